@@ -1,0 +1,34 @@
+"""lemmacheck: numerical verification and proof checking for the mathematics of RNN optimisation.
+
+Content modules declare claims with the units re-exported here; the engine computes their verdicts.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .claim import REGISTRY, Claim, Source
+from .declare import (
+    Plot,
+    Series,
+    StudyResult,
+    Table,
+    approximation,
+    complexity,
+    derivation,
+    identity,
+    inequality,
+    prop,
+    study,
+    value,
+)
+from .errors import CheckError, ClaimDefinitionError, LemmacheckError, SamplerError
+from .tolerance import Tolerance
+from .verdict import Kind, Verdict
+
+__all__ = [
+    "__version__", "REGISTRY", "Claim", "Source", "Kind", "Verdict", "Tolerance",
+    "inequality", "identity", "approximation", "prop", "value", "complexity", "derivation",
+    "study", "StudyResult", "Table", "Plot", "Series",
+    "LemmacheckError", "ClaimDefinitionError", "SamplerError", "CheckError",
+]

@@ -1,0 +1,67 @@
+"""Find and import content modules (``derivations/`` and ``checks/``): no central list of claims."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+import traceback
+from pathlib import Path
+
+__all__ = ["find_root", "content_dirs", "discover"]
+
+_DONE: dict[Path, list[tuple[str, str]]] = {}
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The project root: the nearest folder upwards holding a ``pyproject.toml`` with content folders."""
+    here = (start or Path.cwd()).resolve()
+    for d in (here, *here.parents):
+        if (d / "pyproject.toml").is_file() and any((d / c).is_dir() for c in ("checks", "derivations")):
+            return d
+    return here
+
+
+def content_dirs(root: Path) -> list[str]:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        tomllib = None
+    pp = root / "pyproject.toml"
+    if tomllib is not None and pp.is_file():
+        cfg = tomllib.loads(pp.read_text()).get("tool", {}).get("lemmacheck", {})
+        if "content" in cfg:
+            return list(cfg["content"])
+    return ["derivations", "checks"]
+
+
+def discover(root: Path | None = None) -> list[tuple[str, str]]:
+    """Import every module of the content packages once; return ``(module, error)`` for those that fail.
+
+    Derivations are imported before checks so that either may declare a claim's metadata.  A module
+    that raises on import is reported, and the others are still imported.
+    """
+    root = (root or find_root()).resolve()
+    if root in _DONE:
+        return _DONE[root]
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    errors: list[tuple[str, str]] = []
+    for pkg_name in content_dirs(root):
+        pkg_dir = root / pkg_name
+        if not pkg_dir.is_dir():
+            continue
+        try:
+            importlib.import_module(pkg_name)
+        except Exception as exc:
+            errors.append((pkg_name, f"{type(exc).__name__}: {exc}"))
+            continue
+        for info in sorted(pkgutil.iter_modules([str(pkg_dir)]), key=lambda m: m.name):
+            name = f"{pkg_name}.{info.name}"
+            try:
+                importlib.import_module(name)
+            except Exception as exc:
+                tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
+                errors.append((name, f"{type(exc).__name__}: {exc}\n{''.join(tb[-2:])}"))
+    _DONE[root] = errors
+    return errors

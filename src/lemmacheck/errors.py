@@ -1,0 +1,41 @@
+"""One exception hierarchy: every error names the claim and says what to change."""
+
+from __future__ import annotations
+
+__all__ = ["LemmacheckError", "ClaimDefinitionError", "SamplerError", "CheckError", "ContentImportError"]
+
+
+class LemmacheckError(Exception):
+    """Base class of every error lemmacheck raises on purpose."""
+
+
+class ClaimDefinitionError(LemmacheckError):
+    """A claim is malformed (missing source, unknown relation, bad expected verdict, duplicate id ...)."""
+
+    def __init__(self, claim_id: str, problem: str, fix: str = ""):
+        self.claim_id = claim_id
+        self.problem = problem
+        msg = f"claim {claim_id!r}: {problem}"
+        if fix:
+            msg += f"\n  fix: {fix}"
+        super().__init__(msg)
+
+
+class SamplerError(LemmacheckError):
+    """A sampler produced something unusable (NaN, inf, wrong shape)."""
+
+    def __init__(self, claim_id: str, problem: str):
+        self.claim_id = claim_id
+        super().__init__(f"claim {claim_id!r}: sampler problem: {problem}")
+
+
+class CheckError(LemmacheckError):
+    """The check function itself failed: wrong shapes, NaN/inf output, an exception."""
+
+    def __init__(self, claim_id: str, problem: str):
+        self.claim_id = claim_id
+        super().__init__(f"claim {claim_id!r}: {problem}")
+
+
+class ContentImportError(LemmacheckError):
+    """A content module could not be imported; its claims are reported as ERROR."""

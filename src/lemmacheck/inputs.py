@@ -1,0 +1,176 @@
+"""Input specs: each one draws a vectorised NumPy batch *and* builds a Hypothesis strategy.
+
+A claim declares its inputs once, e.g. ``{"x": Array("n"), "dx": Array("n")}``; the engine uses
+:meth:`InputSpec.draw` for fast batches (leading batch axis) and :meth:`InputSpec.strategy` for
+adversarial search and shrinking (one instance, no batch axis).  Shapes name dims (``"n"``) that take
+the values of the claim's ``dims`` table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+__all__ = ["InputSpec", "Array", "Scalar", "ProbVector", "OneHot", "SPD", "Orthogonal", "resolve_shape"]
+
+Dim = int | str
+
+
+def resolve_shape(shape: Sequence[Dim], dims: Mapping[str, Any]) -> tuple[int, ...]:
+    out = []
+    for d in shape:
+        if isinstance(d, str):
+            if d not in dims:
+                raise KeyError(f"shape names dim {d!r}, which is not in the claim's dims {sorted(dims)}")
+            out.append(int(dims[d]))
+        else:
+            out.append(int(d))
+    return tuple(out)
+
+
+class InputSpec:
+    """Base class: ``draw`` gives a batch, ``strategy`` gives one instance."""
+
+    shape: tuple[Dim, ...] = ()
+    transform: Callable[[np.ndarray], np.ndarray] | None = None
+
+    def raw_draw(self, rng: np.random.Generator, batch: int, shape: tuple[int, ...]) -> np.ndarray:
+        raise NotImplementedError
+
+    def raw_strategy(self, shape: tuple[int, ...]) -> st.SearchStrategy:
+        raise NotImplementedError
+
+    def finish(self, raw: np.ndarray) -> np.ndarray:
+        """Apply the structural transform to a batch (leading batch axis)."""
+        return self.transform(raw) if self.transform is not None else raw
+
+    def draw(self, rng: np.random.Generator, batch: int, dims: Mapping[str, Any]) -> np.ndarray:
+        return self.finish(self.raw_draw(rng, batch, resolve_shape(self.shape, dims)))
+
+    def strategy(self, dims: Mapping[str, Any]) -> st.SearchStrategy:
+        """One instance *with* a batch axis of 1, so the same function applies."""
+        return self.raw_strategy(resolve_shape(self.shape, dims)).map(lambda a: self.finish(np.asarray(a)[None]))
+
+
+@dataclasses.dataclass(frozen=True)
+class Array(InputSpec):
+    """A real array.
+
+    Default: standard normal entries times a per-instance scale drawn log-uniformly in ``scale``, so a
+    batch covers several orders of magnitude.  With ``low``/``high``: uniform on ``[low, high]``.
+    ``positive=True`` takes absolute values.  ``transform`` imposes structure on the raw batch.
+    """
+
+    shape: tuple[Dim, ...]
+    scale: tuple[float, float] = (1e-2, 1e2)
+    low: float | None = None
+    high: float | None = None
+    positive: bool = False
+    transform: Callable[[np.ndarray], np.ndarray] | None = None
+
+    def __init__(self, *shape: Dim, scale=(1e-2, 1e2), low=None, high=None, positive=False, transform=None):
+        object.__setattr__(self, "shape", tuple(shape))
+        object.__setattr__(self, "scale", tuple(scale))
+        object.__setattr__(self, "low", low)
+        object.__setattr__(self, "high", high)
+        object.__setattr__(self, "positive", positive)
+        object.__setattr__(self, "transform", transform)
+        if (low is None) != (high is None):
+            raise ValueError("Array: give both low and high, or neither")
+        if low is not None and not low < high:
+            raise ValueError(f"Array: low={low} must be < high={high}")
+        if not 0 < scale[0] <= scale[1]:
+            raise ValueError(f"Array: scale={scale} must satisfy 0 < lo <= hi")
+
+    def raw_draw(self, rng, batch, shape):
+        if self.low is not None:
+            out = rng.uniform(self.low, self.high, size=(batch, *shape))
+        else:
+            lo, hi = np.log10(self.scale[0]), np.log10(self.scale[1])
+            mag = 10.0 ** rng.uniform(lo, hi, size=(batch,) + (1,) * len(shape))
+            out = rng.standard_normal((batch, *shape)) * mag
+        return np.abs(out) if self.positive else out
+
+    def raw_strategy(self, shape):
+        if self.low is not None:
+            lo, hi = self.low, self.high
+        else:
+            hi = 3.0 * self.scale[1]
+            lo = 0.0 if self.positive else -hi
+        if self.positive:
+            lo = max(lo, 0.0)
+        elements = st.floats(lo, hi, allow_nan=False, allow_infinity=False, allow_subnormal=False, width=64)
+        return hnp.arrays(np.float64, shape, elements=elements)
+
+
+class Scalar(Array):
+    """A real number per instance (shape ``(batch,)`` inside the function)."""
+
+    def __init__(self, low: float, high: float, *, log: bool = False, transform=None):
+        if log and not 0 < low < high:
+            raise ValueError(f"Scalar(log=True) needs 0 < low < high, got {low}, {high}")
+        super().__init__(low=low, high=high, transform=transform)
+        object.__setattr__(self, "log", log)
+
+    def raw_draw(self, rng, batch, shape):
+        if getattr(self, "log", False):
+            return 10.0 ** rng.uniform(math.log10(self.low), math.log10(self.high), size=(batch, *shape))
+        return super().raw_draw(rng, batch, shape)
+
+
+def _softmax_last(a: np.ndarray) -> np.ndarray:
+    z = a - a.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+class ProbVector(Array):
+    """A probability vector (entries > 0, summing to one): softmax of a raw vector."""
+
+    def __init__(self, n: Dim, *, spread: float = 3.0):
+        super().__init__(n, low=-spread, high=spread, transform=_softmax_last)
+
+
+def _one_hot_from_raw(a: np.ndarray) -> np.ndarray:
+    return (a == a.max(axis=-1, keepdims=True)).astype(float) * (
+        np.cumsum(a == a.max(axis=-1, keepdims=True), axis=-1) == 1
+    )
+
+
+class OneHot(Array):
+    """A one-hot vector (the position of the largest raw entry)."""
+
+    def __init__(self, n: Dim):
+        super().__init__(n, low=0.0, high=1.0, transform=_one_hot_from_raw)
+
+
+def _spd(a: np.ndarray) -> np.ndarray:
+    n = a.shape[-1]
+    return a @ np.swapaxes(a, -1, -2) + 1e-3 * np.eye(n)
+
+
+class SPD(Array):
+    """A symmetric positive-definite matrix ``A Aᵀ + 10⁻³ I``."""
+
+    def __init__(self, n: Dim, *, scale=(1e-1, 1e1)):
+        super().__init__(n, n, scale=scale, transform=_spd)
+
+
+def _orthogonal(a: np.ndarray) -> np.ndarray:
+    q, r = np.linalg.qr(a)
+    d = np.sign(np.diagonal(r, axis1=-2, axis2=-1))
+    d[d == 0] = 1.0
+    return q * d[..., None, :]
+
+
+class Orthogonal(Array):
+    """An orthogonal matrix (QR of a Gaussian matrix, sign-fixed: Haar distributed)."""
+
+    def __init__(self, n: Dim):
+        super().__init__(n, n, scale=(1.0, 1.0), transform=_orthogonal)

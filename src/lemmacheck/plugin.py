@@ -1,0 +1,71 @@
+"""pytest plugin: options registered in one place, the seed in the header, the report on request.
+
+Kept light (Hypothesis ``_hypothesis_pytestplugin`` style): nothing heavy is imported until a test
+asks for the ``lemmacheck_profile`` fixture or the report is written.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+
+import pytest
+
+_RESULTS_KEY = pytest.StashKey[list]()
+DEFAULT_TEST_SEED = 20261125
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("lemmacheck", "lemmacheck claim checking")
+    group.addoption("--lemmacheck-seed", default=os.environ.get("LEMMACHECK_SEED", str(DEFAULT_TEST_SEED)),
+                    help="run seed for claim checks: an integer, or 'random' (default %(default)s)")
+    group.addoption("--lemmacheck-deep", action="store_true", default=False,
+                    help="use the deep search profile (long)")
+    group.addoption("--lemmacheck-report", default=None, metavar="DIR",
+                    help="write results.json and index.html of the claims checked in this session to DIR")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    raw = config.getoption("--lemmacheck-seed")
+    config._lemmacheck_seed = secrets.randbelow(2**31) if raw == "random" else int(raw)
+    config.stash[_RESULTS_KEY] = []
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    prof = "deep" if config.getoption("--lemmacheck-deep") else "quick"
+    return f"lemmacheck: seed {config._lemmacheck_seed}, profile {prof} (replay: --lemmacheck-seed " \
+           f"{config._lemmacheck_seed})"
+
+
+@pytest.fixture(scope="session")
+def lemmacheck_profile(request: pytest.FixtureRequest):
+    from .profile import profile_named
+
+    cfg = request.config
+    return profile_named("deep" if cfg.getoption("--lemmacheck-deep") else "quick").with_seed(cfg._lemmacheck_seed)
+
+
+@pytest.fixture(scope="session")
+def lemmacheck_record(request: pytest.FixtureRequest):
+    """Call with a ClaimResult to include it in the session's report."""
+    return request.config.stash[_RESULTS_KEY].append
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    out = session.config.getoption("--lemmacheck-report")
+    results = session.config.stash.get(_RESULTS_KEY, [])
+    if not out or not results:
+        return
+    import json
+    from pathlib import Path
+
+    from .engine import RunResult
+    from .report.html import write_html
+
+    run = RunResult(seed=session.config._lemmacheck_seed,
+                    profile="deep" if session.config.getoption("--lemmacheck-deep") else "quick",
+                    results=results, studies=[], started="pytest session", seconds=sum(r.seconds for r in results))
+    data = run.to_dict()
+    Path(out).mkdir(parents=True, exist_ok=True)
+    (Path(out) / "results.json").write_text(json.dumps(data, indent=1, ensure_ascii=False))
+    write_html(data, Path(out) / "index.html")

@@ -1,0 +1,148 @@
+"""Render ``reports/index.html`` from the results data (JSON first, HTML from it).
+
+The page is self-contained: statements are MathML (latex2mathml, no CDN, no script needed to show math),
+plots are inline SVG (matplotlib), the filters are a few lines of inline script.  Every piece of text
+from a claim goes through Jinja2's autoescaping; only MathML and SVG that this module produced are
+marked safe, and a statement that will not convert is shown as its source text with a warning.
+"""
+
+from __future__ import annotations
+
+import collections
+import io
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup, escape
+
+__all__ = ["write_html", "render_html", "latex_to_mathml", "svg_plot"]
+
+_TEMPLATES = Path(__file__).with_name("templates")
+
+
+def latex_to_mathml(latex: str) -> tuple[Markup | None, str]:
+    """``(MathML, "")`` or ``(None, reason)`` when the LaTeX will not render."""
+    if not latex:
+        return None, "no statement"
+    try:
+        from latex2mathml.converter import convert
+
+        mathml = convert(latex, display="block")
+    except Exception as exc:  # the converter's own errors vary by version
+        return None, f"LaTeX did not render ({type(exc).__name__}: {exc})"
+    # latex2mathml passes unknown commands through as text; flag them rather than show broken math.
+    unknown = re.findall(r"<mi>\\([A-Za-z]+)</mi>", mathml)
+    if unknown:
+        return None, f"LaTeX did not render (unknown command \\{unknown[0]})"
+    return Markup(mathml), ""
+
+
+def svg_plot(title: str, x_label: str, y_label: str, series: list[dict], *, logx: bool = False,
+             logy: bool = False, fits: list[dict] | None = None) -> Markup:
+    """An inline SVG line plot (matplotlib, Agg-free SVG backend)."""
+    import matplotlib
+
+    matplotlib.use("svg", force=True)
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5.2, 3.2), dpi=96)
+    for s in series:
+        xs = [float(v) for v in s["x"]]
+        ys = [float(v) if v is not None and v != "nan" else math.nan for v in s["y"]]
+        if logy:
+            ys = [y if y > 0 else math.nan for y in ys]
+        ax.plot(xs, ys, marker="o", ms=3, lw=1.4, label=str(s["label"]))
+    for f in fits or []:
+        ax.plot(f["x"], f["y"], ls="--", lw=1, color="grey", label=f["label"])
+    if logx:
+        ax.set_xscale("log")
+    if logy:
+        ax.set_yscale("log")
+    ax.set_title(title, fontsize=9)
+    ax.set_xlabel(x_label, fontsize=8)
+    ax.set_ylabel(y_label, fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.grid(alpha=0.3)
+    if len(series) + len(fits or []) > 1:
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg")
+    plt.close(fig)
+    svg = buf.getvalue()
+    svg = svg[svg.index("<svg"):]
+    return Markup(svg)
+
+
+def _approx_plot(claim: dict) -> Markup | None:
+    ev = claim.get("evidence") or {}
+    eps, rem = ev.get("eps"), ev.get("median_remainder")
+    if not eps or not rem:
+        return None
+    order = ev.get("order_claimed")
+    fits = []
+    pos = [(e, r) for e, r in zip(eps, rem) if isinstance(r, (int, float)) and r > 0]
+    if order and pos:
+        e0, r0 = pos[-1]
+        fits.append({"x": eps, "y": [r0 * (e / e0) ** order for e in eps], "label": f"slope {order} (claimed)"})
+    return svg_plot(f"{claim['id']}: remainder vs step", "ε", "median |lhs − rhs|",
+                    [{"label": f"measured (order ≈ {ev.get('order_median', float('nan')):.2f})", "x": eps, "y": rem}],
+                    logx=True, logy=True, fits=fits)
+
+
+def _short(v: Any, limit: int = 600) -> str:
+    s = str(v)
+    return s if len(s) <= limit else s[:limit] + " …"
+
+
+def _prepare(data: dict) -> dict:
+    claims = data.get("claims", [])
+    for c in claims:
+        c["mathml"], c["math_warning"] = latex_to_mathml(c.get("statement", ""))
+        c["plot"] = _approx_plot(c) if c.get("kind") == "approximation" else None
+        c["document"] = c.get("source", {}).get("file", "")
+        c.setdefault("topic", c["id"].split(".", 1)[0])
+    for s in data.get("studies", []):
+        s["svgs"] = []
+        for p in s.get("plots", []):
+            try:
+                s["svgs"].append(svg_plot(p["title"], p["x_label"], p["y_label"], list(p["series"]),
+                                          logx=p.get("logx", False), logy=p.get("logy", False)))
+            except Exception as exc:  # one bad plot must not break the page
+                s.setdefault("plot_errors", []).append(f"{p.get('title')}: {type(exc).__name__}: {exc}")
+    per_doc = collections.defaultdict(collections.Counter)
+    per_topic = collections.defaultdict(collections.Counter)
+    for c in claims:
+        per_doc[c["document"]][c["verdict"]] += 1
+        per_topic[c["topic"]][c["verdict"]] += 1
+    verdicts = ["PROVED", "HOLDS", "REFUTED", "APPROXIMATE", "ERROR"]
+    return {
+        "data": data, "claims": claims, "studies": data.get("studies", []), "verdicts": verdicts,
+        "per_doc": sorted(per_doc.items()), "per_topic": sorted(per_topic.items()),
+        "documents": sorted(per_doc), "topics": sorted(per_topic), "short": _short,
+    }
+
+
+def render_html(data: dict) -> str:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)),
+                             autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
+                             undefined=jinja2.ChainableUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["fmt"] = _fmt
+    env.globals["zip"] = zip
+    return env.get_template("index.jinja2").render(**_prepare(data))
+
+
+def _fmt(v: Any, digits: int = 4) -> str:
+    if isinstance(v, float):
+        return f"{v:.{digits}g}"
+    return str(escape(v)) if v is not None else "—"
+
+
+def write_html(data: dict, path: Path) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render_html(data), encoding="utf-8")
+    return path

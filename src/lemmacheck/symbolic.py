@@ -1,0 +1,163 @@
+"""Step-level checking of SymPy derivation chains.
+
+Each step ``a R b`` is first attempted symbolically (``simplify(a - b) == 0`` for ``=``; a provably
+nonnegative ``simplify(b - a)`` for ``<=``).  A step SymPy cannot settle is evaluated at sampled points
+of the free symbols (vectorised via ``lambdify``); a numeric violation is re-verified with
+``evalf(REVERIFY_DPS)`` before the step is called broken.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from typing import Any
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from .claim import SymbolicDerivation
+from .errors import CheckError
+from .results import StepResult
+from .search import compose, gap
+from .tolerance import MP_RTOL, REVERIFY_DPS, Tolerance
+
+__all__ = ["DerivationOutcome", "check_derivation", "sample_symbols"]
+
+
+@dataclasses.dataclass
+class DerivationOutcome:
+    steps: list[StepResult]
+    end_relation: str
+    end_status: str  # proved | holds | broken | measured
+    end_counterexample: dict | None = None
+    first_broken_step: int | None = None
+
+    @property
+    def proved(self) -> bool:
+        return self.end_status == "proved"
+
+
+def sample_symbols(symbols, domain, n: int, rng) -> dict:
+    """Sample each free symbol from its declared range, or from its assumptions."""
+    values = {}
+    for s in symbols:
+        if s in domain:
+            lo, hi = domain[s]
+            v = rng.uniform(lo, hi, n)
+        elif s.is_integer:
+            lo = 1 if s.is_positive else (0 if s.is_nonnegative else -10)
+            v = rng.integers(lo, 12, n).astype(float)
+        elif s.is_positive or s.is_nonnegative:
+            v = 10.0 ** rng.uniform(-2, 1, n)
+        else:
+            v = rng.standard_normal(n) * 10.0 ** rng.uniform(-1, 1, n)
+        if s.is_integer:
+            v = np.round(v)
+        values[s] = v
+    return values
+
+
+def _prove(a, b, relation: str) -> bool:
+    try:
+        if relation == "=":
+            d = sp.simplify(a - b)
+            return d == 0 or bool(d.is_zero)
+        if relation in ("<=", "<"):
+            d = sp.simplify(b - a)
+            return bool(d.is_positive) if relation == "<" else bool(d.is_nonnegative)
+        if relation in (">=", ">"):
+            d = sp.simplify(a - b)
+            return bool(d.is_positive) if relation == ">" else bool(d.is_nonnegative)
+    except Exception:  # SymPy could not decide: fall back to numbers
+        return False
+    return False
+
+
+def _numeric_step(claim_id, a, b, relation, domain, n, rng, tol: Tolerance):
+    """Evaluate ``a R b`` at sampled points; return (checked, violations, worst point or None)."""
+    syms = sorted((a - b).free_symbols | a.free_symbols | b.free_symbols, key=str)
+    pts = sample_symbols(syms, domain, n, rng)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        fa = sp.lambdify(syms, a, "numpy")
+        fb = sp.lambdify(syms, b, "numpy")
+        args = [pts[s] for s in syms]
+        va = np.broadcast_to(np.asarray(fa(*args), dtype=complex), (n,))
+        vb = np.broadcast_to(np.asarray(fb(*args), dtype=complex), (n,))
+    real = (np.abs(va.imag) <= 1e-12 * (1 + np.abs(va.real))) & (np.abs(vb.imag) <= 1e-12 * (1 + np.abs(vb.real)))
+    finite = np.isfinite(va.real) & np.isfinite(vb.real) & real
+    if not finite.any():
+        raise CheckError(claim_id, f"derivation step {a} {relation} {b}: no sampled point gives finite real "
+                                   "values; give the symbols a domain=")
+    va, vb = va.real[finite], vb.real[finite]
+    g = gap(va, vb, relation, tol)
+    bad = g >= 0 if relation in ("<", ">") else g > 0
+    worst = None
+    if bad.any():
+        order = np.argsort(-np.where(bad, g, -np.inf))
+        for j in order[: min(5, int(bad.sum()))]:
+            point = {s: float(pts[s][finite][j]) for s in syms}
+            conf = _confirm(a, b, relation, point)
+            if conf is not None:
+                worst = conf
+                break
+    return int(finite.sum()), int(bad.sum()), worst
+
+
+def _confirm(a, b, relation, point) -> dict | None:
+    subs = {s: sp.Float(v, REVERIFY_DPS) if not s.is_integer else sp.Integer(round(v)) for s, v in point.items()}
+    try:
+        va = sp.N(a.subs(subs), REVERIFY_DPS)
+        vb = sp.N(b.subs(subs), REVERIFY_DPS)
+        va_m, vb_m = mpmath.mpf(str(sp.re(va))), mpmath.mpf(str(sp.re(vb)))
+    except (TypeError, ValueError):
+        return None
+    with mpmath.workdps(REVERIFY_DPS):
+        d = {"<=": va_m - vb_m, "<": va_m - vb_m, ">=": vb_m - va_m, ">": vb_m - va_m}.get(relation,
+                                                                                      abs(va_m - vb_m))
+        thr = MP_RTOL * (abs(va_m) + abs(vb_m))
+        ok = d >= -thr if relation in ("<", ">") else d > thr
+    if not ok:
+        return None
+    return {"point": {str(s): v for s, v in point.items()}, "lhs": mpmath.nstr(va_m, 30),
+            "rhs": mpmath.nstr(vb_m, 30), "dps": REVERIFY_DPS}
+
+
+def check_derivation(claim_id: str, d: SymbolicDerivation, n: int, rng, tol: Tolerance) -> DerivationOutcome:
+    steps: list[StepResult] = []
+    first_broken = None
+    for i, (a, rel, b) in enumerate(zip(d.exprs[:-1], d.relations, d.exprs[1:]), start=1):
+        a, b = sp.sympify(a), sp.sympify(b)
+        label = d.labels[i - 1] if d.labels else f"step {i}"
+        if rel == "~":
+            checked, _, _ = _numeric_step(claim_id, a, b, "=", d.domain, n, rng, tol)
+            steps.append(StepResult(i, label, rel, "measured", checked=checked, detail="approximate step"))
+            continue
+        if _prove(a, b, rel):
+            steps.append(StepResult(i, label, rel, "proved", detail="SymPy"))
+            continue
+        checked, violations, worst = _numeric_step(claim_id, a, b, rel, d.domain, n, rng, tol)
+        if worst is not None:
+            steps.append(StepResult(i, label, rel, "broken", checked=checked, violations=violations,
+                                    detail=f"at {worst['point']}: lhs={worst['lhs']} rhs={worst['rhs']}"))
+            first_broken = first_broken or i
+        else:
+            steps.append(StepResult(i, label, rel, "holds", checked=checked, violations=0,
+                                    detail="not proved by SymPy; no violation at sampled points"))
+    end_rel = compose(d.relations)
+    a, b = sp.sympify(d.exprs[0]), sp.sympify(d.exprs[-1])
+    end_cex = None
+    if end_rel == "~":
+        end_status = "measured"
+    elif all(s.status == "proved" for s in steps) or (len(steps) > 1 and _prove(a, b, end_rel)):
+        end_status = "proved"
+    elif len(steps) == 1:
+        end_status = steps[0].status
+        if end_status == "broken":
+            _, _, end_cex = _numeric_step(claim_id, a, b, end_rel, d.domain, n, rng, tol)
+    else:
+        _, _, end_cex = _numeric_step(claim_id, a, b, end_rel, d.domain, n, rng, tol)
+        end_status = "broken" if end_cex is not None else "holds"
+    return DerivationOutcome(steps, end_rel, end_status, end_cex, first_broken)
+
