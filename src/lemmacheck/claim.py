@@ -7,9 +7,10 @@ A content module declares a claim with one decorator (``@inequality``, ``@identi
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .errors import ClaimDefinitionError
@@ -106,6 +107,7 @@ class Claim:
     same_as: tuple[str, ...] = ()
     notes: str = ""
     expected_broken_step: int | None = None
+    steps_claimed: bool = False
     tol: Tolerance | None = None
     module: str = ""
     doc: str = ""
@@ -206,6 +208,16 @@ class Registry:
 
     def ids(self) -> list[str]:
         return list(self._claims)
+
+    @contextlib.contextmanager
+    def scratch(self) -> Iterator[Registry]:
+        """A temporary empty registry state (for tests that plant claims); the real one is restored."""
+        saved = (self._claims, self._pending_derivations, self.studies, self.definition_errors)
+        self._claims, self._pending_derivations, self.studies, self.definition_errors = {}, {}, {}, []
+        try:
+            yield self
+        finally:
+            self._claims, self._pending_derivations, self.studies, self.definition_errors = saved
 
     def clear(self) -> None:
         self._claims.clear()

@@ -31,7 +31,7 @@ __all__ = ["inequality", "identity", "approximation", "prop", "value", "complexi
            "StudyResult", "Table", "Plot", "Series", "Study"]
 
 _META_KEYS = ("title", "source", "statement", "expected", "corrects", "same_as", "notes",
-              "expected_broken_step", "tol")
+              "expected_broken_step", "steps_claimed", "tol")
 
 
 def _caller_module(depth: int = 2) -> str:
@@ -57,6 +57,7 @@ def _register(claim_id: str, kind: Kind, meta: Mapping[str, Any], module: str, d
             same_as=tuple(meta.get("same_as", ())),
             notes=meta.get("notes", ""),
             expected_broken_step=meta.get("expected_broken_step"),
+            steps_claimed=bool(meta.get("steps_claimed", False)),
             tol=meta.get("tol"),
             module=module,
             doc=inspect.cleandoc(doc or ""),

@@ -57,6 +57,7 @@ def _counterexample(inst, conf) -> dict:
 def _numeric(claim: Claim, check: NumericCheck, profile: Profile, rng, seed: int, tol) -> tuple:
     out: SweepOutcome = search_numeric(claim.id, check, profile, rng, seed, tol)
     steps: list[StepResult] = []
+    step_counterexamples: dict[int, dict] = {}
     first_broken = None
     if len(check.relations) > 1:
         for i, st in enumerate(out.steps, start=1):
@@ -69,6 +70,7 @@ def _numeric(claim: Claim, check: NumericCheck, profile: Profile, rng, seed: int
             elif st.candidates:
                 inst, conf = _confirm_first(claim, check, st.candidates, i, st.relation)
                 if inst is not None:
+                    step_counterexamples[i] = _counterexample(inst, conf)
                     res.status = "broken"
                     res.detail = (f"{st.violations}/{st.checked} instances violate it; e.g. dims {inst.dims}: "
                                   f"lhs={conf.lhs[:24]} rhs={conf.rhs[:24]} ({conf.dps} digits)")
@@ -99,6 +101,10 @@ def _numeric(claim: Claim, check: NumericCheck, profile: Profile, rng, seed: int
             evidence["counterexample"] = _counterexample(inst, conf)
             return Verdict.REFUTED, evidence, steps, first_broken
         evidence["unconfirmed_candidates"] = end.violations
+    if claim.steps_claimed and first_broken is not None:
+        # The document asserts every link of the chain: a broken link refutes the claim as written.
+        evidence["counterexample"] = step_counterexamples[first_broken] | {"step": first_broken}
+        return Verdict.REFUTED, evidence, steps, first_broken
     return Verdict.HOLDS, evidence, steps, first_broken
 
 
@@ -124,6 +130,11 @@ def _combine_derivation(claim: Claim, verdict, evidence, steps, first_broken, do
                               "— one of them does not state the claim as written")
     elif dout.proved and verdict is Verdict.HOLDS:
         verdict = Verdict.PROVED
+    if claim.steps_claimed and first_broken is not None and verdict in (Verdict.PROVED, Verdict.HOLDS):
+        # Every link is part of the statement: a broken link refutes the claim as written.
+        broken = next(s for s in steps if s.index == first_broken)
+        evidence.setdefault("counterexample", {"step": first_broken, "detail": broken.detail})
+        verdict = Verdict.REFUTED
     elif dout.end_status == "broken" and verdict in (Verdict.HOLDS, Verdict.PROVED):
         raise LemmacheckError(f"claim {claim.id!r}: the SymPy derivation is refuted at "
                               f"{dout.end_counterexample} but the numeric check holds — they disagree")
