@@ -1,0 +1,82 @@
+"""The report in a real browser: math renders, filters change what is visible, no console errors.
+
+Drives Debian's ``chromium`` through Playwright (``executable_path``: no browser download).  Skips, with
+the reason, only where Chromium is not installed.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from lemmacheck.discovery import discover
+from lemmacheck.engine import run_claims
+from lemmacheck.profile import QUICK
+from lemmacheck.report.html import write_html
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SCREENSHOT = Path(__file__).resolve().parents[1] / "reports" / "screenshots" / "report-test.png"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory) -> tuple[Path, dict]:
+    discover()
+    data = run_claims(QUICK.with_seed(1), keyword="schatten", with_studies=False).to_dict()
+    path = write_html(data, tmp_path_factory.mktemp("report") / "index.html")
+    return path, data
+
+
+@pytest.fixture(scope="module")
+def page(report):
+    if CHROMIUM is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        pg = browser.new_page(viewport={"width": 1400, "height": 1800})
+        errors: list[str] = []
+        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.goto(report[0].as_uri())
+        pg.wait_for_load_state("load")
+        pg.console_errors = errors
+        yield pg
+        browser.close()
+
+
+def test_math_renders(page):
+    maths = page.locator("article.claim math")
+    assert maths.count() >= 5
+    box = maths.first.bounding_box()
+    assert box is not None and box["width"] > 20 and box["height"] > 5
+
+
+def test_filters_change_what_is_visible(page, report):
+    _, data = report
+    total = len(data["claims"])
+    refuted = sum(c["verdict"] == "REFUTED" for c in data["claims"])
+    assert 0 < refuted < total
+    visible = page.locator("article.claim:visible")
+    assert visible.count() == total
+    page.select_option("#f-verdict", "REFUTED")
+    assert visible.count() == refuted
+    page.select_option("#f-verdict", "")
+    page.fill("#f-text", "hadamard")
+    assert visible.count() == 1
+    assert "1 of" in page.locator("#f-count").inner_text()
+    page.fill("#f-text", "")
+    assert visible.count() == total
+
+
+def test_no_console_errors_and_screenshot(page):
+    assert page.console_errors == []
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT), full_page=False)
+    assert SCREENSHOT.stat().st_size > 10_000

@@ -1,0 +1,96 @@
+"""The report and the command line: built from data, escaped, robust to bad LaTeX, CI-friendly exit code."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from lemmacheck import cli
+from lemmacheck.report.html import latex_to_mathml, render_html
+
+
+def _data(**claim_overrides) -> dict:
+    claim = {
+        "id": "demo.claim", "title": "demo", "source": {"file": "000.txt", "location": "eq. (1)", "quote": "q"},
+        "statement": r"\frac{1}{2}\|x\|_\infty^2", "kind": "inequality", "expected": "HOLDS", "verdict": "HOLDS",
+        "matches_expectation": True, "evidence": {"instances": 10, "hypothesis_examples": 2, "relation": "<=",
+                                                  "tightness": 0.5},
+        "steps": [], "first_broken_step": None, "expected_broken_step": None, "corrects": None,
+        "corrected_by": [], "same_as": [], "notes": "", "message": "", "seed": 1, "seconds": 0.1,
+        "replay": "lemmacheck run --seed 1 -k demo.claim", "module": "checks.demo", "doc": "", "topic": "demo",
+    }
+    claim.update(claim_overrides)
+    counts = {v: 0 for v in ("PROVED", "HOLDS", "REFUTED", "APPROXIMATE", "ERROR")}
+    counts[claim["verdict"]] += 1
+    return {"schema_version": 1, "run": {"seed": 1, "profile": "quick", "started": "now", "seconds": 0.1,
+                                         "selection": "", "replay": "lemmacheck run --seed 1"},
+            "counts": counts, "mismatches": [], "claims": [claim], "studies": []}
+
+
+def test_statement_renders_as_mathml():
+    html = render_html(_data())
+    assert "<math" in html and "<mfrac>" in html
+
+
+def test_text_from_a_claim_is_escaped():
+    html = render_html(_data(notes="<script>alert('x')</script>", title="<b>bold</b>",
+                             source={"file": "<i>f</i>", "location": "x", "quote": "\"><img src=x>"}))
+    assert "<script>alert" not in html
+    assert "&lt;script&gt;" in html and "&lt;b&gt;bold" in html and "<img src=x>" not in html
+
+
+@pytest.mark.parametrize("latex", [r"\frac{1}{", r"\notacommand{x}"])
+def test_latex_that_will_not_render_shows_source_and_warning(latex):
+    mathml, warning = latex_to_mathml(latex)
+    assert mathml is None and "did not render" in warning
+    html = render_html(_data(statement=latex))
+    assert "did not render" in html
+    assert latex.replace("{", "{") in html
+
+
+def _project(tmp_path, body: str, package: str):
+    # A package name of its own per test: Python caches imported modules by name.
+    (tmp_path / "pyproject.toml").write_text(f'[tool.lemmacheck]\ncontent = ["{package}"]\n')
+    pkg = tmp_path / package
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "demo.py").write_text(textwrap.dedent(body))
+    (tmp_path / "checks").mkdir()  # marks the folder as a lemmacheck project root
+    return tmp_path
+
+
+def test_cli_exits_nonzero_on_a_mismatch_and_writes_both_files(tmp_path, monkeypatch, capsys):
+    root = _project(tmp_path, '''
+        from lemmacheck import Source, Verdict, inequality
+        from lemmacheck.inputs import Array
+
+        @inequality("cli.wrong_expectation", inputs={"x": Array()}, title="t", source=Source("f", "l"),
+                    statement="x \\\\le x+1", expected=Verdict.REFUTED)
+        def wrong(xp, x):
+            return x, x + 1
+    ''', "planted_cli_mismatch")
+    monkeypatch.chdir(root)
+    from lemmacheck.claim import REGISTRY
+
+    with REGISTRY.scratch():
+        code = cli.main(["run", "--seed", "3", "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "lemmacheck: seed 3" in out.splitlines()[0]
+    assert "cli.wrong_expectation: computed HOLDS, expected REFUTED" in out
+    data = json.loads((root / "reports" / "results.json").read_text())
+    assert data["mismatches"] == ["cli.wrong_expectation"]
+    assert (root / "reports" / "index.html").read_text().count("cli.wrong_expectation") >= 1
+
+
+def test_broken_content_module_is_an_error_not_a_crash(tmp_path, monkeypatch, capsys):
+    root = _project(tmp_path, "raise ImportError('a broken module')\n", "planted_cli_broken")
+    monkeypatch.chdir(root)
+    from lemmacheck.claim import REGISTRY
+
+    with REGISTRY.scratch():
+        code = cli.main(["run", "--seed", "3", "--quiet", "--no-html"])
+    out = capsys.readouterr().out
+    assert code == 1 and "a broken module" in out
