@@ -93,6 +93,48 @@ def _approx_plot(claim: dict) -> Markup | None:
                     logx=True, logy=True, fits=fits)
 
 
+def _histogram_svg(title: str, x_label: str, values: list[float], bins: list[float]) -> Markup | None:
+    if not values:
+        return None
+    import matplotlib
+
+    matplotlib.use("svg", force=True)
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5.2, 2.8), dpi=96)
+    ax.hist(values, bins=bins, color="#2f6fb0", edgecolor="white")
+    ax.set_title(title, fontsize=9)
+    ax.set_xlabel(x_label, fontsize=8)
+    ax.set_ylabel("claims", fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.grid(alpha=0.3, axis="y")
+    fig.tight_layout()
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg")
+    plt.close(fig)
+    svg = buf.getvalue()
+    return Markup(svg[svg.index("<svg"):])
+
+
+def _summary_plots(claims: list[dict]) -> list[Markup]:
+    """Where a person would rather look than read: how tight the true bounds are, how often the false fail."""
+    tight = [c["evidence"]["tightness"] for c in claims
+             if c["verdict"] == "HOLDS" and isinstance((c.get("evidence") or {}).get("tightness"), (int, float))]
+    rates = [100 * c["evidence"]["violation_rate"] for c in claims
+             if c["verdict"] == "REFUTED" and isinstance((c.get("evidence") or {}).get("violation_rate"), (int, float))]
+    orders = [c["evidence"]["order_median"] for c in claims if c["kind"] == "approximation"
+              and isinstance((c.get("evidence") or {}).get("order_median"), (int, float))]
+    plots = [
+        _histogram_svg(f"Tightness of the {len(tight)} bounds that hold (max lhs/rhs; 1 = attained)",
+                       "max lhs/rhs", [min(t, 1.05) for t in tight], [i / 20 for i in range(22)]),
+        _histogram_svg(f"Violation rate of the {len(rates)} refuted numeric claims over sampled instances",
+                       "% of instances violating", rates, list(range(0, 105, 5))),
+        _histogram_svg(f"Fitted remainder order of the {len(orders)} approximations", "order",
+                       [min(o, 6) for o in orders], [i / 4 for i in range(0, 26)]),
+    ]
+    return [p for p in plots if p is not None]
+
+
 def _short(v: Any, limit: int = 600) -> str:
     s = str(v)
     return s if len(s) <= limit else s[:limit] + " …"
@@ -123,6 +165,7 @@ def _prepare(data: dict) -> dict:
         "data": data, "claims": claims, "studies": data.get("studies", []), "verdicts": verdicts,
         "per_doc": sorted(per_doc.items()), "per_topic": sorted(per_topic.items()),
         "documents": sorted(per_doc), "topics": sorted(per_topic), "short": _short,
+        "summary_plots": _summary_plots(claims),
     }
 
 
