@@ -141,7 +141,9 @@ def _short(v: Any, limit: int = 600) -> str:
 
 
 def _prepare(data: dict) -> dict:
-    claims = data.get("claims", [])
+    # Grouped for reading: by document, then topic, then id (the JSON keeps the run's order).
+    claims = sorted(data.get("claims", []),
+                    key=lambda c: (c.get("source", {}).get("file", ""), c["id"].split(".", 1)[0], c["id"]))
     for c in claims:
         c["mathml"], c["math_warning"] = latex_to_mathml(c.get("statement", ""))
         c["plot"] = _approx_plot(c) if c.get("kind") == "approximation" else None
