@@ -65,6 +65,20 @@ def _vector_norm_generic(xp, x, ord=2, axis=-1):
     return xp.sum(a**ord, axis=axis) ** (1.0 / ord if xp.backend == "numpy" else mpmath.mpf(1) / ord)
 
 
+# Structural operations that NumPy performs identically on float64 and on object (mpf) arrays.
+_SHARED = dict(
+    abs=np.abs, sum=np.sum, prod=np.prod, max=np.max, min=np.min, maximum=np.maximum, minimum=np.minimum,
+    where=np.where, matmul=np.matmul, transpose=_swap, diag_embed=_diag_embed, diagonal=_diagonal,
+    trace=_trace, stack=np.stack, concatenate=np.concatenate, clip=np.clip, outer=_outer,
+)
+
+
+def _finish(ns: Namespace) -> Namespace:
+    ns.vector_norm = lambda x, ord=2, axis=-1: _vector_norm_generic(ns, x, ord, axis)
+    ns.schatten_norm = lambda m, p: _schatten_from_svals(ns, ns.svdvals(m), p)
+    return ns
+
+
 # --------------------------------------------------------------------------- NumPy, float64
 
 
@@ -92,6 +106,7 @@ def _np_softplus(x):
 
 def _build_numpy() -> Namespace:
     ns = Namespace(
+        **_SHARED,
         backend="numpy",
         pi=np.pi,
         inf=np.inf,
@@ -102,42 +117,23 @@ def _build_numpy() -> Namespace:
         tanh=np.tanh,
         sigmoid=_np_sigmoid,
         softplus=_np_softplus,
-        abs=np.abs,
         sign=np.sign,
-        sum=np.sum,
-        prod=np.prod,
-        max=np.max,
-        min=np.min,
-        maximum=np.maximum,
-        minimum=np.minimum,
         mean=np.mean,
-        where=np.where,
-        matmul=np.matmul,
         einsum=np.einsum,
-        transpose=_swap,
-        diag_embed=_diag_embed,
-        diagonal=_diagonal,
-        trace=_trace,
         eye=lambda n: np.eye(n),
         zeros=lambda shape: np.zeros(shape),
         ones=lambda shape: np.ones(shape),
         full=lambda shape, v: np.full(shape, float(v)),
         asarray=lambda a: np.asarray(a, dtype=float),
-        stack=np.stack,
-        concatenate=np.concatenate,
-        clip=np.clip,
         logsumexp=_np_logsumexp,
         softmax=_np_softmax,
         svdvals=lambda a: np.linalg.svd(a, compute_uv=False),
         eigvalsh=np.linalg.eigvalsh,
         det=np.linalg.det,
         inv=np.linalg.inv,
-        outer=_outer,
         isfinite=np.isfinite,
     )
-    ns.vector_norm = lambda x, ord=2, axis=-1: _vector_norm_generic(ns, x, ord, axis)
-    ns.schatten_norm = lambda m, p: _schatten_from_svals(ns, ns.svdvals(m), p)
-    return ns
+    return _finish(ns)
 
 
 numpy_xp = _build_numpy()
@@ -224,13 +220,10 @@ def _mp_eye(n):
     return out
 
 
-def _mp_where(c, a, b):
-    return np.where(c, a, b)
-
-
 def _build_mpmath() -> Namespace:
     mexp = _elementwise(mpmath.exp)
     ns = Namespace(
+        **_SHARED,
         backend="mpmath",
         pi=mpmath.pi,
         inf=math.inf,
@@ -241,42 +234,23 @@ def _build_mpmath() -> Namespace:
         tanh=_elementwise(mpmath.tanh),
         sigmoid=_elementwise(lambda v: 1 / (1 + mpmath.exp(-v))),
         softplus=_elementwise(lambda v: mpmath.log1p(mpmath.exp(v))),
-        abs=np.abs,
         sign=_elementwise(mpmath.sign),
-        sum=np.sum,
-        prod=np.prod,
-        max=np.max,
-        min=np.min,
-        maximum=np.maximum,
-        minimum=np.minimum,
         mean=lambda x, axis=None: np.sum(x, axis=axis) / (np.size(x) if axis is None else np.shape(x)[axis]),
-        where=_mp_where,
-        matmul=np.matmul,
         einsum=lambda spec, *ops: np.einsum(spec, *ops, optimize=False),
-        transpose=_swap,
-        diag_embed=_diag_embed,
-        diagonal=_diagonal,
-        trace=_trace,
         eye=_mp_eye,
         zeros=lambda shape: _mp_constant_array(shape, 0),
         ones=lambda shape: _mp_constant_array(shape, 1),
         full=lambda shape, v: _mp_constant_array(shape, v),
         asarray=lambda a: to_mp(np.asarray(a, dtype=float)) if not isinstance(a, np.ndarray) else to_mp(a),
-        stack=np.stack,
-        concatenate=np.concatenate,
-        clip=np.clip,
         logsumexp=_mp_logsumexp,
         softmax=_mp_softmax,
         svdvals=_per_matrix(_mp_svdvals),
         eigvalsh=_per_matrix(_mp_eigvalsh),
         det=_per_matrix(mpmath.det),
         inv=_per_matrix(lambda m: (m**-1).tolist()),
-        outer=_outer,
         isfinite=_elementwise(lambda v: bool(mpmath.isfinite(v))),
     )
-    ns.vector_norm = lambda x, ord=2, axis=-1: _vector_norm_generic(ns, x, ord, axis)
-    ns.schatten_norm = lambda m, p: _schatten_from_svals(ns, ns.svdvals(m), p)
-    return ns
+    return _finish(ns)
 
 
 mpmath_xp = _build_mpmath()
