@@ -6,6 +6,8 @@ changes so that its verdict (or its first broken step) changes breaks this test.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from lemmacheck.claim import REGISTRY
@@ -23,6 +25,25 @@ def test_content_modules_import():
 def test_claim_declarations_are_well_formed():
     assert not REGISTRY.definition_errors, "\n".join(msg for _, _, msg in REGISTRY.definition_errors)
     assert not REGISTRY.orphan_derivations(), f"derivations with no claim: {REGISTRY.orphan_derivations()}"
+
+
+SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the source documents are not beside the checkout ({SEEDS})")
+def test_every_claim_cites_a_source_document_and_location():
+    documents = {p.name for p in SEEDS.glob("*.txt")}
+    bad = [(c.id, c.source.file) for c in REGISTRY if c.source.file not in documents or not c.source.location.strip()]
+    assert not bad, f"claims citing no known document: {bad}"
+
+
+def test_links_between_claims_resolve():
+    ids = set(CLAIM_IDS)
+    dangling = [(c.id, link) for c in REGISTRY for link in (c.corrects, *c.same_as) if link and link not in ids]
+    assert not dangling, f"corrects= / same_as= naming no claim: {dangling}"
+    uncorrected = [c.id for c in REGISTRY
+                   if c.corrects and REGISTRY[c.corrects].expected.value not in ("REFUTED", "APPROXIMATE")]
+    assert not uncorrected, f"corrected forms of claims the catalogue does not refute: {uncorrected}"
 
 
 @pytest.mark.parametrize("claim_id", CLAIM_IDS, ids=CLAIM_IDS)
