@@ -94,3 +94,21 @@ def test_broken_content_module_is_an_error_not_a_crash(tmp_path, monkeypatch, ca
         code = cli.main(["run", "--seed", "3", "--quiet", "--no-html"])
     out = capsys.readouterr().out
     assert code == 1 and "a broken module" in out
+
+
+def test_pytest_plugin_writes_the_same_report(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    out = tmp_path / "pytest-report"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "tests/test_claims.py", "-q", "-p", "no:cacheprovider", "-k",
+         "schatten.hadamard", "--lemmacheck-seed", "5", "--lemmacheck-report", str(out)],
+        cwd=root, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    data = json.loads((out / "results.json").read_text())
+    assert [c["id"] for c in data["claims"]] == ["schatten.hadamard"]
+    assert data["run"]["seed"] == 5
+    assert "schatten.hadamard" in (out / "index.html").read_text()
