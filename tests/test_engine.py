@@ -172,10 +172,13 @@ def test_approximation_order_measured_and_wrong_order_refuted(registry):
 def test_worked_values(registry):
     value("planted.exact", computed=lambda: sp.Rational(1, 3) + sp.Rational(1, 6), stated=sp.Rational(1, 2),
           **meta(Verdict.PROVED))
+    value("planted.flags", computed=lambda: {"optimal": True, "unique": False}, stated={"optimal": True, "unique": False},
+          **meta(Verdict.PROVED))
     value("planted.rounded", computed=lambda: sp.Rational(2, 3), stated=0.667, places=3, **meta())
     value("planted.wrong", computed=lambda: {"mean": sp.Rational(5, 2), "var": sp.Rational(5, 4)},
           stated={"mean": 2.5, "var": 1.30}, places=2, **meta(Verdict.REFUTED))
     assert run_claim(registry["planted.exact"], PROFILE).verdict is Verdict.PROVED
+    assert run_claim(registry["planted.flags"], PROFILE).verdict is Verdict.PROVED
     assert run_claim(registry["planted.rounded"], PROFILE).verdict is Verdict.HOLDS
     wrong = run_claim(registry["planted.wrong"], PROFILE)
     assert wrong.verdict is Verdict.REFUTED

@@ -51,7 +51,7 @@ def compare_value(check: ValueCheck) -> tuple[Verdict, dict]:
     computed = check.computed()
     rows, exact_all, all_ok = [], True, True
     for path, s, c in _leaves(check.stated, computed):
-        if isinstance(s, str) or isinstance(c, str):
+        if isinstance(s, (str, bool, np.bool_)) or isinstance(c, (str, bool, np.bool_)):
             ok, exact = s == c, True
             diff = None
         else:
