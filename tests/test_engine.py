@@ -292,3 +292,28 @@ def test_steps_claimed_makes_a_broken_link_refute(registry):
     assert (proof.verdict, proof.first_broken_step) == (Verdict.HOLDS, 1)
     assert (written.verdict, written.first_broken_step) == (Verdict.REFUTED, 1)
     assert written.evidence["counterexample"]["step"] == 1
+
+
+def test_cancellation_to_zero_never_confirms(registry):
+    # Both sides are exactly 0; float64 leaves ~1e-14 of a 1e2-sized cancellation, times 1e6.
+    @identity("planted.zero", inputs={"u": Array(3, scale=(1e2, 1e2))}, **meta())
+    def zero(xp, u):
+        s = xp.sum(u, axis=-1)
+        return (u[:, 0] + u[:, 1] + u[:, 2] - s) * 1e6, 0 * s
+
+    r = run_claim(registry["planted.zero"], PROFILE)
+    assert r.verdict is Verdict.HOLDS, r.evidence
+
+
+def test_derivation_steps_with_integrals_sums_and_infinities(registry):
+    t, g = sp.symbols("t g", real=True)
+    n, i = sp.symbols("n i", integer=True, positive=True)
+    derivation("planted.integral_half", chain=[sp.Integral(g, (t, 0, 1)), "=", g / 2], domain={g: (-5, 5)},
+               **meta(Verdict.REFUTED))
+    derivation("planted.integral_t", chain=[sp.Integral(g * t, (t, 0, 1)), "=", g / 2], **meta(Verdict.PROVED))
+    derivation("planted.gauss_sum", chain=[sp.Sum(i, (i, 1, n)), "=", n * (n + 1) / 2], **meta(Verdict.PROVED))
+    value("planted.limit", computed=lambda: [sp.limit(1 / t, t, 0, "+")], stated=[sp.oo], **meta(Verdict.PROVED))
+    for cid, want in [("planted.integral_half", Verdict.REFUTED), ("planted.integral_t", Verdict.PROVED),
+                      ("planted.gauss_sum", Verdict.PROVED), ("planted.limit", Verdict.PROVED)]:
+        r = run_claim(registry[cid], PROFILE)
+        assert r.verdict is want, (cid, r.message, r.evidence)

@@ -37,12 +37,12 @@ def _finite(x: float) -> float | None:
     return x if x is not None and math.isfinite(x) else None
 
 
-def _confirm_first(claim: Claim, check: NumericCheck, candidates, step, relation):
+def _confirm_first(claim: Claim, check: NumericCheck, candidates, step, relation, tol):
     """Re-verify candidates (smallest first); return (instance, confirmation) or (None, n_unconfirmed)."""
     tried = 0
-    for _, _, inst in candidates:
+    for _, _, inst, _ in candidates:
         tried += 1
-        conf = reverify(claim.id, check, inst, step, relation)
+        conf = reverify(claim.id, check, inst, step, relation, tol)
         if conf.confirmed:
             return inst, conf
     return None, tried
@@ -68,7 +68,7 @@ def _numeric(claim: Claim, check: NumericCheck, profile: Profile, rng, seed: int
                 res.status = "measured"
                 res.detail = f"max relative deviation {st.max_deviation:.3g}"
             elif st.candidates:
-                inst, conf = _confirm_first(claim, check, st.candidates, i, st.relation)
+                inst, conf = _confirm_first(claim, check, st.candidates, i, st.relation, tol)
                 if inst is not None:
                     step_counterexamples[i] = _counterexample(inst, conf)
                     res.status = "broken"
@@ -94,7 +94,7 @@ def _numeric(claim: Claim, check: NumericCheck, profile: Profile, rng, seed: int
         broken = [s for s in steps if s.status == "broken"]
         return (Verdict.REFUTED if broken else Verdict.HOLDS), evidence, steps, first_broken
     if end.candidates:
-        inst, conf = _confirm_first(claim, check, end.candidates, None, end.relation)
+        inst, conf = _confirm_first(claim, check, end.candidates, None, end.relation, tol)
         if inst is not None:
             evidence["violations"] = end.violations
             evidence["violation_rate"] = end.violations / max(end.checked, 1)

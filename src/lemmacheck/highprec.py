@@ -2,7 +2,8 @@
 
 The float64 inputs of a candidate are converted exactly to ``mpmath.mpf`` and the *same* check function
 runs on the mpmath namespace at :data:`~lemmacheck.tolerance.REVERIFY_DPS` digits and again at 20 more;
-the violation is confirmed only when both agree and exceed ``MP_RTOL`` relative.
+the violation is confirmed only when, in those exact values, it exceeds the tolerance policy's slack at
+both precisions and the two amounts agree (see :func:`confirms`).
 """
 
 from __future__ import annotations
@@ -15,10 +16,13 @@ import numpy as np
 from .claim import NumericCheck
 from .errors import CheckError
 from .search import Instance, _call
-from .tolerance import MP_RTOL, REVERIFY_DPS
+from .tolerance import MP_RTOL, REVERIFY_DPS, Tolerance
 from .xp import mp_precision, mpmath_xp, to_mp
 
-__all__ = ["Confirmation", "reverify", "mp_chain"]
+__all__ = ["Confirmation", "reverify", "mp_chain", "confirms", "STABILITY"]
+
+#: the violation at REVERIFY_DPS and at REVERIFY_DPS + 20 digits must agree to this relative amount
+STABILITY = 1e-6
 
 
 @dataclasses.dataclass
@@ -70,8 +74,28 @@ def _violation(a, b, relation: str):
     return abs(a - b)
 
 
-def reverify(claim_id: str, check: NumericCheck, inst: Instance, step: int | None, relation: str) -> Confirmation:
-    """Re-verify a candidate violation of step ``step`` (1-based) or, with ``None``, of e0 R ek."""
+def confirms(a, b, d, relation: str, tol: Tolerance) -> bool:
+    """Whether a high-precision violation ``d`` of ``a relation b`` counts.
+
+    Non-strict relations: ``d`` must exceed the same slack the float64 search uses, now computed from
+    the exact values -- so a violation that exists only in rounding (both sides mathematically equal, or
+    tiny next to the intermediates that produced them) never confirms.  Strict relations: equality
+    (to ``MP_RTOL``) already violates them.
+    """
+    scale = abs(a) + abs(b)
+    if relation in ("<", ">"):
+        return d >= -MP_RTOL * scale
+    return d > tol.rtol * scale + tol.atol
+
+
+def reverify(claim_id: str, check: NumericCheck, inst: Instance, step: int | None, relation: str,
+             tol: Tolerance) -> Confirmation:
+    """Re-verify a candidate violation of step ``step`` (1-based) or, with ``None``, of e0 R ek.
+
+    Confirmed only when the violation counts (:func:`confirms`) at ``REVERIFY_DPS`` digits and at 20
+    more, and the two amounts agree to ``STABILITY`` relative: a true violation converges as the
+    precision grows, a rounding artefact shrinks with it.
+    """
     if check.is_property:
         if check.exact:
             return Confirmation(True, "False", "True", "property fails", 0, exact=True)
@@ -83,11 +107,9 @@ def reverify(claim_id: str, check: NumericCheck, inst: Instance, step: int | Non
         a, b = (chain[0], chain[-1]) if step is None else (chain[step - 1], chain[step])
         with mp_precision(dps):
             d = _violation(a, b, relation)
-            scale = abs(a) + abs(b)
-            threshold = MP_RTOL * scale if scale else mpmath.mpf(0)
-            strict = relation in ("<", ">")
-            ok = d >= -threshold if strict else d > threshold
-            results.append((ok, a, b, d))
-    ok = results[0][0] and results[1][0]
-    _, a, b, d = results[0]
-    return Confirmation(bool(ok), mpmath.nstr(a, 40), mpmath.nstr(b, 40), mpmath.nstr(d, 20), REVERIFY_DPS)
+            results.append((bool(confirms(a, b, d, relation, tol)), a, b, d))
+    (ok1, a, b, d1), (ok2, _, _, d2) = results
+    with mp_precision(REVERIFY_DPS + 20):
+        stable = relation in ("<", ">") or abs(d1 - d2) <= STABILITY * abs(d2)
+    ok = ok1 and ok2 and stable
+    return Confirmation(bool(ok), mpmath.nstr(a, 40), mpmath.nstr(b, 40), mpmath.nstr(d1, 20), REVERIFY_DPS)

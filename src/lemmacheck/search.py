@@ -51,10 +51,22 @@ class StepStats:
     max_ratio: float = -math.inf
     max_gap: float = -math.inf
     max_deviation: float = 0.0  # max |a - b| / (|a| + |b|): how far from equality
-    candidates: list = dataclasses.field(default_factory=list)  # (size, -gap, Instance)
+    candidates: list = dataclasses.field(default_factory=list)  # (size, -gap, Instance, dims key)
 
-    def note_candidate(self, inst: Instance, g: float, keep: int = 6) -> None:
-        self.candidates.append((inst.size(), -g, inst))
+    def note_candidate(self, inst: Instance, g: float, per_dims: int = 3, keep: int = 24) -> None:
+        """Keep the largest violations of each dims combination, smallest dims first.
+
+        Several per combination and many combinations: when the smallest instances are rounding
+        artefacts that high precision rejects, real violations elsewhere are still there to confirm.
+        """
+        key = repr(sorted(inst.dims.items()))
+        same = [c for c in self.candidates if c[3] == key]
+        if len(same) >= per_dims:
+            worst_kept = min(same, key=lambda c: -c[1])
+            if g <= -worst_kept[1]:
+                return
+            self.candidates.remove(worst_kept)
+        self.candidates.append((inst.size(), -g, inst, key))
         self.candidates.sort(key=lambda c: (c[0], c[1]))
         del self.candidates[keep:]
 
@@ -359,8 +371,12 @@ def _refine(claim_id, check, tracker, profile: Profile, rng) -> int:
                 mag = np.abs(v) + 1e-3 * (np.max(np.abs(v)) + 1e-12)
                 pert = v + step * mag * rng.standard_normal((w, *v.shape[1:]))
                 spec = check.inputs[k]
+                # Stay in the declared domain (the one Hypothesis searches): refinement sharpens
+                # instances, it must not wander to magnitudes the claim was never sampled at.
                 if getattr(spec, "low", None) is not None:
                     pert = np.clip(pert, spec.low, spec.high)
+                else:
+                    pert = np.clip(pert, -3.0 * spec.scale[1], 3.0 * spec.scale[1])
                 if getattr(spec, "positive", False):
                     pert = np.abs(pert)
                 cand[k] = pert

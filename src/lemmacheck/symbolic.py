@@ -20,7 +20,8 @@ from .claim import SymbolicDerivation
 from .errors import CheckError
 from .results import StepResult
 from .search import compose, gap
-from .tolerance import MP_RTOL, REVERIFY_DPS, Tolerance
+from .highprec import STABILITY, _violation, confirms
+from .tolerance import REVERIFY_DPS, Tolerance
 
 __all__ = ["DerivationOutcome", "check_derivation", "sample_symbols"]
 
@@ -58,11 +59,22 @@ def sample_symbols(symbols, domain, n: int, rng) -> dict:
     return values
 
 
+def _zero(d) -> bool:
+    """Whether SymPy can show ``d == 0``: simplify, then the rewrites that help sums and powers."""
+    for attempt in (lambda e: e, sp.simplify, lambda e: sp.expand(sp.powsimp(sp.expand(e), force=False)),
+                    lambda e: sp.simplify(e.doit())):
+        e = attempt(d)
+        if e == 0 or e.is_zero:
+            return True
+    return False
+
+
 def _prove(a, b, relation: str) -> bool:
     try:
         if relation == "=":
-            d = sp.simplify(a - b)
-            return d == 0 or bool(d.is_zero)
+            if a == b:
+                return True
+            return _zero(a - b)
         if relation in ("<=", "<"):
             d = sp.simplify(b - a)
             return bool(d.is_positive) if relation == "<" else bool(d.is_nonnegative)
@@ -74,17 +86,39 @@ def _prove(a, b, relation: str) -> bool:
     return False
 
 
+def _evaluate(expr, syms, pts, n):
+    """Values of ``expr`` at the sampled points: vectorised through lambdify, or point by point with
+    ``evalf`` where lambdify cannot print the expression (a ``Sum`` with a symbolic bound, ...)."""
+    try:
+        f = sp.lambdify(syms, expr, "numpy")
+        return np.broadcast_to(np.asarray(f(*[pts[s] for s in syms]), dtype=complex), (n,))
+    except Exception:
+        out = np.empty(n, dtype=complex)
+        for j in range(n):
+            try:
+                out[j] = complex(expr.subs({s: _exact(s, pts[s][j]) for s in syms}).doit().evalf(30))
+            except (TypeError, ValueError):
+                out[j] = np.nan
+        return out
+
+
+def _exact(s, v):
+    return sp.Integer(round(v)) if s.is_integer else sp.Float(v, REVERIFY_DPS)
+
+
 def _numeric_step(claim_id, a, b, relation, domain, n, rng, tol: Tolerance):
     """Evaluate ``a R b`` at sampled points; return (checked, violations, worst point or None)."""
+    a, b = a.doit(), b.doit()  # evaluate integrals, sums and derivatives SymPy can do in closed form
     syms = sorted((a - b).free_symbols | a.free_symbols | b.free_symbols, key=str)
     pts = sample_symbols(syms, domain, n, rng)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        fa = sp.lambdify(syms, a, "numpy")
-        fb = sp.lambdify(syms, b, "numpy")
-        args = [pts[s] for s in syms]
-        va = np.broadcast_to(np.asarray(fa(*args), dtype=complex), (n,))
-        vb = np.broadcast_to(np.asarray(fb(*args), dtype=complex), (n,))
+        slow = not _lambdifiable(a) or not _lambdifiable(b)
+        if slow:  # point by point: keep it to a few dozen points
+            n = min(n, 40)
+            pts = {s: v[:n] for s, v in pts.items()}
+        va = _evaluate(a, syms, pts, n)
+        vb = _evaluate(b, syms, pts, n)
     real = (np.abs(va.imag) <= 1e-12 * (1 + np.abs(va.real))) & (np.abs(vb.imag) <= 1e-12 * (1 + np.abs(vb.real)))
     finite = np.isfinite(va.real) & np.isfinite(vb.real) & real
     if not finite.any():
@@ -98,28 +132,37 @@ def _numeric_step(claim_id, a, b, relation, domain, n, rng, tol: Tolerance):
         order = np.argsort(-np.where(bad, g, -np.inf))
         for j in order[: min(5, int(bad.sum()))]:
             point = {s: float(pts[s][finite][j]) for s in syms}
-            conf = _confirm(a, b, relation, point)
+            conf = _confirm(a, b, relation, point, tol)
             if conf is not None:
                 worst = conf
                 break
     return int(finite.sum()), int(bad.sum()), worst
 
 
-def _confirm(a, b, relation, point) -> dict | None:
-    subs = {s: sp.Float(v, REVERIFY_DPS) if not s.is_integer else sp.Integer(round(v)) for s, v in point.items()}
-    try:
-        va = sp.N(a.subs(subs), REVERIFY_DPS)
-        vb = sp.N(b.subs(subs), REVERIFY_DPS)
-        va_m, vb_m = mpmath.mpf(str(sp.re(va))), mpmath.mpf(str(sp.re(vb)))
-    except (TypeError, ValueError):
-        return None
-    with mpmath.workdps(REVERIFY_DPS):
-        d = {"<=": va_m - vb_m, "<": va_m - vb_m, ">=": vb_m - va_m, ">": vb_m - va_m}.get(relation,
-                                                                                      abs(va_m - vb_m))
-        thr = MP_RTOL * (abs(va_m) + abs(vb_m))
-        ok = d >= -thr if relation in ("<", ">") else d > thr
-    if not ok:
-        return None
+def _lambdifiable(expr) -> bool:
+    return not expr.has(sp.Sum, sp.Product, sp.Integral, sp.Derivative)
+
+
+def _confirm(a, b, relation, point, tol: Tolerance) -> dict | None:
+    """Re-evaluate a sampled violation with ``evalf`` at REVERIFY_DPS digits (and 20 more)."""
+    found = []
+    for dps in (REVERIFY_DPS, REVERIFY_DPS + 20):
+        subs = {s: sp.Integer(round(v)) if s.is_integer else sp.Float(v, dps) for s, v in point.items()}
+        try:
+            va = sp.N(a.subs(subs).doit(), dps)
+            vb = sp.N(b.subs(subs).doit(), dps)
+            with mpmath.workdps(dps):
+                va_m, vb_m = mpmath.mpf(str(sp.re(va))), mpmath.mpf(str(sp.re(vb)))
+        except (TypeError, ValueError):
+            return None
+        with mpmath.workdps(dps):
+            d = _violation(va_m, vb_m, relation)
+            if not confirms(va_m, vb_m, d, relation, tol):
+                return None
+            found.append(d)
+    with mpmath.workdps(REVERIFY_DPS + 20):
+        if relation not in ("<", ">") and abs(found[0] - found[1]) > STABILITY * abs(found[1]):
+            return None
     return {"point": {str(s): v for s, v in point.items()}, "lhs": mpmath.nstr(va_m, 30),
             "rhs": mpmath.nstr(vb_m, 30), "dps": REVERIFY_DPS}
 

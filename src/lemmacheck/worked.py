@@ -64,7 +64,7 @@ def compare_value(check: ValueCheck) -> tuple[Verdict, dict]:
             else:
                 exact = _is_exact(s) and _is_exact(c) and check.places is None
                 if exact:
-                    ok = bool(sp.simplify(S - C) == 0)
+                    ok = bool(S == C or sp.simplify(S - C) == 0)
                     diff = sp.nsimplify(S - C)
                 else:
                     d = sp.N(C - S, REVERIFY_DPS)
