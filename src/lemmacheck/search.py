@@ -239,7 +239,8 @@ class _Tracker:
             if not self.check.is_property:
                 with np.errstate(divide="ignore", invalid="ignore"):
                     dev = np.abs(a_ - b_) / (np.abs(a_) + np.abs(b_))
-                dev = dev[np.isfinite(dev)]
+                # as for tightness: sides at the noise floor say nothing about the deviation
+                dev = dev[np.isfinite(dev) & (np.abs(a_) + np.abs(b_) > TIGHTNESS_FLOOR)]
                 if dev.size:
                     st_.max_deviation = max(st_.max_deviation, float(dev.max()))
             finite_g = g[np.isfinite(g)]
