@@ -8,6 +8,7 @@ import math
 import platform
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -146,6 +147,16 @@ def run_claim(claim: Claim, profile: Profile) -> ClaimResult:
     rng = np.random.default_rng(seed)
     tol = tolerance_for(override=claim.tol)
     t0 = time.perf_counter()
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        # Floating-point warnings never decide a verdict (non-finite values are checked explicitly and
+        # reported as ERROR); ignoring them makes pytest's warnings-as-errors and the CLI agree.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        result = _run_claim(claim, profile, seed, rng, tol)
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _run_claim(claim: Claim, profile: Profile, seed: int, rng, tol) -> ClaimResult:
     result = ClaimResult(
         id=claim.id, title=claim.title, source={"file": claim.source.file, "location": claim.source.location,
                                                 "quote": claim.source.quote},
@@ -178,7 +189,6 @@ def run_claim(claim: Claim, profile: Profile) -> ClaimResult:
     except Exception as exc:  # the check itself broke: report it, keep going
         tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
         result.message = f"claim {claim.id!r}: {type(exc).__name__}: {exc}\n" + "".join(tb[-3:])
-    result.seconds = time.perf_counter() - t0
     return result
 
 

@@ -140,6 +140,11 @@ def evaluate_chain(claim_id: str, check: NumericCheck, xp, inputs: Mapping[str, 
 
 def gap(a, b, relation: str, tol: Tolerance):
     """How far ``a R b`` is from failing, normalised: > 0 means violated beyond the slack."""
+    with np.errstate(all="ignore"):  # finite inputs (checked before) can still overflow in |a| + |b|
+        return _gap(a, b, relation, tol)
+
+
+def _gap(a, b, relation: str, tol: Tolerance):
     s = slack(a, b, tol)
     scale = np.abs(a) + np.abs(b) + tol.atol
     if relation in ("<=", "<"):
@@ -171,7 +176,7 @@ def ratio(a, b, relation: str):
     rounding noise in a tiny side never poses as tightness.
     """
     big = (np.abs(a) > TIGHTNESS_FLOOR) & (np.abs(b) > TIGHTNESS_FLOOR)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(all="ignore"):  # a ratio that overflows is +inf, and counts as such
         if relation in ("<=", "<"):
             r = np.where((b > 0) & big, a / b, np.nan)
         elif relation in (">=", ">"):
@@ -237,7 +242,7 @@ class _Tracker:
             if np.any(np.isfinite(r)):
                 st_.max_ratio = max(st_.max_ratio, float(np.nanmax(r)))
             if not self.check.is_property:
-                with np.errstate(divide="ignore", invalid="ignore"):
+                with np.errstate(all="ignore"):
                     dev = np.abs(a_ - b_) / (np.abs(a_) + np.abs(b_))
                 # as for tightness: sides at the noise floor say nothing about the deviation
                 dev = dev[np.isfinite(dev) & (np.abs(a_) + np.abs(b_) > TIGHTNESS_FLOOR)]
