@@ -64,7 +64,13 @@ def expected_loss_enum(xp, X, w, y, p):
 
 
 def _rel_close(xp, a, b, rtol=1e-9):
-    """Vectors/matrices a, b (batch, ...) equal up to rtol relative to their size."""
+    """Vectors/matrices a, b (batch, ...) equal up to rtol relative to their size.
+
+    The engine's relations compare scalars per instance; these identities are between vectors, so they
+    are properties with the policy's float64 rtol (1e-9). The three that go through a linear solve use
+    1e-7: float64 solves lose digits with the condition number of XᵀX + λI. A failing instance is still
+    re-evaluated at 60 digits (exact=False) before it refutes anything.
+    """
     flat = lambda m: m.reshape(m.shape[0], -1)  # noqa: E731
     da, db = flat(a), flat(b)
     return xp.max(xp.abs(da - db), axis=-1) <= rtol * (xp.max(xp.abs(da), axis=-1) + xp.max(xp.abs(db), axis=-1)) + 1e-300
