@@ -269,7 +269,7 @@ def u_dgrad_parts(xp, v, U, W, s0, X, act, t, dU):
 # --------------------------------------------------------------------------- quadrature
 
 
-def gauss_legendre_01(xp, n=8, panels=2):
+def gauss_legendre_01(xp, n=8, panels=4):
     """Composite Gauss–Legendre on [0, 1]: ``panels`` equal panels of n nodes (exact to degree 2n−1 each).
 
     Saturated instances can make the integrand change sharply along the path, so the claims that
@@ -330,7 +330,7 @@ from lemmacheck.inputs import Array  # noqa: E402
 
 FD_TOL = Tolerance(rtol=1e-5, atol=1e-8, reason=FD_REASON)
 QUAD_TOL = Tolerance(rtol=1e-7, atol=1e-10,
-                     reason="one side is a 2×8-point composite Gauss–Legendre quadrature of an analytic integrand over "
+                     reason="one side is a 4×8-point composite Gauss–Legendre quadrature of an analytic integrand over "
                             "[0, 1] (steps ‖ΔW‖ moderate; error ≲ 1e-9 relative)")
 
 #: dims of the RNN claims: H ≤ 4, T ≤ 4 in the quick profile, all three activations
