@@ -317,3 +317,17 @@ def test_derivation_steps_with_integrals_sums_and_infinities(registry):
                       ("planted.gauss_sum", Verdict.PROVED), ("planted.limit", Verdict.PROVED)]:
         r = run_claim(registry[cid], PROFILE)
         assert r.verdict is want, (cid, r.message, r.evidence)
+
+
+def test_explicit_examples_always_replay_and_effort_scales_the_search(registry):
+    # x**3 <= x fails only for x in (-1, 0) or x > 1; pin one witness so no seed can miss it.
+    @inequality("planted.witness", inputs={"x": Array(low=0.0, high=1.0)},
+                examples=[{"dims": {}, "inputs": {"x": 1.5}}], **meta(Verdict.REFUTED))
+    def witness(xp, x):
+        return x**3, x
+
+    r = run_claim(registry["planted.witness"], PROFILE)
+    assert r.verdict is Verdict.REFUTED and r.evidence["counterexample"]["inputs"]["x"] == 1.5
+    big = PROFILE.scaled(4)
+    assert big.instance_budget == 4 * PROFILE.instance_budget
+    assert big.hypothesis_examples == 4 * PROFILE.hypothesis_examples

@@ -51,6 +51,7 @@ class NumericCheck:
     relations: tuple[str, ...]
     labels: tuple[str, ...] = ()
     where: Callable | None = None
+    examples: tuple = ()  # explicit instances checked on every run: ({"dims": ..., "inputs": ...}, ...)
     is_property: bool = False
     exact: bool = False
 
@@ -108,6 +109,7 @@ class Claim:
     notes: str = ""
     expected_broken_step: int | None = None
     steps_claimed: bool = False
+    effort: float = 1.0
     tol: Tolerance | None = None
     module: str = ""
     doc: str = ""

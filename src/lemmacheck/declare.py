@@ -31,7 +31,7 @@ __all__ = ["inequality", "identity", "approximation", "prop", "value", "complexi
            "StudyResult", "Table", "Plot", "Series", "Study"]
 
 _META_KEYS = ("title", "source", "statement", "expected", "corrects", "same_as", "notes",
-              "expected_broken_step", "steps_claimed", "tol")
+              "expected_broken_step", "steps_claimed", "effort", "tol")
 
 
 def _caller_module(depth: int = 2) -> str:
@@ -58,6 +58,7 @@ def _register(claim_id: str, kind: Kind, meta: Mapping[str, Any], module: str, d
             notes=meta.get("notes", ""),
             expected_broken_step=meta.get("expected_broken_step"),
             steps_claimed=bool(meta.get("steps_claimed", False)),
+            effort=float(meta.get("effort", 1.0)),
             tol=meta.get("tol"),
             module=module,
             doc=inspect.cleandoc(doc or ""),
@@ -84,15 +85,20 @@ def _validate_inputs(claim_id: str, fn: Callable, inputs, dims) -> None:
 def _numeric_decorator(kind: Kind, default_relations: tuple[str, ...], *, is_property: bool = False):
     def declare(claim_id: str, *, inputs: Mapping[str, InputSpec], dims: Mapping[str, Sequence] | None = None,
                 relations: Sequence[str] | None = None, labels: Sequence[str] = (), where: Callable | None = None,
-                exact: bool = False, **meta):
+                exact: bool = False, examples: Sequence[Mapping] = (), **meta):
         def wrap(fn: Callable) -> Callable:
             try:
                 _validate_inputs(claim_id, fn, inputs, dims or {})
                 rel = validate_relations(claim_id, relations or default_relations)
                 if labels and len(labels) != len(rel):
                     raise ClaimDefinitionError(claim_id, f"{len(labels)} labels for {len(rel)} steps")
+                for ex in examples:
+                    if set(ex) != {"dims", "inputs"} or set(ex["inputs"]) != set(inputs):
+                        raise ClaimDefinitionError(claim_id, "each example must be {'dims': {...}, 'inputs': {...}} "
+                                                             f"naming every input {sorted(inputs)}")
                 check = NumericCheck(fn=fn, inputs=dict(inputs), dims=dict(dims or {}), relations=rel,
-                                     labels=tuple(labels), where=where, is_property=is_property, exact=exact)
+                                     labels=tuple(labels), where=where, is_property=is_property, exact=exact,
+                                     examples=tuple(examples))
             except ClaimDefinitionError as exc:
                 REGISTRY.definition_errors.append((claim_id, fn.__module__, str(exc)))
                 return fn

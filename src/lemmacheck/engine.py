@@ -143,6 +143,7 @@ def _combine_derivation(claim: Claim, verdict, evidence, steps, first_broken, do
 
 
 def run_claim(claim: Claim, profile: Profile) -> ClaimResult:
+    profile = profile.scaled(claim.effort)
     seed = claim_seed(profile.seed, claim.id)
     rng = np.random.default_rng(seed)
     tol = tolerance_for(override=claim.tol)

@@ -29,6 +29,19 @@ class Profile:
     def with_seed(self, seed: int) -> Profile:
         return dataclasses.replace(self, seed=int(seed))
 
+    def scaled(self, effort: float) -> Profile:
+        """More (or less) search for one claim: budgets and example counts times ``effort``."""
+        if effort == 1:
+            return self
+        return dataclasses.replace(
+            self,
+            instance_budget=max(256, round(self.instance_budget * effort)),
+            batches_per_dims=max(1, round(self.batches_per_dims * effort)),
+            hypothesis_examples=max(10, round(self.hypothesis_examples * effort)),
+            refine_rounds=max(1, round(self.refine_rounds * effort)),
+            approx_instances=max(8, round(self.approx_instances * effort)),
+        )
+
     def rng(self, claim_id: str) -> np.random.Generator:
         return np.random.default_rng(claim_seed(self.seed, claim_id))
 

@@ -290,6 +290,14 @@ def _apply_where(claim_id: str, check: NumericCheck, inputs: dict, dims) -> tupl
     return {k: v[mask] for k, v in inputs.items()}, int(mask.sum())
 
 
+def _explicit_examples(claim_id, check, tracker) -> None:
+    """Instances the claim names (e.g. a counterexample found once and kept so it always replays)."""
+    for ex in check.examples:
+        inputs = {k: np.asarray(v, dtype=float)[None] for k, v in ex["inputs"].items()}
+        chain = evaluate_chain(claim_id, check, numpy_xp, inputs, ex["dims"], 1)
+        tracker.add(chain, inputs, ex["dims"])
+
+
 def _sweep(claim_id, check, tracker, profile: Profile, rng) -> tuple[int, int]:
     drawn = kept = 0
     combos = dims_combinations(check.dims)
@@ -412,6 +420,7 @@ def _refine(claim_id, check, tracker, profile: Profile, rng) -> int:
 def search_numeric(claim_id: str, check: NumericCheck, profile: Profile, rng, seed: int,
                    tol: Tolerance, *, use_hypothesis: bool = True, refine: bool = True) -> SweepOutcome:
     tracker = _Tracker(check, tol)
+    _explicit_examples(claim_id, check, tracker)
     drawn, kept = _sweep(claim_id, check, tracker, profile, rng)
     if drawn and kept == 0:
         raise CheckError(claim_id, "where() rejected every sampled instance: build valid instances directly")
