@@ -221,11 +221,6 @@ class Registry:
         finally:
             self._claims, self._pending_derivations, self.studies, self.definition_errors = saved
 
-    def clear(self) -> None:
-        self._claims.clear()
-        self._pending_derivations.clear()
-        self.studies.clear()
-        self.definition_errors.clear()
 
 
 REGISTRY = Registry()

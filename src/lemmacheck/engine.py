@@ -19,7 +19,7 @@ from .claim import REGISTRY, ApproximationCheck, Claim, ComplexityCheck, Numeric
 from .errors import LemmacheckError
 from .highprec import reverify
 from .profile import Profile, claim_seed
-from .results import ClaimResult, StepResult, jsonable
+from .results import SCHEMA_VERSION, ClaimResult, StepResult, jsonable
 from .search import SweepOutcome, search_numeric
 from .symbolic import DerivationOutcome, check_derivation
 from .tolerance import REVERIFY_DPS, tolerance_for
@@ -39,7 +39,7 @@ def _finite(x: float) -> float | None:
 
 
 def _confirm_first(claim: Claim, check: NumericCheck, candidates, step, relation, tol):
-    """Re-verify candidates (smallest first); return (instance, confirmation) or (None, n_unconfirmed)."""
+    """Re-verify candidates (smallest first); return (instance, confirmation) or (None, number tried)."""
     tried = 0
     for _, _, inst, _ in candidates:
         tried += 1
@@ -195,13 +195,12 @@ def _run_claim(claim: Claim, profile: Profile, seed: int, rng, tol) -> ClaimResu
 
 def run_study(study, profile: Profile) -> dict:
     t0 = time.perf_counter()
-    prof = dataclasses.replace(profile)
     out = {"id": study.id, "title": study.title, "related": list(study.related), "module": study.module,
            "source": None if study.source is None else {"file": study.source.file,
                                                         "location": study.source.location}}
     try:
         rng = np.random.default_rng(claim_seed(profile.seed, study.id))
-        res = study.fn(_StudyProfile(prof.name, rng, prof.seed))
+        res = study.fn(_StudyProfile(profile.name, rng, profile.seed))
         out |= {"tables": [dataclasses.asdict(t) for t in res.tables],
                 "plots": [dataclasses.asdict(p) for p in res.plots], "conclusion": res.conclusion, "error": ""}
     except Exception as exc:
@@ -239,7 +238,7 @@ class RunResult:
 
     def to_dict(self) -> dict:
         return {
-            "schema_version": 1,
+            "schema_version": SCHEMA_VERSION,
             "tool": {"name": "lemmacheck", "version": __version__, "python": platform.python_version(),
                      "numpy": np.__version__},
             "run": {"seed": self.seed, "profile": self.profile, "started": self.started,
