@@ -222,5 +222,4 @@ class Registry:
             self._claims, self._pending_derivations, self.studies, self.definition_errors = saved
 
 
-
 REGISTRY = Registry()
