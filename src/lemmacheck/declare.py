@@ -77,9 +77,14 @@ def _validate_inputs(claim_id: str, fn: Callable, inputs, dims) -> None:
     names = list(params)
     if not names or names[0] != "xp":
         raise ClaimDefinitionError(claim_id, f"{fn.__name__} must take xp as its first argument")
-    missing = [k for k in inputs if k not in params]
-    if missing:
-        raise ClaimDefinitionError(claim_id, f"{fn.__name__} does not take the input(s) {missing}")
+    # A check names the inputs it uses (or takes them all as ``**inputs``); a parameter that is
+    # neither an input, a dim nor defaulted would never be passed.
+    unknown = [k for k, p in list(params.items())[1:]
+               if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is p.empty
+               and k not in inputs and k not in dims and k != "eps"]
+    if unknown:
+        raise ClaimDefinitionError(claim_id, f"{fn.__name__} takes {unknown}, which is neither an input nor a dim",
+                                   f"declare them in inputs= or dims=, or drop them from the signature")
 
 
 def _numeric_decorator(kind: Kind, default_relations: tuple[str, ...], *, is_property: bool = False):

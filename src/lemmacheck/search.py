@@ -90,8 +90,10 @@ def dims_combinations(dims: Mapping[str, Sequence[Any]]) -> list[dict]:
 
 
 def _call(fn: Callable, xp, inputs: Mapping[str, Any], dims: Mapping[str, Any], *extra) -> Any:
+    """Call a check with the inputs and dims it names; ``**inputs`` in its signature takes every input."""
     params = inspect.signature(fn).parameters
-    kwargs = dict(inputs)
+    takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    kwargs = {k: v for k, v in inputs.items() if takes_all or k in params}
     kwargs.update({k: v for k, v in dims.items() if k in params})
     return fn(xp, *extra, **kwargs)
 
