@@ -274,7 +274,10 @@ def select(claims: Iterable[Claim], keyword: str | None) -> list[Claim]:
 
 
 def run_claims(profile: Profile, *, keyword: str | None = None, import_errors=(), with_studies: bool = True,
-               progress: Callable[[str, int, int], None] | None = None) -> RunResult:
+               progress: Callable[[str, int, int], None] | None = None,
+               on_result: Callable[[ClaimResult], None] | None = None) -> RunResult:
+    """Check the selected claims (and studies); ``on_result`` sees each claim's result as it finishes,
+    so a caller can journal them and keep the work done when the run is interrupted."""
     started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     claims = select(REGISTRY, keyword)
@@ -293,6 +296,8 @@ def run_claims(profile: Profile, *, keyword: str | None = None, import_errors=()
         r = run_claim(c, profile)
         r.corrected_by = corrected_by.get(c.id, [])
         results.append(r)
+        if on_result:
+            on_result(r)
     study_results = []
     if with_studies:
         for j, s in enumerate(studies):
