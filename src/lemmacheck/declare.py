@@ -31,7 +31,7 @@ __all__ = ["inequality", "identity", "approximation", "prop", "value", "complexi
            "StudyResult", "Table", "Plot", "Series", "Study"]
 
 _META_KEYS = ("title", "source", "statement", "expected", "corrects", "same_as", "notes",
-              "expected_broken_step", "steps_claimed", "effort", "tol")
+              "expected_broken_step", "steps_claimed", "proof_not_asserted", "inconclusive_because", "effort", "tol")
 
 
 def _caller_module(depth: int = 2) -> str:
@@ -58,6 +58,8 @@ def _register(claim_id: str, kind: Kind, meta: Mapping[str, Any], module: str, d
             notes=meta.get("notes", ""),
             expected_broken_step=meta.get("expected_broken_step"),
             steps_claimed=bool(meta.get("steps_claimed", False)),
+            proof_not_asserted=str(meta.get("proof_not_asserted") or ""),
+            inconclusive_because=str(meta.get("inconclusive_because") or ""),
             effort=float(meta.get("effort", 1.0)),
             tol=meta.get("tol"),
             module=module,

@@ -1,0 +1,22 @@
+"""Growth claims (``complexity``): fitted log-log exponents of a cost against the stated ones."""
+
+from __future__ import annotations
+
+from ..claim import Claim, ComplexityCheck
+from ..worked import fit_complexity
+from .base import Context, Outcome, register
+from .value import ComparisonEvidence
+
+__all__ = ["ComplexityChecker"]
+
+
+class ComplexityChecker:
+    spec = ComplexityCheck
+    name = "comparison"
+
+    def run(self, claim: Claim, check: ComplexityCheck, ctx: Context) -> Outcome:
+        verdict, evidence = fit_complexity(check)
+        return Outcome(verdict, ComparisonEvidence(**evidence))
+
+
+register(ComplexityChecker())
