@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ..claim import Claim, ComplexityCheck
-from ..worked import fit_complexity
 from .base import Context, Outcome, register
 from .value import ComparisonEvidence
 
@@ -15,6 +14,8 @@ class ComplexityChecker:
     name = "comparison"
 
     def run(self, claim: Claim, check: ComplexityCheck, ctx: Context) -> Outcome:
+        from ..worked import fit_complexity  # SymPy: imported only when a claim of this kind runs
+
         verdict, evidence = fit_complexity(check)
         return Outcome(verdict, ComparisonEvidence(**evidence))
 

@@ -11,7 +11,6 @@ import dataclasses
 
 from ..claim import Claim, SymbolicDerivation
 from ..errors import LemmacheckError
-from ..symbolic import DerivationOutcome, check_derivation
 from ..verdict import Verdict
 from .base import Context, Outcome, register
 
@@ -35,7 +34,9 @@ class DerivationOnlyEvidence:
     counterexample: dict | None = None
 
 
-def _run(claim: Claim, d: SymbolicDerivation, ctx: Context) -> DerivationOutcome:
+def _run(claim: Claim, d: SymbolicDerivation, ctx: Context):
+    from ..symbolic import check_derivation  # SymPy: imported only when a derivation is checked
+
     return check_derivation(claim.id, d, ctx.profile.symbolic_points, ctx.rng, ctx.tol, ctx.budget)
 
 

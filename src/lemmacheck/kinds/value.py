@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 
 from ..claim import Claim, ValueCheck
-from ..worked import compare_value
 from .base import Context, Outcome, register
 
 __all__ = ["ComparisonEvidence", "ValueChecker"]
@@ -30,6 +29,8 @@ class ValueChecker:
     name = "comparison"
 
     def run(self, claim: Claim, check: ValueCheck, ctx: Context) -> Outcome:
+        from ..worked import compare_value  # SymPy: imported only when a claim of this kind runs
+
         verdict, evidence = compare_value(check)
         return Outcome(verdict, ComparisonEvidence(**evidence))
 
