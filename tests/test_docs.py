@@ -40,3 +40,30 @@ def test_no_stale_precision_is_quoted(path):
     text = (ROOT / path).read_text()
     stale = [m.group(0) for m in re.finditer(r"\b(\d+) digits\b", text) if int(m.group(1)) != tolerance.REVERIFY_DPS]
     assert not stale, f"{path} quotes {stale}; the setting is REVERIFY_DPS = {tolerance.REVERIFY_DPS}"
+
+
+def _readme_example() -> str:
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("## Adding a claim"):]
+    return section[section.index("```python") + len("```python"):section.index("```\n", section.index("```python") + 9)]
+
+
+def test_the_readme_example_runs_as_written_and_adds_a_new_claim():
+    import math
+
+    from lemmacheck import REGISTRY, Source, Verdict, inequality
+    from lemmacheck.discovery import discover
+    from lemmacheck.engine import run_claim
+    from lemmacheck.inputs import Array
+    from lemmacheck.profile import QUICK
+
+    discover()
+    catalogue = set(REGISTRY.ids())
+    with REGISTRY.scratch() as reg:
+        exec(_readme_example(), {"math": math, "Source": Source, "Verdict": Verdict, "inequality": inequality,
+                                 "Array": Array})
+        assert not reg.definition_errors, reg.definition_errors
+        (claim_id,) = reg.ids()
+        assert claim_id not in catalogue, "pasting the README's example would declare an id twice"
+        r = run_claim(reg[claim_id], QUICK.with_seed(1))
+        assert r.verdict.value == reg[claim_id].expected.value, r.reason
