@@ -276,7 +276,7 @@ def test_replay_from_seed_is_exact(registry):
     c = run_claim(registry["planted.replay"], QUICK.with_seed(12))
     assert a.evidence == b.evidence
     # another seed draws other instances (the minimal counterexample may well be the same one)
-    assert a.seed != c.seed and a.evidence["violations"] != c.evidence["violations"]
+    assert a.seed != c.seed and a.evidence != c.evidence
     assert a.replay == "lemmacheck run --seed 11 -k planted.replay"
 
 

@@ -212,6 +212,19 @@ def perturbed(inputs: Mapping[str, np.ndarray], repeat: int) -> dict:
     return out
 
 
+@dataclasses.dataclass
+class _Relation:
+    """One relation of a batch: its statistics record, and per instance whether it fails and by how much."""
+
+    stats: StepStats
+    bad: np.ndarray
+    gap: np.ndarray
+    ratio: np.ndarray
+    a: np.ndarray | None  # the two sides (None for a property)
+    b: np.ndarray | None
+    index: int | None  # 0-based step, None for the chain end to end
+
+
 class _Tracker:
     """Accumulates step statistics and candidates over batches.
 
@@ -230,6 +243,7 @@ class _Tracker:
         self.worst: Instance | None = None
         self.worst_gap = -math.inf
         self.last_failure: Instance | None = None
+        self.end_significance = np.zeros(0)
 
     def _sensitivity(self, inputs, dims, rows: np.ndarray) -> list[np.ndarray] | None:
         """Per side of the chain, its observed rounding sensitivity on the given rows.
@@ -261,72 +275,78 @@ class _Tracker:
 
     def add(self, chain, inputs, dims, *, pool: bool = True) -> np.ndarray:
         """Count a batch; with ``pool`` its candidates join the pools (a shrinking search sets it False:
-        its calls are variants of one failure, and only the shrunk one is kept)."""
+        its calls are variants of one failure, and only the shrunk one is kept).  Returns the end gaps."""
         n = len(chain[0])
         self.instances += n
-        if self.check.is_property:
-            ok = np.asarray(chain[0], dtype=bool)
-            rows = [(self.end, ~ok, np.where(ok, -1.0, 1.0), np.full(n, np.nan), None, None, None)]
-        else:
-            rows = []
-            sides = list(zip(range(len(self.steps)), self.steps, chain[:-1], chain[1:]))
-            sides.append((None, self.end, chain[0], chain[-1]))
-            for i, st_, a, b in sides:
-                rows.append((st_, violated(a, b, st_.relation, self.tol), gap(a, b, st_.relation, self.tol),
-                             ratio(a, b, st_.relation), a, b, i))
-        bad_any = np.zeros(n, dtype=bool)
-        for st_, bad, *_ in rows:
-            bad_any |= bad
-        noise = None
+        relations = self._relations(chain)
+        bad_any = np.logical_or.reduce([rel.bad for rel in relations])
+        noise = np.full((len(chain), n), np.nan)  # rounding sensitivity per side, on candidate rows only
         if bad_any.any() and not self.check.is_property:
-            idx = np.flatnonzero(bad_any)
-            sens = self._sensitivity(inputs, dims, idx)
-            noise = np.full((len(chain), n), np.nan)
-            if sens is not None:
-                for e, s_ in enumerate(sens):
-                    noise[e, idx] = s_
-        sig = np.full(n, -np.inf)
-        for st_, bad, g, r, a_, b_, i in rows:
-            st_.checked += n
-            st_.violations += int(np.count_nonzero(bad))
-            finite_r = np.isfinite(r)
-            if self.tol.atol > 0 and a_ is not None:
-                # where an override's absolute slack decides, lhs/rhs says nothing about tightness
-                finite_r &= self.tol.rtol * (np.abs(a_) + np.abs(b_)) >= self.tol.atol
-            if np.any(finite_r):
-                st_.max_ratio_raw = max(st_.max_ratio_raw, float(np.nanmax(np.where(finite_r, r, np.nan))))
-                clean = finite_r & ~bad
-                if clean.any():
-                    st_.max_ratio = max(st_.max_ratio, float(np.max(r[clean])))
-            if not self.check.is_property:
-                with np.errstate(all="ignore"):
-                    dev = np.abs(a_ - b_) / (np.abs(a_) + np.abs(b_))
-                dev = dev[np.isfinite(dev)]
-                if dev.size:
-                    st_.max_deviation = max(st_.max_deviation, float(dev.max()))
-            finite_g = g[np.isfinite(g)]
-            if finite_g.size:
-                st_.max_gap = max(st_.max_gap, float(finite_g.max()))
-            if bad.any():
-                if noise is None:
-                    sig = np.full(n, np.inf)
-                else:
-                    lo, hi = (0, len(chain) - 1) if i is None else (i, i + 1)
-                    sens = noise[lo] + noise[hi]
-                    v = excess(a_, b_, st_.relation, self.tol)
-                    with np.errstate(all="ignore"):
-                        sig = np.where(np.isfinite(sens) & (sens > 0), v / np.where(sens > 0, sens, 1.0), np.inf)
-                for j in np.flatnonzero(bad) if pool else ():
-                    st_.pool.add(Candidate(Instance(dict(dims), _take(inputs, int(j))), float(g[j]),
-                                           float(sig[j]), float(r[j])))
-        eg = rows[-1][2]
-        self.end_significance = sig if rows[-1][1].any() else np.full(n, -np.inf)
+            rows = np.flatnonzero(bad_any)
+            sens = self._sensitivity(inputs, dims, rows)
+            for e, s_ in enumerate(sens or ()):
+                noise[e, rows] = s_
+        for rel in relations:
+            self._count(rel, n)
+            sig = self._significance(rel, noise, n)
+            if rel.stats is self.end:
+                self.end_significance = np.where(rel.bad, sig, -np.inf)
+            for j in np.flatnonzero(rel.bad) if pool else ():
+                rel.stats.pool.add(Candidate(Instance(dict(dims), _take(inputs, int(j))), float(rel.gap[j]),
+                                             float(sig[j]), float(rel.ratio[j])))
+        eg = relations[-1].gap
         if n and np.any(np.isfinite(eg)):
             j = int(np.nanargmax(np.where(np.isfinite(eg), eg, -np.inf)))
             if eg[j] > self.worst_gap:
                 self.worst_gap = float(eg[j])
                 self.worst = Instance(dict(dims), _take(inputs, j))
         return eg
+
+    def _relations(self, chain) -> list[_Relation]:
+        """Each step of the chain, then the chain end to end (last)."""
+        if self.check.is_property:
+            ok = np.asarray(chain[0], dtype=bool)
+            n = len(ok)
+            return [_Relation(self.end, ~ok, np.where(ok, -1.0, 1.0), np.full(n, np.nan), None, None, None)]
+        out = []
+        for i, st_, a, b in [*zip(range(len(self.steps)), self.steps, chain[:-1], chain[1:]),
+                             (None, self.end, chain[0], chain[-1])]:
+            out.append(_Relation(st_, violated(a, b, st_.relation, self.tol), gap(a, b, st_.relation, self.tol),
+                                 ratio(a, b, st_.relation), a, b, i))
+        return out
+
+    def _count(self, rel: _Relation, n: int) -> None:
+        st_ = rel.stats
+        st_.checked += n
+        st_.violations += int(np.count_nonzero(rel.bad))
+        finite_r = np.isfinite(rel.ratio)
+        if self.tol.atol > 0 and rel.a is not None:
+            # where an override's absolute slack decides, lhs/rhs says nothing about tightness
+            finite_r &= self.tol.rtol * (np.abs(rel.a) + np.abs(rel.b)) >= self.tol.atol
+        if np.any(finite_r):
+            st_.max_ratio_raw = max(st_.max_ratio_raw, float(np.max(rel.ratio[finite_r])))
+            clean = finite_r & ~rel.bad
+            if clean.any():
+                st_.max_ratio = max(st_.max_ratio, float(np.max(rel.ratio[clean])))
+        if rel.a is not None:
+            with np.errstate(all="ignore"):
+                dev = np.abs(rel.a - rel.b) / (np.abs(rel.a) + np.abs(rel.b))
+            dev = dev[np.isfinite(dev)]
+            if dev.size:
+                st_.max_deviation = max(st_.max_deviation, float(dev.max()))
+        finite_g = rel.gap[np.isfinite(rel.gap)]
+        if finite_g.size:
+            st_.max_gap = max(st_.max_gap, float(finite_g.max()))
+
+    def _significance(self, rel: _Relation, noise: np.ndarray, n: int) -> np.ndarray:
+        """Violation over rounding sensitivity (inf where the evaluation is exact or not assessed)."""
+        if rel.a is None:
+            return np.full(n, np.inf)
+        lo, hi = (0, len(noise) - 1) if rel.index is None else (rel.index, rel.index + 1)
+        sens = noise[lo] + noise[hi]
+        v = excess(rel.a, rel.b, rel.stats.relation, self.tol)
+        with np.errstate(all="ignore"):
+            return np.where(np.isfinite(sens) & (sens > 0), v / np.where(sens > 0, sens, 1.0), np.inf)
 
 
 def _draw(claim_id: str, check: NumericCheck, rng, batch: int, dims: Mapping[str, Any]) -> dict:
@@ -383,7 +403,7 @@ def _sweep(claim_id, check, tracker, profile: Profile, rng) -> tuple[int, int]:
 
 
 #: significant violations the adversarial search has certified in high precision before it stops on one
-HYPOTHESIS_VERIFICATIONS = 32
+HYPOTHESIS_VERIFICATIONS = 8
 
 
 def _hypothesis(claim_id, check, tracker, profile: Profile, seed: int,
@@ -400,12 +420,17 @@ def _hypothesis(claim_id, check, tracker, profile: Profile, seed: int,
     error: list[BaseException] = []
     verified: dict[bytes, bool] = {}
     shrinking = [False]
+    shrink_calls = [0]
+    failing: set[bytes] = set()
+
+    def key_of(dims, inputs) -> bytes:
+        return repr(sorted(dims.items())).encode() + b"".join(
+            np.ascontiguousarray(v).tobytes() for v in inputs.values())
 
     def certified(inst: Instance) -> bool:
         if verify is None:
             return True
-        key = repr(sorted(inst.dims.items())).encode() + b"".join(
-            np.ascontiguousarray(v).tobytes() for v in inst.inputs.values())
+        key = key_of(inst.dims, inst.inputs)
         if key not in verified:
             if len(verified) >= HYPOTHESIS_VERIFICATIONS:
                 return True
@@ -424,6 +449,12 @@ def _hypothesis(claim_id, check, tracker, profile: Profile, seed: int,
     @given(instances())
     def search(inst):
         dims, inputs = inst
+        if shrinking[0]:
+            # Shrinking is capped by a number of calls (not a time, so the shrunk example replays): past
+            # it, an input not already seen failing passes without evaluation and the shrinker stops.
+            shrink_calls[0] += 1
+            if shrink_calls[0] > profile.shrink_calls and key_of(dims, inputs) not in failing:
+                return
         if check.where is not None:
             inputs, n = _apply_where(claim_id, check, inputs, dims)
             if n == 0:
@@ -445,6 +476,7 @@ def _hypothesis(claim_id, check, tracker, profile: Profile, seed: int,
             if certified(inst):
                 tracker.last_failure = inst
                 shrinking[0] = True
+                failing.add(key_of(dims, inputs))
                 raise AssertionError(f"violation, normalised gap {g:.3g}")
 
     try:
@@ -519,14 +551,21 @@ def _refine(claim_id, check, tracker, profile: Profile, rng) -> int:
 
 def search_numeric(claim_id: str, check: NumericCheck, profile: Profile, rng, seed: int,
                    tol: Tolerance, *, use_hypothesis: bool = True, refine: bool = True,
-                   verify: Callable[[Instance], bool] | None = None) -> SweepOutcome:
+                   verify: Callable[[Instance], bool] | None = None,
+                   refuted_by_sweep: Callable[[StepStats], bool] | None = None) -> SweepOutcome:
+    """Sweep, then (unless ``refuted_by_sweep`` already certifies a counterexample among the sweep's
+    candidates, in which case the adversarial search has nothing left to find) Hypothesis and refinement."""
     tracker = _Tracker(claim_id, check, tol)
     _explicit_examples(claim_id, check, tracker)
     drawn, kept = _sweep(claim_id, check, tracker, profile, rng)
     if drawn and kept == 0:
         raise CheckError(claim_id, "where() rejected every sampled instance: build valid instances directly")
+    if refuted_by_sweep is not None and refuted_by_sweep(tracker.end):
+        return SweepOutcome(steps=tracker.steps, end=tracker.end, instances=tracker.instances,
+                            kept_fraction=kept / drawn if drawn else 1.0, worst=tracker.worst)
+    # A claim without inputs is a function of its dims alone, which the sweep has enumerated.
     hyp = (_hypothesis(claim_id, check, tracker, profile, seed, verify)
-           if use_hypothesis and profile.hypothesis_examples else 0)
+           if use_hypothesis and profile.hypothesis_examples and check.inputs else 0)
     if refine and not check.is_property:
         _refine(claim_id, check, tracker, profile, rng)
     return SweepOutcome(steps=tracker.steps, end=tracker.end, instances=tracker.instances, hypothesis_examples=hyp,

@@ -28,9 +28,11 @@ class Budget:
     count: int
     seconds: float
     spent: int = 0
-    t0: float = dataclasses.field(default_factory=time.perf_counter)
+    t0: float | None = None  # the clock starts at the first settlement, not while the search runs
 
     def exhausted(self) -> bool:
+        if self.t0 is None:
+            self.t0 = time.perf_counter()
         return self.spent >= self.count or time.perf_counter() - self.t0 > self.seconds
 
 

@@ -2,9 +2,9 @@
 
 Hypothesis's own shrunk example is preferred when high precision confirms it (it is the smallest by
 Hypothesis's order: smallest dims, then simplest values).  Otherwise the confirmed instance is simplified
-here, entry by entry: each float entry tries ``0``, then ``±1, ±2, ±4, …`` up to its rounded value, then
-its value rounded to a half, keeping the first that still violates the relation in float64 (within the
-input's declared domain and the claim's ``where``).  After each input's pass the instance is re-certified
+here, entry by entry: each float entry tries ``0``, then ``±1, ±½, ±2, ±¼, …`` up to its magnitude, then its
+value rounded to an integer and to a half, keeping the first that still violates the relation in float64
+(within the input's declared domain and the claim's ``where``).  After each input's pass the instance is re-certified
 in high precision; a pass that high precision does not confirm is undone.  The whole is capped in time
 (``Profile.shrink_seconds``), so shrinking never decides how long a run takes.
 """
@@ -27,17 +27,20 @@ __all__ = ["shrink_counterexample", "simple_values"]
 
 
 def simple_values(v: float) -> list[float]:
-    """Simpler replacements for ``v``, simplest first."""
+    """Simpler replacements for ``v``, simplest first: 0, then ±1, ±½, ±2, ±¼, ±4, … (powers of two of the
+    sign of v, alternating above and below 1, up to its magnitude), then v rounded to an integer and to a half."""
     if v == 0 or not np.isfinite(v):
         return []
-    out = [0.0]
     sign = 1.0 if v > 0 else -1.0
-    r = float(np.round(v))
-    k = 1.0
-    while k < abs(r):
-        out.append(sign * k)
-        k *= 2
-    out += [r, float(np.round(2 * v) / 2)]
+    out = [0.0]
+    up, down = 1.0, 0.5
+    while up <= 2 * abs(v) or down >= abs(v) / 2:
+        if up <= 2 * abs(v):
+            out.append(sign * up)
+        if down >= abs(v) / 2:
+            out.append(sign * down)
+        up, down = up * 2, down / 2
+    out += [float(np.round(v)), float(np.round(2 * v) / 2)]
     seen, uniq = set(), []
     for x in out:
         if x != v and x not in seen:

@@ -17,14 +17,18 @@ from ..claim import Claim, NumericCheck
 from ..errors import CheckError
 from ..highprec import Confirmation, reverify
 from ..results import StepResult, jsonable
-from ..search import compose, search_numeric
+from ..search import StepStats, compose, search_numeric
 from ..settle import Settlement, settle
 from ..shrink import shrink_counterexample
 from ..tolerance import REVERIFY_DPS
 from ..verdict import Verdict
 from .base import Context, Outcome, register
 
-__all__ = ["NumericEvidence", "NumericChecker", "counterexample_record"]
+__all__ = ["NumericEvidence", "NumericChecker", "counterexample_record", "SWEEP_CONFIRMATIONS"]
+
+#: the sweep's strongest candidates tried in high precision before the adversarial search: when one is
+#: certified the claim is refuted already, and the search would only look for what is found
+SWEEP_CONFIRMATIONS = 3
 
 
 @dataclasses.dataclass
@@ -74,15 +78,26 @@ class NumericChecker:
     def run(self, claim: Claim, check: NumericCheck, ctx: Context) -> Outcome:
         end_relation = "prop" if check.is_property else compose(check.relations)
 
-        def verify(inst: Instance) -> bool:
-            if end_relation == "~":
-                return True
+        def certified(inst: Instance) -> bool | None:
+            """Whether high precision certifies a violation of the end relation (None: it cannot tell)."""
             try:
                 return reverify(claim.id, check, inst, None, end_relation, ctx.tol).confirmed
             except CheckError:
-                return True  # high precision cannot judge it: let the search shrink it; settling will say so
+                return None
 
-        out = search_numeric(claim.id, check, ctx.profile, ctx.rng, ctx.seed, ctx.tol, verify=verify)
+        def verify(inst: Instance) -> bool:
+            # A violation high precision cannot judge is shrunk all the same; settling will say so.
+            return end_relation == "~" or certified(inst) is not False
+
+        def refuted_by_sweep(end: StepStats) -> bool:
+            """Whether one of the sweep's strongest candidates is already certified (then it is settled
+            first below, and shrunk by the engine instead of by Hypothesis)."""
+            if end.relation == "~" or not end.pool:
+                return False
+            return any(certified(c.instance) for c in end.pool.settling_order()[:SWEEP_CONFIRMATIONS])
+
+        out = search_numeric(claim.id, check, ctx.profile, ctx.rng, ctx.seed, ctx.tol, verify=verify,
+                             refuted_by_sweep=refuted_by_sweep)
         shrunk = None
         if out.shrunk is not None:
             shrunk = Candidate(out.shrunk, math.inf, math.inf, math.nan)
