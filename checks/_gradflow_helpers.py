@@ -11,75 +11,8 @@ import itertools
 
 import numpy as np
 
-SEED_002 = "002_65c86a72d8dc8382.txt"
-SEED_003 = "003_d43fadb84922168d.txt"
-SEED_004 = "004_e57a68eb4e5e7a82.txt"
-
-#: activations used by the simulations, with gamma = sup |sigma'| (the bound the documents assume).
-#: relu and abs are not invertible (abs is not even monotone); linear is the gamma = 1 extreme case.
-GAMMA = {
-    "tanh": 1.0,
-    "sigmoid": 0.25,
-    "softplus": 1.0,
-    "softsign": 1.0,
-    "relu": 1.0,
-    "abs": 1.0,
-    "linear": 1.0,
-}
-#: activations smooth enough (C^3) for central differences; softsign is only C^1 at 0
-SMOOTH_ACTS = ("tanh", "sigmoid", "softplus")
-
-
-def act(xp, name, z):
-    """sigma(z) elementwise."""
-    if name == "tanh":
-        return xp.tanh(z)
-    if name == "sigmoid":
-        return xp.sigmoid(z)
-    if name == "softplus":
-        return xp.softplus(z)
-    if name == "softsign":
-        return z / (1 + xp.abs(z))
-    if name == "relu":
-        return xp.where(z > 0, z, 0 * z)
-    if name == "abs":
-        return xp.abs(z)
-    if name == "linear":
-        return z
-    raise ValueError(f"unknown activation {name!r}")
-
-
-def dact(xp, name, z):
-    """sigma'(z) elementwise (one-sided value 0 / sign for relu / abs at the kink)."""
-    if name == "tanh":
-        t = xp.tanh(z)
-        return 1 - t * t
-    if name == "sigmoid":
-        s = xp.sigmoid(z)
-        return s * (1 - s)
-    if name == "softplus":
-        return xp.sigmoid(z)
-    if name == "softsign":
-        a = 1 + xp.abs(z)
-        return 1 / (a * a)
-    if name == "relu":
-        return xp.where(z > 0, 0 * z + 1, 0 * z)
-    if name == "abs":
-        return xp.where(z > 0, 0 * z + 1, 0 * z - 1)
-    if name == "linear":
-        return 0 * z + 1
-    raise ValueError(f"unknown activation {name!r}")
-
-
-def matvec(xp, M, v):
-    """Batched M @ v for M (..., n, m), v (..., m)."""
-    return xp.matmul(M, v[..., None])[..., 0]
-
-
-def op_norm(xp, M):
-    """L2 operator norm (largest singular value) of a batch of matrices."""
-    return xp.max(xp.svdvals(M), axis=-1)
-
+from checks._vocab.activations import act, dact
+from checks._vocab.linalg import matvec, op_norm
 
 def lambda_max_gram(xp, W):
     """lambda_1(W^T W), the largest eigenvalue of the Gram matrix."""
@@ -98,7 +31,7 @@ def run_h(xp, W, U, b, X, h0, name):
     """h_t = W sigma(h_{t-1}) + U x_t + b for t = 1..T; returns [h_0, ..., h_T]."""
     hs = [h0]
     for t in range(X.shape[1]):
-        hs.append(matvec(xp, W, act(xp, name, hs[-1])) + matvec(xp, U, X[:, t]) + b)
+        hs.append(matvec(W, act(xp, name, hs[-1])) + matvec(U, X[:, t]) + b)
     return hs
 
 
@@ -106,7 +39,7 @@ def run_g(xp, W, U, b, X, g0, name):
     """g_t = sigma(W g_{t-1} + U x_t + b) for t = 1..T; returns [g_0, ..., g_T]."""
     gs = [g0]
     for t in range(X.shape[1]):
-        gs.append(act(xp, name, matvec(xp, W, gs[-1]) + matvec(xp, U, X[:, t]) + b))
+        gs.append(act(xp, name, matvec(W, gs[-1]) + matvec(U, X[:, t]) + b))
     return gs
 
 
@@ -126,24 +59,6 @@ def chain_product(xp, jacs):
     for J in jacs[1:]:
         out = xp.matmul(J, out)
     return out
-
-
-def fd_step(xp):
-    """Central-difference step: float64 balances truncation against rounding; at 60 digits the
-    truncation error (step^2) must sit far below the re-verification threshold 1e-40."""
-    return 1e-5 if xp.backend == "numpy" else 1e-25
-
-
-def fd_jacobian(xp, fn, x):
-    """Central-difference Jacobian of fn: (batch, n) -> (batch, m); returns (batch, m, n)."""
-    step = fd_step(xp)
-    cols = []
-    n = x.shape[-1]
-    for k in range(n):
-        e = 0 * x
-        e[:, k] = e[:, k] + step
-        cols.append((fn(x + e) - fn(x - e)) / (2 * step))
-    return xp.stack(cols, axis=-1)
 
 
 # --------------------------------------------------------------------------- exact discrete expectations

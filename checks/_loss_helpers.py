@@ -1,7 +1,7 @@
 r"""Model helpers for the loss-bound claims (seed 000 "Loss Function"/"Loss Bounded w.r.t. V", seed 001 §A).
 
 Everything is written once against ``xp`` (float64 batches and mpmath object arrays) on top of
-:mod:`checks._rnn`.  With :math:`\Phi = \{U, W, V, s_0\}` and a perturbation :math:`\Delta\Phi`:
+:mod:`checks._vocab.rnn`.  With :math:`\Phi = \{U, W, V, s_0\}` and a perturbation :math:`\Delta\Phi`:
 
 * :func:`states_and_tangents` runs the RNN forward together with its forward-mode derivative
   :math:`\dot s_t = \langle\nabla_\Phi s_t(\Phi), \Delta\Phi\rangle` (JVP);
@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from checks._rnn import activation, matvec
+from checks._vocab.activations import SMOOTH, activation
+from checks._vocab.linalg import dot, frob, matvec
+from checks._vocab.rnn import hidden_states
 
 #: dims of the RNN instances: small (2 shared cores), every activation of the model
-RNN_DIMS = {"H": [1, 4], "N": [2], "K": [2, 3], "T": [1, 3], "act": ["tanh", "sigmoid", "softplus"]}
+LOSS_RNN_DIMS = {"H": [1, 4], "N": [2], "K": [2, 3], "T": [1, 3], "act": list(SMOOTH)}
 #: smaller dims for claims expected to be refuted: Hypothesis shrinks a failure over every input entry, and
 #: with ten RNN arrays the shrink phase dominates the run time (a counterexample needs no large dims)
-RNN_DIMS_SMALL = {"H": [1, 2], "N": [1], "K": [2, 3], "T": [1, 2], "act": ["tanh", "sigmoid", "softplus"]}
+LOSS_RNN_DIMS_SMALL = {"H": [1, 2], "N": [1], "K": [2, 3], "T": [1, 2], "act": list(SMOOTH)}
 
 
 def one_hot_rows(raw: np.ndarray) -> np.ndarray:
@@ -35,7 +37,7 @@ def one_hot_rows(raw: np.ndarray) -> np.ndarray:
     return out
 
 
-def rnn_inputs(labels: str = "onehot") -> dict:
+def loss_rnn_inputs(labels: str = "onehot") -> dict:
     """Input specs of one RNN instance and one perturbation ΔΦ = (ΔU, ΔW, ΔV, Δs₀).
 
     Weights of scale 10⁻¹…3 (from nearly linear to saturated units); perturbations of scale 10⁻³…1
@@ -62,20 +64,6 @@ def _softmax_rows(raw: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
-def frob(xp, A, B):
-    """⟨A, B⟩ = Σ A_ij B_ij for batches of matrices (B, m, n)."""
-    return xp.sum(xp.sum(A * B, axis=-1), axis=-1)
-
-
-def dot(xp, a, b):
-    """Batched ⟨a, b⟩ over the last axis."""
-    return xp.sum(a * b, axis=-1)
-
-
-def inf_norm(xp, a):
-    return xp.max(xp.abs(a), axis=-1)
-
-
 def states_and_tangents(xp, U, W, s0, X, dU, dW, ds0, act):
     """Pre-activations ``a_1..a_T``, states ``s_0..s_T`` and JVPs ``ṡ_0..ṡ_T`` in direction (ΔU, ΔW, Δs₀)."""
     sigma, dsigma, _ = activation(xp, act)
@@ -88,14 +76,6 @@ def states_and_tangents(xp, U, W, s0, X, dU, dW, ds0, act):
         states.append(sigma(a))
         tangents.append(dsigma(a) * da)
     return pre, states, tangents
-
-
-def states(xp, U, W, s0, X, act):
-    sigma, _, _ = activation(xp, act)
-    out = [s0]
-    for t in range(X.shape[1]):
-        out.append(sigma(matvec(U, X[:, t]) + matvec(W, out[-1])))
-    return out
 
 
 def backprop_logits(xp, U, W, V, s0, X, C, act, forward=None):
@@ -132,7 +112,7 @@ def token_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, act, t=None):
     """Logits, perturbed logits, JVP and remainder r of token ``t`` (default: the last token)."""
     t = X.shape[1] if t is None else t
     pre, ss, ds = states_and_tangents(xp, U, W, s0, X, dU, dW, ds0, act)
-    ss_new = states(xp, U + dU, W + dW, s0 + ds0, X, act)
+    ss_new = hidden_states(xp, U + dU, W + dW, s0 + ds0, X, act)
     z = matvec(V, ss[t])
     z_new = matvec(V + dV, ss_new[t])
     jvp = matvec(dV, ss[t]) + matvec(V, ds[t])

@@ -1,7 +1,7 @@
 """Shared numerics for the optimiser and normalisation claims (momentum, EMA, Adam, weight norm).
 
 Every function that does arithmetic takes the array namespace `xp` first, so the same code runs on
-float64 NumPy batches and on object arrays of mpmath numbers (50-digit re-verification). Arrays carry
+float64 NumPy batches and on object arrays of mpmath numbers (high-precision re-verification). Arrays carry
 a leading batch axis. The `*_transform` functions are NumPy-only input transforms (structure of the
 sampled instances), and the `*_support` functions build constant NumPy tables.
 """
@@ -9,12 +9,7 @@ import itertools
 
 import numpy as np
 
-SEEDS = {
-    "002": "002_65c86a72d8dc8382.txt",
-    "003": "003_d43fadb84922168d.txt",
-    "004": "004_e57a68eb4e5e7a82.txt",
-}
-
+from checks._vocab.linalg import dot, matvec
 
 # ---------------------------------------------------------------- input transforms (NumPy only)
 
@@ -53,16 +48,6 @@ def rademacher_support(n):
 
 # ---------------------------------------------------------------- batched linear algebra via xp
 
-def matvec(xp, M, v):
-    """(batch, n, n) @ (batch, n) -> (batch, n)."""
-    return xp.matmul(M, v[..., None])[..., 0]
-
-
-def dot(xp, a, b):
-    """Row-wise inner product of (batch, n) arrays -> (batch,)."""
-    return xp.sum(a * b, axis=-1)
-
-
 def probe(xp, c, vec):
     """A random linear functional c·vec: two vectors are equal iff c·a = c·b for almost every c."""
     return xp.sum(c * vec, axis=-1)
@@ -70,7 +55,7 @@ def probe(xp, c, vec):
 
 def quadratic_gradient(xp, A, b, theta):
     """Gradient of ½θᵀAθ − bᵀθ (A symmetric)."""
-    return matvec(xp, A, theta) - b
+    return matvec(A, theta) - b
 
 
 # ---------------------------------------------------------------- optimiser trajectories

@@ -11,26 +11,21 @@ Conventions (checked against the documents' own equations, see ``checks/sens_*.p
 * ``lam1[t] = σ'(z_t)``, ``lam2[t] = σ''(z_t)`` with ``z_t = U x_t + W s_{t-1}`` (index 0 unused).
 
 Ground truth is *independent of the recursions*: directional derivatives of the forward pass of
-``checks/_rnn.py`` by a 4-point central difference, with a step chosen per backend (float64: h = 1e-3,
-truncation O(h⁴) ≈ 1e-12 relative; mpmath: h = 1e-30 at 130 digits), and mixed second
-derivatives by nesting it.  ``checks/sens_groundtruth.py`` records the step-size study.
+the RNN (``checks._vocab.rnn``) by the 4-point central difference of ``checks._vocab.fd``, and mixed
+second derivatives by nesting it.
 """
 
 from __future__ import annotations
 
-import math
-
 import mpmath
 import numpy as np
+from lemmacheck import Tolerance
+from lemmacheck.inputs import Array
 
-from checks._rnn import activation, matvec, preactivations_and_states, token_loss
-
-SEED_000 = "000_d5611b10136d2275.txt"
-SEED_001 = "001_8cf8400e422d2236.txt"
-
-#: sup_x σ'(x), the "max_x σ'(x)" of seed 000
-MAX_DSIGMA = {"sigmoid": 0.25, "tanh": 1.0, "softplus": 1.0}
-ACTS = ["tanh", "sigmoid", "softplus"]
+from checks._vocab.activations import SMOOTH, activation
+from checks._vocab.fd import directional
+from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
+from checks._vocab.rnn import preactivations_and_states, token_loss
 
 #: a tolerance reason shared by every check whose one side is a finite-difference ground truth
 FD_REASON = ("one side is a 4-point central finite difference of the forward pass (h = 1e-3 in float64, "
@@ -47,39 +42,6 @@ def const(xp, a):
 
 def num(xp, v: float):
     return float(v) if xp.backend == "numpy" else mpmath.mpf(v)
-
-
-def s1(xp, M):
-    """Schatten-1 (trace) norm of a stack of matrices."""
-    return xp.schatten_norm(M, 1)
-
-
-def sinf(xp, M):
-    return xp.schatten_norm(M, math.inf)
-
-
-def norm2(xp, v):
-    return xp.vector_norm(v, 2, axis=-1)
-
-
-def norminf(xp, v):
-    return xp.max(xp.abs(v), axis=-1)
-
-
-def pair(xp, A, B):
-    """Frobenius pairing ⟨A, B⟩ = tr(Aᵀ B) of stacks of matrices."""
-    return xp.sum(xp.sum(A * B, axis=-1), axis=-1)
-
-
-def curvature_ratio(xp, z, act):
-    """σ''(z)/σ'(z), written without the division (σ' > 0 for the three activations)."""
-    if act == "sigmoid":
-        return 1 - 2 * xp.sigmoid(z)
-    if act == "tanh":
-        return -2 * xp.tanh(z)
-    if act == "softplus":
-        return 1 - xp.sigmoid(z)
-    raise ValueError(act)
 
 
 def unit_sinf(xp, D):
@@ -101,32 +63,6 @@ def polar_direction(xp, G):
 
 
 # --------------------------------------------------------------------------- ground truth
-
-
-def fd_step(xp):
-    return 1e-3 if xp.backend == "numpy" else mpmath.mpf("1e-30")
-
-
-#: working precision of the mpmath finite differences: the engine re-verifies at 60 digits, and a 4-point
-#: difference with h = 1e-30 at 130 digits has truncation ≈ 1e-120 and rounding ≈ 1e-100, far below the
-#: 1e-40 relative threshold a confirmed counterexample must exceed.
-FD_DPS = 130
-
-
-def directional(xp, F):
-    """d/de F(e) at e = 0 by the 4-point central difference (F returns an array)."""
-    if xp.backend != "numpy":
-        with mpmath.workdps(FD_DPS):
-            h = fd_step(xp)
-            out = (-F(2 * h) + 8 * F(h) - 8 * F(-h) + F(-2 * h)) / (12 * h)
-        return out
-    h = fd_step(xp)
-    return (-F(2 * h) + 8 * F(h) - 8 * F(-h) + F(-2 * h)) / (12 * h)
-
-
-def mixed(xp, F):
-    """∂²/∂a∂b F(a, b) at 0 by nesting the 4-point difference (16 evaluations)."""
-    return directional(xp, lambda a: directional(xp, lambda b: F(a, b)))
 
 
 def states_at(xp, U, W, s0, X, act, dU=None, dW=None, e=0.0):
@@ -319,14 +255,11 @@ def lipschitz_W(xp, V, W, fw, t, *, curvature):
     pn = slice_s1(xp, P[t - 1])
     m = xp.max(curvature * pn, axis=-1)
     l1 = fw["lam1"][t]
-    return (first + Vn * norm2(xp, fw["states"][t - 1]) * m + 2 * Vn * norminf(xp, l1) * norm2(xp, pn)
+    return (first + Vn * norm2(xp, fw["states"][t - 1]) * m + 2 * Vn * inf_norm(xp, l1) * norm2(xp, pn)
             + Vn * sinf(xp, W) * norm2(xp, pn) * m)
 
 
 # --------------------------------------------------------------------------- shared samplers
-
-from lemmacheck import Tolerance  # noqa: E402
-from lemmacheck.inputs import Array  # noqa: E402
 
 FD_TOL = Tolerance(rtol=1e-5, atol=1e-8, reason=FD_REASON)
 QUAD_TOL = Tolerance(rtol=1e-7, atol=1e-10,
@@ -334,11 +267,11 @@ QUAD_TOL = Tolerance(rtol=1e-7, atol=1e-10,
                             "[0, 1] (steps ‖ΔW‖ moderate; error ≲ 1e-9 relative)")
 
 #: dims of the RNN claims: H ≤ 4, T ≤ 4 in the quick profile, all three activations
-RNN_DIMS = {"H": [1, 2, 3], "T": [1, 3], "act": ACTS}
-RNN_DIMS_H2 = {"H": [2, 3], "T": [2, 4], "act": ACTS}
+SENS_RNN_DIMS = {"H": [1, 2, 3], "T": [1, 3], "act": list(SMOOTH)}
+SENS_RNN_DIMS_H2 = {"H": [2, 3], "T": [2, 4], "act": list(SMOOTH)}
 
 
-def rnn_inputs(*, N: int = 2, K: int | None = None, direction: str | None = None, probe: bool = False,
+def sens_rnn_inputs(*, N: int = 2, K: int | None = None, direction: str | None = None, probe: bool = False,
                step=(-1.0, 1.0)) -> dict:
     """U, W, s0, X and the row v = V_{p,:} (or V with K rows), a direction D for W or U, probes c, B.
 

@@ -8,10 +8,12 @@ are not invertible: the identity needs no inverse, but the argument of seeds 002
 from lemmacheck import Source, Verdict, prop
 from lemmacheck.inputs import Array
 
-from checks._gradflow_helpers import GAMMA, SEED_002, SEED_003, SEED_004, run_g, run_h
-from checks._gradflow_helpers import act as apply_act
+from checks._vocab.activations import SUP_D1
+from checks._vocab.sources import SEED_002, SEED_003, SEED_004
+from checks._gradflow_helpers import run_g, run_h
+from checks._vocab.activations import act as apply_act
 
-ALL_ACTS = list(GAMMA)
+ALL_ACTS = list(SUP_D1)
 INVERTIBLE_ACTS = ["tanh", "sigmoid", "softplus", "softsign"]
 
 RNN_INPUTS = {

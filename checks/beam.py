@@ -13,8 +13,8 @@ from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, comple
 from lemmacheck.inputs import Array
 
 from checks import _decoding as dec
+from checks._vocab.sources import SEED_004
 
-SEED_004 = "004_e57a68eb4e5e7a82.txt"
 P_TIED = Array("N", "N", scale=(0.3, 3.0), transform=dec.row_stochastic_with_ties)
 FULL_DIMS = {"N": [1, 2, 3, 4], "T": [1, 2, 3, 4]}
 # Beam search scores in the log domain, Viterbi/brute force multiply probabilities: the same path can

@@ -12,7 +12,9 @@ recursions under test; the document's Jacobians are in denominator layout.
 from lemmacheck import Source, Verdict, prop
 from lemmacheck.inputs import Array
 
-from checks._gradflow_helpers import SEED_003, fd_jacobian, matvec
+from checks._vocab.sources import SEED_003
+from checks._vocab.fd import fd_jacobian
+from checks._vocab.linalg import matvec
 
 BI_INPUTS = {
     "Wf": Array("n", 2, scale=(0.1, 2.0)), "Uf": Array("n", "n", scale=(0.1, 2.0)),
@@ -28,10 +30,10 @@ def _forward(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1):
     T = X.shape[1]
     hf = {0: hf0}
     for t in range(1, T + 1):
-        hf[t] = xp.sigmoid(matvec(xp, Wf, X[:, t - 1]) + matvec(xp, Uf, hf[t - 1]))
+        hf[t] = xp.sigmoid(matvec(Wf, X[:, t - 1]) + matvec(Uf, hf[t - 1]))
     hb = {T + 1: hbT1}
     for t in range(T, 0, -1):
-        hb[t] = xp.sigmoid(matvec(xp, Wb, X[:, t - 1]) + matvec(xp, Ub, hb[t + 1]))
+        hb[t] = xp.sigmoid(matvec(Wb, X[:, t - 1]) + matvec(Ub, hb[t + 1]))
     return hf, hb
 
 
@@ -52,18 +54,18 @@ def _reference_grads(xp, Uf, Ub, hf, hb, A, C, T, loss):
     gf, gb = {}, {}
     for t in range(1, T + 1):
         # forward chain: h^(f)_s for s >= t depends on h^(f)_t
-        J, g = eye, matvec(xp, xp.transpose(eye), _direct(loss, t, T, hf[t], A))
+        J, g = eye, matvec(xp.transpose(eye), _direct(loss, t, T, hf[t], A))
         for s in range(t + 1, T + 1):
             d = hf[s] * (1 - hf[s])
             J = d[:, :, None] * xp.matmul(Uf, J)
-            g = g + matvec(xp, xp.transpose(J), _direct(loss, s, T, hf[s], A))
+            g = g + matvec(xp.transpose(J), _direct(loss, s, T, hf[s], A))
         gf[t] = g
         # backward chain: h^(b)_s for s <= t depends on h^(b)_t
-        J, g = eye, matvec(xp, xp.transpose(eye), _direct(loss, t, T, hb[t], C))
+        J, g = eye, matvec(xp.transpose(eye), _direct(loss, t, T, hb[t], C))
         for s in range(t - 1, 0, -1):
             d = hb[s] * (1 - hb[s])
             J = d[:, :, None] * xp.matmul(Ub, J)
-            g = g + matvec(xp, xp.transpose(J), _direct(loss, s, T, hb[s], C))
+            g = g + matvec(xp.transpose(J), _direct(loss, s, T, hb[s], C))
         gb[t] = g
     return gf, gb
 
@@ -79,10 +81,10 @@ def _check_recursion(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, *, loss, direction,
     gf, gb = _reference_grads(xp, Uf, Ub, hf, hb, A, C, T, loss)
     ok = None
     if direction == "f":  # (31) for t = 1..T-1
-        steps = [(t, gf[t], matvec(xp, xp.transpose(Uf), hf[t + 1] * (1 - hf[t + 1]) * gf[t + 1]),
+        steps = [(t, gf[t], matvec(xp.transpose(Uf), hf[t + 1] * (1 - hf[t + 1]) * gf[t + 1]),
                   _direct(loss, t, T, hf[t], A)) for t in range(1, T)]
     else:  # (32) for t = 2..T
-        steps = [(t, gb[t], matvec(xp, xp.transpose(Ub), hb[t - 1] * (1 - hb[t - 1]) * gb[t - 1]),
+        steps = [(t, gb[t], matvec(xp.transpose(Ub), hb[t - 1] * (1 - hb[t - 1]) * gb[t - 1]),
                   _direct(loss, t, T, hb[t], C)) for t in range(2, T + 1)]
     for _, ref, rec, direct in steps:
         formula = rec + direct if with_direct else rec
@@ -213,7 +215,7 @@ def eq28_30(xp, Wf, Uf, x_t, x_next, h_t):
 
     003_d43fadb84922168d.txt, Question 6, part 2, eq. (28)-(30). Seed 003 eq. (28)-(30), denominator layout.
     """
-    step = lambda z: xp.sigmoid(matvec(xp, Wf, x_next) + matvec(xp, Uf, z))  # noqa: E731
+    step = lambda z: xp.sigmoid(matvec(Wf, x_next) + matvec(Uf, z))  # noqa: E731
     h_next = step(h_t)
     formula = xp.transpose(Uf) * (h_next * (1 - h_next))[:, None, :]
     J = xp.transpose(fd_jacobian(xp, step, h_t))
@@ -238,6 +240,6 @@ def eq29_as_written(xp, Wf, Uf, x_t, x_next, h_t):
 
     003_d43fadb84922168d.txt, Question 6, part 2, eq. (29)-(30). (29) evaluated at :math:`x_t` against :math:`h_{t+1}`.
     """
-    as_written = xp.sigmoid(matvec(xp, Wf, x_t) + matvec(xp, Uf, h_t))
-    h_next = xp.sigmoid(matvec(xp, Wf, x_next) + matvec(xp, Uf, h_t))
+    as_written = xp.sigmoid(matvec(Wf, x_t) + matvec(Uf, h_t))
+    h_next = xp.sigmoid(matvec(Wf, x_next) + matvec(Uf, h_t))
     return _vec_close(xp, as_written, h_next)

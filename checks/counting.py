@@ -6,8 +6,8 @@ import itertools
 from lemmacheck import Source, Verdict, value
 
 from checks import _decoding as dec
+from checks._vocab.sources import SEED_004
 
-SEED_004 = "004_e57a68eb4e5e7a82.txt"
 GRID = [(N, T) for N in (1, 2, 3, 4, 5) for T in (1, 2, 3, 4, 5)]
 
 
@@ -32,7 +32,7 @@ value(
     computed=sequences_by_enumeration,
     stated={_key(N, T): N**T for N, T in GRID},
     title="Number of sequences of length T+1 starting with <BOS>: N^T",
-    source=Source("004_e57a68eb4e5e7a82.txt", "Q2.1",
+    source=Source(SEED_004, "Q2.1",
                   quote="So this gives N^T possible sequences of length T+1 starting with token <BOS>"),
     statement=r"\#\{\boldsymbol w_{0:T} : w_0 = \langle BOS\rangle\} = N^T",
     expected=Verdict.PROVED,

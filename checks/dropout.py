@@ -12,7 +12,9 @@ import sympy as sp
 from lemmacheck import Source, Verdict, identity, prop, value
 from lemmacheck.inputs import Array, Scalar
 
-from checks._gradflow_helpers import SEED_003, bernoulli_masks, matvec
+from checks._vocab.sources import SEED_003
+from checks._gradflow_helpers import bernoulli_masks
+from checks._vocab.linalg import matvec
 
 SMALL_DIMS = {"n": [1, 2, 3], "d": [1, 2]}
 
@@ -51,7 +53,7 @@ def gamma_sq(xp, X):
 
 def expected_loss_closed(xp, X, w, y, p):
     """||y - p X w||^2 + p (1 - p) ||Gamma w||^2."""
-    r = y - p[:, None] * matvec(xp, X, w)
+    r = y - p[:, None] * matvec(X, w)
     gw2 = xp.sum(xp.sum(X * X, axis=-2) * w * w, axis=-1)
     return xp.sum(r * r, axis=-1) + p * (1 - p) * gw2
 
@@ -101,7 +103,7 @@ def eq13_16(xp, X, w, y, p):
     e15 = xp.sum(P * (xp.sum(Rw * Rw, axis=-1) - 2 * xp.sum(y[:, None, :] * Rw, axis=-1)), axis=-1) + xp.sum(y * y, axis=-1)
     EG = xp.sum(P[:, :, None, None] * xp.matmul(xp.transpose(RX), RX), axis=1)
     EM = xp.sum(P[:, :, None, None] * RX, axis=1)
-    e16 = (xp.sum(w * matvec(xp, EG, w), axis=-1) - 2 * xp.sum(y * matvec(xp, EM, w), axis=-1)
+    e16 = (xp.sum(w * matvec(EG, w), axis=-1) - 2 * xp.sum(y * matvec(EM, w), axis=-1)
            + xp.sum(y * y, axis=-1))
     return e13, e14, e15, e16
 
@@ -162,7 +164,7 @@ def expected_loss(xp, X, w, y, p):
     """
     pp = p[:, None, None]
     H = pp * pp * gram(xp, X) + pp * (1 - pp) * gamma_sq(xp, X)
-    mid = (xp.sum(w * matvec(xp, H, w), axis=-1) - 2 * p * xp.sum(y * matvec(xp, X, w), axis=-1)
+    mid = (xp.sum(w * matvec(H, w), axis=-1) - 2 * p * xp.sum(y * matvec(X, w), axis=-1)
            + xp.sum(y * y, axis=-1))
     return expected_loss_enum(xp, X, w, y, p), mid, expected_loss_closed(xp, X, w, y, p)
 
@@ -224,7 +226,7 @@ def convex(xp, X, w, y, p):
 def _grad_formula(xp, X, w, y, p):
     pp = p[:, None, None]
     H = pp * pp * gram(xp, X) + pp * (1 - pp) * gamma_sq(xp, X)
-    return 2 * matvec(xp, H, w) - 2 * p[:, None] * matvec(xp, xp.transpose(X), y)
+    return 2 * matvec(H, w) - 2 * p[:, None] * matvec(xp.transpose(X), y)
 
 
 @identity("dropout.s003.gradient", inputs=DESIGN | {"v": Array("d", scale=(0.1, 10.0))}, dims=SMALL_DIMS,
@@ -249,7 +251,7 @@ def _w_dropout(xp, X, y, p):
     """w^dropout = (X^T X + ((1-p)/p) Gamma^2)^{-1} X^T y / p."""
     lam = ((1 - p) / p)[:, None, None]
     A = gram(xp, X) + lam * gamma_sq(xp, X)
-    return matvec(xp, xp.inv(A), matvec(xp, xp.transpose(X), y)) / p[:, None]
+    return matvec(xp.inv(A), matvec(xp.transpose(X), y)) / p[:, None]
 
 
 @prop("dropout.s003.minimiser", inputs=DESIGN, dims={"n": [1, 2, 4, 8], "d": [1, 2, 4]},
@@ -270,8 +272,8 @@ def minimiser(xp, X, w, y, p):
     """
     wd = _w_dropout(xp, X, y, p)
     pp = p[:, None, None]
-    lhs = matvec(xp, xp.transpose(X), y)
-    rhs = matvec(xp, pp * gram(xp, X) + (1 - pp) * gamma_sq(xp, X), wd)
+    lhs = matvec(xp.transpose(X), y)
+    rhs = matvec(pp * gram(xp, X) + (1 - pp) * gamma_sq(xp, X), wd)
     return _rel_close(xp, lhs, rhs, rtol=1e-7)
 
 
@@ -311,8 +313,8 @@ def ridge_solution(xp, X, w, y, p, lam):
     """
     d = X.shape[-1]
     A = gram(xp, X) + lam[:, None, None] * xp.eye(d)
-    wr = matvec(xp, xp.inv(A), matvec(xp, xp.transpose(X), y))
-    return _rel_close(xp, matvec(xp, xp.transpose(X), y), matvec(xp, A, wr), rtol=1e-7)
+    wr = matvec(xp.inv(A), matvec(xp.transpose(X), y))
+    return _rel_close(xp, matvec(xp.transpose(X), y), matvec(A, wr), rtol=1e-7)
 
 
 def _equal_column_norms(raw):
@@ -343,7 +345,7 @@ def similar_role(xp, X, y, p):
     c = xp.sum(X * X, axis=-2)[:, 0]
     lam = c * (1 - p) / p
     A = gram(xp, X) + lam[:, None, None] * xp.eye(d)
-    wr = matvec(xp, xp.inv(A), matvec(xp, xp.transpose(X), y))
+    wr = matvec(xp.inv(A), matvec(xp.transpose(X), y))
     return _rel_close(xp, p[:, None] * _w_dropout(xp, X, y, p), wr, rtol=1e-7)
 
 
@@ -383,4 +385,4 @@ def columns_penalised(xp, X, w):
     003_d43fadb84922168d.txt, Question 2, part 5 (corrected: columns). :math:`\|\Gamma w\|^2 = \sum_j w_j^2\|X_{:,j}\|^2`.
     """
     G = gamma_sq(xp, X)
-    return xp.sum(w * matvec(xp, G, w), axis=-1), xp.sum(xp.sum(X * X, axis=-2) * w * w, axis=-1)
+    return xp.sum(w * matvec(G, w), axis=-1), xp.sum(xp.sum(X * X, axis=-2) * w * w, axis=-1)

@@ -9,7 +9,8 @@ anchored (the same non-zero reference added to every side) because at μ = 0 the
 from lemmacheck import Source, Verdict, identity
 from lemmacheck.inputs import Array, Scalar
 
-from checks._optim_helpers import SEEDS, ema_closed_form, ema_recursive, probe, rademacher_support
+from checks._vocab.sources import SEED_002, SEED_003, SEED_004
+from checks._optim_helpers import ema_closed_form, ema_recursive, probe, rademacher_support
 
 _SEQ_INPUTS = {"g": Array("T", "n"), "v0": Array("n"), "c": Array("n", scale=(1.0, 1.0)),
                "beta": Scalar(0.0, 1.0)}
@@ -52,7 +53,7 @@ def _expected_ema(xp, mu, sigma, beta, T):
           dims={"n": [1, 3]}, relations=("=", "=", "="),
           labels=("substitute v_{t-1}", "expand", "substitute v_{t-2}"),
           title="Unrolling the running average three steps",
-          source=Source(SEEDS["002"], "Question 2.2",
+          source=Source(SEED_002, "Question 2.2",
                         quote="= \\beta^3 v_{t-3} + \\beta^2(1 - \\beta) g_{t-2} + \\beta(1 - \\beta) g_{t-1} "
                               "+ (1 - \\beta) g_t"),
           statement=r"v_t = \beta v_{t-1}+(1-\beta)g_t = \beta(\beta v_{t-2}+(1-\beta)g_{t-1})+(1-\beta)g_t"
@@ -75,7 +76,7 @@ def ema_unroll_002(xp, v3, g, c, beta):
 
 @identity("ema.closed_form_002", inputs=_SEQ_INPUTS, dims=_SEQ_DIMS,
           title="Closed form of the running average with a general start v_0",
-          source=Source(SEEDS["002"], "Question 2.2",
+          source=Source(SEED_002, "Question 2.2",
                         quote="v_t = \\beta^t v_0 + \\sum_{i=1}^t (1 - \\beta) \\beta^{t-i} g_i"),
           statement=r"v_t = \beta^t v_0 + \sum_{i=1}^t (1-\beta)\beta^{t-i} g_i",
           expected=Verdict.HOLDS,
@@ -90,7 +91,7 @@ def ema_closed_form_002(xp, g, v0, c, beta):
 @identity("ema.closed_form_zero_init_002", inputs={k: v for k, v in _SEQ_INPUTS.items() if k != "v0"},
           dims=_SEQ_DIMS,
           title="Closed form of the running average started at v_0 = 0",
-          source=Source(SEEDS["002"], "Question 2.2",
+          source=Source(SEED_002, "Question 2.2",
                         quote="Since v_0 is initialized as a vector of zeros ... "
                               "v_t = \\sum_{i=1}^t (1 - \\beta) \\beta^{t-i} g_i"),
           statement=r"v_0 = 0 \implies v_t = \sum_{i=1}^t (1-\beta)\beta^{t-i} g_i",
@@ -106,7 +107,7 @@ def ema_closed_form_zero_init_002(xp, g, c, beta):
 @identity("ema.expectation_002", inputs=_EXP_INPUTS, dims=_EXP_DIMS, relations=("=", "="),
           labels=("linearity of E", "stationary mean E[g_i] = μ_g"),
           title="Expectation of the running average under a stationary gradient mean",
-          source=Source(SEEDS["002"], "Question 2.3",
+          source=Source(SEED_002, "Question 2.3",
                         quote="\\mathbb{E}[v_t] = \\mu_{g} \\sum_{i=1}^t (1 - \\beta) \\beta^{t-i}"),
           statement=r"\mathbb{E}[v_t] = \sum_{i=1}^t (1-\beta)\beta^{t-i}\mathbb{E}[g_i]"
                     r" = \mu_g \sum_{i=1}^t (1-\beta)\beta^{t-i}",
@@ -123,7 +124,7 @@ def ema_expectation_002(xp, mu, sigma, beta, T):
 
 @identity("ema.mu_estimator_002", inputs=_EXP_INPUTS, dims=_EXP_DIMS,
           title="The gradient mean recovered from E[v_t] divided by the weight sum",
-          source=Source(SEEDS["002"], "Question 2.3",
+          source=Source(SEED_002, "Question 2.3",
                         quote="\\mathbb{E}[g_i] = \\frac{\\mathbb{E}[v_t]}{\\sum_{i=1}^t (1 - \\beta) "
                               "\\beta^{t-i}}"),
           statement=r"\mu_g = \mathbb{E}[g_i] = \frac{\mathbb{E}[v_t]}{\sum_{i=1}^t (1-\beta)\beta^{t-i}}",
@@ -145,7 +146,7 @@ def ema_mu_estimator_002(xp, mu, sigma, beta, T):
           dims={"n": [1, 3]}, relations=("=", "="),
           labels=("v_1 = (1−β) g_1", "v_2 from the recursion"),
           title="First two terms of the running average from v_0 = 0",
-          source=Source(SEEDS["003"], "Question 3.2",
+          source=Source(SEED_003, "Question 3.2",
                         quote="v_2 = \\beta v_1 + (1 - \\beta) g_2 = \\beta(1 - \\beta) g_1 + (1 - \\beta) g_2"),
           statement=r"v_1 = (1-\beta)g_1,\quad v_2 = \beta v_1+(1-\beta)g_2 = \beta(1-\beta)g_1+(1-\beta)g_2",
           expected=Verdict.PROVED)
@@ -165,7 +166,7 @@ def ema_first_terms_003(xp, g, c, beta):
           dims={"N": [2, 3, 5, 8], "n": [1, 3]}, relations=("=", "="),
           labels=("induction hypothesis at rank n", "absorb β and the new term"),
           title="Induction step for the closed form of the running average",
-          source=Source(SEEDS["003"], "Question 3.2",
+          source=Source(SEED_003, "Question 3.2",
                         quote="v_{n+1} = \\beta \\sum_{t=1}^n \\beta^{n-t} (1 - \\beta) g_t + (1 - \\beta) "
                               "g_{n+1} ... = \\sum_{t=1}^{n+1} \\beta^{n+1-t} (1 - \\beta) g_t"),
           statement=r"v_{n+1} = \beta v_n+(1-\beta)g_{n+1} = \beta\sum_{t=1}^n\beta^{n-t}(1-\beta)g_t"
@@ -187,7 +188,7 @@ def ema_induction_step_003(xp, g, c, beta, N):
 
 @identity("ema.closed_form_003", inputs={k: v for k, v in _SEQ_INPUTS.items() if k != "v0"}, dims=_SEQ_DIMS,
           title="Closed form of the running average, for every n ≥ 1",
-          source=Source(SEEDS["003"], "Question 3.2",
+          source=Source(SEED_003, "Question 3.2",
                         quote="\\forall n \\in \\mathbb{N}^*, v_n = \\sum_{t=1}^n \\beta^{n-t} (1 - \\beta) g_t"),
           statement=r"\forall n\in\mathbb{N}^*,\ v_n = \sum_{t=1}^n \beta^{n-t}(1-\beta)g_t",
           expected=Verdict.HOLDS, same_as=("ema.closed_form_zero_init_002",))
@@ -202,7 +203,7 @@ def ema_closed_form_003(xp, g, c, beta):
 @identity("ema.expectation_chain_003", inputs=_EXP_INPUTS, dims=_EXP_DIMS, relations=("=", "=", "=", "="),
           labels=("linearity, stationary mean", "factor β^n", "geometric sum", "simplify"),
           title="E[v_n] = (1 − β^n) E[g_n] through the geometric sum",
-          source=Source(SEEDS["003"], "Question 3.3",
+          source=Source(SEED_003, "Question 3.3",
                         quote="\\mathbb{E}[v_n] = \\mathbb{E}[g_n] (1 - \\beta^n) \\neq \\mathbb{E}[g_n]"),
           statement=r"\mathbb{E}[v_n] = \mathbb{E}[g_n](1-\beta)\sum_{t=1}^n\beta^{n-t}"
                     r" = \mathbb{E}[g_n](1-\beta)\beta^n\sum_{t=1}^n(1/\beta)^t"
@@ -228,7 +229,7 @@ def ema_expectation_chain_003(xp, mu, sigma, beta, T):
 
 @identity("ema.bias_correction_003", inputs=_EXP_INPUTS, dims=_EXP_DIMS,
           title="The rescaled average v_n / (1 − β^n) is unbiased",
-          source=Source(SEEDS["003"], "Question 3.3",
+          source=Source(SEED_003, "Question 3.3",
                         quote="v'_n = \\frac{v_n}{1 - \\beta^n} and \\forall n \\geq 1, "
                               "\\mathbb{E}[v'_n] = \\mathbb{E}[g_n]"),
           statement=r"v'_n = \frac{v_n}{1-\beta^n},\quad \forall n\ge1,\ \mathbb{E}[v'_n] = \mathbb{E}[g_n]",

@@ -16,7 +16,8 @@ import numpy as np
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, identity, prop, study, value
 from lemmacheck.inputs import Array, ProbVector, Scalar
 
-from checks._gradflow_helpers import SEED_003, distinct_support, expect, positive_support, standardize, symmetric_law
+from checks._vocab.sources import SEED_003
+from checks._gradflow_helpers import distinct_support, expect, positive_support, standardize, symmetric_law
 
 SUPPORT = dict(scale=(0.1, 3.0), transform=distinct_support)
 GRID2 = list(itertools.product(range(3), repeat=2))  # the 9 configurations of two 3-point variables

@@ -20,25 +20,14 @@ from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, inequa
 from lemmacheck.inputs import Array, OneHot, Scalar
 from lemmacheck.xp import numpy_xp
 
-from checks._rnn import matvec
-from checks._sensitivity import (
-    ACTS,
-    SEED_001,
-    curvature_ratio,
-    forward_sensitivities,
-    lipschitz_U,
-    lipschitz_W,
-    pair,
-    row_grad,
-    s1,
-    sinf,
-    softmax_residual,
-    token_losses,
-    unit_sinf,
-)
+from checks._vocab.linalg import matvec
+from checks._vocab.activations import SMOOTH, curvature_ratio
+from checks._vocab.sources import SEED_001
+from checks._sensitivity import forward_sensitivities, lipschitz_U, lipschitz_W, row_grad, softmax_residual, token_losses, unit_sinf
+from checks._vocab.linalg import frob, s1, sinf
 
 K = 3
-LIP_DIMS = {"H": [1, 2, 3], "T": [1, 3], "act": ACTS}
+LIP_DIMS = {"H": [1, 2, 3], "T": [1, 3], "act": SMOOTH}
 
 
 def _inputs(direction):
@@ -72,7 +61,7 @@ def _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, wrt, fixed=False):
         L = lipschitz_U(xp, V, X, W, fw, T, curvature=ratio)
     else:
         L = lipschitz_W(xp, V, W, fw, T, curvature=ratio)
-    return new - old - pair(xp, grad, Dn), L * sinf(xp, Dn) ** 2
+    return new - old - frob(xp, grad, Dn), L * sinf(xp, Dn) ** 2
 
 
 _LU_QUOTE = ("L_U = 1/2 max_q ||Q_t Ṽ_q||²_{S1} + max_q ||V_q||_2 ||x_t||_2 max_p(λ'_p^{−1} λ''_p ||Q_{t−1:,:,p}||_{S1}) + "
@@ -190,7 +179,7 @@ def lip_majorisation(profile):
     rows = []
     curves = {}
     for wrt in ("U", "W"):
-        for act in ACTS:
+        for act in SMOOTH:
             for wnorm in (0.5, 1.0, 2.0):
                 U, W, V, s0, X, y = _draw(rng, n, H, N, T, wnorm)
                 fw, L, Lf = _lip_variants(xp, U, W, V, s0, X, y, act, T, wrt)
@@ -229,7 +218,7 @@ def lip_majorisation(profile):
     plots = []
     for wrt in ("U", "W"):
         series = []
-        for act in ACTS:
+        for act in SMOOTH:
             pts = [(s, f) for (w, s, f) in curves[(wrt, act)] if w == 1.0]
             series.append(Series(label=f"{act}, ‖W‖=1", x=[p[0] for p in pts], y=[max(p[1], 1e-4) for p in pts]))
         plots.append(Plot(title=f"L_{wrt}: fraction of instances where the majorisation fails, vs step size",
@@ -241,12 +230,12 @@ def lip_majorisation(profile):
 
     parts = []
     for const in ("L_U", "L_W"):
-        for act in ACTS:
+        for act in SMOOTH:
             sel = [r for r in rows if r[0] == const and r[1] == act]
             parts.append(f"{const}/{act}: fails on {span(sel, 4)} of instances as written, "
                          f"{span(sel, 8)} with Lemma 3 fixed; median looseness "
                          f"{min(r[7] for r in sel):.0f}–{max(r[7] for r in sel):.0f}×")
-    neg = {act: max(r[6] for r in rows if r[1] == act) for act in ACTS}
+    neg = {act: max(r[6] for r in rows if r[1] == act) for act in SMOOTH}
     worst_fixed = max(r[9] for r in rows)
     concl = ("The constants as written are not majorisation constants: " + "; ".join(parts) + ". "
              "L can be ≤ 0 because λ''/λ' is signed (largest fraction with L ≤ 0: "

@@ -19,22 +19,13 @@ cancel to below any working precision and the engine once "confirmed" such a rou
 
 from lemmacheck import Source, StudyResult, Table, Verdict, identity, inequality, study
 
-from checks._loss_helpers import (
-    RNN_DIMS,
-    RNN_DIMS_SMALL,
-    dot,
-    inf_norm,
-    pair_grad,
-    rnn_inputs,
-    token_gradient,
-    token_terms,
-)
+from checks._loss_helpers import LOSS_RNN_DIMS, LOSS_RNN_DIMS_SMALL, loss_rnn_inputs, pair_grad, token_gradient, token_terms
+from checks._vocab.linalg import dot, inf_norm
+from checks._vocab.sources import SEED_000, SEED_001
 
-SEED_000 = "000_d5611b10136d2275.txt"
-SEED_001 = "001_8cf8400e422d2236.txt"
 HW = "handwritten appendix (end of file)"
 
-RNN = rnn_inputs("onehot")
+RNN = loss_rnn_inputs("onehot")
 
 
 def _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
@@ -68,7 +59,7 @@ LEMMA1_TEX = (r"f_t(\Phi+\Delta\Phi) \le f_t(\Phi) + \langle\nabla_\Phi f_t(\Phi
                   quote="f_t(Φ + ΔΦ) ≤ f_t(Φ) + ⟨∇_Φ f_t(Φ), ΔΦ⟩ + 1/2 ||Vs_t(Φ + ΔΦ) − Vs_t(Φ)||_∞^2 + ||r||_∞"),
     statement=LEMMA1_TEX,
     expected=Verdict.HOLDS,
-    inputs=RNN, dims=RNN_DIMS,
+    inputs=RNN, dims=LOSS_RNN_DIMS,
     notes="True: eq. (2) at z = Vs_t(Φ) with Δz = r + ⟨∇_Φ Vs_t, ΔΦ⟩, the chain rule, and pᵀr ≤ ‖p‖₁‖r‖∞ = "
           "‖r‖∞. The proof's own Hölder step (‖r‖∞‖softmax‖∞) is wrong (see lemma1.proof_chain and "
           "softmax.holder_inf_inf) but the lemma survives. Checked as remainder ≤ ½‖Δz‖∞² + ‖r‖∞ so the "
@@ -98,7 +89,7 @@ def lemma1_bound(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
             "eq. (4): z⁺ − z = r + ⟨∇_Φ Vs_t, ΔΦ⟩ and the chain rule",
             "rᵀ softmax ≤ ‖r‖∞ ‖softmax‖∞ (as written)",
             "‖softmax‖∞ ≤ 1"],
-    inputs=RNN, dims=RNN_DIMS,
+    inputs=RNN, dims=LOSS_RNN_DIMS,
     notes="End to end the chain is Lemma 1 and holds; step 3 is false whenever r has entries of one sign "
           "and p is not one-hot (Hölder pairs ‖·‖∞ with ‖·‖₁, not with ‖·‖∞): e.g. r = (1, 1), p = (½, ½) "
           "gives 1 > ½. Step 1 uses eq. (3) with the square of eq. (2); eq. (3) as printed (no square) is "
@@ -127,7 +118,7 @@ def lemma1_proof_chain(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     expected=Verdict.HOLDS,
     relations=("<=", "=", "<=", "="),
     labels=["eq. (2) at z = Vs_t", "eq. (4)", "Hölder: rᵀp ≤ ‖r‖∞‖p‖₁", "‖softmax‖₁ = 1"],
-    inputs=RNN, dims=RNN_DIMS,
+    inputs=RNN, dims=LOSS_RNN_DIMS,
     same_as=("lemma1.proof_chain",),
 )
 def lemma1_proof_chain_corrected(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
@@ -154,7 +145,7 @@ def lemma1_proof_chain_corrected(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     expected=Verdict.PROVED,
     relations=("=", "=", "="),
     labels=["definition of r", "linearity of ⟨·,·⟩", "chain rule (forward-mode JVP vs back-propagated gradient)"],
-    inputs=RNN, dims=RNN_DIMS,
+    inputs=RNN, dims=LOSS_RNN_DIMS,
     notes="Numerically the last step compares pᵀ(forward-mode JVP of Vs_t) with ⟨back-propagated ∇_Φ f_t, ΔΦ⟩, "
           "two independent computations; SymPy proves the chain rule on a scalar RNN "
           "(derivations/loss_lemmas.py).",
@@ -177,7 +168,7 @@ def lemma1_eq4(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
               r" + \frac12\|VS_t(\emptyset) - VS_t(\theta)\|_\infty^2 + r",
     expected=Verdict.HOLDS,
     same_as=("lemma1.bound",),
-    inputs=RNN, dims=RNN_DIMS,
+    inputs=RNN, dims=LOSS_RNN_DIMS,
     notes="PUZZLE: as transcribed the statement adds the vector r to a scalar ('+ r'); the proof ends with "
           "'+ max_{‖r‖∞} r'. Our reading, consistent with seed 001's Lemma 1, is '+ ‖r‖∞'; '∅' is the "
           "transcription of the new point θ + Δθ. With that reading it is lemma1.bound (θ = {U, W, V, s₀}).",
@@ -202,7 +193,7 @@ def lemma1_bound_hw(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     same_as=("lemma1.eq4",),
     relations=("=", "=", "="),
     labels=["definition of r", "linearity", "chain rule"],
-    inputs=RNN, dims=RNN_DIMS,
+    inputs=RNN, dims=LOSS_RNN_DIMS,
     notes="The three-argument bracket ⟨∇f, ∇_θ VS_t, ∅ − θ⟩ is read as ⟨∇f · ∇_θ VS_t, ∅ − θ⟩ (as in seed 001 "
           "eq. (4)); r·∇f is the inner product rᵀ∇f.",
 )
@@ -220,7 +211,7 @@ def lemma1_eq4_hw(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
                   quote="g_t(Φ + ΔΦ) ≤ ⟨∇_Φ g_t(Φ), ΔΦ⟩ + ||r||_∞"),
     statement=r"g_t(\Phi+\Delta\Phi) \le \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
     expected=Verdict.REFUTED,
-    inputs=RNN, dims=RNN_DIMS_SMALL,
+    inputs=RNN, dims=LOSS_RNN_DIMS_SMALL,
     notes="A slip: the proof (eq. (5)–(6)) gives g_t(Φ) + ⟨∇g_t, ΔΦ⟩ + ‖r‖∞. Without g_t(Φ) = −yᵀVs_t(Φ) "
           "it fails whenever that term is positive and not compensated, e.g. ΔΦ = 0 (then r = 0) and "
           "yᵀVs_t < 0. Corrected: lemma2.bound.",
@@ -238,7 +229,7 @@ def lemma2_as_written(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     statement=r"g_t(\Phi+\Delta\Phi) \le g_t(\Phi) + \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
     expected=Verdict.HOLDS,
     corrects="lemma2.as_written",
-    inputs=RNN, dims=RNN_DIMS,
+    inputs=RNN, dims=LOSS_RNN_DIMS,
     notes="g_t(Φ+ΔΦ) − g_t(Φ) − ⟨∇g_t, ΔΦ⟩ = −yᵀr ≤ ‖y‖₁‖r‖∞ = ‖r‖∞: needs ‖y‖₁ ≤ 1 (one-hot or a "
           "probability vector). Tight (ratio 1) when r is concentrated on the label's coordinate with "
           "negative sign.",
@@ -256,7 +247,7 @@ def lemma2_bound(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
                   quote="g_t(Φ) is linear, so it is equal to its first-order Taylor expansion."),
     statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle",
     expected=Verdict.REFUTED,
-    inputs=RNN, dims=RNN_DIMS_SMALL,
+    inputs=RNN, dims=LOSS_RNN_DIMS_SMALL,
     notes="g_t = −yᵀVs_t(Φ) is linear in the logits Vs_t, not in Φ = {U, W, V, s₀} (s_t is nonlinear in "
           "U, W, s₀ and V s_t is bilinear); the defect is exactly −yᵀr. What the proof uses is linearity in "
           "Vs_t, eq. (5) (lemma2.eq5).",
@@ -275,7 +266,7 @@ def lemma2_g_linear_in_phi(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_{Vs_t} g_t(\Phi), Vs_t(\Phi+\Delta\Phi) - "
               r"Vs_t(\Phi)\rangle",
     expected=Verdict.PROVED,
-    inputs=RNN, dims=RNN_DIMS,
+    inputs=RNN, dims=LOSS_RNN_DIMS,
     notes="∇_{Vs_t} g_t = −y. SymPy proves it for K = 3 (derivations/loss_lemmas.py).",
 )
 def lemma2_eq5(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
@@ -292,7 +283,7 @@ def lemma2_eq5(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     statement=r"\langle\nabla_{Vs_t} g_t(\Phi), Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\rangle \le \langle\nabla_\Phi "
               r"g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
     expected=Verdict.HOLDS,
-    inputs=RNN, dims=RNN_DIMS,
+    inputs=RNN, dims=LOSS_RNN_DIMS,
     notes="The left side is ⟨∇_Φ g_t, ΔΦ⟩ − yᵀr and −yᵀr ≤ ‖r‖∞ for one-hot y.",
 )
 def lemma2_eq6(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
@@ -310,7 +301,7 @@ def lemma2_eq6(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
               r" + \max_{\|r\|_\infty} r",
     expected=Verdict.HOLDS,
     same_as=("lemma2.bound",),
-    inputs=RNN, dims=RNN_DIMS,
+    inputs=RNN, dims=LOSS_RNN_DIMS,
     notes="PUZZLE: 'max_{‖r‖∞} r' is garbled; read as ‖r‖∞ = max_p |r_p|. Unlike seed 001's printed Lemma 2, "
           "the handwritten one keeps g_{-t}(θ) and is true (y one-hot, g_{-t} = −y_tᵀVS_t).",
 )
@@ -329,7 +320,7 @@ def lemma2_bound_hw(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     statement=r"\langle\nabla_{VS_t} g_{-t}(\theta), VS_t(\emptyset)-VS_t(\theta)\rangle = \langle\nabla_\theta "
               r"g_{-t}(\theta),\emptyset-\theta\rangle + \max_{\|r\|_\infty} r",
     expected=Verdict.REFUTED,
-    inputs=RNN, dims=RNN_DIMS_SMALL,
+    inputs=RNN, dims=LOSS_RNN_DIMS_SMALL,
     notes="With 'max_{‖r‖∞} r' read as ‖r‖∞ the '=' is false: the exact identity is ⟨∇_θ g, ∅ − θ⟩ − yᵀr, "
           "and −yᵀr = ‖r‖∞ only by accident. The next line of the document relaxes it to '≤', which is "
           "right (lemma2.hw_equality.corrected).",
@@ -352,7 +343,7 @@ def lemma2_hw_equality(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     same_as=("lemma2.eq6",),
     relations=("=", "<="),
     labels=["chain rule, ∇_{VS_t} g = −y_t", "−yᵀr ≤ ‖y‖₁‖r‖∞ = ‖r‖∞"],
-    inputs=RNN, dims=RNN_DIMS,
+    inputs=RNN, dims=LOSS_RNN_DIMS,
 )
 def lemma2_hw_equality_corrected(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     r"""Seed 000, handwritten proof of Lemma 2 with the equality made exact."""
@@ -372,7 +363,7 @@ def lemma2_hw_equality_corrected(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
               r"Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty^2 + 2\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi), \Delta\Phi"
               r"\rangle\|_\infty",
     expected=Verdict.HOLDS,
-    inputs=RNN, dims=RNN_DIMS,
+    inputs=RNN, dims=LOSS_RNN_DIMS,
     notes="PUZZLE: the last term is garbled ('‖Vs_t(Φ+ΔΦ) − Vs_t(Φ), ΔΦ⟩‖∞' has a dangling ', ΔΦ⟩'). Our "
           "reading: 2‖Vs_t(Φ+ΔΦ) − Vs_t(Φ) − ⟨∇_Φ Vs_t(Φ), ΔΦ⟩‖∞ = 2‖r‖∞, i.e. Lemma 1 + corrected Lemma 2 "
           "(seed 000 §'Loss Bound with Respect to W' item 1 prints this form). The other reading, "
@@ -394,7 +385,7 @@ def loss_eq7(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     statement=r"E_t(\Phi+\Delta\Phi) \le E_t(\Phi) + \langle\nabla_\Phi E_t(\Phi),\Delta\Phi\rangle + \frac12\|"
               r"Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty^2 + 2\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty",
     expected=Verdict.REFUTED,
-    inputs=RNN, dims=RNN_DIMS_SMALL,
+    inputs=RNN, dims=LOSS_RNN_DIMS_SMALL,
     notes="Recorded to show the garbling matters: if the logits barely move (z⁺ ≈ z) while the first-order "
           "prediction ⟨∇_Φ E_t, ΔΦ⟩ is negative, the right side is below E_t(Φ+ΔΦ) ≈ E_t(Φ). E.g. for tanh, "
           "ΔΦ = −2Φ maps (U, W, V, s₀) to (−U, W, −V, −s₀), leaves every Vs_t unchanged, and has a nonzero "
@@ -467,7 +458,7 @@ def eq7_tightness(profile):
               r"VS_t(\theta)\rangle + \frac12\|VS_t(\emptyset) - VS_t(\theta)\|_\infty^2",
     expected=Verdict.HOLDS,
     same_as=("lse.bound_eq3.corrected", "lse.bound"),
-    inputs=RNN, dims=RNN_DIMS,
+    inputs=RNN, dims=LOSS_RNN_DIMS,
     notes="Unlike seed 001's eq. (3) (lse.bound_eq3, square missing) the handwritten version has the square "
           "and is true. Checked on RNN logits, ∅ = θ + Δθ with θ = {U, W, V, s₀}, remainder form.",
 )
@@ -487,7 +478,7 @@ def lemma1_eq3_hw(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
               r"VS_t(\theta)\rangle",
     expected=Verdict.HOLDS,
     same_as=("lemma2.eq5",),
-    inputs=RNN, dims=RNN_DIMS,
+    inputs=RNN, dims=LOSS_RNN_DIMS,
     notes="The stray comma in '⟨∇_{VS_t(θ)}, g_{-t}(θ), …⟩' is read as ∇_{VS_t(θ)} g_{-t}(θ) = −y_t.",
 )
 def lemma2_eq5_hw(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
@@ -506,7 +497,7 @@ def lemma2_eq5_hw(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     same_as=("lemma2.bound",),
     relations=("=", "<="),
     labels=["eq. (5)", "eq. (6)"],
-    inputs=RNN, dims=RNN_DIMS,
+    inputs=RNN, dims=LOSS_RNN_DIMS,
     notes="The proof is sound and its conclusion contains g_t(Φ): what it proves is lemma2.bound, not the "
           "printed lemma2.as_written.",
 )

@@ -11,11 +11,13 @@ which needs :math:`\mathbf 1^\top y_t = 1` (a probability vector; one-hot is not
 from lemmacheck import Source, Verdict, identity, value
 from lemmacheck.inputs import Array
 
-from checks._loss_helpers import dot, rnn_inputs, states
-from checks._rnn import cross_entropy, matvec, token_loss
+from checks._vocab.linalg import dot
+from checks._loss_helpers import loss_rnn_inputs
+from checks._vocab.rnn import hidden_states
+from checks._vocab.rnn import cross_entropy, token_loss
+from checks._vocab.linalg import matvec
+from checks._vocab.sources import SEED_000, SEED_001
 
-SEED_000 = "000_d5611b10136d2275.txt"
-SEED_001 = "001_8cf8400e422d2236.txt"
 
 _MODEL = ("U", "W", "V", "s0", "X")
 # Bounded activations only: the rewrite is a statement about the logits V s_t whatever σ is, and with the
@@ -25,13 +27,13 @@ DIMS = {"H": [1, 4], "N": [2], "K": [2, 3, 5], "T": [1, 3], "act": ["tanh", "sig
 # Soft labels are normalised inside the check (with xp), so that 1ᵀy_t = 1 holds exactly also in the 50-digit
 # re-evaluation: a float64 probability vector sums to one only up to rounding, and (1 − 1ᵀy_t)·lse is then a
 # genuine (tiny) defect of the identity.
-PROB = {**{k: v for k, v in rnn_inputs("prob").items() if k in _MODEL}, "Y": Array("T", "K", low=0.01, high=1.0)}
-ONEHOT = {k: v for k, v in rnn_inputs("onehot").items() if k in _MODEL + ("Y",)}
+PROB = {**{k: v for k, v in loss_rnn_inputs("prob").items() if k in _MODEL}, "Y": Array("T", "K", low=0.01, high=1.0)}
+ONEHOT = {k: v for k, v in loss_rnn_inputs("onehot").items() if k in _MODEL + ("Y",)}
 FREE = {**{k: v for k, v in PROB.items() if k != "Y"}, "Y": Array("T", "K", scale=(1e-1, 3.0))}
 
 
 def _mean_over_tokens(xp, U, W, V, s0, X, Y, act, per_token):
-    ss = states(xp, U, W, s0, X, act)
+    ss = hidden_states(xp, U, W, s0, X, act)
     T = X.shape[1]
     total = per_token(xp, V, ss[1], Y[:, 0])
     for t in range(2, T + 1):
@@ -99,7 +101,7 @@ def loss_ce_rewrite_unnormalised(xp, U, W, V, s0, X, Y, act):
 )
 def loss_e_split(xp, U, W, V, s0, X, Y, act):
     r"""Seed 000 §"Loss Function of RNN" item 2: :math:`E = (f - g)/M`."""
-    ss = states(xp, U, W, s0, X, act)
+    ss = hidden_states(xp, U, W, s0, X, act)
     T = X.shape[1]
     f = xp.logsumexp(matvec(V, ss[1]), axis=-1)
     g = dot(xp, Y[:, 0], matvec(V, ss[1]))
@@ -123,7 +125,7 @@ def loss_e_split(xp, U, W, V, s0, X, Y, act):
 )
 def loss_token_loss_eq1(xp, U, W, V, s0, X, Y, act):
     r"""Seed 001 §A eq. (1)."""
-    s = states(xp, U, W, s0, X, act)[-1]
+    s = hidden_states(xp, U, W, s0, X, act)[-1]
     return cross_entropy(xp, V, s, Y[:, -1]), token_loss(xp, V, s, Y[:, -1])
 
 

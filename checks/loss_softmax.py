@@ -9,9 +9,8 @@ import numpy as np
 
 from lemmacheck import Source, StudyResult, Table, Plot, Series, Verdict, inequality, study
 from lemmacheck.inputs import Array
+from checks._vocab.sources import SEED_000, SEED_001
 
-SEED_000 = "000_d5611b10136d2275.txt"
-SEED_001 = "001_8cf8400e422d2236.txt"
 DIMS = {"n": [1, 2, 3, 5, 8]}
 X = {"x": Array("n")}
 XR = {"x": Array("n"), "r": Array("n")}

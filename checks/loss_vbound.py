@@ -1,6 +1,6 @@
 r"""Seed 000 §"Loss Bounded with Respect to V": the loss bound when only V moves, per token and averaged.
 
-With U, W (and s₀) fixed the states s_t do not depend on V, so :math:`g` is linear in V and
+With U, W (and s₀) fixed the hidden_states s_t do not depend on V, so :math:`g` is linear in V and
 :math:`f_t(V) = \mathrm{lse}(V s_t)`.  The bound is eq. (2) of seed 001 at :math:`x = V s_t`,
 :math:`\Delta x = \Delta V s_t`, followed by :math:`\|\Delta V s_t\|_\infty \le \|\Delta V\|_{S^\infty}\|s_t\|_2`.
 Gradients with respect to V are computed by back-propagation (independently of the pull-back formula
@@ -12,19 +12,21 @@ import math
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, identity, inequality, study
 from lemmacheck.inputs import Array
 
-from checks._loss_helpers import RNN_DIMS_SMALL, backprop_logits, dot, frob, inf_norm, rnn_inputs, states
-from checks._rnn import matvec
+from checks._loss_helpers import LOSS_RNN_DIMS_SMALL, backprop_logits, loss_rnn_inputs
+from checks._vocab.linalg import dot, frob, inf_norm
+from checks._vocab.rnn import hidden_states
+from checks._vocab.linalg import matvec
+from checks._vocab.sources import SEED_000
 
-SEED_000 = "000_d5611b10136d2275.txt"
 SEC = "§Loss Bounded with Respect to V"
 
 DIMS = {"H": [1, 4], "N": [2], "K": [2, 3], "T": [1, 3], "act": ["tanh", "sigmoid", "softplus"]}
-VIN = {k: v for k, v in rnn_inputs("onehot").items() if k in ("U", "W", "V", "s0", "X", "Y", "dV")}
+VIN = {k: v for k, v in loss_rnn_inputs("onehot").items() if k in ("U", "W", "V", "s0", "X", "Y", "dV")}
 
 
 def _per_token(xp, U, W, V, s0, X, act):
     """States s_1..s_T, logits V s_t and softmax p_t."""
-    ss = states(xp, U, W, s0, X, act)[1:]
+    ss = hidden_states(xp, U, W, s0, X, act)[1:]
     zs = [matvec(V, s) for s in ss]
     return ss, zs, [xp.softmax(z, axis=-1) for z in zs]
 
@@ -49,7 +51,7 @@ def _grad_v(xp, U, W, V, s0, X, C, act):
 )
 def loss_g_linear_in_v(xp, U, W, V, s0, X, Y, dV, act):
     r"""Seed 000 §"Loss Bounded w.r.t. V" item 1: :math:`g(V+\Delta V) = g(V) + \langle\nabla_V g,\Delta V\rangle`."""
-    ss = states(xp, U, W, s0, X, act)[1:]
+    ss = hidden_states(xp, U, W, s0, X, act)[1:]
     T = X.shape[1]
     g = sum(dot(xp, Y[:, t], matvec(V, ss[t])) for t in range(T))
     g_new = sum(dot(xp, Y[:, t], matvec(V + dV, ss[t])) for t in range(T))
@@ -64,7 +66,7 @@ def loss_g_linear_in_v(xp, U, W, V, s0, X, Y, dV, act):
                   quote="Let lse_w(u) = log Σ_{j=1}^K w_j exp(u_j), we have: f(V) = lse_1(V s_t)"),
     statement=r"f(\mathbf V) = \mathrm{lse}_{\mathbf 1}(\mathbf V\mathbf s_t)",
     expected=Verdict.REFUTED,
-    inputs=VIN, dims=RNN_DIMS_SMALL,
+    inputs=VIN, dims=LOSS_RNN_DIMS_SMALL,
     notes="f(θ) = Σ_{t=1}^M lse(Vs_t) (item 2 of §Loss Function), so f = lse_1(V s_t) only for M = 1; the "
           "free index t is tested as the last token. The rest of the section (and our loss.v_bound_chain) "
           "reads f as the per-token f_t. Corrected: loss.f_sum_lse.",
@@ -120,7 +122,7 @@ def loss_f_sum_lse(xp, U, W, V, s0, X, Y, dV, act):
     inputs=VIN, dims=DIMS,
     notes="f is read per token (f_t = lse(Vs_t), t = the last token), as the chain needs; with f the sum over "
           "tokens the first '=' fails (loss.f_single_lse). ∇_V f is back-propagated, ⟨∇_{Vs_t} f, ΔVs_t⟩ "
-          "uses softmax(Vs_t) directly. Steps 2 and 4 are tight only in limits; the slack on RNN states is "
+          "uses softmax(Vs_t) directly. Steps 2 and 4 are tight only in limits; the slack on RNN hidden_states is "
           "measured in loss.v_bound_token and the study loss.v_bound_tightness.",
 )
 def loss_v_bound_chain(xp, U, W, V, s0, X, Y, dV, act):
@@ -162,19 +164,19 @@ def loss_v_grad_pullback(xp, U, W, V, s0, X, Y, dV, act):
 
 @inequality(
     "loss.v_norm_step",
-    title="‖ΔV s_t‖∞ ≤ ‖ΔV‖_{S∞} ‖s_t‖₂ on RNN hidden states",
+    title="‖ΔV s_t‖∞ ≤ ‖ΔV‖_{S∞} ‖s_t‖₂ on RNN hidden hidden_states",
     source=Source(SEED_000, SEC + ", item 2, last step",
                   quote="1/2 ||ΔV s_t||_∞^2 ... ≤ ... 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2"),
     statement=r"\|\Delta\mathbf V\mathbf s_t\|_\infty \le \|\Delta\mathbf V\|_{S^\infty}\|\mathbf s_t\|_2",
     expected=Verdict.HOLDS,
     inputs=VIN, dims=DIMS,
     notes="‖ΔVs‖∞ ≤ ‖ΔVs‖₂ ≤ σ_max(ΔV)‖s‖₂. Tight (ratio 1) iff ΔVs is concentrated on one coordinate and s is "
-          "a top right-singular vector — e.g. at H = 1 with one dominant entry of ΔV; on typical RNN states "
+          "a top right-singular vector — e.g. at H = 1 with one dominant entry of ΔV; on typical RNN hidden_states "
           "the ratio is far below 1 (study loss.v_bound_tightness).",
 )
 def loss_v_norm_step(xp, U, W, V, s0, X, Y, dV, act):
     r"""Seed 000 §"Loss Bounded w.r.t. V": :math:`\|\Delta V s_t\|_\infty\le\|\Delta V\|_{S^\infty}\|s_t\|_2`."""
-    s = states(xp, U, W, s0, X, act)[-1]
+    s = hidden_states(xp, U, W, s0, X, act)[-1]
     return inf_norm(xp, matvec(dV, s)), xp.schatten_norm(dV, math.inf) * xp.sqrt(dot(xp, s, s))
 
 
@@ -202,7 +204,7 @@ def loss_v_bound_token(xp, U, W, V, s0, X, Y, dV, act):
 
 
 def _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act):
-    """E(V), E(V + ΔV), ⟨∇_V E, ΔV⟩ and the states, for the mean-over-tokens loss."""
+    """E(V), E(V + ΔV), ⟨∇_V E, ΔV⟩ and the hidden_states, for the mean-over-tokens loss."""
     ss, zs, ps = _per_token(xp, U, W, V, s0, X, act)
     T = X.shape[1]
     E = sum(xp.logsumexp(zs[t], axis=-1) - dot(xp, Y[:, t], zs[t]) for t in range(T)) / T
@@ -222,7 +224,7 @@ def _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act):
               r"(\mathbf V)}E(\theta^k),\mathrm{vec}(\Delta\mathbf V)\rangle + \frac12\|\Delta\mathbf V\|_{S^\infty}"
               r"^2\|\mathbf s_t\|_2^2",
     expected=Verdict.REFUTED,
-    inputs=VIN, dims=RNN_DIMS_SMALL,
+    inputs=VIN, dims=LOSS_RNN_DIMS_SMALL,
     notes="PUZZLE/slip: E averages M tokens but the right side keeps one ‖s_t‖₂² with t free. Read as 'for every "
           "t' (checked with the smallest ‖s_t‖₂²) it fails when one hidden state is small and the others are "
           "not (e.g. tanh with a pre-activation near 0 at one step). Per token (M = 1) it is "
@@ -310,7 +312,7 @@ def _rnn_batch(rng, B, H, N, K, T, weight_gain):
 
 
 @study("loss.v_bound_tightness",
-       title="How loose is the V-bound on real RNN states? (seed 000 §Loss Bounded w.r.t. V)",
+       title="How loose is the V-bound on real RNN hidden_states? (seed 000 §Loss Bounded w.r.t. V)",
        source=Source(SEED_000, SEC + ", item 2"),
        related=("loss.v_bound_chain", "loss.v_norm_step", "loss.v_bound_token", "loss.v_bound_token.quarter",
                 "lse.bound"))
@@ -326,7 +328,7 @@ def v_bound_tightness(profile):
     for act in ("tanh", "sigmoid", "softplus"):
         for H, K in ((4, 3), (16, 10)):
             U, W, V, s0, X = _rnn_batch(profile.rng, B, H, N, K, T, weight_gain=1.0)
-            s = states(xp, U, W, s0, X, act)[-1]
+            s = hidden_states(xp, U, W, s0, X, act)[-1]
             z = matvec(V, s)
             p = xp.softmax(z, axis=-1)
             for rel in rel_steps:
@@ -355,7 +357,7 @@ def v_bound_tightness(profile):
     med_norm = [r[4] for r in rows]
     med_lse = [r[5] for r in rows]
     mx = max(r[7] for r in rows)
-    conclusion = (f"On RNN states the end-to-end V-bound uses a median {min(med_total):.3f}–{max(med_total):.3f} of "
+    conclusion = (f"On RNN hidden_states the end-to-end V-bound uses a median {min(med_total):.3f}–{max(med_total):.3f} of "
                   f"its allowance (largest single ratio seen {mx:.3f}; it can never exceed ½ — the composite "
                   f"constant could be ¼, see loss.v_bound_token.quarter), whatever the step size. Both relaxations "
                   f"lose: ‖ΔVs_t‖∞ ≤ ‖ΔV‖_{{S∞}}‖s_t‖₂ has a median ratio {min(med_norm):.2f}–{max(med_norm):.2f} "

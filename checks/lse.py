@@ -6,8 +6,8 @@ r"""The log-sum-exp bound of seed 001 §A, eq. (2) and (3), and the Hessian fact
 
 from lemmacheck import Source, Verdict, inequality
 from lemmacheck.inputs import Array, ProbVector
+from checks._vocab.sources import SEED_001
 
-SEED_001 = "001_8cf8400e422d2236.txt"
 DIMS = {"n": [1, 2, 3, 5, 8, 16]}
 
 

@@ -8,9 +8,8 @@ coefficients give the same trajectory, not only the same one-step formula.
 from lemmacheck import Source, Verdict, identity
 from lemmacheck.inputs import Array, Scalar
 
-from checks._optim_helpers import (
-    SEEDS, contraction_spd_transform, momentum_trajectory, probe, running_average_trajectory,
-)
+from checks._vocab.sources import SEED_002, SEED_003, SEED_004
+from checks._optim_helpers import contraction_spd_transform, momentum_trajectory, probe, running_average_trajectory
 
 VEC = {"n": [1, 2, 3, 5]}
 
@@ -57,7 +56,7 @@ def _trajectories(xp, A, b, theta0, c, beta, delta, T):
 @identity("momentum.step_002", inputs=_STEP_INPUTS, dims=VEC, relations=("=", "="),
           labels=("substitute v_{t-1} = −Δθ_{t-1}", "simplify"),
           title="SGD momentum as a recursion in Δθ",
-          source=Source(SEEDS["002"], "Question 2.1",
+          source=Source(SEED_002, "Question 2.1",
                         quote="\\Delta \\theta_t = -\\alpha(-\\Delta \\theta_{t-1}) - \\epsilon g_t = "
                               "\\alpha \\Delta \\theta_{t-1} - \\epsilon g_t"),
           statement=r"\Delta\theta_t = -(\alpha v_{t-1}+\epsilon g_t) = -\alpha(-\Delta\theta_{t-1})-\epsilon g_t"
@@ -72,7 +71,7 @@ def momentum_step_002(xp, dtheta_prev, g, c, alpha, eps):
 @identity("momentum.running_avg_step_002", inputs=_AVG_INPUTS, dims=VEC, relations=("=", "="),
           labels=("substitute v_{t-1} = −Δθ_{t-1}/δ", "simplify"),
           title="SGD with a running average of g_t as a recursion in Δθ",
-          source=Source(SEEDS["002"], "Question 2.1",
+          source=Source(SEED_002, "Question 2.1",
                         quote="= \\beta \\Delta \\theta_{t-1} - (1 - \\beta) \\delta g_t"),
           statement=r"\Delta\theta_t = -\delta(\beta v_{t-1}+(1-\beta)g_t) = -\delta\beta\left(-\frac{1}{\delta}"
                     r"\Delta\theta_{t-1}\right)-\delta(1-\beta)g_t = \beta\Delta\theta_{t-1}-(1-\beta)\delta g_t",
@@ -85,7 +84,7 @@ def momentum_running_avg_step_002(xp, dtheta_prev, g, c, beta, delta):
 
 @identity("momentum.equivalence_002", inputs=_TRAJ_INPUTS, dims=_TRAJ_DIMS,
           title="Momentum and running-average SGD coincide when α = β, ε = (1 − β)δ",
-          source=Source(SEEDS["002"], "Question 2.1",
+          source=Source(SEED_002, "Question 2.1",
                         quote="\\alpha = \\beta \\quad \\text{and} \\quad \\epsilon = (1 - \\beta) \\delta"),
           statement=r"\alpha = \beta,\ \epsilon = (1-\beta)\delta \implies "
                     r"\alpha\Delta\theta_{t-1}-\epsilon g_t = \beta\Delta\theta_{t-1}-(1-\beta)\delta g_t",
@@ -107,7 +106,7 @@ def momentum_equivalence_002(xp, A, b, theta0, c, beta, delta, T):
 @identity("momentum.eq17_003", inputs=_STEP_INPUTS, dims=VEC, relations=("=", "="),
           labels=("expand v_t", "v_{t-1} = −Δθ_{t-1}"),
           title="SGD momentum as a recursion in Δθ, eq. (17)",
-          source=Source(SEEDS["003"], "Question 3.1, eq. (17)",
+          source=Source(SEED_003, "Question 3.1, eq. (17)",
                         quote="\\Delta \\theta_t = -\\alpha v_{t-1} - \\epsilon g_t = \\alpha \\Delta "
                               "\\theta_{t-1} - \\epsilon g_t \\quad (17)"),
           statement=r"\Delta\theta_t = -\alpha v_{t-1}-\epsilon g_t = \alpha\Delta\theta_{t-1}-\epsilon g_t",
@@ -124,7 +123,7 @@ def momentum_eq17_003(xp, dtheta_prev, g, c, alpha, eps):
 @identity("momentum.eq18_003", inputs=_AVG_INPUTS, dims=VEC, relations=("=", "="),
           labels=("expand v_t", "δ v_{t-1} = −Δθ_{t-1}"),
           title="SGD with a running average as a recursion in Δθ, eq. (18)",
-          source=Source(SEEDS["003"], "Question 3.1, eq. (18)",
+          source=Source(SEED_003, "Question 3.1, eq. (18)",
                         quote="\\Delta \\theta_t = -\\delta \\beta v_{t-1} - \\delta(1 - \\beta) g_t = \\beta "
                               "\\Delta \\theta_{t-1} - \\delta(1 - \\beta) g_t \\quad (18)"),
           statement=r"\Delta\theta_t = -\delta\beta v_{t-1}-\delta(1-\beta)g_t = "
@@ -142,7 +141,7 @@ def momentum_eq18_003(xp, dtheta_prev, g, c, beta, delta):
 
 @identity("momentum.equivalence_003", inputs=_TRAJ_INPUTS, dims=_TRAJ_DIMS,
           title="Identifying (17) with (18): α = β and ε = δ(1 − β) make the schemes equivalent",
-          source=Source(SEEDS["003"], "Question 3.1",
+          source=Source(SEED_003, "Question 3.1",
                         quote="if \\alpha = \\beta and \\epsilon = \\delta(1 - \\beta), then the two schemes "
                               "are equivalent"),
           statement=r"\alpha=\beta,\ \epsilon=\delta(1-\beta) \implies \text{(17)} \equiv \text{(18)}",

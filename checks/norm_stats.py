@@ -9,8 +9,8 @@ Variances are the biased ones (divide by the count), as the document computes th
 import sympy as sp
 
 from lemmacheck import Source, Verdict, value
+from checks._vocab.sources import SEED_004
 
-SEED_004 = "004_e57a68eb4e5e7a82.txt"
 R = sp.Rational
 
 # x[sample][channel][feature], as printed in Q4.1

@@ -9,9 +9,8 @@ import math
 
 from lemmacheck import Source, Verdict, complexity, inequality, value
 from lemmacheck.inputs import Array, Scalar
+from checks._vocab.sources import SEED_000, SEED_001
 
-SEED_000 = "000_d5611b10136d2275.txt"
-SEED_001 = "001_8cf8400e422d2236.txt"
 COMMENT3 = "§Comments, item 3"
 MN = {"m": [1, 2, 3, 4, 6], "n": [1, 2, 3, 4, 6]}
 

@@ -7,7 +7,9 @@ is how the document states it.
 from lemmacheck import Source, Verdict, identity, prop
 from lemmacheck.inputs import SPD, Array, Scalar
 
-from checks._optim_helpers import SEEDS, dot, matvec, probe, symmetric_transform
+from checks._vocab.sources import SEED_002, SEED_003, SEED_004
+from checks._vocab.linalg import dot, matvec
+from checks._optim_helpers import probe, symmetric_transform
 
 _MODEL_INPUTS = {"x0": Array("n"), "g": Array("n"), "H": Array("n", "n", transform=symmetric_transform),
                  "f0": Scalar(-10.0, 10.0), "eps": Scalar(1e-3, 10.0, log=True)}
@@ -16,12 +18,12 @@ _DIMS = {"n": [1, 2, 3, 5, 8]}
 
 def _model(xp, f0, g, H, x0, x):
     d = x - x0
-    return f0 + dot(xp, d, g) + 0.5 * dot(xp, d, matvec(xp, H, d))
+    return f0 + dot(xp, d, g) + 0.5 * dot(xp, d, matvec(H, d))
 
 
 def _nonzero_curvature(xp, g, H, **_):
     """The condition divides by gᵀHg; the document does not discuss gᵀHg = 0 (nor g = 0)."""
-    return xp.abs(dot(xp, g, matvec(xp, H, g))) > 0
+    return xp.abs(dot(xp, g, matvec(H, g))) > 0
 
 
 def _well_conditioned(xp, H):
@@ -34,13 +36,13 @@ def _decreases(xp, g, H, eps):
     """f̂(x_1) − f(x_0) < 0 in the factored form ε(−gᵀg + ½εgᵀHg) (quad.change_002 proves the two equal).
 
     Comparing f̂(x_1) < f(x_0) directly would lose the change below the rounding unit of f(x_0)."""
-    return eps * (-dot(xp, g, g) + 0.5 * eps * dot(xp, g, matvec(xp, H, g))) < 0
+    return eps * (-dot(xp, g, g) + 0.5 * eps * dot(xp, g, matvec(H, g))) < 0
 
 
 @identity("quad.model_after_step_002", inputs=_MODEL_INPUTS, dims=_DIMS, relations=("=", "="),
           labels=("substitute x_1 − x_0 = −εg", "simplify"),
           title="Quadratic model after one gradient step",
-          source=Source(SEEDS["002"], "Question 3.1",
+          source=Source(SEED_002, "Question 3.1",
                         quote="\\hat{f}_{x_0}(x_1) = f(x_0) - \\epsilon g^T g + \\frac{1}{2} \\epsilon^2 g^T H g"),
           statement=r"\hat f_{x_0}(x_1) = f(x_0)+(-\epsilon g)^Tg+\tfrac12(-\epsilon g)^TH(-\epsilon g)"
                     r" = f(x_0)-\epsilon g^Tg+\tfrac12\epsilon^2 g^THg,\quad x_1 = x_0-\epsilon g",
@@ -51,14 +53,14 @@ def quad_model_after_step_002(xp, x0, g, H, f0, eps):
     x1 = x0 - e * g
     step = -e * g
     return (_model(xp, f0, g, H, x0, x1),
-            f0 + dot(xp, step, g) + 0.5 * dot(xp, step, matvec(xp, H, step)),
-            f0 - eps * dot(xp, g, g) + 0.5 * eps ** 2 * dot(xp, g, matvec(xp, H, g)))
+            f0 + dot(xp, step, g) + 0.5 * dot(xp, step, matvec(H, step)),
+            f0 - eps * dot(xp, g, g) + 0.5 * eps ** 2 * dot(xp, g, matvec(H, g)))
 
 
 @identity("quad.change_002", inputs=_MODEL_INPUTS, dims=_DIMS, relations=("=", "="),
           labels=("subtract f(x_0)", "cancel"),
           title="Change of the quadratic model after one gradient step",
-          source=Source(SEEDS["002"], "Question 3.2",
+          source=Source(SEED_002, "Question 3.2",
                         quote="\\hat{f}_{x_0}(x_1) - f(x_0) = -\\epsilon g^T g + \\frac{1}{2} \\epsilon^2 g^T H g"),
           statement=r"\hat f_{x_0}(x_1)-f(x_0) = f(x_0)-\epsilon g^Tg+\tfrac12\epsilon^2g^THg-f(x_0)"
                     r" = -\epsilon g^Tg+\tfrac12\epsilon^2 g^THg",
@@ -66,7 +68,7 @@ def quad_model_after_step_002(xp, x0, g, H, f0, eps):
 def quad_change_002(xp, x0, g, H, f0, eps):
     r"""$\hat f_{x_0}(x_1)-f(x_0) = -\epsilon g^Tg+\frac12\epsilon^2 g^THg$ (seed 002, Question 3.2)."""
     x1 = x0 - eps[:, None] * g
-    gg, gHg = dot(xp, g, g), dot(xp, g, matvec(xp, H, g))
+    gg, gHg = dot(xp, g, g), dot(xp, g, matvec(H, g))
     # the same reference εgᵀg + ½ε²|gᵀHg| + 1 is added to every side so that no side is ≈ 0 (a zero side
     # would compare pure rounding noise against 0 in the 50-digit re-verification)
     ref = eps * gg + 0.5 * eps ** 2 * xp.abs(gHg) + 1
@@ -77,7 +79,7 @@ def quad_change_002(xp, x0, g, H, f0, eps):
 
 @prop("quad.lr_condition_iff_002", inputs=_MODEL_INPUTS, dims=_DIMS, where=_nonzero_curvature,
       title="Gradient descent decreases the model iff ε < 2gᵀg / gᵀHg (as written)",
-      source=Source(SEEDS["002"], "Question 3.2",
+      source=Source(SEED_002, "Question 3.2",
                     quote="gradient descent would work if and only if \\epsilon is small enough such that "
                           "... or equivalently, \\epsilon < \\frac{2g^T g}{g^T H g}"),
       statement=r"\hat f_{x_0}(x_1) < f(x_0) \iff -\epsilon g^Tg+\tfrac12\epsilon^2g^THg<0 \iff "
@@ -92,13 +94,13 @@ def quad_change_002(xp, x0, g, H, f0, eps):
 def quad_lr_condition_iff_002(xp, x0, g, H, f0, eps):
     r"""$\hat f_{x_0}(x_1)<f(x_0) \iff \epsilon < 2g^Tg/g^THg$ (seed 002, Question 3.2)."""
     decreases = _decreases(xp, g, H, eps)
-    condition = eps < 2 * dot(xp, g, g) / dot(xp, g, matvec(xp, H, g))
+    condition = eps < 2 * dot(xp, g, g) / dot(xp, g, matvec(H, g))
     return decreases == condition
 
 
 @prop("quad.lr_condition_corrected", inputs=_MODEL_INPUTS, dims=_DIMS, where=_nonzero_curvature,
       title="For ε > 0: the model decreases iff gᵀHg ≤ 0 or ε < 2gᵀg / gᵀHg",
-      source=Source(SEEDS["002"], "Question 3.2",
+      source=Source(SEED_002, "Question 3.2",
                     quote="or equivalently, \\epsilon < \\frac{2g^T g}{g^T H g}"),
       statement=r"\epsilon>0,\ g\ne0:\quad \hat f_{x_0}(x_1)<f(x_0) \iff g^THg\le0 \ \lor\ "
                 r"\epsilon<\frac{2g^Tg}{g^THg}",
@@ -110,7 +112,7 @@ def quad_lr_condition_iff_002(xp, x0, g, H, f0, eps):
 def quad_lr_condition_corrected(xp, x0, g, H, f0, eps):
     r"""$\hat f_{x_0}(x_1)<f(x_0) \iff g^THg\le 0 \lor \epsilon<2g^Tg/g^THg$ for $\epsilon>0$
     (correction of seed 002, Question 3.2)."""
-    gg, gHg = dot(xp, g, g), dot(xp, g, matvec(xp, H, g))
+    gg, gHg = dot(xp, g, g), dot(xp, g, matvec(H, g))
     decreases = _decreases(xp, g, H, eps)
     condition = (gHg <= 0) | (eps < 2 * gg / gHg)
     return decreases == condition
@@ -119,7 +121,7 @@ def quad_lr_condition_corrected(xp, x0, g, H, f0, eps):
 @prop("quad.lr_condition_iff_spd",
       inputs={**_MODEL_INPUTS, "H": SPD("n")}, dims=_DIMS, where=_nonzero_curvature,
       title="Where the written condition is an 'if and only if': H positive definite",
-      source=Source(SEEDS["002"], "Question 3.2",
+      source=Source(SEED_002, "Question 3.2",
                     quote="gradient descent would work if and only if ... \\epsilon < \\frac{2g^T g}{g^T H g}"),
       statement=r"H\succ0,\ \epsilon>0,\ g\ne0:\quad \hat f_{x_0}(x_1)<f(x_0) \iff \epsilon<\frac{2g^Tg}{g^THg}",
       expected=Verdict.HOLDS, same_as=("quad.lr_condition_corrected",),
@@ -128,7 +130,7 @@ def quad_lr_condition_corrected(xp, x0, g, H, f0, eps):
             "quad.lr_condition_iff_002.")
 def quad_lr_condition_iff_spd(xp, x0, g, H, f0, eps):
     r"""$H\succ0$: $\hat f_{x_0}(x_1)<f(x_0) \iff \epsilon<2g^Tg/g^THg$ (seed 002, Question 3.2)."""
-    return _decreases(xp, g, H, eps) == (eps < 2 * dot(xp, g, g) / dot(xp, g, matvec(xp, H, g)))
+    return _decreases(xp, g, H, eps) == (eps < 2 * dot(xp, g, g) / dot(xp, g, matvec(H, g)))
 
 
 @identity("newton.model_gradient_002",
@@ -138,7 +140,7 @@ def quad_lr_condition_iff_spd(xp, x0, g, H, f0, eps):
           dims=_DIMS, relations=("=", "="),
           labels=("central difference, exact for a quadratic", "½·2 = 1"),
           title="Gradient of the quadratic model",
-          source=Source(SEEDS["002"], "Question 3.3",
+          source=Source(SEED_002, "Question 3.3",
                         quote="\\nabla_x \\hat{f}_{x_0}(x) = g + \\frac{1}{2} * 2H((x - x_0)) = g + H(x - x_0)"),
           statement=r"\nabla_x\hat f_{x_0}(x) = g+\tfrac12\cdot2H(x-x_0) = g+H(x-x_0)",
           expected=Verdict.PROVED,
@@ -151,8 +153,8 @@ def newton_model_gradient_002(xp, x0, x, g, H, f0, c):
     d = x - x0
     # anchored: cᵀ∇f̂ can vanish (c ⊥ ∇f̂) while the central difference keeps a rounding residue
     ref = xp.sqrt(dot(xp, c, c)) * (xp.sqrt(dot(xp, g, g)) + xp.sqrt(xp.sum(H * H, axis=(-2, -1)) * dot(xp, d, d))) + 1
-    return (central + ref, probe(xp, c, g + 0.5 * 2 * matvec(xp, H, d)) + ref,
-            probe(xp, c, g + matvec(xp, H, d)) + ref)
+    return (central + ref, probe(xp, c, g + 0.5 * 2 * matvec(H, d)) + ref,
+            probe(xp, c, g + matvec(H, d)) + ref)
 
 
 @identity("newton.step_002",
@@ -161,7 +163,7 @@ def newton_model_gradient_002(xp, x0, x, g, H, f0, c):
           dims=_DIMS,
           where=lambda xp, H, **_: _well_conditioned(xp, H),
           title="Setting the model gradient to zero gives Newton's step x = x_0 − H⁻¹g",
-          source=Source(SEEDS["002"], "Question 3.3",
+          source=Source(SEED_002, "Question 3.3",
                         quote="x = x_0 - H^{-1}g which is the Newton's Method"),
           statement=r"g+H(x-x_0)=0 \iff x = x_0-H^{-1}g",
           expected=Verdict.PROVED,
@@ -172,7 +174,7 @@ def newton_model_gradient_002(xp, x0, x, g, H, f0, c):
                 "not rounding noise against 0).")
 def newton_step_002(xp, x0, g, H, c):
     r"""$\nabla\hat f_{x_0}(x)=0$ at $x = x_0-H^{-1}g$ (seed 002, Question 3.3)."""
-    x = x0 - matvec(xp, xp.inv(H), g)
+    x = x0 - matvec(xp.inv(H), g)
     # anchored: cᵀg can be 0 (c ⊥ g), and then HH⁻¹g leaves a rounding residue at any precision
     ref = xp.sqrt(dot(xp, c, c) * dot(xp, g, g)) + 1
-    return probe(xp, c, matvec(xp, H, x - x0)) + ref, probe(xp, c, -g) + ref
+    return probe(xp, c, matvec(H, x - x0)) + ref, probe(xp, c, -g) + ref

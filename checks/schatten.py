@@ -7,8 +7,8 @@ import math
 
 from lemmacheck import Source, Verdict, identity, inequality
 from lemmacheck.inputs import Array
+from checks._vocab.sources import SEED_001
 
-SEED_001 = "001_8cf8400e422d2236.txt"
 EXPONENTS = [1, 2, 4, math.inf]
 
 

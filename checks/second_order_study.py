@@ -19,16 +19,10 @@ import numpy as np
 from lemmacheck import Plot, Series, Source, StudyResult, Table, study
 from lemmacheck.xp import numpy_xp
 
-from checks._sensitivity import (
-    ACTS,
-    SEED_000,
-    forward_sensitivities,
-    gauss_legendre_01,
-    row_grad,
-    s1,
-    u_dgrad_parts,
-    w_dgrad_parts,
-)
+from checks._vocab.activations import SMOOTH
+from checks._vocab.sources import SEED_000
+from checks._sensitivity import forward_sensitivities, gauss_legendre_01, row_grad, u_dgrad_parts, w_dgrad_parts
+from checks._vocab.linalg import s1
 
 XP = numpy_xp
 N_IN = 2
@@ -95,7 +89,7 @@ def second_order_sweep(profile):
 
     # --- sweep 1: recurrent scale
     rows, by_w = [], {}
-    for act in ACTS:
+    for act in SMOOTH:
         for wn in wnorms:
             rw, ru = _ratios(*_instances(rng, n, H0, T0, wn), act, T0)
             mw, qw, fw_ = _summ(rw)
@@ -109,13 +103,13 @@ def second_order_sweep(profile):
     plots.append(Plot(title="Median ρ = ‖dropped‖/‖kept‖ vs recurrent scale (log-log)", x_label="‖W‖_S∞",
                       y_label="median ρ", logx=True, logy=True,
                       series=[Series(label=f"{a} (W)", x=[p[0] for p in by_w[a]], y=[p[1] for p in by_w[a]])
-                              for a in ACTS] +
+                              for a in SMOOTH] +
                              [Series(label=f"{a} (U)", x=[p[0] for p in by_w[a]], y=[p[2] for p in by_w[a]])
-                              for a in ACTS]))
+                              for a in SMOOTH]))
 
     # --- sweep 2: hidden size and sequence length
     rows_h, rows_t, by_t = [], [], {}
-    for act in ACTS:
+    for act in SMOOTH:
         for H in Hs:
             rw, ru = _ratios(*_instances(rng, n, H, T0, 1.0), act, T0)
             rows_h.append([act, H, *_summ(rw)[:2], *_summ(ru)[:2]])
@@ -130,13 +124,13 @@ def second_order_sweep(profile):
                         columns=["activation", "T", "ρ_W median", "ρ_W 90%", "ρ_U median", "ρ_U 90%"], rows=rows_t))
     plots.append(Plot(title="Median ρ_W vs t (the dropped term accumulates through P_{t-1})", x_label="t = T",
                       y_label="median ρ_W", logx=False, logy=True,
-                      series=[Series(label=a, x=[p[0] for p in by_t[a]], y=[p[1] for p in by_t[a]]) for a in ACTS]))
+                      series=[Series(label=a, x=[p[0] for p in by_t[a]], y=[p[1] for p in by_t[a]]) for a in SMOOTH]))
 
     # --- sweep 3: step size — the dropped part does not vanish as ‖Δ‖ → 0
     rows_s, by_s = [], {}
     inst = _instances(rng, n // 2, H0, T0, 1.0)
     U, W, X, v, s0, DW, _ = inst
-    for act in ACTS:
+    for act in SMOOTH:
         for st in steps:
             ek, ef = _step_errors(U, W, X, v, s0, DW, act, T0, st)
             rows_s.append([act, st, float(np.median(ek)), float(np.median(ef))])
@@ -148,13 +142,13 @@ def second_order_sweep(profile):
     plots.append(Plot(title="Relative error of ½ d/dt vs step size (log-log): kept-only plateaus, full → 0 like ‖Δ‖",
                       x_label="‖Δ‖_S∞", y_label="median relative error", logx=True, logy=True,
                       series=[Series(label=f"{a}, 4 parts", x=[p[0] for p in by_s[a]], y=[p[1] for p in by_s[a]])
-                              for a in ACTS] +
+                              for a in SMOOTH] +
                              [Series(label=f"{a}, 5 parts", x=[p[0] for p in by_s[a]], y=[max(p[2], 1e-16) for p in by_s[a]])
-                              for a in ACTS]))
+                              for a in SMOOTH]))
 
     # --- plain-language conclusion, from the numbers above
     lines = []
-    for act in ACTS:
+    for act in SMOOTH:
         r = [x for x in rows if x[0] == act]
         lo = [x for x in r if x[1] < 1]
         hi = [x for x in r if x[1] > 1]
@@ -170,9 +164,9 @@ def second_order_sweep(profile):
              "second_order.* measure order 1), so they do not 'vanish much faster': their ratio to the kept part "
              "is independent of ‖Δ‖ and is not small. " + " ".join(lines) +
              " Trend with the recurrent scale (median ρ_W at ‖W‖ = " + f"{wnorms[0]:g} → {wnorms[-1]:g}): "
-             + ", ".join(f"{a} {by_w[a][0][1]:.2f} → {by_w[a][-1][1]:.2f}" for a in ACTS)
+             + ", ".join(f"{a} {by_w[a][0][1]:.2f} → {by_w[a][-1][1]:.2f}" for a in SMOOTH)
              + "; with t (t = " + f"{Ts[0]} → {Ts[-1]}): "
-             + ", ".join(f"{a} {by_t[a][0][1]:.2f} → {by_t[a][-1][1]:.2f}" for a in ACTS)
+             + ", ".join(f"{a} {by_t[a][0][1]:.2f} → {by_t[a][-1][1]:.2f}" for a in SMOOTH)
              + " (dP_{t-1}/dt accumulates the sensitivity of every earlier step; at t = 2 with s_0 = 0 it is 0). "
              "In the scalar case H = 1 (the author's experiment) the median ratios ρ_W are "
              + ", ".join(f"{r[0]} {r[2]:.2f}" for r in rows_h if r[1] == 1)

@@ -10,17 +10,12 @@ the kept part is measured across regimes in ``second_order.sweep`` (checks/secon
 
 from lemmacheck import Source, Verdict, approximation
 
-from checks._sensitivity import (
-    ACTS,
-    SEED_000,
-    SEED_001,
-    rnn_inputs,
-    s1,
-    u_dgrad_parts,
-    w_dgrad_parts,
-)
+from checks._vocab.activations import SMOOTH
+from checks._vocab.sources import SEED_000, SEED_001
+from checks._sensitivity import sens_rnn_inputs, u_dgrad_parts, w_dgrad_parts
+from checks._vocab.linalg import s1
 
-DIMS = {"H": [2, 3], "T": [3, 4], "act": ACTS}
+DIMS = {"H": [2, 3], "T": [3, 4], "act": SMOOTH}
 
 
 @approximation(
@@ -33,7 +28,7 @@ DIMS = {"H": [2, 3], "T": [3, 4], "act": ACTS}
               r"\tfrac{d}{dt}\mathbf{s}_{t-1}^T + \mathrm{Mtr}(\mathbf{V}_{p,:}\tfrac{d}{dt}\Lambda_t\mathbf{W}\mathbf{P}_{t-1})"
               r" + \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1})\Big\|_{S^1} + o(\|\Delta\mathbf{W}\|)",
     expected=Verdict.REFUTED,
-    inputs=rnn_inputs(direction="W"),
+    inputs=sens_rnn_inputs(direction="W"),
     dims=DIMS,
     order=2,
     relation="<=",
@@ -64,7 +59,7 @@ def w_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
               r"\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1})) \simeq \frac12\Big(\tfrac{d}{dt}\lambda_t\odot\mathbf{V}_{p,:}^T"
               r"\mathbf{x}_t^T + \mathrm{Mtr}(\tfrac{d}{dt}\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1})\Big)",
     expected=Verdict.REFUTED,
-    inputs=rnn_inputs(direction="U"),
+    inputs=sens_rnn_inputs(direction="U"),
     dims=DIMS,
     order=2,
     relation="<=",
@@ -91,7 +86,7 @@ def u_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
               r"\mathbf{x}_t + \mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\frac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T",
     expected=Verdict.REFUTED,
     same_as=("second_order.u_dropped_000",),
-    inputs=rnn_inputs(direction="U"),
+    inputs=sens_rnn_inputs(direction="U"),
     dims=DIMS,
     order=2,
     relation="<=",

@@ -13,19 +13,10 @@ import numpy as np
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, identity, study
 from lemmacheck.xp import mpmath_xp, numpy_xp, to_mp
 
-from checks._sensitivity import (
-    ACTS,
-    FD_TOL,
-    RNN_DIMS_H2,
-    SEED_000,
-    SEED_001,
-    directional,
-    forward_sensitivities,
-    mixed,
-    rnn_inputs,
-    states_at,
-    tangents,
-)
+from checks._vocab.activations import SMOOTH
+from checks._sensitivity import FD_TOL, SENS_RNN_DIMS_H2, forward_sensitivities, sens_rnn_inputs, states_at, tangents
+from checks._vocab.sources import SEED_000, SEED_001
+from checks._vocab.fd import directional, mixed
 
 _PDOT_QUOTE = ("At present, I can not prove ||Mtr(V_{p,:}Λ_t W dP_{t−1}/dt)||_{S1} is significantly smaller than "
                "(but it can't not much bigger than the first-order part) other parts of the derivative.")
@@ -39,8 +30,8 @@ _PDOT_QUOTE = ("At present, I can not prove ||Mtr(V_{p,:}Λ_t W dP_{t−1}/dt)||
               r"(\dot{\bar{\mathbf{S}}}_{t-1} + \Delta\mathbf{W}\mathbf{P}_{t-1} + \mathbf{W}\dot{\mathbf{P}}_{t-1}),\quad"
               r"\dot\lambda_t = \sigma''(\mathbf{z}_t)\odot\dot{\mathbf{z}}_t",
     expected=Verdict.HOLDS,
-    inputs=rnn_inputs(direction="W", probe=True),
-    dims=RNN_DIMS_H2,
+    inputs=sens_rnn_inputs(direction="W", probe=True),
+    dims=SENS_RNN_DIMS_H2,
     tol=FD_TOL,
     notes="Not written in the documents: it is the product rule applied to P_t = Λ_t(S̄_{t−1} + WP_{t−1}), and it is "
           "what every 'dropped term' measurement here relies on. Checked as c·Ṗ_t vec(B) against "
@@ -65,8 +56,8 @@ def pdot_recursion(xp, U, W, s0, X, v, D, c, B, act, T):
     statement=r"\dot{\mathbf{Q}}_t = \dot\Lambda_t(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1}) + \Lambda_t\mathbf{W}"
               r"\dot{\mathbf{Q}}_{t-1}",
     expected=Verdict.HOLDS,
-    inputs=rnn_inputs(direction="U", probe=True),
-    dims=RNN_DIMS_H2,
+    inputs=sens_rnn_inputs(direction="U", probe=True),
+    dims=SENS_RNN_DIMS_H2,
     tol=FD_TOL,
     notes="The document's tr(∂²s_{t−1}/∂U² ΔU) is this Q̇_{t−1}: one contraction with ΔU, hence first order in ‖ΔU‖.",
 )
@@ -95,7 +86,7 @@ def groundtruth_steps(profile):
     H, N, T = 3, 2, 4
     hs = [10.0 ** (-k) for k in (1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 6)]
     rows, series = [], []
-    for act in ACTS:
+    for act in SMOOTH:
         U = rng.uniform(-2, 2, (n, H, N))
         W = rng.uniform(-1.2, 1.2, (n, H, H))
         s0 = rng.uniform(-1, 1, (n, H))
@@ -119,7 +110,7 @@ def groundtruth_steps(profile):
         rec = np.einsum("bk,bkij,bij->b", c, fw["P"][T], D)
         rows.append([act, "recursion P_t", float(np.max(np.abs(rec - ref) / (np.abs(ref) + 1e-3)))])
     best = {}
-    for act in ACTS:
+    for act in SMOOTH:
         r = [(row[1], row[2]) for row in rows if row[0] == act and not isinstance(row[1], str)]
         best[act] = min(r, key=lambda p: p[1])
     at_1e3 = max(row[2] for row in rows if row[1] == 1e-3)

@@ -11,24 +11,11 @@ import math
 from lemmacheck import Source, Verdict, identity, inequality
 from lemmacheck.inputs import Array
 
-from checks._rnn import matvec
-from checks._sensitivity import (
-    ACTS,
-    FD_TOL,
-    RNN_DIMS,
-    SEED_001,
-    curvature_ratio,
-    forward_sensitivities,
-    norm2,
-    norminf,
-    pair,
-    rnn_inputs,
-    row_grad,
-    s1,
-    sinf,
-    tangents,
-    true_dlam,
-)
+from checks._vocab.linalg import matvec
+from checks._vocab.activations import SMOOTH, curvature_ratio
+from checks._sensitivity import FD_TOL, SENS_RNN_DIMS, forward_sensitivities, row_grad, sens_rnn_inputs, tangents, true_dlam
+from checks._vocab.sources import SEED_001
+from checks._vocab.linalg import frob, inf_norm, norm2, s1, sinf
 
 
 def _u_lam(xp, U, W, s0, X, D, act, T):
@@ -58,8 +45,8 @@ _L3_QUOTE = "Lemma 3 ||d/d_t λ'_t||_∞ ≤ max_q(λ'_{t_q}^{−1} λ''_{t_q} |
     statement=r"\|\tfrac{d}{d_t}\lambda_t'\|_\infty \le \max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''"
               r"\|\mathbf{Q}_{t:,:,q}\|_{S^1})",
     expected=Verdict.REFUTED,
-    inputs=rnn_inputs(direction="U"),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="U"),
+    dims=SENS_RNN_DIMS,
     notes="Two defects: the factor ‖ΔU‖_{S∞} is missing (d/dt λ'_t is linear in ΔU, so the claim fails as soon as "
           "ΔU is scaled up), and the ratio λ''/λ' is signed (negative for tanh at z > 0, for sigmoid at z > 0), so "
           "the right side can be negative. The time index t is right (lemma3.eq19). Corrected: lemma3.corrected.",
@@ -70,7 +57,7 @@ def lemma3_as_written(xp, U, W, s0, X, v, D, act, T):
     .. math:: \|\tfrac{d}{d_t}\lambda_t'\|_\infty \le \max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|\mathbf{Q}_{t:,:,q}\|_{S^1})
     """
     fw, lamdot, ratio = _u_lam(xp, U, W, s0, X, D, act, T)
-    return norminf(xp, lamdot), xp.max(ratio * s1(xp, fw["Q"][T]), axis=-1)
+    return inf_norm(xp, lamdot), xp.max(ratio * s1(xp, fw["Q"][T]), axis=-1)
 
 
 @inequality(
@@ -81,8 +68,8 @@ def lemma3_as_written(xp, U, W, s0, X, v, D, act, T):
               r"\|\mathbf{Q}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}",
     expected=Verdict.HOLDS,
     corrects="lemma3.as_written",
-    inputs=rnn_inputs(direction="U"),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="U"),
+    dims=SENS_RNN_DIMS,
     notes="Proof: [dλ'_t/dt]_q = λ''_q⟨∂z_{t,q}/∂U, ΔU⟩ and ∂z_{t,q}/∂U = Q_{t,:,:,q}/λ'_q (eq. (19)), then Hölder. "
           "Tight when one q dominates and ΔU is the polar factor of Q_{t,:,:,q}.",
 )
@@ -92,7 +79,7 @@ def lemma3_corrected(xp, U, W, s0, X, v, D, act, T):
     .. math:: \|\tfrac{d}{d_t}\lambda_t'\|_\infty \le \max_q\Big(\Big|\frac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{Q}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}
     """
     fw, lamdot, ratio = _u_lam(xp, U, W, s0, X, D, act, T)
-    return norminf(xp, lamdot), xp.max(xp.abs(ratio) * s1(xp, fw["Q"][T]), axis=-1) * sinf(xp, D)
+    return inf_norm(xp, lamdot), xp.max(xp.abs(ratio) * s1(xp, fw["Q"][T]), axis=-1) * sinf(xp, D)
 
 
 @identity(
@@ -103,8 +90,8 @@ def lemma3_corrected(xp, U, W, s0, X, v, D, act, T):
     statement=r"\frac{\partial\lambda'_t}{\partial\mathbf{U}} = \mathbf{Q}_t\tilde{\mathbf{\Lambda}}_t'^{-1}"
               r"\tilde{\mathbf{\Lambda}}_t''",
     expected=Verdict.HOLDS,
-    inputs=rnn_inputs(direction="U", probe=True),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="U", probe=True),
+    dims=SENS_RNN_DIMS,
     tol=FD_TOL,
     notes="Both λ'_t and s_t are functions of the same pre-activation z_t, so their gradients are proportional "
           "entrywise: this fixes the time index of the sensitivity at t (Q_t), not t−1. Checked against finite "
@@ -118,7 +105,7 @@ def lemma3_eq19(xp, U, W, s0, X, v, D, c, B, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
     truth = xp.sum(c * true_dlam(xp, U, W, s0, X, act, T, dU=B), axis=-1)
-    rec = xp.sum(c * ratio * pair(xp, fw["Q"][T], B[:, None]), axis=-1)
+    rec = xp.sum(c * ratio * frob(xp, fw["Q"][T], B[:, None]), axis=-1)
     return truth, rec
 
 
@@ -130,7 +117,7 @@ def _eq20(xp, U, W, s0, X, D, act, T, corrected):
     fw, tg, ratio = _w_lam(xp, U, W, s0, X, D, act, T)
     r0 = ratio[:, 0]
     truth = true_dlam(xp, U, W, s0, X, act, T, dW=D)[:, 0]
-    e1 = r0 * pair(xp, fw["P"][T][:, 0], D)
+    e1 = r0 * frob(xp, fw["P"][T][:, 0], D)
     Pk = fw["P"][T if corrected else T - 1][:, 0]
     if corrected:
         return truth, e1, s1(xp, xp.abs(r0)[:, None, None] * Pk) * sinf(xp, D), xp.abs(r0) * s1(xp, Pk) * sinf(xp, D)
@@ -146,8 +133,8 @@ def _eq20(xp, U, W, s0, X, D, act, T, corrected):
               r"\lambda_p'^{-1}\lambda_p''\|\mathbf{P}_{t-1:,:,p}\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}",
     expected=Verdict.REFUTED,
     expected_broken_step=2,
-    inputs=rnn_inputs(direction="W"),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="W"),
+    dims=SENS_RNN_DIMS,
     relations=("=", "<=", "="),
     labels=("∂λ'_{t,p}/∂W = (λ''_p/λ'_p)P_{t,:,:,p} (eq. 19 for W)", "Hölder with P_{t-1} in place of P_t",
             "pull the signed scalar out of the norm"),
@@ -171,8 +158,8 @@ def lemma3_eq20(xp, U, W, s0, X, v, D, act, T):
               r"\le \Big|\tfrac{\lambda_p''}{\lambda_p'}\Big|\|\mathbf{P}_{t:,:,p}\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}",
     expected=Verdict.HOLDS,
     corrects="lemma3.eq20",
-    inputs=rnn_inputs(direction="W"),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="W"),
+    dims=SENS_RNN_DIMS,
     relations=("=", "<=", "="),
     labels=("eq. (19) for W", "Hölder with P_t", "pull |·| out"),
     tol=FD_TOL,
@@ -193,7 +180,7 @@ def _eq17(xp, U, W, s0, X, v, D, act, T, corrected):
     x = X[:, T - 1]
     e0 = s1(xp, xp.outer(lamdot * v, x))
     e1 = norm2(xp, lamdot * v) * norm2(xp, x)
-    e2 = norminf(xp, lamdot) * norm2(xp, v) * norm2(xp, x)
+    e2 = inf_norm(xp, lamdot) * norm2(xp, v) * norm2(xp, x)
     if corrected:
         m = xp.max(xp.abs(ratio) * s1(xp, fw["Q"][T]), axis=-1)
     else:
@@ -215,8 +202,8 @@ _EQ17_QUOTE = ("||d/d_t Λ'_t V_pᵀ x_t||_{S1} ≤ ||d/d_t λ'_t ⊙ V_pᵀ||_2
               r"\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2",
     expected=Verdict.REFUTED,
     expected_broken_step=3,
-    inputs=rnn_inputs(direction="U"),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="U"),
+    dims=SENS_RNN_DIMS,
     relations=("<=", "<=", "<="),
     labels=("rank one", "eq. (11)", "Lemma 3 with Q_{t-1}"),
     notes="The last step applies Lemma 3 with Q_{t−1} where Lemma 3 (and eq. (19)) has Q_t, and with the signed "
@@ -240,8 +227,8 @@ def eq17(xp, U, W, s0, X, v, D, act, T):
               r"\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2",
     expected=Verdict.HOLDS,
     corrects="sens.eq17",
-    inputs=rnn_inputs(direction="U"),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="U"),
+    dims=SENS_RNN_DIMS,
     relations=("<=", "<=", "<="),
     labels=("rank one", "eq. (11)", "corrected Lemma 3"),
 )
@@ -262,7 +249,7 @@ def _eq18(xp, U, W, s0, X, v, D, act, T, corrected):
     e0 = s1(xp, row_grad(xp, wa, Q1))
     e1 = qn * norm2(xp, wa)
     e2 = qn * sinf(xp, W) * norm2(xp, a)
-    e3 = qn * sinf(xp, W) * norminf(xp, lamdot) * norm2(xp, v)
+    e3 = qn * sinf(xp, W) * inf_norm(xp, lamdot) * norm2(xp, v)
     if corrected:
         m = xp.max(xp.abs(ratio) * s1(xp, fw["Q"][T]), axis=-1)
     else:
@@ -283,8 +270,8 @@ _EQ18_QUOTE = ("||Q_{t−1}W̃ᵀ d/d_t Λ̃'_t Ṽ_pᵀ||_{S1} ≤ || ||Q_{t−
               r"\|\mathbf{Q}_{t-1:,:,q}\|_{S^1})\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2",
     expected=Verdict.REFUTED,
     expected_broken_step=4,
-    inputs=rnn_inputs(direction="U"),
-    dims={"H": [1, 2, 3], "T": [2, 3], "act": ACTS},
+    inputs=sens_rnn_inputs(direction="U"),
+    dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH},
     relations=("<=", "<=", "<=", "<="),
     labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "Lemma 3 with Q_{t-1}"),
     notes="The display carries no number in the converted text (the (18) tag is lost; its last line is printed "
@@ -307,8 +294,8 @@ def eq18(xp, U, W, s0, X, v, D, act, T):
               r"{\lambda_{tq}'}\Big|\|\mathbf{Q}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2",
     expected=Verdict.HOLDS,
     corrects="sens.eq18",
-    inputs=rnn_inputs(direction="U"),
-    dims={"H": [1, 2, 3], "T": [2, 3], "act": ACTS},
+    inputs=sens_rnn_inputs(direction="U"),
+    dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH},
     relations=("<=", "<=", "<=", "<="),
     labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "corrected Lemma 3"),
 )
@@ -328,7 +315,7 @@ def _eq28(xp, U, W, s0, X, v, D, act, T, corrected):
     ld, s = tg["lamdot"][T], fw["states"][T - 1]
     e0 = s1(xp, xp.outer(ld * v, s))
     e1 = norm2(xp, ld * v) * norm2(xp, s)
-    e2 = norminf(xp, ld) * norm2(xp, v) * norm2(xp, s)
+    e2 = inf_norm(xp, ld) * norm2(xp, v) * norm2(xp, s)
     if corrected:
         m = xp.max(xp.abs(ratio) * s1(xp, fw["P"][T]), axis=-1)
     else:
@@ -350,8 +337,8 @@ _EQ28_QUOTE = ("||d/d_t Λ'_t V_pᵀ s_{t−1}||_{S1} ≤ ||d/d_t λ'_t ⊙ V_p�
               r"\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2",
     expected=Verdict.REFUTED,
     expected_broken_step=3,
-    inputs=rnn_inputs(direction="W"),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="W"),
+    dims=SENS_RNN_DIMS,
     relations=("<=", "<=", "="),
     labels=("rank one", "eq. (11)", "Lemma 3 for W, written as an equality, with P_{t-1}"),
     notes="The last relation is written '=' but Lemma 3 is at best an upper bound; with P_{t−1} and the signed "
@@ -374,8 +361,8 @@ def eq28(xp, U, W, s0, X, v, D, act, T):
               r"\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2",
     expected=Verdict.HOLDS,
     corrects="sens.eq28",
-    inputs=rnn_inputs(direction="W"),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="W"),
+    dims=SENS_RNN_DIMS,
     relations=("<=", "<=", "<="),
     labels=("rank one", "eq. (11)", "corrected Lemma 3 for W"),
 )
@@ -392,8 +379,8 @@ def _eq29(xp, U, W, s0, X, v, D, act, T):
     l1, sd = fw["lam1"][T], tg["sdot"][T - 1]
     e0 = s1(xp, xp.outer(l1 * v, sd))
     e1 = norm2(xp, l1 * v) * norm2(xp, sd)
-    e2 = norminf(xp, l1) * norm2(xp, v) * norm2(xp, sd)
-    e3 = norminf(xp, l1) * norm2(xp, v) * sinf(xp, D) * norm2(xp, s1(xp, fw["P"][T - 1]))
+    e2 = inf_norm(xp, l1) * norm2(xp, v) * norm2(xp, sd)
+    e3 = inf_norm(xp, l1) * norm2(xp, v) * sinf(xp, D) * norm2(xp, s1(xp, fw["P"][T - 1]))
     return e0, e1, e2, e3
 
 
@@ -411,8 +398,8 @@ _EQ29_QUOTE = ("||Λ'_t V_{p,:}ᵀ (d/d_t s_{t−1}ᵀ)||_{S1} ≤ ||λ'_t ⊙ V
               r"\|\mathbf{V}_p\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2",
     expected=Verdict.HOLDS,
     expected_broken_step=3,
-    inputs=rnn_inputs(direction="W"),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="W"),
+    dims=SENS_RNN_DIMS,
     relations=("<=", "<=", "="),
     labels=("rank one", "eq. (11)", "Hölder per entry, written '='"),
     notes="The last relation is an inequality (Hölder applied to each entry [ds_{t−1}/dt]_q = ⟨P_{t−1,:,:,q}, ΔW⟩), "
@@ -440,8 +427,8 @@ _EQ30_QUOTE = ("||P_{t−1} d/d_t W̃ᵀ Λ̃'_t Ṽ_pᵀ||_{S1} ≤ || ||P_{t�
               r"\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\lambda_t'\odot\mathbf{V}_p^T\|_2 \le "
               r"\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\lambda_t'\|_\infty\|\mathbf{V}_p^T\|_2",
     expected=Verdict.HOLDS,
-    inputs=rnn_inputs(direction="W"),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="W"),
+    dims=SENS_RNN_DIMS,
     relations=("<=", "<=", "<="),
     labels=("Lemma 4", "‖ΔWᵀy‖ ≤ ‖ΔW‖_{S∞}‖y‖", "eq. (11)"),
 )
@@ -456,7 +443,7 @@ def eq30(xp, U, W, s0, X, v, D, act, T):
     da = matvec(xp.transpose(D), a)
     pn = norm2(xp, s1(xp, P1))
     return (s1(xp, row_grad(xp, da, P1)), pn * norm2(xp, da), pn * sinf(xp, D) * norm2(xp, a),
-            pn * sinf(xp, D) * norminf(xp, l1) * norm2(xp, v))
+            pn * sinf(xp, D) * inf_norm(xp, l1) * norm2(xp, v))
 
 
 def _eq31(xp, U, W, s0, X, v, D, act, T, corrected):
@@ -470,7 +457,7 @@ def _eq31(xp, U, W, s0, X, v, D, act, T, corrected):
     else:
         m = xp.max(ratio * s1(xp, P1), axis=-1)
     return (s1(xp, row_grad(xp, wa, P1)), pn * norm2(xp, wa), pn * sinf(xp, W) * norm2(xp, a),
-            pn * sinf(xp, W) * norminf(xp, ld) * norm2(xp, v), pn * sinf(xp, W) * m * sinf(xp, D) * norm2(xp, v))
+            pn * sinf(xp, W) * inf_norm(xp, ld) * norm2(xp, v), pn * sinf(xp, W) * m * sinf(xp, D) * norm2(xp, v))
 
 
 _EQ31_QUOTE = ("||P_{t−1}W̃ᵀ d/d_t Λ̃'_t Ṽ_pᵀ||_{S1} ≤ || ||P_{t−1:,:,*}||_{S1} ||_2 ||Wᵀ d/d_t Λ'_t V_pᵀ||_2 ≤ ... ≤ "
@@ -486,8 +473,8 @@ _EQ31_QUOTE = ("||P_{t−1}W̃ᵀ d/d_t Λ̃'_t Ṽ_pᵀ||_{S1} ≤ || ||P_{t−
               r"\|\mathbf{P}_{t-1:,:,q}\|)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2",
     expected=Verdict.REFUTED,
     expected_broken_step=4,
-    inputs=rnn_inputs(direction="W"),
-    dims={"H": [1, 2, 3], "T": [2, 3], "act": ACTS},
+    inputs=sens_rnn_inputs(direction="W"),
+    dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH},
     relations=("<=", "<=", "<=", "<="),
     labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "Lemma 3 with P_{t-1}"),
     notes="The unlabelled norm ‖P_{t−1:,:,q}‖ in the last line is read as S¹ (as in eq. (28)). Same defect as "
@@ -510,8 +497,8 @@ def eq31(xp, U, W, s0, X, v, D, act, T):
               r"{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2",
     expected=Verdict.HOLDS,
     corrects="sens.eq31",
-    inputs=rnn_inputs(direction="W"),
-    dims={"H": [1, 2, 3], "T": [2, 3], "act": ACTS},
+    inputs=sens_rnn_inputs(direction="W"),
+    dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH},
     relations=("<=", "<=", "<=", "<="),
     labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "corrected Lemma 3"),
 )

@@ -10,7 +10,7 @@ import math
 from lemmacheck import Source, Tolerance, Verdict, identity, inequality
 from lemmacheck.inputs import Array
 
-from checks._sensitivity import SEED_000
+from checks._vocab.sources import SEED_000
 
 SEC = "Loss Bound with Respect to W, item 3.3.1 ('We have taken advantage of the conclusion')"
 _QUOTE = ("1) ||x ⊙ y||_2 ≤ ||x||_∞ ||y||_2. 2) ||AB||_{S^r} ≤ ||A||_{S^q} ||B||_{S^p} if r^{−1} = p^{−1} + q^{−1}. "

@@ -11,32 +11,14 @@ import numpy as np
 
 from lemmacheck import Source, Verdict, approximation, identity, inequality
 
-from checks._rnn import activation, matvec, preactivations_and_states
-from checks._sensitivity import (
-    ACTS,
-    FD_TOL,
-    MAX_DSIGMA,
-    QUAD_TOL,
-    RNN_DIMS,
-    RNN_DIMS_H2,
-    SEED_000,
-    SEED_001,
-    const,
-    directional,
-    forward_sensitivities,
-    gauss_legendre_01,
-    norm2,
-    norminf,
-    pair,
-    polar_direction,
-    rnn_inputs,
-    row_grad,
-    s1,
-    sinf,
-    states_at,
-    tangents,
-    true_ds,
-)
+from checks._vocab.activations import activation
+from checks._vocab.linalg import matvec
+from checks._vocab.rnn import preactivations_and_states
+from checks._vocab.activations import SMOOTH, SUP_D1
+from checks._sensitivity import FD_TOL, QUAD_TOL, SENS_RNN_DIMS, SENS_RNN_DIMS_H2, const, forward_sensitivities, gauss_legendre_01, polar_direction, row_grad, sens_rnn_inputs, states_at, tangents, true_ds
+from checks._vocab.sources import SEED_000, SEED_001
+from checks._vocab.fd import directional
+from checks._vocab.linalg import frob, inf_norm, norm2, s1, sinf
 
 SEC_U = "Loss Bound with Respect to U"
 
@@ -51,8 +33,8 @@ SEC_U = "Loss Bound with Respect to U"
               r"\mathbf{U}_{ij}} = \sigma'(\mathbf{U}\mathbf{x}_t+\mathbf{W}\mathbf{s}_{t-1})_p\Big[\mathbf{x}_{t,j}"
               r"\delta_{ip} + \sum_k\mathbf{W}_{pk}\frac{\partial[\mathbf{s}_{t-1}]_k}{\partial\mathbf{U}_{ij}}\Big]",
     expected=Verdict.PROVED,
-    inputs=rnn_inputs(direction="U", probe=True),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="U", probe=True),
+    dims=SENS_RNN_DIMS,
     relations=("=", "="),
     labels=("first linking equation", "second linking equation"),
     tol=FD_TOL,
@@ -83,8 +65,8 @@ def u_linking(xp, U, W, s0, X, v, D, c, B, act, T):
               r"\mathbf{Q}_t(p, iN+j) = \frac{\partial[\mathbf{s}_t]_p}{\partial\mathbf{U}_{ij}},\quad"
               r"\bar{\mathbf{X}}_t(i, iN+j) = \mathbf{x}_t(j)",
     expected=Verdict.HOLDS,
-    inputs=rnn_inputs(direction="U", probe=True),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="U", probe=True),
+    dims=SENS_RNN_DIMS,
     tol=FD_TOL,
     notes="Unlike S̄ in the W section, X̄ is indexed consistently with Q (0-based iN + j); the time index t of X̄_t "
           "is right (the input of step t enters z_t directly).",
@@ -108,8 +90,8 @@ def q_matrix_000(xp, U, W, s0, X, v, D, c, B, act, T):
               r" = \lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + \mathrm{Mtr}(\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}"
               r"\mathbf{Q}_{t-1})",
     expected=Verdict.HOLDS,
-    inputs=rnn_inputs(direction="U", probe=True),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="U", probe=True),
+    dims=SENS_RNN_DIMS,
     relations=("=", "="),
     labels=("Mtr(V_p Q_t)", "split"),
     tol=FD_TOL,
@@ -125,7 +107,7 @@ def u_grad_mtr(xp, U, W, s0, X, v, D, c, B, act, T):
     vs = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dU=B, e=e)[T], axis=-1))
     g1 = row_grad(xp, v, fw["Q"][T])
     g2 = xp.outer(l1 * v, X[:, T - 1]) + row_grad(xp, l1 * v, xp.einsum("bkm,bmij->bkij", W, fw["Q"][T - 1]))
-    return vs, pair(xp, g1, B), pair(xp, g2, B)
+    return vs, frob(xp, g1, B), frob(xp, g2, B)
 
 
 # --------------------------------------------------------------------------- first-order part (seed 000, U)
@@ -140,8 +122,8 @@ def u_grad_mtr(xp, U, W, s0, X, v, D, c, B, act, T):
               r"\Delta\mathbf{U}\rangle \le \max_x\sigma'(x)\{\mathbf{V}_{p,:}\Delta\mathbf{U}\mathbf{x}_t + \mathrm{tr}"
               r"[\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}^k\mathbf{Q}_{t-1})\Delta\mathbf{U}]\}",
     expected=Verdict.REFUTED,
-    inputs=rnn_inputs(direction="U"),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="U"),
+    dims=SENS_RNN_DIMS,
     notes="Checked on the first-order part (exact linearisation). tr[Mtr(·)ΔU] of two H×N matrices is read as the "
           "pairing ⟨·, ΔU⟩ (literally the trace is undefined unless N = H). As for W, Λ_t cannot leave a signed sum.",
 )
@@ -153,8 +135,8 @@ def u_lambda_out_000(xp, U, W, s0, X, v, D, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     l1, x, Q1 = fw["lam1"][T], X[:, T - 1], fw["Q"][T - 1]
     WQ = xp.einsum("bkm,bmij->bkij", W, Q1)
-    lhs = pair(xp, xp.outer(l1 * v, x) + row_grad(xp, l1 * v, WQ), D)
-    rhs = MAX_DSIGMA[act] * (xp.sum(v * matvec(D, x), axis=-1) + pair(xp, row_grad(xp, v, WQ), D))
+    lhs = frob(xp, xp.outer(l1 * v, x) + row_grad(xp, l1 * v, WQ), D)
+    rhs = SUP_D1[act] * (xp.sum(v * matvec(D, x), axis=-1) + frob(xp, row_grad(xp, v, WQ), D))
     return lhs, rhs
 
 
@@ -167,8 +149,8 @@ def u_lambda_out_000(xp, U, W, s0, X, v, D, act, T):
               r"\max_x\sigma'(x)\|\Delta\mathbf{U}\|_{S^\infty}\{\|\mathbf{V}_{p,:}\|_2\|\mathbf{x}_t\|_2 + "
               r"\|\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}^k\mathbf{Q}_{t-1})\|_{S^1}\}",
     expected=Verdict.REFUTED,
-    inputs=rnn_inputs(),
-    dims={"H": [1, 2, 3, 4], "T": [2, 4], "act": ACTS},
+    inputs=sens_rnn_inputs(),
+    dims={"H": [1, 2, 3, 4], "T": [2, 4], "act": SMOOTH},
     notes="First-order part in the worst direction ΔU = polar factor of ∇_U V_p s_t. As for W "
           "(sens.w_first_order_bound_000) the bound has max σ'‖Mtr(V_pWQ_{t−1})‖_{S¹} where "
           "‖Mtr(V_pΛ_tWQ_{t−1})‖_{S¹} is needed.",
@@ -182,8 +164,8 @@ def u_first_order_bound_000(xp, U, W, s0, X, v, act, T):
     G = row_grad(xp, v, fw["Q"][T])
     D = polar_direction(xp, G)
     WQ = xp.einsum("bkm,bmij->bkij", W, fw["Q"][T - 1])
-    bound = MAX_DSIGMA[act] * sinf(xp, D) * (norm2(xp, v) * norm2(xp, X[:, T - 1]) + s1(xp, row_grad(xp, v, WQ)))
-    return pair(xp, G, D), bound
+    bound = SUP_D1[act] * sinf(xp, D) * (norm2(xp, v) * norm2(xp, X[:, T - 1]) + s1(xp, row_grad(xp, v, WQ)))
+    return frob(xp, G, D), bound
 
 
 @approximation(
@@ -194,8 +176,8 @@ def u_first_order_bound_000(xp, U, W, s0, X, v, act, T):
     statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\epsilon\mathbf{D}) - \mathbf{V}\mathbf{s}_t(\mathbf{U}^k)]_p "
               r"\le \epsilon\,\langle\nabla_{\mathbf{U}}\mathbf{V}_{p,:}\mathbf{s}_t, \mathbf{D}\rangle",
     expected=Verdict.APPROXIMATE,
-    inputs=rnn_inputs(direction="U"),
-    dims=RNN_DIMS_H2,
+    inputs=sens_rnn_inputs(direction="U"),
+    dims=SENS_RNN_DIMS_H2,
     order=2,
     relation="<=",
     notes="Taylor test of the first-order step; the failure rate of '≤' is the fraction of instances whose "
@@ -209,7 +191,7 @@ def u_first_order_000(xp, eps, U, W, s0, X, v, D, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     G = row_grad(xp, v, fw["Q"][T])
     diff = xp.sum(v * (states_at(xp, U, W, s0, X, act, dU=D, e=eps)[T] - fw["states"][T]), axis=-1)
-    return diff, eps * pair(xp, G, D)
+    return diff, eps * frob(xp, G, D)
 
 
 # --------------------------------------------------------------------------- remainder, ½ d/dt (U)
@@ -222,8 +204,8 @@ def _u_remainder_chain(xp, U, W, s0, X, v, D, act, T):
     for tau, w in zip(nodes, weights):
         integral = integral + w * (row_grad(xp, v, forward_sensitivities(xp, U + tau * D, W, s0, X, act)["Q"][T]) - G0)
     r = xp.sum(v * (states_at(xp, U, W, s0, X, act, dU=D, e=1.0)[T] - states_at(xp, U, W, s0, X, act)[T]),
-               axis=-1) - pair(xp, G0, D)
-    return r, pair(xp, integral, D), sinf(xp, D) * s1(xp, integral)
+               axis=-1) - frob(xp, G0, D)
+    return r, frob(xp, integral, D), sinf(xp, D) * s1(xp, integral)
 
 
 _UREM_NOTES = ("tr([·]ΔU) of two H×N matrices is read as the pairing ⟨·, ΔU⟩ (the literal trace is undefined unless "
@@ -242,8 +224,8 @@ _UREM_NOTES = ("tr([·]ΔU) of two H×N matrices is read as the pairing ⟨·, �
               r"([\ldots]\Delta\mathbf{U})d_t \le \|\Delta\mathbf{U}\|_{S^\infty}\Big\|\int_0^1\ldots d_t\Big\|_{S^1}",
     expected=Verdict.HOLDS,
     same_as=("sens.eq14_remainder",),
-    inputs=rnn_inputs(direction="U", step=(-0.15, 0.15)),
-    dims={"H": [1, 2, 3], "T": [2, 4], "act": ACTS},
+    inputs=sens_rnn_inputs(direction="U", step=(-0.15, 0.15)),
+    dims={"H": [1, 2, 3], "T": [2, 4], "act": SMOOTH},
     relations=("=", "<="),
     labels=("integral form of the remainder", "Hölder, eq. (10)"),
     tol=QUAD_TOL,
@@ -267,8 +249,8 @@ def u_remainder_000(xp, U, W, s0, X, v, D, act, T):
               r"\|\int_0^1\ldots\|_{S^1}d_t",
     expected=Verdict.HOLDS,
     same_as=("sens.u_remainder_000",),
-    inputs=rnn_inputs(direction="U", step=(-0.15, 0.15)),
-    dims={"H": [1, 2, 3], "T": [2, 4], "act": ACTS},
+    inputs=sens_rnn_inputs(direction="U", step=(-0.15, 0.15)),
+    dims={"H": [1, 2, 3], "T": [2, 4], "act": SMOOTH},
     relations=("=", "<="),
     labels=("integral form of the remainder", "Hölder, eq. (10)"),
     tol=QUAD_TOL,
@@ -303,8 +285,8 @@ def _u_half(xp, eps, U, W, s0, X, v, D, act, T):
               r"\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U})\Big|_{t=0}",
     expected=Verdict.APPROXIMATE,
     same_as=("sens.u_half_derivative_000",),
-    inputs=rnn_inputs(direction="U"),
-    dims=RNN_DIMS_H2,
+    inputs=sens_rnn_inputs(direction="U"),
+    dims=SENS_RNN_DIMS_H2,
     order=2,
     relation="<=",
     notes="In S¹ norm (what the bound uses); d/dt from the exact tangent recursion Q̇_t. Seed 000's version of this "
@@ -327,8 +309,8 @@ def eq15_half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
               r"\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T",
     expected=Verdict.HOLDS,
     same_as=("sens.u_grad_mtr",),
-    inputs=rnn_inputs(direction="U", probe=True),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="U", probe=True),
+    dims=SENS_RNN_DIMS,
     tol=FD_TOL,
     notes="Read with V_pᵀx_tᵀ (outer product; the transpose on x_t is lost) and Q_{t−1} an H×N×H tensor whose third "
           "index is contracted with W̃ᵀ(λ'_t ⊙ V_pᵀ).",
@@ -342,7 +324,7 @@ def eq16_grad(xp, U, W, s0, X, v, D, c, B, act, T):
     u = fw["lam1"][T] * v
     g = xp.outer(u, X[:, T - 1]) + row_grad(xp, matvec(xp.transpose(W), u), fw["Q"][T - 1])
     vs = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dU=B, e=e)[T], axis=-1))
-    return vs, pair(xp, g, B)
+    return vs, frob(xp, g, B)
 
 
 @identity(
@@ -355,8 +337,8 @@ def eq16_grad(xp, U, W, s0, X, v, D, c, B, act, T):
               r" = \lambda_t''\odot(\Delta\mathbf{U}\mathbf{x}_t + \mathbf{W}\mathbf{Q}_{t-1}\mathrm{vec}(\Delta\mathbf{U}))",
     expected=Verdict.HOLDS,
     same_as=("sens.dlambda_000.corrected",),
-    inputs=rnn_inputs(direction="U", probe=True),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="U", probe=True),
+    dims=SENS_RNN_DIMS,
     relations=("=", "="),
     labels=("X̄/Q form", "expanded"),
     tol=FD_TOL,
@@ -390,10 +372,10 @@ def _u_part1(xp, U, W, s0, X, v, D, act, T, fixed):
     e0 = s1(xp, xp.outer(dlam * v, x))
     e1 = norm2(xp, dlam * v) * nx
     e2 = norm2(xp, dlam * v) * nx
-    e3 = norm2(xp, l2 * (a + b)) * norminf(xp, v) * nx  # as written: ‖λ'' ⊙ (ΔU x_t + W Q vec ΔU)‖₂
-    e4 = norminf(xp, l2) * norminf(xp, v) * nx * (norm2(xp, a) + norm2(xp, b))
-    e5 = norminf(xp, l2) * norminf(xp, v) * nx * (nD * nx + math.sqrt(H) * wq * nD)
-    e6 = norminf(xp, l2) * norminf(xp, v) * nx * nD * (nx + math.sqrt(H) * wq)
+    e3 = norm2(xp, l2 * (a + b)) * inf_norm(xp, v) * nx  # as written: ‖λ'' ⊙ (ΔU x_t + W Q vec ΔU)‖₂
+    e4 = inf_norm(xp, l2) * inf_norm(xp, v) * nx * (norm2(xp, a) + norm2(xp, b))
+    e5 = inf_norm(xp, l2) * inf_norm(xp, v) * nx * (nD * nx + math.sqrt(H) * wq * nD)
+    e6 = inf_norm(xp, l2) * inf_norm(xp, v) * nx * nD * (nx + math.sqrt(H) * wq)
     return e0, e1, e2, e3, e4, e5, e6
 
 
@@ -409,8 +391,8 @@ _UP1_QUOTE = ("||(d/dt λ_t) ⊙ V_{p,:}ᵀ x_tᵀ||_{S1} ≤ ... ≤ ||λ''_t �
               r"\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{x}_t^T\|_2\|\Delta\mathbf{U}\|_{S^\infty}(\|\mathbf{x}_t^2\|_2 + "
               r"\sqrt{H}\max_p(\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{Q}_{t-1})\|_{S^1}))",
     expected=Verdict.HOLDS,
-    inputs=rnn_inputs(direction="U"),
-    dims=RNN_DIMS_H2,
+    inputs=sens_rnn_inputs(direction="U"),
+    dims=SENS_RNN_DIMS_H2,
     relations=("<=", "=", "<=", "<=", "<=", "="),
     labels=("eq. (8)", "vectors", "‖(λ'' ⊙ y) ⊙ V_p‖₂ ≤ ‖λ'' ⊙ y‖₂‖V_p‖_∞", "‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂, triangle",
             "Hölder, √H max_p", "factor"),
@@ -436,8 +418,8 @@ def u_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
               r"\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{Q}_{t-1})\|_{S^1})\|\mathbf{V}_{p,:}\|_\infty\|\mathbf{W}\|_{S^\infty}"
               r"\|\mathbf{Q}_{t-1,:,iN+j}\|_2",
     expected=Verdict.HOLDS,
-    inputs=rnn_inputs(direction="U"),
-    dims=RNN_DIMS_H2,
+    inputs=sens_rnn_inputs(direction="U"),
+    dims=SENS_RNN_DIMS_H2,
     notes="Checked as max_ij(|N_ij| − c‖Q_{t−1}(:, iN+j)‖₂) ≤ 0. The section ends here: no S¹ bound for N is given.",
 )
 def u_n_elem_000(xp, U, W, s0, X, v, D, act, T):
@@ -450,7 +432,7 @@ def u_n_elem_000(xp, U, W, s0, X, v, D, act, T):
     dlam = l2 * (matvec(D, x) + xp.einsum("bkm,bmij,bij->bk", W, Q1, D))
     N = row_grad(xp, dlam * v, xp.einsum("bkm,bmij->bkij", W, Q1))
     wq = xp.max(s1(xp, xp.einsum("bpm,bmij->bpij", W, Q1)), axis=-1)
-    c = (norminf(xp, l2) * sinf(xp, D) * (norm2(xp, x) + math.sqrt(U.shape[1]) * wq) * norminf(xp, v) * sinf(xp, W))
+    c = (inf_norm(xp, l2) * sinf(xp, D) * (norm2(xp, x) + math.sqrt(U.shape[1]) * wq) * inf_norm(xp, v) * sinf(xp, W))
     Qb = xp.sqrt(xp.sum(Q1 * Q1, axis=1))
     gap = xp.max(xp.max(xp.abs(N) - c[:, None, None] * Qb, axis=-1), axis=-1)
     return gap, 0 * gap
@@ -474,8 +456,8 @@ def _worst_row(xp, G_all):
     statement=r"\mathrm{tr}\Big[\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}}\Delta\mathbf{U}\Big] \le "
               r"\|\mathbf{Q}_t\tilde{\mathbf{V}}_p\|_{S^1}\|\Delta\mathbf{U}\|_{S^\infty}",
     expected=Verdict.HOLDS,
-    inputs=rnn_inputs(direction="U"),
-    dims=RNN_DIMS,
+    inputs=sens_rnn_inputs(direction="U"),
+    dims=SENS_RNN_DIMS,
     notes="Q_tṼ_p = Σ_k V_pk Q_{t,:,:,k} = ∂[Vs_t]_p/∂U (3-tensor times vector), so this is Hölder, eq. (10); the "
           "trace is read as the pairing ⟨·, ΔU⟩. Tight (ratio 1) in the polar direction.",
 )
@@ -485,7 +467,7 @@ def eq12_holder(xp, U, W, s0, X, v, D, act, T):
     .. math:: \mathrm{tr}\Big[\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}}\Delta\mathbf{U}\Big] \le \|\mathbf{Q}_t\tilde{\mathbf{V}}_p\|_{S^1}\|\Delta\mathbf{U}\|_{S^\infty}
     """
     G = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act)["Q"][T])
-    return pair(xp, G, D), s1(xp, G) * sinf(xp, D)
+    return frob(xp, G, D), s1(xp, G) * sinf(xp, D)
 
 
 def _first_order_inf(xp, eps, U, W, V, s0, X, act, T, wrt):
@@ -494,7 +476,7 @@ def _first_order_inf(xp, eps, U, W, V, s0, X, act, T, wrt):
     D = polar_direction(xp, _worst_row(xp, G_all))
     dU, dW = (D, None) if wrt == "U" else (None, D)
     s_new = states_at(xp, U, W, s0, X, act, dU=dU, dW=dW, e=eps)[T]
-    lhs = norminf(xp, matvec(V, s_new) - matvec(V, fw["states"][T]))
+    lhs = inf_norm(xp, matvec(V, s_new) - matvec(V, fw["states"][T]))
     return lhs, eps * xp.max(s1(xp, G_all), axis=-1) * sinf(xp, D)
 
 
@@ -507,8 +489,8 @@ def _first_order_inf(xp, eps, U, W, V, s0, X, act, T, wrt):
     statement=r"\|\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - \mathbf{V}\mathbf{s}_t(\mathbf{U}^k)\|_\infty \le "
               r"\max_p\|\mathbf{Q}_t\tilde{\mathbf{V}}_p\|_{S^1}\|\Delta\mathbf{U}\|_{S^\infty}",
     expected=Verdict.APPROXIMATE,
-    inputs=rnn_inputs(K=3),
-    dims=RNN_DIMS_H2,
+    inputs=sens_rnn_inputs(K=3),
+    dims=SENS_RNN_DIMS_H2,
     order=2,
     relation="<=",
     notes="ΔU = ε × polar factor of ∂[Vs_t]_{p*}/∂U for the maximising row p*: the direction in which the bound is "
@@ -534,8 +516,8 @@ def eq13_first_order(xp, eps, U, W, V, s0, X, act, T):
               r"\max_p\|\mathbf{P}_t\tilde{\mathbf{V}}_p\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}",
     expected=Verdict.APPROXIMATE,
     same_as=("sens.eq13_first_order",),
-    inputs=rnn_inputs(K=3),
-    dims=RNN_DIMS_H2,
+    inputs=sens_rnn_inputs(K=3),
+    dims=SENS_RNN_DIMS_H2,
     order=2,
     relation="<=",
     notes="As eq. (13), for W.",

@@ -12,26 +12,14 @@ import numpy as np
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, inequality, prop, study, value
 from lemmacheck.inputs import Array, Orthogonal, Scalar
 
-from checks._gradflow_helpers import (
-    GAMMA,
-    SEED_002,
-    SEED_003,
-    SEED_004,
-    SMOOTH_ACTS,
-    chain_product,
-    dact,
-    fd_jacobian,
-    jac_g_step,
-    jac_h_step,
-    lambda_max_gram,
-    matvec,
-    op_norm,
-    run_g,
-    run_h,
-)
-from checks._gradflow_helpers import act as apply_act
+from checks._vocab.activations import SMOOTH, SUP_D1, dact
+from checks._vocab.sources import SEED_002, SEED_003, SEED_004
+from checks._gradflow_helpers import chain_product, jac_g_step, jac_h_step, lambda_max_gram, run_g, run_h
+from checks._vocab.fd import fd_jacobian
+from checks._vocab.linalg import matvec, op_norm
+from checks._vocab.activations import act as apply_act
 
-ALL_ACTS = list(GAMMA)
+ALL_ACTS = list(SUP_D1)
 
 
 def _nonzero(a):
@@ -49,7 +37,7 @@ RNN_INPUTS = {
     "X": Array("T", 2, scale=(0.1, 2.0)),
     "h0": Array("n", scale=(0.1, 2.0)),
 }
-FD_DIMS = {"n": [1, 2, 4], "T": [1, 2, 4], "act": list(SMOOTH_ACTS)}
+FD_DIMS = {"n": [1, 2, 4], "T": [1, 2, 4], "act": list(SMOOTH)}
 BOUND_DIMS = {"n": [1, 2, 4], "T": [1, 3, 6], "act": ALL_ACTS}
 #: hypothesis-scaled RNNs: ||W|| = s * delta / gamma with s in (0, 1]
 HYP_INPUTS = RNN_INPUTS | {"delta": Scalar(0.0, 0.999), "s": Scalar(0.01, 1.0)}
@@ -71,7 +59,7 @@ def _scaled(xp, W, target):
 
 def _g_jacobians(xp, W, U, b, X, g0, act):
     gs = run_g(xp, W, U, b, X, g0, act)
-    pres = [matvec(xp, W, gs[t]) + matvec(xp, U, X[:, t]) + b for t in range(X.shape[1])]
+    pres = [matvec(W, gs[t]) + matvec(U, X[:, t]) + b for t in range(X.shape[1])]
     return [jac_g_step(xp, W, a, act) for a in pres]
 
 
@@ -100,7 +88,7 @@ def jacobian_step_002(xp, W, U, b, X, h0, act):
     """
     g_prev = h0
     step = lambda z: run_g(xp, W, U, b, X[:, :1], z, act)[-1]  # noqa: E731
-    J = jac_g_step(xp, W, matvec(xp, W, g_prev) + matvec(xp, U, X[:, 0]) + b, act)
+    J = jac_g_step(xp, W, matvec(W, g_prev) + matvec(U, X[:, 0]) + b, act)
     return _close(xp, fd_jacobian(xp, step, g_prev), J, 1 + xp.max(xp.abs(step(g_prev)), axis=-1))
 
 
@@ -140,10 +128,10 @@ def step_bound_002(xp, W, U, b, X, h0, act):
 
     002_65c86a72d8dc8382.txt, Question 1, part 2. :math:`\|\partial g_t/\partial g_{t-1}\| \le \|\sigma'\|\|W\| \le \gamma\|W\|` (seed 002 Q1.2).
     """
-    pre = matvec(xp, W, h0) + matvec(xp, U, X[:, 0]) + b
+    pre = matvec(W, h0) + matvec(U, X[:, 0]) + b
     J = jac_g_step(xp, W, pre, act)
     d = xp.max(xp.abs(dact(xp, act, pre)), axis=-1)
-    return op_norm(xp, J), d * op_norm(xp, W), GAMMA[act] * op_norm(xp, W)
+    return op_norm(xp, J), d * op_norm(xp, W), SUP_D1[act] * op_norm(xp, W)
 
 
 @inequality("vanish.s002.bound_chain", inputs=RNN_INPUTS, dims=BOUND_DIMS, relations=("<=", "<=", "="),
@@ -168,7 +156,7 @@ def bound_chain_002(xp, W, U, b, X, h0, act):
     prod_norms = op_norm(xp, jacs[0])
     for J in jacs[1:]:
         prod_norms = prod_norms * op_norm(xp, J)
-    g = GAMMA[act]
+    g = SUP_D1[act]
     return (op_norm(xp, chain_product(xp, jacs)), prod_norms, (g * op_norm(xp, W)) ** T,
             g ** T * xp.sqrt(lambda_max_gram(xp, W)) ** T)
 
@@ -212,7 +200,7 @@ def delta_subst_fixed_002(xp, gamma, delta, T):
 
 def _hyp_bound(xp, W, U, b, X, h0, delta, s, act, *, layout):
     """(||dh_T/dh_0||, delta^T) with ||W|| = s delta / gamma <= delta / gamma, exact Jacobian."""
-    g = GAMMA[act]
+    g = SUP_D1[act]
     Ws = _scaled(xp, W, s * delta / g)
     if layout == "g":
         J = chain_product(xp, _g_jacobians(xp, Ws, U, b, X, h0, act))
@@ -300,7 +288,7 @@ def delta_one_witness(xp, Q, T):
     h = 0 * Q[:, 0]
     hs = [h]
     for _ in range(T):
-        hs.append(matvec(xp, Q, xp.tanh(hs[-1])))
+        hs.append(matvec(Q, xp.tanh(hs[-1])))
     J = chain_product(xp, [jac_h_step(xp, Q, hs[t], "tanh") for t in range(T)])
     lam = lambda_max_gram(xp, Q)
     ok_hyp = xp.abs(lam - 1) <= 1e-9
@@ -325,7 +313,7 @@ def reverse_chain_002(xp, W, U, b, X, h0, delta, s, act):
 
     002_65c86a72d8dc8382.txt, Question 1, part 3. Seed 002 Q1.3 displayed chain under the reversed condition.
     """
-    g = GAMMA[act]
+    g = SUP_D1[act]
     Ws = _scaled(xp, W, s * delta / g)
     T = X.shape[1]
     J = chain_product(xp, _g_jacobians(xp, Ws, U, b, X, h0, act))
@@ -337,7 +325,7 @@ NEC_INPUTS = RNN_INPUTS | {"delta": Scalar(0.0, 0.999)}
 
 def _necessary(xp, W, U, b, X, h0, delta, act):
     """True where 'the gradient grows (||dh_T/dh_0|| > 1)' implies lambda_1(W^T W) > delta^2/gamma^2."""
-    g = GAMMA[act]
+    g = SUP_D1[act]
     J = chain_product(xp, _h_jacobians(xp, W, U, b, X, h0, act)[1])
     grows = op_norm(xp, J) > 1
     reversed_cond = lambda_max_gram(xp, W) > delta * delta / (g * g)
@@ -400,14 +388,14 @@ SAT_DIMS = {"n": [1, 2, 4], "T": [4, 8], "act": ["tanh", "sigmoid"]}
 
 def _saturated_witness(xp, Q, a, delta, T, act):
     """W = c a Q with gamma c a > 1 (reversed condition) and a saturating bias: the gradient still vanishes."""
-    g = GAMMA[act]
+    g = SUP_D1[act]
     n = Q.shape[-1]
     W = Q * (a / g)[:, None, None]  # ||W|| = a / gamma > 1/gamma >= delta/gamma
     # bias beyond the reach of W sigma(h): pre-activations stay >= 6, where sigma' <= 1e-2 * gamma
     bias = (a / g * n ** 0.5 + 6)[:, None] * (0 * Q[:, 0] + 1)
     hs = [bias]
     for _ in range(T):
-        hs.append(matvec(xp, W, apply_act(xp, act, hs[-1])) + bias)
+        hs.append(matvec(W, apply_act(xp, act, hs[-1])) + bias)
     J = chain_product(xp, [jac_h_step(xp, W, hs[t], act) for t in range(T)])
     reversed_cond = lambda_max_gram(xp, W) > delta * delta / (g * g)
     vanishes = op_norm(xp, J) <= 0.5 ** T
@@ -491,7 +479,7 @@ def reverse_bound_not_zero_004(xp, W, delta, s, act):
 
     004_e57a68eb4e5e7a82.txt, Question 1.3. Seed 004 Q1.3: :math:`\gamma\|W\| \ge 1` claimed to follow from :math:`\lambda_1 \ge \delta^2/\gamma^2`.
     """
-    g = GAMMA[act]
+    g = SUP_D1[act]
     Ws = _scaled(xp, W, s * delta / g)
     return g * xp.sqrt(lambda_max_gram(xp, Ws)), 0 * delta + 1
 
@@ -519,7 +507,7 @@ def reverse_likely_explode_002(xp, W, delta, s, act):
 
     002_65c86a72d8dc8382.txt, Question 1, part 3.
     """
-    g = GAMMA[act]
+    g = SUP_D1[act]
     Ws = _scaled(xp, W, s * delta / g)
     return g * xp.sqrt(lambda_max_gram(xp, Ws)), 0 * delta + 1
 
@@ -541,7 +529,7 @@ def reverse_suppose_explode_003(xp, W, delta, s, act):
 
     003_d43fadb84922168d.txt, Question 5, part 3.
     """
-    g = GAMMA[act]
+    g = SUP_D1[act]
     Ws = _scaled(xp, W, s * delta / g)
     return g * xp.sqrt(lambda_max_gram(xp, Ws)), 0 * delta + 1
 
@@ -559,7 +547,7 @@ def reverse_fixed_004(xp, W, s, T, act):
 
     004_e57a68eb4e5e7a82.txt, Question 1.3 (corrected). :math:`\lambda_1 \ge 1/\gamma^2 \Rightarrow (\gamma\|W\|)^T \ge 1`.
     """
-    g = GAMMA[act]
+    g = SUP_D1[act]
     Ws = _scaled(xp, W, s / g)
     return (g * xp.sqrt(lambda_max_gram(xp, Ws))) ** T, 0 * s + 1
 
@@ -656,7 +644,7 @@ def diag_norm_003(xp, h, act):
     003_d43fadb84922168d.txt, Question 5, part 2. Seed 003 Q5.2 bound on the diagonal factor.
     """
     D = xp.diag_embed(dact(xp, act, h))
-    return op_norm(xp, D), xp.sqrt(xp.max(xp.eigvalsh(xp.matmul(D, D)), axis=-1)), 0 * h[:, 0] + GAMMA[act]
+    return op_norm(xp, D), xp.sqrt(xp.max(xp.eigvalsh(xp.matmul(D, D)), axis=-1)), 0 * h[:, 0] + SUP_D1[act]
 
 
 @inequality("vanish.s003.eq25", inputs=HYP_INPUTS, dims=BOUND_DIMS, relations=("<=", "<=", "="),
@@ -676,7 +664,7 @@ def eq25_003(xp, W, U, b, X, h0, delta, s, act):
     003_d43fadb84922168d.txt, Question 5, part 2, eq. (25). Seed 003 eq. (25).
     """
     nrm, Ws = _hyp_bound(xp, W, U, b, X, h0, delta, s, act, layout="h")
-    g, T = GAMMA[act], X.shape[1]
+    g, T = SUP_D1[act], X.shape[1]
     return nrm, g ** T * op_norm(xp, xp.transpose(Ws)) ** T, g ** T * (delta / g) ** T, delta ** T
 
 
@@ -755,7 +743,7 @@ def norm_chain_004(xp, W, U, b, X, h0, delta, s, act):
 
     004_e57a68eb4e5e7a82.txt, Question 1.2. Seed 004 Q1.2 norm chain.
     """
-    g, T = GAMMA[act], X.shape[1]
+    g, T = SUP_D1[act], X.shape[1]
     Ws = _scaled(xp, W, s * delta / g)
     hs, jacs = _h_jacobians(xp, Ws, U, b, X, h0, act)
     prod = None
@@ -780,7 +768,7 @@ def bound_tightness(profile):
     horizons = [1, 2, 4, 8, 16, 32]
     rows, series = [], []
     for act_name in ("tanh", "sigmoid", "relu", "linear"):
-        g = GAMMA[act_name]
+        g = SUP_D1[act_name]
         W = rng.standard_normal((nets, n, n))
         W = _scaled(xp_np, W, np.full(nets, delta / g))
         U = rng.standard_normal((nets, n, 2))

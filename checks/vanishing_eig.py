@@ -8,7 +8,8 @@ multiplicity) and the largest eigenvalue always agree, which is all the vanishin
 from lemmacheck import Source, Verdict, identity, prop
 from lemmacheck.inputs import Array
 
-from checks._gradflow_helpers import SEED_003, SEED_004, op_norm
+from checks._vocab.sources import SEED_003, SEED_004
+from checks._vocab.linalg import op_norm
 
 RECT_DIMS = {"n": [1, 2, 3, 5], "m": [1, 2, 3, 5]}
 LEMMA_QUOTE = ("For every matrix W, Sp(WW^T) the set of eigenvalues of WW^T is equal to Sp(W^TW) the set of "

@@ -13,8 +13,8 @@ from lemmacheck import Source, Verdict, complexity, identity, inequality, prop
 from lemmacheck.inputs import Array
 
 from checks import _decoding as dec
+from checks._vocab.sources import SEED_004
 
-SEED_004 = "004_e57a68eb4e5e7a82.txt"
 CHAIN_DIMS = {"N": [1, 2, 3, 4], "T": [1, 2, 3, 4]}
 P_TIED = Array("N", "N", scale=(0.3, 3.0), transform=dec.row_stochastic_with_ties)
 P_GENERIC = Array("N", "N", scale=(0.3, 3.0), transform=dec.row_stochastic)

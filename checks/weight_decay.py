@@ -11,10 +11,9 @@ import numpy as np
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, identity, prop, study
 from lemmacheck.inputs import Array, Scalar
 
-from checks._optim_helpers import (
-    ADAM_BETA1, ADAM_BETA2, ADAM_DELTA, SEEDS, adam_run, contraction_spd_transform, dot, matvec, probe,
-    quadratic_gradient, rademacher_support, sgd_l2_trajectory, sgd_weight_decay_trajectory,
-)
+from checks._optim_helpers import ADAM_BETA1, ADAM_BETA2, ADAM_DELTA, adam_run, contraction_spd_transform, probe, quadratic_gradient, rademacher_support, sgd_l2_trajectory, sgd_weight_decay_trajectory
+from checks._vocab.sources import SEED_002, SEED_003, SEED_004
+from checks._vocab.linalg import dot, matvec
 
 _Q = {"A": Array("n", "n", transform=contraction_spd_transform), "b": Array("n"), "theta": Array("n"),
       "c": Array("n", scale=(1.0, 1.0)), "gamma": Scalar(1e-3, 10.0, log=True)}
@@ -22,7 +21,7 @@ _DIMS = {"n": [1, 2, 3, 5]}
 
 
 def _loss(xp, A, b, theta):
-    return 0.5 * dot(xp, theta, matvec(xp, A, theta)) - dot(xp, b, theta)
+    return 0.5 * dot(xp, theta, matvec(A, theta)) - dot(xp, b, theta)
 
 
 def _reg_loss(xp, A, b, gamma, theta):
@@ -48,7 +47,7 @@ def _directional(xp, f, theta, c):
           dims={"m": [1, 2, 5, 16], "n": [1, 3]}, relations=("=", "="),
           labels=("average the per-sample regularised losses", "the penalty does not depend on j"),
           title="Averaging the per-sample regularised loss keeps γ‖θ‖² once",
-          source=Source(SEEDS["004"], "Question 3.1",
+          source=Source(SEED_004, "Question 3.1",
                         quote="L_{reg} = \\frac{1}{m} \\sum_{j} L(...) + \\frac{1}{m} \\sum_{j} \\gamma "
                               "\\|\\theta\\|_{2}^{2} = \\frac{1}{m} \\sum_{j} L(...) + \\gamma \\|\\theta\\|_{2}^{2}"),
           statement=r"L_{reg} = \frac1m\sum_j L^j + \frac1m\sum_j\gamma\|\theta\|_2^2"
@@ -66,7 +65,7 @@ def wd_l2_average_004(xp, losses, theta, gamma, m):
 @identity("wd.penalty_gradient_004",
           inputs={"theta": Array("n"), "c": Array("n", scale=(1.0, 1.0))}, dims=_DIMS,
           title="Gradient of the squared norm: ∂(θᵀθ)/∂θ = 2θ",
-          source=Source(SEEDS["004"], "Question 3.1",
+          source=Source(SEED_004, "Question 3.1",
                         quote="\\frac{\\partial}{\\partial \\theta}\\|\\theta\\|_2^2 = \\frac{\\partial}{\\partial "
                               "\\theta}\\theta^{\\top}\\theta = 2\\theta"),
           statement=r"\frac{\partial}{\partial\theta}\|\theta\|_2^2 = \frac{\partial}{\partial\theta}\theta^\top\theta"
@@ -80,7 +79,7 @@ def wd_penalty_gradient_004(xp, theta, c):
 
 @identity("wd.l2_sgd_update_004", inputs={**_Q, "eta": Scalar(1e-3, 1.0, log=True)}, dims=_DIMS,
           title="SGD on the L2-regularised loss",
-          source=Source(SEEDS["004"], "Question 3.1",
+          source=Source(SEED_004, "Question 3.1",
                         quote="\\theta_{t+1} = \\theta_t - \\eta \\frac{1}{m} \\sum_{i} \\frac{\\partial L}{"
                               "\\partial \\theta} - 2\\eta \\gamma \\theta_t"),
           statement=r"\theta_{t+1} = \theta_t-\eta\nabla_\theta L_{reg} = "
@@ -100,7 +99,7 @@ def wd_l2_sgd_update_004(xp, A, b, theta, c, gamma, eta):
                   "eta": Scalar(1e-3, 0.05, log=True)},
           dims={"n": [1, 2, 4], "T": [1, 2, 5, 8]},
           title="SGD with weight decay (+λθ) equals SGD on the L2 loss when λ = −2ηγ",
-          source=Source(SEEDS["004"], "Question 3.1",
+          source=Source(SEED_004, "Question 3.1",
                         quote="they're identical if we set \\lambda = -2\\eta\\gamma"),
           statement=r"\lambda = -2\eta\gamma:\quad \theta_i-\eta\nabla L(\theta_i)+\lambda\theta_i"
                     r" = \theta_i-\eta\nabla L(\theta_i)-2\eta\gamma\theta_i",
@@ -120,7 +119,7 @@ def wd_sgd_equivalence_004(xp, A, b, theta0, c, gamma, eta, T):
 
 # ------------------------------------------------------------------ Question 3.2 (Adam + L2)
 
-_L2_GRAD_SOURCE = Source(SEEDS["004"], "Question 3.2",
+_L2_GRAD_SOURCE = Source(SEED_004, "Question 3.2",
                          quote="h \\longleftarrow \\frac{1}{m} \\nabla_{\\theta} \\sum_{i} L(f(x^{(i)}; \\theta), "
                                "y^{(i)}) + \\underbrace{\\gamma \\theta}_{\\text{new term}}")
 
@@ -158,7 +157,7 @@ def adam_l2_gradient_line_corrected(xp, A, b, theta, c, gamma):
 
 @identity("adam.l2_gradient_33a_004", inputs=_Q, dims=_DIMS,
           title="The regularised-loss gradient used in 3.3(a): g_t = ∇L + γθ_t (as written)",
-          source=Source(SEEDS["004"], "Question 3.3(a)",
+          source=Source(SEED_004, "Question 3.3(a)",
                         quote="g_t is the gradient of the regularized loss ... g_t = \\frac{1}{m} "
                               "\\nabla_{\\theta_t} \\sum_{i} L(...) + \\gamma \\theta_t"),
           statement=r"g_t = \frac1m\nabla_{\theta_t}\sum_i L(f(x^{(i)};\theta_t),y^{(i)})+\gamma\theta_t"
@@ -179,7 +178,7 @@ _MOMENT_INPUTS = {"prev": Array("n"), "g": Array("n"), "c": Array("n", scale=(1.
 
 @identity("adam.first_moment_004", inputs=_MOMENT_INPUTS, dims=_DIMS,
           title="Bias-corrected first moment of Adam",
-          source=Source(SEEDS["004"], "Question 3.3(a)",
+          source=Source(SEED_004, "Question 3.3(a)",
                         quote="\\hat{m}_t = \\frac{m_t}{1 - \\beta_1^t} = \\frac{\\beta_1 m_{t-1} + (1 - \\beta_1) "
                               "g_t}{1 - \\beta_1^t}"),
           statement=r"\hat m_t = \frac{m_t}{1-\beta_1^t} = \frac{\beta_1 m_{t-1}+(1-\beta_1)g_t}{1-\beta_1^t}",
@@ -197,7 +196,7 @@ def adam_first_moment_004(xp, prev, g, c, beta, t):
 
 @identity("adam.second_moment_004", inputs={**_MOMENT_INPUTS, "prev": Array("n", positive=True)}, dims=_DIMS,
           title="Bias-corrected second moment of Adam",
-          source=Source(SEEDS["004"], "Question 3.3(a)",
+          source=Source(SEED_004, "Question 3.3(a)",
                         quote="\\hat{v}_t = \\frac{v_t}{1 - \\beta_2^t} = \\frac{\\beta_2 v_{t-1} + (1 - \\beta_2) "
                               "g_t^2}{1 - \\beta_2^t}"),
           statement=r"\hat v_t = \frac{v_t}{1-\beta_2^t} = \frac{\beta_2 v_{t-1}+(1-\beta_2)g_t^2}{1-\beta_2^t}",
@@ -238,7 +237,7 @@ def _expansion_chain(xp, m_prev, v_prev, grad, theta, c, gamma, eta, t, squared_
           labels=("expand m̂_t", "expand v̂_t with (∇L)² (as written)", "split the L2 term off"),
           expected_broken_step=2, steps_claimed=True,
           title="Adam-L2 update expanded into a loss part and a decay part (as written)",
-          source=Source(SEEDS["004"], "Question 3.3(a)",
+          source=Source(SEED_004, "Question 3.3(a)",
                         quote="\\sqrt{\\frac{\\beta_{2} v_{t-1} + (1 - \\beta_{2}) \\nabla_{\\theta_{t}}^{2} L}"
                               "{1 - \\beta_{2}^{t}}}"),
           statement=r"\theta_{t+1} = \theta_t-\eta\frac{\hat m_t}{\sqrt{\hat v_t}+\epsilon}"
@@ -265,7 +264,7 @@ def adam_l2_update_expansion_004(xp, m_prev, v_prev, grad, theta, c, gamma, eta,
 @identity("adam.l2_update_expansion_corrected", inputs=_EXPANSION_INPUTS, dims=_DIMS, relations=("=", "=", "="),
           labels=("expand m̂_t", "expand v̂_t with (∇L + γθ)²", "split the L2 term off"),
           title="Adam-L2 update expanded with the regularised gradient in both moments",
-          source=Source(SEEDS["004"], "Question 3.3(a)",
+          source=Source(SEED_004, "Question 3.3(a)",
                         quote="g_t is the gradient of the *regularized* loss"),
           statement=r"\theta_{t+1} = \theta_t-\eta\frac{\beta_1m_{t-1}+(1-\beta_1)\nabla L}{D_t}"
                     r"-\eta\frac{(1-\beta_1)\gamma\theta_t}{D_t},\quad D_t = (1-\beta_1^t)\Big(\sqrt{\frac"
@@ -297,7 +296,7 @@ def _relative_mean(xp, theta_T, theta0):
 
 @prop("adam.l2_small_gradients_decay_more_004", inputs=_DECAY_INPUTS,
       title="Under Adam-L2, weights with small gradients are driven to zero faster (relative to θ_0)",
-      source=Source(SEEDS["004"], "Question 3.3(a)",
+      source=Source(SEED_004, "Question 3.3(a)",
                     quote="for \\theta_{\\text{small}}, the gradients are smaller and thus the denominator is "
                           "smaller and the regularization or decay is stronger for this set of parameters"),
       statement=r"\text{Adam-L2: } \frac{\mathbb{E}[\theta^{small}_T]}{\theta_0} < "
@@ -323,7 +322,7 @@ def adam_l2_small_gradients_decay_more_004(xp, theta0, gamma, eta_rel, small_rat
 @identity("adam.decoupled_decay_uniform_004", inputs={**_DECAY_INPUTS, "lam": Scalar(1e-4, 1e-1, log=True)},
           relations=("=", "="), labels=("same relative decay for both sets", "E[θ_T] = (1 − λ)^T θ_0"),
           title="Under Adam-weight-decay the relative decay does not depend on the gradient magnitude",
-          source=Source(SEEDS["004"], "Question 3.3(b)",
+          source=Source(SEED_004, "Question 3.3(b)",
                         quote="the decay will not depend on any moving average and thus the magnitude of "
                               "gradients for different set of parameters won't affect it"),
           statement=r"\Delta\theta = -\Big(\epsilon\frac{\hat s}{\sqrt{\hat r}+\delta}+\lambda\theta\Big)"
@@ -349,7 +348,7 @@ def adam_decoupled_decay_uniform_004(xp, theta0, gamma, eta_rel, small_ratio, la
 
 @study("adam.decay_rates",
        title="Adam-L2 vs decoupled weight decay: relative decay rate against gradient magnitude",
-       source=Source(SEEDS["004"], "Question 3.3 (a)–(b), 3.4",
+       source=Source(SEED_004, "Question 3.3 (a)–(b), 3.4",
                      quote="we are interested in the rate at which the weights are regularized, relative "
                            "to their initial magnitudes"),
        related=("adam.l2_small_gradients_decay_more_004", "adam.decoupled_decay_uniform_004"))

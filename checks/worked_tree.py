@@ -12,8 +12,8 @@ import sympy as sp
 from lemmacheck import Source, Verdict, value
 
 from checks import _decoding as dec
+from checks._vocab.sources import SEED_004
 
-SEED_004 = "004_e57a68eb4e5e7a82.txt"
 R = sp.Rational
 
 

@@ -3,6 +3,7 @@ r"""Seed 004 Q2.1 symbolically: T free positions with N choices each give :math:
 import sympy as sp
 
 from lemmacheck import Source, Verdict, derivation
+from checks._vocab.sources import SEED_004
 
 N, T = sp.symbols("N T", positive=True, integer=True)
 t = sp.symbols("t", positive=True, integer=True)
@@ -12,7 +13,7 @@ derivation(
     chain=[sp.Product(N, (t, 1, T)).doit(), "=", N**T],
     labels=["w_0 = <BOS> fixed; each of w_1..w_T takes any of the N words"],
     title="Product rule behind Q2.1: ∏_{t=1}^{T} N = N^T",
-    source=Source("004_e57a68eb4e5e7a82.txt", "Q2.1",
+    source=Source(SEED_004, "Q2.1",
                   quote="we got T possible spots and each spot has the possibility to be filled with any of the N "
                         "words in the vocabulary (which includes <BOS> too). So this gives N^T"),
     statement=r"\prod_{t=1}^{T} N = N^T",

@@ -7,8 +7,8 @@ E[(wh)^2] = E[w^2]E[h^2] with E[x^2] = V[x] + E[x]^2.  d is the fan-in d^{(t-1)}
 import sympy as sp
 
 from lemmacheck import Source, Verdict, derivation
+from checks._vocab.sources import SEED_003
 
-SEED_003 = "003_d43fadb84922168d.txt"
 
 mu_w, mu_h = sp.symbols("mu_w mu_h", real=True)
 v_w, v_h = sp.symbols("v_w v_h", nonnegative=True)

@@ -7,8 +7,8 @@ eq. (2) (the curvature bound itself is the lead's ``lse.hessian_inf_bound``).
 import sympy as sp
 
 from lemmacheck import Source, Verdict, derivation
+from checks._vocab.sources import SEED_001
 
-SEED_001 = "001_8cf8400e422d2236.txt"
 x = sp.symbols("x1:4", real=True)
 den = sum(sp.exp(xi) for xi in x)
 h = sp.log(den)

@@ -8,6 +8,7 @@ rule uses; for seed 004 the one-sample loss is L = ℓ·ŷ with ∂L/∂ŷ = ℓ
 import sympy as sp
 
 from lemmacheck import Source, Verdict, derivation
+from checks._vocab.sources import SEED_004
 
 u = sp.Matrix(sp.symbols("u_1 u_2", real=True))
 x = sp.Matrix(sp.symbols("x_1 x_2", real=True))
@@ -121,7 +122,7 @@ derivation("wn.norm_derivative_004", chain=[
     scalar(u.T * c) / nu,
 ], labels=["differentiate (uᵀu)^{1/2}", "simplify"],
    title="Derivative of the norm: ∂‖u‖/∂u = ½(uᵀu)^{−1/2}·2uᵀ",
-   source=Source("004_e57a68eb4e5e7a82.txt", "Question 4.3",
+   source=Source(SEED_004, "Question 4.3",
                  quote="\\frac{\\partial \\|u\\|}{\\partial u} = \\frac{1}{2}(u^{\\top}u)^{-1/2} "
                        "\\frac{\\partial (u^{\\top}u)}{\\partial u} = \\frac{1}{2}(u^{\\top}u)^{-1/2} \\times 2u^{\\top}"),
    statement=r"\frac{\partial\|u\|}{\partial u} = \frac{\partial(u^\top u)^{1/2}}{\partial u} = "

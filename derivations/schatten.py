@@ -9,8 +9,8 @@ r"""Symbolic derivations for the Schatten toolbox (seed 001 §B, eq. (8)–(11))
 import sympy as sp
 
 from lemmacheck import Source, Verdict, derivation
+from checks._vocab.sources import SEED_001
 
-SEED_001 = "001_8cf8400e422d2236.txt"
 
 v1, v2, v3 = sp.symbols("v1 v2 v3", real=True)
 column = sp.Matrix([v1, v2, v3])

@@ -9,7 +9,7 @@ import sympy as sp
 
 from lemmacheck import Source, Verdict, derivation
 
-from checks._sensitivity import SEED_000
+from checks._vocab.sources import SEED_000
 
 t = sp.Symbol("t", real=True)
 g = sp.Symbol("g", real=True)  # stands for d/dt V_p ∇ s_t(Φ + tΔ)|_{t=0}, a constant in t

@@ -8,6 +8,7 @@ keeps each chain scalar.
 import sympy as sp
 
 from lemmacheck import Source, Verdict, derivation
+from checks._vocab.sources import SEED_003
 
 sigma = sp.Function("sigma")
 z = sp.Symbol("z", real=True)
@@ -76,7 +77,7 @@ derivation(
     chain=[gamma ** T * (delta / gamma) ** T, "=", delta ** T],
     labels=["(delta/gamma)^T gamma^T = delta^T"],
     title="gamma^T (delta/gamma)^T = delta^T (seed 003, eq. (25), last step)",
-    source=Source("003_d43fadb84922168d.txt", "Question 5, part 2, eq. (25)",
+    source=Source(SEED_003, "Question 5, part 2, eq. (25)",
                   quote="\\gamma^T \\left( \\frac{\\delta}{\\gamma} \\right)^T = \\delta^T"),
     statement=r"\gamma^T\left(\frac{\delta}{\gamma}\right)^T = \delta^T",
     expected=Verdict.PROVED,

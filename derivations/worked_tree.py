@@ -13,8 +13,8 @@ import sympy as sp
 from lemmacheck import Source, Verdict, derivation
 
 from checks import _decoding as dec
+from checks._vocab.sources import SEED_004
 
-SEED_004 = "004_e57a68eb4e5e7a82.txt"
 
 p1, p2 = sp.symbols("p_1 p_2", positive=True)  # p(w_1 | w_0), p(w_2 | w_{0:1})
 P_BOS = sp.Integer(1)  # p(w_0 = <BOS>) = 1

@@ -12,46 +12,8 @@ flattened Jacobians ``∂s_t/∂vec(W)`` and ``∂s_t/∂vec(U)``.
 
 from __future__ import annotations
 
-ACTIVATIONS = ("sigmoid", "tanh", "softplus")
-
-
-def activation(xp, name: str):
-    """Return ``(σ, σ', σ'')`` as functions of the pre-activation, for ``name`` in :data:`ACTIVATIONS`."""
-    if name == "sigmoid":
-        def d1(z):
-            s = xp.sigmoid(z)
-            return s * (1 - s)
-
-        def d2(z):
-            s = xp.sigmoid(z)
-            return s * (1 - s) * (1 - 2 * s)
-
-        return xp.sigmoid, d1, d2
-    if name == "tanh":
-        def d1(z):
-            t = xp.tanh(z)
-            return 1 - t * t
-
-        def d2(z):
-            t = xp.tanh(z)
-            return -2 * t * (1 - t * t)
-
-        return xp.tanh, d1, d2
-    if name == "softplus":
-        def d1(z):
-            return xp.sigmoid(z)
-
-        def d2(z):
-            s = xp.sigmoid(z)
-            return s * (1 - s)
-
-        return xp.softplus, d1, d2
-    raise ValueError(f"unknown activation {name!r}; choose one of {ACTIVATIONS}")
-
-
-def matvec(A, v):
-    """Batched ``A @ v`` for ``A`` (..., m, n) and ``v`` (..., n)."""
-    return (A @ v[..., None])[..., 0]
+from checks._vocab.activations import activation
+from checks._vocab.linalg import matvec
 
 
 def preactivations_and_states(xp, U, W, s0, X, act: str):
