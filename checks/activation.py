@@ -53,10 +53,6 @@ def _g_matches_sigma_h(xp, W, U, b, X, h0, act_name):
             "needs no invertibility, although the written argument passes through sigma^{-1} "
             "(see act.s002.inverse_step).")
 def g_eq_sigma_h_002(xp, W, U, b, X, h0, act):
-    r""":math:`h_t = W\sigma(h_{t-1}) + Ux_t + b,\ g_t = \sigma(Wg_{t-1} + Ux_t + b),\ g_{t-1} = \sigma(h_{t-1}) \implies g_t = \sigma(h_t)`
-
-    002_65c86a72d8dc8382.txt, Question 1, part 1. g_t = \sigma(h_t) (seed 002, Question 1.1).
-    """
     return _g_matches_sigma_h(xp, W, U, b, X, h0, act)
 
 
@@ -72,10 +68,6 @@ def g_eq_sigma_h_002(xp, W, U, b, X, h0, act):
             "outside its domain). A typo: the same answer concludes sigma(h_t) = g_t two lines later, "
             "which is act.s002.g_eq_sigma_h.")
 def target_typo_002(xp, W, U, b, X, h0, act):
-    r""":math:`g_t = \sigma^{-1}(h_t)`
-
-    002_65c86a72d8dc8382.txt, Question 1, part 1. g_t = \sigma^{-1}(h_t), i.e. \sigma(g_t) = h_t (seed 002, Question 1.1, as written).
-    """
     hs = run_h(xp, W, U, b, X, h0, act)
     gs = run_g(xp, W, U, b, X, apply_act(xp, act, h0), act)
     h, g = hs[-1], gs[-1]
@@ -108,10 +100,6 @@ PAIR_DIMS = {"n": [1, 2, 4], "act": ["tanh", "sigmoid", "softplus", "relu", "abs
             "sigma(sigma^{-1}(g)) = g on the range of sigma is used, and sigma(h_{t-1}) = g_{t-1} directly "
             "gives it. Checked as injectivity of sigma on sampled pairs.")
 def inverse_step_002(xp, h, h2, act):
-    r""":math:`g_{t-1} = \sigma(h_{t-1}) \iff \sigma^{-1}(g_{t-1}) = h_{t-1}`
-
-    002_65c86a72d8dc8382.txt, Question 1, part 1. \sigma(h) = \sigma(h') \Rightarrow h = h' (needed for \sigma^{-1}), seed 002 Question 1.1.
-    """
     return _injective_on_pairs(xp, h, h2, act)
 
 
@@ -127,10 +115,6 @@ def inverse_step_002(xp, h, h2, act):
             "sigma(h_{t-1})) also needs it. The final recipe g_t = sigma(h_t) is still right "
             "(act.s003.identification).")
 def eq21_inverse_003(xp, h, h2, act):
-    r""":math:`g_t = \sigma(Wg_{t-1} + Ux_t + b) \implies \sigma^{-1}(g_t) = Wg_{t-1} + Ux_t + b`
-
-    003_d43fadb84922168d.txt, Question 5, part 1, eq. (21). \sigma^{-1}(g_t) = Wg_{t-1} + Ux_t + b requires \sigma injective (seed 003, eq. (21)).
-    """
     return _injective_on_pairs(xp, h, h2, act)
 
 
@@ -146,10 +130,6 @@ def eq21_inverse_003(xp, h, h2, act):
       notes="Read as: if g_0 = sigma(h_0) then g_t = sigma(h_t) for all t. Induction step proved in SymPy, "
             "simulated for seven activations including non-invertible relu and abs.")
 def identification_003(xp, W, U, b, X, h0, act):
-    r""":math:`\forall t,\ g_t = \sigma(h_t)\ \text{makes}\ h_t = W\sigma(h_{t-1}) + Ux_t + b\ \text{and}\ g_t = \sigma(Wg_{t-1} + Ux_t + b)\ \text{equivalent}`
-
-    003_d43fadb84922168d.txt, Question 5, part 1. \forall t,\ g_t = \sigma(h_t) (seed 003, Question 5.1).
-    """
     return _g_matches_sigma_h(xp, W, U, b, X, h0, act)
 
 
@@ -166,8 +146,4 @@ def identification_003(xp, W, U, b, X, h0, act):
             "for relu and abs too. Conversion garbling: 'W q_{t-1}' for W g_{t-1}; 'pass both sides through a "
             "sigmoid' means the generic sigma; 'proved the inductive bias' means the induction step.")
 def induction_004(xp, W, U, b, X, h0, act):
-    r""":math:`h_t = W\sigma(W\sigma(h_{t-2}) + Ux_{t-1} + b) + Ux_t + b = Wg_{t-1} + Ux_t + b,\ \sigma(h_t) = g_t`
-
-    004_e57a68eb4e5e7a82.txt, Question 1.1. \sigma(h_t) = g_t via h_t = Wg_{t-1} + Ux_t + b (seed 004, Question 1.1).
-    """
     return _g_matches_sigma_h(xp, W, U, b, X, h0, act)

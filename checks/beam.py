@@ -48,7 +48,6 @@ def _attains_max(P, T, seqs_top):
           "corrected algorithm. Corrected: beam.full_beam_exact.",
 )
 def beam_full_beam_literal(xp, P, N, T):
-    r"""Q2.4.d: Algorithm 2 with :math:`B=N^T` beams returns the most likely sequence."""
     seqs, _ = dec.beam_search_markov(P, T, N**T, distinct_start=False)
     return _attains_max(P, T, seqs[:, 0, :])
 
@@ -68,7 +67,6 @@ def beam_full_beam_literal(xp, P, N, T):
           "sums logs while the brute force multiplies probabilities.",
 )
 def beam_full_beam_exact(xp, P, N, T):
-    r"""Q2.4.d corrected: a beam holding every prefix returns a most likely sequence."""
     seqs, _ = dec.beam_search_markov(P, T, N ** max(T - 1, 0), distinct_start=True)
     return _attains_max(P, T, seqs[:, 0, :])
 
@@ -186,7 +184,6 @@ complexity(
           "beam search); the sentence may mean sampling, but 2.4.b's greedy is an argmax.",
 )
 def beam_greedy_reruns(xp, P, N, T):
-    r"""Q2.4.d: repeated greedy decoding gives several distinct sequences."""
     runs = np.stack([dec.greedy(P, T) for _ in range(5)], axis=1)  # (batch, 5, T)
     return (runs != runs[:, :1, :]).any(axis=(1, 2))
 

@@ -112,10 +112,6 @@ EQ32_TEX = (r"\nabla_{h_t^{(b)}}L = U^{(b)\top}\mathrm{diag}\big(h_{t-1}^{(b)}\o
             "the direct term d l_t/d h_t^(f) is missing: the recursion is off by exactly that term "
             "(birnn.s003.forward_corrected). Also in (29)-(31) 'I' stands for the all-ones vector.")
 def eq31_every(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
-    r""":math:`\nabla_{h_t^{(f)}}L = U^{(f)\top}\mathrm{diag}\big(h_{t+1}^{(f)}\odot(1 - h_{t+1}^{(f)})\big)\nabla_{h_{t+1}^{(f)}}L,\quad L = \sum_t \ell_t(h_t^{(f)}, h_t^{(b)}),\ 1 \le t < T`
-
-    003_d43fadb84922168d.txt, Question 6, part 2, eq. (26) and (31). Seed 003 eq. (31) for :math:`L = \sum_t \ell_t`.
-    """
     return _check_recursion(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss="every", direction="f", with_direct=False)
 
 
@@ -127,10 +123,6 @@ def eq31_every(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
       notes="Exact here: for t < T, h_t^(f) reaches L only through h_{t+1}^(f). SymPy proves it for n = 1, "
             "T = 3 (derivations/birnn.py).")
 def eq31_last(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
-    r""":math:`\nabla_{h_t^{(f)}}L = U^{(f)\top}\mathrm{diag}\big(h_{t+1}^{(f)}\odot(1 - h_{t+1}^{(f)})\big)\nabla_{h_{t+1}^{(f)}}L,\quad L = \ell_T(h_T^{(f)}, h_T^{(b)}),\ 1 \le t < T`
-
-    003_d43fadb84922168d.txt, Question 6, part 2, eq. (26) and (31). Seed 003 eq. (31) for :math:`L = \ell_T`.
-    """
     return _check_recursion(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss="last", direction="f", with_direct=False)
 
 
@@ -141,10 +133,6 @@ def eq31_last(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
       expected=Verdict.REFUTED,
       notes="Same omission as (31): the direct term d l_t/d h_t^(b) is missing (birnn.s003.backward_corrected).")
 def eq32_every(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
-    r""":math:`\nabla_{h_t^{(b)}}L = U^{(b)\top}\mathrm{diag}\big(h_{t-1}^{(b)}\odot(1 - h_{t-1}^{(b)})\big)\nabla_{h_{t-1}^{(b)}}L,\quad L = \sum_t \ell_t,\ 1 < t \le T`
-
-    003_d43fadb84922168d.txt, Question 6, part 2, eq. (27) and (32). Seed 003 eq. (32) for :math:`L = \sum_t \ell_t`.
-    """
     return _check_recursion(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss="every", direction="b", with_direct=False)
 
 
@@ -158,10 +146,6 @@ def eq32_every(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
             "= 0. The backward direction's 'last' step for this loss is its first one; the recursion needs the "
             "direct term at t = T.")
 def eq32_last(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
-    r""":math:`\nabla_{h_t^{(b)}}L = U^{(b)\top}\mathrm{diag}\big(h_{t-1}^{(b)}\odot(1 - h_{t-1}^{(b)})\big)\nabla_{h_{t-1}^{(b)}}L,\quad L = \ell_T(h_T^{(f)}, h_T^{(b)}),\ 1 < t \le T`
-
-    003_d43fadb84922168d.txt, Question 6, part 2, eq. (27) and (32). Seed 003 eq. (32) for :math:`L = \ell_T`.
-    """
     return _check_recursion(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss="last", direction="b", with_direct=False)
 
 
@@ -172,10 +156,6 @@ def eq32_last(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
       expected=Verdict.HOLDS, corrects="birnn.s003.eq31_every",
       notes="Holds for both losses (the direct term is zero where the loss does not read step t).")
 def forward_corrected(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss):
-    r""":math:`\nabla_{h_t^{(f)}}L = \frac{\partial \ell_t}{\partial h_t^{(f)}} + U^{(f)\top}\mathrm{diag}\big(h_{t+1}^{(f)}\odot(1 - h_{t+1}^{(f)})\big)\nabla_{h_{t+1}^{(f)}}L`
-
-    003_d43fadb84922168d.txt, Question 6, part 2, eq. (31) (corrected). Corrected (31).
-    """
     return _check_recursion(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss=loss, direction="f", with_direct=True)
 
 
@@ -186,10 +166,6 @@ def forward_corrected(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss):
       expected=Verdict.HOLDS, corrects="birnn.s003.eq32_every",
       notes="Holds for both losses; for L = l_T it also repairs birnn.s003.eq32_last.")
 def backward_corrected(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss):
-    r""":math:`\nabla_{h_t^{(b)}}L = \frac{\partial \ell_t}{\partial h_t^{(b)}} + U^{(b)\top}\mathrm{diag}\big(h_{t-1}^{(b)}\odot(1 - h_{t-1}^{(b)})\big)\nabla_{h_{t-1}^{(b)}}L`
-
-    003_d43fadb84922168d.txt, Question 6, part 2, eq. (32) (corrected). Corrected (32).
-    """
     return _check_recursion(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss=loss, direction="b", with_direct=True)
 
 
@@ -211,10 +187,6 @@ STEP_INPUTS = {"Wf": Array("n", 2, scale=(0.1, 2.0)), "Uf": Array("n", "n", scal
             "transposed central-difference Jacobian of h_t -> h_{t+1}; SymPy proves sigma' = sigma(1 - sigma) "
             "and the factorisation for n = 2.")
 def eq28_30(xp, Wf, Uf, x_t, x_next, h_t):
-    r""":math:`\frac{\partial f^{(f)}}{\partial h_t^{(f)}}\frac{\partial h_{t+1}^{(f)}}{\partial f^{(f)}} = U^{(f)\top}\,\mathrm{diag}\big(\sigma(f)\odot(1-\sigma(f))\big) = U^{(f)\top}\,\mathrm{diag}\big(h_{t+1}^{(f)}\odot(1-h_{t+1}^{(f)})\big)`
-
-    003_d43fadb84922168d.txt, Question 6, part 2, eq. (28)-(30). Seed 003 eq. (28)-(30), denominator layout.
-    """
     step = lambda z: xp.sigmoid(matvec(Wf, x_next) + matvec(Uf, z))  # noqa: E731
     h_next = step(h_t)
     formula = xp.transpose(Uf) * (h_next * (1 - h_next))[:, None, :]
@@ -236,10 +208,7 @@ def eq28_30(xp, Wf, Uf, x_t, x_next, h_t):
             "with x_t the step (29) -> (30) is false whenever W^(f) x_t != W^(f) x_{t+1}. The corrected "
             "factor is birnn.s003.eq28_30.")
 def eq29_as_written(xp, Wf, Uf, x_t, x_next, h_t):
-    r""":math:`\sigma\big(f^{(f)}(x_t, h_t^{(f)})\big) = h_{t+1}^{(f)} = \sigma\big(f^{(f)}(x_{t+1}, h_t^{(f)})\big)`
-
-    003_d43fadb84922168d.txt, Question 6, part 2, eq. (29)-(30). (29) evaluated at :math:`x_t` against :math:`h_{t+1}`.
-    """
+    """(29) evaluated at x_t against h_{t+1}."""
     as_written = xp.sigmoid(matvec(Wf, x_t) + matvec(Uf, h_t))
     h_next = xp.sigmoid(matvec(Wf, x_next) + matvec(Uf, h_t))
     return _vec_close(xp, as_written, h_next)

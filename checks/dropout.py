@@ -90,10 +90,6 @@ def _rel_close(xp, a, b, rtol=1e-9):
           expected=Verdict.HOLDS,
           notes="Exact enumeration of all 2^{nd} masks (n d <= 6).")
 def eq13_16(xp, X, w, y, p):
-    r""":math:`\mathbb{E}_R\|(R\odot X)w - y\|_2^2 = \mathbb{E}_R[((R\odot X)w-y)^\top((R\odot X)w-y)] = \mathbb{E}_R[w^\top(R\odot X)^\top(R\odot X)w - 2y^\top(R\odot X)w + y^\top y] = w^\top\mathbb{E}_R[(R\odot X)^\top(R\odot X)]w - 2y^\top\mathbb{E}_R[R\odot X]w + y^\top y`
-
-    003_d43fadb84922168d.txt, Question 2, part 2, eq. (13)-(16). Seed 003 Q2 eq. (13)-(16).
-    """
     masks, RX = _masked(xp, X)
     P = _mask_weights(xp, p, masks)
     Rw = xp.matmul(RX, w[:, None, :, None])[..., 0]  # (batch, K, n)
@@ -116,10 +112,6 @@ def eq13_16(xp, X, w, y, p):
       statement=r"\mathbb{E}_R[R\odot X] = pX", expected=Verdict.HOLDS,
       notes="Exact enumeration of masks; entrywise with relative tolerance 1e-9.")
 def mask_mean(xp, X, w, y, p):
-    r""":math:`\mathbb{E}_R[R\odot X] = pX`
-
-    003_d43fadb84922168d.txt, Question 2, part 2. :math:`\mathbb{E}_R[R\odot X] = pX`.
-    """
     masks, RX = _masked(xp, X)
     P = _mask_weights(xp, p, masks)
     return _rel_close(xp, xp.sum(P[:, :, None, None] * RX, axis=1), p[:, None, None] * X)
@@ -135,10 +127,6 @@ def mask_mean(xp, X, w, y, p):
       expected=Verdict.HOLDS,
       notes="Exact enumeration of masks; entrywise with relative tolerance 1e-9.")
 def mask_gram(xp, X, w, y, p):
-    r""":math:`\mathbb{E}_R[(R\odot X)^\top(R\odot X)] = p^2X^\top X + p(1-p)\,I_d\odot(X^\top X),\quad \mathbb{E}[R_{ki}R_{kj}] = p^2\ (i\ne j),\ p = p^2 + p(1-p)\ (i = j)`
-
-    003_d43fadb84922168d.txt, Question 2, part 2. :math:`\mathbb{E}_R[(R\odot X)^\top(R\odot X)] = p^2X^\top X + p(1-p)\Gamma^2`.
-    """
     masks, RX = _masked(xp, X)
     P = _mask_weights(xp, p, masks)
     EG = xp.sum(P[:, :, None, None] * xp.matmul(xp.transpose(RX), RX), axis=1)
@@ -158,10 +146,6 @@ def mask_gram(xp, X, w, y, p):
           notes="Exact enumeration of all masks for n d <= 6; SymPy proves it for n = d = 2 (16 masks, "
                 "symbolic X, w, y, p); Monte Carlo for larger n, d in dropout.s003.expected_loss_mc.")
 def expected_loss(xp, X, w, y, p):
-    r""":math:`\mathbb{E}_R[L(w)] = w^\top[p^2X^\top X + p(1-p)\Gamma^2]w - 2py^\top Xw + y^\top y = \|y - pXw\|_2^2 + p(1-p)\|\Gamma w\|_2^2`
-
-    003_d43fadb84922168d.txt, Question 2, part 2. Seed 003 Q2: :math:`\mathbb{E}_R[L(w)] = \|y-pXw\|^2 + p(1-p)\|\Gamma w\|^2`.
-    """
     pp = p[:, None, None]
     H = pp * pp * gram(xp, X) + pp * (1 - pp) * gamma_sq(xp, X)
     mid = (xp.sum(w * matvec(H, w), axis=-1) - 2 * p * xp.sum(y * matvec(X, w), axis=-1)
@@ -182,10 +166,7 @@ MC_MASKS, MC_CHUNK = 400, 50
             "60-digit re-evaluation); passes when the closed form lies within 6 standard errors of the sample "
             "mean (false-alarm rate ~1e-9 per instance).")
 def expected_loss_mc(xp, X, w, y, p):
-    r""":math:`\mathbb{E}_R\|(R\odot X)w - y\|_2^2 = \|y - pXw\|_2^2 + p(1-p)\|\Gamma w\|_2^2`
-
-    003_d43fadb84922168d.txt, Question 2, part 2. Monte Carlo check of the dropout expected loss for n up to 10, d = 4.
-    """
+    """Monte Carlo estimate of the expected loss against the closed form (n up to 10, d = 4)."""
     rng = np.random.default_rng(20190315)
     n, d = X.shape[-2], X.shape[-1]
     losses = []
@@ -213,10 +194,6 @@ def expected_loss_mc(xp, X, w, y, p):
       expected=Verdict.HOLDS,
       notes="Smallest eigenvalue of the Hessian >= -1e-12 ||H|| (rounding).")
 def convex(xp, X, w, y, p):
-    r""":math:`\nabla_w^2\,\mathbb{E}_R[L(w)] = 2p^2X^\top X + 2p(1-p)\Gamma^2 \succeq 0`
-
-    003_d43fadb84922168d.txt, Question 2, part 3. Hessian of the expected loss is PSD.
-    """
     pp = p[:, None, None]
     H = 2 * pp * pp * gram(xp, X) + 2 * pp * (1 - pp) * gamma_sq(xp, X)
     ev = xp.eigvalsh(H)
@@ -238,10 +215,6 @@ def _grad_formula(xp, X, w, y, p):
           notes="Directional derivative along v against the central difference of the exactly enumerated expected "
                 "loss with step 1: exact, since the loss is quadratic in w. SymPy differentiates the closed form.")
 def gradient(xp, X, w, y, p, v):
-    r""":math:`\frac{\partial\,\mathbb{E}_R[L(w)]}{\partial w} = 2p^2X^\top Xw - 2pX^\top y + 2p(1-p)\Gamma^2w`
-
-    003_d43fadb84922168d.txt, Question 2, part 3. Gradient of the expected dropout loss.
-    """
     f_plus = expected_loss_enum(xp, X, w + v, y, p)
     f_minus = expected_loss_enum(xp, X, w - v, y, p)
     return (f_plus - f_minus) / 2, xp.sum(_grad_formula(xp, X, w, y, p) * v, axis=-1)
@@ -266,10 +239,6 @@ def _w_dropout(xp, X, y, p):
             "terms, and the normal equation X^T y = (pX^T X + (1-p)Gamma^2) w holds. The underbrace labels "
             "(1-p)/p Gamma^2 as lambda^dropout; the limits below are those of the scalar (1-p)/p.")
 def minimiser(xp, X, w, y, p):
-    r""":math:`\nabla_w\mathbb{E}_R[L] = 0 \iff X^\top y = (pX^\top X + (1-p)\Gamma^2)w \iff \left(X^\top X + \tfrac{1-p}{p}\Gamma^2\right)^{-1}X^\top y = pw^{dropout}`
-
-    003_d43fadb84922168d.txt, Question 2, part 3. Seed 003 Q2.3: the dropout minimiser.
-    """
     wd = _w_dropout(xp, X, y, p)
     pp = p[:, None, None]
     lhs = matvec(xp.transpose(X), y)
@@ -307,10 +276,6 @@ value("dropout.s003.lambda_limits", computed=_lambda_limits, stated=["oo", "0"],
       expected=Verdict.HOLDS,
       notes="The closed form satisfies X^T y = (X^T X + lambda I) w (relative tolerance 1e-7).")
 def ridge_solution(xp, X, w, y, p, lam):
-    r""":math:`\nabla_w\left(\|y-Xw\|^2 + \lambda\|w\|^2\right) = -2X^\top y + 2X^\top Xw + 2\lambda w = 0 \iff w^{L_2} = (X^\top X + \lambda I_d)^{-1}X^\top y`
-
-    003_d43fadb84922168d.txt, Question 2, part 4. Seed 003 Q2.4: the ridge minimiser.
-    """
     d = X.shape[-1]
     A = gram(xp, X) + lam[:, None, None] * xp.eye(d)
     wr = matvec(xp.inv(A), matvec(xp.transpose(X), y))
@@ -337,10 +302,6 @@ def _equal_column_norms(raw):
       notes="Made precise: dropout is ridge with the data-dependent penalty (1-p)/p Gamma^2 on the rescaled weights "
             "p w; the two coincide exactly when all columns of X have the same norm.")
 def similar_role(xp, X, y, p):
-    r""":math:`\Gamma^2 = cI \implies p\,w^{dropout} = (X^\top X + c\tfrac{1-p}{p}I)^{-1}X^\top y = w^{L_2}\big|_{\lambda^{L_2} = c(1-p)/p}`
-
-    003_d43fadb84922168d.txt, Question 2, part 5. Dropout equals ridge when the columns of X have equal norms.
-    """
     d = X.shape[-1]
     c = xp.sum(X * X, axis=-2)[:, 0]
     lam = c * (1 - p) / p
@@ -364,10 +325,6 @@ PEN_INPUTS = {"X": Array("n", "n", scale=(0.1, 10.0), transform=_no_zero_column)
                 "*column* norms: the penalty on w_j grows with the norm of feature (column) j, over all examples. "
                 "Corrected: dropout.s003.columns_penalised. The other half (L2 penalises uniformly) is right.")
 def rows_penalised(xp, X, w):
-    r""":math:`\|\Gamma w\|_2^2 = \sum_i w_i^2\,\|X_{i,:}\|_2^2\quad\text{(penalty weighted by the row norms of }X)`
-
-    003_d43fadb84922168d.txt, Question 2, part 5. Penalty with row norms, as the text reads.
-    """
     rows = xp.sum(X * X, axis=-1)
     return xp.sum(xp.sum(X * X, axis=-2) * w * w, axis=-1), xp.sum(rows * w * w, axis=-1)
 
@@ -380,9 +337,5 @@ def rows_penalised(xp, X, w):
           statement=r"\|\Gamma w\|_2^2 = w^\top(I_d\odot X^\top X)w = \sum_j w_j^2\,\|X_{:,j}\|_2^2",
           expected=Verdict.PROVED, corrects="dropout.s003.rows_penalised")
 def columns_penalised(xp, X, w):
-    r""":math:`\|\Gamma w\|_2^2 = w^\top(I_d\odot X^\top X)w = \sum_j w_j^2\,\|X_{:,j}\|_2^2`
-
-    003_d43fadb84922168d.txt, Question 2, part 5 (corrected: columns). :math:`\|\Gamma w\|^2 = \sum_j w_j^2\|X_{:,j}\|^2`.
-    """
     G = gamma_sq(xp, X)
     return xp.sum(w * matvec(G, w), axis=-1), xp.sum(xp.sum(X * X, axis=-2) * w * w, axis=-1)

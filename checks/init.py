@@ -51,10 +51,6 @@ EQ14_INPUTS = {"c": Scalar(-3.0, 3.0), "sw": Array(3, **SUPPORT), "pw": ProbVect
                 "each other) independent of W, as the document assumes. Checked as the chain of values of "
                 "E[a_i] each equivalence rearranges. With E[h_j] = 0 (part 1) it gives c = 0.")
 def eq1_4(xp, c, sw, pw, sh, ph):
-    r""":math:`\mathbb{E}[a_i] = 0 \iff c = -\sum_j \mathbb{E}[w_{ij}h_j] = -\sum_j\mathbb{E}[w_{ij}]\mathbb{E}[h_j] = -\mathbb{E}[w_{i1}]\sum_j\mathbb{E}[h_j]`
-
-    003_d43fadb84922168d.txt, Question 1, eq. (1)-(4). Seed 003 Q1 eq. (1)-(4).
-    """
     wv, wp = _iid_pair(xp, sw, pw)
     hv = _joint_from_supports(xp, sh)
     prob = wp[:, :, None] * ph[:, None, :]  # (batch, w-config, h-config)
@@ -78,10 +74,7 @@ def eq1_4(xp, c, sw, pw, sh, ph):
                 "Cov[w, h] != 0). Not a claim of the document; the hypothesis does hold in a feed-forward network "
                 "at initialisation, since h^{(t-1)} is a function of earlier layers' weights and the input only.")
 def eq3_needs_independence(xp, sw, sh, pj):
-    r""":math:`\mathbb{E}[w_{ij}h_j] = \mathbb{E}[w_{ij}]\,\mathbb{E}[h_j]\ \text{for an arbitrary joint law of }(w_{ij}, h_j)`
-
-    003_d43fadb84922168d.txt, Question 1, eq. (3) (hypothesis W^{(t)} independent of h^{(t-1)}). :math:`\mathbb{E}[wh]` against :math:`\mathbb{E}[w]\mathbb{E}[h]` for a dependent pair.
-    """
+    """E[wh] against E[w]E[h] for a dependent pair."""
     wv = xp.stack([sw[:, g[0]] for g in GRID2], axis=1)
     hv = xp.stack([sh[:, g[1]] for g in GRID2], axis=1)
     return expect(xp, pj, wv * hv), expect(xp, pj, wv) * expect(xp, pj, hv)
@@ -100,10 +93,6 @@ def eq3_needs_independence(xp, sw, sh, pj):
           notes="No assumption needed: d = 2 and an arbitrary joint law of (w_1, h_1, w_2, h_2) on a 2-point grid "
                 "per variable (16 atoms).")
 def eq5_7(xp, c, s, p):
-    r""":math:`\mathbb{V}\Big[c + \sum_j w_{ij}h_j\Big] = \mathbb{V}\Big[\sum_j w_{ij}h_j\Big] = \sum_j \mathbb{V}[w_{ij}h_j] + 2\sum_{j_1<j_2}\mathrm{Cov}[w_{ij_1}h_{j_1}, w_{ij_2}h_{j_2}]`
-
-    003_d43fadb84922168d.txt, Question 1, eq. (5)-(7). Seed 003 Q1 eq. (5)-(7).
-    """
     grid = list(itertools.product(range(2), repeat=4))
     vals = xp.stack([xp.stack([s[:, v, g[v]] for v in range(4)], axis=-1) for g in grid], axis=1)
     x1, x2 = vals[..., 0] * vals[..., 1], vals[..., 2] * vals[..., 3]
@@ -137,10 +126,6 @@ def _var_product_independent(xp, sw, pw, sh, ph):
           notes="Exact on independent 3-point laws; proved in SymPy from V[wh] = E[w^2]E[h^2] - E[w]^2E[h]^2. In "
                 "(9) the last term sits outside the sum sign as typeset; read inside (it is in (10)).")
 def eq9(xp, sw, pw, sh, ph):
-    r""":math:`w \perp h \implies \mathbb{V}[wh] = \mathbb{V}[w]\left(\mathbb{V}[h] + \mathbb{E}[h]^2\right) + \mathbb{V}[h]\,\mathbb{E}[w]^2`
-
-    003_d43fadb84922168d.txt, Question 1, eq. (9). Seed 003 Q1 eq. (9), one term.
-    """
     ew, eh = expect(xp, pw, sw), expect(xp, ph, sh)
     vw, vh = expect(xp, pw, (sw - ew[:, None]) ** 2), expect(xp, ph, (sh - eh[:, None]) ** 2)
     return _var_product_independent(xp, sw, pw, sh, ph), vw * (vh + eh * eh) + vh * ew * ew
@@ -162,10 +147,6 @@ def eq9(xp, sw, pw, sh, ph):
                 "weights i.i.d. and independent of h; the weights' mean is not zero, so (8)'s covariances "
                 "vanish because the h_j are uncorrelated.")
 def eq8_10(xp, sw, pw, sh, ph1, ph2):
-    r""":math:`\mathbb{V}\Big[\sum_j w_{ij}h_j\Big] = \sum_j\mathbb{V}[w_{ij}h_j] = \sum_j \mathbb{V}[w_{ij}](\mathbb{V}[h_j] + \mathbb{E}[h_j]^2) + \mathbb{V}[h_j]\mathbb{E}[w_{ij}]^2 = d\left(\mathbb{V}[w_{i1}] + \mathbb{E}[w_{i1}]^2\right)`
-
-    003_d43fadb84922168d.txt, Question 1, part 1, eq. (8)-(10). Seed 003 Q1 eq. (8)-(10).
-    """
     h1, h2 = standardize(xp, sh[:, 0], ph1), standardize(xp, sh[:, 1], ph2)
     wv, wp = _iid_pair(xp, sw, pw)
     hv = xp.stack([xp.stack([h1[:, g[0]], h2[:, g[1]]], axis=-1) for g in GRID2], axis=1)
@@ -194,10 +175,6 @@ def eq8_10(xp, sw, pw, sh, ph1, ph2):
           expected=Verdict.PROVED,
           notes="SymPy integrates w^2 against the uniform density (E[w^2] = V + E^2) and simplifies.")
 def uniform_moments(xp, alpha, width):
-    r""":math:`\frac{(\beta-\alpha)^2}{12} + \frac{(\alpha+\beta)^2}{4} = \frac{\alpha^2+\beta^2+\alpha\beta}{3}`
-
-    003_d43fadb84922168d.txt, Question 1, part 1(b). Second moment of :math:`\mathcal{U}(\alpha,\beta)` (seed 003 Q1.1(b)).
-    """
     beta = alpha + width
     return ((beta - alpha) ** 2 / 12 + (alpha + beta) ** 2 / 4, (alpha * alpha + beta * beta + alpha * beta) / 3)
 
@@ -216,10 +193,6 @@ GENERAL_LAW = {"s": Array(4, **SUPPORT), "p": ProbVector(4)}
                 "integrates x^2); the square may have been misplaced by the PDF conversion. Corrected: "
                 "init.s003.relu_var_line_fixed.")
 def relu_var_line(xp, s, p):
-    r""":math:`\mathbb{V}[a] = \mathbb{E}[a]^2 - \mathbb{E}[a]^2`
-
-    003_d43fadb84922168d.txt, Question 1, part 2. :math:`\mathbb{V}[a] = \mathbb{E}[a]^2 - \mathbb{E}[a]^2` as written.
-    """
     m = expect(xp, p, s)
     return expect(xp, p, (s - m[:, None]) ** 2), m * m - m * m
 
@@ -230,10 +203,6 @@ def relu_var_line(xp, s, p):
           statement=r"\mathbb{V}[a] = \mathbb{E}[a^2] - \mathbb{E}[a]^2",
           expected=Verdict.HOLDS, corrects="init.s003.relu_var_line")
 def relu_var_line_fixed(xp, s, p):
-    r""":math:`\mathbb{V}[a] = \mathbb{E}[a^2] - \mathbb{E}[a]^2`
-
-    003_d43fadb84922168d.txt, Question 1, part 2 (corrected). :math:`\mathbb{V}[a] = \mathbb{E}[a^2] - \mathbb{E}[a]^2`.
-    """
     m = expect(xp, p, s)
     return expect(xp, p, (s - m[:, None]) ** 2), expect(xp, p, s * s) - m * m
 
@@ -259,10 +228,6 @@ def _relu(xp, x):
                 "integrals for the Gaussian, uniform and Laplace laws in init.s003.relu_half_families. Without "
                 "symmetry it fails: init.s003.relu_half_needs_symmetry.")
 def relu_half(xp, s, p):
-    r""":math:`1 = \mathbb{V}[a] = \int x^2 p(x)\,dx = 2\int_0^\infty x^2 p(x)\,dx = 2\int (x\mathbb{1}_{x>0})^2 p(x)\,dx,\ \text{so}\ \mathbb{E}[\mathrm{ReLU}(a)^2] = \tfrac12`
-
-    003_d43fadb84922168d.txt, Question 1, part 2. :math:`\mathbb{E}[\mathrm{ReLU}(a)^2] = \tfrac12` for symmetric standardised a.
-    """
     v, q = symmetric_law(xp, s, p)
     m = expect(xp, q, v)
     pos = xp.where(v > 0, 0 * v + 1, 0 * v)
@@ -304,10 +269,6 @@ value("init.s003.relu_half_families", computed=_relu_second_moments,
                 "E[ReLU(a)^2] = E[a^2 1_{a>0}] != 1/2). Not a claim of the document; it documents for which a "
                 "the step '1 = 2 int_0^inf x^2 p(x) dx' is true.")
 def relu_half_needs_symmetry(xp, s, p):
-    r""":math:`\mathbb{E}[a] = 0,\ \mathbb{V}[a] = 1 \implies \mathbb{E}[\mathrm{ReLU}(a)^2] = \tfrac12`
-
-    003_d43fadb84922168d.txt, Question 1, part 2 (hypothesis 'a has a symmetric distribution'). :math:`\mathbb{E}[\mathrm{ReLU}(a)^2]` for a standardised but possibly skewed law.
-    """
     v = standardize(xp, s, p)
     return expect(xp, p, _relu(xp, v) ** 2), 0 * v[:, 0] + 0.5
 
@@ -321,10 +282,6 @@ def relu_half_needs_symmetry(xp, s, p):
       expected=Verdict.HOLDS,
       notes="With sum_j E[h_j] > 0, (4) c = -E[w_i1] sum_j E[h_j] vanishes exactly when E[w_i1] = 0.")
 def relu_mean_positive(xp, s, p):
-    r""":math:`a\ \text{symmetric},\ \mathbb{V}[a] = 1 \implies \mathbb{E}[\mathrm{ReLU}(a)] > 0`
-
-    003_d43fadb84922168d.txt, Question 1, part 2. :math:`\mathbb{E}[\mathrm{ReLU}(a)] > 0`.
-    """
     v, q = symmetric_law(xp, s, p)
     return expect(xp, q, _relu(xp, v)) > 0
 
@@ -366,10 +323,7 @@ COV_INPUTS = {"sw": Array(3, **SUPPORT), "pw": ProbVector(3), "s": Array(3, scal
                 "share h^{(t-2)} and are dependent in exactly this way (study init.propagation). The conclusion "
                 "survives because the scheme then sets E[w] = 0 (init.s003.relu_cov_zero_fixed).")
 def relu_cov_zero(xp, sw, pw, s, p):
-    r""":math:`\mathrm{Cov}[a_{j_1}, a_{j_2}] = 0 \implies \mathrm{Cov}[w_{ij_1}\mathrm{ReLU}(a_{j_1}), w_{ij_2}\mathrm{ReLU}(a_{j_2})] = 0`
-
-    003_d43fadb84922168d.txt, Question 1, part 2, before (11). Covariance term of (7) for ReLU units fed by uncorrelated but dependent pre-activations, checked as :math:`\mathbb{E}[X_1X_2] = \mathbb{E}[X_1]\mathbb{E}[X_2]`.
-    """
+    """E[X_1X_2] against E[X_1]E[X_2] for ReLU units fed by uncorrelated but dependent pre-activations."""
     v, q = symmetric_law(xp, s, p)  # law of a_1 (2k+1 atoms)
     a1 = xp.concatenate([v, v], axis=-1)
     a2 = xp.concatenate([v, -v], axis=-1)  # a_2 = eps a_1
@@ -388,10 +342,6 @@ def relu_cov_zero(xp, sw, pw, s, p):
           notes="Exact on independent symmetric laws; the term is E[w]^2 Cov[h_1, h_2] in general, so E[w] = 0 "
                 "also suffices.")
 def relu_cov_zero_fixed(xp, sw, pw, s, p, s2, p2):
-    r""":math:`a_{j_1} \perp a_{j_2} \implies \mathrm{Cov}[w_{ij_1}\mathrm{ReLU}(a_{j_1}), w_{ij_2}\mathrm{ReLU}(a_{j_2})] = 0`
-
-    003_d43fadb84922168d.txt, Question 1, part 2 (corrected: independent a_j). Covariance term of (7) with independent pre-activations.
-    """
     v1, q1 = symmetric_law(xp, s, p)
     v2, q2 = symmetric_law(xp, s2, p2)
     m = v1.shape[-1]

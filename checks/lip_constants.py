@@ -87,10 +87,6 @@ _LU_QUOTE = ("L_U = 1/2 max_q ||Q_t Ṽ_q||²_{S1} + max_q ||V_q||_2 ||x_t||_2 m
           "it rests on the first-order steps (13), (15) and on ignoring dQ_{t−1}/dt. See lip.majorisation.",
 )
 def lip_l_u(xp, U, W, V, s0, X, y, D, step, act, T):
-    r"""Seed 001, §B.1, eq. (22): majorisation of E_t along U.
-
-    .. math:: E_t(\mathbf{U}+\Delta\mathbf{U}) \le E_t(\mathbf{U}) + \langle\nabla_{\mathbf{U}}E_t,\Delta\mathbf{U}\rangle + L_{\mathbf{U}}\|\Delta\mathbf{U}\|_{S^\infty}^2,\quad L_{\mathbf{U}} = \frac12\max_q\|\mathbf{Q}_t\tilde{\mathbf{V}}_q\|_{S^1}^2 + \max_q\|\mathbf{V}_q\|_2\|\mathbf{x}_t\|_2\max_p(\lambda_p'^{-1}\lambda_p''\|\mathbf{Q}_{t-1:,:,p}\|_{S^1}) + \max_q\|\mathbf{V}_q\|_2\|\mathbf{W}\|_{S^\infty}\|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\max_p(\lambda_p'^{-1}\lambda_p''\|\mathbf{Q}_{t-1:,:,p}\|_{S^1})
-    """
     return _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, "U")
 
 
@@ -113,10 +109,6 @@ _LW_QUOTE = ("L_W = 1/2 (max_q ||P_t Ṽ_q||_{S1})² + max_q ||V_q||_2 ||s_{t−
           "for P_t, first-order steps, ignored dP_{t−1}/dt). See lip.majorisation.",
 )
 def lip_l_w(xp, U, W, V, s0, X, y, D, step, act, T):
-    r"""Seed 001, §B.2, eq. (32): majorisation of E_t along W.
-
-    .. math:: E_t(\mathbf{W}+\Delta\mathbf{W}) \le E_t(\mathbf{W}) + \langle\nabla_{\mathbf{W}}E_t,\Delta\mathbf{W}\rangle + L_{\mathbf{W}}\|\Delta\mathbf{W}\|_{S^\infty}^2
-    """
     return _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, "W")
 
 

@@ -12,7 +12,7 @@ both covered.
 
 Bounds are checked with the common terms f_t(Φ) (or g_t(Φ)) and the first-order term subtracted from both
 sides (remainder form; chains have f_t(Φ) subtracted from every element).  This is the same inequality, but
-it keeps the 50-digit re-verification meaningful: in the full form, tight instances with logits of size 10¹⁰
+it keeps the high-precision re-verification meaningful: in the full form, tight instances with logits of size 10¹⁰
 cancel to below any working precision and the engine once "confirmed" such a rounding artefact
 (see /tmp/engine-requests/lossbounds.md).
 """
@@ -66,8 +66,6 @@ LEMMA1_TEX = (r"f_t(\Phi+\Delta\Phi) \le f_t(\Phi) + \langle\nabla_\Phi f_t(\Phi
           "tightness is about the bound's slack, not about f_t itself.",
 )
 def lemma1_bound(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 001 §A, Lemma 1: :math:`f_t(\Phi+\Delta\Phi) \le f_t(\Phi) + \langle\nabla_\Phi f_t,\Delta\Phi\rangle
-    + \tfrac12\|Vs_t(\Phi+\Delta\Phi)-Vs_t(\Phi)\|_\infty^2 + \|r\|_\infty`."""
     q = _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
     return q["f_new"] - q["f"] - q["grad_f"], q["half_sq"] + q["r_inf"]
 
@@ -96,7 +94,6 @@ def lemma1_bound(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
           "lse.bound_eq3. The corrected chain is lemma1.proof_chain.corrected.",
 )
 def lemma1_proof_chain(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 001 §A, proof of Lemma 1 (eq. (3), (4) and the softmax step) as written."""
     q = _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
     hs, gf = q["half_sq"], q["grad_f"]
     return (q["f_new"] - q["f"],
@@ -122,7 +119,6 @@ def lemma1_proof_chain(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     same_as=("lemma1.proof_chain",),
 )
 def lemma1_proof_chain_corrected(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 001 §A, proof of Lemma 1 with :math:`r^\top p \le \|r\|_\infty\|p\|_1`."""
     q = _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
     hs, gf = q["half_sq"], q["grad_f"]
     return (q["f_new"] - q["f"],
@@ -151,7 +147,6 @@ def lemma1_proof_chain_corrected(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
           "(derivations/loss_lemmas.py).",
 )
 def lemma1_eq4(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 001 §A eq. (4)."""
     q = _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
     p, r = q["p"], q["r"]
     return (dot(xp, p, q["dz"]), dot(xp, p, r + q["jvp"]), dot(xp, r, p) + dot(xp, p, q["jvp"]),
@@ -174,7 +169,6 @@ def lemma1_eq4(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
           "transcription of the new point θ + Δθ. With that reading it is lemma1.bound (θ = {U, W, V, s₀}).",
 )
 def lemma1_bound_hw(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 000, handwritten Lemma 1, read with :math:`+\|r\|_\infty`."""
     q = _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
     return q["f_new"] - q["f"] - q["grad_f"], q["half_sq"] + q["r_inf"]
 
@@ -198,7 +192,6 @@ def lemma1_bound_hw(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
           "eq. (4)); r·∇f is the inner product rᵀ∇f.",
 )
 def lemma1_eq4_hw(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 000, handwritten proof of Lemma 1, the chain-rule split."""
     return lemma1_eq4(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
 
 
@@ -217,7 +210,6 @@ def lemma1_eq4_hw(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
           "yᵀVs_t < 0. Corrected: lemma2.bound.",
 )
 def lemma2_as_written(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 001 §A, Lemma 2 as printed."""
     q = _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
     return q["g_new"], q["grad_g"] + q["r_inf"]
 
@@ -235,7 +227,6 @@ def lemma2_as_written(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
           "negative sign.",
 )
 def lemma2_bound(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 001 §A, Lemma 2 with :math:`g_t(\Phi)` restored."""
     q = _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
     return q["g_new"] - q["g"] - q["grad_g"], q["r_inf"]
 
@@ -253,7 +244,6 @@ def lemma2_bound(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
           "Vs_t, eq. (5) (lemma2.eq5).",
 )
 def lemma2_g_linear_in_phi(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 001 §A: :math:`g_t` equal to its first-order Taylor expansion in Φ (as worded)."""
     q = _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
     return q["g_new"], q["g"] + q["grad_g"]
 
@@ -270,7 +260,6 @@ def lemma2_g_linear_in_phi(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     notes="∇_{Vs_t} g_t = −y. SymPy proves it for K = 3 (derivations/loss_lemmas.py).",
 )
 def lemma2_eq5(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 001 §A eq. (5)."""
     q = _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
     return q["g_new"], q["g"] + dot(xp, -q["y"], q["dz"])
 
@@ -287,7 +276,6 @@ def lemma2_eq5(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     notes="The left side is ⟨∇_Φ g_t, ΔΦ⟩ − yᵀr and −yᵀr ≤ ‖r‖∞ for one-hot y.",
 )
 def lemma2_eq6(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 001 §A eq. (6)."""
     q = _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
     return dot(xp, -q["y"], q["dz"]) - q["grad_g"], q["r_inf"]
 
@@ -306,7 +294,6 @@ def lemma2_eq6(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
           "the handwritten one keeps g_{-t}(θ) and is true (y one-hot, g_{-t} = −y_tᵀVS_t).",
 )
 def lemma2_bound_hw(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 000, handwritten Lemma 2, read with :math:`\|r\|_\infty`."""
     q = _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
     return q["g_new"] - q["g"] - q["grad_g"], q["r_inf"]
 
@@ -326,7 +313,6 @@ def lemma2_bound_hw(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
           "right (lemma2.hw_equality.corrected).",
 )
 def lemma2_hw_equality(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 000, handwritten proof of Lemma 2, first line (an equality as written)."""
     q = _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
     return dot(xp, -q["y"], q["dz"]), q["grad_g"] + q["r_inf"]
 
@@ -346,7 +332,6 @@ def lemma2_hw_equality(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     inputs=RNN, dims=LOSS_RNN_DIMS,
 )
 def lemma2_hw_equality_corrected(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 000, handwritten proof of Lemma 2 with the equality made exact."""
     q = _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
     return (dot(xp, -q["y"], q["dz"]), q["grad_g"] - dot(xp, q["y"], q["r"]), q["grad_g"] + q["r_inf"])
 
@@ -371,7 +356,6 @@ def lemma2_hw_equality_corrected(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
           "remainder is [lse remainder] + (p − y)ᵀr and ‖p − y‖₁ can approach 2.",
 )
 def loss_eq7(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 001 §A eq. (7), last term read as :math:`2\|r\|_\infty`."""
     q = _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
     E, E_new = q["f"] + q["g"], q["f_new"] + q["g_new"]
     return E_new - E - (q["grad_f"] + q["grad_g"]), q["half_sq"] + 2 * q["r_inf"]
@@ -392,7 +376,6 @@ def loss_eq7(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
           "first-order term.",
 )
 def loss_eq7_reading_b(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 001 §A eq. (7), last term read as :math:`2\|Vs_t(\Phi+\Delta\Phi)-Vs_t(\Phi)\|_\infty`."""
     q = _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
     E, E_new = q["f"] + q["g"], q["f_new"] + q["g_new"]
     return E_new - E - (q["grad_f"] + q["grad_g"]), q["half_sq"] + 2 * inf_norm(xp, q["dz"])
@@ -463,7 +446,6 @@ def eq7_tightness(profile):
           "and is true. Checked on RNN logits, ∅ = θ + Δθ with θ = {U, W, V, s₀}, remainder form.",
 )
 def lemma1_eq3_hw(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 000, handwritten proof of Lemma 1: eq. (2) at :math:`VS_t`."""
     q = _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
     return q["f_new"] - q["f"] - dot(xp, q["p"], q["dz"]), q["half_sq"]
 
@@ -482,7 +464,6 @@ def lemma1_eq3_hw(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     notes="The stray comma in '⟨∇_{VS_t(θ)}, g_{-t}(θ), …⟩' is read as ∇_{VS_t(θ)} g_{-t}(θ) = −y_t.",
 )
 def lemma2_eq5_hw(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 000, handwritten proof of Lemma 2: linearity in :math:`VS_t`."""
     return lemma2_eq5(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
 
 
@@ -502,6 +483,5 @@ def lemma2_eq5_hw(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
           "printed lemma2.as_written.",
 )
 def lemma2_proof_chain(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    r"""Seed 001 §A, proof of Lemma 2 (eq. (5) then (6))."""
     q = _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
     return q["g_new"] - q["g"], dot(xp, -q["y"], q["dz"]), q["grad_g"] + q["r_inf"]

@@ -24,7 +24,7 @@ _MODEL = ("U", "W", "V", "s0", "X")
 # unbounded softplus the float64 evaluation of log softmax (the left side, as the document defines E)
 # underflows to log 0 once two logits differ by more than ~745 — a float64 artefact, not a failure.
 DIMS = {"H": [1, 4], "N": [2], "K": [2, 3, 5], "T": [1, 3], "act": ["tanh", "sigmoid"]}
-# Soft labels are normalised inside the check (with xp), so that 1ᵀy_t = 1 holds exactly also in the 50-digit
+# Soft labels are normalised inside the check (with xp), so that 1ᵀy_t = 1 holds exactly also in the high-precision
 # re-evaluation: a float64 probability vector sums to one only up to rounding, and (1 − 1ᵀy_t)·lse is then a
 # genuine (tiny) defect of the identity.
 PROB = {**{k: v for k, v in loss_rnn_inputs("prob").items() if k in _MODEL}, "Y": Array("T", "K", low=0.01, high=1.0)}
@@ -61,8 +61,6 @@ REWRITE_TEX = (r"E = -\frac1M\sum_{t=1}^M\sum_{i=1}^K y_{t,i}\log o_{t,i} = -\fr
           "carries (1ᵀy_t)·lse (loss.ce_rewrite.general_labels).",
 )
 def loss_ce_rewrite(xp, U, W, V, s0, X, Y, act):
-    r"""Seed 000 §"Loss Function of RNN" item 1: :math:`-\frac1M\sum_t y_t^\top\log o_t = \frac1M\sum_t
-    (\mathrm{lse}(Vs_t) - y_t^\top Vs_t)` for labels summing to one."""
     Y = Y / xp.sum(Y, axis=-1)[..., None]
     return (_mean_over_tokens(xp, U, W, V, s0, X, Y, act, cross_entropy),
             _mean_over_tokens(xp, U, W, V, s0, X, Y, act, token_loss))
@@ -81,7 +79,6 @@ def loss_ce_rewrite(xp, U, W, V, s0, X, Y, act):
           "and for soft labels, false e.g. for multi-label 0/1 targets).",
 )
 def loss_ce_rewrite_unnormalised(xp, U, W, V, s0, X, Y, act):
-    r"""Seed 000 §"Loss Function of RNN" item 1 applied to labels not summing to one."""
     return (_mean_over_tokens(xp, U, W, V, s0, X, Y, act, cross_entropy),
             _mean_over_tokens(xp, U, W, V, s0, X, Y, act, token_loss))
 
@@ -100,7 +97,6 @@ def loss_ce_rewrite_unnormalised(xp, U, W, V, s0, X, Y, act):
           "separately.",
 )
 def loss_e_split(xp, U, W, V, s0, X, Y, act):
-    r"""Seed 000 §"Loss Function of RNN" item 2: :math:`E = (f - g)/M`."""
     ss = hidden_states(xp, U, W, s0, X, act)
     T = X.shape[1]
     f = xp.logsumexp(matvec(V, ss[1]), axis=-1)
@@ -124,7 +120,6 @@ def loss_e_split(xp, U, W, V, s0, X, Y, act):
           "(V_j is the j-th row of V; y is the label of token t, its index dropped in the text).",
 )
 def loss_token_loss_eq1(xp, U, W, V, s0, X, Y, act):
-    r"""Seed 001 §A eq. (1)."""
     s = hidden_states(xp, U, W, s0, X, act)[-1]
     return cross_entropy(xp, V, s, Y[:, -1]), token_loss(xp, V, s, Y[:, -1])
 
@@ -143,7 +138,6 @@ def loss_token_loss_eq1(xp, U, W, V, s0, X, Y, act):
           "the main text's formula; with that reading it holds (one-hot labels).",
 )
 def loss_ce_rewrite_hw(xp, U, W, V, s0, X, Y, act):
-    r"""Seed 000, handwritten appendix: the rewrite of E (read with the sum over both terms)."""
     return (_mean_over_tokens(xp, U, W, V, s0, X, Y, act, cross_entropy),
             _mean_over_tokens(xp, U, W, V, s0, X, Y, act, token_loss))
 

@@ -33,7 +33,6 @@ def _inf(xp, a):
           "logit).",
 )
 def softmax_inf_norm(xp, x):
-    r"""Seed 001 §A: :math:`\|\mathrm{softmax}(x)\|_\infty \le 1`."""
     return _inf(xp, xp.softmax(x, axis=-1)), _inf(xp, x) * 0 + 1
 
 
@@ -50,7 +49,6 @@ def softmax_inf_norm(xp, x):
           "entry ≤ 1).",
 )
 def softmax_grad_le_one_hw(xp, x):
-    r"""Seed 000, handwritten appendix: :math:`\nabla_{VS_t} f_{-t} = \mathrm{softmax}(VS_t) \le 1` entrywise."""
     return xp.max(xp.softmax(x, axis=-1), axis=-1), _inf(xp, x) * 0 + 1
 
 
@@ -68,7 +66,6 @@ def softmax_grad_le_one_hw(xp, x):
           "Lemma 1 needs, so the lemma survives.",
 )
 def softmax_holder_inf_inf(xp, x, r):
-    r"""Seed 001 §A: :math:`r^\top\mathrm{softmax}(x) \le \|r\|_\infty\|\mathrm{softmax}(x)\|_\infty` (as written)."""
     p = xp.softmax(x, axis=-1)
     return xp.sum(r * p, axis=-1), _inf(xp, r) * _inf(xp, p)
 
@@ -87,7 +84,6 @@ def softmax_holder_inf_inf(xp, x, r):
     notes="Tight (ratio 1) when r is constant and positive on the support of the softmax.",
 )
 def softmax_r_dot_softmax(xp, x, r):
-    r"""Seed 001 §A with Hölder's dual pair: :math:`r^\top p \le \|r\|_\infty\|p\|_1 = \|r\|_\infty`."""
     p = xp.softmax(x, axis=-1)
     return xp.sum(r * p, axis=-1), _inf(xp, r) * xp.sum(xp.abs(p), axis=-1), _inf(xp, r)
 
@@ -107,7 +103,6 @@ def softmax_r_dot_softmax(xp, x, r):
           "constant'. Hessian view: lse.hessian_inf_bound.",
 )
 def softmax_lipschitz_half(xp, x, y):
-    r"""Seed 001 §A: :math:`\|\mathrm{softmax}(x)-\mathrm{softmax}(y)\|_1 \le \tfrac12\|x-y\|_\infty` (L = ½)."""
     d = xp.softmax(x, axis=-1) - xp.softmax(y, axis=-1)
     return xp.sum(xp.abs(d), axis=-1), 0.5 * _inf(xp, x - y)
 
@@ -125,7 +120,6 @@ def softmax_lipschitz_half(xp, x, y):
           "≤ ‖d‖∞; integrate along the segment. Tightness → 1 at x = 0, y = (ε, −ε), ε → 0.",
 )
 def softmax_lipschitz_one(xp, x, y):
-    r""":math:`\|\mathrm{softmax}(x)-\mathrm{softmax}(y)\|_1 \le \|x-y\|_\infty`."""
     d = xp.softmax(x, axis=-1) - xp.softmax(y, axis=-1)
     return xp.sum(xp.abs(d), axis=-1), _inf(xp, x - y)
 

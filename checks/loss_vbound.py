@@ -50,7 +50,6 @@ def _grad_v(xp, U, W, V, s0, X, C, act):
           "SymPy proves the identity for H = K = 2 (derivations/loss_vbound.py).",
 )
 def loss_g_linear_in_v(xp, U, W, V, s0, X, Y, dV, act):
-    r"""Seed 000 §"Loss Bounded w.r.t. V" item 1: :math:`g(V+\Delta V) = g(V) + \langle\nabla_V g,\Delta V\rangle`."""
     ss = hidden_states(xp, U, W, s0, X, act)[1:]
     T = X.shape[1]
     g = sum(dot(xp, Y[:, t], matvec(V, ss[t])) for t in range(T))
@@ -72,7 +71,6 @@ def loss_g_linear_in_v(xp, U, W, V, s0, X, Y, dV, act):
           "reads f as the per-token f_t. Corrected: loss.f_sum_lse.",
 )
 def loss_f_single_lse(xp, U, W, V, s0, X, Y, dV, act):
-    r"""Seed 000 §"Loss Bounded w.r.t. V" item 2: :math:`f(V) = \mathrm{lse}_1(Vs_t)` (t = M)."""
     _, zs, _ = _per_token(xp, U, W, V, s0, X, act)
     f = sum(xp.logsumexp(z, axis=-1) for z in zs)
     return f, xp.logsumexp(zs[-1], axis=-1)
@@ -95,7 +93,6 @@ def weighted_lse(xp, w, u):
     inputs=VIN, dims=DIMS,
 )
 def loss_f_sum_lse(xp, U, W, V, s0, X, Y, dV, act):
-    r"""Seed 000 §"Loss Bounded w.r.t. V" item 2 with the sum over tokens."""
     _, zs, _ = _per_token(xp, U, W, V, s0, X, act)
     ones = zs[0] * 0 + 1
     f = sum(xp.logsumexp(z, axis=-1) for z in zs)
@@ -126,7 +123,6 @@ def loss_f_sum_lse(xp, U, W, V, s0, X, Y, dV, act):
           "measured in loss.v_bound_token and the study loss.v_bound_tightness.",
 )
 def loss_v_bound_chain(xp, U, W, V, s0, X, Y, dV, act):
-    r"""Seed 000 §"Loss Bounded w.r.t. V" item 2 (the four-line chain), token t = M."""
     ss, zs, ps = _per_token(xp, U, W, V, s0, X, act)
     s, z, p = ss[-1], zs[-1], ps[-1]
     dz = matvec(dV, s)
@@ -155,8 +151,6 @@ def loss_v_bound_chain(xp, U, W, V, s0, X, Y, dV, act):
           "Numerically: softmax pairing vs back-propagated ∇_V f_t; SymPy: H = K = 2.",
 )
 def loss_v_grad_pullback(xp, U, W, V, s0, X, Y, dV, act):
-    r"""Seed 000 §"Loss Bounded w.r.t. V": :math:`\langle\nabla_{Vs_t}f, \Delta V s_t\rangle = \langle\nabla_V f,
-    \Delta V\rangle`."""
     ss, zs, ps = _per_token(xp, U, W, V, s0, X, act)
     C = [None] * (X.shape[1] - 1) + [ps[-1]]
     return dot(xp, ps[-1], matvec(dV, ss[-1])), frob(xp, _grad_v(xp, U, W, V, s0, X, C, act), dV)
@@ -175,7 +169,6 @@ def loss_v_grad_pullback(xp, U, W, V, s0, X, Y, dV, act):
           "the ratio is far below 1 (study loss.v_bound_tightness).",
 )
 def loss_v_norm_step(xp, U, W, V, s0, X, Y, dV, act):
-    r"""Seed 000 §"Loss Bounded w.r.t. V": :math:`\|\Delta V s_t\|_\infty\le\|\Delta V\|_{S^\infty}\|s_t\|_2`."""
     s = hidden_states(xp, U, W, s0, X, act)[-1]
     return inf_norm(xp, matvec(dV, s)), xp.schatten_norm(dV, math.inf) * xp.sqrt(dot(xp, s, s))
 
@@ -196,7 +189,6 @@ def loss_v_norm_step(xp, U, W, V, s0, X, Y, dV, act):
           "coordinate — incompatible, so ½ could be ¼ (loss.v_bound_token.quarter, tightness → 1).",
 )
 def loss_v_bound_token(xp, U, W, V, s0, X, Y, dV, act):
-    r"""Seed 000 §"Loss Bounded w.r.t. V" item 2, remainder form."""
     ss, zs, ps = _per_token(xp, U, W, V, s0, X, act)
     s, z, p = ss[-1], zs[-1], ps[-1]
     rem = xp.logsumexp(matvec(V + dV, s), axis=-1) - xp.logsumexp(z, axis=-1) - dot(xp, p, matvec(dV, s))
@@ -231,7 +223,6 @@ def _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act):
           "loss.v_bound_token. Corrected: the mean (1/M)Σ_t ‖s_t‖₂² (loss.v_bound_e.mean).",
 )
 def loss_v_bound_e(xp, U, W, V, s0, X, Y, dV, act):
-    r"""Seed 000 §"Loss Bounded w.r.t. V" item 3 as written, for every t (smallest ‖s_t‖₂)."""
     E, E_new, pair, ss = _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act)
     norms = xp.stack([dot(xp, s, s) for s in ss], axis=-1)
     return E_new - E - pair, 0.5 * xp.schatten_norm(dV, math.inf) ** 2 * xp.min(norms, axis=-1)
@@ -250,7 +241,6 @@ def loss_v_bound_e(xp, U, W, V, s0, X, Y, dV, act):
     notes="Average of the per-token bounds (g is exactly linear in V). max_t ‖s_t‖₂² also works but is looser.",
 )
 def loss_v_bound_e_mean(xp, U, W, V, s0, X, Y, dV, act):
-    r"""Seed 000 §"Loss Bounded w.r.t. V" item 3 with the mean of :math:`\|s_t\|_2^2`."""
     E, E_new, pair, ss = _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act)
     T = X.shape[1]
     mean_sq = sum(dot(xp, s, s) for s in ss) / T
@@ -272,7 +262,6 @@ def loss_v_bound_e_mean(xp, U, W, V, s0, X, Y, dV, act):
     notes="Same mathematics as seed 001 eq. (2) (lse.bound), stated with two points; checked in remainder form.",
 )
 def loss_lse_bound_hw(xp, x1, x2):
-    r"""Seed 000, handwritten appendix: the log-sum-exp bound."""
     rem = xp.logsumexp(x2, axis=-1) - xp.logsumexp(x1, axis=-1) - dot(xp, xp.softmax(x1, axis=-1), x2 - x1)
     return rem, 0.5 * inf_norm(xp, x2 - x1) ** 2
 
@@ -292,7 +281,6 @@ def loss_lse_bound_hw(xp, x1, x2):
           "coordinate vs ±a on two), so loss.v_bound_token's tightness stays ≤ ½.",
 )
 def loss_v_bound_token_quarter(xp, U, W, V, s0, X, Y, dV, act):
-    r"""Sharpened form of seed 000 §"Loss Bounded w.r.t. V" item 2 with constant ¼."""
     lhs, rhs = loss_v_bound_token(xp, U, W, V, s0, X, Y, dV, act)
     return lhs, 0.5 * rhs
 

@@ -30,7 +30,6 @@ def lse_remainder(xp, x, dx):
           "measures the constant ½ itself rather than being ≈ 1 trivially.",
 )
 def lse_bound(xp, x, dx):
-    r"""Seed 001 §A eq. (2): :math:`h(x+\Delta x)\le h(x)+\langle\nabla h(x),\Delta x\rangle+\tfrac12\|\Delta x\|_\infty^2`."""
     return lse_remainder(xp, x, dx), 0.5 * xp.max(xp.abs(dx), axis=-1) ** 2
 
 
@@ -49,7 +48,6 @@ def lse_bound(xp, x, dx):
           "‖Δx‖∞ is large (the remainder grows like ‖Δx‖∞ − log 2 along Δx = (a, −a)). Lemma 1 uses the square.",
 )
 def lse_bound_eq3(xp, x, dx):
-    r"""Seed 001 §A eq. (3) as written: remainder :math:`\le \tfrac12\|V s_t(\Phi+\Delta\Phi)-V s_t(\Phi)\|_\infty`."""
     return lse_remainder(xp, x, dx), 0.5 * xp.max(xp.abs(dx), axis=-1)
 
 
@@ -66,7 +64,6 @@ def lse_bound_eq3(xp, x, dx):
     dims=DIMS,
 )
 def lse_bound_eq3_corrected(xp, x, dx):
-    r"""Seed 001 §A eq. (3) with the square restored."""
     return lse_remainder(xp, x, dx), 0.5 * xp.max(xp.abs(dx), axis=-1) ** 2
 
 
@@ -84,6 +81,5 @@ def lse_bound_eq3_corrected(xp, x, dx):
           "Taylor constant L/2 = ½ of eq. (2) cannot be improved. The text calls ½ itself the Lipschitz constant.",
 )
 def lse_hessian_inf_bound(xp, p, v):
-    r""":math:`v^\top(\mathrm{diag}\,p - pp^\top)v \le \|v\|_\infty^2`; seed 001 §A."""
     quad = xp.sum(p * v * v, axis=-1) - xp.sum(p * v, axis=-1) ** 2
     return quad, xp.max(xp.abs(v), axis=-1) ** 2

@@ -63,8 +63,6 @@ def _trajectories(xp, A, b, theta0, c, beta, delta, T):
                     r" = \alpha\Delta\theta_{t-1}-\epsilon g_t",
           expected=Verdict.PROVED, same_as=("momentum.eq17_003",))
 def momentum_step_002(xp, dtheta_prev, g, c, alpha, eps):
-    r"""$\Delta\theta_t = -(\alpha v_{t-1}+\epsilon g_t) = \alpha\Delta\theta_{t-1}-\epsilon g_t$
-    (seed 002, Question 2.1)."""
     return _momentum_step_chain(xp, dtheta_prev, g, c, alpha, eps)
 
 
@@ -77,8 +75,6 @@ def momentum_step_002(xp, dtheta_prev, g, c, alpha, eps):
                     r"\Delta\theta_{t-1}\right)-\delta(1-\beta)g_t = \beta\Delta\theta_{t-1}-(1-\beta)\delta g_t",
           expected=Verdict.PROVED, same_as=("momentum.eq18_003",))
 def momentum_running_avg_step_002(xp, dtheta_prev, g, c, beta, delta):
-    r"""$\Delta\theta_t = -\delta(\beta v_{t-1}+(1-\beta)g_t) = \beta\Delta\theta_{t-1}-(1-\beta)\delta g_t$
-    (seed 002, Question 2.1)."""
     return _average_step_chain(xp, dtheta_prev, g, c, beta, delta)
 
 
@@ -96,8 +92,6 @@ def momentum_running_avg_step_002(xp, dtheta_prev, g, c, beta, delta):
                 "i.e. also necessity: for g_t ≠ 0 and Δθ_{t-1} not parallel to g_t the coefficients must "
                 "match, which the identification argument gives.")
 def momentum_equivalence_002(xp, A, b, theta0, c, beta, delta, T):
-    r"""$\alpha=\beta,\ \epsilon=(1-\beta)\delta$ makes momentum SGD and running-average SGD equal
-    (seed 002, Question 2.1)."""
     return _trajectories(xp, A, b, theta0, c, beta, delta, T)
 
 
@@ -112,8 +106,6 @@ def momentum_equivalence_002(xp, A, b, theta0, c, beta, delta, T):
           statement=r"\Delta\theta_t = -\alpha v_{t-1}-\epsilon g_t = \alpha\Delta\theta_{t-1}-\epsilon g_t",
           expected=Verdict.PROVED, same_as=("momentum.step_002",))
 def momentum_eq17_003(xp, dtheta_prev, g, c, alpha, eps):
-    r"""$\Delta\theta_t = -\alpha v_{t-1}-\epsilon g_t = \alpha\Delta\theta_{t-1}-\epsilon g_t$
-    (seed 003, Question 3.1, eq. (17))."""
     e0, _, e2 = _momentum_step_chain(xp, dtheta_prev, g, c, alpha, eps)
     v_prev = -dtheta_prev
     e1 = probe(xp, c, -alpha[:, None] * v_prev - eps[:, None] * g)
@@ -130,8 +122,6 @@ def momentum_eq17_003(xp, dtheta_prev, g, c, alpha, eps):
                     r"\beta\Delta\theta_{t-1}-\delta(1-\beta)g_t",
           expected=Verdict.PROVED, same_as=("momentum.running_avg_step_002",))
 def momentum_eq18_003(xp, dtheta_prev, g, c, beta, delta):
-    r"""$\Delta\theta_t = -\delta\beta v_{t-1}-\delta(1-\beta)g_t = \beta\Delta\theta_{t-1}-\delta(1-\beta)g_t$
-    (seed 003, Question 3.1, eq. (18))."""
     b, d = beta[:, None], delta[:, None]
     v_prev = -dtheta_prev / d
     return (probe(xp, c, -d * (b * v_prev + (1 - b) * g)),
@@ -151,5 +141,4 @@ def momentum_eq18_003(xp, dtheta_prev, g, c, beta, delta):
                 "range (the running average then ignores the gradients), so β < 1 is tacit. Checked on "
                 "trajectories of a random quadratic loss with β ∈ [0, 0.99].")
 def momentum_equivalence_003(xp, A, b, theta0, c, beta, delta, T):
-    r"""$\alpha=\beta,\ \epsilon=\delta(1-\beta)$: (17) and (18) are the same scheme (seed 003, Question 3.1)."""
     return _trajectories(xp, A, b, theta0, c, beta, delta, T)

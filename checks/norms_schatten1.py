@@ -43,8 +43,6 @@ def nuclear(xp, X):
           "Schatten-2 norm, norms.s2_monotone.",
 )
 def norms_s1_monotone(xp, B, D):
-    r"""Seed 000 §Comments item 3 as written: :math:`A \ge B` entrywise
-    :math:`\Rightarrow \|A\|_{S^1}\le\|B\|_{S^1}`."""
     return nuclear(xp, B + D), nuclear(xp, B)
 
 
@@ -66,7 +64,6 @@ def norms_s1_monotone(xp, B, D):
           "in §Loss Bound w.r.t. W (that section is catalogued elsewhere).",
 )
 def norms_s1_monotone_nonneg(xp, B, D, lam):
-    r"""Seed 000 §Comments item 3 (intended): :math:`A\ge B\ge0 \Rightarrow \|B\|_{S^1}\le\|A\|_{S^1}`."""
     lam = lam[..., None, None]
     A = B + lam * D + (1 - lam) * (1 - B)
     return nuclear(xp, B), nuclear(xp, A)
@@ -88,7 +85,6 @@ def norms_s1_monotone_nonneg(xp, B, D, lam):
           "‖·‖_{ℓ1} and ‖·‖_{S¹} (norms.s1_equiv_l1).",
 )
 def norms_s1_dominated_l1(xp, B, D):
-    r""":math:`|B|\le A \Rightarrow \|B\|_{S^1}\le\|B\|_{\ell_1}\le\|A\|_{\ell_1}`."""
     return nuclear(xp, B), l1(xp, B), l1(xp, xp.abs(B) + D)
 
 
@@ -105,7 +101,6 @@ def norms_s1_dominated_l1(xp, B, D):
           "comparison the document wants is exactly true for S²; tight as D → 0.",
 )
 def norms_s2_monotone(xp, B, D):
-    r"""Seed 000 §Comments item 3: Schatten-2 (Frobenius) monotonicity under entrywise domination."""
     return xp.schatten_norm(B, 2), xp.schatten_norm(xp.abs(B) + D, 2)
 
 
@@ -126,7 +121,6 @@ EQUIV_QUOTE = ("Schatten-1 norm and element-wise 1-norm are equivalent. ( 1/sqrt
           "optimal constants (norms.s1_equiv_l1). The lower half with the max-norm is norms.s1_equiv_lower.",
 )
 def norms_s1_equiv_upper(xp, X):
-    r"""Seed 000 §Comments item 3: :math:`\|X\|_{S^1}\le\|X\|_\infty` (entrywise max)."""
     return nuclear(xp, X), maxabs(xp, X)
 
 
@@ -142,7 +136,6 @@ def norms_s1_equiv_upper(xp, X):
           "reaches 1 only at m = n = 1.",
 )
 def norms_s1_equiv_lower(xp, X):
-    r"""Seed 000 §Comments item 3: :math:`\|X\|_\infty/\sqrt{mn}\le\|X\|_{S^1}` (entrywise max)."""
     m, n = X.shape[-2], X.shape[-1]
     return maxabs(xp, X) / math.sqrt(m * n), nuclear(xp, X)
 
@@ -162,7 +155,6 @@ def norms_s1_equiv_lower(xp, X):
           "√(mn)), the right by any matrix with one nonzero per row and column (diagonal).",
 )
 def norms_s1_equiv_l1(xp, X):
-    r"""Seed 000 §Comments item 3, read with the entrywise 1-norm."""
     m, n = X.shape[-2], X.shape[-1]
     return l1(xp, X) / math.sqrt(m * n), nuclear(xp, X), l1(xp, X)
 
@@ -242,7 +234,6 @@ LEMMA4_QUOTE = ("||T ṽ||_{S^1} = ||Σ_p v_p T_{:,:,p}||_{S^1} ≤ Σ_p v_p ||T
           "all slices are positive multiples of one matrix, T_p = v_p M.",
 )
 def lemma4_bound(xp, T, v):
-    r"""Seed 001 §B.1 Lemma 4."""
     weighted, norms = _slices(xp, T, v)
     return nuclear(xp, weighted), xp.vector_norm(norms, 2) * xp.vector_norm(v, 2)
 
@@ -266,7 +257,6 @@ def lemma4_bound(xp, T, v):
           "corrected), after which Cauchy–Schwarz applies unchanged.",
 )
 def lemma4_chain(xp, T, v):
-    r"""Seed 001 §B.1 eq. (21) as written."""
     weighted, norms = _slices(xp, T, v)
     return (nuclear(xp, xp.sum(v[..., None, None] * T, axis=-3)), nuclear(xp, weighted),
             xp.sum(v * norms, axis=-1), xp.vector_norm(norms, 2) * xp.vector_norm(v, 2))
@@ -282,7 +272,6 @@ def lemma4_chain(xp, T, v):
     notes="v_p may be negative: P = 1, v₁ = −1, T₁ ≠ 0 gives ‖T₁‖ ≤ −‖T₁‖.",
 )
 def lemma4_middle_step(xp, T, v):
-    r"""Seed 001 §B.1 eq. (21), middle step as written."""
     weighted, norms = _slices(xp, T, v)
     return nuclear(xp, weighted), xp.sum(v * norms, axis=-1)
 
@@ -299,7 +288,6 @@ def lemma4_middle_step(xp, T, v):
     notes="Triangle inequality and homogeneity of ‖·‖_{S¹}; tight when the slices are aligned (T_p = sign(v_p) M).",
 )
 def lemma4_middle_step_corrected(xp, T, v):
-    r"""Seed 001 §B.1 eq. (21), middle step with :math:`|v_p|`."""
     weighted, norms = _slices(xp, T, v)
     return nuclear(xp, weighted), xp.sum(xp.abs(v) * norms, axis=-1)
 
@@ -324,6 +312,5 @@ def lemma4_middle_step_corrected(xp, T, v):
           "catalogue file).",
 )
 def norms_equiv_w000(xp, M):
-    r"""Seed 000 §Loss Bound w.r.t. W, item 3.3.3: :math:`\|M\|/H \le \|M\|_{S^\infty} \le \|M\|`."""
     H = M.shape[-1]
     return l1(xp, M) / H, xp.schatten_norm(M, math.inf)

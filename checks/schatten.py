@@ -33,7 +33,6 @@ def holder_exponent(p, q):
           "‖AB‖_{S^r} ≤ ‖A‖_{S^q}‖B‖_{S^p}; see schatten.holder.",
 )
 def schatten_holder_eq8(xp, M, p, q):
-    r"""Seed 001 §B eq. (8) as written: :math:`\|M\|_{S^r}\le\|M\|_{S^q}\|M\|_{S^p}`."""
     r = holder_exponent(p, q)
     return xp.schatten_norm(M, r), xp.schatten_norm(M, q) * xp.schatten_norm(M, p)
 
@@ -51,7 +50,6 @@ def schatten_holder_eq8(xp, M, p, q):
     notes="For r < 1 (p = q = 1 gives r = ½) the left side is a quasi-norm; the inequality still holds.",
 )
 def schatten_holder(xp, A, B, p, q):
-    r""":math:`\|AB\|_{S^r} \le \|A\|_{S^q}\|B\|_{S^p}` with :math:`1/r = 1/p + 1/q`."""
     r = holder_exponent(p, q)
     return xp.schatten_norm(A @ B, r), xp.schatten_norm(A, q) * xp.schatten_norm(B, p)
 
@@ -70,7 +68,6 @@ def schatten_holder(xp, A, B, p, q):
           "value, ‖v‖₂, so every Schatten norm equals it; checked for column vectors.",
 )
 def schatten_vector(xp, v, p):
-    r"""Seed 001 §B eq. (9): :math:`\|v\|_{S^p} = \|v\|_2` for an n×1 matrix v."""
     return xp.schatten_norm(v, p), xp.vector_norm(v[..., 0], 2)
 
 
@@ -85,7 +82,6 @@ def schatten_vector(xp, v, p):
     notes="Von Neumann's trace inequality; attained by M₂ = V Uᵀ from the SVD M₁ = U Σ Vᵀ, so tightness → 1.",
 )
 def schatten_trace_duality(xp, M1, M2):
-    r"""Seed 001 §B eq. (10): :math:`\mathrm{tr}(M_1M_2)\le\|M_1\|_{S^1}\|M_2\|_{S^\infty}`."""
     return xp.trace(M1 @ M2), xp.schatten_norm(M1, 1) * xp.schatten_norm(M2, math.inf)
 
 
@@ -100,5 +96,4 @@ def schatten_trace_duality(xp, M1, M2):
     notes="Attained when |x| is constant on the support of y (tightness → 1; exactly 1 at n = 1).",
 )
 def schatten_hadamard(xp, x, y):
-    r"""Seed 001 §B eq. (11)."""
     return xp.vector_norm(x * y, 2), xp.vector_norm(x, math.inf) * xp.vector_norm(y, 2)

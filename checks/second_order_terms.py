@@ -40,10 +40,7 @@ DIMS = {"H": [2, 3], "T": [3, 4], "act": SMOOTH}
           "the full derivative's norm exceeds the kept part's.",
 )
 def w_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3.3: full (five parts) against the four kept parts, in S¹ norm.
-
-    .. math:: \Big\|\frac{d}{dt}\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t\Big\|_{S^1} \simeq \Big\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T + \Lambda_t\mathbf{V}_{p,:}^T\tfrac{d}{dt}\mathbf{s}_{t-1}^T + \mathrm{Mtr}(\mathbf{V}_{p,:}\tfrac{d}{dt}\Lambda_t\mathbf{W}\mathbf{P}_{t-1}) + \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1})\Big\|_{S^1} + o(\|\Delta\mathbf{W}\|)
-    """
+    """The full derivative (five parts) against the four kept parts, in S¹ norm."""
     parts, _, _ = w_dgrad_parts(xp, v, U, W, s0, X, act, T, eps * D)
     kept = parts[0] + parts[1] + parts[2] + parts[3]
     return s1(xp, kept + parts[4]), s1(xp, kept)
@@ -67,10 +64,7 @@ def w_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
           "order 1, same as the kept part. Needs t ≥ 2.",
 )
 def u_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to U, item 2.2: full (three parts) against the two kept parts.
-
-    .. math:: \frac12\frac{d}{dt}(\lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + \mathrm{Mtr}(\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1})) \simeq \frac12\Big(\tfrac{d}{dt}\lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + \mathrm{Mtr}(\tfrac{d}{dt}\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1})\Big)
-    """
+    """The full derivative (three parts) against the two kept parts."""
     parts, _, _ = u_dgrad_parts(xp, v, U, W, s0, X, act, T, eps * D)
     kept = parts[0] + parts[1]
     return s1(xp, kept + parts[2]), s1(xp, kept)
@@ -94,10 +88,7 @@ def u_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
           "in ‖ΔU‖ — the same order as what is kept. Measured order 1.",
 )
 def eq16_dropped(xp, eps, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.1, eq. (16): full derivative against the two kept parts, in S¹ norm.
-
-    .. math:: \frac{d}{d_t}\nabla_{\mathbf{U}}\mathbf{V}_p\mathbf{s}_t = \frac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t + \mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\frac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T
-    """
+    """The full derivative against the two kept parts, in S¹ norm."""
     parts, _, _ = u_dgrad_parts(xp, v, U, W, s0, X, act, T, eps * D)
     kept = parts[0] + parts[1]
     return s1(xp, kept + parts[2]), s1(xp, kept)

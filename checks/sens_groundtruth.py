@@ -10,6 +10,7 @@ r"""Ground truth: the finite-difference derivatives every sensitivity claim is c
 import mpmath
 import numpy as np
 
+from lemmacheck.tolerance import REVERIFY_DPS
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, identity, study
 from lemmacheck.xp import mpmath_xp, numpy_xp, to_mp
 
@@ -38,10 +39,7 @@ _PDOT_QUOTE = ("At present, I can not prove ||Mtr(V_{p,:}Λ_t W dP_{t−1}/dt)||
           "∂²/∂a∂b c·s_t(W + aΔW + bB) by nested finite differences.",
 )
 def pdot_recursion(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 000, Comments, item 1 (the term dP_{t−1}/dt the documents drop). Tangent recursion for P_t against nested finite differences.
-
-    .. math:: \dot{\mathbf{P}}_t = \dot\Lambda_t(\bar{\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}) + \Lambda_t(\dot{\bar{\mathbf{S}}}_{t-1} + \Delta\mathbf{W}\mathbf{P}_{t-1} + \mathbf{W}\dot{\mathbf{P}}_{t-1}),\quad\dot\lambda_t = \sigma''(\mathbf{z}_t)\odot\dot{\mathbf{z}}_t
-    """
+    """Tangent recursion for P_t against nested finite differences."""
     tg = tangents(xp, U, W, s0, X, act, 0 * U, D)
     rec = xp.einsum("bk,bkij,bij->b", c, tg["Pdot"][T], B)
     truth = mixed(xp, lambda a, b: xp.sum(c * states_at(xp, U, W + a * D + b * B, s0, X, act)[T], axis=-1))
@@ -62,10 +60,7 @@ def pdot_recursion(xp, U, W, s0, X, v, D, c, B, act, T):
     notes="The document's tr(∂²s_{t−1}/∂U² ΔU) is this Q̇_{t−1}: one contraction with ΔU, hence first order in ‖ΔU‖.",
 )
 def qdot_recursion(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 001, §B.1, text before eq. (16) (the ignored d_{Q_{t−1}}/d_t). Tangent recursion for Q_t against nested finite differences.
-
-    .. math:: \dot{\mathbf{Q}}_t = \dot\Lambda_t(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1}) + \Lambda_t\mathbf{W}\dot{\mathbf{Q}}_{t-1}
-    """
+    """Tangent recursion for Q_t against nested finite differences."""
     tg = tangents(xp, U, W, s0, X, act, D, 0 * W)
     rec = xp.einsum("bk,bkij,bij->b", c, tg["Qdot"][T], B)
     truth = mixed(xp, lambda a, b: xp.sum(c * states_at(xp, U + a * D + b * B, W, s0, X, act)[T], axis=-1))
@@ -93,7 +88,7 @@ def groundtruth_steps(profile):
         X = rng.uniform(-2, 2, (n, T, N))
         D = rng.uniform(-1, 1, (n, H, H))
         c = rng.uniform(-1, 1, (n, H))
-        with mpmath.workdps(60):
+        with mpmath.workdps(REVERIFY_DPS):
             mp = {k: to_mp(a) for k, a in dict(U=U, W=W, s0=s0, X=X, D=D, c=c).items()}
             ref = directional(mpmath_xp, lambda e: np.sum(mp["c"] * states_at(mpmath_xp, mp["U"], mp["W"], mp["s0"],
                                                                              mp["X"], act, dW=mp["D"], e=e)[T], axis=-1))

@@ -52,10 +52,6 @@ _L3_QUOTE = "Lemma 3 ||d/d_t λ'_t||_∞ ≤ max_q(λ'_{t_q}^{−1} λ''_{t_q} |
           "the right side can be negative. The time index t is right (lemma3.eq19). Corrected: lemma3.corrected.",
 )
 def lemma3_as_written(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.1, Lemma 3. Seed 001 Lemma 3 as written (direction ΔU = D).
-
-    .. math:: \|\tfrac{d}{d_t}\lambda_t'\|_\infty \le \max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|\mathbf{Q}_{t:,:,q}\|_{S^1})
-    """
     fw, lamdot, ratio = _u_lam(xp, U, W, s0, X, D, act, T)
     return inf_norm(xp, lamdot), xp.max(ratio * s1(xp, fw["Q"][T]), axis=-1)
 
@@ -74,10 +70,6 @@ def lemma3_as_written(xp, U, W, s0, X, v, D, act, T):
           "Tight when one q dominates and ΔU is the polar factor of Q_{t,:,:,q}.",
 )
 def lemma3_corrected(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.1, Lemma 3 (corrected). Lemma 3 with |λ''/λ'| and ‖ΔU‖_{S∞}.
-
-    .. math:: \|\tfrac{d}{d_t}\lambda_t'\|_\infty \le \max_q\Big(\Big|\frac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{Q}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}
-    """
     fw, lamdot, ratio = _u_lam(xp, U, W, s0, X, D, act, T)
     return inf_norm(xp, lamdot), xp.max(xp.abs(ratio) * s1(xp, fw["Q"][T]), axis=-1) * sinf(xp, D)
 
@@ -98,10 +90,6 @@ def lemma3_corrected(xp, U, W, s0, X, v, D, act, T):
           "differences of σ'(z_t) contracted with probes c, B.",
 )
 def lemma3_eq19(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 001, §B.1, eq. (19). Seed 001 eq. (19).
-
-    .. math:: \frac{\partial\lambda'_t}{\partial\mathbf{U}} = \mathbf{Q}_t\tilde{\mathbf{\Lambda}}_t'^{-1}\tilde{\mathbf{\Lambda}}_t''
-    """
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
     truth = xp.sum(c * true_dlam(xp, U, W, s0, X, act, T, dU=B), axis=-1)
@@ -143,10 +131,6 @@ def _eq20(xp, U, W, s0, X, D, act, T, corrected):
           "lemma3.eq20.corrected.",
 )
 def lemma3_eq20(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.1, eq. (20). Seed 001 eq. (20) as written, p = 1.
-
-    .. math:: [\tfrac{d}{d_t}\lambda_t]_p = \mathrm{tr}[\tfrac{\partial\lambda_t'}{\partial\mathbf{W}}_{:,:,p}\Delta\mathbf{W}]\le \|\mathbf{P}_{t-1:,:,p}\lambda_p'^{-1}\lambda_p''\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty} = \lambda_p'^{-1}\lambda_p''\|\mathbf{P}_{t-1:,:,p}\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}
-    """
     return _eq20(xp, U, W, s0, X, D, act, T, corrected=False)
 
 
@@ -165,10 +149,6 @@ def lemma3_eq20(xp, U, W, s0, X, v, D, act, T):
     tol=FD_TOL,
 )
 def lemma3_eq20_corrected(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.1, eq. (20) (corrected). Eq. (20) with P_t and |λ''/λ'|.
-
-    .. math:: [\tfrac{d}{d_t}\lambda_t]_p = \tfrac{\lambda_p''}{\lambda_p'}\langle\mathbf{P}_{t:,:,p},\Delta\mathbf{W}\rangle\le \Big|\tfrac{\lambda_p''}{\lambda_p'}\Big|\|\mathbf{P}_{t:,:,p}\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}
-    """
     return _eq20(xp, U, W, s0, X, D, act, T, corrected=True)
 
 
@@ -211,10 +191,6 @@ _EQ17_QUOTE = ("||d/d_t Λ'_t V_pᵀ x_t||_{S1} ≤ ||d/d_t λ'_t ⊙ V_pᵀ||_2
           "Corrected: sens.eq17.corrected.",
 )
 def eq17(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.1, eq. (17). Seed 001 eq. (17) as written.
-
-    .. math:: \|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t\|_{S^1} \le \|\tfrac{d}{d_t}\lambda_t'\odot\mathbf{V}_p^T\|_2\|\mathbf{x}_t\|_2 \le \|\tfrac{d}{d_t}\lambda_t'\|_\infty\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2\le \max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|\mathbf{Q}_{t-1,:,:,q}\|_{S^1})\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2
-    """
     return _eq17(xp, U, W, s0, X, v, D, act, T, corrected=False)
 
 
@@ -233,10 +209,6 @@ def eq17(xp, U, W, s0, X, v, D, act, T):
     labels=("rank one", "eq. (11)", "corrected Lemma 3"),
 )
 def eq17_corrected(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.1, eq. (17) (corrected). Eq. (17) with the corrected Lemma 3.
-
-    .. math:: \|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t^T\|_{S^1} \le \max_q\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{Q}_{t,:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2
-    """
     return _eq17(xp, U, W, s0, X, v, D, act, T, corrected=True)
 
 
@@ -278,10 +250,6 @@ _EQ18_QUOTE = ("||Q_{t−1}W̃ᵀ d/d_t Λ̃'_t Ṽ_pᵀ||_{S1} ≤ || ||Q_{t−
           "three times). Same defect as eq. (17) in the last step. Corrected: sens.eq18.corrected.",
 )
 def eq18(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.1, eq. (18) (unnumbered display before Lemma 3). Seed 001 eq. (18) as written.
-
-    .. math:: \|\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}\le \|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q(\lambda_{tq}'^{-1}\lambda_{tq}''\|\mathbf{Q}_{t-1:,:,q}\|_{S^1})\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2
-    """
     return _eq18(xp, U, W, s0, X, v, D, act, T, corrected=False)
 
 
@@ -300,10 +268,6 @@ def eq18(xp, U, W, s0, X, v, D, act, T):
     labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "corrected Lemma 3"),
 )
 def eq18_corrected(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.1, eq. (18) (corrected). Eq. (18) with the corrected Lemma 3.
-
-    .. math:: \|\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}\le \|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q\Big(\Big|\tfrac{\lambda_{tq}''}{\lambda_{tq}'}\Big|\|\mathbf{Q}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2
-    """
     return _eq18(xp, U, W, s0, X, v, D, act, T, corrected=True)
 
 
@@ -345,10 +309,6 @@ _EQ28_QUOTE = ("||d/d_t Λ'_t V_pᵀ s_{t−1}||_{S1} ≤ ||d/d_t λ'_t ⊙ V_p�
           "ratio it is not even that (P_0 = 0 at t = 1). Corrected: sens.eq28.corrected ('≤', P_t, |λ''/λ'|).",
 )
 def eq28(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.2, eq. (28). Seed 001 eq. (28) as written.
-
-    .. math:: \|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{s}_{t-1}\|_{S^1} \le \|\tfrac{d}{d_t}\lambda_t'\odot\mathbf{V}_p^T\|_2\|\mathbf{s}_{t-1}\|_2 \le \|\tfrac{d}{d_t}\lambda_t'\|_\infty\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2 = \max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|\mathbf{P}_{t-1:,:,q}\|_{S^1})\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2
-    """
     return _eq28(xp, U, W, s0, X, v, D, act, T, corrected=False)
 
 
@@ -367,10 +327,6 @@ def eq28(xp, U, W, s0, X, v, D, act, T):
     labels=("rank one", "eq. (11)", "corrected Lemma 3 for W"),
 )
 def eq28_corrected(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.2, eq. (28) (corrected). Eq. (28) corrected.
-
-    .. math:: \|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{s}_{t-1}^T\|_{S^1} \le \max_q\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2
-    """
     return _eq28(xp, U, W, s0, X, v, D, act, T, corrected=True)
 
 
@@ -407,10 +363,6 @@ _EQ29_QUOTE = ("||Λ'_t V_{p,:}ᵀ (d/d_t s_{t−1}ᵀ)||_{S1} ≤ ||λ'_t ⊙ V
           "is differentiated.",
 )
 def eq29(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.2, eq. (29). Seed 001 eq. (29) as written.
-
-    .. math:: \|\mathbf{\Lambda}_t'\mathbf{V}_{p,:}^T(\tfrac{d}{d_t}\mathbf{s}_{t-1}^T)\|_{S^1} \le \|\lambda_t'\odot\mathbf{V}_p^T\|_2\|\tfrac{d}{d_t}\mathbf{s}_{t-1}\|_2 \le \|\lambda_t'\|_\infty\|\mathbf{V}_p\|_2\|\mathrm{tr}[\tfrac{\partial\mathbf{s}_{t-1}}{\partial\mathbf{W}}\Delta\mathbf{W}]\|_2 = \|\lambda_t'\|_\infty\|\mathbf{V}_p\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2
-    """
     return _eq29(xp, U, W, s0, X, v, D, act, T)
 
 
@@ -433,10 +385,6 @@ _EQ30_QUOTE = ("||P_{t−1} d/d_t W̃ᵀ Λ̃'_t Ṽ_pᵀ||_{S1} ≤ || ||P_{t�
     labels=("Lemma 4", "‖ΔWᵀy‖ ≤ ‖ΔW‖_{S∞}‖y‖", "eq. (11)"),
 )
 def eq30(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.2, eq. (30). Seed 001 eq. (30).
-
-    .. math:: \|\mathbf{P}_{t-1}\tfrac{d}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}\le \|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\Delta\mathbf{W}^T\mathbf{\Lambda}_t'\mathbf{V}_p^T\|_2 \le \|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\lambda_t'\odot\mathbf{V}_p^T\|_2 \le \|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\lambda_t'\|_\infty\|\mathbf{V}_p^T\|_2
-    """
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     l1, P1 = fw["lam1"][T], fw["P"][T - 1]
     a = l1 * v
@@ -481,10 +429,6 @@ _EQ31_QUOTE = ("||P_{t−1}W̃ᵀ d/d_t Λ̃'_t Ṽ_pᵀ||_{S1} ≤ || ||P_{t−
           "eq. (17)/(28) in the last step. Corrected: sens.eq31.corrected.",
 )
 def eq31(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.2, eq. (31). Seed 001 eq. (31) as written.
-
-    .. math:: \|\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}\le \|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|\mathbf{P}_{t-1:,:,q}\|)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2
-    """
     return _eq31(xp, U, W, s0, X, v, D, act, T, corrected=False)
 
 
@@ -503,10 +447,6 @@ def eq31(xp, U, W, s0, X, v, D, act, T):
     labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "corrected Lemma 3"),
 )
 def eq31_corrected(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.2, eq. (31) (corrected). Eq. (31) corrected.
-
-    .. math:: \|\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}\le \|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2
-    """
     return _eq31(xp, U, W, s0, X, v, D, act, T, corrected=True)
 
 
@@ -531,10 +471,6 @@ _L4_DIMS = {"p": [1, 2, 3, 5], "m": [1, 2, 3], "n": [2, 4]}
           "slices are equal up to positive scalars proportional to v.",
 )
 def lemma4(xp, Tt, v):
-    r"""Seed 001, §B.1, Lemma 4. Seed 001 Lemma 4.
-
-    .. math:: \|\mathbf{T}\tilde{\mathbf{v}}\|_{S^1} \le \|\|\mathbf{T}_{:,:,*}\|_{S^1}\|_2\|\mathbf{v}\|_2
-    """
     return s1(xp, xp.einsum("bp,bpij->bij", v, Tt)), norm2(xp, s1(xp, Tt)) * norm2(xp, v)
 
 
@@ -554,9 +490,5 @@ def lemma4(xp, Tt, v):
     notes="The middle expression must carry |v_p|: with a negative v_p it can be negative. The lemma itself is true.",
 )
 def lemma4_proof(xp, Tt, v):
-    r"""Seed 001, §B.1, eq. (21). Seed 001 eq. (21), line by line.
-
-    .. math:: \|\sum_p\mathbf{v}_p\mathbf{T}_{:,:,p}\|_{S^1} \le \sum_p\mathbf{v}_p\|\mathbf{T}_{:,:,p}\|_{S^1} \le \|\|\mathbf{T}_{:,:,*}\|_{S^1}\|_2\|\mathbf{v}\|_2
-    """
     n = s1(xp, Tt)
     return (s1(xp, xp.einsum("bp,bpij->bij", v, Tt)), xp.sum(v * n, axis=-1), norm2(xp, n) * norm2(xp, v))

@@ -28,10 +28,6 @@ _QUOTE = ("1) ||x ⊙ y||_2 ≤ ||x||_∞ ||y||_2. 2) ||AB||_{S^r} ≤ ||A||_{S^
     dims={"n": [1, 2, 3, 5, 8]},
 )
 def hadamard_000(xp, x, y):
-    r"""Seed 000, Loss Bound with Respect to W, item 3.3.1 ('We have taken advantage of the conclusion'): :math:`\|x\odot y\|_2\le\|x\|_\infty\|y\|_2`.
-
-    .. math:: \|\mathbf{x}\odot\mathbf{y}\|_2 \le \|\mathbf{x}\|_\infty\|\mathbf{y}\|_2
-    """
     return xp.vector_norm(x * y, 2), xp.vector_norm(x, math.inf) * xp.vector_norm(y, 2)
 
 
@@ -51,10 +47,6 @@ def hadamard_000(xp, x, y):
           "the left side is the Schatten-½ quasi-norm; Hölder still holds.",
 )
 def holder_000(xp, A, B, pq):
-    r"""Seed 000, Loss Bound with Respect to W, item 3.3.1 ('We have taken advantage of the conclusion'): :math:`\|AB\|_{S^r}\le\|A\|_{S^q}\|B\|_{S^p}`.
-
-    .. math:: \|\mathbf{A}\mathbf{B}\|_{S^r} \le \|\mathbf{A}\|_{S^q}\|\mathbf{B}\|_{S^p},\quad r^{-1} = p^{-1} + q^{-1}
-    """
     p, q = pq
     inv = 1.0 / p + 1.0 / q
     r = math.inf if inv == 0 else 1.0 / inv
@@ -74,9 +66,5 @@ def holder_000(xp, A, B, pq):
     labels=("a rank-one matrix has one singular value", "it equals ‖x‖₂"),
 )
 def vector_norms_000(xp, x):
-    r"""Seed 000, Loss Bound with Respect to W, item 3.3.1 ('We have taken advantage of the conclusion'): :math:`\|x\|_{S^\infty}=\|x\|_{S^1}=\|x\|_2`.
-
-    .. math:: \|\mathbf{x}\|_{S^\infty} = \|\mathbf{x}\|_{S^1} = \|\mathbf{x}\|_2
-    """
     col = x[..., :, None]
     return xp.schatten_norm(col, math.inf), xp.schatten_norm(col, 1), xp.vector_norm(x, 2)

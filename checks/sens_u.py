@@ -42,10 +42,6 @@ SEC_U = "Loss Bound with Respect to U"
           "N = 1, T = 3.",
 )
 def u_linking(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 000, Loss Bound with Respect to U, 'Linking equation': the linking equations contracted with a random probe B (H×N).
-
-    .. math:: \frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}_{ij}} = \sum_k\mathbf{V}_{pk}\frac{\partial[\mathbf{s}_t]_k}{\partial\mathbf{U}_{ij}},\quad \frac{\partial[\mathbf{s}_t]_p}{\partial\mathbf{U}_{ij}} = \sigma'(\mathbf{U}\mathbf{x}_t+\mathbf{W}\mathbf{s}_{t-1})_p\Big[\mathbf{x}_{t,j}\delta_{ip} + \sum_k\mathbf{W}_{pk}\frac{\partial[\mathbf{s}_{t-1}]_k}{\partial\mathbf{U}_{ij}}\Big]
-    """
     pre, states = preactivations_and_states(xp, U, W, s0, X, act)
     _, d1, _ = activation(xp, act)
     vs = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dU=B, e=e)[T], axis=-1))
@@ -72,10 +68,7 @@ def u_linking(xp, U, W, s0, X, v, D, c, B, act, T):
           "is right (the input of step t enters z_t directly).",
 )
 def q_matrix_000(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 000, Loss Bound with Respect to U, matrix form: c·Q_t vec(B) against d/de c·s_t(U + eB).
-
-    .. math:: \mathbf{Q}_t = \mathbf{\Lambda}_t(\bar{\mathbf{X}}_t + \mathbf{W}\mathbf{Q}_{t-1}),\quad\mathbf{Q}_t(p, iN+j) = \frac{\partial[\mathbf{s}_t]_p}{\partial\mathbf{U}_{ij}},\quad\bar{\mathbf{X}}_t(i, iN+j) = \mathbf{x}_t(j)
-    """
+    """c·Q_t vec(B) against d/de c·s_t(U + eB) by finite differences."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     rec = xp.einsum("bk,bkij,bij->b", c, fw["Q"][T], B)
     return rec, xp.sum(c * true_ds(xp, U, W, s0, X, act, T, dU=B), axis=-1)
@@ -98,10 +91,7 @@ def q_matrix_000(xp, U, W, s0, X, v, D, c, B, act, T):
     notes="Mtr maps an HN-vector to an H×N matrix (row-major). Checked against ⟨·, B⟩ = d/de V_p s_t(U + eB).",
 )
 def u_grad_mtr(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 000, Loss Bound with Respect to U, matrix form and item 2.2: ⟨∇_U V_p s_t, B⟩ two ways against finite differences.
-
-    .. math:: \frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}} = \mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{Q}_t) = \lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + \mathrm{Mtr}(\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1})
-    """
+    """⟨∇_U V_p s_t, B⟩ two ways against finite differences."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     l1 = fw["lam1"][T]
     vs = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dU=B, e=e)[T], axis=-1))
@@ -128,10 +118,6 @@ def u_grad_mtr(xp, U, W, s0, X, v, D, c, B, act, T):
           "pairing ⟨·, ΔU⟩ (literally the trace is undefined unless N = H). As for W, Λ_t cannot leave a signed sum.",
 )
 def u_lambda_out_000(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to U, item 2 ('Approximate this equation at t = 0'): Λ_t moved out of a signed pairing.
-
-    .. math:: \langle\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{\Lambda}_t(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1})),\Delta\mathbf{U}\rangle \le \max_x\sigma'(x)\{\mathbf{V}_{p,:}\Delta\mathbf{U}\mathbf{x}_t + \mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}^k\mathbf{Q}_{t-1})\Delta\mathbf{U}]\}
-    """
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     l1, x, Q1 = fw["lam1"][T], X[:, T - 1], fw["Q"][T - 1]
     WQ = xp.einsum("bkm,bmij->bkij", W, Q1)
@@ -156,10 +142,6 @@ def u_lambda_out_000(xp, U, W, s0, X, v, D, act, T):
           "‖Mtr(V_pΛ_tWQ_{t−1})‖_{S¹} is needed.",
 )
 def u_first_order_bound_000(xp, U, W, s0, X, v, act, T):
-    r"""Seed 000, Loss Bound with Respect to U, item 2 (last line). Seed 000 U item 2, last line, first-order part, worst direction.
-
-    .. math:: [\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - \mathbf{V}\mathbf{s}_t(\mathbf{U}^k)]_p \lesssim \max_x\sigma'(x)\|\Delta\mathbf{U}\|_{S^\infty}\{\|\mathbf{V}_{p,:}\|_2\|\mathbf{x}_t\|_2 + \|\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}^k\mathbf{Q}_{t-1})\|_{S^1}\}
-    """
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     G = row_grad(xp, v, fw["Q"][T])
     D = polar_direction(xp, G)
@@ -184,10 +166,6 @@ def u_first_order_bound_000(xp, U, W, s0, X, v, act, T):
           "second-order term is positive.",
 )
 def u_first_order_000(xp, eps, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to U, item 2 ('Approximate this equation at t = 0'): the first-order step.
-
-    .. math:: [\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\epsilon\mathbf{D}) - \mathbf{V}\mathbf{s}_t(\mathbf{U}^k)]_p \le \epsilon\,\langle\nabla_{\mathbf{U}}\mathbf{V}_{p,:}\mathbf{s}_t, \mathbf{D}\rangle
-    """
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     G = row_grad(xp, v, fw["Q"][T])
     diff = xp.sum(v * (states_at(xp, U, W, s0, X, act, dU=D, e=eps)[T] - fw["states"][T]), axis=-1)
@@ -232,10 +210,6 @@ _UREM_NOTES = ("tr([·]ΔU) of two H×N matrices is read as the pairing ⟨·, �
     notes=_UREM_NOTES,
 )
 def u_remainder_000(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to U, second item 2.1. Seed 000 U second item 2.1.
-
-    .. math:: [\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - \mathbf{V}\mathbf{s}_t(\mathbf{U}^k) - \langle\mathbf{V}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k),\Delta\mathbf{U}\rangle]_p = \int_0^1\mathrm{tr}([\ldots]\Delta\mathbf{U})d_t \le \|\Delta\mathbf{U}\|_{S^\infty}\Big\|\int_0^1\ldots d_t\Big\|_{S^1}
-    """
     return _u_remainder_chain(xp, U, W, s0, X, v, D, act, T)
 
 
@@ -257,10 +231,6 @@ def u_remainder_000(xp, U, W, s0, X, v, D, act, T):
     notes=_UREM_NOTES,
 )
 def eq14_remainder(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.1, eq. (14). Seed 001 eq. (14).
-
-    .. math:: [\ldots]_p = \int_0^1\mathrm{tr}([\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U}) - \mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k)]\Delta\mathbf{U})d_t \le \|\Delta\mathbf{U}\|_{S^\infty}\|\int_0^1\ldots\|_{S^1}d_t
-    """
     return _u_remainder_chain(xp, U, W, s0, X, v, D, act, T)
 
 
@@ -293,10 +263,6 @@ def _u_half(xp, eps, U, W, s0, X, v, D, act, T):
           "step drops the factor t inside the integral (sens.u_half_derivative_000, derivations/sens_calculus.py).",
 )
 def eq15_half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.1, eq. (15). Seed 001 eq. (15) in S¹ norm.
-
-    .. math:: \int_0^1\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U}) - \mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k) \simeq \frac12\frac{d}{d_t}\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U})\Big|_{t=0}
-    """
     return _u_half(xp, eps, U, W, s0, X, v, D, act, T)
 
 
@@ -316,10 +282,6 @@ def eq15_half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
           "index is contracted with W̃ᵀ(λ'_t ⊙ V_pᵀ).",
 )
 def eq16_grad(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 001, §B.1, text before eq. (16). Seed 001 text before eq. (16), against d/de V_p s_t(U + eB).
-
-    .. math:: \nabla_{\mathbf{U}}\mathbf{V}_p\mathbf{s}_t = \mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t + \mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T
-    """
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     u = fw["lam1"][T] * v
     g = xp.outer(u, X[:, T - 1]) + row_grad(xp, matvec(xp.transpose(W), u), fw["Q"][T - 1])
@@ -345,10 +307,6 @@ def eq16_grad(xp, U, W, s0, X, v, D, c, B, act, T):
     notes="Here the pre-activation index is right (compare sens.dlambda_000 in the W section).",
 )
 def u_dlambda_000(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 000, Loss Bound with Respect to U, item 3. Seed 000 U item 3, against d/de σ'(z_t(U + eD)).
-
-    .. math:: \frac{d}{dt}\lambda_t = \lambda_t''\odot[(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1})\mathrm{vec}(\Delta\mathbf{U})] = \lambda_t''\odot(\Delta\mathbf{U}\mathbf{x}_t + \mathbf{W}\mathbf{Q}_{t-1}\mathrm{vec}(\Delta\mathbf{U}))
-    """
     from checks._sensitivity import true_dlam
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     l2, x, Q1 = fw["lam2"][T], X[:, T - 1], fw["Q"][T - 1]
@@ -401,10 +359,6 @@ _UP1_QUOTE = ("||(d/dt λ_t) ⊙ V_{p,:}ᵀ x_tᵀ||_{S1} ≤ ... ≤ ||λ''_t �
           "and then uses ‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂: every step is sound.",
 )
 def u_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to U, item 3. Seed 000 U item 3, chain.
-
-    .. math:: \|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T\|_{S^1} \le \ldots \le \|\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{x}_t^T\|_2\|\Delta\mathbf{U}\|_{S^\infty}(\|\mathbf{x}_t^2\|_2 + \sqrt{H}\max_p(\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{Q}_{t-1})\|_{S^1}))
-    """
     return _u_part1(xp, U, W, s0, X, v, D, act, T, fixed=False)
 
 
@@ -423,10 +377,6 @@ def u_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
     notes="Checked as max_ij(|N_ij| − c‖Q_{t−1}(:, iN+j)‖₂) ≤ 0. The section ends here: no S¹ bound for N is given.",
 )
 def u_n_elem_000(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to U, item 4. Seed 000 U item 4, entrywise.
-
-    .. math:: |\mathbf{N}_{ij}| \le \|\lambda_t''\|_\infty\|\Delta\mathbf{U}\|_{S^\infty}(\|\mathbf{x}_t\|_2 + \sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{Q}_{t-1})\|_{S^1})\|\mathbf{V}_{p,:}\|_\infty\|\mathbf{W}\|_{S^\infty}\|\mathbf{Q}_{t-1,:,iN+j}\|_2
-    """
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     l2, x, Q1 = fw["lam2"][T], X[:, T - 1], fw["Q"][T - 1]
     dlam = l2 * (matvec(D, x) + xp.einsum("bkm,bmij,bij->bk", W, Q1, D))
@@ -462,10 +412,6 @@ def _worst_row(xp, G_all):
           "trace is read as the pairing ⟨·, ΔU⟩. Tight (ratio 1) in the polar direction.",
 )
 def eq12_holder(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.1, eq. (12). Seed 001 eq. (12), Hölder step.
-
-    .. math:: \mathrm{tr}\Big[\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}}\Delta\mathbf{U}\Big] \le \|\mathbf{Q}_t\tilde{\mathbf{V}}_p\|_{S^1}\|\Delta\mathbf{U}\|_{S^\infty}
-    """
     G = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act)["Q"][T])
     return frob(xp, G, D), s1(xp, G) * sinf(xp, D)
 
@@ -499,10 +445,6 @@ def _first_order_inf(xp, eps, U, W, V, s0, X, act, T, wrt):
           "directions the bound has first-order slack. It is a first-order statement, not a bound.",
 )
 def eq13_first_order(xp, eps, U, W, V, s0, X, act, T):
-    r"""Seed 001, §B.1, eq. (13). Seed 001 eq. (13) at ΔU = ε·(worst direction).
-
-    .. math:: \|\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - \mathbf{V}\mathbf{s}_t(\mathbf{U}^k)\|_\infty \le \max_p\|\mathbf{Q}_t\tilde{\mathbf{V}}_p\|_{S^1}\|\Delta\mathbf{U}\|_{S^\infty}
-    """
     return _first_order_inf(xp, eps, U, W, V, s0, X, act, T, "U")
 
 
@@ -523,8 +465,4 @@ def eq13_first_order(xp, eps, U, W, V, s0, X, act, T):
     notes="As eq. (13), for W.",
 )
 def eq23_first_order(xp, eps, U, W, V, s0, X, act, T):
-    r"""Seed 001, §B.2, eq. (23). Seed 001 eq. (23) at ΔW = ε·(worst direction).
-
-    .. math:: \|\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - \mathbf{V}\mathbf{s}_t(\mathbf{W}^k)\|_\infty \le \max_p\|\mathbf{P}_t\tilde{\mathbf{V}}_p\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}
-    """
     return _first_order_inf(xp, eps, U, W, V, s0, X, act, T, "W")

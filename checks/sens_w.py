@@ -54,10 +54,6 @@ def _Sbar_part(xp, v, s_prev):
           "derivations/sens_linking.py proves the same recursion symbolically for H = 2, T = 3.",
 )
 def w_linking(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 2.1 (linking equation): the two linking equations, contracted with a random probe B.
-
-    .. math:: \frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial \mathbf{W}_{ij}} = \sum_k \mathbf{V}_{pk}\frac{\partial[\mathbf{s}_t]_k}{\partial \mathbf{W}_{ij}},\quad\frac{\partial[\mathbf{s}_t]_p}{\partial \mathbf{W}_{ij}} = \sigma'(\mathbf{U}\mathbf{x}_t + \mathbf{W}\mathbf{s}_{t-1})_p\Big([\mathbf{s}_{t-1}]_j\delta_{ip} + \sum_k \frac{\partial[\mathbf{s}_{t-1}]_k}{\partial \mathbf{W}_{ij}}\mathbf{W}_{pk}\Big)
-    """
     pre, states = preactivations_and_states(xp, U, W, s0, X, act)
     _, d1, _ = activation(xp, act)
     vs = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dW=B, e=e)[T], axis=-1))
@@ -96,10 +92,7 @@ _P_QUOTE = ("Let P_t be a matrix of size H × H² where P_t(k, iH + j) = ∂[s_t
           "S̄_{t−1} is right. The corrected form is sens.p_matrix_000.corrected.",
 )
 def p_matrix_000(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 2.2: c·P_t vec(B) against d/de c·s_t(W+eB).
-
-    .. math:: \mathbf{P}_t = \Lambda_t(\bar{\mathbf{S}}_{t-1} + \mathbf{W}\mathbf{P}_{t-1}),\quad \mathbf{P}_t(k, iH+j) = \frac{\partial[\mathbf{s}_t]_k}{\partial\mathbf{W}_{ij}},\quad \bar{\mathbf{S}}_t(i, (i-1)H+j) = \mathbf{s}_{t,j}
-    """
+    """c·P_t vec(B) against d/de c·s_t(W + eB) by finite differences."""
     return _p_matrix_check(xp, U, W, s0, X, c, B, act, T, "written")
 
 
@@ -117,10 +110,7 @@ def p_matrix_000(xp, U, W, s0, X, v, D, c, B, act, T):
     notes="With S̄ indexed like P the recursion is exactly the linking equation in matrix form.",
 )
 def p_matrix_000_corrected(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 2.2 (corrected indexing): c·P_t vec(B) against d/de c·s_t(W+eB).
-
-    .. math:: \mathbf{P}_t = \Lambda_t(\bar{\mathbf{S}}_{t-1} + \mathbf{W}\mathbf{P}_{t-1}),\quad \bar{\mathbf{S}}_t(i, iH+j) = \mathbf{s}_{t,j}
-    """
+    """c·P_t vec(B) (corrected indexing) against d/de c·s_t(W + eB) by finite differences."""
     return _p_matrix_check(xp, U, W, s0, X, c, B, act, T, "correct")
 
 
@@ -143,10 +133,7 @@ def p_matrix_000_corrected(xp, U, W, s0, X, v, D, c, B, act, T):
           "document's own Mtr(V_p S̄_{t−1}) = V_pᵀ s_{t−1}ᵀ holds. Checked against ⟨·, B⟩ = d/de V_p s_t(W + eB).",
 )
 def w_grad_mtr(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, items 2.2 and 3.3: ⟨∇_W V_p s_t, B⟩ three ways against finite differences.
-
-    .. math:: \nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t = \mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{P}_t) = \mathrm{Mtr}[\mathbf{V}_{p,:}\Lambda_t(\bar{\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1})] = \Lambda_t\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T + \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\mathbf{W}\mathbf{P}_{t-1})
-    """
+    """⟨∇_W V_p s_t, B⟩ three ways against finite differences."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     truth = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dW=B, e=e)[T], axis=-1))
     l1, s_prev, P1 = fw["lam1"][T], fw["states"][T - 1], fw["P"][T - 1]
@@ -194,10 +181,6 @@ _INT_QUOTE = ("[Vs_t(W^k + ΔW) − Vs_t(W^k)]_p = ∫_0^1 tr[∂[Vs_t(W)]_p/∂
           "Corrected form: sens.w_integral_000.corrected.",
 )
 def w_integral_000(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3 (first display): the FTC with the literal trace tr(G ΔW), composite Gauss–Legendre.
-
-    .. math:: [\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - \mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p = \int_0^1 \mathrm{tr}\Big[\frac{\partial[\mathbf{V}\mathbf{s}_t(\mathbf{W})]_p}{\partial\mathbf{W}}\Big|_{\mathbf{W}^k+t\Delta\mathbf{W}}\Delta\mathbf{W}\Big]dt
-    """
     return _integral(xp, U, W, s0, X, v, D, act, T, transpose=False)
 
 
@@ -215,10 +198,6 @@ def w_integral_000(xp, U, W, s0, X, v, D, act, T):
     tol=QUAD_TOL,
 )
 def w_integral_000_corrected(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3 (first display, corrected). Seed 000 W item 3 with tr(Gᵀ ΔW).
-
-    .. math:: [\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - \mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p = \int_0^1 \mathrm{tr}\Big[\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{W}}\Big|_{\mathbf{W}^k+t\Delta\mathbf{W}}^T\Delta\mathbf{W}\Big]dt
-    """
     return _integral(xp, U, W, s0, X, v, D, act, T, transpose=True)
 
 
@@ -240,10 +219,6 @@ def w_integral_000_corrected(xp, U, W, s0, X, v, D, act, T):
           "and then only after Hölder (sens.w_first_order_bound_000).",
 )
 def w_lambda_out_000(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3 (second display, first line): Λ_t moved out of a signed trace.
-
-    .. math:: \mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t(\bar{\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}))\Delta\mathbf{W}^T] \le \max_x\sigma'(x)\,\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}(\bar{\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}))\Delta\mathbf{W}^T]
-    """
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     l1, s_prev, P1 = fw["lam1"][T], fw["states"][T - 1], fw["P"][T - 1]
     A = xp.outer(v, s_prev) + row_grad(xp, v, xp.einsum("bkm,bmij->bkij", W, P1))
@@ -270,10 +245,6 @@ def w_lambda_out_000(xp, U, W, s0, X, v, D, act, T):
           "the bound is false even to first order.",
 )
 def w_first_order_bound_000(xp, U, W, s0, X, v, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3 (second display, last line). Seed 000 W item 3 final line, first-order part, worst direction.
-
-    .. math:: [\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - \mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p \lesssim \max_x\sigma'(x)\|\Delta\mathbf{W}\|_{S^\infty}\{\|\mathbf{V}_{p,:}\|_2\|\mathbf{s}_{t-1}\|_2 + \|\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}^k\mathbf{P}_{t-1})\|_{S^1}\}
-    """
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     G = row_grad(xp, v, fw["P"][T])
     D = polar_direction(xp, G)
@@ -301,10 +272,6 @@ def w_first_order_bound_000(xp, U, W, s0, X, v, act, T):
           "true change exceeds its linearisation (the second-order term is positive), about half.",
 )
 def w_first_order_000(xp, eps, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3 ("Approximate this formula at t = 0"): the first-order step behind the W bound.
-
-    .. math:: [\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\epsilon\mathbf{D}) - \mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p \le \epsilon\,\langle\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t, \mathbf{D}\rangle
-    """
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     G = row_grad(xp, v, fw["P"][T])
     diff = xp.sum(v * (states_at(xp, U, W, s0, X, act, dW=D, e=eps)[T] - fw["states"][T]), axis=-1)
@@ -335,10 +302,6 @@ def w_first_order_000(xp, eps, U, W, s0, X, v, D, act, T):
           "tr[Mtr(V_p W P_{t−1}) ΔW] ≠ tr[Mtr(V_p W P_{t−1}) ΔWᵀ] once H ≥ 2.",
 )
 def w_chain_000(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3 (second display). Seed 000 W item 3, the displayed chain from its first '≤' on.
-
-    .. math:: \max\sigma'\,\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}(\bar{\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}))\Delta\mathbf{W}^T] = \max\sigma'\{\mathrm{tr}[\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T\Delta\mathbf{W}^T] + \mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}\mathbf{P}_{t-1})\Delta\mathbf{W}^T]\} = \max\sigma'\{\mathbf{V}_{p,:}\Delta\mathbf{W}\mathbf{s}_{t-1} + \mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}\mathbf{P}_{t-1})\Delta\mathbf{W}]\} \le \max\sigma'\{\|\mathbf{V}_{p,:}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{s}_{t-1}\|_2 + \|\mathrm{Mtr}(\cdot)\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}\} = \max\sigma'\|\Delta\mathbf{W}\|_{S^\infty}\{\ldots\}
-    """
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     s_prev, P1 = fw["states"][T - 1], fw["P"][T - 1]
     m = SUP_D1[act]
@@ -394,10 +357,6 @@ _REM_NOTES = ("The trace tr([·]ΔW) is read as the Frobenius pairing ⟨·, ΔW
     notes=_REM_NOTES,
 )
 def w_remainder_000(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3.1: the remainder as an integral and its Hölder bound.
-
-    .. math:: [\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - \mathbf{V}\mathbf{s}_t(\mathbf{W}^k) - \langle\mathbf{V}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k),\Delta\mathbf{W}\rangle]_p = \int_0^1\mathrm{tr}([\ldots]\Delta\mathbf{W})dt \le \|\Delta\mathbf{W}\|_{S^\infty}\Big\|\int_0^1 \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W}) - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)\Big\|_{S^1}dt
-    """
     return _remainder_chain(xp, U, W, s0, X, v, D, act, T)
 
 
@@ -421,10 +380,6 @@ def w_remainder_000(xp, U, W, s0, X, v, D, act, T):
                        "subtract ⟨V∇_W s_t, ΔW⟩ as eq. (24) does.",
 )
 def eq24_remainder(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.2, eq. (24). Seed 001 eq. (24).
-
-    .. math:: [\ldots]_p = \int_0^1 \mathrm{tr}([\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W}) - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)]\Delta\mathbf{W})d_t \le \|\Delta\mathbf{W}\|_{S^\infty}\|\int_0^1 \ldots\|_{S^1}d_t
-    """
     return _remainder_chain(xp, U, W, s0, X, v, D, act, T)
 
 
@@ -464,10 +419,6 @@ _HALF_NOTES = ("Measured on the Schatten-1 norms the bound uses. With ΔW = εD 
     notes=_HALF_NOTES,
 )
 def w_half_derivative_000(xp, eps, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3.2. Seed 000 W item 3.2 (in S¹ norm).
-
-    .. math:: \int_0^1 \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W}) - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)dt \simeq \frac12\frac{d}{dt}\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W})\Big|_{t=0}
-    """
     return _half_derivative(xp, eps, U, W, s0, X, v, D, act, T)
 
 
@@ -488,10 +439,6 @@ def w_half_derivative_000(xp, eps, U, W, s0, X, v, D, act, T):
     notes=_HALF_NOTES,
 )
 def eq25_half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
-    r"""Seed 001, §B.2, eq. (25). Seed 001 eq. (25) (in S¹ norm).
-
-    .. math:: \int_0^1 \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W}) - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)d_t \simeq \frac12\frac{d}{d_t}\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W})\Big|_{t=0}
-    """
     return _half_derivative(xp, eps, U, W, s0, X, v, D, act, T)
 
 
@@ -518,10 +465,6 @@ def eq25_half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
           "'V_pᵀ s_{t−1}' must be the outer product V_pᵀ s_{t−1}ᵀ (a transpose is lost in the conversion).",
 )
 def eq26_grad(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 001, §B.2, eq. (26). Seed 001 eq. (26) against ⟨·, B⟩ = d/de V_p s_t(W + eB).
-
-    .. math:: \nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t) = (\bar{\mathbf{S}}_{t-1} + \mathbf{P}_{t-1}\tilde{\mathbf{W}}^T)\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T = \mathbf{\Lambda}'_t\mathbf{V}_p^T\mathbf{s}_{t-1} + \mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T
-    """
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     truth = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dW=B, e=e)[T], axis=-1))
     l1, s_prev, P1 = fw["lam1"][T], fw["states"][T - 1], fw["P"][T - 1]
@@ -562,10 +505,6 @@ _EQ27_QUOTE = ("d/d_t ∇_W(V_p s_t) = d/d_t Λ'_t V_pᵀ s_{t−1} + Λ'_t V_p�
           "T ≥ 2 (P_{t−1} depends on W only from t = 3 on, or t = 2 when s_0 ≠ 0).",
 )
 def eq27_four_parts(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 001, §B.2, eq. (27). Seed 001 eq. (27) as written, against the nested finite-difference ground truth.
-
-    .. math:: \frac{d}{d_t}\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t) = \frac{d}{d_t}\mathbf{\Lambda}'_t\mathbf{V}_p^T\mathbf{s}_{t-1} + \mathbf{\Lambda}'_t\mathbf{V}_p^T\frac{d}{d_t}\mathbf{s}_{t-1} + \mathbf{P}_{t-1}\frac{d}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T + \mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\frac{d}{d_t}\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T
-    """
     parts, _, _ = w_dgrad_parts(xp, v, U, W, s0, X, act, T, D)
     return _dgrad_truth(xp, U, W, s0, X, v, D, B, act, T), frob(xp, parts[0] + parts[1] + parts[2] + parts[3], B)
 
@@ -586,10 +525,6 @@ def eq27_four_parts(xp, U, W, s0, X, v, D, c, B, act, T):
           "+ W Ṗ_{t−1}) (derived here); the check is against nested finite differences of the forward pass.",
 )
 def eq27_five_parts(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 001, §B.2, eq. (27) (corrected). Eq. (27) with the dropped term restored.
-
-    .. math:: \frac{d}{d_t}\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t) = (\text{four parts of eq. (27)}) + \frac{d\mathbf{P}_{t-1}}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T
-    """
     parts, _, _ = w_dgrad_parts(xp, v, U, W, s0, X, act, T, D)
     return _dgrad_truth(xp, U, W, s0, X, v, D, B, act, T), frob(xp, sum(parts[1:], parts[0]), B)
 
@@ -612,10 +547,6 @@ def eq27_five_parts(xp, U, W, s0, X, v, D, c, B, act, T):
     tol=FD_TOL,
 )
 def w_dgrad_000_corrected(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3.3 (corrected). Seed 000 W item 3.3 with the ignored term restored.
-
-    .. math:: \frac{d}{dt}\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t = (\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T + \Lambda_t\mathbf{V}_{p,:}^T\tfrac{d}{dt}\mathbf{s}_{t-1}^T + \mathrm{Mtr}(\mathbf{V}_{p,:}\tfrac{d}{dt}\Lambda_t\mathbf{W}\mathbf{P}_{t-1}) + \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1}) + \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\mathbf{W}\tfrac{d}{dt}\mathbf{P}_{t-1})
-    """
     parts, _, _ = w_dgrad_parts(xp, v, U, W, s0, X, act, T, D)
     return _dgrad_truth(xp, U, W, s0, X, v, D, B, act, T), frob(xp, sum(parts[1:], parts[0]), B)
 
@@ -653,10 +584,6 @@ _DLAM_QUOTE = ("Let λ''_t be a column vector of σ''(Ux_t + W s_t): d/dt λ_t =
           "vec(ΔW) is read row-major, consistently with P_t(k, iH + j).",
 )
 def dlambda_000(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3.3.1. Seed 000 W item 3.3.1 as written (σ'' at U x_t + W s_t).
-
-    .. math:: \frac{d}{dt}\lambda_t = \lambda_t''\odot(\Delta\mathbf{W}\mathbf{s}_{t-1} + \mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})),\quad \lambda_t'' = \sigma''(\mathbf{U}\mathbf{x}_t + \mathbf{W}\mathbf{s}_t)
-    """
     return _dlambda(xp, U, W, s0, X, D, c, act, T, T)
 
 
@@ -673,10 +600,6 @@ def dlambda_000(xp, U, W, s0, X, v, D, c, B, act, T):
     tol=FD_TOL,
 )
 def dlambda_000_corrected(xp, U, W, s0, X, v, D, c, B, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3.3.1 (corrected index). Seed 000 W item 3.3.1 with σ'' at the step-t pre-activation.
-
-    .. math:: \frac{d}{dt}\lambda_t = \sigma''(\mathbf{U}\mathbf{x}_t + \mathbf{W}\mathbf{s}_{t-1})\odot(\Delta\mathbf{W}\mathbf{s}_{t-1} + \mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W}))
-    """
     return _dlambda(xp, U, W, s0, X, D, c, act, T, T - 1)
 
 
@@ -697,10 +620,6 @@ def dlambda_000_corrected(xp, U, W, s0, X, v, D, c, B, act, T):
     notes="Row p = 1 (first row). The equality needs tr[Mtr(·)ΔWᵀ]; the end-to-end bound is true either way.",
 )
 def w_trace_elem_000(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3.3.1 (second bullet). Seed 000 W item 3.3.1, second bullet, p = first row.
-
-    .. math:: \mathbf{W}_{p,:}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W}) = \mathrm{tr}[\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\Delta\mathbf{W}] \le \|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}
-    """
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     M = xp.einsum("bm,bmij->bij", W[:, 0], fw["P"][T - 1])
     return frob(xp, M, D), xp.trace(xp.matmul(M, D)), s1(xp, M) * sinf(xp, D)
@@ -770,10 +689,6 @@ _PART1_LABELS = ("eq. (8) with a column and a row", "vectors: S∞ = S¹ = ℓ²
           "(sens.w_part1_chain_000.corrected). dλ_t/dt uses σ'' at U x_t + W s_{t−1} (sens.dlambda_000).",
 )
 def w_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3.3.1 ('As a result'). Seed 000 W item 3.3.1, the displayed chain.
-
-    .. math:: \|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T\|_{S^1} \le \ldots \le \|\lambda_t''\|_2\|\Delta\mathbf{W}\mathbf{s}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})\|_2\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}^T\|_2 \le \|\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}^T\|_2(\|\Delta\mathbf{W}\mathbf{s}_{t-1}\|_2 + \|\mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})\|_2) \le \ldots = \|\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}^T\|_2\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}^T\|_2 + \sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})
-    """
     return _part1_chain(xp, U, W, s0, X, v, D, act, T, fixed=False)
 
 
@@ -792,10 +707,6 @@ def w_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
     labels=_PART1_LABELS,
 )
 def w_part1_chain_000_corrected(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3.3.1 (corrected step). Seed 000 W item 3.3.1 with ‖λ''‖_∞ from step 3 on.
-
-    .. math:: \|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T\|_{S^1} \le \|\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}\|_2\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}\|_2 + \sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})
-    """
     return _part1_chain(xp, U, W, s0, X, v, D, act, T, fixed=True)
 
 
@@ -818,10 +729,6 @@ def w_part1_chain_000_corrected(xp, U, W, s0, X, v, D, act, T):
           "first step also checks the claim d s_{t−1}/dt = P_{t−1}vec(ΔW) (it is an equality).",
 )
 def w_part2_000(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3.3.2. Seed 000 W item 3.3.2.
-
-    .. math:: \|\Lambda_t\mathbf{V}_{p,:}^T(\tfrac{d}{dt}\mathbf{s}_{t-1}^T)\|_{S^1} \le \|\Lambda_t\mathbf{V}_{p,:}^T\|_2\|\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})\|_2 \le \|\lambda_t\|_\infty\|\mathbf{V}_{p,:}^T\|_2\|\Delta\mathbf{W}\|_{S^\infty}\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{P}_{t-1,p})\|_{S^1}
-    """
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     l1, P1 = fw["lam1"][T], fw["P"][T - 1]
     ds = true_ds(xp, U, W, s0, X, act, T - 1, dW=D)
@@ -870,10 +777,6 @@ _P3_QUOTE = ("M_ij = (d/dt λ_tᵀ) ⊙ V_{p,:} W P_{t−1,:,iH+j} ≤ ... ≤ |
           "read as ((dλ_t/dt) ⊙ V_p)W, the only reading that equals M_ij.",
 )
 def w_part3_elem_000(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3.3.3 (first display). Seed 000 W item 3.3.3, the entrywise bound.
-
-    .. math:: |\mathbf{M}_{ij}| \le \|\lambda_t''\|_\infty\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}\|_2 + \sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})\|\mathbf{V}_{p,:}\|_\infty\|\mathbf{W}\|_{S^\infty}\|\mathbf{P}_{t-1,:,iH+j}\|_2,\ \mathbf{M} = \mathrm{Mtr}(\mathbf{V}_{p,:}\tfrac{d}{dt}\Lambda_t\mathbf{W}\mathbf{P}_{t-1})
-    """
     M, c, Pb = _part3(xp, U, W, s0, X, v, D, act, T)
     gap = xp.max(xp.max(xp.abs(M) - c[:, None, None] * Pb, axis=-1), axis=-1)
     return gap, 0 * gap
@@ -903,10 +806,6 @@ def w_part3_elem_000(xp, U, W, s0, X, v, D, act, T):
           "reaches them (a found one: W ≈ [[−0.06, 0.98], [−1.2, 0.01]], a rotation-like recurrent matrix).",
 )
 def w_part3_s1_000(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3.3.3 (second display). Seed 000 W item 3.3.3, the S¹ bound through P̄.
-
-    .. math:: \|\mathbf{M}\|_{S^1} \le \|\lambda_t''\|_\infty\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}\|_2 + \sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})\|\mathbf{V}_{p,:}\|_\infty\|\mathbf{W}\|_{S^\infty}\|\bar{\mathbf{P}}_{t-1}\|_{S^1}
-    """
     M, c, Pb = _part3(xp, U, W, s0, X, v, D, act, T)
     return s1(xp, M), c * s1(xp, Pb)
 
@@ -927,10 +826,6 @@ _P4_QUOTE = ("M_ij = λ_tᵀ ⊙ V_{p,:} ΔW P_{t−1,:,iH+j} ≤ ||λ_t||_∞ |
     notes="Checked as max_ij(|M_ij| − c P̄_ij) ≤ 0.",
 )
 def w_part4_elem_000(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3.3.4 (first display). Seed 000 W item 3.3.4, entrywise.
-
-    .. math:: |\mathbf{M}_{ij}| \le \|\lambda_t\|_\infty\|\mathbf{V}_{p,:}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{P}_{t-1,:,iH+j}\|_2,\ \mathbf{M} = \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1})
-    """
     M, c, Pb = _part4(xp, U, W, s0, X, v, D, act, T)
     gap = xp.max(xp.max(xp.abs(M) - c[:, None, None] * Pb, axis=-1), axis=-1)
     return gap, 0 * gap
@@ -949,10 +844,6 @@ def w_part4_elem_000(xp, U, W, s0, X, v, D, act, T):
           "‖a‖₂ ‖(‖P_{t−1}[k]‖_{S¹})_k‖₂ (Lemma 4 of seed 001, sens.lemma4), with the slice norms, not P̄.",
 )
 def w_part4_s1_000(xp, U, W, s0, X, v, D, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 3.3.4 (second display). Seed 000 W item 3.3.4, the S¹ bound through P̄.
-
-    .. math:: \|\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1})\|_{S^1} \le \|\lambda_t\|_\infty\|\mathbf{V}_{p,:}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\bar{\mathbf{P}}_{t-1}\|_{S^1}
-    """
     M, c, Pb = _part4(xp, U, W, s0, X, v, D, act, T)
     return s1(xp, M), c * s1(xp, Pb)
 
@@ -1000,11 +891,6 @@ _GB_INPUTS = {
           "+ Lemma 2 per token (softmax and y are probability vectors, so ⟨p − y, r⟩ ≤ 2‖r‖∞).",
 )
 def general_bound_000(xp, U, W, V, s0, X, Y, DU, DW, step, act, T):
-    r"""Seed 000, Loss Bound with Respect to W, item 1.
-
-    .. math:: E(\Phi+\Delta\Phi) \le E(\Phi) + \langle\nabla_\Phi E,\Delta\Phi\rangle + \frac1M\sum_t\big(\tfrac12
-       \|\Delta\mathbf{V}\mathbf{s}_t\|_\infty^2 + 2\|\mathbf{r}_t\|_\infty\big)
-    """
     from checks._vocab.rnn import sequence_loss
     dU, dW = DU * step[:, None, None], DW * step[:, None, None]
     fw = forward_sensitivities(xp, U, W, s0, X, act)
@@ -1041,10 +927,6 @@ def general_bound_000(xp, U, W, V, s0, X, Y, DU, DW, step, act, T):
           "s_0 = 0, which the document never states.",
 )
 def w_offdiag_000(xp, U, W, s0, X, v, D, c, B, act):
-    r"""Seed 000, Loss Bound with Respect to W, item 2.1.
-
-    .. math:: \mathbf{s}_0 = 0 \implies \partial[\mathbf{s}_2]_p/\partial\mathbf{W}_{ij} = 0 \text{ for } p \ne i
-    """
     H = W.shape[-1]
     row0 = const(xp, np.eye(H)[0])
     Brow = B * row0[None, :, None]  # only row i = 0 perturbed

@@ -82,10 +82,6 @@ def _h_jacobians(xp, W, U, b, X, h0, act):
             "sigma' instead of sigma (a slip that the right-hand side does not carry). Checked against "
             "central differences of g_{t-1} -> g_t (X[:, 0] is x_t) and proved in SymPy for n = 2, generic sigma.")
 def jacobian_step_002(xp, W, U, b, X, h0, act):
-    r""":math:`\frac{\partial g_t}{\partial g_{t-1}} = \frac{\partial \sigma'(Wg_{t-1} + Ux_t + b)}{\partial g_{t-1}} = \sigma'(Wg_{t-1} + Ux_t + b)W`
-
-    002_65c86a72d8dc8382.txt, Question 1, part 2. :math:`\partial g_t/\partial g_{t-1} = \mathrm{diag}(\sigma'(Wg_{t-1}+Ux_t+b))W` (seed 002 Q1.2).
-    """
     g_prev = h0
     step = lambda z: run_g(xp, W, U, b, X[:, :1], z, act)[-1]  # noqa: E731
     J = jac_g_step(xp, W, matvec(W, g_prev) + matvec(U, X[:, 0]) + b, act)
@@ -103,10 +99,6 @@ def jacobian_step_002(xp, W, U, b, X, h0, act):
       notes="The product is ordered J_T ... J_1 (numerator layout); the document leaves the order implicit. "
             "Checked against central differences of the whole map g_0 -> g_T.")
 def chain_product_002(xp, W, U, b, X, h0, act):
-    r""":math:`\frac{\partial g_T}{\partial g_0} = \prod_{t=1}^T \frac{\partial g_t}{\partial g_{t-1}}`
-
-    002_65c86a72d8dc8382.txt, Question 1, part 2. :math:`\partial g_T/\partial g_0 = \prod_t \partial g_t/\partial g_{t-1}` (seed 002 Q1.2).
-    """
     full = lambda z: run_g(xp, W, U, b, X, z, act)[-1]  # noqa: E731
     J = chain_product(xp, _g_jacobians(xp, W, U, b, X, h0, act))
     return _close(xp, fd_jacobian(xp, full, h0), J, 1 + xp.max(xp.abs(full(h0)), axis=-1))
@@ -124,10 +116,6 @@ def chain_product_002(xp, W, U, b, X, h0, act):
             expected=Verdict.HOLDS,
             notes="gamma = sup|sigma'| per activation; tight (ratio 1) for the identity activation.")
 def step_bound_002(xp, W, U, b, X, h0, act):
-    r""":math:`\left\|\frac{\partial g_t}{\partial g_{t-1}}\right\| \le \|\sigma'(Wg_{t-1}+Ux_t+b)\|\cdot\|W\| \le \gamma\|W\|`
-
-    002_65c86a72d8dc8382.txt, Question 1, part 2. :math:`\|\partial g_t/\partial g_{t-1}\| \le \|\sigma'\|\|W\| \le \gamma\|W\|` (seed 002 Q1.2).
-    """
     pre = matvec(W, h0) + matvec(U, X[:, 0]) + b
     J = jac_g_step(xp, W, pre, act)
     d = xp.max(xp.abs(dact(xp, act, pre)), axis=-1)
@@ -147,10 +135,6 @@ def step_bound_002(xp, W, U, b, X, h0, act):
             notes="Exact Jacobians of simulated RNNs, seven activations. Tightness: the identity activation "
                   "with n = 1 attains the bound.")
 def bound_chain_002(xp, W, U, b, X, h0, act):
-    r""":math:`\left\|\frac{\partial g_T}{\partial g_0}\right\| \le \prod_{t=1}^T\left\|\frac{\partial g_t}{\partial g_{t-1}}\right\| \le \gamma^T\|W\|^T = \gamma^T\left(\sqrt{\lambda_1(W^\top W)}\right)^T`
-
-    002_65c86a72d8dc8382.txt, Question 1, part 2. Seed 002 Q1.2 norm chain.
-    """
     jacs = _g_jacobians(xp, W, U, b, X, h0, act)
     T = len(jacs)
     prod_norms = op_norm(xp, jacs[0])
@@ -177,10 +161,6 @@ DELTA_INPUTS = {"gamma": Scalar(0.05, 2.0), "delta": Scalar(0.0, 1.0)}
                   "gamma^{T-1} delta, not delta^T, unless T = 1 or gamma = delta. The corrected chain "
                   "(vanish.s002.delta_subst_fixed) is proved, so the conclusion of the answer is unaffected.")
 def delta_subst_002(xp, gamma, delta, T):
-    r""":math:`\gamma^T\left(\sqrt{\frac{\delta^2}{\gamma^2}}\right)^T = \gamma^T\sqrt{\frac{\delta^2}{\gamma^2}} = \delta^T`
-
-    002_65c86a72d8dc8382.txt, Question 1, part 2. Seed 002 Q1.2 substitution, as written: its first equality.
-    """
     r = xp.sqrt(delta * delta / (gamma * gamma))
     return gamma ** T * r ** T, gamma ** T * r
 
@@ -191,10 +171,6 @@ def delta_subst_002(xp, gamma, delta, T):
             statement=r"\gamma^T\left(\sqrt{\frac{\delta^2}{\gamma^2}}\right)^T = \delta^T",
             expected=Verdict.PROVED, corrects="vanish.s002.delta_subst")
 def delta_subst_fixed_002(xp, gamma, delta, T):
-    r""":math:`\gamma^T\left(\sqrt{\frac{\delta^2}{\gamma^2}}\right)^T = \delta^T`
-
-    002_65c86a72d8dc8382.txt, Question 1, part 2 (corrected). Seed 002 Q1.2 substitution without the dropped power.
-    """
     return gamma ** T * xp.sqrt(delta * delta / (gamma * gamma)) ** T, delta ** T
 
 
@@ -220,10 +196,6 @@ def _hyp_bound(xp, W, U, b, X, h0, delta, s, act, *, layout):
             notes="W is drawn and rescaled to ||W|| = s delta/gamma, s in (0, 1], so the hypothesis holds by "
                   "construction; exact Jacobians.")
 def final_bound_002(xp, W, U, b, X, h0, delta, s, act):
-    r""":math:`\lambda_1(W^\top W) \le \frac{\delta^2}{\gamma^2} \implies \left\|\frac{\partial g_T}{\partial g_0}\right\| \le \delta^T`
-
-    002_65c86a72d8dc8382.txt, Question 1, part 2. Seed 002 Q1.2 end-to-end bound.
-    """
     nrm, _ = _hyp_bound(xp, W, U, b, X, h0, delta, s, act, layout="g")
     return nrm, delta ** X.shape[1]
 
@@ -280,10 +252,6 @@ value("vanish.s004.limit", computed=lambda: _delta_limits(["0", "1/3", "3/4", "9
       notes="Witness for the refutation of vanish.s002.limit: h = 0 is a fixed point, tanh'(0) = 1 and W is "
             "orthogonal, so the Jacobian product is orthogonal and its norm stays 1 for all T.")
 def delta_one_witness(xp, Q, T):
-    r""":math:`\sigma = \tanh,\ W = Q\ \text{orthogonal},\ b = 0,\ x_t = 0,\ h_0 = 0:\ \lambda_1(W^\top W) = 1 = \delta^2/\gamma^2\ \text{and}\ \|\partial h_T/\partial h_0\| = 1`
-
-    002_65c86a72d8dc8382.txt, Question 1, part 2 (boundary delta = 1). At :math:`\delta = 1`: :math:`\|\partial h_T/\partial h_0\| = 1` for all T.
-    """
     n = Q.shape[-1]
     h = 0 * Q[:, 0]
     hs = [h]
@@ -309,10 +277,6 @@ def delta_one_witness(xp, Q, T):
             notes="Both links hold; together they say nothing about ||dg_T/dg_0|| versus delta^T (mixed "
                   "directions), which is why the reversed condition decides nothing by itself.")
 def reverse_chain_002(xp, W, U, b, X, h0, delta, s, act):
-    r""":math:`\left\|\frac{\partial g_T}{\partial g_0}\right\| \le \gamma^T\left(\sqrt{\lambda_1(W^\top W)}\right)^T > \delta^T`
-
-    002_65c86a72d8dc8382.txt, Question 1, part 3. Seed 002 Q1.3 displayed chain under the reversed condition.
-    """
     g = SUP_D1[act]
     Ws = _scaled(xp, W, s * delta / g)
     T = X.shape[1]
@@ -346,10 +310,6 @@ NEC_DIMS = {"n": [1, 2, 4], "T": [2, 6], "act": ALL_ACTS}
       notes="Finite-T proxy: whenever the exact Jacobian norm exceeds 1 (growth), lambda_1(W^T W) > "
             "delta^2/gamma^2 for every sampled delta in [0, 1). This follows from ||J_T|| <= (gamma ||W||)^T.")
 def reverse_necessary_002(xp, W, U, b, X, h0, delta, act):
-    r""":math:`\left\|\frac{\partial h_T}{\partial h_0}\right\| \to \infty \implies \lambda_1(W^\top W) > \frac{\delta^2}{\gamma^2}`
-
-    002_65c86a72d8dc8382.txt, Question 1, part 3. Explosion needs :math:`\lambda_1(W^\top W) > \delta^2/\gamma^2` (seed 002 Q1.3).
-    """
     return _necessary(xp, W, U, b, X, h0, delta, act)
 
 
@@ -361,10 +321,6 @@ def reverse_necessary_002(xp, W, U, b, X, h0, delta, act):
                 r"\frac{\delta^2}{\gamma^2}",
       expected=Verdict.HOLDS, same_as=("vanish.s002.reverse_necessary",))
 def reverse_necessary_003(xp, W, U, b, X, h0, delta, act):
-    r""":math:`\left\|\frac{\partial h_T}{\partial h_0}\right\| \to \infty \implies \lambda_1(W^\top W) > \frac{\delta^2}{\gamma^2}`
-
-    003_d43fadb84922168d.txt, Question 5, part 3. Explosion needs the reversed condition (seed 003 Q5.3).
-    """
     return _necessary(xp, W, U, b, X, h0, delta, act)
 
 
@@ -375,10 +331,6 @@ def reverse_necessary_003(xp, W, U, b, X, h0, delta, act):
                 r"\not< \frac{\delta^2}{\gamma^2}",
       expected=Verdict.HOLDS, same_as=("vanish.s002.reverse_necessary",))
 def reverse_necessary_004(xp, W, U, b, X, h0, delta, act):
-    r""":math:`\left\|\frac{\partial h_T}{\partial h_0}\right\| \to \infty \implies \lambda_1(W^\top W) \not< \frac{\delta^2}{\gamma^2}`
-
-    004_e57a68eb4e5e7a82.txt, Question 1.3. Explosion needs the reversed condition (seed 004 Q1.3).
-    """
     return _necessary(xp, W, U, b, X, h0, delta, act)
 
 
@@ -414,10 +366,6 @@ def _saturated_witness(xp, Q, a, delta, T, act):
             "bias large enough to saturate tanh/sigmoid makes sigma' tiny and the exact Jacobian decays "
             "faster than 2^{-T}. Explosion witnesses: vanish.s004.explosion_possible.")
 def reverse_not_sufficient_002(xp, Q, a, delta, T, act):
-    r""":math:`\exists\,W,b:\ \lambda_1(W^\top W) > \frac{\delta^2}{\gamma^2}\ \text{and}\ \left\|\frac{\partial h_T}{\partial h_0}\right\| \le 2^{-T}`
-
-    002_65c86a72d8dc8382.txt, Question 1, part 3. Reversed condition with vanishing gradient (seed 002 Q1.3).
-    """
     return _saturated_witness(xp, Q, a, delta, T, act)
 
 
@@ -431,10 +379,6 @@ def reverse_not_sufficient_002(xp, Q, a, delta, T, act):
       expected=Verdict.HOLDS, same_as=("vanish.s002.reverse_not_sufficient",),
       notes="Same saturated witness family as seed 002.")
 def reverse_not_sufficient_003(xp, Q, a, delta, T, act):
-    r""":math:`\lambda_1(W^\top W) > \frac{\delta^2}{\gamma^2} \not\Rightarrow \left\|\frac{\partial h_T}{\partial h_0}\right\| \to \infty`
-
-    003_d43fadb84922168d.txt, Question 5, part 3. Reversed condition with vanishing gradient (seed 003 Q5.3).
-    """
     return _saturated_witness(xp, Q, a, delta, T, act)
 
 
@@ -450,10 +394,6 @@ def reverse_not_sufficient_003(xp, Q, a, delta, T, act):
       notes="Witness: tanh, W = aQ (Q orthogonal, a > 1), b = 0, x_t = 0, h_0 = 0 (a fixed point with "
             "tanh'(0) = 1): the Jacobian is a^T Q^T, norm a^T.")
 def explosion_possible_004(xp, Q, a, T):
-    r""":math:`\exists\,W:\ \lambda_1(W^\top W) > \frac{1}{\gamma^2},\ \left\|\frac{\partial h_T}{\partial h_0}\right\| = (\gamma\|W\|)^T \to \infty`
-
-    004_e57a68eb4e5e7a82.txt, Question 1.3. Explosion witness: :math:`\|\partial h_T/\partial h_0\| = a^T`.
-    """
     W = Q * a[:, None, None]
     h = 0 * Q[:, 0]
     J = chain_product(xp, [jac_h_step(xp, W, h, "tanh") for _ in range(T)])
@@ -475,10 +415,6 @@ def explosion_possible_004(xp, Q, a, T):
                   "With delta < 1 the condition only gives gamma ||W|| >= delta, e.g. delta = 1/2, gamma ||W|| = "
                   "0.6: the bound still tends to 0 and the gradient vanishes. Corrected: vanish.s004.reverse_fixed.")
 def reverse_bound_not_zero_004(xp, W, delta, s, act):
-    r""":math:`\lambda_1(W^\top W) \ge \frac{\delta^2}{\gamma^2} \implies (\gamma\|W\|)^T \not\to 0`
-
-    004_e57a68eb4e5e7a82.txt, Question 1.3. Seed 004 Q1.3: :math:`\gamma\|W\| \ge 1` claimed to follow from :math:`\lambda_1 \ge \delta^2/\gamma^2`.
-    """
     g = SUP_D1[act]
     Ws = _scaled(xp, W, s * delta / g)
     return g * xp.sqrt(lambda_max_gram(xp, Ws)), 0 * delta + 1
@@ -503,10 +439,6 @@ REV_ONLY_INPUTS = {"W": Array("n", "n", scale=(0.3, 2.0), transform=_nonzero), "
                   "||W|| < 1, where ||dh_T/dh_0|| <= (gamma||W||)^T -> 0 for every input (e.g. delta = 0.5, gamma "
                   "||W|| = 0.6). Puzzling wording, recorded as read.")
 def reverse_likely_explode_002(xp, W, delta, s, act):
-    r""":math:`\lambda_1(W^\top W) > \delta^2/\gamma^2 \Rightarrow \gamma\|W\| \ge 1` (reading of 'likely to explode')
-
-    002_65c86a72d8dc8382.txt, Question 1, part 3.
-    """
     g = SUP_D1[act]
     Ws = _scaled(xp, W, s * delta / g)
     return g * xp.sqrt(lambda_max_gram(xp, Ws)), 0 * delta + 1
@@ -525,10 +457,6 @@ def reverse_likely_explode_002(xp, W, delta, s, act):
                   "(checked). False for delta < gamma ||W|| < 1. The answer's next sentence (necessary, not "
                   "sufficient) is right: vanish.s003.reverse_necessary, vanish.s003.reverse_not_sufficient.")
 def reverse_suppose_explode_003(xp, W, delta, s, act):
-    r""":math:`\lambda_1(W^\top W) > \delta^2/\gamma^2 \Rightarrow \gamma\|W\| \ge 1` (reading of 'instead of vanishing')
-
-    003_d43fadb84922168d.txt, Question 5, part 3.
-    """
     g = SUP_D1[act]
     Ws = _scaled(xp, W, s * delta / g)
     return g * xp.sqrt(lambda_max_gram(xp, Ws)), 0 * delta + 1
@@ -543,10 +471,6 @@ def reverse_suppose_explode_003(xp, W, delta, s, act):
             notes="The threshold that decides whether the upper bound can stop decaying is delta = 1, not the "
                   "given delta < 1.")
 def reverse_fixed_004(xp, W, s, T, act):
-    r""":math:`\lambda_1(W^\top W) \ge \frac{1}{\gamma^2} \implies \gamma^T\|W\|^T \ge 1\ \forall T`
-
-    004_e57a68eb4e5e7a82.txt, Question 1.3 (corrected). :math:`\lambda_1 \ge 1/\gamma^2 \Rightarrow (\gamma\|W\|)^T \ge 1`.
-    """
     g = SUP_D1[act]
     Ws = _scaled(xp, W, s / g)
     return (g * xp.sqrt(lambda_max_gram(xp, Ws))) ** T, 0 * s + 1
@@ -566,10 +490,6 @@ def reverse_fixed_004(xp, W, s, T, act):
       notes="Seed 003 uses the denominator layout ([dh_t/dh_{t-1}]_{ij} = d h_{t,j} / d h_{t-1,i}): checked "
             "as the transpose of the central-difference Jacobian. In numerator layout it would be wrong.")
 def jacobian_step_003(xp, W, U, b, X, h0, act):
-    r""":math:`\frac{\partial h_t}{\partial h_{t-1}} = \mathrm{diag}(\sigma'(h_{t-1}))W^\top`
-
-    003_d43fadb84922168d.txt, Question 5, part 2. :math:`\mathrm{diag}(\sigma'(h_{t-1}))W^\top` (denominator layout), seed 003 Q5.2.
-    """
     step = lambda z: run_h(xp, W, U, b, X[:, :1], z, act)[-1]  # noqa: E731
     D = dact(xp, act, h0)
     formula = D[:, :, None] * xp.transpose(W)
@@ -590,10 +510,6 @@ def jacobian_step_003(xp, W, U, b, X, h0, act):
       notes="Consistent denominator layout: the left-to-right order 1..T is right for it. Checked against the "
             "transpose of the central-difference Jacobian of h_0 -> h_T.")
 def eq22_23_003(xp, W, U, b, X, h0, act):
-    r""":math:`\frac{\partial h_T}{\partial h_0} = \frac{\partial h_1}{\partial h_0}\cdots\frac{\partial h_T}{\partial h_{T-1}} = \mathrm{diag}(\sigma'(h_0))W^\top\cdots\mathrm{diag}(\sigma'(h_{T-1}))W^\top`
-
-    003_d43fadb84922168d.txt, Question 5, part 2, eq. (22)-(23). Seed 003 eq. (22)-(23) in denominator layout.
-    """
     full = lambda z: run_h(xp, W, U, b, X, z, act)[-1]  # noqa: E731
     hs = run_h(xp, W, U, b, X, h0, act)
     P = None
@@ -612,10 +528,6 @@ def eq22_23_003(xp, W, U, b, X, h0, act):
                       r" \le \prod_{t=0}^{T-1}\|\mathrm{diag}(\sigma'(h_t))\|\,\|W^\top\|",
             expected=Verdict.HOLDS, same_as=("vanish.s002.bound_chain",))
 def eq24_003(xp, W, U, b, X, h0, act):
-    r""":math:`\left\|\mathrm{diag}(\sigma'(h_0))W^\top\cdots\mathrm{diag}(\sigma'(h_{T-1}))W^\top\right\| \le \prod_{t=0}^{T-1}\|\mathrm{diag}(\sigma'(h_t))\|\,\|W^\top\|`
-
-    003_d43fadb84922168d.txt, Question 5, part 2, eq. (24). Seed 003 eq. (24).
-    """
     hs = run_h(xp, W, U, b, X, h0, act)
     P, rhs = None, None
     for t in range(X.shape[1]):
@@ -639,10 +551,6 @@ def eq24_003(xp, W, U, b, X, h0, act):
             expected=Verdict.HOLDS,
             notes="Tight (ratio 1) for tanh near 0 and for relu/identity; sigmoid reaches 1/4 at 0.")
 def diag_norm_003(xp, h, act):
-    r""":math:`\|\mathrm{diag}(\sigma'(h_t))\| = \sqrt{\lambda_1(\mathrm{diag}(\sigma'(h_t))^2)} \le \sqrt{\lambda_1(\mathrm{diag}(\gamma)^2)} = \gamma`
-
-    003_d43fadb84922168d.txt, Question 5, part 2. Seed 003 Q5.2 bound on the diagonal factor.
-    """
     D = xp.diag_embed(dact(xp, act, h))
     return op_norm(xp, D), xp.sqrt(xp.max(xp.eigvalsh(xp.matmul(D, D)), axis=-1)), 0 * h[:, 0] + SUP_D1[act]
 
@@ -659,10 +567,6 @@ def diag_norm_003(xp, h, act):
             same_as=("vanish.s002.final_bound", "vanish.s004.norm_chain"),
             notes="Hypothesis imposed by rescaling W to ||W|| = s delta/gamma, s in (0, 1].")
 def eq25_003(xp, W, U, b, X, h0, delta, s, act):
-    r""":math:`\left\|\frac{\partial h_T}{\partial h_0}\right\| \le \gamma^T\|W^\top\|^T \le \gamma^T\left(\frac{\delta}{\gamma}\right)^T = \delta^T`
-
-    003_d43fadb84922168d.txt, Question 5, part 2, eq. (25). Seed 003 eq. (25).
-    """
     nrm, Ws = _hyp_bound(xp, W, U, b, X, h0, delta, s, act, layout="h")
     g, T = SUP_D1[act], X.shape[1]
     return nrm, g ** T * op_norm(xp, xp.transpose(Ws)) ** T, g ** T * (delta / g) ** T, delta ** T
@@ -677,10 +581,6 @@ def eq25_003(xp, W, U, b, X, h0, delta, s, act):
                       r"\left\|\frac{\partial h_T}{\partial h_0}\right\| \le \delta^T \le 1",
             expected=Verdict.HOLDS, same_as=("vanish.s003.eq25",))
 def not_met_no_explosion_003(xp, W, U, b, X, h0, delta, s, act):
-    r""":math:`\lambda_1(W^\top W) \le \frac{\delta^2}{\gamma^2} \implies \left\|\frac{\partial h_T}{\partial h_0}\right\| \le \delta^T \le 1`
-
-    003_d43fadb84922168d.txt, Question 5, part 3. Seed 003 Q5.3: bounded (indeed vanishing) gradients when the condition holds.
-    """
     nrm, _ = _hyp_bound(xp, W, U, b, X, h0, delta, s, act, layout="h")
     return nrm, delta ** X.shape[1], 0 * delta + 1
 
@@ -697,10 +597,6 @@ def not_met_no_explosion_003(xp, W, U, b, X, h0, delta, s, act):
       notes="Numerator layout; Dsigma = diag(sigma') for an elementwise sigma. The middle term "
             "'\\partial^0 v x_t / \\partial h_{t-1} b' is conversion garbling of the vanishing U x_t + b terms.")
 def jacobian_step_004(xp, W, U, b, X, h0, act):
-    r""":math:`\frac{\partial h_t}{\partial h_{t-1}} = W\,D\sigma(h_{t-1})`
-
-    004_e57a68eb4e5e7a82.txt, Question 1.2. :math:`W D\sigma(h_{t-1})` (seed 004 Q1.2).
-    """
     step = lambda z: run_h(xp, W, U, b, X[:, :1], z, act)[-1]  # noqa: E731
     return _close(xp, fd_jacobian(xp, step, h0), jac_h_step(xp, W, h0, act), 1 + xp.max(xp.abs(step(h0)), axis=-1))
 
@@ -714,10 +610,6 @@ def jacobian_step_004(xp, W, U, b, X, h0, act):
       expected=Verdict.HOLDS,
       same_as=("vanish.s002.chain_product", "vanish.s003.eq22_23"))
 def chain_004(xp, W, U, b, X, h0, act):
-    r""":math:`\frac{\partial h_T}{\partial h_0} = \frac{\partial h_T}{\partial h_{T-1}}\cdots\frac{\partial h_1}{\partial h_0} = WD\sigma(h_{T-1})\,WD\sigma(h_{T-2})\cdots WD\sigma(h_0)`
-
-    004_e57a68eb4e5e7a82.txt, Question 1.2. Seed 004 Q1.2 chain rule.
-    """
     full = lambda z: run_h(xp, W, U, b, X, z, act)[-1]  # noqa: E731
     J = chain_product(xp, _h_jacobians(xp, W, U, b, X, h0, act)[1])
     return _close(xp, fd_jacobian(xp, full, h0), J, 1 + xp.max(xp.abs(full(h0)), axis=-1))
@@ -739,10 +631,6 @@ def chain_004(xp, W, U, b, X, h0, act):
             same_as=("vanish.s002.final_bound", "vanish.s003.eq25"),
             notes="Hypothesis imposed by rescaling W to ||W|| = s delta/gamma, s in (0, 1].")
 def norm_chain_004(xp, W, U, b, X, h0, delta, s, act):
-    r""":math:`\left\|\frac{\partial h_T}{\partial h_0}\right\| \le \|W\|\|D\sigma(h_{T-1})\|\cdots\|W\|\|D\sigma(h_0)\| \le \|W\|^T\gamma^T = (\|W\|^2\gamma^2)^{T/2} \le (\delta^2)^{T/2} = \delta^T`
-
-    004_e57a68eb4e5e7a82.txt, Question 1.2. Seed 004 Q1.2 norm chain.
-    """
     g, T = SUP_D1[act], X.shape[1]
     Ws = _scaled(xp, W, s * delta / g)
     hs, jacs = _h_jacobians(xp, Ws, U, b, X, h0, act)

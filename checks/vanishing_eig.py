@@ -37,10 +37,6 @@ def _each_close_to_some(xp, a, b, tol):
             "and eig.s003.lemma51_nonzero. The answer only uses lambda_1, for which the conclusion is right "
             "(eig.s003.top_eig).")
 def lemma51(xp, W):
-    r""":math:`\forall W,\ \mathrm{Sp}(WW^\top) = \mathrm{Sp}(W^\top W)`
-
-    003_d43fadb84922168d.txt, Question 5, part 2, Lemma 5.1. :math:`\mathrm{Sp}(WW^\top) = \mathrm{Sp}(W^\top W)` for every W (seed 003, Lemma 5.1).
-    """
     a, b = _gram_spectra(xp, W)
     tol = 1e-9 * (1 + xp.max(xp.abs(a), axis=-1) + xp.max(xp.abs(b), axis=-1))
     return _each_close_to_some(xp, a, b, tol) & _each_close_to_some(xp, b, a, tol)
@@ -54,10 +50,6 @@ def lemma51(xp, W):
       expected=Verdict.HOLDS, corrects="eig.s003.lemma51",
       notes="The RNN's W is square, so the lemma as used in Question 5 is true.")
 def lemma51_square(xp, W):
-    r""":math:`W \in \mathbb{R}^{n\times n} \implies \mathrm{Sp}(WW^\top) = \mathrm{Sp}(W^\top W)\ \text{(with multiplicity)}`
-
-    003_d43fadb84922168d.txt, Question 5, part 2, Lemma 5.1 (corrected: W square). Sorted spectra of :math:`WW^\top` and :math:`W^\top W` agree for square W.
-    """
     a, b = _gram_spectra(xp, W)
     scale = 1 + xp.max(xp.abs(a), axis=-1)
     return xp.max(xp.abs(a - b), axis=-1) <= 1e-9 * scale
@@ -71,10 +63,6 @@ def lemma51_square(xp, W):
       expected=Verdict.HOLDS, corrects="eig.s003.lemma51",
       notes="Checked as: the top min(n, m) eigenvalues agree and every other eigenvalue is 0.")
 def lemma51_nonzero(xp, W):
-    r""":math:`\mathrm{Sp}(WW^\top)\setminus\{0\} = \mathrm{Sp}(W^\top W)\setminus\{0\}\ \text{(with multiplicity)}`
-
-    003_d43fadb84922168d.txt, Question 5, part 2, Lemma 5.1 (corrected: nonzero spectrum). The top :math:`\min(n,m)` eigenvalues agree; the rest are zero.
-    """
     a, b = _gram_spectra(xp, W)  # ascending
     k = min(a.shape[-1], b.shape[-1])
     scale = 1 + xp.max(xp.abs(a), axis=-1)
@@ -100,10 +88,6 @@ def lemma51_nonzero(xp, W):
             "lambda = 0 and v = W^T u = 0, which is no eigenvector; indeed 0 is not in Sp(W^T W) = {|w|^2}. "
             "The step is valid for lambda != 0 (then v != 0), which is the corrected lemma.")
 def proof_step(xp, w):
-    r""":math:`WW^\top u = \lambda u,\ u \ne 0 \implies v = W^\top u \ne 0\ \text{and}\ W^\top W v = \lambda v`
-
-    003_d43fadb84922168d.txt, Question 5, part 2, proof of Lemma 5.1. :math:`v = W^\top u \ne 0` for an eigenvector u of :math:`WW^\top` (W = w, a 2 x 1 column).
-    """
     W = w[:, :, None]  # (batch, 2, 1)
     u = xp.stack([-w[:, 1], w[:, 0]], axis=-1)  # W W^T u = w (w . u) = 0 = 0 * u
     v = matvec_t(xp, W, u)
@@ -129,10 +113,6 @@ def matvec_t(xp, W, u):
           expected=Verdict.HOLDS,
           notes="True for every W, square or not: the largest eigenvalue is the squared top singular value.")
 def top_eig(xp, W):
-    r""":math:`\|W^\top\| = \sqrt{\lambda_1(WW^\top)} = \sqrt{\lambda_1(W^\top W)}`
-
-    003_d43fadb84922168d.txt, Question 5, part 2, after Lemma 5.1. :math:`\|W^\top\| = \sqrt{\lambda_1(WW^\top)} = \sqrt{\lambda_1(W^\top W)}`.
-    """
     a, b = _gram_spectra(xp, W)
     return op_norm(xp, xp.transpose(W)), xp.sqrt(xp.max(a, axis=-1)), xp.sqrt(xp.max(b, axis=-1))
 
@@ -145,8 +125,4 @@ def top_eig(xp, W):
           statement=r"\|A\| = \sqrt{\lambda_1(A^\top A)}",
           expected=Verdict.HOLDS, same_as=("eig.s003.top_eig",))
 def opnorm_004(xp, A):
-    r""":math:`\|A\| = \sqrt{\lambda_1(A^\top A)}`
-
-    004_e57a68eb4e5e7a82.txt, Question 1.2. :math:`\|A\| = \sqrt{\lambda_1(A^\top A)}` (seed 004 Q1.2).
-    """
     return op_norm(xp, A), xp.sqrt(xp.max(xp.eigvalsh(xp.matmul(xp.transpose(A), A)), axis=-1))

@@ -40,7 +40,6 @@ def _optimal_mask(P, T):
           "nonnegative symbols (Max(P_0j, 0, 0) = P_0j).",
 )
 def viterbi_delta1(xp, P, N, j):
-    r"""Q2.2.a: :math:`\delta_1(j)=\max_i P_{ij}\delta_0(i)=P_{\langle BOS\rangle j}`."""
     jj = min(j, N - 1)
     return dec.delta_by_recurrence(xp, P, 1)[:, jj], P[:, dec.BOS, jj]
 
@@ -59,7 +58,6 @@ def viterbi_delta1(xp, P, N, j):
     notes="The definition is evaluated by enumerating the N^{t−1} prefixes; j is clamped to N−1.",
 )
 def viterbi_recurrence(xp, P, N, t, j):
-    r"""Q2.2.a: :math:`\delta_t(j)=\max_i P_{ij}\delta_{t-1}(i)`, the recurrence the solution arrives at."""
     jj = min(j, N - 1)
     return dec.delta_by_definition(xp, P, t, jj), dec.delta_by_recurrence(xp, P, t)[:, jj]
 
@@ -90,7 +88,6 @@ def viterbi_recurrence(xp, P, N, t, j):
           "t ≥ 2 because for t = 1 the max over w_{1:0} = ∅ is empty and w_0 = <BOS> is not maximised over.",
 )
 def viterbi_recurrence_derivation(xp, P, N, t, j):
-    r"""Q2.2.a derivation: the four displayed equalities from the definition to the recurrence."""
     jj = min(j, N - 1)
     prefixes = dec.all_sequences(N, t - 1)
     prefix_prob = dec._ordered_product(xp, P, prefixes)  # p(w_{1:t-1}), (batch, N^{t-1})
@@ -120,7 +117,6 @@ def viterbi_recurrence_derivation(xp, P, N, t, j):
           "f and g peak at different arguments, e.g. f = (1, 0), g = (0, 1): max fg = 0 < 1 = max f max g.",
 )
 def viterbi_max_product(xp, f, g):
-    r"""Q2.2.a: :math:`\max f g=\max f\max g`."""
     return xp.max(f * g, axis=-1), xp.max(f, axis=-1) * xp.max(g, axis=-1)
 
 
@@ -136,7 +132,6 @@ def viterbi_max_product(xp, f, g):
     notes="Equality when f and g share a maximiser (tightness 1 is attained).",
 )
 def viterbi_max_product_bound(xp, f, g):
-    r"""Q2.2.a corrected: :math:`\max fg\le\max f\max g` for :math:`f,g\ge0`."""
     return xp.max(f * g, axis=-1), xp.max(f, axis=-1) * xp.max(g, axis=-1)
 
 
@@ -152,7 +147,6 @@ def viterbi_max_product_bound(xp, f, g):
     dims=CHAIN_DIMS,
 )
 def viterbi_best_prob(xp, P, T):
-    r"""Q2.2.b: :math:`\max_{w_{1:T}}p(w_{1:T})=\max_{w_T}\delta_T(w_T)`."""
     return dec.max_sequence_prob(xp, P, T), xp.max(dec.delta_by_recurrence(xp, P, T), axis=1)
 
 
@@ -170,7 +164,6 @@ def viterbi_best_prob(xp, P, T):
           "for 2.2.c.",
 )
 def viterbi_last_word(xp, P, N, T):
-    r"""Q2.2.b: :math:`w_T^\star=\arg\max_j\delta_T(j)` (set of maximisers)."""
     seqs, opt, _ = _optimal_mask(P, T)
     ends = np.stack([(opt & (seqs[None, :, T - 1] == j)).any(axis=1) for j in range(N)], axis=1)
     return (ends == dec.argmax_sets(dec.viterbi_deltas(P, T)[T])).all(axis=1)
@@ -197,7 +190,6 @@ def viterbi_last_word(xp, P, N, T):
           "Corrected: viterbi.backtrack_set. Algorithm 1 itself is unaffected (viterbi.algorithm1).",
 )
 def viterbi_backtrack(xp, P, N, T):
-    r"""Q2.2.c as written: :math:`w_t^\star=a_{t+1}(w_{t+1}^\star)` for every most likely :math:`w^\star`."""
     seqs, opt, _ = _optimal_mask(P, T)
     deltas = dec.viterbi_deltas(P, T)
     batch = P.shape[0]
@@ -223,7 +215,6 @@ def viterbi_backtrack(xp, P, N, T):
           "optimum it is the statement as written.",
 )
 def viterbi_backtrack_set(xp, P, N, T):
-    r"""Q2.2.c corrected: :math:`w_t^\star\in\arg\max_i P_{iw_{t+1}^\star}\delta_t(i)`."""
     seqs, opt, _ = _optimal_mask(P, T)
     deltas = dec.viterbi_deltas(P, T)
     b = np.arange(P.shape[0])[:, None]
@@ -253,7 +244,6 @@ def viterbi_backtrack_set(xp, P, N, T):
           "guaranteed (viterbi.last_word); the document's final statement does not rely on it.",
 )
 def viterbi_intermediate_argmax(xp, P, N, T):
-    r"""Q2.2.c induction premise, read as :math:`w_t^\star\in\arg\max_j\delta_t(j)` for all t."""
     seqs, opt, _ = _optimal_mask(P, T)
     deltas = dec.viterbi_deltas(P, T)
     good = opt.copy()
@@ -281,7 +271,6 @@ def viterbi_intermediate_argmax(xp, P, N, T):
           "is exact.",
 )
 def viterbi_algorithm1(xp, P, N, T):
-    r"""Q2.2.d Algorithm 1: the returned sequence attains :math:`\max p(w_{1:T})`."""
     _, _, best, _ = dec.brute_force(P, T)
     w = dec.viterbi(P, T)
     return dec.path_probs(P, w) == best
@@ -456,7 +445,7 @@ complexity(
           "(The same sentence is repeated in 2.4.a.)",
 )
 def viterbi_homogeneity_essential(xp, Ps, N, T):
-    r"""Q2.2.f as written: Viterbi needs :math:`P` independent of t (checked: it fails when :math:`P_t` varies)."""
+    """Viterbi with a time-varying P_t against brute force."""
     seqs = dec.all_sequences(N, T)
     best = dec.time_varying_probs(Ps, seqs).max(axis=1)
     w = dec.viterbi_time_varying(Ps)
@@ -476,7 +465,6 @@ def viterbi_homogeneity_essential(xp, Ps, N, T):
     dims={"N": [1, 2, 3, 4], "T": [1, 2, 3, 4]},
 )
 def viterbi_time_varying_exact(xp, Ps, N, T):
-    r"""Q2.2.f corrected: Viterbi with :math:`\mathbf P_t` attains the maximum likelihood."""
     seqs = dec.all_sequences(N, T)
     best = dec.time_varying_probs(Ps, seqs).max(axis=1)
     w = dec.viterbi_time_varying(Ps)
@@ -502,7 +490,6 @@ def viterbi_time_varying_exact(xp, Ps, N, T):
           "different next-word distributions, for every n tried (n = 1, 2, 3). Checked exactly at 60 digits.",
 )
 def viterbi_rnn_markov(xp, W, U, V, n, N):
-    r"""Q2.2.f: a vanilla RNN LM is n-th order Markov (histories equal on the last n words give equal conditionals)."""
     common = [1] * n  # the last n words agree
     p_a = dec.rnn_next_word_probs(xp, W, U, V, [dec.BOS, 0] + common)
     p_b = dec.rnn_next_word_probs(xp, W, U, V, [dec.BOS, 1] + common)
@@ -524,7 +511,7 @@ def viterbi_rnn_markov(xp, W, U, V, n, N):
           "general, or O(T N^{n+1}) exploiting the sparsity).",
 )
 def viterbi_nth_order_lift(xp, Q, N, T):
-    r"""Q2.2.f: Viterbi on the pair chain :math:`\tilde P` decodes the 2nd-order model exactly."""
+    """Viterbi on the pair chain P̃ against brute force on the 2nd-order model."""
     P = dec.lift_second_order(Q)
     pairs = dec.viterbi(P, T)
     words = pairs % N  # the second component of each pair state is the word at time t

@@ -29,11 +29,6 @@ def _reg_loss(xp, A, b, gamma, theta):
     return _loss(xp, A, b, theta) + gamma * dot(xp, theta, theta)
 
 
-def _gradient_anchor(xp, A, b, theta, c, gamma):
-    """‖c‖(‖∇L‖ + 2γ‖θ‖) + 1 ≥ |cᵀ∇L_reg|: added to both sides so that neither is ≈ 0 (c ⊥ gradient)."""
-    grad = quadratic_gradient(xp, A, b, theta)
-    return xp.sqrt(dot(xp, c, c)) * (xp.sqrt(dot(xp, grad, grad)) + 2 * gamma * xp.sqrt(dot(xp, theta, theta))) + 1
-
 
 def _directional(xp, f, theta, c):
     """cᵀ∇f(θ) by a central difference of step 1: exact when f is quadratic."""
@@ -54,7 +49,6 @@ def _directional(xp, f, theta, c):
                     r" = \frac1m\sum_j L^j + \gamma\|\theta\|_2^2",
           expected=Verdict.PROVED)
 def wd_l2_average_004(xp, losses, theta, gamma, m):
-    r"""$\frac1m\sum_j (L^j+\gamma\|\theta\|^2) = \frac1m\sum_j L^j+\gamma\|\theta\|^2$ (seed 004, Question 3.1)."""
     pen = gamma * dot(xp, theta, theta)
     per_sample = losses + pen[:, None]
     return (xp.mean(per_sample, axis=-1),
@@ -72,9 +66,7 @@ def wd_l2_average_004(xp, losses, theta, gamma, m):
                     r" = 2\theta",
           expected=Verdict.PROVED)
 def wd_penalty_gradient_004(xp, theta, c):
-    r"""$\partial_\theta\,\theta^\top\theta = 2\theta$ (seed 004, Question 3.1)."""
-    ref = 2 * xp.sqrt(dot(xp, c, c) * dot(xp, theta, theta)) + 1   # anchor: both sides vanish for c ⊥ θ
-    return _directional(xp, lambda th: dot(xp, th, th), theta, c) + ref, probe(xp, c, 2 * theta) + ref
+    return _directional(xp, lambda th: dot(xp, th, th), theta, c), probe(xp, c, 2 * theta)
 
 
 @identity("wd.l2_sgd_update_004", inputs={**_Q, "eta": Scalar(1e-3, 1.0, log=True)}, dims=_DIMS,
@@ -87,7 +79,6 @@ def wd_penalty_gradient_004(xp, theta, c):
           expected=Verdict.PROVED,
           notes="The document's sum index is i while the summand uses j: a typo, read as one index.")
 def wd_l2_sgd_update_004(xp, A, b, theta, c, gamma, eta):
-    r"""$\theta_t-\eta\nabla L_{reg} = \theta_t-\eta\nabla L-2\eta\gamma\theta_t$ (seed 004, Question 3.1)."""
     grad_reg_c = _directional(xp, lambda th: _reg_loss(xp, A, b, gamma, th), theta, c)
     return (probe(xp, c, theta) - eta * grad_reg_c,
             probe(xp, c, theta - eta[:, None] * quadratic_gradient(xp, A, b, theta)
@@ -110,8 +101,6 @@ def wd_l2_sgd_update_004(xp, A, b, theta, c, gamma, eta):
                 "document follows its formula, not its words. Checked on T-step trajectories of a "
                 "random quadratic loss.")
 def wd_sgd_equivalence_004(xp, A, b, theta0, c, gamma, eta, T):
-    r"""$\lambda=-2\eta\gamma$ makes the weight-decay SGD rule and L2-regularised SGD identical
-    (seed 004, Question 3.1)."""
     lam = -2 * eta * gamma
     return (probe(xp, c, sgd_weight_decay_trajectory(xp, A, b, theta0, eta, lam, T)),
             probe(xp, c, sgd_l2_trajectory(xp, A, b, theta0, eta, gamma, T)))
@@ -135,10 +124,8 @@ _L2_GRAD_SOURCE = Source(SEED_004, "Question 3.2",
                 "L + (γ/2)‖θ‖², so the document's own L2 scheme changes its γ by a factor 2 between 3.1 "
                 "and 3.2. It does not affect the qualitative argument of 3.3.")
 def adam_l2_gradient_line_004(xp, A, b, theta, c, gamma):
-    r"""$h = \nabla L+\gamma\theta$ as the gradient of $L+\gamma\|\theta\|^2$ (seed 004, Question 3.2)."""
-    ref = _gradient_anchor(xp, A, b, theta, c, gamma)
-    return (_directional(xp, lambda th: _reg_loss(xp, A, b, gamma, th), theta, c) + ref,
-            probe(xp, c, quadratic_gradient(xp, A, b, theta) + gamma[:, None] * theta) + ref)
+    return (_directional(xp, lambda th: _reg_loss(xp, A, b, gamma, th), theta, c),
+            probe(xp, c, quadratic_gradient(xp, A, b, theta) + gamma[:, None] * theta))
 
 
 @identity("adam.l2_gradient_line_corrected", inputs=_Q, dims=_DIMS,
@@ -149,10 +136,8 @@ def adam_l2_gradient_line_004(xp, A, b, theta, c, gamma):
           expected=Verdict.PROVED, corrects="adam.l2_gradient_line_004",
           notes="Equivalently keep γθ and define the penalty as (γ/2)‖θ‖².")
 def adam_l2_gradient_line_corrected(xp, A, b, theta, c, gamma):
-    r"""$h = \nabla L+2\gamma\theta = \nabla(L+\gamma\|\theta\|^2)$ (correction of seed 004, Question 3.2)."""
-    ref = _gradient_anchor(xp, A, b, theta, c, gamma)
-    return (_directional(xp, lambda th: _reg_loss(xp, A, b, gamma, th), theta, c) + ref,
-            probe(xp, c, quadratic_gradient(xp, A, b, theta) + 2 * gamma[:, None] * theta) + ref)
+    return (_directional(xp, lambda th: _reg_loss(xp, A, b, gamma, th), theta, c),
+            probe(xp, c, quadratic_gradient(xp, A, b, theta) + 2 * gamma[:, None] * theta))
 
 
 @identity("adam.l2_gradient_33a_004", inputs=_Q, dims=_DIMS,
@@ -166,7 +151,6 @@ def adam_l2_gradient_line_corrected(xp, A, b, theta, c, gamma):
           notes="Same factor-2 slip as Question 3.2, repeated where 3.3(a) calls g_t 'the gradient of the "
                 "regularized loss'.")
 def adam_l2_gradient_33a_004(xp, A, b, theta, c, gamma):
-    r"""$g_t = \nabla L+\gamma\theta_t$ called the gradient of $L+\gamma\|\theta\|^2$ (seed 004, Question 3.3(a))."""
     return adam_l2_gradient_line_004(xp, A, b, theta, c, gamma)
 
 
@@ -188,7 +172,6 @@ _MOMENT_INPUTS = {"prev": Array("n"), "g": Array("n"), "c": Array("n", scale=(1.
                 "E[g²] — the moving averages m_t, v_t are the biased ones. See ema.bias_correction_003. "
                 "t is an integer step; sampling it as a real ≥ 1 only widens the check.")
 def adam_first_moment_004(xp, prev, g, c, beta, t):
-    r"""$\hat m_t = m_t/(1-\beta_1^t) = (\beta_1 m_{t-1}+(1-\beta_1)g_t)/(1-\beta_1^t)$ (seed 004, Question 3.3(a))."""
     m_t = beta[:, None] * prev + (1 - beta[:, None]) * g
     bias = (1 - beta ** t)[:, None]
     return probe(xp, c, m_t / bias), probe(xp, c, (beta[:, None] * prev + (1 - beta[:, None]) * g) / bias)
@@ -202,7 +185,6 @@ def adam_first_moment_004(xp, prev, g, c, beta, t):
           statement=r"\hat v_t = \frac{v_t}{1-\beta_2^t} = \frac{\beta_2 v_{t-1}+(1-\beta_2)g_t^2}{1-\beta_2^t}",
           expected=Verdict.PROVED, same_as=("adam.first_moment_004",))
 def adam_second_moment_004(xp, prev, g, c, beta, t):
-    r"""$\hat v_t = v_t/(1-\beta_2^t) = (\beta_2 v_{t-1}+(1-\beta_2)g_t^2)/(1-\beta_2^t)$ (seed 004, Question 3.3(a))."""
     v_t = beta[:, None] * prev + (1 - beta[:, None]) * g * g
     bias = (1 - beta ** t)[:, None]
     return probe(xp, c, v_t / bias), probe(xp, c, (beta[:, None] * prev + (1 - beta[:, None]) * g ** 2) / bias)
@@ -256,8 +238,6 @@ def _expansion_chain(xp, m_prev, v_prev, grad, theta, c, gamma, eta, t, squared_
                 "a loss term and a decay term is legible, and it is checked as step 3. ε here is Adam's "
                 "small constant (10⁻⁸), β₁ = 0.9, β₂ = 0.999.")
 def adam_l2_update_expansion_004(xp, m_prev, v_prev, grad, theta, c, gamma, eta, t):
-    r"""Adam-L2 update expanded with $\hat v_t = (\beta_2 v_{t-1}+(1-\beta_2)\nabla^2_{\theta_t}L)/(1-\beta_2^t)$
-    (seed 004, Question 3.3(a))."""
     return _expansion_chain(xp, m_prev, v_prev, grad, theta, c, gamma, eta, t, squared_gradient=grad * grad)
 
 
@@ -273,8 +253,6 @@ def adam_l2_update_expansion_004(xp, m_prev, v_prev, grad, theta, c, gamma, eta,
           notes="The decay part η(1 − β₁)γθ_t / D_t, relative to θ_t, shrinks as the gradient history in "
                 "D_t grows: the mechanism the document invokes for 3.3(a).")
 def adam_l2_update_expansion_corrected(xp, m_prev, v_prev, grad, theta, c, gamma, eta, t):
-    r"""Adam-L2 update split into a loss term and a decay term over the same denominator $D_t$
-    (correction of seed 004, Question 3.3(a))."""
     g = grad + gamma[:, None] * theta
     return _expansion_chain(xp, m_prev, v_prev, grad, theta, c, gamma, eta, t, squared_gradient=g * g)
 
@@ -311,8 +289,6 @@ def _relative_mean(xp, theta_T, theta0):
             "magnitude' but then defines the sets by gradient magnitude; we follow the definition (same "
             "θ_0, different gradient scales).")
 def adam_l2_small_gradients_decay_more_004(xp, theta0, gamma, eta_rel, small_ratio, large_ratio):
-    r"""Adam-L2: $\mathbb{E}[\theta^{small}_T]/\theta_0 < \mathbb{E}[\theta^{large}_T]/\theta_0$
-    (seed 004, Question 3.3(a))."""
     eta = eta_rel * theta0
     small = adam_run(xp, _NOISE_TABLE, small_ratio * gamma * theta0, theta0, eta, l2=gamma)
     large = adam_run(xp, _NOISE_TABLE, large_ratio * gamma * theta0, theta0, eta, l2=gamma)
@@ -335,8 +311,6 @@ def adam_l2_small_gradients_decay_more_004(xp, theta0, gamma, eta_rel, small_rat
                 "changes'. (Individual trajectories do depend on σ through δ; the document speaks of the "
                 "rate of regularisation, i.e. of the systematic part.)")
 def adam_decoupled_decay_uniform_004(xp, theta0, gamma, eta_rel, small_ratio, large_ratio, lam):
-    r"""Adam-weight-decay: $\mathbb{E}[\theta_T]/\theta_0 = (1-\lambda)^T$ for small and large gradients
-    (seed 004, Question 3.3(b))."""
     eta = eta_rel * theta0
     small = adam_run(xp, _NOISE_TABLE, small_ratio * gamma * theta0, theta0, eta, decay=lam)
     large = adam_run(xp, _NOISE_TABLE, large_ratio * gamma * theta0, theta0, eta, decay=lam)

@@ -99,7 +99,7 @@ def expansion(squared):
 _adam_domain = {t: (1, 50), eta: (1e-4, 1e-1),
                 gamma: (1e-2, 10), th: (-5, 5), Gs: (-5, 5), m_prev: (-5, 5), v_prev: (1e-3, 10)}
 # The as-written chain (v̂_t built from (∇L)², adam.l2_update_expansion_004) is left to its numeric check,
-# which finds step 2 broken and re-verifies it at 50 digits: simplify on the two unequal square roots
+# which finds step 2 broken and re-verifies it in high precision: simplify on the two unequal square roots
 # costs seconds and cannot prove anything there.
 derivation("adam.l2_update_expansion_corrected", chain=expansion(g_reg ** 2),
            labels=["expand m̂_t", "v̂_t with (∇L + γθ)²", "split the L2 term off"], domain=_adam_domain)
