@@ -17,6 +17,7 @@ document's reading of 2.1 says). ``P[b, i, j] = p(w_t = j | w_{t-1} = i)``. Prob
 left to right in the same order everywhere, so that the same path has bit-identical probability in the
 brute force and in Viterbi: exact ties (built from dyadic probabilities) then stay exact.
 """
+
 from __future__ import annotations
 
 import functools
@@ -56,9 +57,12 @@ def row_stochastic_with_ties(raw: np.ndarray) -> np.ndarray:
     # give the remaining quanta to the first column with the largest weight (keeps sums exact)
     missing = quanta - counts.sum(axis=-1)
     first_max = np.argmax(weights, axis=-1)
-    np.put_along_axis(counts, first_max[..., None],
-                      np.take_along_axis(counts, first_max[..., None], axis=-1) + missing[..., None],
-                      axis=-1)
+    np.put_along_axis(
+        counts,
+        first_max[..., None],
+        np.take_along_axis(counts, first_max[..., None], axis=-1) + missing[..., None],
+        axis=-1,
+    )
     dyadic = counts / quanta
     pick = (np.arange(raw.shape[0]) % 2 == 0).reshape((-1,) + (1,) * (raw.ndim - 1))
     return np.where(pick, dyadic, generic)
@@ -310,7 +314,7 @@ def naive_instrumented(N: int, T: int, keep_all: bool, run: bool = True) -> Mete
     best = -1.0
     if not run:  # memory of the index-ordering variant is allocated before the loop and never grows
         return m
-    for idx in range(N ** T):
+    for idx in range(N**T):
         seq = np.unravel_index(idx, (N,) * T) if T > 0 else ()
         m.ops += T  # decoding the index into the sequence
         prev, p = BOS, 1.0
@@ -327,7 +331,7 @@ def naive_instrumented(N: int, T: int, keep_all: bool, run: bool = True) -> Mete
     return m
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def merge_sort_comparisons(n: int) -> int:
     """Worst-case comparisons of top-down merge sort on n items: C(n) = C(⌈n/2⌉)+C(⌊n/2⌋)+n-1."""
     if n <= 1:
@@ -351,6 +355,7 @@ def beam_instrumented(N: int, T: int, B: int) -> Meter:
     and their B temporary copies w̃ (B·(t+1) cells while they exist).
     The arithmetic runs vectorised; the counters follow the loops of the pseudo-code one for one.
     """
+
     def log_lm(prev_words):
         return np.array([_log_lm_row(N, int(w)) for w in prev_words])
 
@@ -482,7 +487,7 @@ def rnn_next_word_probs(xp, W, U, V, words):
     batch, H = W.shape[0], W.shape[-1]
     h = xp.zeros((batch, H, 1))
     for w in words:
-        h = xp.tanh(xp.matmul(W, h) + U[:, :, w:w + 1])
+        h = xp.tanh(xp.matmul(W, h) + U[:, :, w : w + 1])
     logits = xp.matmul(V, h)[:, :, 0]
     return xp.softmax(logits, axis=-1)
 

@@ -14,6 +14,7 @@ import numpy as np
 from checks._vocab.activations import act, dact
 from checks._vocab.linalg import matvec, op_norm
 
+
 def lambda_max_gram(xp, W):
     """lambda_1(W^T W), the largest eigenvalue of the Gram matrix."""
     return xp.max(xp.eigvalsh(xp.matmul(xp.transpose(W), W)), axis=-1)

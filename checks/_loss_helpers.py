@@ -47,9 +47,14 @@ def loss_rnn_inputs(labels: str = "onehot") -> dict:
 
     w, d = (1e-1, 3.0), (1e-3, 1.0)
     spec = {
-        "U": Array("H", "N", scale=w), "W": Array("H", "H", scale=w), "V": Array("K", "H", scale=w),
-        "s0": Array("H", scale=w), "X": Array("T", "N", scale=(1e-1, 3.0)),
-        "dU": Array("H", "N", scale=d), "dW": Array("H", "H", scale=d), "dV": Array("K", "H", scale=d),
+        "U": Array("H", "N", scale=w),
+        "W": Array("H", "H", scale=w),
+        "V": Array("K", "H", scale=w),
+        "s0": Array("H", scale=w),
+        "X": Array("T", "N", scale=(1e-1, 3.0)),
+        "dU": Array("H", "N", scale=d),
+        "dW": Array("H", "H", scale=d),
+        "dV": Array("K", "H", scale=d),
         "ds0": Array("H", scale=d),
     }
     if labels == "onehot":
@@ -85,8 +90,11 @@ def backprop_logits(xp, U, W, V, s0, X, C, act, forward=None):
     ``forward`` optionally passes ``(pre-activations, states)`` already computed for the same Φ.
     """
     _, dsigma, _ = activation(xp, act)
-    pre, ss = forward if forward is not None else states_and_tangents(xp, U, W, s0, X, U * 0, W * 0, s0 * 0,
-                                                                       act)[:2]
+    pre, ss = (
+        forward
+        if forward is not None
+        else states_and_tangents(xp, U, W, s0, X, U * 0, W * 0, s0 * 0, act)[:2]
+    )
     T = X.shape[1]
     gU, gW, gV = U * 0, W * 0, V * 0
     delta = s0 * 0  # ∂/∂s_t of the part of the sum that depends on s_t
@@ -116,7 +124,15 @@ def token_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, act, t=None):
     z = matvec(V, ss[t])
     z_new = matvec(V + dV, ss_new[t])
     jvp = matvec(dV, ss[t]) + matvec(V, ds[t])
-    return {"s": ss[t], "z": z, "z_new": z_new, "jvp": jvp, "r": z_new - z - jvp, "t": t, "forward": (pre, ss)}
+    return {
+        "s": ss[t],
+        "z": z,
+        "z_new": z_new,
+        "jvp": jvp,
+        "r": z_new - z - jvp,
+        "t": t,
+        "forward": (pre, ss),
+    }
 
 
 def token_gradient(xp, U, W, V, s0, X, c, act, t=None, forward=None):

@@ -5,6 +5,7 @@ float64 NumPy batches and on object arrays of mpmath numbers (high-precision re-
 a leading batch axis. The `*_transform` functions are NumPy-only input transforms (structure of the
 sampled instances), and the `*_support` functions build constant NumPy tables.
 """
+
 import itertools
 
 import numpy as np
@@ -12,6 +13,7 @@ import numpy as np
 from checks._vocab.linalg import dot, matvec
 
 # ---------------------------------------------------------------- input transforms (NumPy only)
+
 
 def contraction_spd_transform(raw):
     """Map a raw (batch, n, n) sample to an SPD matrix with spectrum in (0, 1).
@@ -38,6 +40,7 @@ def unit_rows_transform(raw):
 
 # ---------------------------------------------------------------- constant tables
 
+
 def rademacher_support(n):
     """All 2**n sign vectors, shape (2**n, n).
 
@@ -47,6 +50,7 @@ def rademacher_support(n):
 
 
 # ---------------------------------------------------------------- batched linear algebra via xp
+
 
 def probe(xp, c, vec):
     """A random linear functional c·vec: two vectors are equal iff c·a = c·b for almost every c."""
@@ -59,6 +63,7 @@ def quadratic_gradient(xp, A, b, theta):
 
 
 # ---------------------------------------------------------------- optimiser trajectories
+
 
 def momentum_trajectory(xp, A, b, theta0, alpha, eps, steps):
     """SGD with momentum on ½θᵀAθ − bᵀθ: v_t = α v_{t-1} + ε g_t, θ_t = θ_{t-1} − v_t, v_0 = 0."""
@@ -95,7 +100,7 @@ def ema_closed_form(xp, g, beta, v0):
     """β^T v_0 + Σ_{i=1}^T (1−β) β^{T−i} g_i (the unrolled form, T = g.shape[1])."""
     T = g.shape[1]
     b = beta[:, None]
-    total = b ** T * v0
+    total = b**T * v0
     for i in range(1, T + 1):
         total = total + (1 - b) * b ** (T - i) * g[:, i - 1, :]
     return total
@@ -119,6 +124,7 @@ def sgd_l2_trajectory(xp, A, b, theta0, eta, gamma, steps):
 
 # ---------------------------------------------------------------- weight normalisation
 
+
 def weight_from_direction(xp, u, gain):
     """w = γ u / ‖u‖ (gain γ has shape (batch,))."""
     return gain[:, None] * u / xp.sqrt(dot(xp, u, u))[:, None]
@@ -138,8 +144,19 @@ ADAM_BETA2 = 0.999
 ADAM_DELTA = 1e-8
 
 
-def adam_run(xp, noise, sigma, theta0, eta, *, l2=None, decay=None, delta=ADAM_DELTA,
-             beta1=ADAM_BETA1, beta2=ADAM_BETA2):
+def adam_run(
+    xp,
+    noise,
+    sigma,
+    theta0,
+    eta,
+    *,
+    l2=None,
+    decay=None,
+    delta=ADAM_DELTA,
+    beta1=ADAM_BETA1,
+    beta2=ADAM_BETA2,
+):
     """Run Adam on one weight per replica whose loss gradient is σ·ξ_t (zero-mean noise).
 
     noise: constant table (R, T) or array (batch, R, T); sigma, theta0, eta: (batch,).
@@ -158,8 +175,8 @@ def adam_run(xp, noise, sigma, theta0, eta, *, l2=None, decay=None, delta=ADAM_D
             g = g + l2[:, None] * theta
         m = beta1 * m + (1 - beta1) * g
         v = beta2 * v + (1 - beta2) * g * g
-        m_hat = m / (1 - beta1 ** t)
-        v_hat = v / (1 - beta2 ** t)
+        m_hat = m / (1 - beta1**t)
+        v_hat = v / (1 - beta2**t)
         step = eta[:, None] * m_hat / (xp.sqrt(v_hat) + delta)
         if decay is not None:
             step = step + decay[:, None] * theta

@@ -19,17 +19,19 @@ from __future__ import annotations
 
 import mpmath
 import numpy as np
-from lemmacheck import Tolerance
-from lemmacheck.inputs import Array
 
 from checks._vocab.activations import SMOOTH, activation
 from checks._vocab.fd import directional
-from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
+from checks._vocab.linalg import inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.rnn import preactivations_and_states, token_loss
+from lemmacheck import Tolerance
+from lemmacheck.inputs import Array
 
 #: a tolerance reason shared by every check whose one side is a finite-difference ground truth
-FD_REASON = ("one side is a 4-point central finite difference of the forward pass (h = 1e-3 in float64, "
-             "truncation and rounding ≈ 1e-10 relative); a refutation is re-verified with h = 1e-30 at 130 digits")
+FD_REASON = (
+    "one side is a 4-point central finite difference of the forward pass (h = 1e-3 in float64, "
+    "truncation and rounding ≈ 1e-10 relative); a refutation is re-verified with h = 1e-30 at 130 digits"
+)
 
 
 # --------------------------------------------------------------------------- small utilities
@@ -145,10 +147,12 @@ def tangents(xp, U, W, s0, X, act, dU, dW, fw=None):
         Sbar = eye[None, :, :, None] * states[t - 1][:, None, None, :]
         Sbar_dot = eye[None, :, :, None] * sdot[-1][:, None, None, :]
         Xbar = eye[None, :, :, None] * X[:, t - 1][:, None, None, :]
-        Pn = ld[:, :, None, None] * (Sbar + xp.einsum("bkm,bmij->bkij", W, P[t - 1])) + l1[:, :, None, None] * (
-            Sbar_dot + xp.einsum("bkm,bmij->bkij", dW, P[t - 1]) + xp.einsum("bkm,bmij->bkij", W, Pdot[-1]))
-        Qn = ld[:, :, None, None] * (Xbar + xp.einsum("bkm,bmij->bkij", W, Q[t - 1])) + l1[:, :, None, None] * (
-            xp.einsum("bkm,bmij->bkij", dW, Q[t - 1]) + xp.einsum("bkm,bmij->bkij", W, Qdot[-1]))
+        Pn = ld[:, :, None, None] * (Sbar + xp.einsum("bkm,bmij->bkij", W, P[t - 1])) + l1[
+            :, :, None, None
+        ] * (Sbar_dot + xp.einsum("bkm,bmij->bkij", dW, P[t - 1]) + xp.einsum("bkm,bmij->bkij", W, Pdot[-1]))
+        Qn = ld[:, :, None, None] * (Xbar + xp.einsum("bkm,bmij->bkij", W, Q[t - 1])) + l1[
+            :, :, None, None
+        ] * (xp.einsum("bkm,bmij->bkij", dW, Q[t - 1]) + xp.einsum("bkm,bmij->bkij", W, Qdot[-1]))
         sdot.append(l1 * zdot)
         lamdot.append(ld)
         Pdot.append(Pn)
@@ -243,7 +247,7 @@ def lipschitz_U(xp, V, X, W, fw, t, *, curvature):
     first = 0.5 * xp.max(s1(xp, QV), axis=-1) ** 2
     qn = slice_s1(xp, Q[t - 1])
     m = xp.max(curvature * qn, axis=-1)
-    return (first + Vn * norm2(xp, X[:, t - 1]) * m + Vn * sinf(xp, W) * norm2(xp, qn) * m)
+    return first + Vn * norm2(xp, X[:, t - 1]) * m + Vn * sinf(xp, W) * norm2(xp, qn) * m
 
 
 def lipschitz_W(xp, V, W, fw, t, *, curvature):
@@ -255,24 +259,32 @@ def lipschitz_W(xp, V, W, fw, t, *, curvature):
     pn = slice_s1(xp, P[t - 1])
     m = xp.max(curvature * pn, axis=-1)
     l1 = fw["lam1"][t]
-    return (first + Vn * norm2(xp, fw["states"][t - 1]) * m + 2 * Vn * inf_norm(xp, l1) * norm2(xp, pn)
-            + Vn * sinf(xp, W) * norm2(xp, pn) * m)
+    return (
+        first
+        + Vn * norm2(xp, fw["states"][t - 1]) * m
+        + 2 * Vn * inf_norm(xp, l1) * norm2(xp, pn)
+        + Vn * sinf(xp, W) * norm2(xp, pn) * m
+    )
 
 
 # --------------------------------------------------------------------------- shared samplers
 
 FD_TOL = Tolerance(rtol=1e-5, atol=1e-8, reason=FD_REASON)
-QUAD_TOL = Tolerance(rtol=1e-7, atol=1e-10,
-                     reason="one side is a 4×8-point composite Gauss–Legendre quadrature of an analytic integrand over "
-                            "[0, 1] (steps ‖ΔW‖ moderate; error ≲ 1e-9 relative)")
+QUAD_TOL = Tolerance(
+    rtol=1e-7,
+    atol=1e-10,
+    reason="one side is a 4×8-point composite Gauss–Legendre quadrature of an analytic integrand over "
+    "[0, 1] (steps ‖ΔW‖ moderate; error ≲ 1e-9 relative)",
+)
 
 #: dims of the RNN claims: H ≤ 4, T ≤ 4 in the quick profile, all three activations
 SENS_RNN_DIMS = {"H": [1, 2, 3], "T": [1, 3], "act": list(SMOOTH)}
 SENS_RNN_DIMS_H2 = {"H": [2, 3], "T": [2, 4], "act": list(SMOOTH)}
 
 
-def sens_rnn_inputs(*, N: int = 2, K: int | None = None, direction: str | None = None, probe: bool = False,
-               step=(-1.0, 1.0)) -> dict:
+def sens_rnn_inputs(
+    *, N: int = 2, K: int | None = None, direction: str | None = None, probe: bool = False, step=(-1.0, 1.0)
+) -> dict:
     """U, W, s0, X and the row v = V_{p,:} (or V with K rows), a direction D for W or U, probes c, B.
 
     Entries are uniform on bounded ranges so pre-activations stay within |z| ≲ 15: large enough for
@@ -294,5 +306,7 @@ def sens_rnn_inputs(*, N: int = 2, K: int | None = None, direction: str | None =
         spec["D"] = Array("H", N, low=step[0], high=step[1])
     if probe:
         spec["c"] = Array("H", low=-1.0, high=1.0)
-        spec["B"] = Array("H", "H", low=-1.0, high=1.0) if direction != "U" else Array("H", N, low=-1.0, high=1.0)
+        spec["B"] = (
+            Array("H", "H", low=-1.0, high=1.0) if direction != "U" else Array("H", N, low=-1.0, high=1.0)
+        )
     return spec

@@ -3,10 +3,9 @@ relies on. Counted by enumeration (itertools), never by the formula being checke
 
 import itertools
 
-from lemmacheck import Source, Verdict, value
-
 from checks import _decoding as dec
 from checks._vocab.sources import SEED_004
+from lemmacheck import Source, Verdict, value
 
 GRID = [(N, T) for N in (1, 2, 3, 4, 5) for T in (1, 2, 3, 4, 5)]
 
@@ -32,14 +31,15 @@ value(
     computed=sequences_by_enumeration,
     stated={_key(N, T): N**T for N, T in GRID},
     title="Number of sequences of length T+1 starting with <BOS>: N^T",
-    source=Source(SEED_004, "Q2.1",
-                  quote="So this gives N^T possible sequences of length T+1 starting with token <BOS>"),
+    source=Source(
+        SEED_004, "Q2.1", quote="So this gives N^T possible sequences of length T+1 starting with token <BOS>"
+    ),
     statement=r"\#\{\boldsymbol w_{0:T} : w_0 = \langle BOS\rangle\} = N^T",
     expected=Verdict.PROVED,
     notes="Under the document's reading (from Piazza) that <BOS> is one of the N words and may appear again "
-          "after position 0. Counted by enumerating all N^{T+1} sequences and keeping those starting with "
-          "<BOS>, on N, T ∈ {1..5}. Under the other natural reading (<BOS> only at the start) the count "
-          "would be (N−1)^T; the document chose its reading explicitly, so no correction is recorded.",
+    "after position 0. Counted by enumerating all N^{T+1} sequences and keeping those starting with "
+    "<BOS>, on N, T ∈ {1..5}. Under the other natural reading (<BOS> only at the start) the count "
+    "would be (N−1)^T; the document chose its reading explicitly, so no correction is recorded.",
 )
 
 
@@ -56,11 +56,14 @@ value(
     computed=naive_evaluations,
     stated={_key(N, T): N**T for N, T in GRID},
     title="The naive search computes N^T sequence probabilities",
-    source=Source(SEED_004, "Q2.2.e (naive approach)",
-                  quote="Using the naive approach, requires computing N^T probabilities for sequences of length T"),
+    source=Source(
+        SEED_004,
+        "Q2.2.e (naive approach)",
+        quote="Using the naive approach, requires computing N^T probabilities for sequences of length T",
+    ),
     statement=r"\#\{\text{probabilities computed by the naive search}\} = N^T",
     expected=Verdict.PROVED,
     same_as=("count.sequences",),
     notes="Same number as count.sequences (Q2.1), restated in 2.2.e; counted from the instrumented naive "
-          "search of checks/_decoding.py.",
+    "search of checks/_decoding.py.",
 )

@@ -5,9 +5,9 @@ r"""The Schatten-norm toolbox of seed 001 §B, eq. (8)–(11).
 
 import math
 
+from checks._vocab.sources import SEED_001
 from lemmacheck import Source, Verdict, identity, inequality
 from lemmacheck.inputs import Array
-from checks._vocab.sources import SEED_001
 
 EXPONENTS = [1, 2, 4, math.inf]
 
@@ -21,16 +21,19 @@ def holder_exponent(p, q):
 @inequality(
     "schatten.holder_eq8",
     title="Eq. (8) as written: ‖M‖_{S^r} ≤ ‖M‖_{S^q}‖M‖_{S^p} for one matrix M",
-    source=Source(SEED_001, "§B, eq. (8)",
-                  quote="if q^{-1} + p^{-1} = r^{-1} and p, q ∈ [1, +∞], then ||M||_{S^r} ≤ ||M||_{S^q} ||M||_{S^p}"),
+    source=Source(
+        SEED_001,
+        "§B, eq. (8)",
+        quote="if q^{-1} + p^{-1} = r^{-1} and p, q ∈ [1, +∞], then ||M||_{S^r} ≤ ||M||_{S^q} ||M||_{S^p}",
+    ),
     statement=r"q^{-1}+p^{-1}=r^{-1},\ p,q\in[1,+\infty] \Rightarrow \|\mathbf{M}\|_{S^r} \le "
-              r"\|\mathbf{M}\|_{S^q}\|\mathbf{M}\|_{S^p}",
+    r"\|\mathbf{M}\|_{S^q}\|\mathbf{M}\|_{S^p}",
     expected=Verdict.REFUTED,
     inputs={"M": Array("m", "n", scale=(1e-3, 1e1))},
     dims={"m": [1, 2, 3, 5], "n": [1, 2, 3, 5], "p": EXPONENTS, "q": EXPONENTS},
     notes="The same M on both sides makes the right side quadratic in M and the left linear: any M with small "
-          "singular values refutes it (M = εI). The cited Hölder inequality (Bernstein §9.3) is for a product, "
-          "‖AB‖_{S^r} ≤ ‖A‖_{S^q}‖B‖_{S^p}; see schatten.holder.",
+    "singular values refutes it (M = εI). The cited Hölder inequality (Bernstein §9.3) is for a product, "
+    "‖AB‖_{S^r} ≤ ‖A‖_{S^q}‖B‖_{S^p}; see schatten.holder.",
 )
 def schatten_holder_eq8(xp, M, p, q):
     r = holder_exponent(p, q)
@@ -42,7 +45,7 @@ def schatten_holder_eq8(xp, M, p, q):
     title="Schatten–Hölder inequality for a product (eq. (8) corrected)",
     source=Source(SEED_001, "§B, eq. (8) (corrected, as in Bernstein 2009 §9.3)"),
     statement=r"q^{-1}+p^{-1}=r^{-1},\ p,q\in[1,+\infty] \Rightarrow \|\mathbf{A}\mathbf{B}\|_{S^r} \le "
-              r"\|\mathbf{A}\|_{S^q}\|\mathbf{B}\|_{S^p}",
+    r"\|\mathbf{A}\|_{S^q}\|\mathbf{B}\|_{S^p}",
     expected=Verdict.HOLDS,
     corrects="schatten.holder_eq8",
     inputs={"A": Array("m", "k", scale=(1e-3, 1e1)), "B": Array("k", "n", scale=(1e-3, 1e1))},
@@ -57,15 +60,14 @@ def schatten_holder(xp, A, B, p, q):
 @identity(
     "schatten.vector",
     title="Eq. (9): every Schatten norm of a vector is its Euclidean norm",
-    source=Source(SEED_001, "§B, eq. (9)",
-                  quote="if v is a vector, then ||r||_{S^p} = ||r||_2 ∀p ∈ [1, +∞]"),
+    source=Source(SEED_001, "§B, eq. (9)", quote="if v is a vector, then ||r||_{S^p} = ||r||_2 ∀p ∈ [1, +∞]"),
     statement=r"\mathbf{v}\ \text{a vector} \Rightarrow \|\mathbf{r}\|_{S^p} = \|\mathbf{r}\|_2\ "
-              r"\forall p\in[1,+\infty]",
+    r"\forall p\in[1,+\infty]",
     expected=Verdict.PROVED,
     inputs={"v": Array("n", 1)},
     dims={"n": [1, 2, 3, 8, 16], "p": [1, 1.5, 2, 3, math.inf]},
     notes="The hypothesis names v and the conclusion r (a slip of notation). A column vector has one singular "
-          "value, ‖v‖₂, so every Schatten norm equals it; checked for column vectors.",
+    "value, ‖v‖₂, so every Schatten norm equals it; checked for column vectors.",
 )
 def schatten_vector(xp, v, p):
     return xp.schatten_norm(v, p), xp.vector_norm(v[..., 0], 2)

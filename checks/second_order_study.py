@@ -16,13 +16,18 @@ derivatives come from the exact tangent recursions (checked against finite diffe
 
 import numpy as np
 
+from checks._sensitivity import (
+    forward_sensitivities,
+    gauss_legendre_01,
+    row_grad,
+    u_dgrad_parts,
+    w_dgrad_parts,
+)
+from checks._vocab.activations import SMOOTH
+from checks._vocab.linalg import s1
+from checks._vocab.sources import SEED_000
 from lemmacheck import Plot, Series, Source, StudyResult, Table, study
 from lemmacheck.xp import numpy_xp
-
-from checks._vocab.activations import SMOOTH
-from checks._vocab.sources import SEED_000
-from checks._sensitivity import forward_sensitivities, gauss_legendre_01, row_grad, u_dgrad_parts, w_dgrad_parts
-from checks._vocab.linalg import s1
 
 XP = numpy_xp
 N_IN = 2
@@ -64,7 +69,9 @@ def _step_errors(U, W, X, v, s0, DW, act, T, step):
     nodes, weights = gauss_legendre_01(XP, 8, 2)
     integral = 0
     for tau, w in zip(nodes, weights):
-        integral = integral + w * (row_grad(XP, v, forward_sensitivities(XP, U, W + tau * D, s0, X, act)["P"][T]) - G0)
+        integral = integral + w * (
+            row_grad(XP, v, forward_sensitivities(XP, U, W + tau * D, s0, X, act)["P"][T]) - G0
+        )
     parts, _, _ = w_dgrad_parts(XP, v, U, W, s0, X, act, T, D)
     kept = parts[0] + parts[1] + parts[2] + parts[3]
     full = kept + parts[4]
@@ -72,11 +79,18 @@ def _step_errors(U, W, X, v, s0, DW, act, T, step):
     return (np.abs(ni - 0.5 * s1(XP, kept)) / ni, np.abs(ni - 0.5 * s1(XP, full)) / ni)
 
 
-@study("second_order.sweep",
-       title="Size of the ignored terms Mtr(V_pΛ_tW dP_{t-1}/dt) and Mtr(λ_t⊙V_pW dQ_{t-1}/dt) relative to the kept ones",
-       source=Source(SEED_000, "Loss Bound with Respect to W, item 3.3; Comments, item 1"),
-       related=("second_order.w_dropped_000", "second_order.u_dropped_000", "second_order.eq16",
-                "sens.eq27_four_parts", "sens.eq27_five_parts"))
+@study(
+    "second_order.sweep",
+    title="Size of the ignored terms Mtr(V_pΛ_tW dP_{t-1}/dt) and Mtr(λ_t⊙V_pW dQ_{t-1}/dt) relative to the kept ones",
+    source=Source(SEED_000, "Loss Bound with Respect to W, item 3.3; Comments, item 1"),
+    related=(
+        "second_order.w_dropped_000",
+        "second_order.u_dropped_000",
+        "second_order.eq16",
+        "sens.eq27_four_parts",
+        "sens.eq27_five_parts",
+    ),
+)
 def second_order_sweep(profile):
     rng = profile.rng
     n = 200 if profile.name == "quick" else 2000
@@ -96,16 +110,38 @@ def second_order_sweep(profile):
             mu, qu, fu = _summ(ru)
             rows.append([act, wn, mw, qw, round(fw_, 3), mu, qu, round(fu, 3)])
             by_w.setdefault(act, []).append((wn, mw, mu))
-    tables.append(Table(title=f"Ratio dropped/kept (S¹ norms) vs ‖W‖_S∞ (H={H0}, T={T0}, N={N_IN}, s_0 = 0, "
-                              f"{n} instances per row)",
-                        columns=["activation", "‖W‖_S∞", "ρ_W median", "ρ_W 90%", "P(ρ_W > 1)",
-                                 "ρ_U median", "ρ_U 90%", "P(ρ_U > 1)"], rows=rows))
-    plots.append(Plot(title="Median ρ = ‖dropped‖/‖kept‖ vs recurrent scale (log-log)", x_label="‖W‖_S∞",
-                      y_label="median ρ", logx=True, logy=True,
-                      series=[Series(label=f"{a} (W)", x=[p[0] for p in by_w[a]], y=[p[1] for p in by_w[a]])
-                              for a in SMOOTH] +
-                             [Series(label=f"{a} (U)", x=[p[0] for p in by_w[a]], y=[p[2] for p in by_w[a]])
-                              for a in SMOOTH]))
+    tables.append(
+        Table(
+            title=f"Ratio dropped/kept (S¹ norms) vs ‖W‖_S∞ (H={H0}, T={T0}, N={N_IN}, s_0 = 0, "
+            f"{n} instances per row)",
+            columns=[
+                "activation",
+                "‖W‖_S∞",
+                "ρ_W median",
+                "ρ_W 90%",
+                "P(ρ_W > 1)",
+                "ρ_U median",
+                "ρ_U 90%",
+                "P(ρ_U > 1)",
+            ],
+            rows=rows,
+        )
+    )
+    plots.append(
+        Plot(
+            title="Median ρ = ‖dropped‖/‖kept‖ vs recurrent scale (log-log)",
+            x_label="‖W‖_S∞",
+            y_label="median ρ",
+            logx=True,
+            logy=True,
+            series=[
+                Series(label=f"{a} (W)", x=[p[0] for p in by_w[a]], y=[p[1] for p in by_w[a]]) for a in SMOOTH
+            ]
+            + [
+                Series(label=f"{a} (U)", x=[p[0] for p in by_w[a]], y=[p[2] for p in by_w[a]]) for a in SMOOTH
+            ],
+        )
+    )
 
     # --- sweep 2: hidden size and sequence length
     rows_h, rows_t, by_t = [], [], {}
@@ -118,13 +154,30 @@ def second_order_sweep(profile):
             mw = _summ(rw)
             rows_t.append([act, T, *mw[:2], *_summ(ru)[:2]])
             by_t.setdefault(act, []).append((T, mw[0]))
-    tables.append(Table(title=f"Ratio vs hidden size H (T={T0}, ‖W‖_S∞ = 1); H = 1 is the author's scalar experiment",
-                        columns=["activation", "H", "ρ_W median", "ρ_W 90%", "ρ_U median", "ρ_U 90%"], rows=rows_h))
-    tables.append(Table(title=f"Ratio vs sequence length, evaluated at t = T (H={H0}, ‖W‖_S∞ = 1)",
-                        columns=["activation", "T", "ρ_W median", "ρ_W 90%", "ρ_U median", "ρ_U 90%"], rows=rows_t))
-    plots.append(Plot(title="Median ρ_W vs t (the dropped term accumulates through P_{t-1})", x_label="t = T",
-                      y_label="median ρ_W", logx=False, logy=True,
-                      series=[Series(label=a, x=[p[0] for p in by_t[a]], y=[p[1] for p in by_t[a]]) for a in SMOOTH]))
+    tables.append(
+        Table(
+            title=f"Ratio vs hidden size H (T={T0}, ‖W‖_S∞ = 1); H = 1 is the author's scalar experiment",
+            columns=["activation", "H", "ρ_W median", "ρ_W 90%", "ρ_U median", "ρ_U 90%"],
+            rows=rows_h,
+        )
+    )
+    tables.append(
+        Table(
+            title=f"Ratio vs sequence length, evaluated at t = T (H={H0}, ‖W‖_S∞ = 1)",
+            columns=["activation", "T", "ρ_W median", "ρ_W 90%", "ρ_U median", "ρ_U 90%"],
+            rows=rows_t,
+        )
+    )
+    plots.append(
+        Plot(
+            title="Median ρ_W vs t (the dropped term accumulates through P_{t-1})",
+            x_label="t = T",
+            y_label="median ρ_W",
+            logx=False,
+            logy=True,
+            series=[Series(label=a, x=[p[0] for p in by_t[a]], y=[p[1] for p in by_t[a]]) for a in SMOOTH],
+        )
+    )
 
     # --- sweep 3: step size — the dropped part does not vanish as ‖Δ‖ → 0
     rows_s, by_s = [], {}
@@ -135,16 +188,38 @@ def second_order_sweep(profile):
             ek, ef = _step_errors(U, W, X, v, s0, DW, act, T0, st)
             rows_s.append([act, st, float(np.median(ek)), float(np.median(ef))])
             by_s.setdefault(act, []).append((st, float(np.median(ek)), float(np.median(ef))))
-    tables.append(Table(title="Relative error of the half-derivative step against the true integral "
-                              "‖∫_0^1 ∇V_ps_t(W+τΔ) − ∇V_ps_t(W) dτ‖_S¹ (H=4, T=6, ‖W‖_S∞ = 1), median",
-                        columns=["activation", "‖Δ‖_S∞", "error with the 4 kept parts (documents)",
-                                 "error with all 5 parts"], rows=rows_s))
-    plots.append(Plot(title="Relative error of ½ d/dt vs step size (log-log): kept-only plateaus, full → 0 like ‖Δ‖",
-                      x_label="‖Δ‖_S∞", y_label="median relative error", logx=True, logy=True,
-                      series=[Series(label=f"{a}, 4 parts", x=[p[0] for p in by_s[a]], y=[p[1] for p in by_s[a]])
-                              for a in SMOOTH] +
-                             [Series(label=f"{a}, 5 parts", x=[p[0] for p in by_s[a]], y=[max(p[2], 1e-16) for p in by_s[a]])
-                              for a in SMOOTH]))
+    tables.append(
+        Table(
+            title="Relative error of the half-derivative step against the true integral "
+            "‖∫_0^1 ∇V_ps_t(W+τΔ) − ∇V_ps_t(W) dτ‖_S¹ (H=4, T=6, ‖W‖_S∞ = 1), median",
+            columns=[
+                "activation",
+                "‖Δ‖_S∞",
+                "error with the 4 kept parts (documents)",
+                "error with all 5 parts",
+            ],
+            rows=rows_s,
+        )
+    )
+    plots.append(
+        Plot(
+            title="Relative error of ½ d/dt vs step size (log-log): kept-only plateaus, full → 0 like ‖Δ‖",
+            x_label="‖Δ‖_S∞",
+            y_label="median relative error",
+            logx=True,
+            logy=True,
+            series=[
+                Series(label=f"{a}, 4 parts", x=[p[0] for p in by_s[a]], y=[p[1] for p in by_s[a]])
+                for a in SMOOTH
+            ]
+            + [
+                Series(
+                    label=f"{a}, 5 parts", x=[p[0] for p in by_s[a]], y=[max(p[2], 1e-16) for p in by_s[a]]
+                )
+                for a in SMOOTH
+            ],
+        )
+    )
 
     # --- plain-language conclusion, from the numbers above
     lines = []
@@ -159,20 +234,28 @@ def second_order_sweep(profile):
             f"up to {max(x[2] for x in hi):.2f}, P(ρ_W > 1) up to {max(x[4] for x in hi):.0%}); the U-term "
             f"{min(x[5] for x in r):.2f}–{max(x[5] for x in r):.2f} ×. Dropping it leaves a relative error of "
             f"{s[0][2]:.0%} at ‖Δ‖ = {s[0][1]:g} (vs {s[0][3]:.1e} with it kept): the error does not shrink with "
-            "the step.")
-    concl = ("The ignored terms are first-order in the step, exactly like the kept ones (the Taylor tests "
-             "second_order.* measure order 1), so they do not 'vanish much faster': their ratio to the kept part "
-             "is independent of ‖Δ‖ and is not small. " + " ".join(lines) +
-             " Trend with the recurrent scale (median ρ_W at ‖W‖ = " + f"{wnorms[0]:g} → {wnorms[-1]:g}): "
-             + ", ".join(f"{a} {by_w[a][0][1]:.2f} → {by_w[a][-1][1]:.2f}" for a in SMOOTH)
-             + "; with t (t = " + f"{Ts[0]} → {Ts[-1]}): "
-             + ", ".join(f"{a} {by_t[a][0][1]:.2f} → {by_t[a][-1][1]:.2f}" for a in SMOOTH)
-             + " (dP_{t-1}/dt accumulates the sensitivity of every earlier step; at t = 2 with s_0 = 0 it is 0). "
-             "In the scalar case H = 1 (the author's experiment) the median ratios ρ_W are "
-             + ", ".join(f"{r[0]} {r[2]:.2f}" for r in rows_h if r[1] == 1)
-             + (": smallest for sigmoid, as the author observed"
-                if min((r for r in rows_h if r[1] == 1), key=lambda r: r[2])[0] == "sigmoid"
-                else ": not smallest for sigmoid, contrary to the author's observation")
-             + ". So the author's worry is justified: the bounds built on the four (or two) kept parts can "
-             "underestimate the quantity they bound by a constant factor that does not improve with smaller steps.")
+            "the step."
+        )
+    concl = (
+        "The ignored terms are first-order in the step, exactly like the kept ones (the Taylor tests "
+        "second_order.* measure order 1), so they do not 'vanish much faster': their ratio to the kept part "
+        "is independent of ‖Δ‖ and is not small. "
+        + " ".join(lines)
+        + " Trend with the recurrent scale (median ρ_W at ‖W‖ = "
+        + f"{wnorms[0]:g} → {wnorms[-1]:g}): "
+        + ", ".join(f"{a} {by_w[a][0][1]:.2f} → {by_w[a][-1][1]:.2f}" for a in SMOOTH)
+        + "; with t (t = "
+        + f"{Ts[0]} → {Ts[-1]}): "
+        + ", ".join(f"{a} {by_t[a][0][1]:.2f} → {by_t[a][-1][1]:.2f}" for a in SMOOTH)
+        + " (dP_{t-1}/dt accumulates the sensitivity of every earlier step; at t = 2 with s_0 = 0 it is 0). "
+        "In the scalar case H = 1 (the author's experiment) the median ratios ρ_W are "
+        + ", ".join(f"{r[0]} {r[2]:.2f}" for r in rows_h if r[1] == 1)
+        + (
+            ": smallest for sigmoid, as the author observed"
+            if min((r for r in rows_h if r[1] == 1), key=lambda r: r[2])[0] == "sigmoid"
+            else ": not smallest for sigmoid, contrary to the author's observation"
+        )
+        + ". So the author's worry is justified: the bounds built on the four (or two) kept parts can "
+        "underestimate the quantity they bound by a constant factor that does not improve with smaller steps."
+    )
     return StudyResult(tables=tables, plots=plots, conclusion=concl)

@@ -7,14 +7,15 @@ are catalogued in ``checks/norms_schatten1.py``.)
 
 import math
 
+from checks._vocab.sources import SEED_000
 from lemmacheck import Source, Tolerance, Verdict, identity, inequality
 from lemmacheck.inputs import Array
 
-from checks._vocab.sources import SEED_000
-
 SEC = "Loss Bound with Respect to W, item 3.3.1 ('We have taken advantage of the conclusion')"
-_QUOTE = ("1) ||x ⊙ y||_2 ≤ ||x||_∞ ||y||_2. 2) ||AB||_{S^r} ≤ ||A||_{S^q} ||B||_{S^p} if r^{−1} = p^{−1} + q^{−1}. "
-          "3) For vector (no matter row or column) x, we have ||x||_{S∞} = ||x||_{S1} = ||x||_2.")
+_QUOTE = (
+    "1) ||x ⊙ y||_2 ≤ ||x||_∞ ||y||_2. 2) ||AB||_{S^r} ≤ ||A||_{S^q} ||B||_{S^p} if r^{−1} = p^{−1} + q^{−1}. "
+    "3) For vector (no matter row or column) x, we have ||x||_{S∞} = ||x||_{S1} = ||x||_2."
+)
 
 
 @inequality(
@@ -39,12 +40,20 @@ def hadamard_000(xp, x, y):
     expected=Verdict.HOLDS,
     same_as=("schatten.holder",),
     inputs={"A": Array("m", "k", scale=(1e-1, 1e1)), "B": Array("k", "n", scale=(1e-1, 1e1))},
-    dims={"m": [1, 2, 3], "k": [1, 2, 4], "n": [1, 3], "pq": [(math.inf, math.inf), (1, math.inf), (2, 2),
-                                                             (math.inf, 2), (1, 1)]},
-    tol=Tolerance(rtol=1e-7, atol=1e-12, reason="Schatten-½ quasi-norms from float64 SVDs lose a few digits; "
-                                                 "equality is attained for rank-one factors"),
+    dims={
+        "m": [1, 2, 3],
+        "k": [1, 2, 4],
+        "n": [1, 3],
+        "pq": [(math.inf, math.inf), (1, math.inf), (2, 2), (math.inf, 2), (1, 1)],
+    },
+    tol=Tolerance(
+        rtol=1e-7,
+        atol=1e-12,
+        reason="Schatten-½ quasi-norms from float64 SVDs lose a few digits; "
+        "equality is attained for rank-one factors",
+    ),
     notes="Written correctly here with two matrices (seed 001 eq. (8) has the same M on both sides). For p = q = 1 "
-          "the left side is the Schatten-½ quasi-norm; Hölder still holds.",
+    "the left side is the Schatten-½ quasi-norm; Hölder still holds.",
 )
 def holder_000(xp, A, B, pq):
     p, q = pq

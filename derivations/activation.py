@@ -31,14 +31,21 @@ def probe(v):
 
 
 # ---- seeds 002 / 003: hypothesis at t-1
-g_tm1 = s(h_tm1)                                  # induction hypothesis, g_{t-1} = sigma(h_{t-1})
-h_t = W * s(h_tm1) + U * x_t + b                  # recurrence of h
-g_t = s(W * g_tm1 + U * x_t + b)                  # recurrence of g
+g_tm1 = s(h_tm1)  # induction hypothesis, g_{t-1} = sigma(h_{t-1})
+h_t = W * s(h_tm1) + U * x_t + b  # recurrence of h
+g_t = s(W * g_tm1 + U * x_t + b)  # recurrence of g
 
 derivation(
     "act.s002.g_eq_sigma_h",
-    chain=[probe(s(h_t)), "=", probe(s(W * s(h_tm1) + U * x_t + b)), "=",
-           probe(s(W * g_tm1 + U * x_t + b)), "=", probe(g_t)],
+    chain=[
+        probe(s(h_t)),
+        "=",
+        probe(s(W * s(h_tm1) + U * x_t + b)),
+        "=",
+        probe(s(W * g_tm1 + U * x_t + b)),
+        "=",
+        probe(g_t),
+    ],
     labels=["recurrence of h_t", "hypothesis sigma(h_{t-1}) = g_{t-1}", "recurrence of g_t"],
 )
 
@@ -56,11 +63,21 @@ h_t_004 = W * s(h_tm1_004) + U * x_t + b
 
 derivation(
     "act.s004.induction",
-    chain=[probe(s(h_t_004)), "=",
-           probe(s(W * s(W * s(h_tm2) + U * x_tm1 + b) + U * x_t + b)), "=",
-           probe(s(W * s(W * g_tm2 + U * x_tm1 + b) + U * x_t + b)), "=",
-           probe(s(W * g_tm1_004 + U * x_t + b)), "=",
-           probe(s(W * g_tm1_004 + U * x_t + b))],
-    labels=["replace h_{t-1}", "sigma(h_{t-2}) = g_{t-2}", "g_{t-1} = sigma(W g_{t-2} + U x_{t-1} + b)",
-            "recurrence of g_t: sigma(h_t) = g_t"],
+    chain=[
+        probe(s(h_t_004)),
+        "=",
+        probe(s(W * s(W * s(h_tm2) + U * x_tm1 + b) + U * x_t + b)),
+        "=",
+        probe(s(W * s(W * g_tm2 + U * x_tm1 + b) + U * x_t + b)),
+        "=",
+        probe(s(W * g_tm1_004 + U * x_t + b)),
+        "=",
+        probe(s(W * g_tm1_004 + U * x_t + b)),
+    ],
+    labels=[
+        "replace h_{t-1}",
+        "sigma(h_{t-2}) = g_{t-2}",
+        "g_{t-1} = sigma(W g_{t-2} + U x_{t-1} + b)",
+        "recurrence of g_t: sigma(h_t) = g_t",
+    ],
 )

@@ -32,10 +32,13 @@ def recursion_check(coeffs):
 
 domain = {s: (-2.0, 2.0) for s in (u, w, x2, x3, a1, a2, a3, H1)}
 lhs, rhs = recursion_check((a1, a2, a3))
-derivation("birnn.s003.eq31_every", chain=[lhs, "=", rhs], labels=["(31) at t = 1, L = sum_t a_t h_t"],
-           domain=domain)
+derivation(
+    "birnn.s003.eq31_every", chain=[lhs, "=", rhs], labels=["(31) at t = 1, L = sum_t a_t h_t"], domain=domain
+)
 lhs, rhs = recursion_check((0, 0, a3))
-derivation("birnn.s003.eq31_last", chain=[lhs, "=", rhs], labels=["(31) at t = 1, L = a_3 h_3"], domain=domain)
+derivation(
+    "birnn.s003.eq31_last", chain=[lhs, "=", rhs], labels=["(31) at t = 1, L = a_3 h_3"], domain=domain
+)
 
 # (28)-(30) for n = 2: transposed Jacobian of h_{t+1} = sigma(W x_{t+1} + U h_t) w.r.t. h_t
 n = 2
@@ -54,5 +57,8 @@ def probe(M):
     return sum(C[i, j] * M[i, j] for i in range(n) for j in range(n))
 
 
-derivation("birnn.s003.eq28_30", chain=[probe(denominator_jac), "=", probe(fact), "=", probe(fact_h)],
-           labels=["(28) df/dh_t = U^T and (29) sigma' = sigma (1 - sigma)", "(30) sigma(f) = h_{t+1}"])
+derivation(
+    "birnn.s003.eq28_30",
+    chain=[probe(denominator_jac), "=", probe(fact), "=", probe(fact_h)],
+    labels=["(28) df/dh_t = U^T and (29) sigma' = sigma (1 - sigma)", "(30) sigma(f) = h_{t+1}"],
+)

@@ -28,9 +28,13 @@ expected = 0
 for bits in itertools.product((0, 1), repeat=4):
     R = sp.Matrix(2, 2, bits)
     k = sum(bits)
-    expected += p ** k * (1 - p) ** (4 - k) * loss(R, w)
+    expected += p**k * (1 - p) ** (4 - k) * loss(R, w)
 
-quadratic = (w.T * (p ** 2 * X.T * X + p * (1 - p) * gamma_sq) * w)[0, 0] - 2 * p * (y.T * X * w)[0, 0] + (y.T * y)[0, 0]
+quadratic = (
+    (w.T * (p**2 * X.T * X + p * (1 - p) * gamma_sq) * w)[0, 0]
+    - 2 * p * (y.T * X * w)[0, 0]
+    + (y.T * y)[0, 0]
+)
 residual = y - p * X * w
 closed = (residual.T * residual)[0, 0] + p * (1 - p) * ((gamma_sq * w).T * w)[0, 0]
 
@@ -42,7 +46,7 @@ derivation(
 )
 
 grad = sp.Matrix([sp.diff(closed, wi) for wi in w])
-formula = 2 * p ** 2 * X.T * X * w - 2 * p * X.T * y + 2 * p * (1 - p) * gamma_sq * w
+formula = 2 * p**2 * X.T * X * w - 2 * p * X.T * y + 2 * p * (1 - p) * gamma_sq * w
 derivation(
     "dropout.s003.gradient",
     chain=[(v.T * grad)[0, 0], "=", (v.T * formula)[0, 0]],
@@ -52,6 +56,10 @@ derivation(
 
 derivation(
     "dropout.s003.columns_penalised",
-    chain=[(w.T * gamma_sq * w)[0, 0], "=", sum(w[j] ** 2 * sum(X[i, j] ** 2 for i in range(2)) for j in range(2))],
+    chain=[
+        (w.T * gamma_sq * w)[0, 0],
+        "=",
+        sum(w[j] ** 2 * sum(X[i, j] ** 2 for i in range(2)) for j in range(2)),
+    ],
     labels=["Gamma^2 = I_d (Hadamard) X^T X is the diagonal of squared column norms"],
 )

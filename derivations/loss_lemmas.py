@@ -27,18 +27,20 @@ z = _logits(u, w, s0, v1, v2)
 z_eps = _logits(u + eps * du, w + eps * dw, s0 + eps * ds0, v1 + eps * dv1, v2 + eps * dv2)
 # The perturbed logits V s_t(Φ+ΔΦ) enter eq. (4) only through r, so they stay free symbols.
 z_new = sp.symbols("zplus1 zplus2", real=True)
-jvp = [sp.diff(zi, eps).subs(eps, 0) for zi in z_eps]          # ⟨∇_Φ V s_t, ΔΦ⟩
-r = [zn - zi - ji for zn, zi, ji in zip(z_new, z, jvp)]       # the remainder of seed 001 §A
+jvp = [sp.diff(zi, eps).subs(eps, 0) for zi in z_eps]  # ⟨∇_Φ V s_t, ΔΦ⟩
+r = [zn - zi - ji for zn, zi, ji in zip(z_new, z, jvp)]  # the remainder of seed 001 §A
 den = sp.exp(z[0]) + sp.exp(z[1])
-p = [sp.exp(z[0]) / den, sp.exp(z[1]) / den]                  # ∇_{Vs_t} f_t = softmax
+p = [sp.exp(z[0]) / den, sp.exp(z[1]) / den]  # ∇_{Vs_t} f_t = softmax
 f_eps = sp.log(sp.exp(z_eps[0]) + sp.exp(z_eps[1]))
-grad_f_pair = sp.diff(f_eps, eps).subs(eps, 0)                # ⟨∇_Φ f_t, ΔΦ⟩ (differentiated directly)
+grad_f_pair = sp.diff(f_eps, eps).subs(eps, 0)  # ⟨∇_Φ f_t, ΔΦ⟩ (differentiated directly)
 
 derivation(
     "lemma1.eq4",
     chain=[
-        p[0] * (z_new[0] - z[0]) + p[1] * (z_new[1] - z[1]), "=",
-        p[0] * (r[0] + jvp[0]) + p[1] * (r[1] + jvp[1]), "=",
+        p[0] * (z_new[0] - z[0]) + p[1] * (z_new[1] - z[1]),
+        "=",
+        p[0] * (r[0] + jvp[0]) + p[1] * (r[1] + jvp[1]),
+        "=",
         (r[0] * p[0] + r[1] * p[1]) + grad_f_pair,
     ],
     labels=["definition of r", "linearity and the chain rule: softmaxᵀ ż = d/dε f(Φ + εΔΦ)|₀"],
@@ -49,7 +51,7 @@ zs = sp.symbols("z1:4", real=True)
 zn = sp.symbols("zn1:4", real=True)
 ys = sp.symbols("y1:4", real=True)
 g_of = lambda zz: -sum(yi * zi for yi, zi in zip(ys, zz))  # noqa: E731  g_t = −yᵀ V s_t
-grad_g = [-yi for yi in ys]                                   # ∇_{Vs_t} g_t
+grad_g = [-yi for yi in ys]  # ∇_{Vs_t} g_t
 
 derivation(
     "lemma2.eq5",

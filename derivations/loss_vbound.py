@@ -25,13 +25,18 @@ def grad_wrt_V(expr):
 
 g = (y.T * V * s)[0, 0]
 g_new = (y.T * (V + dV) * s)[0, 0]
-derivation("loss.g_linear_in_v", chain=[g_new, "=", g + frob(grad_wrt_V(g), dV)],
-           labels=["g = yᵀVs is linear in V (s does not depend on V)"])
+derivation(
+    "loss.g_linear_in_v",
+    chain=[g_new, "=", g + frob(grad_wrt_V(g), dV)],
+    labels=["g = yᵀVs is linear in V (s does not depend on V)"],
+)
 
 z = V * s
 f = sp.log(sum(sp.exp(z[i]) for i in range(K)))
 p = [sp.exp(z[i]) / sum(sp.exp(z[j]) for j in range(K)) for i in range(K)]
 dz = dV * s
-derivation("loss.v_grad_pullback",
-           chain=[sum(p[i] * dz[i] for i in range(K)), "=", frob(grad_wrt_V(f), dV)],
-           labels=["∇_V lse(Vs) = softmax(Vs) sᵀ"])
+derivation(
+    "loss.v_grad_pullback",
+    chain=[sum(p[i] * dz[i] for i in range(K)), "=", frob(grad_wrt_V(f), dV)],
+    labels=["∇_V lse(Vs) = softmax(Vs) sᵀ"],
+)

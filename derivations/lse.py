@@ -18,12 +18,18 @@ p2 = sp.exp(x2) / (sp.exp(x1) + sp.exp(x2))
 derivation(
     "lse.hessian_inf_bound",
     chain=[
-        (d.T * hessian * d)[0, 0], "=",
-        p1 * p2 * (d1 - d2) ** 2, "<=",
-        sp.Rational(1, 4) * (d1 - d2) ** 2, "<=",
+        (d.T * hessian * d)[0, 0],
+        "=",
+        p1 * p2 * (d1 - d2) ** 2,
+        "<=",
+        sp.Rational(1, 4) * (d1 - d2) ** 2,
+        "<=",
         sp.Max(sp.Abs(d1), sp.Abs(d2)) ** 2,
     ],
-    labels=["∇²h = diag(p) − ppᵀ, so dᵀ∇²h d = p₁p₂(d₁ − d₂)²", "p₁p₂ ≤ ¼ since p₁ + p₂ = 1",
-            "|d₁ − d₂| ≤ 2‖d‖∞"],
+    labels=[
+        "∇²h = diag(p) − ppᵀ, so dᵀ∇²h d = p₁p₂(d₁ − d₂)²",
+        "p₁p₂ ≤ ¼ since p₁ + p₂ = 1",
+        "|d₁ − d₂| ≤ 2‖d‖∞",
+    ],
     domain={x1: (-8, 8), x2: (-8, 8), d1: (-5, 5), d2: (-5, 5)},
 )

@@ -4,6 +4,7 @@ Vectors have n = 2 symbolic components and H is a general symmetric 2×2 matrix 
 manipulations are dimension-free, n = 2 keeps SymPy fast. Vector identities are compared through a
 symbolic linear functional cᵀ(·).
 """
+
 import sympy as sp
 
 from lemmacheck import derivation
@@ -30,27 +31,51 @@ x1 = x0 - eps * g
 step = -eps * g
 gg, gHg = scalar(g.T * g), scalar(g.T * H * g)
 
-derivation("quad.model_after_step_002", chain=[
-    model(x1), "=",
-    f0 + scalar(step.T * g) + sp.Rational(1, 2) * scalar(step.T * H * step), "=",
-    f0 - eps * gg + sp.Rational(1, 2) * eps ** 2 * gHg,
-], labels=["x_1 − x_0 = −εg", "simplify"])
+derivation(
+    "quad.model_after_step_002",
+    chain=[
+        model(x1),
+        "=",
+        f0 + scalar(step.T * g) + sp.Rational(1, 2) * scalar(step.T * H * step),
+        "=",
+        f0 - eps * gg + sp.Rational(1, 2) * eps**2 * gHg,
+    ],
+    labels=["x_1 − x_0 = −εg", "simplify"],
+)
 
-derivation("quad.change_002", chain=[
-    model(x1) - f0, "=",
-    f0 - eps * gg + sp.Rational(1, 2) * eps ** 2 * gHg - f0, "=",
-    -eps * gg + sp.Rational(1, 2) * eps ** 2 * gHg,
-], labels=["substitute the model value", "cancel f(x_0)"])
+derivation(
+    "quad.change_002",
+    chain=[
+        model(x1) - f0,
+        "=",
+        f0 - eps * gg + sp.Rational(1, 2) * eps**2 * gHg - f0,
+        "=",
+        -eps * gg + sp.Rational(1, 2) * eps**2 * gHg,
+    ],
+    labels=["substitute the model value", "cancel f(x_0)"],
+)
 
 grad_model = sp.Matrix([sp.diff(model(x), xi) for xi in x])
-derivation("newton.model_gradient_002", chain=[
-    scalar(c.T * grad_model), "=",
-    scalar(c.T * (g + sp.Rational(1, 2) * 2 * H * (x - x0))), "=",
-    scalar(c.T * (g + H * (x - x0))),
-], labels=["differentiate (H symmetric)", "½·2 = 1"])
+derivation(
+    "newton.model_gradient_002",
+    chain=[
+        scalar(c.T * grad_model),
+        "=",
+        scalar(c.T * (g + sp.Rational(1, 2) * 2 * H * (x - x0))),
+        "=",
+        scalar(c.T * (g + H * (x - x0))),
+    ],
+    labels=["differentiate (H symmetric)", "½·2 = 1"],
+)
 
 x_newton = x0 - H.inv() * g
-derivation("newton.step_002", chain=[
-    scalar(c.T * (g + H * (x_newton - x0))) + scalar(c.T * g), "=", scalar(c.T * g),
-], labels=["∇f̂(x_0 − H⁻¹g) = g − HH⁻¹g = 0 (cᵀg added to both sides: a non-zero reference)"],
-   domain={h11: (1, 3), h22: (1, 3), h12: (-0.5, 0.5)})
+derivation(
+    "newton.step_002",
+    chain=[
+        scalar(c.T * (g + H * (x_newton - x0))) + scalar(c.T * g),
+        "=",
+        scalar(c.T * g),
+    ],
+    labels=["∇f̂(x_0 − H⁻¹g) = g − HH⁻¹g = 0 (cᵀg added to both sides: a non-zero reference)"],
+    domain={h11: (1, 3), h22: (1, 3), h12: (-0.5, 0.5)},
+)

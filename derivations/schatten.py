@@ -7,10 +7,9 @@ r"""Symbolic derivations for the Schatten toolbox (seed 001 §B, eq. (8)–(11))
 """
 
 import sympy as sp
-
-from lemmacheck import Source, Verdict, derivation
 from checks._vocab.sources import SEED_001
 
+from lemmacheck import Source, Verdict, derivation
 
 v1, v2, v3 = sp.symbols("v1 v2 v3", real=True)
 column = sp.Matrix([v1, v2, v3])
@@ -18,8 +17,11 @@ singular_values = column.singular_values()  # one nonzero singular value for a 3
 
 derivation(
     "schatten.vector",
-    chain=[sp.Add(*[s**3 for s in singular_values]) ** sp.Rational(1, 3), "=",
-           sp.sqrt(v1**2 + v2**2 + v3**2)],
+    chain=[
+        sp.Add(*[s**3 for s in singular_values]) ** sp.Rational(1, 3),
+        "=",
+        sp.sqrt(v1**2 + v2**2 + v3**2),
+    ],
     labels=["the 3×1 matrix has the single singular value √(v₁²+v₂²+v₃²); its S³ norm is that value"],
 )
 
@@ -39,8 +41,12 @@ derivation(
 x1, x2, y1, y2 = sp.symbols("x1 x2 y1 y2", real=True)
 derivation(
     "schatten.hadamard",
-    chain=[(x1 * y1) ** 2 + (x2 * y2) ** 2, "=",
-           x1**2 * (y1**2 + y2**2) - (x1**2 - x2**2) * y2**2, "<=",
-           sp.Max(x1**2, x2**2) * (y1**2 + y2**2)],
+    chain=[
+        (x1 * y1) ** 2 + (x2 * y2) ** 2,
+        "=",
+        x1**2 * (y1**2 + y2**2) - (x1**2 - x2**2) * y2**2,
+        "<=",
+        sp.Max(x1**2, x2**2) * (y1**2 + y2**2),
+    ],
     labels=["regroup", "x₁² − x₂² ≥ −… : both x_i² ≤ max(x₁², x₂²)"],
 )

@@ -39,7 +39,9 @@ def _combined(param, rhs_direct):
             for j in range(param.cols):
                 c = sp.Symbol(f"c_{p}{i}{j}", real=True)
                 lhs += c * sp.diff(states[T][p], param[i, j])
-                inner = rhs_direct(p, i, j) + sum(W[p, k] * sp.diff(states[T - 1][k], param[i, j]) for k in range(H))
+                inner = rhs_direct(p, i, j) + sum(
+                    W[p, k] * sp.diff(states[T - 1][k], param[i, j]) for k in range(H)
+                )
                 rhs += c * dsigma(pre[T][p]) * inner
     return lhs, rhs
 
@@ -51,8 +53,11 @@ lhs_u, rhs_u = _combined(U, lambda p, i, j: xs[T - 1][j] if i == p else 0)
 v = sp.Matrix(1, H, lambda i, j: sp.Symbol(f"v_{j}", real=True))
 cw = {(i, j): sp.Symbol(f"b_{i}{j}", real=True) for i in range(H) for j in range(H)}
 first_lhs = sum(cw[i, j] * sp.diff((v * states[T])[0, 0], W[i, j]) for i in range(H) for j in range(H))
-first_rhs = sum(cw[i, j] * sum(v[0, k] * sp.diff(states[T][k], W[i, j]) for k in range(H))
-                for i in range(H) for j in range(H))
+first_rhs = sum(
+    cw[i, j] * sum(v[0, k] * sp.diff(states[T][k], W[i, j]) for k in range(H))
+    for i in range(H)
+    for j in range(H)
+)
 
 derivation(
     "sens.w_linking",

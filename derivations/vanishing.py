@@ -6,9 +6,9 @@ keeps each chain scalar.
 """
 
 import sympy as sp
+from checks._vocab.sources import SEED_003
 
 from lemmacheck import Source, Verdict, derivation
-from checks._vocab.sources import SEED_003
 
 sigma = sp.Function("sigma")
 z = sp.Symbol("z", real=True)
@@ -60,25 +60,27 @@ delta = sp.Symbol("delta", nonnegative=True)
 T = sp.Symbol("T", positive=True, integer=True)
 derivation(
     "vanish.s002.delta_subst",
-    chain=[gamma ** T * sp.sqrt(delta ** 2 / gamma ** 2) ** T, "=", gamma ** T * sp.sqrt(delta ** 2 / gamma ** 2)],
+    chain=[gamma**T * sp.sqrt(delta**2 / gamma**2) ** T, "=", gamma**T * sp.sqrt(delta**2 / gamma**2)],
     labels=["drop the power T (as written)"],
     domain={gamma: (0.05, 2.0), delta: (0.0, 1.0)},
 )
 derivation(
     "vanish.s002.delta_subst_fixed",
-    chain=[gamma ** T * sp.sqrt(delta ** 2 / gamma ** 2) ** T, "=", gamma ** T * (delta / gamma) ** T, "=",
-           delta ** T],
+    chain=[gamma**T * sp.sqrt(delta**2 / gamma**2) ** T, "=", gamma**T * (delta / gamma) ** T, "=", delta**T],
     labels=["sqrt(delta^2/gamma^2) = delta/gamma for gamma > 0, delta >= 0", "powers"],
     domain={gamma: (0.05, 2.0), delta: (0.0, 1.0)},
 )
 # ---- seed 003 eq. (25) last equality and seed 004's (||W||^2 gamma^2)^{T/2} <= (delta^2)^{T/2} = delta^T
 derivation(
     "vanish.s003.eq25_algebra",
-    chain=[gamma ** T * (delta / gamma) ** T, "=", delta ** T],
+    chain=[gamma**T * (delta / gamma) ** T, "=", delta**T],
     labels=["(delta/gamma)^T gamma^T = delta^T"],
     title="gamma^T (delta/gamma)^T = delta^T (seed 003, eq. (25), last step)",
-    source=Source(SEED_003, "Question 5, part 2, eq. (25)",
-                  quote="\\gamma^T \\left( \\frac{\\delta}{\\gamma} \\right)^T = \\delta^T"),
+    source=Source(
+        SEED_003,
+        "Question 5, part 2, eq. (25)",
+        quote="\\gamma^T \\left( \\frac{\\delta}{\\gamma} \\right)^T = \\delta^T",
+    ),
     statement=r"\gamma^T\left(\frac{\delta}{\gamma}\right)^T = \delta^T",
     expected=Verdict.PROVED,
     same_as=("vanish.s002.delta_subst_fixed",),

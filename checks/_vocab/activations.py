@@ -48,16 +48,41 @@ def _softsign_d1(xp, z):
 
 
 ACTIVATIONS: dict[str, Activation] = {
-    "tanh": Activation(lambda xp, z: xp.tanh(z), _tanh_d1, _tanh_d2, 1.0, 4 / (3 * math.sqrt(3)),
-                       curvature=lambda xp, z: -2 * xp.tanh(z)),
-    "sigmoid": Activation(lambda xp, z: xp.sigmoid(z), _sig_d1, _sig_d2, 0.25, 1 / (6 * math.sqrt(3)),
-                          curvature=lambda xp, z: 1 - 2 * xp.sigmoid(z)),
-    "softplus": Activation(lambda xp, z: xp.softplus(z), lambda xp, z: xp.sigmoid(z), _sig_d1, 1.0, 0.25,
-                           curvature=lambda xp, z: 1 - xp.sigmoid(z)),
+    "tanh": Activation(
+        lambda xp, z: xp.tanh(z),
+        _tanh_d1,
+        _tanh_d2,
+        1.0,
+        4 / (3 * math.sqrt(3)),
+        curvature=lambda xp, z: -2 * xp.tanh(z),
+    ),
+    "sigmoid": Activation(
+        lambda xp, z: xp.sigmoid(z),
+        _sig_d1,
+        _sig_d2,
+        0.25,
+        1 / (6 * math.sqrt(3)),
+        curvature=lambda xp, z: 1 - 2 * xp.sigmoid(z),
+    ),
+    "softplus": Activation(
+        lambda xp, z: xp.softplus(z),
+        lambda xp, z: xp.sigmoid(z),
+        _sig_d1,
+        1.0,
+        0.25,
+        curvature=lambda xp, z: 1 - xp.sigmoid(z),
+    ),
     "softsign": Activation(lambda xp, z: z / (1 + xp.abs(z)), _softsign_d1, None, 1.0, None),
-    "relu": Activation(lambda xp, z: xp.where(z > 0, z, 0 * z), lambda xp, z: xp.where(z > 0, 0 * z + 1, 0 * z),
-                       None, 1.0, None),
-    "abs": Activation(lambda xp, z: xp.abs(z), lambda xp, z: xp.where(z > 0, 0 * z + 1, 0 * z - 1), None, 1.0, None),
+    "relu": Activation(
+        lambda xp, z: xp.where(z > 0, z, 0 * z),
+        lambda xp, z: xp.where(z > 0, 0 * z + 1, 0 * z),
+        None,
+        1.0,
+        None,
+    ),
+    "abs": Activation(
+        lambda xp, z: xp.abs(z), lambda xp, z: xp.where(z > 0, 0 * z + 1, 0 * z - 1), None, 1.0, None
+    ),
     "linear": Activation(lambda xp, z: z, lambda xp, z: 0 * z + 1, lambda xp, z: 0 * z, 1.0, 0.0),
 }
 
