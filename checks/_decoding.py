@@ -170,7 +170,9 @@ def greedy(P: np.ndarray, T: int) -> np.ndarray:
     return w
 
 
-def beam_search_markov(P: np.ndarray, T: int, B: int, distinct_start: bool) -> tuple[np.ndarray, np.ndarray]:
+def beam_search_markov(
+    P: np.ndarray, T: int, B: int, *, distinct_start: bool
+) -> tuple[np.ndarray, np.ndarray]:
     """Algorithm 2 on the Markov language model P, for every batch instance.
 
     ``distinct_start=False`` is the algorithm as written: all B beams start as <BOS> with l_0 = 0 and the
@@ -205,7 +207,7 @@ def beam_search_markov(P: np.ndarray, T: int, B: int, distinct_start: bool) -> t
 # ----------------------------------------------------------------------------------------------------
 # A general (non-Markov) tree language model, for the worked example of 2.4
 # ----------------------------------------------------------------------------------------------------
-def tree_beam_search(children, B: int, T: int, distinct_start: bool = True):
+def tree_beam_search(children, B: int, T: int, *, distinct_start: bool = True):
     """Beam search on a tree LM given as ``children(prefix) -> {word: log p(word | prefix)}``.
 
     Returns the final list of (sequence tuple, log-likelihood), best first. Missing branches are
@@ -297,7 +299,7 @@ def viterbi_backward_ops(N: int, T: int) -> int:
     return ops
 
 
-def naive_instrumented(N: int, T: int, keep_all: bool, run: bool = True) -> Meter:
+def naive_instrumented(N: int, T: int, *, keep_all: bool, run: bool = True) -> Meter:
     """Naive search by enumeration, as 2.2.e describes it.
 
     Each sequence's probability is a product of T conditionals (T ops) plus one comparison with the

@@ -165,7 +165,7 @@ def adam_run(
     Δθ = −(ε ŝ/(√r̂ + δ) + λθ)). Returns θ_T with shape (batch, R).
     """
     noise = noise if noise.ndim == 3 else noise[None]
-    R, T = noise.shape[1], noise.shape[2]
+    T = noise.shape[2]
     theta = theta0[:, None] + 0 * noise[:, :, 0] * sigma[:, None]
     m = theta * 0
     v = theta * 0

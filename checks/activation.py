@@ -30,7 +30,7 @@ def _g_matches_sigma_h(xp, W, U, b, X, h0, act_name):
     hs = run_h(xp, W, U, b, X, h0, act_name)
     gs = run_g(xp, W, U, b, X, apply_act(xp, act_name, h0), act_name)
     ok = None
-    for h, g in zip(hs, gs):
+    for h, g in zip(hs, gs, strict=False):
         s = apply_act(xp, act_name, h)
         # rounding differs between the two recurrences; 1e-9 relative to the size of the states
         scale = 1 + xp.max(xp.abs(h), axis=-1) + xp.max(xp.abs(s), axis=-1)

@@ -35,7 +35,8 @@ def _attains_max(P, T, seqs_top):
         quote="It becomes more robust as we keep more and more beams by increasing B, and it reduces to "
         "the maximum likelihood solution if we keep all possible beams at each step",
     ),
-    statement=r"B \ge N^T \implies \boldsymbol w^{(1)}_{1:T} = \arg\max_{\boldsymbol w_{1:T}} p(\boldsymbol w_{1:T})"
+    statement=r"B \ge N^T \implies \boldsymbol w^{(1)}_{1:T} = \arg\max_{\boldsymbol w_{1:T}} "
+    r"p(\boldsymbol w_{1:T})"
     r"\quad\text{(Algorithm 2: } w_0^{(b)} = \langle BOS\rangle,\ l_0^{(b)} = 0\ \forall b)",
     expected=Verdict.REFUTED,
     inputs={"P": P_TIED},

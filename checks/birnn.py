@@ -172,7 +172,8 @@ def eq31_last(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
     source=Source(SEED_003, "Question 6, part 2, eq. (27) and (32)", quote=EQ32_QUOTE),
     statement=EQ32_TEX + r",\quad L = \sum_t \ell_t,\ 1 < t \le T",
     expected=Verdict.REFUTED,
-    notes="Same omission as (31): the direct term d l_t/d h_t^(b) is missing (birnn.s003.backward_corrected).",
+    notes="Same omission as (31): the direct term d l_t/d h_t^(b) is missing "
+    "(birnn.s003.backward_corrected).",
 )
 def eq32_every(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
     return _check_recursion(
@@ -189,7 +190,8 @@ def eq32_every(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
     statement=EQ32_TEX + r",\quad L = \ell_T(h_T^{(f)}, h_T^{(b)}),\ 1 < t \le T",
     expected=Verdict.REFUTED,
     notes="With L = l_T the backward states h_t^(b), t < T, do not reach the loss at all (both sides are 0 "
-    "there), but at t = T the loss reads h_T^(b) directly while (32) gives U^(b)T diag(.) grad_{h_{T-1}^(b)} L "
+    "there), but at t = T the loss reads h_T^(b) directly while (32) gives U^(b)T diag(.) "
+    "grad_{h_{T-1}^(b)} L "
     "= 0. The backward direction's 'last' step for this loss is its first one; the recursion needs the "
     "direct term at t = T.",
 )
@@ -203,7 +205,8 @@ def eq32_last(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
     "birnn.s003.forward_corrected",
     inputs=BI_INPUTS,
     dims=BI_DIMS | {"loss": ["every", "last"]},
-    title="forward recursion with the direct term: grad_{h_t^(f)} L = d l_t/d h_t^(f) + U^(f)T diag(h_{t+1}(1-h_{t+1})) grad_{h_{t+1}^(f)} L",
+    title="forward recursion with the direct term: grad_{h_t^(f)} L = d l_t/d h_t^(f) + U^(f)T "
+    "diag(h_{t+1}(1-h_{t+1})) grad_{h_{t+1}^(f)} L",
     source=Source(SEED_003, "Question 6, part 2, eq. (31) (corrected)"),
     statement=r"\nabla_{h_t^{(f)}}L = \frac{\partial \ell_t}{\partial h_t^{(f)}} + "
     + EQ31_TEX.split("= ", 1)[1],
@@ -221,7 +224,8 @@ def forward_corrected(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss):
     "birnn.s003.backward_corrected",
     inputs=BI_INPUTS,
     dims=BI_DIMS | {"loss": ["every", "last"]},
-    title="backward recursion with the direct term: grad_{h_t^(b)} L = d l_t/d h_t^(b) + U^(b)T diag(h_{t-1}(1-h_{t-1})) grad_{h_{t-1}^(b)} L",
+    title="backward recursion with the direct term: grad_{h_t^(b)} L = d l_t/d h_t^(b) + U^(b)T "
+    "diag(h_{t-1}(1-h_{t-1})) grad_{h_{t-1}^(b)} L",
     source=Source(SEED_003, "Question 6, part 2, eq. (32) (corrected)"),
     statement=r"\nabla_{h_t^{(b)}}L = \frac{\partial \ell_t}{\partial h_t^{(b)}} + "
     + EQ32_TEX.split("= ", 1)[1],
@@ -248,7 +252,8 @@ STEP_INPUTS = {
     "birnn.s003.eq28_30",
     inputs=STEP_INPUTS,
     dims={"n": [1, 2, 3, 5]},
-    title="(28)-(30): dh_{t+1}/dh_t = (df/dh_t)(dh_{t+1}/df) = U^(f)T diag(h_{t+1}(1 - h_{t+1})) (denominator layout)",
+    title="(28)-(30): dh_{t+1}/dh_t = (df/dh_t)(dh_{t+1}/df) = U^(f)T diag(h_{t+1}(1 - h_{t+1})) "
+    "(denominator layout)",
     source=Source(
         SEED_003,
         "Question 6, part 2, eq. (28)-(30)",
@@ -260,7 +265,8 @@ STEP_INPUTS = {
     r"U^{(f)\top}\,\mathrm{diag}\big(h_{t+1}^{(f)}\odot(1-h_{t+1}^{(f)})\big)",
     expected=Verdict.PROVED,
     corrects="birnn.s003.eq29_as_written",
-    notes="With f evaluated at (x_{t+1}, h_t), the argument that produces h_{t+1} ((29) writes x_t). Checked against the "
+    notes="With f evaluated at (x_{t+1}, h_t), the argument that produces h_{t+1} ((29) writes x_t). "
+    "Checked against the "
     "transposed central-difference Jacobian of h_t -> h_{t+1}; SymPy proves sigma' = sigma(1 - sigma) "
     "and the factorisation for n = 2.",
 )
@@ -286,7 +292,8 @@ def eq28_30(xp, Wf, Uf, x_next, h_t):
         "\\left(\\sigma(f^{(f)}(x_t, h_t^{(f)})) \\odot (I - \\sigma(f^{(f)}(x_t, h_t^{(f)})))\\right)"
         " (29) = \\text{diag}\\left(h_{t+1}^{(f)} \\odot (I - h_{t+1}^{(f)})\\right) (30)",
     ),
-    statement=r"\sigma\big(f^{(f)}(x_t, h_t^{(f)})\big) = h_{t+1}^{(f)} = \sigma\big(f^{(f)}(x_{t+1}, h_t^{(f)})\big)",
+    statement=r"\sigma\big(f^{(f)}(x_t, h_t^{(f)})\big) = h_{t+1}^{(f)} = \sigma\big(f^{(f)}(x_{t+1}, "
+    r"h_t^{(f)})\big)",
     expected=Verdict.REFUTED,
     notes="An index slip: h_{t+1}^(f) = sigma(f^(f)(x_{t+1}, h_t^(f))), so (29) must evaluate f at x_{t+1}; "
     "with x_t the step (29) -> (30) is false whenever W^(f) x_t != W^(f) x_{t+1}. The corrected "

@@ -268,7 +268,8 @@ def _grad_formula(xp, X, w, y, p):
     dims=SMALL_DIMS,
     title="d E_R[L]/dw = 2p^2 X^T X w - 2p X^T y + 2p(1-p) Gamma^2 w",
     source=Source(SEED_003, "Question 2, part 3", quote="0 = 2p^2 X^T X w - 2pX^T y + 2p(1-p)\\Gamma^2 w"),
-    statement=r"\frac{\partial\,\mathbb{E}_R[L(w)]}{\partial w} = 2p^2X^\top Xw - 2pX^\top y + 2p(1-p)\Gamma^2w",
+    statement=r"\frac{\partial\,\mathbb{E}_R[L(w)]}{\partial w} = 2p^2X^\top Xw - 2pX^\top y + "
+    r"2p(1-p)\Gamma^2w",
     expected=Verdict.PROVED,
     notes="Directional derivative along v against the central difference of the exactly enumerated expected "
     "loss with step 1: exact, since the loss is quadratic in w. SymPy differentiates the closed form.",
@@ -290,7 +291,8 @@ def _w_dropout(xp, X, y, p):
     "dropout.s003.minimiser",
     inputs=DESIGN,
     dims={"n": [1, 2, 4, 8], "d": [1, 2, 4]},
-    title="gradient = 0 <=> X^T y = (pX^T X + (1-p)Gamma^2)w <=> (X^T X + ((1-p)/p) Gamma^2)^{-1} X^T y = p w",
+    title="gradient = 0 <=> X^T y = (pX^T X + (1-p)Gamma^2)w <=> (X^T X + ((1-p)/p) Gamma^2)^{-1} X^T y "
+    "= p w",
     source=Source(
         SEED_003,
         "Question 2, part 3",
@@ -386,7 +388,8 @@ def _equal_column_norms(raw):
     statement=r"\Gamma^2 = cI \implies p\,w^{dropout} = (X^\top X + c\tfrac{1-p}{p}I)^{-1}X^\top y = w^{L_2}"
     r"\big|_{\lambda^{L_2} = c(1-p)/p}",
     expected=Verdict.HOLDS,
-    notes="Made precise: dropout is ridge with the data-dependent penalty (1-p)/p Gamma^2 on the rescaled weights "
+    notes="Made precise: dropout is ridge with the data-dependent penalty (1-p)/p Gamma^2 on the "
+    "rescaled weights "
     "p w; the two coincide exactly when all columns of X have the same norm.",
 )
 def similar_role(xp, X, y, p):
@@ -408,14 +411,16 @@ PEN_INPUTS = {
     "dropout.s003.rows_penalised",
     inputs=PEN_INPUTS,
     dims={"n": [1, 2, 3, 5]},
-    title="'in dropout, due to Gamma^2, we penalize more the rows of X which have a greater norm' (as written)",
+    title="'in dropout, due to Gamma^2, we penalize more the rows of X which have a greater norm' (as "
+    "written)",
     source=Source(
         SEED_003,
         "Question 2, part 5",
         quote="in dropout, due to \\Gamma^2, we penalize more the rows of X which has a greater "
         "mass/norm, whereas in the L_2 regularization scheme the penalization is uniform",
     ),
-    statement=r"\|\Gamma w\|_2^2 = \sum_i w_i^2\,\|X_{i,:}\|_2^2\quad\text{(penalty weighted by the row norms "
+    statement=r"\|\Gamma w\|_2^2 = \sum_i w_i^2\,\|X_{i,:}\|_2^2\quad\text{(penalty weighted by the row "
+    r"norms "
     r"of }X)",
     expected=Verdict.REFUTED,
     notes="Read for square X (n = d) so that 'row i' can weight w_i. Gamma^2 = diag(X^T X) holds the squared "

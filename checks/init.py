@@ -85,7 +85,8 @@ def eq1_4(xp, c, sw, pw, sh, ph):
         quote="W^{(t)} \\perp h^{(t-1)} \\rightarrow \\Leftrightarrow c = - \\sum_{j=1}^{d^{(t-1)}} "
         "\\mathbb{E}[w_{ij}^{(t)}] \\mathbb{E}[h_j^{(t-1)}] (3)",
     ),
-    statement=r"\mathbb{E}[w_{ij}h_j] = \mathbb{E}[w_{ij}]\,\mathbb{E}[h_j]\ \text{for an arbitrary joint law of }(w_{ij}, h_j)",
+    statement=r"\mathbb{E}[w_{ij}h_j] = \mathbb{E}[w_{ij}]\,\mathbb{E}[h_j]\ \text{for an arbitrary "
+    r"joint law of }(w_{ij}, h_j)",
     expected=Verdict.REFUTED,
     notes="Tests whether the hypothesis W ⊥ h can be dropped: it cannot (any joint 3 x 3 law with "
     "Cov[w, h] != 0). Not a claim of the document; the hypothesis does hold in a feed-forward network "
@@ -181,7 +182,8 @@ def eq9(xp, sw, pw, sh, ph):
         quote="1 = \\sum_{j=1}^{d^{(t-1)}} \\mathbb{V}[w_{ij}^{(t)}] + \\mathbb{E}[w_{ij}^{(t)}]^2 = "
         "d^{(t-1)} \\left( \\mathbb{V}[w_{i1}^{(t)}] + \\mathbb{E}[w_{i1}^{(t)}]^2 \\right) (10)",
     ),
-    statement=r"\mathbb{V}\Big[\sum_j w_{ij}h_j\Big] = \sum_j\mathbb{V}[w_{ij}h_j] = \sum_j \mathbb{V}[w_{ij}]"
+    statement=r"\mathbb{V}\Big[\sum_j w_{ij}h_j\Big] = \sum_j\mathbb{V}[w_{ij}h_j] = \sum_j "
+    r"\mathbb{V}[w_{ij}]"
     r"(\mathbb{V}[h_j] + \mathbb{E}[h_j]^2) + \mathbb{V}[h_j]\mathbb{E}[w_{ij}]^2 = "
     r"d\left(\mathbb{V}[w_{i1}] + \mathbb{E}[w_{i1}]^2\right)",
     expected=Verdict.HOLDS,
@@ -213,14 +215,16 @@ def eq8_10(xp, sw, pw, sh, ph1, ph2):
     "init.s003.uniform_moments",
     inputs={"alpha": Scalar(-3.0, 3.0), "width": Scalar(0.01, 4.0)},
     dims={},
-    title="U(alpha, beta): V + E^2 = (beta-alpha)^2/12 + (alpha+beta)^2/4 = (alpha^2 + beta^2 + alpha beta)/3",
+    title="U(alpha, beta): V + E^2 = (beta-alpha)^2/12 + (alpha+beta)^2/4 = (alpha^2 + beta^2 + alpha "
+    "beta)/3",
     source=Source(
         SEED_003,
         "Question 1, part 1(b)",
         quote="= d^{(t-1)} \\left[ \\frac{(\\beta - \\alpha)^2}{12} + \\frac{(\\alpha + \\beta)^2}{4} "
         "\\right] = d^{(t-1)} \\frac{\\alpha^2 + \\beta^2 + \\alpha\\beta}{3}",
     ),
-    statement=r"\frac{(\beta-\alpha)^2}{12} + \frac{(\alpha+\beta)^2}{4} = \frac{\alpha^2+\beta^2+\alpha\beta}{3}",
+    statement=r"\frac{(\beta-\alpha)^2}{12} + \frac{(\alpha+\beta)^2}{4} = "
+    r"\frac{\alpha^2+\beta^2+\alpha\beta}{3}",
     expected=Verdict.PROVED,
     notes="SymPy integrates w^2 against the uniform density (E[w^2] = V + E^2) and simplifies.",
 )

@@ -12,7 +12,6 @@ gradient from the recursions — all checked in sens_*).  The study ``lip.majori
 it holds, the worst ratio and the looseness per regime.
 """
 
-
 import numpy as np
 
 from checks._sensitivity import (
@@ -48,7 +47,7 @@ def _inputs(direction):
     }
 
 
-def _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, wrt, fixed=False):
+def _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, wrt, *, fixed=False):
     """(remainder, L‖Δ‖²_{S∞}) with Δ = step · D/‖D‖_{S∞}."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     Dn = unit_sinf(xp, D) * step[:, None, None]
@@ -70,7 +69,8 @@ def _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, wrt, fixed=False):
 
 
 _LU_QUOTE = (
-    "L_U = 1/2 max_q ||Q_t Ṽ_q||²_{S1} + max_q ||V_q||_2 ||x_t||_2 max_p(λ'_p^{−1} λ''_p ||Q_{t−1:,:,p}||_{S1}) + "
+    "L_U = 1/2 max_q ||Q_t Ṽ_q||²_{S1} + max_q ||V_q||_2 ||x_t||_2 max_p(λ'_p^{−1} λ''_p "
+    "||Q_{t−1:,:,p}||_{S1}) + "
     "max_q ||V_q||_2 ||W||_{S∞} || ||Q_{t−1:,:,*}||_{S1} ||_2 max_p(λ'_p^{−1} λ''_p ||Q_{t−1:,:,p}||_{S1})"
 )
 
@@ -79,15 +79,19 @@ _LU_QUOTE = (
     "lip.l_u",
     title="L_U of eq. (22) majorises the loss: E_t(U+ΔU) ≤ E_t(U) + ⟨∇_U E_t, ΔU⟩ + L_U‖ΔU‖²_{S∞}",
     source=Source(SEED_001, "§B.1, eq. (22)", quote=_LU_QUOTE),
-    statement=r"E_t(\mathbf{U}+\Delta\mathbf{U}) \le E_t(\mathbf{U}) + \langle\nabla_{\mathbf{U}}E_t,\Delta\mathbf{U}\rangle"
+    statement=r"E_t(\mathbf{U}+\Delta\mathbf{U}) \le E_t(\mathbf{U}) + "
+    r"\langle\nabla_{\mathbf{U}}E_t,\Delta\mathbf{U}\rangle"
     r" + L_{\mathbf{U}}\|\Delta\mathbf{U}\|_{S^\infty}^2,\quad L_{\mathbf{U}} = \frac12\max_q\|\mathbf{Q}_t"
-    r"\tilde{\mathbf{V}}_q\|_{S^1}^2 + \max_q\|\mathbf{V}_q\|_2\|\mathbf{x}_t\|_2\max_p(\lambda_p'^{-1}\lambda_p''"
-    r"\|\mathbf{Q}_{t-1:,:,p}\|_{S^1}) + \max_q\|\mathbf{V}_q\|_2\|\mathbf{W}\|_{S^\infty}\|\|\mathbf{Q}_{t-1:,:,*}"
+    r"\tilde{\mathbf{V}}_q\|_{S^1}^2 + "
+    r"\max_q\|\mathbf{V}_q\|_2\|\mathbf{x}_t\|_2\max_p(\lambda_p'^{-1}\lambda_p''"
+    r"\|\mathbf{Q}_{t-1:,:,p}\|_{S^1}) + "
+    r"\max_q\|\mathbf{V}_q\|_2\|\mathbf{W}\|_{S^\infty}\|\|\mathbf{Q}_{t-1:,:,*}"
     r"\|_{S^1}\|_2\max_p(\lambda_p'^{-1}\lambda_p''\|\mathbf{Q}_{t-1:,:,p}\|_{S^1})",
     expected=Verdict.REFUTED,
     inputs=_inputs("U"),
     dims=LIP_DIMS,
-    notes="The form implied by eq. (7) + (13) + (17) + (18) is E_t(U+ΔU) ≤ E_t + ⟨∇E_t, ΔU⟩ + L_U‖ΔU‖²_{S∞} (the "
+    notes="The form implied by eq. (7) + (13) + (17) + (18) is E_t(U+ΔU) ≤ E_t + ⟨∇E_t, ΔU⟩ + "
+    "L_U‖ΔU‖²_{S∞} (the "
     "constant multiplies ‖Δ‖² directly, not L/2). λ', λ'' are taken at z_t. Checked as remainder ≤ L_U‖ΔU‖², "
     "ΔU = step·D/‖D‖_{S∞} with step log-uniform in [1e-3, 2]. It fails: L_U can even be negative (signed "
     "λ''/λ'), it uses Q_{t−1} where Lemma 3 needs Q_t (at t = 1, Q_0 = 0 leaves only ½max‖Q_tṼ_q‖²), and "
@@ -98,8 +102,10 @@ def lip_l_u(xp, U, W, V, s0, X, y, D, step, act, T):
 
 
 _LW_QUOTE = (
-    "L_W = 1/2 (max_q ||P_t Ṽ_q||_{S1})² + max_q ||V_q||_2 ||s_{t−1}||_2 max_p(λ'^{−1}_p λ''_p ||P_{t−1:,:,p}||_{S1}) "
-    "+ 2 max_q ||V_q||_2 ||λ'_t||_∞ || ||P_{t−1:,:,*}||_{S1} ||_2 + max_q ||V_q||_2 ||W||_{S∞} || ||P_{t−1:,:,*}||_{S1} "
+    "L_W = 1/2 (max_q ||P_t Ṽ_q||_{S1})² + max_q ||V_q||_2 ||s_{t−1}||_2 max_p(λ'^{−1}_p λ''_p "
+    "||P_{t−1:,:,p}||_{S1}) "
+    "+ 2 max_q ||V_q||_2 ||λ'_t||_∞ || ||P_{t−1:,:,*}||_{S1} ||_2 + max_q ||V_q||_2 ||W||_{S∞} || "
+    "||P_{t−1:,:,*}||_{S1} "
     "||_2 max_p(λ'^{−1}_p λ''_p ||P_{t−1:,:,p}||)"
 )
 
@@ -108,12 +114,14 @@ _LW_QUOTE = (
     "lip.l_w",
     title="L_W of eq. (32) majorises the loss: E_t(W+ΔW) ≤ E_t(W) + ⟨∇_W E_t, ΔW⟩ + L_W‖ΔW‖²_{S∞}",
     source=Source(SEED_001, "§B.2, eq. (32)", quote=_LW_QUOTE),
-    statement=r"E_t(\mathbf{W}+\Delta\mathbf{W}) \le E_t(\mathbf{W}) + \langle\nabla_{\mathbf{W}}E_t,\Delta\mathbf{W}\rangle"
+    statement=r"E_t(\mathbf{W}+\Delta\mathbf{W}) \le E_t(\mathbf{W}) + "
+    r"\langle\nabla_{\mathbf{W}}E_t,\Delta\mathbf{W}\rangle"
     r" + L_{\mathbf{W}}\|\Delta\mathbf{W}\|_{S^\infty}^2",
     expected=Verdict.REFUTED,
     inputs=_inputs("W"),
     dims=LIP_DIMS,
-    notes="Same form and reading as lip.l_u (the last ‖P_{t−1:,:,p}‖ is read as S¹). The 2× term is eq. (29) + "
+    notes="Same form and reading as lip.l_u (the last ‖P_{t−1:,:,p}‖ is read as S¹). The 2× term is eq. "
+    "(29) + "
     "eq. (30), each ‖λ'_t‖_∞‖V_p‖₂‖‖P_{t−1}‖‖₂‖ΔW‖. Fails for the same reasons (signed ratio, P_{t−1} "
     "for P_t, first-order steps, ignored dP_{t−1}/dt). See lip.majorisation.",
 )
@@ -290,7 +298,8 @@ def lip_majorisation(profile):
             else f"no failure occurs in this sample (worst remainder/(L‖Δ‖²) = {worst_fixed:.2f}), but "
         )
         + "nothing in the derivation controls the remainder at finite steps, since the constants come from "
-        "first-order approximations (eq. (13), (15), (23), (25)) and drop dQ_{t-1}/dt, dP_{t-1}/dt, which are "
+        "first-order approximations (eq. (13), (15), (23), (25)) and drop dQ_{t-1}/dt, dP_{t-1}/dt, "
+        "which are "
         "of the same order as the kept terms (second_order.sweep). Where they hold they are loose: median "
         f"L‖Δ‖²/remainder between {min(r[7] for r in rows):.0f}× and {max(r[7] for r in rows):.0f}×."
     )

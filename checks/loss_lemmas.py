@@ -167,7 +167,8 @@ def lemma1_proof_chain_corrected(xp, act, **inputs):
         quote="= r^T ∇_{Vs_t} f_t(Φ) + ⟨∇_{Vs_t} f_t(Φ) ∇_Φ Vs_t(Φ), ΔΦ⟩ = r^T ∇_{Vs_t} f_t(Φ) + "
         "⟨∇_Φ f_t(Φ), ΔΦ⟩",
     ),
-    statement=r"\langle\nabla_{Vs_t} f_t, Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\rangle = \langle\nabla_{Vs_t} f_t, "
+    statement=r"\langle\nabla_{Vs_t} f_t, Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\rangle = "
+    r"\langle\nabla_{Vs_t} f_t, "
     r"r + \langle\nabla_\Phi Vs_t,\Delta\Phi\rangle\rangle = r^\top\nabla_{Vs_t} f_t + \langle"
     r"\nabla_{Vs_t} f_t\nabla_\Phi Vs_t,\Delta\Phi\rangle = r^\top\nabla_{Vs_t} f_t + \langle\nabla_\Phi"
     r" f_t,\Delta\Phi\rangle",
@@ -180,7 +181,8 @@ def lemma1_proof_chain_corrected(xp, act, **inputs):
     ],
     inputs=RNN,
     dims=LOSS_RNN_DIMS,
-    notes="Numerically the last step compares pᵀ(forward-mode JVP of Vs_t) with ⟨back-propagated ∇_Φ f_t, ΔΦ⟩, "
+    notes="Numerically the last step compares pᵀ(forward-mode JVP of Vs_t) with ⟨back-propagated ∇_Φ "
+    "f_t, ΔΦ⟩, "
     "two independent computations; SymPy proves the chain rule on a scalar RNN "
     "(derivations/loss_lemmas.py).",
 )
@@ -203,7 +205,8 @@ def lemma1_eq4(xp, act, **inputs):
         HW + ", Lemma 1",
         quote="Lemma 1: f_{-t}(∅) ≤ f_{-t}(θ) + ⟨∇_θ f_{-t}(θ), ∅ − θ⟩ + 1/2 ||V S_t(∅) − V S_t(θ)||_∞^2 + r",
     ),
-    statement=r"f_{-t}(\emptyset) \le f_{-t}(\theta) + \langle\nabla_\theta f_{-t}(\theta),\emptyset-\theta\rangle"
+    statement=r"f_{-t}(\emptyset) \le f_{-t}(\theta) + \langle\nabla_\theta "
+    r"f_{-t}(\theta),\emptyset-\theta\rangle"
     r" + \frac12\|VS_t(\emptyset) - VS_t(\theta)\|_\infty^2 + r",
     expected=Verdict.HOLDS,
     same_as=("lemma1.bound",),
@@ -237,7 +240,8 @@ def lemma1_bound_hw(xp, act, **inputs):
     labels=["definition of r", "linearity", "chain rule"],
     inputs=RNN,
     dims=LOSS_RNN_DIMS,
-    notes="The three-argument bracket ⟨∇f, ∇_θ VS_t, ∅ − θ⟩ is read as ⟨∇f · ∇_θ VS_t, ∅ − θ⟩ (as in seed 001 "
+    notes="The three-argument bracket ⟨∇f, ∇_θ VS_t, ∅ − θ⟩ is read as ⟨∇f · ∇_θ VS_t, ∅ − θ⟩ (as in "
+    "seed 001 "
     "eq. (4)); r·∇f is the inner product rᵀ∇f.",
 )
 def lemma1_eq4_hw(xp, act, **inputs):
@@ -268,7 +272,8 @@ def lemma2_as_written(xp, act, **inputs):
     "lemma2.bound",
     title="Lemma 2 corrected: g_t(Φ+ΔΦ) ≤ g_t(Φ) + ⟨∇_Φ g_t, ΔΦ⟩ + ‖r‖∞ (y one-hot)",
     source=Source(SEED_001, "§A, Lemma 2 (corrected) and eq. (5)–(6)"),
-    statement=r"g_t(\Phi+\Delta\Phi) \le g_t(\Phi) + \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
+    statement=r"g_t(\Phi+\Delta\Phi) \le g_t(\Phi) + \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + "
+    r"\|r\|_\infty",
     expected=Verdict.HOLDS,
     corrects="lemma2.as_written",
     inputs=RNN,
@@ -329,7 +334,8 @@ def lemma2_eq5(xp, act, **inputs):
         "§A, eq. (6)",
         quote="⟨∇_{Vs_t} g_t(Φ), Vs_t(Φ + ΔΦ) − Vs_t(Φ)⟩ ≤ ⟨∇_Φ g_t(Φ), ΔΦ⟩ + ||r||_∞",
     ),
-    statement=r"\langle\nabla_{Vs_t} g_t(\Phi), Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\rangle \le \langle\nabla_\Phi "
+    statement=r"\langle\nabla_{Vs_t} g_t(\Phi), Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\rangle \le "
+    r"\langle\nabla_\Phi "
     r"g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
     expected=Verdict.HOLDS,
     inputs=RNN,
@@ -349,7 +355,8 @@ def lemma2_eq6(xp, act, **inputs):
         HW + ", Lemma 2",
         quote="Lemma 2: g_{-t}(∅) ≤ g_{-t}(θ) + ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + max_{||r||_∞} r",
     ),
-    statement=r"g_{-t}(\emptyset) \le g_{-t}(\theta) + \langle\nabla_\theta g_{-t}(\theta),\emptyset-\theta\rangle"
+    statement=r"g_{-t}(\emptyset) \le g_{-t}(\theta) + \langle\nabla_\theta "
+    r"g_{-t}(\theta),\emptyset-\theta\rangle"
     r" + \max_{\|r\|_\infty} r",
     expected=Verdict.HOLDS,
     same_as=("lemma2.bound",),
@@ -372,7 +379,8 @@ def lemma2_bound_hw(xp, act, **inputs):
         quote="similarly, ⟨∇_{VS_t(θ)}, g_{-t}(θ), VS_t(∅) − VS_t(θ)⟩ = ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + "
         "max_{||r||_∞} r",
     ),
-    statement=r"\langle\nabla_{VS_t} g_{-t}(\theta), VS_t(\emptyset)-VS_t(\theta)\rangle = \langle\nabla_\theta "
+    statement=r"\langle\nabla_{VS_t} g_{-t}(\theta), VS_t(\emptyset)-VS_t(\theta)\rangle = "
+    r"\langle\nabla_\theta "
     r"g_{-t}(\theta),\emptyset-\theta\rangle + \max_{\|r\|_\infty} r",
     expected=Verdict.REFUTED,
     inputs=RNN,
@@ -390,7 +398,8 @@ def lemma2_hw_equality(xp, act, **inputs):
     "lemma2.hw_equality.corrected",
     title="Handwritten proof of Lemma 2 corrected: = ⟨∇g, Δθ⟩ − yᵀr ≤ ⟨∇g, Δθ⟩ + ‖r‖∞",
     source=Source(SEED_000, HW + ", proof of Lemma 2 (corrected)"),
-    statement=r"\langle\nabla_{VS_t} g_{-t}, VS_t(\emptyset)-VS_t(\theta)\rangle = \langle\nabla_\theta g_{-t},"
+    statement=r"\langle\nabla_{VS_t} g_{-t}, VS_t(\emptyset)-VS_t(\theta)\rangle = \langle\nabla_\theta "
+    r"g_{-t},"
     r"\emptyset-\theta\rangle - y_t^\top r \le \langle\nabla_\theta g_{-t},\emptyset-\theta\rangle + "
     r"\|r\|_\infty",
     expected=Verdict.HOLDS,
@@ -418,7 +427,8 @@ def lemma2_hw_equality_corrected(xp, act, **inputs):
         quote="E_t(Φ + ΔΦ) ≤ E_t(Φ) + ⟨∇_Φ E_t(Φ), ΔΦ⟩ + 1/2 ||Vs_t(Φ + ΔΦ) − Vs_t(Φ)||_∞^2 + "
         "2||Vs_t(Φ + ΔΦ) − Vs_t(Φ), ΔΦ⟩||_∞",
     ),
-    statement=r"E_t(\Phi+\Delta\Phi) \le E_t(\Phi) + \langle\nabla_\Phi E_t(\Phi),\Delta\Phi\rangle + \frac12\|"
+    statement=r"E_t(\Phi+\Delta\Phi) \le E_t(\Phi) + \langle\nabla_\Phi E_t(\Phi),\Delta\Phi\rangle + "
+    r"\frac12\|"
     r"Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty^2 + 2\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi), \Delta\Phi"
     r"\rangle\|_\infty",
     expected=Verdict.HOLDS,
@@ -444,7 +454,8 @@ def loss_eq7(xp, act, **inputs):
         "§A, eq. (7) (alternative reading of the garbled term)",
         quote="2||Vs_t(Φ + ΔΦ) − Vs_t(Φ), ΔΦ⟩||_∞",
     ),
-    statement=r"E_t(\Phi+\Delta\Phi) \le E_t(\Phi) + \langle\nabla_\Phi E_t(\Phi),\Delta\Phi\rangle + \frac12\|"
+    statement=r"E_t(\Phi+\Delta\Phi) \le E_t(\Phi) + \langle\nabla_\Phi E_t(\Phi),\Delta\Phi\rangle + "
+    r"\frac12\|"
     r"Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty^2 + 2\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty",
     expected=Verdict.REFUTED,
     inputs=RNN,
@@ -542,14 +553,16 @@ def eq7_tightness(profile):
 
 @inequality(
     "lemma1.eq3_hw",
-    title="Handwritten: the log-sum-exp bound applied at VS_t (seed 000's version of eq. (3), with the square)",
+    title="Handwritten: the log-sum-exp bound applied at VS_t (seed 000's version of eq. (3), with the "
+    "square)",
     source=Source(
         SEED_000,
         HW + ", proof of Lemma 1",
         quote="so f_{-t}(∅) ≤ f_{-t}(θ) + ⟨∇_{VS_t} f_{-t}(θ), VS_t(∅) − VS_t(θ)⟩ + 1/2 ||VS_t(∅) − "
         "VS_t(θ)||_∞^2",
     ),
-    statement=r"f_{-t}(\emptyset) \le f_{-t}(\theta) + \langle\nabla_{VS_t} f_{-t}(\theta), VS_t(\emptyset) - "
+    statement=r"f_{-t}(\emptyset) \le f_{-t}(\theta) + \langle\nabla_{VS_t} f_{-t}(\theta), "
+    r"VS_t(\emptyset) - "
     r"VS_t(\theta)\rangle + \frac12\|VS_t(\emptyset) - VS_t(\theta)\|_\infty^2",
     expected=Verdict.HOLDS,
     same_as=("lse.bound_eq3.corrected", "lse.bound"),
@@ -572,7 +585,8 @@ def lemma1_eq3_hw(xp, act, **inputs):
         quote="g_{-t}(θ) is linear to V S_t(θ), so. g_{-t}(∅) = g_{-t}(θ) + ⟨∇_{VS_t(θ)}, g_{-t}(θ), "
         "VS_t(∅) − VS_t(θ)⟩",
     ),
-    statement=r"g_{-t}(\emptyset) = g_{-t}(\theta) + \langle\nabla_{VS_t(\theta)} g_{-t}(\theta), VS_t(\emptyset) - "
+    statement=r"g_{-t}(\emptyset) = g_{-t}(\theta) + \langle\nabla_{VS_t(\theta)} g_{-t}(\theta), "
+    r"VS_t(\emptyset) - "
     r"VS_t(\theta)\rangle",
     expected=Verdict.HOLDS,
     same_as=("lemma2.eq5",),
@@ -592,7 +606,8 @@ def lemma2_eq5_hw(xp, act, **inputs):
         "§A, proof of Lemma 2, eq. (5)–(6)",
         quote="Combine formula 5 with 6, we will get Lemma 2 immediately.",
     ),
-    statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_{Vs_t} g_t, Vs_t(\Phi+\Delta\Phi)-Vs_t(\Phi)\rangle "
+    statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_{Vs_t} g_t, "
+    r"Vs_t(\Phi+\Delta\Phi)-Vs_t(\Phi)\rangle "
     r"\le g_t(\Phi) + \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
     expected=Verdict.HOLDS,
     same_as=("lemma2.bound",),

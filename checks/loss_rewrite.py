@@ -49,7 +49,8 @@ REWRITE_TEX = (
 
 @identity(
     "loss.ce_rewrite",
-    title="Cross-entropy of the RNN = mean over tokens of log-sum-exp minus the linear part (labels sum to 1)",
+    title="Cross-entropy of the RNN = mean over tokens of log-sum-exp minus the linear part (labels sum "
+    "to 1)",
     source=Source(
         SEED_000,
         "§Loss Function of RNN, item 1",
@@ -60,7 +61,8 @@ REWRITE_TEX = (
     expected=Verdict.PROVED,
     inputs=PROB,
     dims=DIMS,
-    notes="Holds for any label y_t with 1ᵀy_t = 1 — checked with soft labels (probability vectors), so one-hot "
+    notes="Holds for any label y_t with 1ᵀy_t = 1 — checked with soft labels (probability vectors), so "
+    "one-hot "
     "is not needed; SymPy proves it for K = 3, M = 2 with y_{t,3} = 1 − y_{t,1} − y_{t,2}. Without "
     "the sum-to-one hypothesis it fails (loss.ce_rewrite.unnormalised_labels); the general identity "
     "carries (1ᵀy_t)·lse (loss.ce_rewrite.general_labels).",
@@ -105,7 +107,8 @@ def loss_ce_rewrite_unnormalised(xp, U, W, V, s0, X, Y, act):
         quote="We define θ = {U, W, V}, f(θ) = Σ_{t=1}^M log(Σ_{j=1}^K e^{V_{j,:} s_t}) and "
         "g(θ) = Σ_{t=1}^M y_t^T V s_t, so E = 1/M (f(θ) − g(θ))",
     ),
-    statement=r"E = \frac1M\big(f(\theta) - g(\theta)\big),\ f(\theta) = \sum_{t=1}^M\log\sum_{j=1}^K e^{V_{j,:}"
+    statement=r"E = \frac1M\big(f(\theta) - g(\theta)\big),\ f(\theta) = \sum_{t=1}^M\log\sum_{j=1}^K "
+    r"e^{V_{j,:}"
     r"s_t},\ g(\theta) = \sum_{t=1}^M y_t^\top V s_t",
     expected=Verdict.HOLDS,
     inputs=ONEHOT,
@@ -143,7 +146,8 @@ def loss_token_loss_eq1(xp, U, W, V, s0, X, Y, act):
 
 @identity(
     "loss.ce_rewrite_hw",
-    title="Handwritten restatement of the rewrite (seed 000 appendix), parenthesis read as enclosing both terms",
+    title="Handwritten restatement of the rewrite (seed 000 appendix), parenthesis read as enclosing "
+    "both terms",
     source=Source(
         SEED_000,
         "handwritten appendix (end of file), first line",

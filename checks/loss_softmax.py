@@ -33,7 +33,8 @@ def _inf(xp, a):
     expected=Verdict.HOLDS,
     inputs=X,
     dims=DIMS,
-    notes="Entries of a probability vector are ≤ 1; tightness 1 (attained at n = 1, approached by one dominant "
+    notes="Entries of a probability vector are ≤ 1; tightness 1 (attained at n = 1, approached by one "
+    "dominant "
     "logit).",
 )
 def softmax_inf_norm(xp, x):
@@ -53,7 +54,8 @@ def softmax_inf_norm(xp, x):
     same_as=("softmax.inf_norm",),
     inputs=X,
     dims=DIMS,
-    notes="Read entrywise: the gradient is softmax(VS_t), every entry of which is ≤ 1 (checked as its largest "
+    notes="Read entrywise: the gradient is softmax(VS_t), every entry of which is ≤ 1 (checked as its "
+    "largest "
     "entry ≤ 1).",
 )
 def softmax_grad_le_one_hw(xp, x):
@@ -68,7 +70,8 @@ def softmax_grad_le_one_hw(xp, x):
         "§A, proof of Lemma 1 (line after eq. (4))",
         quote="we have r^T ∇_{Vs_t} f_t(Φ) ≤ ||r||_∞ ||softmax(Vs_t)||_∞",
     ),
-    statement=r"\mathbf r^\top\nabla_{\mathbf V\mathbf s_t} f_t(\Phi) \le \|\mathbf r\|_\infty\|\mathrm{softmax}"
+    statement=r"\mathbf r^\top\nabla_{\mathbf V\mathbf s_t} f_t(\Phi) \le \|\mathbf "
+    r"r\|_\infty\|\mathrm{softmax}"
     r"(\mathbf V\mathbf s_t)\|_\infty",
     expected=Verdict.REFUTED,
     inputs=XR,
@@ -86,7 +89,8 @@ def softmax_holder_inf_inf(xp, x, r):
     "softmax.r_dot_softmax",
     title="rᵀ softmax ≤ ‖r‖∞ ‖softmax‖₁ = ‖r‖∞ (Hölder corrected)",
     source=Source(SEED_001, "§A, proof of Lemma 1 (corrected)"),
-    statement=r"\mathbf r^\top\mathrm{softmax}(\mathbf V\mathbf s_t) \le \|\mathbf r\|_\infty\|\mathrm{softmax}"
+    statement=r"\mathbf r^\top\mathrm{softmax}(\mathbf V\mathbf s_t) \le \|\mathbf "
+    r"r\|_\infty\|\mathrm{softmax}"
     r"(\mathbf V\mathbf s_t)\|_1 = \|\mathbf r\|_\infty",
     expected=Verdict.HOLDS,
     corrects="softmax.holder_inf_inf",
@@ -113,7 +117,8 @@ def softmax_r_dot_softmax(xp, x, r):
     expected=Verdict.REFUTED,
     inputs=XY,
     dims=DIMS,
-    notes="PUZZLE (terminology): read as the Lipschitz constant of ∇h from (ℝ^J, ‖·‖∞) to its dual (ℝ^J, ‖·‖₁), "
+    notes="PUZZLE (terminology): read as the Lipschitz constant of ∇h from (ℝ^J, ‖·‖∞) to its dual (ℝ^J, "
+    "‖·‖₁), "
     "the constant L of the bound h(x+Δ) ≤ h(x) + ⟨∇h, Δ⟩ + (L/2)‖Δ‖∞², ½ is wrong: x = 0, y = (ε, −ε) "
     "gives ‖softmax(x) − softmax(y)‖₁ ≈ ε. The right constant is L = 1 (softmax.lipschitz_one), and "
     "eq. (2)'s coefficient ½ is L/2 — so eq. (2) is right and the sentence calls L/2 'the Lipschitz "
@@ -128,7 +133,8 @@ def softmax_lipschitz_half(xp, x, y):
     "softmax.lipschitz_one",
     title="The gradient of log-sum-exp is 1-Lipschitz from ‖·‖∞ to ‖·‖₁ (L∞ = 1, coefficient L/2 = ½)",
     source=Source(SEED_001, "§A, text before eq. (2) (corrected)"),
-    statement=r"\|\mathrm{softmax}(\mathbf x) - \mathrm{softmax}(\mathbf y)\|_1 \le \|\mathbf x - \mathbf y\|_\infty",
+    statement=r"\|\mathrm{softmax}(\mathbf x) - \mathrm{softmax}(\mathbf y)\|_1 \le \|\mathbf x - "
+    r"\mathbf y\|_\infty",
     expected=Verdict.HOLDS,
     corrects="softmax.lipschitz_half",
     same_as=("lse.hessian_inf_bound",),
@@ -177,7 +183,7 @@ def half_constant_limit(profile):
     table_eps = Table(
         title="Along x = (0, 0), Δx = (ε, −ε): remainder / (½‖Δx‖∞²) = log cosh ε / (½ε²)",
         columns=["ε", "ratio"],
-        rows=[[float(e), float(w)] for e, w in zip(eps, worst)],
+        rows=[[float(e), float(w)] for e, w in zip(eps, worst, strict=False)],
     )
     table_rand = Table(
         title="Random x, Δx (log-uniform scales)",

@@ -115,7 +115,8 @@ def loss_f_sum_lse(xp, U, W, V, s0, X, act):
         "ΔV s_t⟩ + 1/2 ||ΔV s_t||_∞^2 = ... ≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + 1/2 ||ΔV||_{S∞}^2 "
         "||s_t||_2^2",
     ),
-    statement=r"f(U^k, W^k, V^k+\Delta V) = \mathrm{lse}_1(V^k s_t + \Delta V s_t) \le \mathrm{lse}_1(V^k s_t) + "
+    statement=r"f(U^k, W^k, V^k+\Delta V) = \mathrm{lse}_1(V^k s_t + \Delta V s_t) \le "
+    r"\mathrm{lse}_1(V^k s_t) + "
     r"\langle\nabla\mathrm{lse}_1(V^k s_t),\Delta V s_t\rangle + \tfrac12\|\Delta V s_t\|_\infty^2 = "
     r"f(\theta^k) + \langle\nabla_{V s_t} f(\theta^k),\Delta V s_t\rangle + \tfrac12\|\Delta V s_t\|_"
     r"\infty^2 \le f(\theta^k) + \langle\nabla_V f(\theta^k),\Delta V\rangle + \tfrac12\|\Delta V\|_{S^"
@@ -131,7 +132,8 @@ def loss_f_sum_lse(xp, U, W, V, s0, X, act):
     ],
     inputs=VIN,
     dims=DIMS,
-    notes="f is read per token (f_t = lse(Vs_t), t = the last token), as the chain needs; with f the sum over "
+    notes="f is read per token (f_t = lse(Vs_t), t = the last token), as the chain needs; with f the sum "
+    "over "
     "tokens the first '=' fails (loss.f_single_lse). ∇_V f is back-propagated, ⟨∇_{Vs_t} f, ΔVs_t⟩ "
     "uses softmax(Vs_t) directly. Steps 2 and 4 are tight only in limits; the slack on RNN hidden_states is "
     "measured in loss.v_bound_token and the study loss.v_bound_tightness.",
@@ -188,7 +190,8 @@ def loss_v_grad_pullback(xp, U, W, V, s0, X, dV, act):
     expected=Verdict.HOLDS,
     inputs=VIN,
     dims=DIMS,
-    notes="‖ΔVs‖∞ ≤ ‖ΔVs‖₂ ≤ σ_max(ΔV)‖s‖₂. Tight (ratio 1) iff ΔVs is concentrated on one coordinate and s is "
+    notes="‖ΔVs‖∞ ≤ ‖ΔVs‖₂ ≤ σ_max(ΔV)‖s‖₂. Tight (ratio 1) iff ΔVs is concentrated on one coordinate "
+    "and s is "
     "a top right-singular vector — e.g. at H = 1 with one dominant entry of ΔV; on typical RNN hidden_states "
     "the ratio is far below 1 (study loss.v_bound_tightness).",
 )
@@ -205,7 +208,8 @@ def loss_v_norm_step(xp, U, W, s0, X, dV, act):
         SEC + ", item 2 (end to end)",
         quote="≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2",
     ),
-    statement=r"f_t(\mathbf V+\Delta\mathbf V) - f_t(\mathbf V) - \langle\nabla_{\mathbf V} f_t,\Delta\mathbf V"
+    statement=r"f_t(\mathbf V+\Delta\mathbf V) - f_t(\mathbf V) - \langle\nabla_{\mathbf V} "
+    r"f_t,\Delta\mathbf V"
     r"\rangle \le \tfrac12\|\Delta\mathbf V\|_{S^\infty}^2\|\mathbf s_t\|_2^2",
     expected=Verdict.HOLDS,
     same_as=("loss.v_bound_chain",),
@@ -247,13 +251,15 @@ def _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act):
         SEC + ", item 3",
         quote="E(U^k, W^k, V^k + ΔV) ≤ E(θ^k) + ⟨∇_{vec(V)} E(θ^k), vec(ΔV)⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2",
     ),
-    statement=r"E(\mathbf U^k,\mathbf W^k,\mathbf V^k+\Delta\mathbf V) \le E(\theta^k) + \langle\nabla_{\mathrm{vec}"
+    statement=r"E(\mathbf U^k,\mathbf W^k,\mathbf V^k+\Delta\mathbf V) \le E(\theta^k) + "
+    r"\langle\nabla_{\mathrm{vec}"
     r"(\mathbf V)}E(\theta^k),\mathrm{vec}(\Delta\mathbf V)\rangle + \frac12\|\Delta\mathbf V\|_{S^\infty}"
     r"^2\|\mathbf s_t\|_2^2",
     expected=Verdict.REFUTED,
     inputs=VIN,
     dims=LOSS_RNN_DIMS_SMALL,
-    notes="PUZZLE/slip: E averages M tokens but the right side keeps one ‖s_t‖₂² with t free. Read as 'for every "
+    notes="PUZZLE/slip: E averages M tokens but the right side keeps one ‖s_t‖₂² with t free. Read as "
+    "'for every "
     "t' (checked with the smallest ‖s_t‖₂²) it fails when one hidden state is small and the others are "
     "not (e.g. tanh with a pre-activation near 0 at one step). Per token (M = 1) it is "
     "loss.v_bound_token. Corrected: the mean (1/M)Σ_t ‖s_t‖₂² (loss.v_bound_e.mean).",
@@ -268,14 +274,16 @@ def loss_v_bound_e(xp, U, W, V, s0, X, Y, dV, act):
     "loss.v_bound_e.mean",
     title="Loss bound in V for E corrected: ½‖ΔV‖²_{S∞} times the mean of ‖s_t‖₂² over the tokens",
     source=Source(SEED_000, SEC + ", item 3 (corrected)"),
-    statement=r"E(\mathbf V^k+\Delta\mathbf V) \le E(\theta^k) + \langle\nabla_{\mathrm{vec}(\mathbf V)}E(\theta^k),"
+    statement=r"E(\mathbf V^k+\Delta\mathbf V) \le E(\theta^k) + \langle\nabla_{\mathrm{vec}(\mathbf "
+    r"V)}E(\theta^k),"
     r"\mathrm{vec}(\Delta\mathbf V)\rangle + \frac12\|\Delta\mathbf V\|_{S^\infty}^2\,\frac1M\sum_{t=1}^M"
     r"\|\mathbf s_t\|_2^2",
     expected=Verdict.HOLDS,
     corrects="loss.v_bound_e",
     inputs=VIN,
     dims=DIMS,
-    notes="Average of the per-token bounds (g is exactly linear in V). max_t ‖s_t‖₂² also works but is looser.",
+    notes="Average of the per-token bounds (g is exactly linear in V). max_t ‖s_t‖₂² also works but is "
+    "looser.",
 )
 def loss_v_bound_e_mean(xp, U, W, V, s0, X, Y, dV, act):
     E, E_new, pair, ss = _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act)
@@ -293,13 +301,15 @@ def loss_v_bound_e_mean(xp, U, W, V, s0, X, Y, dV, act):
         quote="We already know, for function l_se(x) = log Σ_{j=1}^J e^{x_j}, we have l_se(x_2) ≤ "
         "l_se(x_1) + ⟨∇_{x_1} l_se(x_1), x_2 − x_1⟩ + 1/2 ||x_2 − x_1||_∞^2",
     ),
-    statement=r"l_{se}(x_2) \le l_{se}(x_1) + \langle\nabla_{x_1} l_{se}(x_1), x_2 - x_1\rangle + \frac12\|x_2 - "
+    statement=r"l_{se}(x_2) \le l_{se}(x_1) + \langle\nabla_{x_1} l_{se}(x_1), x_2 - x_1\rangle + "
+    r"\frac12\|x_2 - "
     r"x_1\|_\infty^2",
     expected=Verdict.HOLDS,
     same_as=("lse.bound",),
     inputs={"x1": Array("n"), "x2": Array("n")},
     dims={"n": [1, 2, 3, 5, 8]},
-    notes="Same mathematics as seed 001 eq. (2) (lse.bound), stated with two points; checked in remainder form.",
+    notes="Same mathematics as seed 001 eq. (2) (lse.bound), stated with two points; checked in "
+    "remainder form.",
 )
 def loss_lse_bound_hw(xp, x1, x2):
     rem = xp.logsumexp(x2, axis=-1) - xp.logsumexp(x1, axis=-1) - dot(xp, xp.softmax(x1, axis=-1), x2 - x1)
@@ -310,13 +320,15 @@ def loss_lse_bound_hw(xp, x1, x2):
     "loss.v_bound_token.quarter",
     title="Sharpened V-bound: the composite constant is ¼, not ½ (½ is never approached)",
     source=Source(SEED_000, SEC + ", item 2 (tightness of the end-to-end bound)"),
-    statement=r"f_t(\mathbf V+\Delta\mathbf V) - f_t(\mathbf V) - \langle\nabla_{\mathbf V} f_t,\Delta\mathbf V"
+    statement=r"f_t(\mathbf V+\Delta\mathbf V) - f_t(\mathbf V) - \langle\nabla_{\mathbf V} "
+    r"f_t,\Delta\mathbf V"
     r"\rangle \le \tfrac14\|\Delta\mathbf V\|_{S^\infty}^2\|\mathbf s_t\|_2^2",
     expected=Verdict.HOLDS,
     same_as=("loss.v_bound_token",),
     inputs=VIN,
     dims=DIMS,
-    notes="Not a claim of the document: a measured sharpening. The lse remainder is at most ½ sup Var_p(d) with "
+    notes="Not a claim of the document: a measured sharpening. The lse remainder is at most ½ sup "
+    "Var_p(d) with "
     "d = ΔVs_t, and Var_p(d) ≤ (max d − min d)²/4 ≤ ‖d‖₂²/2 ≤ ‖ΔV‖²_{S∞}‖s_t‖₂²/2. The two inequalities "
     "behind the document's ½ (‖d‖∞ ≤ ‖d‖₂ and Var_p(d) ≤ ‖d‖∞²) are tight for incompatible d (one "
     "coordinate vs ±a on two), so loss.v_bound_token's tightness stays ≤ ½.",

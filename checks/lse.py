@@ -44,12 +44,14 @@ def lse_bound(xp, x, dx):
         "§A, eq. (3)",
         quote="f_t(Φ+ΔΦ) ≤ f(Φ) + ⟨∇_{Vs_t} f_t(Φ), Vs_t(Φ+ΔΦ) − Vs_t(Φ)⟩ + 1/2 ||Vs_t(Φ+ΔΦ) − Vs_t(Φ)||_∞",
     ),
-    statement=r"f_t(\Phi+\Delta\Phi) \le f(\Phi) + \langle \nabla_{V s_t} f_t(\Phi), V s_t(\Phi+\Delta\Phi) - "
+    statement=r"f_t(\Phi+\Delta\Phi) \le f(\Phi) + \langle \nabla_{V s_t} f_t(\Phi), V "
+    r"s_t(\Phi+\Delta\Phi) - "
     r"V s_t(\Phi)\rangle + \frac12 \|V s_t(\Phi+\Delta\Phi) - V s_t(\Phi)\|_\infty",
     expected=Verdict.REFUTED,
     inputs={"x": Array("n"), "dx": Array("n", scale=(1e-3, 3e1))},
     dims=DIMS,
-    notes="As written the ∞-norm is not squared (and f(Φ) lacks its index t). Since f_t = h(V s_t), the claim "
+    notes="As written the ∞-norm is not squared (and f(Φ) lacks its index t). Since f_t = h(V s_t), the "
+    "claim "
     "is eq. (2) at x = V s_t(Φ), Δx = V s_t(Φ+ΔΦ) − V s_t(Φ) with ½‖Δx‖∞ in place of ½‖Δx‖∞²: false once "
     "‖Δx‖∞ is large (the remainder grows like ‖Δx‖∞ − log 2 along Δx = (a, −a)). Lemma 1 uses the square.",
 )
@@ -61,7 +63,8 @@ def lse_bound_eq3(xp, x, dx):
     "lse.bound_eq3.corrected",
     title="Eq. (3) corrected: the squared ∞-norm, as eq. (2) gives and Lemma 1 uses",
     source=Source(SEED_001, "§A, eq. (3) (corrected) and Lemma 1"),
-    statement=r"f_t(\Phi+\Delta\Phi) \le f_t(\Phi) + \langle \nabla_{V s_t} f_t(\Phi), V s_t(\Phi+\Delta\Phi) - "
+    statement=r"f_t(\Phi+\Delta\Phi) \le f_t(\Phi) + \langle \nabla_{V s_t} f_t(\Phi), V "
+    r"s_t(\Phi+\Delta\Phi) - "
     r"V s_t(\Phi)\rangle + \frac12 \|V s_t(\Phi+\Delta\Phi) - V s_t(\Phi)\|_\infty^2",
     expected=Verdict.HOLDS,
     corrects="lse.bound_eq3",
@@ -81,7 +84,8 @@ def lse_bound_eq3_corrected(xp, x, dx):
         "§A, text before eq. (2)",
         quote="for log-sum-exp function h(x) ... Lipschitz constant L_∞ = 1/2",
     ),
-    statement=r"v^\top\left(\mathrm{diag}(p) - pp^\top\right)v \le \|v\|_\infty^2 \quad (p = \mathrm{softmax}(x))",
+    statement=r"v^\top\left(\mathrm{diag}(p) - pp^\top\right)v \le \|v\|_\infty^2 \quad (p = "
+    r"\mathrm{softmax}(x))",
     expected=Verdict.HOLDS,
     inputs={"p": ProbVector("n"), "v": Array("n")},
     dims=DIMS,

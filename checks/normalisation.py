@@ -287,7 +287,8 @@ def wn_projector_002(xp, u, a, c):
         quote="\\nabla_u L = \\nabla_w L \\cdot \\frac{g}{\\|u\\|} \\cdot W^* ... "
         "\\nabla_u L = sW^* \\cdot \\nabla_w L where s = \\frac{g}{\\|u\\|}",
     ),
-    statement=r"\nabla_uL = \nabla_wL\cdot\frac{g}{\|u\|}\cdot W^* = sW^*\cdot\nabla_wL,\quad s=\frac{g}{\|u\|}",
+    statement=r"\nabla_uL = \nabla_wL\cdot\frac{g}{\|u\|}\cdot W^* = sW^*\cdot\nabla_wL,\quad "
+    r"s=\frac{g}{\|u\|}",
     expected=Verdict.PROVED,
     same_as=("wn.grad_003", "wn.grad_004"),
     notes="The first form multiplies the row vector ∇_wLᵀ by W*; it equals the column form because "
@@ -766,7 +767,8 @@ def _quotient_chain(xp, u, x, c, gamma, with_denominator):
     steps_claimed=True,
     title="∂ŷ/∂u by the quotient rule, first line as written (denominator missing)",
     source=_QR_SOURCE,
-    statement=r"\frac{\partial\hat y}{\partial u} = \gamma\Big(\frac{\partial}{\partial u}\frac{u^\top}{\|u\|}\Big)x"
+    statement=r"\frac{\partial\hat y}{\partial u} = \gamma\Big(\frac{\partial}{\partial "
+    r"u}\frac{u^\top}{\|u\|}\Big)x"
     r" = \gamma\Big(\frac{\partial u}{\partial u}\|u\|-u\frac{\partial\|u\|}{\partial u}\Big)x"
     r" = \gamma\Big(\frac{I\|u\|-u\frac{\partial\|u\|}{\partial u}}{\|u\|^2}\Big)x = \dots"
     r" = \Big(I-\frac{uu^\top}{\|u\|^2}\Big)\frac{\gamma x}{\|u\|}",
@@ -788,7 +790,8 @@ def wn_quotient_rule_004(xp, u, x, c, gamma):
     labels=("quotient rule with its 1/‖u‖²", "(same expression)", "∂‖u‖/∂u = uᵀ/‖u‖", "factor W^⊥ γx/‖u‖"),
     title="∂ŷ/∂u by the quotient rule, with the denominator ‖u‖²",
     source=_QR_SOURCE,
-    statement=r"\frac{\partial\hat y}{\partial u} = \gamma\Big(\frac{I\|u\|-u\frac{\partial\|u\|}{\partial u}}"
+    statement=r"\frac{\partial\hat y}{\partial u} = "
+    r"\gamma\Big(\frac{I\|u\|-u\frac{\partial\|u\|}{\partial u}}"
     r"{\|u\|^2}\Big)x = \gamma\Big(\frac{I\|u\|^2-uu^\top}{\|u\|^3}\Big)x"
     r" = \Big(I-\frac{uu^\top}{\|u\|^2}\Big)\frac{\gamma x}{\|u\|}",
     expected=Verdict.PROVED,

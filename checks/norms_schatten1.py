@@ -36,7 +36,8 @@ def nuclear(xp, X):
         quote="I assume that if matrix A's every element is bigger than B's corresponding element, then "
         "||A||_{S^1} ≤ ||B||_{S^1}.",
     ),
-    statement=r"\mathbf A_{ij} \ge \mathbf B_{ij}\ \forall i,j \Rightarrow \|\mathbf A\|_{S^1} \le \|\mathbf B\|_{S^1}",
+    statement=r"\mathbf A_{ij} \ge \mathbf B_{ij}\ \forall i,j \Rightarrow \|\mathbf A\|_{S^1} \le "
+    r"\|\mathbf B\|_{S^1}",
     expected=Verdict.REFUTED,
     inputs={"B": Array("m", "n"), "D": Array("m", "n", positive=True)},
     dims=MN,
@@ -58,7 +59,8 @@ def norms_s1_monotone(xp, B, D):
         quote="so we can approximately think that a matrix whose elements are all greater than other "
         "one has a greater Schatten-1 norm",
     ),
-    statement=r"\mathbf A \ge \mathbf B \ge 0\ \text{entrywise} \Rightarrow \|\mathbf B\|_{S^1} \le \|\mathbf A\|_{S^1}",
+    statement=r"\mathbf A \ge \mathbf B \ge 0\ \text{entrywise} \Rightarrow \|\mathbf B\|_{S^1} \le "
+    r"\|\mathbf A\|_{S^1}",
     expected=Verdict.REFUTED,
     inputs={
         "B": Array("m", "n", low=0.0, high=1.0),
@@ -67,8 +69,10 @@ def norms_s1_monotone(xp, B, D):
     },
     dims={"m": [2, 3, 4], "n": [2, 3, 4]},
     notes="A = B + λD + (1 − λ)(J − B) with B, D ∈ [0, 1] entrywise and J the all-ones matrix, so A ≥ B ≥ 0 "
-    "(λ = 0 gives A = J). Smallest counterexample: B = [[1, 0], [1, 1]] ≤ A = J₂ entrywise, yet ‖B‖_{S¹} = √5 ≈ "
-    "2.236 > 2 = ‖J₂‖_{S¹}; likewise the 3 × 3 circulant [[1,1,0],[0,1,1],[1,0,1]] (‖·‖_{S¹} = 4) ≤ J₃ (3). Entrywise domination controls the Frobenius norm and (for nonnegative "
+    "(λ = 0 gives A = J). Smallest counterexample: B = [[1, 0], [1, 1]] ≤ A = J₂ entrywise, yet ‖B‖_{S¹} "
+    "= √5 ≈ "
+    "2.236 > 2 = ‖J₂‖_{S¹}; likewise the 3 × 3 circulant [[1,1,0],[0,1,1],[1,0,1]] (‖·‖_{S¹} = 4) ≤ J₃ "
+    "(3). Entrywise domination controls the Frobenius norm and (for nonnegative "
     "matrices) the spectral norm, not the nuclear norm. This is the step seed 000 uses to bound ‖M‖_{S¹} "
     "in §Loss Bound w.r.t. W (that section is catalogued elsewhere).",
 )
@@ -82,7 +86,8 @@ def norms_s1_monotone_nonneg(xp, B, D, lam):
     "norms.s1_dominated_l1",
     title="What entrywise domination does give: |B| ≤ A ⇒ ‖B‖_{S¹} ≤ ‖B‖_{ℓ1} ≤ ‖A‖_{ℓ1}",
     source=Source(SEED_000, COMMENT3 + " (corrected)"),
-    statement=r"|\mathbf B_{ij}| \le \mathbf A_{ij}\ \forall i,j \Rightarrow \|\mathbf B\|_{S^1} \le \|\mathbf B\|_{\ell_1}"
+    statement=r"|\mathbf B_{ij}| \le \mathbf A_{ij}\ \forall i,j \Rightarrow \|\mathbf B\|_{S^1} \le "
+    r"\|\mathbf B\|_{\ell_1}"
     r" \le \|\mathbf A\|_{\ell_1}",
     expected=Verdict.HOLDS,
     corrects="norms.s1_monotone",
@@ -90,7 +95,8 @@ def norms_s1_monotone_nonneg(xp, B, D, lam):
     labels=["triangle inequality over B = Σ B_ij e_i e_jᵀ", "entrywise domination"],
     inputs={"B": Array("m", "n"), "D": Array("m", "n", positive=True)},
     dims=MN,
-    notes="A = |B| + D. Tight (ratio 1) for diagonal B with D = 0; the price is the factor up to √(mn) between "
+    notes="A = |B| + D. Tight (ratio 1) for diagonal B with D = 0; the price is the factor up to √(mn) "
+    "between "
     "‖·‖_{ℓ1} and ‖·‖_{S¹} (norms.s1_equiv_l1).",
 )
 def norms_s1_dominated_l1(xp, B, D):
@@ -101,11 +107,13 @@ def norms_s1_dominated_l1(xp, B, D):
     "norms.s2_monotone",
     title="'This relation is strict if we use Schatten-2 norm': |B| ≤ A ⇒ ‖B‖_{S²} ≤ ‖A‖_{S²}",
     source=Source(SEED_000, COMMENT3, quote="This relation is strict if we use Schatten-2 norm"),
-    statement=r"|\mathbf B_{ij}| \le \mathbf A_{ij}\ \forall i,j \Rightarrow \|\mathbf B\|_{S^2} \le \|\mathbf A\|_{S^2}",
+    statement=r"|\mathbf B_{ij}| \le \mathbf A_{ij}\ \forall i,j \Rightarrow \|\mathbf B\|_{S^2} \le "
+    r"\|\mathbf A\|_{S^2}",
     expected=Verdict.HOLDS,
     inputs={"B": Array("m", "n"), "D": Array("m", "n", positive=True)},
     dims=MN,
-    notes="'strict' read as 'rigorous': ‖X‖_{S²} is the Frobenius norm, a monotone function of |X_ij|, so the "
+    notes="'strict' read as 'rigorous': ‖X‖_{S²} is the Frobenius norm, a monotone function of |X_ij|, "
+    "so the "
     "comparison the document wants is exactly true for S²; tight as D → 0.",
 )
 def norms_s2_monotone(xp, B, D):
@@ -163,7 +171,8 @@ def norms_s1_equiv_lower(xp, X):
     labels=["‖X‖_{ℓ1} ≤ √(mn)‖X‖_F ≤ √(mn)‖X‖_{S¹}", "triangle inequality over X = Σ X_ij e_i e_jᵀ"],
     inputs={"X": Array("m", "n")},
     dims=MN,
-    notes="Both constants are optimal: the left is attained by the all-ones matrix (‖J‖_{ℓ1} = mn, ‖J‖_{S¹} = "
+    notes="Both constants are optimal: the left is attained by the all-ones matrix (‖J‖_{ℓ1} = mn, "
+    "‖J‖_{S¹} = "
     "√(mn)), the right by any matrix with one nonzero per row and column (diagonal).",
 )
 def norms_s1_equiv_l1(xp, X):
@@ -200,7 +209,8 @@ value(
     statement=r"\mathrm{cost}(\|\mathbf X\|_{S^2}) > \mathrm{cost}(\|\mathbf X\|_{S^1})\ "
     r"\text{(the cheaper norm is } S^1)",
     expected=Verdict.REFUTED,
-    notes="Operation counts for n × n, n = 4, 16, 64, 256: the Schatten-2 norm is the Frobenius norm, 2n² + 1 "
+    notes="Operation counts for n × n, n = 4, 16, 64, 256: the Schatten-2 norm is the Frobenius norm, "
+    "2n² + 1 "
     "flops; the Schatten-1 norm needs all singular values, Θ(n³). So S² is the cheap one. PUZZLE: "
     "'approximated by super power method' fits the spectral norm S^∞ = ‖X‖₂ (power iteration), which "
     "the author may have confused with S²; the monotonicity argument needs S² (norms.s2_monotone), "
@@ -244,9 +254,11 @@ LEMMA4_QUOTE = (
     source=Source(
         SEED_001,
         "§B.1, Lemma 4",
-        quote="For a 3-d tensor T and a vector v, we have ||T ṽ||_{S^1} ≤ || ||T_{:::,*}||_{S^1} ||_2 ||v||_2",
+        quote="For a 3-d tensor T and a vector v, we have ||T ṽ||_{S^1} ≤ || ||T_{:::,*}||_{S^1} ||_2 "
+        "||v||_2",
     ),
-    statement=r"\|\mathbf T\tilde{\mathbf v}\|_{S^1} \le \big\|\,\|\mathbf T_{:,:,*}\|_{S^1}\big\|_2\,\|\mathbf v\|_2",
+    statement=r"\|\mathbf T\tilde{\mathbf v}\|_{S^1} \le \big\|\,\|\mathbf "
+    r"T_{:,:,*}\|_{S^1}\big\|_2\,\|\mathbf v\|_2",
     expected=Verdict.HOLDS,
     same_as=("sens.lemma4",),
     inputs=LEMMA4_IN,
@@ -264,7 +276,8 @@ def lemma4_bound(xp, T, v):
     "lemma4.chain",
     title="Eq. (21), the proof of Lemma 4 step by step, as written (Σ_p v_p ‖T_p‖ with signed v_p)",
     source=Source(SEED_001, "§B.1, eq. (21)", quote=LEMMA4_QUOTE),
-    statement=r"\|\mathbf T\tilde{\mathbf v}\|_{S^1} = \|\textstyle\sum_p \mathbf v_p\mathbf T_{:,:,p}\|_{S^1} \le "
+    statement=r"\|\mathbf T\tilde{\mathbf v}\|_{S^1} = \|\textstyle\sum_p \mathbf v_p\mathbf "
+    r"T_{:,:,p}\|_{S^1} \le "
     r"\sum_p \mathbf v_p\|\mathbf T_{:,:,p}\|_{S^1} \le \big\|\,\|\mathbf T_{:,:,*}\|_{S^1}\big\|_2"
     r"\|\mathbf v\|_2",
     expected=Verdict.HOLDS,
@@ -296,7 +309,8 @@ def lemma4_chain(xp, T, v):
     "lemma4.middle_step",
     title="The middle step of eq. (21) on its own: ‖Σ_p v_p T_p‖_{S¹} ≤ Σ_p v_p ‖T_p‖_{S¹}",
     source=Source(SEED_001, "§B.1, eq. (21), middle inequality", quote=LEMMA4_QUOTE),
-    statement=r"\|\textstyle\sum_p \mathbf v_p\mathbf T_{:,:,p}\|_{S^1} \le \sum_p \mathbf v_p\|\mathbf T_{:,:,p}\|_{S^1}",
+    statement=r"\|\textstyle\sum_p \mathbf v_p\mathbf T_{:,:,p}\|_{S^1} \le \sum_p \mathbf v_p\|\mathbf "
+    r"T_{:,:,p}\|_{S^1}",
     expected=Verdict.REFUTED,
     inputs=LEMMA4_IN,
     dims=LEMMA4_DIMS,
@@ -311,13 +325,15 @@ def lemma4_middle_step(xp, T, v):
     "lemma4.middle_step.corrected",
     title="Middle step of eq. (21) corrected: ‖Σ_p v_p T_p‖_{S¹} ≤ Σ_p |v_p| ‖T_p‖_{S¹}",
     source=Source(SEED_001, "§B.1, eq. (21), middle inequality (corrected)"),
-    statement=r"\|\textstyle\sum_p \mathbf v_p\mathbf T_{:,:,p}\|_{S^1} \le \sum_p |\mathbf v_p|\,\|\mathbf T_{:,:,p}\|"
+    statement=r"\|\textstyle\sum_p \mathbf v_p\mathbf T_{:,:,p}\|_{S^1} \le \sum_p |\mathbf "
+    r"v_p|\,\|\mathbf T_{:,:,p}\|"
     r"_{S^1}",
     expected=Verdict.HOLDS,
     corrects="lemma4.middle_step",
     inputs=LEMMA4_IN,
     dims=LEMMA4_DIMS,
-    notes="Triangle inequality and homogeneity of ‖·‖_{S¹}; tight when the slices are aligned (T_p = sign(v_p) M).",
+    notes="Triangle inequality and homogeneity of ‖·‖_{S¹}; tight when the slices are aligned (T_p = "
+    "sign(v_p) M).",
 )
 def lemma4_middle_step_corrected(xp, T, v):
     weighted, norms = _slices(xp, T, v)

@@ -159,7 +159,8 @@ def quad_lr_condition_corrected(xp, g, H, eps):
         "Question 3.2",
         quote="gradient descent would work if and only if ... \\epsilon < \\frac{2g^T g}{g^T H g}",
     ),
-    statement=r"H\succ0,\ \epsilon>0,\ g\ne0:\quad \hat f_{x_0}(x_1)<f(x_0) \iff \epsilon<\frac{2g^Tg}{g^THg}",
+    statement=r"H\succ0,\ \epsilon>0,\ g\ne0:\quad \hat f_{x_0}(x_1)<f(x_0) \iff "
+    r"\epsilon<\frac{2g^Tg}{g^THg}",
     expected=Verdict.HOLDS,
     same_as=("quad.lr_condition_corrected",),
     notes="The document's statement restricted to a positive-definite Hessian (gᵀHg > 0 for g ≠ 0), "

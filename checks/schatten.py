@@ -31,7 +31,8 @@ def holder_exponent(p, q):
     expected=Verdict.REFUTED,
     inputs={"M": Array("m", "n", scale=(1e-3, 1e1))},
     dims={"m": [1, 2, 3, 5], "n": [1, 2, 3, 5], "p": EXPONENTS, "q": EXPONENTS},
-    notes="The same M on both sides makes the right side quadratic in M and the left linear: any M with small "
+    notes="The same M on both sides makes the right side quadratic in M and the left linear: any M with "
+    "small "
     "singular values refutes it (M = εI). The cited Hölder inequality (Bernstein §9.3) is for a product, "
     "‖AB‖_{S^r} ≤ ‖A‖_{S^q}‖B‖_{S^p}; see schatten.holder.",
 )
@@ -66,7 +67,8 @@ def schatten_holder(xp, A, B, p, q):
     expected=Verdict.PROVED,
     inputs={"v": Array("n", 1)},
     dims={"n": [1, 2, 3, 8, 16], "p": [1, 1.5, 2, 3, math.inf]},
-    notes="The hypothesis names v and the conclusion r (a slip of notation). A column vector has one singular "
+    notes="The hypothesis names v and the conclusion r (a slip of notation). A column vector has one "
+    "singular "
     "value, ‖v‖₂, so every Schatten norm equals it; checked for column vectors.",
 )
 def schatten_vector(xp, v, p):

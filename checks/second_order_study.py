@@ -68,7 +68,7 @@ def _step_errors(U, W, X, v, s0, DW, act, T, step):
     G0 = row_grad(XP, v, fw["P"][T])
     nodes, weights = gauss_legendre_01(XP, 8, 2)
     integral = 0
-    for tau, w in zip(nodes, weights):
+    for tau, w in zip(nodes, weights, strict=False):
         integral = integral + w * (
             row_grad(XP, v, forward_sensitivities(XP, U, W + tau * D, s0, X, act)["P"][T]) - G0
         )
@@ -81,7 +81,8 @@ def _step_errors(U, W, X, v, s0, DW, act, T, step):
 
 @study(
     "second_order.sweep",
-    title="Size of the ignored terms Mtr(V_pΛ_tW dP_{t-1}/dt) and Mtr(λ_t⊙V_pW dQ_{t-1}/dt) relative to the kept ones",
+    title="Size of the ignored terms Mtr(V_pΛ_tW dP_{t-1}/dt) and Mtr(λ_t⊙V_pW dQ_{t-1}/dt) relative to "
+    "the kept ones",
     source=Source(SEED_000, "Loss Bound with Respect to W, item 3.3; Comments, item 1"),
     related=(
         "second_order.w_dropped_000",

@@ -19,7 +19,7 @@ from checks._sensitivity import (
     tangents,
 )
 from checks._vocab.activations import SMOOTH
-from checks._vocab.fd import directional, mixed
+from checks._vocab.fd import central4, directional, mixed
 from checks._vocab.sources import SEED_000, SEED_001
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, identity, study
 from lemmacheck.tolerance import REVERIFY_DPS
@@ -35,14 +35,17 @@ _PDOT_QUOTE = (
     "sens.pdot_recursion",
     title="dP_t/dt along ΔW: Ṗ_t = λ̇_t(S̄_{t-1} + WP_{t-1}) + λ_t(dS̄_{t-1}/dt + ΔW P_{t-1} + WṖ_{t-1})",
     source=Source(SEED_000, "Comments, item 1 (the term dP_{t−1}/dt the documents drop)", quote=_PDOT_QUOTE),
-    statement=r"\dot{\mathbf{P}}_t = \dot\Lambda_t(\bar{\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}) + \Lambda_t"
-    r"(\dot{\bar{\mathbf{S}}}_{t-1} + \Delta\mathbf{W}\mathbf{P}_{t-1} + \mathbf{W}\dot{\mathbf{P}}_{t-1}),\quad"
+    statement=r"\dot{\mathbf{P}}_t = \dot\Lambda_t(\bar{\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}) + "
+    r"\Lambda_t"
+    r"(\dot{\bar{\mathbf{S}}}_{t-1} + \Delta\mathbf{W}\mathbf{P}_{t-1} + "
+    r"\mathbf{W}\dot{\mathbf{P}}_{t-1}),\quad"
     r"\dot\lambda_t = \sigma''(\mathbf{z}_t)\odot\dot{\mathbf{z}}_t",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="W", probe=True),
     dims=SENS_RNN_DIMS_H2,
     tol=FD_TOL,
-    notes="Not written in the documents: it is the product rule applied to P_t = Λ_t(S̄_{t−1} + WP_{t−1}), and it is "
+    notes="Not written in the documents: it is the product rule applied to P_t = Λ_t(S̄_{t−1} + "
+    "WP_{t−1}), and it is "
     "what every 'dropped term' measurement here relies on. Checked as c·Ṗ_t vec(B) against "
     "∂²/∂a∂b c·s_t(W + aΔW + bB) by nested finite differences.",
 )
@@ -62,13 +65,15 @@ def pdot_recursion(xp, U, W, s0, X, D, c, B, act, T):
         "§B.1, text before eq. (16) (the ignored d_{Q_{t−1}}/d_t)",
         quote="where we ignore the second order part d_{Q_{t−1}}/d_t = tr(∂²s_{t−1}/∂U² ΔU)",
     ),
-    statement=r"\dot{\mathbf{Q}}_t = \dot\Lambda_t(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1}) + \Lambda_t\mathbf{W}"
+    statement=r"\dot{\mathbf{Q}}_t = \dot\Lambda_t(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1}) + "
+    r"\Lambda_t\mathbf{W}"
     r"\dot{\mathbf{Q}}_{t-1}",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="U", probe=True),
     dims=SENS_RNN_DIMS_H2,
     tol=FD_TOL,
-    notes="The document's tr(∂²s_{t−1}/∂U² ΔU) is this Q̇_{t−1}: one contraction with ΔU, hence first order in ‖ΔU‖.",
+    notes="The document's tr(∂²s_{t−1}/∂U² ΔU) is this Q̇_{t−1}: one contraction with ΔU, hence first "
+    "order in ‖ΔU‖.",
 )
 def qdot_recursion(xp, U, W, s0, X, D, c, B, act, T):
     """Tangent recursion for Q_t against nested finite differences."""
@@ -78,13 +83,15 @@ def qdot_recursion(xp, U, W, s0, X, D, c, B, act, T):
     return rec, truth
 
 
-def _fd(F, h):
-    return (-F(2 * h) + 8 * F(h) - 8 * F(-h) + F(-2 * h)) / (12 * h)
+def _probe_along(xp, c, U, W, s0, X, act, D, T):
+    """e ↦ c·s_T(W + eD)."""
+    return lambda e: xp.sum(c * states_at(xp, U, W, s0, X, act, dW=D, e=e)[T], axis=-1)
 
 
 @study(
     "sens.groundtruth_steps",
-    title="Step-size study of the finite-difference ground truth (float64 4-point stencil vs 130-digit reference)",
+    title="Step-size study of the finite-difference ground truth (float64 4-point stencil vs 130-digit "
+    "reference)",
     source=Source(SEED_000, "Loss Bound with Respect to W, item 2.1 (the derivatives being checked)"),
     related=("sens.w_linking", "sens.p_matrix_000.corrected", "sens.pdot_recursion"),
 )
@@ -105,16 +112,12 @@ def groundtruth_steps(profile):
             mp = {k: to_mp(a) for k, a in dict(U=U, W=W, s0=s0, X=X, D=D, c=c).items()}
             ref = directional(
                 mpmath_xp,
-                lambda e: np.sum(
-                    mp["c"]
-                    * states_at(mpmath_xp, mp["U"], mp["W"], mp["s0"], mp["X"], act, dW=mp["D"], e=e)[T],
-                    axis=-1,
-                ),
+                _probe_along(mpmath_xp, mp["c"], mp["U"], mp["W"], mp["s0"], mp["X"], act, mp["D"], T),
             )
             ref = np.asarray(ref, dtype=float)
         errs = []
         for h in hs:
-            est = _fd(lambda e: np.sum(c * states_at(numpy_xp, U, W, s0, X, act, dW=D, e=e)[T], axis=-1), h)
+            est = central4(_probe_along(numpy_xp, c, U, W, s0, X, act, D, T), h)
             err = float(np.max(np.abs(est - ref) / (np.abs(ref) + 1e-3)))
             errs.append(err)
             rows.append([act, h, err])

@@ -6,7 +6,6 @@ Q_{t−1} (P_{t−1}).  Eq. (17), (18), (20), (28), (31) and both Lipschitz cons
 Throughout, ``D`` is the step ΔU (or ΔW) and ``v`` the row V_p.
 """
 
-
 from checks._sensitivity import (
     FD_TOL,
     SENS_RNN_DIMS,
@@ -52,7 +51,8 @@ _L3_QUOTE = "Lemma 3 ||d/d_t λ'_t||_∞ ≤ max_q(λ'_{t_q}^{−1} λ''_{t_q} |
     expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="U"),
     dims=SENS_RNN_DIMS,
-    notes="Two defects: the factor ‖ΔU‖_{S∞} is missing (d/dt λ'_t is linear in ΔU, so the claim fails as soon as "
+    notes="Two defects: the factor ‖ΔU‖_{S∞} is missing (d/dt λ'_t is linear in ΔU, so the claim fails "
+    "as soon as "
     "ΔU is scaled up), and the ratio λ''/λ' is signed (negative for tanh at z > 0, for sigmoid at z > 0), so "
     "the right side can be negative. The time index t is right (lemma3.eq19). Corrected: lemma3.corrected.",
 )
@@ -65,13 +65,15 @@ def lemma3_as_written(xp, U, W, s0, X, D, act, T):
     "lemma3.corrected",
     title="Lemma 3 corrected: ‖dλ'_t/dt‖_∞ ≤ max_q(|λ''_{t,q}/λ'_{t,q}|‖Q_{t,:,:,q}‖_{S¹})‖ΔU‖_{S∞}",
     source=Source(SEED_001, "§B.1, Lemma 3 (corrected)", quote=_L3_QUOTE),
-    statement=r"\|\tfrac{d}{d_t}\lambda_t'\|_\infty \le \max_q\Big(\Big|\frac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|"
+    statement=r"\|\tfrac{d}{d_t}\lambda_t'\|_\infty \le "
+    r"\max_q\Big(\Big|\frac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|"
     r"\|\mathbf{Q}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}",
     expected=Verdict.HOLDS,
     corrects="lemma3.as_written",
     inputs=sens_rnn_inputs(direction="U"),
     dims=SENS_RNN_DIMS,
-    notes="Proof: [dλ'_t/dt]_q = λ''_q⟨∂z_{t,q}/∂U, ΔU⟩ and ∂z_{t,q}/∂U = Q_{t,:,:,q}/λ'_q (eq. (19)), then Hölder. "
+    notes="Proof: [dλ'_t/dt]_q = λ''_q⟨∂z_{t,q}/∂U, ΔU⟩ and ∂z_{t,q}/∂U = Q_{t,:,:,q}/λ'_q (eq. (19)), "
+    "then Hölder. "
     "Tight when one q dominates and ΔU is the polar factor of Q_{t,:,:,q}.",
 )
 def lemma3_corrected(xp, U, W, s0, X, D, act, T):
@@ -91,7 +93,8 @@ def lemma3_corrected(xp, U, W, s0, X, D, act, T):
     inputs=sens_rnn_inputs(direction="U", probe=True),
     dims=SENS_RNN_DIMS,
     tol=FD_TOL,
-    notes="Both λ'_t and s_t are functions of the same pre-activation z_t, so their gradients are proportional "
+    notes="Both λ'_t and s_t are functions of the same pre-activation z_t, so their gradients are "
+    "proportional "
     "entrywise: this fixes the time index of the sensitivity at t (Q_t), not t−1. Checked against finite "
     "differences of σ'(z_t) contracted with probes c, B.",
 )
@@ -127,9 +130,11 @@ def _eq20(xp, U, W, s0, X, D, act, T, corrected):
 
 @inequality(
     "lemma3.eq20",
-    title="Eq. (20): [dλ_t/dt]_p ≤ ‖P_{t-1,:,:,p}λ'^{-1}_pλ''_p‖_{S¹}‖ΔW‖ = λ'^{-1}_pλ''_p‖P_{t-1,:,:,p}‖_{S¹}‖ΔW‖",
+    title="Eq. (20): [dλ_t/dt]_p ≤ ‖P_{t-1,:,:,p}λ'^{-1}_pλ''_p‖_{S¹}‖ΔW‖ = "
+    "λ'^{-1}_pλ''_p‖P_{t-1,:,:,p}‖_{S¹}‖ΔW‖",
     source=Source(SEED_001, "§B.1, eq. (20)", quote=_EQ20_QUOTE),
-    statement=r"[\tfrac{d}{d_t}\lambda_t]_p = \mathrm{tr}[\tfrac{\partial\lambda_t'}{\partial\mathbf{W}}_{:,:,p}\Delta\mathbf{W}]"
+    statement=r"[\tfrac{d}{d_t}\lambda_t]_p = "
+    r"\mathrm{tr}[\tfrac{\partial\lambda_t'}{\partial\mathbf{W}}_{:,:,p}\Delta\mathbf{W}]"
     r"\le \|\mathbf{P}_{t-1:,:,p}\lambda_p'^{-1}\lambda_p''\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty} = "
     r"\lambda_p'^{-1}\lambda_p''\|\mathbf{P}_{t-1:,:,p}\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}",
     expected=Verdict.REFUTED,
@@ -142,7 +147,8 @@ def _eq20(xp, U, W, s0, X, D, act, T, corrected):
         "Hölder with P_{t-1} in place of P_t",
         "pull the signed scalar out of the norm",
     ),
-    notes="p = first entry. By eq. (19) the slice must be P_t, not P_{t−1}: at t = 1, P_0 = 0 and the bound claims "
+    notes="p = first entry. By eq. (19) the slice must be P_t, not P_{t−1}: at t = 1, P_0 = 0 and the "
+    "bound claims "
     "dλ_1/dt = 0 although dλ_1/dt = λ''_1 ⊙ ΔW s_0. Step 3 also needs |λ''_p/λ'_p|. Corrected: "
     "lemma3.eq20.corrected.",
 )
@@ -154,8 +160,10 @@ def lemma3_eq20(xp, U, W, s0, X, D, act, T):
     "lemma3.eq20.corrected",
     title="Eq. (20) corrected: [dλ_t/dt]_p ≤ |λ''_p/λ'_p|‖P_{t,:,:,p}‖_{S¹}‖ΔW‖_{S∞}",
     source=Source(SEED_001, "§B.1, eq. (20) (corrected)", quote=_EQ20_QUOTE),
-    statement=r"[\tfrac{d}{d_t}\lambda_t]_p = \tfrac{\lambda_p''}{\lambda_p'}\langle\mathbf{P}_{t:,:,p},\Delta\mathbf{W}\rangle"
-    r"\le \Big|\tfrac{\lambda_p''}{\lambda_p'}\Big|\|\mathbf{P}_{t:,:,p}\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}",
+    statement=r"[\tfrac{d}{d_t}\lambda_t]_p = "
+    r"\tfrac{\lambda_p''}{\lambda_p'}\langle\mathbf{P}_{t:,:,p},\Delta\mathbf{W}\rangle"
+    r"\le "
+    r"\Big|\tfrac{\lambda_p''}{\lambda_p'}\Big|\|\mathbf{P}_{t:,:,p}\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}",
     expected=Verdict.HOLDS,
     corrects="lemma3.eq20",
     inputs=sens_rnn_inputs(direction="W"),
@@ -185,7 +193,8 @@ def _eq17(xp, U, W, s0, X, v, D, act, T, corrected):
 
 
 _EQ17_QUOTE = (
-    "||d/d_t Λ'_t V_pᵀ x_t||_{S1} ≤ ||d/d_t λ'_t ⊙ V_pᵀ||_2 ||x_t||_2 ≤ ||d/d_t λ'_t||_∞ ||V_p||_2 ||x_t||_2 ≤ "
+    "||d/d_t Λ'_t V_pᵀ x_t||_{S1} ≤ ||d/d_t λ'_t ⊙ V_pᵀ||_2 ||x_t||_2 ≤ ||d/d_t λ'_t||_∞ ||V_p||_2 "
+    "||x_t||_2 ≤ "
     "max_q(λ'_{t_q}^{−1} λ''_{t_q} ||Q_{t−1...,q}||_{S1}) ||ΔU||_{S∞} ||V_p||_2 ||x_t||_2"
 )
 
@@ -194,9 +203,12 @@ _EQ17_QUOTE = (
     "sens.eq17",
     title="Eq. (17): ‖(dΛ'_t/dt)V_pᵀx_tᵀ‖_{S¹} ≤ … ≤ max_q(λ'^{-1}λ''‖Q_{t-1,:,:,q}‖_{S¹})‖ΔU‖‖V_p‖‖x_t‖",
     source=Source(SEED_001, "§B.1, eq. (17)", quote=_EQ17_QUOTE),
-    statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t\|_{S^1} \le \|\tfrac{d}{d_t}\lambda_t'\odot"
-    r"\mathbf{V}_p^T\|_2\|\mathbf{x}_t\|_2 \le \|\tfrac{d}{d_t}\lambda_t'\|_\infty\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2"
-    r"\le \max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|\mathbf{Q}_{t-1,:,:,q}\|_{S^1})\|\Delta\mathbf{U}\|_{S^\infty}"
+    statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t\|_{S^1} \le "
+    r"\|\tfrac{d}{d_t}\lambda_t'\odot"
+    r"\mathbf{V}_p^T\|_2\|\mathbf{x}_t\|_2 \le "
+    r"\|\tfrac{d}{d_t}\lambda_t'\|_\infty\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2"
+    r"\le "
+    r"\max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|\mathbf{Q}_{t-1,:,:,q}\|_{S^1})\|\Delta\mathbf{U}\|_{S^\infty}"
     r"\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2",
     expected=Verdict.REFUTED,
     expected_broken_step=3,
@@ -204,7 +216,8 @@ _EQ17_QUOTE = (
     dims=SENS_RNN_DIMS,
     relations=("<=", "<=", "<="),
     labels=("rank one", "eq. (11)", "Lemma 3 with Q_{t-1}"),
-    notes="The last step applies Lemma 3 with Q_{t−1} where Lemma 3 (and eq. (19)) has Q_t, and with the signed "
+    notes="The last step applies Lemma 3 with Q_{t−1} where Lemma 3 (and eq. (19)) has Q_t, and with the "
+    "signed "
     "ratio λ''/λ'. At t = 1, Q_0 = 0 and the right side vanishes. 'V_pᵀ x_t' is the outer product V_pᵀx_tᵀ. "
     "Corrected: sens.eq17.corrected.",
 )
@@ -249,16 +262,19 @@ def _eq18(xp, U, W, s0, X, v, D, act, T, corrected):
 
 _EQ18_QUOTE = (
     "||Q_{t−1}W̃ᵀ d/d_t Λ̃'_t Ṽ_pᵀ||_{S1} ≤ || ||Q_{t−1:,:,*}||_{S1} ||_2 ||Wᵀ d/d_t λ'_t ⊙ V_pᵀ||_2 ≤ ... ≤ "
-    "|| ||Q_{t−1:,:,*}||_{S1} ||_2 ||W||_{S∞} max_q(λ'_{tq}^{−1} λ''_{tq} ||Q_{t−1:,:,q}||_{S1}) ||ΔU||_{S∞} ||V_p||_2"
+    "|| ||Q_{t−1:,:,*}||_{S1} ||_2 ||W||_{S∞} max_q(λ'_{tq}^{−1} λ''_{tq} ||Q_{t−1:,:,q}||_{S1}) "
+    "||ΔU||_{S∞} ||V_p||_2"
 )
 
 
 @inequality(
     "sens.eq18",
-    title="Eq. (18): ‖Q_{t-1}W̃ᵀ(dΛ̃'_t/dt)Ṽ_pᵀ‖_{S¹} ≤ ‖‖Q_{t-1}‖_{S¹}‖₂‖W‖ max_q(λ'^{-1}λ''‖Q_{t-1,q}‖_{S¹})‖ΔU‖‖V_p‖",
+    title="Eq. (18): ‖Q_{t-1}W̃ᵀ(dΛ̃'_t/dt)Ṽ_pᵀ‖_{S¹} ≤ ‖‖Q_{t-1}‖_{S¹}‖₂‖W‖ "
+    "max_q(λ'^{-1}λ''‖Q_{t-1,q}‖_{S¹})‖ΔU‖‖V_p‖",
     source=Source(SEED_001, "§B.1, eq. (18) (unnumbered display before Lemma 3)", quote=_EQ18_QUOTE),
     statement=r"\|\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}"
-    r"\le \|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q(\lambda_{tq}'^{-1}\lambda_{tq}''"
+    r"\le "
+    r"\|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q(\lambda_{tq}'^{-1}\lambda_{tq}''"
     r"\|\mathbf{Q}_{t-1:,:,q}\|_{S^1})\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2",
     expected=Verdict.REFUTED,
     expected_broken_step=4,
@@ -266,7 +282,8 @@ _EQ18_QUOTE = (
     dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH},
     relations=("<=", "<=", "<=", "<="),
     labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "Lemma 3 with Q_{t-1}"),
-    notes="The display carries no number in the converted text (the (18) tag is lost; its last line is printed "
+    notes="The display carries no number in the converted text (the (18) tag is lost; its last line is "
+    "printed "
     "three times). Same defect as eq. (17) in the last step. Corrected: sens.eq18.corrected.",
 )
 def eq18(xp, U, W, s0, X, v, D, act, T):
@@ -278,7 +295,8 @@ def eq18(xp, U, W, s0, X, v, D, act, T):
     title="Eq. (18) with Q_t and |λ''/λ'| in the last step",
     source=Source(SEED_001, "§B.1, eq. (18) (corrected)", quote=_EQ18_QUOTE),
     statement=r"\|\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}"
-    r"\le \|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q\Big(\Big|\tfrac{\lambda_{tq}''}"
+    r"\le "
+    r"\|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q\Big(\Big|\tfrac{\lambda_{tq}''}"
     r"{\lambda_{tq}'}\Big|\|\mathbf{Q}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2",
     expected=Verdict.HOLDS,
     corrects="sens.eq18",
@@ -315,9 +333,11 @@ _EQ28_QUOTE = (
 
 @inequality(
     "sens.eq28",
-    title="Eq. (28): ‖(dΛ'_t/dt)V_pᵀs_{t-1}ᵀ‖_{S¹} ≤ … = max_q(λ'^{-1}λ''‖P_{t-1,:,:,q}‖_{S¹})‖ΔW‖‖V_p‖‖s_{t-1}‖",
+    title="Eq. (28): ‖(dΛ'_t/dt)V_pᵀs_{t-1}ᵀ‖_{S¹} ≤ … = "
+    "max_q(λ'^{-1}λ''‖P_{t-1,:,:,q}‖_{S¹})‖ΔW‖‖V_p‖‖s_{t-1}‖",
     source=Source(SEED_001, "§B.2, eq. (28)", quote=_EQ28_QUOTE),
-    statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{s}_{t-1}\|_{S^1} \le \|\tfrac{d}{d_t}\lambda_t'"
+    statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{s}_{t-1}\|_{S^1} \le "
+    r"\|\tfrac{d}{d_t}\lambda_t'"
     r"\odot\mathbf{V}_p^T\|_2\|\mathbf{s}_{t-1}\|_2 \le \|\tfrac{d}{d_t}\lambda_t'\|_\infty\|\mathbf{V}_p\|_2"
     r"\|\mathbf{s}_{t-1}\|_2 = \max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|\mathbf{P}_{t-1:,:,q}\|_{S^1})"
     r"\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2",
@@ -327,7 +347,8 @@ _EQ28_QUOTE = (
     dims=SENS_RNN_DIMS,
     relations=("<=", "<=", "="),
     labels=("rank one", "eq. (11)", "Lemma 3 for W, written as an equality, with P_{t-1}"),
-    notes="The last relation is written '=' but Lemma 3 is at best an upper bound; with P_{t−1} and the signed "
+    notes="The last relation is written '=' but Lemma 3 is at best an upper bound; with P_{t−1} and the "
+    "signed "
     "ratio it is not even that (P_0 = 0 at t = 1). Corrected: sens.eq28.corrected ('≤', P_t, |λ''/λ'|).",
 )
 def eq28(xp, U, W, s0, X, v, D, act, T):
@@ -338,7 +359,8 @@ def eq28(xp, U, W, s0, X, v, D, act, T):
     "sens.eq28.corrected",
     title="Eq. (28) with '≤', P_t and |λ''/λ'|",
     source=Source(SEED_001, "§B.2, eq. (28) (corrected)", quote=_EQ28_QUOTE),
-    statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{s}_{t-1}^T\|_{S^1} \le \max_q\Big(\Big|"
+    statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{s}_{t-1}^T\|_{S^1} \le "
+    r"\max_q\Big(\Big|"
     r"\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{W}\|_{S^\infty}"
     r"\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2",
     expected=Verdict.HOLDS,
@@ -372,9 +394,11 @@ _EQ29_QUOTE = (
     "sens.eq29",
     title="Eq. (29): ‖Λ'_tV_pᵀ(ds_{t-1}/dt)ᵀ‖_{S¹} ≤ … = ‖λ'_t‖_∞‖V_p‖₂‖ΔW‖_{S∞}‖‖P_{t-1,:,:,*}‖_{S¹}‖₂",
     source=Source(SEED_001, "§B.2, eq. (29)", quote=_EQ29_QUOTE),
-    statement=r"\|\mathbf{\Lambda}_t'\mathbf{V}_{p,:}^T(\tfrac{d}{d_t}\mathbf{s}_{t-1}^T)\|_{S^1} \le \|\lambda_t'\odot"
+    statement=r"\|\mathbf{\Lambda}_t'\mathbf{V}_{p,:}^T(\tfrac{d}{d_t}\mathbf{s}_{t-1}^T)\|_{S^1} \le "
+    r"\|\lambda_t'\odot"
     r"\mathbf{V}_p^T\|_2\|\tfrac{d}{d_t}\mathbf{s}_{t-1}\|_2 \le \|\lambda_t'\|_\infty\|\mathbf{V}_p\|_2"
-    r"\|\mathrm{tr}[\tfrac{\partial\mathbf{s}_{t-1}}{\partial\mathbf{W}}\Delta\mathbf{W}]\|_2 = \|\lambda_t'\|_\infty"
+    r"\|\mathrm{tr}[\tfrac{\partial\mathbf{s}_{t-1}}{\partial\mathbf{W}}\Delta\mathbf{W}]\|_2 = "
+    r"\|\lambda_t'\|_\infty"
     r"\|\mathbf{V}_p\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2",
     expected=Verdict.HOLDS,
     expected_broken_step=3,
@@ -382,7 +406,8 @@ _EQ29_QUOTE = (
     dims=SENS_RNN_DIMS,
     relations=("<=", "<=", "="),
     labels=("rank one", "eq. (11)", "Hölder per entry, written '='"),
-    notes="The last relation is an inequality (Hölder applied to each entry [ds_{t−1}/dt]_q = ⟨P_{t−1,:,:,q}, ΔW⟩), "
+    notes="The last relation is an inequality (Hölder applied to each entry [ds_{t−1}/dt]_q = "
+    "⟨P_{t−1,:,:,q}, ΔW⟩), "
     "written as '='; end to end the bound is true. Here the time index t−1 is right: it is s_{t−1} that "
     "is differentiated.",
 )
@@ -402,7 +427,8 @@ _EQ30_QUOTE = (
     source=Source(SEED_001, "§B.2, eq. (30)", quote=_EQ30_QUOTE),
     statement=r"\|\mathbf{P}_{t-1}\tfrac{d}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}"
     r"\le \|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\Delta\mathbf{W}^T\mathbf{\Lambda}_t'\mathbf{V}_p^T\|_2 \le "
-    r"\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\lambda_t'\odot\mathbf{V}_p^T\|_2 \le "
+    r"\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\lambda_t'\odot\mathbf{V}_p^T\|_2 "
+    r"\le "
     r"\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\lambda_t'\|_\infty\|\mathbf{V}_p^T\|_2",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="W"),
@@ -445,16 +471,19 @@ def _eq31(xp, U, W, s0, X, v, D, act, T, corrected):
 
 _EQ31_QUOTE = (
     "||P_{t−1}W̃ᵀ d/d_t Λ̃'_t Ṽ_pᵀ||_{S1} ≤ || ||P_{t−1:,:,*}||_{S1} ||_2 ||Wᵀ d/d_t Λ'_t V_pᵀ||_2 ≤ ... ≤ "
-    "|| ||P_{t−1:,:,*}||_{S1} ||_2 ||W||_{S∞} max_q(λ'^{−1}_{t_q} λ''_{t_q} ||P_{t−1:,:,q}||) ||ΔW||_{S∞} ||V_p||_2"
+    "|| ||P_{t−1:,:,*}||_{S1} ||_2 ||W||_{S∞} max_q(λ'^{−1}_{t_q} λ''_{t_q} ||P_{t−1:,:,q}||) "
+    "||ΔW||_{S∞} ||V_p||_2"
 )
 
 
 @inequality(
     "sens.eq31",
-    title="Eq. (31): ‖P_{t-1}W̃ᵀ(dΛ̃'_t/dt)Ṽ_pᵀ‖_{S¹} ≤ … ≤ ‖‖P_{t-1}‖‖₂‖W‖ max_q(λ'^{-1}λ''‖P_{t-1,q}‖)‖ΔW‖‖V_p‖",
+    title="Eq. (31): ‖P_{t-1}W̃ᵀ(dΛ̃'_t/dt)Ṽ_pᵀ‖_{S¹} ≤ … ≤ ‖‖P_{t-1}‖‖₂‖W‖ "
+    "max_q(λ'^{-1}λ''‖P_{t-1,q}‖)‖ΔW‖‖V_p‖",
     source=Source(SEED_001, "§B.2, eq. (31)", quote=_EQ31_QUOTE),
     statement=r"\|\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}"
-    r"\le \|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''"
+    r"\le "
+    r"\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''"
     r"\|\mathbf{P}_{t-1:,:,q}\|)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2",
     expected=Verdict.REFUTED,
     expected_broken_step=4,
@@ -462,7 +491,8 @@ _EQ31_QUOTE = (
     dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH},
     relations=("<=", "<=", "<=", "<="),
     labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "Lemma 3 with P_{t-1}"),
-    notes="The unlabelled norm ‖P_{t−1:,:,q}‖ in the last line is read as S¹ (as in eq. (28)). Same defect as "
+    notes="The unlabelled norm ‖P_{t−1:,:,q}‖ in the last line is read as S¹ (as in eq. (28)). Same "
+    "defect as "
     "eq. (17)/(28) in the last step. Corrected: sens.eq31.corrected.",
 )
 def eq31(xp, U, W, s0, X, v, D, act, T):
@@ -474,7 +504,8 @@ def eq31(xp, U, W, s0, X, v, D, act, T):
     title="Eq. (31) with P_t and |λ''/λ'| in the last step",
     source=Source(SEED_001, "§B.2, eq. (31) (corrected)", quote=_EQ31_QUOTE),
     statement=r"\|\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}"
-    r"\le \|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q\Big(\Big|\tfrac{\lambda_{t_q}''}"
+    r"\le "
+    r"\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q\Big(\Big|\tfrac{\lambda_{t_q}''}"
     r"{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2",
     expected=Verdict.HOLDS,
     corrects="sens.eq31",
@@ -490,8 +521,10 @@ def eq31_corrected(xp, U, W, s0, X, v, D, act, T):
 # --------------------------------------------------------------------------- Lemma 4
 
 _L4_QUOTE = (
-    "Lemma 4 For a 3-d tensor T and a vector v, we have ||T ṽ||_{S1} ≤ || ||T_{:,:,*}||_{S1} ||_2 ||v||_2 ... "
-    "||T ṽ||_{S1} = ||Σ_p v_p T_{:,:,p}||_{S1} ≤ Σ_p v_p ||T_{:,:,p}||_{S1} ≤ || ||T_{:,:,*}||_{S1} ||_2 ||v||_2"
+    "Lemma 4 For a 3-d tensor T and a vector v, we have ||T ṽ||_{S1} ≤ || ||T_{:,:,*}||_{S1} ||_2 "
+    "||v||_2 ... "
+    "||T ṽ||_{S1} = ||Σ_p v_p T_{:,:,p}||_{S1} ≤ Σ_p v_p ||T_{:,:,p}||_{S1} ≤ || ||T_{:,:,*}||_{S1} ||_2 "
+    "||v||_2"
 )
 _L4_INPUTS = {"Tt": Array("p", "m", "n", scale=(1e-1, 1e1)), "v": Array("p", scale=(1e-1, 1e1))}
 _L4_DIMS = {"p": [1, 2, 3, 5], "m": [1, 2, 3], "n": [2, 4]}
@@ -501,12 +534,14 @@ _L4_DIMS = {"p": [1, 2, 3, 5], "m": [1, 2, 3], "n": [2, 4]}
     "sens.lemma4",
     title="Lemma 4: ‖T ṽ‖_{S¹} ≤ ‖(‖T_{:,:,p}‖_{S¹})_p‖₂ ‖v‖₂",
     source=Source(SEED_001, "§B.1, Lemma 4", quote=_L4_QUOTE),
-    statement=r"\|\mathbf{T}\tilde{\mathbf{v}}\|_{S^1} \le \|\|\mathbf{T}_{:,:,*}\|_{S^1}\|_2\|\mathbf{v}\|_2",
+    statement=r"\|\mathbf{T}\tilde{\mathbf{v}}\|_{S^1} \le "
+    r"\|\|\mathbf{T}_{:,:,*}\|_{S^1}\|_2\|\mathbf{v}\|_2",
     expected=Verdict.HOLDS,
     same_as=("lemma4.bound",),
     inputs=_L4_INPUTS,
     dims=_L4_DIMS,
-    notes="The slices are stored as Tt[p] = T_{:,:,p}. Triangle inequality plus Cauchy–Schwarz; tight when all "
+    notes="The slices are stored as Tt[p] = T_{:,:,p}. Triangle inequality plus Cauchy–Schwarz; tight "
+    "when all "
     "slices are equal up to positive scalars proportional to v.",
 )
 def lemma4(xp, Tt, v):
@@ -517,7 +552,8 @@ def lemma4(xp, Tt, v):
     "sens.lemma4_proof",
     title="Proof of Lemma 4, eq. (21): ‖Σ_p v_pT_p‖_{S¹} ≤ Σ_p v_p‖T_p‖_{S¹} ≤ ‖‖T_*‖_{S¹}‖₂‖v‖₂",
     source=Source(SEED_001, "§B.1, eq. (21)", quote=_L4_QUOTE),
-    statement=r"\|\sum_p\mathbf{v}_p\mathbf{T}_{:,:,p}\|_{S^1} \le \sum_p\mathbf{v}_p\|\mathbf{T}_{:,:,p}\|_{S^1} \le "
+    statement=r"\|\sum_p\mathbf{v}_p\mathbf{T}_{:,:,p}\|_{S^1} \le "
+    r"\sum_p\mathbf{v}_p\|\mathbf{T}_{:,:,p}\|_{S^1} \le "
     r"\|\|\mathbf{T}_{:,:,*}\|_{S^1}\|_2\|\mathbf{v}\|_2",
     expected=Verdict.HOLDS,
     expected_broken_step=1,
@@ -526,7 +562,8 @@ def lemma4(xp, Tt, v):
     dims=_L4_DIMS,
     relations=("<=", "<="),
     labels=("triangle inequality (needs |v_p|)", "Cauchy–Schwarz"),
-    notes="The middle expression must carry |v_p|: with a negative v_p it can be negative. The lemma itself is true.",
+    notes="The middle expression must carry |v_p|: with a negative v_p it can be negative. The lemma "
+    "itself is true.",
 )
 def lemma4_proof(xp, Tt, v):
     n = s1(xp, Tt)

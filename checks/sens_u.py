@@ -52,7 +52,8 @@ SEC_U = "Loss Bound with Respect to U"
     relations=("=", "="),
     labels=("first linking equation", "second linking equation"),
     tol=FD_TOL,
-    notes="Finite differences only (no recursion). derivations/sens_linking.py proves it symbolically for H = 2, "
+    notes="Finite differences only (no recursion). derivations/sens_linking.py proves it symbolically "
+    "for H = 2, "
     "N = 1, T = 3.",
 )
 def u_linking(xp, U, W, s0, X, v, B, act, T):
@@ -71,7 +72,8 @@ def u_linking(xp, U, W, s0, X, v, B, act, T):
     source=Source(
         SEED_000,
         f"{SEC_U}, matrix form",
-        quote="Q_t = Λ_t(X̄_t + W Q_{t−1}) ... Q_t is a H × HN matrix where Q_t(p, iN + j) = ∂[s_t(U)]_p/∂U_ij, "
+        quote="Q_t = Λ_t(X̄_t + W Q_{t−1}) ... Q_t is a H × HN matrix where Q_t(p, iN + j) = "
+        "∂[s_t(U)]_p/∂U_ij, "
         "X̄_t is a sparse matrix of the same size where X̄_t(i, iN + j) = x_t(j)",
     ),
     statement=r"\mathbf{Q}_t = \mathbf{\Lambda}_t(\bar{\mathbf{X}}_t + \mathbf{W}\mathbf{Q}_{t-1}),\quad"
@@ -81,7 +83,8 @@ def u_linking(xp, U, W, s0, X, v, B, act, T):
     inputs=sens_rnn_inputs(direction="U", probe=True),
     dims=SENS_RNN_DIMS,
     tol=FD_TOL,
-    notes="Unlike S̄ in the W section, X̄ is indexed consistently with Q (0-based iN + j); the time index t of X̄_t "
+    notes="Unlike S̄ in the W section, X̄ is indexed consistently with Q (0-based iN + j); the time "
+    "index t of X̄_t "
     "is right (the input of step t enters z_t directly).",
 )
 def q_matrix_000(xp, U, W, s0, X, c, B, act, T):
@@ -97,10 +100,13 @@ def q_matrix_000(xp, U, W, s0, X, c, B, act, T):
     source=Source(
         SEED_000,
         f"{SEC_U}, matrix form and item 2.2",
-        quote="∂[Vs_t(U)]_p/∂U = Mtr(V_{p,:} Q_t) ... = 1/2 d/dt (λ_t ⊙ V_{p,:}ᵀ x_tᵀ + Mtr(λ_t ⊙ V_{p,:} W Q_{t−1}))",
+        quote="∂[Vs_t(U)]_p/∂U = Mtr(V_{p,:} Q_t) ... = 1/2 d/dt (λ_t ⊙ V_{p,:}ᵀ x_tᵀ + Mtr(λ_t ⊙ "
+        "V_{p,:} W Q_{t−1}))",
     ),
-    statement=r"\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}} = \mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{Q}_t)"
-    r" = \lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + \mathrm{Mtr}(\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}"
+    statement=r"\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}} = "
+    r"\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{Q}_t)"
+    r" = \lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + "
+    r"\mathrm{Mtr}(\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}"
     r"\mathbf{Q}_{t-1})",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="U", probe=True),
@@ -108,7 +114,8 @@ def q_matrix_000(xp, U, W, s0, X, c, B, act, T):
     relations=("=", "="),
     labels=("Mtr(V_p Q_t)", "split"),
     tol=FD_TOL,
-    notes="Mtr maps an HN-vector to an H×N matrix (row-major). Checked against ⟨·, B⟩ = d/de V_p s_t(U + eB).",
+    notes="Mtr maps an HN-vector to an H×N matrix (row-major). Checked against ⟨·, B⟩ = d/de V_p s_t(U + "
+    "eB).",
 )
 def u_grad_mtr(xp, U, W, s0, X, v, B, act, T):
     """⟨∇_U V_p s_t, B⟩ two ways against finite differences."""
@@ -132,13 +139,16 @@ def u_grad_mtr(xp, U, W, s0, X, v, B, act, T):
         quote="[Vs_t(U^k + ΔU) − Vs_t(U^k)]_p ≤ max_x σ'(x){V_{p,:}ΔU x_t + tr[Mtr(V_{p,:} W^k Q_{t−1})ΔU]}",
     ),
     statement=r"\langle\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{\Lambda}_t(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1})),"
-    r"\Delta\mathbf{U}\rangle \le \max_x\sigma'(x)\{\mathbf{V}_{p,:}\Delta\mathbf{U}\mathbf{x}_t + \mathrm{tr}"
+    r"\Delta\mathbf{U}\rangle \le \max_x\sigma'(x)\{\mathbf{V}_{p,:}\Delta\mathbf{U}\mathbf{x}_t + "
+    r"\mathrm{tr}"
     r"[\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}^k\mathbf{Q}_{t-1})\Delta\mathbf{U}]\}",
     expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="U"),
     dims=SENS_RNN_DIMS,
-    notes="Checked on the first-order part (exact linearisation). tr[Mtr(·)ΔU] of two H×N matrices is read as the "
-    "pairing ⟨·, ΔU⟩ (literally the trace is undefined unless N = H). As for W, Λ_t cannot leave a signed sum.",
+    notes="Checked on the first-order part (exact linearisation). tr[Mtr(·)ΔU] of two H×N matrices is "
+    "read as the "
+    "pairing ⟨·, ΔU⟩ (literally the trace is undefined unless N = H). As for W, Λ_t cannot leave a "
+    "signed sum.",
 )
 def u_lambda_out_000(xp, U, W, s0, X, v, D, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
@@ -151,13 +161,15 @@ def u_lambda_out_000(xp, U, W, s0, X, v, D, act, T):
 
 @inequality(
     "sens.u_first_order_bound_000",
-    title="First-order U bound of seed 000: first-order change ≤ max σ'‖ΔU‖(‖V_p‖‖x_t‖ + ‖Mtr(V_pWQ_{t-1})‖_{S¹})",
+    title="First-order U bound of seed 000: first-order change ≤ max σ'‖ΔU‖(‖V_p‖‖x_t‖ + "
+    "‖Mtr(V_pWQ_{t-1})‖_{S¹})",
     source=Source(
         SEED_000,
         f"{SEC_U}, item 2 (last line)",
         quote="= max_x σ'(x) ||ΔU||_{S∞} {||V_{p,:}||_2 ||x_t||_2 + ||Mtr(V_{p,:} W^k Q_{t−1})||_{S1}}",
     ),
-    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - \mathbf{V}\mathbf{s}_t(\mathbf{U}^k)]_p \lesssim "
+    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - "
+    r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)]_p \lesssim "
     r"\max_x\sigma'(x)\|\Delta\mathbf{U}\|_{S^\infty}\{\|\mathbf{V}_{p,:}\|_2\|\mathbf{x}_t\|_2 + "
     r"\|\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}^k\mathbf{Q}_{t-1})\|_{S^1}\}",
     expected=Verdict.REFUTED,
@@ -184,7 +196,8 @@ def u_first_order_bound_000(xp, U, W, s0, X, v, act, T):
         f"{SEC_U}, item 2 ('Approximate this equation at t = 0')",
         quote="Approximate this equation at t = 0: [Vs_t(U^k + ΔU) − Vs_t(U^k)]_p ≤ ...",
     ),
-    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\epsilon\mathbf{D}) - \mathbf{V}\mathbf{s}_t(\mathbf{U}^k)]_p "
+    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\epsilon\mathbf{D}) - "
+    r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)]_p "
     r"\le \epsilon\,\langle\nabla_{\mathbf{U}}\mathbf{V}_{p,:}\mathbf{s}_t, \mathbf{D}\rangle",
     expected=Verdict.APPROXIMATE,
     inputs=sens_rnn_inputs(direction="U"),
@@ -208,7 +221,7 @@ def _u_remainder_chain(xp, U, W, s0, X, v, D, act, T):
     G0 = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act)["Q"][T])
     nodes, weights = gauss_legendre_01(xp)
     integral = 0
-    for tau, w in zip(nodes, weights):
+    for tau, w in zip(nodes, weights, strict=False):
         integral = integral + w * (
             row_grad(xp, v, forward_sensitivities(xp, U + tau * D, W, s0, X, act)["Q"][T]) - G0
         )
@@ -234,8 +247,10 @@ _UREM_NOTES = (
         quote="= ∫_0^1 tr([V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k)]ΔU) d_t ≤ ||ΔU||_{S∞} "
         "||∫_0^1 V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k) d_t||_{S1}",
     ),
-    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - \mathbf{V}\mathbf{s}_t(\mathbf{U}^k) - "
-    r"\langle\mathbf{V}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k),\Delta\mathbf{U}\rangle]_p = \int_0^1\mathrm{tr}"
+    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - "
+    r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k) - "
+    r"\langle\mathbf{V}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k),\Delta\mathbf{U}\rangle]_p = "
+    r"\int_0^1\mathrm{tr}"
     r"([\ldots]\Delta\mathbf{U})d_t \le \|\Delta\mathbf{U}\|_{S^\infty}\Big\|\int_0^1\ldots d_t\Big\|_{S^1}",
     expected=Verdict.HOLDS,
     same_as=("sens.eq14_remainder",),
@@ -256,10 +271,13 @@ def u_remainder_000(xp, U, W, s0, X, v, D, act, T):
     source=Source(
         SEED_001,
         "§B.1, eq. (14)",
-        quote="= ∫_0^1 tr([V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k)]ΔU)d_t ≤ ||ΔU||_{S∞} ||∫_0^1 ...||_{S1} d_t",
+        quote="= ∫_0^1 tr([V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k)]ΔU)d_t ≤ ||ΔU||_{S∞} ||∫_0^1 "
+        "...||_{S1} d_t",
     ),
-    statement=r"[\ldots]_p = \int_0^1\mathrm{tr}([\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U})"
-    r" - \mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k)]\Delta\mathbf{U})d_t \le \|\Delta\mathbf{U}\|_{S^\infty}"
+    statement=r"[\ldots]_p = "
+    r"\int_0^1\mathrm{tr}([\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U})"
+    r" - \mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k)]\Delta\mathbf{U})d_t \le "
+    r"\|\Delta\mathbf{U}\|_{S^\infty}"
     r"\|\int_0^1\ldots\|_{S^1}d_t",
     expected=Verdict.HOLDS,
     same_as=("sens.u_remainder_000",),
@@ -279,7 +297,7 @@ def _u_half(xp, eps, U, W, s0, X, v, D, act, T):
     G0 = row_grad(xp, v, fw["Q"][T])
     nodes, weights = gauss_legendre_01(xp, 6, 1)
     integral = 0
-    for tau, w in zip(nodes, weights):
+    for tau, w in zip(nodes, weights, strict=False):
         integral = integral + w * (
             row_grad(xp, v, forward_sensitivities(xp, U + (tau * eps) * D, W, s0, X, act)["Q"][T]) - G0
         )
@@ -293,10 +311,13 @@ def _u_half(xp, eps, U, W, s0, X, v, D, act, T):
     source=Source(
         SEED_001,
         "§B.1, eq. (15)",
-        quote="≃ ∫_0^1 d/d_t V_{p,:}∇_U s_t(U^k + tΔU)|_{t=0} t d_t = 1/2 d/d_t V_{p,:}∇_U s_t(U^k + tΔU)|_{t=0}",
+        quote="≃ ∫_0^1 d/d_t V_{p,:}∇_U s_t(U^k + tΔU)|_{t=0} t d_t = 1/2 d/d_t V_{p,:}∇_U s_t(U^k + "
+        "tΔU)|_{t=0}",
     ),
-    statement=r"\int_0^1\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U}) - \mathbf{V}_{p,:}"
-    r"\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k) \simeq \frac12\frac{d}{d_t}\mathbf{V}_{p,:}\nabla_{\mathbf{U}}"
+    statement=r"\int_0^1\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U}) "
+    r"- \mathbf{V}_{p,:}"
+    r"\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k) \simeq "
+    r"\frac12\frac{d}{d_t}\mathbf{V}_{p,:}\nabla_{\mathbf{U}}"
     r"\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U})\Big|_{t=0}",
     expected=Verdict.APPROXIMATE,
     same_as=("sens.u_half_derivative_000",),
@@ -304,7 +325,8 @@ def _u_half(xp, eps, U, W, s0, X, v, D, act, T):
     dims=SENS_RNN_DIMS_H2,
     order=2,
     relation="<=",
-    notes="In S¹ norm (what the bound uses); d/dt from the exact tangent recursion Q̇_t. Seed 000's version of this "
+    notes="In S¹ norm (what the bound uses); d/dt from the exact tangent recursion Q̇_t. Seed 000's "
+    "version of this "
     "step drops the factor t inside the integral (sens.u_half_derivative_000, derivations/sens_calculus.py).",
 )
 def eq15_half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
@@ -319,14 +341,16 @@ def eq15_half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
         "§B.1, text before eq. (16)",
         quote="we can calculate U's first order gradient: ∇_U V_p s_t = Λ'_t V_pᵀ x_t + Q_{t−1} W̃ᵀ Λ̃'_t Ṽ_pᵀ",
     ),
-    statement=r"\nabla_{\mathbf{U}}\mathbf{V}_p\mathbf{s}_t = \mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t + "
+    statement=r"\nabla_{\mathbf{U}}\mathbf{V}_p\mathbf{s}_t = "
+    r"\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t + "
     r"\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T",
     expected=Verdict.HOLDS,
     same_as=("sens.u_grad_mtr",),
     inputs=sens_rnn_inputs(direction="U", probe=True),
     dims=SENS_RNN_DIMS,
     tol=FD_TOL,
-    notes="Read with V_pᵀx_tᵀ (outer product; the transpose on x_t is lost) and Q_{t−1} an H×N×H tensor whose third "
+    notes="Read with V_pᵀx_tᵀ (outer product; the transpose on x_t is lost) and Q_{t−1} an H×N×H tensor "
+    "whose third "
     "index is contracted with W̃ᵀ(λ'_t ⊙ V_pᵀ).",
 )
 def eq16_grad(xp, U, W, s0, X, v, B, act, T):
@@ -343,11 +367,14 @@ def eq16_grad(xp, U, W, s0, X, v, B, act, T):
     source=Source(
         SEED_000,
         f"{SEC_U}, item 3",
-        quote="Let λ''_t be a column vector of σ''(Ux_t + W s_{t−1}): d/dt λ_t = λ''_t ⊙ [(X̄_t + W Q_{t−1})vec(ΔU)] "
+        quote="Let λ''_t be a column vector of σ''(Ux_t + W s_{t−1}): d/dt λ_t = λ''_t ⊙ [(X̄_t + W "
+        "Q_{t−1})vec(ΔU)] "
         "= λ''_t ⊙ (ΔU x_t + W Q_{t−1} vec(ΔU))",
     ),
-    statement=r"\frac{d}{dt}\lambda_t = \lambda_t''\odot[(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1})\mathrm{vec}(\Delta\mathbf{U})]"
-    r" = \lambda_t''\odot(\Delta\mathbf{U}\mathbf{x}_t + \mathbf{W}\mathbf{Q}_{t-1}\mathrm{vec}(\Delta\mathbf{U}))",
+    statement=r"\frac{d}{dt}\lambda_t = "
+    r"\lambda_t''\odot[(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1})\mathrm{vec}(\Delta\mathbf{U})]"
+    r" = \lambda_t''\odot(\Delta\mathbf{U}\mathbf{x}_t + "
+    r"\mathbf{W}\mathbf{Q}_{t-1}\mathrm{vec}(\Delta\mathbf{U}))",
     expected=Verdict.HOLDS,
     same_as=("sens.dlambda_000.corrected",),
     inputs=sens_rnn_inputs(direction="U", probe=True),
@@ -390,8 +417,10 @@ def _u_part1(xp, U, W, s0, X, v, D, act, T, fixed):
 
 
 _UP1_QUOTE = (
-    "||(d/dt λ_t) ⊙ V_{p,:}ᵀ x_tᵀ||_{S1} ≤ ... ≤ ||λ''_t ⊙ (ΔU x_t + W Q_{t−1}vec(ΔU))||_2 ||V_{p,:}ᵀ||_∞ ||x_tᵀ||_2 "
-    "≤ ||λ''_t||_∞ ||V_{p,:}ᵀ||_∞ ||x_tᵀ||_2 (||ΔU x_t||_2 + ||W Q_{t−1}vec(ΔU)||_2) ≤ ... (||x_t^2||_2 + √H max_p(...))"
+    "||(d/dt λ_t) ⊙ V_{p,:}ᵀ x_tᵀ||_{S1} ≤ ... ≤ ||λ''_t ⊙ (ΔU x_t + W Q_{t−1}vec(ΔU))||_2 "
+    "||V_{p,:}ᵀ||_∞ ||x_tᵀ||_2 "
+    "≤ ||λ''_t||_∞ ||V_{p,:}ᵀ||_∞ ||x_tᵀ||_2 (||ΔU x_t||_2 + ||W Q_{t−1}vec(ΔU)||_2) ≤ ... (||x_t^2||_2 "
+    "+ √H max_p(...))"
 )
 
 
@@ -399,8 +428,10 @@ _UP1_QUOTE = (
     "sens.u_part1_chain_000",
     title="Bound on ‖(dλ_t/dt) ⊙ V_pᵀx_tᵀ‖_{S¹} (seed 000 U, item 3), line by line",
     source=Source(SEED_000, f"{SEC_U}, item 3", quote=_UP1_QUOTE),
-    statement=r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T\|_{S^1} \le \ldots \le \|\lambda_t''\|_\infty"
-    r"\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{x}_t^T\|_2\|\Delta\mathbf{U}\|_{S^\infty}(\|\mathbf{x}_t^2\|_2 + "
+    statement=r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T\|_{S^1} \le \ldots \le "
+    r"\|\lambda_t''\|_\infty"
+    r"\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{x}_t^T\|_2\|\Delta\mathbf{U}\|_{S^\infty}(\|\mathbf{x}_t^2\|_2 "
+    r"+ "
     r"\sqrt{H}\max_p(\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{Q}_{t-1})\|_{S^1}))",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="U"),
@@ -415,7 +446,8 @@ _UP1_QUOTE = (
         "factor",
     ),
     notes="'‖x_t^2‖₂' is read as ‖x_t‖₂ (conversion garble). Unlike the W section (sens.w_part1_chain_000, "
-    "broken at its step 4), the U section keeps λ''_t inside the norm, ‖λ''_t ⊙ (ΔU x_t + W Q_{t−1}vec ΔU)‖₂, "
+    "broken at its step 4), the U section keeps λ''_t inside the norm, ‖λ''_t ⊙ (ΔU x_t + W Q_{t−1}vec "
+    "ΔU)‖₂, "
     "and then uses ‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂: every step is sound.",
 )
 def u_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
@@ -428,16 +460,19 @@ def u_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
     source=Source(
         SEED_000,
         f"{SEC_U}, item 4",
-        quote="N_ij = d/dt λ_t ⊙ V_{p,:} W Q_{t−1,:,iN+j} ≤ ... ≤ ||λ''_t||_∞ ||ΔU||_{S∞}(||x_t||_2 + √H max_p(||Mtr(W_{p,:}"
+        quote="N_ij = d/dt λ_t ⊙ V_{p,:} W Q_{t−1,:,iN+j} ≤ ... ≤ ||λ''_t||_∞ ||ΔU||_{S∞}(||x_t||_2 + √H "
+        "max_p(||Mtr(W_{p,:}"
         "Q_{t−1})||_{S1}) ||V_{p,:}||_∞ ||W||_{S∞} ||Q_{t−1,:,iN+j}||_2",
     ),
-    statement=r"|\mathbf{N}_{ij}| \le \|\lambda_t''\|_\infty\|\Delta\mathbf{U}\|_{S^\infty}(\|\mathbf{x}_t\|_2 + \sqrt{H}"
+    statement=r"|\mathbf{N}_{ij}| \le "
+    r"\|\lambda_t''\|_\infty\|\Delta\mathbf{U}\|_{S^\infty}(\|\mathbf{x}_t\|_2 + \sqrt{H}"
     r"\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{Q}_{t-1})\|_{S^1})\|\mathbf{V}_{p,:}\|_\infty\|\mathbf{W}\|_{S^\infty}"
     r"\|\mathbf{Q}_{t-1,:,iN+j}\|_2",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="U"),
     dims=SENS_RNN_DIMS_H2,
-    notes="Checked as max_ij(|N_ij| − c‖Q_{t−1}(:, iN+j)‖₂) ≤ 0. The section ends here: no S¹ bound for N is given.",
+    notes="Checked as max_ij(|N_ij| − c‖Q_{t−1}(:, iN+j)‖₂) ≤ 0. The section ends here: no S¹ bound for "
+    "N is given.",
 )
 def u_n_elem_000(xp, U, W, s0, X, v, D, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
@@ -475,12 +510,14 @@ def _worst_row(xp, G_all):
         "§B.1, eq. (12)",
         quote="[Vs_t(U^k + ΔU) − Vs_t(U^k)]_p ≃ tr[∂[Vs_t]_p/∂U ΔU] ≤ ||Q_t Ṽ_p||_{S1} ||ΔU||_{S∞}",
     ),
-    statement=r"\mathrm{tr}\Big[\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}}\Delta\mathbf{U}\Big] \le "
+    statement=r"\mathrm{tr}\Big[\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}}\Delta\mathbf{U}\Big] "
+    r"\le "
     r"\|\mathbf{Q}_t\tilde{\mathbf{V}}_p\|_{S^1}\|\Delta\mathbf{U}\|_{S^\infty}",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="U"),
     dims=SENS_RNN_DIMS,
-    notes="Q_tṼ_p = Σ_k V_pk Q_{t,:,:,k} = ∂[Vs_t]_p/∂U (3-tensor times vector), so this is Hölder, eq. (10); the "
+    notes="Q_tṼ_p = Σ_k V_pk Q_{t,:,:,k} = ∂[Vs_t]_p/∂U (3-tensor times vector), so this is Hölder, eq. "
+    "(10); the "
     "trace is read as the pairing ⟨·, ΔU⟩. Tight (ratio 1) in the polar direction.",
 )
 def eq12_holder(xp, U, W, s0, X, v, D, act, T):
@@ -500,21 +537,25 @@ def _first_order_inf(xp, eps, U, W, V, s0, X, act, T, wrt):
 
 @approximation(
     "sens.eq13_first_order",
-    title="Eq. (13): ‖Vs_t(U+ΔU) − Vs_t(U)‖_∞ ≤ max_p‖Q_tṼ_p‖_{S¹}‖ΔU‖_{S∞} — a first-order bound, worst direction",
+    title="Eq. (13): ‖Vs_t(U+ΔU) − Vs_t(U)‖_∞ ≤ max_p‖Q_tṼ_p‖_{S¹}‖ΔU‖_{S∞} — a first-order bound, worst "
+    "direction",
     source=Source(
         SEED_001,
         "§B.1, eq. (13)",
-        quote="The first part is easy. We can approximate s_t(U + ΔU) using its first order Taylor expansion. ... "
+        quote="The first part is easy. We can approximate s_t(U + ΔU) using its first order Taylor "
+        "expansion. ... "
         "||Vs_t(U^k + ΔU) − Vs_t(U^k)||_∞ ≤ max_p ||Q_t Ṽ_p||_{S1} ||ΔU||_{S∞}",
     ),
-    statement=r"\|\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - \mathbf{V}\mathbf{s}_t(\mathbf{U}^k)\|_\infty \le "
+    statement=r"\|\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - "
+    r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)\|_\infty \le "
     r"\max_p\|\mathbf{Q}_t\tilde{\mathbf{V}}_p\|_{S^1}\|\Delta\mathbf{U}\|_{S^\infty}",
     expected=Verdict.APPROXIMATE,
     inputs=sens_rnn_inputs(K=3),
     dims=SENS_RNN_DIMS_H2,
     order=2,
     relation="<=",
-    notes="ΔU = ε × polar factor of ∂[Vs_t]_{p*}/∂U for the maximising row p*: the direction in which the bound is "
+    notes="ΔU = ε × polar factor of ∂[Vs_t]_{p*}/∂U for the maximising row p*: the direction in which "
+    "the bound is "
     "tight to first order, so the remainder is the second-order term (order 2 measured) and the failure rate "
     "is the fraction of instances where that term pushes the true change above the bound. In other "
     "directions the bound has first-order slack. It is a first-order statement, not a bound.",
@@ -525,14 +566,17 @@ def eq13_first_order(xp, eps, U, W, V, s0, X, act, T):
 
 @approximation(
     "sens.eq23_first_order",
-    title="Eq. (23): ‖Vs_t(W+ΔW) − Vs_t(W)‖_∞ ≤ max_p‖P_tṼ_p‖_{S¹}‖ΔW‖_{S∞} — first-order bound, worst direction",
+    title="Eq. (23): ‖Vs_t(W+ΔW) − Vs_t(W)‖_∞ ≤ max_p‖P_tṼ_p‖_{S¹}‖ΔW‖_{S∞} — first-order bound, worst "
+    "direction",
     source=Source(
         SEED_001,
         "§B.2, eq. (23)",
-        quote="Like formula 13, we can use first order approximation to obtain the upper bound of the first part. "
+        quote="Like formula 13, we can use first order approximation to obtain the upper bound of the "
+        "first part. "
         "||Vs_t(W^k + ΔW) − Vs_t(W^k)||_∞ ≤ max_p ||P_t Ṽ_p||_{S1} ||ΔW||_{S∞}",
     ),
-    statement=r"\|\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - \mathbf{V}\mathbf{s}_t(\mathbf{W}^k)\|_\infty \le "
+    statement=r"\|\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
+    r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)\|_\infty \le "
     r"\max_p\|\mathbf{P}_t\tilde{\mathbf{V}}_p\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}",
     expected=Verdict.APPROXIMATE,
     same_as=("sens.eq13_first_order",),

@@ -52,7 +52,8 @@ def _Sbar_part(xp, v, s_prev):
     source=Source(
         SEED_000,
         f"{SEC_W}, item 2.1 (linking equation)",
-        quote="∂[s_t(W)]_p/∂W_ij = σ'(Ux_t + W s_{t-1})_p ([s_{t-1}]_j δ_ip + Σ_k ∂[s_{t-1}(W)]_k/∂W_ij W_pk)",
+        quote="∂[s_t(W)]_p/∂W_ij = σ'(Ux_t + W s_{t-1})_p ([s_{t-1}]_j δ_ip + Σ_k ∂[s_{t-1}(W)]_k/∂W_ij "
+        "W_pk)",
     ),
     statement=r"\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial \mathbf{W}_{ij}} = \sum_k \mathbf{V}_{pk}"
     r"\frac{\partial[\mathbf{s}_t]_k}{\partial \mathbf{W}_{ij}},\quad"
@@ -103,7 +104,8 @@ _P_QUOTE = (
     inputs=sens_rnn_inputs(direction="W", probe=True),
     dims=SENS_RNN_DIMS,
     tol=FD_TOL,
-    notes="The two index maps disagree: P(k, iH+j) is in range only for 0-based i, j, while S̄(i, (i−1)H+j) is "
+    notes="The two index maps disagree: P(k, iH+j) is in range only for 0-based i, j, while S̄(i, "
+    "(i−1)H+j) is "
     "the 1-based map. Read with one convention (0-based, as P and the later Mtr/X̄ definitions require), "
     "row i of S̄ lands in the column block of W_{i−1,·} and row 0 falls off the matrix, so the recursion "
     "misses the direct term δ_ip s_{t−1,j}; fails already at H = 1 (S̄ = 0). The time index t−1 of "
@@ -141,9 +143,11 @@ def p_matrix_000_corrected(xp, U, W, s0, X, c, B, act, T):
         quote="∇_W V_{p,:} s_t(W) = Mtr[V_{p,:} Λ_t (S̄_{t−1} + W P_{t−1})] = Λ_t V_{p,:}ᵀ s_{t−1}ᵀ "
         "+ Mtr(V_{p,:} Λ_t W P_{t−1})",
     ),
-    statement=r"\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t = \mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{P}_t) = "
+    statement=r"\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t = "
+    r"\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{P}_t) = "
     r"\mathrm{Mtr}[\mathbf{V}_{p,:}\Lambda_t(\bar{\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1})] = "
-    r"\Lambda_t\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T + \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\mathbf{W}\mathbf{P}_{t-1})",
+    r"\Lambda_t\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T + "
+    r"\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\mathbf{W}\mathbf{P}_{t-1})",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="W", probe=True),
     dims=SENS_RNN_DIMS,
@@ -173,7 +177,7 @@ def w_grad_mtr(xp, U, W, s0, X, v, B, act, T):
 def _integral(xp, U, W, s0, X, v, D, act, T, transpose):
     nodes, weights = gauss_legendre_01(xp)
     total = 0
-    for tau, w in zip(nodes, weights):
+    for tau, w in zip(nodes, weights, strict=False):
         G = row_grad(xp, v, forward_sensitivities(xp, U, W + tau * D, s0, X, act)["P"][T])
         integrand = frob(xp, G, D) if transpose else xp.trace(xp.matmul(G, D))
         total = total + w * integrand
@@ -190,14 +194,16 @@ _INT_QUOTE = "[Vs_t(W^k + ΔW) − Vs_t(W^k)]_p = ∫_0^1 tr[∂[Vs_t(W)]_p/∂W
     "sens.w_integral_000",
     title="Integral form of [V s_t(W+ΔW) − V s_t(W)]_p with tr[(∂/∂W) ΔW] (no transpose), as written",
     source=Source(SEED_000, f"{SEC_W}, item 3 (first display)", quote=_INT_QUOTE),
-    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - \mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p = "
+    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
+    r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p = "
     r"\int_0^1 \mathrm{tr}\Big[\frac{\partial[\mathbf{V}\mathbf{s}_t(\mathbf{W})]_p}{\partial\mathbf{W}}"
     r"\Big|_{\mathbf{W}^k+t\Delta\mathbf{W}}\Delta\mathbf{W}\Big]dt",
     expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="W", step=(-0.15, 0.15)),
     dims=SENS_RNN_DIMS,
     tol=QUAD_TOL,
-    notes="With ∂f/∂W the matrix of entries ∂f/∂W_ij (as Mtr(V_p P_t) is defined), tr(G ΔW) = Σ G_ij ΔW_ji pairs "
+    notes="With ∂f/∂W the matrix of entries ∂f/∂W_ij (as Mtr(V_p P_t) is defined), tr(G ΔW) = Σ G_ij "
+    "ΔW_ji pairs "
     "G with ΔWᵀ; the fundamental theorem of calculus needs tr(Gᵀ ΔW) = ⟨G, ΔW⟩. The next line of the "
     "document does write ΔWᵀ, the line after drops it again (sens.w_chain_000). Fails from H = 2 on (for "
     "H = 1 both readings agree). The letter t is also both the time index and the integration variable. "
@@ -211,7 +217,8 @@ def w_integral_000(xp, U, W, s0, X, v, D, act, T):
     "sens.w_integral_000.corrected",
     title="Integral form with the Frobenius pairing ⟨∂[V s_t]_p/∂W, ΔW⟩ = tr[(∂/∂W)ᵀ ΔW]",
     source=Source(SEED_000, f"{SEC_W}, item 3 (first display, corrected)", quote=_INT_QUOTE),
-    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - \mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p = "
+    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
+    r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p = "
     r"\int_0^1 \mathrm{tr}\Big[\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{W}}"
     r"\Big|_{\mathbf{W}^k+t\Delta\mathbf{W}}^T\Delta\mathbf{W}\Big]dt",
     expected=Verdict.HOLDS,
@@ -234,12 +241,14 @@ def w_integral_000_corrected(xp, U, W, s0, X, v, D, act, T):
         "than max_x σ'(x), so we have: [...]_p ≤ max_x σ'(x) tr[Mtr(V_{p,:}(S̄_{t−1} + W P_{t−1}))ΔWᵀ]",
     ),
     statement=r"\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t(\bar{\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}))"
-    r"\Delta\mathbf{W}^T] \le \max_x\sigma'(x)\,\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}(\bar{\mathbf{S}}_{t-1}"
+    r"\Delta\mathbf{W}^T] \le "
+    r"\max_x\sigma'(x)\,\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}(\bar{\mathbf{S}}_{t-1}"
     r"+\mathbf{W}\mathbf{P}_{t-1}))\Delta\mathbf{W}^T]",
     expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="W"),
     dims=SENS_RNN_DIMS,
-    notes="Checked on the first-order part itself (the exact linearisation at t = 0), so no Taylor remainder is "
+    notes="Checked on the first-order part itself (the exact linearisation at t = 0), so no Taylor "
+    "remainder is "
     "involved: the step replaces Λ_t by max σ'·I inside a signed sum. Σ_k V_pk λ_k y_k ≤ max σ' Σ_k V_pk y_k "
     "fails whenever Σ_k V_pk y_k < 0 (already at H = 1). Only the absolute value |·| admits such a bound, "
     "and then only after Hölder (sens.w_first_order_bound_000).",
@@ -254,13 +263,15 @@ def w_lambda_out_000(xp, U, W, s0, X, v, D, act, T):
 
 @inequality(
     "sens.w_first_order_bound_000",
-    title="First-order W bound of seed 000: |first-order change|_p ≤ max σ' ‖ΔW‖(‖V_p‖‖s_{t-1}‖ + ‖Mtr(V_p W P_{t-1})‖_{S¹})",
+    title="First-order W bound of seed 000: |first-order change|_p ≤ max σ' ‖ΔW‖(‖V_p‖‖s_{t-1}‖ + "
+    "‖Mtr(V_p W P_{t-1})‖_{S¹})",
     source=Source(
         SEED_000,
         f"{SEC_W}, item 3 (second display, last line)",
         quote="= max_x σ'(x) ||ΔW||_{S∞} {||V_{p,:}||_2 ||s_{t−1}||_2 + ||Mtr(V_{p,:} W^k P_{t−1})||_{S1}}",
     ),
-    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - \mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p \lesssim "
+    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
+    r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p \lesssim "
     r"\max_x\sigma'(x)\|\Delta\mathbf{W}\|_{S^\infty}\{\|\mathbf{V}_{p,:}\|_2\|\mathbf{s}_{t-1}\|_2 + "
     r"\|\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}^k\mathbf{P}_{t-1})\|_{S^1}\}",
     expected=Verdict.REFUTED,
@@ -295,14 +306,16 @@ def w_first_order_bound_000(xp, U, W, s0, X, v, act, T):
         quote="Approximate this formula at t = 0 and note that every diagonal element of Λ_t is smaller "
         "than max_x σ'(x), so we have: [Vs_t(W^k + ΔW) − Vs_t(W^k)]_p ≤ ...",
     ),
-    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\epsilon\mathbf{D}) - \mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p "
+    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\epsilon\mathbf{D}) - "
+    r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p "
     r"\le \epsilon\,\langle\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t, \mathbf{D}\rangle",
     expected=Verdict.APPROXIMATE,
     inputs=sens_rnn_inputs(direction="W"),
     dims=SENS_RNN_DIMS_H2,
     order=2,
     relation="<=",
-    notes="The remainder of the first-order step is measured (Taylor test, ε = 0.1/2^k). The written relation "
+    notes="The remainder of the first-order step is measured (Taylor test, ε = 0.1/2^k). The written "
+    "relation "
     "'≤' is a first-order statement: the reported failure rate is the fraction of instances where the "
     "true change exceeds its linearisation (the second-order term is positive), about half.",
 )
@@ -323,10 +336,13 @@ def w_first_order_000(xp, eps, U, W, s0, X, v, D, act, T):
         "{||V_{p,:}||_2 ||ΔW||_{S∞} ||s_{t−1}||_2 + ||Mtr(V_{p,:} W^k P_{t−1})||_{S1} ||ΔW||_{S∞}}",
     ),
     statement=r"\max\sigma'\,\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}(\bar{\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}))"
-    r"\Delta\mathbf{W}^T] = \max\sigma'\{\mathrm{tr}[\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T\Delta\mathbf{W}^T] + "
+    r"\Delta\mathbf{W}^T] = "
+    r"\max\sigma'\{\mathrm{tr}[\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T\Delta\mathbf{W}^T] + "
     r"\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}\mathbf{P}_{t-1})\Delta\mathbf{W}^T]\} = "
-    r"\max\sigma'\{\mathbf{V}_{p,:}\Delta\mathbf{W}\mathbf{s}_{t-1} + \mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}"
-    r"\mathbf{W}\mathbf{P}_{t-1})\Delta\mathbf{W}]\} \le \max\sigma'\{\|\mathbf{V}_{p,:}\|_2\|\Delta\mathbf{W}\|_{S^\infty}"
+    r"\max\sigma'\{\mathbf{V}_{p,:}\Delta\mathbf{W}\mathbf{s}_{t-1} + "
+    r"\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}"
+    r"\mathbf{W}\mathbf{P}_{t-1})\Delta\mathbf{W}]\} \le "
+    r"\max\sigma'\{\|\mathbf{V}_{p,:}\|_2\|\Delta\mathbf{W}\|_{S^\infty}"
     r"\|\mathbf{s}_{t-1}\|_2 + \|\mathrm{Mtr}(\cdot)\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}\} = \max\sigma'"
     r"\|\Delta\mathbf{W}\|_{S^\infty}\{\ldots\}",
     expected=Verdict.HOLDS,
@@ -365,7 +381,7 @@ def _remainder_chain(xp, U, W, s0, X, v, D, act, T):
     G0 = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act)["P"][T])
     nodes, weights = gauss_legendre_01(xp)
     integral = 0
-    for tau, w in zip(nodes, weights):
+    for tau, w in zip(nodes, weights, strict=False):
         integral = integral + w * (
             row_grad(xp, v, forward_sensitivities(xp, U, W + tau * D, s0, X, act)["P"][T]) - G0
         )
@@ -385,14 +401,16 @@ _REM_NOTES = (
 
 @inequality(
     "sens.w_remainder_000",
-    title="Remainder r_p of the W step as an integral, bounded by ‖ΔW‖_{S∞}‖∫(∇V_p s_t(W+tΔW) − ∇V_p s_t(W))‖_{S¹}",
+    title="Remainder r_p of the W step as an integral, bounded by ‖ΔW‖_{S∞}‖∫(∇V_p s_t(W+tΔW) − ∇V_p "
+    "s_t(W))‖_{S¹}",
     source=Source(
         SEED_000,
         f"{SEC_W}, item 3.1",
         quote="= ∫_0^1 tr([V_{p,:}∇_W s_t(W^k + tΔW) − V_{p,:}∇_W s_t(W^k)]ΔW)dt ≤ ||ΔW||_{S∞} "
         "||∫_0^1 V_{p,:}∇_W s_t(W^k + tΔW) − V_{p,:}∇_W s_t(W^k)||_{S1} dt",
     ),
-    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - \mathbf{V}\mathbf{s}_t(\mathbf{W}^k) - "
+    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
+    r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k) - "
     r"\langle\mathbf{V}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k),\Delta\mathbf{W}\rangle]_p = \int_0^1"
     r"\mathrm{tr}([\ldots]\Delta\mathbf{W})dt \le \|\Delta\mathbf{W}\|_{S^\infty}\Big\|\int_0^1 "
     r"\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W}) - "
@@ -416,9 +434,11 @@ def w_remainder_000(xp, U, W, s0, X, v, D, act, T):
     source=Source(
         SEED_001,
         "§B.2, eq. (24)",
-        quote="= ∫_0^1 tr([V_{p,:}∇_W s_t(W^k + tΔW) − V_{p,:}∇_W s_t(W^k)]ΔW)d_t ≤ ||ΔW||_{S∞} ||∫_0^1 ...||_{S1} d_t",
+        quote="= ∫_0^1 tr([V_{p,:}∇_W s_t(W^k + tΔW) − V_{p,:}∇_W s_t(W^k)]ΔW)d_t ≤ ||ΔW||_{S∞} ||∫_0^1 "
+        "...||_{S1} d_t",
     ),
-    statement=r"[\ldots]_p = \int_0^1 \mathrm{tr}([\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W})"
+    statement=r"[\ldots]_p = \int_0^1 "
+    r"\mathrm{tr}([\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W})"
     r" - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)]\Delta\mathbf{W})d_t \le "
     r"\|\Delta\mathbf{W}\|_{S^\infty}\|\int_0^1 \ldots\|_{S^1}d_t",
     expected=Verdict.HOLDS,
@@ -442,7 +462,7 @@ def _half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
     G0 = row_grad(xp, v, fw["P"][T])
     nodes, weights = gauss_legendre_01(xp, 6, 1)
     integral = 0
-    for tau, w in zip(nodes, weights):
+    for tau, w in zip(nodes, weights, strict=False):
         integral = integral + w * (
             row_grad(xp, v, forward_sensitivities(xp, U, W + (tau * eps) * D, s0, X, act)["P"][T]) - G0
         )
@@ -465,7 +485,8 @@ _HALF_NOTES = (
     source=Source(
         SEED_000,
         f"{SEC_W}, item 3.2",
-        quote="≃ ∫_0^1 d/dt V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0} t dt = 1/2 d/dt V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0}",
+        quote="≃ ∫_0^1 d/dt V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0} t dt = 1/2 d/dt V_{p,:}∇_W s_t(W^k + "
+        "tΔW)|_{t=0}",
     ),
     statement=r"\int_0^1 \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W}) - "
     r"\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)dt \simeq \frac12\frac{d}{dt}"
@@ -488,7 +509,8 @@ def w_half_derivative_000(xp, eps, U, W, s0, X, v, D, act, T):
     source=Source(
         SEED_001,
         "§B.2, eq. (25)",
-        quote="≃ ∫_0^1 d/d_t V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0} t d_t = 1/2 d/d_t V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0}",
+        quote="≃ ∫_0^1 d/d_t V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0} t d_t = 1/2 d/d_t V_{p,:}∇_W s_t(W^k + "
+        "tΔW)|_{t=0}",
     ),
     statement=r"\int_0^1 \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W}) - "
     r"\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)d_t \simeq \frac12\frac{d}{d_t}"
@@ -510,14 +532,17 @@ def eq25_half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
 
 @identity(
     "sens.eq26_grad",
-    title="Eq. (26): ∇_W(V_p s_t) = (S̄_{t-1} + P_{t-1}W̃ᵀ)Λ̃'_t Ṽ_pᵀ = Λ'_t V_pᵀ s_{t-1} + P_{t-1}W̃ᵀΛ̃'_tṼ_pᵀ (3-tensor form)",
+    title="Eq. (26): ∇_W(V_p s_t) = (S̄_{t-1} + P_{t-1}W̃ᵀ)Λ̃'_t Ṽ_pᵀ = Λ'_t V_pᵀ s_{t-1} + "
+    "P_{t-1}W̃ᵀΛ̃'_tṼ_pᵀ (3-tensor form)",
     source=Source(
         SEED_001,
         "§B.2, eq. (26)",
         quote="∇_W(V_p s_t) = (S̄_{t−1} + P_{t−1}W̃ᵀ)Λ̃'_t Ṽ_pᵀ = Λ'_t V_pᵀ s_{t−1} + P_{t−1}W̃ᵀΛ̃'_tṼ_pᵀ",
     ),
-    statement=r"\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t) = (\bar{\mathbf{S}}_{t-1} + \mathbf{P}_{t-1}\tilde{\mathbf{W}}^T)"
-    r"\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T = \mathbf{\Lambda}'_t\mathbf{V}_p^T\mathbf{s}_{t-1} + "
+    statement=r"\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t) = (\bar{\mathbf{S}}_{t-1} + "
+    r"\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T)"
+    r"\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T = "
+    r"\mathbf{\Lambda}'_t\mathbf{V}_p^T\mathbf{s}_{t-1} + "
     r"\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T",
     expected=Verdict.HOLDS,
     same_as=("sens.w_grad_mtr",),
@@ -526,8 +551,10 @@ def eq25_half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
     relations=("=", "="),
     labels=("tensor form (S̄ + P W̃ᵀ) ×₃ (λ' ⊙ V_p)", "split"),
     tol=FD_TOL,
-    notes="Reading of the 3-tensor notation: P_{t−1} is H×H×H with P_{:,:,q} = ∂s_{t−1,q}/∂W, T·ṽ contracts the "
-    "third index with a vector (Lemma 4's T ṽ), W̃ᵀ acts on the third index, S̄_{t−1}[i,j,q] = δ_iq s_{t−1,j}. "
+    notes="Reading of the 3-tensor notation: P_{t−1} is H×H×H with P_{:,:,q} = ∂s_{t−1,q}/∂W, T·ṽ "
+    "contracts the "
+    "third index with a vector (Lemma 4's T ṽ), W̃ᵀ acts on the third index, S̄_{t−1}[i,j,q] = δ_iq "
+    "s_{t−1,j}. "
     "'V_pᵀ s_{t−1}' must be the outer product V_pᵀ s_{t−1}ᵀ (a transpose is lost in the conversion).",
 )
 def eq26_grad(xp, U, W, s0, X, v, B, act, T):
@@ -558,7 +585,8 @@ _EQ27_QUOTE = (
     "sens.eq27_four_parts",
     title="Eq. (27): d/dt ∇_W(V_p s_t) 'contains four parts' (as an identity)",
     source=Source(SEED_001, "§B.2, eq. (27)", quote="is complicated and contains four parts. " + _EQ27_QUOTE),
-    statement=r"\frac{d}{d_t}\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t) = \frac{d}{d_t}\mathbf{\Lambda}'_t\mathbf{V}_p^T"
+    statement=r"\frac{d}{d_t}\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t) = "
+    r"\frac{d}{d_t}\mathbf{\Lambda}'_t\mathbf{V}_p^T"
     r"\mathbf{s}_{t-1} + \mathbf{\Lambda}'_t\mathbf{V}_p^T\frac{d}{d_t}\mathbf{s}_{t-1} + \mathbf{P}_{t-1}"
     r"\frac{d}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T + \mathbf{P}_{t-1}"
     r"\tilde{\mathbf{W}}^T\frac{d}{d_t}\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T",
@@ -566,7 +594,8 @@ _EQ27_QUOTE = (
     inputs=sens_rnn_inputs(direction="W", probe=True),
     dims=SENS_RNN_DIMS_H2,
     tol=FD_TOL,
-    notes="The product rule on P_{t−1}W̃ᵀΛ̃'_tṼ_pᵀ has a fifth term, (dP_{t−1}/dt) W̃ᵀΛ̃'_tṼ_pᵀ. Eq. (27) is stated "
+    notes="The product rule on P_{t−1}W̃ᵀΛ̃'_tṼ_pᵀ has a fifth term, (dP_{t−1}/dt) W̃ᵀΛ̃'_tṼ_pᵀ. Eq. "
+    "(27) is stated "
     "as an equality without mentioning any omission (for U the text says it ignores dQ_{t−1}/dt). The "
     "missing term is of the same order in ‖ΔW‖ as the four kept ones (second_order.w_dropped_000). Needs "
     "T ≥ 2 (P_{t−1} depends on W only from t = 3 on, or t = 2 when s_0 ≠ 0).",
@@ -582,7 +611,8 @@ def eq27_four_parts(xp, U, W, s0, X, v, D, B, act, T):
     "sens.eq27_five_parts",
     title="d/dt ∇_W(V_p s_t) with the fifth part P-dot: (dP_{t-1}/dt) W̃ᵀ Λ̃'_t Ṽ_pᵀ",
     source=Source(SEED_001, "§B.2, eq. (27) (corrected)", quote=_EQ27_QUOTE),
-    statement=r"\frac{d}{d_t}\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t) = (\text{four parts of eq. (27)}) + "
+    statement=r"\frac{d}{d_t}\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t) = (\text{four parts of eq. "
+    r"(27)}) + "
     r"\frac{d\mathbf{P}_{t-1}}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T",
     expected=Verdict.HOLDS,
     corrects="sens.eq27_four_parts",
@@ -590,7 +620,8 @@ def eq27_four_parts(xp, U, W, s0, X, v, D, B, act, T):
     inputs=sens_rnn_inputs(direction="W", probe=True),
     dims=SENS_RNN_DIMS_H2,
     tol=FD_TOL,
-    notes="dP_{t−1}/dt from the exact tangent recursion Ṗ_t = λ̇_t(S̄_{t−1} + WP_{t−1}) + λ_t(dS̄_{t−1} + ΔW P_{t−1} "
+    notes="dP_{t−1}/dt from the exact tangent recursion Ṗ_t = λ̇_t(S̄_{t−1} + WP_{t−1}) + λ_t(dS̄_{t−1} "
+    "+ ΔW P_{t−1} "
     "+ W Ṗ_{t−1}) (derived here); the check is against nested finite differences of the forward pass.",
 )
 def eq27_five_parts(xp, U, W, s0, X, v, D, B, act, T):
@@ -607,9 +638,12 @@ def eq27_five_parts(xp, U, W, s0, X, v, D, B, act, T):
         quote="d/dt ∇_W V_{p,:}s_t(W) = (d/dt λ_t) ⊙ V_{p,:}ᵀ s_{t−1}ᵀ + Λ_t V_{p,:}ᵀ (d/dt s_{t−1}ᵀ) + "
         "Mtr(V_{p,:} d/dt Λ_t W P_{t−1}) + Mtr(V_{p,:} Λ_t ΔW P_{t−1})",
     ),
-    statement=r"\frac{d}{dt}\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t = (\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T"
-    r"\mathbf{s}_{t-1}^T + \Lambda_t\mathbf{V}_{p,:}^T\tfrac{d}{dt}\mathbf{s}_{t-1}^T + \mathrm{Mtr}(\mathbf{V}_{p,:}"
-    r"\tfrac{d}{dt}\Lambda_t\mathbf{W}\mathbf{P}_{t-1}) + \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}"
+    statement=r"\frac{d}{dt}\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t = "
+    r"(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T"
+    r"\mathbf{s}_{t-1}^T + \Lambda_t\mathbf{V}_{p,:}^T\tfrac{d}{dt}\mathbf{s}_{t-1}^T + "
+    r"\mathrm{Mtr}(\mathbf{V}_{p,:}"
+    r"\tfrac{d}{dt}\Lambda_t\mathbf{W}\mathbf{P}_{t-1}) + "
+    r"\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}"
     r"\mathbf{P}_{t-1}) + \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\mathbf{W}\tfrac{d}{dt}\mathbf{P}_{t-1})",
     expected=Verdict.HOLDS,
     corrects="second_order.w_dropped_000",
@@ -648,13 +682,16 @@ _DLAM_QUOTE = (
     "sens.dlambda_000",
     title="dλ_t/dt = λ''_t ⊙ (ΔW s_{t-1} + W P_{t-1} vec ΔW) with λ''_t = σ''(Ux_t + W s_t) as written",
     source=Source(SEED_000, f"{SEC_W}, item 3.3.1", quote=_DLAM_QUOTE),
-    statement=r"\frac{d}{dt}\lambda_t = \lambda_t''\odot(\Delta\mathbf{W}\mathbf{s}_{t-1} + \mathbf{W}\mathbf{P}_{t-1}"
-    r"\mathrm{vec}(\Delta\mathbf{W})),\quad \lambda_t'' = \sigma''(\mathbf{U}\mathbf{x}_t + \mathbf{W}\mathbf{s}_t)",
+    statement=r"\frac{d}{dt}\lambda_t = \lambda_t''\odot(\Delta\mathbf{W}\mathbf{s}_{t-1} + "
+    r"\mathbf{W}\mathbf{P}_{t-1}"
+    r"\mathrm{vec}(\Delta\mathbf{W})),\quad \lambda_t'' = \sigma''(\mathbf{U}\mathbf{x}_t + "
+    r"\mathbf{W}\mathbf{s}_t)",
     expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="W", probe=True),
     dims=SENS_RNN_DIMS,
     tol=FD_TOL,
-    notes="λ''_t must be evaluated at the pre-activation of step t, U x_t + W s_{t−1} (as the U section of the "
+    notes="λ''_t must be evaluated at the pre-activation of step t, U x_t + W s_{t−1} (as the U section "
+    "of the "
     "same document writes); with s_t in place of s_{t−1} the formula is wrong unless s_t = s_{t−1}. "
     "vec(ΔW) is read row-major, consistently with P_t(k, iH + j).",
 )
@@ -686,7 +723,8 @@ def dlambda_000_corrected(xp, U, W, s0, X, D, c, act, T):
         f"{SEC_W}, item 3.3.1 (second bullet)",
         quote="W_{p,:}P_{t−1}vec(ΔW) = tr[Mtr(W_{p,:}P_{t−1})ΔW] ≤ ||Mtr(W_{p,:}P_{t−1})||_{S1} ||ΔW||_{S∞}",
     ),
-    statement=r"\mathbf{W}_{p,:}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W}) = \mathrm{tr}[\mathrm{Mtr}(\mathbf{W}_{p,:}"
+    statement=r"\mathbf{W}_{p,:}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W}) = "
+    r"\mathrm{tr}[\mathrm{Mtr}(\mathbf{W}_{p,:}"
     r"\mathbf{P}_{t-1})\Delta\mathbf{W}] \le \|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1}"
     r"\|\Delta\mathbf{W}\|_{S^\infty}",
     expected=Verdict.HOLDS,
@@ -758,10 +796,14 @@ _PART1_LABELS = (
     source=Source(SEED_000, f"{SEC_W}, item 3.3.1 ('As a result')", quote=_PART1_QUOTE),
     statement=r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T\|_{S^1} \le \ldots \le "
     r"\|\lambda_t''\|_2\|\Delta\mathbf{W}\mathbf{s}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})\|_2"
-    r"\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}^T\|_2 \le \|\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty"
-    r"\|\mathbf{s}_{t-1}^T\|_2(\|\Delta\mathbf{W}\mathbf{s}_{t-1}\|_2 + \|\mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}"
-    r"(\Delta\mathbf{W})\|_2) \le \ldots = \|\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}^T\|_2"
-    r"\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}^T\|_2 + \sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}"
+    r"\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}^T\|_2 \le "
+    r"\|\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty"
+    r"\|\mathbf{s}_{t-1}^T\|_2(\|\Delta\mathbf{W}\mathbf{s}_{t-1}\|_2 + "
+    r"\|\mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}"
+    r"(\Delta\mathbf{W})\|_2) \le \ldots = "
+    r"\|\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}^T\|_2"
+    r"\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}^T\|_2 + "
+    r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}"
     r"\mathbf{P}_{t-1})\|_{S^1})",
     expected=Verdict.HOLDS,
     expected_broken_step=4,
@@ -769,7 +811,8 @@ _PART1_LABELS = (
     dims=SENS_RNN_DIMS_H2,
     relations=("<=", "=", "<=", "<=", "<=", "="),
     labels=_PART1_LABELS,
-    notes="Step 4 replaces ‖λ''_t‖₂ by the smaller ‖λ''_t‖_∞ while the triangle inequality only splits the other "
+    notes="Step 4 replaces ‖λ''_t‖₂ by the smaller ‖λ''_t‖_∞ while the triangle inequality only splits "
+    "the other "
     "factor: ‖λ''‖₂‖a + b‖₂ ≤ ‖λ''‖_∞(‖a‖₂ + ‖b‖₂) is false when a, b are aligned and λ'' has two comparable "
     "entries. The final bound is nevertheless true, because ‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂ gives it directly "
     "(sens.w_part1_chain_000.corrected). dλ_t/dt uses σ'' at U x_t + W s_{t−1} (sens.dlambda_000).",
@@ -782,8 +825,10 @@ def w_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
     "sens.w_part1_chain_000.corrected",
     title="Part-1 chain with ‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂ in step 3 (no norm swap)",
     source=Source(SEED_000, f"{SEC_W}, item 3.3.1 (corrected step)", quote=_PART1_QUOTE),
-    statement=r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T\|_{S^1} \le \|\lambda_t''\|_\infty"
-    r"\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}\|_2\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}\|_2 + "
+    statement=r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T\|_{S^1} \le "
+    r"\|\lambda_t''\|_\infty"
+    r"\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}\|_2\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}\|_2 "
+    r"+ "
     r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})",
     expected=Verdict.HOLDS,
     corrects="sens.w_part1_chain_000",
@@ -798,14 +843,17 @@ def w_part1_chain_000_corrected(xp, U, W, s0, X, v, D, act, T):
 
 @inequality(
     "sens.w_part2_000",
-    title="Part 2: ds_{t-1}/dt = P_{t-1}vec ΔW and ‖Λ_t V_pᵀ(ds_{t-1}/dt)ᵀ‖_{S¹} ≤ ‖λ_t‖_∞‖V_p‖₂‖ΔW‖√H max_p‖Mtr(P_{t-1,p})‖_{S¹}",
+    title="Part 2: ds_{t-1}/dt = P_{t-1}vec ΔW and ‖Λ_t V_pᵀ(ds_{t-1}/dt)ᵀ‖_{S¹} ≤ ‖λ_t‖_∞‖V_p‖₂‖ΔW‖√H "
+    "max_p‖Mtr(P_{t-1,p})‖_{S¹}",
     source=Source(
         SEED_000,
         f"{SEC_W}, item 3.3.2",
-        quote="d/dt s_{t−1}ᵀ = P_{t−1}vec(ΔW) whose p-th element is bounded by ||Mtr(P_{t−1,p})||_{S1}||ΔW||_{S∞} "
+        quote="d/dt s_{t−1}ᵀ = P_{t−1}vec(ΔW) whose p-th element is bounded by "
+        "||Mtr(P_{t−1,p})||_{S1}||ΔW||_{S∞} "
         "... ≤ ||λ_t||_∞ ||V_{p,:}ᵀ||_2 ||ΔW||_{S∞} √H max_p(||Mtr(P_{t−1,p})||_{S1})",
     ),
-    statement=r"\|\Lambda_t\mathbf{V}_{p,:}^T(\tfrac{d}{dt}\mathbf{s}_{t-1}^T)\|_{S^1} \le \|\Lambda_t\mathbf{V}_{p,:}^T\|_2"
+    statement=r"\|\Lambda_t\mathbf{V}_{p,:}^T(\tfrac{d}{dt}\mathbf{s}_{t-1}^T)\|_{S^1} \le "
+    r"\|\Lambda_t\mathbf{V}_{p,:}^T\|_2"
     r"\|\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})\|_2 \le \|\lambda_t\|_\infty\|\mathbf{V}_{p,:}^T\|_2"
     r"\|\Delta\mathbf{W}\|_{S^\infty}\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{P}_{t-1,p})\|_{S^1}",
     expected=Verdict.HOLDS,
@@ -817,7 +865,8 @@ def w_part1_chain_000_corrected(xp, U, W, s0, X, v, D, act, T):
         "Hölder per entry, ‖·‖₂ ≤ √H ‖·‖_∞",
     ),
     tol=FD_TOL,
-    notes="The left side uses the finite-difference d s_{t−1}/dt, the middle the recursion P_{t−1}vec(ΔW), so the "
+    notes="The left side uses the finite-difference d s_{t−1}/dt, the middle the recursion "
+    "P_{t−1}vec(ΔW), so the "
     "first step also checks the claim d s_{t−1}/dt = P_{t−1}vec(ΔW) (it is an equality).",
 )
 def w_part2_000(xp, U, W, s0, X, v, D, act, T):
@@ -856,23 +905,27 @@ def _part4(xp, U, W, s0, X, v, D, act, T):
 
 
 _P3_QUOTE = (
-    "M_ij = (d/dt λ_tᵀ) ⊙ V_{p,:} W P_{t−1,:,iH+j} ≤ ... ≤ ||λ''_t||_∞ ||ΔW||_{S∞} (||s_{t−1}ᵀ||_2 + √H max_p "
+    "M_ij = (d/dt λ_tᵀ) ⊙ V_{p,:} W P_{t−1,:,iH+j} ≤ ... ≤ ||λ''_t||_∞ ||ΔW||_{S∞} (||s_{t−1}ᵀ||_2 + √H "
+    "max_p "
     "(||Mtr(W_{p,:}P_{t−1})||_{S1})) ||V_{p,:}||_∞ ||W||_{S∞} ||P_{t−1,:,iH+j}||_2"
 )
 
 
 @inequality(
     "sens.w_part3_elem_000",
-    title="Part 3, entrywise: |M_ij| ≤ ‖λ''‖_∞‖ΔW‖(‖s_{t-1}‖ + √H max_p‖Mtr(W_pP_{t-1})‖_{S¹})‖V_p‖_∞‖W‖_{S∞}‖P_{t-1}(:, iH+j)‖₂",
+    title="Part 3, entrywise: |M_ij| ≤ ‖λ''‖_∞‖ΔW‖(‖s_{t-1}‖ + √H "
+    "max_p‖Mtr(W_pP_{t-1})‖_{S¹})‖V_p‖_∞‖W‖_{S∞}‖P_{t-1}(:, iH+j)‖₂",
     source=Source(SEED_000, f"{SEC_W}, item 3.3.3 (first display)", quote=_P3_QUOTE),
-    statement=r"|\mathbf{M}_{ij}| \le \|\lambda_t''\|_\infty\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}\|_2 + "
+    statement=r"|\mathbf{M}_{ij}| \le "
+    r"\|\lambda_t''\|_\infty\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}\|_2 + "
     r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})\|\mathbf{V}_{p,:}\|_\infty"
     r"\|\mathbf{W}\|_{S^\infty}\|\mathbf{P}_{t-1,:,iH+j}\|_2,\ \mathbf{M} = \mathrm{Mtr}(\mathbf{V}_{p,:}"
     r"\tfrac{d}{dt}\Lambda_t\mathbf{W}\mathbf{P}_{t-1})",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="W"),
     dims=SENS_RNN_DIMS_H2,
-    notes="Checked as max_ij(|M_ij| − c P̄_ij) ≤ 0 (all entries at once). The product '(d/dt λ_tᵀ) ⊙ V_{p,:}W' is "
+    notes="Checked as max_ij(|M_ij| − c P̄_ij) ≤ 0 (all entries at once). The product '(d/dt λ_tᵀ) ⊙ "
+    "V_{p,:}W' is "
     "read as ((dλ_t/dt) ⊙ V_p)W, the only reading that equals M_ij.",
 )
 def w_part3_elem_000(xp, U, W, s0, X, v, D, act, T):
@@ -883,15 +936,18 @@ def w_part3_elem_000(xp, U, W, s0, X, v, D, act, T):
 
 @inequality(
     "sens.w_part3_s1_000",
-    title="Part 3 in S¹: ‖M‖_{S¹} ≤ c ‖P̄_{t-1}‖_{S¹} from the entrywise bound (S¹ monotone in |entries| assumed)",
+    title="Part 3 in S¹: ‖M‖_{S¹} ≤ c ‖P̄_{t-1}‖_{S¹} from the entrywise bound (S¹ monotone in |entries| "
+    "assumed)",
     source=Source(
         SEED_000,
         f"{SEC_W}, item 3.3.3 (second display)",
-        quote="so we can approximately think that a matrix whose elements are all greater than other one has a "
+        quote="so we can approximately think that a matrix whose elements are all greater than other one "
+        "has a "
         "greater Schatten-1 norm. ||M||_{S1} ≤ ||λ''_t||_∞ ||ΔW||_{S∞}(...) ||V_{p,:}||_∞ ||W||_{S∞} "
         "||P̄_{t−1}||_{S1} where P̄_{t−1}(i,j) = ||P_{t−1}(:, iH+j)||_2",
     ),
-    statement=r"\|\mathbf{M}\|_{S^1} \le \|\lambda_t''\|_\infty\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}\|_2 + "
+    statement=r"\|\mathbf{M}\|_{S^1} \le "
+    r"\|\lambda_t''\|_\infty\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}\|_2 + "
     r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})\|\mathbf{V}_{p,:}\|_\infty"
     r"\|\mathbf{W}\|_{S^\infty}\|\bar{\mathbf{P}}_{t-1}\|_{S^1}",
     expected=Verdict.REFUTED,
@@ -919,9 +975,11 @@ def w_part3_elem_000(xp, U, W, s0, X, v, D, act, T):
             },
         }
     ],
-    notes="The step relies on 'entrywise |A| ≤ B ⇒ ‖A‖_{S¹} ≤ ‖B‖_{S¹}', which is false (norms.s1_monotone_nonneg "
+    notes="The step relies on 'entrywise |A| ≤ B ⇒ ‖A‖_{S¹} ≤ ‖B‖_{S¹}', which is false "
+    "(norms.s1_monotone_nonneg "
     "and norms.equiv_w000 in checks/norms_schatten1.py). On most random RNN instances the slack of the "
-    "entrywise bound hides it (violations in ≈ 0.03 % of random draws), but the S¹ bound fails on some instances; "
+    "entrywise bound hides it (violations in ≈ 0.03 % of random draws), but the S¹ bound fails on some "
+    "instances; "
     "the dims are restricted to H = 2, T ∈ {3, 4}, tanh/softplus, where the adversarial refinement reliably "
     "reaches them (a found one: W ≈ [[−0.06, 0.98], [−1.2, 0.01]], a rotation-like recurrent matrix).",
 )
@@ -940,8 +998,10 @@ _P4_QUOTE = (
     "sens.w_part4_elem_000",
     title="Part 4, entrywise: |Mtr(V_pΛ_tΔWP_{t-1})_ij| ≤ ‖λ_t‖_∞‖V_p‖₂‖ΔW‖_{S∞}‖P_{t-1}(:, iH+j)‖₂",
     source=Source(SEED_000, f"{SEC_W}, item 3.3.4 (first display)", quote=_P4_QUOTE),
-    statement=r"|\mathbf{M}_{ij}| \le \|\lambda_t\|_\infty\|\mathbf{V}_{p,:}\|_2\|\Delta\mathbf{W}\|_{S^\infty}"
-    r"\|\mathbf{P}_{t-1,:,iH+j}\|_2,\ \mathbf{M} = \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1})",
+    statement=r"|\mathbf{M}_{ij}| \le "
+    r"\|\lambda_t\|_\infty\|\mathbf{V}_{p,:}\|_2\|\Delta\mathbf{W}\|_{S^\infty}"
+    r"\|\mathbf{P}_{t-1,:,iH+j}\|_2,\ \mathbf{M} = "
+    r"\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1})",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="W"),
     dims=SENS_RNN_DIMS_H2,
@@ -957,7 +1017,8 @@ def w_part4_elem_000(xp, U, W, s0, X, v, D, act, T):
     "sens.w_part4_s1_000",
     title="Part 4 in S¹: ‖Mtr(V_pΛ_tΔWP_{t-1})‖_{S¹} ≤ ‖λ_t‖_∞‖V_p‖₂‖ΔW‖_{S∞}‖P̄_{t-1}‖_{S¹}",
     source=Source(SEED_000, f"{SEC_W}, item 3.3.4 (second display)", quote=_P4_QUOTE),
-    statement=r"\|\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1})\|_{S^1} \le \|\lambda_t\|_\infty"
+    statement=r"\|\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1})\|_{S^1} \le "
+    r"\|\lambda_t\|_\infty"
     r"\|\mathbf{V}_{p,:}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\bar{\mathbf{P}}_{t-1}\|_{S^1}",
     expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="W"),
@@ -995,22 +1056,26 @@ _GB_INPUTS = {
 
 @inequality(
     "sens.general_bound_000",
-    title="Seed 000 (W, item 1): E(Φ+ΔΦ) ≤ E(Φ) + ⟨∇E, ΔΦ⟩ + (1/M)Σ_t(½‖ΔVs_t‖∞² + 2‖ΔVs_t − ⟨V∇s_t, ΔΦ⟩‖∞), Φ = {W, U}",
+    title="Seed 000 (W, item 1): E(Φ+ΔΦ) ≤ E(Φ) + ⟨∇E, ΔΦ⟩ + (1/M)Σ_t(½‖ΔVs_t‖∞² + 2‖ΔVs_t − ⟨V∇s_t, "
+    "ΔΦ⟩‖∞), Φ = {W, U}",
     source=Source(
         SEED_000,
         f"{SEC_W}, item 1",
         quote="E(Φ + ΔΦ) ≤ E(Φ) + ⟨∇_Φ E(Φ), ΔΦ⟩ + 1/M Σ_{t=1}^M (1/2 ||Vs_t(Φ + ΔΦ) − Vs_t(Φ)||_∞^2 + "
         "2||Vs_t(Φ + ΔΦ) − Vs_t(Φ) − ⟨V∇_{s_t(Φ)}, ΔΦ⟩||_∞)",
     ),
-    statement=r"E(\Phi+\Delta\Phi) \le E(\Phi) + \langle\nabla_\Phi E(\Phi),\Delta\Phi\rangle + \frac1M\sum_{t=1}^M\Big("
-    r"\frac12\|\mathbf{V}\mathbf{s}_t(\Phi+\Delta\Phi)-\mathbf{V}\mathbf{s}_t(\Phi)\|_\infty^2 + 2\|\mathbf{V}"
+    statement=r"E(\Phi+\Delta\Phi) \le E(\Phi) + \langle\nabla_\Phi E(\Phi),\Delta\Phi\rangle + "
+    r"\frac1M\sum_{t=1}^M\Big("
+    r"\frac12\|\mathbf{V}\mathbf{s}_t(\Phi+\Delta\Phi)-\mathbf{V}\mathbf{s}_t(\Phi)\|_\infty^2 + "
+    r"2\|\mathbf{V}"
     r"\mathbf{s}_t(\Phi+\Delta\Phi)-\mathbf{V}\mathbf{s}_t(\Phi)-\langle\mathbf{V}\nabla_{\mathbf{s}_t(\Phi)},"
     r"\Delta\Phi\rangle\|_\infty\Big)",
     expected=Verdict.HOLDS,
     same_as=("loss.eq7",),
     inputs=_GB_INPUTS,
     dims={"H": [1, 2, 3], "T": [1, 3], "act": SMOOTH},
-    notes="Seed 000's form of seed 001 eq. (7), averaged over the M = T tokens, with Φ = {W, U} moved together "
+    notes="Seed 000's form of seed 001 eq. (7), averaged over the M = T tokens, with Φ = {W, U} moved "
+    "together "
     "(ΔΦ = step·(DU, DW)). '⟨V∇_{s_t(Φ)}, ΔΦ⟩' is read as the first-order change ⟨V∇_Φ s_t(Φ), ΔΦ⟩ "
     "(garbled subscript). Gradients from the P/Q recursions (checked in sens.*_grad_mtr). True: Lemma 1 "
     "+ Lemma 2 per token (softmax and y are probability vectors, so ⟨p − y, r⟩ ≤ 2‖r‖∞).",
@@ -1038,19 +1103,22 @@ def general_bound_000(xp, U, W, V, s0, X, Y, DU, DW, step, act, T):
 
 @identity(
     "sens.w_offdiag_000",
-    title="With s_0 = 0, ∂[s_t]_p/∂W_ij = 0 for p ≠ i up to t = 2 (the 'mistake' of item 2.1 holds only there)",
+    title="With s_0 = 0, ∂[s_t]_p/∂W_ij = 0 for p ≠ i up to t = 2 (the 'mistake' of item 2.1 holds only "
+    "there)",
     source=Source(
         SEED_000,
         f"{SEC_W}, item 2.1",
         quote="Last week, I made a mistake. ∂[s_t(W)]_p/∂W_ij ≠ 0 even if p ≠ i when t > 2.",
     ),
-    statement=r"\mathbf{s}_0 = 0:\ \frac{\partial[\mathbf{s}_t]_p}{\partial\mathbf{W}_{ij}} = 0\ (p \ne i,\ t \le 2),"
+    statement=r"\mathbf{s}_0 = 0:\ \frac{\partial[\mathbf{s}_t]_p}{\partial\mathbf{W}_{ij}} = 0\ (p \ne "
+    r"i,\ t \le 2),"
     r"\quad \ne 0 \text{ in general for } t > 2",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="W", probe=True),
     dims={"H": [2, 3], "T": [2], "act": SMOOTH},
     tol=FD_TOL,
-    notes="Checked: at t = 2 with s_0 = 0, the derivative of s_2 along a perturbation of row i = 1 of W has no "
+    notes="Checked: at t = 2 with s_0 = 0, the derivative of s_2 along a perturbation of row i = 1 of W "
+    "has no "
     "component p ≠ 1 (finite differences). From t = 3 on it does (sens.p_matrix_000.corrected exercises "
     "those entries). With s_0 ≠ 0 the threshold is t ≥ 2, not t > 2: the statement implicitly assumes "
     "s_0 = 0, which the document never states.",

@@ -181,7 +181,8 @@ DELTA_INPUTS = {"gamma": Scalar(0.05, 2.0), "delta": Scalar(0.0, 1.0)}
     inputs=DELTA_INPUTS,
     dims={"T": [1, 2, 3, 5, 8]},
     relations=("=",),
-    title="gamma^T (sqrt(delta^2/gamma^2))^T = gamma^T sqrt(delta^2/gamma^2) = delta^T (seed 002, as written)",
+    title="gamma^T (sqrt(delta^2/gamma^2))^T = gamma^T sqrt(delta^2/gamma^2) = delta^T (seed 002, as "
+    "written)",
     source=Source(
         SEED_002,
         "Question 1, part 2",
@@ -603,7 +604,8 @@ def reverse_likely_explode_002(xp, W, delta, s, act):
     inputs=REV_ONLY_INPUTS,
     dims={"n": [1, 2, 4], "act": ["tanh", "sigmoid"]},
     relations=(">=",),
-    title="lambda_1 > delta^2/gamma^2 => 'we can suppose that instead of vanishing, the gradients will explode' (seed 003)",
+    title="lambda_1 > delta^2/gamma^2 => 'we can suppose that instead of vanishing, the gradients will "
+    "explode' (seed 003)",
     source=Source(
         SEED_003,
         "Question 5, part 3",
@@ -674,7 +676,8 @@ def jacobian_step_003(xp, W, U, b, X, h0, act):
     "vanish.s003.eq22_23",
     inputs=RNN_INPUTS,
     dims=FD_DIMS,
-    title="(22)-(23): dh_1/dh_0 ... dh_T/dh_{T-1} = diag(sigma'(h_0))W^T ... diag(sigma'(h_{T-1}))W^T (seed 003)",
+    title="(22)-(23): dh_1/dh_0 ... dh_T/dh_{T-1} = diag(sigma'(h_0))W^T ... diag(sigma'(h_{T-1}))W^T "
+    "(seed 003)",
     source=Source(
         SEED_003,
         "Question 5, part 2, eq. (22)-(23)",
@@ -930,7 +933,8 @@ def bound_tightness(profile):
         "Median of ||dh_T/dh_0|| / delta^T over random W at the boundary ||W|| = delta/gamma (delta = 0.9, "
         f"n = {n}): at T = 32 it is {rows[0][-1]} for tanh, {rows[1][-1]} for sigmoid, {rows[2][-1]} for relu "
         f"and {rows[3][-1]} for the identity activation. The bound multiplies worst cases: even with "
-        "sigma' = gamma everywhere (identity) the norm of the power W^T is far below ||W||^T for a random non-normal W, and "
+        "sigma' = gamma everywhere (identity) the norm of the power W^T is far below ||W||^T for a "
+        "random non-normal W, and "
         "sigma' < gamma off its peak shrinks the product further. The bound is attained only for "
         "normal W (e.g. orthogonal times delta/gamma) on a trajectory where sigma' stays at gamma "
         "(vanish.s002.delta_one_witness)."

@@ -103,7 +103,8 @@ def lemma51_nonzero(xp, W):
         "\\Rightarrow W^T W \\underbrace{W^T u}_{=v} = \\lambda \\underbrace{W^T u}_{=v} "
         "\\Rightarrow \\lambda \\in Sp(W^TW)",
     ),
-    statement=r"WW^\top u = \lambda u,\ u \ne 0 \implies v = W^\top u \ne 0\ \text{and}\ W^\top W v = \lambda v",
+    statement=r"WW^\top u = \lambda u,\ u \ne 0 \implies v = W^\top u \ne 0\ \text{and}\ W^\top W v = "
+    r"\lambda v",
     expected=Verdict.REFUTED,
     notes="Witness: W is the 2 x 1 column w, u = (-w_2, w_1) is an eigenvector of W W^T for "
     "lambda = 0 and v = W^T u = 0, which is no eigenvector; indeed 0 is not in Sp(W^T W) = {|w|^2}. "

@@ -138,7 +138,8 @@ def viterbi_max_product(xp, f, g):
     "viterbi.max_product_bound",
     title="Corrected: max f g ≤ max f · max g for nonnegative f, g",
     source=Source(SEED_004, "Q2.2.a (corrected)"),
-    statement=r"\max_{\mathrm{args}} f\,g \le \max_{\mathrm{args}} f \max_{\mathrm{args}} g \quad (f, g \ge 0)",
+    statement=r"\max_{\mathrm{args}} f\,g \le \max_{\mathrm{args}} f \max_{\mathrm{args}} g \quad (f, g "
+    r"\ge 0)",
     expected=Verdict.HOLDS,
     corrects="viterbi.max_product",
     inputs={"f": Array("n", low=0.0, high=1.0), "g": Array("n", low=0.0, high=1.0)},
@@ -290,7 +291,8 @@ def viterbi_intermediate_argmax(xp, P, T):
     expected=Verdict.HOLDS,
     inputs={"P": P_TIED},
     dims=CHAIN_DIMS,
-    notes="Compared by likelihood, so any of several tied optima is accepted (ties are frequent in the dyadic "
+    notes="Compared by likelihood, so any of several tied optima is accepted (ties are frequent in the "
+    "dyadic "
     "half of the sample: they are exercised, not avoided). The loop 'for t = 1 to T' recomputes δ_1 "
     "from the convention for δ_0, which agrees with the initialisation δ_1(j) ← P_<BOS>j; a_{t+1} is "
     "evaluated from the stored δ_t. Both products are formed in the same order, so the comparison "
@@ -463,7 +465,8 @@ complexity(
     ),
     statement=r"\text{memory}(\text{naive, by index}) = O(T)",
     expected=Verdict.HOLDS,
-    notes="True, and then Viterbi's O(N² + NT) memory is *worse* than naive's O(T) (P aside), as the document "
+    notes="True, and then Viterbi's O(N² + NT) memory is *worse* than naive's O(T) (P aside), as the "
+    "document "
     "concludes. Memory of this variant is allocated before the enumeration, so the cost function does "
     "not run the N^T loop.",
 )
@@ -527,7 +530,8 @@ def viterbi_time_varying_exact(xp, Ps, N, T):
         quote="But a simple old RNN that satisfies some n^th order Markov property can yield a recursion "
         "(by defining a larger matrix P)",
     ),
-    statement=r"\text{vanilla RNN LM: } p(w_t\mid \boldsymbol w_{0:t-1}) = p(w_t \mid \boldsymbol w_{t-n:t-1})",
+    statement=r"\text{vanilla RNN LM: } p(w_t\mid \boldsymbol w_{0:t-1}) = p(w_t \mid \boldsymbol "
+    r"w_{t-n:t-1})",
     expected=Verdict.REFUTED,
     inputs={
         "W": Array("H", "H", scale=(0.3, 1.5)),
@@ -550,7 +554,8 @@ def viterbi_rnn_markov(xp, W, U, V, n):
 
 @prop(
     "viterbi.nth_order_lift",
-    title="An n-th order Markov model becomes first order on a larger matrix P; Viterbi on it is exact (n = 2)",
+    title="An n-th order Markov model becomes first order on a larger matrix P; Viterbi on it is exact "
+    "(n = 2)",
     source=Source(
         SEED_004,
         "Q2.2.f",

@@ -91,7 +91,8 @@ def wd_l2_average_004(xp, losses, theta, gamma):
         quote="\\frac{\\partial}{\\partial \\theta}\\|\\theta\\|_2^2 = \\frac{\\partial}{\\partial "
         "\\theta}\\theta^{\\top}\\theta = 2\\theta",
     ),
-    statement=r"\frac{\partial}{\partial\theta}\|\theta\|_2^2 = \frac{\partial}{\partial\theta}\theta^\top\theta"
+    statement=r"\frac{\partial}{\partial\theta}\|\theta\|_2^2 = "
+    r"\frac{\partial}{\partial\theta}\theta^\top\theta"
     r" = 2\theta",
     expected=Verdict.PROVED,
 )

@@ -46,7 +46,8 @@ derivation(
     source=Source(
         SEED_003,
         "Question 1, part 1",
-        quote="c = -\\mathbb{E}[w_{i1}^{(t)}] \\underbrace{\\sum_{j=1}^{d^{(t-1)}} \\mathbb{E}[h_j^{(t-1)}]}_{=0} = 0",
+        quote="c = -\\mathbb{E}[w_{i1}^{(t)}] \\underbrace{\\sum_{j=1}^{d^{(t-1)}} "
+        "\\mathbb{E}[h_j^{(t-1)}]}_{=0} = 0",
     ),
     statement=r"\mathbb{E}[h_j] = 0\ \forall j \implies c = -\mathbb{E}[w_{i1}]\sum_j\mathbb{E}[h_j] = 0",
     expected=Verdict.PROVED,
@@ -57,7 +58,8 @@ derivation(
     "init.s003.linear_gauss",
     chain=[d * (0**2 + sigma_lin**2), "=", sp.Integer(1)],
     labels=["(10) with mu = 0, sigma = 1/sqrt(d)"],
-    title="linear layer, Gaussian weights: mu = 0, sigma = 1/sqrt(d^{(t-1)}) gives 1 = d(mu^2 + sigma^2), c = 0",
+    title="linear layer, Gaussian weights: mu = 0, sigma = 1/sqrt(d^{(t-1)}) gives 1 = d(mu^2 + "
+    "sigma^2), c = 0",
     source=Source(
         SEED_003,
         "Question 1, part 1(a)",
@@ -137,6 +139,7 @@ derivation(
         "Question 1, part 2(b)",
         quote="c = 0 \\quad ; \\quad \\alpha = -\\beta \\quad ; \\quad \\beta = \\sqrt{\\frac{6}{d^{(t-1)}}}",
     ),
-    statement=r"1 = \frac{d^{(t-1)}}{2}\cdot\frac{\beta^2}{3}\ \text{with}\ \alpha = -\beta,\ \beta = \sqrt{6/d^{(t-1)}}",
+    statement=r"1 = \frac{d^{(t-1)}}{2}\cdot\frac{\beta^2}{3}\ \text{with}\ \alpha = -\beta,\ \beta = "
+    r"\sqrt{6/d^{(t-1)}}",
     expected=Verdict.PROVED,
 )

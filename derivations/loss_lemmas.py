@@ -28,7 +28,7 @@ z_eps = _logits(u + eps * du, w + eps * dw, s0 + eps * ds0, v1 + eps * dv1, v2 +
 # The perturbed logits V s_t(Φ+ΔΦ) enter eq. (4) only through r, so they stay free symbols.
 z_new = sp.symbols("zplus1 zplus2", real=True)
 jvp = [sp.diff(zi, eps).subs(eps, 0) for zi in z_eps]  # ⟨∇_Φ V s_t, ΔΦ⟩
-r = [zn - zi - ji for zn, zi, ji in zip(z_new, z, jvp)]  # the remainder of seed 001 §A
+r = [zn - zi - ji for zn, zi, ji in zip(z_new, z, jvp, strict=False)]  # the remainder of seed 001 §A
 den = sp.exp(z[0]) + sp.exp(z[1])
 p = [sp.exp(z[0]) / den, sp.exp(z[1]) / den]  # ∇_{Vs_t} f_t = softmax
 f_eps = sp.log(sp.exp(z_eps[0]) + sp.exp(z_eps[1]))
@@ -50,11 +50,11 @@ derivation(
 zs = sp.symbols("z1:4", real=True)
 zn = sp.symbols("zn1:4", real=True)
 ys = sp.symbols("y1:4", real=True)
-g_of = lambda zz: -sum(yi * zi for yi, zi in zip(ys, zz))  # noqa: E731  g_t = −yᵀ V s_t
+g_of = lambda zz: -sum(yi * zi for yi, zi in zip(ys, zz, strict=False))  # noqa: E731  g_t = −yᵀ V s_t
 grad_g = [-yi for yi in ys]  # ∇_{Vs_t} g_t
 
 derivation(
     "lemma2.eq5",
-    chain=[g_of(zn), "=", g_of(zs) + sum(gi * (a - b) for gi, a, b in zip(grad_g, zn, zs))],
+    chain=[g_of(zn), "=", g_of(zs) + sum(gi * (a - b) for gi, a, b in zip(grad_g, zn, zs, strict=False))],
     labels=["g_t = −yᵀ(Vs_t) is linear in Vs_t"],
 )

@@ -25,7 +25,7 @@ def cross_entropy(y):
     )
 
 
-def lse_minus_linear(y, weight_by_label_sum=False):
+def lse_minus_linear(y, *, weight_by_label_sum=False):
     """(1/M) Σ_t (c_t · log Σ_j e^{z_tj} − y_tᵀ z_t), c_t = 1 or 1ᵀy_t."""
     return sp.Rational(1, M) * sum(
         (sum(y[t]) if weight_by_label_sum else 1) * sp.log(den[t]) - sum(y[t][i] * z[t][i] for i in range(K))
@@ -56,10 +56,12 @@ derivation(
         "§Loss Function of RNN, item 1 (generalised)",
         quote="Obviously, we have that all the entries in y_t sum up to one.",
     ),
-    statement=r"-\frac1M\sum_{t}\sum_i y_{t,i}\log o_{t,i} = \frac1M\sum_t\Big((\mathbf 1^\top y_t)\log\sum_j "
+    statement=r"-\frac1M\sum_{t}\sum_i y_{t,i}\log o_{t,i} = \frac1M\sum_t\Big((\mathbf 1^\top "
+    r"y_t)\log\sum_j "
     r"e^{V_{j,:}s_t} - y_t^\top V s_t\Big)",
     expected=Verdict.PROVED,
     same_as=("loss.ce_rewrite",),
-    notes="Makes precise what the rewrite needs of y_t: exactly 1ᵀy_t = 1 for every t (one-hot is sufficient, "
+    notes="Makes precise what the rewrite needs of y_t: exactly 1ᵀy_t = 1 for every t (one-hot is "
+    "sufficient, "
     "not necessary).",
 )

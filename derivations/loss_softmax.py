@@ -18,7 +18,11 @@ d = sp.symbols("d1:4", real=True)
 
 derivation(
     "softmax.grad_is_softmax",
-    chain=[sum(ci * sp.diff(h, xi) for ci, xi in zip(c, x)), "=", sum(ci * pi for ci, pi in zip(c, p))],
+    chain=[
+        sum(ci * sp.diff(h, xi) for ci, xi in zip(c, x, strict=False)),
+        "=",
+        sum(ci * pi for ci, pi in zip(c, p, strict=False)),
+    ],
     labels=["∂/∂x_i log Σ_j e^{x_j} = e^{x_i} / Σ_j e^{x_j}"],
     title="∇ log-sum-exp = softmax",
     source=Source(
@@ -46,7 +50,8 @@ derivation(
     r"\mathrm{softmax}(\mathbf x)",
     expected=Verdict.PROVED,
     same_as=("lse.hessian_inf_bound",),
-    notes="Proved for K = 3 as the bilinear form cᵀ∇²h d. Its quadratic form vᵀ(diag p − ppᵀ)v = Var_p(v) has "
+    notes="Proved for K = 3 as the bilinear form cᵀ∇²h d. Its quadratic form vᵀ(diag p − ppᵀ)v = "
+    "Var_p(v) has "
     "maximum exactly 1 over ‖v‖∞ ≤ 1 (p = (½, ½), v = (1, −1)), so the curvature constant is 1 and the "
     "coefficient ½ of eq. (2) is L/2; see the study softmax.half_constant_limit.",
 )

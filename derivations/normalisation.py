@@ -95,7 +95,7 @@ derivation(
 
 # For the inequalities SymPy must see that the denominators ‖u‖^k are positive: the components of u are
 # taken non-zero there (u = 0 is excluded by the claims anyway; the numeric checks cover the rest).
-_u_nonzero = dict(zip(u, sp.symbols("u_1 u_2", real=True, nonzero=True)))
+_u_nonzero = dict(zip(u, sp.symbols("u_1 u_2", real=True, nonzero=True), strict=False))
 _pa = W_perp * a
 derivation(
     "wn.norm_growth_002",

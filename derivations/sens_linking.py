@@ -23,7 +23,7 @@ def dsigma(z):
 W = sp.Matrix(H, H, lambda i, j: sp.Symbol(f"W_{i}{j}", real=True))
 U = sp.Matrix(H, N, lambda i, j: sp.Symbol(f"U_{i}{j}", real=True))
 s0 = sp.Matrix(H, 1, lambda i, j: sp.Symbol(f"s0_{i}", real=True))
-xs = [sp.Matrix(N, 1, lambda i, j: sp.Symbol(f"x{t}_{i}", real=True)) for t in range(1, T + 1)]
+xs = [sp.Matrix(N, 1, lambda i, j, t=t: sp.Symbol(f"x{t}_{i}", real=True)) for t in range(1, T + 1)]
 states, pre = [s0], [None]
 for t in range(1, T + 1):
     z = U * xs[t - 1] + W * states[-1]

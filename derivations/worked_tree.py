@@ -100,7 +100,8 @@ derivation(
         quote="consider the following language model (where the low probability paths have been removed "
         "for clarity)",
     ),
-    statement=r"\forall \text{ node } \boldsymbol w_{0:t-1}:\ \sum_{w \text{ listed}} p(w\mid \boldsymbol w_{0:t-1}) "
+    statement=r"\forall \text{ node } \boldsymbol w_{0:t-1}:\ \sum_{w \text{ listed}} p(w\mid "
+    r"\boldsymbol w_{0:t-1}) "
     r"\le 1",
     expected=Verdict.PROVED,
     notes="The figure is absent from the converted text; the tree (checks/_decoding.py, TREE, with the "
