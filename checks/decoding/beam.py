@@ -36,19 +36,19 @@ def _attains_max(P, T, seqs_top):
         "the maximum likelihood solution if we keep all possible beams at each step",
     ),
     statement=r"B \ge N^T \implies \boldsymbol w^{(1)}_{1:T} = \arg\max_{\boldsymbol w_{1:T}} "
-    r"p(\boldsymbol w_{1:T})"
-    r"\quad\text{(Algorithm 2: } w_0^{(b)} = \langle BOS\rangle,\ l_0^{(b)} = 0\ \forall b)",
+    r"p(\boldsymbol w_{1:T})\quad\text{(Algorithm 2: } w_0^{(b)} = \langle BOS\rangle,\ l_0^{(b)} = 0\ "
+    r"\forall b)",
     expected=Verdict.REFUTED,
     inputs={"P": P_TIED},
     dims=FULL_DIMS,
-    notes="With every beam initialised to the same <BOS> and l_0 = 0 (as Algorithm 2 writes), each candidate "
-    "(b', j) appears B times with the same score, so the B largest scores are B copies of the single "
-    "best word: the beams collapse to one hypothesis and Algorithm 2 returns the greedy sequence B "
-    "times, whatever B. Counterexample: any chain where greedy is not optimal (e.g. N = 2, T = 2). "
-    "This is our literal reading ('the b-th largest score' = b-th entry of the sorted list, which is "
-    "how 2.3(c) finds it); reading it as the b-th largest *distinct* value avoids the collapse but "
-    "then loses tied hypotheses. The document's worked example (2.4.c) uses distinct beams, i.e. the "
-    "corrected algorithm. Corrected: beam.full_beam_exact.",
+    notes="With every beam initialised to the same <BOS> and l_0 = 0 (as Algorithm 2 writes), each "
+    "candidate (b', j) appears B times with the same score, so the B largest scores are B copies of the "
+    "single best word: the beams collapse to one hypothesis and Algorithm 2 returns the greedy sequence B "
+    "times, whatever B. Counterexample: any chain where greedy is not optimal (e.g. N = 2, T = 2). This is "
+    "our literal reading ('the b-th largest score' = b-th entry of the sorted list, which is how 2.3(c) "
+    "finds it); reading it as the b-th largest *distinct* value avoids the collapse but then loses tied "
+    "hypotheses. The document's worked example (2.4.c) uses distinct beams, i.e. the corrected algorithm. "
+    "Corrected: beam.full_beam_exact.",
 )
 def beam_full_beam_literal(xp, P, N, T):
     seqs, _ = dec.beam_search_markov(P, T, N**T, distinct_start=False)
@@ -59,15 +59,15 @@ def beam_full_beam_literal(xp, P, N, T):
     "beam.full_beam_exact",
     title="Corrected: with one live <BOS> beam at t = 0 (l_0^{(b)} = −∞ for b > 1), a full beam is exact",
     source=Source(SEED_004, "Q2.4.d (corrected Algorithm 2 initialisation)"),
-    statement=r"l_0^{(1)} = 0,\ l_0^{(b>1)} = -\infty,\ B \ge N^{T-1} \implies "
-    r"p(\boldsymbol w^{(1)}_{1:T}) = \max_{\boldsymbol w_{1:T}} p(\boldsymbol w_{1:T})",
+    statement=r"l_0^{(1)} = 0,\ l_0^{(b>1)} = -\infty,\ B \ge N^{T-1} \implies p(\boldsymbol "
+    r"w^{(1)}_{1:T}) = \max_{\boldsymbol w_{1:T}} p(\boldsymbol w_{1:T})",
     expected=Verdict.HOLDS,
     corrects="beam.full_beam_literal",
     inputs={"P": P_TIED},
     dims=FULL_DIMS,
     notes="B ≥ N^{T−1} already suffices: all N^{T−1} prefixes survive to the last step, whose top score is "
-    "the maximum. Compared by likelihood (ties accepted), to 1e-12 relative because beam search "
-    "sums logs while the brute force multiplies probabilities.",
+    "the maximum. Compared by likelihood (ties accepted), to 1e-12 relative because beam search sums logs "
+    "while the brute force multiplies probabilities.",
 )
 def beam_full_beam_exact(xp, P, N, T):
     seqs, _ = dec.beam_search_markov(P, T, N ** max(T - 1, 0), distinct_start=True)
@@ -76,12 +76,12 @@ def beam_full_beam_exact(xp, P, N, T):
 
 # ---------------------------------------------------------------------------------------------- 2.3
 def beam_time_cost(B, N, T):
-    r"""Q2.3: time of Algorithm 2 is :math:`O(BT(N+T+BN\log BN))` (operations of the instrumented run)."""
+    """Operations of the instrumented run of Algorithm 2."""
     return dec.beam_instrumented(N, T, B).ops
 
 
 def beam_memory_cost(B, N, T):
-    r"""Q2.3: memory of Algorithm 2 is :math:`O(B(N+T))` (peak cells of the instrumented run)."""
+    """Peak memory cells of the instrumented run of Algorithm 2."""
     return dec.beam_instrumented(N, T, B).peak
 
 
@@ -102,10 +102,10 @@ complexity(
     statement=r"\text{time}(\text{Alg. 2}) = O\big(BT(N + T + BN\log BN)\big)",
     expected=Verdict.HOLDS,
     notes="A sum of terms is not a power law, so each regime is checked on its own grid. Here N ≫ T: the "
-    "leading term B²TN log(BN) predicts exponents (B, N, T) ≈ (2, 1, 1) up to the log factor "
-    "(fitted ≈ (2.1, 1.16, 1.0)). The B² comes from re-sorting the B·N scores for each b, as 2.3(c)/(f) "
-    "describe; one sort per step (or a heap / quickselect) would give O(T·BN log BN) or O(T·BN) — the "
-    "document's bound is valid but loose.",
+    "leading term B²TN log(BN) predicts exponents (B, N, T) ≈ (2, 1, 1) up to the log factor (fitted ≈ "
+    "(2.1, 1.16, 1.0)). The B² comes from re-sorting the B·N scores for each b, as 2.3(c)/(f) describe; "
+    "one sort per step (or a heap / quickselect) would give O(T·BN log BN) or O(T·BN) — the document's "
+    "bound is valid but loose.",
 )
 
 complexity(
@@ -117,8 +117,8 @@ complexity(
     source=Source(
         SEED_004,
         "Q2.3, time item (g)",
-        quote="Assigning the partial sequence of length t takes O(T) in the worst case, and doing that "
-        "for all b will result in a factor of O(B), hence O(BT)",
+        quote="Assigning the partial sequence of length t takes O(T) in the worst case, and doing that for "
+        "all b will result in a factor of O(B), hence O(BT)",
     ),
     statement=r"\text{time}(\text{Alg. 2}) = O\big(BT(N + T + BN\log BN)\big) \ni O(BT^2)",
     expected=Verdict.HOLDS,
@@ -160,7 +160,7 @@ complexity(
 
 
 def beam_time_in_N(N):
-    r"""Q2.3: time grows like :math:`N\log N` in N (operations at B = 4, T = 4)."""
+    """Operations of the instrumented run at B = 4, T = 4."""
     return dec.beam_instrumented(N, 4, 4).ops
 
 
@@ -173,16 +173,16 @@ complexity(
     source=Source(
         SEED_004,
         "Q2.3 (conclusion)",
-        quote="its time complexity is not polynomial or exponential in N but only in the worst case "
-        "grows with N log N which is significantly better than N^2 and N^T",
+        quote="its time complexity is not polynomial or exponential in N but only in the worst case grows "
+        "with N log N which is significantly better than N^2 and N^T",
     ),
     statement=r"\text{time}(\text{Alg. 2}) = O(N\log N) \text{ in } N \ (B, T \text{ fixed})",
     expected=Verdict.HOLDS,
     notes="Fitted exponent ≈ 1.1 in N (N log N), against 2 for Viterbi (viterbi.time). So the answer "
-    "'practical for a large vocabulary' holds in the sense stated (cost near-linear in N). Two caveats "
-    "we note: 'not polynomial in N' is loose wording (N log N is sub-quadratic, and linear in N with a "
-    "top-B selection), and as written Algorithm 2 collapses to greedy decoding (beam.full_beam_literal), "
-    "so it is cheap but not useful until the initialisation is corrected.",
+    "'practical for a large vocabulary' holds in the sense stated (cost near-linear in N). Two caveats we "
+    "note: 'not polynomial in N' is loose wording (N log N is sub-quadratic, and linear in N with a top-B "
+    "selection), and as written Algorithm 2 collapses to greedy decoding (beam.full_beam_literal), so it "
+    "is cheap but not useful until the initialisation is corrected.",
 )
 
 
@@ -201,8 +201,8 @@ complexity(
     inputs={"P": P_TIED},
     dims={"N": [2, 3, 4], "T": [1, 2, 3, 4]},  # N = 1 has a single sequence: no witness
     notes="Greedy decoding as defined in 2.4.b (argmax of the conditional at each step) is deterministic: "
-    "five runs return the same sequence, on every instance. Multiple sequences need sampling (or "
-    "beam search); the sentence may mean sampling, but 2.4.b's greedy is an argmax.",
+    "five runs return the same sequence, on every instance. Multiple sequences need sampling (or beam "
+    "search); the sentence may mean sampling, but 2.4.b's greedy is an argmax.",
 )
 def beam_greedy_reruns(xp, P, T):
     runs = np.stack([dec.greedy(P, T) for _ in range(5)], axis=1)  # (batch, 5, T)

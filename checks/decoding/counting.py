@@ -15,10 +15,7 @@ def _key(N, T):
 
 
 def sequences_by_enumeration():
-    r"""Q2.1: :math:`\#\{\boldsymbol w_{0:T}: w_0=\langle BOS\rangle\} = N^T`, counted by enumeration.
-
-    Sequences w_0 … w_T with w_0 = <BOS> and w_1..w_T free among the N words.
-    """
+    """Sequences w_0 … w_T with w_0 = <BOS>, counted by enumeration."""
     counts = {}
     for N, T in GRID:
         vocab = range(N)  # <BOS> is word 0 and may reappear, the document's (Piazza) reading
@@ -36,15 +33,15 @@ value(
     ),
     statement=r"\#\{\boldsymbol w_{0:T} : w_0 = \langle BOS\rangle\} = N^T",
     expected=Verdict.PROVED,
-    notes="Under the document's reading (from Piazza) that <BOS> is one of the N words and may appear again "
-    "after position 0. Counted by enumerating all N^{T+1} sequences and keeping those starting with "
-    "<BOS>, on N, T ∈ {1..5}. Under the other natural reading (<BOS> only at the start) the count "
-    "would be (N−1)^T; the document chose its reading explicitly, so no correction is recorded.",
+    notes="Under the document's reading (from Piazza) that <BOS> is one of the N words and may appear "
+    "again after position 0. Counted by enumerating all N^{T+1} sequences and keeping those starting with "
+    "<BOS>, on N, T ∈ {1..5}. Under the other natural reading (<BOS> only at the start) the count would be "
+    "(N−1)^T; the document chose its reading explicitly, so no correction is recorded.",
 )
 
 
 def naive_evaluations():
-    r"""Q2.2.e: the naive search computes :math:`N^T` sequence probabilities (instrumented count)."""
+    """Sequence probabilities computed by the instrumented naive search."""
     out = {}
     for N, T in GRID:
         out[_key(N, T)] = dec.naive_instrumented(N, T, keep_all=False).evaluations

@@ -38,8 +38,8 @@ def _optimal_mask(P, T):
     expected=Verdict.PROVED,
     inputs={"P": P_GENERIC},
     dims={"N": [1, 2, 3, 4, 8], "j": [0, 1, 2, 3]},
-    notes="j is clamped to N−1. The SymPy derivation in derivations/decoding/viterbi.py proves it for N = 3 with "
-    "nonnegative symbols (Max(P_0j, 0, 0) = P_0j).",
+    notes="j is clamped to N−1. The SymPy derivation in derivations/decoding/viterbi.py proves it for N = "
+    "3 with nonnegative symbols (Max(P_0j, 0, 0) = P_0j).",
 )
 def viterbi_delta1(xp, P, N, j):
     jj = min(j, N - 1)
@@ -52,11 +52,11 @@ def viterbi_delta1(xp, P, N, j):
     source=Source(
         SEED_004,
         "Q2.2.a",
-        quote="So after cleaning up a bit, we have arrived at our recurrence relation: "
-        "δ_t(j) = max_i P_ij δ_{t−1}(i)",
+        quote="So after cleaning up a bit, we have arrived at our recurrence relation: δ_t(j) = max_i P_ij "
+        "δ_{t−1}(i)",
     ),
-    statement=r"\delta_t(j) = \max_{\boldsymbol w_{1:t-1}} p(\boldsymbol w_{1:t-1}, w_t = j) "
-    r"= \max_i P_{ij}\,\delta_{t-1}(i)",
+    statement=r"\delta_t(j) = \max_{\boldsymbol w_{1:t-1}} p(\boldsymbol w_{1:t-1}, w_t = j) = \max_i "
+    r"P_{ij}\,\delta_{t-1}(i)",
     expected=Verdict.HOLDS,
     inputs={"P": P_TIED},
     dims={"N": [1, 2, 3, 4], "t": [1, 2, 3, 4, 5], "j": [0, 1, 3]},
@@ -73,13 +73,12 @@ def viterbi_recurrence(xp, P, N, t, j):
     source=Source(
         SEED_004,
         "Q2.2.a (the derivation)",
-        quote="the product of a sequence of numbers is maximized when each of them is at its maximum, "
-        "so max f g = max f max g … mixing the max operators (since they're the same)",
+        quote="the product of a sequence of numbers is maximized when each of them is at its maximum, so "
+        "max f g = max f max g … mixing the max operators (since they're the same)",
     ),
-    statement=r"\delta_t(j) = \max_{w_{1:t-1}} p(w_t=j\mid w_{t-1})p(w_{1:t-1}) "
-    r"= \max_{w_{1:t-1}} p(w_t=j\mid w_{t-1}) \max_{w_{1:t-1}} p(w_{1:t-1}) "
-    r"= \max_{w_{t-1}} P_{w_{t-1}j} \max_{w_{t-1}}\delta_{t-1}(w_{t-1}) "
-    r"= \max_{w_{t-1}} P_{w_{t-1}j}\,\delta_{t-1}(w_{t-1})",
+    statement=r"\delta_t(j) = \max_{w_{1:t-1}} p(w_t=j\mid w_{t-1})p(w_{1:t-1}) = \max_{w_{1:t-1}} "
+    r"p(w_t=j\mid w_{t-1}) \max_{w_{1:t-1}} p(w_{1:t-1}) = \max_{w_{t-1}} P_{w_{t-1}j} "
+    r"\max_{w_{t-1}}\delta_{t-1}(w_{t-1}) = \max_{w_{t-1}} P_{w_{t-1}j}\,\delta_{t-1}(w_{t-1})",
     expected=Verdict.REFUTED,
     expected_broken_step=2,
     steps_claimed=True,
@@ -92,11 +91,11 @@ def viterbi_recurrence(xp, P, N, t, j):
     ],
     inputs={"P": P_GENERIC},
     dims={"N": [2, 3, 4], "t": [2, 3, 4, 5], "j": [0, 1, 3]},
-    notes="Step 2 replaces max(fg) by max f · max g, which only bounds it from above (strict for generic P); "
-    "step 4 merges the two maxima back into one, which is the reverse error (max f · max g ≥ max fg). "
-    "The document asserts every displayed equality, so the chain is REFUTED at step 2 (steps_claimed); "
-    "but the two errors cancel: the end-to-end equality (the recurrence) is true, see viterbi.recurrence. "
-    "t ≥ 2 because for t = 1 the max over w_{1:0} = ∅ is empty and w_0 = <BOS> is not maximised over.",
+    notes="Step 2 replaces max(fg) by max f · max g, which only bounds it from above (strict for generic "
+    "P); step 4 merges the two maxima back into one, which is the reverse error (max f · max g ≥ max fg). "
+    "The document asserts every displayed equality, so the chain is REFUTED at step 2 (steps_claimed); but "
+    "the two errors cancel: the end-to-end equality (the recurrence) is true, see viterbi.recurrence. t ≥ "
+    "2 because for t = 1 the max over w_{1:0} = ∅ is empty and w_0 = <BOS> is not maximised over.",
 )
 def viterbi_recurrence_derivation(xp, P, N, t, j):
     jj = min(j, N - 1)
@@ -119,16 +118,16 @@ def viterbi_recurrence_derivation(xp, P, N, t, j):
     source=Source(
         SEED_004,
         "Q2.2.a",
-        quote="the product of a sequence of numbers is maximized when each of them is at its maximum, "
-        "so max_args f(args)g(args) = max_args f(args) max_args g(args)",
+        quote="the product of a sequence of numbers is maximized when each of them is at its maximum, so "
+        "max_args f(args)g(args) = max_args f(args) max_args g(args)",
     ),
-    statement=r"\max_{\mathrm{args}} f(\mathrm{args})\,g(\mathrm{args}) = "
-    r"\max_{\mathrm{args}} f(\mathrm{args}) \max_{\mathrm{args}} g(\mathrm{args})",
+    statement=r"\max_{\mathrm{args}} f(\mathrm{args})\,g(\mathrm{args}) = \max_{\mathrm{args}} "
+    r"f(\mathrm{args}) \max_{\mathrm{args}} g(\mathrm{args})",
     expected=Verdict.REFUTED,
     inputs={"f": Array("n", low=0.0, high=1.0), "g": Array("n", low=0.0, high=1.0)},
     dims={"n": [1, 2, 3, 5, 8]},
-    notes="f, g are nonnegative functions of one argument taking n values (probabilities). False as soon as "
-    "f and g peak at different arguments, e.g. f = (1, 0), g = (0, 1): max fg = 0 < 1 = max f max g.",
+    notes="f, g are nonnegative functions of one argument taking n values (probabilities). False as soon "
+    "as f and g peak at different arguments, e.g. f = (1, 0), g = (0, 1): max fg = 0 < 1 = max f max g.",
 )
 def viterbi_max_product(xp, f, g):
     return xp.max(f * g, axis=-1), xp.max(f, axis=-1) * xp.max(g, axis=-1)
@@ -177,9 +176,8 @@ def viterbi_best_prob(xp, P, T):
     inputs={"P": P_TIED},
     dims=CHAIN_DIMS,
     notes="Read with arg max as a set (the document writes arg max_i δ_T(j), an index typo for arg max_j): "
-    "{last word of w* : w* most likely} = arg max_j δ_T(j), compared as sets, so exact ties are "
-    "handled. A pointwise reading with a fixed tie-break fails on ties, as viterbi.backtrack shows "
-    "for 2.2.c.",
+    "{last word of w* : w* most likely} = arg max_j δ_T(j), compared as sets, so exact ties are handled. A "
+    "pointwise reading with a fixed tie-break fails on ties, as viterbi.backtrack shows for 2.2.c.",
 )
 def viterbi_last_word(xp, P, N, T):
     seqs, opt, _ = _optimal_mask(P, T)
@@ -194,21 +192,21 @@ def viterbi_last_word(xp, P, N, T):
     source=Source(
         SEED_004,
         "Q2.2.c",
-        quote="Show that ∀ 0 < t < T, w_t^* = a_{t+1}(w_{t+1}^*) … thus our proof concludes and we "
-        "have w_t^* = a_{t+1}(w_{t+1}^*)",
+        quote="Show that ∀ 0 < t < T, w_t^* = a_{t+1}(w_{t+1}^*) … thus our proof concludes and we have "
+        "w_t^* = a_{t+1}(w_{t+1}^*)",
     ),
-    statement=r"\forall\, 0<t<T:\ w_t^\star = a_{t+1}(w_{t+1}^\star),\quad "
-    r"a_t(j) = \arg\max_i P_{ij}\,\delta_{t-1}(i)",
+    statement=r"\forall\, 0<t<T:\ w_t^\star = a_{t+1}(w_{t+1}^\star),\quad a_t(j) = \arg\max_i "
+    r"P_{ij}\,\delta_{t-1}(i)",
     expected=Verdict.REFUTED,
     inputs={"P": P_TIED},
     dims=CHAIN_DIMS,
     notes="a_t(j) ∈ {1..N} is a single index (the document defines a_t ∈ {1,…,N}^N), taken as the first "
-    "maximiser; w* ranges over the most likely sequences. With a unique most likely sequence the "
-    "statement is true; with exact ties it fails: two optimal paths through different w*_t can "
-    "reach the same w*_{t+1}, and a_{t+1}(w*_{t+1}) names only one of them. Smallest case: N = 2, "
-    "T = 2, P uniform: all four sequences are optimal, but a_2(w_2) = 0 always, so w* = (1, 1) "
-    "violates it. The proof silently assumes uniqueness ('the most likely word preceding w*_T'). "
-    "Corrected: viterbi.backtrack_set. Algorithm 1 itself is unaffected (viterbi.algorithm1).",
+    "maximiser; w* ranges over the most likely sequences. With a unique most likely sequence the statement "
+    "is true; with exact ties it fails: two optimal paths through different w*_t can reach the same "
+    "w*_{t+1}, and a_{t+1}(w*_{t+1}) names only one of them. Smallest case: N = 2, T = 2, P uniform: all "
+    "four sequences are optimal, but a_2(w_2) = 0 always, so w* = (1, 1) violates it. The proof silently "
+    "assumes uniqueness ('the most likely word preceding w*_T'). Corrected: viterbi.backtrack_set. "
+    "Algorithm 1 itself is unaffected (viterbi.algorithm1).",
 )
 def viterbi_backtrack(xp, P, T):
     seqs, opt, _ = _optimal_mask(P, T)
@@ -226,8 +224,8 @@ def viterbi_backtrack(xp, P, T):
     "viterbi.backtrack_set",
     title="Corrected: every most likely w* has w*_t ∈ argmax_i P_{i w*_{t+1}} δ_t(i)",
     source=Source(SEED_004, "Q2.2.c (corrected)"),
-    statement=r"\forall\,\boldsymbol w^\star\ \forall\, 0<t<T:\ w_t^\star \in "
-    r"\arg\max_i P_{i w_{t+1}^\star}\,\delta_t(i)",
+    statement=r"\forall\,\boldsymbol w^\star\ \forall\, 0<t<T:\ w_t^\star \in \arg\max_i P_{i "
+    r"w_{t+1}^\star}\,\delta_t(i)",
     expected=Verdict.HOLDS,
     corrects="viterbi.backtrack",
     inputs={"P": P_TIED},
@@ -262,10 +260,10 @@ def viterbi_backtrack_set(xp, P, T):
     inputs={"P": P_GENERIC},
     dims=CHAIN_DIMS,
     notes="Our reading (flagged as such): the induction step's premise treats w*_t as the word that "
-    "maximises δ_t(j). Checked in its most generous form (some most likely w* has every w*_t in the "
-    "argmax set of δ_t). False: the most likely sequence may pass through a word that is not the best "
-    "place to be at time t (e.g. a likely word whose continuations are all unlikely). Only t = T is "
-    "guaranteed (viterbi.last_word); the document's final statement does not rely on it.",
+    "maximises δ_t(j). Checked in its most generous form (some most likely w* has every w*_t in the argmax "
+    "set of δ_t). False: the most likely sequence may pass through a word that is not the best place to be "
+    "at time t (e.g. a likely word whose continuations are all unlikely). Only t = T is guaranteed "
+    "(viterbi.last_word); the document's final statement does not rely on it.",
 )
 def viterbi_intermediate_argmax(xp, P, T):
     seqs, opt, _ = _optimal_mask(P, T)
@@ -284,19 +282,17 @@ def viterbi_intermediate_argmax(xp, P, T):
     source=Source(
         SEED_004,
         "Q2.2.d, Algorithm 1",
-        quote="Compute w_T^* ← arg max_i δ_T(i) … for t = T−1 to 1 do w_t^* ← a_{t+1}(w_{t+1}^*) … "
-        "Return the list w as the desired sequence w_{1:T}^*",
+        quote="Compute w_T^* ← arg max_i δ_T(i) … for t = T−1 to 1 do w_t^* ← a_{t+1}(w_{t+1}^*) … Return "
+        "the list w as the desired sequence w_{1:T}^*",
     ),
     statement=r"p(\mathrm{Viterbi}(\mathbf P, T)) = \max_{\boldsymbol w_{1:T}} p(\boldsymbol w_{1:T})",
     expected=Verdict.HOLDS,
     inputs={"P": P_TIED},
     dims=CHAIN_DIMS,
     notes="Compared by likelihood, so any of several tied optima is accepted (ties are frequent in the "
-    "dyadic "
-    "half of the sample: they are exercised, not avoided). The loop 'for t = 1 to T' recomputes δ_1 "
+    "dyadic half of the sample: they are exercised, not avoided). The loop 'for t = 1 to T' recomputes δ_1 "
     "from the convention for δ_0, which agrees with the initialisation δ_1(j) ← P_<BOS>j; a_{t+1} is "
-    "evaluated from the stored δ_t. Both products are formed in the same order, so the comparison "
-    "is exact.",
+    "evaluated from the stored δ_t. Both products are formed in the same order, so the comparison is exact.",
 )
 def viterbi_algorithm1(xp, P, T):
     _, _, best, _ = dec.brute_force(P, T)
@@ -309,10 +305,7 @@ _GRID = {"N": [4, 8, 16, 32, 64], "T": [4, 8, 16, 32, 64]}
 
 
 def viterbi_time_cost(N, T):
-    r"""Q2.2.e: time of Algorithm 1 is :math:`O(TN^2)`.
-
-    Operations (multiplications, comparisons, stores), counted by the instrumented run.
-    """
+    """Operations (multiplications, comparisons, stores) of the instrumented run."""
     return dec.viterbi_instrumented(N, T).ops
 
 
@@ -333,7 +326,6 @@ complexity(
 
 
 def viterbi_backward_cost(N, T):
-    r"""Q2.2.e item v: the backward pass costs :math:`O(NT)` (an argmax over N products per step)."""
     return dec.viterbi_backward_ops(N, T)
 
 
@@ -354,10 +346,7 @@ complexity(
 
 
 def viterbi_memory_cost(N, T):
-    r"""Q2.2.e: memory of Algorithm 1 is :math:`O(N^2)` as written.
-
-    Peak memory cells: P (N²), stored δ_0..δ_T, buffers, the output list.
-    """
+    """Peak memory cells: P (N²), stored δ_0..δ_T, buffers, the output list."""
     return dec.viterbi_instrumented(N, T).peak
 
 
@@ -375,15 +364,15 @@ complexity(
     statement=r"\text{memory}(\mathrm{Viterbi}) = O(N^2)",
     expected=Verdict.REFUTED,
     notes="The document's own sum contains O(NT) for the δ's kept for the backward pass, and drops it: "
-    "O(N² + NT) is O(N²) only when T = O(N). The justification 'unless T ≥ N (which always is!), "
-    "then the memory complexity doesn't have the T factor' is garbled (it reads as the opposite of "
-    "what is needed). On the symmetric grid N, T ∈ {4..64} the fitted exponents are ≈ (1.4, 0.5), "
-    "not (2, 0). Corrected form: viterbi.memory_deltas (the δ table, O(NT)); total O(N² + NT).",
+    "O(N² + NT) is O(N²) only when T = O(N). The justification 'unless T ≥ N (which always is!), then the "
+    "memory complexity doesn't have the T factor' is garbled (it reads as the opposite of what is needed). "
+    "On the symmetric grid N, T ∈ {4..64} the fitted exponents are ≈ (1.4, 0.5), not (2, 0). Corrected "
+    "form: viterbi.memory_deltas (the δ table, O(NT)); total O(N² + NT).",
 )
 
 
 def viterbi_delta_table_cells(N, T):
-    r"""Q2.2.e item iii: keeping all δ's takes :math:`O(NT)` (cells allocated by the instrumented run)."""
+    """Cells allocated for the δ table by the instrumented run."""
     return dec.viterbi_instrumented(N, T).delta_cells
 
 
@@ -402,7 +391,7 @@ complexity(
 
 
 def naive_time_cost(N):
-    r"""Q2.2.e: naive search costs :math:`O(TN^T)` time; operations at T = 4 (2T + 1 per sequence)."""
+    """Operations of the instrumented naive search at T = 4 (2T + 1 per sequence)."""
     return dec.naive_instrumented(N, 4, keep_all=False).ops
 
 
@@ -420,13 +409,13 @@ complexity(
     ),
     statement=r"\text{time}(\text{naive}) = O(T N^T)",
     expected=Verdict.HOLDS,
-    notes="Exponential in T, so a power law can only be fitted in N at fixed T: at T = 4 the stated O(TN^T) "
-    "predicts exponent 4 in N. The count per sequence is exactly 2T + 1, so the total is (2T+1)N^T.",
+    notes="Exponential in T, so a power law can only be fitted in N at fixed T: at T = 4 the stated "
+    "O(TN^T) predicts exponent 4 in N. The count per sequence is exactly 2T + 1, so the total is (2T+1)N^T.",
 )
 
 
 def naive_memory_all_cost(N):
-    r"""Q2.2.e: naive search keeping everything needs :math:`O(TN^T)` memory; cells at T = 3."""
+    """Peak cells of the instrumented naive search keeping everything, at T = 3."""
     return dec.naive_instrumented(N, 3, keep_all=True).peak
 
 
@@ -447,7 +436,7 @@ complexity(
 
 
 def naive_memory_index_cost(N, T):
-    r"""Q2.2.e: naive search by index needs :math:`O(T)` memory (current sequence, best value and index)."""
+    """Peak cells of the instrumented naive search by index."""
     return dec.naive_instrumented(N, T, keep_all=False, run=False).peak
 
 
@@ -460,15 +449,14 @@ complexity(
     source=Source(
         SEED_004,
         "Q2.2.e (after the table)",
-        quote="In this case, the space complexity of the naive approach would just be O(T) so Viterbi "
-        "will only be advantageous only in terms of time complexity",
+        quote="In this case, the space complexity of the naive approach would just be O(T) so Viterbi will "
+        "only be advantageous only in terms of time complexity",
     ),
     statement=r"\text{memory}(\text{naive, by index}) = O(T)",
     expected=Verdict.HOLDS,
     notes="True, and then Viterbi's O(N² + NT) memory is *worse* than naive's O(T) (P aside), as the "
-    "document "
-    "concludes. Memory of this variant is allocated before the enumeration, so the cost function does "
-    "not run the N^T loop.",
+    "document concludes. Memory of this variant is allocated before the enumeration, so the cost function "
+    "does not run the N^T loop.",
 )
 
 
@@ -479,19 +467,19 @@ complexity(
     source=Source(
         SEED_004,
         "Q2.2.f",
-        quote="The component essential for the Viterbi algorithm is the time-homogeneous Markov "
-        "assumption that constitutes those recursions we derived earlier",
+        quote="The component essential for the Viterbi algorithm is the time-homogeneous Markov assumption "
+        "that constitutes those recursions we derived earlier",
     ),
-    statement=r"\text{without time-homogeneity } (P_t \text{ depending on } t)\text{, the Viterbi recursion "
-    r"does not find } \boldsymbol w^\star_{1:T}",
+    statement=r"\text{without time-homogeneity } (P_t \text{ depending on } t)\text{, the Viterbi "
+    r"recursion does not find } \boldsymbol w^\star_{1:T}",
     expected=Verdict.REFUTED,
     inputs={"Ps": Array("T", "N", "N", scale=(0.3, 3.0), transform=dec.row_stochastic)},
     dims={"N": [2, 3, 4], "T": [2, 3, 4]},
     notes="Each instance is a time-inhomogeneous chain (a different random P_t per step); the property "
-    "asserts that the recursion δ_t(j) = max_i [P_t]_ij δ_{t−1}(i) with backtracking fails there. It "
-    "never fails: the derivation of 2.2.a uses only the Markov property, step by step, so the Markov "
-    "assumption is essential but time-homogeneity is not. Corrected: viterbi.time_varying_exact. "
-    "(The same sentence is repeated in 2.4.a.)",
+    "asserts that the recursion δ_t(j) = max_i [P_t]_ij δ_{t−1}(i) with backtracking fails there. It never "
+    "fails: the derivation of 2.2.a uses only the Markov property, step by step, so the Markov assumption "
+    "is essential but time-homogeneity is not. Corrected: viterbi.time_varying_exact. (The same sentence "
+    "is repeated in 2.4.a.)",
 )
 def viterbi_homogeneity_essential(xp, Ps, N, T):
     """Viterbi with a time-varying P_t against brute force."""
@@ -506,8 +494,8 @@ def viterbi_homogeneity_essential(xp, Ps, N, T):
     "viterbi.time_varying_exact",
     title="Corrected: Viterbi with a step-dependent P_t is exact for any (inhomogeneous) Markov chain",
     source=Source(SEED_004, "Q2.2.f (corrected)"),
-    statement=r"p(\mathrm{Viterbi}(\mathbf P_1,\dots,\mathbf P_T)) = \max_{\boldsymbol w_{1:T}} "
-    r"\prod_t [\mathbf P_t]_{w_{t-1}w_t}",
+    statement=r"p(\mathrm{Viterbi}(\mathbf P_1,\dots,\mathbf P_T)) = \max_{\boldsymbol w_{1:T}} \prod_t "
+    r"[\mathbf P_t]_{w_{t-1}w_t}",
     expected=Verdict.HOLDS,
     corrects="viterbi.homogeneity_essential",
     inputs={"Ps": Array("T", "N", "N", scale=(0.3, 3.0), transform=dec.row_stochastic_with_ties)},
@@ -539,11 +527,11 @@ def viterbi_time_varying_exact(xp, Ps, N, T):
         "V": Array("N", "H", scale=(0.3, 1.5)),
     },
     dims={"n": [1, 2, 3], "H": [2, 3], "N": [2]},
-    notes="Read as the contrast the paragraph draws (LSTM/GRU model the full conditional, 'a simple old RNN' "
-    "is Markov of some order): flagged as our reading, the sentence could also mean 'an RNN which "
-    "happens to be Markov'. A tanh RNN h_t = tanh(W h_{t−1} + U e_{w_t}), p = softmax(V h_t) carries "
-    "w_1 in its state forever: two histories that agree on the last n words but differ in w_1 give "
-    "different next-word distributions, for every n tried (n = 1, 2, 3). Checked exactly at 60 digits.",
+    notes="Read as the contrast the paragraph draws (LSTM/GRU model the full conditional, 'a simple old "
+    "RNN' is Markov of some order): flagged as our reading, the sentence could also mean 'an RNN which "
+    "happens to be Markov'. A tanh RNN h_t = tanh(W h_{t−1} + U e_{w_t}), p = softmax(V h_t) carries w_1 "
+    "in its state forever: two histories that agree on the last n words but differ in w_1 give different "
+    "next-word distributions, for every n tried (n = 1, 2, 3). Checked exactly at 60 digits.",
 )
 def viterbi_rnn_markov(xp, W, U, V, n):
     common = [1] * n  # the last n words agree
@@ -554,8 +542,8 @@ def viterbi_rnn_markov(xp, W, U, V, n):
 
 @prop(
     "viterbi.nth_order_lift",
-    title="An n-th order Markov model becomes first order on a larger matrix P; Viterbi on it is exact "
-    "(n = 2)",
+    title="An n-th order Markov model becomes first order on a larger matrix P; Viterbi on it is exact (n "
+    "= 2)",
     source=Source(
         SEED_004,
         "Q2.2.f",

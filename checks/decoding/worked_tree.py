@@ -30,7 +30,6 @@ def _best_by_word():
 
 # ---------------------------------------------------------------------------------------------- 2.4.a
 def delta3_candidates():
-    r"""Q2.4.a: the lists inside :math:`\delta_3`'s max, :math:`\{-8.5,-9.7\},\{-8.2,-9.1\},\{-9.4,-9.4\},\{-9.3,-9.6\}`."""
     return _best_by_word()
 
 
@@ -47,20 +46,19 @@ value(
     source=Source(
         SEED_004,
         "Q2.4.a",
-        quote="δ3(ellipse) = max{−8.5, −9.7} … δ3(rectangle) = max{−8.2, −9.1} … "
-        "δ3(circle) = max{−9.4, −9.4} … δ3(square) = max{−9.3, −9.6}",
+        quote="δ3(ellipse) = max{−8.5, −9.7} … δ3(rectangle) = max{−8.2, −9.1} … δ3(circle) = max{−9.4, "
+        "−9.4} … δ3(square) = max{−9.3, −9.6}",
     ),
     statement=r"\{\log p(\boldsymbol w_{1:3}) : w_3 = \cdot\} = "
     r"\{-8.5,-9.7\},\{-8.2,-9.1\},\{-9.4,-9.4\},\{-9.3,-9.6\}",
     expected=Verdict.PROVED,
-    notes="Consistency check of the reconstruction: the 'the' subtree's leaves follow from the conditionals "
-    "stated in 2.4.b (−9.1 and −9.4 under 'the red'); the others were inferred from the δ₃ lists and "
-    "the beam lists of 2.4.c, and each of the eight numbers is used by exactly one leaf.",
+    notes="Consistency check of the reconstruction: the 'the' subtree's leaves follow from the "
+    "conditionals stated in 2.4.b (−9.1 and −9.4 under 'the red'); the others were inferred from the δ₃ "
+    "lists and the beam lists of 2.4.c, and each of the eight numbers is used by exactly one leaf.",
 )
 
 
 def delta3():
-    r"""Q2.4.a: :math:`\log\delta_3=(\text{ellipse}:-8.5,\ \text{rectangle}:-8.2,\ \text{circle}:-9.4,\ \text{square}:-9.3)`."""
     return {w: v[0] for w, v in _best_by_word().items()}
 
 
@@ -81,7 +79,6 @@ value(
 
 
 def map_sequence():
-    r"""Q2.4.a: :math:`\boldsymbol w^\star_{0:3}=(\langle BOS\rangle,\text{the},\text{green},\text{rectangle})`, :math:`\log p=-8.2`."""
     paths = dec.tree_paths(3)
     best = max(paths, key=dec.tree_joint)
     return {"sequence": ["<BOS>", *best], "log-likelihood": dec.tree_joint(best)}
@@ -98,17 +95,16 @@ value(
         quote="This leaves us with w_3^* = arg max_j δ_3(j) = rectangle. Tracing back this leaf to the "
         "root, we get: w_{0:3}^* = {<BOS>, the, green, rectangle}",
     ),
-    statement=r"\boldsymbol w^\star_{0:3} = (\langle BOS\rangle, \text{the}, \text{green}, \text{rectangle}),\ "
-    r"\log p(\boldsymbol w^\star_{1:3}) = -8.2",
+    statement=r"\boldsymbol w^\star_{0:3} = (\langle BOS\rangle, \text{the}, \text{green}, "
+    r"\text{rectangle}),\ \log p(\boldsymbol w^\star_{1:3}) = -8.2",
     expected=Verdict.PROVED,
-    notes="Computed by exhaustive search over the 8 leaves of the pruned tree. The document's text around it "
-    "is garbled by the conversion ('oldsymbol', '{ ext{, the, …'); the <BOS> token was lost.",
+    notes="Computed by exhaustive search over the 8 leaves of the pruned tree. The document's text around "
+    "it is garbled by the conversion ('oldsymbol', '{ ext{, the, …'); the <BOS> token was lost.",
 )
 
 
 # ---------------------------------------------------------------------------------------------- 2.4.b
 def greedy():
-    r"""Q2.4.b: :math:`\overline{\boldsymbol w}_{1:3}=(\text{the},\text{red},\text{rectangle})`, :math:`\log p=-9.1`."""
     seq = dec.tree_greedy()
     return {
         "step choices": [sorted(dec.tree_children(seq[:t]).values()) for t in range(3)],
@@ -129,11 +125,11 @@ value(
     source=Source(
         SEED_004,
         "Q2.4.b",
-        quote="w̄1 = argmax{−1.5, −1.8} = the, w̄2 = argmax{−3.4, −3.1} = red, w̄3 = argmax{−4.8, −4.5} "
-        "= rectangle … {the, red, rectangle}, and its log-likelihood … is −9.1",
+        quote="w̄1 = argmax{−1.5, −1.8} = the, w̄2 = argmax{−3.4, −3.1} = red, w̄3 = argmax{−4.8, −4.5} = "
+        "rectangle … {the, red, rectangle}, and its log-likelihood … is −9.1",
     ),
-    statement=r"\overline{\boldsymbol w}_{1:3} = (\text{the}, \text{red}, \text{rectangle}),\ "
-    r"\log p(\overline{\boldsymbol w}_{1:3}) = -9.1",
+    statement=r"\overline{\boldsymbol w}_{1:3} = (\text{the}, \text{red}, \text{rectangle}),\ \log "
+    r"p(\overline{\boldsymbol w}_{1:3}) = -9.1",
     expected=Verdict.PROVED,
     notes="The candidates at each step are compared as sorted lists (the document lists them in tree order).",
 )
@@ -141,7 +137,6 @@ value(
 
 # ---------------------------------------------------------------------------------------------- 2.4.c
 def beam2_step1():
-    r"""Q2.4.c: step 1 of beam search, :math:`\{\text{the}:-1.5,\ \text{a}:-1.8\}`."""
     return {w: dec.tree_joint((w,)) for w in dec.tree_children(())}
 
 
@@ -162,7 +157,6 @@ value(
 
 
 def joints_depth2():
-    r"""Q2.4.c: four step-2 candidates, :math:`\{\text{red}^{(1)}:-4.5,\ \text{blue}:-4.3,\ \text{red}^{(2)}:-4.6,\ \text{green}:-4.9\}`."""
     paths = dec.tree_paths(2)
     return {
         "candidates": len(paths),
@@ -192,12 +186,13 @@ value(
         quote="there are three possibilities and red appearing twice, so there are four candidates … "
         "{red(1): −4.5, blue: −4.3, red(2): −4.6, green: −4.9}",
     ),
-    statement=r"\{\text{red}^{(1)}: -4.5,\ \text{blue}: -4.3,\ \text{red}^{(2)}: -4.6,\ \text{green}: -4.9\}",
+    statement=r"\{\text{red}^{(1)}: -4.5,\ \text{blue}: -4.3,\ \text{red}^{(2)}: -4.6,\ \text{green}: "
+    r"-4.9\}",
     expected=Verdict.PROVED,
     notes="Our reading of the labels: red(1) = 'a red', red(2) = 'the red'. It is forced: 'the red' is "
     "−1.5 − 3.1 = −4.6 from the conditionals of 2.4.b (and greedy's total −9.1 needs it), so the other "
-    "red, −4.5, is 'a red'. The 'a' subtree's conditionals are inferred from this list, so only the "
-    "'the' half is an independent check.",
+    "red, −4.5, is 'a red'. The 'a' subtree's conditionals are inferred from this list, so only the 'the' "
+    "half is an independent check.",
 )
 
 
@@ -209,7 +204,6 @@ def _beam_at(B, depth):
 
 
 def beam2_step2():
-    r"""Q2.4.c: beams after step 2, :math:`b_1=(\text{a},\text{blue}):-4.3`, :math:`b_2=(\text{a},\text{red})`."""
     return _beam_at(2, 2)
 
 
@@ -227,8 +221,8 @@ value(
     statement=r"b_1 = (\text{a}, \text{blue}): -4.3,\quad b_2 = (\text{a}, \text{red}): -4.6",
     expected=Verdict.REFUTED,
     notes="'a red' has log-likelihood −4.5 (red(1) in the document's own list); −4.6 is 'the red'. The "
-    "selection itself is right only because 'a red' is −4.5: with −4.6 'the red' would tie it. The "
-    "leaves under 'a red' (−9.4, −9.6) do not decide between the two readings; the greedy numbers do.",
+    "selection itself is right only because 'a red' is −4.5: with −4.6 'the red' would tie it. The leaves "
+    "under 'a red' (−9.4, −9.6) do not decide between the two readings; the greedy numbers do.",
 )
 
 value(
@@ -247,7 +241,6 @@ value(
 
 
 def step3_options():
-    r"""Q2.4.c: continuations of the two beams, :math:`\text{a blue}\to\{\text{ellipse},\text{square}\}`, :math:`\text{a red}\to\{\dots\}`."""
     return {
         "a blue": sorted(dec.tree_children(("a", "blue"))),
         "a red": sorted(dec.tree_children(("a", "red"))),
@@ -265,13 +258,13 @@ value(
         quote="For the first beam there are two options: {ellipse, square}, and for the second beam there "
         "are two options: {circle, rectangle}",
     ),
-    statement=r"\text{a blue} \to \{\text{ellipse}, \text{square}\},\quad "
-    r"\text{a red} \to \{\text{circle}, \text{rectangle}\}",
+    statement=r"\text{a blue} \to \{\text{ellipse}, \text{square}\},\quad \text{a red} \to "
+    r"\{\text{circle}, \text{rectangle}\}",
     expected=Verdict.REFUTED,
-    notes="The next lines of the document list 'a,red circle' (−9.4) and 'a,red square' (−9.6), and 2.4.a's "
-    "δ₃(rectangle) = max{−8.2, −9.1} has room for only the two rectangles under 'the'; so the second "
-    "beam's options are {circle, square}. Three statements against one: the reconstruction follows the "
-    "three.",
+    notes="The next lines of the document list 'a,red circle' (−9.4) and 'a,red square' (−9.6), and "
+    "2.4.a's δ₃(rectangle) = max{−8.2, −9.1} has room for only the two rectangles under 'the'; so the "
+    "second beam's options are {circle, square}. Three statements against one: the reconstruction follows "
+    "the three.",
 )
 
 value(
@@ -280,15 +273,14 @@ value(
     stated={"a blue": ["ellipse", "square"], "a red": ["circle", "square"]},
     title="Corrected: the continuations are a blue → {ellipse, square}, a red → {circle, square}",
     source=Source(SEED_004, "Q2.4.c (corrected from the document's own candidate list)"),
-    statement=r"\text{a blue} \to \{\text{ellipse}, \text{square}\},\quad "
-    r"\text{a red} \to \{\text{circle}, \text{square}\}",
+    statement=r"\text{a blue} \to \{\text{ellipse}, \text{square}\},\quad \text{a red} \to "
+    r"\{\text{circle}, \text{square}\}",
     expected=Verdict.PROVED,
     corrects="tree.beam2_step3_options",
 )
 
 
 def step3_candidates():
-    r"""Q2.4.c: the step-3 candidates of the two beams and their joint log-likelihoods."""
     out = {}
     for prefix, _ in dec.tree_beam_search(dec.tree_children, 2, 2, distinct_start=True):
         for w in dec.tree_children(prefix):
@@ -309,8 +301,8 @@ value(
     source=Source(
         SEED_004,
         "Q2.4.c",
-        quote="b_1: a,blue ellipse → −9.7 ✓b_2: a,blue square → −9.3 ✓b_3: a,red circle → −9.4 "
-        "b_4: a,red square → −9.6",
+        quote="b_1: a,blue ellipse → −9.7 ✓b_2: a,blue square → −9.3 ✓b_3: a,red circle → −9.4 b_4: a,red "
+        "square → −9.6",
     ),
     statement=r"\{\text{a blue ellipse}: -9.7,\ \text{a blue square}: -9.3,\ \text{a red circle}: -9.4,\ "
     r"\text{a red square}: -9.6\}",
@@ -321,7 +313,6 @@ value(
 
 
 def beam2_final():
-    r"""Q2.4.c: :math:`\boldsymbol w^{(1)}_{1:3}=(\text{a},\text{blue},\text{square}):-9.3`, :math:`\boldsymbol w^{(2)}_{1:3}=(\text{a},\text{red},\text{circle}):-9.4`."""
     return _beam_at(2, 3)
 
 
@@ -339,16 +330,15 @@ value(
         quote="w_{1:3}^{(1)}: a,blue,square → log-likelihood= −9.3  w_{1:3}^{(2)}: a,red,circle → "
         "log-likelihood= −9.4",
     ),
-    statement=r"\boldsymbol w^{(1)}_{1:3} = (\text{a}, \text{blue}, \text{square}): -9.3,\quad "
-    r"\boldsymbol w^{(2)}_{1:3} = (\text{a}, \text{red}, \text{circle}): -9.4",
+    statement=r"\boldsymbol w^{(1)}_{1:3} = (\text{a}, \text{blue}, \text{square}): -9.3,\quad \boldsymbol "
+    r"w^{(2)}_{1:3} = (\text{a}, \text{red}, \text{circle}): -9.4",
     expected=Verdict.PROVED,
-    notes="Computed with distinct beams (one live <BOS> at t = 0), which is what the document does by hand. "
-    "Algorithm 2 read literally gives something else: tree.beam2_final_alg2_literal.",
+    notes="Computed with distinct beams (one live <BOS> at t = 0), which is what the document does by "
+    "hand. Algorithm 2 read literally gives something else: tree.beam2_final_alg2_literal.",
 )
 
 
 def beam2_final_alg2_literal():
-    r"""Q2.4.c with Algorithm 2 as written (:math:`w_0^{(b)}=\langle BOS\rangle`, :math:`l_0^{(b)}=0` for all b), B = 2."""
     return [
         {"sequence": list(seq), "log-likelihood": ll}
         for seq, ll in dec.tree_beam_search(dec.tree_children, 2, 3, distinct_start=False)
@@ -368,19 +358,18 @@ value(
         "Q2.4.c with Algorithm 2",
         quote="Apply beam search decoding (question 3) with a beam width B=2 to this language model",
     ),
-    statement=r"\mathrm{Alg.\,2}(B=2) \to (\text{a}, \text{blue}, \text{square}): -9.3,\ "
-    r"(\text{a}, \text{red}, \text{circle}): -9.4",
+    statement=r"\mathrm{Alg.\,2}(B=2) \to (\text{a}, \text{blue}, \text{square}): -9.3,\ (\text{a}, "
+    r"\text{red}, \text{circle}): -9.4",
     expected=Verdict.REFUTED,
-    notes="Literal reading (flagged): with w_0^{(1)} = w_0^{(2)} = <BOS> and l_0 = 0, the scores s_1(j) and "
-    "s_2(j) coincide, the two largest are both 'the' (−1.5), and the beams stay identical: Algorithm 2 "
-    "returns (the, red, rectangle) −9.1 twice, i.e. greedy decoding. The document's answer is that of "
-    "the corrected algorithm (beam.full_beam_exact's initialisation).",
+    notes="Literal reading (flagged): with w_0^{(1)} = w_0^{(2)} = <BOS> and l_0 = 0, the scores s_1(j) "
+    "and s_2(j) coincide, the two largest are both 'the' (−1.5), and the beams stay identical: Algorithm 2 "
+    "returns (the, red, rectangle) −9.1 twice, i.e. greedy decoding. The document's answer is that of the "
+    "corrected algorithm (beam.full_beam_exact's initialisation).",
 )
 
 
 # ---------------------------------------------------------------------------------------------- 2.4.d
 def beam_width4():
-    r"""Q2.4.d: with :math:`B=4` the top beam is :math:`\boldsymbol w^\star_{1:3}=(\text{the},\text{green},\text{rectangle})`, :math:`-8.2`."""
     return _beam_at(4, 3)[0]
 
 
@@ -400,7 +389,6 @@ value(
 
 
 def min_beam_width():
-    r"""Q2.4.d: :math:`\min\{B:\boldsymbol w^{(1)}_{1:3}(B)=\boldsymbol w^\star_{1:3}\}` (the document: 4 suffices)."""
     best = max(dec.tree_joint(p) for p in dec.tree_paths(3))
     for B in range(1, 9):
         if _beam_at(B, 3)[0]["log-likelihood"] == best:
@@ -416,7 +404,7 @@ value(
     source=Source(SEED_004, "Q2.4.d", quote="a beam width of 4 could recover the exact solution"),
     statement=r"\min\{B : \boldsymbol w^{(1)}_{1:3}(B) = \boldsymbol w^\star_{1:3}\} = 4",
     expected=Verdict.PROVED,
-    notes="The document says 4 suffices; we also check it is the smallest: with B = 3 the step-2 candidates "
-    "−4.3, −4.5, −4.6 survive and 'the green' (−4.9), the prefix of the optimum, is dropped. (In the "
-    "pruned tree B = 4 keeps every path, so it is exhaustive search.)",
+    notes="The document says 4 suffices; we also check it is the smallest: with B = 3 the step-2 "
+    "candidates −4.3, −4.5, −4.6 survive and 'the green' (−4.9), the prefix of the optimum, is dropped. "
+    "(In the pruned tree B = 4 keeps every path, so it is exhaustive search.)",
 )

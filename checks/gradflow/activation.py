@@ -47,14 +47,14 @@ def _g_matches_sigma_h(xp, W, U, b, X, h0, act_name):
     source=Source(
         SEED_002, "Question 1, part 1", quote="We can express g_t in terms of h_t by : g_t = \\sigma(h_t)"
     ),
-    statement=r"h_t = W\sigma(h_{t-1}) + Ux_t + b,\ g_t = \sigma(Wg_{t-1} + Ux_t + b),\ "
-    r"g_{t-1} = \sigma(h_{t-1}) \implies g_t = \sigma(h_t)",
+    statement=r"h_t = W\sigma(h_{t-1}) + Ux_t + b,\ g_t = \sigma(Wg_{t-1} + Ux_t + b),\ g_{t-1} = "
+    r"\sigma(h_{t-1}) \implies g_t = \sigma(h_t)",
     expected=Verdict.PROVED,
     same_as=("act.s003.identification", "act.s004.induction"),
-    notes="Induction step proved in SymPy with a generic sigma (derivations/gradflow/activation.py); simulated for "
-    "tanh, sigmoid, softplus, softsign, relu, abs and the identity from g_0 = sigma(h_0). The result "
-    "needs no invertibility, although the written argument passes through sigma^{-1} "
-    "(see act.s002.inverse_step).",
+    notes="Induction step proved in SymPy with a generic sigma (derivations/gradflow/activation.py); "
+    "simulated for tanh, sigmoid, softplus, softsign, relu, abs and the identity from g_0 = sigma(h_0). "
+    "The result needs no invertibility, although the written argument passes through sigma^{-1} (see "
+    "act.s002.inverse_step).",
 )
 def g_eq_sigma_h_002(xp, W, U, b, X, h0, act):
     return _g_matches_sigma_h(xp, W, U, b, X, h0, act)
@@ -68,14 +68,14 @@ def g_eq_sigma_h_002(xp, W, U, b, X, h0, act):
     source=Source(
         SEED_002,
         "Question 1, part 1",
-        quote="Then we need to show that the relationship also holds for time step t : "
-        "g_t = \\sigma^{-1}(h_t)",
+        quote="Then we need to show that the relationship also holds for time step t : g_t = "
+        "\\sigma^{-1}(h_t)",
     ),
     statement=r"g_t = \sigma^{-1}(h_t)",
     expected=Verdict.REFUTED,
     notes="Checked as sigma(g_t) = h_t (equivalent for invertible sigma; it avoids evaluating sigma^{-1} "
-    "outside its domain). A typo: the same answer concludes sigma(h_t) = g_t two lines later, "
-    "which is act.s002.g_eq_sigma_h.",
+    "outside its domain). A typo: the same answer concludes sigma(h_t) = g_t two lines later, which is "
+    "act.s002.g_eq_sigma_h.",
 )
 def target_typo_002(xp, W, U, b, X, h0, act):
     hs = run_h(xp, W, U, b, X, h0, act)
@@ -111,10 +111,10 @@ PAIR_DIMS = {"n": [1, 2, 4], "act": ["tanh", "sigmoid", "softplus", "relu", "abs
     expected=Verdict.REFUTED,
     same_as=("act.s003.eq21_inverse",),
     notes="The step needs sigma injective, which the question does not assume: relu (two negative inputs) "
-    "and abs (h and -h) give sigma(h) = sigma(h') with h != h', so no sigma^{-1} recovers h_{t-1}. "
-    "The conclusion g_t = sigma(h_t) survives (act.s002.g_eq_sigma_h simulates relu and abs): only "
-    "sigma(sigma^{-1}(g)) = g on the range of sigma is used, and sigma(h_{t-1}) = g_{t-1} directly "
-    "gives it. Checked as injectivity of sigma on sampled pairs.",
+    "and abs (h and -h) give sigma(h) = sigma(h') with h != h', so no sigma^{-1} recovers h_{t-1}. The "
+    "conclusion g_t = sigma(h_t) survives (act.s002.g_eq_sigma_h simulates relu and abs): only "
+    "sigma(sigma^{-1}(g)) = g on the range of sigma is used, and sigma(h_{t-1}) = g_{t-1} directly gives "
+    "it. Checked as injectivity of sigma on sampled pairs.",
 )
 def inverse_step_002(xp, h, h2, act):
     return _injective_on_pairs(xp, h, h2, act)
@@ -132,9 +132,8 @@ def inverse_step_002(xp, h, h2, act):
     expected=Verdict.REFUTED,
     same_as=("act.s002.inverse_step",),
     notes="Same gap as seed 002: applying sigma^{-1} needs an injective sigma; relu and abs are not. The "
-    "answer's 'Those two conditions being equivalent' (h_t = sigma^{-1}(g_t) and g_{t-1} = "
-    "sigma(h_{t-1})) also needs it. The final recipe g_t = sigma(h_t) is still right "
-    "(act.s003.identification).",
+    "answer's 'Those two conditions being equivalent' (h_t = sigma^{-1}(g_t) and g_{t-1} = sigma(h_{t-1})) "
+    "also needs it. The final recipe g_t = sigma(h_t) is still right (act.s003.identification).",
 )
 def eq21_inverse_003(xp, h, h2, act):
     return _injective_on_pairs(xp, h, h2, act)
@@ -148,11 +147,11 @@ def eq21_inverse_003(xp, h, h2, act):
     source=Source(
         SEED_003,
         "Question 5, part 1",
-        quote="setting \\forall t, g_t = \\sigma(h_t) suffices to make the recurrence for h_t and "
-        "g_t equivalent",
+        quote="setting \\forall t, g_t = \\sigma(h_t) suffices to make the recurrence for h_t and g_t "
+        "equivalent",
     ),
-    statement=r"\forall t,\ g_t = \sigma(h_t)\ \text{makes}\ h_t = W\sigma(h_{t-1}) + Ux_t + b\ \text{and}\ "
-    r"g_t = \sigma(Wg_{t-1} + Ux_t + b)\ \text{equivalent}",
+    statement=r"\forall t,\ g_t = \sigma(h_t)\ \text{makes}\ h_t = W\sigma(h_{t-1}) + Ux_t + b\ "
+    r"\text{and}\ g_t = \sigma(Wg_{t-1} + Ux_t + b)\ \text{equivalent}",
     expected=Verdict.PROVED,
     same_as=("act.s002.g_eq_sigma_h", "act.s004.induction"),
     notes="Read as: if g_0 = sigma(h_0) then g_t = sigma(h_t) for all t. Induction step proved in SymPy, "
@@ -170,16 +169,16 @@ def identification_003(xp, W, U, b, X, h0, act):
     source=Source(
         SEED_004,
         "Question 1.1",
-        quote="h_t = W g_{t-1} + U x_t + b ... Now using the equation for g_t for the right hand "
-        "side, we will get: \\sigma(h_t) = g_t",
+        quote="h_t = W g_{t-1} + U x_t + b ... Now using the equation for g_t for the right hand side, we "
+        "will get: \\sigma(h_t) = g_t",
     ),
     statement=r"h_t = W\sigma(W\sigma(h_{t-2}) + Ux_{t-1} + b) + Ux_t + b = Wg_{t-1} + Ux_t + b,\ "
     r"\sigma(h_t) = g_t",
     expected=Verdict.PROVED,
     same_as=("act.s002.g_eq_sigma_h", "act.s003.identification"),
-    notes="The chain unrolls two steps and uses sigma(h_{t-2}) = g_{t-2}; no inverse is needed, so it holds "
-    "for relu and abs too. Conversion garbling: 'W q_{t-1}' for W g_{t-1}; 'pass both sides through a "
-    "sigmoid' means the generic sigma; 'proved the inductive bias' means the induction step.",
+    notes="The chain unrolls two steps and uses sigma(h_{t-2}) = g_{t-2}; no inverse is needed, so it "
+    "holds for relu and abs too. Conversion garbling: 'W q_{t-1}' for W g_{t-1}; 'pass both sides through "
+    "a sigmoid' means the generic sigma; 'proved the inductive bias' means the induction step.",
 )
 def induction_004(xp, W, U, b, X, h0, act):
     return _g_matches_sigma_h(xp, W, U, b, X, h0, act)

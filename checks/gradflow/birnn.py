@@ -120,12 +120,12 @@ EQ32_QUOTE = (
     "\\nabla_{h_{t-1}^{(b)}} L (32)"
 )
 EQ31_TEX = (
-    r"\nabla_{h_t^{(f)}}L = U^{(f)\top}\mathrm{diag}\big(h_{t+1}^{(f)}\odot(1 - h_{t+1}^{(f)})\big)"
-    r"\nabla_{h_{t+1}^{(f)}}L"
+    r"\nabla_{h_t^{(f)}}L = U^{(f)\top}\mathrm{diag}\big(h_{t+1}^{(f)}\odot(1 - "
+    r"h_{t+1}^{(f)})\big)\nabla_{h_{t+1}^{(f)}}L"
 )
 EQ32_TEX = (
-    r"\nabla_{h_t^{(b)}}L = U^{(b)\top}\mathrm{diag}\big(h_{t-1}^{(b)}\odot(1 - h_{t-1}^{(b)})\big)"
-    r"\nabla_{h_{t-1}^{(b)}}L"
+    r"\nabla_{h_t^{(b)}}L = U^{(b)\top}\mathrm{diag}\big(h_{t-1}^{(b)}\odot(1 - "
+    r"h_{t-1}^{(b)})\big)\nabla_{h_{t-1}^{(b)}}L"
 )
 
 
@@ -155,8 +155,8 @@ def eq31_every(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
     source=Source(SEED_003, "Question 6, part 2, eq. (26) and (31)", quote=EQ31_QUOTE),
     statement=EQ31_TEX + r",\quad L = \ell_T(h_T^{(f)}, h_T^{(b)}),\ 1 \le t < T",
     expected=Verdict.PROVED,
-    notes="Exact here: for t < T, h_t^(f) reaches L only through h_{t+1}^(f). SymPy proves it for n = 1, "
-    "T = 3 (derivations/gradflow/birnn.py).",
+    notes="Exact here: for t < T, h_t^(f) reaches L only through h_{t+1}^(f). SymPy proves it for n = 1, T "
+    "= 3 (derivations/gradflow/birnn.py).",
 )
 def eq31_last(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
     return _check_recursion(
@@ -191,9 +191,8 @@ def eq32_every(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
     expected=Verdict.REFUTED,
     notes="With L = l_T the backward states h_t^(b), t < T, do not reach the loss at all (both sides are 0 "
     "there), but at t = T the loss reads h_T^(b) directly while (32) gives U^(b)T diag(.) "
-    "grad_{h_{T-1}^(b)} L "
-    "= 0. The backward direction's 'last' step for this loss is its first one; the recursion needs the "
-    "direct term at t = T.",
+    "grad_{h_{T-1}^(b)} L = 0. The backward direction's 'last' step for this loss is its first one; the "
+    "recursion needs the direct term at t = T.",
 )
 def eq32_last(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
     return _check_recursion(
@@ -257,18 +256,17 @@ STEP_INPUTS = {
     source=Source(
         SEED_003,
         "Question 6, part 2, eq. (28)-(30)",
-        quote="\\frac{\\partial f^{(f)}}{\\partial h_t^{(f)}} = U^{(f)T} (28) ... = \\text{diag}\\left("
-        "h_{t+1}^{(f)} \\odot (I - h_{t+1}^{(f)})\\right) (30)",
+        quote="\\frac{\\partial f^{(f)}}{\\partial h_t^{(f)}} = U^{(f)T} (28) ... = "
+        "\\text{diag}\\left(h_{t+1}^{(f)} \\odot (I - h_{t+1}^{(f)})\\right) (30)",
     ),
-    statement=r"\frac{\partial f^{(f)}}{\partial h_t^{(f)}}\frac{\partial h_{t+1}^{(f)}}{\partial f^{(f)}} = "
-    r"U^{(f)\top}\,\mathrm{diag}\big(\sigma(f)\odot(1-\sigma(f))\big) = "
+    statement=r"\frac{\partial f^{(f)}}{\partial h_t^{(f)}}\frac{\partial h_{t+1}^{(f)}}{\partial f^{(f)}} "
+    r"= U^{(f)\top}\,\mathrm{diag}\big(\sigma(f)\odot(1-\sigma(f))\big) = "
     r"U^{(f)\top}\,\mathrm{diag}\big(h_{t+1}^{(f)}\odot(1-h_{t+1}^{(f)})\big)",
     expected=Verdict.PROVED,
     corrects="birnn.s003.eq29_as_written",
     notes="With f evaluated at (x_{t+1}, h_t), the argument that produces h_{t+1} ((29) writes x_t). "
-    "Checked against the "
-    "transposed central-difference Jacobian of h_t -> h_{t+1}; SymPy proves sigma' = sigma(1 - sigma) "
-    "and the factorisation for n = 2.",
+    "Checked against the transposed central-difference Jacobian of h_t -> h_{t+1}; SymPy proves sigma' = "
+    "sigma(1 - sigma) and the factorisation for n = 2.",
 )
 def eq28_30(xp, Wf, Uf, x_next, h_t):
     step = lambda z: xp.sigmoid(matvec(Wf, x_next) + matvec(Uf, z))  # noqa: E731
@@ -288,15 +286,16 @@ def eq28_30(xp, Wf, Uf, x_next, h_t):
     source=Source(
         SEED_003,
         "Question 6, part 2, eq. (29)-(30)",
-        quote="\\frac{\\partial h_{t+1}^{(f)}}{\\partial f^{(f)}(x_t, h_t^{(f)})} = ... = \\text{diag}"
-        "\\left(\\sigma(f^{(f)}(x_t, h_t^{(f)})) \\odot (I - \\sigma(f^{(f)}(x_t, h_t^{(f)})))\\right)"
-        " (29) = \\text{diag}\\left(h_{t+1}^{(f)} \\odot (I - h_{t+1}^{(f)})\\right) (30)",
+        quote="\\frac{\\partial h_{t+1}^{(f)}}{\\partial f^{(f)}(x_t, h_t^{(f)})} = ... = "
+        "\\text{diag}\\left(\\sigma(f^{(f)}(x_t, h_t^{(f)})) \\odot (I - \\sigma(f^{(f)}(x_t, "
+        "h_t^{(f)})))\\right) (29) = \\text{diag}\\left(h_{t+1}^{(f)} \\odot (I - h_{t+1}^{(f)})\\right) "
+        "(30)",
     ),
     statement=r"\sigma\big(f^{(f)}(x_t, h_t^{(f)})\big) = h_{t+1}^{(f)} = \sigma\big(f^{(f)}(x_{t+1}, "
     r"h_t^{(f)})\big)",
     expected=Verdict.REFUTED,
-    notes="An index slip: h_{t+1}^(f) = sigma(f^(f)(x_{t+1}, h_t^(f))), so (29) must evaluate f at x_{t+1}; "
-    "with x_t the step (29) -> (30) is false whenever W^(f) x_t != W^(f) x_{t+1}. The corrected "
+    notes="An index slip: h_{t+1}^(f) = sigma(f^(f)(x_{t+1}, h_t^(f))), so (29) must evaluate f at "
+    "x_{t+1}; with x_t the step (29) -> (30) is false whenever W^(f) x_t != W^(f) x_{t+1}. The corrected "
     "factor is birnn.s003.eq28_30.",
 )
 def eq29_as_written(xp, Wf, Uf, x_t, x_next, h_t):

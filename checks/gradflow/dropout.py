@@ -94,8 +94,8 @@ def _rel_close(xp, a, b, rtol=1e-9):
     source=Source(
         SEED_003,
         "Question 2, part 2, eq. (13)-(16)",
-        quote="= w^T \\mathbb{E}_R[(R \\odot X)^T (R \\odot X)]w - 2y^T \\mathbb{E}_R[R \\odot X]w + "
-        "y^T y (16)",
+        quote="= w^T \\mathbb{E}_R[(R \\odot X)^T (R \\odot X)]w - 2y^T \\mathbb{E}_R[R \\odot X]w + y^T y "
+        "(16)",
     ),
     statement=r"\mathbb{E}_R\|(R\odot X)w - y\|_2^2 = \mathbb{E}_R[((R\odot X)w-y)^\top((R\odot X)w-y)] = "
     r"\mathbb{E}_R[w^\top(R\odot X)^\top(R\odot X)w - 2y^\top(R\odot X)w + y^\top y] = "
@@ -148,8 +148,8 @@ def mask_mean(xp, X, p):
     source=Source(
         SEED_003,
         "Question 2, part 2",
-        quote="\\mathbb{E}_R[(R \\odot X)^T(R \\odot X)] = p^2 X^T X + p(1-p) \\underbrace{I_d \\odot "
-        "(X^T X)}_{=\\Gamma^2}",
+        quote="\\mathbb{E}_R[(R \\odot X)^T(R \\odot X)] = p^2 X^T X + p(1-p) \\underbrace{I_d \\odot (X^T "
+        "X)}_{=\\Gamma^2}",
     ),
     statement=r"\mathbb{E}_R[(R\odot X)^\top(R\odot X)] = p^2X^\top X + p(1-p)\,I_d\odot(X^\top X),\quad "
     r"\mathbb{E}[R_{ki}R_{kj}] = p^2\ (i\ne j),\ p = p^2 + p(1-p)\ (i = j)",
@@ -177,11 +177,11 @@ def mask_gram(xp, X, p):
         quote="= \\underbrace{p^2 w^T X^T X w - 2py^T Xw + y^T y}_{=\\|y-pXw\\|_2^2} + "
         "\\underbrace{p(1-p)w^T \\Gamma^2 w}_{=p(1-p)\\|\\Gamma w\\|_2^2}",
     ),
-    statement=r"\mathbb{E}_R[L(w)] = w^\top[p^2X^\top X + p(1-p)\Gamma^2]w - 2py^\top Xw + y^\top y = "
-    r"\|y - pXw\|_2^2 + p(1-p)\|\Gamma w\|_2^2",
+    statement=r"\mathbb{E}_R[L(w)] = w^\top[p^2X^\top X + p(1-p)\Gamma^2]w - 2py^\top Xw + y^\top y = \|y "
+    r"- pXw\|_2^2 + p(1-p)\|\Gamma w\|_2^2",
     expected=Verdict.PROVED,
-    notes="Exact enumeration of all masks for n d <= 6; SymPy proves it for n = d = 2 (16 masks, "
-    "symbolic X, w, y, p); Monte Carlo for larger n, d in dropout.s003.expected_loss_mc.",
+    notes="Exact enumeration of all masks for n d <= 6; SymPy proves it for n = d = 2 (16 masks, symbolic "
+    "X, w, y, p); Monte Carlo for larger n, d in dropout.s003.expected_loss_mc.",
 )
 def expected_loss(xp, X, w, y, p):
     pp = p[:, None, None]
@@ -271,8 +271,9 @@ def _grad_formula(xp, X, w, y, p):
     statement=r"\frac{\partial\,\mathbb{E}_R[L(w)]}{\partial w} = 2p^2X^\top Xw - 2pX^\top y + "
     r"2p(1-p)\Gamma^2w",
     expected=Verdict.PROVED,
-    notes="Directional derivative along v against the central difference of the exactly enumerated expected "
-    "loss with step 1: exact, since the loss is quadratic in w. SymPy differentiates the closed form.",
+    notes="Directional derivative along v against the central difference of the exactly enumerated "
+    "expected loss with step 1: exact, since the loss is quadratic in w. SymPy differentiates the closed "
+    "form.",
 )
 def gradient(xp, X, w, y, p, v):
     f_plus = expected_loss_enum(xp, X, w + v, y, p)
@@ -291,19 +292,19 @@ def _w_dropout(xp, X, y, p):
     "dropout.s003.minimiser",
     inputs=DESIGN,
     dims={"n": [1, 2, 4, 8], "d": [1, 2, 4]},
-    title="gradient = 0 <=> X^T y = (pX^T X + (1-p)Gamma^2)w <=> (X^T X + ((1-p)/p) Gamma^2)^{-1} X^T y "
-    "= p w",
+    title="gradient = 0 <=> X^T y = (pX^T X + (1-p)Gamma^2)w <=> (X^T X + ((1-p)/p) Gamma^2)^{-1} X^T y = "
+    "p w",
     source=Source(
         SEED_003,
         "Question 2, part 3",
-        quote="\\Leftrightarrow \\left(X^T X + \\underbrace{\\frac{(1-p)}{p}\\Gamma^2}_{=\\lambda^{dropout}}"
-        "\\right)^{-1} X^T y = pw^{dropout}",
+        quote="\\Leftrightarrow \\left(X^T X + "
+        "\\underbrace{\\frac{(1-p)}{p}\\Gamma^2}_{=\\lambda^{dropout}}\\right)^{-1} X^T y = pw^{dropout}",
     ),
-    statement=r"\nabla_w\mathbb{E}_R[L] = 0 \iff X^\top y = (pX^\top X + (1-p)\Gamma^2)w \iff "
-    r"\left(X^\top X + \tfrac{1-p}{p}\Gamma^2\right)^{-1}X^\top y = pw^{dropout}",
+    statement=r"\nabla_w\mathbb{E}_R[L] = 0 \iff X^\top y = (pX^\top X + (1-p)\Gamma^2)w \iff \left(X^\top "
+    r"X + \tfrac{1-p}{p}\Gamma^2\right)^{-1}X^\top y = pw^{dropout}",
     expected=Verdict.HOLDS,
-    notes="w^dropout from the closed form; checked: the gradient formula vanishes there relative to its two "
-    "terms, and the normal equation X^T y = (pX^T X + (1-p)Gamma^2) w holds. The underbrace labels "
+    notes="w^dropout from the closed form; checked: the gradient formula vanishes there relative to its "
+    "two terms, and the normal equation X^T y = (pX^T X + (1-p)Gamma^2) w holds. The underbrace labels "
     "(1-p)/p Gamma^2 as lambda^dropout; the limits below are those of the scalar (1-p)/p.",
 )
 def minimiser(xp, X, y, p):
@@ -329,8 +330,8 @@ value(
     source=Source(
         SEED_003,
         "Question 2, part 3",
-        quote="we observe that \\lim_{p \\rightarrow 0} \\lambda^{dropout} = \\infty and "
-        "\\lim_{p \\rightarrow 1} \\lambda^{dropout} = 0",
+        quote="we observe that \\lim_{p \\rightarrow 0} \\lambda^{dropout} = \\infty and \\lim_{p "
+        "\\rightarrow 1} \\lambda^{dropout} = 0",
     ),
     statement=r"\lambda^{dropout} = \frac{1-p}{p}:\ \lim_{p\to0}\lambda^{dropout} = \infty,\ "
     r"\lim_{p\to1}\lambda^{dropout} = 0",
@@ -348,11 +349,11 @@ value(
     source=Source(
         SEED_003,
         "Question 2, part 4",
-        quote="0 = -2X^T y + 2X^T X w + 2\\lambda^{L_2} w \\Leftrightarrow (X^T X + \\lambda^{L_2} I_d)^{-1} "
-        "X^T y = w^{L_2}",
+        quote="0 = -2X^T y + 2X^T X w + 2\\lambda^{L_2} w \\Leftrightarrow (X^T X + \\lambda^{L_2} "
+        "I_d)^{-1} X^T y = w^{L_2}",
     ),
-    statement=r"\nabla_w\left(\|y-Xw\|^2 + \lambda\|w\|^2\right) = -2X^\top y + 2X^\top Xw + 2\lambda w = 0 "
-    r"\iff w^{L_2} = (X^\top X + \lambda I_d)^{-1}X^\top y",
+    statement=r"\nabla_w\left(\|y-Xw\|^2 + \lambda\|w\|^2\right) = -2X^\top y + 2X^\top Xw + 2\lambda w = "
+    r"0 \iff w^{L_2} = (X^\top X + \lambda I_d)^{-1}X^\top y",
     expected=Verdict.HOLDS,
     notes="The closed form satisfies X^T y = (X^T X + lambda I) w (relative tolerance 1e-7).",
 )
@@ -378,19 +379,18 @@ def _equal_column_norms(raw):
         "p": Scalar(0.02, 0.98),
     },
     dims={"n": [1, 2, 4, 8], "d": [1, 2, 4]},
-    title="lambda^L2 and lambda^dropout play a similar role: with equal column norms c, p w^dropout = ridge "
-    "with lambda = c (1-p)/p",
+    title="lambda^L2 and lambda^dropout play a similar role: with equal column norms c, p w^dropout = "
+    "ridge with lambda = c (1-p)/p",
     source=Source(
         SEED_003,
         "Question 2, part 5",
         quote="We could say that \\lambda^{L_2} and \\lambda^{dropout} play a similar role",
     ),
-    statement=r"\Gamma^2 = cI \implies p\,w^{dropout} = (X^\top X + c\tfrac{1-p}{p}I)^{-1}X^\top y = w^{L_2}"
-    r"\big|_{\lambda^{L_2} = c(1-p)/p}",
+    statement=r"\Gamma^2 = cI \implies p\,w^{dropout} = (X^\top X + c\tfrac{1-p}{p}I)^{-1}X^\top y = "
+    r"w^{L_2}\big|_{\lambda^{L_2} = c(1-p)/p}",
     expected=Verdict.HOLDS,
-    notes="Made precise: dropout is ridge with the data-dependent penalty (1-p)/p Gamma^2 on the "
-    "rescaled weights "
-    "p w; the two coincide exactly when all columns of X have the same norm.",
+    notes="Made precise: dropout is ridge with the data-dependent penalty (1-p)/p Gamma^2 on the rescaled "
+    "weights p w; the two coincide exactly when all columns of X have the same norm.",
 )
 def similar_role(xp, X, y, p):
     d = X.shape[-1]
@@ -416,16 +416,15 @@ PEN_INPUTS = {
     source=Source(
         SEED_003,
         "Question 2, part 5",
-        quote="in dropout, due to \\Gamma^2, we penalize more the rows of X which has a greater "
-        "mass/norm, whereas in the L_2 regularization scheme the penalization is uniform",
+        quote="in dropout, due to \\Gamma^2, we penalize more the rows of X which has a greater mass/norm, "
+        "whereas in the L_2 regularization scheme the penalization is uniform",
     ),
     statement=r"\|\Gamma w\|_2^2 = \sum_i w_i^2\,\|X_{i,:}\|_2^2\quad\text{(penalty weighted by the row "
-    r"norms "
-    r"of }X)",
+    r"norms of }X)",
     expected=Verdict.REFUTED,
-    notes="Read for square X (n = d) so that 'row i' can weight w_i. Gamma^2 = diag(X^T X) holds the squared "
-    "*column* norms: the penalty on w_j grows with the norm of feature (column) j, over all examples. "
-    "Corrected: dropout.s003.columns_penalised. The other half (L2 penalises uniformly) is right.",
+    notes="Read for square X (n = d) so that 'row i' can weight w_i. Gamma^2 = diag(X^T X) holds the "
+    "squared *column* norms: the penalty on w_j grows with the norm of feature (column) j, over all "
+    "examples. Corrected: dropout.s003.columns_penalised. The other half (L2 penalises uniformly) is right.",
 )
 def rows_penalised(xp, X, w):
     rows = xp.sum(X * X, axis=-1)

@@ -55,12 +55,12 @@ EQ14_INPUTS = {
         "Question 1, eq. (1)-(4)",
         quote="c = -\\mathbb{E}[w_{i1}^{(t)}] \\sum_{j=1}^{d^{(t-1)}} \\mathbb{E}[h_j^{(t-1)}] (4)",
     ),
-    statement=r"\mathbb{E}[a_i] = 0 \iff c = -\sum_j \mathbb{E}[w_{ij}h_j] = -\sum_j\mathbb{E}[w_{ij}]"
-    r"\mathbb{E}[h_j] = -\mathbb{E}[w_{i1}]\sum_j\mathbb{E}[h_j]",
+    statement=r"\mathbb{E}[a_i] = 0 \iff c = -\sum_j \mathbb{E}[w_{ij}h_j] = "
+    r"-\sum_j\mathbb{E}[w_{ij}]\mathbb{E}[h_j] = -\mathbb{E}[w_{i1}]\sum_j\mathbb{E}[h_j]",
     expected=Verdict.HOLDS,
-    notes="d = 2, three-point laws: the weights i.i.d., h an arbitrary joint law (its entries may depend on "
-    "each other) independent of W, as the document assumes. Checked as the chain of values of "
-    "E[a_i] each equivalence rearranges. With E[h_j] = 0 (part 1) it gives c = 0.",
+    notes="d = 2, three-point laws: the weights i.i.d., h an arbitrary joint law (its entries may depend "
+    "on each other) independent of W, as the document assumes. Checked as the chain of values of E[a_i] "
+    "each equivalence rearranges. With E[h_j] = 0 (part 1) it gives c = 0.",
 )
 def eq1_4(xp, c, sw, pw, sh, ph):
     wv, wp = _iid_pair(xp, sw, pw)
@@ -85,12 +85,12 @@ def eq1_4(xp, c, sw, pw, sh, ph):
         quote="W^{(t)} \\perp h^{(t-1)} \\rightarrow \\Leftrightarrow c = - \\sum_{j=1}^{d^{(t-1)}} "
         "\\mathbb{E}[w_{ij}^{(t)}] \\mathbb{E}[h_j^{(t-1)}] (3)",
     ),
-    statement=r"\mathbb{E}[w_{ij}h_j] = \mathbb{E}[w_{ij}]\,\mathbb{E}[h_j]\ \text{for an arbitrary "
-    r"joint law of }(w_{ij}, h_j)",
+    statement=r"\mathbb{E}[w_{ij}h_j] = \mathbb{E}[w_{ij}]\,\mathbb{E}[h_j]\ \text{for an arbitrary joint "
+    r"law of }(w_{ij}, h_j)",
     expected=Verdict.REFUTED,
-    notes="Tests whether the hypothesis W ⊥ h can be dropped: it cannot (any joint 3 x 3 law with "
-    "Cov[w, h] != 0). Not a claim of the document; the hypothesis does hold in a feed-forward network "
-    "at initialisation, since h^{(t-1)} is a function of earlier layers' weights and the input only.",
+    notes="Tests whether the hypothesis W ⊥ h can be dropped: it cannot (any joint 3 x 3 law with Cov[w, "
+    "h] != 0). Not a claim of the document; the hypothesis does hold in a feed-forward network at "
+    "initialisation, since h^{(t-1)} is a function of earlier layers' weights and the input only.",
 )
 def eq3_needs_independence(xp, sw, sh, pj):
     """E[wh] against E[w]E[h] for a dependent pair."""
@@ -109,14 +109,14 @@ def eq3_needs_independence(xp, sw, sh, pj):
     source=Source(
         SEED_003,
         "Question 1, eq. (5)-(7)",
-        quote="1 = \\sum_{j=1}^{d^{(t-1)}} \\mathbb{V}[w_{ij}^{(t)} h_j^{(t-1)}] + 2 \\sum_{1 \\leq "
-        "j_1 < j_2 \\leq d^{(t-1)}} \\text{Cov}[...] (7)",
+        quote="1 = \\sum_{j=1}^{d^{(t-1)}} \\mathbb{V}[w_{ij}^{(t)} h_j^{(t-1)}] + 2 \\sum_{1 \\leq j_1 < "
+        "j_2 \\leq d^{(t-1)}} \\text{Cov}[...] (7)",
     ),
-    statement=r"\mathbb{V}\Big[c + \sum_j w_{ij}h_j\Big] = \mathbb{V}\Big[\sum_j w_{ij}h_j\Big] = "
-    r"\sum_j \mathbb{V}[w_{ij}h_j] + 2\sum_{j_1<j_2}\mathrm{Cov}[w_{ij_1}h_{j_1}, w_{ij_2}h_{j_2}]",
+    statement=r"\mathbb{V}\Big[c + \sum_j w_{ij}h_j\Big] = \mathbb{V}\Big[\sum_j w_{ij}h_j\Big] = \sum_j "
+    r"\mathbb{V}[w_{ij}h_j] + 2\sum_{j_1<j_2}\mathrm{Cov}[w_{ij_1}h_{j_1}, w_{ij_2}h_{j_2}]",
     expected=Verdict.HOLDS,
-    notes="No assumption needed: d = 2 and an arbitrary joint law of (w_1, h_1, w_2, h_2) on a 2-point grid "
-    "per variable (16 atoms).",
+    notes="No assumption needed: d = 2 and an arbitrary joint law of (w_1, h_1, w_2, h_2) on a 2-point "
+    "grid per variable (16 atoms).",
 )
 def eq5_7(xp, c, s, p):
     grid = list(itertools.product(range(2), repeat=4))
@@ -151,8 +151,8 @@ def _var_product_independent(xp, sw, pw, sh, ph):
         quote="\\mathbb{V}[w_{ij}^{(t)}] \\left( \\mathbb{V}[h_j^{(t-1)}] + \\mathbb{E}[h_j^{(t-1)}]^2 "
         "\\right) + \\mathbb{V}[h_j^{(t-1)}] \\mathbb{E}[w_{ij}^{(t)}]^2 (9)",
     ),
-    statement=r"w \perp h \implies \mathbb{V}[wh] = \mathbb{V}[w]\left(\mathbb{V}[h] + \mathbb{E}[h]^2\right)"
-    r" + \mathbb{V}[h]\,\mathbb{E}[w]^2",
+    statement=r"w \perp h \implies \mathbb{V}[wh] = \mathbb{V}[w]\left(\mathbb{V}[h] + "
+    r"\mathbb{E}[h]^2\right) + \mathbb{V}[h]\,\mathbb{E}[w]^2",
     expected=Verdict.PROVED,
     notes="Exact on independent 3-point laws; proved in SymPy from V[wh] = E[w^2]E[h^2] - E[w]^2E[h]^2. In "
     "(9) the last term sits outside the sum sign as typeset; read inside (it is in (10)).",
@@ -183,13 +183,12 @@ def eq9(xp, sw, pw, sh, ph):
         "d^{(t-1)} \\left( \\mathbb{V}[w_{i1}^{(t)}] + \\mathbb{E}[w_{i1}^{(t)}]^2 \\right) (10)",
     ),
     statement=r"\mathbb{V}\Big[\sum_j w_{ij}h_j\Big] = \sum_j\mathbb{V}[w_{ij}h_j] = \sum_j "
-    r"\mathbb{V}[w_{ij}]"
-    r"(\mathbb{V}[h_j] + \mathbb{E}[h_j]^2) + \mathbb{V}[h_j]\mathbb{E}[w_{ij}]^2 = "
+    r"\mathbb{V}[w_{ij}](\mathbb{V}[h_j] + \mathbb{E}[h_j]^2) + \mathbb{V}[h_j]\mathbb{E}[w_{ij}]^2 = "
     r"d\left(\mathbb{V}[w_{i1}] + \mathbb{E}[w_{i1}]^2\right)",
     expected=Verdict.HOLDS,
     notes="d = 2; h_1, h_2 independent standardised 3-point laws (so uncorrelated, mean 0, variance 1), "
-    "weights i.i.d. and independent of h; the weights' mean is not zero, so (8)'s covariances "
-    "vanish because the h_j are uncorrelated.",
+    "weights i.i.d. and independent of h; the weights' mean is not zero, so (8)'s covariances vanish "
+    "because the h_j are uncorrelated.",
 )
 def eq8_10(xp, sw, pw, sh, ph1, ph2):
     h1, h2 = standardize(xp, sh[:, 0], ph1), standardize(xp, sh[:, 1], ph2)
@@ -296,11 +295,11 @@ def _relu(xp, x):
         quote="1 = 2 \\int_0^{\\infty} x^2 p_{a_j^{(t-1)}}(x) dx ... \\Leftrightarrow \\frac{1}{2} = "
         "\\mathbb{E}[g(a_j^{(t-1)})^2]",
     ),
-    statement=r"1 = \mathbb{V}[a] = \int x^2 p(x)\,dx = 2\int_0^\infty x^2 p(x)\,dx = "
-    r"2\int (x\mathbb{1}_{x>0})^2 p(x)\,dx,\ \text{so}\ \mathbb{E}[\mathrm{ReLU}(a)^2] = \tfrac12",
+    statement=r"1 = \mathbb{V}[a] = \int x^2 p(x)\,dx = 2\int_0^\infty x^2 p(x)\,dx = 2\int "
+    r"(x\mathbb{1}_{x>0})^2 p(x)\,dx,\ \text{so}\ \mathbb{E}[\mathrm{ReLU}(a)^2] = \tfrac12",
     expected=Verdict.HOLDS,
-    notes="Exact on symmetric discrete laws with variance 1 and an optional atom at 0 (the integrals become "
-    "sums; an atom at 0 contributes nothing). True for every symmetric law with V[a] = 1; symbolic "
+    notes="Exact on symmetric discrete laws with variance 1 and an optional atom at 0 (the integrals "
+    "become sums; an atom at 0 contributes nothing). True for every symmetric law with V[a] = 1; symbolic "
     "integrals for the Gaussian, uniform and Laplace laws in init.s003.relu_half_families. Without "
     "symmetry it fails: init.s003.relu_half_needs_symmetry.",
 )
@@ -339,8 +338,8 @@ value(
     stated=[Fraction(1, 2)] * 3,
     title="E[ReLU(a)^2] = 1/2 for standard Gaussian, uniform(-sqrt 3, sqrt 3) and Laplace(1/sqrt 2) a",
     source=Source(SEED_003, "Question 1, part 2", quote="\\frac{1}{2} = \\mathbb{E}[g(a_j^{(t-1)})^2]"),
-    statement=r"\mathbb{E}[\mathrm{ReLU}(a)^2] = \int_0^\infty x^2 p(x)\,dx = \tfrac12\ \text{for symmetric }"
-    r"a\ \text{with}\ \mathbb{V}[a] = 1",
+    statement=r"\mathbb{E}[\mathrm{ReLU}(a)^2] = \int_0^\infty x^2 p(x)\,dx = \tfrac12\ \text{for "
+    r"symmetric }a\ \text{with}\ \mathbb{V}[a] = 1",
     expected=Verdict.PROVED,
     same_as=("init.s003.relu_half",),
     notes="Symbolic integration (SymPy) for three symmetric families with variance 1.",
@@ -360,8 +359,8 @@ value(
     statement=r"\mathbb{E}[a] = 0,\ \mathbb{V}[a] = 1 \implies \mathbb{E}[\mathrm{ReLU}(a)^2] = \tfrac12",
     expected=Verdict.REFUTED,
     notes="Tests whether the symmetry hypothesis can be dropped: it cannot (a skewed standardised law has "
-    "E[ReLU(a)^2] = E[a^2 1_{a>0}] != 1/2). Not a claim of the document; it documents for which a "
-    "the step '1 = 2 int_0^inf x^2 p(x) dx' is true.",
+    "E[ReLU(a)^2] = E[a^2 1_{a>0}] != 1/2). Not a claim of the document; it documents for which a the step "
+    "'1 = 2 int_0^inf x^2 p(x) dx' is true.",
 )
 def relu_half_needs_symmetry(xp, s, p):
     v = standardize(xp, s, p)
@@ -421,18 +420,18 @@ COV_INPUTS = {
     source=Source(
         SEED_003,
         "Question 1, part 2, before (11)",
-        quote="As the a^{(t-1)} are uncorrelated and h_j^{(t-1)} is either equal to 0 or a_j^{(t-1)}, "
-        "we still have that the covariance term is equal to 0 in (7)",
+        quote="As the a^{(t-1)} are uncorrelated and h_j^{(t-1)} is either equal to 0 or a_j^{(t-1)}, we "
+        "still have that the covariance term is equal to 0 in (7)",
     ),
     statement=r"\mathrm{Cov}[a_{j_1}, a_{j_2}] = 0 \implies \mathrm{Cov}[w_{ij_1}\mathrm{ReLU}(a_{j_1}), "
     r"w_{ij_2}\mathrm{ReLU}(a_{j_2})] = 0",
     expected=Verdict.REFUTED,
     notes="Uncorrelated is not independent: with a_2 = eps a_1 (eps = +-1 independent of a_1, symmetric, "
-    "variance 1) the a's are uncorrelated but Cov[ReLU(a_1), ReLU(a_2)] = 1/4 - E[ReLU(a_1)]^2 > 0 "
-    "unless |a_1| is constant, and the covariance term of (7) equals E[w]^2 Cov[h_1, h_2] != 0 when "
-    "E[w] != 0 (the case (12) still keeps). In a deep random network the pre-activations of a layer "
-    "share h^{(t-2)} and are dependent in exactly this way (study init.propagation). The conclusion "
-    "survives because the scheme then sets E[w] = 0 (init.s003.relu_cov_zero_fixed).",
+    "variance 1) the a's are uncorrelated but Cov[ReLU(a_1), ReLU(a_2)] = 1/4 - E[ReLU(a_1)]^2 > 0 unless "
+    "|a_1| is constant, and the covariance term of (7) equals E[w]^2 Cov[h_1, h_2] != 0 when E[w] != 0 "
+    "(the case (12) still keeps). In a deep random network the pre-activations of a layer share h^{(t-2)} "
+    "and are dependent in exactly this way (study init.propagation). The conclusion survives because the "
+    "scheme then sets E[w] = 0 (init.s003.relu_cov_zero_fixed).",
 )
 def relu_cov_zero(xp, sw, pw, s, p):
     """E[X_1X_2] against E[X_1]E[X_2] for ReLU units fed by uncorrelated but dependent pre-activations."""

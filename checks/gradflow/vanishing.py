@@ -76,13 +76,13 @@ def _h_jacobians(xp, W, U, b, X, h0, act):
     dims=FD_DIMS,
     title="dg_t/dg_{t-1} = sigma'(W g_{t-1} + U x_t + b) W (seed 002)",
     source=Source(SEED_002, "Question 1, part 2", quote="= \\sigma'(Wg_{t-1} + Ux_t + b)W"),
-    statement=r"\frac{\partial g_t}{\partial g_{t-1}} = \frac{\partial \sigma'(Wg_{t-1} + Ux_t + b)}"
-    r"{\partial g_{t-1}} = \sigma'(Wg_{t-1} + Ux_t + b)W",
+    statement=r"\frac{\partial g_t}{\partial g_{t-1}} = \frac{\partial \sigma'(Wg_{t-1} + Ux_t + "
+    r"b)}{\partial g_{t-1}} = \sigma'(Wg_{t-1} + Ux_t + b)W",
     expected=Verdict.PROVED,
     same_as=("vanish.s003.jacobian_step", "vanish.s004.jacobian_step"),
     notes="Numerator layout, sigma'(.) read as diag(sigma'(.)). The middle expression differentiates "
-    "sigma' instead of sigma (a slip that the right-hand side does not carry). Checked against "
-    "central differences of g_{t-1} -> g_t (X[:, 0] is x_t) and proved in SymPy for n = 2, generic sigma.",
+    "sigma' instead of sigma (a slip that the right-hand side does not carry). Checked against central "
+    "differences of g_{t-1} -> g_t (X[:, 0] is x_t) and proved in SymPy for n = 2, generic sigma.",
 )
 def jacobian_step_002(xp, W, U, b, X, h0, act):
     g_prev = h0
@@ -99,8 +99,8 @@ def jacobian_step_002(xp, W, U, b, X, h0, act):
     source=Source(
         SEED_002,
         "Question 1, part 2",
-        quote="\\frac{\\partial g_T}{\\partial g_0} = \\prod_{t=1}^T \\frac{\\partial g_t}"
-        "{\\partial g_{t-1}}",
+        quote="\\frac{\\partial g_T}{\\partial g_0} = \\prod_{t=1}^T \\frac{\\partial g_t}{\\partial "
+        "g_{t-1}}",
     ),
     statement=r"\frac{\partial g_T}{\partial g_0} = \prod_{t=1}^T \frac{\partial g_t}{\partial g_{t-1}}",
     expected=Verdict.HOLDS,
@@ -126,8 +126,8 @@ def chain_product_002(xp, W, U, b, X, h0, act):
         "Question 1, part 2",
         quote="\\left\\| \\frac{\\partial g_t}{\\partial g_{t-1}} \\right\\| \\leq \\gamma \\|W\\|",
     ),
-    statement=r"\left\|\frac{\partial g_t}{\partial g_{t-1}}\right\| \le \|\sigma'(Wg_{t-1}+Ux_t+b)\|"
-    r"\cdot\|W\| \le \gamma\|W\|",
+    statement=r"\left\|\frac{\partial g_t}{\partial g_{t-1}}\right\| \le "
+    r"\|\sigma'(Wg_{t-1}+Ux_t+b)\|\cdot\|W\| \le \gamma\|W\|",
     expected=Verdict.HOLDS,
     notes="gamma = sup|sigma'| per activation; tight (ratio 1) for the identity activation.",
 )
@@ -150,13 +150,13 @@ def step_bound_002(xp, W, U, b, X, h0, act):
         "Question 1, part 2",
         quote="\\leq \\gamma^T \\|W\\|^T = \\gamma^T (\\sqrt{\\lambda_1(W^\\top W)})^T",
     ),
-    statement=r"\left\|\frac{\partial g_T}{\partial g_0}\right\| \le \prod_{t=1}^T\left\|"
-    r"\frac{\partial g_t}{\partial g_{t-1}}\right\| \le \gamma^T\|W\|^T = "
-    r"\gamma^T\left(\sqrt{\lambda_1(W^\top W)}\right)^T",
+    statement=r"\left\|\frac{\partial g_T}{\partial g_0}\right\| \le \prod_{t=1}^T\left\|\frac{\partial "
+    r"g_t}{\partial g_{t-1}}\right\| \le \gamma^T\|W\|^T = \gamma^T\left(\sqrt{\lambda_1(W^\top "
+    r"W)}\right)^T",
     expected=Verdict.HOLDS,
     same_as=("vanish.s003.eq24", "vanish.s004.norm_chain"),
-    notes="Exact Jacobians of simulated RNNs, seven activations. Tightness: the identity activation "
-    "with n = 1 attains the bound.",
+    notes="Exact Jacobians of simulated RNNs, seven activations. Tightness: the identity activation with n "
+    "= 1 attains the bound.",
 )
 def bound_chain_002(xp, W, U, b, X, h0, act):
     jacs = _g_jacobians(xp, W, U, b, X, h0, act)
@@ -189,13 +189,13 @@ DELTA_INPUTS = {"gamma": Scalar(0.05, 2.0), "delta": Scalar(0.0, 1.0)}
         quote="\\gamma^T \\left( \\sqrt{\\frac{\\delta^2}{\\gamma^2}} \\right)^T = \\gamma^T "
         "\\sqrt{\\frac{\\delta^2}{\\gamma^2}} = \\delta^T",
     ),
-    statement=r"\gamma^T\left(\sqrt{\frac{\delta^2}{\gamma^2}}\right)^T = \gamma^T\sqrt{\frac{\delta^2}"
-    r"{\gamma^2}} = \delta^T",
+    statement=r"\gamma^T\left(\sqrt{\frac{\delta^2}{\gamma^2}}\right)^T = "
+    r"\gamma^T\sqrt{\frac{\delta^2}{\gamma^2}} = \delta^T",
     expected=Verdict.REFUTED,
-    notes="Checked: the first equality, the one that fails (the engine judges a chain by its end "
-    "points, which agree here). The middle expression drops the exponent T: it equals "
-    "gamma^{T-1} delta, not delta^T, unless T = 1 or gamma = delta. The corrected chain "
-    "(vanish.s002.delta_subst_fixed) is proved, so the conclusion of the answer is unaffected.",
+    notes="Checked: the first equality, the one that fails (the engine judges a chain by its end points, "
+    "which agree here). The middle expression drops the exponent T: it equals gamma^{T-1} delta, not "
+    "delta^T, unless T = 1 or gamma = delta. The corrected chain (vanish.s002.delta_subst_fixed) is "
+    "proved, so the conclusion of the answer is unaffected.",
 )
 def delta_subst_002(xp, gamma, delta, T):
     r = xp.sqrt(delta * delta / (gamma * gamma))
@@ -238,8 +238,8 @@ def _hyp_bound(xp, W, U, b, X, h0, delta, s, act, *, layout):
         "Question 1, part 2",
         quote="Substitute \\lambda_1(W^\\top W) \\leq \\frac{\\delta^2}{\\gamma^2} ... = \\delta^T",
     ),
-    statement=r"\lambda_1(W^\top W) \le \frac{\delta^2}{\gamma^2} \implies "
-    r"\left\|\frac{\partial g_T}{\partial g_0}\right\| \le \delta^T",
+    statement=r"\lambda_1(W^\top W) \le \frac{\delta^2}{\gamma^2} \implies \left\|\frac{\partial "
+    r"g_T}{\partial g_0}\right\| \le \delta^T",
     expected=Verdict.HOLDS,
     same_as=("vanish.s003.eq25", "vanish.s004.norm_chain"),
     notes="W is drawn and rescaled to ||W|| = s delta/gamma, s in (0, 1], so the hypothesis holds by "
@@ -265,8 +265,8 @@ value(
     source=Source(
         SEED_002,
         "Question 1, part 2",
-        quote="where \\gamma > 0, 0 \\leq \\delta \\leq 1 ... Thus, \\delta^T \\rightarrow 0 as "
-        "T \\rightarrow \\infty",
+        quote="where \\gamma > 0, 0 \\leq \\delta \\leq 1 ... Thus, \\delta^T \\rightarrow 0 as T "
+        "\\rightarrow \\infty",
     ),
     statement=r"0 \le \delta \le 1 \implies \lim_{T\to\infty}\delta^T = 0",
     expected=Verdict.REFUTED,
@@ -312,8 +312,8 @@ value(
     source=Source(
         SEED_004,
         "Question 1.2",
-        quote="\\lim_{T \\to \\infty} \\|\\frac{\\partial h_T}{\\partial h_0}\\| \\le "
-        "\\lim_{T \\to \\infty} \\delta^T = 0",
+        quote="\\lim_{T \\to \\infty} \\|\\frac{\\partial h_T}{\\partial h_0}\\| \\le \\lim_{T \\to "
+        "\\infty} \\delta^T = 0",
     ),
     statement=r"0 \le \delta < 1 \implies \lim_{T\to\infty}\delta^T = 0",
     expected=Verdict.PROVED,
@@ -332,8 +332,8 @@ value(
         "Question 1, part 2 (boundary delta = 1)",
         quote="where \\gamma > 0, 0 \\leq \\delta \\leq 1",
     ),
-    statement=r"\sigma = \tanh,\ W = Q\ \text{orthogonal},\ b = 0,\ x_t = 0,\ h_0 = 0:\ "
-    r"\lambda_1(W^\top W) = 1 = \delta^2/\gamma^2\ \text{and}\ \|\partial h_T/\partial h_0\| = 1",
+    statement=r"\sigma = \tanh,\ W = Q\ \text{orthogonal},\ b = 0,\ x_t = 0,\ h_0 = 0:\ \lambda_1(W^\top "
+    r"W) = 1 = \delta^2/\gamma^2\ \text{and}\ \|\partial h_T/\partial h_0\| = 1",
     expected=Verdict.HOLDS,
     notes="Witness for the refutation of vanish.s002.limit: h = 0 is a fixed point, tanh'(0) = 1 and W is "
     "orthogonal, so the Jacobian product is orthogonal and its norm stays 1 for all T.",
@@ -366,8 +366,8 @@ def delta_one_witness(xp, Q, T):
         quote="\\left\\| \\frac{\\partial g_T}{\\partial g_0} \\right\\| \\leq \\gamma^T "
         "(\\sqrt{\\lambda_1(W^\\top W)})^T > \\delta^T",
     ),
-    statement=r"\left\|\frac{\partial g_T}{\partial g_0}\right\| \le \gamma^T\left(\sqrt{\lambda_1"
-    r"(W^\top W)}\right)^T > \delta^T",
+    statement=r"\left\|\frac{\partial g_T}{\partial g_0}\right\| \le \gamma^T\left(\sqrt{\lambda_1(W^\top "
+    r"W)}\right)^T > \delta^T",
     expected=Verdict.HOLDS,
     notes="Both links hold; together they say nothing about ||dg_T/dg_0|| versus delta^T (mixed "
     "directions), which is why the reversed condition decides nothing by itself.",
@@ -482,9 +482,9 @@ def _saturated_witness(xp, Q, a, delta, T, act):
     r"\left\|\frac{\partial h_T}{\partial h_0}\right\| \le 2^{-T}",
     expected=Verdict.HOLDS,
     same_as=("vanish.s003.reverse_not_sufficient",),
-    notes="Witness family: W = (a/gamma) Q with Q orthogonal and a in (1.05, 3), so even gamma ||W|| > 1; a "
-    "bias large enough to saturate tanh/sigmoid makes sigma' tiny and the exact Jacobian decays "
-    "faster than 2^{-T}. Explosion witnesses: vanish.s004.explosion_possible.",
+    notes="Witness family: W = (a/gamma) Q with Q orthogonal and a in (1.05, 3), so even gamma ||W|| > 1; "
+    "a bias large enough to saturate tanh/sigmoid makes sigma' tiny and the exact Jacobian decays faster "
+    "than 2^{-T}. Explosion witnesses: vanish.s004.explosion_possible.",
 )
 def reverse_not_sufficient_002(xp, Q, a, delta, T, act):
     return _saturated_witness(xp, Q, a, delta, T, act)
@@ -498,11 +498,11 @@ def reverse_not_sufficient_002(xp, Q, a, delta, T, act):
     source=Source(
         SEED_003,
         "Question 5, part 3",
-        quote="we can only say that the gradients will be smaller than something that is greater "
-        "than 0, but this doesn't imply that the gradients will tend to infinity",
+        quote="we can only say that the gradients will be smaller than something that is greater than 0, "
+        "but this doesn't imply that the gradients will tend to infinity",
     ),
-    statement=r"\lambda_1(W^\top W) > \frac{\delta^2}{\gamma^2} \not\Rightarrow \left\|\frac{\partial h_T}"
-    r"{\partial h_0}\right\| \to \infty",
+    statement=r"\lambda_1(W^\top W) > \frac{\delta^2}{\gamma^2} \not\Rightarrow \left\|\frac{\partial "
+    r"h_T}{\partial h_0}\right\| \to \infty",
     expected=Verdict.HOLDS,
     same_as=("vanish.s002.reverse_not_sufficient",),
     notes="Same saturated witness family as seed 002.",
@@ -519,11 +519,11 @@ def reverse_not_sufficient_003(xp, Q, a, delta, T, act):
     source=Source(
         SEED_004,
         "Question 1.3",
-        quote="gradient explosion is possible. It won't certainly explode but now it has the "
-        "potential to explode",
+        quote="gradient explosion is possible. It won't certainly explode but now it has the potential to "
+        "explode",
     ),
-    statement=r"\exists\,W:\ \lambda_1(W^\top W) > \frac{1}{\gamma^2},\ "
-    r"\left\|\frac{\partial h_T}{\partial h_0}\right\| = (\gamma\|W\|)^T \to \infty",
+    statement=r"\exists\,W:\ \lambda_1(W^\top W) > \frac{1}{\gamma^2},\ \left\|\frac{\partial "
+    r"h_T}{\partial h_0}\right\| = (\gamma\|W\|)^T \to \infty",
     expected=Verdict.HOLDS,
     notes="Witness: tanh, W = aQ (Q orthogonal, a > 1), b = 0, x_t = 0, h_0 = 0 (a fixed point with "
     "tanh'(0) = 1): the Jacobian is a^T Q^T, norm a^T.",
@@ -548,16 +548,15 @@ def explosion_possible_004(xp, Q, a, T):
     source=Source(
         SEED_004,
         "Question 1.3",
-        quote="Hence if the largest eigenvalue is not smaller than \\frac{\\delta^2}{\\gamma^2}, "
-        "then the upper bound won't tend to zero",
+        quote="Hence if the largest eigenvalue is not smaller than \\frac{\\delta^2}{\\gamma^2}, then the "
+        "upper bound won't tend to zero",
     ),
-    statement=r"\lambda_1(W^\top W) \ge \frac{\delta^2}{\gamma^2} \implies "
-    r"(\gamma\|W\|)^T \not\to 0",
+    statement=r"\lambda_1(W^\top W) \ge \frac{\delta^2}{\gamma^2} \implies (\gamma\|W\|)^T \not\to 0",
     expected=Verdict.REFUTED,
     same_as=("vanish.s002.reverse_likely_explode", "vanish.s003.reverse_suppose_explode"),
     notes="Checked as gamma ||W|| >= 1 (the bound (gamma||W||)^T tends to 0 exactly when gamma||W|| < 1). "
-    "With delta < 1 the condition only gives gamma ||W|| >= delta, e.g. delta = 1/2, gamma ||W|| = "
-    "0.6: the bound still tends to 0 and the gradient vanishes. Corrected: vanish.s004.reverse_fixed.",
+    "With delta < 1 the condition only gives gamma ||W|| >= delta, e.g. delta = 1/2, gamma ||W|| = 0.6: "
+    "the bound still tends to 0 and the gradient vanishes. Corrected: vanish.s004.reverse_fixed.",
 )
 def reverse_bound_not_zero_004(xp, W, delta, s, act):
     g = SUP_D1[act]
@@ -581,16 +580,16 @@ REV_ONLY_INPUTS = {
     source=Source(
         SEED_002,
         "Question 1, part 3",
-        quote="If the largest eigenvalue of the weights is larger than \\frac{\\delta^2}{\\gamma^2}, "
-        "then the gradients of the hidden state are likely to explode.",
+        quote="If the largest eigenvalue of the weights is larger than \\frac{\\delta^2}{\\gamma^2}, then "
+        "the gradients of the hidden state are likely to explode.",
     ),
-    statement=r"\lambda_1(W^\top W) > \frac{\delta^2}{\gamma^2} \implies "
-    r"\text{the gradients are likely to explode}",
+    statement=r"\lambda_1(W^\top W) > \frac{\delta^2}{\gamma^2} \implies \text{the gradients are likely to "
+    r"explode}",
     expected=Verdict.REFUTED,
     same_as=("vanish.s003.reverse_suppose_explode", "vanish.s004.reverse_bound_not_zero"),
-    notes="'Likely to explode' is read as: the reversed condition at least removes the guaranteed vanishing, "
-    "i.e. gamma ||W|| >= 1 (checked). It does not: for delta < 1 the condition allows delta < gamma "
-    "||W|| < 1, where ||dh_T/dh_0|| <= (gamma||W||)^T -> 0 for every input (e.g. delta = 0.5, gamma "
+    notes="'Likely to explode' is read as: the reversed condition at least removes the guaranteed "
+    "vanishing, i.e. gamma ||W|| >= 1 (checked). It does not: for delta < 1 the condition allows delta < "
+    "gamma ||W|| < 1, where ||dh_T/dh_0|| <= (gamma||W||)^T -> 0 for every input (e.g. delta = 0.5, gamma "
     "||W|| = 0.6). Puzzling wording, recorded as read.",
 )
 def reverse_likely_explode_002(xp, W, delta, s, act):
@@ -616,8 +615,8 @@ def reverse_likely_explode_002(xp, W, delta, s, act):
     expected=Verdict.REFUTED,
     same_as=("vanish.s002.reverse_likely_explode", "vanish.s004.reverse_bound_not_zero"),
     notes="Read as 'instead of vanishing': the condition excludes the guaranteed decay, gamma ||W|| >= 1 "
-    "(checked). False for delta < gamma ||W|| < 1. The answer's next sentence (necessary, not "
-    "sufficient) is right: vanish.s003.reverse_necessary, vanish.s003.reverse_not_sufficient.",
+    "(checked). False for delta < gamma ||W|| < 1. The answer's next sentence (necessary, not sufficient) "
+    "is right: vanish.s003.reverse_necessary, vanish.s003.reverse_not_sufficient.",
 )
 def reverse_suppose_explode_003(xp, W, delta, s, act):
     g = SUP_D1[act]
@@ -655,9 +654,8 @@ def reverse_fixed_004(xp, W, s, T, act):
     source=Source(
         SEED_003,
         "Question 5, part 2",
-        quote="\\frac{\\partial h_t}{\\partial h_{t-1}} = \\frac{\\partial \\sigma(h_{t-1})}"
-        "{\\partial h_{t-1}} \\frac{\\partial h_t}{\\partial \\sigma(h_{t-1})} = "
-        "\\text{diag}(\\sigma'(h_{t-1}))W^T",
+        quote="\\frac{\\partial h_t}{\\partial h_{t-1}} = \\frac{\\partial \\sigma(h_{t-1})}{\\partial "
+        "h_{t-1}} \\frac{\\partial h_t}{\\partial \\sigma(h_{t-1})} = \\text{diag}(\\sigma'(h_{t-1}))W^T",
     ),
     statement=r"\frac{\partial h_t}{\partial h_{t-1}} = \mathrm{diag}(\sigma'(h_{t-1}))W^\top",
     expected=Verdict.PROVED,
@@ -681,17 +679,16 @@ def jacobian_step_003(xp, W, U, b, X, h0, act):
     source=Source(
         SEED_003,
         "Question 5, part 2, eq. (22)-(23)",
-        quote="\\left\\| \\frac{\\partial h_1}{\\partial h_0} \\frac{\\partial h_2}{\\partial h_1} "
-        "\\dots \\frac{\\partial h_T}{\\partial h_{T-1}} \\right\\| = \\left\\| "
-        "\\text{diag}(\\sigma'(h_0))W^T \\dots \\text{diag}(\\sigma'(h_{T-1}))W^T \\right\\|",
+        quote="\\left\\| \\frac{\\partial h_1}{\\partial h_0} \\frac{\\partial h_2}{\\partial h_1} \\dots "
+        "\\frac{\\partial h_T}{\\partial h_{T-1}} \\right\\| = \\left\\| \\text{diag}(\\sigma'(h_0))W^T "
+        "\\dots \\text{diag}(\\sigma'(h_{T-1}))W^T \\right\\|",
     ),
-    statement=r"\frac{\partial h_T}{\partial h_0} = \frac{\partial h_1}{\partial h_0}\cdots"
-    r"\frac{\partial h_T}{\partial h_{T-1}} = \mathrm{diag}(\sigma'(h_0))W^\top\cdots"
-    r"\mathrm{diag}(\sigma'(h_{T-1}))W^\top",
+    statement=r"\frac{\partial h_T}{\partial h_0} = \frac{\partial h_1}{\partial h_0}\cdots\frac{\partial "
+    r"h_T}{\partial h_{T-1}} = \mathrm{diag}(\sigma'(h_0))W^\top\cdots\mathrm{diag}(\sigma'(h_{T-1}))W^\top",
     expected=Verdict.HOLDS,
     same_as=("vanish.s002.chain_product", "vanish.s004.chain"),
-    notes="Consistent denominator layout: the left-to-right order 1..T is right for it. Checked against the "
-    "transpose of the central-difference Jacobian of h_0 -> h_T.",
+    notes="Consistent denominator layout: the left-to-right order 1..T is right for it. Checked against "
+    "the transpose of the central-difference Jacobian of h_0 -> h_T.",
 )
 def eq22_23_003(xp, W, U, b, X, h0, act):
     full = lambda z: run_h(xp, W, U, b, X, z, act)[-1]  # noqa: E731
@@ -712,11 +709,11 @@ def eq22_23_003(xp, W, U, b, X, h0, act):
     source=Source(
         SEED_003,
         "Question 5, part 2, eq. (24)",
-        quote="\\|AB\\| \\leq \\|A\\|\\|B\\| \\rightarrow \\leq \\left\\| \\text{diag}(\\sigma'"
-        "(h_0)) \\right\\| \\|W^T\\| \\dots",
+        quote="\\|AB\\| \\leq \\|A\\|\\|B\\| \\rightarrow \\leq \\left\\| \\text{diag}(\\sigma'(h_0)) "
+        "\\right\\| \\|W^T\\| \\dots",
     ),
-    statement=r"\left\|\mathrm{diag}(\sigma'(h_0))W^\top\cdots\mathrm{diag}(\sigma'(h_{T-1}))W^\top\right\|"
-    r" \le \prod_{t=0}^{T-1}\|\mathrm{diag}(\sigma'(h_t))\|\,\|W^\top\|",
+    statement=r"\left\|\mathrm{diag}(\sigma'(h_0))W^\top\cdots\mathrm{diag}(\sigma'(h_{T-1}))W^\top\right\| "
+    r"\le \prod_{t=0}^{T-1}\|\mathrm{diag}(\sigma'(h_t))\|\,\|W^\top\|",
     expected=Verdict.HOLDS,
     same_as=("vanish.s002.bound_chain",),
 )
@@ -742,11 +739,11 @@ def eq24_003(xp, W, U, b, X, h0, act):
     source=Source(
         SEED_003,
         "Question 5, part 2",
-        quote="\\left\\| \\text{diag}(\\sigma'(h_t)) \\right\\| = \\sqrt{\\lambda_1(\\text{diag}"
-        "(\\sigma'(h_t))^2)} ... \\leq \\sqrt{\\gamma^2} = \\gamma",
+        quote="\\left\\| \\text{diag}(\\sigma'(h_t)) \\right\\| = "
+        "\\sqrt{\\lambda_1(\\text{diag}(\\sigma'(h_t))^2)} ... \\leq \\sqrt{\\gamma^2} = \\gamma",
     ),
-    statement=r"\|\mathrm{diag}(\sigma'(h_t))\| = \sqrt{\lambda_1(\mathrm{diag}(\sigma'(h_t))^2)} "
-    r"\le \sqrt{\lambda_1(\mathrm{diag}(\gamma)^2)} = \gamma",
+    statement=r"\|\mathrm{diag}(\sigma'(h_t))\| = \sqrt{\lambda_1(\mathrm{diag}(\sigma'(h_t))^2)} \le "
+    r"\sqrt{\lambda_1(\mathrm{diag}(\gamma)^2)} = \gamma",
     expected=Verdict.HOLDS,
     notes="Tight (ratio 1) for tanh near 0 and for relu/identity; sigmoid reaches 1/4 at 0.",
 )
@@ -765,8 +762,8 @@ def diag_norm_003(xp, h, act):
     source=Source(
         SEED_003,
         "Question 5, part 2, eq. (25)",
-        quote="\\left\\| \\frac{\\partial h_T}{\\partial h_0} \\right\\| \\leq \\gamma^T "
-        "\\|W^T\\|^T \\leq \\gamma^T \\left( \\frac{\\delta}{\\gamma} \\right)^T = \\delta^T",
+        quote="\\left\\| \\frac{\\partial h_T}{\\partial h_0} \\right\\| \\leq \\gamma^T \\|W^T\\|^T \\leq "
+        "\\gamma^T \\left( \\frac{\\delta}{\\gamma} \\right)^T = \\delta^T",
     ),
     statement=r"\left\|\frac{\partial h_T}{\partial h_0}\right\| \le \gamma^T\|W^\top\|^T \le "
     r"\gamma^T\left(\frac{\delta}{\gamma}\right)^T = \delta^T",
@@ -789,11 +786,11 @@ def eq25_003(xp, W, U, b, X, h0, delta, s, act):
     source=Source(
         SEED_003,
         "Question 5, part 3",
-        quote="if this condition is not met (i.e the largest eigenvalue of the weights is smaller "
-        "than \\frac{\\delta^2}{\\gamma^2}), we are sure that the gradients won't explode",
+        quote="if this condition is not met (i.e the largest eigenvalue of the weights is smaller than "
+        "\\frac{\\delta^2}{\\gamma^2}), we are sure that the gradients won't explode",
     ),
-    statement=r"\lambda_1(W^\top W) \le \frac{\delta^2}{\gamma^2} \implies "
-    r"\left\|\frac{\partial h_T}{\partial h_0}\right\| \le \delta^T \le 1",
+    statement=r"\lambda_1(W^\top W) \le \frac{\delta^2}{\gamma^2} \implies \left\|\frac{\partial "
+    r"h_T}{\partial h_0}\right\| \le \delta^T \le 1",
     expected=Verdict.HOLDS,
     same_as=("vanish.s003.eq25",),
 )
@@ -818,8 +815,8 @@ def not_met_no_explosion_003(xp, W, U, b, X, h0, delta, s, act):
     statement=r"\frac{\partial h_t}{\partial h_{t-1}} = W\,D\sigma(h_{t-1})",
     expected=Verdict.PROVED,
     same_as=("vanish.s002.jacobian_step", "vanish.s003.jacobian_step"),
-    notes="Numerator layout; Dsigma = diag(sigma') for an elementwise sigma. The middle term "
-    "'\\partial^0 v x_t / \\partial h_{t-1} b' is conversion garbling of the vanishing U x_t + b terms.",
+    notes="Numerator layout; Dsigma = diag(sigma') for an elementwise sigma. The middle term '\\partial^0 "
+    "v x_t / \\partial h_{t-1} b' is conversion garbling of the vanishing U x_t + b terms.",
 )
 def jacobian_step_004(xp, W, U, b, X, h0, act):
     step = lambda z: run_h(xp, W, U, b, X[:, :1], z, act)[-1]  # noqa: E731
@@ -838,8 +835,9 @@ def jacobian_step_004(xp, W, U, b, X, h0, act):
         "Question 1.2",
         quote="= W D \\sigma(h_{T-1}) W D \\sigma(h_{T-2}) \\dots W D \\sigma(h_{0})",
     ),
-    statement=r"\frac{\partial h_T}{\partial h_0} = \frac{\partial h_T}{\partial h_{T-1}}\cdots"
-    r"\frac{\partial h_1}{\partial h_0} = WD\sigma(h_{T-1})\,WD\sigma(h_{T-2})\cdots WD\sigma(h_0)",
+    statement=r"\frac{\partial h_T}{\partial h_0} = \frac{\partial h_T}{\partial "
+    r"h_{T-1}}\cdots\frac{\partial h_1}{\partial h_0} = WD\sigma(h_{T-1})\,WD\sigma(h_{T-2})\cdots "
+    r"WD\sigma(h_0)",
     expected=Verdict.HOLDS,
     same_as=("vanish.s002.chain_product", "vanish.s003.eq22_23"),
 )
@@ -861,17 +859,17 @@ def chain_004(xp, W, U, b, X, h0, act):
         "lambda_1 <= delta^2/gamma^2",
         "algebra",
     ),
-    title="||dh_T/dh_0|| <= prod ||W|| ||Dsigma|| <= ||W||^T gamma^T = (||W||^2 gamma^2)^{T/2} "
-    "<= (delta^2)^{T/2} = delta^T (seed 004)",
+    title="||dh_T/dh_0|| <= prod ||W|| ||Dsigma|| <= ||W||^T gamma^T = (||W||^2 gamma^2)^{T/2} <= "
+    "(delta^2)^{T/2} = delta^T (seed 004)",
     source=Source(
         SEED_004,
         "Question 1.2",
         quote="\\leq \\|W\\|^{T}\\gamma^{T} ... \\leq (\\|W\\|^2 \\gamma^2)^{T/2} ... \\leq "
         "(\\delta^2)^{T/2} = \\delta^T",
     ),
-    statement=r"\left\|\frac{\partial h_T}{\partial h_0}\right\| \le \|W\|\|D\sigma(h_{T-1})\|\cdots"
-    r"\|W\|\|D\sigma(h_0)\| \le \|W\|^T\gamma^T = (\|W\|^2\gamma^2)^{T/2} \le (\delta^2)^{T/2}"
-    r" = \delta^T",
+    statement=r"\left\|\frac{\partial h_T}{\partial h_0}\right\| \le "
+    r"\|W\|\|D\sigma(h_{T-1})\|\cdots\|W\|\|D\sigma(h_0)\| \le \|W\|^T\gamma^T = (\|W\|^2\gamma^2)^{T/2} "
+    r"\le (\delta^2)^{T/2} = \delta^T",
     expected=Verdict.HOLDS,
     same_as=("vanish.s002.final_bound", "vanish.s003.eq25"),
     notes="Hypothesis imposed by rescaling W to ||W|| = s delta/gamma, s in (0, 1].",

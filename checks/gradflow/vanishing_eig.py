@@ -36,9 +36,9 @@ def _each_close_to_some(xp, a, b, tol):
     statement=r"\forall W,\ \mathrm{Sp}(WW^\top) = \mathrm{Sp}(W^\top W)",
     expected=Verdict.REFUTED,
     notes="Compared as sets (multiplicities ignored). Fails for non-square W: W = (w_1, w_2) (1 x 2) gives "
-    "Sp(WW^T) = {|w|^2} but Sp(W^T W) = {0, |w|^2}. The proof's step 'W^T u is an eigenvector' needs "
-    "W^T u != 0, false for lambda = 0 (eig.s003.proof_step). Corrected forms: eig.s003.lemma51_square "
-    "and eig.s003.lemma51_nonzero. The answer only uses lambda_1, for which the conclusion is right "
+    "Sp(WW^T) = {|w|^2} but Sp(W^T W) = {0, |w|^2}. The proof's step 'W^T u is an eigenvector' needs W^T u "
+    "!= 0, false for lambda = 0 (eig.s003.proof_step). Corrected forms: eig.s003.lemma51_square and "
+    "eig.s003.lemma51_nonzero. The answer only uses lambda_1, for which the conclusion is right "
     "(eig.s003.top_eig).",
 )
 def lemma51(xp, W):
@@ -53,8 +53,8 @@ def lemma51(xp, W):
     dims={"n": [1, 2, 3, 5, 8]},
     title="Lemma 5.1 for square W: W W^T and W^T W have the same eigenvalues with multiplicity",
     source=Source(SEED_003, "Question 5, part 2, Lemma 5.1 (corrected: W square)"),
-    statement=r"W \in \mathbb{R}^{n\times n} \implies \mathrm{Sp}(WW^\top) = \mathrm{Sp}(W^\top W)"
-    r"\ \text{(with multiplicity)}",
+    statement=r"W \in \mathbb{R}^{n\times n} \implies \mathrm{Sp}(WW^\top) = \mathrm{Sp}(W^\top W)\ "
+    r"\text{(with multiplicity)}",
     expected=Verdict.HOLDS,
     corrects="eig.s003.lemma51",
     notes="The RNN's W is square, so the lemma as used in Question 5 is true.",
@@ -71,8 +71,8 @@ def lemma51_square(xp, W):
     dims=RECT_DIMS,
     title="Lemma 5.1 corrected: the nonzero eigenvalues of W W^T and W^T W coincide (with multiplicity)",
     source=Source(SEED_003, "Question 5, part 2, Lemma 5.1 (corrected: nonzero spectrum)"),
-    statement=r"\mathrm{Sp}(WW^\top)\setminus\{0\} = \mathrm{Sp}(W^\top W)\setminus\{0\}"
-    r"\ \text{(with multiplicity)}",
+    statement=r"\mathrm{Sp}(WW^\top)\setminus\{0\} = \mathrm{Sp}(W^\top W)\setminus\{0\}\ \text{(with "
+    r"multiplicity)}",
     expected=Verdict.HOLDS,
     corrects="eig.s003.lemma51",
     notes="Checked as: the top min(n, m) eigenvalues agree and every other eigenvalue is 0.",
@@ -100,15 +100,15 @@ def lemma51_nonzero(xp, W):
         SEED_003,
         "Question 5, part 2, proof of Lemma 5.1",
         quote="\\lambda \\in Sp(WW^T) \\Rightarrow \\exists u \\text{ s.t. } WW^T u = \\lambda u "
-        "\\Rightarrow W^T W \\underbrace{W^T u}_{=v} = \\lambda \\underbrace{W^T u}_{=v} "
-        "\\Rightarrow \\lambda \\in Sp(W^TW)",
+        "\\Rightarrow W^T W \\underbrace{W^T u}_{=v} = \\lambda \\underbrace{W^T u}_{=v} \\Rightarrow "
+        "\\lambda \\in Sp(W^TW)",
     ),
     statement=r"WW^\top u = \lambda u,\ u \ne 0 \implies v = W^\top u \ne 0\ \text{and}\ W^\top W v = "
     r"\lambda v",
     expected=Verdict.REFUTED,
-    notes="Witness: W is the 2 x 1 column w, u = (-w_2, w_1) is an eigenvector of W W^T for "
-    "lambda = 0 and v = W^T u = 0, which is no eigenvector; indeed 0 is not in Sp(W^T W) = {|w|^2}. "
-    "The step is valid for lambda != 0 (then v != 0), which is the corrected lemma.",
+    notes="Witness: W is the 2 x 1 column w, u = (-w_2, w_1) is an eigenvector of W W^T for lambda = 0 and "
+    "v = W^T u = 0, which is no eigenvector; indeed 0 is not in Sp(W^T W) = {|w|^2}. The step is valid for "
+    "lambda != 0 (then v != 0), which is the corrected lemma.",
 )
 def proof_step(xp, w):
     W = w[:, :, None]  # (batch, 2, 1)
@@ -135,8 +135,8 @@ def matvec_t(xp, W, u):
     source=Source(
         SEED_003,
         "Question 5, part 2, after Lemma 5.1",
-        quote="\\|W^T\\| = \\sqrt{\\lambda_1(WW^T)} ... Sp(W^TW) = Sp(WW^T) \\rightarrow "
-        "\\|W^T\\| = \\sqrt{\\lambda_1(W^TW)}",
+        quote="\\|W^T\\| = \\sqrt{\\lambda_1(WW^T)} ... Sp(W^TW) = Sp(WW^T) \\rightarrow \\|W^T\\| = "
+        "\\sqrt{\\lambda_1(W^TW)}",
     ),
     statement=r"\|W^\top\| = \sqrt{\lambda_1(WW^\top)} = \sqrt{\lambda_1(W^\top W)}",
     expected=Verdict.HOLDS,
@@ -155,8 +155,8 @@ def top_eig(xp, W):
     source=Source(
         SEED_004,
         "Question 1.2",
-        quote="Use the following properties of the L_2 operator norm ||AB|| \\le ||A|| \\, ||B|| "
-        "and ||A|| = \\sqrt{\\lambda_1(A^{\\top}A)}",
+        quote="Use the following properties of the L_2 operator norm ||AB|| \\le ||A|| \\, ||B|| and ||A|| "
+        "= \\sqrt{\\lambda_1(A^{\\top}A)}",
     ),
     statement=r"\|A\| = \sqrt{\lambda_1(A^\top A)}",
     expected=Verdict.HOLDS,

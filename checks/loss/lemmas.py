@@ -62,8 +62,8 @@ def _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
 # ----------------------------------------------------------------------------------------------- Lemma 1
 
 LEMMA1_TEX = (
-    r"f_t(\Phi+\Delta\Phi) \le f_t(\Phi) + \langle\nabla_\Phi f_t(\Phi),\Delta\Phi\rangle + \frac12"
-    r"\|V s_t(\Phi+\Delta\Phi) - V s_t(\Phi)\|_\infty^2 + \|r\|_\infty"
+    r"f_t(\Phi+\Delta\Phi) \le f_t(\Phi) + \langle\nabla_\Phi f_t(\Phi),\Delta\Phi\rangle + \frac12\|V "
+    r"s_t(\Phi+\Delta\Phi) - V s_t(\Phi)\|_\infty^2 + \|r\|_\infty"
 )
 
 
@@ -97,11 +97,11 @@ def lemma1_bound(xp, act, **inputs):
         "§A, proof of Lemma 1, eq. (3)–(4) and the line after (4)",
         quote="we have r^T ∇_{Vs_t} f_t(Φ) ≤ ||r||_∞ ||softmax(Vs_t)||_∞ ≤ ||r||_∞",
     ),
-    statement=r"f_t(\Phi+\Delta\Phi) \le f_t + \langle p, z^+ - z\rangle + \tfrac12\|z^+-z\|_\infty^2"
-    r" = f_t + r^\top p + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + \tfrac12\|z^+-z\|_\infty^2"
-    r" \le f_t + \|r\|_\infty\|\mathrm{softmax}(Vs_t)\|_\infty + \langle\nabla_\Phi f_t,\Delta\Phi\rangle"
-    r" + \tfrac12\|z^+-z\|_\infty^2 \le f_t + \|r\|_\infty + \langle\nabla_\Phi f_t,\Delta\Phi\rangle"
-    r" + \tfrac12\|z^+-z\|_\infty^2",
+    statement=r"f_t(\Phi+\Delta\Phi) \le f_t + \langle p, z^+ - z\rangle + \tfrac12\|z^+-z\|_\infty^2 = "
+    r"f_t + r^\top p + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + \tfrac12\|z^+-z\|_\infty^2 \le f_t + "
+    r"\|r\|_\infty\|\mathrm{softmax}(Vs_t)\|_\infty + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + "
+    r"\tfrac12\|z^+-z\|_\infty^2 \le f_t + \|r\|_\infty + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + "
+    r"\tfrac12\|z^+-z\|_\infty^2",
     expected=Verdict.HOLDS,
     expected_broken_step=3,
     relations=("<=", "=", "<=", "<="),
@@ -114,8 +114,8 @@ def lemma1_bound(xp, act, **inputs):
     inputs=RNN,
     dims=LOSS_RNN_DIMS,
     notes="End to end the chain is Lemma 1 and holds; step 3 is false whenever r has entries of one sign "
-    "and p is not one-hot (Hölder pairs ‖·‖∞ with ‖·‖₁, not with ‖·‖∞): e.g. r = (1, 1), p = (½, ½) "
-    "gives 1 > ½. Step 1 uses eq. (3) with the square of eq. (2); eq. (3) as printed (no square) is "
+    "and p is not one-hot (Hölder pairs ‖·‖∞ with ‖·‖₁, not with ‖·‖∞): e.g. r = (1, 1), p = (½, ½) gives "
+    "1 > ½. Step 1 uses eq. (3) with the square of eq. (2); eq. (3) as printed (no square) is "
     "lse.bound_eq3. The corrected chain is lemma1.proof_chain.corrected.",
 )
 def lemma1_proof_chain(xp, act, **inputs):
@@ -134,11 +134,10 @@ def lemma1_proof_chain(xp, act, **inputs):
     "lemma1.proof_chain.corrected",
     title="Proof of Lemma 1 with the Hölder step corrected (‖softmax‖₁ = 1 in place of ‖softmax‖∞)",
     source=Source(SEED_001, "§A, proof of Lemma 1 (corrected)"),
-    statement=r"f_t(\Phi+\Delta\Phi) \le f_t + \langle p, z^+ - z\rangle + \tfrac12\|z^+-z\|_\infty^2"
-    r" = f_t + r^\top p + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + \tfrac12\|z^+-z\|_\infty^2"
-    r" \le f_t + \|r\|_\infty\|p\|_1 + \langle\nabla_\Phi f_t,\Delta\Phi\rangle"
-    r" + \tfrac12\|z^+-z\|_\infty^2 = f_t + \|r\|_\infty + \langle\nabla_\Phi f_t,\Delta\Phi\rangle"
-    r" + \tfrac12\|z^+-z\|_\infty^2",
+    statement=r"f_t(\Phi+\Delta\Phi) \le f_t + \langle p, z^+ - z\rangle + \tfrac12\|z^+-z\|_\infty^2 = "
+    r"f_t + r^\top p + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + \tfrac12\|z^+-z\|_\infty^2 \le f_t + "
+    r"\|r\|_\infty\|p\|_1 + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + \tfrac12\|z^+-z\|_\infty^2 = f_t + "
+    r"\|r\|_\infty + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + \tfrac12\|z^+-z\|_\infty^2",
     expected=Verdict.HOLDS,
     relations=("<=", "=", "<=", "="),
     labels=["eq. (2) at z = Vs_t", "eq. (4)", "Hölder: rᵀp ≤ ‖r‖∞‖p‖₁", "‖softmax‖₁ = 1"],
@@ -164,14 +163,13 @@ def lemma1_proof_chain_corrected(xp, act, **inputs):
     source=Source(
         SEED_001,
         "§A, eq. (4)",
-        quote="= r^T ∇_{Vs_t} f_t(Φ) + ⟨∇_{Vs_t} f_t(Φ) ∇_Φ Vs_t(Φ), ΔΦ⟩ = r^T ∇_{Vs_t} f_t(Φ) + "
-        "⟨∇_Φ f_t(Φ), ΔΦ⟩",
+        quote="= r^T ∇_{Vs_t} f_t(Φ) + ⟨∇_{Vs_t} f_t(Φ) ∇_Φ Vs_t(Φ), ΔΦ⟩ = r^T ∇_{Vs_t} f_t(Φ) + ⟨∇_Φ "
+        "f_t(Φ), ΔΦ⟩",
     ),
-    statement=r"\langle\nabla_{Vs_t} f_t, Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\rangle = "
-    r"\langle\nabla_{Vs_t} f_t, "
-    r"r + \langle\nabla_\Phi Vs_t,\Delta\Phi\rangle\rangle = r^\top\nabla_{Vs_t} f_t + \langle"
-    r"\nabla_{Vs_t} f_t\nabla_\Phi Vs_t,\Delta\Phi\rangle = r^\top\nabla_{Vs_t} f_t + \langle\nabla_\Phi"
-    r" f_t,\Delta\Phi\rangle",
+    statement=r"\langle\nabla_{Vs_t} f_t, Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\rangle = \langle\nabla_{Vs_t} "
+    r"f_t, r + \langle\nabla_\Phi Vs_t,\Delta\Phi\rangle\rangle = r^\top\nabla_{Vs_t} f_t + "
+    r"\langle\nabla_{Vs_t} f_t\nabla_\Phi Vs_t,\Delta\Phi\rangle = r^\top\nabla_{Vs_t} f_t + "
+    r"\langle\nabla_\Phi f_t,\Delta\Phi\rangle",
     expected=Verdict.PROVED,
     relations=("=", "=", "="),
     labels=[
@@ -181,9 +179,8 @@ def lemma1_proof_chain_corrected(xp, act, **inputs):
     ],
     inputs=RNN,
     dims=LOSS_RNN_DIMS,
-    notes="Numerically the last step compares pᵀ(forward-mode JVP of Vs_t) with ⟨back-propagated ∇_Φ "
-    "f_t, ΔΦ⟩, "
-    "two independent computations; SymPy proves the chain rule on a scalar RNN "
+    notes="Numerically the last step compares pᵀ(forward-mode JVP of Vs_t) with ⟨back-propagated ∇_Φ f_t, "
+    "ΔΦ⟩, two independent computations; SymPy proves the chain rule on a scalar RNN "
     "(derivations/loss/lemmas.py).",
 )
 def lemma1_eq4(xp, act, **inputs):
@@ -206,8 +203,7 @@ def lemma1_eq4(xp, act, **inputs):
         quote="Lemma 1: f_{-t}(∅) ≤ f_{-t}(θ) + ⟨∇_θ f_{-t}(θ), ∅ − θ⟩ + 1/2 ||V S_t(∅) − V S_t(θ)||_∞^2 + r",
     ),
     statement=r"f_{-t}(\emptyset) \le f_{-t}(\theta) + \langle\nabla_\theta "
-    r"f_{-t}(\theta),\emptyset-\theta\rangle"
-    r" + \frac12\|VS_t(\emptyset) - VS_t(\theta)\|_\infty^2 + r",
+    r"f_{-t}(\theta),\emptyset-\theta\rangle + \frac12\|VS_t(\emptyset) - VS_t(\theta)\|_\infty^2 + r",
     expected=Verdict.HOLDS,
     same_as=("lemma1.bound",),
     inputs=RNN,
@@ -227,22 +223,21 @@ def lemma1_bound_hw(xp, act, **inputs):
     source=Source(
         SEED_000,
         HW + ", proof of Lemma 1",
-        quote="where ⟨∇_{VS_t} f_{-t}(θ), VS_t(∅) − VS_t(θ)⟩ = ∇_{VS_t} f_{-t}(θ)[r + ⟨∇_θ VS_t(θ), ∅ − θ⟩]"
-        " = r·∇ f + ⟨∇ f, ∇_θ VS_t(θ), ∅ − θ⟩ = r·∇ f + ⟨∇_θ f_{-t}(θ), ∅ − θ⟩",
+        quote="where ⟨∇_{VS_t} f_{-t}(θ), VS_t(∅) − VS_t(θ)⟩ = ∇_{VS_t} f_{-t}(θ)[r + ⟨∇_θ VS_t(θ), ∅ − "
+        "θ⟩] = r·∇ f + ⟨∇ f, ∇_θ VS_t(θ), ∅ − θ⟩ = r·∇ f + ⟨∇_θ f_{-t}(θ), ∅ − θ⟩",
     ),
-    statement=r"\langle\nabla_{VS_t} f_{-t}, VS_t(\emptyset)-VS_t(\theta)\rangle = \nabla_{VS_t} f_{-t}[r + "
-    r"\langle\nabla_\theta VS_t,\emptyset-\theta\rangle] = r\cdot\nabla_{VS_t} f_{-t} + \langle"
-    r"\nabla_{VS_t} f_{-t},\nabla_\theta VS_t,\emptyset-\theta\rangle = r\cdot\nabla_{VS_t} f_{-t} + "
-    r"\langle\nabla_\theta f_{-t},\emptyset-\theta\rangle",
+    statement=r"\langle\nabla_{VS_t} f_{-t}, VS_t(\emptyset)-VS_t(\theta)\rangle = \nabla_{VS_t} f_{-t}[r "
+    r"+ \langle\nabla_\theta VS_t,\emptyset-\theta\rangle] = r\cdot\nabla_{VS_t} f_{-t} + "
+    r"\langle\nabla_{VS_t} f_{-t},\nabla_\theta VS_t,\emptyset-\theta\rangle = r\cdot\nabla_{VS_t} f_{-t} "
+    r"+ \langle\nabla_\theta f_{-t},\emptyset-\theta\rangle",
     expected=Verdict.HOLDS,
     same_as=("lemma1.eq4",),
     relations=("=", "=", "="),
     labels=["definition of r", "linearity", "chain rule"],
     inputs=RNN,
     dims=LOSS_RNN_DIMS,
-    notes="The three-argument bracket ⟨∇f, ∇_θ VS_t, ∅ − θ⟩ is read as ⟨∇f · ∇_θ VS_t, ∅ − θ⟩ (as in "
-    "seed 001 "
-    "eq. (4)); r·∇f is the inner product rᵀ∇f.",
+    notes="The three-argument bracket ⟨∇f, ∇_θ VS_t, ∅ − θ⟩ is read as ⟨∇f · ∇_θ VS_t, ∅ − θ⟩ (as in seed "
+    "001 eq. (4)); r·∇f is the inner product rᵀ∇f.",
 )
 def lemma1_eq4_hw(xp, act, **inputs):
     return lemma1_eq4(xp, act=act, **inputs)
@@ -260,8 +255,8 @@ def lemma1_eq4_hw(xp, act, **inputs):
     inputs=RNN,
     dims=LOSS_RNN_DIMS_SMALL,
     notes="A slip: the proof (eq. (5)–(6)) gives g_t(Φ) + ⟨∇g_t, ΔΦ⟩ + ‖r‖∞. Without g_t(Φ) = −yᵀVs_t(Φ) "
-    "it fails whenever that term is positive and not compensated, e.g. ΔΦ = 0 (then r = 0) and "
-    "yᵀVs_t < 0. Corrected: lemma2.bound.",
+    "it fails whenever that term is positive and not compensated, e.g. ΔΦ = 0 (then r = 0) and yᵀVs_t < 0. "
+    "Corrected: lemma2.bound.",
 )
 def lemma2_as_written(xp, act, **inputs):
     q = _lemma_terms(xp, act=act, **inputs)
@@ -279,8 +274,8 @@ def lemma2_as_written(xp, act, **inputs):
     inputs=RNN,
     dims=LOSS_RNN_DIMS,
     notes="g_t(Φ+ΔΦ) − g_t(Φ) − ⟨∇g_t, ΔΦ⟩ = −yᵀr ≤ ‖y‖₁‖r‖∞ = ‖r‖∞: needs ‖y‖₁ ≤ 1 (one-hot or a "
-    "probability vector). Tight (ratio 1) when r is concentrated on the label's coordinate with "
-    "negative sign.",
+    "probability vector). Tight (ratio 1) when r is concentrated on the label's coordinate with negative "
+    "sign.",
 )
 def lemma2_bound(xp, act, **inputs):
     q = _lemma_terms(xp, act=act, **inputs)
@@ -299,9 +294,9 @@ def lemma2_bound(xp, act, **inputs):
     expected=Verdict.REFUTED,
     inputs=RNN,
     dims=LOSS_RNN_DIMS_SMALL,
-    notes="g_t = −yᵀVs_t(Φ) is linear in the logits Vs_t, not in Φ = {U, W, V, s₀} (s_t is nonlinear in "
-    "U, W, s₀ and V s_t is bilinear); the defect is exactly −yᵀr. What the proof uses is linearity in "
-    "Vs_t, eq. (5) (lemma2.eq5).",
+    notes="g_t = −yᵀVs_t(Φ) is linear in the logits Vs_t, not in Φ = {U, W, V, s₀} (s_t is nonlinear in U, "
+    "W, s₀ and V s_t is bilinear); the defect is exactly −yᵀr. What the proof uses is linearity in Vs_t, "
+    "eq. (5) (lemma2.eq5).",
 )
 def lemma2_g_linear_in_phi(xp, act, **inputs):
     q = _lemma_terms(xp, act=act, **inputs)
@@ -335,8 +330,7 @@ def lemma2_eq5(xp, act, **inputs):
         quote="⟨∇_{Vs_t} g_t(Φ), Vs_t(Φ + ΔΦ) − Vs_t(Φ)⟩ ≤ ⟨∇_Φ g_t(Φ), ΔΦ⟩ + ||r||_∞",
     ),
     statement=r"\langle\nabla_{Vs_t} g_t(\Phi), Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\rangle \le "
-    r"\langle\nabla_\Phi "
-    r"g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
+    r"\langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
     expected=Verdict.HOLDS,
     inputs=RNN,
     dims=LOSS_RNN_DIMS,
@@ -356,14 +350,13 @@ def lemma2_eq6(xp, act, **inputs):
         quote="Lemma 2: g_{-t}(∅) ≤ g_{-t}(θ) + ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + max_{||r||_∞} r",
     ),
     statement=r"g_{-t}(\emptyset) \le g_{-t}(\theta) + \langle\nabla_\theta "
-    r"g_{-t}(\theta),\emptyset-\theta\rangle"
-    r" + \max_{\|r\|_\infty} r",
+    r"g_{-t}(\theta),\emptyset-\theta\rangle + \max_{\|r\|_\infty} r",
     expected=Verdict.HOLDS,
     same_as=("lemma2.bound",),
     inputs=RNN,
     dims=LOSS_RNN_DIMS,
-    notes="PUZZLE: 'max_{‖r‖∞} r' is garbled; read as ‖r‖∞ = max_p |r_p|. Unlike seed 001's printed Lemma 2, "
-    "the handwritten one keeps g_{-t}(θ) and is true (y one-hot, g_{-t} = −y_tᵀVS_t).",
+    notes="PUZZLE: 'max_{‖r‖∞} r' is garbled; read as ‖r‖∞ = max_p |r_p|. Unlike seed 001's printed Lemma "
+    "2, the handwritten one keeps g_{-t}(θ) and is true (y one-hot, g_{-t} = −y_tᵀVS_t).",
 )
 def lemma2_bound_hw(xp, act, **inputs):
     q = _lemma_terms(xp, act=act, **inputs)
@@ -380,14 +373,13 @@ def lemma2_bound_hw(xp, act, **inputs):
         "max_{||r||_∞} r",
     ),
     statement=r"\langle\nabla_{VS_t} g_{-t}(\theta), VS_t(\emptyset)-VS_t(\theta)\rangle = "
-    r"\langle\nabla_\theta "
-    r"g_{-t}(\theta),\emptyset-\theta\rangle + \max_{\|r\|_\infty} r",
+    r"\langle\nabla_\theta g_{-t}(\theta),\emptyset-\theta\rangle + \max_{\|r\|_\infty} r",
     expected=Verdict.REFUTED,
     inputs=RNN,
     dims=LOSS_RNN_DIMS_SMALL,
     notes="With 'max_{‖r‖∞} r' read as ‖r‖∞ the '=' is false: the exact identity is ⟨∇_θ g, ∅ − θ⟩ − yᵀr, "
-    "and −yᵀr = ‖r‖∞ only by accident. The next line of the document relaxes it to '≤', which is "
-    "right (lemma2.hw_equality.corrected).",
+    "and −yᵀr = ‖r‖∞ only by accident. The next line of the document relaxes it to '≤', which is right "
+    "(lemma2.hw_equality.corrected).",
 )
 def lemma2_hw_equality(xp, act, **inputs):
     q = _lemma_terms(xp, act=act, **inputs)
@@ -399,9 +391,8 @@ def lemma2_hw_equality(xp, act, **inputs):
     title="Handwritten proof of Lemma 2 corrected: = ⟨∇g, Δθ⟩ − yᵀr ≤ ⟨∇g, Δθ⟩ + ‖r‖∞",
     source=Source(SEED_000, HW + ", proof of Lemma 2 (corrected)"),
     statement=r"\langle\nabla_{VS_t} g_{-t}, VS_t(\emptyset)-VS_t(\theta)\rangle = \langle\nabla_\theta "
-    r"g_{-t},"
-    r"\emptyset-\theta\rangle - y_t^\top r \le \langle\nabla_\theta g_{-t},\emptyset-\theta\rangle + "
-    r"\|r\|_\infty",
+    r"g_{-t},\emptyset-\theta\rangle - y_t^\top r \le \langle\nabla_\theta g_{-t},\emptyset-\theta\rangle "
+    r"+ \|r\|_\infty",
     expected=Verdict.HOLDS,
     corrects="lemma2.hw_equality",
     same_as=("lemma2.eq6",),
@@ -424,21 +415,20 @@ def lemma2_hw_equality_corrected(xp, act, **inputs):
     source=Source(
         SEED_001,
         "§A, eq. (7)",
-        quote="E_t(Φ + ΔΦ) ≤ E_t(Φ) + ⟨∇_Φ E_t(Φ), ΔΦ⟩ + 1/2 ||Vs_t(Φ + ΔΦ) − Vs_t(Φ)||_∞^2 + "
-        "2||Vs_t(Φ + ΔΦ) − Vs_t(Φ), ΔΦ⟩||_∞",
+        quote="E_t(Φ + ΔΦ) ≤ E_t(Φ) + ⟨∇_Φ E_t(Φ), ΔΦ⟩ + 1/2 ||Vs_t(Φ + ΔΦ) − Vs_t(Φ)||_∞^2 + 2||Vs_t(Φ + "
+        "ΔΦ) − Vs_t(Φ), ΔΦ⟩||_∞",
     ),
     statement=r"E_t(\Phi+\Delta\Phi) \le E_t(\Phi) + \langle\nabla_\Phi E_t(\Phi),\Delta\Phi\rangle + "
-    r"\frac12\|"
-    r"Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty^2 + 2\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi), \Delta\Phi"
-    r"\rangle\|_\infty",
+    r"\frac12\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty^2 + 2\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi), "
+    r"\Delta\Phi\rangle\|_\infty",
     expected=Verdict.HOLDS,
     inputs=RNN,
     dims=LOSS_RNN_DIMS,
     notes="PUZZLE: the last term is garbled ('‖Vs_t(Φ+ΔΦ) − Vs_t(Φ), ΔΦ⟩‖∞' has a dangling ', ΔΦ⟩'). Our "
-    "reading: 2‖Vs_t(Φ+ΔΦ) − Vs_t(Φ) − ⟨∇_Φ Vs_t(Φ), ΔΦ⟩‖∞ = 2‖r‖∞, i.e. Lemma 1 + corrected Lemma 2 "
-    "(seed 000 §'Loss Bound with Respect to W' item 1 prints this form). The other reading, "
-    "2‖Vs_t(Φ+ΔΦ) − Vs_t(Φ)‖∞, is loss.eq7.reading_b (false). The factor 2 is needed: the exact "
-    "remainder is [lse remainder] + (p − y)ᵀr and ‖p − y‖₁ can approach 2.",
+    "reading: 2‖Vs_t(Φ+ΔΦ) − Vs_t(Φ) − ⟨∇_Φ Vs_t(Φ), ΔΦ⟩‖∞ = 2‖r‖∞, i.e. Lemma 1 + corrected Lemma 2 (seed "
+    "000 §'Loss Bound with Respect to W' item 1 prints this form). The other reading, 2‖Vs_t(Φ+ΔΦ) − "
+    "Vs_t(Φ)‖∞, is loss.eq7.reading_b (false). The factor 2 is needed: the exact remainder is [lse "
+    "remainder] + (p − y)ᵀr and ‖p − y‖₁ can approach 2.",
 )
 def loss_eq7(xp, act, **inputs):
     q = _lemma_terms(xp, act=act, **inputs)
@@ -455,14 +445,14 @@ def loss_eq7(xp, act, **inputs):
         quote="2||Vs_t(Φ + ΔΦ) − Vs_t(Φ), ΔΦ⟩||_∞",
     ),
     statement=r"E_t(\Phi+\Delta\Phi) \le E_t(\Phi) + \langle\nabla_\Phi E_t(\Phi),\Delta\Phi\rangle + "
-    r"\frac12\|"
-    r"Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty^2 + 2\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty",
+    r"\frac12\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty^2 + 2\|Vs_t(\Phi+\Delta\Phi) - "
+    r"Vs_t(\Phi)\|_\infty",
     expected=Verdict.REFUTED,
     inputs=RNN,
     dims=LOSS_RNN_DIMS_SMALL,
     notes="Recorded to show the garbling matters: if the logits barely move (z⁺ ≈ z) while the first-order "
-    "prediction ⟨∇_Φ E_t, ΔΦ⟩ is negative, the right side is below E_t(Φ+ΔΦ) ≈ E_t(Φ). E.g. for tanh, "
-    "ΔΦ = −2Φ maps (U, W, V, s₀) to (−U, W, −V, −s₀), leaves every Vs_t unchanged, and has a nonzero "
+    "prediction ⟨∇_Φ E_t, ΔΦ⟩ is negative, the right side is below E_t(Φ+ΔΦ) ≈ E_t(Φ). E.g. for tanh, ΔΦ = "
+    "−2Φ maps (U, W, V, s₀) to (−U, W, −V, −s₀), leaves every Vs_t unchanged, and has a nonzero "
     "first-order term.",
 )
 def loss_eq7_reading_b(xp, act, **inputs):
@@ -521,8 +511,8 @@ def eq7_tightness(profile):
                     ]
                 )
     table = Table(
-        title="remainder E_t(Φ+ΔΦ) − E_t − ⟨∇E_t, ΔΦ⟩ against the bound ½‖Δz‖∞² + 2‖r‖∞ (last token, "
-        "ΔΦ relative size 'rel' entrywise)",
+        title="remainder E_t(Φ+ΔΦ) − E_t − ⟨∇E_t, ΔΦ⟩ against the bound ½‖Δz‖∞² + 2‖r‖∞ (last token, ΔΦ "
+        "relative size 'rel' entrywise)",
         columns=[
             "activation",
             "H",
@@ -562,14 +552,13 @@ def eq7_tightness(profile):
         "VS_t(θ)||_∞^2",
     ),
     statement=r"f_{-t}(\emptyset) \le f_{-t}(\theta) + \langle\nabla_{VS_t} f_{-t}(\theta), "
-    r"VS_t(\emptyset) - "
-    r"VS_t(\theta)\rangle + \frac12\|VS_t(\emptyset) - VS_t(\theta)\|_\infty^2",
+    r"VS_t(\emptyset) - VS_t(\theta)\rangle + \frac12\|VS_t(\emptyset) - VS_t(\theta)\|_\infty^2",
     expected=Verdict.HOLDS,
     same_as=("lse.bound_eq3.corrected", "lse.bound"),
     inputs=RNN,
     dims=LOSS_RNN_DIMS,
-    notes="Unlike seed 001's eq. (3) (lse.bound_eq3, square missing) the handwritten version has the square "
-    "and is true. Checked on RNN logits, ∅ = θ + Δθ with θ = {U, W, V, s₀}, remainder form.",
+    notes="Unlike seed 001's eq. (3) (lse.bound_eq3, square missing) the handwritten version has the "
+    "square and is true. Checked on RNN logits, ∅ = θ + Δθ with θ = {U, W, V, s₀}, remainder form.",
 )
 def lemma1_eq3_hw(xp, act, **inputs):
     q = _lemma_terms(xp, act=act, **inputs)
@@ -586,8 +575,7 @@ def lemma1_eq3_hw(xp, act, **inputs):
         "VS_t(∅) − VS_t(θ)⟩",
     ),
     statement=r"g_{-t}(\emptyset) = g_{-t}(\theta) + \langle\nabla_{VS_t(\theta)} g_{-t}(\theta), "
-    r"VS_t(\emptyset) - "
-    r"VS_t(\theta)\rangle",
+    r"VS_t(\emptyset) - VS_t(\theta)\rangle",
     expected=Verdict.HOLDS,
     same_as=("lemma2.eq5",),
     inputs=RNN,
@@ -607,8 +595,8 @@ def lemma2_eq5_hw(xp, act, **inputs):
         quote="Combine formula 5 with 6, we will get Lemma 2 immediately.",
     ),
     statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_{Vs_t} g_t, "
-    r"Vs_t(\Phi+\Delta\Phi)-Vs_t(\Phi)\rangle "
-    r"\le g_t(\Phi) + \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
+    r"Vs_t(\Phi+\Delta\Phi)-Vs_t(\Phi)\rangle \le g_t(\Phi) + \langle\nabla_\Phi "
+    r"g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
     expected=Verdict.HOLDS,
     same_as=("lemma2.bound",),
     relations=("=", "<="),

@@ -24,8 +24,8 @@ def lse_remainder(xp, x, dx):
     "lse.bound",
     title="Log-sum-exp upper bound with ½‖Δx‖∞² (Lipschitz gradient in the ∞-norm)",
     source=Source(SEED_001, "§A, eq. (2)", quote="h(x + Δx) ≤ h(x) + ⟨∇x h(x), Δx⟩ + 1/2 ||Δx||_∞^2"),
-    statement=r"h(\mathbf{x}+\Delta\mathbf{x}) \le h(\mathbf{x}) + \langle \nabla_{\mathbf{x}} h(\mathbf{x}),"
-    r"\Delta\mathbf{x}\rangle + \frac{1}{2}\|\Delta\mathbf{x}\|_\infty^2",
+    statement=r"h(\mathbf{x}+\Delta\mathbf{x}) \le h(\mathbf{x}) + \langle \nabla_{\mathbf{x}} "
+    r"h(\mathbf{x}),\Delta\mathbf{x}\rangle + \frac{1}{2}\|\Delta\mathbf{x}\|_\infty^2",
     expected=Verdict.HOLDS,
     inputs={"x": Array("n"), "dx": Array("n", scale=(1e-3, 3e1))},
     dims=DIMS,
@@ -45,15 +45,14 @@ def lse_bound(xp, x, dx):
         quote="f_t(Φ+ΔΦ) ≤ f(Φ) + ⟨∇_{Vs_t} f_t(Φ), Vs_t(Φ+ΔΦ) − Vs_t(Φ)⟩ + 1/2 ||Vs_t(Φ+ΔΦ) − Vs_t(Φ)||_∞",
     ),
     statement=r"f_t(\Phi+\Delta\Phi) \le f(\Phi) + \langle \nabla_{V s_t} f_t(\Phi), V "
-    r"s_t(\Phi+\Delta\Phi) - "
-    r"V s_t(\Phi)\rangle + \frac12 \|V s_t(\Phi+\Delta\Phi) - V s_t(\Phi)\|_\infty",
+    r"s_t(\Phi+\Delta\Phi) - V s_t(\Phi)\rangle + \frac12 \|V s_t(\Phi+\Delta\Phi) - V s_t(\Phi)\|_\infty",
     expected=Verdict.REFUTED,
     inputs={"x": Array("n"), "dx": Array("n", scale=(1e-3, 3e1))},
     dims=DIMS,
     notes="As written the ∞-norm is not squared (and f(Φ) lacks its index t). Since f_t = h(V s_t), the "
-    "claim "
-    "is eq. (2) at x = V s_t(Φ), Δx = V s_t(Φ+ΔΦ) − V s_t(Φ) with ½‖Δx‖∞ in place of ½‖Δx‖∞²: false once "
-    "‖Δx‖∞ is large (the remainder grows like ‖Δx‖∞ − log 2 along Δx = (a, −a)). Lemma 1 uses the square.",
+    "claim is eq. (2) at x = V s_t(Φ), Δx = V s_t(Φ+ΔΦ) − V s_t(Φ) with ½‖Δx‖∞ in place of ½‖Δx‖∞²: false "
+    "once ‖Δx‖∞ is large (the remainder grows like ‖Δx‖∞ − log 2 along Δx = (a, −a)). Lemma 1 uses the "
+    "square.",
 )
 def lse_bound_eq3(xp, x, dx):
     return lse_remainder(xp, x, dx), 0.5 * xp.max(xp.abs(dx), axis=-1)
@@ -64,8 +63,7 @@ def lse_bound_eq3(xp, x, dx):
     title="Eq. (3) corrected: the squared ∞-norm, as eq. (2) gives and Lemma 1 uses",
     source=Source(SEED_001, "§A, eq. (3) (corrected) and Lemma 1"),
     statement=r"f_t(\Phi+\Delta\Phi) \le f_t(\Phi) + \langle \nabla_{V s_t} f_t(\Phi), V "
-    r"s_t(\Phi+\Delta\Phi) - "
-    r"V s_t(\Phi)\rangle + \frac12 \|V s_t(\Phi+\Delta\Phi) - V s_t(\Phi)\|_\infty^2",
+    r"s_t(\Phi+\Delta\Phi) - V s_t(\Phi)\rangle + \frac12 \|V s_t(\Phi+\Delta\Phi) - V s_t(\Phi)\|_\infty^2",
     expected=Verdict.HOLDS,
     corrects="lse.bound_eq3",
     same_as=("lse.bound",),
@@ -89,9 +87,10 @@ def lse_bound_eq3_corrected(xp, x, dx):
     expected=Verdict.HOLDS,
     inputs={"p": ProbVector("n"), "v": Array("n")},
     dims=DIMS,
-    notes="vᵀ∇²h v is the variance of v under p, at most ((max v − min v)/2)² ≤ ‖v‖∞² (Popoviciu); the bound "
-    "is attained by p = (½, ½), v = (a, −a), so the gradient's Lipschitz constant in ‖·‖∞ is 1 and the "
-    "Taylor constant L/2 = ½ of eq. (2) cannot be improved. The text calls ½ itself the Lipschitz constant.",
+    notes="vᵀ∇²h v is the variance of v under p, at most ((max v − min v)/2)² ≤ ‖v‖∞² (Popoviciu); the "
+    "bound is attained by p = (½, ½), v = (a, −a), so the gradient's Lipschitz constant in ‖·‖∞ is 1 and "
+    "the Taylor constant L/2 = ½ of eq. (2) cannot be improved. The text calls ½ itself the Lipschitz "
+    "constant.",
 )
 def lse_hessian_inf_bound(xp, p, v):
     quad = xp.sum(p * v * v, axis=-1) - xp.sum(p * v, axis=-1) ** 2

@@ -42,15 +42,15 @@ def _mean_over_tokens(xp, U, W, V, s0, X, Y, act, per_token):
 
 REWRITE_TEX = (
     r"E = -\frac1M\sum_{t=1}^M\sum_{i=1}^K y_{t,i}\log o_{t,i} = -\frac1M\sum_{t=1}^M\sum_{i=1}^K "
-    r"y_{t,i}\log\frac{e^{V_{i,:}s_t}}{\sum_{j=1}^K e^{V_{j,:}s_t}} = \frac1M\sum_{t=1}^M\Big(\log"
-    r"\sum_{j=1}^K e^{V_{j,:}s_t} - y_t^\top V s_t\Big)"
+    r"y_{t,i}\log\frac{e^{V_{i,:}s_t}}{\sum_{j=1}^K e^{V_{j,:}s_t}} = "
+    r"\frac1M\sum_{t=1}^M\Big(\log\sum_{j=1}^K e^{V_{j,:}s_t} - y_t^\top V s_t\Big)"
 )
 
 
 @identity(
     "loss.ce_rewrite",
-    title="Cross-entropy of the RNN = mean over tokens of log-sum-exp minus the linear part (labels sum "
-    "to 1)",
+    title="Cross-entropy of the RNN = mean over tokens of log-sum-exp minus the linear part (labels sum to "
+    "1)",
     source=Source(
         SEED_000,
         "§Loss Function of RNN, item 1",
@@ -62,8 +62,7 @@ REWRITE_TEX = (
     inputs=PROB,
     dims=DIMS,
     notes="Holds for any label y_t with 1ᵀy_t = 1 — checked with soft labels (probability vectors), so "
-    "one-hot "
-    "is not needed; SymPy proves it for K = 3, M = 2 with y_{t,3} = 1 − y_{t,1} − y_{t,2}. Without "
+    "one-hot is not needed; SymPy proves it for K = 3, M = 2 with y_{t,3} = 1 − y_{t,1} − y_{t,2}. Without "
     "the sum-to-one hypothesis it fails (loss.ce_rewrite.unnormalised_labels); the general identity "
     "carries (1ᵀy_t)·lse (loss.ce_rewrite.general_labels).",
 )
@@ -88,8 +87,8 @@ def loss_ce_rewrite(xp, U, W, V, s0, X, Y, act):
     inputs=FREE,
     dims={**DIMS, "H": [1, 2], "K": [2, 3], "T": [1, 2]},
     notes="Shows what the rewrite needs of y_t: the two sides differ by (1/M)Σ_t (1 − 1ᵀy_t)·lse(Vs_t), so "
-    "the sum-to-one hypothesis the document calls obvious is exactly what is used (true for one-hot "
-    "and for soft labels, false e.g. for multi-label 0/1 targets).",
+    "the sum-to-one hypothesis the document calls obvious is exactly what is used (true for one-hot and "
+    "for soft labels, false e.g. for multi-label 0/1 targets).",
 )
 def loss_ce_rewrite_unnormalised(xp, U, W, V, s0, X, Y, act):
     return (
@@ -104,12 +103,11 @@ def loss_ce_rewrite_unnormalised(xp, U, W, V, s0, X, Y, act):
     source=Source(
         SEED_000,
         "§Loss Function of RNN, item 2",
-        quote="We define θ = {U, W, V}, f(θ) = Σ_{t=1}^M log(Σ_{j=1}^K e^{V_{j,:} s_t}) and "
-        "g(θ) = Σ_{t=1}^M y_t^T V s_t, so E = 1/M (f(θ) − g(θ))",
+        quote="We define θ = {U, W, V}, f(θ) = Σ_{t=1}^M log(Σ_{j=1}^K e^{V_{j,:} s_t}) and g(θ) = "
+        "Σ_{t=1}^M y_t^T V s_t, so E = 1/M (f(θ) − g(θ))",
     ),
     statement=r"E = \frac1M\big(f(\theta) - g(\theta)\big),\ f(\theta) = \sum_{t=1}^M\log\sum_{j=1}^K "
-    r"e^{V_{j,:}"
-    r"s_t},\ g(\theta) = \sum_{t=1}^M y_t^\top V s_t",
+    r"e^{V_{j,:}s_t},\ g(\theta) = \sum_{t=1}^M y_t^\top V s_t",
     expected=Verdict.HOLDS,
     inputs=ONEHOT,
     dims=DIMS,
@@ -131,13 +129,14 @@ def loss_e_split(xp, U, W, V, s0, X, Y, act):
     "loss.token_loss_eq1",
     title="Eq. (1): the t-th token's contribution to the loss is log-sum-exp minus yᵀVs_t",
     source=Source(SEED_001, "§A, eq. (1)", quote="E_t(Φ) = log Σ_{j=1}^K e^{V_j s_t} − y^T V s_t"),
-    statement=r"E_t(\Phi) = \log\sum_{j=1}^K e^{\mathbf V_j\mathbf s_t} - \mathbf y^\top\mathbf V\mathbf s_t",
+    statement=r"E_t(\Phi) = \log\sum_{j=1}^K e^{\mathbf V_j\mathbf s_t} - \mathbf y^\top\mathbf V\mathbf "
+    r"s_t",
     expected=Verdict.HOLDS,
     same_as=("loss.ce_rewrite",),
     inputs=ONEHOT,
     dims=DIMS,
-    notes="Checked as: −yᵀ log softmax(Vs_t) = lse(Vs_t) − yᵀVs_t for the last token with its one-hot label "
-    "(V_j is the j-th row of V; y is the label of token t, its index dropped in the text).",
+    notes="Checked as: −yᵀ log softmax(Vs_t) = lse(Vs_t) − yᵀVs_t for the last token with its one-hot "
+    "label (V_j is the j-th row of V; y is the label of token t, its index dropped in the text).",
 )
 def loss_token_loss_eq1(xp, U, W, V, s0, X, Y, act):
     s = hidden_states(xp, U, W, s0, X, act)[-1]
@@ -146,8 +145,8 @@ def loss_token_loss_eq1(xp, U, W, V, s0, X, Y, act):
 
 @identity(
     "loss.ce_rewrite_hw",
-    title="Handwritten restatement of the rewrite (seed 000 appendix), parenthesis read as enclosing "
-    "both terms",
+    title="Handwritten restatement of the rewrite (seed 000 appendix), parenthesis read as enclosing both "
+    "terms",
     source=Source(
         SEED_000,
         "handwritten appendix (end of file), first line",
@@ -158,9 +157,9 @@ def loss_token_loss_eq1(xp, U, W, V, s0, X, Y, act):
     same_as=("loss.ce_rewrite", "loss.token_loss_eq1"),
     inputs=ONEHOT,
     dims=DIMS,
-    notes="PUZZLE: as transcribed, the parenthesis closes before '− y_tᵀVS_t' (leaving t unbound outside the "
-    "sum) and V_{j,:}ᵀS_t transposes a row. We read it as (1/M)Σ_t (log Σ_j e^{V_{j,:}s_t} − y_tᵀVs_t), "
-    "the main text's formula; with that reading it holds (one-hot labels).",
+    notes="PUZZLE: as transcribed, the parenthesis closes before '− y_tᵀVS_t' (leaving t unbound outside "
+    "the sum) and V_{j,:}ᵀS_t transposes a row. We read it as (1/M)Σ_t (log Σ_j e^{V_{j,:}s_t} − "
+    "y_tᵀVs_t), the main text's formula; with that reading it holds (one-hot labels).",
 )
 def loss_ce_rewrite_hw(xp, U, W, V, s0, X, Y, act):
     return (

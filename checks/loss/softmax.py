@@ -34,8 +34,7 @@ def _inf(xp, a):
     inputs=X,
     dims=DIMS,
     notes="Entries of a probability vector are ≤ 1; tightness 1 (attained at n = 1, approached by one "
-    "dominant "
-    "logit).",
+    "dominant logit).",
 )
 def softmax_inf_norm(xp, x):
     return _inf(xp, xp.softmax(x, axis=-1)), _inf(xp, x) * 0 + 1
@@ -55,8 +54,7 @@ def softmax_inf_norm(xp, x):
     inputs=X,
     dims=DIMS,
     notes="Read entrywise: the gradient is softmax(VS_t), every entry of which is ≤ 1 (checked as its "
-    "largest "
-    "entry ≤ 1).",
+    "largest entry ≤ 1).",
 )
 def softmax_grad_le_one_hw(xp, x):
     return xp.max(xp.softmax(x, axis=-1), axis=-1), _inf(xp, x) * 0 + 1
@@ -71,14 +69,13 @@ def softmax_grad_le_one_hw(xp, x):
         quote="we have r^T ∇_{Vs_t} f_t(Φ) ≤ ||r||_∞ ||softmax(Vs_t)||_∞",
     ),
     statement=r"\mathbf r^\top\nabla_{\mathbf V\mathbf s_t} f_t(\Phi) \le \|\mathbf "
-    r"r\|_\infty\|\mathrm{softmax}"
-    r"(\mathbf V\mathbf s_t)\|_\infty",
+    r"r\|_\infty\|\mathrm{softmax}(\mathbf V\mathbf s_t)\|_\infty",
     expected=Verdict.REFUTED,
     inputs=XR,
     dims=DIMS,
     notes="False for any r with entries of one sign and a spread-out softmax: r = (1, 1), x = (0, 0) gives "
-    "1 > ½. The dual of ‖·‖∞ is ‖·‖₁: rᵀp ≤ ‖r‖∞‖p‖₁ = ‖r‖∞ (softmax.r_dot_softmax), which is all "
-    "Lemma 1 needs, so the lemma survives.",
+    "1 > ½. The dual of ‖·‖∞ is ‖·‖₁: rᵀp ≤ ‖r‖∞‖p‖₁ = ‖r‖∞ (softmax.r_dot_softmax), which is all Lemma 1 "
+    "needs, so the lemma survives.",
 )
 def softmax_holder_inf_inf(xp, x, r):
     p = xp.softmax(x, axis=-1)
@@ -90,8 +87,7 @@ def softmax_holder_inf_inf(xp, x, r):
     title="rᵀ softmax ≤ ‖r‖∞ ‖softmax‖₁ = ‖r‖∞ (Hölder corrected)",
     source=Source(SEED_001, "§A, proof of Lemma 1 (corrected)"),
     statement=r"\mathbf r^\top\mathrm{softmax}(\mathbf V\mathbf s_t) \le \|\mathbf "
-    r"r\|_\infty\|\mathrm{softmax}"
-    r"(\mathbf V\mathbf s_t)\|_1 = \|\mathbf r\|_\infty",
+    r"r\|_\infty\|\mathrm{softmax}(\mathbf V\mathbf s_t)\|_1 = \|\mathbf r\|_\infty",
     expected=Verdict.HOLDS,
     corrects="softmax.holder_inf_inf",
     relations=("<=", "="),
@@ -113,14 +109,14 @@ def softmax_r_dot_softmax(xp, x, r):
         "§A, text before eq. (2)",
         quote="for log-sum-exp function h(x) = log Σ_{j=1}^J e^{x_j}, Lipschitz constant L_∞ = 1/2",
     ),
-    statement=r"\|\nabla h(\mathbf x) - \nabla h(\mathbf y)\|_1 \le \tfrac12\|\mathbf x - \mathbf y\|_\infty",
+    statement=r"\|\nabla h(\mathbf x) - \nabla h(\mathbf y)\|_1 \le \tfrac12\|\mathbf x - \mathbf "
+    r"y\|_\infty",
     expected=Verdict.REFUTED,
     inputs=XY,
     dims=DIMS,
     notes="PUZZLE (terminology): read as the Lipschitz constant of ∇h from (ℝ^J, ‖·‖∞) to its dual (ℝ^J, "
-    "‖·‖₁), "
-    "the constant L of the bound h(x+Δ) ≤ h(x) + ⟨∇h, Δ⟩ + (L/2)‖Δ‖∞², ½ is wrong: x = 0, y = (ε, −ε) "
-    "gives ‖softmax(x) − softmax(y)‖₁ ≈ ε. The right constant is L = 1 (softmax.lipschitz_one), and "
+    "‖·‖₁), the constant L of the bound h(x+Δ) ≤ h(x) + ⟨∇h, Δ⟩ + (L/2)‖Δ‖∞², ½ is wrong: x = 0, y = (ε, "
+    "−ε) gives ‖softmax(x) − softmax(y)‖₁ ≈ ε. The right constant is L = 1 (softmax.lipschitz_one), and "
     "eq. (2)'s coefficient ½ is L/2 — so eq. (2) is right and the sentence calls L/2 'the Lipschitz "
     "constant'. Hessian view: lse.hessian_inf_bound.",
 )
@@ -133,8 +129,8 @@ def softmax_lipschitz_half(xp, x, y):
     "softmax.lipschitz_one",
     title="The gradient of log-sum-exp is 1-Lipschitz from ‖·‖∞ to ‖·‖₁ (L∞ = 1, coefficient L/2 = ½)",
     source=Source(SEED_001, "§A, text before eq. (2) (corrected)"),
-    statement=r"\|\mathrm{softmax}(\mathbf x) - \mathrm{softmax}(\mathbf y)\|_1 \le \|\mathbf x - "
-    r"\mathbf y\|_\infty",
+    statement=r"\|\mathrm{softmax}(\mathbf x) - \mathrm{softmax}(\mathbf y)\|_1 \le \|\mathbf x - \mathbf "
+    r"y\|_\infty",
     expected=Verdict.HOLDS,
     corrects="softmax.lipschitz_half",
     same_as=("lse.hessian_inf_bound",),

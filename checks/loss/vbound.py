@@ -1,6 +1,6 @@
 r"""Seed 000 §"Loss Bounded with Respect to V": the loss bound when only V moves, per token and averaged.
 
-With U, W (and s₀) fixed the hidden_states s_t do not depend on V, so :math:`g` is linear in V and
+With U, W (and s₀) fixed the states s_t do not depend on V, so :math:`g` is linear in V and
 :math:`f_t(V) = \mathrm{lse}(V s_t)`.  The bound is eq. (2) of seed 001 at :math:`x = V s_t`,
 :math:`\Delta x = \Delta V s_t`, followed by :math:`\|\Delta V s_t\|_\infty \le \|\Delta V\|_{S^\infty}\|s_t\|_2`.
 Gradients with respect to V are computed by back-propagation (independently of the pull-back formula
@@ -42,8 +42,8 @@ def _grad_v(xp, U, W, V, s0, X, C, act):
         SEC + ", item 1",
         quote="For g(θ) is linear with respect to V, so we have: g(V^k + ΔV) = g(V^k) + ⟨∇_V g(V^k), ΔV⟩",
     ),
-    statement=r"g(\mathbf V^k + \Delta\mathbf V) = g(\mathbf V^k) + \langle\nabla_{\mathbf V} g(\mathbf V^k),"
-    r"\Delta\mathbf V\rangle",
+    statement=r"g(\mathbf V^k + \Delta\mathbf V) = g(\mathbf V^k) + \langle\nabla_{\mathbf V} g(\mathbf "
+    r"V^k),\Delta\mathbf V\rangle",
     expected=Verdict.PROVED,
     inputs=VIN,
     dims=DIMS,
@@ -72,8 +72,8 @@ def loss_g_linear_in_v(xp, U, W, V, s0, X, Y, dV, act):
     inputs=VIN,
     dims=LOSS_RNN_DIMS_SMALL,
     notes="f(θ) = Σ_{t=1}^M lse(Vs_t) (item 2 of §Loss Function), so f = lse_1(V s_t) only for M = 1; the "
-    "free index t is tested as the last token. The rest of the section (and our loss.v_bound_chain) "
-    "reads f as the per-token f_t. Corrected: loss.f_sum_lse.",
+    "free index t is tested as the last token. The rest of the section (and our loss.v_bound_chain) reads "
+    "f as the per-token f_t. Corrected: loss.f_sum_lse.",
 )
 def loss_f_single_lse(xp, U, W, V, s0, X, act):
     _, zs, _ = _per_token(xp, U, W, V, s0, X, act)
@@ -111,16 +111,14 @@ def loss_f_sum_lse(xp, U, W, V, s0, X, act):
     source=Source(
         SEED_000,
         SEC + ", item 2",
-        quote="f(U^k, W^k, V^k + ΔV) = lse_1(V^k s_t + ΔV s_t) ≤ lse_1(V^k s_t) + ⟨∇ lse_1(V^k s_t), "
-        "ΔV s_t⟩ + 1/2 ||ΔV s_t||_∞^2 = ... ≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + 1/2 ||ΔV||_{S∞}^2 "
-        "||s_t||_2^2",
+        quote="f(U^k, W^k, V^k + ΔV) = lse_1(V^k s_t + ΔV s_t) ≤ lse_1(V^k s_t) + ⟨∇ lse_1(V^k s_t), ΔV "
+        "s_t⟩ + 1/2 ||ΔV s_t||_∞^2 = ... ≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2",
     ),
-    statement=r"f(U^k, W^k, V^k+\Delta V) = \mathrm{lse}_1(V^k s_t + \Delta V s_t) \le "
-    r"\mathrm{lse}_1(V^k s_t) + "
-    r"\langle\nabla\mathrm{lse}_1(V^k s_t),\Delta V s_t\rangle + \tfrac12\|\Delta V s_t\|_\infty^2 = "
-    r"f(\theta^k) + \langle\nabla_{V s_t} f(\theta^k),\Delta V s_t\rangle + \tfrac12\|\Delta V s_t\|_"
-    r"\infty^2 \le f(\theta^k) + \langle\nabla_V f(\theta^k),\Delta V\rangle + \tfrac12\|\Delta V\|_{S^"
-    r"\infty}^2\|s_t\|_2^2",
+    statement=r"f(U^k, W^k, V^k+\Delta V) = \mathrm{lse}_1(V^k s_t + \Delta V s_t) \le \mathrm{lse}_1(V^k "
+    r"s_t) + \langle\nabla\mathrm{lse}_1(V^k s_t),\Delta V s_t\rangle + \tfrac12\|\Delta V s_t\|_\infty^2 "
+    r"= f(\theta^k) + \langle\nabla_{V s_t} f(\theta^k),\Delta V s_t\rangle + \tfrac12\|\Delta V "
+    r"s_t\|_\infty^2 \le f(\theta^k) + \langle\nabla_V f(\theta^k),\Delta V\rangle + \tfrac12\|\Delta "
+    r"V\|_{S^\infty}^2\|s_t\|_2^2",
     expected=Verdict.HOLDS,
     same_as=("lse.bound",),
     relations=("=", "<=", "=", "<="),
@@ -133,9 +131,8 @@ def loss_f_sum_lse(xp, U, W, V, s0, X, act):
     inputs=VIN,
     dims=DIMS,
     notes="f is read per token (f_t = lse(Vs_t), t = the last token), as the chain needs; with f the sum "
-    "over "
-    "tokens the first '=' fails (loss.f_single_lse). ∇_V f is back-propagated, ⟨∇_{Vs_t} f, ΔVs_t⟩ "
-    "uses softmax(Vs_t) directly. Steps 2 and 4 are tight only in limits; the slack on RNN hidden_states is "
+    "over tokens the first '=' fails (loss.f_single_lse). ∇_V f is back-propagated, ⟨∇_{Vs_t} f, ΔVs_t⟩ "
+    "uses softmax(Vs_t) directly. Steps 2 and 4 are tight only in limits; the slack on RNN states is "
     "measured in loss.v_bound_token and the study loss.v_bound_tightness.",
 )
 def loss_v_bound_chain(xp, U, W, V, s0, X, dV, act):
@@ -164,8 +161,8 @@ def loss_v_bound_chain(xp, U, W, V, s0, X, dV, act):
         SEC + ", item 2, last step",
         quote="⟨∇_{V s_t} f(θ^k), ΔV s_t⟩ ... ≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + ...",
     ),
-    statement=r"\langle\nabla_{\mathbf V\mathbf s_t} f(\theta^k), \Delta\mathbf V\mathbf s_t\rangle = \langle"
-    r"\nabla_{\mathbf V} f(\theta^k), \Delta\mathbf V\rangle",
+    statement=r"\langle\nabla_{\mathbf V\mathbf s_t} f(\theta^k), \Delta\mathbf V\mathbf s_t\rangle = "
+    r"\langle\nabla_{\mathbf V} f(\theta^k), \Delta\mathbf V\rangle",
     expected=Verdict.PROVED,
     inputs=VIN,
     dims=DIMS,
@@ -180,7 +177,7 @@ def loss_v_grad_pullback(xp, U, W, V, s0, X, dV, act):
 
 @inequality(
     "loss.v_norm_step",
-    title="‖ΔV s_t‖∞ ≤ ‖ΔV‖_{S∞} ‖s_t‖₂ on RNN hidden hidden_states",
+    title="‖ΔV s_t‖∞ ≤ ‖ΔV‖_{S∞} ‖s_t‖₂ on RNN hidden states",
     source=Source(
         SEED_000,
         SEC + ", item 2, last step",
@@ -190,9 +187,8 @@ def loss_v_grad_pullback(xp, U, W, V, s0, X, dV, act):
     expected=Verdict.HOLDS,
     inputs=VIN,
     dims=DIMS,
-    notes="‖ΔVs‖∞ ≤ ‖ΔVs‖₂ ≤ σ_max(ΔV)‖s‖₂. Tight (ratio 1) iff ΔVs is concentrated on one coordinate "
-    "and s is "
-    "a top right-singular vector — e.g. at H = 1 with one dominant entry of ΔV; on typical RNN hidden_states "
+    notes="‖ΔVs‖∞ ≤ ‖ΔVs‖₂ ≤ σ_max(ΔV)‖s‖₂. Tight (ratio 1) iff ΔVs is concentrated on one coordinate and "
+    "s is a top right-singular vector — e.g. at H = 1 with one dominant entry of ΔV; on typical RNN states "
     "the ratio is far below 1 (study loss.v_bound_tightness).",
 )
 def loss_v_norm_step(xp, U, W, s0, X, dV, act):
@@ -209,16 +205,15 @@ def loss_v_norm_step(xp, U, W, s0, X, dV, act):
         quote="≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2",
     ),
     statement=r"f_t(\mathbf V+\Delta\mathbf V) - f_t(\mathbf V) - \langle\nabla_{\mathbf V} "
-    r"f_t,\Delta\mathbf V"
-    r"\rangle \le \tfrac12\|\Delta\mathbf V\|_{S^\infty}^2\|\mathbf s_t\|_2^2",
+    r"f_t,\Delta\mathbf V\rangle \le \tfrac12\|\Delta\mathbf V\|_{S^\infty}^2\|\mathbf s_t\|_2^2",
     expected=Verdict.HOLDS,
     same_as=("loss.v_bound_chain",),
     inputs=VIN,
     dims=DIMS,
-    notes="The end-to-end claim of loss.v_bound_chain with f_t(V) and its gradient moved to the left, so the "
-    "reported tightness measures the constant. It stays ≤ ½: the log-sum-exp step is tight only for "
-    "p = (½, ½) and ΔVs_t = (a, −a) (small a), the norm step only when ΔVs_t has a single nonzero "
-    "coordinate — incompatible, so ½ could be ¼ (loss.v_bound_token.quarter, tightness → 1).",
+    notes="The end-to-end claim of loss.v_bound_chain with f_t(V) and its gradient moved to the left, so "
+    "the reported tightness measures the constant. It stays ≤ ½: the log-sum-exp step is tight only for p "
+    "= (½, ½) and ΔVs_t = (a, −a) (small a), the norm step only when ΔVs_t has a single nonzero coordinate "
+    "— incompatible, so ½ could be ¼ (loss.v_bound_token.quarter, tightness → 1).",
 )
 def loss_v_bound_token(xp, U, W, V, s0, X, dV, act):
     ss, zs, ps = _per_token(xp, U, W, V, s0, X, act)
@@ -228,7 +223,7 @@ def loss_v_bound_token(xp, U, W, V, s0, X, dV, act):
 
 
 def _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act):
-    """E(V), E(V + ΔV), ⟨∇_V E, ΔV⟩ and the hidden_states, for the mean-over-tokens loss."""
+    """E(V), E(V + ΔV), ⟨∇_V E, ΔV⟩ and the states, for the mean-over-tokens loss."""
     ss, zs, ps = _per_token(xp, U, W, V, s0, X, act)
     T = X.shape[1]
     E = sum(xp.logsumexp(zs[t], axis=-1) - dot(xp, Y[:, t], zs[t]) for t in range(T)) / T
@@ -252,16 +247,14 @@ def _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act):
         quote="E(U^k, W^k, V^k + ΔV) ≤ E(θ^k) + ⟨∇_{vec(V)} E(θ^k), vec(ΔV)⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2",
     ),
     statement=r"E(\mathbf U^k,\mathbf W^k,\mathbf V^k+\Delta\mathbf V) \le E(\theta^k) + "
-    r"\langle\nabla_{\mathrm{vec}"
-    r"(\mathbf V)}E(\theta^k),\mathrm{vec}(\Delta\mathbf V)\rangle + \frac12\|\Delta\mathbf V\|_{S^\infty}"
-    r"^2\|\mathbf s_t\|_2^2",
+    r"\langle\nabla_{\mathrm{vec}(\mathbf V)}E(\theta^k),\mathrm{vec}(\Delta\mathbf V)\rangle + "
+    r"\frac12\|\Delta\mathbf V\|_{S^\infty}^2\|\mathbf s_t\|_2^2",
     expected=Verdict.REFUTED,
     inputs=VIN,
     dims=LOSS_RNN_DIMS_SMALL,
-    notes="PUZZLE/slip: E averages M tokens but the right side keeps one ‖s_t‖₂² with t free. Read as "
-    "'for every "
-    "t' (checked with the smallest ‖s_t‖₂²) it fails when one hidden state is small and the others are "
-    "not (e.g. tanh with a pre-activation near 0 at one step). Per token (M = 1) it is "
+    notes="PUZZLE/slip: E averages M tokens but the right side keeps one ‖s_t‖₂² with t free. Read as 'for "
+    "every t' (checked with the smallest ‖s_t‖₂²) it fails when one hidden state is small and the others "
+    "are not (e.g. tanh with a pre-activation near 0 at one step). Per token (M = 1) it is "
     "loss.v_bound_token. Corrected: the mean (1/M)Σ_t ‖s_t‖₂² (loss.v_bound_e.mean).",
 )
 def loss_v_bound_e(xp, U, W, V, s0, X, Y, dV, act):
@@ -275,9 +268,8 @@ def loss_v_bound_e(xp, U, W, V, s0, X, Y, dV, act):
     title="Loss bound in V for E corrected: ½‖ΔV‖²_{S∞} times the mean of ‖s_t‖₂² over the tokens",
     source=Source(SEED_000, SEC + ", item 3 (corrected)"),
     statement=r"E(\mathbf V^k+\Delta\mathbf V) \le E(\theta^k) + \langle\nabla_{\mathrm{vec}(\mathbf "
-    r"V)}E(\theta^k),"
-    r"\mathrm{vec}(\Delta\mathbf V)\rangle + \frac12\|\Delta\mathbf V\|_{S^\infty}^2\,\frac1M\sum_{t=1}^M"
-    r"\|\mathbf s_t\|_2^2",
+    r"V)}E(\theta^k),\mathrm{vec}(\Delta\mathbf V)\rangle + \frac12\|\Delta\mathbf "
+    r"V\|_{S^\infty}^2\,\frac1M\sum_{t=1}^M\|\mathbf s_t\|_2^2",
     expected=Verdict.HOLDS,
     corrects="loss.v_bound_e",
     inputs=VIN,
@@ -302,14 +294,13 @@ def loss_v_bound_e_mean(xp, U, W, V, s0, X, Y, dV, act):
         "l_se(x_1) + ⟨∇_{x_1} l_se(x_1), x_2 − x_1⟩ + 1/2 ||x_2 − x_1||_∞^2",
     ),
     statement=r"l_{se}(x_2) \le l_{se}(x_1) + \langle\nabla_{x_1} l_{se}(x_1), x_2 - x_1\rangle + "
-    r"\frac12\|x_2 - "
-    r"x_1\|_\infty^2",
+    r"\frac12\|x_2 - x_1\|_\infty^2",
     expected=Verdict.HOLDS,
     same_as=("lse.bound",),
     inputs={"x1": Array("n"), "x2": Array("n")},
     dims={"n": [1, 2, 3, 5, 8]},
-    notes="Same mathematics as seed 001 eq. (2) (lse.bound), stated with two points; checked in "
-    "remainder form.",
+    notes="Same mathematics as seed 001 eq. (2) (lse.bound), stated with two points; checked in remainder "
+    "form.",
 )
 def loss_lse_bound_hw(xp, x1, x2):
     rem = xp.logsumexp(x2, axis=-1) - xp.logsumexp(x1, axis=-1) - dot(xp, xp.softmax(x1, axis=-1), x2 - x1)
@@ -321,20 +312,18 @@ def loss_lse_bound_hw(xp, x1, x2):
     title="Sharpened V-bound: the composite constant is ¼, not ½ (½ is never approached)",
     source=Source(SEED_000, SEC + ", item 2 (tightness of the end-to-end bound)"),
     statement=r"f_t(\mathbf V+\Delta\mathbf V) - f_t(\mathbf V) - \langle\nabla_{\mathbf V} "
-    r"f_t,\Delta\mathbf V"
-    r"\rangle \le \tfrac14\|\Delta\mathbf V\|_{S^\infty}^2\|\mathbf s_t\|_2^2",
+    r"f_t,\Delta\mathbf V\rangle \le \tfrac14\|\Delta\mathbf V\|_{S^\infty}^2\|\mathbf s_t\|_2^2",
     expected=Verdict.HOLDS,
     same_as=("loss.v_bound_token",),
     inputs=VIN,
     dims=DIMS,
-    notes="Not a claim of the document: a measured sharpening. The lse remainder is at most ½ sup "
-    "Var_p(d) with "
-    "d = ΔVs_t, and Var_p(d) ≤ (max d − min d)²/4 ≤ ‖d‖₂²/2 ≤ ‖ΔV‖²_{S∞}‖s_t‖₂²/2. The two inequalities "
-    "behind the document's ½ (‖d‖∞ ≤ ‖d‖₂ and Var_p(d) ≤ ‖d‖∞²) are tight for incompatible d (one "
-    "coordinate vs ±a on two), so loss.v_bound_token's tightness stays ≤ ½.",
+    notes="Not a claim of the document: a measured sharpening. The lse remainder is at most ½ sup Var_p(d) "
+    "with d = ΔVs_t, and Var_p(d) ≤ (max d − min d)²/4 ≤ ‖d‖₂²/2 ≤ ‖ΔV‖²_{S∞}‖s_t‖₂²/2. The two "
+    "inequalities behind the document's ½ (‖d‖∞ ≤ ‖d‖₂ and Var_p(d) ≤ ‖d‖∞²) are tight for incompatible d "
+    "(one coordinate vs ±a on two), so loss.v_bound_token's tightness stays ≤ ½.",
 )
-def loss_v_bound_token_quarter(xp, U, W, V, s0, X, Y, dV, act):
-    lhs, rhs = loss_v_bound_token(xp, U, W, V, s0, X, Y, dV, act)
+def loss_v_bound_token_quarter(xp, U, W, V, s0, X, dV, act):
+    lhs, rhs = loss_v_bound_token(xp, U, W, V, s0, X, dV, act)
     return lhs, 0.5 * rhs
 
 
@@ -355,7 +344,7 @@ def _rnn_batch(rng, B, H, N, K, T, weight_gain):
 
 @study(
     "loss.v_bound_tightness",
-    title="How loose is the V-bound on real RNN hidden_states? (seed 000 §Loss Bounded w.r.t. V)",
+    title="How loose is the V-bound on real RNN states? (seed 000 §Loss Bounded w.r.t. V)",
     source=Source(SEED_000, SEC + ", item 2"),
     related=(
         "loss.v_bound_chain",
@@ -432,7 +421,7 @@ def v_bound_tightness(profile):
     med_lse = [r[5] for r in rows]
     mx = max(r[7] for r in rows)
     conclusion = (
-        f"On RNN hidden_states the end-to-end V-bound uses a median {min(med_total):.3f}–{max(med_total):.3f} of "
+        f"On RNN states the end-to-end V-bound uses a median {min(med_total):.3f}–{max(med_total):.3f} of "
         f"its allowance (largest single ratio seen {mx:.3f}; it can never exceed ½ — the composite "
         f"constant could be ¼, see loss.v_bound_token.quarter), whatever the step size. Both relaxations "
         f"lose: ‖ΔVs_t‖∞ ≤ ‖ΔV‖_{{S∞}}‖s_t‖₂ has a median ratio {min(med_norm):.2f}–{max(med_norm):.2f} "

@@ -32,9 +32,8 @@ def holder_exponent(p, q):
     inputs={"M": Array("m", "n", scale=(1e-3, 1e1))},
     dims={"m": [1, 2, 3, 5], "n": [1, 2, 3, 5], "p": EXPONENTS, "q": EXPONENTS},
     notes="The same M on both sides makes the right side quadratic in M and the left linear: any M with "
-    "small "
-    "singular values refutes it (M = εI). The cited Hölder inequality (Bernstein §9.3) is for a product, "
-    "‖AB‖_{S^r} ≤ ‖A‖_{S^q}‖B‖_{S^p}; see schatten.holder.",
+    "small singular values refutes it (M = εI). The cited Hölder inequality (Bernstein §9.3) is for a "
+    "product, ‖AB‖_{S^r} ≤ ‖A‖_{S^q}‖B‖_{S^p}; see schatten.holder.",
 )
 def schatten_holder_eq8(xp, M, p, q):
     r = holder_exponent(p, q)
@@ -62,14 +61,13 @@ def schatten_holder(xp, A, B, p, q):
     "schatten.vector",
     title="Eq. (9): every Schatten norm of a vector is its Euclidean norm",
     source=Source(SEED_001, "§B, eq. (9)", quote="if v is a vector, then ||r||_{S^p} = ||r||_2 ∀p ∈ [1, +∞]"),
-    statement=r"\mathbf{v}\ \text{a vector} \Rightarrow \|\mathbf{r}\|_{S^p} = \|\mathbf{r}\|_2\ "
-    r"\forall p\in[1,+\infty]",
+    statement=r"\mathbf{v}\ \text{a vector} \Rightarrow \|\mathbf{r}\|_{S^p} = \|\mathbf{r}\|_2\ \forall "
+    r"p\in[1,+\infty]",
     expected=Verdict.PROVED,
     inputs={"v": Array("n", 1)},
     dims={"n": [1, 2, 3, 8, 16], "p": [1, 1.5, 2, 3, math.inf]},
     notes="The hypothesis names v and the conclusion r (a slip of notation). A column vector has one "
-    "singular "
-    "value, ‖v‖₂, so every Schatten norm equals it; checked for column vectors.",
+    "singular value, ‖v‖₂, so every Schatten norm equals it; checked for column vectors.",
 )
 def schatten_vector(xp, v, p):
     return xp.schatten_norm(v, p), xp.vector_norm(v[..., 0], 2)

@@ -56,8 +56,8 @@ def norms_s1_monotone(xp, B, D):
     source=Source(
         SEED_000,
         COMMENT3 + " (intended reading) and §Loss Bound w.r.t. W, item 3.3",
-        quote="so we can approximately think that a matrix whose elements are all greater than other "
-        "one has a greater Schatten-1 norm",
+        quote="so we can approximately think that a matrix whose elements are all greater than other one "
+        "has a greater Schatten-1 norm",
     ),
     statement=r"\mathbf A \ge \mathbf B \ge 0\ \text{entrywise} \Rightarrow \|\mathbf B\|_{S^1} \le "
     r"\|\mathbf A\|_{S^1}",
@@ -68,13 +68,12 @@ def norms_s1_monotone(xp, B, D):
         "lam": Scalar(0.0, 1.0),
     },
     dims={"m": [2, 3, 4], "n": [2, 3, 4]},
-    notes="A = B + λD + (1 − λ)(J − B) with B, D ∈ [0, 1] entrywise and J the all-ones matrix, so A ≥ B ≥ 0 "
-    "(λ = 0 gives A = J). Smallest counterexample: B = [[1, 0], [1, 1]] ≤ A = J₂ entrywise, yet ‖B‖_{S¹} "
-    "= √5 ≈ "
-    "2.236 > 2 = ‖J₂‖_{S¹}; likewise the 3 × 3 circulant [[1,1,0],[0,1,1],[1,0,1]] (‖·‖_{S¹} = 4) ≤ J₃ "
-    "(3). Entrywise domination controls the Frobenius norm and (for nonnegative "
-    "matrices) the spectral norm, not the nuclear norm. This is the step seed 000 uses to bound ‖M‖_{S¹} "
-    "in §Loss Bound w.r.t. W (that section is catalogued elsewhere).",
+    notes="A = B + λD + (1 − λ)(J − B) with B, D ∈ [0, 1] entrywise and J the all-ones matrix, so A ≥ B ≥ "
+    "0 (λ = 0 gives A = J). Smallest counterexample: B = [[1, 0], [1, 1]] ≤ A = J₂ entrywise, yet ‖B‖_{S¹} "
+    "= √5 ≈ 2.236 > 2 = ‖J₂‖_{S¹}; likewise the 3 × 3 circulant [[1,1,0],[0,1,1],[1,0,1]] (‖·‖_{S¹} = 4) ≤ "
+    "J₃ (3). Entrywise domination controls the Frobenius norm and (for nonnegative matrices) the spectral "
+    "norm, not the nuclear norm. This is the step seed 000 uses to bound ‖M‖_{S¹} in §Loss Bound w.r.t. W "
+    "(that section is catalogued elsewhere).",
 )
 def norms_s1_monotone_nonneg(xp, B, D, lam):
     lam = lam[..., None, None]
@@ -87,8 +86,7 @@ def norms_s1_monotone_nonneg(xp, B, D, lam):
     title="What entrywise domination does give: |B| ≤ A ⇒ ‖B‖_{S¹} ≤ ‖B‖_{ℓ1} ≤ ‖A‖_{ℓ1}",
     source=Source(SEED_000, COMMENT3 + " (corrected)"),
     statement=r"|\mathbf B_{ij}| \le \mathbf A_{ij}\ \forall i,j \Rightarrow \|\mathbf B\|_{S^1} \le "
-    r"\|\mathbf B\|_{\ell_1}"
-    r" \le \|\mathbf A\|_{\ell_1}",
+    r"\|\mathbf B\|_{\ell_1} \le \|\mathbf A\|_{\ell_1}",
     expected=Verdict.HOLDS,
     corrects="norms.s1_monotone",
     relations=("<=", "<="),
@@ -96,8 +94,7 @@ def norms_s1_monotone_nonneg(xp, B, D, lam):
     inputs={"B": Array("m", "n"), "D": Array("m", "n", positive=True)},
     dims=MN,
     notes="A = |B| + D. Tight (ratio 1) for diagonal B with D = 0; the price is the factor up to √(mn) "
-    "between "
-    "‖·‖_{ℓ1} and ‖·‖_{S¹} (norms.s1_equiv_l1).",
+    "between ‖·‖_{ℓ1} and ‖·‖_{S¹} (norms.s1_equiv_l1).",
 )
 def norms_s1_dominated_l1(xp, B, D):
     return nuclear(xp, B), l1(xp, B), l1(xp, xp.abs(B) + D)
@@ -112,17 +109,16 @@ def norms_s1_dominated_l1(xp, B, D):
     expected=Verdict.HOLDS,
     inputs={"B": Array("m", "n"), "D": Array("m", "n", positive=True)},
     dims=MN,
-    notes="'strict' read as 'rigorous': ‖X‖_{S²} is the Frobenius norm, a monotone function of |X_ij|, "
-    "so the "
-    "comparison the document wants is exactly true for S²; tight as D → 0.",
+    notes="'strict' read as 'rigorous': ‖X‖_{S²} is the Frobenius norm, a monotone function of |X_ij|, so "
+    "the comparison the document wants is exactly true for S²; tight as D → 0.",
 )
 def norms_s2_monotone(xp, B, D):
     return xp.schatten_norm(B, 2), xp.schatten_norm(xp.abs(B) + D, 2)
 
 
 EQUIV_QUOTE = (
-    "Schatten-1 norm and element-wise 1-norm are equivalent. ( 1/sqrt(mn) ||X||_∞ ≤ ||X||_{S^1} ≤ "
-    "||X||_∞ for matrix X of size n × m)"
+    "Schatten-1 norm and element-wise 1-norm are equivalent. ( 1/sqrt(mn) ||X||_∞ ≤ ||X||_{S^1} ≤ ||X||_∞ "
+    "for matrix X of size n × m)"
 )
 
 
@@ -134,8 +130,8 @@ EQUIV_QUOTE = (
     expected=Verdict.REFUTED,
     inputs={"X": Array("m", "n")},
     dims=MN,
-    notes="PUZZLE: the text says 'element-wise 1-norm' but typesets ‖X‖∞. Read literally (entrywise max) the "
-    "upper half fails already for X = I₂ (2 > 1); read as the entrywise 1-norm both halves hold with "
+    notes="PUZZLE: the text says 'element-wise 1-norm' but typesets ‖X‖∞. Read literally (entrywise max) "
+    "the upper half fails already for X = I₂ (2 > 1); read as the entrywise 1-norm both halves hold with "
     "optimal constants (norms.s1_equiv_l1). The lower half with the max-norm is norms.s1_equiv_lower.",
 )
 def norms_s1_equiv_upper(xp, X):
@@ -164,7 +160,8 @@ def norms_s1_equiv_lower(xp, X):
     source=Source(
         SEED_000, COMMENT3 + " (read with the element-wise 1-norm the text names)", quote=EQUIV_QUOTE
     ),
-    statement=r"\frac{1}{\sqrt{mn}}\|\mathbf X\|_{\ell_1} \le \|\mathbf X\|_{S^1} \le \|\mathbf X\|_{\ell_1}",
+    statement=r"\frac{1}{\sqrt{mn}}\|\mathbf X\|_{\ell_1} \le \|\mathbf X\|_{S^1} \le \|\mathbf "
+    r"X\|_{\ell_1}",
     expected=Verdict.HOLDS,
     corrects="norms.s1_equiv_upper",
     relations=("<=", "<="),
@@ -172,8 +169,7 @@ def norms_s1_equiv_lower(xp, X):
     inputs={"X": Array("m", "n")},
     dims=MN,
     notes="Both constants are optimal: the left is attained by the all-ones matrix (‖J‖_{ℓ1} = mn, "
-    "‖J‖_{S¹} = "
-    "√(mn)), the right by any matrix with one nonzero per row and column (diagonal).",
+    "‖J‖_{S¹} = √(mn)), the right by any matrix with one nonzero per row and column (diagonal).",
 )
 def norms_s1_equiv_l1(xp, X):
     m, n = X.shape[-2], X.shape[-1]
@@ -206,15 +202,14 @@ value(
         quote="but S-2 norm is very expensive to compute.(It can be approximated by super power method) "
         "So, we approximate it by using S-1 norm.",
     ),
-    statement=r"\mathrm{cost}(\|\mathbf X\|_{S^2}) > \mathrm{cost}(\|\mathbf X\|_{S^1})\ "
-    r"\text{(the cheaper norm is } S^1)",
+    statement=r"\mathrm{cost}(\|\mathbf X\|_{S^2}) > \mathrm{cost}(\|\mathbf X\|_{S^1})\ \text{(the "
+    r"cheaper norm is } S^1)",
     expected=Verdict.REFUTED,
-    notes="Operation counts for n × n, n = 4, 16, 64, 256: the Schatten-2 norm is the Frobenius norm, "
-    "2n² + 1 "
-    "flops; the Schatten-1 norm needs all singular values, Θ(n³). So S² is the cheap one. PUZZLE: "
-    "'approximated by super power method' fits the spectral norm S^∞ = ‖X‖₂ (power iteration), which "
-    "the author may have confused with S²; the monotonicity argument needs S² (norms.s2_monotone), "
-    "and for nonnegative matrices it would also hold for S^∞.",
+    notes="Operation counts for n × n, n = 4, 16, 64, 256: the Schatten-2 norm is the Frobenius norm, 2n² "
+    "+ 1 flops; the Schatten-1 norm needs all singular values, Θ(n³). So S² is the cheap one. PUZZLE: "
+    "'approximated by super power method' fits the spectral norm S^∞ = ‖X‖₂ (power iteration), which the "
+    "author may have confused with S²; the monotonicity argument needs S² (norms.s2_monotone), and for "
+    "nonnegative matrices it would also hold for S^∞.",
 )
 
 complexity(
@@ -243,8 +238,8 @@ def _slices(xp, T, v):
 LEMMA4_IN = {"T": Array("P", "m", "n"), "v": Array("P")}
 LEMMA4_DIMS = {"P": [1, 2, 3, 5], "m": [1, 2, 3, 4], "n": [1, 2, 3, 4]}
 LEMMA4_QUOTE = (
-    "||T ṽ||_{S^1} = ||Σ_p v_p T_{:,:,p}||_{S^1} ≤ Σ_p v_p ||T_{:,:,p}||_{S^1} ≤ "
-    "|| ||T_{:,:,*}||_{S^1} ||_2 ||v||_2"
+    "||T ṽ||_{S^1} = ||Σ_p v_p T_{:,:,p}||_{S^1} ≤ Σ_p v_p ||T_{:,:,p}||_{S^1} ≤ || ||T_{:,:,*}||_{S^1} "
+    "||_2 ||v||_2"
 )
 
 
@@ -277,9 +272,8 @@ def lemma4_bound(xp, T, v):
     title="Eq. (21), the proof of Lemma 4 step by step, as written (Σ_p v_p ‖T_p‖ with signed v_p)",
     source=Source(SEED_001, "§B.1, eq. (21)", quote=LEMMA4_QUOTE),
     statement=r"\|\mathbf T\tilde{\mathbf v}\|_{S^1} = \|\textstyle\sum_p \mathbf v_p\mathbf "
-    r"T_{:,:,p}\|_{S^1} \le "
-    r"\sum_p \mathbf v_p\|\mathbf T_{:,:,p}\|_{S^1} \le \big\|\,\|\mathbf T_{:,:,*}\|_{S^1}\big\|_2"
-    r"\|\mathbf v\|_2",
+    r"T_{:,:,p}\|_{S^1} \le \sum_p \mathbf v_p\|\mathbf T_{:,:,p}\|_{S^1} \le \big\|\,\|\mathbf "
+    r"T_{:,:,*}\|_{S^1}\big\|_2\|\mathbf v\|_2",
     expected=Verdict.HOLDS,
     expected_broken_step=2,
     same_as=("sens.lemma4_proof",),
@@ -291,9 +285,9 @@ def lemma4_bound(xp, T, v):
     ],
     inputs=LEMMA4_IN,
     dims=LEMMA4_DIMS,
-    notes="End to end it is Lemma 4 (true). Step 2 fails as soon as some v_p < 0: with P = 1 and v₁ < 0 its "
-    "right side is negative. The triangle inequality gives Σ_p |v_p| ‖T_p‖_{S¹} (lemma4.middle_step."
-    "corrected), after which Cauchy–Schwarz applies unchanged.",
+    notes="End to end it is Lemma 4 (true). Step 2 fails as soon as some v_p < 0: with P = 1 and v₁ < 0 "
+    "its right side is negative. The triangle inequality gives Σ_p |v_p| ‖T_p‖_{S¹} "
+    "(lemma4.middle_step.corrected), after which Cauchy–Schwarz applies unchanged.",
 )
 def lemma4_chain(xp, T, v):
     weighted, norms = _slices(xp, T, v)
@@ -326,8 +320,7 @@ def lemma4_middle_step(xp, T, v):
     title="Middle step of eq. (21) corrected: ‖Σ_p v_p T_p‖_{S¹} ≤ Σ_p |v_p| ‖T_p‖_{S¹}",
     source=Source(SEED_001, "§B.1, eq. (21), middle inequality (corrected)"),
     statement=r"\|\textstyle\sum_p \mathbf v_p\mathbf T_{:,:,p}\|_{S^1} \le \sum_p |\mathbf "
-    r"v_p|\,\|\mathbf T_{:,:,p}\|"
-    r"_{S^1}",
+    r"v_p|\,\|\mathbf T_{:,:,p}\|_{S^1}",
     expected=Verdict.HOLDS,
     corrects="lemma4.middle_step",
     inputs=LEMMA4_IN,
@@ -353,14 +346,13 @@ def lemma4_middle_step_corrected(xp, T, v):
     expected=Verdict.REFUTED,
     inputs={"M": Array("H", "H")},
     dims={"H": [1, 2, 3, 4, 6]},
-    notes="PUZZLE: the sentence names the Schatten-1 norm but the formula has S^∞; ‖M‖ (no index) is read as "
-    "the entrywise 1-norm the sentence names (M is H × H). As typeset the lower half fails: a Hadamard "
-    "matrix M = [[1, 1], [1, −1]] has ‖M‖_{ℓ1}/2 = 2 > √2 = ‖M‖_{S∞} (in general ‖M‖_{ℓ1} ≤ H^{3/2}‖M‖_{S∞} "
-    "only). The upper half ‖M‖_{S∞} ≤ ‖M‖_{ℓ1} is true (checked as part of norms.s1_equiv_l1 since "
-    "‖M‖_{S∞} ≤ ‖M‖_{S¹}); the check is the lower half. With S¹, as the sentence says, both halves "
-    "hold: norms.s1_equiv_l1 with m = n = H. Recorded "
-    "here because it is a norm-equivalence statement of seed 000 (the W section itself belongs to another "
-    "catalogue file).",
+    notes="PUZZLE: the sentence names the Schatten-1 norm but the formula has S^∞; ‖M‖ (no index) is read "
+    "as the entrywise 1-norm the sentence names (M is H × H). As typeset the lower half fails: a Hadamard "
+    "matrix M = [[1, 1], [1, −1]] has ‖M‖_{ℓ1}/2 = 2 > √2 = ‖M‖_{S∞} (in general ‖M‖_{ℓ1} ≤ "
+    "H^{3/2}‖M‖_{S∞} only). The upper half ‖M‖_{S∞} ≤ ‖M‖_{ℓ1} is true (checked as part of "
+    "norms.s1_equiv_l1 since ‖M‖_{S∞} ≤ ‖M‖_{S¹}); the check is the lower half. With S¹, as the sentence "
+    "says, both halves hold: norms.s1_equiv_l1 with m = n = H. Recorded here because it is a "
+    "norm-equivalence statement of seed 000 (the W section itself belongs to another catalogue file).",
 )
 def norms_equiv_w000(xp, M):
     H = M.shape[-1]

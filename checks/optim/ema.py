@@ -60,12 +60,12 @@ def _expected_ema(xp, mu, sigma, beta, T):
     source=Source(
         SEED_002,
         "Question 2.2",
-        quote="= \\beta^3 v_{t-3} + \\beta^2(1 - \\beta) g_{t-2} + \\beta(1 - \\beta) g_{t-1} "
-        "+ (1 - \\beta) g_t",
+        quote="= \\beta^3 v_{t-3} + \\beta^2(1 - \\beta) g_{t-2} + \\beta(1 - \\beta) g_{t-1} + (1 - "
+        "\\beta) g_t",
     ),
-    statement=r"v_t = \beta v_{t-1}+(1-\beta)g_t = \beta(\beta v_{t-2}+(1-\beta)g_{t-1})+(1-\beta)g_t"
-    r" = \beta^2 v_{t-2}+\beta(1-\beta)g_{t-1}+(1-\beta)g_t"
-    r" = \beta^3 v_{t-3}+\beta^2(1-\beta)g_{t-2}+\beta(1-\beta)g_{t-1}+(1-\beta)g_t",
+    statement=r"v_t = \beta v_{t-1}+(1-\beta)g_t = \beta(\beta v_{t-2}+(1-\beta)g_{t-1})+(1-\beta)g_t = "
+    r"\beta^2 v_{t-2}+\beta(1-\beta)g_{t-1}+(1-\beta)g_t = \beta^3 "
+    r"v_{t-3}+\beta^2(1-\beta)g_{t-2}+\beta(1-\beta)g_{t-1}+(1-\beta)g_t",
     expected=Verdict.PROVED,
 )
 def ema_unroll_002(xp, v3, g, c, beta):
@@ -93,8 +93,8 @@ def ema_unroll_002(xp, v3, g, c, beta):
     statement=r"v_t = \beta^t v_0 + \sum_{i=1}^t (1-\beta)\beta^{t-i} g_i",
     expected=Verdict.HOLDS,
     notes="The document extrapolates from three unrolled steps ('continue this process'). Checked "
-    "numerically for T ≤ 8 with an arbitrary start v_0; no SymPy derivation: simplify cannot "
-    "split the last term off a sum of symbolic length, so the induction step stays numeric.",
+    "numerically for T ≤ 8 with an arbitrary start v_0; no SymPy derivation: simplify cannot split the "
+    "last term off a sum of symbolic length, so the induction step stays numeric.",
 )
 def ema_closed_form_002(xp, g, v0, c, beta):
     return probe(xp, c, ema_recursive(xp, g, beta, v0)), probe(xp, c, ema_closed_form(xp, g, beta, v0))
@@ -108,8 +108,8 @@ def ema_closed_form_002(xp, g, v0, c, beta):
     source=Source(
         SEED_002,
         "Question 2.2",
-        quote="Since v_0 is initialized as a vector of zeros ... "
-        "v_t = \\sum_{i=1}^t (1 - \\beta) \\beta^{t-i} g_i",
+        quote="Since v_0 is initialized as a vector of zeros ... v_t = \\sum_{i=1}^t (1 - \\beta) "
+        "\\beta^{t-i} g_i",
     ),
     statement=r"v_0 = 0 \implies v_t = \sum_{i=1}^t (1-\beta)\beta^{t-i} g_i",
     expected=Verdict.HOLDS,
@@ -133,8 +133,8 @@ def ema_closed_form_zero_init_002(xp, g, c, beta):
     source=Source(
         SEED_002, "Question 2.3", quote="\\mathbb{E}[v_t] = \\mu_{g} \\sum_{i=1}^t (1 - \\beta) \\beta^{t-i}"
     ),
-    statement=r"\mathbb{E}[v_t] = \sum_{i=1}^t (1-\beta)\beta^{t-i}\mathbb{E}[g_i]"
-    r" = \mu_g \sum_{i=1}^t (1-\beta)\beta^{t-i}",
+    statement=r"\mathbb{E}[v_t] = \sum_{i=1}^t (1-\beta)\beta^{t-i}\mathbb{E}[g_i] = \mu_g \sum_{i=1}^t "
+    r"(1-\beta)\beta^{t-i}",
     expected=Verdict.PROVED,
     same_as=("ema.expectation_chain_003",),
 )
@@ -157,9 +157,9 @@ def ema_expectation_002(xp, mu, sigma, beta, T):
     statement=r"\mu_g = \mathbb{E}[g_i] = \frac{\mathbb{E}[v_t]}{\sum_{i=1}^t (1-\beta)\beta^{t-i}}",
     expected=Verdict.PROVED,
     same_as=("ema.bias_correction_003",),
-    notes="Correct for 0 ≤ β < 1 (the weight sum is 1 − β^t > 0). The document never evaluates the "
-    "sum; seed 003 does (1 − β^n), which makes this the usual bias correction. The estimate "
-    "needs E[v_t], not v_t: 'estimate E[g_i] using E[v_t]' is an identity between expectations.",
+    notes="Correct for 0 ≤ β < 1 (the weight sum is 1 − β^t > 0). The document never evaluates the sum; "
+    "seed 003 does (1 − β^n), which makes this the usual bias correction. The estimate needs E[v_t], not "
+    "v_t: 'estimate E[g_i] using E[v_t]' is an identity between expectations.",
 )
 def ema_mu_estimator_002(xp, mu, sigma, beta, T):
     w = _ema_weights(xp, beta, T)
@@ -205,11 +205,11 @@ def ema_first_terms_003(xp, g, c, beta):
     source=Source(
         SEED_003,
         "Question 3.2",
-        quote="v_{n+1} = \\beta \\sum_{t=1}^n \\beta^{n-t} (1 - \\beta) g_t + (1 - \\beta) "
-        "g_{n+1} ... = \\sum_{t=1}^{n+1} \\beta^{n+1-t} (1 - \\beta) g_t",
+        quote="v_{n+1} = \\beta \\sum_{t=1}^n \\beta^{n-t} (1 - \\beta) g_t + (1 - \\beta) g_{n+1} ... = "
+        "\\sum_{t=1}^{n+1} \\beta^{n+1-t} (1 - \\beta) g_t",
     ),
-    statement=r"v_{n+1} = \beta v_n+(1-\beta)g_{n+1} = \beta\sum_{t=1}^n\beta^{n-t}(1-\beta)g_t"
-    r"+(1-\beta)g_{n+1} = \sum_{t=1}^{n+1}\beta^{n+1-t}(1-\beta)g_t",
+    statement=r"v_{n+1} = \beta v_n+(1-\beta)g_{n+1} = "
+    r"\beta\sum_{t=1}^n\beta^{n-t}(1-\beta)g_t+(1-\beta)g_{n+1} = \sum_{t=1}^{n+1}\beta^{n+1-t}(1-\beta)g_t",
     expected=Verdict.HOLDS,
     notes="Numeric for n + 1 ≤ 8 (the SymPy form of this step needs splitting Σ_{t=1}^{n+1} into "
     "Σ_{t=1}^{n} plus its last term, which simplify does not do).",
@@ -260,15 +260,15 @@ def ema_closed_form_003(xp, g, c, beta):
         "Question 3.3",
         quote="\\mathbb{E}[v_n] = \\mathbb{E}[g_n] (1 - \\beta^n) \\neq \\mathbb{E}[g_n]",
     ),
-    statement=r"\mathbb{E}[v_n] = \mathbb{E}[g_n](1-\beta)\sum_{t=1}^n\beta^{n-t}"
-    r" = \mathbb{E}[g_n](1-\beta)\beta^n\sum_{t=1}^n(1/\beta)^t"
-    r" = \mathbb{E}[g_n](1-\beta)\beta^n\frac{1}{\beta}\frac{1-(1/\beta)^n}{1-1/\beta}"
-    r" = \mathbb{E}[g_n](1-\beta^n)",
+    statement=r"\mathbb{E}[v_n] = \mathbb{E}[g_n](1-\beta)\sum_{t=1}^n\beta^{n-t} = "
+    r"\mathbb{E}[g_n](1-\beta)\beta^n\sum_{t=1}^n(1/\beta)^t = "
+    r"\mathbb{E}[g_n](1-\beta)\beta^n\frac{1}{\beta}\frac{1-(1/\beta)^n}{1-1/\beta} = "
+    r"\mathbb{E}[g_n](1-\beta^n)",
     expected=Verdict.PROVED,
     same_as=("ema.expectation_002",),
     notes="Valid for 0 < β < 1: the middle steps divide by β and by 1 − 1/β, although the document "
-    "declares β ∈ [0, 1]. The closing '≠ E[g_n]' needs β > 0 and E[g_n] ≠ 0 (at β = 0, "
-    "v_n = g_n is unbiased); it is not checked as a separate claim.",
+    "declares β ∈ [0, 1]. The closing '≠ E[g_n]' needs β > 0 and E[g_n] ≠ 0 (at β = 0, v_n = g_n is "
+    "unbiased); it is not checked as a separate claim.",
 )
 def ema_expectation_chain_003(xp, mu, sigma, beta, T):
     n, b = T, beta

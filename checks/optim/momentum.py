@@ -83,11 +83,11 @@ def _trajectories(xp, A, b, theta0, c, beta, delta, T):
     source=Source(
         SEED_002,
         "Question 2.1",
-        quote="\\Delta \\theta_t = -\\alpha(-\\Delta \\theta_{t-1}) - \\epsilon g_t = "
-        "\\alpha \\Delta \\theta_{t-1} - \\epsilon g_t",
+        quote="\\Delta \\theta_t = -\\alpha(-\\Delta \\theta_{t-1}) - \\epsilon g_t = \\alpha \\Delta "
+        "\\theta_{t-1} - \\epsilon g_t",
     ),
-    statement=r"\Delta\theta_t = -(\alpha v_{t-1}+\epsilon g_t) = -\alpha(-\Delta\theta_{t-1})-\epsilon g_t"
-    r" = \alpha\Delta\theta_{t-1}-\epsilon g_t",
+    statement=r"\Delta\theta_t = -(\alpha v_{t-1}+\epsilon g_t) = -\alpha(-\Delta\theta_{t-1})-\epsilon "
+    r"g_t = \alpha\Delta\theta_{t-1}-\epsilon g_t",
     expected=Verdict.PROVED,
     same_as=("momentum.eq17_003",),
 )
@@ -105,8 +105,9 @@ def momentum_step_002(xp, dtheta_prev, g, c, alpha, eps):
     source=Source(
         SEED_002, "Question 2.1", quote="= \\beta \\Delta \\theta_{t-1} - (1 - \\beta) \\delta g_t"
     ),
-    statement=r"\Delta\theta_t = -\delta(\beta v_{t-1}+(1-\beta)g_t) = -\delta\beta\left(-\frac{1}{\delta}"
-    r"\Delta\theta_{t-1}\right)-\delta(1-\beta)g_t = \beta\Delta\theta_{t-1}-(1-\beta)\delta g_t",
+    statement=r"\Delta\theta_t = -\delta(\beta v_{t-1}+(1-\beta)g_t) = "
+    r"-\delta\beta\left(-\frac{1}{\delta}\Delta\theta_{t-1}\right)-\delta(1-\beta)g_t = "
+    r"\beta\Delta\theta_{t-1}-(1-\beta)\delta g_t",
     expected=Verdict.PROVED,
     same_as=("momentum.eq18_003",),
 )
@@ -124,16 +125,15 @@ def momentum_running_avg_step_002(xp, dtheta_prev, g, c, beta, delta):
         "Question 2.1",
         quote="\\alpha = \\beta \\quad \\text{and} \\quad \\epsilon = (1 - \\beta) \\delta",
     ),
-    statement=r"\alpha = \beta,\ \epsilon = (1-\beta)\delta \implies "
-    r"\alpha\Delta\theta_{t-1}-\epsilon g_t = \beta\Delta\theta_{t-1}-(1-\beta)\delta g_t",
+    statement=r"\alpha = \beta,\ \epsilon = (1-\beta)\delta \implies \alpha\Delta\theta_{t-1}-\epsilon g_t "
+    r"= \beta\Delta\theta_{t-1}-(1-\beta)\delta g_t",
     expected=Verdict.PROVED,
     same_as=("momentum.equivalence_003",),
     notes="Checked twice: symbolically on the one-step recursion, and numerically by running both "
-    "optimisers for T steps on a random quadratic loss (gradients depend on θ, so this also "
-    "checks the induction the documents leave implicit). Both start from v_0 = 0; with "
-    "non-zero starts one also needs v_0^{mom} = δ v_0^{avg}. The document writes 'we need', "
-    "i.e. also necessity: for g_t ≠ 0 and Δθ_{t-1} not parallel to g_t the coefficients must "
-    "match, which the identification argument gives.",
+    "optimisers for T steps on a random quadratic loss (gradients depend on θ, so this also checks the "
+    "induction the documents leave implicit). Both start from v_0 = 0; with non-zero starts one also needs "
+    "v_0^{mom} = δ v_0^{avg}. The document writes 'we need', i.e. also necessity: for g_t ≠ 0 and Δθ_{t-1} "
+    "not parallel to g_t the coefficients must match, which the identification argument gives.",
 )
 def momentum_equivalence_002(xp, A, b, theta0, c, beta, delta, T):
     return _trajectories(xp, A, b, theta0, c, beta, delta, T)
@@ -152,8 +152,8 @@ def momentum_equivalence_002(xp, A, b, theta0, c, beta, delta, T):
     source=Source(
         SEED_003,
         "Question 3.1, eq. (17)",
-        quote="\\Delta \\theta_t = -\\alpha v_{t-1} - \\epsilon g_t = \\alpha \\Delta "
-        "\\theta_{t-1} - \\epsilon g_t \\quad (17)",
+        quote="\\Delta \\theta_t = -\\alpha v_{t-1} - \\epsilon g_t = \\alpha \\Delta \\theta_{t-1} - "
+        "\\epsilon g_t \\quad (17)",
     ),
     statement=r"\Delta\theta_t = -\alpha v_{t-1}-\epsilon g_t = \alpha\Delta\theta_{t-1}-\epsilon g_t",
     expected=Verdict.PROVED,
@@ -176,8 +176,8 @@ def momentum_eq17_003(xp, dtheta_prev, g, c, alpha, eps):
     source=Source(
         SEED_003,
         "Question 3.1, eq. (18)",
-        quote="\\Delta \\theta_t = -\\delta \\beta v_{t-1} - \\delta(1 - \\beta) g_t = \\beta "
-        "\\Delta \\theta_{t-1} - \\delta(1 - \\beta) g_t \\quad (18)",
+        quote="\\Delta \\theta_t = -\\delta \\beta v_{t-1} - \\delta(1 - \\beta) g_t = \\beta \\Delta "
+        "\\theta_{t-1} - \\delta(1 - \\beta) g_t \\quad (18)",
     ),
     statement=r"\Delta\theta_t = -\delta\beta v_{t-1}-\delta(1-\beta)g_t = "
     r"\beta\Delta\theta_{t-1}-\delta(1-\beta)g_t",
@@ -207,10 +207,10 @@ def momentum_eq18_003(xp, dtheta_prev, g, c, beta, delta):
     statement=r"\alpha=\beta,\ \epsilon=\delta(1-\beta) \implies \text{(17)} \equiv \text{(18)}",
     expected=Verdict.PROVED,
     same_as=("momentum.equivalence_002",),
-    notes="Seed 003 states only sufficiency ('if ... then'), seed 002 says 'we need'. The document "
-    "allows β ∈ [0, 1] with ε > 0: at β = 1 the identification gives ε = 0, outside its own "
-    "range (the running average then ignores the gradients), so β < 1 is tacit. Checked on "
-    "trajectories of a random quadratic loss with β ∈ [0, 0.99].",
+    notes="Seed 003 states only sufficiency ('if ... then'), seed 002 says 'we need'. The document allows "
+    "β ∈ [0, 1] with ε > 0: at β = 1 the identification gives ε = 0, outside its own range (the running "
+    "average then ignores the gradients), so β < 1 is tacit. Checked on trajectories of a random quadratic "
+    "loss with β ∈ [0, 0.99].",
 )
 def momentum_equivalence_003(xp, A, b, theta0, c, beta, delta, T):
     return _trajectories(xp, A, b, theta0, c, beta, delta, T)

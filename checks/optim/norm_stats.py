@@ -57,7 +57,6 @@ def _deviations(vals):
 
 # ---------------------------------------------------------------------------------------------- shapes
 def shapes():
-    r"""Q4.1: :math:`x\in\mathbb R^{4\times2\times3}`, :math:`\mu_{batch}\in\mathbb R^{2\times1}`, :math:`\mu_{layer}\in\mathbb R^{4\times1}`, 8 instance statistics."""
     return {"tensor": [S, C, F], "mu_batch": [C, 1], "mu_layer": [S, 1], "instance statistics": S * C}
 
 
@@ -69,21 +68,20 @@ value(
     source=Source(
         SEED_004,
         "Q4.1",
-        quote="The size of this tensor is 4 x 2 x 3 … (μ_batch^(2×1)) … the shape of μ_layer is 4 × 1 … "
-        "So we will have 4 × 2 = 8 means and variances overall",
+        quote="The size of this tensor is 4 x 2 x 3 … (μ_batch^(2×1)) … the shape of μ_layer is 4 × 1 … So "
+        "we will have 4 × 2 = 8 means and variances overall",
     ),
     statement=r"x \in \mathbb R^{4\times2\times3},\ \mu_{batch} \in \mathbb R^{2\times1},\ "
     r"\mu_{layer}\in\mathbb R^{4\times1},\ 4\times2 = 8 \text{ instance statistics}",
     expected=Verdict.PROVED,
-    notes="Group sizes follow the document's reading (batch: per channel over samples and features; layer: per "
-    "sample over channels and features; instance: per sample and channel over features), the usual "
+    notes="Group sizes follow the document's reading (batch: per channel over samples and features; layer: "
+    "per sample over channels and features; instance: per sample and channel over features), the usual "
     "conventions for an (N, C, L) tensor.",
 )
 
 
 # ---------------------------------------------------------------------------------------------- batch norm
 def batch_mean():
-    r"""Q4.1 batch norm: :math:`\mu^{(0)}_{batch}=\tfrac1{12}(6+8+8+8)=2.5`, :math:`\mu^{(1)}_{batch}=\tfrac1{12}(6+10+7+8)=2.58`."""
     return {
         "channel 0 row sums": [sum(X[s][0]) for s in range(S)],
         "channel 0": _mean(batch_group(0)),
@@ -108,14 +106,14 @@ value(
         "Q4.1, batch normalization",
         quote="μ_batch^(0): 1/12 (6+8+8+8) = 2.5 … μ_batch^(1): 1/12 (6+10+7+8) = 2.58",
     ),
-    statement=r"\mu_{batch}^{(0)} = \tfrac1{12}(6+8+8+8) = 2.5,\quad \mu_{batch}^{(1)} = \tfrac1{12}(6+10+7+8) = 2.58",
+    statement=r"\mu_{batch}^{(0)} = \tfrac1{12}(6+8+8+8) = 2.5,\quad \mu_{batch}^{(1)} = "
+    r"\tfrac1{12}(6+10+7+8) = 2.58",
     expected=Verdict.HOLDS,
     notes="Exactly 5/2 and 31/12 = 2.58333…; 2.58 is the 2-decimal rounding.",
 )
 
 
 def batch_deviations():
-    r"""Q4.1 batch norm: the deviations :math:`x-\mu^{(c)}_{batch}` that the variances square."""
     return {
         "channel 0 |x − μ|": [abs(d) for d in _deviations(batch_group(0))],
         "channel 1 x − μ": _deviations(batch_group(1)),
@@ -156,24 +154,24 @@ value(
         ],
     },
     places=2,
-    title="The deviations the batch variances square: channel 0 (1.5, 0.5, …), channel 1 (−1.58, −0.58, 0.42, …)",
+    title="The deviations the batch variances square: channel 0 (1.5, 0.5, …), channel 1 (−1.58, −0.58, "
+    "0.42, …)",
     source=Source(
         SEED_004,
         "Q4.1, batch normalization (variance)",
-        quote="(1.5^2 + 0.5^2 + 0.5^2) + (0.5^2 + 0.5^2 + 0.5^2) + (1.5^2 + 0.5^2 + 0.5^2) + (0.5^2 + 0.5^2 + "
-        "0.5^2) … ((−1.58)^2 + (−0.58)^2 + 0.42^2) + ((−0.58)^2 + 1.42^2 + 1.42^2) + …",
+        quote="(1.5^2 + 0.5^2 + 0.5^2) + (0.5^2 + 0.5^2 + 0.5^2) + (1.5^2 + 0.5^2 + 0.5^2) + (0.5^2 + "
+        "0.5^2 + 0.5^2) … ((−1.58)^2 + (−0.58)^2 + 0.42^2) + ((−0.58)^2 + 1.42^2 + 1.42^2) + …",
     ),
     statement=r"\text{ch. 0: } 1.5, 0.5, 0.5;\ 0.5, 0.5, 0.5;\ 1.5, 0.5, 0.5;\ 0.5, 0.5, 0.5 \quad "
     r"\text{ch. 1: } -1.58, -0.58, 0.42;\ -0.58, 1.42, 1.42;\ -1.58, -0.58, 1.42;\ 0.42, 0.42, -0.58",
     expected=Verdict.HOLDS,
-    notes="Channel 0's deviations are written without signs (they are −1.5, 0.5, −0.5; 0.5, 0.5, −0.5; 1.5, "
-    "−0.5, −0.5; 0.5, 0.5, −0.5); only their squares enter, so absolute values are compared. Channel 1's "
-    "are signed and compared as written (exact: −19/12, −7/12, 5/12, 17/12).",
+    notes="Channel 0's deviations are written without signs (they are −1.5, 0.5, −0.5; 0.5, 0.5, −0.5; "
+    "1.5, −0.5, −0.5; 0.5, 0.5, −0.5); only their squares enter, so absolute values are compared. Channel "
+    "1's are signed and compared as written (exact: −19/12, −7/12, 5/12, 17/12).",
 )
 
 
 def batch_var_ch0():
-    r"""Q4.1 batch norm: :math:`\sigma^{2\,(0)}_{batch}=\tfrac7{12}`."""
     return _var(batch_group(0))
 
 
@@ -191,7 +189,6 @@ value(
 
 
 def batch_var_ch1():
-    r"""Q4.1 batch norm: :math:`\sigma^{2\,(1)}_{batch}=\tfrac{12.92}{12}=1.08`."""
     return {"sum of squares": _sq_dev_sum(batch_group(1)), "variance": _var(batch_group(1))}
 
 
@@ -210,7 +207,6 @@ value(
 
 # ---------------------------------------------------------------------------------------------- layer norm
 def layer_mean():
-    r"""Q4.1 layer norm: :math:`\mu_{layer}=(2, 3, 2.5, 2.67)`."""
     return {
         "row sums": [[sum(X[s][c]) for c in range(C)] for s in range(S)],
         "means": [_mean(layer_group(s)) for s in range(S)],
@@ -228,14 +224,14 @@ value(
         "Q4.1, layer normalization",
         quote="1/6 (6+6) = 2 … 1/6 (8+10) = 3 … 1/6 (8+7) = 2.5 … 1/6 (8+8) = 2.67",
     ),
-    statement=r"\mu_{layer} = \big(\tfrac16(6+6), \tfrac16(8+10), \tfrac16(8+7), \tfrac16(8+8)\big) = (2, 3, 2.5, 2.67)",
+    statement=r"\mu_{layer} = \big(\tfrac16(6+6), \tfrac16(8+10), \tfrac16(8+7), \tfrac16(8+8)\big) = (2, "
+    r"3, 2.5, 2.67)",
     expected=Verdict.HOLDS,
     notes="The last is 8/3 = 2.666…, rounded.",
 )
 
 
 def layer_deviations():
-    r"""Q4.1 layer norm: the deviations :math:`x-\mu^{(s)}_{layer}`, sample by sample."""
     return [_deviations(layer_group(s)) for s in range(S)]
 
 
@@ -254,8 +250,8 @@ value(
         SEED_004,
         "Q4.1, layer normalization (variance)",
         quote="((−1)^2 + 1^2 + 0^2) + ((−1)^2 + 0^2 + 1^2) … (0^2 + 0^2 + (−1)^2) + ((−1)^2 + 1^2 + 1^2) … "
-        "(1.5^2 + (−0.5)^2 + (−0.5)^2) + ((−1.5)^2 + (−0.5)^2 + (1.5)^2) … "
-        "(0.33^2 + 0.33^2 + (−0.67)^2) + (0.33^2 + 0.33^2 + (−0.67)^2)",
+        "(1.5^2 + (−0.5)^2 + (−0.5)^2) + ((−1.5)^2 + (−0.5)^2 + (1.5)^2) … (0.33^2 + 0.33^2 + (−0.67)^2) + "
+        "(0.33^2 + 0.33^2 + (−0.67)^2)",
     ),
     statement=r"(-1,1,0,-1,0,1),\ (0,0,-1,-1,1,1),\ (1.5,-0.5,-0.5,-1.5,-0.5,1.5),\ "
     r"(0.33,0.33,-0.67,0.33,0.33,-0.67)",
@@ -264,7 +260,6 @@ value(
 
 
 def layer_var():
-    r"""Q4.1 layer norm: :math:`\sigma^2_{layer}=(\tfrac46,\tfrac46,\tfrac{7.5}6,\tfrac{1.33}6)=(0.67,0.67,1.25,0.22)`."""
     return {
         "sums of squares": [_sq_dev_sum(layer_group(s)) for s in range(S)],
         "variances": [_var(layer_group(s)) for s in range(S)],
@@ -285,7 +280,8 @@ value(
         "Q4.1, layer normalization (variance)",
         quote="= 4/6 = 0.67 … = 4/6 = 0.67 … = 7.5/6 = 1.25 … = 1.33/6 = 0.22",
     ),
-    statement=r"\sigma^2_{layer} = (\tfrac46, \tfrac46, \tfrac{7.5}6, \tfrac{1.33}6) = (0.67, 0.67, 1.25, 0.22)",
+    statement=r"\sigma^2_{layer} = (\tfrac46, \tfrac46, \tfrac{7.5}6, \tfrac{1.33}6) = (0.67, 0.67, 1.25, "
+    r"0.22)",
     expected=Verdict.HOLDS,
     notes="Exactly 2/3, 2/3, 5/4, 2/9 (sum of squares 4/3 for the last).",
 )
@@ -296,7 +292,6 @@ _PAIRS = [(s, c) for s in range(S) for c in range(C)]
 
 
 def instance_mean():
-    r"""Q4.1 instance norm: :math:`\mu_{instance}=(2,2;\tfrac83,\tfrac{10}3;\tfrac83,\tfrac73;\tfrac83,\tfrac83)`."""
     return [_mean(instance_group(s, c)) for s, c in _PAIRS]
 
 
@@ -318,7 +313,6 @@ value(
 
 
 def instance_mean_decimal():
-    r"""Q4.1 instance norm: :math:`\mu_{instance}=(2,2;2.67,3.33;2.67,2.33;2.67,2.67)`."""
     return [_mean(instance_group(s, c)) for s, c in _PAIRS]
 
 
@@ -339,7 +333,6 @@ value(
 
 
 def instance_deviations():
-    r"""Q4.1 instance norm: the deviations :math:`x-\mu_{instance}` per sample and channel."""
     return [_deviations(instance_group(s, c)) for s, c in _PAIRS]
 
 
@@ -361,8 +354,8 @@ value(
     source=Source(
         SEED_004,
         "Q4.1, instance normalization (variance)",
-        quote="((−1)^2 + 1^2 + 0^2) … (0.33^2+0.33^2+(−0.67)^2) … ((−1.33)^2+0.67^2+0.67^2) … "
-        "(1.33^2 + (−0.67)^2 + (−0.67)^2) … ((−1.33)^2 + (−0.33)^2 + 1.67^2)",
+        quote="((−1)^2 + 1^2 + 0^2) … (0.33^2+0.33^2+(−0.67)^2) … ((−1.33)^2+0.67^2+0.67^2) … (1.33^2 + "
+        "(−0.67)^2 + (−0.67)^2) … ((−1.33)^2 + (−0.33)^2 + 1.67^2)",
     ),
     statement=r"(-1,1,0), (-1,0,1);\ (0.33,0.33,-0.67), (-1.33,0.67,0.67);\ (1.33,-0.67,-0.67), "
     r"(-1.33,-0.33,1.67);\ (0.33,0.33,-0.67), (0.33,0.33,-0.67)",
@@ -371,7 +364,6 @@ value(
 
 
 def instance_var():
-    r"""Q4.1 instance norm: :math:`\sigma^2_{instance}=(0.67,0.67;0.22,0.89;0.89,1.56;0.22,0.22)`."""
     return {
         "sums of squares": [_sq_dev_sum(instance_group(s, c)) for s, c in _PAIRS],
         "variances": [_var(instance_group(s, c)) for s, c in _PAIRS],
@@ -395,15 +387,16 @@ value(
         ],
     },
     places=2,
-    title="Instance-norm variances: 2/3, 2/3, 0.67/3, 2.67/3, 2.67/3, 4.67/3, 0.67/3, 0.67/3 and their decimals",
+    title="Instance-norm variances: 2/3, 2/3, 0.67/3, 2.67/3, 2.67/3, 4.67/3, 0.67/3, 0.67/3 and their "
+    "decimals",
     source=Source(
         SEED_004,
         "Q4.1, instance normalization (variance)",
-        quote="= 2/3 = 0.67 … = 2/3 = 0.67 … = 0.67/3 = 0.22 … = 2.67/3 = 0.89 … = 2.67/3 = 0.89 … "
-        "= 4.67/3 = 1.56 … = 0.67/3 = 0.22 … = 0.67/3 = 0.22",
+        quote="= 2/3 = 0.67 … = 2/3 = 0.67 … = 0.67/3 = 0.22 … = 2.67/3 = 0.89 … = 2.67/3 = 0.89 … = "
+        "4.67/3 = 1.56 … = 0.67/3 = 0.22 … = 0.67/3 = 0.22",
     ),
     statement=r"\sigma^2_{instance} = (0.67, 0.67;\ 0.22, 0.89;\ 0.89, 1.56;\ 0.22, 0.22)",
     expected=Verdict.HOLDS,
-    notes="Exactly 2/3, 2/3, 2/9, 8/9, 8/9, 14/9, 2/9, 2/9. Every rounded number is within half a unit of its "
-    "last decimal.",
+    notes="Exactly 2/3, 2/3, 2/9, 8/9, 8/9, 14/9, 2/9, 2/9. Every rounded number is within half a unit of "
+    "its last decimal.",
 )

@@ -117,17 +117,17 @@ def bn_preact_mean_002(xp, w, b, n):
     source=Source(
         SEED_002,
         "Question 4.1",
-        quote="Var[w^T x + b] = Var[w^T x] = E[(w^T x)^2] - (E[w^T x])^2 = E[w^T x w] - 0^2 "
-        "= w^T E[x x^T] w = w^T w = \\|w\\|^2",
+        quote="Var[w^T x + b] = Var[w^T x] = E[(w^T x)^2] - (E[w^T x])^2 = E[w^T x w] - 0^2 = w^T E[x x^T] "
+        "w = w^T w = \\|w\\|^2",
     ),
-    statement=r"\mathrm{Var}[w^Tx+b] = \mathrm{Var}[w^Tx] = \mathbb{E}[(w^Tx)^2]-(\mathbb{E}[w^Tx])^2"
-    r" = \mathbb{E}[w^Txw]-0^2 = w^T\mathbb{E}[xx^T]w = w^Tw = \|w\|^2",
+    statement=r"\mathrm{Var}[w^Tx+b] = \mathrm{Var}[w^Tx] = \mathbb{E}[(w^Tx)^2]-(\mathbb{E}[w^Tx])^2 = "
+    r"\mathbb{E}[w^Txw]-0^2 = w^T\mathbb{E}[xx^T]w = w^Tw = \|w\|^2",
     expected=Verdict.HOLDS,
     same_as=("bn.var_uncorrelated_003", "bn.var_004"),
-    notes="Puzzle: the fourth expression 'E[w^T x w]' is not a scalar (wᵀx times the vector w); we "
-    "read it as E[wᵀxxᵀw] (an xᵀ lost in the document or its conversion) and check that "
-    "reading. E[xxᵀ] = I needs the entries uncorrelated with unit variance; the document "
-    "assumes independence, which is more than needed (see bn.var_uncorrelated_003).",
+    notes="Puzzle: the fourth expression 'E[w^T x w]' is not a scalar (wᵀx times the vector w); we read it "
+    "as E[wᵀxxᵀw] (an xᵀ lost in the document or its conversion) and check that reading. E[xxᵀ] = I needs "
+    "the entries uncorrelated with unit variance; the document assumes independence, which is more than "
+    "needed (see bn.var_uncorrelated_003).",
 )
 def bn_preact_var_002(xp, w, b, n):
     X = _support(xp, None, n)
@@ -198,16 +198,15 @@ def wn_output_002(xp, u, x, g, b):
     source=Source(
         SEED_002,
         "Question 4.1",
-        quote="in the condition of ignoring the learned scale and shift terms for both BN and "
-        "WN, we can say in this case y_{WN} is equivalent to y_{BN}",
+        quote="in the condition of ignoring the learned scale and shift terms for both BN and WN, we can "
+        "say in this case y_{WN} is equivalent to y_{BN}",
     ),
-    statement=r"g = 1,\ b_{WN} = 0:\quad y_{WN} = \frac{u^Tx}{\|u\|} = \frac{w^Tx}{\|w\|} = y_{BN}"
-    r"\quad (w = k u,\ k>0)",
+    statement=r"g = 1,\ b_{WN} = 0:\quad y_{WN} = \frac{u^Tx}{\|u\|} = \frac{w^Tx}{\|w\|} = y_{BN}\quad (w "
+    r"= k u,\ k>0)",
     expected=Verdict.HOLDS,
     same_as=("bn.identify_003", "bn.wn_equivalence_004"),
-    notes="The BN weight w and the WN direction u are different parameters; the equivalence holds "
-    "when they point the same way (w = k u with k > 0; for k < 0 the sign flips). The BN bias b "
-    "cancels in y_BN.",
+    notes="The BN weight w and the WN direction u are different parameters; the equivalence holds when "
+    "they point the same way (w = k u with k > 0; for k < 0 the sign flips). The BN bias b cancels in y_BN.",
 )
 def bn_wn_equivalence_002(xp, u, k, b, x_raw, n):
     X = _support(xp, None, n)
@@ -258,8 +257,8 @@ def wn_jacobian_002(xp, u, c, gain):
     source=Source(
         SEED_002,
         "Question 4.2",
-        quote="I - \\frac{u u^T}{\\|u\\|^2} (that is I - vv^T) is the orthogonal complement "
-        "projection matrix, because : (I - vv^T)a = a - v(v^T a)",
+        quote="I - \\frac{u u^T}{\\|u\\|^2} (that is I - vv^T) is the orthogonal complement projection "
+        "matrix, because : (I - vv^T)a = a - v(v^T a)",
     ),
     statement=r"W^* = I-\frac{uu^T}{\|u\|^2} = I-vv^T,\quad (I-vv^T)a = a-v(v^Ta),\quad W^*W^* = W^*",
     expected=Verdict.PROVED,
@@ -284,15 +283,15 @@ def wn_projector_002(xp, u, a, c):
     source=Source(
         SEED_002,
         "Question 4.2",
-        quote="\\nabla_u L = \\nabla_w L \\cdot \\frac{g}{\\|u\\|} \\cdot W^* ... "
-        "\\nabla_u L = sW^* \\cdot \\nabla_w L where s = \\frac{g}{\\|u\\|}",
+        quote="\\nabla_u L = \\nabla_w L \\cdot \\frac{g}{\\|u\\|} \\cdot W^* ... \\nabla_u L = sW^* "
+        "\\cdot \\nabla_w L where s = \\frac{g}{\\|u\\|}",
     ),
     statement=r"\nabla_uL = \nabla_wL\cdot\frac{g}{\|u\|}\cdot W^* = sW^*\cdot\nabla_wL,\quad "
     r"s=\frac{g}{\|u\|}",
     expected=Verdict.PROVED,
     same_as=("wn.grad_003", "wn.grad_004"),
-    notes="The first form multiplies the row vector ∇_wLᵀ by W*; it equals the column form because "
-    "W* is symmetric. ∇_w L is an arbitrary vector (the gradient of any loss at w).",
+    notes="The first form multiplies the row vector ∇_wLᵀ by W*; it equals the column form because W* is "
+    "symmetric. ∇_w L is an arbitrary vector (the gradient of any loss at w).",
 )
 def wn_grad_002(xp, u, gw, c, gain):
     s = gain / xp.sqrt(dot(xp, u, u))
@@ -375,8 +374,8 @@ def wn_norm_growth_002(xp, u, gw, gain, alpha):
     source=Source(
         SEED_003,
         "Question 4.1, eq. (19)",
-        quote="w^T x + \\beta = \\gamma \\frac{u^T}{\\|u\\|} x + \\beta = \\gamma \\frac{y}{\\|u\\|} "
-        "+ \\beta \\quad (19)",
+        quote="w^T x + \\beta = \\gamma \\frac{u^T}{\\|u\\|} x + \\beta = \\gamma \\frac{y}{\\|u\\|} + "
+        "\\beta \\quad (19)",
     ),
     statement=r"w^Tx+\beta = \gamma\frac{u^T}{\|u\|}x+\beta = \gamma\frac{y}{\|u\|}+\beta",
     expected=Verdict.PROVED,
@@ -428,13 +427,13 @@ def bn_mean_003(xp, u, Q, n):
     source=Source(
         SEED_003, "Question 4.1", quote="if we suppose that the entries of x are uncorrelated ... = \\|u\\|^2"
     ),
-    statement=r"\sigma_y^2 = \mathbb{V}\Big[\sum_i u_ix_i\Big] = \sum_i u_i^2\mathbb{V}[x_i]"
-    r"+2\sum_{i<j}\mathrm{Cov}(u_ix_i,u_jx_j) = \|u\|^2",
+    statement=r"\sigma_y^2 = \mathbb{V}\Big[\sum_i u_ix_i\Big] = \sum_i "
+    r"u_i^2\mathbb{V}[x_i]+2\sum_{i<j}\mathrm{Cov}(u_ix_i,u_jx_j) = \|u\|^2",
     expected=Verdict.HOLDS,
     same_as=("bn.preact_var_002", "bn.var_004"),
     notes="Checked with x = Q r, whose entries are uncorrelated but dependent: decorrelation, the "
-    "document's supposition, is enough (seed 002 assumes independence). The middle expression is "
-    "computed from the exact variances and covariances of x.",
+    "document's supposition, is enough (seed 002 assumes independence). The middle expression is computed "
+    "from the exact variances and covariances of x.",
 )
 def bn_var_uncorrelated_003(xp, u, Q, n):
     Q = _whitening(xp, Q)
@@ -464,9 +463,9 @@ def bn_var_uncorrelated_003(xp, u, Q, n):
     statement=r"\mathbb{E}[x]=0,\ \mathbb{V}[x_i]=1\ \ (\text{entries correlated}) \implies "
     r"\mathbb{V}[u^Tx] = \|u\|^2",
     expected=Verdict.REFUTED,
-    notes="Not a mistake of the document: it checks that the supposition seed 003 adds ('if we "
-    "suppose that the entries of x are uncorrelated') cannot be dropped. x = L r with unit-norm "
-    "rows has unit variances and Cov(x_i, x_j) = ℓ_iᵀℓ_j ≠ 0, and V[uᵀx] = ‖Lᵀu‖² ≠ ‖u‖².",
+    notes="Not a mistake of the document: it checks that the supposition seed 003 adds ('if we suppose "
+    "that the entries of x are uncorrelated') cannot be dropped. x = L r with unit-norm rows has unit "
+    "variances and Cov(x_i, x_j) = ℓ_iᵀℓ_j ≠ 0, and V[uᵀx] = ‖Lᵀu‖² ≠ ‖u‖².",
 )
 def bn_decorrelation_needed_003(xp, u, L, n):
     X = _support(xp, L, n)
@@ -485,8 +484,8 @@ def bn_decorrelation_needed_003(xp, u, L, n):
     source=Source(
         SEED_003,
         "Question 4.1",
-        quote="w^T x + \\beta = \\gamma \\frac{y}{\\|u\\|} + \\beta = \\gamma \\frac{y - \\mu_y}"
-        "{\\sigma_y} + \\beta = \\hat{y}",
+        quote="w^T x + \\beta = \\gamma \\frac{y}{\\|u\\|} + \\beta = \\gamma \\frac{y - "
+        "\\mu_y}{\\sigma_y} + \\beta = \\hat{y}",
     ),
     statement=r"w^Tx+\beta = \gamma\frac{y}{\|u\|}+\beta = \gamma\frac{y-\mu_y}{\sigma_y}+\beta = \hat y",
     expected=Verdict.HOLDS,
@@ -520,8 +519,8 @@ def bn_identify_003(xp, u, Q, s_raw, gamma, beta, n):
         SEED_003,
         "Question 4.2",
         quote="\\left( \\frac{\\gamma}{\\|u\\|} I - \\frac{1}{2} \\frac{\\gamma u}{\\|u\\|^3} 2u^T "
-        "\\right) \\nabla_w L = \\frac{\\gamma}{\\|u\\|} \\left( I - \\frac{uu^T}{\\|u\\|^2} "
-        "\\right) \\nabla_w L",
+        "\\right) \\nabla_w L = \\frac{\\gamma}{\\|u\\|} \\left( I - \\frac{uu^T}{\\|u\\|^2} \\right) "
+        "\\nabla_w L",
     ),
     statement=r"\nabla_uL = \frac{\partial w(u)}{\partial u}\frac{\partial L}{\partial w} = "
     r"\Big(\frac{\gamma}{\|u\|}I-\frac12\frac{\gamma u}{\|u\|^3}2u^T\Big)\nabla_wL = "
@@ -554,12 +553,12 @@ def wn_grad_003(xp, u, gw, c, gain):
         quote="W^\\perp a = W^\\perp (a_{\\text{Vect}(u_t)} + a_{\\text{Vect}(u_t)^\\perp}) = W^\\perp "
         "a_{\\text{Vect}(u_t)^\\perp} + 0 \\in \\text{Vect}(u_t)^\\perp",
     ),
-    statement=r"W^\perp a = W^\perp(a_{\mathrm{Vect}(u)}+a_{\mathrm{Vect}(u)^\perp}) = "
-    r"W^\perp a_{\mathrm{Vect}(u)^\perp}+0 \in \mathrm{Vect}(u)^\perp",
+    statement=r"W^\perp a = W^\perp(a_{\mathrm{Vect}(u)}+a_{\mathrm{Vect}(u)^\perp}) = W^\perp "
+    r"a_{\mathrm{Vect}(u)^\perp}+0 \in \mathrm{Vect}(u)^\perp",
     expected=Verdict.PROVED,
     same_as=("wn.projector_002", "wn.perp_u_zero_004"),
-    notes="The membership in Vect(u)^⊥ is checked as uᵀW^⊥a = 0 in wn.perp_u_zero_004's companion "
-    "form (W^⊥ is symmetric and W^⊥u = 0).",
+    notes="The membership in Vect(u)^⊥ is checked as uᵀW^⊥a = 0 in wn.perp_u_zero_004's companion form "
+    "(W^⊥ is symmetric and W^⊥u = 0).",
 )
 def wn_orthogonal_update_003(xp, u, a, c):
     P = orth_projector(xp, u)
@@ -609,8 +608,8 @@ def wn_pythagoras_003(xp, u, gw, gain, alpha):
     ),
     statement=r"0<\alpha\le\alpha' \implies \|u_{t+1}(\alpha)\|\le\|u_{t+1}(\alpha')\|",
     expected=Verdict.HOLDS,
-    notes="For one step from the same u_t (‖u_{t+1}‖² = ‖u_t‖² + α²s²‖W^⊥∇_wL‖² is increasing in α "
-    "≥ 0); strict when W^⊥∇_wL ≠ 0. Compared on squared norms; tightness 1 at W^⊥∇_wL = 0.",
+    notes="For one step from the same u_t (‖u_{t+1}‖² = ‖u_t‖² + α²s²‖W^⊥∇_wL‖² is increasing in α ≥ 0); "
+    "strict when W^⊥∇_wL ≠ 0. Compared on squared norms; tightness 1 at W^⊥∇_wL = 0.",
 )
 def wn_growth_in_alpha_003(xp, u, gw, gain, alpha, alpha2):
     lo, hi = xp.minimum(alpha, alpha2), xp.maximum(alpha, alpha2)
@@ -637,8 +636,8 @@ def wn_growth_in_alpha_003(xp, u, gw, gain, alpha, alpha2):
     statement=r"\mu_y = \mathbb{E}[y] = \mathbb{E}[u^\top x] = u^\top\mathbb{E}[x] = 0",
     expected=Verdict.HOLDS,
     same_as=("bn.mean_003", "bn.preact_mean_002"),
-    notes="The document writes μ_u for μ_y here (and σ_u for σ_y below): read as μ_y. x = Q r is "
-    "whitened (Var(x) = I) and centred.",
+    notes="The document writes μ_u for μ_y here (and σ_u for σ_y below): read as μ_y. x = Q r is whitened "
+    "(Var(x) = I) and centred.",
 )
 def bn_mean_004(xp, u, Q, n):
     return bn_mean_003(xp, u, Q, n)
@@ -660,15 +659,15 @@ def bn_mean_004(xp, u, Q, n):
     source=Source(
         SEED_004,
         "Question 4.2",
-        quote="\\sigma_u^2 = \\mathbb{E}[u^{\\top} x x^{\\top} u] = u^{\\top} \\mathbb{E}[x x^{\\top}] "
-        "u = u^{\\top} I u = \\|u\\|_2^2",
+        quote="\\sigma_u^2 = \\mathbb{E}[u^{\\top} x x^{\\top} u] = u^{\\top} \\mathbb{E}[x x^{\\top}] u = "
+        "u^{\\top} I u = \\|u\\|_2^2",
     ),
-    statement=r"\sigma_y^2 = \mathbb{E}[(y-\mu_y)^2] = \mathbb{E}[y^2] = \mathbb{E}[(u^\top x)^\top u^\top x]"
-    r" = \mathbb{E}[u^\top xx^\top u] = u^\top\mathbb{E}[xx^\top]u = u^\top Iu = \|u\|_2^2",
+    statement=r"\sigma_y^2 = \mathbb{E}[(y-\mu_y)^2] = \mathbb{E}[y^2] = \mathbb{E}[(u^\top x)^\top u^\top "
+    r"x] = \mathbb{E}[u^\top xx^\top u] = u^\top\mathbb{E}[xx^\top]u = u^\top Iu = \|u\|_2^2",
     expected=Verdict.HOLDS,
     same_as=("bn.var_uncorrelated_003", "bn.preact_var_002"),
-    notes="The step labelled 'A² = AᵀA' is meant for the scalar A = uᵀx. Var(x) = I is used as "
-    "E[xxᵀ] = I, valid because E[x] = 0 (the document says so).",
+    notes="The step labelled 'A² = AᵀA' is meant for the scalar A = uᵀx. Var(x) = I is used as E[xxᵀ] = I, "
+    "valid because E[x] = 0 (the document says so).",
 )
 def bn_var_004(xp, u, Q, n):
     Q = _whitening(xp, Q)
@@ -700,8 +699,8 @@ def bn_var_004(xp, u, Q, n):
         "Question 4.2",
         quote="\\hat{y} = \\gamma \\cdot \\frac{u^{\\top}}{\\|u\\|_{2}} x + \\beta = w^{\\top} x + \\beta",
     ),
-    statement=r"\hat y = \gamma\frac{y-\mu_y}{\sigma_y}+\beta = \gamma\frac{y-0}{\|u\|_2}+\beta"
-    r" = \gamma\frac{u^\top}{\|u\|_2}x+\beta = w^\top x+\beta",
+    statement=r"\hat y = \gamma\frac{y-\mu_y}{\sigma_y}+\beta = \gamma\frac{y-0}{\|u\|_2}+\beta = "
+    r"\gamma\frac{u^\top}{\|u\|_2}x+\beta = w^\top x+\beta",
     expected=Verdict.HOLDS,
     same_as=("bn.identify_003", "bn.wn_equivalence_002"),
     notes="At a point x = Q s of the support; μ_y and σ_y computed exactly.",
@@ -730,9 +729,9 @@ _QR = {"u": Array("n"), "x": Array("n"), "c": Array("n", scale=(1.0, 1.0)), "gam
 _QR_SOURCE = Source(
     SEED_004,
     "Question 4.3",
-    quote="= \\gamma \\left( \\frac{\\partial u}{\\partial u} \\|u\\| - u \\frac{\\partial \\|u\\|}"
-    "{\\partial u} \\right) x = \\gamma \\left( \\frac{I \\|u\\| - u \\frac{\\partial \\|u\\|}"
-    "{\\partial u}}{\\|u\\|^{2}} \\right) x",
+    quote="= \\gamma \\left( \\frac{\\partial u}{\\partial u} \\|u\\| - u \\frac{\\partial "
+    "\\|u\\|}{\\partial u} \\right) x = \\gamma \\left( \\frac{I \\|u\\| - u \\frac{\\partial "
+    "\\|u\\|}{\\partial u}}{\\|u\\|^{2}} \\right) x",
 )
 
 
@@ -768,14 +767,14 @@ def _quotient_chain(xp, u, x, c, gamma, with_denominator):
     title="∂ŷ/∂u by the quotient rule, first line as written (denominator missing)",
     source=_QR_SOURCE,
     statement=r"\frac{\partial\hat y}{\partial u} = \gamma\Big(\frac{\partial}{\partial "
-    r"u}\frac{u^\top}{\|u\|}\Big)x"
-    r" = \gamma\Big(\frac{\partial u}{\partial u}\|u\|-u\frac{\partial\|u\|}{\partial u}\Big)x"
-    r" = \gamma\Big(\frac{I\|u\|-u\frac{\partial\|u\|}{\partial u}}{\|u\|^2}\Big)x = \dots"
-    r" = \Big(I-\frac{uu^\top}{\|u\|^2}\Big)\frac{\gamma x}{\|u\|}",
+    r"u}\frac{u^\top}{\|u\|}\Big)x = \gamma\Big(\frac{\partial u}{\partial "
+    r"u}\|u\|-u\frac{\partial\|u\|}{\partial u}\Big)x = "
+    r"\gamma\Big(\frac{I\|u\|-u\frac{\partial\|u\|}{\partial u}}{\|u\|^2}\Big)x = \dots = "
+    r"\Big(I-\frac{uu^\top}{\|u\|^2}\Big)\frac{\gamma x}{\|u\|}",
     expected=Verdict.REFUTED,
     notes="The first application of the quotient rule drops the denominator ‖u‖²; the next expression "
-    "restores it, so the chain is wrong at step 1 (and step 2 equates two different things) "
-    "while its end result is right: step 1 holds only for ‖u‖ = 1. Numeric chain through cᵀ(·).",
+    "restores it, so the chain is wrong at step 1 (and step 2 equates two different things) while its end "
+    "result is right: step 1 holds only for ‖u‖ = 1. Numeric chain through cᵀ(·).",
 )
 def wn_quotient_rule_004(xp, u, x, c, gamma):
     return _quotient_chain(xp, u, x, c, gamma, with_denominator=False)
@@ -790,10 +789,9 @@ def wn_quotient_rule_004(xp, u, x, c, gamma):
     labels=("quotient rule with its 1/‖u‖²", "(same expression)", "∂‖u‖/∂u = uᵀ/‖u‖", "factor W^⊥ γx/‖u‖"),
     title="∂ŷ/∂u by the quotient rule, with the denominator ‖u‖²",
     source=_QR_SOURCE,
-    statement=r"\frac{\partial\hat y}{\partial u} = "
-    r"\gamma\Big(\frac{I\|u\|-u\frac{\partial\|u\|}{\partial u}}"
-    r"{\|u\|^2}\Big)x = \gamma\Big(\frac{I\|u\|^2-uu^\top}{\|u\|^3}\Big)x"
-    r" = \Big(I-\frac{uu^\top}{\|u\|^2}\Big)\frac{\gamma x}{\|u\|}",
+    statement=r"\frac{\partial\hat y}{\partial u} = \gamma\Big(\frac{I\|u\|-u\frac{\partial\|u\|}{\partial "
+    r"u}}{\|u\|^2}\Big)x = \gamma\Big(\frac{I\|u\|^2-uu^\top}{\|u\|^3}\Big)x = "
+    r"\Big(I-\frac{uu^\top}{\|u\|^2}\Big)\frac{\gamma x}{\|u\|}",
     expected=Verdict.PROVED,
     corrects="wn.quotient_rule_004",
 )
@@ -813,14 +811,15 @@ def wn_quotient_rule_corrected_004(xp, u, x, c, gamma):
         SEED_004,
         "Question 4.3",
         quote="\\nabla_{u} L(u, \\gamma, \\beta) = \\frac{\\partial L}{\\partial \\hat{y}} \\Big( I - "
-        "\\frac{u u^{\\top}}{\\|u\\|^{2}} \\Big) \\frac{\\gamma x}{\\|u\\|} = "
-        "\\frac{\\gamma}{\\|u\\|} W^{\\perp} \\nabla_{w} L",
+        "\\frac{u u^{\\top}}{\\|u\\|^{2}} \\Big) \\frac{\\gamma x}{\\|u\\|} = \\frac{\\gamma}{\\|u\\|} "
+        "W^{\\perp} \\nabla_{w} L",
     ),
-    statement=r"\nabla_uL = \frac{\partial L}{\partial\hat y}\Big(I-\frac{uu^\top}{\|u\|^2}\Big)"
-    r"\frac{\gamma x}{\|u\|} = \frac{\gamma}{\|u\|}W^\perp\nabla_wL,\quad s=\frac{\gamma}{\|u\|}",
+    statement=r"\nabla_uL = \frac{\partial L}{\partial\hat "
+    r"y}\Big(I-\frac{uu^\top}{\|u\|^2}\Big)\frac{\gamma x}{\|u\|} = "
+    r"\frac{\gamma}{\|u\|}W^\perp\nabla_wL,\quad s=\frac{\gamma}{\|u\|}",
     expected=Verdict.PROVED,
     same_as=("wn.grad_002", "wn.grad_003"),
-    notes="One-sample loss L(ŷ) with ∂L/∂ŷ = dl; the document writes ∂L/∂û once for ∂L/∂ŷ (typo). ",
+    notes="One-sample loss L(ŷ) with ∂L/∂ŷ = dl; the document writes ∂L/∂û once for ∂L/∂ŷ (typo).",
 )
 def wn_grad_004(xp, u, x, c, gamma, dl):
     nu = xp.sqrt(dot(xp, u, u))
@@ -843,8 +842,8 @@ def wn_grad_004(xp, u, x, c, gamma, dl):
     source=Source(
         SEED_004,
         "Question 4.3",
-        quote="where W^{\\perp} = \\left(I - \\frac{u u^{\\top}}{||u||^2}\\right). Note that "
-        "{}^2 W^{\\perp} u = 0",
+        quote="where W^{\\perp} = \\left(I - \\frac{u u^{\\top}}{||u||^2}\\right). Note that {}^2 "
+        "W^{\\perp} u = 0",
     ),
     statement=r"W^\perp u = \Big(I-\frac{uu^\top}{\|u\|^2}\Big)u = 0",
     expected=Verdict.PROVED,

@@ -56,8 +56,8 @@ def _decreases(xp, g, H, eps):
         "Question 3.1",
         quote="\\hat{f}_{x_0}(x_1) = f(x_0) - \\epsilon g^T g + \\frac{1}{2} \\epsilon^2 g^T H g",
     ),
-    statement=r"\hat f_{x_0}(x_1) = f(x_0)+(-\epsilon g)^Tg+\tfrac12(-\epsilon g)^TH(-\epsilon g)"
-    r" = f(x_0)-\epsilon g^Tg+\tfrac12\epsilon^2 g^THg,\quad x_1 = x_0-\epsilon g",
+    statement=r"\hat f_{x_0}(x_1) = f(x_0)+(-\epsilon g)^Tg+\tfrac12(-\epsilon g)^TH(-\epsilon g) = "
+    r"f(x_0)-\epsilon g^Tg+\tfrac12\epsilon^2 g^THg,\quad x_1 = x_0-\epsilon g",
     expected=Verdict.PROVED,
 )
 def quad_model_after_step_002(xp, x0, g, H, f0, eps):
@@ -83,8 +83,8 @@ def quad_model_after_step_002(xp, x0, g, H, f0, eps):
         "Question 3.2",
         quote="\\hat{f}_{x_0}(x_1) - f(x_0) = -\\epsilon g^T g + \\frac{1}{2} \\epsilon^2 g^T H g",
     ),
-    statement=r"\hat f_{x_0}(x_1)-f(x_0) = f(x_0)-\epsilon g^Tg+\tfrac12\epsilon^2g^THg-f(x_0)"
-    r" = -\epsilon g^Tg+\tfrac12\epsilon^2 g^THg",
+    statement=r"\hat f_{x_0}(x_1)-f(x_0) = f(x_0)-\epsilon g^Tg+\tfrac12\epsilon^2g^THg-f(x_0) = -\epsilon "
+    r"g^Tg+\tfrac12\epsilon^2 g^THg",
     expected=Verdict.PROVED,
 )
 def quad_change_002(xp, x0, g, H, f0, eps):
@@ -106,18 +106,17 @@ def quad_change_002(xp, x0, g, H, f0, eps):
     source=Source(
         SEED_002,
         "Question 3.2",
-        quote="gradient descent would work if and only if \\epsilon is small enough such that "
-        "... or equivalently, \\epsilon < \\frac{2g^T g}{g^T H g}",
+        quote="gradient descent would work if and only if \\epsilon is small enough such that ... or "
+        "equivalently, \\epsilon < \\frac{2g^T g}{g^T H g}",
     ),
-    statement=r"\hat f_{x_0}(x_1) < f(x_0) \iff -\epsilon g^Tg+\tfrac12\epsilon^2g^THg<0 \iff "
-    r"\epsilon < \frac{2g^Tg}{g^THg}",
+    statement=r"\hat f_{x_0}(x_1) < f(x_0) \iff -\epsilon g^Tg+\tfrac12\epsilon^2g^THg<0 \iff \epsilon < "
+    r"\frac{2g^Tg}{g^THg}",
     expected=Verdict.REFUTED,
-    notes="The first equivalence is right; the second divides by gᵀHg as if it were positive. When "
-    "gᵀHg < 0 (negative curvature along g) every ε > 0 decreases the model while "
-    "ε < 2gᵀg/gᵀHg < 0 never holds. Instances with gᵀHg = 0 are excluded (the written ratio is "
-    "undefined there); ε ranges over positive step sizes. The decrease is evaluated as "
-    "ε(−gᵀg + ½εgᵀHg) < 0, equal to f̂(x_1) − f(x_0) by quad.change_002, so that it is not lost "
-    "below the rounding unit of f(x_0).",
+    notes="The first equivalence is right; the second divides by gᵀHg as if it were positive. When gᵀHg < "
+    "0 (negative curvature along g) every ε > 0 decreases the model while ε < 2gᵀg/gᵀHg < 0 never holds. "
+    "Instances with gᵀHg = 0 are excluded (the written ratio is undefined there); ε ranges over positive "
+    "step sizes. The decrease is evaluated as ε(−gᵀg + ½εgᵀHg) < 0, equal to f̂(x_1) − f(x_0) by "
+    "quad.change_002, so that it is not lost below the rounding unit of f(x_0).",
 )
 def quad_lr_condition_iff_002(xp, g, H, eps):
     decreases = _decreases(xp, g, H, eps)
@@ -136,10 +135,9 @@ def quad_lr_condition_iff_002(xp, g, H, eps):
     r"\epsilon<\frac{2g^Tg}{g^THg}",
     expected=Verdict.HOLDS,
     corrects="quad.lr_condition_iff_002",
-    notes="With H positive definite (a convex model) the document's condition is exactly this one. "
-    "The comparison is computed in the factored form ε(−gᵀg + ½εgᵀHg) < 0 on the left, so "
-    "near the threshold ε = 2gᵀg/gᵀHg only rounding can disagree; such candidates are "
-    "re-checked in high precision.",
+    notes="With H positive definite (a convex model) the document's condition is exactly this one. The "
+    "comparison is computed in the factored form ε(−gᵀg + ½εgᵀHg) < 0 on the left, so near the threshold ε "
+    "= 2gᵀg/gᵀHg only rounding can disagree; such candidates are re-checked in high precision.",
 )
 def quad_lr_condition_corrected(xp, g, H, eps):
     gg, gHg = dot(xp, g, g), dot(xp, g, matvec(H, g))
@@ -163,8 +161,8 @@ def quad_lr_condition_corrected(xp, g, H, eps):
     r"\epsilon<\frac{2g^Tg}{g^THg}",
     expected=Verdict.HOLDS,
     same_as=("quad.lr_condition_corrected",),
-    notes="The document's statement restricted to a positive-definite Hessian (gᵀHg > 0 for g ≠ 0), "
-    "the case its division tacitly assumes. Decrease evaluated in the factored form, as in "
+    notes="The document's statement restricted to a positive-definite Hessian (gᵀHg > 0 for g ≠ 0), the "
+    "case its division tacitly assumes. Decrease evaluated in the factored form, as in "
     "quad.lr_condition_iff_002.",
 )
 def quad_lr_condition_iff_spd(xp, g, H, eps):
@@ -192,9 +190,9 @@ def quad_lr_condition_iff_spd(xp, g, H, eps):
     ),
     statement=r"\nabla_x\hat f_{x_0}(x) = g+\tfrac12\cdot2H(x-x_0) = g+H(x-x_0)",
     expected=Verdict.PROVED,
-    notes="Uses H = Hᵀ (true for a Hessian); for a non-symmetric H the gradient is "
-    "g + ½(H + Hᵀ)(x − x_0). The numeric side is the directional derivative cᵀ∇f̂ from a "
-    "central difference with step 1, which is exact for a quadratic.",
+    notes="Uses H = Hᵀ (true for a Hessian); for a non-symmetric H the gradient is g + ½(H + Hᵀ)(x − x_0). "
+    "The numeric side is the directional derivative cᵀ∇f̂ from a central difference with step 1, which is "
+    "exact for a quadratic.",
 )
 def newton_model_gradient_002(xp, x0, x, g, H, f0, c):
     central = 0.5 * (_model(xp, f0, g, H, x0, x + c) - _model(xp, f0, g, H, x0, x - c))
@@ -216,9 +214,9 @@ def newton_model_gradient_002(xp, x0, x, g, H, f0, c):
     source=Source(SEED_002, "Question 3.3", quote="x = x_0 - H^{-1}g which is the Newton's Method"),
     statement=r"g+H(x-x_0)=0 \iff x = x_0-H^{-1}g",
     expected=Verdict.PROVED,
-    notes="Needs H invertible. The point is a stationary point of the model; it is its minimiser "
-    "only when H is positive definite (for indefinite H Newton's step goes to a saddle), which "
-    "the document does not say. Checked as H(x − x_0) = −g at x = x_0 − H⁻¹g.",
+    notes="Needs H invertible. The point is a stationary point of the model; it is its minimiser only when "
+    "H is positive definite (for indefinite H Newton's step goes to a saddle), which the document does not "
+    "say. Checked as H(x − x_0) = −g at x = x_0 − H⁻¹g.",
 )
 def newton_step_002(xp, x0, g, H, c):
     x = x0 - matvec(xp.inv(H), g)

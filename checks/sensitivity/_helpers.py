@@ -27,10 +27,14 @@ from checks._vocab.rnn import preactivations_and_states, token_loss
 from lemmacheck import Tolerance
 from lemmacheck.inputs import Array
 
+#: section titles of seed 000
+SEC_U = "Loss Bound with Respect to U"
+SEC_W = "Loss Bound with Respect to W"
+
 #: a tolerance reason shared by every check whose one side is a finite-difference ground truth
 FD_REASON = (
-    "one side is a 4-point central finite difference of the forward pass (h = 1e-3 in float64, "
-    "truncation and rounding ≈ 1e-10 relative); a refutation is re-verified with h = 1e-30 at 130 digits"
+    "one side is a 4-point central finite difference of the forward pass (h = 1e-3 in float64, truncation "
+    "and rounding ≈ 1e-10 relative); a refutation is re-verified with h = 1e-30 at 130 digits"
 )
 
 
@@ -273,8 +277,8 @@ FD_TOL = Tolerance(rtol=1e-5, atol=1e-8, reason=FD_REASON)
 QUAD_TOL = Tolerance(
     rtol=1e-7,
     atol=1e-10,
-    reason="one side is a 4×8-point composite Gauss–Legendre quadrature of an analytic integrand over "
-    "[0, 1] (steps ‖ΔW‖ moderate; error ≲ 1e-9 relative)",
+    reason="one side is a 4×8-point composite Gauss–Legendre quadrature of an analytic integrand over [0, "
+    "1] (steps ‖ΔW‖ moderate; error ≲ 1e-9 relative)",
 )
 
 #: dims of the RNN claims: H ≤ 4, T ≤ 4 in the quick profile, all three activations

@@ -26,8 +26,8 @@ from lemmacheck.tolerance import REVERIFY_DPS
 from lemmacheck.xp import mpmath_xp, numpy_xp, to_mp
 
 _PDOT_QUOTE = (
-    "At present, I can not prove ||Mtr(V_{p,:}Λ_t W dP_{t−1}/dt)||_{S1} is significantly smaller than "
-    "(but it can't not much bigger than the first-order part) other parts of the derivative."
+    "At present, I can not prove ||Mtr(V_{p,:}Λ_t W dP_{t−1}/dt)||_{S1} is significantly smaller than (but "
+    "it can't not much bigger than the first-order part) other parts of the derivative."
 )
 
 
@@ -36,17 +36,14 @@ _PDOT_QUOTE = (
     title="dP_t/dt along ΔW: Ṗ_t = λ̇_t(S̄_{t-1} + WP_{t-1}) + λ_t(dS̄_{t-1}/dt + ΔW P_{t-1} + WṖ_{t-1})",
     source=Source(SEED_000, "Comments, item 1 (the term dP_{t−1}/dt the documents drop)", quote=_PDOT_QUOTE),
     statement=r"\dot{\mathbf{P}}_t = \dot\Lambda_t(\bar{\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}) + "
-    r"\Lambda_t"
-    r"(\dot{\bar{\mathbf{S}}}_{t-1} + \Delta\mathbf{W}\mathbf{P}_{t-1} + "
-    r"\mathbf{W}\dot{\mathbf{P}}_{t-1}),\quad"
-    r"\dot\lambda_t = \sigma''(\mathbf{z}_t)\odot\dot{\mathbf{z}}_t",
+    r"\Lambda_t(\dot{\bar{\mathbf{S}}}_{t-1} + \Delta\mathbf{W}\mathbf{P}_{t-1} + "
+    r"\mathbf{W}\dot{\mathbf{P}}_{t-1}),\quad\dot\lambda_t = \sigma''(\mathbf{z}_t)\odot\dot{\mathbf{z}}_t",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="W", probe=True),
     dims=SENS_RNN_DIMS_H2,
     tol=FD_TOL,
-    notes="Not written in the documents: it is the product rule applied to P_t = Λ_t(S̄_{t−1} + "
-    "WP_{t−1}), and it is "
-    "what every 'dropped term' measurement here relies on. Checked as c·Ṗ_t vec(B) against "
+    notes="Not written in the documents: it is the product rule applied to P_t = Λ_t(S̄_{t−1} + WP_{t−1}), "
+    "and it is what every 'dropped term' measurement here relies on. Checked as c·Ṗ_t vec(B) against "
     "∂²/∂a∂b c·s_t(W + aΔW + bB) by nested finite differences.",
 )
 def pdot_recursion(xp, U, W, s0, X, D, c, B, act, T):
@@ -66,8 +63,7 @@ def pdot_recursion(xp, U, W, s0, X, D, c, B, act, T):
         quote="where we ignore the second order part d_{Q_{t−1}}/d_t = tr(∂²s_{t−1}/∂U² ΔU)",
     ),
     statement=r"\dot{\mathbf{Q}}_t = \dot\Lambda_t(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1}) + "
-    r"\Lambda_t\mathbf{W}"
-    r"\dot{\mathbf{Q}}_{t-1}",
+    r"\Lambda_t\mathbf{W}\dot{\mathbf{Q}}_{t-1}",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="U", probe=True),
     dims=SENS_RNN_DIMS_H2,

@@ -46,15 +46,15 @@ _L3_QUOTE = "Lemma 3 ||d/d_t λ'_t||_∞ ≤ max_q(λ'_{t_q}^{−1} λ''_{t_q} |
     "lemma3.as_written",
     title="Lemma 3 as written: ‖dλ'_t/dt‖_∞ ≤ max_q(λ'^{-1}_{t,q}λ''_{t,q}‖Q_{t,:,:,q}‖_{S¹})",
     source=Source(SEED_001, "§B.1, Lemma 3", quote=_L3_QUOTE),
-    statement=r"\|\tfrac{d}{d_t}\lambda_t'\|_\infty \le \max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''"
-    r"\|\mathbf{Q}_{t:,:,q}\|_{S^1})",
+    statement=r"\|\tfrac{d}{d_t}\lambda_t'\|_\infty \le "
+    r"\max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|\mathbf{Q}_{t:,:,q}\|_{S^1})",
     expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="U"),
     dims=SENS_RNN_DIMS,
-    notes="Two defects: the factor ‖ΔU‖_{S∞} is missing (d/dt λ'_t is linear in ΔU, so the claim fails "
-    "as soon as "
-    "ΔU is scaled up), and the ratio λ''/λ' is signed (negative for tanh at z > 0, for sigmoid at z > 0), so "
-    "the right side can be negative. The time index t is right (lemma3.eq19). Corrected: lemma3.corrected.",
+    notes="Two defects: the factor ‖ΔU‖_{S∞} is missing (d/dt λ'_t is linear in ΔU, so the claim fails as "
+    "soon as ΔU is scaled up), and the ratio λ''/λ' is signed (negative for tanh at z > 0, for sigmoid at "
+    "z > 0), so the right side can be negative. The time index t is right (lemma3.eq19). Corrected: "
+    "lemma3.corrected.",
 )
 def lemma3_as_written(xp, U, W, s0, X, D, act, T):
     fw, lamdot, ratio = _u_lam(xp, U, W, s0, X, D, act, T)
@@ -66,15 +66,13 @@ def lemma3_as_written(xp, U, W, s0, X, D, act, T):
     title="Lemma 3 corrected: ‖dλ'_t/dt‖_∞ ≤ max_q(|λ''_{t,q}/λ'_{t,q}|‖Q_{t,:,:,q}‖_{S¹})‖ΔU‖_{S∞}",
     source=Source(SEED_001, "§B.1, Lemma 3 (corrected)", quote=_L3_QUOTE),
     statement=r"\|\tfrac{d}{d_t}\lambda_t'\|_\infty \le "
-    r"\max_q\Big(\Big|\frac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|"
-    r"\|\mathbf{Q}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}",
+    r"\max_q\Big(\Big|\frac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{Q}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}",
     expected=Verdict.HOLDS,
     corrects="lemma3.as_written",
     inputs=sens_rnn_inputs(direction="U"),
     dims=SENS_RNN_DIMS,
     notes="Proof: [dλ'_t/dt]_q = λ''_q⟨∂z_{t,q}/∂U, ΔU⟩ and ∂z_{t,q}/∂U = Q_{t,:,:,q}/λ'_q (eq. (19)), "
-    "then Hölder. "
-    "Tight when one q dominates and ΔU is the polar factor of Q_{t,:,:,q}.",
+    "then Hölder. Tight when one q dominates and ΔU is the polar factor of Q_{t,:,:,q}.",
 )
 def lemma3_corrected(xp, U, W, s0, X, D, act, T):
     fw, lamdot, ratio = _u_lam(xp, U, W, s0, X, D, act, T)
@@ -87,16 +85,15 @@ def lemma3_corrected(xp, U, W, s0, X, D, act, T):
     source=Source(
         SEED_001, "§B.1, eq. (19)", quote="(∂s_t/∂U)/λ'_t = (∂λ'_t/∂U)/λ''_t → ∂λ'_t/∂U = Q_t Λ̃'_t^{−1} Λ̃''_t"
     ),
-    statement=r"\frac{\partial\lambda'_t}{\partial\mathbf{U}} = \mathbf{Q}_t\tilde{\mathbf{\Lambda}}_t'^{-1}"
-    r"\tilde{\mathbf{\Lambda}}_t''",
+    statement=r"\frac{\partial\lambda'_t}{\partial\mathbf{U}} = "
+    r"\mathbf{Q}_t\tilde{\mathbf{\Lambda}}_t'^{-1}\tilde{\mathbf{\Lambda}}_t''",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="U", probe=True),
     dims=SENS_RNN_DIMS,
     tol=FD_TOL,
     notes="Both λ'_t and s_t are functions of the same pre-activation z_t, so their gradients are "
-    "proportional "
-    "entrywise: this fixes the time index of the sensitivity at t (Q_t), not t−1. Checked against finite "
-    "differences of σ'(z_t) contracted with probes c, B.",
+    "proportional entrywise: this fixes the time index of the sensitivity at t (Q_t), not t−1. Checked "
+    "against finite differences of σ'(z_t) contracted with probes c, B.",
 )
 def lemma3_eq19(xp, U, W, s0, X, c, B, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
@@ -134,8 +131,8 @@ def _eq20(xp, U, W, s0, X, D, act, T, corrected):
     "λ'^{-1}_pλ''_p‖P_{t-1,:,:,p}‖_{S¹}‖ΔW‖",
     source=Source(SEED_001, "§B.1, eq. (20)", quote=_EQ20_QUOTE),
     statement=r"[\tfrac{d}{d_t}\lambda_t]_p = "
-    r"\mathrm{tr}[\tfrac{\partial\lambda_t'}{\partial\mathbf{W}}_{:,:,p}\Delta\mathbf{W}]"
-    r"\le \|\mathbf{P}_{t-1:,:,p}\lambda_p'^{-1}\lambda_p''\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty} = "
+    r"\mathrm{tr}[\tfrac{\partial\lambda_t'}{\partial\mathbf{W}}_{:,:,p}\Delta\mathbf{W}]\le "
+    r"\|\mathbf{P}_{t-1:,:,p}\lambda_p'^{-1}\lambda_p''\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty} = "
     r"\lambda_p'^{-1}\lambda_p''\|\mathbf{P}_{t-1:,:,p}\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}",
     expected=Verdict.REFUTED,
     expected_broken_step=2,
@@ -148,9 +145,8 @@ def _eq20(xp, U, W, s0, X, D, act, T, corrected):
         "pull the signed scalar out of the norm",
     ),
     notes="p = first entry. By eq. (19) the slice must be P_t, not P_{t−1}: at t = 1, P_0 = 0 and the "
-    "bound claims "
-    "dλ_1/dt = 0 although dλ_1/dt = λ''_1 ⊙ ΔW s_0. Step 3 also needs |λ''_p/λ'_p|. Corrected: "
-    "lemma3.eq20.corrected.",
+    "bound claims dλ_1/dt = 0 although dλ_1/dt = λ''_1 ⊙ ΔW s_0. Step 3 also needs |λ''_p/λ'_p|. "
+    "Corrected: lemma3.eq20.corrected.",
 )
 def lemma3_eq20(xp, U, W, s0, X, D, act, T):
     return _eq20(xp, U, W, s0, X, D, act, T, corrected=False)
@@ -161,8 +157,7 @@ def lemma3_eq20(xp, U, W, s0, X, D, act, T):
     title="Eq. (20) corrected: [dλ_t/dt]_p ≤ |λ''_p/λ'_p|‖P_{t,:,:,p}‖_{S¹}‖ΔW‖_{S∞}",
     source=Source(SEED_001, "§B.1, eq. (20) (corrected)", quote=_EQ20_QUOTE),
     statement=r"[\tfrac{d}{d_t}\lambda_t]_p = "
-    r"\tfrac{\lambda_p''}{\lambda_p'}\langle\mathbf{P}_{t:,:,p},\Delta\mathbf{W}\rangle"
-    r"\le "
+    r"\tfrac{\lambda_p''}{\lambda_p'}\langle\mathbf{P}_{t:,:,p},\Delta\mathbf{W}\rangle\le "
     r"\Big|\tfrac{\lambda_p''}{\lambda_p'}\Big|\|\mathbf{P}_{t:,:,p}\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}",
     expected=Verdict.HOLDS,
     corrects="lemma3.eq20",
@@ -194,8 +189,7 @@ def _eq17(xp, U, W, s0, X, v, D, act, T, corrected):
 
 _EQ17_QUOTE = (
     "||d/d_t Λ'_t V_pᵀ x_t||_{S1} ≤ ||d/d_t λ'_t ⊙ V_pᵀ||_2 ||x_t||_2 ≤ ||d/d_t λ'_t||_∞ ||V_p||_2 "
-    "||x_t||_2 ≤ "
-    "max_q(λ'_{t_q}^{−1} λ''_{t_q} ||Q_{t−1...,q}||_{S1}) ||ΔU||_{S∞} ||V_p||_2 ||x_t||_2"
+    "||x_t||_2 ≤ max_q(λ'_{t_q}^{−1} λ''_{t_q} ||Q_{t−1...,q}||_{S1}) ||ΔU||_{S∞} ||V_p||_2 ||x_t||_2"
 )
 
 
@@ -204,12 +198,9 @@ _EQ17_QUOTE = (
     title="Eq. (17): ‖(dΛ'_t/dt)V_pᵀx_tᵀ‖_{S¹} ≤ … ≤ max_q(λ'^{-1}λ''‖Q_{t-1,:,:,q}‖_{S¹})‖ΔU‖‖V_p‖‖x_t‖",
     source=Source(SEED_001, "§B.1, eq. (17)", quote=_EQ17_QUOTE),
     statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t\|_{S^1} \le "
-    r"\|\tfrac{d}{d_t}\lambda_t'\odot"
-    r"\mathbf{V}_p^T\|_2\|\mathbf{x}_t\|_2 \le "
-    r"\|\tfrac{d}{d_t}\lambda_t'\|_\infty\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2"
-    r"\le "
-    r"\max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|\mathbf{Q}_{t-1,:,:,q}\|_{S^1})\|\Delta\mathbf{U}\|_{S^\infty}"
-    r"\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2",
+    r"\|\tfrac{d}{d_t}\lambda_t'\odot\mathbf{V}_p^T\|_2\|\mathbf{x}_t\|_2 \le "
+    r"\|\tfrac{d}{d_t}\lambda_t'\|_\infty\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2\le "
+    r"\max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|\mathbf{Q}_{t-1,:,:,q}\|_{S^1})\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2",
     expected=Verdict.REFUTED,
     expected_broken_step=3,
     inputs=sens_rnn_inputs(direction="U"),
@@ -217,9 +208,8 @@ _EQ17_QUOTE = (
     relations=("<=", "<=", "<="),
     labels=("rank one", "eq. (11)", "Lemma 3 with Q_{t-1}"),
     notes="The last step applies Lemma 3 with Q_{t−1} where Lemma 3 (and eq. (19)) has Q_t, and with the "
-    "signed "
-    "ratio λ''/λ'. At t = 1, Q_0 = 0 and the right side vanishes. 'V_pᵀ x_t' is the outer product V_pᵀx_tᵀ. "
-    "Corrected: sens.eq17.corrected.",
+    "signed ratio λ''/λ'. At t = 1, Q_0 = 0 and the right side vanishes. 'V_pᵀ x_t' is the outer product "
+    "V_pᵀx_tᵀ. Corrected: sens.eq17.corrected.",
 )
 def eq17(xp, U, W, s0, X, v, D, act, T):
     return _eq17(xp, U, W, s0, X, v, D, act, T, corrected=False)
@@ -229,9 +219,8 @@ def eq17(xp, U, W, s0, X, v, D, act, T):
     "sens.eq17.corrected",
     title="Eq. (17) with Q_t and |λ''/λ'| in the last step",
     source=Source(SEED_001, "§B.1, eq. (17) (corrected)", quote=_EQ17_QUOTE),
-    statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t^T\|_{S^1} \le \max_q\Big(\Big|"
-    r"\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{Q}_{t,:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}"
-    r"\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2",
+    statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t^T\|_{S^1} \le "
+    r"\max_q\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{Q}_{t,:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2",
     expected=Verdict.HOLDS,
     corrects="sens.eq17",
     inputs=sens_rnn_inputs(direction="U"),
@@ -261,8 +250,8 @@ def _eq18(xp, U, W, s0, X, v, D, act, T, corrected):
 
 
 _EQ18_QUOTE = (
-    "||Q_{t−1}W̃ᵀ d/d_t Λ̃'_t Ṽ_pᵀ||_{S1} ≤ || ||Q_{t−1:,:,*}||_{S1} ||_2 ||Wᵀ d/d_t λ'_t ⊙ V_pᵀ||_2 ≤ ... ≤ "
-    "|| ||Q_{t−1:,:,*}||_{S1} ||_2 ||W||_{S∞} max_q(λ'_{tq}^{−1} λ''_{tq} ||Q_{t−1:,:,q}||_{S1}) "
+    "||Q_{t−1}W̃ᵀ d/d_t Λ̃'_t Ṽ_pᵀ||_{S1} ≤ || ||Q_{t−1:,:,*}||_{S1} ||_2 ||Wᵀ d/d_t λ'_t ⊙ V_pᵀ||_2 ≤ ... "
+    "≤ || ||Q_{t−1:,:,*}||_{S1} ||_2 ||W||_{S∞} max_q(λ'_{tq}^{−1} λ''_{tq} ||Q_{t−1:,:,q}||_{S1}) "
     "||ΔU||_{S∞} ||V_p||_2"
 )
 
@@ -272,10 +261,8 @@ _EQ18_QUOTE = (
     title="Eq. (18): ‖Q_{t-1}W̃ᵀ(dΛ̃'_t/dt)Ṽ_pᵀ‖_{S¹} ≤ ‖‖Q_{t-1}‖_{S¹}‖₂‖W‖ "
     "max_q(λ'^{-1}λ''‖Q_{t-1,q}‖_{S¹})‖ΔU‖‖V_p‖",
     source=Source(SEED_001, "§B.1, eq. (18) (unnumbered display before Lemma 3)", quote=_EQ18_QUOTE),
-    statement=r"\|\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}"
-    r"\le "
-    r"\|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q(\lambda_{tq}'^{-1}\lambda_{tq}''"
-    r"\|\mathbf{Q}_{t-1:,:,q}\|_{S^1})\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2",
+    statement=r"\|\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}\le "
+    r"\|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q(\lambda_{tq}'^{-1}\lambda_{tq}''\|\mathbf{Q}_{t-1:,:,q}\|_{S^1})\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2",
     expected=Verdict.REFUTED,
     expected_broken_step=4,
     inputs=sens_rnn_inputs(direction="U"),
@@ -283,8 +270,7 @@ _EQ18_QUOTE = (
     relations=("<=", "<=", "<=", "<="),
     labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "Lemma 3 with Q_{t-1}"),
     notes="The display carries no number in the converted text (the (18) tag is lost; its last line is "
-    "printed "
-    "three times). Same defect as eq. (17) in the last step. Corrected: sens.eq18.corrected.",
+    "printed three times). Same defect as eq. (17) in the last step. Corrected: sens.eq18.corrected.",
 )
 def eq18(xp, U, W, s0, X, v, D, act, T):
     return _eq18(xp, U, W, s0, X, v, D, act, T, corrected=False)
@@ -294,10 +280,8 @@ def eq18(xp, U, W, s0, X, v, D, act, T):
     "sens.eq18.corrected",
     title="Eq. (18) with Q_t and |λ''/λ'| in the last step",
     source=Source(SEED_001, "§B.1, eq. (18) (corrected)", quote=_EQ18_QUOTE),
-    statement=r"\|\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}"
-    r"\le "
-    r"\|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q\Big(\Big|\tfrac{\lambda_{tq}''}"
-    r"{\lambda_{tq}'}\Big|\|\mathbf{Q}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2",
+    statement=r"\|\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}\le "
+    r"\|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q\Big(\Big|\tfrac{\lambda_{tq}''}{\lambda_{tq}'}\Big|\|\mathbf{Q}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2",
     expected=Verdict.HOLDS,
     corrects="sens.eq18",
     inputs=sens_rnn_inputs(direction="U"),
@@ -327,7 +311,8 @@ def _eq28(xp, U, W, s0, X, v, D, act, T, corrected):
 
 _EQ28_QUOTE = (
     "||d/d_t Λ'_t V_pᵀ s_{t−1}||_{S1} ≤ ||d/d_t λ'_t ⊙ V_pᵀ||_2 ||s_{t−1}||_2 ≤ ||d/d_t λ'_t||_∞ ||V_p||_2 "
-    "||s_{t−1}||_2 = max_q(λ'_{t_q}^{−1} λ''_{t_q} ||P_{t−1:,:,q}||_{S1}) ||ΔW||_{S∞} ||V_p||_2 ||s_{t−1}||_2"
+    "||s_{t−1}||_2 = max_q(λ'_{t_q}^{−1} λ''_{t_q} ||P_{t−1:,:,q}||_{S1}) ||ΔW||_{S∞} ||V_p||_2 "
+    "||s_{t−1}||_2"
 )
 
 
@@ -337,10 +322,9 @@ _EQ28_QUOTE = (
     "max_q(λ'^{-1}λ''‖P_{t-1,:,:,q}‖_{S¹})‖ΔW‖‖V_p‖‖s_{t-1}‖",
     source=Source(SEED_001, "§B.2, eq. (28)", quote=_EQ28_QUOTE),
     statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{s}_{t-1}\|_{S^1} \le "
-    r"\|\tfrac{d}{d_t}\lambda_t'"
-    r"\odot\mathbf{V}_p^T\|_2\|\mathbf{s}_{t-1}\|_2 \le \|\tfrac{d}{d_t}\lambda_t'\|_\infty\|\mathbf{V}_p\|_2"
-    r"\|\mathbf{s}_{t-1}\|_2 = \max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|\mathbf{P}_{t-1:,:,q}\|_{S^1})"
-    r"\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2",
+    r"\|\tfrac{d}{d_t}\lambda_t'\odot\mathbf{V}_p^T\|_2\|\mathbf{s}_{t-1}\|_2 \le "
+    r"\|\tfrac{d}{d_t}\lambda_t'\|_\infty\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2 = "
+    r"\max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|\mathbf{P}_{t-1:,:,q}\|_{S^1})\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2",
     expected=Verdict.REFUTED,
     expected_broken_step=3,
     inputs=sens_rnn_inputs(direction="W"),
@@ -348,8 +332,8 @@ _EQ28_QUOTE = (
     relations=("<=", "<=", "="),
     labels=("rank one", "eq. (11)", "Lemma 3 for W, written as an equality, with P_{t-1}"),
     notes="The last relation is written '=' but Lemma 3 is at best an upper bound; with P_{t−1} and the "
-    "signed "
-    "ratio it is not even that (P_0 = 0 at t = 1). Corrected: sens.eq28.corrected ('≤', P_t, |λ''/λ'|).",
+    "signed ratio it is not even that (P_0 = 0 at t = 1). Corrected: sens.eq28.corrected ('≤', P_t, "
+    "|λ''/λ'|).",
 )
 def eq28(xp, U, W, s0, X, v, D, act, T):
     return _eq28(xp, U, W, s0, X, v, D, act, T, corrected=False)
@@ -360,9 +344,7 @@ def eq28(xp, U, W, s0, X, v, D, act, T):
     title="Eq. (28) with '≤', P_t and |λ''/λ'|",
     source=Source(SEED_001, "§B.2, eq. (28) (corrected)", quote=_EQ28_QUOTE),
     statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{s}_{t-1}^T\|_{S^1} \le "
-    r"\max_q\Big(\Big|"
-    r"\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{W}\|_{S^\infty}"
-    r"\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2",
+    r"\max_q\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2",
     expected=Verdict.HOLDS,
     corrects="sens.eq28",
     inputs=sens_rnn_inputs(direction="W"),
@@ -385,8 +367,8 @@ def _eq29(xp, U, W, s0, X, v, D, act, T):
 
 
 _EQ29_QUOTE = (
-    "||Λ'_t V_{p,:}ᵀ (d/d_t s_{t−1}ᵀ)||_{S1} ≤ ||λ'_t ⊙ V_pᵀ||_2 ||d/d_t s_{t−1}||_2 ≤ ||λ'_t||_∞ ||V_p||_2 "
-    "||tr[∂s_{t−1}/∂W ΔW]||_2 = ||λ'_t||_∞ ||V_p||_2 ||ΔW||_{S∞} || ||P_{t−1:,:,*}||_{S1} ||_2"
+    "||Λ'_t V_{p,:}ᵀ (d/d_t s_{t−1}ᵀ)||_{S1} ≤ ||λ'_t ⊙ V_pᵀ||_2 ||d/d_t s_{t−1}||_2 ≤ ||λ'_t||_∞ "
+    "||V_p||_2 ||tr[∂s_{t−1}/∂W ΔW]||_2 = ||λ'_t||_∞ ||V_p||_2 ||ΔW||_{S∞} || ||P_{t−1:,:,*}||_{S1} ||_2"
 )
 
 
@@ -395,11 +377,10 @@ _EQ29_QUOTE = (
     title="Eq. (29): ‖Λ'_tV_pᵀ(ds_{t-1}/dt)ᵀ‖_{S¹} ≤ … = ‖λ'_t‖_∞‖V_p‖₂‖ΔW‖_{S∞}‖‖P_{t-1,:,:,*}‖_{S¹}‖₂",
     source=Source(SEED_001, "§B.2, eq. (29)", quote=_EQ29_QUOTE),
     statement=r"\|\mathbf{\Lambda}_t'\mathbf{V}_{p,:}^T(\tfrac{d}{d_t}\mathbf{s}_{t-1}^T)\|_{S^1} \le "
-    r"\|\lambda_t'\odot"
-    r"\mathbf{V}_p^T\|_2\|\tfrac{d}{d_t}\mathbf{s}_{t-1}\|_2 \le \|\lambda_t'\|_\infty\|\mathbf{V}_p\|_2"
-    r"\|\mathrm{tr}[\tfrac{\partial\mathbf{s}_{t-1}}{\partial\mathbf{W}}\Delta\mathbf{W}]\|_2 = "
-    r"\|\lambda_t'\|_\infty"
-    r"\|\mathbf{V}_p\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2",
+    r"\|\lambda_t'\odot\mathbf{V}_p^T\|_2\|\tfrac{d}{d_t}\mathbf{s}_{t-1}\|_2 \le "
+    r"\|\lambda_t'\|_\infty\|\mathbf{V}_p\|_2\|\mathrm{tr}[\tfrac{\partial\mathbf{s}_{t-1}}{\partial\mathbf{W}}\Delta\mathbf{W}]\|_2 "
+    r"= "
+    r"\|\lambda_t'\|_\infty\|\mathbf{V}_p\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2",
     expected=Verdict.HOLDS,
     expected_broken_step=3,
     inputs=sens_rnn_inputs(direction="W"),
@@ -407,17 +388,16 @@ _EQ29_QUOTE = (
     relations=("<=", "<=", "="),
     labels=("rank one", "eq. (11)", "Hölder per entry, written '='"),
     notes="The last relation is an inequality (Hölder applied to each entry [ds_{t−1}/dt]_q = "
-    "⟨P_{t−1,:,:,q}, ΔW⟩), "
-    "written as '='; end to end the bound is true. Here the time index t−1 is right: it is s_{t−1} that "
-    "is differentiated.",
+    "⟨P_{t−1,:,:,q}, ΔW⟩), written as '='; end to end the bound is true. Here the time index t−1 is right: "
+    "it is s_{t−1} that is differentiated.",
 )
 def eq29(xp, U, W, s0, X, v, D, act, T):
     return _eq29(xp, U, W, s0, X, v, D, act, T)
 
 
 _EQ30_QUOTE = (
-    "||P_{t−1} d/d_t W̃ᵀ Λ̃'_t Ṽ_pᵀ||_{S1} ≤ || ||P_{t−1:,:,*}||_{S1} ||_2 ||d/d_t Wᵀ Λ'_t V_pᵀ||_2 = ... ≤ "
-    "|| ||P_{t−1:,:,*}||_{S1} ||_2 ||ΔW||_{S∞} ||λ'_t||_∞ ||V_pᵀ||_2"
+    "||P_{t−1} d/d_t W̃ᵀ Λ̃'_t Ṽ_pᵀ||_{S1} ≤ || ||P_{t−1:,:,*}||_{S1} ||_2 ||d/d_t Wᵀ Λ'_t V_pᵀ||_2 = ... "
+    "≤ || ||P_{t−1:,:,*}||_{S1} ||_2 ||ΔW||_{S∞} ||λ'_t||_∞ ||V_pᵀ||_2"
 )
 
 
@@ -425,8 +405,8 @@ _EQ30_QUOTE = (
     "sens.eq30",
     title="Eq. (30): ‖P_{t-1}ΔW̃ᵀΛ̃'_tṼ_pᵀ‖_{S¹} ≤ ‖‖P_{t-1,:,:,*}‖_{S¹}‖₂‖ΔW‖_{S∞}‖λ'_t‖_∞‖V_p‖₂",
     source=Source(SEED_001, "§B.2, eq. (30)", quote=_EQ30_QUOTE),
-    statement=r"\|\mathbf{P}_{t-1}\tfrac{d}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}"
-    r"\le \|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\Delta\mathbf{W}^T\mathbf{\Lambda}_t'\mathbf{V}_p^T\|_2 \le "
+    statement=r"\|\mathbf{P}_{t-1}\tfrac{d}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}\le "
+    r"\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\Delta\mathbf{W}^T\mathbf{\Lambda}_t'\mathbf{V}_p^T\|_2 \le "
     r"\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\lambda_t'\odot\mathbf{V}_p^T\|_2 "
     r"\le "
     r"\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\lambda_t'\|_\infty\|\mathbf{V}_p^T\|_2",
@@ -471,8 +451,8 @@ def _eq31(xp, U, W, s0, X, v, D, act, T, corrected):
 
 _EQ31_QUOTE = (
     "||P_{t−1}W̃ᵀ d/d_t Λ̃'_t Ṽ_pᵀ||_{S1} ≤ || ||P_{t−1:,:,*}||_{S1} ||_2 ||Wᵀ d/d_t Λ'_t V_pᵀ||_2 ≤ ... ≤ "
-    "|| ||P_{t−1:,:,*}||_{S1} ||_2 ||W||_{S∞} max_q(λ'^{−1}_{t_q} λ''_{t_q} ||P_{t−1:,:,q}||) "
-    "||ΔW||_{S∞} ||V_p||_2"
+    "|| ||P_{t−1:,:,*}||_{S1} ||_2 ||W||_{S∞} max_q(λ'^{−1}_{t_q} λ''_{t_q} ||P_{t−1:,:,q}||) ||ΔW||_{S∞} "
+    "||V_p||_2"
 )
 
 
@@ -481,19 +461,16 @@ _EQ31_QUOTE = (
     title="Eq. (31): ‖P_{t-1}W̃ᵀ(dΛ̃'_t/dt)Ṽ_pᵀ‖_{S¹} ≤ … ≤ ‖‖P_{t-1}‖‖₂‖W‖ "
     "max_q(λ'^{-1}λ''‖P_{t-1,q}‖)‖ΔW‖‖V_p‖",
     source=Source(SEED_001, "§B.2, eq. (31)", quote=_EQ31_QUOTE),
-    statement=r"\|\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}"
-    r"\le "
-    r"\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''"
-    r"\|\mathbf{P}_{t-1:,:,q}\|)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2",
+    statement=r"\|\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}\le "
+    r"\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|\mathbf{P}_{t-1:,:,q}\|)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2",
     expected=Verdict.REFUTED,
     expected_broken_step=4,
     inputs=sens_rnn_inputs(direction="W"),
     dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH},
     relations=("<=", "<=", "<=", "<="),
     labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "Lemma 3 with P_{t-1}"),
-    notes="The unlabelled norm ‖P_{t−1:,:,q}‖ in the last line is read as S¹ (as in eq. (28)). Same "
-    "defect as "
-    "eq. (17)/(28) in the last step. Corrected: sens.eq31.corrected.",
+    notes="The unlabelled norm ‖P_{t−1:,:,q}‖ in the last line is read as S¹ (as in eq. (28)). Same defect "
+    "as eq. (17)/(28) in the last step. Corrected: sens.eq31.corrected.",
 )
 def eq31(xp, U, W, s0, X, v, D, act, T):
     return _eq31(xp, U, W, s0, X, v, D, act, T, corrected=False)
@@ -503,10 +480,8 @@ def eq31(xp, U, W, s0, X, v, D, act, T):
     "sens.eq31.corrected",
     title="Eq. (31) with P_t and |λ''/λ'| in the last step",
     source=Source(SEED_001, "§B.2, eq. (31) (corrected)", quote=_EQ31_QUOTE),
-    statement=r"\|\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}"
-    r"\le "
-    r"\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q\Big(\Big|\tfrac{\lambda_{t_q}''}"
-    r"{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2",
+    statement=r"\|\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T\|_{S^1}\le "
+    r"\|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2",
     expected=Verdict.HOLDS,
     corrects="sens.eq31",
     inputs=sens_rnn_inputs(direction="W"),
@@ -521,10 +496,9 @@ def eq31_corrected(xp, U, W, s0, X, v, D, act, T):
 # --------------------------------------------------------------------------- Lemma 4
 
 _L4_QUOTE = (
-    "Lemma 4 For a 3-d tensor T and a vector v, we have ||T ṽ||_{S1} ≤ || ||T_{:,:,*}||_{S1} ||_2 "
-    "||v||_2 ... "
-    "||T ṽ||_{S1} = ||Σ_p v_p T_{:,:,p}||_{S1} ≤ Σ_p v_p ||T_{:,:,p}||_{S1} ≤ || ||T_{:,:,*}||_{S1} ||_2 "
-    "||v||_2"
+    "Lemma 4 For a 3-d tensor T and a vector v, we have ||T ṽ||_{S1} ≤ || ||T_{:,:,*}||_{S1} ||_2 ||v||_2 "
+    "... ||T ṽ||_{S1} = ||Σ_p v_p T_{:,:,p}||_{S1} ≤ Σ_p v_p ||T_{:,:,p}||_{S1} ≤ || ||T_{:,:,*}||_{S1} "
+    "||_2 ||v||_2"
 )
 _L4_INPUTS = {"Tt": Array("p", "m", "n", scale=(1e-1, 1e1)), "v": Array("p", scale=(1e-1, 1e1))}
 _L4_DIMS = {"p": [1, 2, 3, 5], "m": [1, 2, 3], "n": [2, 4]}
@@ -540,9 +514,8 @@ _L4_DIMS = {"p": [1, 2, 3, 5], "m": [1, 2, 3], "n": [2, 4]}
     same_as=("lemma4.bound",),
     inputs=_L4_INPUTS,
     dims=_L4_DIMS,
-    notes="The slices are stored as Tt[p] = T_{:,:,p}. Triangle inequality plus Cauchy–Schwarz; tight "
-    "when all "
-    "slices are equal up to positive scalars proportional to v.",
+    notes="The slices are stored as Tt[p] = T_{:,:,p}. Triangle inequality plus Cauchy–Schwarz; tight when "
+    "all slices are equal up to positive scalars proportional to v.",
 )
 def lemma4(xp, Tt, v):
     return s1(xp, xp.einsum("bp,bpij->bij", v, Tt)), norm2(xp, s1(xp, Tt)) * norm2(xp, v)
@@ -553,8 +526,7 @@ def lemma4(xp, Tt, v):
     title="Proof of Lemma 4, eq. (21): ‖Σ_p v_pT_p‖_{S¹} ≤ Σ_p v_p‖T_p‖_{S¹} ≤ ‖‖T_*‖_{S¹}‖₂‖v‖₂",
     source=Source(SEED_001, "§B.1, eq. (21)", quote=_L4_QUOTE),
     statement=r"\|\sum_p\mathbf{v}_p\mathbf{T}_{:,:,p}\|_{S^1} \le "
-    r"\sum_p\mathbf{v}_p\|\mathbf{T}_{:,:,p}\|_{S^1} \le "
-    r"\|\|\mathbf{T}_{:,:,*}\|_{S^1}\|_2\|\mathbf{v}\|_2",
+    r"\sum_p\mathbf{v}_p\|\mathbf{T}_{:,:,p}\|_{S^1} \le \|\|\mathbf{T}_{:,:,*}\|_{S^1}\|_2\|\mathbf{v}\|_2",
     expected=Verdict.HOLDS,
     expected_broken_step=1,
     same_as=("lemma4.chain",),

@@ -70,8 +70,8 @@ def _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, wrt, *, fixed=False):
 
 _LU_QUOTE = (
     "L_U = 1/2 max_q ||Q_t Ṽ_q||²_{S1} + max_q ||V_q||_2 ||x_t||_2 max_p(λ'_p^{−1} λ''_p "
-    "||Q_{t−1:,:,p}||_{S1}) + "
-    "max_q ||V_q||_2 ||W||_{S∞} || ||Q_{t−1:,:,*}||_{S1} ||_2 max_p(λ'_p^{−1} λ''_p ||Q_{t−1:,:,p}||_{S1})"
+    "||Q_{t−1:,:,p}||_{S1}) + max_q ||V_q||_2 ||W||_{S∞} || ||Q_{t−1:,:,*}||_{S1} ||_2 max_p(λ'_p^{−1} "
+    "λ''_p ||Q_{t−1:,:,p}||_{S1})"
 )
 
 
@@ -80,22 +80,21 @@ _LU_QUOTE = (
     title="L_U of eq. (22) majorises the loss: E_t(U+ΔU) ≤ E_t(U) + ⟨∇_U E_t, ΔU⟩ + L_U‖ΔU‖²_{S∞}",
     source=Source(SEED_001, "§B.1, eq. (22)", quote=_LU_QUOTE),
     statement=r"E_t(\mathbf{U}+\Delta\mathbf{U}) \le E_t(\mathbf{U}) + "
-    r"\langle\nabla_{\mathbf{U}}E_t,\Delta\mathbf{U}\rangle"
-    r" + L_{\mathbf{U}}\|\Delta\mathbf{U}\|_{S^\infty}^2,\quad L_{\mathbf{U}} = \frac12\max_q\|\mathbf{Q}_t"
-    r"\tilde{\mathbf{V}}_q\|_{S^1}^2 + "
-    r"\max_q\|\mathbf{V}_q\|_2\|\mathbf{x}_t\|_2\max_p(\lambda_p'^{-1}\lambda_p''"
-    r"\|\mathbf{Q}_{t-1:,:,p}\|_{S^1}) + "
-    r"\max_q\|\mathbf{V}_q\|_2\|\mathbf{W}\|_{S^\infty}\|\|\mathbf{Q}_{t-1:,:,*}"
-    r"\|_{S^1}\|_2\max_p(\lambda_p'^{-1}\lambda_p''\|\mathbf{Q}_{t-1:,:,p}\|_{S^1})",
+    r"\langle\nabla_{\mathbf{U}}E_t,\Delta\mathbf{U}\rangle + "
+    r"L_{\mathbf{U}}\|\Delta\mathbf{U}\|_{S^\infty}^2,\quad L_{\mathbf{U}} = "
+    r"\frac12\max_q\|\mathbf{Q}_t\tilde{\mathbf{V}}_q\|_{S^1}^2 + "
+    r"\max_q\|\mathbf{V}_q\|_2\|\mathbf{x}_t\|_2\max_p(\lambda_p'^{-1}\lambda_p''\|\mathbf{Q}_{t-1:,:,p}\|_{S^1}) "
+    r"+ "
+    r"\max_q\|\mathbf{V}_q\|_2\|\mathbf{W}\|_{S^\infty}\|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\max_p(\lambda_p'^{-1}\lambda_p''\|\mathbf{Q}_{t-1:,:,p}\|_{S^1})",
     expected=Verdict.REFUTED,
     inputs=_inputs("U"),
     dims=LIP_DIMS,
     notes="The form implied by eq. (7) + (13) + (17) + (18) is E_t(U+ΔU) ≤ E_t + ⟨∇E_t, ΔU⟩ + "
-    "L_U‖ΔU‖²_{S∞} (the "
-    "constant multiplies ‖Δ‖² directly, not L/2). λ', λ'' are taken at z_t. Checked as remainder ≤ L_U‖ΔU‖², "
-    "ΔU = step·D/‖D‖_{S∞} with step log-uniform in [1e-3, 2]. It fails: L_U can even be negative (signed "
-    "λ''/λ'), it uses Q_{t−1} where Lemma 3 needs Q_t (at t = 1, Q_0 = 0 leaves only ½max‖Q_tṼ_q‖²), and "
-    "it rests on the first-order steps (13), (15) and on ignoring dQ_{t−1}/dt. See lip.majorisation.",
+    "L_U‖ΔU‖²_{S∞} (the constant multiplies ‖Δ‖² directly, not L/2). λ', λ'' are taken at z_t. Checked as "
+    "remainder ≤ L_U‖ΔU‖², ΔU = step·D/‖D‖_{S∞} with step log-uniform in [1e-3, 2]. It fails: L_U can even "
+    "be negative (signed λ''/λ'), it uses Q_{t−1} where Lemma 3 needs Q_t (at t = 1, Q_0 = 0 leaves only "
+    "½max‖Q_tṼ_q‖²), and it rests on the first-order steps (13), (15) and on ignoring dQ_{t−1}/dt. See "
+    "lip.majorisation.",
 )
 def lip_l_u(xp, U, W, V, s0, X, y, D, step, act, T):
     return _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, "U")
@@ -103,10 +102,8 @@ def lip_l_u(xp, U, W, V, s0, X, y, D, step, act, T):
 
 _LW_QUOTE = (
     "L_W = 1/2 (max_q ||P_t Ṽ_q||_{S1})² + max_q ||V_q||_2 ||s_{t−1}||_2 max_p(λ'^{−1}_p λ''_p "
-    "||P_{t−1:,:,p}||_{S1}) "
-    "+ 2 max_q ||V_q||_2 ||λ'_t||_∞ || ||P_{t−1:,:,*}||_{S1} ||_2 + max_q ||V_q||_2 ||W||_{S∞} || "
-    "||P_{t−1:,:,*}||_{S1} "
-    "||_2 max_p(λ'^{−1}_p λ''_p ||P_{t−1:,:,p}||)"
+    "||P_{t−1:,:,p}||_{S1}) + 2 max_q ||V_q||_2 ||λ'_t||_∞ || ||P_{t−1:,:,*}||_{S1} ||_2 + max_q ||V_q||_2 "
+    "||W||_{S∞} || ||P_{t−1:,:,*}||_{S1} ||_2 max_p(λ'^{−1}_p λ''_p ||P_{t−1:,:,p}||)"
 )
 
 
@@ -115,15 +112,14 @@ _LW_QUOTE = (
     title="L_W of eq. (32) majorises the loss: E_t(W+ΔW) ≤ E_t(W) + ⟨∇_W E_t, ΔW⟩ + L_W‖ΔW‖²_{S∞}",
     source=Source(SEED_001, "§B.2, eq. (32)", quote=_LW_QUOTE),
     statement=r"E_t(\mathbf{W}+\Delta\mathbf{W}) \le E_t(\mathbf{W}) + "
-    r"\langle\nabla_{\mathbf{W}}E_t,\Delta\mathbf{W}\rangle"
-    r" + L_{\mathbf{W}}\|\Delta\mathbf{W}\|_{S^\infty}^2",
+    r"\langle\nabla_{\mathbf{W}}E_t,\Delta\mathbf{W}\rangle + "
+    r"L_{\mathbf{W}}\|\Delta\mathbf{W}\|_{S^\infty}^2",
     expected=Verdict.REFUTED,
     inputs=_inputs("W"),
     dims=LIP_DIMS,
     notes="Same form and reading as lip.l_u (the last ‖P_{t−1:,:,p}‖ is read as S¹). The 2× term is eq. "
-    "(29) + "
-    "eq. (30), each ‖λ'_t‖_∞‖V_p‖₂‖‖P_{t−1}‖‖₂‖ΔW‖. Fails for the same reasons (signed ratio, P_{t−1} "
-    "for P_t, first-order steps, ignored dP_{t−1}/dt). See lip.majorisation.",
+    "(29) + eq. (30), each ‖λ'_t‖_∞‖V_p‖₂‖‖P_{t−1}‖‖₂‖ΔW‖. Fails for the same reasons (signed ratio, "
+    "P_{t−1} for P_t, first-order steps, ignored dP_{t−1}/dt). See lip.majorisation.",
 )
 def lip_l_w(xp, U, W, V, s0, X, y, D, step, act, T):
     return _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, "W")
@@ -288,8 +284,8 @@ def lip_majorisation(profile):
     neg = {act: max(r[6] for r in rows if r[1] == act) for act in SMOOTH}
     worst_fixed = max(r[9] for r in rows)
     concl = (
-        "The constants as written are not majorisation constants: " + "; ".join(parts) + ". "
-        "L can be ≤ 0 because λ''/λ' is signed (largest fraction with L ≤ 0: "
+        "The constants as written are not majorisation constants: " + "; ".join(parts) + ". L can be ≤ 0 "
+        "because λ''/λ' is signed (largest fraction with L ≤ 0: "
         + ", ".join(f"{a} {100 * v:.1f}%" for a, v in neg.items())
         + "; softplus has λ'' > 0). With Lemma 3 corrected (|λ''/λ'|, Q_t/P_t in the max_p factor) "
         + (

@@ -14,8 +14,7 @@ from lemmacheck.inputs import Array
 SEC = "Loss Bound with Respect to W, item 3.3.1 ('We have taken advantage of the conclusion')"
 _QUOTE = (
     "1) ||x ⊙ y||_2 ≤ ||x||_∞ ||y||_2. 2) ||AB||_{S^r} ≤ ||A||_{S^q} ||B||_{S^p} if r^{−1} = p^{−1} + "
-    "q^{−1}. "
-    "3) For vector (no matter row or column) x, we have ||x||_{S∞} = ||x||_{S1} = ||x||_2."
+    "q^{−1}. 3) For vector (no matter row or column) x, we have ||x||_{S∞} = ||x||_{S1} = ||x||_2."
 )
 
 
@@ -37,8 +36,8 @@ def hadamard_000(xp, x, y):
     "sens.holder_000",
     title="Seed 000's fact 2: ‖AB‖_{S^r} ≤ ‖A‖_{S^q}‖B‖_{S^p} when 1/r = 1/p + 1/q",
     source=Source(SEED_000, SEC, quote=_QUOTE),
-    statement=r"\|\mathbf{A}\mathbf{B}\|_{S^r} \le \|\mathbf{A}\|_{S^q}\|\mathbf{B}\|_{S^p},\quad r^{-1} "
-    r"= p^{-1} + q^{-1}",
+    statement=r"\|\mathbf{A}\mathbf{B}\|_{S^r} \le \|\mathbf{A}\|_{S^q}\|\mathbf{B}\|_{S^p},\quad r^{-1} = "
+    r"p^{-1} + q^{-1}",
     expected=Verdict.HOLDS,
     same_as=("schatten.holder",),
     inputs={"A": Array("m", "k", scale=(1e-1, 1e1)), "B": Array("k", "n", scale=(1e-1, 1e1))},
@@ -51,12 +50,11 @@ def hadamard_000(xp, x, y):
     tol=Tolerance(
         rtol=1e-7,
         atol=1e-12,
-        reason="Schatten-½ quasi-norms from float64 SVDs lose a few digits; "
-        "equality is attained for rank-one factors",
+        reason="Schatten-½ quasi-norms from float64 SVDs lose a few digits; equality is attained for "
+        "rank-one factors",
     ),
-    notes="Written correctly here with two matrices (seed 001 eq. (8) has the same M on both sides). For "
-    "p = q = 1 "
-    "the left side is the Schatten-½ quasi-norm; Hölder still holds.",
+    notes="Written correctly here with two matrices (seed 001 eq. (8) has the same M on both sides). For p "
+    "= q = 1 the left side is the Schatten-½ quasi-norm; Hölder still holds.",
 )
 def holder_000(xp, A, B, pq):
     p, q = pq

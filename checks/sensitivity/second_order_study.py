@@ -191,8 +191,8 @@ def second_order_sweep(profile):
             by_s.setdefault(act, []).append((st, float(np.median(ek)), float(np.median(ef))))
     tables.append(
         Table(
-            title="Relative error of the half-derivative step against the true integral "
-            "‖∫_0^1 ∇V_ps_t(W+τΔ) − ∇V_ps_t(W) dτ‖_S¹ (H=4, T=6, ‖W‖_S∞ = 1), median",
+            title="Relative error of the half-derivative step against the true integral ‖∫_0^1 "
+            "∇V_ps_t(W+τΔ) − ∇V_ps_t(W) dτ‖_S¹ (H=4, T=6, ‖W‖_S∞ = 1), median",
             columns=[
                 "activation",
                 "‖Δ‖_S∞",
@@ -239,8 +239,8 @@ def second_order_sweep(profile):
         )
     concl = (
         "The ignored terms are first-order in the step, exactly like the kept ones (the Taylor tests "
-        "second_order.* measure order 1), so they do not 'vanish much faster': their ratio to the kept part "
-        "is independent of ‖Δ‖ and is not small. "
+        "second_order.* measure order 1), so they do not 'vanish much faster': their ratio to the kept "
+        "part is independent of ‖Δ‖ and is not small. "
         + " ".join(lines)
         + " Trend with the recurrent scale (median ρ_W at ‖W‖ = "
         + f"{wnorms[0]:g} → {wnorms[-1]:g}): "
@@ -248,8 +248,8 @@ def second_order_sweep(profile):
         + "; with t (t = "
         + f"{Ts[0]} → {Ts[-1]}): "
         + ", ".join(f"{a} {by_t[a][0][1]:.2f} → {by_t[a][-1][1]:.2f}" for a in SMOOTH)
-        + " (dP_{t-1}/dt accumulates the sensitivity of every earlier step; at t = 2 with s_0 = 0 it is 0). "
-        "In the scalar case H = 1 (the author's experiment) the median ratios ρ_W are "
+        + " (dP_{t-1}/dt accumulates the sensitivity of every earlier step; at t = 2 with s_0 = 0 it is "
+        "0). In the scalar case H = 1 (the author's experiment) the median ratios ρ_W are "
         + ", ".join(f"{r[0]} {r[2]:.2f}" for r in rows_h if r[1] == 1)
         + (
             ": smallest for sigmoid, as the author observed"
@@ -257,6 +257,7 @@ def second_order_sweep(profile):
             else ": not smallest for sigmoid, contrary to the author's observation"
         )
         + ". So the author's worry is justified: the bounds built on the four (or two) kept parts can "
-        "underestimate the quantity they bound by a constant factor that does not improve with smaller steps."
+        "underestimate the quantity they bound by a constant factor that does not improve with smaller "
+        "steps."
     )
     return StudyResult(tables=tables, plots=plots, conclusion=concl)

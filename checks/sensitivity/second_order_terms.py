@@ -27,10 +27,10 @@ DIMS = {"H": [2, 3], "T": [3, 4], "act": SMOOTH}
         "part.",
     ),
     statement=r"\Big\|\frac{d}{dt}\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t\Big\|_{S^1} \simeq "
-    r"\Big\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T + \Lambda_t\mathbf{V}_{p,:}^T"
-    r"\tfrac{d}{dt}\mathbf{s}_{t-1}^T + "
-    r"\mathrm{Mtr}(\mathbf{V}_{p,:}\tfrac{d}{dt}\Lambda_t\mathbf{W}\mathbf{P}_{t-1})"
-    r" + \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1})\Big\|_{S^1} + "
+    r"\Big\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T + "
+    r"\Lambda_t\mathbf{V}_{p,:}^T\tfrac{d}{dt}\mathbf{s}_{t-1}^T + "
+    r"\mathrm{Mtr}(\mathbf{V}_{p,:}\tfrac{d}{dt}\Lambda_t\mathbf{W}\mathbf{P}_{t-1}) + "
+    r"\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1})\Big\|_{S^1} + "
     r"o(\|\Delta\mathbf{W}\|)",
     expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="W"),
@@ -38,10 +38,9 @@ DIMS = {"H": [2, 3], "T": [3, 4], "act": SMOOTH}
     order=2,
     relation="<=",
     notes="Δ = εD. The dropped term Mtr(V_pΛ_tW dP_{t−1}/dt) is a first derivative of P_{t−1} along ΔW, "
-    "hence "
-    "linear in ε exactly like the four kept parts: the remainder |‖full‖_{S¹} − ‖kept‖_{S¹}| has order 1 "
-    "(measured), not ≥ 2. 'Second-order' refers to ∂²s_{t−1}/∂W², but contracted with ΔW once it is a "
-    "first-order quantity. How large it is relative to the kept part is a separate question "
+    "hence linear in ε exactly like the four kept parts: the remainder |‖full‖_{S¹} − ‖kept‖_{S¹}| has "
+    "order 1 (measured), not ≥ 2. 'Second-order' refers to ∂²s_{t−1}/∂W², but contracted with ΔW once it "
+    "is a first-order quantity. How large it is relative to the kept part is a separate question "
     "(second_order.sweep). Needs t ≥ 3 (P_{t−1} must depend on W). The failure rate of '≤' is how often "
     "the full derivative's norm exceeds the kept part's.",
 )
@@ -62,19 +61,16 @@ def w_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
         "have ignored the second derivation part.",
     ),
     statement=r"\frac12\frac{d}{dt}(\lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + "
-    r"\mathrm{Mtr}(\lambda_t\odot"
-    r"\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1})) \simeq "
-    r"\frac12\Big(\tfrac{d}{dt}\lambda_t\odot\mathbf{V}_{p,:}^T"
-    r"\mathbf{x}_t^T + "
+    r"\mathrm{Mtr}(\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1})) \simeq "
+    r"\frac12\Big(\tfrac{d}{dt}\lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + "
     r"\mathrm{Mtr}(\tfrac{d}{dt}\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1})\Big)",
     expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="U"),
     dims=DIMS,
     order=2,
     relation="<=",
-    notes="Measured on S¹ norms (the factor ½ cancels). The dropped Mtr(λ_t ⊙ V_pW dQ_{t−1}/dt) is "
-    "linear in ΔU: "
-    "order 1, same as the kept part. Needs t ≥ 2.",
+    notes="Measured on S¹ norms (the factor ½ cancels). The dropped Mtr(λ_t ⊙ V_pW dQ_{t−1}/dt) is linear "
+    "in ΔU: order 1, same as the kept part. Needs t ≥ 2.",
 )
 def u_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
     """The full derivative (three parts) against the two kept parts."""
@@ -89,12 +85,11 @@ def u_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
     source=Source(
         SEED_001,
         "§B.1, eq. (16)",
-        quote="we can obtain the following equation where we ignore the second order part d_{Q_{t−1}}/d_t = "
-        "tr(∂²s_{t−1}/∂U² ΔU)",
+        quote="we can obtain the following equation where we ignore the second order part d_{Q_{t−1}}/d_t "
+        "= tr(∂²s_{t−1}/∂U² ΔU)",
     ),
     statement=r"\frac{d}{d_t}\nabla_{\mathbf{U}}\mathbf{V}_p\mathbf{s}_t = "
-    r"\frac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T"
-    r"\mathbf{x}_t + "
+    r"\frac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t + "
     r"\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\frac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T",
     expected=Verdict.REFUTED,
     same_as=("second_order.u_dropped_000",),
@@ -103,8 +98,7 @@ def u_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
     order=2,
     relation="<=",
     notes="The text itself writes the ignored part as tr(∂²s_{t−1}/∂U² ΔU): one factor of ΔU, i.e. first "
-    "order "
-    "in ‖ΔU‖ — the same order as what is kept. Measured order 1.",
+    "order in ‖ΔU‖ — the same order as what is kept. Measured order 1.",
 )
 def eq16_dropped(xp, eps, U, W, s0, X, v, D, act, T):
     """The full derivative against the two kept parts, in S¹ norm."""

@@ -9,14 +9,12 @@ import math
 
 import numpy as np
 
-from checks._vocab.activations import SMOOTH, SUP_D1, activation
 from checks._vocab.fd import directional
 from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
-from checks._vocab.rnn import preactivations_and_states
 from checks._vocab.sources import SEED_000, SEED_001
 from checks.sensitivity._helpers import (
     FD_TOL,
-    QUAD_TOL,
+    SEC_U,
     SENS_RNN_DIMS,
     SENS_RNN_DIMS_H2,
     const,
@@ -27,71 +25,8 @@ from checks.sensitivity._helpers import (
     sens_rnn_inputs,
     states_at,
     tangents,
-    true_ds,
 )
 from lemmacheck import Source, Verdict, approximation, identity, inequality
-
-SEC_U = "Loss Bound with Respect to U"
-
-
-@identity(
-    "sens.u_linking",
-    title="Linking equations for U: ∂[s_t]_p/∂U_ij = σ'(z_t)_p[x_{t,j}δ_ip + Σ_k W_pk ∂[s_{t-1}]_k/∂U_ij]",
-    source=Source(
-        SEED_000,
-        f"{SEC_U}, 'Linking equation'",
-        quote="∂[s_t(U)]_p/∂U_ij = σ'(Ux_t + W s_{t−1})_p [x_{t,j} δ_ip + Σ_k W_pk ∂[s_{t−1}(U)]_k/∂U_ij]",
-    ),
-    statement=r"\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}_{ij}} = \sum_k\mathbf{V}_{pk}"
-    r"\frac{\partial[\mathbf{s}_t]_k}{\partial\mathbf{U}_{ij}},\quad \frac{\partial[\mathbf{s}_t]_p}{\partial"
-    r"\mathbf{U}_{ij}} = \sigma'(\mathbf{U}\mathbf{x}_t+\mathbf{W}\mathbf{s}_{t-1})_p\Big[\mathbf{x}_{t,j}"
-    r"\delta_{ip} + \sum_k\mathbf{W}_{pk}\frac{\partial[\mathbf{s}_{t-1}]_k}{\partial\mathbf{U}_{ij}}\Big]",
-    expected=Verdict.PROVED,
-    inputs=sens_rnn_inputs(direction="U", probe=True),
-    dims=SENS_RNN_DIMS,
-    relations=("=", "="),
-    labels=("first linking equation", "second linking equation"),
-    tol=FD_TOL,
-    notes="Finite differences only (no recursion). derivations/sensitivity/linking.py proves it symbolically "
-    "for H = 2, "
-    "N = 1, T = 3.",
-)
-def u_linking(xp, U, W, s0, X, v, B, act, T):
-    pre, states = preactivations_and_states(xp, U, W, s0, X, act)
-    _, d1, _ = activation(xp, act)
-    vs = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dU=B, e=e)[T], axis=-1))
-    ds = true_ds(xp, U, W, s0, X, act, T, dU=B)
-    ds_prev = true_ds(xp, U, W, s0, X, act, T - 1, dU=B)
-    rhs = d1(pre[T - 1]) * (matvec(B, X[:, T - 1]) + matvec(W, ds_prev))
-    return vs, xp.sum(v * ds, axis=-1), xp.sum(v * rhs, axis=-1)
-
-
-@identity(
-    "sens.q_matrix_000",
-    title="Q_t = Λ_t(X̄_t + W Q_{t-1}) with Q_t(p, iN+j) = ∂[s_t]_p/∂U_ij and X̄_t(i, iN+j) = x_t(j)",
-    source=Source(
-        SEED_000,
-        f"{SEC_U}, matrix form",
-        quote="Q_t = Λ_t(X̄_t + W Q_{t−1}) ... Q_t is a H × HN matrix where Q_t(p, iN + j) = "
-        "∂[s_t(U)]_p/∂U_ij, "
-        "X̄_t is a sparse matrix of the same size where X̄_t(i, iN + j) = x_t(j)",
-    ),
-    statement=r"\mathbf{Q}_t = \mathbf{\Lambda}_t(\bar{\mathbf{X}}_t + \mathbf{W}\mathbf{Q}_{t-1}),\quad"
-    r"\mathbf{Q}_t(p, iN+j) = \frac{\partial[\mathbf{s}_t]_p}{\partial\mathbf{U}_{ij}},\quad"
-    r"\bar{\mathbf{X}}_t(i, iN+j) = \mathbf{x}_t(j)",
-    expected=Verdict.HOLDS,
-    inputs=sens_rnn_inputs(direction="U", probe=True),
-    dims=SENS_RNN_DIMS,
-    tol=FD_TOL,
-    notes="Unlike S̄ in the W section, X̄ is indexed consistently with Q (0-based iN + j); the time "
-    "index t of X̄_t "
-    "is right (the input of step t enters z_t directly).",
-)
-def q_matrix_000(xp, U, W, s0, X, c, B, act, T):
-    """c·Q_t vec(B) against d/de c·s_t(U + eB) by finite differences."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    rec = xp.einsum("bk,bkij,bij->b", c, fw["Q"][T], B)
-    return rec, xp.sum(c * true_ds(xp, U, W, s0, X, act, T, dU=B), axis=-1)
 
 
 @identity(
@@ -100,14 +35,12 @@ def q_matrix_000(xp, U, W, s0, X, c, B, act, T):
     source=Source(
         SEED_000,
         f"{SEC_U}, matrix form and item 2.2",
-        quote="∂[Vs_t(U)]_p/∂U = Mtr(V_{p,:} Q_t) ... = 1/2 d/dt (λ_t ⊙ V_{p,:}ᵀ x_tᵀ + Mtr(λ_t ⊙ "
-        "V_{p,:} W Q_{t−1}))",
+        quote="∂[Vs_t(U)]_p/∂U = Mtr(V_{p,:} Q_t) ... = 1/2 d/dt (λ_t ⊙ V_{p,:}ᵀ x_tᵀ + Mtr(λ_t ⊙ V_{p,:} "
+        "W Q_{t−1}))",
     ),
     statement=r"\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}} = "
-    r"\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{Q}_t)"
-    r" = \lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + "
-    r"\mathrm{Mtr}(\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}"
-    r"\mathbf{Q}_{t-1})",
+    r"\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{Q}_t) = \lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + "
+    r"\mathrm{Mtr}(\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1})",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="U", probe=True),
     dims=SENS_RNN_DIMS,
@@ -130,90 +63,6 @@ def u_grad_mtr(xp, U, W, s0, X, v, B, act, T):
 # --------------------------------------------------------------------------- first-order part (seed 000, U)
 
 
-@inequality(
-    "sens.u_lambda_out_000",
-    title="Pulling Λ_t out (U): ⟨Mtr(V_pΛ_t(X̄_t+WQ_{t-1})), ΔU⟩ ≤ max σ' {V_pΔUx_t + tr[Mtr(V_pWQ_{t-1})ΔU]}",
-    source=Source(
-        SEED_000,
-        f"{SEC_U}, item 2 ('Approximate this equation at t = 0')",
-        quote="[Vs_t(U^k + ΔU) − Vs_t(U^k)]_p ≤ max_x σ'(x){V_{p,:}ΔU x_t + tr[Mtr(V_{p,:} W^k Q_{t−1})ΔU]}",
-    ),
-    statement=r"\langle\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{\Lambda}_t(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1})),"
-    r"\Delta\mathbf{U}\rangle \le \max_x\sigma'(x)\{\mathbf{V}_{p,:}\Delta\mathbf{U}\mathbf{x}_t + "
-    r"\mathrm{tr}"
-    r"[\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}^k\mathbf{Q}_{t-1})\Delta\mathbf{U}]\}",
-    expected=Verdict.REFUTED,
-    inputs=sens_rnn_inputs(direction="U"),
-    dims=SENS_RNN_DIMS,
-    notes="Checked on the first-order part (exact linearisation). tr[Mtr(·)ΔU] of two H×N matrices is "
-    "read as the "
-    "pairing ⟨·, ΔU⟩ (literally the trace is undefined unless N = H). As for W, Λ_t cannot leave a "
-    "signed sum.",
-)
-def u_lambda_out_000(xp, U, W, s0, X, v, D, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    l1, x, Q1 = fw["lam1"][T], X[:, T - 1], fw["Q"][T - 1]
-    WQ = xp.einsum("bkm,bmij->bkij", W, Q1)
-    lhs = frob(xp, xp.outer(l1 * v, x) + row_grad(xp, l1 * v, WQ), D)
-    rhs = SUP_D1[act] * (xp.sum(v * matvec(D, x), axis=-1) + frob(xp, row_grad(xp, v, WQ), D))
-    return lhs, rhs
-
-
-@inequality(
-    "sens.u_first_order_bound_000",
-    title="First-order U bound of seed 000: first-order change ≤ max σ'‖ΔU‖(‖V_p‖‖x_t‖ + "
-    "‖Mtr(V_pWQ_{t-1})‖_{S¹})",
-    source=Source(
-        SEED_000,
-        f"{SEC_U}, item 2 (last line)",
-        quote="= max_x σ'(x) ||ΔU||_{S∞} {||V_{p,:}||_2 ||x_t||_2 + ||Mtr(V_{p,:} W^k Q_{t−1})||_{S1}}",
-    ),
-    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - "
-    r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)]_p \lesssim "
-    r"\max_x\sigma'(x)\|\Delta\mathbf{U}\|_{S^\infty}\{\|\mathbf{V}_{p,:}\|_2\|\mathbf{x}_t\|_2 + "
-    r"\|\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}^k\mathbf{Q}_{t-1})\|_{S^1}\}",
-    expected=Verdict.REFUTED,
-    inputs=sens_rnn_inputs(),
-    dims={"H": [1, 2, 3, 4], "T": [2, 4], "act": SMOOTH},
-    notes="First-order part in the worst direction ΔU = polar factor of ∇_U V_p s_t. As for W "
-    "(sens.w_first_order_bound_000) the bound has max σ'‖Mtr(V_pWQ_{t−1})‖_{S¹} where "
-    "‖Mtr(V_pΛ_tWQ_{t−1})‖_{S¹} is needed.",
-)
-def u_first_order_bound_000(xp, U, W, s0, X, v, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    G = row_grad(xp, v, fw["Q"][T])
-    D = polar_direction(xp, G)
-    WQ = xp.einsum("bkm,bmij->bkij", W, fw["Q"][T - 1])
-    bound = SUP_D1[act] * sinf(xp, D) * (norm2(xp, v) * norm2(xp, X[:, T - 1]) + s1(xp, row_grad(xp, v, WQ)))
-    return frob(xp, G, D), bound
-
-
-@approximation(
-    "sens.u_first_order_000",
-    title="'Approximate this equation at t = 0' (U): finite change ≈ ⟨∇_U V_p s_t, ΔU⟩",
-    source=Source(
-        SEED_000,
-        f"{SEC_U}, item 2 ('Approximate this equation at t = 0')",
-        quote="Approximate this equation at t = 0: [Vs_t(U^k + ΔU) − Vs_t(U^k)]_p ≤ ...",
-    ),
-    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\epsilon\mathbf{D}) - "
-    r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)]_p "
-    r"\le \epsilon\,\langle\nabla_{\mathbf{U}}\mathbf{V}_{p,:}\mathbf{s}_t, \mathbf{D}\rangle",
-    expected=Verdict.APPROXIMATE,
-    inputs=sens_rnn_inputs(direction="U"),
-    dims=SENS_RNN_DIMS_H2,
-    order=2,
-    relation="<=",
-    notes="Taylor test of the first-order step; the failure rate of '≤' is the fraction of instances whose "
-    "second-order term is positive.",
-)
-def u_first_order_000(xp, eps, U, W, s0, X, v, D, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    G = row_grad(xp, v, fw["Q"][T])
-    diff = xp.sum(v * (states_at(xp, U, W, s0, X, act, dU=D, e=eps)[T] - fw["states"][T]), axis=-1)
-    return diff, eps * frob(xp, G, D)
-
-
 # --------------------------------------------------------------------------- remainder, ½ d/dt (U)
 
 
@@ -231,67 +80,6 @@ def _u_remainder_chain(xp, U, W, s0, X, v, D, act, T):
     return r, frob(xp, integral, D), sinf(xp, D) * s1(xp, integral)
 
 
-_UREM_NOTES = (
-    "tr([·]ΔU) of two H×N matrices is read as the pairing ⟨·, ΔU⟩ (the literal trace is undefined unless "
-    "N = H; compare sens.w_integral_000), and ‖∫…‖_{S¹}d_t as ‖∫…d_t‖_{S¹}. Integral by 2×8-point "
-    "Gauss–Legendre, remainder from the forward pass."
-)
-
-
-@inequality(
-    "sens.u_remainder_000",
-    title="Remainder of the U step as an integral, bounded by ‖ΔU‖_{S∞}‖∫(∇V_ps_t(U+tΔU) − ∇V_ps_t(U))‖_{S¹}",
-    source=Source(
-        SEED_000,
-        f"{SEC_U}, second item 2.1",
-        quote="= ∫_0^1 tr([V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k)]ΔU) d_t ≤ ||ΔU||_{S∞} "
-        "||∫_0^1 V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k) d_t||_{S1}",
-    ),
-    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - "
-    r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k) - "
-    r"\langle\mathbf{V}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k),\Delta\mathbf{U}\rangle]_p = "
-    r"\int_0^1\mathrm{tr}"
-    r"([\ldots]\Delta\mathbf{U})d_t \le \|\Delta\mathbf{U}\|_{S^\infty}\Big\|\int_0^1\ldots d_t\Big\|_{S^1}",
-    expected=Verdict.HOLDS,
-    same_as=("sens.eq14_remainder",),
-    inputs=sens_rnn_inputs(direction="U", step=(-0.15, 0.15)),
-    dims={"H": [1, 2, 3], "T": [2, 4], "act": SMOOTH},
-    relations=("=", "<="),
-    labels=("integral form of the remainder", "Hölder, eq. (10)"),
-    tol=QUAD_TOL,
-    notes=_UREM_NOTES,
-)
-def u_remainder_000(xp, U, W, s0, X, v, D, act, T):
-    return _u_remainder_chain(xp, U, W, s0, X, v, D, act, T)
-
-
-@inequality(
-    "sens.eq14_remainder",
-    title="Eq. (14): the remainder integral and its Hölder bound for U (seed 001)",
-    source=Source(
-        SEED_001,
-        "§B.1, eq. (14)",
-        quote="= ∫_0^1 tr([V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k)]ΔU)d_t ≤ ||ΔU||_{S∞} ||∫_0^1 "
-        "...||_{S1} d_t",
-    ),
-    statement=r"[\ldots]_p = "
-    r"\int_0^1\mathrm{tr}([\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U})"
-    r" - \mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k)]\Delta\mathbf{U})d_t \le "
-    r"\|\Delta\mathbf{U}\|_{S^\infty}"
-    r"\|\int_0^1\ldots\|_{S^1}d_t",
-    expected=Verdict.HOLDS,
-    same_as=("sens.u_remainder_000",),
-    inputs=sens_rnn_inputs(direction="U", step=(-0.15, 0.15)),
-    dims={"H": [1, 2, 3], "T": [2, 4], "act": SMOOTH},
-    relations=("=", "<="),
-    labels=("integral form of the remainder", "Hölder, eq. (10)"),
-    tol=QUAD_TOL,
-    notes=_UREM_NOTES,
-)
-def eq14_remainder(xp, U, W, s0, X, v, D, act, T):
-    return _u_remainder_chain(xp, U, W, s0, X, v, D, act, T)
-
-
 def _u_half(xp, eps, U, W, s0, X, v, D, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     G0 = row_grad(xp, v, fw["Q"][T])
@@ -303,34 +91,6 @@ def _u_half(xp, eps, U, W, s0, X, v, D, act, T):
         )
     tg = tangents(xp, U, W, s0, X, act, eps * D, 0 * W, fw)
     return s1(xp, integral), 0.5 * s1(xp, row_grad(xp, v, tg["Qdot"][T]))
-
-
-@approximation(
-    "sens.eq15_half_derivative",
-    title="Eq. (15): ∫_0^1 [∇_U V_ps_t(U+tΔU) − ∇_U V_ps_t(U)] ≃ ½ d/dt ∇_U V_ps_t(U+tΔU)|_{t=0}",
-    source=Source(
-        SEED_001,
-        "§B.1, eq. (15)",
-        quote="≃ ∫_0^1 d/d_t V_{p,:}∇_U s_t(U^k + tΔU)|_{t=0} t d_t = 1/2 d/d_t V_{p,:}∇_U s_t(U^k + "
-        "tΔU)|_{t=0}",
-    ),
-    statement=r"\int_0^1\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U}) "
-    r"- \mathbf{V}_{p,:}"
-    r"\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k) \simeq "
-    r"\frac12\frac{d}{d_t}\mathbf{V}_{p,:}\nabla_{\mathbf{U}}"
-    r"\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U})\Big|_{t=0}",
-    expected=Verdict.APPROXIMATE,
-    same_as=("sens.u_half_derivative_000",),
-    inputs=sens_rnn_inputs(direction="U"),
-    dims=SENS_RNN_DIMS_H2,
-    order=2,
-    relation="<=",
-    notes="In S¹ norm (what the bound uses); d/dt from the exact tangent recursion Q̇_t. Seed 000's "
-    "version of this "
-    "step drops the factor t inside the integral (sens.u_half_derivative_000, derivations/sensitivity/calculus.py).",
-)
-def eq15_half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
-    return _u_half(xp, eps, U, W, s0, X, v, D, act, T)
 
 
 @identity(
@@ -350,8 +110,7 @@ def eq15_half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
     dims=SENS_RNN_DIMS,
     tol=FD_TOL,
     notes="Read with V_pᵀx_tᵀ (outer product; the transpose on x_t is lost) and Q_{t−1} an H×N×H tensor "
-    "whose third "
-    "index is contracted with W̃ᵀ(λ'_t ⊙ V_pᵀ).",
+    "whose third index is contracted with W̃ᵀ(λ'_t ⊙ V_pᵀ).",
 )
 def eq16_grad(xp, U, W, s0, X, v, B, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
@@ -368,12 +127,11 @@ def eq16_grad(xp, U, W, s0, X, v, B, act, T):
         SEED_000,
         f"{SEC_U}, item 3",
         quote="Let λ''_t be a column vector of σ''(Ux_t + W s_{t−1}): d/dt λ_t = λ''_t ⊙ [(X̄_t + W "
-        "Q_{t−1})vec(ΔU)] "
-        "= λ''_t ⊙ (ΔU x_t + W Q_{t−1} vec(ΔU))",
+        "Q_{t−1})vec(ΔU)] = λ''_t ⊙ (ΔU x_t + W Q_{t−1} vec(ΔU))",
     ),
     statement=r"\frac{d}{dt}\lambda_t = "
-    r"\lambda_t''\odot[(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1})\mathrm{vec}(\Delta\mathbf{U})]"
-    r" = \lambda_t''\odot(\Delta\mathbf{U}\mathbf{x}_t + "
+    r"\lambda_t''\odot[(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1})\mathrm{vec}(\Delta\mathbf{U})] = "
+    r"\lambda_t''\odot(\Delta\mathbf{U}\mathbf{x}_t + "
     r"\mathbf{W}\mathbf{Q}_{t-1}\mathrm{vec}(\Delta\mathbf{U}))",
     expected=Verdict.HOLDS,
     same_as=("sens.dlambda_000.corrected",),
@@ -417,10 +175,9 @@ def _u_part1(xp, U, W, s0, X, v, D, act, T, fixed):
 
 
 _UP1_QUOTE = (
-    "||(d/dt λ_t) ⊙ V_{p,:}ᵀ x_tᵀ||_{S1} ≤ ... ≤ ||λ''_t ⊙ (ΔU x_t + W Q_{t−1}vec(ΔU))||_2 "
-    "||V_{p,:}ᵀ||_∞ ||x_tᵀ||_2 "
-    "≤ ||λ''_t||_∞ ||V_{p,:}ᵀ||_∞ ||x_tᵀ||_2 (||ΔU x_t||_2 + ||W Q_{t−1}vec(ΔU)||_2) ≤ ... (||x_t^2||_2 "
-    "+ √H max_p(...))"
+    "||(d/dt λ_t) ⊙ V_{p,:}ᵀ x_tᵀ||_{S1} ≤ ... ≤ ||λ''_t ⊙ (ΔU x_t + W Q_{t−1}vec(ΔU))||_2 ||V_{p,:}ᵀ||_∞ "
+    "||x_tᵀ||_2 ≤ ||λ''_t||_∞ ||V_{p,:}ᵀ||_∞ ||x_tᵀ||_2 (||ΔU x_t||_2 + ||W Q_{t−1}vec(ΔU)||_2) ≤ ... "
+    "(||x_t^2||_2 + √H max_p(...))"
 )
 
 
@@ -429,10 +186,8 @@ _UP1_QUOTE = (
     title="Bound on ‖(dλ_t/dt) ⊙ V_pᵀx_tᵀ‖_{S¹} (seed 000 U, item 3), line by line",
     source=Source(SEED_000, f"{SEC_U}, item 3", quote=_UP1_QUOTE),
     statement=r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T\|_{S^1} \le \ldots \le "
-    r"\|\lambda_t''\|_\infty"
-    r"\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{x}_t^T\|_2\|\Delta\mathbf{U}\|_{S^\infty}(\|\mathbf{x}_t^2\|_2 "
-    r"+ "
-    r"\sqrt{H}\max_p(\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{Q}_{t-1})\|_{S^1}))",
+    r"\|\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{x}_t^T\|_2\|\Delta\mathbf{U}\|_{S^\infty}(\|\mathbf{x}_t^2\|_2 "
+    r"+ \sqrt{H}\max_p(\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{Q}_{t-1})\|_{S^1}))",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="U"),
     dims=SENS_RNN_DIMS_H2,
@@ -447,8 +202,7 @@ _UP1_QUOTE = (
     ),
     notes="'‖x_t^2‖₂' is read as ‖x_t‖₂ (conversion garble). Unlike the W section (sens.w_part1_chain_000, "
     "broken at its step 4), the U section keeps λ''_t inside the norm, ‖λ''_t ⊙ (ΔU x_t + W Q_{t−1}vec "
-    "ΔU)‖₂, "
-    "and then uses ‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂: every step is sound.",
+    "ΔU)‖₂, and then uses ‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂: every step is sound.",
 )
 def u_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
     return _u_part1(xp, U, W, s0, X, v, D, act, T, fixed=False)
@@ -461,18 +215,16 @@ def u_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
         SEED_000,
         f"{SEC_U}, item 4",
         quote="N_ij = d/dt λ_t ⊙ V_{p,:} W Q_{t−1,:,iN+j} ≤ ... ≤ ||λ''_t||_∞ ||ΔU||_{S∞}(||x_t||_2 + √H "
-        "max_p(||Mtr(W_{p,:}"
-        "Q_{t−1})||_{S1}) ||V_{p,:}||_∞ ||W||_{S∞} ||Q_{t−1,:,iN+j}||_2",
+        "max_p(||Mtr(W_{p,:}Q_{t−1})||_{S1}) ||V_{p,:}||_∞ ||W||_{S∞} ||Q_{t−1,:,iN+j}||_2",
     ),
     statement=r"|\mathbf{N}_{ij}| \le "
-    r"\|\lambda_t''\|_\infty\|\Delta\mathbf{U}\|_{S^\infty}(\|\mathbf{x}_t\|_2 + \sqrt{H}"
-    r"\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{Q}_{t-1})\|_{S^1})\|\mathbf{V}_{p,:}\|_\infty\|\mathbf{W}\|_{S^\infty}"
-    r"\|\mathbf{Q}_{t-1,:,iN+j}\|_2",
+    r"\|\lambda_t''\|_\infty\|\Delta\mathbf{U}\|_{S^\infty}(\|\mathbf{x}_t\|_2 + "
+    r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{Q}_{t-1})\|_{S^1})\|\mathbf{V}_{p,:}\|_\infty\|\mathbf{W}\|_{S^\infty}\|\mathbf{Q}_{t-1,:,iN+j}\|_2",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="U"),
     dims=SENS_RNN_DIMS_H2,
-    notes="Checked as max_ij(|N_ij| − c‖Q_{t−1}(:, iN+j)‖₂) ≤ 0. The section ends here: no S¹ bound for "
-    "N is given.",
+    notes="Checked as max_ij(|N_ij| − c‖Q_{t−1}(:, iN+j)‖₂) ≤ 0. The section ends here: no S¹ bound for N "
+    "is given.",
 )
 def u_n_elem_000(xp, U, W, s0, X, v, D, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
@@ -511,14 +263,12 @@ def _worst_row(xp, G_all):
         quote="[Vs_t(U^k + ΔU) − Vs_t(U^k)]_p ≃ tr[∂[Vs_t]_p/∂U ΔU] ≤ ||Q_t Ṽ_p||_{S1} ||ΔU||_{S∞}",
     ),
     statement=r"\mathrm{tr}\Big[\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}}\Delta\mathbf{U}\Big] "
-    r"\le "
-    r"\|\mathbf{Q}_t\tilde{\mathbf{V}}_p\|_{S^1}\|\Delta\mathbf{U}\|_{S^\infty}",
+    r"\le \|\mathbf{Q}_t\tilde{\mathbf{V}}_p\|_{S^1}\|\Delta\mathbf{U}\|_{S^\infty}",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="U"),
     dims=SENS_RNN_DIMS,
     notes="Q_tṼ_p = Σ_k V_pk Q_{t,:,:,k} = ∂[Vs_t]_p/∂U (3-tensor times vector), so this is Hölder, eq. "
-    "(10); the "
-    "trace is read as the pairing ⟨·, ΔU⟩. Tight (ratio 1) in the polar direction.",
+    "(10); the trace is read as the pairing ⟨·, ΔU⟩. Tight (ratio 1) in the polar direction.",
 )
 def eq12_holder(xp, U, W, s0, X, v, D, act, T):
     G = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act)["Q"][T])
@@ -543,8 +293,7 @@ def _first_order_inf(xp, eps, U, W, V, s0, X, act, T, wrt):
         SEED_001,
         "§B.1, eq. (13)",
         quote="The first part is easy. We can approximate s_t(U + ΔU) using its first order Taylor "
-        "expansion. ... "
-        "||Vs_t(U^k + ΔU) − Vs_t(U^k)||_∞ ≤ max_p ||Q_t Ṽ_p||_{S1} ||ΔU||_{S∞}",
+        "expansion. ... ||Vs_t(U^k + ΔU) − Vs_t(U^k)||_∞ ≤ max_p ||Q_t Ṽ_p||_{S1} ||ΔU||_{S∞}",
     ),
     statement=r"\|\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - "
     r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)\|_\infty \le "
@@ -554,11 +303,10 @@ def _first_order_inf(xp, eps, U, W, V, s0, X, act, T, wrt):
     dims=SENS_RNN_DIMS_H2,
     order=2,
     relation="<=",
-    notes="ΔU = ε × polar factor of ∂[Vs_t]_{p*}/∂U for the maximising row p*: the direction in which "
-    "the bound is "
-    "tight to first order, so the remainder is the second-order term (order 2 measured) and the failure rate "
-    "is the fraction of instances where that term pushes the true change above the bound. In other "
-    "directions the bound has first-order slack. It is a first-order statement, not a bound.",
+    notes="ΔU = ε × polar factor of ∂[Vs_t]_{p*}/∂U for the maximising row p*: the direction in which the "
+    "bound is tight to first order, so the remainder is the second-order term (order 2 measured) and the "
+    "failure rate is the fraction of instances where that term pushes the true change above the bound. In "
+    "other directions the bound has first-order slack. It is a first-order statement, not a bound.",
 )
 def eq13_first_order(xp, eps, U, W, V, s0, X, act, T):
     return _first_order_inf(xp, eps, U, W, V, s0, X, act, T, "U")
@@ -572,8 +320,7 @@ def eq13_first_order(xp, eps, U, W, V, s0, X, act, T):
         SEED_001,
         "§B.2, eq. (23)",
         quote="Like formula 13, we can use first order approximation to obtain the upper bound of the "
-        "first part. "
-        "||Vs_t(W^k + ΔW) − Vs_t(W^k)||_∞ ≤ max_p ||P_t Ṽ_p||_{S1} ||ΔW||_{S∞}",
+        "first part. ||Vs_t(W^k + ΔW) − Vs_t(W^k)||_∞ ≤ max_p ||P_t Ṽ_p||_{S1} ||ΔW||_{S∞}",
     ),
     statement=r"\|\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
     r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)\|_\infty \le "

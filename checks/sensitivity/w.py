@@ -13,17 +13,16 @@ import numpy as np
 from checks._vocab.activations import SMOOTH, SUP_D1, activation
 from checks._vocab.fd import directional, mixed
 from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
-from checks._vocab.rnn import preactivations_and_states
 from checks._vocab.sources import SEED_000, SEED_001
 from checks.sensitivity._helpers import (
     FD_TOL,
     QUAD_TOL,
+    SEC_W,
     SENS_RNN_DIMS,
     SENS_RNN_DIMS_H2,
     const,
     forward_sensitivities,
     gauss_legendre_01,
-    polar_direction,
     row_grad,
     sens_rnn_inputs,
     states_at,
@@ -32,10 +31,8 @@ from checks.sensitivity._helpers import (
     true_ds,
     w_dgrad_parts,
 )
-from lemmacheck import Source, Verdict, approximation, identity, inequality
+from lemmacheck import Source, Verdict, identity, inequality
 from lemmacheck.inputs import Array, Scalar
-
-SEC_W = "Loss Bound with Respect to W"
 
 
 def _Sbar_part(xp, v, s_prev):
@@ -46,92 +43,11 @@ def _Sbar_part(xp, v, s_prev):
 # --------------------------------------------------------------------------- linking equations, P_t
 
 
-@identity(
-    "sens.w_linking",
-    title="Linking equations for W: ∂[V s_t]_p/∂W_ij = Σ_k V_pk ∂[s_t]_k/∂W_ij and the per-entry recursion",
-    source=Source(
-        SEED_000,
-        f"{SEC_W}, item 2.1 (linking equation)",
-        quote="∂[s_t(W)]_p/∂W_ij = σ'(Ux_t + W s_{t-1})_p ([s_{t-1}]_j δ_ip + Σ_k ∂[s_{t-1}(W)]_k/∂W_ij "
-        "W_pk)",
-    ),
-    statement=r"\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial \mathbf{W}_{ij}} = \sum_k \mathbf{V}_{pk}"
-    r"\frac{\partial[\mathbf{s}_t]_k}{\partial \mathbf{W}_{ij}},\quad"
-    r"\frac{\partial[\mathbf{s}_t]_p}{\partial \mathbf{W}_{ij}} = \sigma'(\mathbf{U}\mathbf{x}_t + "
-    r"\mathbf{W}\mathbf{s}_{t-1})_p\Big([\mathbf{s}_{t-1}]_j\delta_{ip} + \sum_k "
-    r"\frac{\partial[\mathbf{s}_{t-1}]_k}{\partial \mathbf{W}_{ij}}\mathbf{W}_{pk}\Big)",
-    expected=Verdict.PROVED,
-    inputs=sens_rnn_inputs(direction="W", probe=True),
-    dims=SENS_RNN_DIMS,
-    relations=("=", "="),
-    labels=("first linking equation (linearity of V)", "second linking equation (chain rule)"),
-    tol=FD_TOL,
-    notes="Both sides use only finite differences of the forward pass (no recursion): d/de of v·s_t(W+eB), "
-    "v·(d/de s_t) and the right-hand side of the recursion with d/de s_{t-1} from finite differences. "
-    "derivations/sensitivity/linking.py proves the same recursion symbolically for H = 2, T = 3.",
-)
-def w_linking(xp, U, W, s0, X, v, B, act, T):
-    pre, states = preactivations_and_states(xp, U, W, s0, X, act)
-    _, d1, _ = activation(xp, act)
-    vs = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dW=B, e=e)[T], axis=-1))
-    ds = true_ds(xp, U, W, s0, X, act, T, dW=B)
-    ds_prev = true_ds(xp, U, W, s0, X, act, T - 1, dW=B)
-    rhs = d1(pre[T - 1]) * (matvec(B, states[T - 1]) + matvec(W, ds_prev))
-    return vs, xp.sum(v * ds, axis=-1), xp.sum(v * rhs, axis=-1)
-
-
 def _p_matrix_check(xp, U, W, s0, X, c, B, act, T, sbar):
     fw = forward_sensitivities(xp, U, W, s0, X, act, sbar=sbar)
     rec = xp.einsum("bk,bkij,bij->b", c, fw["P"][T], B)
     truth = xp.sum(c * true_ds(xp, U, W, s0, X, act, T, dW=B), axis=-1)
     return rec, truth
-
-
-_P_QUOTE = (
-    "Let P_t be a matrix of size H × H² where P_t(k, iH + j) = ∂[s_t(W)]_k/∂W_ij, S̄_t be a sparse "
-    "matrix of the same size where S̄_t(i, (i−1)H + j) = s_{t,j} ... P_t = Λ_t(S̄_{t−1} + W P_{t−1})"
-)
-
-
-@identity(
-    "sens.p_matrix_000",
-    title="P_t = Λ_t(S̄_{t-1} + W P_{t-1}) with S̄ indexed as written, S̄(i,(i−1)H+j) next to P(k,iH+j)",
-    source=Source(SEED_000, f"{SEC_W}, item 2.2", quote=_P_QUOTE),
-    statement=r"\mathbf{P}_t = \Lambda_t(\bar{\mathbf{S}}_{t-1} + \mathbf{W}\mathbf{P}_{t-1}),\quad "
-    r"\mathbf{P}_t(k, iH+j) = \frac{\partial[\mathbf{s}_t]_k}{\partial\mathbf{W}_{ij}},\quad "
-    r"\bar{\mathbf{S}}_t(i, (i-1)H+j) = \mathbf{s}_{t,j}",
-    expected=Verdict.REFUTED,
-    inputs=sens_rnn_inputs(direction="W", probe=True),
-    dims=SENS_RNN_DIMS,
-    tol=FD_TOL,
-    notes="The two index maps disagree: P(k, iH+j) is in range only for 0-based i, j, while S̄(i, "
-    "(i−1)H+j) is "
-    "the 1-based map. Read with one convention (0-based, as P and the later Mtr/X̄ definitions require), "
-    "row i of S̄ lands in the column block of W_{i−1,·} and row 0 falls off the matrix, so the recursion "
-    "misses the direct term δ_ip s_{t−1,j}; fails already at H = 1 (S̄ = 0). The time index t−1 of "
-    "S̄_{t−1} is right. The corrected form is sens.p_matrix_000.corrected.",
-)
-def p_matrix_000(xp, U, W, s0, X, c, B, act, T):
-    """c·P_t vec(B) against d/de c·s_t(W + eB) by finite differences."""
-    return _p_matrix_check(xp, U, W, s0, X, c, B, act, T, "written")
-
-
-@identity(
-    "sens.p_matrix_000.corrected",
-    title="P_t = Λ_t(S̄_{t-1} + W P_{t-1}) with S̄_t(i, iH+j) = s_{t,j} (consistent 0-based indexing)",
-    source=Source(SEED_000, f"{SEC_W}, item 2.2 (corrected indexing)", quote=_P_QUOTE),
-    statement=r"\mathbf{P}_t = \Lambda_t(\bar{\mathbf{S}}_{t-1} + \mathbf{W}\mathbf{P}_{t-1}),\quad "
-    r"\bar{\mathbf{S}}_t(i, iH+j) = \mathbf{s}_{t,j}",
-    expected=Verdict.HOLDS,
-    corrects="sens.p_matrix_000",
-    inputs=sens_rnn_inputs(direction="W", probe=True),
-    dims=SENS_RNN_DIMS,
-    tol=FD_TOL,
-    notes="With S̄ indexed like P the recursion is exactly the linking equation in matrix form.",
-)
-def p_matrix_000_corrected(xp, U, W, s0, X, c, B, act, T):
-    """c·P_t vec(B) (corrected indexing) against d/de c·s_t(W + eB) by finite differences."""
-    return _p_matrix_check(xp, U, W, s0, X, c, B, act, T, "correct")
 
 
 @identity(
@@ -140,8 +56,8 @@ def p_matrix_000_corrected(xp, U, W, s0, X, c, B, act, T):
     source=Source(
         SEED_000,
         f"{SEC_W}, items 2.2 and 3.3",
-        quote="∇_W V_{p,:} s_t(W) = Mtr[V_{p,:} Λ_t (S̄_{t−1} + W P_{t−1})] = Λ_t V_{p,:}ᵀ s_{t−1}ᵀ "
-        "+ Mtr(V_{p,:} Λ_t W P_{t−1})",
+        quote="∇_W V_{p,:} s_t(W) = Mtr[V_{p,:} Λ_t (S̄_{t−1} + W P_{t−1})] = Λ_t V_{p,:}ᵀ s_{t−1}ᵀ + "
+        "Mtr(V_{p,:} Λ_t W P_{t−1})",
     ),
     statement=r"\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t = "
     r"\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{P}_t) = "
@@ -154,8 +70,9 @@ def p_matrix_000_corrected(xp, U, W, s0, X, c, B, act, T):
     relations=("=", "=", "="),
     labels=("Mtr(V_p P_t)", "expanded recursion", "split into the two terms"),
     tol=FD_TOL,
-    notes="Mtr reads the H²-vector row-major (entry iH+j → (i, j)); this is the only reading under which the "
-    "document's own Mtr(V_p S̄_{t−1}) = V_pᵀ s_{t−1}ᵀ holds. Checked against ⟨·, B⟩ = d/de V_p s_t(W + eB).",
+    notes="Mtr reads the H²-vector row-major (entry iH+j → (i, j)); this is the only reading under which "
+    "the document's own Mtr(V_p S̄_{t−1}) = V_pᵀ s_{t−1}ᵀ holds. Checked against ⟨·, B⟩ = d/de V_p s_t(W + "
+    "eB).",
 )
 def w_grad_mtr(xp, U, W, s0, X, v, B, act, T):
     """⟨∇_W V_p s_t, B⟩ three ways against finite differences."""
@@ -195,18 +112,16 @@ _INT_QUOTE = "[Vs_t(W^k + ΔW) − Vs_t(W^k)]_p = ∫_0^1 tr[∂[Vs_t(W)]_p/∂W
     title="Integral form of [V s_t(W+ΔW) − V s_t(W)]_p with tr[(∂/∂W) ΔW] (no transpose), as written",
     source=Source(SEED_000, f"{SEC_W}, item 3 (first display)", quote=_INT_QUOTE),
     statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
-    r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p = "
-    r"\int_0^1 \mathrm{tr}\Big[\frac{\partial[\mathbf{V}\mathbf{s}_t(\mathbf{W})]_p}{\partial\mathbf{W}}"
-    r"\Big|_{\mathbf{W}^k+t\Delta\mathbf{W}}\Delta\mathbf{W}\Big]dt",
+    r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p = \int_0^1 "
+    r"\mathrm{tr}\Big[\frac{\partial[\mathbf{V}\mathbf{s}_t(\mathbf{W})]_p}{\partial\mathbf{W}}\Big|_{\mathbf{W}^k+t\Delta\mathbf{W}}\Delta\mathbf{W}\Big]dt",
     expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="W", step=(-0.15, 0.15)),
     dims=SENS_RNN_DIMS,
     tol=QUAD_TOL,
-    notes="With ∂f/∂W the matrix of entries ∂f/∂W_ij (as Mtr(V_p P_t) is defined), tr(G ΔW) = Σ G_ij "
-    "ΔW_ji pairs "
-    "G with ΔWᵀ; the fundamental theorem of calculus needs tr(Gᵀ ΔW) = ⟨G, ΔW⟩. The next line of the "
-    "document does write ΔWᵀ, the line after drops it again (sens.w_chain_000). Fails from H = 2 on (for "
-    "H = 1 both readings agree). The letter t is also both the time index and the integration variable. "
+    notes="With ∂f/∂W the matrix of entries ∂f/∂W_ij (as Mtr(V_p P_t) is defined), tr(G ΔW) = Σ G_ij ΔW_ji "
+    "pairs G with ΔWᵀ; the fundamental theorem of calculus needs tr(Gᵀ ΔW) = ⟨G, ΔW⟩. The next line of the "
+    "document does write ΔWᵀ, the line after drops it again (sens.w_chain_000). Fails from H = 2 on (for H "
+    "= 1 both readings agree). The letter t is also both the time index and the integration variable. "
     "Corrected form: sens.w_integral_000.corrected.",
 )
 def w_integral_000(xp, U, W, s0, X, v, D, act, T):
@@ -218,9 +133,8 @@ def w_integral_000(xp, U, W, s0, X, v, D, act, T):
     title="Integral form with the Frobenius pairing ⟨∂[V s_t]_p/∂W, ΔW⟩ = tr[(∂/∂W)ᵀ ΔW]",
     source=Source(SEED_000, f"{SEC_W}, item 3 (first display, corrected)", quote=_INT_QUOTE),
     statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
-    r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p = "
-    r"\int_0^1 \mathrm{tr}\Big[\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{W}}"
-    r"\Big|_{\mathbf{W}^k+t\Delta\mathbf{W}}^T\Delta\mathbf{W}\Big]dt",
+    r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p = \int_0^1 "
+    r"\mathrm{tr}\Big[\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{W}}\Big|_{\mathbf{W}^k+t\Delta\mathbf{W}}^T\Delta\mathbf{W}\Big]dt",
     expected=Verdict.HOLDS,
     corrects="sens.w_integral_000",
     inputs=sens_rnn_inputs(direction="W", step=(-0.15, 0.15)),
@@ -232,101 +146,6 @@ def w_integral_000_corrected(xp, U, W, s0, X, v, D, act, T):
 
 
 @inequality(
-    "sens.w_lambda_out_000",
-    title="Pulling Λ_t out: tr[Mtr(V_p Λ_t(S̄+WP))ΔWᵀ] ≤ max σ' · tr[Mtr(V_p(S̄+WP))ΔWᵀ]",
-    source=Source(
-        SEED_000,
-        f"{SEC_W}, item 3 (second display, first line)",
-        quote="Approximate this formula at t = 0 and note that every diagonal element of Λ_t is smaller "
-        "than max_x σ'(x), so we have: [...]_p ≤ max_x σ'(x) tr[Mtr(V_{p,:}(S̄_{t−1} + W P_{t−1}))ΔWᵀ]",
-    ),
-    statement=r"\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t(\bar{\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}))"
-    r"\Delta\mathbf{W}^T] \le "
-    r"\max_x\sigma'(x)\,\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}(\bar{\mathbf{S}}_{t-1}"
-    r"+\mathbf{W}\mathbf{P}_{t-1}))\Delta\mathbf{W}^T]",
-    expected=Verdict.REFUTED,
-    inputs=sens_rnn_inputs(direction="W"),
-    dims=SENS_RNN_DIMS,
-    notes="Checked on the first-order part itself (the exact linearisation at t = 0), so no Taylor "
-    "remainder is "
-    "involved: the step replaces Λ_t by max σ'·I inside a signed sum. Σ_k V_pk λ_k y_k ≤ max σ' Σ_k V_pk y_k "
-    "fails whenever Σ_k V_pk y_k < 0 (already at H = 1). Only the absolute value |·| admits such a bound, "
-    "and then only after Hölder (sens.w_first_order_bound_000).",
-)
-def w_lambda_out_000(xp, U, W, s0, X, v, D, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    l1, s_prev, P1 = fw["lam1"][T], fw["states"][T - 1], fw["P"][T - 1]
-    A = xp.outer(v, s_prev) + row_grad(xp, v, xp.einsum("bkm,bmij->bkij", W, P1))
-    lhs = frob(xp, xp.outer(l1 * v, s_prev) + row_grad(xp, v * l1, xp.einsum("bkm,bmij->bkij", W, P1)), D)
-    return lhs, SUP_D1[act] * frob(xp, A, D)
-
-
-@inequality(
-    "sens.w_first_order_bound_000",
-    title="First-order W bound of seed 000: |first-order change|_p ≤ max σ' ‖ΔW‖(‖V_p‖‖s_{t-1}‖ + "
-    "‖Mtr(V_p W P_{t-1})‖_{S¹})",
-    source=Source(
-        SEED_000,
-        f"{SEC_W}, item 3 (second display, last line)",
-        quote="= max_x σ'(x) ||ΔW||_{S∞} {||V_{p,:}||_2 ||s_{t−1}||_2 + ||Mtr(V_{p,:} W^k P_{t−1})||_{S1}}",
-    ),
-    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
-    r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p \lesssim "
-    r"\max_x\sigma'(x)\|\Delta\mathbf{W}\|_{S^\infty}\{\|\mathbf{V}_{p,:}\|_2\|\mathbf{s}_{t-1}\|_2 + "
-    r"\|\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}^k\mathbf{P}_{t-1})\|_{S^1}\}",
-    expected=Verdict.REFUTED,
-    inputs=sens_rnn_inputs(),
-    dims={"H": [1, 2, 3, 4], "T": [2, 4], "act": SMOOTH},
-    notes="The finite-step change is ⟨G, ΔW⟩ + O(‖ΔW‖²) with G = ∇_W V_p s_t; the claim is checked on its "
-    "first-order part in the worst direction ΔW = polar factor of G (so ⟨G, ΔW⟩ = ‖G‖_{S¹}, ‖ΔW‖_{S∞} = 1). "
-    "Because Λ_t was pulled out before taking norms (sens.w_lambda_out_000), ‖Mtr(V_p Λ_t W P_{t−1})‖_{S¹} "
-    "is replaced by max σ'‖Mtr(V_p W P_{t−1})‖_{S¹}, which is not an upper bound when V_p W nearly "
-    "cancels but V_p Λ_t W does not. Rare (≈ 0.5–8 % of instances for tanh/softplus, larger ‖W‖), but "
-    "the bound is false even to first order.",
-)
-def w_first_order_bound_000(xp, U, W, s0, X, v, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    G = row_grad(xp, v, fw["P"][T])
-    D = polar_direction(xp, G)
-    WP = xp.einsum("bkm,bmij->bkij", W, fw["P"][T - 1])
-    bound = (
-        SUP_D1[act]
-        * sinf(xp, D)
-        * (norm2(xp, v) * norm2(xp, fw["states"][T - 1]) + s1(xp, row_grad(xp, v, WP)))
-    )
-    return frob(xp, G, D), bound
-
-
-@approximation(
-    "sens.w_first_order_000",
-    title="'Approximate this formula at t = 0': finite change ≈ first-order part ⟨∇_W V_p s_t, ΔW⟩",
-    source=Source(
-        SEED_000,
-        f'{SEC_W}, item 3 ("Approximate this formula at t = 0")',
-        quote="Approximate this formula at t = 0 and note that every diagonal element of Λ_t is smaller "
-        "than max_x σ'(x), so we have: [Vs_t(W^k + ΔW) − Vs_t(W^k)]_p ≤ ...",
-    ),
-    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\epsilon\mathbf{D}) - "
-    r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p "
-    r"\le \epsilon\,\langle\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t, \mathbf{D}\rangle",
-    expected=Verdict.APPROXIMATE,
-    inputs=sens_rnn_inputs(direction="W"),
-    dims=SENS_RNN_DIMS_H2,
-    order=2,
-    relation="<=",
-    notes="The remainder of the first-order step is measured (Taylor test, ε = 0.1/2^k). The written "
-    "relation "
-    "'≤' is a first-order statement: the reported failure rate is the fraction of instances where the "
-    "true change exceeds its linearisation (the second-order term is positive), about half.",
-)
-def w_first_order_000(xp, eps, U, W, s0, X, v, D, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    G = row_grad(xp, v, fw["P"][T])
-    diff = xp.sum(v * (states_at(xp, U, W, s0, X, act, dW=D, e=eps)[T] - fw["states"][T]), axis=-1)
-    return diff, eps * frob(xp, G, D)
-
-
-@inequality(
     "sens.w_chain_000",
     title="The W first-order derivation of seed 000, line by line (a transpose is dropped in line 3)",
     source=Source(
@@ -335,16 +154,14 @@ def w_first_order_000(xp, eps, U, W, s0, X, v, D, act, T):
         quote="= max_x σ'(x) {V_{p,:} ΔW s_{t−1} + tr[Mtr(V_{p,:} W^k P_{t−1}) ΔW]} ≤ max_x σ'(x) "
         "{||V_{p,:}||_2 ||ΔW||_{S∞} ||s_{t−1}||_2 + ||Mtr(V_{p,:} W^k P_{t−1})||_{S1} ||ΔW||_{S∞}}",
     ),
-    statement=r"\max\sigma'\,\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}(\bar{\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}))"
-    r"\Delta\mathbf{W}^T] = "
-    r"\max\sigma'\{\mathrm{tr}[\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T\Delta\mathbf{W}^T] + "
+    statement=r"\max\sigma'\,\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}(\bar{\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}))\Delta\mathbf{W}^T] "
+    r"= \max\sigma'\{\mathrm{tr}[\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T\Delta\mathbf{W}^T] + "
     r"\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}\mathbf{P}_{t-1})\Delta\mathbf{W}^T]\} = "
     r"\max\sigma'\{\mathbf{V}_{p,:}\Delta\mathbf{W}\mathbf{s}_{t-1} + "
-    r"\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}"
-    r"\mathbf{W}\mathbf{P}_{t-1})\Delta\mathbf{W}]\} \le "
-    r"\max\sigma'\{\|\mathbf{V}_{p,:}\|_2\|\Delta\mathbf{W}\|_{S^\infty}"
-    r"\|\mathbf{s}_{t-1}\|_2 + \|\mathrm{Mtr}(\cdot)\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}\} = \max\sigma'"
-    r"\|\Delta\mathbf{W}\|_{S^\infty}\{\ldots\}",
+    r"\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}\mathbf{P}_{t-1})\Delta\mathbf{W}]\} \le "
+    r"\max\sigma'\{\|\mathbf{V}_{p,:}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{s}_{t-1}\|_2 + "
+    r"\|\mathrm{Mtr}(\cdot)\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}\} = "
+    r"\max\sigma'\|\Delta\mathbf{W}\|_{S^\infty}\{\ldots\}",
     expected=Verdict.HOLDS,
     expected_broken_step=2,
     inputs=sens_rnn_inputs(direction="W"),
@@ -391,71 +208,6 @@ def _remainder_chain(xp, U, W, s0, X, v, D, act, T):
     return r, frob(xp, integral, D), sinf(xp, D) * s1(xp, integral)
 
 
-_REM_NOTES = (
-    "The trace tr([·]ΔW) is read as the Frobenius pairing ⟨·, ΔW⟩ (the transpose issue is recorded once, "
-    "in sens.w_integral_000). The document writes the norm as ‖∫_0^1 …‖_{S¹} dt with dt outside; read "
-    "as ‖∫_0^1 … dt‖_{S¹} (the triangle inequality would also allow ∫‖…‖_{S¹}dt, which is larger). The "
-    "integral is a 2×8-point composite Gauss–Legendre quadrature; r_p from the forward pass."
-)
-
-
-@inequality(
-    "sens.w_remainder_000",
-    title="Remainder r_p of the W step as an integral, bounded by ‖ΔW‖_{S∞}‖∫(∇V_p s_t(W+tΔW) − ∇V_p "
-    "s_t(W))‖_{S¹}",
-    source=Source(
-        SEED_000,
-        f"{SEC_W}, item 3.1",
-        quote="= ∫_0^1 tr([V_{p,:}∇_W s_t(W^k + tΔW) − V_{p,:}∇_W s_t(W^k)]ΔW)dt ≤ ||ΔW||_{S∞} "
-        "||∫_0^1 V_{p,:}∇_W s_t(W^k + tΔW) − V_{p,:}∇_W s_t(W^k)||_{S1} dt",
-    ),
-    statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
-    r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k) - "
-    r"\langle\mathbf{V}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k),\Delta\mathbf{W}\rangle]_p = \int_0^1"
-    r"\mathrm{tr}([\ldots]\Delta\mathbf{W})dt \le \|\Delta\mathbf{W}\|_{S^\infty}\Big\|\int_0^1 "
-    r"\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W}) - "
-    r"\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)\Big\|_{S^1}dt",
-    expected=Verdict.HOLDS,
-    same_as=("sens.eq24_remainder",),
-    inputs=sens_rnn_inputs(direction="W", step=(-0.15, 0.15)),
-    dims={"H": [1, 2, 3], "T": [2, 4], "act": SMOOTH},
-    relations=("=", "<="),
-    labels=("integral form of the remainder", "Hölder, eq. (10)"),
-    tol=QUAD_TOL,
-    notes=_REM_NOTES,
-)
-def w_remainder_000(xp, U, W, s0, X, v, D, act, T):
-    return _remainder_chain(xp, U, W, s0, X, v, D, act, T)
-
-
-@inequality(
-    "sens.eq24_remainder",
-    title="Eq. (24): the same remainder integral and Hölder bound for W (seed 001)",
-    source=Source(
-        SEED_001,
-        "§B.2, eq. (24)",
-        quote="= ∫_0^1 tr([V_{p,:}∇_W s_t(W^k + tΔW) − V_{p,:}∇_W s_t(W^k)]ΔW)d_t ≤ ||ΔW||_{S∞} ||∫_0^1 "
-        "...||_{S1} d_t",
-    ),
-    statement=r"[\ldots]_p = \int_0^1 "
-    r"\mathrm{tr}([\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W})"
-    r" - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)]\Delta\mathbf{W})d_t \le "
-    r"\|\Delta\mathbf{W}\|_{S^\infty}\|\int_0^1 \ldots\|_{S^1}d_t",
-    expected=Verdict.HOLDS,
-    same_as=("sens.w_remainder_000",),
-    inputs=sens_rnn_inputs(direction="W", step=(-0.15, 0.15)),
-    dims={"H": [1, 2, 3], "T": [2, 4], "act": SMOOTH},
-    relations=("=", "<="),
-    labels=("integral form of the remainder", "Hölder, eq. (10)"),
-    tol=QUAD_TOL,
-    notes=_REM_NOTES + " The text before eq. (24) repeats the first part twice ('we need to upper bound "
-    "‖Vs_t(W^k+ΔW) − Vs_t(W^k)‖∞ and ‖Vs_t(W^k+ΔW) − Vs_t(W^k)‖∞'); the second should "
-    "subtract ⟨V∇_W s_t, ΔW⟩ as eq. (24) does.",
-)
-def eq24_remainder(xp, U, W, s0, X, v, D, act, T):
-    return _remainder_chain(xp, U, W, s0, X, v, D, act, T)
-
-
 def _half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
     """‖∫_0^1 G(W+τεD) − G(W) dτ‖_{S¹} against ½‖d/dτ G(W+τεD)|_0‖_{S¹} (exact tangent recursion)."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
@@ -468,63 +220,6 @@ def _half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
         )
     tg = tangents(xp, U, W, s0, X, act, 0 * U, eps * D, fw)
     return s1(xp, integral), 0.5 * s1(xp, row_grad(xp, v, tg["Pdot"][T]))
-
-
-_HALF_NOTES = (
-    "Measured on the Schatten-1 norms the bound uses. With ΔW = εD the integral is "
-    "εG₁/2 + ε²G₂/6 + …, so the step '≃ ½ d/dt' has an O(ε²) remainder; the failure rate of '≤' is the "
-    "fraction where the integral's norm exceeds the kept half-derivative. d/dt is the exact tangent "
-    "recursion (sens.pdot_recursion checks it against finite differences); the integral is a 6-point "
-    "Gauss–Legendre rule (the path is short: ε ≤ 0.1)."
-)
-
-
-@approximation(
-    "sens.w_half_derivative_000",
-    title="∫_0^1 [∇V_p s_t(W+tΔW) − ∇V_p s_t(W)]dt ≃ ½ d/dt ∇V_p s_t(W+tΔW)|_{t=0} (seed 000, W)",
-    source=Source(
-        SEED_000,
-        f"{SEC_W}, item 3.2",
-        quote="≃ ∫_0^1 d/dt V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0} t dt = 1/2 d/dt V_{p,:}∇_W s_t(W^k + "
-        "tΔW)|_{t=0}",
-    ),
-    statement=r"\int_0^1 \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W}) - "
-    r"\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)dt \simeq \frac12\frac{d}{dt}"
-    r"\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W})\Big|_{t=0}",
-    expected=Verdict.APPROXIMATE,
-    same_as=("sens.eq25_half_derivative",),
-    inputs=sens_rnn_inputs(direction="W"),
-    dims=SENS_RNN_DIMS_H2,
-    order=2,
-    relation="<=",
-    notes=_HALF_NOTES,
-)
-def w_half_derivative_000(xp, eps, U, W, s0, X, v, D, act, T):
-    return _half_derivative(xp, eps, U, W, s0, X, v, D, act, T)
-
-
-@approximation(
-    "sens.eq25_half_derivative",
-    title="Eq. (25): the same first-order step ∫ ≃ ½ d/dt for W (seed 001)",
-    source=Source(
-        SEED_001,
-        "§B.2, eq. (25)",
-        quote="≃ ∫_0^1 d/d_t V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0} t d_t = 1/2 d/d_t V_{p,:}∇_W s_t(W^k + "
-        "tΔW)|_{t=0}",
-    ),
-    statement=r"\int_0^1 \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W}) - "
-    r"\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)d_t \simeq \frac12\frac{d}{d_t}"
-    r"\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W})\Big|_{t=0}",
-    expected=Verdict.APPROXIMATE,
-    same_as=("sens.w_half_derivative_000",),
-    inputs=sens_rnn_inputs(direction="W"),
-    dims=SENS_RNN_DIMS_H2,
-    order=2,
-    relation="<=",
-    notes=_HALF_NOTES,
-)
-def eq25_half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
-    return _half_derivative(xp, eps, U, W, s0, X, v, D, act, T)
 
 
 # --------------------------------------------------------------------------- d/dt ∇_W V_p s_t: four parts vs five
@@ -540,8 +235,7 @@ def eq25_half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
         quote="∇_W(V_p s_t) = (S̄_{t−1} + P_{t−1}W̃ᵀ)Λ̃'_t Ṽ_pᵀ = Λ'_t V_pᵀ s_{t−1} + P_{t−1}W̃ᵀΛ̃'_tṼ_pᵀ",
     ),
     statement=r"\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t) = (\bar{\mathbf{S}}_{t-1} + "
-    r"\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T)"
-    r"\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T = "
+    r"\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T)\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T = "
     r"\mathbf{\Lambda}'_t\mathbf{V}_p^T\mathbf{s}_{t-1} + "
     r"\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T",
     expected=Verdict.HOLDS,
@@ -552,10 +246,9 @@ def eq25_half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
     labels=("tensor form (S̄ + P W̃ᵀ) ×₃ (λ' ⊙ V_p)", "split"),
     tol=FD_TOL,
     notes="Reading of the 3-tensor notation: P_{t−1} is H×H×H with P_{:,:,q} = ∂s_{t−1,q}/∂W, T·ṽ "
-    "contracts the "
-    "third index with a vector (Lemma 4's T ṽ), W̃ᵀ acts on the third index, S̄_{t−1}[i,j,q] = δ_iq "
-    "s_{t−1,j}. "
-    "'V_pᵀ s_{t−1}' must be the outer product V_pᵀ s_{t−1}ᵀ (a transpose is lost in the conversion).",
+    "contracts the third index with a vector (Lemma 4's T ṽ), W̃ᵀ acts on the third index, S̄_{t−1}[i,j,q] "
+    "= δ_iq s_{t−1,j}. 'V_pᵀ s_{t−1}' must be the outer product V_pᵀ s_{t−1}ᵀ (a transpose is lost in the "
+    "conversion).",
 )
 def eq26_grad(xp, U, W, s0, X, v, B, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
@@ -586,19 +279,19 @@ _EQ27_QUOTE = (
     title="Eq. (27): d/dt ∇_W(V_p s_t) 'contains four parts' (as an identity)",
     source=Source(SEED_001, "§B.2, eq. (27)", quote="is complicated and contains four parts. " + _EQ27_QUOTE),
     statement=r"\frac{d}{d_t}\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t) = "
-    r"\frac{d}{d_t}\mathbf{\Lambda}'_t\mathbf{V}_p^T"
-    r"\mathbf{s}_{t-1} + \mathbf{\Lambda}'_t\mathbf{V}_p^T\frac{d}{d_t}\mathbf{s}_{t-1} + \mathbf{P}_{t-1}"
-    r"\frac{d}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T + \mathbf{P}_{t-1}"
-    r"\tilde{\mathbf{W}}^T\frac{d}{d_t}\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T",
+    r"\frac{d}{d_t}\mathbf{\Lambda}'_t\mathbf{V}_p^T\mathbf{s}_{t-1} + "
+    r"\mathbf{\Lambda}'_t\mathbf{V}_p^T\frac{d}{d_t}\mathbf{s}_{t-1} + "
+    r"\mathbf{P}_{t-1}\frac{d}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T + "
+    r"\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\frac{d}{d_t}\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T",
     expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="W", probe=True),
     dims=SENS_RNN_DIMS_H2,
     tol=FD_TOL,
-    notes="The product rule on P_{t−1}W̃ᵀΛ̃'_tṼ_pᵀ has a fifth term, (dP_{t−1}/dt) W̃ᵀΛ̃'_tṼ_pᵀ. Eq. "
-    "(27) is stated "
-    "as an equality without mentioning any omission (for U the text says it ignores dQ_{t−1}/dt). The "
-    "missing term is of the same order in ‖ΔW‖ as the four kept ones (second_order.w_dropped_000). Needs "
-    "T ≥ 2 (P_{t−1} depends on W only from t = 3 on, or t = 2 when s_0 ≠ 0).",
+    notes="The product rule on P_{t−1}W̃ᵀΛ̃'_tṼ_pᵀ has a fifth term, (dP_{t−1}/dt) W̃ᵀΛ̃'_tṼ_pᵀ. Eq. (27) "
+    "is stated as an equality without mentioning any omission (for U the text says it ignores "
+    "dQ_{t−1}/dt). The missing term is of the same order in ‖ΔW‖ as the four kept ones "
+    "(second_order.w_dropped_000). Needs T ≥ 2 (P_{t−1} depends on W only from t = 3 on, or t = 2 when s_0 "
+    "≠ 0).",
 )
 def eq27_four_parts(xp, U, W, s0, X, v, D, B, act, T):
     parts, _, _ = w_dgrad_parts(xp, v, U, W, s0, X, act, T, D)
@@ -620,9 +313,9 @@ def eq27_four_parts(xp, U, W, s0, X, v, D, B, act, T):
     inputs=sens_rnn_inputs(direction="W", probe=True),
     dims=SENS_RNN_DIMS_H2,
     tol=FD_TOL,
-    notes="dP_{t−1}/dt from the exact tangent recursion Ṗ_t = λ̇_t(S̄_{t−1} + WP_{t−1}) + λ_t(dS̄_{t−1} "
-    "+ ΔW P_{t−1} "
-    "+ W Ṗ_{t−1}) (derived here); the check is against nested finite differences of the forward pass.",
+    notes="dP_{t−1}/dt from the exact tangent recursion Ṗ_t = λ̇_t(S̄_{t−1} + WP_{t−1}) + λ_t(dS̄_{t−1} + "
+    "ΔW P_{t−1} + W Ṗ_{t−1}) (derived here); the check is against nested finite differences of the forward "
+    "pass.",
 )
 def eq27_five_parts(xp, U, W, s0, X, v, D, B, act, T):
     parts, _, _ = w_dgrad_parts(xp, v, U, W, s0, X, act, T, D)
@@ -639,12 +332,11 @@ def eq27_five_parts(xp, U, W, s0, X, v, D, B, act, T):
         "Mtr(V_{p,:} d/dt Λ_t W P_{t−1}) + Mtr(V_{p,:} Λ_t ΔW P_{t−1})",
     ),
     statement=r"\frac{d}{dt}\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t = "
-    r"(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T"
-    r"\mathbf{s}_{t-1}^T + \Lambda_t\mathbf{V}_{p,:}^T\tfrac{d}{dt}\mathbf{s}_{t-1}^T + "
-    r"\mathrm{Mtr}(\mathbf{V}_{p,:}"
-    r"\tfrac{d}{dt}\Lambda_t\mathbf{W}\mathbf{P}_{t-1}) + "
-    r"\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}"
-    r"\mathbf{P}_{t-1}) + \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\mathbf{W}\tfrac{d}{dt}\mathbf{P}_{t-1})",
+    r"(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T + "
+    r"\Lambda_t\mathbf{V}_{p,:}^T\tfrac{d}{dt}\mathbf{s}_{t-1}^T + "
+    r"\mathrm{Mtr}(\mathbf{V}_{p,:}\tfrac{d}{dt}\Lambda_t\mathbf{W}\mathbf{P}_{t-1}) + "
+    r"\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1}) + "
+    r"\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\mathbf{W}\tfrac{d}{dt}\mathbf{P}_{t-1})",
     expected=Verdict.HOLDS,
     corrects="second_order.w_dropped_000",
     same_as=("sens.eq27_five_parts",),
@@ -661,7 +353,6 @@ def w_dgrad_000_corrected(xp, U, W, s0, X, v, D, B, act, T):
 
 
 def _dlambda(xp, U, W, s0, X, D, c, act, T, at_state):
-    from checks._vocab.activations import activation
 
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     _, _, d2 = activation(xp, act)
@@ -683,16 +374,14 @@ _DLAM_QUOTE = (
     title="dλ_t/dt = λ''_t ⊙ (ΔW s_{t-1} + W P_{t-1} vec ΔW) with λ''_t = σ''(Ux_t + W s_t) as written",
     source=Source(SEED_000, f"{SEC_W}, item 3.3.1", quote=_DLAM_QUOTE),
     statement=r"\frac{d}{dt}\lambda_t = \lambda_t''\odot(\Delta\mathbf{W}\mathbf{s}_{t-1} + "
-    r"\mathbf{W}\mathbf{P}_{t-1}"
-    r"\mathrm{vec}(\Delta\mathbf{W})),\quad \lambda_t'' = \sigma''(\mathbf{U}\mathbf{x}_t + "
-    r"\mathbf{W}\mathbf{s}_t)",
+    r"\mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})),\quad \lambda_t'' = "
+    r"\sigma''(\mathbf{U}\mathbf{x}_t + \mathbf{W}\mathbf{s}_t)",
     expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="W", probe=True),
     dims=SENS_RNN_DIMS,
     tol=FD_TOL,
-    notes="λ''_t must be evaluated at the pre-activation of step t, U x_t + W s_{t−1} (as the U section "
-    "of the "
-    "same document writes); with s_t in place of s_{t−1} the formula is wrong unless s_t = s_{t−1}. "
+    notes="λ''_t must be evaluated at the pre-activation of step t, U x_t + W s_{t−1} (as the U section of "
+    "the same document writes); with s_t in place of s_{t−1} the formula is wrong unless s_t = s_{t−1}. "
     "vec(ΔW) is read row-major, consistently with P_t(k, iH + j).",
 )
 def dlambda_000(xp, U, W, s0, X, D, c, act, T):
@@ -703,8 +392,9 @@ def dlambda_000(xp, U, W, s0, X, D, c, act, T):
     "sens.dlambda_000.corrected",
     title="dλ_t/dt = σ''(Ux_t + W s_{t-1}) ⊙ (ΔW s_{t-1} + W P_{t-1} vec ΔW)",
     source=Source(SEED_000, f"{SEC_W}, item 3.3.1 (corrected index)", quote=_DLAM_QUOTE),
-    statement=r"\frac{d}{dt}\lambda_t = \sigma''(\mathbf{U}\mathbf{x}_t + \mathbf{W}\mathbf{s}_{t-1})\odot"
-    r"(\Delta\mathbf{W}\mathbf{s}_{t-1} + \mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W}))",
+    statement=r"\frac{d}{dt}\lambda_t = \sigma''(\mathbf{U}\mathbf{x}_t + "
+    r"\mathbf{W}\mathbf{s}_{t-1})\odot(\Delta\mathbf{W}\mathbf{s}_{t-1} + "
+    r"\mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W}))",
     expected=Verdict.HOLDS,
     corrects="sens.dlambda_000",
     inputs=sens_rnn_inputs(direction="W", probe=True),
@@ -724,9 +414,8 @@ def dlambda_000_corrected(xp, U, W, s0, X, D, c, act, T):
         quote="W_{p,:}P_{t−1}vec(ΔW) = tr[Mtr(W_{p,:}P_{t−1})ΔW] ≤ ||Mtr(W_{p,:}P_{t−1})||_{S1} ||ΔW||_{S∞}",
     ),
     statement=r"\mathbf{W}_{p,:}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W}) = "
-    r"\mathrm{tr}[\mathrm{Mtr}(\mathbf{W}_{p,:}"
-    r"\mathbf{P}_{t-1})\Delta\mathbf{W}] \le \|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1}"
-    r"\|\Delta\mathbf{W}\|_{S^\infty}",
+    r"\mathrm{tr}[\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\Delta\mathbf{W}] \le "
+    r"\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}",
     expected=Verdict.HOLDS,
     expected_broken_step=1,
     inputs=sens_rnn_inputs(direction="W"),
@@ -795,27 +484,22 @@ _PART1_LABELS = (
     title="Bound on ‖(dλ_t/dt) ⊙ V_pᵀ s_{t-1}ᵀ‖_{S¹} (seed 000 W, part 1), line by line",
     source=Source(SEED_000, f"{SEC_W}, item 3.3.1 ('As a result')", quote=_PART1_QUOTE),
     statement=r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T\|_{S^1} \le \ldots \le "
-    r"\|\lambda_t''\|_2\|\Delta\mathbf{W}\mathbf{s}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})\|_2"
-    r"\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}^T\|_2 \le "
-    r"\|\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty"
-    r"\|\mathbf{s}_{t-1}^T\|_2(\|\Delta\mathbf{W}\mathbf{s}_{t-1}\|_2 + "
-    r"\|\mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}"
-    r"(\Delta\mathbf{W})\|_2) \le \ldots = "
-    r"\|\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}^T\|_2"
-    r"\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}^T\|_2 + "
-    r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}"
-    r"\mathbf{P}_{t-1})\|_{S^1})",
+    r"\|\lambda_t''\|_2\|\Delta\mathbf{W}\mathbf{s}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})\|_2\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}^T\|_2 "
+    r"\le "
+    r"\|\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}^T\|_2(\|\Delta\mathbf{W}\mathbf{s}_{t-1}\|_2 "
+    r"+ \|\mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})\|_2) \le \ldots = "
+    r"\|\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}^T\|_2\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}^T\|_2 "
+    r"+ \sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})",
     expected=Verdict.HOLDS,
     expected_broken_step=4,
     inputs=sens_rnn_inputs(direction="W"),
     dims=SENS_RNN_DIMS_H2,
     relations=("<=", "=", "<=", "<=", "<=", "="),
     labels=_PART1_LABELS,
-    notes="Step 4 replaces ‖λ''_t‖₂ by the smaller ‖λ''_t‖_∞ while the triangle inequality only splits "
-    "the other "
-    "factor: ‖λ''‖₂‖a + b‖₂ ≤ ‖λ''‖_∞(‖a‖₂ + ‖b‖₂) is false when a, b are aligned and λ'' has two comparable "
-    "entries. The final bound is nevertheless true, because ‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂ gives it directly "
-    "(sens.w_part1_chain_000.corrected). dλ_t/dt uses σ'' at U x_t + W s_{t−1} (sens.dlambda_000).",
+    notes="Step 4 replaces ‖λ''_t‖₂ by the smaller ‖λ''_t‖_∞ while the triangle inequality only splits the "
+    "other factor: ‖λ''‖₂‖a + b‖₂ ≤ ‖λ''‖_∞(‖a‖₂ + ‖b‖₂) is false when a, b are aligned and λ'' has two "
+    "comparable entries. The final bound is nevertheless true, because ‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂ gives it "
+    "directly (sens.w_part1_chain_000.corrected). dλ_t/dt uses σ'' at U x_t + W s_{t−1} (sens.dlambda_000).",
 )
 def w_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
     return _part1_chain(xp, U, W, s0, X, v, D, act, T, fixed=False)
@@ -826,10 +510,8 @@ def w_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
     title="Part-1 chain with ‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂ in step 3 (no norm swap)",
     source=Source(SEED_000, f"{SEC_W}, item 3.3.1 (corrected step)", quote=_PART1_QUOTE),
     statement=r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T\|_{S^1} \le "
-    r"\|\lambda_t''\|_\infty"
-    r"\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}\|_2\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}\|_2 "
-    r"+ "
-    r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})",
+    r"\|\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}\|_2\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}\|_2 "
+    r"+ \sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})",
     expected=Verdict.HOLDS,
     corrects="sens.w_part1_chain_000",
     inputs=sens_rnn_inputs(direction="W"),
@@ -849,13 +531,12 @@ def w_part1_chain_000_corrected(xp, U, W, s0, X, v, D, act, T):
         SEED_000,
         f"{SEC_W}, item 3.3.2",
         quote="d/dt s_{t−1}ᵀ = P_{t−1}vec(ΔW) whose p-th element is bounded by "
-        "||Mtr(P_{t−1,p})||_{S1}||ΔW||_{S∞} "
-        "... ≤ ||λ_t||_∞ ||V_{p,:}ᵀ||_2 ||ΔW||_{S∞} √H max_p(||Mtr(P_{t−1,p})||_{S1})",
+        "||Mtr(P_{t−1,p})||_{S1}||ΔW||_{S∞} ... ≤ ||λ_t||_∞ ||V_{p,:}ᵀ||_2 ||ΔW||_{S∞} √H "
+        "max_p(||Mtr(P_{t−1,p})||_{S1})",
     ),
     statement=r"\|\Lambda_t\mathbf{V}_{p,:}^T(\tfrac{d}{dt}\mathbf{s}_{t-1}^T)\|_{S^1} \le "
-    r"\|\Lambda_t\mathbf{V}_{p,:}^T\|_2"
-    r"\|\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})\|_2 \le \|\lambda_t\|_\infty\|\mathbf{V}_{p,:}^T\|_2"
-    r"\|\Delta\mathbf{W}\|_{S^\infty}\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{P}_{t-1,p})\|_{S^1}",
+    r"\|\Lambda_t\mathbf{V}_{p,:}^T\|_2\|\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})\|_2 \le "
+    r"\|\lambda_t\|_\infty\|\mathbf{V}_{p,:}^T\|_2\|\Delta\mathbf{W}\|_{S^\infty}\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{P}_{t-1,p})\|_{S^1}",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="W"),
     dims=SENS_RNN_DIMS,
@@ -865,9 +546,8 @@ def w_part1_chain_000_corrected(xp, U, W, s0, X, v, D, act, T):
         "Hölder per entry, ‖·‖₂ ≤ √H ‖·‖_∞",
     ),
     tol=FD_TOL,
-    notes="The left side uses the finite-difference d s_{t−1}/dt, the middle the recursion "
-    "P_{t−1}vec(ΔW), so the "
-    "first step also checks the claim d s_{t−1}/dt = P_{t−1}vec(ΔW) (it is an equality).",
+    notes="The left side uses the finite-difference d s_{t−1}/dt, the middle the recursion P_{t−1}vec(ΔW), "
+    "so the first step also checks the claim d s_{t−1}/dt = P_{t−1}vec(ΔW) (it is an equality).",
 )
 def w_part2_000(xp, U, W, s0, X, v, D, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
@@ -906,8 +586,7 @@ def _part4(xp, U, W, s0, X, v, D, act, T):
 
 _P3_QUOTE = (
     "M_ij = (d/dt λ_tᵀ) ⊙ V_{p,:} W P_{t−1,:,iH+j} ≤ ... ≤ ||λ''_t||_∞ ||ΔW||_{S∞} (||s_{t−1}ᵀ||_2 + √H "
-    "max_p "
-    "(||Mtr(W_{p,:}P_{t−1})||_{S1})) ||V_{p,:}||_∞ ||W||_{S∞} ||P_{t−1,:,iH+j}||_2"
+    "max_p (||Mtr(W_{p,:}P_{t−1})||_{S1})) ||V_{p,:}||_∞ ||W||_{S∞} ||P_{t−1,:,iH+j}||_2"
 )
 
 
@@ -918,15 +597,13 @@ _P3_QUOTE = (
     source=Source(SEED_000, f"{SEC_W}, item 3.3.3 (first display)", quote=_P3_QUOTE),
     statement=r"|\mathbf{M}_{ij}| \le "
     r"\|\lambda_t''\|_\infty\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}\|_2 + "
-    r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})\|\mathbf{V}_{p,:}\|_\infty"
-    r"\|\mathbf{W}\|_{S^\infty}\|\mathbf{P}_{t-1,:,iH+j}\|_2,\ \mathbf{M} = \mathrm{Mtr}(\mathbf{V}_{p,:}"
-    r"\tfrac{d}{dt}\Lambda_t\mathbf{W}\mathbf{P}_{t-1})",
+    r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})\|\mathbf{V}_{p,:}\|_\infty\|\mathbf{W}\|_{S^\infty}\|\mathbf{P}_{t-1,:,iH+j}\|_2,\ "
+    r"\mathbf{M} = \mathrm{Mtr}(\mathbf{V}_{p,:}\tfrac{d}{dt}\Lambda_t\mathbf{W}\mathbf{P}_{t-1})",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="W"),
     dims=SENS_RNN_DIMS_H2,
     notes="Checked as max_ij(|M_ij| − c P̄_ij) ≤ 0 (all entries at once). The product '(d/dt λ_tᵀ) ⊙ "
-    "V_{p,:}W' is "
-    "read as ((dλ_t/dt) ⊙ V_p)W, the only reading that equals M_ij.",
+    "V_{p,:}W' is read as ((dλ_t/dt) ⊙ V_p)W, the only reading that equals M_ij.",
 )
 def w_part3_elem_000(xp, U, W, s0, X, v, D, act, T):
     M, c, Pb = _part3(xp, U, W, s0, X, v, D, act, T)
@@ -942,14 +619,12 @@ def w_part3_elem_000(xp, U, W, s0, X, v, D, act, T):
         SEED_000,
         f"{SEC_W}, item 3.3.3 (second display)",
         quote="so we can approximately think that a matrix whose elements are all greater than other one "
-        "has a "
-        "greater Schatten-1 norm. ||M||_{S1} ≤ ||λ''_t||_∞ ||ΔW||_{S∞}(...) ||V_{p,:}||_∞ ||W||_{S∞} "
+        "has a greater Schatten-1 norm. ||M||_{S1} ≤ ||λ''_t||_∞ ||ΔW||_{S∞}(...) ||V_{p,:}||_∞ ||W||_{S∞} "
         "||P̄_{t−1}||_{S1} where P̄_{t−1}(i,j) = ||P_{t−1}(:, iH+j)||_2",
     ),
     statement=r"\|\mathbf{M}\|_{S^1} \le "
     r"\|\lambda_t''\|_\infty\|\Delta\mathbf{W}\|_{S^\infty}(\|\mathbf{s}_{t-1}\|_2 + "
-    r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})\|\mathbf{V}_{p,:}\|_\infty"
-    r"\|\mathbf{W}\|_{S^\infty}\|\bar{\mathbf{P}}_{t-1}\|_{S^1}",
+    r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})\|\mathbf{V}_{p,:}\|_\infty\|\mathbf{W}\|_{S^\infty}\|\bar{\mathbf{P}}_{t-1}\|_{S^1}",
     expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="W"),
     dims={"H": [2], "T": [3, 4], "act": ["tanh", "softplus"]},
@@ -976,12 +651,11 @@ def w_part3_elem_000(xp, U, W, s0, X, v, D, act, T):
         }
     ],
     notes="The step relies on 'entrywise |A| ≤ B ⇒ ‖A‖_{S¹} ≤ ‖B‖_{S¹}', which is false "
-    "(norms.s1_monotone_nonneg "
-    "and norms.equiv_w000 in checks/norms/schatten1.py). On most random RNN instances the slack of the "
-    "entrywise bound hides it (violations in ≈ 0.03 % of random draws), but the S¹ bound fails on some "
-    "instances; "
-    "the dims are restricted to H = 2, T ∈ {3, 4}, tanh/softplus, where the adversarial refinement reliably "
-    "reaches them (a found one: W ≈ [[−0.06, 0.98], [−1.2, 0.01]], a rotation-like recurrent matrix).",
+    "(norms.s1_monotone_nonneg and norms.equiv_w000 in checks/norms/schatten1.py). On most random RNN "
+    "instances the slack of the entrywise bound hides it (violations in ≈ 0.03 % of random draws), but the "
+    "S¹ bound fails on some instances; the dims are restricted to H = 2, T ∈ {3, 4}, tanh/softplus, where "
+    "the adversarial refinement reliably reaches them (a found one: W ≈ [[−0.06, 0.98], [−1.2, 0.01]], a "
+    "rotation-like recurrent matrix).",
 )
 def w_part3_s1_000(xp, U, W, s0, X, v, D, act, T):
     M, c, Pb = _part3(xp, U, W, s0, X, v, D, act, T)
@@ -989,8 +663,8 @@ def w_part3_s1_000(xp, U, W, s0, X, v, D, act, T):
 
 
 _P4_QUOTE = (
-    "M_ij = λ_tᵀ ⊙ V_{p,:} ΔW P_{t−1,:,iH+j} ≤ ||λ_t||_∞ ||V_{p,:}||_2 ||ΔW||_{S∞} ||P_{t−1,:,iH+j}||_2 ... "
-    "||M||_{S1} ≤ ||λ_t||_∞ ||V_{p,:}||_2 ||ΔW||_{S∞} ||P̄_{t−1}||_{S1}"
+    "M_ij = λ_tᵀ ⊙ V_{p,:} ΔW P_{t−1,:,iH+j} ≤ ||λ_t||_∞ ||V_{p,:}||_2 ||ΔW||_{S∞} ||P_{t−1,:,iH+j}||_2 "
+    "... ||M||_{S1} ≤ ||λ_t||_∞ ||V_{p,:}||_2 ||ΔW||_{S∞} ||P̄_{t−1}||_{S1}"
 )
 
 
@@ -999,9 +673,8 @@ _P4_QUOTE = (
     title="Part 4, entrywise: |Mtr(V_pΛ_tΔWP_{t-1})_ij| ≤ ‖λ_t‖_∞‖V_p‖₂‖ΔW‖_{S∞}‖P_{t-1}(:, iH+j)‖₂",
     source=Source(SEED_000, f"{SEC_W}, item 3.3.4 (first display)", quote=_P4_QUOTE),
     statement=r"|\mathbf{M}_{ij}| \le "
-    r"\|\lambda_t\|_\infty\|\mathbf{V}_{p,:}\|_2\|\Delta\mathbf{W}\|_{S^\infty}"
-    r"\|\mathbf{P}_{t-1,:,iH+j}\|_2,\ \mathbf{M} = "
-    r"\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1})",
+    r"\|\lambda_t\|_\infty\|\mathbf{V}_{p,:}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{P}_{t-1,:,iH+j}\|_2,\ "
+    r"\mathbf{M} = \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1})",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="W"),
     dims=SENS_RNN_DIMS_H2,
@@ -1018,13 +691,12 @@ def w_part4_elem_000(xp, U, W, s0, X, v, D, act, T):
     title="Part 4 in S¹: ‖Mtr(V_pΛ_tΔWP_{t-1})‖_{S¹} ≤ ‖λ_t‖_∞‖V_p‖₂‖ΔW‖_{S∞}‖P̄_{t-1}‖_{S¹}",
     source=Source(SEED_000, f"{SEC_W}, item 3.3.4 (second display)", quote=_P4_QUOTE),
     statement=r"\|\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1})\|_{S^1} \le "
-    r"\|\lambda_t\|_\infty"
-    r"\|\mathbf{V}_{p,:}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\bar{\mathbf{P}}_{t-1}\|_{S^1}",
+    r"\|\lambda_t\|_\infty\|\mathbf{V}_{p,:}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\bar{\mathbf{P}}_{t-1}\|_{S^1}",
     expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="W"),
     dims={"H": [2, 3], "T": [3, 4], "act": SMOOTH},
-    notes="Same monotonicity assumption as part 3. The true statement is ‖Σ_k a_k P_{t−1}[k]‖_{S¹} ≤ "
-    "‖a‖₂ ‖(‖P_{t−1}[k]‖_{S¹})_k‖₂ (Lemma 4 of seed 001, sens.lemma4), with the slice norms, not P̄.",
+    notes="Same monotonicity assumption as part 3. The true statement is ‖Σ_k a_k P_{t−1}[k]‖_{S¹} ≤ ‖a‖₂ "
+    "‖(‖P_{t−1}[k]‖_{S¹})_k‖₂ (Lemma 4 of seed 001, sens.lemma4), with the slice norms, not P̄.",
 )
 def w_part4_s1_000(xp, U, W, s0, X, v, D, act, T):
     M, c, Pb = _part4(xp, U, W, s0, X, v, D, act, T)
@@ -1065,20 +737,17 @@ _GB_INPUTS = {
         "2||Vs_t(Φ + ΔΦ) − Vs_t(Φ) − ⟨V∇_{s_t(Φ)}, ΔΦ⟩||_∞)",
     ),
     statement=r"E(\Phi+\Delta\Phi) \le E(\Phi) + \langle\nabla_\Phi E(\Phi),\Delta\Phi\rangle + "
-    r"\frac1M\sum_{t=1}^M\Big("
-    r"\frac12\|\mathbf{V}\mathbf{s}_t(\Phi+\Delta\Phi)-\mathbf{V}\mathbf{s}_t(\Phi)\|_\infty^2 + "
-    r"2\|\mathbf{V}"
-    r"\mathbf{s}_t(\Phi+\Delta\Phi)-\mathbf{V}\mathbf{s}_t(\Phi)-\langle\mathbf{V}\nabla_{\mathbf{s}_t(\Phi)},"
-    r"\Delta\Phi\rangle\|_\infty\Big)",
+    r"\frac1M\sum_{t=1}^M\Big(\frac12\|\mathbf{V}\mathbf{s}_t(\Phi+\Delta\Phi)-\mathbf{V}\mathbf{s}_t(\Phi)\|_\infty^2 "
+    r"+ "
+    r"2\|\mathbf{V}\mathbf{s}_t(\Phi+\Delta\Phi)-\mathbf{V}\mathbf{s}_t(\Phi)-\langle\mathbf{V}\nabla_{\mathbf{s}_t(\Phi)},\Delta\Phi\rangle\|_\infty\Big)",
     expected=Verdict.HOLDS,
     same_as=("loss.eq7",),
     inputs=_GB_INPUTS,
     dims={"H": [1, 2, 3], "T": [1, 3], "act": SMOOTH},
     notes="Seed 000's form of seed 001 eq. (7), averaged over the M = T tokens, with Φ = {W, U} moved "
-    "together "
-    "(ΔΦ = step·(DU, DW)). '⟨V∇_{s_t(Φ)}, ΔΦ⟩' is read as the first-order change ⟨V∇_Φ s_t(Φ), ΔΦ⟩ "
-    "(garbled subscript). Gradients from the P/Q recursions (checked in sens.*_grad_mtr). True: Lemma 1 "
-    "+ Lemma 2 per token (softmax and y are probability vectors, so ⟨p − y, r⟩ ≤ 2‖r‖∞).",
+    "together (ΔΦ = step·(DU, DW)). '⟨V∇_{s_t(Φ)}, ΔΦ⟩' is read as the first-order change ⟨V∇_Φ s_t(Φ), "
+    "ΔΦ⟩ (garbled subscript). Gradients from the P/Q recursions (checked in sens.*_grad_mtr). True: Lemma "
+    "1 + Lemma 2 per token (softmax and y are probability vectors, so ⟨p − y, r⟩ ≤ 2‖r‖∞).",
 )
 def general_bound_000(xp, U, W, V, s0, X, Y, DU, DW, step, act, T):
     from checks._vocab.rnn import sequence_loss
@@ -1111,17 +780,15 @@ def general_bound_000(xp, U, W, V, s0, X, Y, DU, DW, step, act, T):
         quote="Last week, I made a mistake. ∂[s_t(W)]_p/∂W_ij ≠ 0 even if p ≠ i when t > 2.",
     ),
     statement=r"\mathbf{s}_0 = 0:\ \frac{\partial[\mathbf{s}_t]_p}{\partial\mathbf{W}_{ij}} = 0\ (p \ne "
-    r"i,\ t \le 2),"
-    r"\quad \ne 0 \text{ in general for } t > 2",
+    r"i,\ t \le 2),\quad \ne 0 \text{ in general for } t > 2",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="W", probe=True),
     dims={"H": [2, 3], "T": [2], "act": SMOOTH},
     tol=FD_TOL,
     notes="Checked: at t = 2 with s_0 = 0, the derivative of s_2 along a perturbation of row i = 1 of W "
-    "has no "
-    "component p ≠ 1 (finite differences). From t = 3 on it does (sens.p_matrix_000.corrected exercises "
-    "those entries). With s_0 ≠ 0 the threshold is t ≥ 2, not t > 2: the statement implicitly assumes "
-    "s_0 = 0, which the document never states.",
+    "has no component p ≠ 1 (finite differences). From t = 3 on it does (sens.p_matrix_000.corrected "
+    "exercises those entries). With s_0 ≠ 0 the threshold is t ≥ 2, not t > 2: the statement implicitly "
+    "assumes s_0 = 0, which the document never states.",
 )
 def w_offdiag_000(xp, U, W, s0, X, c, B, act):
     H = W.shape[-1]

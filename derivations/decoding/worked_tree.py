@@ -29,9 +29,8 @@ derivation(
     source=Source(
         SEED_004,
         "Q2.4.a",
-        quote="log p(w_2, w_{0:1}) = log p(w_2 | w_{0:1}) + log p(w_1, w_0), but we got "
-        "log p(w_1, w_0) = log p(w_1 | w_0), so log p(w_2, w_{0:1}) = log p(w_2 | w_{0:1}) + "
-        "log p(w_1 | w_0)",
+        quote="log p(w_2, w_{0:1}) = log p(w_2 | w_{0:1}) + log p(w_1, w_0), but we got log p(w_1, w_0) = "
+        "log p(w_1 | w_0), so log p(w_2, w_{0:1}) = log p(w_2 | w_{0:1}) + log p(w_1 | w_0)",
     ),
     statement=r"\log p(w_2, \boldsymbol w_{0:1}) = \log p(w_2\mid \boldsymbol w_{0:1}) + \log p(w_1, w_0) "
     r"= \log p(w_2\mid \boldsymbol w_{0:1}) + \log p(w_1\mid w_0)",
@@ -56,8 +55,9 @@ derivation(
     ),
     statement=r"\log p(\overline{\boldsymbol w}_{1:3}) = -9.1 < -8.2 = \log p(\boldsymbol w^\star_{1:3})",
     expected=Verdict.PROVED,
-    notes="'derived using the Viterbi decoder' refers to the exhaustive search of 2.4.a, which the document "
-    "itself says is not Viterbi (the model is not Markov): a terminology slip, not a numerical one.",
+    notes="'derived using the Viterbi decoder' refers to the exhaustive search of 2.4.a, which the "
+    "document itself says is not Viterbi (the model is not Markov): a terminology slip, not a numerical "
+    "one.",
 )
 
 derivation(
@@ -69,11 +69,11 @@ derivation(
         SEED_004,
         "Q2.4.a",
         quote="No, we can't, since the component essential for the Viterbi algorithm is the "
-        "time-homogeneous Markov assumption. Here, the probability for every word depends on all "
-        "previous words up to root",
+        "time-homogeneous Markov assumption. Here, the probability for every word depends on all previous "
+        "words up to root",
     ),
-    statement=r"\log p(w_3=\text{circle}\mid \text{a}, \text{red}) \ne "
-    r"\log p(w_3=\text{circle}\mid \text{the}, \text{red})",
+    statement=r"\log p(w_3=\text{circle}\mid \text{a}, \text{red}) \ne \log p(w_3=\text{circle}\mid "
+    r"\text{the}, \text{red})",
     expected=Verdict.PROVED,
     notes="Witness from the reconstruction: −9.4 − (−4.5) = −4.9 against −4.8 stated in 2.4.b. It rests on "
     "'a red' = −4.5 (tree.joints_depth2); with the document's −4.6 of 2.4.c both would be −4.8 and the "
@@ -100,14 +100,13 @@ derivation(
         quote="consider the following language model (where the low probability paths have been removed "
         "for clarity)",
     ),
-    statement=r"\forall \text{ node } \boldsymbol w_{0:t-1}:\ \sum_{w \text{ listed}} p(w\mid "
-    r"\boldsymbol w_{0:t-1}) "
-    r"\le 1",
+    statement=r"\forall \text{ node } \boldsymbol w_{0:t-1}:\ \sum_{w \text{ listed}} p(w\mid \boldsymbol "
+    r"w_{0:t-1}) \le 1",
     expected=Verdict.PROVED,
-    notes="The figure is absent from the converted text; the tree (checks/decoding/_helpers.py, TREE, with the "
-    "provenance of every number) is rebuilt from the numbers of 2.4.a–c. All log-probabilities are "
-    "negative and no node's listed children exceed probability 1, so the numbers are consistent with "
-    "'low probability paths removed'.",
+    notes="The figure is absent from the converted text; the tree (checks/decoding/_helpers.py, TREE, with "
+    "the provenance of every number) is rebuilt from the numbers of 2.4.a–c. All log-probabilities are "
+    "negative and no node's listed children exceed probability 1, so the numbers are consistent with 'low "
+    "probability paths removed'.",
 )
 
 

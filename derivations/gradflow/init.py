@@ -58,8 +58,8 @@ derivation(
     "init.s003.linear_gauss",
     chain=[d * (0**2 + sigma_lin**2), "=", sp.Integer(1)],
     labels=["(10) with mu = 0, sigma = 1/sqrt(d)"],
-    title="linear layer, Gaussian weights: mu = 0, sigma = 1/sqrt(d^{(t-1)}) gives 1 = d(mu^2 + "
-    "sigma^2), c = 0",
+    title="linear layer, Gaussian weights: mu = 0, sigma = 1/sqrt(d^{(t-1)}) gives 1 = d(mu^2 + sigma^2), "
+    "c = 0",
     source=Source(
         SEED_003,
         "Question 1, part 1(a)",
@@ -82,8 +82,8 @@ derivation(
         "Question 1, part 1(b)",
         quote="if we decide to take \\alpha = -\\beta, taking \\beta = \\sqrt{\\frac{3}{d^{(t-1)}}} works",
     ),
-    statement=r"1 = d^{(t-1)}\frac{\alpha^2+\beta^2+\alpha\beta}{3}\ \text{with}\ \alpha = -\beta,\ "
-    r"\beta = \sqrt{3/d^{(t-1)}}",
+    statement=r"1 = d^{(t-1)}\frac{\alpha^2+\beta^2+\alpha\beta}{3}\ \text{with}\ \alpha = -\beta,\ \beta "
+    r"= \sqrt{3/d^{(t-1)}}",
     expected=Verdict.PROVED,
 )
 
@@ -124,8 +124,8 @@ derivation(
     ),
     statement=r"1 = \frac{d^{(t-1)}\sigma^2}{2}\ \text{with}\ c = 0,\ \mu = 0,\ \sigma = \sqrt{2/d^{(t-1)}}",
     expected=Verdict.PROVED,
-    notes="This is He (Kaiming) initialisation; the answer's remark (c) likens it to Glorot, whose variance "
-    "2/(fan_in + fan_out) differs. Deep-network propagation: study init.propagation.",
+    notes="This is He (Kaiming) initialisation; the answer's remark (c) likens it to Glorot, whose "
+    "variance 2/(fan_in + fan_out) differs. Deep-network propagation: study init.propagation.",
 )
 
 beta_relu = sp.sqrt(6 / d)

@@ -57,11 +57,9 @@ derivation(
         quote="Obviously, we have that all the entries in y_t sum up to one.",
     ),
     statement=r"-\frac1M\sum_{t}\sum_i y_{t,i}\log o_{t,i} = \frac1M\sum_t\Big((\mathbf 1^\top "
-    r"y_t)\log\sum_j "
-    r"e^{V_{j,:}s_t} - y_t^\top V s_t\Big)",
+    r"y_t)\log\sum_j e^{V_{j,:}s_t} - y_t^\top V s_t\Big)",
     expected=Verdict.PROVED,
     same_as=("loss.ce_rewrite",),
     notes="Makes precise what the rewrite needs of y_t: exactly 1ᵀy_t = 1 for every t (one-hot is "
-    "sufficient, "
-    "not necessary).",
+    "sufficient, not necessary).",
 )

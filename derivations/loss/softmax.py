@@ -50,8 +50,7 @@ derivation(
     r"\mathrm{softmax}(\mathbf x)",
     expected=Verdict.PROVED,
     same_as=("lse.hessian_inf_bound",),
-    notes="Proved for K = 3 as the bilinear form cᵀ∇²h d. Its quadratic form vᵀ(diag p − ppᵀ)v = "
-    "Var_p(v) has "
-    "maximum exactly 1 over ‖v‖∞ ≤ 1 (p = (½, ½), v = (1, −1)), so the curvature constant is 1 and the "
+    notes="Proved for K = 3 as the bilinear form cᵀ∇²h d. Its quadratic form vᵀ(diag p − ppᵀ)v = Var_p(v) "
+    "has maximum exactly 1 over ‖v‖∞ ≤ 1 (p = (½, ½), v = (1, −1)), so the curvature constant is 1 and the "
     "coefficient ½ of eq. (2) is L/2; see the study softmax.half_constant_limit.",
 )

@@ -222,8 +222,8 @@ derivation(
     source=Source(
         SEED_004,
         "Question 4.3",
-        quote="\\frac{\\partial \\|u\\|}{\\partial u} = \\frac{1}{2}(u^{\\top}u)^{-1/2} "
-        "\\frac{\\partial (u^{\\top}u)}{\\partial u} = \\frac{1}{2}(u^{\\top}u)^{-1/2} \\times 2u^{\\top}",
+        quote="\\frac{\\partial \\|u\\|}{\\partial u} = \\frac{1}{2}(u^{\\top}u)^{-1/2} \\frac{\\partial "
+        "(u^{\\top}u)}{\\partial u} = \\frac{1}{2}(u^{\\top}u)^{-1/2} \\times 2u^{\\top}",
     ),
     statement=r"\frac{\partial\|u\|}{\partial u} = \frac{\partial(u^\top u)^{1/2}}{\partial u} = "
     r"\frac12(u^\top u)^{-1/2}\frac{\partial(u^\top u)}{\partial u} = \frac12(u^\top u)^{-1/2}\times2u^\top",

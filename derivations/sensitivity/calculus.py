@@ -43,15 +43,13 @@ derivation(
         quote="≃ ∫_0^1 d/dt V_{p,:}∇_U s_t(U^k + tΔU)|_{t=0} dt = 1/2 d/dt V_{p,:}∇_U s_t(U^k + tΔU)|_{t=0}",
     ),
     statement=r"\int_0^1 "
-    r"\frac{d}{dt}\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U})"
-    r"\Big|_{t=0}dt = "
-    r"\frac12\frac{d}{dt}\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U})"
-    r"\Big|_{t=0}",
+    r"\frac{d}{dt}\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U})\Big|_{t=0}dt "
+    r"= "
+    r"\frac12\frac{d}{dt}\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U})\Big|_{t=0}",
     expected=Verdict.REFUTED,
     domain={g: (-5, 5)},
     same_as=("sens.eq15_half_derivative", "sens.half_derivative_000"),
-    notes="The integrand is constant in t, so the integral is g, not g/2: the factor t of the "
-    "first-order Taylor "
-    "term (present in the W section and in seed 001 eq. (15)) was dropped. Probably a transcription slip; "
-    "the corrected step is sens.half_derivative_000.",
+    notes="The integrand is constant in t, so the integral is g, not g/2: the factor t of the first-order "
+    "Taylor term (present in the W section and in seed 001 eq. (15)) was dropped. Probably a transcription "
+    "slip; the corrected step is sens.half_derivative_000.",
 )
