@@ -88,7 +88,8 @@ ACTIVATIONS: dict[str, Activation] = {
 
 #: every activation of the table, in table order
 ALL = tuple(ACTIVATIONS)
-#: the activations of the RNN documents (C^∞, σ' > 0): the only ones central differences and σ''-bounds apply to
+#: the activations of the RNN documents (C^∞, σ' > 0): the only ones central differences and σ''-bounds apply
+#: to
 SMOOTH = ("tanh", "sigmoid", "softplus")
 #: sup|σ'| by name (the γ of seeds 002–004, the max σ' of seed 000)
 SUP_D1 = {name: a.sup_d1 for name, a in ACTIVATIONS.items()}

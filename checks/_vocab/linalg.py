@@ -39,5 +39,6 @@ def sinf(xp, M):
 
 
 def op_norm(xp, M):
-    """Largest singular value, computed from ``svdvals`` (the spectral norm by another route than ``sinf``)."""
+    """Largest singular value, computed from ``svdvals`` (the spectral norm by another route than
+    ``sinf``)."""
     return xp.max(xp.svdvals(M), axis=-1)

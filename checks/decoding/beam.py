@@ -11,6 +11,7 @@ import numpy as np
 
 import checks.decoding._helpers as dec
 from checks._vocab.sources import SEED_004
+from checks.decoding._tree import tree_children
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, complexity, prop, study
 from lemmacheck.inputs import Array
 
@@ -219,7 +220,8 @@ def beam_greedy_reruns(xp, P, T):
     related=("tree.beam_monotone_in_width", "beam.full_beam_exact"),
 )
 def beam_width_monotonicity(profile):
-    """Random Markov chains: compare the best sequence found with beam widths B and B + 1 (corrected start)."""
+    """Random Markov chains: compare the best sequence found with beam widths B and B + 1 (corrected
+    start)."""
     batch = 2000 if profile.name == "quick" else 20000
     rows, series = [], []
     for N in (3, 4, 5):
@@ -239,7 +241,7 @@ def beam_width_monotonicity(profile):
             ys.append(float(drops.mean()))
         series.append(Series(label=f"N = {N}", x=xs, y=ys))
     rates = [float(r[3]) for r in rows]
-    tree_best = [dec.tree_beam_search(dec.tree_children, B, 3, distinct_start=True)[0][1] for B in (1, 2)]
+    tree_best = [dec.tree_beam_search(tree_children, B, 3, distinct_start=True)[0][1] for B in (1, 2)]
     conclusion = (
         f"Over {len(rows)} (N, T) settings of {batch} random chains each, widening the beam by one "
         f"lowered the best log-likelihood found in between {min(rates):.2%} and {max(rates):.2%} of "

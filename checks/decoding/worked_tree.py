@@ -1,7 +1,7 @@
 r"""The worked tree of seed 004 (IFT6135-H2021 A2) Question 2.4: exact search, greedy decoding and beam
 search with B = 2 on a small pruned language model.
 
-The figure is missing from the text. The tree is reconstructed in checks/decoding/_helpers.py (``TREE``) from the
+The figure is missing from the text. The tree is reconstructed in checks/decoding/_tree.py (``TREE``) from the
 numbers the text gives (each conditional's provenance is listed there): the conditionals stated in 2.4.b
 directly, the rest as differences of stated joints. All numbers are exact decimals, compared as
 rationals, so a mismatch is a mismatch. Missing branches are absent (log-probability −∞).
@@ -11,6 +11,7 @@ import sympy as sp
 
 import checks.decoding._helpers as dec
 from checks._vocab.sources import SEED_004
+from checks.decoding._tree import tree_children, tree_greedy, tree_joint, tree_paths
 from lemmacheck import Source, Verdict, value
 
 R = sp.Rational
@@ -23,8 +24,8 @@ def _ll(x):
 def _best_by_word():
     """δ_3(word) = max joint over the leaves ending in that word; and the sorted candidate lists."""
     cands = {}
-    for path in dec.tree_paths(3):
-        cands.setdefault(path[-1], []).append(dec.tree_joint(path))
+    for path in tree_paths(3):
+        cands.setdefault(path[-1], []).append(tree_joint(path))
     return {w: sorted(v, reverse=True) for w, v in cands.items()}
 
 
@@ -79,9 +80,9 @@ value(
 
 
 def map_sequence():
-    paths = dec.tree_paths(3)
-    best = max(paths, key=dec.tree_joint)
-    return {"sequence": ["<BOS>", *best], "log-likelihood": dec.tree_joint(best)}
+    paths = tree_paths(3)
+    best = max(paths, key=tree_joint)
+    return {"sequence": ["<BOS>", *best], "log-likelihood": tree_joint(best)}
 
 
 value(
@@ -105,11 +106,11 @@ value(
 
 # ---------------------------------------------------------------------------------------------- 2.4.b
 def greedy():
-    seq = dec.tree_greedy()
+    seq = tree_greedy()
     return {
-        "step choices": [sorted(dec.tree_children(seq[:t]).values()) for t in range(3)],
+        "step choices": [sorted(tree_children(seq[:t]).values()) for t in range(3)],
         "sequence": list(seq),
-        "log-likelihood": dec.tree_joint(seq),
+        "log-likelihood": tree_joint(seq),
     }
 
 
@@ -137,7 +138,7 @@ value(
 
 # ---------------------------------------------------------------------------------------------- 2.4.c
 def beam2_step1():
-    return {w: dec.tree_joint((w,)) for w in dec.tree_children(())}
+    return {w: tree_joint((w,)) for w in tree_children(())}
 
 
 value(
@@ -157,14 +158,14 @@ value(
 
 
 def joints_depth2():
-    paths = dec.tree_paths(2)
+    paths = tree_paths(2)
     return {
         "candidates": len(paths),
         "distinct words": len({p[-1] for p in paths}),
-        "a red": dec.tree_joint(("a", "red")),
-        "a blue": dec.tree_joint(("a", "blue")),
-        "the red": dec.tree_joint(("the", "red")),
-        "the green": dec.tree_joint(("the", "green")),
+        "a red": tree_joint(("a", "red")),
+        "a blue": tree_joint(("a", "blue")),
+        "the red": tree_joint(("the", "red")),
+        "the green": tree_joint(("the", "green")),
     }
 
 
@@ -199,7 +200,7 @@ value(
 def _beam_at(B, depth):
     return [
         {"sequence": list(seq), "log-likelihood": ll}
-        for seq, ll in dec.tree_beam_search(dec.tree_children, B, depth, distinct_start=True)
+        for seq, ll in dec.tree_beam_search(tree_children, B, depth, distinct_start=True)
     ]
 
 
@@ -242,8 +243,8 @@ value(
 
 def step3_options():
     return {
-        "a blue": sorted(dec.tree_children(("a", "blue"))),
-        "a red": sorted(dec.tree_children(("a", "red"))),
+        "a blue": sorted(tree_children(("a", "blue"))),
+        "a red": sorted(tree_children(("a", "red"))),
     }
 
 
@@ -282,9 +283,9 @@ value(
 
 def step3_candidates():
     out = {}
-    for prefix, _ in dec.tree_beam_search(dec.tree_children, 2, 2, distinct_start=True):
-        for w in dec.tree_children(prefix):
-            out[" ".join(prefix + (w,))] = dec.tree_joint(prefix + (w,))
+    for prefix, _ in dec.tree_beam_search(tree_children, 2, 2, distinct_start=True):
+        for w in tree_children(prefix):
+            out[" ".join(prefix + (w,))] = tree_joint(prefix + (w,))
     return out
 
 
@@ -341,7 +342,7 @@ value(
 def beam2_final_alg2_literal():
     return [
         {"sequence": list(seq), "log-likelihood": ll}
-        for seq, ll in dec.tree_beam_search(dec.tree_children, 2, 3, distinct_start=False)
+        for seq, ll in dec.tree_beam_search(tree_children, 2, 3, distinct_start=False)
     ]
 
 
@@ -389,7 +390,7 @@ value(
 
 
 def min_beam_width():
-    best = max(dec.tree_joint(p) for p in dec.tree_paths(3))
+    best = max(tree_joint(p) for p in tree_paths(3))
     for B in range(1, 9):
         if _beam_at(B, 3)[0]["log-likelihood"] == best:
             return B

@@ -1,4 +1,5 @@
-"""Activation placement in an RNN: h_t = W sigma(h_{t-1}) + U x_t + b versus g_t = sigma(W g_{t-1} + U x_t + b).
+"""Activation placement in an RNN: h_t = W sigma(h_{t-1}) + U x_t + b versus g_t = sigma(W g_{t-1} + U x_t
++ b).
 
 Seeds 002 (Question 1.1), 003 (Question 5.1) and 004 (Question 1.1) each show g_t = sigma(h_t).  The
 simulations run both recurrences from g_0 = sigma(h_0) for several activations, two of which (relu, abs)

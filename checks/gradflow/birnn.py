@@ -260,8 +260,8 @@ STEP_INPUTS = {
         "\\text{diag}\\left(h_{t+1}^{(f)} \\odot (I - h_{t+1}^{(f)})\\right) (30)",
     ),
     statement=r"\frac{\partial f^{(f)}}{\partial h_t^{(f)}}\frac{\partial h_{t+1}^{(f)}}{\partial f^{(f)}} "
-    r"= U^{(f)\top}\,\mathrm{diag}\big(\sigma(f)\odot(1-\sigma(f))\big) = "
-    r"U^{(f)\top}\,\mathrm{diag}\big(h_{t+1}^{(f)}\odot(1-h_{t+1}^{(f)})\big)",
+    r"= U^{(f)\top}\,\mathrm{diag}\big(\sigma(f)\odot(1-\sigma(f))\big) = U^{(f)\top}\,\mathrm{diag}"
+    r"\big(h_{t+1}^{(f)}\odot(1-h_{t+1}^{(f)})\big)",
     expected=Verdict.PROVED,
     corrects="birnn.s003.eq29_as_written",
     notes="With f evaluated at (x_{t+1}, h_t), the argument that produces h_{t+1} ((29) writes x_t). "

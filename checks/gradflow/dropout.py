@@ -19,7 +19,8 @@ SMALL_DIMS = {"n": [1, 2, 3], "d": [1, 2]}
 
 
 def _no_zero_column(raw):
-    """Design matrices whose columns are not (numerically) zero: Gamma must be invertible for lambda's role."""
+    """Design matrices whose columns are not (numerically) zero: Gamma must be invertible for lambda's
+    role."""
     X = raw.copy()
     norms = np.sqrt((X**2).sum(axis=-2, keepdims=True))
     return np.where(norms < 1e-3, 1.0, X)

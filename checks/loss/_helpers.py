@@ -30,7 +30,8 @@ LOSS_RNN_DIMS_SMALL = {"H": [1, 2], "N": [1], "K": [2, 3], "T": [1, 2], "act": l
 
 
 def one_hot_rows(raw: np.ndarray) -> np.ndarray:
-    """Transform for ``Array(..., "K", low=0, high=1)``: one-hot along the last axis (argmax of the raw draw)."""
+    """Transform for ``Array(..., "K", low=0, high=1)``: one-hot along the last axis (argmax of the raw
+    draw)."""
     idx = np.argmax(raw, axis=-1)
     out = np.zeros_like(raw)
     np.put_along_axis(out, idx[..., None], 1.0, axis=-1)

@@ -3,7 +3,8 @@ r"""The cross-entropy loss of the RNN rewritten as log-sum-exp minus a linear pa
 Seed 000 §"Loss Function of RNN" items 1–2, seed 000's handwritten appendix, and seed 001 §A eq. (1):
 
 .. math::
-    E = -\frac1M\sum_{t=1}^M y_t^\top\log o_t = \frac1M\sum_{t=1}^M\Big(\log\sum_j e^{V_{j,:}s_t} - y_t^\top V s_t\Big)
+    E = -\frac1M\sum_{t=1}^M y_t^\top\log o_t = \frac1M\sum_{t=1}^M\Big(\log\sum_j e^{V_{j,:}s_t} - y_t^\top V
+    s_t\Big)
 
 which needs :math:`\mathbf 1^\top y_t = 1` (a probability vector; one-hot is not needed).
 """
@@ -20,7 +21,8 @@ _MODEL = ("U", "W", "V", "s0", "X")
 # unbounded softplus the float64 evaluation of log softmax (the left side, as the document defines E)
 # underflows to log 0 once two logits differ by more than ~745 — a float64 artefact, not a failure.
 DIMS = {"H": [1, 4], "N": [2], "K": [2, 3, 5], "T": [1, 3], "act": ["tanh", "sigmoid"]}
-# Soft labels are normalised inside the check (with xp), so that 1ᵀy_t = 1 holds exactly also in the high-precision
+# Soft labels are normalised inside the check (with xp), so that 1ᵀy_t = 1 holds exactly also in the
+# high-precision
 # re-evaluation: a float64 probability vector sums to one only up to rounding, and (1 − 1ᵀy_t)·lse is then a
 # genuine (tiny) defect of the identity.
 PROB = {

@@ -2,7 +2,8 @@ r"""Seed 000 §"Loss Bounded with Respect to V": the loss bound when only V move
 
 With U, W (and s₀) fixed the states s_t do not depend on V, so :math:`g` is linear in V and
 :math:`f_t(V) = \mathrm{lse}(V s_t)`.  The bound is eq. (2) of seed 001 at :math:`x = V s_t`,
-:math:`\Delta x = \Delta V s_t`, followed by :math:`\|\Delta V s_t\|_\infty \le \|\Delta V\|_{S^\infty}\|s_t\|_2`.
+:math:`\Delta x = \Delta V s_t`, followed by :math:`\|\Delta V s_t\|_\infty \le \|\Delta
+V\|_{S^\infty}\|s_t\|_2`.
 Gradients with respect to V are computed by back-propagation (independently of the pull-back formula
 :math:`\nabla_V f_t = \mathrm{softmax}(Vs_t)s_t^\top` that the bound's last step relies on).
 """

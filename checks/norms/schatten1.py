@@ -176,7 +176,8 @@ def norms_s1_equiv_l1(xp, X):
     return l1(xp, X) / math.sqrt(m * n), nuclear(xp, X), l1(xp, X)
 
 
-# Operation counts for an n × n matrix (dense, real).  Schatten-2 = Frobenius: one multiply-add per entry and a
+# Operation counts for an n × n matrix (dense, real).  Schatten-2 = Frobenius: one multiply-add per entry and
+# a
 # square root.  Schatten-1 needs every singular value: Golub–Kahan bidiagonalisation (~(8/3)n³ flops, Golub &
 # Van Loan §5.4.8) plus the bidiagonal QR iterations (O(n²) per sweep, ~n sweeps).
 def frobenius_flops(n):

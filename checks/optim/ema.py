@@ -64,8 +64,8 @@ def _expected_ema(xp, mu, sigma, beta, T):
         "\\beta) g_t",
     ),
     statement=r"v_t = \beta v_{t-1}+(1-\beta)g_t = \beta(\beta v_{t-2}+(1-\beta)g_{t-1})+(1-\beta)g_t = "
-    r"\beta^2 v_{t-2}+\beta(1-\beta)g_{t-1}+(1-\beta)g_t = \beta^3 "
-    r"v_{t-3}+\beta^2(1-\beta)g_{t-2}+\beta(1-\beta)g_{t-1}+(1-\beta)g_t",
+    r"\beta^2 v_{t-2}+\beta(1-\beta)g_{t-1}+(1-\beta)g_t = \beta^3 v_{t-3}+\beta^2(1-\beta)g_{t-2}+\beta(1-"
+    r"\beta)g_{t-1}+(1-\beta)g_t",
     expected=Verdict.PROVED,
 )
 def ema_unroll_002(xp, v3, g, c, beta):
@@ -261,9 +261,8 @@ def ema_closed_form_003(xp, g, c, beta):
         quote="\\mathbb{E}[v_n] = \\mathbb{E}[g_n] (1 - \\beta^n) \\neq \\mathbb{E}[g_n]",
     ),
     statement=r"\mathbb{E}[v_n] = \mathbb{E}[g_n](1-\beta)\sum_{t=1}^n\beta^{n-t} = "
-    r"\mathbb{E}[g_n](1-\beta)\beta^n\sum_{t=1}^n(1/\beta)^t = "
-    r"\mathbb{E}[g_n](1-\beta)\beta^n\frac{1}{\beta}\frac{1-(1/\beta)^n}{1-1/\beta} = "
-    r"\mathbb{E}[g_n](1-\beta^n)",
+    r"\mathbb{E}[g_n](1-\beta)\beta^n\sum_{t=1}^n(1/\beta)^t = \mathbb{E}[g_n](1-\beta)\beta^n\frac{1}{"
+    r"\beta}\frac{1-(1/\beta)^n}{1-1/\beta} = \mathbb{E}[g_n](1-\beta^n)",
     expected=Verdict.PROVED,
     same_as=("ema.expectation_002",),
     notes="Valid for 0 < β < 1: the middle steps divide by β and by 1 − 1/β, although the document "

@@ -105,9 +105,8 @@ def momentum_step_002(xp, dtheta_prev, g, c, alpha, eps):
     source=Source(
         SEED_002, "Question 2.1", quote="= \\beta \\Delta \\theta_{t-1} - (1 - \\beta) \\delta g_t"
     ),
-    statement=r"\Delta\theta_t = -\delta(\beta v_{t-1}+(1-\beta)g_t) = "
-    r"-\delta\beta\left(-\frac{1}{\delta}\Delta\theta_{t-1}\right)-\delta(1-\beta)g_t = "
-    r"\beta\Delta\theta_{t-1}-(1-\beta)\delta g_t",
+    statement=r"\Delta\theta_t = -\delta(\beta v_{t-1}+(1-\beta)g_t) = -\delta\beta\left(-\frac{1}{\delta}"
+    r"\Delta\theta_{t-1}\right)-\delta(1-\beta)g_t = \beta\Delta\theta_{t-1}-(1-\beta)\delta g_t",
     expected=Verdict.PROVED,
     same_as=("momentum.eq18_003",),
 )

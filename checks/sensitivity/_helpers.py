@@ -129,7 +129,8 @@ def forward_sensitivities(xp, U, W, s0, X, act, *, sbar="correct"):
 
 
 def tangents(xp, U, W, s0, X, act, dU, dW, fw=None):
-    r"""Exact forward-mode tangents along (ΔU, ΔW): ṡ_t, λ̇_t, Ṗ_t, Q̇_t (derived here, checked in checks/sensitivity/).
+    r"""Exact forward-mode tangents along (ΔU, ΔW): ṡ_t, λ̇_t, Ṗ_t, Q̇_t (derived here, checked in
+    checks/sensitivity/).
 
     ż_t = ΔU x_t + ΔW s_{t-1} + W ṡ_{t-1},  ṡ_t = λ_t ⊙ ż_t,  λ̇_t = λ''_t ⊙ ż_t,
     Ṗ_t = λ̇_t(S̄_{t-1} + W P_{t-1}) + λ_t(dS̄_{t-1} + ΔW P_{t-1} + W Ṗ_{t-1}),

@@ -46,11 +46,11 @@ MIRRORED = [
                 quote="∂[s_t(U)]_p/∂U_ij = σ'(Ux_t + W s_{t−1})_p [x_{t,j} δ_ip + Σ_k W_pk "
                 "∂[s_{t−1}(U)]_k/∂U_ij]",
             ),
-            statement=r"\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}_{ij}} = "
-            r"\sum_k\mathbf{V}_{pk}\frac{\partial[\mathbf{s}_t]_k}{\partial\mathbf{U}_{ij}},\quad "
-            r"\frac{\partial[\mathbf{s}_t]_p}{\partial\mathbf{U}_{ij}} = "
-            r"\sigma'(\mathbf{U}\mathbf{x}_t+\mathbf{W}\mathbf{s}_{t-1})_p\Big[\mathbf{x}_{t,j}\delta_{ip} "
-            r"+ \sum_k\mathbf{W}_{pk}\frac{\partial[\mathbf{s}_{t-1}]_k}{\partial\mathbf{U}_{ij}}\Big]",
+            statement=r"\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}_{ij}} = \sum_k"
+            r"\mathbf{V}_{pk}\frac{\partial[\mathbf{s}_t]_k}{\partial\mathbf{U}_{ij}},\quad "
+            r"\frac{\partial[\mathbf{s}_t]_p}{\partial\mathbf{U}_{ij}} = \sigma'(\mathbf{U}\mathbf{x}_t+"
+            r"\mathbf{W}\mathbf{s}_{t-1})_p\Big[\mathbf{x}_{t,j}\delta_{ip} + \sum_k\mathbf{W}_{pk}\frac{"
+            r"\partial[\mathbf{s}_{t-1}]_k}{\partial\mathbf{U}_{ij}}\Big]",
             expected=Verdict.PROVED,
             inputs=sens_rnn_inputs(direction="U", probe=True),
             dims=SENS_RNN_DIMS,
@@ -76,10 +76,9 @@ MIRRORED = [
                 "∂[s_{t-1}(W)]_k/∂W_ij W_pk)",
             ),
             statement=r"\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial \mathbf{W}_{ij}} = \sum_k "
-            r"\mathbf{V}_{pk}\frac{\partial[\mathbf{s}_t]_k}{\partial "
-            r"\mathbf{W}_{ij}},\quad\frac{\partial[\mathbf{s}_t]_p}{\partial \mathbf{W}_{ij}} = "
-            r"\sigma'(\mathbf{U}\mathbf{x}_t + "
-            r"\mathbf{W}\mathbf{s}_{t-1})_p\Big([\mathbf{s}_{t-1}]_j\delta_{ip} + \sum_k "
+            r"\mathbf{V}_{pk}\frac{\partial[\mathbf{s}_t]_k}{\partial \mathbf{W}_{ij}},\quad\frac{\partial["
+            r"\mathbf{s}_t]_p}{\partial \mathbf{W}_{ij}} = \sigma'(\mathbf{U}\mathbf{x}_t + \mathbf{W}"
+            r"\mathbf{s}_{t-1})_p\Big([\mathbf{s}_{t-1}]_j\delta_{ip} + \sum_k "
             r"\frac{\partial[\mathbf{s}_{t-1}]_k}{\partial \mathbf{W}_{ij}}\mathbf{W}_{pk}\Big)",
             expected=Verdict.PROVED,
             inputs=sens_rnn_inputs(direction="W", probe=True),
@@ -107,9 +106,8 @@ MIRRORED = [
                 "∂[s_t(U)]_p/∂U_ij, X̄_t is a sparse matrix of the same size where X̄_t(i, iN + j) = x_t(j)",
             ),
             statement=r"\mathbf{Q}_t = \mathbf{\Lambda}_t(\bar{\mathbf{X}}_t + "
-            r"\mathbf{W}\mathbf{Q}_{t-1}),\quad\mathbf{Q}_t(p, iN+j) = "
-            r"\frac{\partial[\mathbf{s}_t]_p}{\partial\mathbf{U}_{ij}},\quad\bar{\mathbf{X}}_t(i, iN+j) = "
-            r"\mathbf{x}_t(j)",
+            r"\mathbf{W}\mathbf{Q}_{t-1}),\quad\mathbf{Q}_t(p, iN+j) = \frac{\partial[\mathbf{s}_t]_p}{"
+            r"\partial\mathbf{U}_{ij}},\quad\bar{\mathbf{X}}_t(i, iN+j) = \mathbf{x}_t(j)",
             expected=Verdict.HOLDS,
             inputs=sens_rnn_inputs(direction="U", probe=True),
             dims=SENS_RNN_DIMS,
@@ -127,9 +125,8 @@ MIRRORED = [
             title="P_t = Λ_t(S̄_{t-1} + W P_{t-1}) with S̄ indexed as written, S̄(i,(i−1)H+j) next to P(k,iH+j)",
             source=Source(SEED_000, f"{SEC_W}, item 2.2", quote=_P_QUOTE),
             statement=r"\mathbf{P}_t = \Lambda_t(\bar{\mathbf{S}}_{t-1} + "
-            r"\mathbf{W}\mathbf{P}_{t-1}),\quad \mathbf{P}_t(k, iH+j) = "
-            r"\frac{\partial[\mathbf{s}_t]_k}{\partial\mathbf{W}_{ij}},\quad \bar{\mathbf{S}}_t(i, "
-            r"(i-1)H+j) = \mathbf{s}_{t,j}",
+            r"\mathbf{W}\mathbf{P}_{t-1}),\quad \mathbf{P}_t(k, iH+j) = \frac{\partial[\mathbf{s}_t]_k}{"
+            r"\partial\mathbf{W}_{ij}},\quad \bar{\mathbf{S}}_t(i, (i-1)H+j) = \mathbf{s}_{t,j}",
             expected=Verdict.REFUTED,
             inputs=sens_rnn_inputs(direction="W", probe=True),
             dims=SENS_RNN_DIMS,
@@ -174,9 +171,10 @@ MIRRORED = [
                 quote="[Vs_t(U^k + ΔU) − Vs_t(U^k)]_p ≤ max_x σ'(x){V_{p,:}ΔU x_t + tr[Mtr(V_{p,:} W^k "
                 "Q_{t−1})ΔU]}",
             ),
-            statement=r"\langle\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{\Lambda}_t(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1})),\Delta\mathbf{U}\rangle "
-            r"\le \max_x\sigma'(x)\{\mathbf{V}_{p,:}\Delta\mathbf{U}\mathbf{x}_t + "
-            r"\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}^k\mathbf{Q}_{t-1})\Delta\mathbf{U}]\}",
+            statement=r"\langle\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{\Lambda}_t(\bar{\mathbf{X}}_t+"
+            r"\mathbf{W}\mathbf{Q}_{t-1})),\Delta\mathbf{U}\rangle \le \max_x\sigma'(x)\{\mathbf{V}_{p,:}"
+            r"\Delta\mathbf{U}\mathbf{x}_t + \mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}^k"
+            r"\mathbf{Q}_{t-1})\Delta\mathbf{U}]\}",
             expected=Verdict.REFUTED,
             inputs=sens_rnn_inputs(direction="U"),
             dims=SENS_RNN_DIMS,
@@ -199,9 +197,10 @@ MIRRORED = [
                 "smaller than max_x σ'(x), so we have: [...]_p ≤ max_x σ'(x) tr[Mtr(V_{p,:}(S̄_{t−1} + W "
                 "P_{t−1}))ΔWᵀ]",
             ),
-            statement=r"\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t(\bar{\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}))\Delta\mathbf{W}^T] "
-            r"\le "
-            r"\max_x\sigma'(x)\,\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}(\bar{\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}))\Delta\mathbf{W}^T]",
+            statement=r"\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t(\bar{\mathbf{S}}_{t-1}+"
+            r"\mathbf{W}\mathbf{P}_{t-1}))\Delta\mathbf{W}^T] \le \max_x\sigma'(x)\,\mathrm{tr}["
+            r"\mathrm{Mtr}(\mathbf{V}_{p,:}(\bar{\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}))\Delta"
+            r"\mathbf{W}^T]",
             expected=Verdict.REFUTED,
             inputs=sens_rnn_inputs(direction="W"),
             dims=SENS_RNN_DIMS,
@@ -227,9 +226,9 @@ MIRRORED = [
                 "Q_{t−1})||_{S1}}",
             ),
             statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - "
-            r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)]_p \lesssim "
-            r"\max_x\sigma'(x)\|\Delta\mathbf{U}\|_{S^\infty}\{\|\mathbf{V}_{p,:}\|_2\|\mathbf{x}_t\|_2 + "
-            r"\|\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}^k\mathbf{Q}_{t-1})\|_{S^1}\}",
+            r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)]_p \lesssim \max_x\sigma'(x)\|\Delta\mathbf{U}\|_{S^"
+            r"\infty}\{\|\mathbf{V}_{p,:}\|_2\|\mathbf{x}_t\|_2 + \|\mathrm{Mtr}(\mathbf{V}_{p,:}"
+            r"\mathbf{W}^k\mathbf{Q}_{t-1})\|_{S^1}\}",
             expected=Verdict.REFUTED,
             inputs=sens_rnn_inputs(),
             dims={"H": [1, 2, 3, 4], "T": [2, 4], "act": SMOOTH},
@@ -253,9 +252,9 @@ MIRRORED = [
                 "P_{t−1})||_{S1}}",
             ),
             statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
-            r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p \lesssim "
-            r"\max_x\sigma'(x)\|\Delta\mathbf{W}\|_{S^\infty}\{\|\mathbf{V}_{p,:}\|_2\|\mathbf{s}_{t-1}\|_2 "
-            r"+ \|\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}^k\mathbf{P}_{t-1})\|_{S^1}\}",
+            r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p \lesssim \max_x\sigma'(x)\|\Delta\mathbf{W}\|_{S^"
+            r"\infty}\{\|\mathbf{V}_{p,:}\|_2\|\mathbf{s}_{t-1}\|_2 + \|\mathrm{Mtr}(\mathbf{V}_{p,:}"
+            r"\mathbf{W}^k\mathbf{P}_{t-1})\|_{S^1}\}",
             expected=Verdict.REFUTED,
             inputs=sens_rnn_inputs(),
             dims={"H": [1, 2, 3, 4], "T": [2, 4], "act": SMOOTH},
@@ -280,8 +279,8 @@ MIRRORED = [
                 quote="Approximate this equation at t = 0: [Vs_t(U^k + ΔU) − Vs_t(U^k)]_p ≤ ...",
             ),
             statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\epsilon\mathbf{D}) - "
-            r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)]_p \le "
-            r"\epsilon\,\langle\nabla_{\mathbf{U}}\mathbf{V}_{p,:}\mathbf{s}_t, \mathbf{D}\rangle",
+            r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)]_p \le \epsilon\,\langle\nabla_{\mathbf{U}}"
+            r"\mathbf{V}_{p,:}\mathbf{s}_t, \mathbf{D}\rangle",
             expected=Verdict.APPROXIMATE,
             inputs=sens_rnn_inputs(direction="U"),
             dims=SENS_RNN_DIMS_H2,
@@ -305,8 +304,8 @@ MIRRORED = [
                 "smaller than max_x σ'(x), so we have: [Vs_t(W^k + ΔW) − Vs_t(W^k)]_p ≤ ...",
             ),
             statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\epsilon\mathbf{D}) - "
-            r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p \le "
-            r"\epsilon\,\langle\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t, \mathbf{D}\rangle",
+            r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p \le \epsilon\,\langle\nabla_{\mathbf{W}}"
+            r"\mathbf{V}_{p,:}\mathbf{s}_t, \mathbf{D}\rangle",
             expected=Verdict.APPROXIMATE,
             inputs=sens_rnn_inputs(direction="W"),
             dims=SENS_RNN_DIMS_H2,

@@ -1,7 +1,8 @@
 r"""Ground truth: the finite-difference derivatives every sensitivity claim is checked against.
 
 * ``sens.pdot_recursion`` / ``sens.qdot_recursion``: the exact tangent recursions for dP_{t−1}/dt and
-  dQ_{t−1}/dt (derived in ``checks/sensitivity/_helpers.py``; the documents name these terms but never write them)
+  dQ_{t−1}/dt (derived in ``checks/sensitivity/_helpers.py``; the documents name these terms but never write
+  them)
   against nested finite differences of the forward pass.
 * ``sens.groundtruth_steps``: the step-size study behind the choice h = 1e-3 in float64 (and h = 1e-30 at
   130 digits in mpmath, used as the reference here).

@@ -8,7 +8,8 @@ bounds).  Adding up, the constants of eq. (22)/(32) are exactly the coefficient 
     E_t(Φ + Δ) ≤ E_t(Φ) + ⟨∇_Φ E_t(Φ), Δ⟩ + L ‖Δ‖²_{S∞}      (no factor ½; one token t; Δ in U or W alone)
 
 That is the inequality checked here on real RNN instances (λ', λ'' at z_t, Q/P from the recursions, the
-gradient from the recursions — all checked in checks/sensitivity/).  The study ``lip.majorisation`` measures how often
+gradient from the recursions — all checked in checks/sensitivity/).  The study ``lip.majorisation`` measures
+how often
 it holds, the worst ratio and the looseness per regime.
 """
 
@@ -82,10 +83,10 @@ _LU_QUOTE = (
     statement=r"E_t(\mathbf{U}+\Delta\mathbf{U}) \le E_t(\mathbf{U}) + "
     r"\langle\nabla_{\mathbf{U}}E_t,\Delta\mathbf{U}\rangle + "
     r"L_{\mathbf{U}}\|\Delta\mathbf{U}\|_{S^\infty}^2,\quad L_{\mathbf{U}} = "
-    r"\frac12\max_q\|\mathbf{Q}_t\tilde{\mathbf{V}}_q\|_{S^1}^2 + "
-    r"\max_q\|\mathbf{V}_q\|_2\|\mathbf{x}_t\|_2\max_p(\lambda_p'^{-1}\lambda_p''\|\mathbf{Q}_{t-1:,:,p}\|_{S^1}) "
-    r"+ "
-    r"\max_q\|\mathbf{V}_q\|_2\|\mathbf{W}\|_{S^\infty}\|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\max_p(\lambda_p'^{-1}\lambda_p''\|\mathbf{Q}_{t-1:,:,p}\|_{S^1})",
+    r"\frac12\max_q\|\mathbf{Q}_t\tilde{\mathbf{V}}_q\|_{S^1}^2 + \max_q\|\mathbf{V}_q\|_2\|\mathbf{x}_t"
+    r"\|_2\max_p(\lambda_p'^{-1}\lambda_p''\|\mathbf{Q}_{t-1:,:,p}\|_{S^1}) + \max_q\|\mathbf{V}_q\|_2\|"
+    r"\mathbf{W}\|_{S^\infty}\|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\max_p(\lambda_p'^{-1}\lambda_p''\|"
+    r"\mathbf{Q}_{t-1:,:,p}\|_{S^1})",
     expected=Verdict.REFUTED,
     inputs=_inputs("U"),
     dims=LIP_DIMS,
@@ -289,7 +290,8 @@ def lip_majorisation(profile):
         + ", ".join(f"{a} {100 * v:.1f}%" for a, v in neg.items())
         + "; softplus has λ'' > 0). With Lemma 3 corrected (|λ''/λ'|, Q_t/P_t in the max_p factor) "
         + (
-            f"failures become rare in this sample but do not vanish (worst remainder/(L‖Δ‖²) = {worst_fixed:.2f}); "
+            "failures become rare in this sample but do not vanish (worst remainder/(L‖Δ‖²) = "
+            f"{worst_fixed:.2f}); "
             if worst_fixed > 1
             else f"no failure occurs in this sample (worst remainder/(L‖Δ‖²) = {worst_fixed:.2f}), but "
         )

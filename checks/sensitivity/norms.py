@@ -1,6 +1,7 @@
 r"""The three norm facts seed 000 lists in its W section (item 3.3.1, "We have taken advantage of …").
 
-Seed 001 states the same facts as eq. (8)–(11) (``checks/norms/schatten.py``); here they are catalogued as seed
+Seed 001 states the same facts as eq. (8)–(11) (``checks/norms/schatten.py``); here they are catalogued as
+seed
 000 writes them and linked with ``same_as``.  (Seed 000's Comment 3 and the norm equivalence of item 3.3.3
 are catalogued in ``checks/norms/schatten1.py``.)
 """

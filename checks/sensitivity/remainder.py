@@ -52,10 +52,9 @@ MIRRORED = [
                 "||∫_0^1 V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k) d_t||_{S1}",
             ),
             statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - "
-            r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k) - "
-            r"\langle\mathbf{V}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k),\Delta\mathbf{U}\rangle]_p = "
-            r"\int_0^1\mathrm{tr}([\ldots]\Delta\mathbf{U})d_t \le "
-            r"\|\Delta\mathbf{U}\|_{S^\infty}\Big\|\int_0^1\ldots d_t\Big\|_{S^1}",
+            r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k) - \langle\mathbf{V}\nabla_{\mathbf{U}}\mathbf{s}_t("
+            r"\mathbf{U}^k),\Delta\mathbf{U}\rangle]_p = \int_0^1\mathrm{tr}([\ldots]\Delta\mathbf{U})d_t "
+            r"\le \|\Delta\mathbf{U}\|_{S^\infty}\Big\|\int_0^1\ldots d_t\Big\|_{S^1}",
             expected=Verdict.HOLDS,
             same_as=("sens.eq14_remainder",),
             inputs=sens_rnn_inputs(direction="U", step=(-0.15, 0.15)),
@@ -79,9 +78,9 @@ MIRRORED = [
                 quote="= ∫_0^1 tr([V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k)]ΔU)d_t ≤ ||ΔU||_{S∞} "
                 "||∫_0^1 ...||_{S1} d_t",
             ),
-            statement=r"[\ldots]_p = "
-            r"\int_0^1\mathrm{tr}([\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U}) "
-            r"- \mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k)]\Delta\mathbf{U})d_t \le "
+            statement=r"[\ldots]_p = \int_0^1\mathrm{tr}([\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t("
+            r"\mathbf{U}^k+t\Delta\mathbf{U}) - \mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t("
+            r"\mathbf{U}^k)]\Delta\mathbf{U})d_t \le "
             r"\|\Delta\mathbf{U}\|_{S^\infty}\|\int_0^1\ldots\|_{S^1}d_t",
             expected=Verdict.HOLDS,
             same_as=("sens.u_remainder_000",),
@@ -108,12 +107,11 @@ MIRRORED = [
                 "||∫_0^1 V_{p,:}∇_W s_t(W^k + tΔW) − V_{p,:}∇_W s_t(W^k)||_{S1} dt",
             ),
             statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
-            r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k) - "
-            r"\langle\mathbf{V}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k),\Delta\mathbf{W}\rangle]_p = "
-            r"\int_0^1\mathrm{tr}([\ldots]\Delta\mathbf{W})dt \le "
-            r"\|\Delta\mathbf{W}\|_{S^\infty}\Big\|\int_0^1 "
-            r"\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W}) - "
-            r"\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)\Big\|_{S^1}dt",
+            r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k) - \langle\mathbf{V}\nabla_{\mathbf{W}}\mathbf{s}_t("
+            r"\mathbf{W}^k),\Delta\mathbf{W}\rangle]_p = \int_0^1\mathrm{tr}([\ldots]\Delta\mathbf{W})dt "
+            r"\le \|\Delta\mathbf{W}\|_{S^\infty}\Big\|\int_0^1 \mathbf{V}_{p,:}\nabla_{\mathbf{W}}"
+            r"\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W}) - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}"
+            r"\mathbf{s}_t(\mathbf{W}^k)\Big\|_{S^1}dt",
             expected=Verdict.HOLDS,
             same_as=("sens.eq24_remainder",),
             inputs=sens_rnn_inputs(direction="W", step=(-0.15, 0.15)),
@@ -137,10 +135,10 @@ MIRRORED = [
                 quote="= ∫_0^1 tr([V_{p,:}∇_W s_t(W^k + tΔW) − V_{p,:}∇_W s_t(W^k)]ΔW)d_t ≤ ||ΔW||_{S∞} "
                 "||∫_0^1 ...||_{S1} d_t",
             ),
-            statement=r"[\ldots]_p = \int_0^1 "
-            r"\mathrm{tr}([\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W}) "
-            r"- \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)]\Delta\mathbf{W})d_t \le "
-            r"\|\Delta\mathbf{W}\|_{S^\infty}\|\int_0^1 \ldots\|_{S^1}d_t",
+            statement=r"[\ldots]_p = \int_0^1 \mathrm{tr}([\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t("
+            r"\mathbf{W}^k+t\Delta\mathbf{W}) - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t("
+            r"\mathbf{W}^k)]\Delta\mathbf{W})d_t \le \|\Delta\mathbf{W}\|_{S^\infty}\|\int_0^1 "
+            r"\ldots\|_{S^1}d_t",
             expected=Verdict.HOLDS,
             same_as=("sens.w_remainder_000",),
             inputs=sens_rnn_inputs(direction="W", step=(-0.15, 0.15)),
@@ -167,9 +165,10 @@ MIRRORED = [
                 quote="≃ ∫_0^1 d/d_t V_{p,:}∇_U s_t(U^k + tΔU)|_{t=0} t d_t = 1/2 d/d_t V_{p,:}∇_U s_t(U^k "
                 "+ tΔU)|_{t=0}",
             ),
-            statement=r"\int_0^1\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U}) "
-            r"- \mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k) \simeq "
-            r"\frac12\frac{d}{d_t}\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U})\Big|_{t=0}",
+            statement=r"\int_0^1\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta"
+            r"\mathbf{U}) - \mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k) \simeq \frac12"
+            r"\frac{d}{d_t}\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U})"
+            r"\Big|_{t=0}",
             expected=Verdict.APPROXIMATE,
             same_as=("sens.u_half_derivative_000",),
             inputs=sens_rnn_inputs(direction="U"),
@@ -194,10 +193,10 @@ MIRRORED = [
                 quote="≃ ∫_0^1 d/dt V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0} t dt = 1/2 d/dt V_{p,:}∇_W s_t(W^k + "
                 "tΔW)|_{t=0}",
             ),
-            statement=r"\int_0^1 "
-            r"\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W}) - "
-            r"\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)dt \simeq "
-            r"\frac12\frac{d}{dt}\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W})\Big|_{t=0}",
+            statement=r"\int_0^1 \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta"
+            r"\mathbf{W}) - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)dt \simeq \frac12"
+            r"\frac{d}{dt}\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W})"
+            r"\Big|_{t=0}",
             expected=Verdict.APPROXIMATE,
             same_as=("sens.eq25_half_derivative",),
             inputs=sens_rnn_inputs(direction="W"),
@@ -220,10 +219,10 @@ MIRRORED = [
                 quote="≃ ∫_0^1 d/d_t V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0} t d_t = 1/2 d/d_t V_{p,:}∇_W s_t(W^k "
                 "+ tΔW)|_{t=0}",
             ),
-            statement=r"\int_0^1 "
-            r"\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W}) - "
-            r"\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)d_t \simeq "
-            r"\frac12\frac{d}{d_t}\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W})\Big|_{t=0}",
+            statement=r"\int_0^1 \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta"
+            r"\mathbf{W}) - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)d_t \simeq \frac12"
+            r"\frac{d}{d_t}\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W})"
+            r"\Big|_{t=0}",
             expected=Verdict.APPROXIMATE,
             same_as=("sens.w_half_derivative_000",),
             inputs=sens_rnn_inputs(direction="W"),

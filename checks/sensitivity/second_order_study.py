@@ -1,7 +1,8 @@
 r"""How large are the "ignored second-order terms" of seeds 000/001?  A measurement study.
 
 The author: "We ignore the second-order derivative part, which vanish much faster than the first order
-part" (seed 000, W §3.3) and, in the Comments, "At present, I can not prove ‖Mtr(V_{p,:}Λ_tW dP_{t−1}/dt)‖_{S¹}
+part" (seed 000, W §3.3) and, in the Comments, "At present, I can not prove ‖Mtr(V_{p,:}Λ_tW
+dP_{t−1}/dt)‖_{S¹}
 is significantly smaller than … other parts of the derivative. The consequence will be catastrophic if
 it is not true".  We measure, on random RNN instances, the ratio
 
@@ -230,11 +231,15 @@ def second_order_sweep(profile):
         hi = [x for x in r if x[1] > 1]
         s = [x for x in rows_s if x[0] == act]
         lines.append(
-            f"{act}: the dropped W-term has median {min(x[2] for x in r):.2f}–{max(x[2] for x in r):.2f} × the kept "
-            f"part (‖W‖ < 1: up to {max(x[2] for x in lo):.2f}, P(ρ_W > 1) ≤ {max(x[4] for x in lo):.0%}; ‖W‖ > 1: "
+            f"{act}: the dropped W-term has median "
+            f"{min(x[2] for x in r):.2f}–{max(x[2] for x in r):.2f} × the kept "
+            f"part (‖W‖ < 1: up to {max(x[2] for x in lo):.2f}, P(ρ_W > 1) ≤ "
+            f"{max(x[4] for x in lo):.0%}; ‖W‖ > 1: "
             f"up to {max(x[2] for x in hi):.2f}, P(ρ_W > 1) up to {max(x[4] for x in hi):.0%}); the U-term "
-            f"{min(x[5] for x in r):.2f}–{max(x[5] for x in r):.2f} ×. Dropping it leaves a relative error of "
-            f"{s[0][2]:.0%} at ‖Δ‖ = {s[0][1]:g} (vs {s[0][3]:.1e} with it kept): the error does not shrink with "
+            f"{min(x[5] for x in r):.2f}–{max(x[5] for x in r):.2f} ×. Dropping it leaves a relative "
+            "error of "
+            f"{s[0][2]:.0%} at ‖Δ‖ = {s[0][1]:g} (vs {s[0][3]:.1e} with it kept): the error does not "
+            "shrink with "
             "the step."
         )
     concl = (

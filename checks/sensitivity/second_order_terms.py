@@ -26,12 +26,11 @@ DIMS = {"H": [2, 3], "T": [3, 4], "act": SMOOTH}
         quote="We ignore the second-order derivative part, which vanish much faster then the first order "
         "part.",
     ),
-    statement=r"\Big\|\frac{d}{dt}\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t\Big\|_{S^1} \simeq "
-    r"\Big\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T + "
-    r"\Lambda_t\mathbf{V}_{p,:}^T\tfrac{d}{dt}\mathbf{s}_{t-1}^T + "
-    r"\mathrm{Mtr}(\mathbf{V}_{p,:}\tfrac{d}{dt}\Lambda_t\mathbf{W}\mathbf{P}_{t-1}) + "
-    r"\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1})\Big\|_{S^1} + "
-    r"o(\|\Delta\mathbf{W}\|)",
+    statement=r"\Big\|\frac{d}{dt}\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t\Big\|_{S^1} \simeq \Big"
+    r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T + "
+    r"\Lambda_t\mathbf{V}_{p,:}^T\tfrac{d}{dt}\mathbf{s}_{t-1}^T + \mathrm{Mtr}(\mathbf{V}_{p,:}"
+    r"\tfrac{d}{dt}\Lambda_t\mathbf{W}\mathbf{P}_{t-1}) + \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta"
+    r"\mathbf{W}\mathbf{P}_{t-1})\Big\|_{S^1} + o(\|\Delta\mathbf{W}\|)",
     expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="W"),
     dims=DIMS,
@@ -60,10 +59,10 @@ def w_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
         quote="≃ 1/2 (d/dt λ_t ⊙ V_{p,:}ᵀ x_tᵀ + Mtr(d/dt λ_t ⊙ V_{p,:} W Q_{t−1})) In this situation, we "
         "have ignored the second derivation part.",
     ),
-    statement=r"\frac12\frac{d}{dt}(\lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + "
-    r"\mathrm{Mtr}(\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1})) \simeq "
-    r"\frac12\Big(\tfrac{d}{dt}\lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + "
-    r"\mathrm{Mtr}(\tfrac{d}{dt}\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1})\Big)",
+    statement=r"\frac12\frac{d}{dt}(\lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + \mathrm{Mtr}(\lambda_t"
+    r"\odot\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1})) \simeq \frac12\Big(\tfrac{d}{dt}\lambda_t\odot"
+    r"\mathbf{V}_{p,:}^T\mathbf{x}_t^T + \mathrm{Mtr}(\tfrac{d}{dt}\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}"
+    r"\mathbf{Q}_{t-1})\Big)",
     expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="U"),
     dims=DIMS,
@@ -89,8 +88,8 @@ def u_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
         "= tr(∂²s_{t−1}/∂U² ΔU)",
     ),
     statement=r"\frac{d}{d_t}\nabla_{\mathbf{U}}\mathbf{V}_p\mathbf{s}_t = "
-    r"\frac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t + "
-    r"\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\frac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T",
+    r"\frac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t + \mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T"
+    r"\frac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T",
     expected=Verdict.REFUTED,
     same_as=("second_order.u_dropped_000",),
     inputs=sens_rnn_inputs(direction="U"),

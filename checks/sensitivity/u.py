@@ -1,6 +1,7 @@
 r"""Sensitivity of s_t to the input matrix U: seed 000 "Loss Bound with Respect to U" and seed 001 §B.1.
 
-Same conventions as ``checks/sensitivity/w.py``: t = T, ``v`` = V_{p,:}, ``D`` = ΔU (H×N), probes ``c``, ``B``;
+Same conventions as ``checks/sensitivity/w.py``: t = T, ``v`` = V_{p,:}, ``D`` = ΔU (H×N), probes ``c``,
+``B``;
 ground truth by finite differences of the forward pass.  The first-order bounds eq. (12)/(13) and (23)
 are also here (they share the worst-direction construction).
 """
@@ -102,8 +103,8 @@ def _u_half(xp, eps, U, W, s0, X, v, D, act, T):
         quote="we can calculate U's first order gradient: ∇_U V_p s_t = Λ'_t V_pᵀ x_t + Q_{t−1} W̃ᵀ Λ̃'_t Ṽ_pᵀ",
     ),
     statement=r"\nabla_{\mathbf{U}}\mathbf{V}_p\mathbf{s}_t = "
-    r"\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t + "
-    r"\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T",
+    r"\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t + \mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tilde{\mathbf{"
+    r"\Lambda}}_t'\tilde{\mathbf{V}}_p^T",
     expected=Verdict.HOLDS,
     same_as=("sens.u_grad_mtr",),
     inputs=sens_rnn_inputs(direction="U", probe=True),
@@ -129,9 +130,8 @@ def eq16_grad(xp, U, W, s0, X, v, B, act, T):
         quote="Let λ''_t be a column vector of σ''(Ux_t + W s_{t−1}): d/dt λ_t = λ''_t ⊙ [(X̄_t + W "
         "Q_{t−1})vec(ΔU)] = λ''_t ⊙ (ΔU x_t + W Q_{t−1} vec(ΔU))",
     ),
-    statement=r"\frac{d}{dt}\lambda_t = "
-    r"\lambda_t''\odot[(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1})\mathrm{vec}(\Delta\mathbf{U})] = "
-    r"\lambda_t''\odot(\Delta\mathbf{U}\mathbf{x}_t + "
+    statement=r"\frac{d}{dt}\lambda_t = \lambda_t''\odot[(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1})"
+    r"\mathrm{vec}(\Delta\mathbf{U})] = \lambda_t''\odot(\Delta\mathbf{U}\mathbf{x}_t + "
     r"\mathbf{W}\mathbf{Q}_{t-1}\mathrm{vec}(\Delta\mathbf{U}))",
     expected=Verdict.HOLDS,
     same_as=("sens.dlambda_000.corrected",),
@@ -185,9 +185,9 @@ _UP1_QUOTE = (
     "sens.u_part1_chain_000",
     title="Bound on ‖(dλ_t/dt) ⊙ V_pᵀx_tᵀ‖_{S¹} (seed 000 U, item 3), line by line",
     source=Source(SEED_000, f"{SEC_U}, item 3", quote=_UP1_QUOTE),
-    statement=r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T\|_{S^1} \le \ldots \le "
-    r"\|\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{x}_t^T\|_2\|\Delta\mathbf{U}\|_{S^\infty}(\|\mathbf{x}_t^2\|_2 "
-    r"+ \sqrt{H}\max_p(\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{Q}_{t-1})\|_{S^1}))",
+    statement=r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T\|_{S^1} \le \ldots \le \|"
+    r"\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{x}_t^T\|_2\|\Delta\mathbf{U}\|_{S^\infty}("
+    r"\|\mathbf{x}_t^2\|_2 + \sqrt{H}\max_p(\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{Q}_{t-1})\|_{S^1}))",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="U"),
     dims=SENS_RNN_DIMS_H2,
@@ -217,9 +217,9 @@ def u_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
         quote="N_ij = d/dt λ_t ⊙ V_{p,:} W Q_{t−1,:,iN+j} ≤ ... ≤ ||λ''_t||_∞ ||ΔU||_{S∞}(||x_t||_2 + √H "
         "max_p(||Mtr(W_{p,:}Q_{t−1})||_{S1}) ||V_{p,:}||_∞ ||W||_{S∞} ||Q_{t−1,:,iN+j}||_2",
     ),
-    statement=r"|\mathbf{N}_{ij}| \le "
-    r"\|\lambda_t''\|_\infty\|\Delta\mathbf{U}\|_{S^\infty}(\|\mathbf{x}_t\|_2 + "
-    r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{Q}_{t-1})\|_{S^1})\|\mathbf{V}_{p,:}\|_\infty\|\mathbf{W}\|_{S^\infty}\|\mathbf{Q}_{t-1,:,iN+j}\|_2",
+    statement=r"|\mathbf{N}_{ij}| \le \|\lambda_t''\|_\infty\|\Delta\mathbf{U}\|_{S^\infty}(\|\mathbf{x}_t"
+    r"\|_2 + \sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{Q}_{t-1})\|_{S^1})\|\mathbf{V}_{p,:}\|_"
+    r"\infty\|\mathbf{W}\|_{S^\infty}\|\mathbf{Q}_{t-1,:,iN+j}\|_2",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="U"),
     dims=SENS_RNN_DIMS_H2,
@@ -244,7 +244,7 @@ def u_n_elem_000(xp, U, W, s0, X, v, D, act, T):
     return gap, 0 * gap
 
 
-# --------------------------------------------------------------------------- eq. (12), (13), (23): first-order bounds
+# ------------------------------------------------------------------- eq. (12), (13), (23): first-order bounds
 
 
 def _worst_row(xp, G_all):
@@ -262,8 +262,8 @@ def _worst_row(xp, G_all):
         "§B.1, eq. (12)",
         quote="[Vs_t(U^k + ΔU) − Vs_t(U^k)]_p ≃ tr[∂[Vs_t]_p/∂U ΔU] ≤ ||Q_t Ṽ_p||_{S1} ||ΔU||_{S∞}",
     ),
-    statement=r"\mathrm{tr}\Big[\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}}\Delta\mathbf{U}\Big] "
-    r"\le \|\mathbf{Q}_t\tilde{\mathbf{V}}_p\|_{S^1}\|\Delta\mathbf{U}\|_{S^\infty}",
+    statement=r"\mathrm{tr}\Big[\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}}\Delta"
+    r"\mathbf{U}\Big] \le \|\mathbf{Q}_t\tilde{\mathbf{V}}_p\|_{S^1}\|\Delta\mathbf{U}\|_{S^\infty}",
     expected=Verdict.HOLDS,
     inputs=sens_rnn_inputs(direction="U"),
     dims=SENS_RNN_DIMS,
@@ -296,8 +296,8 @@ def _first_order_inf(xp, eps, U, W, V, s0, X, act, T, wrt):
         "expansion. ... ||Vs_t(U^k + ΔU) − Vs_t(U^k)||_∞ ≤ max_p ||Q_t Ṽ_p||_{S1} ||ΔU||_{S∞}",
     ),
     statement=r"\|\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - "
-    r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)\|_\infty \le "
-    r"\max_p\|\mathbf{Q}_t\tilde{\mathbf{V}}_p\|_{S^1}\|\Delta\mathbf{U}\|_{S^\infty}",
+    r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)\|_\infty \le \max_p\|\mathbf{Q}_t\tilde{\mathbf{V}}_p\|_{S^1}\|"
+    r"\Delta\mathbf{U}\|_{S^\infty}",
     expected=Verdict.APPROXIMATE,
     inputs=sens_rnn_inputs(K=3),
     dims=SENS_RNN_DIMS_H2,
@@ -323,8 +323,8 @@ def eq13_first_order(xp, eps, U, W, V, s0, X, act, T):
         "first part. ||Vs_t(W^k + ΔW) − Vs_t(W^k)||_∞ ≤ max_p ||P_t Ṽ_p||_{S1} ||ΔW||_{S∞}",
     ),
     statement=r"\|\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
-    r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)\|_\infty \le "
-    r"\max_p\|\mathbf{P}_t\tilde{\mathbf{V}}_p\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}",
+    r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)\|_\infty \le \max_p\|\mathbf{P}_t\tilde{\mathbf{V}}_p\|_{S^1}\|"
+    r"\Delta\mathbf{W}\|_{S^\infty}",
     expected=Verdict.APPROXIMATE,
     same_as=("sens.eq13_first_order",),
     inputs=sens_rnn_inputs(K=3),

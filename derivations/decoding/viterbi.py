@@ -39,7 +39,8 @@ derivation(
 )
 
 # The full-context factorisation of the Question 2 preamble, for T = 3: with q_t = p(w_{0:t}) the prefix
-# probabilities, p(w_t | w_{0:t-1}) = q_t / q_{t-1}, and the product telescopes to p(w_{1:3} | w_0) = q_3 / q_0.
+# probabilities, p(w_t | w_{0:t-1}) = q_t / q_{t-1}, and the product telescopes to p(w_{1:3} | w_0) = q_3 /
+# q_0.
 q0, q1, q2, q3 = sp.symbols("q_0 q_1 q_2 q_3", positive=True)
 
 derivation(

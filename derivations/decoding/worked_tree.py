@@ -11,6 +11,7 @@ r"""Exact relations of the worked tree, seed 004 Q2.4 (tree reconstructed in che
 import checks.decoding._helpers as dec
 import sympy as sp
 from checks._vocab.sources import SEED_004
+from checks.decoding._tree import TREE, tree_children, tree_greedy, tree_joint, tree_paths
 
 from lemmacheck import Source, Verdict, derivation
 
@@ -39,12 +40,12 @@ derivation(
 
 
 def _best_ll():
-    return max(dec.tree_joint(p) for p in dec.tree_paths(3))
+    return max(tree_joint(p) for p in tree_paths(3))
 
 
 derivation(
     "tree.greedy_suboptimal",
-    chain=[dec.tree_joint(dec.tree_greedy()), "<", _best_ll()],
+    chain=[tree_joint(tree_greedy()), "<", _best_ll()],
     labels=["greedy (the, red, rectangle) vs exhaustive search (the, green, rectangle)"],
     title="Greedy's sequence is less likely than the most likely sequence (−9.1 < −8.2)",
     source=Source(
@@ -62,7 +63,7 @@ derivation(
 
 derivation(
     "tree.not_markov",
-    chain=[dec.TREE[("a", "red")]["circle"], "<", dec.TREE[("the", "red")]["circle"]],
+    chain=[TREE[("a", "red")]["circle"], "<", TREE[("the", "red")]["circle"]],
     labels=["log p(circle | a, red) = −4.9 vs log p(circle | the, red) = −4.8"],
     title="The tree model is not first-order Markov: p(w₃ | w₁, w₂ = red) depends on w₁",
     source=Source(
@@ -84,7 +85,7 @@ derivation(
 
 def _largest_child_mass():
     """The node whose listed children carry the most probability: Σ exp(log p) over its children."""
-    masses = {prefix: sum(sp.exp(lp) for lp in kids.values()) for prefix, kids in dec.TREE.items()}
+    masses = {prefix: sum(sp.exp(lp) for lp in kids.values()) for prefix, kids in TREE.items()}
     prefix = max(masses, key=lambda k: float(masses[k]))
     return masses[prefix]
 
@@ -103,7 +104,7 @@ derivation(
     statement=r"\forall \text{ node } \boldsymbol w_{0:t-1}:\ \sum_{w \text{ listed}} p(w\mid \boldsymbol "
     r"w_{0:t-1}) \le 1",
     expected=Verdict.PROVED,
-    notes="The figure is absent from the converted text; the tree (checks/decoding/_helpers.py, TREE, with "
+    notes="The figure is absent from the converted text; the tree (checks/decoding/_tree.py, TREE, with "
     "the provenance of every number) is rebuilt from the numbers of 2.4.a–c. All log-probabilities are "
     "negative and no node's listed children exceed probability 1, so the numbers are consistent with 'low "
     "probability paths removed'.",
@@ -111,7 +112,7 @@ derivation(
 
 
 def _top_ll(B):
-    return dec.tree_beam_search(dec.tree_children, B, 3, distinct_start=True)[0][1]
+    return dec.tree_beam_search(tree_children, B, 3, distinct_start=True)[0][1]
 
 
 derivation(

@@ -1,6 +1,7 @@
 r"""SymPy derivations for seed 001 §A: the chain rule of eq. (4) and the linearity of eq. (5).
 
-Eq. (4) is proved on a scalar RNN with two tokens and two classes, :math:`s_t = \sigma(u x_t + w s_{t-1})` with
+Eq. (4) is proved on a scalar RNN with two tokens and two classes, :math:`s_t = \sigma(u x_t + w s_{t-1})`
+with
 an arbitrary differentiable activation σ (a SymPy ``Function``, so the proof covers every activation),
 :math:`z = (v_1 s_2, v_2 s_2)`, with every parameter of :math:`\Phi = \{u, w, v, s_0\}` perturbed along
 :math:`\delta\Phi`: the directional derivative of :math:`f = \log(e^{z_1} + e^{z_2})` along δΦ (differentiated

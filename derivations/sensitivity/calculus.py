@@ -42,10 +42,9 @@ derivation(
         "Loss Bound with Respect to U, second item 2.2",
         quote="≃ ∫_0^1 d/dt V_{p,:}∇_U s_t(U^k + tΔU)|_{t=0} dt = 1/2 d/dt V_{p,:}∇_U s_t(U^k + tΔU)|_{t=0}",
     ),
-    statement=r"\int_0^1 "
-    r"\frac{d}{dt}\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U})\Big|_{t=0}dt "
-    r"= "
-    r"\frac12\frac{d}{dt}\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U})\Big|_{t=0}",
+    statement=r"\int_0^1 \frac{d}{dt}\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta"
+    r"\mathbf{U})\Big|_{t=0}dt = \frac12\frac{d}{dt}\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t("
+    r"\mathbf{U}^k+t\Delta\mathbf{U})\Big|_{t=0}",
     expected=Verdict.REFUTED,
     domain={g: (-5, 5)},
     same_as=("sens.eq15_half_derivative", "sens.half_derivative_000"),
