@@ -9,8 +9,8 @@ Helper module (no claims are registered here). Everything is plain NumPy on a le
 * instrumented (operation- and memory-counting) versions used by the ``complexity`` claims.
 
 Every function that takes P works on float64 arrays and on object arrays of mpmath numbers (the
-engine re-evaluates a candidate counterexample at 60 digits), so near-ties that float64 rounding could
-reorder are re-decided exactly.
+engine re-evaluates a candidate counterexample at REVERIFY_DPS digits), so near-ties that float64
+rounding could reorder are re-decided exactly.
 
 Conventions: the vocabulary is {0, …, N-1} and <BOS> is word 0 (it is part of the vocabulary, as the
 document's reading of 2.1 says). ``P[b, i, j] = p(w_t = j | w_{t-1} = i)``. Probabilities are multiplied

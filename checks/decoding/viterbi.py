@@ -371,7 +371,7 @@ def viterbi_time_varying_exact(xp, Ps, N, T):
     "RNN' is Markov of some order): flagged as our reading, the sentence could also mean 'an RNN which "
     "happens to be Markov'. A tanh RNN h_t = tanh(W h_{t−1} + U e_{w_t}), p = softmax(V h_t) carries w_1 "
     "in its state forever: two histories that agree on the last n words but differ in w_1 give different "
-    "next-word distributions, for every n tried (n = 1, 2, 3). Checked exactly at 60 digits.",
+    "next-word distributions, for every n tried (n = 1, 2, 3). Checked exactly in high precision.",
 )
 def viterbi_rnn_markov(xp, W, U, V, n):
     common = [1] * n  # the last n words agree

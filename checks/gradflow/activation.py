@@ -23,7 +23,7 @@ RNN_INPUTS = {
     "X": Array("T", 2, scale=(0.1, 2.0)),
     "h0": Array("n", scale=(0.1, 2.0)),
 }
-RNN_DIMS = {"n": [1, 2, 4], "T": [1, 3, 6], "act": ALL_ACTS}
+ACT_DIMS = {"n": [1, 2, 4], "T": [1, 3, 6], "act": ALL_ACTS}
 
 
 def _g_matches_sigma_h(xp, W, U, b, X, h0, act_name):
@@ -43,7 +43,7 @@ def _g_matches_sigma_h(xp, W, U, b, X, h0, act_name):
 @prop(
     "act.s002.g_eq_sigma_h",
     inputs=RNN_INPUTS,
-    dims=RNN_DIMS,
+    dims=ACT_DIMS,
     title="g_t = sigma(h_t) relates the two recurrences (seed 002)",
     source=Source(
         SEED_002, "Question 1, part 1", quote="We can express g_t in terms of h_t by : g_t = \\sigma(h_t)"
@@ -143,7 +143,7 @@ def eq21_inverse_003(xp, h, h2, act):
 @prop(
     "act.s003.identification",
     inputs=RNN_INPUTS,
-    dims=RNN_DIMS,
+    dims=ACT_DIMS,
     title="setting g_t = sigma(h_t) for all t makes the recurrences equivalent (seed 003)",
     source=Source(
         SEED_003,
@@ -165,7 +165,7 @@ def identification_003(xp, W, U, b, X, h0, act):
 @prop(
     "act.s004.induction",
     inputs=RNN_INPUTS,
-    dims=RNN_DIMS,
+    dims=ACT_DIMS,
     title="induction step h_t = W g_{t-1} + U x_t + b, hence sigma(h_t) = g_t (seed 004)",
     source=Source(
         SEED_004,

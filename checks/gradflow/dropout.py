@@ -75,7 +75,7 @@ def _rel_close(xp, a, b, rtol=1e-9):
     The engine's relations compare scalars per instance; these identities are between vectors, so they
     are properties with the policy's float64 rtol (1e-9). The three that go through a linear solve use
     1e-7: float64 solves lose digits with the condition number of XᵀX + λI. A failing instance is still
-    re-evaluated at 60 digits (exact=False) before it refutes anything.
+    re-evaluated in high precision (exact=False) before it refutes anything.
     """
     flat = lambda m: m.reshape(m.shape[0], -1)  # noqa: E731
     da, db = flat(a), flat(b)
@@ -210,7 +210,7 @@ MC_MASKS, MC_CHUNK = 400, 50
     expected=Verdict.HOLDS,
     same_as=("dropout.s003.expected_loss",),
     notes=f"{MC_MASKS} masks per instance from a fixed-seed generator (the same masks in float64 and in the "
-    "60-digit re-evaluation); passes when the closed form lies within 6 standard errors of the sample "
+    "high-precision re-evaluation); passes when the closed form lies within 6 standard errors of the sample "
     "mean (false-alarm rate ~1e-9 per instance).",
 )
 def expected_loss_mc(xp, X, w, y, p):

@@ -5,7 +5,7 @@ has the eigenvalue 0 which the smaller one may lack, so the sets differ; the non
 multiplicity) and the largest eigenvalue always agree, which is all the vanishing-gradient argument needs.
 """
 
-from checks._vocab.linalg import op_norm
+from checks._vocab.linalg import matvec, op_norm
 from checks._vocab.sources import SEED_003, SEED_004
 from lemmacheck import Source, Verdict, identity, prop
 from lemmacheck.inputs import Array
@@ -113,16 +113,11 @@ def lemma51_nonzero(xp, W):
 def proof_step(xp, w):
     W = w[:, :, None]  # (batch, 2, 1)
     u = xp.stack([-w[:, 1], w[:, 0]], axis=-1)  # W W^T u = w (w . u) = 0 = 0 * u
-    v = matvec_t(xp, W, u)
+    v = matvec(xp.transpose(W), u)
     nu = xp.sqrt(xp.sum(u * u, axis=-1))
     nw = xp.sqrt(xp.sum(w * w, axis=-1))
     valid = nu > 0
     return (~valid) | (xp.sqrt(xp.sum(v * v, axis=-1)) > 1e-9 * nu * nw)
-
-
-def matvec_t(xp, W, u):
-    """W^T u for W (batch, n, m), u (batch, n)."""
-    return xp.matmul(xp.transpose(W), u[..., None])[..., 0]
 
 
 @identity(

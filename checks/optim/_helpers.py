@@ -188,7 +188,7 @@ def gram_schmidt_rows(xp, M):
     """Orthonormalise the rows of a batch of square matrices (batch, n, n) with xp operations.
 
     The sampled `Orthogonal` inputs are orthogonal only to float64 rounding; redoing Gram–Schmidt in
-    the working precision makes them orthogonal to 60 digits in the mpmath re-verification too."""
+    the working precision makes them orthogonal to the working precision in the mpmath re-verification too."""
     rows = []
     for i in range(M.shape[-2]):
         r = M[:, i, :]

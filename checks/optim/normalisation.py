@@ -169,6 +169,17 @@ def _signs_xp(xp, raw):
     return xp.where(raw >= 0, 1.0, -1.0)
 
 
+def _support_point(xp, u, Q, s_raw, n):
+    """x = Q s at a sign vector s, y = uᵀx, and μ_y, σ_y computed exactly over the support of x = Q r."""
+    Q = _whitening(xp, Q)
+    X = _support(xp, Q, n)
+    x = matvec(Q, _signs_xp(xp, s_raw))
+    ys = _projections(xp, u, X)
+    mu = _expect(xp, ys)
+    sigma = xp.sqrt(_expect(xp, (ys - mu[:, None]) ** 2))
+    return x, dot(xp, u, x), mu, sigma
+
+
 @identity(
     "wn.output_002",
     inputs={"u": Array("n"), "x": Array("n"), "g": Scalar(-10.0, 10.0), "b": Scalar(-10.0, 10.0)},

@@ -18,8 +18,8 @@ from checks.optim.normalisation import (
     _expect,
     _nonzero,
     _projections,
-    _signs_xp,
     _support,
+    _support_point,
     _whitening,
     _wn_step,
 )
@@ -156,16 +156,10 @@ def bn_decorrelation_needed_003(xp, u, L, n):
     statement=r"w^Tx+\beta = \gamma\frac{y}{\|u\|}+\beta = \gamma\frac{y-\mu_y}{\sigma_y}+\beta = \hat y",
     expected=Verdict.HOLDS,
     same_as=("bn.wn_equivalence_002", "bn.wn_equivalence_004"),
-    notes="At a point x = Q s of the support (s a sign vector), with μ_y and σ_y computed exactly. ",
+    notes="At a point x = Q s of the support (s a sign vector), with μ_y and σ_y computed exactly.",
 )
 def bn_identify_003(xp, u, Q, s_raw, gamma, beta, n):
-    Q = _whitening(xp, Q)
-    X = _support(xp, Q, n)
-    x = matvec(Q, _signs_xp(xp, s_raw))
-    ys = _projections(xp, u, X)
-    mu = _expect(xp, ys)
-    sigma = xp.sqrt(_expect(xp, (ys - mu[:, None]) ** 2))
-    y = dot(xp, u, x)
+    x, y, mu, sigma = _support_point(xp, u, Q, s_raw, n)
     return (
         dot(xp, weight_from_direction(xp, u, gamma), x) + beta,
         gamma * y / xp.sqrt(dot(xp, u, u)) + beta,

@@ -14,8 +14,8 @@ from checks.optim.normalisation import (
     _expect,
     _nonzero,
     _projections,
-    _signs_xp,
     _support,
+    _support_point,
     _whitening,
 )
 from checks.optim.normalisation_003 import _BN3, bn_mean_003
@@ -110,13 +110,7 @@ def bn_var_004(xp, u, Q, n):
     notes="At a point x = Q s of the support; μ_y and σ_y computed exactly.",
 )
 def bn_wn_equivalence_004(xp, u, Q, s_raw, gamma, beta, n):
-    Q = _whitening(xp, Q)
-    X = _support(xp, Q, n)
-    x = matvec(Q, _signs_xp(xp, s_raw))
-    ys = _projections(xp, u, X)
-    mu = _expect(xp, ys)
-    sigma = xp.sqrt(_expect(xp, (ys - mu[:, None]) ** 2))
-    y = dot(xp, u, x)
+    x, y, mu, sigma = _support_point(xp, u, Q, s_raw, n)
     nu = xp.sqrt(dot(xp, u, u))
     return (
         gamma * (y - mu) / sigma + beta,

@@ -219,7 +219,7 @@ def gauss_legendre_01(xp, n=8, panels=4):
 
     Saturated instances can make the integrand change sharply along the path, so the claims that
     integrate keep ‖ΔW‖ moderate and use panels; nodes are float64 (the integrand, not the nodes, is what
-    a 60-digit re-verification re-evaluates).
+    a high-precision re-verification re-evaluates).
     """
     x, w = np.polynomial.legendre.leggauss(n)
     nodes, weights = [], []
