@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from checks._vocab.activations import SUP_D1, activation
+from checks._vocab.activations import SUP_D1, activation, curvature_ratio
 from checks._vocab.fd import directional
-from checks._vocab.linalg import frob, matvec, norm2, s1, sinf
+from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.rnn import preactivations_and_states
 from checks.sensitivity._helpers import (
     forward_sensitivities,
@@ -64,20 +64,22 @@ class Mirror:
     wrt: Wrt
     check: Callable
     meta: dict = field(default_factory=dict)
+    #: keywords passed to ``check`` besides the inputs (e.g. ``corrected=True`` for a corrected form)
+    options: dict = field(default_factory=dict)
 
 
 def declare(row: Mirror, module: str) -> None:
     """Declare ``row``'s claim (from ``module``) with a check bound to its parameter."""
-    check, wrt = row.check, row.wrt
+    check, wrt, options = row.check, row.wrt, row.options
     if row.kind is approximation:
 
         def fn(xp, eps, act, T, **inputs):
-            return check(xp, eps, wrt, act=act, T=T, **inputs)
+            return check(xp, eps, wrt, act=act, T=T, **options, **inputs)
 
     else:
 
         def fn(xp, act, T, **inputs):
-            return check(xp, wrt, act=act, T=T, **inputs)
+            return check(xp, wrt, act=act, T=T, **options, **inputs)
 
     fn.__module__, fn.__doc__ = module, check.__doc__
     fn.__name__ = fn.__qualname__ = row.claim_id.replace(".", "_")
@@ -179,3 +181,46 @@ def half_derivative(xp, eps, wrt, U, W, s0, X, v, D, act, T, **_):
     dU, dW = wrt.moved(0 * U, 0 * W, eps * D)
     tg = tangents(xp, U, W, s0, X, act, dU, dW, fw)
     return s1(xp, integral), 0.5 * s1(xp, row_grad(xp, v, tg[wrt.sens_dot][T]))
+
+
+# --------------------------------------------------------------------------- Lemma 3 inside the bounds
+
+
+def _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected):
+    """(fw, dλ'_T/dt along D, max_q of the Lemma 3 factor): as written (signed σ''/σ', the tensor at
+    T − 1) or corrected (|σ''/σ'|, the tensor at T)."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    dU, dW = wrt.moved(0 * U, 0 * W, D)
+    lamdot = tangents(xp, U, W, s0, X, act, dU, dW, fw)["lamdot"][T]
+    ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
+    if corrected:
+        m = xp.max(xp.abs(ratio) * s1(xp, fw[wrt.sens][T]), axis=-1)
+    else:
+        m = xp.max(ratio * s1(xp, fw[wrt.sens][T - 1]), axis=-1)
+    return fw, lamdot, m
+
+
+def lemma3_outer_part(xp, wrt, U, W, s0, X, v, D, act, T, *, corrected, **_):
+    """‖(dλ'/dt ⊙ V_pᵀ) yᵀ‖_{S¹} (y = x_T or s_{T−1}) down the written chain to the Lemma 3 bound."""
+    fw, lamdot, m = _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected)
+    y = wrt.input_at(fw["states"], X, T)
+    e0 = s1(xp, xp.outer(lamdot * v, y))
+    e1 = norm2(xp, lamdot * v) * norm2(xp, y)
+    e2 = inf_norm(xp, lamdot) * norm2(xp, v) * norm2(xp, y)
+    return e0, e1, e2, m * sinf(xp, D) * norm2(xp, v) * norm2(xp, y)
+
+
+def lemma3_tensor_part(xp, wrt, U, W, s0, X, v, D, act, T, *, corrected, **_):
+    """‖S_{T−1} W̃ᵀ (dλ'/dt ⊙ V_pᵀ)‖_{S¹} (S = Q or P) down the written chain to the Lemma 3 bound."""
+    fw, lamdot, m = _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected)
+    S1 = fw[wrt.sens][T - 1]
+    a = lamdot * v
+    wa = matvec(xp.transpose(W), a)  # W̃ᵀ (dλ' ⊙ V_pᵀ)
+    sn = norm2(xp, s1(xp, S1))
+    return (
+        s1(xp, row_grad(xp, wa, S1)),
+        sn * norm2(xp, wa),
+        sn * sinf(xp, W) * norm2(xp, a),
+        sn * sinf(xp, W) * inf_norm(xp, lamdot) * norm2(xp, v),
+        sn * sinf(xp, W) * m * sinf(xp, D) * norm2(xp, v),
+    )

@@ -1,4 +1,5 @@
-r"""Seed 001 §B: Lemma 3 (the derivative of λ'_t), eq. (17)–(20), (28)–(31), and Lemma 4.
+r"""Seed 001 §B: Lemma 3 (the derivative of λ'_t), eq. (19)–(20).  Eq. (17), (18), (28), (31) are in
+``lemma3_parts`` (one table for U and W); eq. (29), (30) and Lemma 4 in ``lemma_w``.
 
 The question the issue asks — "which time index, t or t−1, must the sensitivity carry?" — is answered
 by ``lemma3.eq19``/``lemma3.corrected``: ∂λ'_{t,q}/∂Φ = (λ''_q/λ'_q)·∂s_{t,q}/∂Φ, i.e. Q_t (P_t), not
@@ -6,14 +7,13 @@ Q_{t−1} (P_{t−1}).  Eq. (17), (18), (20), (28), (31) and both Lipschitz cons
 Throughout, ``D`` is the step ΔU (or ΔW) and ``v`` the row V_p.
 """
 
-from checks._vocab.activations import SMOOTH, curvature_ratio
-from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
+from checks._vocab.activations import curvature_ratio
+from checks._vocab.linalg import frob, inf_norm, s1, sinf
 from checks._vocab.sources import SEED_001
 from checks.sensitivity._helpers import (
     FD_TOL,
     SENS_RNN_DIMS,
     forward_sensitivities,
-    row_grad,
     sens_rnn_inputs,
     tangents,
     true_dlam,
@@ -171,127 +171,3 @@ def lemma3_eq20_corrected(xp, U, W, s0, X, D, act, T):
 
 
 # --------------------------------------------------------------------------- eq. (17), (18): the U parts
-
-
-def _eq17(xp, U, W, s0, X, v, D, act, T, corrected):
-    fw, lamdot, ratio = _u_lam(xp, U, W, s0, X, D, act, T)
-    x = X[:, T - 1]
-    e0 = s1(xp, xp.outer(lamdot * v, x))
-    e1 = norm2(xp, lamdot * v) * norm2(xp, x)
-    e2 = inf_norm(xp, lamdot) * norm2(xp, v) * norm2(xp, x)
-    if corrected:
-        m = xp.max(xp.abs(ratio) * s1(xp, fw["Q"][T]), axis=-1)
-    else:
-        m = xp.max(ratio * s1(xp, fw["Q"][T - 1]), axis=-1)
-    return e0, e1, e2, m * sinf(xp, D) * norm2(xp, v) * norm2(xp, x)
-
-
-_EQ17_QUOTE = (
-    "||d/d_t Λ'_t V_pᵀ x_t||_{S1} ≤ ||d/d_t λ'_t ⊙ V_pᵀ||_2 ||x_t||_2 ≤ ||d/d_t λ'_t||_∞ ||V_p||_2 "
-    "||x_t||_2 ≤ max_q(λ'_{t_q}^{−1} λ''_{t_q} ||Q_{t−1...,q}||_{S1}) ||ΔU||_{S∞} ||V_p||_2 ||x_t||_2"
-)
-
-
-@inequality(
-    "sens.eq17",
-    title="Eq. (17): ‖(dΛ'_t/dt)V_pᵀx_tᵀ‖_{S¹} ≤ … ≤ max_q(λ'^{-1}λ''‖Q_{t-1,:,:,q}‖_{S¹})‖ΔU‖‖V_p‖‖x_t‖",
-    source=Source(SEED_001, "§B.1, eq. (17)", quote=_EQ17_QUOTE),
-    statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t\|_{S^1} \le \|\tfrac{d}{d_t}"
-    r"\lambda_t'\odot\mathbf{V}_p^T\|_2\|\mathbf{x}_t\|_2 \le \|\tfrac{d}{d_t}\lambda_t'\|_\infty\|"
-    r"\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2\le \max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|"
-    r"\mathbf{Q}_{t-1,:,:,q}\|_{S^1})\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2",
-    expected=Verdict.REFUTED,
-    expected_broken_step=3,
-    inputs=sens_rnn_inputs(direction="U"),
-    dims=SENS_RNN_DIMS,
-    relations=("<=", "<=", "<="),
-    labels=("rank one", "eq. (11)", "Lemma 3 with Q_{t-1}"),
-    notes="The last step applies Lemma 3 with Q_{t−1} where Lemma 3 (and eq. (19)) has Q_t, and with the "
-    "signed ratio λ''/λ'. At t = 1, Q_0 = 0 and the right side vanishes. 'V_pᵀ x_t' is the outer product "
-    "V_pᵀx_tᵀ. Corrected: sens.eq17.corrected.",
-)
-def eq17(xp, U, W, s0, X, v, D, act, T):
-    return _eq17(xp, U, W, s0, X, v, D, act, T, corrected=False)
-
-
-@inequality(
-    "sens.eq17.corrected",
-    title="Eq. (17) with Q_t and |λ''/λ'| in the last step",
-    source=Source(SEED_001, "§B.1, eq. (17) (corrected)", quote=_EQ17_QUOTE),
-    statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t^T\|_{S^1} \le \max_q\Big("
-    r"\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{Q}_{t,:,:,q}\|_{S^1}\Big)\|\Delta"
-    r"\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2",
-    expected=Verdict.HOLDS,
-    corrects="sens.eq17",
-    inputs=sens_rnn_inputs(direction="U"),
-    dims=SENS_RNN_DIMS,
-    relations=("<=", "<=", "<="),
-    labels=("rank one", "eq. (11)", "corrected Lemma 3"),
-)
-def eq17_corrected(xp, U, W, s0, X, v, D, act, T):
-    return _eq17(xp, U, W, s0, X, v, D, act, T, corrected=True)
-
-
-def _eq18(xp, U, W, s0, X, v, D, act, T, corrected):
-    fw, lamdot, ratio = _u_lam(xp, U, W, s0, X, D, act, T)
-    Q1 = fw["Q"][T - 1]
-    a = lamdot * v
-    wa = matvec(xp.transpose(W), a)  # W̃ᵀ (dλ' ⊙ V_pᵀ)
-    qn = norm2(xp, s1(xp, Q1))
-    e0 = s1(xp, row_grad(xp, wa, Q1))
-    e1 = qn * norm2(xp, wa)
-    e2 = qn * sinf(xp, W) * norm2(xp, a)
-    e3 = qn * sinf(xp, W) * inf_norm(xp, lamdot) * norm2(xp, v)
-    if corrected:
-        m = xp.max(xp.abs(ratio) * s1(xp, fw["Q"][T]), axis=-1)
-    else:
-        m = xp.max(ratio * s1(xp, Q1), axis=-1)
-    return e0, e1, e2, e3, qn * sinf(xp, W) * m * sinf(xp, D) * norm2(xp, v)
-
-
-_EQ18_QUOTE = (
-    "||Q_{t−1}W̃ᵀ d/d_t Λ̃'_t Ṽ_pᵀ||_{S1} ≤ || ||Q_{t−1:,:,*}||_{S1} ||_2 ||Wᵀ d/d_t λ'_t ⊙ V_pᵀ||_2 ≤ ... "
-    "≤ || ||Q_{t−1:,:,*}||_{S1} ||_2 ||W||_{S∞} max_q(λ'_{tq}^{−1} λ''_{tq} ||Q_{t−1:,:,q}||_{S1}) "
-    "||ΔU||_{S∞} ||V_p||_2"
-)
-
-
-@inequality(
-    "sens.eq18",
-    title="Eq. (18): ‖Q_{t-1}W̃ᵀ(dΛ̃'_t/dt)Ṽ_pᵀ‖_{S¹} ≤ ‖‖Q_{t-1}‖_{S¹}‖₂‖W‖ "
-    "max_q(λ'^{-1}λ''‖Q_{t-1,q}‖_{S¹})‖ΔU‖‖V_p‖",
-    source=Source(SEED_001, "§B.1, eq. (18) (unnumbered display before Lemma 3)", quote=_EQ18_QUOTE),
-    statement=r"\|\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{"
-    r"\mathbf{V}}_p^T\|_{S^1}\le \|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q("
-    r"\lambda_{tq}'^{-1}\lambda_{tq}''\|\mathbf{Q}_{t-1:,:,q}\|_{S^1})\|\Delta\mathbf{U}\|_{S^\infty}\|"
-    r"\mathbf{V}_p\|_2",
-    expected=Verdict.REFUTED,
-    expected_broken_step=4,
-    inputs=sens_rnn_inputs(direction="U"),
-    dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH},
-    relations=("<=", "<=", "<=", "<="),
-    labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "Lemma 3 with Q_{t-1}"),
-    notes="The display carries no number in the converted text (the (18) tag is lost; its last line is "
-    "printed three times). Same defect as eq. (17) in the last step. Corrected: sens.eq18.corrected.",
-)
-def eq18(xp, U, W, s0, X, v, D, act, T):
-    return _eq18(xp, U, W, s0, X, v, D, act, T, corrected=False)
-
-
-@inequality(
-    "sens.eq18.corrected",
-    title="Eq. (18) with Q_t and |λ''/λ'| in the last step",
-    source=Source(SEED_001, "§B.1, eq. (18) (corrected)", quote=_EQ18_QUOTE),
-    statement=r"\|\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{"
-    r"\mathbf{V}}_p^T\|_{S^1}\le \|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q\Big("
-    r"\Big|\tfrac{\lambda_{tq}''}{\lambda_{tq}'}\Big|\|\mathbf{Q}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{U}"
-    r"\|_{S^\infty}\|\mathbf{V}_p\|_2",
-    expected=Verdict.HOLDS,
-    corrects="sens.eq18",
-    inputs=sens_rnn_inputs(direction="U"),
-    dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH},
-    relations=("<=", "<=", "<=", "<="),
-    labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "corrected Lemma 3"),
-)
-def eq18_corrected(xp, U, W, s0, X, v, D, act, T):
-    return _eq18(xp, U, W, s0, X, v, D, act, T, corrected=True)

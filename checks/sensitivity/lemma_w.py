@@ -1,6 +1,5 @@
-"""Lemma 3 applied to the W parts, eq. (28)–(31) of seed 001, and Lemma 4."""
+"""The W parts of seed 001 §B.2 that have no U twin, eq. (29)–(30), and Lemma 4."""
 
-from checks._vocab.activations import SMOOTH
 from checks._vocab.linalg import inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.sources import SEED_001
 from checks.sensitivity._helpers import (
@@ -14,67 +13,6 @@ from lemmacheck import Source, Verdict, inequality
 from lemmacheck.inputs import Array
 
 # --------------------------------------------------------------------------- eq. (28)–(31): the W parts
-
-
-def _eq28(xp, U, W, s0, X, v, D, act, T, corrected):
-    fw, tg, ratio = _w_lam(xp, U, W, s0, X, D, act, T)
-    ld, s = tg["lamdot"][T], fw["states"][T - 1]
-    e0 = s1(xp, xp.outer(ld * v, s))
-    e1 = norm2(xp, ld * v) * norm2(xp, s)
-    e2 = inf_norm(xp, ld) * norm2(xp, v) * norm2(xp, s)
-    if corrected:
-        m = xp.max(xp.abs(ratio) * s1(xp, fw["P"][T]), axis=-1)
-    else:
-        m = xp.max(ratio * s1(xp, fw["P"][T - 1]), axis=-1)
-    return e0, e1, e2, m * sinf(xp, D) * norm2(xp, v) * norm2(xp, s)
-
-
-_EQ28_QUOTE = (
-    "||d/d_t Λ'_t V_pᵀ s_{t−1}||_{S1} ≤ ||d/d_t λ'_t ⊙ V_pᵀ||_2 ||s_{t−1}||_2 ≤ ||d/d_t λ'_t||_∞ ||V_p||_2 "
-    "||s_{t−1}||_2 = max_q(λ'_{t_q}^{−1} λ''_{t_q} ||P_{t−1:,:,q}||_{S1}) ||ΔW||_{S∞} ||V_p||_2 "
-    "||s_{t−1}||_2"
-)
-
-
-@inequality(
-    "sens.eq28",
-    title="Eq. (28): ‖(dΛ'_t/dt)V_pᵀs_{t-1}ᵀ‖_{S¹} ≤ … = "
-    "max_q(λ'^{-1}λ''‖P_{t-1,:,:,q}‖_{S¹})‖ΔW‖‖V_p‖‖s_{t-1}‖",
-    source=Source(SEED_001, "§B.2, eq. (28)", quote=_EQ28_QUOTE),
-    statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{s}_{t-1}\|_{S^1} \le \|"
-    r"\tfrac{d}{d_t}\lambda_t'\odot\mathbf{V}_p^T\|_2\|\mathbf{s}_{t-1}\|_2 \le \|\tfrac{d}{d_t}\lambda_t'"
-    r"\|_\infty\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2 = \max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|"
-    r"\mathbf{P}_{t-1:,:,q}\|_{S^1})\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2",
-    expected=Verdict.REFUTED,
-    expected_broken_step=3,
-    inputs=sens_rnn_inputs(direction="W"),
-    dims=SENS_RNN_DIMS,
-    relations=("<=", "<=", "="),
-    labels=("rank one", "eq. (11)", "Lemma 3 for W, written as an equality, with P_{t-1}"),
-    notes="The last relation is written '=' but Lemma 3 is at best an upper bound; with P_{t−1} and the "
-    "signed ratio it is not even that (P_0 = 0 at t = 1). Corrected: sens.eq28.corrected ('≤', P_t, "
-    "|λ''/λ'|).",
-)
-def eq28(xp, U, W, s0, X, v, D, act, T):
-    return _eq28(xp, U, W, s0, X, v, D, act, T, corrected=False)
-
-
-@inequality(
-    "sens.eq28.corrected",
-    title="Eq. (28) with '≤', P_t and |λ''/λ'|",
-    source=Source(SEED_001, "§B.2, eq. (28) (corrected)", quote=_EQ28_QUOTE),
-    statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{s}_{t-1}^T\|_{S^1} \le \max_q\Big("
-    r"\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{W}"
-    r"\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2",
-    expected=Verdict.HOLDS,
-    corrects="sens.eq28",
-    inputs=sens_rnn_inputs(direction="W"),
-    dims=SENS_RNN_DIMS,
-    relations=("<=", "<=", "<="),
-    labels=("rank one", "eq. (11)", "corrected Lemma 3 for W"),
-)
-def eq28_corrected(xp, U, W, s0, X, v, D, act, T):
-    return _eq28(xp, U, W, s0, X, v, D, act, T, corrected=True)
 
 
 def _eq29(xp, U, W, s0, X, v, D, act, T):
@@ -149,73 +87,6 @@ def eq30(xp, U, W, s0, X, v, D, act, T):
         pn * sinf(xp, D) * norm2(xp, a),
         pn * sinf(xp, D) * inf_norm(xp, l1) * norm2(xp, v),
     )
-
-
-def _eq31(xp, U, W, s0, X, v, D, act, T, corrected):
-    fw, tg, ratio = _w_lam(xp, U, W, s0, X, D, act, T)
-    ld, P1 = tg["lamdot"][T], fw["P"][T - 1]
-    a = ld * v
-    wa = matvec(xp.transpose(W), a)
-    pn = norm2(xp, s1(xp, P1))
-    if corrected:
-        m = xp.max(xp.abs(ratio) * s1(xp, fw["P"][T]), axis=-1)
-    else:
-        m = xp.max(ratio * s1(xp, P1), axis=-1)
-    return (
-        s1(xp, row_grad(xp, wa, P1)),
-        pn * norm2(xp, wa),
-        pn * sinf(xp, W) * norm2(xp, a),
-        pn * sinf(xp, W) * inf_norm(xp, ld) * norm2(xp, v),
-        pn * sinf(xp, W) * m * sinf(xp, D) * norm2(xp, v),
-    )
-
-
-_EQ31_QUOTE = (
-    "||P_{t−1}W̃ᵀ d/d_t Λ̃'_t Ṽ_pᵀ||_{S1} ≤ || ||P_{t−1:,:,*}||_{S1} ||_2 ||Wᵀ d/d_t Λ'_t V_pᵀ||_2 ≤ ... ≤ "
-    "|| ||P_{t−1:,:,*}||_{S1} ||_2 ||W||_{S∞} max_q(λ'^{−1}_{t_q} λ''_{t_q} ||P_{t−1:,:,q}||) ||ΔW||_{S∞} "
-    "||V_p||_2"
-)
-
-
-@inequality(
-    "sens.eq31",
-    title="Eq. (31): ‖P_{t-1}W̃ᵀ(dΛ̃'_t/dt)Ṽ_pᵀ‖_{S¹} ≤ … ≤ ‖‖P_{t-1}‖‖₂‖W‖ "
-    "max_q(λ'^{-1}λ''‖P_{t-1,q}‖)‖ΔW‖‖V_p‖",
-    source=Source(SEED_001, "§B.2, eq. (31)", quote=_EQ31_QUOTE),
-    statement=r"\|\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{"
-    r"\mathbf{V}}_p^T\|_{S^1}\le \|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q("
-    r"\lambda_{t_q}'^{-1}\lambda_{t_q}''\|\mathbf{P}_{t-1:,:,q}\|)\|\Delta\mathbf{W}\|_{S^\infty}\|"
-    r"\mathbf{V}_p\|_2",
-    expected=Verdict.REFUTED,
-    expected_broken_step=4,
-    inputs=sens_rnn_inputs(direction="W"),
-    dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH},
-    relations=("<=", "<=", "<=", "<="),
-    labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "Lemma 3 with P_{t-1}"),
-    notes="The unlabelled norm ‖P_{t−1:,:,q}‖ in the last line is read as S¹ (as in eq. (28)). Same defect "
-    "as eq. (17)/(28) in the last step. Corrected: sens.eq31.corrected.",
-)
-def eq31(xp, U, W, s0, X, v, D, act, T):
-    return _eq31(xp, U, W, s0, X, v, D, act, T, corrected=False)
-
-
-@inequality(
-    "sens.eq31.corrected",
-    title="Eq. (31) with P_t and |λ''/λ'| in the last step",
-    source=Source(SEED_001, "§B.2, eq. (31) (corrected)", quote=_EQ31_QUOTE),
-    statement=r"\|\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{"
-    r"\mathbf{V}}_p^T\|_{S^1}\le \|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^\infty}\max_q\Big("
-    r"\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{W}"
-    r"\|_{S^\infty}\|\mathbf{V}_p\|_2",
-    expected=Verdict.HOLDS,
-    corrects="sens.eq31",
-    inputs=sens_rnn_inputs(direction="W"),
-    dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH},
-    relations=("<=", "<=", "<=", "<="),
-    labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "corrected Lemma 3"),
-)
-def eq31_corrected(xp, U, W, s0, X, v, D, act, T):
-    return _eq31(xp, U, W, s0, X, v, D, act, T, corrected=True)
 
 
 # --------------------------------------------------------------------------- Lemma 4

@@ -20,12 +20,10 @@ from checks.sensitivity._helpers import (
     SENS_RNN_DIMS_H2,
     const,
     forward_sensitivities,
-    gauss_legendre_01,
     polar_direction,
     row_grad,
     sens_rnn_inputs,
     states_at,
-    tangents,
 )
 from lemmacheck import Source, Verdict, approximation, identity, inequality
 
@@ -61,37 +59,7 @@ def u_grad_mtr(xp, U, W, s0, X, v, B, act, T):
     return vs, frob(xp, g1, B), frob(xp, g2, B)
 
 
-# --------------------------------------------------------------------------- first-order part (seed 000, U)
-
-
-# --------------------------------------------------------------------------- remainder, ½ d/dt (U)
-
-
-def _u_remainder_chain(xp, U, W, s0, X, v, D, act, T):
-    G0 = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act)["Q"][T])
-    nodes, weights = gauss_legendre_01(xp)
-    integral = 0
-    for tau, w in zip(nodes, weights, strict=False):
-        integral = integral + w * (
-            row_grad(xp, v, forward_sensitivities(xp, U + tau * D, W, s0, X, act)["Q"][T]) - G0
-        )
-    r = xp.sum(
-        v * (states_at(xp, U, W, s0, X, act, dU=D, e=1.0)[T] - states_at(xp, U, W, s0, X, act)[T]), axis=-1
-    ) - frob(xp, G0, D)
-    return r, frob(xp, integral, D), sinf(xp, D) * s1(xp, integral)
-
-
-def _u_half(xp, eps, U, W, s0, X, v, D, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    G0 = row_grad(xp, v, fw["Q"][T])
-    nodes, weights = gauss_legendre_01(xp, 6, 1)
-    integral = 0
-    for tau, w in zip(nodes, weights, strict=False):
-        integral = integral + w * (
-            row_grad(xp, v, forward_sensitivities(xp, U + (tau * eps) * D, W, s0, X, act)["Q"][T]) - G0
-        )
-    tg = tangents(xp, U, W, s0, X, act, eps * D, 0 * W, fw)
-    return s1(xp, integral), 0.5 * s1(xp, row_grad(xp, v, tg["Qdot"][T]))
+# --------------------------------------------------------------------------- gradient and dλ/dt (U)
 
 
 @identity(

@@ -24,27 +24,13 @@ from checks.sensitivity._helpers import (
     row_grad,
     sens_rnn_inputs,
     states_at,
-    tangents,
     true_ds,
     w_dgrad_parts,
 )
 from lemmacheck import Source, Verdict, identity, inequality
 from lemmacheck.inputs import Array, Scalar
 
-
-def _Sbar_part(xp, v, s_prev):
-    """Mtr(V_p S̄_{t-1}) = V_pᵀ s_{t-1}ᵀ (correct indexing)."""
-    return xp.outer(v, s_prev)
-
-
-# --------------------------------------------------------------------------- linking equations, P_t
-
-
-def _p_matrix_check(xp, U, W, s0, X, c, B, act, T, sbar):
-    fw = forward_sensitivities(xp, U, W, s0, X, act, sbar=sbar)
-    rec = xp.einsum("bk,bkij,bij->b", c, fw["P"][T], B)
-    truth = xp.sum(c * true_ds(xp, U, W, s0, X, act, T, dW=B), axis=-1)
-    return rec, truth
+# --------------------------------------------------------------------------- the gradient, P_t
 
 
 @identity(
@@ -184,38 +170,6 @@ def w_chain_000(xp, U, W, s0, X, v, D, act, T):
     e3 = m * (norm2(xp, v) * nd * norm2(xp, s_prev) + s1(xp, A2) * nd)
     e4 = m * nd * (norm2(xp, v) * norm2(xp, s_prev) + s1(xp, A2))
     return e0, e1, e2, e3, e4
-
-
-# --------------------------------------------------------------------------- the remainder part (second part)
-
-
-def _remainder_chain(xp, U, W, s0, X, v, D, act, T):
-    """r_p = ∫⟨G(W+τΔW) − G(W), ΔW⟩dτ ≤ ‖ΔW‖_{S∞}‖∫(G(W+τΔW) − G(W))dτ‖_{S¹}, G = ∇_W V_p s_t."""
-    G0 = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act)["P"][T])
-    nodes, weights = gauss_legendre_01(xp)
-    integral = 0
-    for tau, w in zip(nodes, weights, strict=False):
-        integral = integral + w * (
-            row_grad(xp, v, forward_sensitivities(xp, U, W + tau * D, s0, X, act)["P"][T]) - G0
-        )
-    r = xp.sum(
-        v * (states_at(xp, U, W, s0, X, act, dW=D, e=1.0)[T] - states_at(xp, U, W, s0, X, act)[T]), axis=-1
-    ) - frob(xp, G0, D)
-    return r, frob(xp, integral, D), sinf(xp, D) * s1(xp, integral)
-
-
-def _half_derivative(xp, eps, U, W, s0, X, v, D, act, T):
-    """‖∫_0^1 G(W+τεD) − G(W) dτ‖_{S¹} against ½‖d/dτ G(W+τεD)|_0‖_{S¹} (exact tangent recursion)."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    G0 = row_grad(xp, v, fw["P"][T])
-    nodes, weights = gauss_legendre_01(xp, 6, 1)
-    integral = 0
-    for tau, w in zip(nodes, weights, strict=False):
-        integral = integral + w * (
-            row_grad(xp, v, forward_sensitivities(xp, U, W + (tau * eps) * D, s0, X, act)["P"][T]) - G0
-        )
-    tg = tangents(xp, U, W, s0, X, act, 0 * U, eps * D, fw)
-    return s1(xp, integral), 0.5 * s1(xp, row_grad(xp, v, tg["Pdot"][T]))
 
 
 # ----------------------------------------------------------------------- d/dt ∇_W V_p s_t: four parts vs five
