@@ -6,6 +6,7 @@ The step depends on the stencil, so it is looked up by stencil, never chosen at 
   ≈ 1e-12 relative); under mpmath h = 1e-30 evaluated at :data:`FD_DPS` digits.
 * ``points=2`` (2-point central, truncation O(h²)): h = 1e-5 in float64 (the usual ε^{1/3} balance);
   under mpmath h = 1e-25, whose truncation h² = 1e-50 sits far below what re-verification resolves.
+* :func:`quadratic_directional`: the step is the direction itself, for quadratic functions only (exact).
 
 ``checks/sensitivity/groundtruth.py`` (study ``sens.groundtruth_steps``) measures the 4-point error
 against a high-precision reference over a range of steps.
@@ -47,6 +48,12 @@ def directional(xp, F):
 def mixed(xp, F):
     """∂²/∂a∂b F(a, b) at 0 by nesting the 4-point difference (16 evaluations)."""
     return directional(xp, lambda a: directional(xp, lambda b: F(a, b)))
+
+
+def quadratic_directional(f, x, c):
+    """cᵀ∇f(x) = (f(x + c) − f(x − c))/2: the step is c itself, and there is no truncation error when f
+    is quadratic (the claims that use it check quadratic losses, so any step is exact)."""
+    return 0.5 * (f(x + c) - f(x - c))
 
 
 def fd_jacobian(xp, fn, x):

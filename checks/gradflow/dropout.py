@@ -9,6 +9,7 @@ Vector equalities are checked as properties with a relative tolerance (no differ
 import numpy as np
 import sympy as sp
 
+from checks._vocab.fd import quadratic_directional
 from checks._vocab.linalg import matvec
 from checks._vocab.sources import SEED_003
 from checks.gradflow._helpers import bernoulli_masks
@@ -277,9 +278,8 @@ def _grad_formula(xp, X, w, y, p):
     "form.",
 )
 def gradient(xp, X, w, y, p, v):
-    f_plus = expected_loss_enum(xp, X, w + v, y, p)
-    f_minus = expected_loss_enum(xp, X, w - v, y, p)
-    return (f_plus - f_minus) / 2, xp.sum(_grad_formula(xp, X, w, y, p) * v, axis=-1)
+    central = quadratic_directional(lambda w_: expected_loss_enum(xp, X, w_, y, p), w, v)
+    return central, xp.sum(_grad_formula(xp, X, w, y, p) * v, axis=-1)
 
 
 def _w_dropout(xp, X, y, p):

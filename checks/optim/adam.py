@@ -1,8 +1,13 @@
-"""Adam with L2 regularisation against Adam with weight decay (seed 004 Questions 3.2–3.3), and a study of
-long runs."""
+"""Adam with L2 regularisation against Adam with weight decay (seed 004 Questions 3.2–3.3), and a study
+of long runs.
+
+Each weight's loss gradient is zero-mean noise σ ξ_t, so that any systematic pull towards zero is
+the regulariser's; expectations over the noise are exact averages over all 2^T sign patterns ξ ∈ {±1}^T.
+"""
 
 import numpy as np
 
+from checks._vocab.fd import quadratic_directional
 from checks._vocab.sources import SEED_004
 from checks.optim._helpers import (
     ADAM_BETA1,
@@ -13,7 +18,7 @@ from checks.optim._helpers import (
     quadratic_gradient,
     rademacher_support,
 )
-from checks.optim.weight_decay import _DIMS, _Q, _directional, _reg_loss
+from checks.optim.weight_decay import _DIMS, _Q, _reg_loss
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, identity, prop, study
 from lemmacheck.inputs import Array, Scalar
 
@@ -44,7 +49,7 @@ _L2_GRAD_SOURCE = Source(
 )
 def adam_l2_gradient_line_004(xp, A, b, theta, c, gamma):
     return (
-        _directional(xp, lambda th: _reg_loss(xp, A, b, gamma, th), theta, c),
+        quadratic_directional(lambda th: _reg_loss(xp, A, b, gamma, th), theta, c),
         probe(xp, c, quadratic_gradient(xp, A, b, theta) + gamma[:, None] * theta),
     )
 
@@ -63,7 +68,7 @@ def adam_l2_gradient_line_004(xp, A, b, theta, c, gamma):
 )
 def adam_l2_gradient_line_corrected(xp, A, b, theta, c, gamma):
     return (
-        _directional(xp, lambda th: _reg_loss(xp, A, b, gamma, th), theta, c),
+        quadratic_directional(lambda th: _reg_loss(xp, A, b, gamma, th), theta, c),
         probe(xp, c, quadratic_gradient(xp, A, b, theta) + 2 * gamma[:, None] * theta),
     )
 

@@ -5,6 +5,7 @@ indefinite). The learning-rate condition is checked as an "if and only if" over 
 is how the document states it.
 """
 
+from checks._vocab.fd import quadratic_directional
 from checks._vocab.linalg import dot, matvec
 from checks._vocab.sources import SEED_002
 from checks.optim._helpers import probe, symmetric_transform
@@ -195,7 +196,7 @@ def quad_lr_condition_iff_spd(xp, g, H, eps):
     "exact for a quadratic.",
 )
 def newton_model_gradient_002(xp, x0, x, g, H, f0, c):
-    central = 0.5 * (_model(xp, f0, g, H, x0, x + c) - _model(xp, f0, g, H, x0, x - c))
+    central = quadratic_directional(lambda z: _model(xp, f0, g, H, x0, z), x, c)
     d = x - x0
     return (central, probe(xp, c, g + 0.5 * 2 * matvec(H, d)), probe(xp, c, g + matvec(H, d)))
 

@@ -1,12 +1,11 @@
-"""Weight decay versus L2 regularisation, for SGD and for Adam (seed 004, Question 3).
+"""Weight decay versus L2 regularisation for SGD (seed 004, Question 3.1); Adam (3.2–3.3) is in ``adam``.
 
 The loss is a random quadratic L(θ) = ½θᵀAθ − bᵀθ (its gradient Aθ − b stands for the minibatch
 gradient); gradients of the regularised loss are measured with a central difference of step 1 along a
-random direction c, which is exact for quadratics. For the Adam questions each weight's loss gradient
-is zero-mean noise σ ξ_t, so that any systematic pull towards zero is the regulariser's; expectations
-over the noise are exact averages over all 2^T sign patterns ξ ∈ {±1}^T.
+random direction c, which is exact for quadratics.
 """
 
+from checks._vocab.fd import quadratic_directional
 from checks._vocab.linalg import dot, matvec
 from checks._vocab.sources import SEED_004
 from checks.optim._helpers import (
@@ -36,11 +35,6 @@ def _loss(xp, A, b, theta):
 def _reg_loss(xp, A, b, gamma, theta):
     """L(θ) + γ‖θ‖² (seed 004 §3: L_reg = L + γ‖θ‖₂²)."""
     return _loss(xp, A, b, theta) + gamma * dot(xp, theta, theta)
-
-
-def _directional(xp, f, theta, c):
-    """cᵀ∇f(θ) by a central difference of step 1: exact when f is quadratic."""
-    return 0.5 * (f(theta + c) - f(theta - c))
 
 
 # ------------------------------------------------------------------ Question 3.1 (SGD)
@@ -89,7 +83,7 @@ def wd_l2_average_004(xp, losses, theta, gamma):
     expected=Verdict.PROVED,
 )
 def wd_penalty_gradient_004(xp, theta, c):
-    return _directional(xp, lambda th: dot(xp, th, th), theta, c), probe(xp, c, 2 * theta)
+    return quadratic_directional(lambda th: dot(xp, th, th), theta, c), probe(xp, c, 2 * theta)
 
 
 @identity(
@@ -109,7 +103,7 @@ def wd_penalty_gradient_004(xp, theta, c):
     notes="The document's sum index is i while the summand uses j: a typo, read as one index.",
 )
 def wd_l2_sgd_update_004(xp, A, b, theta, c, gamma, eta):
-    grad_reg_c = _directional(xp, lambda th: _reg_loss(xp, A, b, gamma, th), theta, c)
+    grad_reg_c = quadratic_directional(lambda th: _reg_loss(xp, A, b, gamma, th), theta, c)
     return (
         probe(xp, c, theta) - eta * grad_reg_c,
         probe(
