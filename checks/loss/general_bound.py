@@ -6,7 +6,7 @@ from checks.loss._helpers import (
     LOSS_RNN_DIMS,
     LOSS_RNN_DIMS_SMALL,
 )
-from checks.loss.lemmas import RNN, _lemma_terms
+from checks.loss.lemmas import RNN, _lemma_terms, on_terms
 from lemmacheck import Source, StudyResult, Table, Verdict, inequality, study
 
 # -------------------------------------------------------------------------------- the general bound (7)
@@ -33,8 +33,8 @@ from lemmacheck import Source, StudyResult, Table, Verdict, inequality, study
     "Vs_t(Φ)‖∞, is loss.eq7.reading_b (false). The factor 2 is needed: the exact remainder is [lse "
     "remainder] + (p − y)ᵀr and ‖p − y‖₁ can approach 2.",
 )
-def loss_eq7(xp, act, **inputs):
-    q = _lemma_terms(xp, act=act, **inputs)
+@on_terms
+def loss_eq7(xp, q):
     E, E_new = q["f"] + q["g"], q["f_new"] + q["g_new"]
     return E_new - E - (q["grad_f"] + q["grad_g"]), q["half_sq"] + 2 * q["r_inf"]
 
@@ -58,8 +58,8 @@ def loss_eq7(xp, act, **inputs):
     "−2Φ maps (U, W, V, s₀) to (−U, W, −V, −s₀), leaves every Vs_t unchanged, and has a nonzero "
     "first-order term.",
 )
-def loss_eq7_reading_b(xp, act, **inputs):
-    q = _lemma_terms(xp, act=act, **inputs)
+@on_terms
+def loss_eq7_reading_b(xp, q):
     E, E_new = q["f"] + q["g"], q["f_new"] + q["g_new"]
     return E_new - E - (q["grad_f"] + q["grad_g"]), q["half_sq"] + 2 * inf_norm(xp, q["dz"])
 

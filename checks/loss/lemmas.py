@@ -60,6 +60,17 @@ def _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     }
 
 
+def on_terms(sides):
+    """A check that computes its sides from the token terms of Lemmas 1–2 (``_lemma_terms``) only."""
+
+    def check(xp, act, **inputs):
+        return sides(xp, _lemma_terms(xp, act=act, **inputs))
+
+    for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(check, attr, getattr(sides, attr))
+    return check
+
+
 # ----------------------------------------------------------------------------------------------- Lemma 1
 
 LEMMA1_TEX = (
@@ -85,8 +96,8 @@ LEMMA1_TEX = (
     "softmax.holder_inf_inf) but the lemma survives. Checked as remainder ≤ ½‖Δz‖∞² + ‖r‖∞ so the "
     "tightness is about the bound's slack, not about f_t itself.",
 )
-def lemma1_bound(xp, act, **inputs):
-    q = _lemma_terms(xp, act=act, **inputs)
+@on_terms
+def lemma1_bound(xp, q):
     return q["f_new"] - q["f"] - q["grad_f"], q["half_sq"] + q["r_inf"]
 
 
@@ -119,8 +130,8 @@ def lemma1_bound(xp, act, **inputs):
     "1 > ½. Step 1 uses eq. (3) with the square of eq. (2); eq. (3) as printed (no square) is "
     "lse.bound_eq3. The corrected chain is lemma1.proof_chain.corrected.",
 )
-def lemma1_proof_chain(xp, act, **inputs):
-    q = _lemma_terms(xp, act=act, **inputs)
+@on_terms
+def lemma1_proof_chain(xp, q):
     hs, gf = q["half_sq"], q["grad_f"]
     return (
         q["f_new"] - q["f"],
@@ -146,8 +157,8 @@ def lemma1_proof_chain(xp, act, **inputs):
     dims=LOSS_RNN_DIMS,
     same_as=("lemma1.proof_chain",),
 )
-def lemma1_proof_chain_corrected(xp, act, **inputs):
-    q = _lemma_terms(xp, act=act, **inputs)
+@on_terms
+def lemma1_proof_chain_corrected(xp, q):
     hs, gf = q["half_sq"], q["grad_f"]
     return (
         q["f_new"] - q["f"],
@@ -184,8 +195,8 @@ def lemma1_proof_chain_corrected(xp, act, **inputs):
     "ΔΦ⟩, two independent computations; SymPy proves the chain rule on a scalar RNN "
     "(derivations/loss/lemmas.py).",
 )
-def lemma1_eq4(xp, act, **inputs):
-    q = _lemma_terms(xp, act=act, **inputs)
+@on_terms
+def lemma1_eq4(xp, q):
     p, r = q["p"], q["r"]
     return (
         dot(xp, p, q["dz"]),
@@ -213,8 +224,8 @@ def lemma1_eq4(xp, act, **inputs):
     "'+ max_{‖r‖∞} r'. Our reading, consistent with seed 001's Lemma 1, is '+ ‖r‖∞'; '∅' is the "
     "transcription of the new point θ + Δθ. With that reading it is lemma1.bound (θ = {U, W, V, s₀}).",
 )
-def lemma1_bound_hw(xp, act, **inputs):
-    q = _lemma_terms(xp, act=act, **inputs)
+@on_terms
+def lemma1_bound_hw(xp, q):
     return q["f_new"] - q["f"] - q["grad_f"], q["half_sq"] + q["r_inf"]
 
 
@@ -259,8 +270,8 @@ def lemma1_eq4_hw(xp, act, **inputs):
     "it fails whenever that term is positive and not compensated, e.g. ΔΦ = 0 (then r = 0) and yᵀVs_t < 0. "
     "Corrected: lemma2.bound.",
 )
-def lemma2_as_written(xp, act, **inputs):
-    q = _lemma_terms(xp, act=act, **inputs)
+@on_terms
+def lemma2_as_written(xp, q):
     return q["g_new"], q["grad_g"] + q["r_inf"]
 
 
@@ -278,8 +289,8 @@ def lemma2_as_written(xp, act, **inputs):
     "probability vector). Tight (ratio 1) when r is concentrated on the label's coordinate with negative "
     "sign.",
 )
-def lemma2_bound(xp, act, **inputs):
-    q = _lemma_terms(xp, act=act, **inputs)
+@on_terms
+def lemma2_bound(xp, q):
     return q["g_new"] - q["g"] - q["grad_g"], q["r_inf"]
 
 
@@ -299,8 +310,8 @@ def lemma2_bound(xp, act, **inputs):
     "W, s₀ and V s_t is bilinear); the defect is exactly −yᵀr. What the proof uses is linearity in Vs_t, "
     "eq. (5) (lemma2.eq5).",
 )
-def lemma2_g_linear_in_phi(xp, act, **inputs):
-    q = _lemma_terms(xp, act=act, **inputs)
+@on_terms
+def lemma2_g_linear_in_phi(xp, q):
     return q["g_new"], q["g"] + q["grad_g"]
 
 
@@ -317,8 +328,8 @@ def lemma2_g_linear_in_phi(xp, act, **inputs):
     dims=LOSS_RNN_DIMS,
     notes="∇_{Vs_t} g_t = −y. SymPy proves it for K = 3 (derivations/loss/lemmas.py).",
 )
-def lemma2_eq5(xp, act, **inputs):
-    q = _lemma_terms(xp, act=act, **inputs)
+@on_terms
+def lemma2_eq5(xp, q):
     return q["g_new"], q["g"] + dot(xp, -q["y"], q["dz"])
 
 
@@ -337,8 +348,8 @@ def lemma2_eq5(xp, act, **inputs):
     dims=LOSS_RNN_DIMS,
     notes="The left side is ⟨∇_Φ g_t, ΔΦ⟩ − yᵀr and −yᵀr ≤ ‖r‖∞ for one-hot y.",
 )
-def lemma2_eq6(xp, act, **inputs):
-    q = _lemma_terms(xp, act=act, **inputs)
+@on_terms
+def lemma2_eq6(xp, q):
     return dot(xp, -q["y"], q["dz"]) - q["grad_g"], q["r_inf"]
 
 
@@ -359,8 +370,8 @@ def lemma2_eq6(xp, act, **inputs):
     notes="PUZZLE: 'max_{‖r‖∞} r' is garbled; read as ‖r‖∞ = max_p |r_p|. Unlike seed 001's printed Lemma "
     "2, the handwritten one keeps g_{-t}(θ) and is true (y one-hot, g_{-t} = −y_tᵀVS_t).",
 )
-def lemma2_bound_hw(xp, act, **inputs):
-    q = _lemma_terms(xp, act=act, **inputs)
+@on_terms
+def lemma2_bound_hw(xp, q):
     return q["g_new"] - q["g"] - q["grad_g"], q["r_inf"]
 
 
@@ -382,8 +393,8 @@ def lemma2_bound_hw(xp, act, **inputs):
     "and −yᵀr = ‖r‖∞ only by accident. The next line of the document relaxes it to '≤', which is right "
     "(lemma2.hw_equality.corrected).",
 )
-def lemma2_hw_equality(xp, act, **inputs):
-    q = _lemma_terms(xp, act=act, **inputs)
+@on_terms
+def lemma2_hw_equality(xp, q):
     return dot(xp, -q["y"], q["dz"]), q["grad_g"] + q["r_inf"]
 
 
@@ -402,8 +413,8 @@ def lemma2_hw_equality(xp, act, **inputs):
     inputs=RNN,
     dims=LOSS_RNN_DIMS,
 )
-def lemma2_hw_equality_corrected(xp, act, **inputs):
-    q = _lemma_terms(xp, act=act, **inputs)
+@on_terms
+def lemma2_hw_equality_corrected(xp, q):
     return (dot(xp, -q["y"], q["dz"]), q["grad_g"] - dot(xp, q["y"], q["r"]), q["grad_g"] + q["r_inf"])
 
 
@@ -429,8 +440,8 @@ def lemma2_hw_equality_corrected(xp, act, **inputs):
     notes="Unlike seed 001's eq. (3) (lse.bound_eq3, square missing) the handwritten version has the "
     "square and is true. Checked on RNN logits, ∅ = θ + Δθ with θ = {U, W, V, s₀}, remainder form.",
 )
-def lemma1_eq3_hw(xp, act, **inputs):
-    q = _lemma_terms(xp, act=act, **inputs)
+@on_terms
+def lemma1_eq3_hw(xp, q):
     return q["f_new"] - q["f"] - dot(xp, q["p"], q["dz"]), q["half_sq"]
 
 
@@ -475,6 +486,6 @@ def lemma2_eq5_hw(xp, act, **inputs):
     notes="The proof is sound and its conclusion contains g_t(Φ): what it proves is lemma2.bound, not the "
     "printed lemma2.as_written.",
 )
-def lemma2_proof_chain(xp, act, **inputs):
-    q = _lemma_terms(xp, act=act, **inputs)
+@on_terms
+def lemma2_proof_chain(xp, q):
     return q["g_new"] - q["g"], dot(xp, -q["y"], q["dz"]), q["grad_g"] + q["r_inf"]
