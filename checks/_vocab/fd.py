@@ -3,9 +3,12 @@
 The step depends on the stencil, so it is looked up by stencil, never chosen at the call site:
 
 * ``points=4`` (4-point central, truncation O(h⁴)): h = 1e-3 in float64 (truncation and rounding both
-  ≈ 1e-12 relative); under mpmath h = 1e-30 evaluated at :data:`FD_DPS` digits.
-* ``points=2`` (2-point central, truncation O(h²)): h = 1e-5 in float64 (the usual ε^{1/3} balance);
-  under mpmath h = 1e-25, whose truncation h² = 1e-50 sits far below what re-verification resolves.
+  ≈ 1e-12 relative).
+* ``points=2`` (2-point central, truncation O(h²)): h = 1e-5 in float64 (the usual ε^{1/3} balance).
+* Under mpmath both follow the precision in force (``d`` digits): h = 10^-(d/2), evaluated at 2d + 10
+  digits, so truncation (≤ 10^-(2d) for 4 points, 10^-d for 2) and rounding (≈ 10^-(1.5d)) shrink as the
+  engine raises the precision.  A fixed step and precision would give the same finite-difference error at
+  every precision, and the engine's stability test could then take it for a converged violation.
 * :func:`quadratic_directional`: the step is the direction itself, for quadratic functions only (exact).
 
 ``checks/sensitivity/groundtruth.py`` (study ``sens.groundtruth_steps``) measures the 4-point error
@@ -16,20 +19,20 @@ from __future__ import annotations
 
 import mpmath
 
-#: (float64 step, mpmath step) per stencil
-STEPS = {4: (1e-3, "1e-30"), 2: (1e-5, 1e-25)}
-
-#: working precision of the mpmath 4-point differences: with h = 1e-30 at 130 digits the truncation is
-#: ≈ 1e-120 and the rounding ≈ 1e-100, far below anything the high-precision re-verification resolves
-FD_DPS = 130
+#: float64 step per stencil
+STEPS = {4: 1e-3, 2: 1e-5}
 
 
 def fd_step(xp, points: int):
     """The step of the ``points``-point central difference on the backend of ``xp``."""
-    h64, hmp = STEPS[points]
     if xp.backend == "numpy":
-        return h64
-    return mpmath.mpf(hmp) if isinstance(hmp, str) else hmp
+        return STEPS[points]
+    return mpmath.mpf(10) ** (-(mpmath.mp.dps // 2))
+
+
+def fd_dps() -> int:
+    """Working digits of an mpmath difference: twice the precision in force, and ten more."""
+    return 2 * mpmath.mp.dps + 10
 
 
 def central4(F, h):
@@ -40,8 +43,9 @@ def central4(F, h):
 def directional(xp, F):
     """d/de F(e) at e = 0 by the 4-point central difference (F returns an array)."""
     if xp.backend != "numpy":
-        with mpmath.workdps(FD_DPS):
-            return central4(F, fd_step(xp, 4))
+        h = fd_step(xp, 4)
+        with mpmath.workdps(fd_dps()):
+            return central4(F, h)
     return central4(F, fd_step(xp, 4))
 
 
@@ -58,7 +62,14 @@ def quadratic_directional(f, x, c):
 
 def fd_jacobian(xp, fn, x):
     """2-point central-difference Jacobian of fn: (batch, n) -> (batch, m); returns (batch, m, n)."""
-    step = fd_step(xp, 2)
+    if xp.backend != "numpy":
+        h = fd_step(xp, 2)
+        with mpmath.workdps(fd_dps()):
+            return _jacobian2(xp, fn, x, h)
+    return _jacobian2(xp, fn, x, fd_step(xp, 2))
+
+
+def _jacobian2(xp, fn, x, step):
     cols = []
     n = x.shape[-1]
     for k in range(n):
