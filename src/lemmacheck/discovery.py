@@ -23,12 +23,10 @@ def find_root(start: Path | None = None) -> Path:
 
 
 def content_dirs(root: Path) -> list[str]:
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        tomllib = None
+    import tomllib
+
     pp = root / "pyproject.toml"
-    if tomllib is not None and pp.is_file():
+    if pp.is_file():
         cfg = tomllib.loads(pp.read_text()).get("tool", {}).get("lemmacheck", {})
         if "content" in cfg:
             return list(cfg["content"])

@@ -105,9 +105,9 @@ def working_dps(inst: Instance) -> int:
     as the inputs span, together with the unit that a formula's constants are measured against (log10 of
     the largest over the smallest nonzero magnitude), keeps every input significant next to them.
     """
-    mags = [np.abs(np.asarray(v, dtype=float)).ravel() for v in inst.inputs.values()
-            if np.asarray(v).dtype.kind in "fc"]
-    mags = np.concatenate([*mags, [1.0]])
+    parts = [np.abs(np.asarray(v, dtype=float)).ravel() for v in inst.inputs.values()
+             if np.asarray(v).dtype.kind in "fc"]
+    mags = np.concatenate([*parts, [1.0]])
     mags = mags[(mags > 0) & np.isfinite(mags)]
     span = 0 if mags.size == 0 else math.ceil(math.log10(mags.max()) - math.log10(mags.min()))
     return REVERIFY_DPS + span

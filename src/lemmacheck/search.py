@@ -24,7 +24,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from .candidates import Candidate, CandidatePool, Instance
-from .claim import NumericCheck
+from .claim import ApproximationCheck, NumericCheck
 from .errors import CheckError, SamplerError
 from .profile import Profile
 from .tolerance import NOISE_REPEATS, NOISE_ULPS, SIGNIFICANCE, Tolerance, slack
@@ -296,10 +296,10 @@ class _Tracker:
                                              float(sig[j]), float(rel.ratio[j])))
         eg = relations[-1].gap
         if n and np.any(np.isfinite(eg)):
-            j = int(np.nanargmax(np.where(np.isfinite(eg), eg, -np.inf)))
-            if eg[j] > self.worst_gap:
-                self.worst_gap = float(eg[j])
-                self.worst = Instance(dict(dims), _take(inputs, j))
+            worst_row = int(np.nanargmax(np.where(np.isfinite(eg), eg, -np.inf)))
+            if eg[worst_row] > self.worst_gap:
+                self.worst_gap = float(eg[worst_row])
+                self.worst = Instance(dict(dims), _take(inputs, worst_row))
         return eg
 
     def _relations(self, chain) -> list[_Relation]:
@@ -320,17 +320,18 @@ class _Tracker:
         st_.checked += n
         st_.violations += int(np.count_nonzero(rel.bad))
         finite_r = np.isfinite(rel.ratio)
-        if self.tol.atol > 0 and rel.a is not None:
+        a, b = rel.a, rel.b
+        if self.tol.atol > 0 and a is not None and b is not None:
             # where an override's absolute slack decides, lhs/rhs says nothing about tightness
-            finite_r &= self.tol.rtol * (np.abs(rel.a) + np.abs(rel.b)) >= self.tol.atol
+            finite_r &= self.tol.rtol * (np.abs(a) + np.abs(b)) >= self.tol.atol
         if np.any(finite_r):
             st_.max_ratio_raw = max(st_.max_ratio_raw, float(np.max(rel.ratio[finite_r])))
             clean = finite_r & ~rel.bad
             if clean.any():
                 st_.max_ratio = max(st_.max_ratio, float(np.max(rel.ratio[clean])))
-        if rel.a is not None:
+        if a is not None and b is not None:
             with np.errstate(all="ignore"):
-                dev = np.abs(rel.a - rel.b) / (np.abs(rel.a) + np.abs(rel.b))
+                dev = np.abs(a - b) / (np.abs(a) + np.abs(b))
             dev = dev[np.isfinite(dev)]
             if dev.size:
                 st_.max_deviation = max(st_.max_deviation, float(dev.max()))
@@ -349,7 +350,7 @@ class _Tracker:
             return np.where(np.isfinite(sens) & (sens > 0), v / np.where(sens > 0, sens, 1.0), np.inf)
 
 
-def _draw(claim_id: str, check: NumericCheck, rng, batch: int, dims: Mapping[str, Any]) -> dict:
+def _draw(claim_id: str, check: NumericCheck | ApproximationCheck, rng, batch: int, dims: Mapping[str, Any]) -> dict:
     inputs = {}
     for name, spec in check.inputs.items():
         try:

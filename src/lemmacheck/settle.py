@@ -21,6 +21,10 @@ from .tolerance import SETTLE_PER_DIMS, SIGNIFICANCE, Tolerance
 __all__ = ["Budget", "Settlement", "settle"]
 
 
+def size_of(cand: Candidate | None) -> int:
+    return cand.instance.size() if cand is not None else 0
+
+
 @dataclasses.dataclass
 class Budget:
     """How much high-precision work one claim may spend settling candidates (shared by its relations)."""
@@ -120,10 +124,11 @@ def settle(claim_id: str, check: NumericCheck, pool: CandidatePool, step: int | 
 
 def _prefer_smaller(claim_id, check, order, step, relation, tol, budget: Budget, out: Settlement) -> None:
     """A counterexample is reported at the smallest dims certified: try the candidates of smaller instances."""
+    assert out.confirmed is not None
     smaller = sorted((c for c in order if c.instance.size() < out.confirmed.instance.size()),
                      key=lambda c: c.instance.size())
     for cand in smaller:
-        if cand.instance.size() >= out.confirmed.instance.size() or budget.exhausted():
+        if cand.instance.size() >= size_of(out.confirmed) or budget.exhausted():
             continue
         budget.spent += 1
         out.tried += 1

@@ -68,7 +68,7 @@ def _in_domain(spec, x: float) -> bool:
     if getattr(spec, "positive", False) and x < 0:
         return False
     low, high = getattr(spec, "low", None), getattr(spec, "high", None)
-    return low is None or low <= x <= high
+    return low is None or high is None or low <= x <= high
 
 
 def shrink_counterexample(claim_id: str, check: NumericCheck, inst: Instance, conf: Confirmation,

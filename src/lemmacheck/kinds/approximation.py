@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import ClassVar
 
 from ..approx import ApproxOutcome, measure_approximation
 from ..claim import ApproximationCheck, Claim
@@ -19,8 +20,8 @@ class ApproximationEvidence(ApproxOutcome):
 
 
 class ApproximationChecker:
-    spec = ApproximationCheck
-    name = "approximation"
+    spec: ClassVar[type] = ApproximationCheck
+    name: ClassVar[str] = "approximation"
 
     def run(self, claim: Claim, check: ApproximationCheck, ctx: Context) -> Outcome:
         out = measure_approximation(claim.id, check, ctx.profile.approx_instances, ctx.rng, ctx.tol)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
 from ..claim import Claim, ComplexityCheck
 from .base import Context, Outcome, register
 from .value import ComparisonEvidence
@@ -10,8 +11,8 @@ __all__ = ["ComplexityChecker"]
 
 
 class ComplexityChecker:
-    spec = ComplexityCheck
-    name = "comparison"
+    spec: ClassVar[type] = ComplexityCheck
+    name: ClassVar[str] = "comparison"
 
     def run(self, claim: Claim, check: ComplexityCheck, ctx: Context) -> Outcome:
         from ..worked import fit_complexity  # SymPy: imported only when a claim of this kind runs

@@ -8,6 +8,7 @@ each other (one of them does not state the claim as written).
 from __future__ import annotations
 
 import dataclasses
+from typing import ClassVar
 
 from ..claim import Claim, SymbolicDerivation
 from ..errors import LemmacheckError
@@ -41,8 +42,8 @@ def _run(claim: Claim, d: SymbolicDerivation, ctx: Context):
 
 
 class DerivationChecker:
-    spec = SymbolicDerivation
-    name = "derivation"
+    spec: ClassVar[type] = SymbolicDerivation
+    name: ClassVar[str] = "derivation"
 
     def run(self, claim: Claim, d: SymbolicDerivation, ctx: Context) -> Outcome:
         dout = _run(claim, d, ctx)
@@ -56,6 +57,7 @@ class DerivationChecker:
 
 def combine(claim: Claim, outcome: Outcome, ctx: Context) -> Outcome:
     """A numeric outcome and the claim's SymPy derivation, merged."""
+    assert claim.derivation is not None
     dout = _run(claim, claim.derivation, ctx)
     rec = DerivationEvidence(dout.end_relation, dout.end_status, claim.derivation.module, dout.end_counterexample)
     if len(outcome.steps) <= 1:

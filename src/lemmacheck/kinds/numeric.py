@@ -8,6 +8,7 @@ settled like the chain end to end, so a broken link is named with its own certif
 from __future__ import annotations
 
 import dataclasses
+from typing import ClassVar
 import math
 
 import numpy as np
@@ -62,6 +63,7 @@ def _certified(claim: Claim, check: NumericCheck, s: Settlement, step: int | Non
                shrunk: Candidate | None) -> dict:
     """The counterexample to report: Hypothesis's shrunk example when it is the one confirmed, else the
     confirmed instance simplified by the shrinker (re-certified at every pass)."""
+    assert s.confirmed is not None and s.confirmation is not None
     inst, conf = s.confirmed.instance, s.confirmation
     how = "Hypothesis's shrunk example"
     if s.confirmed is not shrunk:
@@ -72,8 +74,8 @@ def _certified(claim: Claim, check: NumericCheck, s: Settlement, step: int | Non
 
 
 class NumericChecker:
-    spec = NumericCheck
-    name = "numeric"
+    spec: ClassVar[type] = NumericCheck
+    name: ClassVar[str] = "numeric"
 
     def run(self, claim: Claim, check: NumericCheck, ctx: Context) -> Outcome:
         end_relation = "prop" if check.is_property else compose(check.relations)
@@ -115,7 +117,7 @@ class NumericChecker:
                 elif st.pool:
                     s = settle(claim.id, check, st.pool, i, st.relation, ctx.tol, ctx.budget)
                     res.settlement = s.as_evidence()
-                    if s.refuted:
+                    if s.confirmed is not None and s.confirmation is not None:
                         step_cex[i] = _certified(claim, check, s, i, ctx, None)
                         res.status = "broken"
                         res.violations = st.violations

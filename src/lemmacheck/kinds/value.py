@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import ClassVar
 
 from ..claim import Claim, ValueCheck
 from .base import Context, Outcome, register
@@ -25,8 +26,8 @@ class ComparisonEvidence:
 
 
 class ValueChecker:
-    spec = ValueCheck
-    name = "comparison"
+    spec: ClassVar[type] = ValueCheck
+    name: ClassVar[str] = "comparison"
 
     def run(self, claim: Claim, check: ValueCheck, ctx: Context) -> Outcome:
         from ..worked import compare_value  # SymPy: imported only when a claim of this kind runs
