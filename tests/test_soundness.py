@@ -102,6 +102,20 @@ def test_an_identity_at_the_noise_floor_is_never_refuted(registry):
     assert r.verdict is Verdict.HOLDS, (r.reason, r.evidence.get("settlement"))
 
 
+def test_an_exact_zero_computed_through_a_square_root_is_settled_as_rounding(registry):
+    # vᵀ(a − v vᵀa) = 0 for a unit v; v = u/‖u‖ is unit only to the working precision, at every precision,
+    # so the left side is noise that shrinks as the precision grows: rounding, never a violation.
+    @identity("planted.projection", inputs={"u": Array("n", low=0.5, high=2.0), "a": Array("n")},
+              dims={"n": [2, 3, 5]}, **meta())
+    def projection(xp, u, a):
+        v = u / xp.vector_norm(u, 2)[..., None]
+        proj = a - v * xp.sum(v * a, axis=-1)[..., None]
+        return xp.sum(v * proj, axis=-1), 0 * xp.sum(a, axis=-1)
+
+    r = run_claim(registry["planted.projection"], QUICK.with_seed(3))
+    assert r.verdict is Verdict.HOLDS, (r.reason, r.evidence.get("settlement"))
+
+
 # --------------------------------------------------------------------------- INCONCLUSIVE
 
 

@@ -18,7 +18,7 @@ from .candidates import Instance
 from .claim import NumericCheck
 from .errors import CheckError
 from .search import _call
-from .tolerance import ESCALATIONS, EXTRA_DPS, MP_RTOL, REVERIFY_DPS, STABILITY, Tolerance
+from .tolerance import ESCALATIONS, EXTRA_DPS, MP_RTOL, REVERIFY_DPS, STABILITY, VANISHING, Tolerance
 from .xp import mp_precision, mpmath_xp, to_mp
 
 __all__ = ["Confirmation", "reverify", "mp_chain", "confirms", "violation_amount", "working_dps"]
@@ -132,7 +132,8 @@ def reverify(claim_id: str, check: NumericCheck, inst: Instance, step: int | Non
     Evaluated at :func:`working_dps` digits and at ``EXTRA_DPS`` more.  *Confirmed* when the violation
     counts (:func:`confirms`) at both and the two amounts agree to ``STABILITY`` relative (a true violation
     converges as the precision grows), and it stands again at twice the precision; *rejected* as rounding
-    when it counts at neither.  Anything between
+    when it counts at neither, or when it shrinks with the precision by ``VANISHING`` or more (rounding
+    noise of an exactly zero difference does; a violation converges).  Anything between
     (counts at one precision only, or at both but not yet converged) means the precision itself is not
     enough: it is doubled, up to ``ESCALATIONS`` times, and a candidate still undecided is reported as such
     (``undecided=True``), never as rounding.
@@ -161,7 +162,10 @@ def reverify(claim_id: str, check: NumericCheck, inst: Instance, step: int | Non
                 return Confirmation(True, *shown, dps)
             dps *= 2
             continue
-        if not ok1 and not ok2:
+        with mp_precision(dps + EXTRA_DPS):
+            # rounding shrinks with the precision (by about 10^-EXTRA_DPS); a violation converges
+            vanishing = relation not in ("<", ">") and abs(d2) <= VANISHING * abs(d1)
+        if (not ok1 and not ok2) or vanishing:
             return Confirmation(False, *shown, dps, ratio=r)
         dps *= 2
     return Confirmation(False, *shown, dps // 2, undecided=True)

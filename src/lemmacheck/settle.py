@@ -113,7 +113,7 @@ def settle(claim_id: str, check: NumericCheck, pool: CandidatePool, step: int | 
         if conf.undecided:
             out.failed += 1
             out.reason = (f"a candidate's violation did not converge up to {conf.dps} digits "
-                          f"(lhs={conf.lhs[:20]}, rhs={conf.rhs[:20]})")
+                          f"(lhs={conf.lhs}, rhs={conf.rhs}, violation {conf.difference})")
             continue
         out.rejected += 1
         rec["rejected"] += 1

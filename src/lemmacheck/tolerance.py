@@ -25,7 +25,8 @@ in float64) and again at ``EXTRA_DPS`` more:
   relative (a true violation converges as the precision grows; a rounding artefact moves with it), and the
   same holds at twice the precision (an absorbed constant gives the same artefact at nearby precisions).
   A strict relation is confirmed already by equality to ``MP_RTOL`` relative;
-- *rejected* (rounding) when the violation counts at neither precision;
+- *rejected* (rounding) when the violation counts at neither precision, or shrinks by ``VANISHING`` or
+  more between them (the noise of an exactly zero difference scales as 10^-digits);
 - anything between (it counts at one only, or has not converged) means the precision is not enough: it
   is doubled, up to ``ESCALATIONS`` times; a candidate still undecided is *unsettled*, never rounding.
 
@@ -42,7 +43,7 @@ import dataclasses
 
 import numpy as np
 
-__all__ = ["Tolerance", "DEFAULT_TOLERANCES", "REVERIFY_DPS", "EXTRA_DPS", "ESCALATIONS", "MP_RTOL", "STABILITY", "NOISE_ULPS",
+__all__ = ["Tolerance", "DEFAULT_TOLERANCES", "REVERIFY_DPS", "EXTRA_DPS", "ESCALATIONS", "VANISHING", "MP_RTOL", "STABILITY", "NOISE_ULPS",
            "NOISE_REPEATS", "SIGNIFICANCE", "SETTLE_PER_DIMS", "ORDER_SLACK", "EXPONENT_SLACK", "tolerance_for",
            "slack"]
 
@@ -69,6 +70,9 @@ EXTRA_DPS = 20
 STABILITY = 1e-6
 #: a violation that counts at one precision only, or has not converged, doubles the precision up to this often
 ESCALATIONS = 3
+#: a violation that shrinks by this factor or more over EXTRA_DPS more digits is rounding (noise scales as
+#: 10^-digits, about 1e-20 over EXTRA_DPS; a genuine violation converges to a nonzero amount)
+VANISHING = 1e-10
 #: a strict relation (<, >) is violated by equality to this relative amount at high precision
 MP_RTOL = 1e-40
 #: relative size, in ulps, of the input perturbation that measures a candidate's rounding sensitivity
