@@ -6,7 +6,8 @@ import pytest
 
 from lemmacheck.selection import SelectionError, compile_expression, matches, select
 
-IDS = ["lse.bound", "lse.hessian_inf_bound", "schatten.hadamard", "rnn.grad_norm", "rnn.LSE_like", "sigma.max"]
+IDS = ["lse.bound", "lse.hessian_inf_bound", "schatten.hadamard", "rnn.grad_norm", "rnn.LSE_like",
+       "sigma.max"]
 
 # (expression, the ids it selects)
 CASES = [
@@ -38,7 +39,7 @@ def test_agrees_with_pytests_own_parser(expression, selected):
     for claim_id in IDS:
         ours = matches(expression, claim_id)
 
-        def matcher(word, /, **kwargs):
+        def matcher(word, /, claim_id=claim_id, **kwargs):
             return word.lower() in claim_id.lower()
 
         assert ours == compiled.evaluate(matcher), (expression, claim_id)

@@ -6,7 +6,8 @@
     not_expr:   'not' not_expr | '(' expr ')' | word
 
 A word matches a claim when it occurs in the claim's id, ignoring case (as pytest's ``-k`` matches a
-substring of a test's name).  The tokens are pytest's: a word is made of letters, digits, ``_ : + - . [ ] \\ /``.
+substring of a test's name).  The tokens are pytest's: a word is made of letters, digits and
+``_ : + - . [ ] \\ /``.
 An empty expression selects everything.  A malformed one raises :class:`SelectionError` saying where.
 The parser is our own (a few lines) rather than ``_pytest.mark.expression``, whose interface is private
 and has changed between pytest releases; a test checks the two agree on a table of expressions.
