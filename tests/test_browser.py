@@ -6,6 +6,7 @@ the reason, only where Chromium is not installed.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 from lemmacheck.discovery import discover
 from lemmacheck.engine import run_claims
 from lemmacheck.profile import QUICK
-from lemmacheck.report.html import write_html
+from lemmacheck.report.html import render_html, write_html
 
 pytestmark = pytest.mark.browser
 
@@ -33,22 +34,28 @@ def report(tmp_path_factory) -> tuple[Path, dict]:
 
 
 @pytest.fixture(scope="module")
-def page(report):
+def browser():
     if CHROMIUM is None:
         pytest.skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        pg = browser.new_page(viewport={"width": 1400, "height": 1800})
-        errors: list[str] = []
-        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.goto(report[0].as_uri())
-        pg.wait_for_load_state("load")
-        pg.console_errors = errors
-        yield pg
-        browser.close()
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def page(report, browser):
+    pg = browser.new_page(viewport={"width": 1400, "height": 1800})
+    errors: list[str] = []
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(report[0].as_uri())
+    pg.wait_for_load_state("load")
+    pg.console_errors = errors
+    yield pg
+    pg.close()
 
 
 def test_math_renders(page):
@@ -80,3 +87,53 @@ def test_no_console_errors_and_screenshot(page):
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOT), full_page=False)
     assert SCREENSHOT.stat().st_size > 10_000
+
+
+# --------------------------------------------------------------------------- hostile text (issue 13)
+
+ALERT_HOOK = """
+window.__calls = [];
+for (const name of ["alert", "confirm", "prompt", "print"]) {
+  window[name] = function (m) { window.__calls.push(name + ":" + String(m)); };
+}
+"""
+
+
+@pytest.mark.parametrize("with_csp", [True, False], ids=["with-csp", "escaping-alone"])
+def test_no_claim_text_runs_in_the_browser(browser, tmp_path, with_csp):
+    """Script, event-handler, javascript: URL, SVG and MathML payloads in every field, the LaTeX
+    statement included: nothing calls alert.  Checked with the page's CSP and, to test the escaping
+    and sanitizing on their own, with the CSP removed."""
+    from report_payloads import hostile_results
+
+    html = render_html(hostile_results())
+    if not with_csp:
+        html, n = re.subn(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
+        assert n == 1
+    path = tmp_path / "hostile.html"
+    path.write_text(html, encoding="utf-8")
+    page = browser.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.add_init_script(ALERT_HOOK)
+    page.goto(path.as_uri())
+    page.wait_for_load_state("load")
+    # Follow every link and open every <details>, as a reader would.
+    for link in page.locator("a").all():
+        href = link.get_attribute("href") or ""
+        assert href.startswith("#"), href
+        link.evaluate("a => a.click()")
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    page.fill("#f-text", "script")
+    page.wait_for_timeout(300)
+    calls = page.evaluate("window.__calls")
+    handlers = page.evaluate("""[...document.querySelectorAll('*')].flatMap(el =>
+        [...el.attributes].filter(a => a.name.startsWith('on')).map(a => el.tagName + ' ' + a.name))""")
+    scripts = page.evaluate("document.scripts.length")
+    # The page's own script ran (the filter counts), so a blocked script is not mistaken for safety.
+    shown = page.locator("#f-count").inner_text()
+    page.close()
+    assert calls == [] and dialogs == []
+    assert handlers == []
+    assert scripts == 1
+    assert "claims shown" in shown

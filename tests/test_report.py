@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import html.parser
 import json
 import textwrap
 
 import pytest
+from markupsafe import escape
 
 from lemmacheck import cli
 from lemmacheck.report.html import latex_to_mathml, render_html
@@ -112,3 +114,68 @@ def test_pytest_plugin_writes_the_same_report(tmp_path):
     assert [c["id"] for c in data["claims"]] == ["schatten.hadamard"]
     assert data["run"]["seed"] == 5
     assert "schatten.hadamard" in (out / "index.html").read_text()
+
+
+# --------------------------------------------------------------------------- hostile text (issue 13)
+
+
+class _StartTags(html.parser.HTMLParser):
+    def __init__(self, markup: str):
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+        self.script_text: list[str] = []
+        self._in_script = False
+        self.feed(markup)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        self._in_script = tag == "script"
+
+    def handle_data(self, data):
+        if self._in_script:
+            self.script_text.append(data)
+
+    def handle_endtag(self, tag):
+        self._in_script = False
+
+
+def test_hostile_text_in_every_field_reaches_the_page_as_text_only():
+    from lemmacheck.report.html import CONTENT_SECURITY_POLICY, REPORT_SCRIPT
+    from report_payloads import LATEX_PAYLOADS, PAYLOADS, hostile_results
+
+    html = render_html(hostile_results())
+    parsed = _StartTags(html)
+    scripts = [a for t, a in parsed.tags if t == "script"]
+    assert len(scripts) == 1 and "".join(parsed.script_text) == REPORT_SCRIPT
+    handlers = [(t, k) for t, a in parsed.tags for k in a if k.lower().startswith("on")]
+    assert handlers == []
+    urls = [(t, k, v) for t, a in parsed.tags for k, v in a.items()
+            if k.lower() in ("href", "src", "xlink:href", "srcdoc", "action")
+            and not (v or "").startswith("#")]
+    assert urls == []
+    tags = [t for t, _ in parsed.tags]
+    assert not set(tags) & {"iframe", "img", "object", "embed", "animate", "base", "form", "link", "mglyph"}
+    assert tags.count("style") == 1  # the page's own
+    csp = [a for t, a in parsed.tags if t == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
+    assert csp and csp[0]["content"] == CONTENT_SECURITY_POLICY
+    assert "script-src 'sha256-" in CONTENT_SECURITY_POLICY and "unsafe-inline" not in \
+        CONTENT_SECURITY_POLICY.split("script-src")[1].split(";")[0]
+    # The text is still there for a reader, escaped (the test would pass vacuously if it were dropped).
+    # (A LaTeX payload either renders as harmless MathML letters or is shown as its source.)
+    for text in [*PAYLOADS.values(), *(v for v in LATEX_PAYLOADS.values() if r"\text{" in v)]:
+        assert str(escape(text)) in html, text
+
+
+@pytest.mark.parametrize("latex", [r"\text{<script>alert(1)</script>}", r"\text{<b onclick=x>y</b>}"])
+def test_statement_with_markup_inside_text_is_shown_as_source(latex):
+    mathml, warning = latex_to_mathml(latex)
+    assert mathml is None and "not MathML" in warning
+
+
+def test_study_table_cells_are_escaped_once():
+    data = _data()
+    data["studies"] = [{"id": "s.one", "title": "study", "source": None, "related": [], "module": "m",
+                        "conclusion": "", "error": "", "seconds": 0.1, "plots": [],
+                        "tables": [{"title": "T", "columns": ["a<b"], "rows": [["x<y & z", 0.5]]}]}]
+    html = render_html(data)
+    assert "x&lt;y &amp; z" in html and "&amp;lt;" not in html

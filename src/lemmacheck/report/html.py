@@ -1,14 +1,25 @@
 """Render ``reports/index.html`` from the results data (JSON first, HTML from it).
 
 The page is self-contained: statements are MathML (latex2mathml, no CDN, no script needed to show math),
-plots are inline SVG (matplotlib), the filters are a few lines of inline script.  Every piece of text
-from a claim goes through Jinja2's autoescaping; only MathML and SVG that this module produced are
-marked safe, and a statement that will not convert is shown as its source text with a warning.
+plots are inline SVG (matplotlib), the filters are a short script (``static/report.js``).
+
+No text from a claim can run in a browser, by three layers:
+
+- every piece of text goes through Jinja2's autoescaping;
+- the only markup marked safe, MathML and SVG that this module produced, first passes an allowlist
+  sanitizer (nh3) that keeps the elements and attributes latex2mathml and matplotlib emit and nothing
+  else (no script, no event handler, no URL but ``#fragment``); a statement whose MathML the sanitizer
+  would change (``\\text{<script>…}``: latex2mathml copies ``\\text`` verbatim) is shown as its source
+  text, escaped, with a warning;
+- a Content-Security-Policy in the page allows one script, the report's own, by its SHA-256 hash.
 """
 
 from __future__ import annotations
 
+import base64
 import collections
+import hashlib
+import html.parser
 import io
 import math
 import re
@@ -16,11 +27,71 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
-__all__ = ["write_html", "render_html", "latex_to_mathml", "svg_plot"]
+__all__ = ["write_html", "render_html", "latex_to_mathml", "svg_plot", "sanitize_mathml", "sanitize_svg",
+           "REPORT_SCRIPT", "CONTENT_SECURITY_POLICY"]
 
 _TEMPLATES = Path(__file__).with_name("templates")
+REPORT_SCRIPT = Path(__file__).with_name("static").joinpath("report.js").read_text(encoding="utf-8")
+_SCRIPT_HASH = base64.b64encode(hashlib.sha256(REPORT_SCRIPT.encode("utf-8")).digest()).decode("ascii")
+# Nothing is fetched (default-src 'none'); styles are inline (the page's <style>, matplotlib's style
+# attributes); the only script is the report's own, allowed by hash, so an injected one never runs.
+CONTENT_SECURITY_POLICY = (f"default-src 'none'; script-src 'sha256-{_SCRIPT_HASH}'; "
+                           "style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'")
+
+# What latex2mathml emits (its converter and commands tables), and nothing else.
+_MATHML_TAGS = {"math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "mfrac", "msqrt", "mroot",
+                "msub", "msup", "msubsup", "munder", "mover", "munderover", "mtable", "mtr", "mtd", "mstyle",
+                "mpadded", "mphantom", "menclose", "merror", "semantics", "annotation"}
+_MATHML_ATTRS = {"math": {"xmlns", "display"},
+                 "*": {"mathvariant", "stretchy", "fence", "separator", "lspace", "rspace", "accent",
+                       "width", "height", "depth", "displaystyle", "scriptlevel", "columnalign",
+                       "columnspacing", "rowspacing", "linethickness", "movablelimits", "minsize", "maxsize",
+                       "largeop", "form", "notation", "voffset", "mathsize", "mathcolor", "mathbackground",
+                       "linebreak", "encoding"}}
+# What matplotlib's SVG backend emits for our plots (text is drawn as paths; its metadata is dropped).
+_SVG_TAGS = {"svg", "g", "path", "defs", "use", "clipPath", "rect"}
+_SVG_ATTRS = {"svg": {"xmlns", "width", "height", "viewBox", "version"}, "use": {"href"},
+              "*": {"id", "d", "style", "transform", "x", "y", "width", "height", "clip-path"}}
+
+
+def _clean(markup: str, tags: set[str], attributes: dict[str, set[str]]) -> str:
+    import nh3
+
+    # No URL scheme is allowed: the only links left are same-page fragments (SVG <use href="#...">).
+    return nh3.clean(markup, tags=tags, attributes=attributes, url_schemes=set(), strip_comments=True,
+                     link_rel=None, clean_content_tags={"script", "style"})
+
+
+class _Tags(html.parser.HTMLParser):
+    """The sequence of start tags with their attributes: what a sanitizer may have removed."""
+
+    def __init__(self, markup: str):
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, tuple]] = []
+        self.feed(markup)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, tuple(sorted(attrs))))
+
+
+def sanitize_mathml(mathml: str) -> tuple[Markup | None, str]:
+    """``(safe MathML, "")``, or ``(None, reason)`` when the allowlist would have to remove something."""
+    clean = _clean(mathml, _MATHML_TAGS, _MATHML_ATTRS)
+    before, after = _Tags(mathml).tags, _Tags(clean).tags
+    if before != after:
+        removed = next((t for t, _ in before if t not in _MATHML_TAGS), None)
+        what = f"<{removed}>" if removed else "an attribute that is not MathML"
+        return None, f"the statement contains markup that is not MathML ({what}); shown as source"
+    return Markup(clean), ""
+
+
+def sanitize_svg(svg: str) -> Markup:
+    """Matplotlib's SVG through the SVG allowlist (``xlink:href`` written as SVG 2's ``href``)."""
+    svg = svg.replace('xlink:href="#', 'href="#')
+    return Markup(_clean(svg, _SVG_TAGS, _SVG_ATTRS))
 
 
 def latex_to_mathml(latex: str) -> tuple[Markup | None, str]:
@@ -37,7 +108,7 @@ def latex_to_mathml(latex: str) -> tuple[Markup | None, str]:
     unknown = re.findall(r"<mi>\\([A-Za-z]+)</mi>", mathml)
     if unknown:
         return None, f"LaTeX did not render (unknown command \\{unknown[0]})"
-    return Markup(mathml), ""
+    return sanitize_mathml(mathml)
 
 
 def svg_plot(title: str, x_label: str, y_label: str, series: list[dict], *, logx: bool = False,
@@ -73,8 +144,7 @@ def svg_plot(title: str, x_label: str, y_label: str, series: list[dict], *, logx
     fig.savefig(buf, format="svg")
     plt.close(fig)
     svg = buf.getvalue()
-    svg = svg[svg.index("<svg"):]
-    return Markup(svg)
+    return sanitize_svg(svg[svg.index("<svg"):])
 
 
 def _approx_plot(claim: dict) -> Markup | None:
@@ -113,7 +183,7 @@ def _histogram_svg(title: str, x_label: str, values: list[float], bins: list[flo
     fig.savefig(buf, format="svg")
     plt.close(fig)
     svg = buf.getvalue()
-    return Markup(svg[svg.index("<svg"):])
+    return sanitize_svg(svg[svg.index("<svg"):])
 
 
 def _summary_plots(claims: list[dict]) -> list[Markup]:
@@ -177,13 +247,15 @@ def render_html(data: dict) -> str:
                              undefined=jinja2.ChainableUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["fmt"] = _fmt
     env.globals["zip"] = zip
-    return env.get_template("index.jinja2").render(**_prepare(data))
+    return env.get_template("index.jinja2").render(**_prepare(data), csp=CONTENT_SECURITY_POLICY,
+                                                   report_script=Markup(REPORT_SCRIPT))
 
 
 def _fmt(v: Any, digits: int = 4) -> str:
+    """A number to ``digits`` significant digits; anything else as text (the template escapes it, once)."""
     if isinstance(v, float):
         return f"{v:.{digits}g}"
-    return str(escape(v)) if v is not None else "—"
+    return str(v) if v is not None else "—"
 
 
 def write_html(data: dict, path: Path) -> Path:
