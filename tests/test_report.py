@@ -15,13 +15,16 @@ from lemmacheck.report.html import latex_to_mathml, render_html
 
 def _data(**claim_overrides) -> dict:
     claim = {
-        "id": "demo.claim", "title": "demo", "source": {"file": "000.txt", "location": "eq. (1)", "quote": "q"},
-        "statement": r"\frac{1}{2}\|x\|_\infty^2", "kind": "inequality", "expected": "HOLDS", "verdict": "HOLDS",
+        "id": "demo.claim", "title": "demo",
+        "source": {"file": "000.txt", "location": "eq. (1)", "quote": "q"},
+        "statement": r"\frac{1}{2}\|x\|_\infty^2", "kind": "inequality", "expected": "HOLDS",
+        "verdict": "HOLDS",
         "matches_expectation": True, "evidence": {"instances": 10, "hypothesis_examples": 2, "relation": "<=",
                                                   "tightness": 0.5},
         "steps": [], "first_broken_step": None, "expected_broken_step": None, "corrects": None,
         "corrected_by": [], "same_as": [], "notes": "", "message": "", "seed": 1, "seconds": 0.1,
-        "replay": "lemmacheck run --seed 1 -k demo.claim", "module": "checks.demo", "doc": "", "topic": "demo",
+        "replay": "lemmacheck run --seed 1 -k demo.claim", "module": "checks.demo", "doc": "",
+        "topic": "demo",
     }
     claim.update(claim_overrides)
     counts = {v: 0 for v in ("PROVED", "HOLDS", "REFUTED", "APPROXIMATE", "ERROR")}

@@ -74,7 +74,8 @@ def _validate_more_meta(claim_id: str, meta: Mapping[str, Any]) -> None:
                                    "effort=1 is the default; 4 searches four times as long")
 
 
-def _register(claim_id: str, kind: Kind, meta: Mapping[str, Any], module: str, doc: str = "", **parts) -> None:
+def _register(claim_id: str, kind: Kind, meta: Mapping[str, Any], module: str, doc: str = "",
+              **parts) -> None:
     try:
         unknown = set(meta) - set(_META_KEYS)
         if unknown:
@@ -138,8 +139,9 @@ def _validate_inputs(claim_id: str, fn: Callable, inputs, dims) -> None:
                if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is p.empty
                and k not in inputs and k not in dims and k != "eps"]
     if unknown:
-        raise ClaimDefinitionError(claim_id, f"{fn.__name__} takes {unknown}, which is neither an input nor a dim",
-                                   f"declare them in inputs= or dims=, or drop them from the signature")
+        raise ClaimDefinitionError(claim_id, f"{fn.__name__} takes {unknown}, which is neither an input nor "
+                                             "a dim", "declare them in inputs= or dims=, or drop them from "
+                                                      "the signature")
 
 
 def _relation_list(claim_id: str, relations) -> Sequence[str]:

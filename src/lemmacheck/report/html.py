@@ -154,13 +154,14 @@ def _approx_plot(claim: dict) -> Markup | None:
         return None
     order = ev.get("order_claimed")
     fits = []
-    pos = [(e, r) for e, r in zip(eps, rem) if isinstance(r, (int, float)) and r > 0]
+    pos = [(e, r) for e, r in zip(eps, rem, strict=False) if isinstance(r, (int, float)) and r > 0]
     if order and pos:
         e0, r0 = pos[-1]
-        fits.append({"x": eps, "y": [r0 * (e / e0) ** order for e in eps], "label": f"slope {order} (claimed)"})
+        fits.append({"x": eps, "y": [r0 * (e / e0) ** order for e in eps],
+                     "label": f"slope {order} (claimed)"})
+    measured = f"measured (order ≈ {ev.get('order_median', float('nan')):.2f})"
     return svg_plot(f"{claim['id']}: remainder vs step", "ε", "median |lhs − rhs|",
-                    [{"label": f"measured (order ≈ {ev.get('order_median', float('nan')):.2f})", "x": eps, "y": rem}],
-                    logx=True, logy=True, fits=fits)
+                    [{"label": measured, "x": eps, "y": rem}], logx=True, logy=True, fits=fits)
 
 
 def _histogram_svg(title: str, x_label: str, values: list[float], bins: list[float]) -> Markup | None:
@@ -188,12 +189,16 @@ def _histogram_svg(title: str, x_label: str, values: list[float], bins: list[flo
 
 def _summary_plots(claims: list[dict]) -> list[Markup]:
     """Where a person would rather look than read: how tight the true bounds are, how often the false fail."""
-    tight = [c["evidence"]["tightness"] for c in claims
-             if c["verdict"] == "HOLDS" and isinstance((c.get("evidence") or {}).get("tightness"), (int, float))]
-    rates = [100 * c["evidence"]["violation_rate"] for c in claims
-             if c["verdict"] == "REFUTED" and isinstance((c.get("evidence") or {}).get("violation_rate"), (int, float))]
-    orders = [c["evidence"]["order_median"] for c in claims if c["kind"] == "approximation"
-              and isinstance((c.get("evidence") or {}).get("order_median"), (int, float))]
+    def number(c: dict, key: str):
+        v = (c.get("evidence") or {}).get(key)
+        return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+    tight = [number(c, "tightness") for c in claims
+             if c["verdict"] == "HOLDS" and number(c, "tightness") is not None]
+    rates = [100 * number(c, "violation_rate") for c in claims
+             if c["verdict"] == "REFUTED" and number(c, "violation_rate") is not None]
+    orders = [number(c, "order_median") for c in claims
+              if c.get("kind") == "approximation" and number(c, "order_median") is not None]
     plots = [
         _histogram_svg(f"Tightness of the {len(tight)} bounds that hold (max lhs/rhs; 1 = attained)",
                        "max lhs/rhs", [min(t, 1.05) for t in tight], [i / 20 for i in range(22)]),
