@@ -220,6 +220,13 @@ def cmd_run(args) -> int:
                 print(f"report rendered in {time.perf_counter() - t0:.1f}s", flush=True)
         except OutputError as exc:
             write_error = str(exc)
+        except KeyboardInterrupt:
+            kept = ""
+            if journal is not None:
+                journal.close()
+                kept = f"; every result is kept in {journal.path} (`lemmacheck render` it)"
+            _say(f"interrupted while writing the report; the previous report is untouched{kept}")
+            return ExitCode.INTERRUPTED
     if journal is not None:
         if written:
             journal.discard()
@@ -318,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"error: {exc}")
         return ExitCode.USAGE
     except KeyboardInterrupt:
-        _say("interrupted before any claim finished; nothing written")
+        _say("interrupted")
         return ExitCode.INTERRUPTED
     except Exception as exc:
         traceback.print_exc()
