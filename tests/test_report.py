@@ -182,3 +182,23 @@ def test_study_table_cells_are_escaped_once():
                         "tables": [{"title": "T", "columns": ["a<b"], "rows": [["x<y & z", 0.5]]}]}]
     html = render_html(data)
     assert "x&lt;y &amp; z" in html and "&amp;lt;" not in html
+
+
+# --------------------------------------------------------------------------- every statement renders (issue 14.3)
+
+
+@pytest.mark.parametrize("latex", [r"w = \arg\max_i \delta_T(j)", r"\operatorname{sgn}(x)", r"\tr(A^\top A)",
+                                   r"\rank M \le n", r"\diag(\sigma'(a))"])
+def test_operator_names_render(latex):
+    mathml, warning = latex_to_mathml(latex)
+    assert mathml is not None, warning
+
+
+def test_no_statement_of_the_catalogue_falls_back_to_raw_latex():
+    from lemmacheck.claim import REGISTRY
+    from lemmacheck.discovery import discover
+
+    discover()
+    assert len(REGISTRY) > 0
+    raw = [(c.id, latex_to_mathml(c.statement)[1]) for c in REGISTRY if latex_to_mathml(c.statement)[0] is None]
+    assert raw == []

@@ -94,6 +94,16 @@ def sanitize_svg(svg: str) -> Markup:
     return Markup(_clean(svg, _SVG_TAGS, _SVG_ATTRS))
 
 
+# Operator names latex2mathml does not know: \\arg is standard LaTeX; the others are the usual
+# \\DeclareMathOperator names.  Each is written as \\operatorname{...}, which it renders upright.
+_OPERATOR_NAMES = ("arg", "sgn", "diag", "rank", "tr", "Tr")
+_OPERATOR_RE = re.compile(r"\\(" + "|".join(_OPERATOR_NAMES) + r")(?![A-Za-z])")
+
+
+def _teach_operators(latex: str) -> str:
+    return _OPERATOR_RE.sub(lambda m: r"\operatorname{" + m.group(1) + "}", latex)
+
+
 def latex_to_mathml(latex: str) -> tuple[Markup | None, str]:
     """``(MathML, "")`` or ``(None, reason)`` when the LaTeX will not render."""
     if not latex:
@@ -101,7 +111,7 @@ def latex_to_mathml(latex: str) -> tuple[Markup | None, str]:
     try:
         from latex2mathml.converter import convert
 
-        mathml = convert(latex, display="block")
+        mathml = convert(_teach_operators(latex), display="block")
     except Exception as exc:  # the converter's own errors vary by version
         return None, f"LaTeX did not render ({type(exc).__name__}: {exc})"
     # latex2mathml passes unknown commands through as text; flag them rather than show broken math.
