@@ -184,7 +184,7 @@ def test_study_table_cells_are_escaped_once():
     assert "x&lt;y &amp; z" in html and "&amp;lt;" not in html
 
 
-# --------------------------------------------------------------------------- every statement renders (issue 14.3)
+# --------------------------------------------------------------------------- every statement renders (14.3)
 
 
 @pytest.mark.parametrize("latex", [r"w = \arg\max_i \delta_T(j)", r"\operatorname{sgn}(x)", r"\tr(A^\top A)",
@@ -200,5 +200,6 @@ def test_no_statement_of_the_catalogue_falls_back_to_raw_latex():
 
     discover()
     assert len(REGISTRY) > 0
-    raw = [(c.id, latex_to_mathml(c.statement)[1]) for c in REGISTRY if latex_to_mathml(c.statement)[0] is None]
+    raw = [(c.id, latex_to_mathml(c.statement)[1]) for c in REGISTRY
+           if latex_to_mathml(c.statement)[0] is None]
     assert raw == []
