@@ -203,3 +203,33 @@ def test_no_statement_of_the_catalogue_falls_back_to_raw_latex():
     raw = [(c.id, latex_to_mathml(c.statement)[1]) for c in REGISTRY
            if latex_to_mathml(c.statement)[0] is None]
     assert raw == []
+
+
+# --------------------------------------------------------------------------- documents by title (14.2)
+
+
+def test_documents_are_shown_by_short_title_with_the_file_name_on_hover():
+    import re
+
+    from lemmacheck.report.documents import DOCUMENTS
+
+    seed = "001_8cf8400e422d2236.txt"
+    data = _data(source={"file": seed, "location": "eq. (2)", "quote": "q"})
+    data["claims"].append(_data(id="own.claim", source={"file": "my_notes.md", "location": "§1", "quote": ""})
+                          ["claims"][0])
+    html = render_html(data)
+    text_only = re.sub(r"<[^>]*>", " ", html)
+    assert seed not in text_only  # the hash appears only in attributes (hover, filter values)
+    assert DOCUMENTS[seed].short in text_only and "my_notes.md" in text_only
+    assert f'title="{escape(DOCUMENTS[seed].hover)}"' in html and seed in DOCUMENTS[seed].hover
+
+
+def test_every_seed_document_has_a_title():
+    from pathlib import Path
+
+    from lemmacheck.report.documents import DOCUMENTS
+
+    seeds = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+    if not seeds.is_dir():
+        pytest.skip(f"the seed documents are not beside the checkout ({seeds})")
+    assert sorted(p.name for p in seeds.glob("*.txt")) == sorted(DOCUMENTS)

@@ -29,6 +29,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from .documents import document_title
+
 __all__ = ["write_html", "render_html", "latex_to_mathml", "svg_plot", "sanitize_mathml", "sanitize_svg",
            "REPORT_SCRIPT", "CONTENT_SECURITY_POLICY"]
 
@@ -262,8 +264,16 @@ def render_html(data: dict) -> str:
                              undefined=jinja2.ChainableUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["fmt"] = _fmt
     env.globals["zip"] = zip
+    env.globals["doc_title"] = document_title
+    env.globals["doc_label"] = _doc_label
     return env.get_template("index.jinja2").render(**_prepare(data), csp=CONTENT_SECURITY_POLICY,
                                                    report_script=Markup(REPORT_SCRIPT))
+
+
+def _doc_label(file: str) -> Markup:
+    """A document by its short title, with its full title and file name on hover (both escaped)."""
+    d = document_title(file)
+    return Markup('<span class="doc" title="{}">{}</span>').format(d.hover, d.short)
 
 
 def _fmt(v: Any, digits: int = 4) -> str:
