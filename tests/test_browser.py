@@ -137,3 +137,74 @@ def test_no_claim_text_runs_in_the_browser(browser, tmp_path, with_csp):
     assert handlers == []
     assert scripts == 1
     assert "claims shown" in shown
+
+
+# --------------------------------------------------------------------------- navigation (issue 14.1)
+
+
+def _open(browser, url: str, height: int = 900):
+    pg = browser.new_page(viewport={"width": 1200, "height": height})
+    pg.goto(url)
+    pg.wait_for_load_state("load")
+    return pg
+
+
+def test_search_covers_statement_quote_and_notes(page, report):
+    _, data = report
+    visible = page.locator("article.claim:visible")
+    quoted = next(c for c in data["claims"] if len(c["source"]["quote"]) > 12)
+    fragment = quoted["source"]["quote"][:12].upper()  # case does not matter
+    page.fill("#f-text", fragment)
+    ids = [el.get_attribute("id") for el in visible.all()]
+    assert quoted["id"] in ids and len(ids) < len(data["claims"])
+    statement = next(c for c in data["claims"] if "\\" in c["statement"])
+    command = statement["statement"][statement["statement"].index("\\"):][:8]
+    page.fill("#f-text", command)
+    assert statement["id"] in [el.get_attribute("id") for el in visible.all()]
+    page.fill("#f-text", "")
+
+
+def test_permalink_restores_filters_and_search(browser, report):
+    path, data = report
+    refuted = [c["id"] for c in data["claims"] if c["verdict"] == "REFUTED"]
+    pg = _open(browser, path.as_uri() + "?verdict=REFUTED")
+    try:
+        assert pg.locator("#f-verdict").input_value() == "REFUTED"
+        assert pg.locator("article.claim:visible").count() == len(refuted)
+        pg.fill("#f-text", "hadamard")
+        pg.select_option("#f-verdict", "")
+        assert "q=hadamard" in pg.url and "verdict" not in pg.url
+        pg.reload()
+        pg.wait_for_load_state("load")
+        assert pg.locator("#f-text").input_value() == "hadamard"
+        assert pg.locator("article.claim:visible").count() == 1
+    finally:
+        pg.close()
+
+
+def test_a_link_to_a_claim_lands_with_its_heading_below_the_sticky_bar(browser, report):
+    path, _ = report
+    pg = _open(browser, path.as_uri(), height=500)
+    try:
+        ids = pg.evaluate("[...document.querySelectorAll('article.claim')].map(a => a.id)")
+        target = ids[len(ids) // 2]
+        pg.goto(path.as_uri() + "#" + target)
+        pg.wait_for_timeout(200)
+        assert pg.evaluate("window.scrollY") > 0
+        bar = pg.locator("#filters").bounding_box()
+        heading = pg.locator(f"[id='{target}'] h3").bounding_box()
+        assert heading["y"] >= bar["y"] + bar["height"] - 1, (heading, bar)
+        assert heading["y"] < 500
+    finally:
+        pg.close()
+
+
+def test_a_link_to_a_filtered_out_claim_clears_the_filters(browser, report):
+    path, data = report
+    refuted = next(c["id"] for c in data["claims"] if c["verdict"] == "REFUTED")
+    pg = _open(browser, path.as_uri() + "?verdict=PROVED#" + refuted)
+    try:
+        assert pg.locator(f"[id='{refuted}']").is_visible()
+        assert pg.locator("#f-verdict").input_value() == ""
+    finally:
+        pg.close()
