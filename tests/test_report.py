@@ -233,3 +233,22 @@ def test_every_seed_document_has_a_title():
     if not seeds.is_dir():
         pytest.skip(f"the seed documents are not beside the checkout ({seeds})")
     assert sorted(p.name for p in seeds.glob("*.txt")) == sorted(DOCUMENTS)
+
+
+# --------------------------------------------------------------------------- one odd claim, one card
+
+
+@pytest.mark.parametrize(("key", "value"), [("kept_fraction", "nan"), ("violation_rate", "nan"),
+                                            ("comparison", True)])
+def test_odd_evidence_shows_a_plain_card_and_the_rest_of_the_page(key, value):
+    # Evidence is open-ended and non-finite numbers are strings ("nan"): the card template cannot
+    # foresee every shape, so one odd claim gets a plain card with its raw data, never a broken page.
+    data = _data()
+    odd = json.loads(json.dumps(data["claims"][0]))
+    odd["id"], odd["evidence"][key] = "demo.odd", value
+    odd["evidence"]["order_claimed"] = 2
+    data["claims"].append(odd)
+    html = render_html(data)
+    cards = html.split("<article")[1:]
+    assert len(cards) == 2 and "<mfrac>" in cards[0]  # the good card is whole
+    assert "could not be displayed" in cards[1] and "demo.odd" in cards[1]

@@ -233,7 +233,10 @@ def _prepare(data: dict) -> dict:
                     key=lambda c: (c.get("source", {}).get("file", ""), c["id"].split(".", 1)[0], c["id"]))
     for c in claims:
         c["mathml"], c["math_warning"] = latex_to_mathml(c.get("statement", ""))
-        c["plot"] = _approx_plot(c) if c.get("kind") == "approximation" else None
+        try:
+            c["plot"] = _approx_plot(c) if c.get("kind") == "approximation" else None
+        except Exception:  # odd evidence: the card shows its numbers, without the plot
+            c["plot"] = None
         c["document"] = c.get("source", {}).get("file", "")
         c.setdefault("topic", c["id"].split(".", 1)[0])
     for s in data.get("studies", []):
@@ -266,8 +269,28 @@ def render_html(data: dict) -> str:
     env.globals["zip"] = zip
     env.globals["doc_title"] = document_title
     env.globals["doc_label"] = _doc_label
-    return env.get_template("index.jinja2").render(**_prepare(data), csp=CONTENT_SECURITY_POLICY,
+    context = _prepare(data)
+    _render_cards(env, context["claims"], "claim", "c")
+    _render_cards(env, context["studies"], "study", "s")
+    return env.get_template("index.jinja2").render(**context, csp=CONTENT_SECURITY_POLICY,
                                                    report_script=Markup(REPORT_SCRIPT))
+
+
+def _render_cards(env: jinja2.Environment, items: list[dict], kind: str, name: str) -> None:
+    """Each claim card and study section on its own (one partial per kind of content): evidence is
+    open-ended, and one claim whose evidence the card cannot show gets a plain card with its raw data
+    instead of breaking the whole page."""
+    import json
+
+    template, fallback = env.get_template(f"{kind}.jinja2"), env.get_template(f"{kind}_fallback.jinja2")
+    for item in items:
+        try:
+            item["card"] = Markup(template.render({name: item, "short": _short}))
+        except Exception as exc:
+            raw = {k: v for k, v in item.items() if not isinstance(v, Markup) and k not in ("svgs", "card")}
+            item["card"] = Markup(fallback.render({
+                name: item, "problem": f"{type(exc).__name__}: {exc}",
+                "raw": _short(json.dumps(raw, indent=1, ensure_ascii=False, default=str), 4000)}))
 
 
 def _doc_label(file: str) -> Markup:
