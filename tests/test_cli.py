@@ -194,6 +194,30 @@ def test_read_only_report_folder(in_project, capsys):
     assert "Permission denied" in capsys.readouterr().err.strip().splitlines()[-1]
 
 
+def test_a_folder_that_refuses_the_write_keeps_the_previous_pair(in_project, monkeypatch, capsys):
+    """The folder accepts the probe but refuses the final move (permissions changed mid-run; what root's
+    immunity to chmod keeps the test above from showing): one line, the old pair intact, no temp files."""
+    import lemmacheck.output
+
+    reports = in_project / "reports"
+    reports.mkdir()
+    (reports / "results.json").write_text("previous run")
+    (reports / "index.html").write_text("previous page")
+
+    def refuse(src, dst):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(lemmacheck.output.os, "replace", refuse)
+    assert cli.main(["run", "--quiet"]) == ExitCode.USAGE
+    captured = capsys.readouterr()
+    assert "every computed verdict matches" in captured.out
+    last = captured.err.strip().splitlines()[-1]
+    assert last.endswith("Permission denied; no report written (the verdicts above are complete)"), last
+    assert (reports / "results.json").read_text() == "previous run"
+    assert (reports / "index.html").read_text() == "previous page"
+    assert not list(reports.glob("*.tmp"))
+
+
 # --------------------------------------------------------------------------- render validation
 
 

@@ -106,7 +106,8 @@ def _move_into_place(folder: Path, files: dict[str, str | None]) -> list[Path]:
                     with contextlib.suppress(FileNotFoundError):
                         os.unlink(folder / name)
                 else:
-                    os.replace(temps.pop(name), folder / name)
+                    os.replace(temps[name], folder / name)
+                    del temps[name]  # moved: no longer ours to clean up
     except OSError as exc:
         raise OutputError(f"cannot write the report to {folder}: {_why(exc)}") from exc
     finally:
