@@ -218,6 +218,27 @@ def test_a_folder_that_refuses_the_write_keeps_the_previous_pair(in_project, mon
     assert not list(reports.glob("*.tmp"))
 
 
+def test_a_move_that_fails_half_way_leaves_no_pair_of_two_runs(in_project, monkeypatch, capsys):
+    import lemmacheck.output
+
+    reports = in_project / "reports"
+    reports.mkdir()
+    (reports / "results.json").write_text("previous run")
+    (reports / "index.html").write_text("previous page")
+    real_replace = os.replace
+
+    def second_fails(src, dst):
+        if str(dst).endswith("index.html"):
+            raise OSError(28, "No space left on device")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(lemmacheck.output.os, "replace", second_fails)
+    assert cli.main(["run", "--quiet"]) == ExitCode.USAGE
+    assert "No space left on device" in capsys.readouterr().err
+    assert not (reports / "results.json").exists() and not (reports / "index.html").exists()
+    assert not list(reports.glob("*.tmp"))
+
+
 # --------------------------------------------------------------------------- render validation
 
 

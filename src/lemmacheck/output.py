@@ -96,6 +96,7 @@ def _move_into_place(folder: Path, files: dict[str, str | None]) -> list[Path]:
     """Write each ``name -> text`` to a temporary file, then move all into place together (``None``:
     remove that name, so a stale file from another run never sits beside the new one)."""
     temps: dict[str, Path] = {}
+    moved = False
     try:
         for name, text in files.items():
             if text is not None:
@@ -108,7 +109,12 @@ def _move_into_place(folder: Path, files: dict[str, str | None]) -> list[Path]:
                 else:
                     os.replace(temps[name], folder / name)
                     del temps[name]  # moved: no longer ours to clean up
+                moved = True
     except OSError as exc:
+        if moved:  # some moved, not all: remove the pair rather than leave files of two runs side by side
+            for name in files:
+                with contextlib.suppress(OSError):
+                    os.unlink(folder / name)
         raise OutputError(f"cannot write the report to {folder}: {_why(exc)}") from exc
     finally:
         for tmp in temps.values():
