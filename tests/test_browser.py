@@ -208,3 +208,37 @@ def test_a_link_to_a_filtered_out_claim_clears_the_filters(browser, report):
         assert pg.locator("#f-verdict").input_value() == ""
     finally:
         pg.close()
+
+
+def test_groups_collapse_and_their_counts_follow_the_filters(browser, report):
+    path, data = report
+    pg = _open(browser, path.as_uri())
+    try:
+        doc = next(c["source"]["file"] for c in data["claims"] if c["verdict"] == "REFUTED")
+        group = pg.locator(f"details.doc-group[data-doc='{doc}']")
+        in_doc = [c for c in data["claims"] if c["source"]["file"] == doc]
+        assert group.locator(".group-count").first.inner_text() == f"({len(in_doc)})"
+        group.locator("summary").first.click()
+        assert group.locator("article.claim:visible").count() == 0
+        group.locator("summary").first.click()
+        assert group.locator("article.claim:visible").count() == len(in_doc)
+        refuted_here = sum(c["verdict"] == "REFUTED" for c in in_doc)
+        pg.select_option("#f-verdict", "REFUTED")
+        assert group.locator(".group-count").first.inner_text() == f"({refuted_here} of {len(in_doc)})"
+        assert "REFUTED" in pg.locator("#f-count").inner_text()
+    finally:
+        pg.close()
+
+
+def test_a_link_into_a_collapsed_group_opens_it(browser, report):
+    path, _ = report
+    pg = _open(browser, path.as_uri())
+    try:
+        target = pg.locator("details.doc-group article.claim").last.get_attribute("id")
+        pg.evaluate("document.querySelectorAll('details.group').forEach(d => d.open = false)")
+        assert not pg.locator(f"[id='{target}']").is_visible()
+        pg.evaluate(f"window.location.hash = {target!r}")
+        pg.wait_for_timeout(200)
+        assert pg.locator(f"[id='{target}']").is_visible()
+    finally:
+        pg.close()

@@ -21,6 +21,7 @@ import collections
 import hashlib
 import html.parser
 import io
+import itertools
 import math
 import re
 from pathlib import Path
@@ -227,6 +228,15 @@ def _short(v: Any, limit: int = 600) -> str:
     return s if len(s) <= limit else s[:limit] + " …"
 
 
+def _groups(claims: list[dict]) -> list[tuple[str, list[tuple[str, list[dict]]]]]:
+    """Claims (already sorted by document, topic, id) grouped by document, then topic."""
+    out: list[tuple[str, list[tuple[str, list[dict]]]]] = []
+    for doc, in_doc in itertools.groupby(claims, key=lambda c: c["document"]):
+        out.append((doc, [(topic, list(members)) for topic, members in
+                          itertools.groupby(in_doc, key=lambda c: c["topic"])]))
+    return out
+
+
 def _prepare(data: dict) -> dict:
     # Grouped for reading: by document, then topic, then id (the JSON keeps the run's order).
     claims = sorted(data.get("claims", []),
@@ -255,6 +265,7 @@ def _prepare(data: dict) -> dict:
     verdicts = ["PROVED", "HOLDS", "REFUTED", "APPROXIMATE", "ERROR"]
     return {
         "data": data, "claims": claims, "studies": data.get("studies", []), "verdicts": verdicts,
+        "groups": _groups(claims),
         "per_doc": sorted(per_doc.items()), "per_topic": sorted(per_topic.items()),
         "documents": sorted(per_doc), "topics": sorted(per_topic), "short": _short,
         "summary_plots": _summary_plots(claims),

@@ -4,7 +4,7 @@
   var doc = document.getElementById("f-doc"), topic = document.getElementById("f-topic"),
       verdict = document.getElementById("f-verdict"), text = document.getElementById("f-text"),
       count = document.getElementById("f-count"), bar = document.getElementById("filters"),
-      cards = document.querySelectorAll("article.claim");
+      cards = document.querySelectorAll("article.claim"), groups = document.querySelectorAll("details.group");
   var controls = {doc: doc, topic: topic, verdict: verdict, q: text};
 
   function fromUrl() {
@@ -30,14 +30,23 @@
   }
 
   function apply() {
-    var shown = 0, q = text.value.toLowerCase().trim();
+    var shown = 0, q = text.value.toLowerCase().trim(), byVerdict = {};
     cards.forEach(function (c) {
       var ok = (!doc.value || c.dataset.doc === doc.value) && (!topic.value || c.dataset.topic === topic.value) &&
                (!verdict.value || c.dataset.verdict === verdict.value) && (!q || c.dataset.text.indexOf(q) >= 0);
       c.classList.toggle("hidden", !ok);
-      if (ok) shown++;
+      if (ok) { shown++; byVerdict[c.dataset.verdict] = (byVerdict[c.dataset.verdict] || 0) + 1; }
     });
-    count.textContent = shown + " of " + cards.length + " claims shown";
+    // Each group says how many of its claims the filters show, and disappears when none.
+    groups.forEach(function (g) {
+      var all = g.querySelectorAll("article.claim"), visible = g.querySelectorAll("article.claim:not(.hidden)");
+      g.querySelector(".group-count").textContent = visible.length === all.length ?
+        "(" + all.length + ")" : "(" + visible.length + " of " + all.length + ")";
+      g.classList.toggle("hidden", visible.length === 0);
+    });
+    var parts = Object.keys(byVerdict).sort().map(function (v) { return byVerdict[v] + " " + v; });
+    count.textContent = shown + " of " + cards.length + " claims shown" + (parts.length ? ": " + parts.join(", ") : "");
+    measureBar();  // the count's text can change the bar's height
   }
 
   function changed() { apply(); toUrl(); }
@@ -49,11 +58,17 @@
   function reveal() {
     var id = decodeURIComponent(window.location.hash.slice(1));
     var target = id && document.getElementById(id);
-    if (target && target.classList.contains("hidden")) {
+    if (!target) return;
+    var moved = false;
+    if (target.classList.contains("hidden")) {
       doc.value = topic.value = verdict.value = text.value = "";
       changed();
-      target.scrollIntoView();
+      moved = true;
     }
+    for (var el = target.parentElement; el; el = el.parentElement) {  // open the groups around it
+      if (el.tagName === "DETAILS" && !el.open) { el.open = true; moved = true; }
+    }
+    if (moved) target.scrollIntoView();
   }
 
   [doc, topic, verdict].forEach(function (el) { el.addEventListener("change", changed); });
@@ -61,7 +76,6 @@
   window.addEventListener("hashchange", reveal);
   window.addEventListener("resize", measureBar);
   fromUrl();
-  measureBar();
   apply();
   reveal();
 })();
