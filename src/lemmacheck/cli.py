@@ -2,7 +2,8 @@
 
 ``run`` prints its seed first, shows progress, journals each result as it finishes, writes
 ``reports/results.json`` and ``reports/index.html`` together (see :mod:`lemmacheck.output`), and ends
-with a table of verdicts.  Exit codes follow pytest's meaning, with lemmacheck's numbers:
+with a table of verdicts.  Exit codes (:class:`ExitCode`) follow pytest's meanings: 0 every verdict
+matches, 1 a verdict differs, 2 usage error, 3 internal error, 4 interrupted, 5 nothing selected.
 """
 
 from __future__ import annotations
@@ -30,8 +31,6 @@ class ExitCode(enum.IntEnum):
     INTERRUPTED = 4  # Ctrl-C / SIGTERM: the work done is kept in a partial report marked incomplete
     NOTHING_SELECTED = 5  # -k matched no claim, or no project here; the existing report is left alone
 
-
-__doc__ += "\n".join(f"{int(c)} {c.name.lower().replace('_', ' ')}" for c in ExitCode) + "\n"
 
 _EPILOG = ("exit codes: 0 every verdict matches; 1 a verdict differs (or a claim is ERROR, or a study "
            "failed); 2 usage error (arguments, -k syntax, report folder not writable, bad results file); "
