@@ -288,7 +288,8 @@ def test_render_of_a_valid_file(in_project, capsys):
 # --------------------------------------------------------------------------- nothing lost, nothing torn
 
 
-def test_sigint_keeps_the_work_done_in_a_partial_report(tmp_path):
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_an_interrupt_keeps_the_work_done_in_a_partial_report(tmp_path, signum):
     root = _slow_project(tmp_path / "p", n=12, delay=0.6)
     proc = _lemmacheck(root, "run", "--seed", "1", "--quiet")
     reports = root / "reports"
@@ -302,7 +303,7 @@ def test_sigint_keeps_the_work_done_in_a_partial_report(tmp_path):
     else:
         proc.kill()
         pytest.fail("the run did not start in time")
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == ExitCode.INTERRUPTED, out + err
     assert "Traceback" not in err

@@ -193,7 +193,10 @@ def cmd_run(args) -> int:
             journal.append(result.to_dict())
 
     progress = _Progress(enabled=not args.quiet)
-    old_term = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
+    try:
+        old_term = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
+    except ValueError:  # not the main thread (an embedding caller): leave SIGTERM alone
+        old_term = None
     try:
         run = run_claims(profile, keyword=args.keyword, import_errors=import_errors,
                          with_studies=not args.no_studies, progress=progress, on_result=on_result)
@@ -205,7 +208,8 @@ def cmd_run(args) -> int:
             journal.close()  # kept on disk: the results that finished before the failure
         raise
     finally:
-        signal.signal(signal.SIGTERM, old_term)
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
     progress.done()
     data = run.to_dict()
     written, write_error = [], problem
@@ -259,7 +263,7 @@ def _interrupted(args, profile, preamble, done, total, out, journal, problem) ->
                     started=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
                     seconds=sum(r.seconds for r in done), selection=args.keyword or "")
     data = run.to_dict()
-    data["run"]["incomplete"] = f"{where} (Ctrl-C); the remaining claims were not checked"
+    data["run"]["incomplete"] = f"{where}; the remaining claims were not checked"
     try:
         written = write_report(out, data, html=not args.no_html)
     except OutputError as exc:
