@@ -133,8 +133,6 @@ def test_list_follows_pytest_grammar(in_project, capsys):
     assert "quick.one" in out and "quick.two" not in out
 
 
-@pytest.mark.xfail(strict=True, reason="engine.run_claims still selects by whitespace-separated words; the "
-                                       "lead switches it to selection.select at merge (then drop this mark)")
 def test_run_follows_pytest_grammar(in_project, capsys):
     assert cli.main(["run", "-k", "quick and not two", "--quiet", "--no-html"]) == ExitCode.OK
     data = json.loads((in_project / "reports" / "results.json").read_text())

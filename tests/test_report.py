@@ -246,6 +246,8 @@ def test_odd_evidence_shows_a_plain_card_and_the_rest_of_the_page(key, value):
     data = _data()
     odd = json.loads(json.dumps(data["claims"][0]))
     odd["id"], odd["evidence"][key] = "demo.odd", value
+    if key == "comparison":  # the comparison partial is the one that reads it
+        odd["evidence_kind"] = "comparison"
     odd["evidence"]["order_claimed"] = 2
     data["claims"].append(odd)
     html = render_html(data)

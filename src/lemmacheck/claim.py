@@ -45,11 +45,14 @@ class Source:
     quote: str = ""
     kind: str = "document"
 
-    def __post_init__(self):
+    def problem(self) -> str:
+        """What is wrong with this citation ('' when nothing is); checked with the claim's declaration, so a
+        bad citation is an error of that claim, never of the module that imports it."""
         if not self.file or not self.location:
-            raise ValueError("Source needs a file (or reference) and a location (section / question / equation)")
+            return "the source needs a file (or reference) and a location (section / question / equation)"
         if self.kind not in SOURCE_KINDS:
-            raise ValueError(f"Source kind {self.kind!r} is not one of {SOURCE_KINDS}")
+            return f"source kind {self.kind!r} is not one of {SOURCE_KINDS}"
+        return ""
 
     @classmethod
     def paper(cls, reference: str, location: str, quote: str = "") -> Source:
@@ -181,6 +184,9 @@ def validate_meta(claim_id: str, meta: Mapping[str, Any]) -> None:
             raise ClaimDefinitionError(claim_id, f"missing {key!r}", f"pass {key}=... to the declaration")
     if not isinstance(meta["source"], Source):
         raise ClaimDefinitionError(claim_id, "source must be a lemmacheck.Source", "source=Source(file, location)")
+    if meta["source"].problem():
+        raise ClaimDefinitionError(claim_id, meta["source"].problem(),
+                                   'source=Source("<document>.txt", "§2, eq. (3)") or Source.paper/url/local/project')
     exp = meta["expected"]
     if not isinstance(exp, Verdict) or exp not in _EXPECTABLE:
         raise ClaimDefinitionError(

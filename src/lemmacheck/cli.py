@@ -98,14 +98,22 @@ def _say(message: str) -> None:
 
 
 def _summary(run) -> str:
-    from .verdict import Verdict
+    from .verdict import ProofStatus, Verdict
 
-    counts = run.counts()
-    lines = ["", f"{'verdict':<12}{'claims':>8}", "-" * 20]
-    lines += [f"{v.value:<12}{counts[v.value]:>8}" for v in Verdict]
-    lines += ["-" * 20, f"{'total':<12}{len(run.results):>8}"]
+    counts, proofs = run.counts(), run.proof_counts()
+    lines = ["", f"{'statement':<14}{'claims':>8}    {'proof as written':<18}{'claims':>8}", "-" * 52]
+    rows = max(len(Verdict), len(ProofStatus))
+    for v, p in zip([*Verdict, *[None] * rows][:rows], [*ProofStatus, *[None] * rows][:rows]):
+        left = f"{v.value:<14}{counts[v.value]:>8}" if v else " " * 22
+        right = f"{p.value:<18}{proofs[p.value]:>8}" if p else ""
+        lines.append(f"{left}    {right}".rstrip())
+    lines += ["-" * 52, f"{'total':<14}{len(run.results):>8}"]
     mism = run.mismatches()
     errors = [r for r in run.results if r.verdict is Verdict.ERROR]
+    inconclusive = [r for r in run.results if r.verdict is Verdict.INCONCLUSIVE]
+    if inconclusive:
+        lines += ["", "INCONCLUSIVE (the evidence cannot decide):"]
+        lines += [f"  {r.id}: {r.reason}" for r in inconclusive]
     failed_studies = [s for s in run.studies if s.get("error")]
     if errors:
         lines += ["", "ERROR (the check itself broke):"]
@@ -119,6 +127,9 @@ def _summary(run) -> str:
             extra = ""
             if r.first_broken_step != r.expected_broken_step:
                 extra = f" (first broken step {r.first_broken_step}, expected {r.expected_broken_step})"
+            if r.proof.status.value != r.expected_proof:
+                at = f" at step {r.proof.step}" if r.proof.step else ""
+                extra += f" (proof {r.proof.status.value}{at}, expected {r.expected_proof})"
             replay = f"   replay: {r.replay}" if r.replay else ""
             lines.append(f"  {r.id}: computed {r.verdict.value}, expected {r.expected}{extra}{replay}")
     elif not failed_studies:

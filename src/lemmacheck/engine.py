@@ -19,6 +19,8 @@ from .errors import LemmacheckError
 from .kinds import Context, Outcome, checker_for
 from .kinds.derivation import combine
 from .profile import Profile, claim_seed
+from .selection import matches
+from .selection import select as _select
 from .results import SCHEMA_VERSION, ClaimResult, Proof, jsonable, record_to_json
 from .settle import Budget
 from .tolerance import tolerance_for
@@ -86,14 +88,14 @@ def _run_claim(claim: Claim, profile: Profile, seed: int) -> ClaimResult:
     ctx = Context(profile=profile, seed=seed, rng=np.random.default_rng(seed), tol=tol,
                   budget=Budget(profile.settle_count, profile.settle_seconds))
     try:
-        if claim.check is not None:
-            outcome = checker_for(claim.check).run(claim, claim.check, ctx)
-            if claim.derivation is not None:
-                outcome = combine(claim, outcome, ctx)
-        elif claim.derivation is not None:
-            outcome = checker_for(claim.derivation).run(claim, claim.derivation, ctx)
-        else:
+        spec = claim.check if claim.check is not None else claim.derivation
+        if spec is None:
             raise LemmacheckError(f"claim {claim.id!r} has neither a check nor a derivation")
+        checker = checker_for(spec)
+        outcome = checker.run(claim, spec, ctx)
+        outcome.kind = checker.name
+        if claim.check is not None and claim.derivation is not None:
+            outcome = combine(claim, outcome, ctx)
         evidence = record_to_json(outcome.evidence)
         if outcome.derivation is not None:
             evidence["derivation"] = record_to_json(outcome.derivation)
@@ -111,6 +113,7 @@ def _run_claim(claim: Claim, profile: Profile, seed: int) -> ClaimResult:
         result.verdict, result.evidence, result.steps = verdict, evidence, outcome.steps
         result.first_broken_step, result.reason = outcome.first_broken, outcome.reason
         result.proof = _proof(claim, outcome)
+        result.evidence_kind = outcome.kind
     except LemmacheckError as exc:
         result.message = str(exc)
     except Exception as exc:  # the check itself broke: report it, keep going
@@ -198,12 +201,8 @@ def definition_error_result(claim_id: str, module: str, message: str) -> ClaimRe
 
 
 def select(claims: Iterable[Claim], keyword: str | None) -> list[Claim]:
-    """``-k`` selection: every whitespace-separated word must occur in the id (pytest-like, simplified)."""
-    claims = list(claims)
-    if not keyword:
-        return claims
-    words = keyword.split()
-    return [c for c in claims if all(w in c.id for w in words)]
+    """``-k`` selection with pytest's grammar (``and``, ``or``, ``not``, substrings of the id)."""
+    return _select(claims, keyword)
 
 
 def run_claims(profile: Profile, *, keyword: str | None = None, import_errors=(), with_studies: bool = True,
@@ -220,8 +219,8 @@ def run_claims(profile: Profile, *, keyword: str | None = None, import_errors=()
             corrected_by.setdefault(c.corrects, []).append(c.id)
     results = [import_error_result(m, msg) for m, msg in import_errors]
     results += [definition_error_result(cid, m, msg) for cid, m, msg in REGISTRY.definition_errors
-                if not keyword or all(w in str(cid) for w in keyword.split())]
-    studies = [s for s in REGISTRY.studies.values() if not keyword or all(w in s.id for w in keyword.split())]
+                if matches(keyword, str(cid))]
+    studies = _select(REGISTRY.studies.values(), keyword)
     total = len(claims) + (len(studies) if with_studies else 0)
     for i, c in enumerate(claims):
         if progress:

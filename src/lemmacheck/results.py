@@ -75,11 +75,18 @@ class ClaimResult:
     proof: Proof = dataclasses.field(default_factory=lambda: Proof(ProofStatus.NONE))
     expected_proof: str = ProofStatus.NONE.value
     reason: str = ""  # why the verdict is INCONCLUSIVE
+    evidence_kind: str = ""  # which checker produced the evidence (the report's partial for it)
 
     @property
     def matches_expectation(self) -> bool:
         return (self.verdict.value == self.expected and self.first_broken_step == self.expected_broken_step
                 and self.proof.status.value == self.expected_proof)
+
+    def _repr_html_(self) -> str:
+        """The report's card for this claim, in a notebook."""
+        from .report.notebook import cards_html
+
+        return cards_html([self.to_dict()])
 
     def to_dict(self) -> dict:
         d = dataclasses.asdict(self)

@@ -43,6 +43,7 @@ class Outcome:
     step_counterexamples: dict[int, dict] = dataclasses.field(default_factory=dict)
     reason: str = ""  # why the verdict is INCONCLUSIVE
     derivation: Any = None  # the SymPy derivation's record, when the claim has one
+    kind: str = ""  # the checker's name, which the report uses to pick the evidence partial
 
 
 class Checker(Protocol):

@@ -30,9 +30,10 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from ..verdict import ProofStatus, Verdict
 from .documents import document_title
 
-__all__ = ["write_html", "render_html", "latex_to_mathml", "svg_plot", "sanitize_mathml", "sanitize_svg",
+__all__ = ["write_html", "render_html", "render_cards", "latex_to_mathml", "svg_plot", "sanitize_mathml", "sanitize_svg",
            "REPORT_SCRIPT", "CONTENT_SECURITY_POLICY"]
 
 _TEMPLATES = Path(__file__).with_name("templates")
@@ -262,7 +263,10 @@ def _prepare(data: dict) -> dict:
     for c in claims:
         per_doc[c["document"]][c["verdict"]] += 1
         per_topic[c["topic"]][c["verdict"]] += 1
-    verdicts = ["PROVED", "HOLDS", "REFUTED", "APPROXIMATE", "ERROR"]
+        if (c.get("proof") or {}).get("status") == ProofStatus.BROKEN.value:
+            per_doc[c["document"]]["proof broken"] += 1
+            per_topic[c["topic"]]["proof broken"] += 1
+    verdicts = [v.value for v in Verdict]
     return {
         "data": data, "claims": claims, "studies": data.get("studies", []), "verdicts": verdicts,
         "groups": _groups(claims),
@@ -272,7 +276,7 @@ def _prepare(data: dict) -> dict:
     }
 
 
-def render_html(data: dict) -> str:
+def _environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)),
                              autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
                              undefined=jinja2.ChainableUndefined, trim_blocks=True, lstrip_blocks=True)
@@ -280,6 +284,19 @@ def render_html(data: dict) -> str:
     env.globals["zip"] = zip
     env.globals["doc_title"] = document_title
     env.globals["doc_label"] = _doc_label
+    return env
+
+
+def render_cards(claims: list[dict]) -> list[Markup]:
+    """The report's card of each claim (results as dicts), on its own: what a notebook displays."""
+    env = _environment()
+    context = _prepare({"claims": claims, "studies": []})
+    _render_cards(env, context["claims"], "claim", "c")
+    return [c["card"] for c in context["claims"]]
+
+
+def render_html(data: dict) -> str:
+    env = _environment()
     context = _prepare(data)
     _render_cards(env, context["claims"], "claim", "c")
     _render_cards(env, context["studies"], "study", "s")
