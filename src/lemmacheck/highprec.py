@@ -165,7 +165,9 @@ def reverify(claim_id: str, check: NumericCheck, inst: Instance, step: int | Non
         with mp_precision(dps + EXTRA_DPS):
             # rounding shrinks with the precision (by about 10^-EXTRA_DPS); a violation converges
             vanishing = relation not in ("<", ">") and abs(d2) <= VANISHING * abs(d1)
-        if (not ok1 and not ok2) or vanishing:
+        if not ok1 and not ok2:
             return Confirmation(False, *shown, dps, ratio=r)
+        if vanishing:  # noise: its lhs/rhs says nothing about how tight the relation is
+            return Confirmation(False, *shown, dps)
         dps *= 2
     return Confirmation(False, *shown, dps // 2, undecided=True)
