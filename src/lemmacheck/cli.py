@@ -61,6 +61,10 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--quiet", action="store_true", help="no progress line")
     ls = sub.add_parser("list", help="list the claims of the catalogue (and malformed declarations)")
     ls.add_argument("-k", dest="keyword", default=None, metavar="EXPRESSION", help=_K_HELP)
+    show = sub.add_parser("show", help="check one claim and print everything about it")
+    show.add_argument("claim_id", metavar="ID", help="the claim's exact id (see `lemmacheck list`)")
+    show.add_argument("--seed", type=int, default=None, help="run seed (default: the pytest plugin's default)")
+    show.add_argument("--deep", action="store_true", help="long searches")
     render = sub.add_parser("render", help="render index.html from an existing results.json (validated "
                                            "against the shipped JSON Schema) or a journal a killed run left")
     render.add_argument("results", type=Path)
@@ -327,6 +331,26 @@ def cmd_render(args) -> int:
     return ExitCode.OK
 
 
+def cmd_show(args) -> int:
+    from .api import DEFAULT_SEED
+    from .claim import REGISTRY
+    from .discovery import discover
+    from .engine import run_claim
+    from .profile import profile_named
+    from .show import format_claim
+
+    discover()
+    if args.claim_id not in REGISTRY:
+        close = [c for c in REGISTRY.ids() if args.claim_id in c][:8]
+        _say(f"error: no claim {args.claim_id!r}" + (f"; ids containing it: {', '.join(close)}" if close else ""))
+        return ExitCode.USAGE
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    claim = REGISTRY[args.claim_id]
+    result = run_claim(claim, profile_named("deep" if args.deep else "quick").with_seed(seed))
+    print(format_claim(claim, result))
+    return ExitCode.OK if result.matches_expectation else ExitCode.MISMATCH
+
+
 def main(argv: list[str] | None = None) -> int:
     from .errors import ReportInputError, SelectionError
 
@@ -335,7 +359,8 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # argparse: --help / --version (0) or a usage error (2)
         return int(exc.code or 0)
     try:
-        return int({"run": cmd_run, "list": cmd_list, "render": cmd_render}[args.command](args))
+        commands = {"run": cmd_run, "list": cmd_list, "show": cmd_show, "render": cmd_render}
+        return int(commands[args.command](args))
     except (SelectionError, ReportInputError) as exc:
         _say(f"error: {exc}")
         return ExitCode.USAGE
