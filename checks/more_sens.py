@@ -10,6 +10,7 @@ from checks._rnn import matvec
 from checks._sensitivity import (
     ACTS,
     FD_TOL,
+    MAX_DSIGMA,
     QUAD_TOL,
     SEED_000,
     SEED_001,
@@ -118,7 +119,8 @@ _STUDY_INSTANCE = {
     notes="The study lip.majorisation measures eq. (22) with the two defects of Lemma 3 repaired (signed "
     "ratio, Q_{t-1} for Q_t) and finds it failing on a small fraction of its instances (s_0 = 0, standard "
     "normal data, four directions per instance); on this claim's own sampler (s_0 ≠ 0, steps up to 2) the "
-    "failures are frequent, already at H = T = 1, and the engine reports the rate. The constant rests on the "
+    "failures are frequent, already at H = T = 1, and the engine reports the rate. The constant "
+    "rests on the "
     "first-order steps (13), (15) and on dropping dQ_{t-1}/dt (second_order.eq16), so nothing controls the "
     "remainder at finite steps. The instance kept in examples= is one the study's sampler produces (tanh, "
     "‖W‖_{S∞} = 2, ‖ΔU‖_{S∞} = 1, remainder/(L‖Δ‖²) ≈ 1.66), so that the study's finding replays on every "
@@ -323,3 +325,68 @@ def tensor_bound_000(xp, U, W, s0, X, D, act, T):
     dn = sinf(xp, D)
     lhs = norm2(xp, xp.einsum("bpk,bkij,bij->bp", W, P, D))
     return lhs, norm2(xp, rows) * dn, math.sqrt(W.shape[-1]) * xp.max(rows, axis=-1) * dn
+
+
+_U3 = (
+    "≤ ‖λ''_t‖_∞ ‖V_{p,:}ᵀ‖_∞ ‖x_tᵀ‖_2 (‖ΔU‖_{S^∞} ‖x_t^2‖_2 + √H max_p(‖Mtr(W_{p,:}Q_{t−1})‖_{S^1}) "
+    "‖ΔU‖_{S^∞})"
+)
+_DU_X = {"dU": Array("H", "N"), "x": Array("N")}
+_DU_X_DIMS = {"H": [1, 2, 3], "N": [1, 2, 3]}
+
+
+@inequality(
+    "sens.u_x_squared_000",
+    title="U item 3 as typeset: ‖ΔU x_t‖₂ ≤ ‖ΔU‖_{S∞}‖x_t^2‖₂ (x_t^2 the entrywise square)",
+    source=Source(SEED_000, "Loss Bound with Respect to U, item 3 (last two lines)", quote=_U3),
+    statement=r"\|\Delta\mathbf{U}\mathbf{x}_t\|_2 \le \|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{x}_t^2\|_2",
+    expected=Verdict.REFUTED,
+    inputs=_DU_X,
+    dims=_DU_X_DIMS,
+    notes="The step of item 3 that splits ‖ΔU x_t + WQ_{t-1}vec(ΔU)‖₂ bounds ‖ΔU x_t‖₂, and the display "
+    "writes ‖x_t^2‖₂ there and in the next line. Read literally (entrywise square, or x_tᵀx_t = ‖x_t‖²) it "
+    "fails whenever the entries of x_t are small (‖x_t^2‖₂ < ‖x_t‖₂); sens.u_part1_chain_000 reads it as "
+    "‖x_t‖₂ (a conversion garble, previously recorded only in its notes). Corrected: "
+    "sens.u_x_squared_000.corrected.",
+)
+def u_x_squared_000(xp, dU, x):
+    return norm2(xp, matvec(dU, x)), sinf(xp, dU) * norm2(xp, x * x)
+
+
+@inequality(
+    "sens.u_x_squared_000.corrected",
+    title="U item 3 read with ‖x_t‖₂: ‖ΔU x_t‖₂ ≤ ‖ΔU‖_{S∞}‖x_t‖₂",
+    source=Source(SEED_000, "Loss Bound with Respect to U, item 3 (‖x_t^2‖₂ read as ‖x_t‖₂)", quote=_U3),
+    statement=r"\|\Delta\mathbf{U}\mathbf{x}_t\|_2 \le \|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{x}_t\|_2",
+    expected=Verdict.HOLDS,
+    corrects="sens.u_x_squared_000",
+    same_as=("sens.u_part1_chain_000",),
+    inputs=_DU_X,
+    dims=_DU_X_DIMS,
+)
+def u_x_squared_000_corrected(xp, dU, x):
+    return norm2(xp, matvec(dU, x)), sinf(xp, dU) * norm2(xp, x)
+
+
+_LAMBDA = (
+    "Approximate this formula at t = 0 and note that every diagonal element of Λ_t is smaller than "
+    "max_x σ'(x)"
+)
+
+
+@inequality(
+    "sens.lambda_below_max_000",
+    title="Every diagonal element of Λ_t = diag(σ'(Ux_t + Ws_{t-1})) is at most max_x σ'(x)",
+    source=Source(SEED_000, "Loss Bound with Respect to W, item 3 (second display)", quote=_LAMBDA),
+    statement=r"\max_k [\Lambda_t]_{kk} \le \max_x \sigma'(x)",
+    expected=Verdict.HOLDS,
+    inputs={k: v for k, v in rnn_inputs().items() if k != "v"},
+    dims={"H": [1, 2, 3], "T": [1, 3], "act": ACTS},
+    notes="'smaller than' read as ≤: for tanh and sigmoid the maximum of σ' is attained at 0 (tightness 1 "
+    "when a pre-activation is 0), for softplus (σ' = sigmoid) it is a supremum. max σ' is 1 (tanh, "
+    "softplus) "
+    "and 1/4 (sigmoid), the table MAX_DSIGMA.",
+)
+def lambda_below_max_000(xp, U, W, s0, X, act, T):
+    lam = forward_sensitivities(xp, U, W, s0, X, act)["lam1"][T]
+    return xp.max(lam, axis=-1), 0 * lam[:, 0] + MAX_DSIGMA[act]
