@@ -1,8 +1,10 @@
 """Optimiser and normalisation statements of seeds 002-004 that had no claim: the ranges of β in the EMA and
 momentum answers, what Adam's bias-corrected moments estimate, and remarks on weight normalisation."""
 
+import sympy as sp
+
 from checks._optim_helpers import SEEDS, dot, ema_recursive, orth_projector
-from lemmacheck import Source, Verdict, identity, inequality, prop
+from lemmacheck import Source, Verdict, identity, inequality, prop, value
 from lemmacheck.inputs import Array, Scalar
 
 #: β at the ends and inside the range [0, 1] that seed 003 declares (Question 3.1)
@@ -29,7 +31,8 @@ def _mean_of_average(xp, mu, beta, n):
     expected=Verdict.REFUTED,
     inputs={"mu": Scalar(0.1, 2.0)},
     dims={"beta": BETAS_CLOSED, "n": [1, 2, 5]},
-    notes="Seed 003 declares β ∈ [0, 1] (Question 3.1). At β = 0, v_n = g_n and E[v_n] = E[g_n]: the closing "
+    notes="Seed 003 declares β ∈ [0, 1] (Question 3.1). At β = 0, v_n = g_n and E[v_n] = E[g_n]: "
+    "the closing "
     "'≠' fails (it also fails when E[g_n] = 0). Previously recorded only in the notes of "
     "ema.expectation_chain_003. Corrected: ema.s003.biased_positive_beta.",
 )
@@ -70,7 +73,8 @@ def _rescaled_is_unbiased(xp, mu, beta, n):
     inputs={"mu": Scalar(0.1, 2.0)},
     dims={"beta": BETAS_CLOSED, "n": [1, 2, 5]},
     notes="At β = 1 (allowed by Question 3.1) 1 − β^n = 0: v'_n is undefined (and v_n = v_0 = 0 carries no "
-    "information). Checked as: the divisor is non-zero and E[v_n] = (1 − β^n)E[g]. Previously recorded only "
+    "information). Checked as: the divisor is non-zero and E[v_n] = (1 − β^n)E[g]. Previously "
+    "recorded only "
     "in the notes of ema.bias_correction_003. Corrected: ema.s003.rescale_below_one.",
 )
 def rescale_as_written_003(xp, mu, beta, n):
@@ -111,7 +115,8 @@ def _identified_momentum_admissible(xp, delta, beta):
     inputs={"delta": Scalar(1e-3, 10.0, log=True)},
     dims={"beta": BETAS_CLOSED},
     notes="Question 3.1 declares SGD momentum with ε > 0, α ∈ [0, 1] and the running average with δ > 0, "
-    "β ∈ [0, 1]. At β = 1 the identification gives ε = 0, outside the momentum scheme's range (both schemes "
+    "β ∈ [0, 1]. At β = 1 the identification gives ε = 0, outside the momentum scheme's range (both "
+    "schemes "
     "then never move). A boundary slip, previously recorded only in the notes of momentum.equivalence_003. "
     "Corrected: momentum.s003.identification_range_fixed.",
 )
@@ -328,3 +333,44 @@ def a_squared_rule_symmetric(xp, B, c, d):
     A = B + xp.transpose(B)
     Ad = xp.matmul(A, d[..., None])
     return dot(xp, c, xp.matmul(A, Ad)[..., 0]), dot(xp, c, xp.matmul(xp.transpose(A), Ad)[..., 0])
+
+
+_GEOM = (
+    "\\mathbb{E}[v_n] = \\mathbb{E}[g_n] (1 - \\beta) \\beta^n \\frac{1}{\\beta} \\frac{1 - (1/\\beta)^n}"
+    "{1 - (1/\\beta)}"
+)
+
+
+def _geometric_step(betas, n=3):
+    """The third line of the chain, (1 − β)β^n (1/β)(1 − (1/β)^n)/(1 − 1/β), exactly (E[g] = 1)."""
+    b = sp.Symbol("beta")
+    line = (1 - b) * b**n * (1 / b) * (1 - (1 / b) ** n) / (1 - 1 / b)
+    return [line.subs(b, sp.Rational(v)) for v in betas]
+
+
+value(
+    "ema.s003.geometric_step_range",
+    computed=lambda: _geometric_step(["0", "1/2", "9/10", "1"]),
+    stated=[1 - sp.Rational(v) ** 3 for v in ("0", "1/2", "9/10", "1")],
+    title="Q3.3's geometric-sum line equals (1 − β^n)E[g] for every β in [0, 1] (n = 3, E[g] = 1)",
+    source=Source(SEEDS["003"], "Question 3.3 (third line of the chain)", quote=_GEOM),
+    statement=r"\forall\beta\in[0,1]:\ (1-\beta)\beta^n\frac1\beta\frac{1-(1/\beta)^n}{1-1/\beta} = "
+    r"1-\beta^n",
+    expected=Verdict.REFUTED,
+    notes="The line divides by β and by 1 − 1/β, so it is undefined (0/0, computed as nan) at both "
+    "ends of the "
+    "range β ∈ [0, 1] that Question 3.1 declares, where the final value 1 − β^n is 1 and 0. Previously "
+    "recorded only in the notes of ema.expectation_chain_003. Corrected: ema.s003.geometric_step_inside.",
+)
+
+value(
+    "ema.s003.geometric_step_inside",
+    computed=lambda: _geometric_step(["1/10", "1/2", "9/10", "99/100"]),
+    stated=[1 - sp.Rational(v) ** 3 for v in ("1/10", "1/2", "9/10", "99/100")],
+    title="Corrected: for 0 < β < 1 the geometric-sum line equals 1 − β^n (n = 3)",
+    source=Source(SEEDS["003"], "Question 3.3 (third line, corrected: 0 < β < 1)", quote=_GEOM),
+    statement=r"0<\beta<1:\ (1-\beta)\beta^n\frac1\beta\frac{1-(1/\beta)^n}{1-1/\beta} = 1-\beta^n",
+    expected=Verdict.PROVED,
+    corrects="ema.s003.geometric_step_range",
+    same_as=("ema.expectation_chain_003",),
+)
