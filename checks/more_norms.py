@@ -62,12 +62,14 @@ _POWER = (
 
 def _power_estimate(xp, X, v0):
     """‖X v_k‖ after k steps of v ← XᵀX v/‖XᵀX v‖ from v0: the power method's estimate of a matrix norm."""
+    scale = xp.max(xp.max(xp.abs(X), axis=-1), axis=-1)  # iterate on X/scale: no underflow in XᵀX
+    X = X / scale[:, None, None]
     G = xp.matmul(xp.transpose(X), X)
     v = v0 / xp.vector_norm(v0, 2)[..., None]
     for _ in range(POWER_STEPS):
         w = xp.matmul(G, v[..., None])[..., 0]
         v = w / xp.vector_norm(w, 2)[..., None]
-    return xp.vector_norm(xp.matmul(X, v[..., None])[..., 0], 2)
+    return scale * xp.vector_norm(xp.matmul(X, v[..., None])[..., 0], 2)
 
 
 def _nondegenerate(xp, X, v0, **_):
