@@ -11,6 +11,7 @@ from checks._gradflow_helpers import (
     op_norm,
     run_g,
 )
+from checks._gradflow_helpers import act as apply_act
 from lemmacheck import Source, Tolerance, Verdict, identity, inequality
 from lemmacheck.inputs import Array
 
@@ -59,7 +60,8 @@ def _probe(xp, c, M, d):
     "not the Jacobian of g_t. Each side is the bilinear form cᵀJd of a central-difference Jacobian "
     "(of g_{t-1} ↦ g_t, and of g_{t-1} ↦ σ'(Wg_{t-1} + Ux_t + b) as written); the right side is "
     "diag(σ'(z))W. The end points agree (vanish.s002.jacobian_step, PROVED): only the middle link is "
-    "wrong. Previously recorded only in the notes of vanish.s002.jacobian_step.",
+    "wrong. Previously recorded only in the notes of vanish.s002.jacobian_step. Corrected: "
+    "vanish.s002.jacobian_middle.corrected.",
 )
 def jacobian_middle_002(xp, W, U, b, x, g, c, d, act):
     """Each link as a probe cᵀJd: central differences of g ↦ g_t and of g ↦ σ'(z) against diag(σ'(z))W."""
@@ -71,6 +73,36 @@ def jacobian_middle_002(xp, W, U, b, x, g, c, d, act):
     return (
         _probe(xp, c, fd_jacobian(xp, step, g), d),
         _probe(xp, c, fd_jacobian(xp, slope, g), d),
+        _probe(xp, c, written, d),
+    )
+
+
+@identity(
+    "vanish.s002.jacobian_middle.corrected",
+    title="dg_t/dg_{t-1} = ∂σ(Wg_{t-1} + Ux_t + b)/∂g_{t-1} = σ'(Wg_{t-1} + Ux_t + b)W (σ in the middle)",
+    source=Source(SEED_002, "Question 1, part 2 (corrected: σ, not σ', in the middle expression)"),
+    statement=r"\frac{\partial g_t}{\partial g_{t-1}} = "
+    r"\frac{\partial \sigma(Wg_{t-1} + Ux_t + b)}{\partial g_{t-1}} = \sigma'(Wg_{t-1} + Ux_t + b)W",
+    expected=Verdict.HOLDS,
+    relations=("=", "="),
+    labels=("dg_t/dg_{t-1} = ∂σ(·)/∂g_{t-1}", "∂σ(·)/∂g_{t-1} = σ'(·)W"),
+    steps_claimed=True,
+    corrects="vanish.s002.jacobian_middle",
+    same_as=("vanish.s002.jacobian_step",),
+    inputs=STEP_INPUTS,
+    dims={"n": [1, 2, 4], "act": list(SMOOTH_ACTS)},
+    tol=FD_TOL,
+)
+def jacobian_middle_corrected_002(xp, W, U, b, x, g, c, d, act):
+    """Central differences of g ↦ g_t and of g ↦ σ(Wg + Ux_t + b) (its own formula) against diag(σ'(z))W."""
+    X = x[:, None, :]
+    step = lambda z: run_g(xp, W, U, b, X, z, act)[-1]  # noqa: E731
+    pre = lambda z: matvec(xp, W, z) + matvec(xp, U, x) + b  # noqa: E731
+    value = lambda z: apply_act(xp, act, pre(z))  # noqa: E731
+    written = dact(xp, act, pre(g))[:, :, None] * W
+    return (
+        _probe(xp, c, fd_jacobian(xp, step, g), d),
+        _probe(xp, c, fd_jacobian(xp, value, g), d),
         _probe(xp, c, written, d),
     )
 
