@@ -172,7 +172,7 @@ def _w_parts(xp, U, W, V, s0, X, y, D, step, act, T):
     r"\mathbf{V}\mathbf{s}_t(\mathbf{W}+\Delta\mathbf{W}) - \mathbf{V}\mathbf{s}_t(\mathbf{W})",
     expected=Verdict.REFUTED,
     inputs=_loss_inputs("W", (1e-2, 30.0)),
-    dims={"H": [1, 2, 3], "T": [1, 3], "act": ACTS},
+    dims={"H": [1, 2], "T": [1, 2], "act": ACTS},
     notes="The sentence repeats the first part; the second must subtract the first-order change "
     "⟨V∇_W s_t, ΔW⟩, as eq. (24) does and §B.1 writes. Read as written, eq. (7) would bound the remainder "
     "by ½‖Δz‖∞² + 2‖Δz‖∞, which is false: when the hidden state saturates Δz stays bounded while the "
@@ -259,7 +259,7 @@ def _u_integral(xp, U, W, s0, X, v, D, act, T, *, literal):
     r"\mathbf{U}}\Delta\mathbf{U}\Big]dt",
     expected=Verdict.REFUTED,
     inputs=rnn_inputs(N="H", direction="U", step=(-0.15, 0.15)),
-    dims={"H": [1, 2, 3], "T": [1, 3], "act": ACTS},
+    dims={"H": [1, 2], "T": [1, 2], "act": ACTS},
     tol=QUAD_TOL,
     notes="∂[Vs_t]_p/∂U and ΔU are both H × N, so tr(GΔU) is defined only for N = H (checked "
     "there); it pairs "

@@ -80,6 +80,8 @@ def _declare(stem, seed, location, quote, wrt, chain):
     square = "N = H, " if wrt == "U" else ""
     inputs = rnn_inputs(N="H" if wrt == "U" else 2, direction=wrt, step=(-0.15, 0.15))
     dims = {"H": [1, 2, 3], "T": [2, 4], "act": ACTS}
+    # the literal reading fails from H = 2 on: small dims keep the shrink phase (mpmath quadrature) short
+    refuted_dims = {"H": [1, 2], "T": [2], "act": ACTS}
 
     def literal(xp, U, W, s0, X, v, D, act, T):
         return _remainder(xp, U, W, s0, X, v, D, act, T, wrt=wrt, literal=True)
@@ -98,7 +100,7 @@ def _declare(stem, seed, location, quote, wrt, chain):
         rf"\mathbf{{{wrt}}}",
         expected=Verdict.REFUTED,
         inputs=inputs,
-        dims=dims,
+        dims=refuted_dims,
         tol=QUAD_FINE_TOL,
         notes=f"With ∇V_ps_t the matrix of ∂[Vs_t]_p/∂{wrt}_ij, tr(GΔ) = Σ G_ij Δ_ji pairs G with Δᵀ; the "
         f"remainder needs ⟨G, Δ⟩ = tr(GᵀΔ) (the left side already uses the pairing ⟨V∇s_t, Δ⟩). Fails from "
