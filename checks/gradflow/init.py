@@ -184,6 +184,7 @@ def eq9(xp, sw, pw, sh, ph):
     r"\mathbb{V}[w_{ij}](\mathbb{V}[h_j] + \mathbb{E}[h_j]^2) + \mathbb{V}[h_j]\mathbb{E}[w_{ij}]^2 = "
     r"d\left(\mathbb{V}[w_{i1}] + \mathbb{E}[w_{i1}]^2\right)",
     expected=Verdict.HOLDS,
+    corrects="init.s003.eq10_as_typeset",
     notes="d = 2; h_1, h_2 independent standardised 3-point laws (so uncorrelated, mean 0, variance 1), "
     "weights i.i.d. and independent of h; the weights' mean is not zero, so (8)'s covariances vanish "
     "because the h_j are uncorrelated.",

@@ -377,6 +377,7 @@ def general_bound_000(xp, U, W, V, s0, X, Y, DU, DW, step, act, T):
     statement=r"\mathbf{s}_0 = 0:\ \frac{\partial[\mathbf{s}_t]_p}{\partial\mathbf{W}_{ij}} = 0\ (p \ne "
     r"i,\ t \le 2),\quad \ne 0 \text{ in general for } t > 2",
     expected=Verdict.HOLDS,
+    corrects="sens.w_offdiag_s0_000",
     inputs=sens_rnn_inputs(direction="W", probe=True),
     dims={"H": [2, 3], "T": [2], "act": SMOOTH},
     tol=FD_TOL,

@@ -224,6 +224,29 @@ def _summary_plots(claims: list[dict]) -> list[Markup]:
     return [p for p in plots if p is not None]
 
 
+def _findings(claims: list[dict], studies: list[dict]) -> dict:
+    """What the run found, for the top of the page: the errors of each document with their corrected
+    forms, the answers the studies give to the documents' own questions, and how tight the true bounds
+    are.  Every number comes from the run."""
+    by_id = {c["id"]: c for c in claims}
+    errors: dict[str, list[dict]] = collections.defaultdict(list)
+    for c in claims:
+        proof = (c.get("proof") or {}).get("status")
+        if c["verdict"] not in ("REFUTED",) and proof != ProofStatus.BROKEN.value:
+            continue
+        errors[c["document"]].append({
+            "id": c["id"], "title": c["title"], "verdict": c["verdict"],
+            "proof_step": (c.get("proof") or {}).get("step") if proof == ProofStatus.BROKEN.value else None,
+            "corrected": [(k, by_id[k]["verdict"]) for k in c.get("corrected_by", []) if k in by_id]})
+    tight = [c["evidence"]["tightness"] for c in claims if c["verdict"] == "HOLDS"
+             and isinstance((c.get("evidence") or {}).get("tightness"), float)]
+    answers = [s for s in studies if s.get("conclusion") and not s.get("error")]
+    return {"errors": sorted(errors.items()), "answers": answers,
+            "tight": {"count": len(tight), "attained": sum(t >= 0.99 for t in tight),
+                      "loose": sum(t < 0.5 for t in tight),
+                      "median": sorted(tight)[len(tight) // 2] if tight else None}}
+
+
 def _short(v: Any, limit: int = 600) -> str:
     s = str(v)
     return s if len(s) <= limit else s[:limit] + " …"
@@ -273,6 +296,7 @@ def _prepare(data: dict) -> dict:
         "per_doc": sorted(per_doc.items()), "per_topic": sorted(per_topic.items()),
         "documents": sorted(per_doc), "topics": sorted(per_topic), "short": _short,
         "summary_plots": _summary_plots(claims),
+        "findings": _findings(claims, data.get("studies", [])),
     }
 
 
