@@ -21,8 +21,15 @@ pytestmark = pytest.mark.browser
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SCREENSHOT = Path(__file__).resolve().parents[1] / "reports" / "screenshots" / "report-test.png"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture(scope="module")
@@ -158,7 +165,7 @@ def test_search_covers_statement_quote_and_notes(page, report):
     ids = [el.get_attribute("id") for el in visible.all()]
     assert quoted["id"] in ids and len(ids) < len(data["claims"])
     statement = next(c for c in data["claims"] if "\\" in c["statement"])
-    command = statement["statement"][statement["statement"].index("\\"):][:8]
+    command = statement["statement"][statement["statement"].index("\\") :][:8]
     page.fill("#f-text", command)
     assert statement["id"] in [el.get_attribute("id") for el in visible.all()]
     page.fill("#f-text", "")
@@ -244,7 +251,7 @@ def test_a_link_into_a_collapsed_group_opens_it(browser, report):
         pg.close()
 
 
-# --------------------------------------------------------------------------- a catalogue-sized report (issue 14)
+# --------------------------------------------------------------------------- a catalogue-sized report
 
 TIMING = SCREENSHOT.with_name("time-to-first-interaction.txt")
 
@@ -272,11 +279,24 @@ def test_a_catalogue_sized_report_becomes_usable(browser, report, tmp_path):
     t0 = time.perf_counter()
     pg.goto(path.as_uri(), wait_until="commit")
     pg.fill("#f-text", "copy7")
-    pg.wait_for_function("document.querySelectorAll('article.claim:not(.hidden)').length === "
-                         f"{sum(1 for c in big['claims'] if 'copy7' in c['id'])}")
+    pg.wait_for_function(
+        "document.querySelectorAll('article.claim:not(.hidden)').length === "
+        f"{sum(1 for c in big['claims'] if 'copy7' in c['id'])}"
+    )
     seconds = time.perf_counter() - t0
     pg.close()
     TIMING.parent.mkdir(parents=True, exist_ok=True)
-    TIMING.write_text(json.dumps({"claims": len(big["claims"]), "bytes": path.stat().st_size,
-                                  "seconds_to_first_interaction": round(seconds, 3)}) + "\n")
-    print(f"\n{len(big['claims'])} claims, {path.stat().st_size / 1e6:.1f} MB: first interaction after {seconds:.2f} s")
+    TIMING.write_text(
+        json.dumps(
+            {
+                "claims": len(big["claims"]),
+                "bytes": path.stat().st_size,
+                "seconds_to_first_interaction": round(seconds, 3),
+            }
+        )
+        + "\n"
+    )
+    print(
+        f"\n{len(big['claims'])} claims, {path.stat().st_size / 1e6:.1f} MB: "
+        f"first interaction after {seconds:.2f} s"
+    )

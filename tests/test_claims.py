@@ -24,7 +24,9 @@ ROOT = find_root(Path(__file__).parent)
 
 
 def test_content_modules_import():
-    assert not IMPORT_ERRORS, "content modules failed to import:\n" + "\n".join(f"{m}: {e}" for m, e in IMPORT_ERRORS)
+    assert not IMPORT_ERRORS, "content modules failed to import:\n" + "\n".join(
+        f"{m}: {e}" for m, e in IMPORT_ERRORS
+    )
 
 
 def test_claim_declarations_are_well_formed():
@@ -60,19 +62,27 @@ def _citation_problem(source) -> str:
 @pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the source documents are not beside the checkout ({SEEDS})")
 def test_every_claim_cites_its_source_and_location():
     bad = [(c.id, _citation_problem(c.source)) for c in REGISTRY]
-    bad = [b for b in bad if b[1]] + [(c.id, "no location") for c in REGISTRY if not c.source.location.strip()]
+    bad = [b for b in bad if b[1]] + [
+        (c.id, "no location") for c in REGISTRY if not c.source.location.strip()
+    ]
     assert not bad, f"claims whose citation does not resolve: {bad}"
 
 
 def test_links_between_claims_resolve():
     ids = set(CLAIM_IDS)
-    dangling = [(c.id, link) for c in REGISTRY for link in (c.corrects, *c.same_as) if link and link not in ids]
+    dangling = [
+        (c.id, link) for c in REGISTRY for link in (c.corrects, *c.same_as) if link and link not in ids
+    ]
     assert not dangling, f"corrects= / same_as= naming no claim: {dangling}"
     # A corrected form must correct something: a claim refuted or only approximate as written, or one whose
     # proof as written is broken.
-    uncorrected = [c.id for c in REGISTRY if c.corrects
-                   and REGISTRY[c.corrects].expected.value not in ("REFUTED", "APPROXIMATE")
-                   and REGISTRY[c.corrects].expected_broken_step is None]
+    uncorrected = [
+        c.id
+        for c in REGISTRY
+        if c.corrects
+        and REGISTRY[c.corrects].expected.value not in ("REFUTED", "APPROXIMATE")
+        and REGISTRY[c.corrects].expected_broken_step is None
+    ]
     assert not uncorrected, f"corrected forms of claims the catalogue does not refute: {uncorrected}"
 
 
@@ -85,13 +95,17 @@ def test_claim(claim_id, lemmacheck_profile, lemmacheck_record):
     assert result.verdict.value != "ERROR", result.message
     assert result.verdict.value == claim.expected.value, (
         f"{where}: computed {result.verdict.value}, catalogue expects {claim.expected.value}\n"
-        f"reason: {result.reason}\nevidence: {result.evidence}\nreplay: {result.replay}")
+        f"reason: {result.reason}\nevidence: {result.evidence}\nreplay: {result.replay}"
+    )
     assert result.first_broken_step == claim.expected_broken_step, (
         f"{claim_id}: first broken step {result.first_broken_step}, expected {claim.expected_broken_step}; "
-        f"steps: {[(s.index, s.label, s.status, s.detail) for s in result.steps]}")
+        f"steps: {[(s.index, s.label, s.status, s.detail) for s in result.steps]}"
+    )
     assert result.proof.status == claim.expected_proof, (
-        f"{where}: proof as written is {result.proof.status.value} ({result.proof.reason}), catalogue expects "
-        f"{claim.expected_proof.value}; steps: {[(s.index, s.label, s.status) for s in result.steps]}")
+        f"{where}: proof as written is {result.proof.status.value} ({result.proof.reason}), "
+        "catalogue expects "
+        f"{claim.expected_proof.value}; steps: {[(s.index, s.label, s.status) for s in result.steps]}"
+    )
     if result.verdict.value in ("HOLDS", "PROVED"):
         settled = result.evidence.get("settlement", {}).get("unsettled", 0)
         assert settled == 0, f"{where}: {result.verdict.value} with {settled} unsettled candidates"

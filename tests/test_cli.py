@@ -26,7 +26,7 @@ from lemmacheck.claim import REGISTRY
 from lemmacheck.cli import ExitCode
 from lemmacheck.schema import validate_results
 
-SLOW_CLAIMS = '''
+SLOW_CLAIMS = """
 import time
 from lemmacheck import Source, Verdict, value
 
@@ -39,7 +39,7 @@ def slow(v):
 for i in range({n}):
     value(f"slow.claim_{{i:02d}}", computed=slow(i), stated=i, title=f"slow {{i}}",
           source=Source("planted.txt", f"item {{i}}"), statement="x", expected=Verdict.PROVED)
-'''
+"""
 
 
 def _project(root: Path, package: str, body: str) -> Path:
@@ -59,8 +59,15 @@ def _slow_project(root: Path, *, n: int, delay: float) -> Path:
 
 def _lemmacheck(root: Path, *args: str, **kw) -> subprocess.Popen:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    return subprocess.Popen([sys.executable, "-m", "lemmacheck.cli", *args], cwd=root, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    return subprocess.Popen(
+        [sys.executable, "-m", "lemmacheck.cli", *args],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kw,
+    )
 
 
 _PACKAGE_NUMBERS = itertools.count()
@@ -70,13 +77,17 @@ _PACKAGE_NUMBERS = itertools.count()
 def in_project(tmp_path, monkeypatch):
     """A planted project with two quick claims (one study), run in-process in a scratch registry."""
     package = f"planted_cli_{next(_PACKAGE_NUMBERS)}"  # Python caches modules by name: one per test
-    root = _project(tmp_path / "project", package, '''
+    root = _project(
+        tmp_path / "project",
+        package,
+        """
         from lemmacheck import Source, Verdict, value, study, StudyResult
         value("quick.one", computed=lambda: 1, stated=1, title="one", source=Source("p.txt", "1"),
               statement="1 = 1", expected=Verdict.PROVED)
         value("quick.two", computed=lambda: 2, stated=2, title="two", source=Source("p.txt", "2"),
               statement="2 = 2", expected=Verdict.PROVED)
-    ''')
+    """,
+    )
     monkeypatch.chdir(root)
     with REGISTRY.scratch():
         yield root
@@ -90,8 +101,16 @@ def test_version(capsys):
     assert capsys.readouterr().out.strip() == f"lemmacheck {__version__}"
 
 
-@pytest.mark.parametrize("argv", [["run", "--seed", "x"], ["nonsense"], ["run", "-k", "lse hessian"],
-                                  ["list", "-k", "(lse"], ["run", "-k", "lse and"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "--seed", "x"],
+        ["nonsense"],
+        ["run", "-k", "lse hessian"],
+        ["list", "-k", "(lse"],
+        ["run", "-k", "lse and"],
+    ],
+)
 def test_usage_errors_exit_2(in_project, argv, capsys):
     assert cli.main(argv) == ExitCode.USAGE
     err = capsys.readouterr().err
@@ -151,7 +170,10 @@ def test_internal_error_exits_3(in_project, monkeypatch, capsys):
 
 
 def test_a_failing_study_is_shown_and_exits_1(tmp_path, monkeypatch, capsys):
-    root = _project(tmp_path / "p", "planted_cli_study", '''
+    root = _project(
+        tmp_path / "p",
+        "planted_cli_study",
+        """
         from lemmacheck import Source, Verdict, value, study
         value("st.ok", computed=lambda: 1, stated=1, title="ok", source=Source("p.txt", "1"),
               statement="1", expected=Verdict.PROVED)
@@ -159,7 +181,8 @@ def test_a_failing_study_is_shown_and_exits_1(tmp_path, monkeypatch, capsys):
         @study("st.broken", title="a study that fails")
         def broken(profile):
             raise ValueError("planted study failure")
-    ''')
+    """,
+    )
     monkeypatch.chdir(root)
     with REGISTRY.scratch():
         assert cli.main(["run", "--quiet", "--no-html"]) == ExitCode.MISMATCH
@@ -175,8 +198,11 @@ def test_unwritable_report_folder_is_one_line_after_the_summary(in_project, caps
     captured = capsys.readouterr()
     assert "every computed verdict matches" in captured.out  # the verdicts were computed and printed
     last = captured.err.strip().splitlines()[-1]
-    assert re.fullmatch(r"lemmacheck: cannot write the report to .*not-a-folder/reports: Not a directory; "
-                        r"no report written \(the verdicts above are complete\)", last), last
+    assert re.fullmatch(
+        r"lemmacheck: cannot write the report to .*not-a-folder/reports: Not a directory; "
+        r"no report written \(the verdicts above are complete\)",
+        last,
+    ), last
     assert "Traceback" not in captured.err
 
 
@@ -210,8 +236,11 @@ def test_a_folder_that_refuses_the_write_keeps_the_previous_pair(in_project, mon
     captured = capsys.readouterr()
     assert "every computed verdict matches" in captured.out
     last = captured.err.strip().splitlines()[-1]
-    assert re.search(r"Permission denied; no report written \(the verdicts above are complete; every result "
-                     r"is kept in .*\.journal-\d+\.jsonl\)$", last), last
+    assert re.search(
+        r"Permission denied; no report written \(the verdicts above are complete; every result "
+        r"is kept in .*\.journal-\d+\.jsonl\)$",
+        last,
+    ), last
     assert (reports / "results.json").read_text() == "previous run"
     assert (reports / "index.html").read_text() == "previous page"
     assert not list(reports.glob("*.tmp"))
@@ -246,16 +275,19 @@ def _valid_results(in_project) -> Path:
     return in_project / "reports" / "results.json"
 
 
-@pytest.mark.parametrize(("name", "content", "words"), [
-    ("missing", None, "no such file"),
-    ("empty", b"", "the file is empty"),
-    ("truncated", "HALF", "not valid JSON at line"),
-    ("binary", bytes(range(256)) * 4, "not a text file"),
-    ("empty-object", b"{}", "'schema_version' is a required property"),
-    ("a-list", b"[1, 2]", "not a lemmacheck results file (a JSON list"),
-    ("bogus-verdict", "BOGUS", "'BOGUS' is not one of"),
-    ("schema-99", "V99", "schema_version 99 is not one this lemmacheck reads"),
-])
+@pytest.mark.parametrize(
+    ("name", "content", "words"),
+    [
+        ("missing", None, "no such file"),
+        ("empty", b"", "the file is empty"),
+        ("truncated", "HALF", "not valid JSON at line"),
+        ("binary", bytes(range(256)) * 4, "not a text file"),
+        ("empty-object", b"{}", "'schema_version' is a required property"),
+        ("a-list", b"[1, 2]", "not a lemmacheck results file (a JSON list"),
+        ("bogus-verdict", "BOGUS", "'BOGUS' is not one of"),
+        ("schema-99", "V99", "schema_version 99 is not one this lemmacheck reads"),
+    ],
+)
 def test_render_says_in_one_line_what_is_wrong(in_project, capsys, name, content, words):
     good = _valid_results(in_project)
     text = good.read_text()
@@ -305,8 +337,11 @@ def test_an_interrupt_keeps_the_work_done_in_a_partial_report(tmp_path, signum):
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == ExitCode.INTERRUPTED, out + err
     assert "Traceback" not in err
-    m = re.search(r"lemmacheck: interrupted after (\d+) of 12 claims; partial report written to (\S+), "
-                  r"marked incomplete", err)
+    m = re.search(
+        r"lemmacheck: interrupted after (\d+) of 12 claims; partial report written to (\S+), "
+        r"marked incomplete",
+        err,
+    )
     assert m, err
     done = int(m.group(1))
     assert 3 <= done < 12
@@ -411,12 +446,24 @@ def test_schema_accepts_real_output_of_every_kind():
     with REGISTRY.scratch():
         x = sp.Symbol("x", positive=True)
         value("s.value", computed=lambda: 3, stated=3, expected=Verdict.PROVED, **meta)
-        complexity("s.cost", cost=lambda n: n**2, grid={"n": [8, 16, 32, 64]}, stated={"n": 2},
-                   expected=Verdict.HOLDS, **meta)
+        complexity(
+            "s.cost",
+            cost=lambda n: n**2,
+            grid={"n": [8, 16, 32, 64]},
+            stated={"n": 2},
+            expected=Verdict.HOLDS,
+            **meta,
+        )
         derivation("s.derivation", chain=[x**2 + 1, ">=", 2 * x], expected=Verdict.PROVED, **meta)
 
-        @inequality("s.refuted", inputs={"x": Array("n")}, dims={"n": [1, 2]}, relations=["<=", "<="],
-                    expected=Verdict.REFUTED, **meta)
+        @inequality(
+            "s.refuted",
+            inputs={"x": Array("n")},
+            dims={"n": [1, 2]},
+            relations=["<=", "<="],
+            expected=Verdict.REFUTED,
+            **meta,
+        )
         def refuted(xp, x):
             return xp.vector_norm(x, 1), xp.vector_norm(x, 2), xp.vector_norm(x, 1) / 2
 

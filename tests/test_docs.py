@@ -32,20 +32,30 @@ def test_the_tolerance_page_has_its_table():
 
 @pytest.mark.parametrize(("name", "documented"), ROWS, ids=[r[0] for r in ROWS])
 def test_documented_constant_matches_the_code(name, documented):
-    assert float(documented) == float(_code_value(name)), f"docs say {name} = {documented}, code has {_code_value(name)}"
+    assert float(documented) == float(_code_value(name)), (
+        f"docs say {name} = {documented}, code has {_code_value(name)}"
+    )
 
 
-@pytest.mark.parametrize("path", ["README.md", "docs/tolerance.md", "docs/authoring.md", "src/lemmacheck/tolerance.py"])
+@pytest.mark.parametrize(
+    "path", ["README.md", "docs/tolerance.md", "docs/authoring.md", "src/lemmacheck/tolerance.py"]
+)
 def test_no_stale_precision_is_quoted(path):
     text = (ROOT / path).read_text()
-    stale = [m.group(0) for m in re.finditer(r"\b(\d+) digits\b", text) if int(m.group(1)) != tolerance.REVERIFY_DPS]
+    stale = [
+        m.group(0)
+        for m in re.finditer(r"\b(\d+) digits\b", text)
+        if int(m.group(1)) != tolerance.REVERIFY_DPS
+    ]
     assert not stale, f"{path} quotes {stale}; the setting is REVERIFY_DPS = {tolerance.REVERIFY_DPS}"
 
 
 def _readme_example() -> str:
     text = (ROOT / "README.md").read_text()
-    section = text[text.index("## Adding a claim"):]
-    return section[section.index("```python") + len("```python"):section.index("```\n", section.index("```python") + 9)]
+    section = text[text.index("## Adding a claim") :]
+    return section[
+        section.index("```python") + len("```python") : section.index("```\n", section.index("```python") + 9)
+    ]
 
 
 def test_the_readme_example_runs_as_written_and_adds_a_new_claim():
@@ -60,8 +70,10 @@ def test_the_readme_example_runs_as_written_and_adds_a_new_claim():
     discover()
     catalogue = set(REGISTRY.ids())
     with REGISTRY.scratch() as reg:
-        exec(_readme_example(), {"math": math, "Source": Source, "Verdict": Verdict, "inequality": inequality,
-                                 "Array": Array})
+        exec(
+            _readme_example(),
+            {"math": math, "Source": Source, "Verdict": Verdict, "inequality": inequality, "Array": Array},
+        )
         assert not reg.definition_errors, reg.definition_errors
         (claim_id,) = reg.ids()
         assert claim_id not in catalogue, "pasting the README's example would declare an id twice"

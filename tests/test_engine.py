@@ -75,7 +75,7 @@ def test_to_mp_is_exact():
     v = np.array([0.1, 1e-300, 3.0])
     with mp_precision(80):
         back = to_mp(v)
-        assert all(mpmath.mpf(float(a)) == b for a, b in zip(v, back))
+        assert all(mpmath.mpf(float(a)) == b for a, b in zip(v, back, strict=True))
 
 
 # --------------------------------------------------------------------------- verdict logic
@@ -93,7 +93,9 @@ def test_planted_true_inequality_holds_with_tightness(registry):
 
 
 def test_planted_false_inequality_is_refuted_and_reverified(registry):
-    @inequality("planted.square_le_self", inputs={"x": Array("n")}, dims={"n": [1, 2, 3]}, **meta(Verdict.REFUTED))
+    @inequality(
+        "planted.square_le_self", inputs={"x": Array("n")}, dims={"n": [1, 2, 3]}, **meta(Verdict.REFUTED)
+    )
     def square_le_self(xp, x):
         return xp.sum(x * x, axis=-1), xp.sum(xp.abs(x), axis=-1)
 
@@ -121,9 +123,14 @@ def test_rounding_noise_never_refutes(registry):
 
 def test_chain_names_first_broken_step(registry):
     # sum|x| <= sqrt(n) ||x||_2 (true), then <= ||x||_2 (false for n > 1), then = ||x||_2
-    @inequality("planted.chain", inputs={"x": Array("n")}, dims={"n": [1, 2, 4]},
-                relations=("<=", "<=", "="), labels=("Cauchy-Schwarz", "drop sqrt(n)", "rename"),
-                **meta(Verdict.REFUTED, expected_broken_step=2))
+    @inequality(
+        "planted.chain",
+        inputs={"x": Array("n")},
+        dims={"n": [1, 2, 4]},
+        relations=("<=", "<=", "="),
+        labels=("Cauchy-Schwarz", "drop sqrt(n)", "rename"),
+        **meta(Verdict.REFUTED, expected_broken_step=2),
+    )
     def chain(xp, x, n):
         two = xp.vector_norm(x, 2)
         return xp.vector_norm(x, 1), math.sqrt(n) * two, two, two
@@ -150,13 +157,21 @@ def test_property_claims(registry):
 
 
 def test_approximation_order_measured_and_wrong_order_refuted(registry):
-    @approximation("planted.exp_first_order", inputs={"x": Array(low=-1.0, high=1.0)}, order=2,
-                   **meta(Verdict.APPROXIMATE))
+    @approximation(
+        "planted.exp_first_order",
+        inputs={"x": Array(low=-1.0, high=1.0)},
+        order=2,
+        **meta(Verdict.APPROXIMATE),
+    )
     def exp_first(xp, eps, x):
         return xp.exp(x + eps), xp.exp(x) * (1 + eps)
 
-    @approximation("planted.exp_claims_third_order", inputs={"x": Array(low=-1.0, high=1.0)}, order=3,
-                   **meta(Verdict.REFUTED))
+    @approximation(
+        "planted.exp_claims_third_order",
+        inputs={"x": Array(low=-1.0, high=1.0)},
+        order=3,
+        **meta(Verdict.REFUTED),
+    )
     def exp_third(xp, eps, x):
         return xp.exp(x + eps), xp.exp(x) * (1 + eps)
 
@@ -171,13 +186,26 @@ def test_approximation_order_measured_and_wrong_order_refuted(registry):
 
 
 def test_worked_values(registry):
-    value("planted.exact", computed=lambda: sp.Rational(1, 3) + sp.Rational(1, 6), stated=sp.Rational(1, 2),
-          **meta(Verdict.PROVED))
-    value("planted.flags", computed=lambda: {"optimal": True, "unique": False}, stated={"optimal": True, "unique": False},
-          **meta(Verdict.PROVED))
+    value(
+        "planted.exact",
+        computed=lambda: sp.Rational(1, 3) + sp.Rational(1, 6),
+        stated=sp.Rational(1, 2),
+        **meta(Verdict.PROVED),
+    )
+    value(
+        "planted.flags",
+        computed=lambda: {"optimal": True, "unique": False},
+        stated={"optimal": True, "unique": False},
+        **meta(Verdict.PROVED),
+    )
     value("planted.rounded", computed=lambda: sp.Rational(2, 3), stated=0.667, places=3, **meta())
-    value("planted.wrong", computed=lambda: {"mean": sp.Rational(5, 2), "var": sp.Rational(5, 4)},
-          stated={"mean": 2.5, "var": 1.30}, places=2, **meta(Verdict.REFUTED))
+    value(
+        "planted.wrong",
+        computed=lambda: {"mean": sp.Rational(5, 2), "var": sp.Rational(5, 4)},
+        stated={"mean": 2.5, "var": 1.30},
+        places=2,
+        **meta(Verdict.REFUTED),
+    )
     assert run_claim(registry["planted.exact"], PROFILE).verdict is Verdict.PROVED
     assert run_claim(registry["planted.flags"], PROFILE).verdict is Verdict.PROVED
     assert run_claim(registry["planted.rounded"], PROFILE).verdict is Verdict.HOLDS
@@ -187,10 +215,20 @@ def test_worked_values(registry):
 
 
 def test_complexity_fit(registry):
-    complexity("planted.cubic", cost=lambda N, T: N**2 * T, grid={"N": [4, 8, 16, 32], "T": [5, 10, 20]},
-               stated={"N": 2, "T": 1}, **meta())
-    complexity("planted.understated", cost=lambda N, T: N**2 * T, grid={"N": [4, 8, 16, 32], "T": [5, 10, 20]},
-               stated={"N": 1, "T": 1}, **meta(Verdict.REFUTED))
+    complexity(
+        "planted.cubic",
+        cost=lambda N, T: N**2 * T,
+        grid={"N": [4, 8, 16, 32], "T": [5, 10, 20]},
+        stated={"N": 2, "T": 1},
+        **meta(),
+    )
+    complexity(
+        "planted.understated",
+        cost=lambda N, T: N**2 * T,
+        grid={"N": [4, 8, 16, 32], "T": [5, 10, 20]},
+        stated={"N": 1, "T": 1},
+        **meta(Verdict.REFUTED),
+    )
     assert run_claim(registry["planted.cubic"], PROFILE).verdict is Verdict.HOLDS
     assert run_claim(registry["planted.understated"], PROFILE).verdict is Verdict.REFUTED
 
@@ -198,8 +236,12 @@ def test_complexity_fit(registry):
 def test_symbolic_derivation_proves_and_names_broken_step(registry):
     x, y = sp.symbols("x y", real=True)
     derivation("planted.square", chain=[(x + y) ** 2, "=", x**2 + 2 * x * y + y**2], **meta(Verdict.PROVED))
-    derivation("planted.broken", chain=[(x + y) ** 2, "=", x**2 + y**2 + 2 * x * y, "<=", x**2 + y**2],
-               labels=("expand", "drop the cross term"), **meta(Verdict.REFUTED, expected_broken_step=2))
+    derivation(
+        "planted.broken",
+        chain=[(x + y) ** 2, "=", x**2 + y**2 + 2 * x * y, "<=", x**2 + y**2],
+        labels=("expand", "drop the cross term"),
+        **meta(Verdict.REFUTED, expected_broken_step=2),
+    )
     assert run_claim(registry["planted.square"], PROFILE).verdict is Verdict.PROVED
     r = run_claim(registry["planted.broken"], PROFILE)
     assert r.verdict is Verdict.REFUTED and r.first_broken_step == 2
@@ -249,8 +291,14 @@ def test_malformed_claims_are_reported_not_raised(registry):
     def bad_id(xp, x):
         return x, x
 
-    @inequality("planted.no_source", inputs={"x": Array()}, title="t", statement="s", expected=Verdict.HOLDS,
-                source=None)
+    @inequality(
+        "planted.no_source",
+        inputs={"x": Array()},
+        title="t",
+        statement="s",
+        expected=Verdict.HOLDS,
+        source=None,
+    )
     def no_source(xp, x):
         return x, x
 
@@ -288,7 +336,9 @@ def test_steps_claimed_makes_a_broken_link_refute(registry):
 
     kw = dict(inputs={"g": Array(low=0.1, high=2.0), "d": Array(low=0.1, high=1.0)}, relations=("=", "="))
     inequality("planted.proof", **kw, **meta(Verdict.HOLDS, expected_broken_step=1))(chain)
-    inequality("planted.as_written", **kw, **meta(Verdict.REFUTED, expected_broken_step=1, steps_claimed=True))(chain)
+    inequality(
+        "planted.as_written", **kw, **meta(Verdict.REFUTED, expected_broken_step=1, steps_claimed=True)
+    )(chain)
     proof = run_claim(registry["planted.proof"], PROFILE)
     written = run_claim(registry["planted.as_written"], PROFILE)
     assert (proof.verdict, proof.first_broken_step) == (Verdict.HOLDS, 1)
@@ -310,21 +360,39 @@ def test_cancellation_to_zero_never_confirms(registry):
 def test_derivation_steps_with_integrals_sums_and_infinities(registry):
     t, g = sp.symbols("t g", real=True)
     n, i = sp.symbols("n i", integer=True, positive=True)
-    derivation("planted.integral_half", chain=[sp.Integral(g, (t, 0, 1)), "=", g / 2], domain={g: (-5, 5)},
-               **meta(Verdict.REFUTED))
-    derivation("planted.integral_t", chain=[sp.Integral(g * t, (t, 0, 1)), "=", g / 2], **meta(Verdict.PROVED))
-    derivation("planted.gauss_sum", chain=[sp.Sum(i, (i, 1, n)), "=", n * (n + 1) / 2], **meta(Verdict.PROVED))
-    value("planted.limit", computed=lambda: [sp.limit(1 / t, t, 0, "+")], stated=[sp.oo], **meta(Verdict.PROVED))
-    for cid, want in [("planted.integral_half", Verdict.REFUTED), ("planted.integral_t", Verdict.PROVED),
-                      ("planted.gauss_sum", Verdict.PROVED), ("planted.limit", Verdict.PROVED)]:
+    derivation(
+        "planted.integral_half",
+        chain=[sp.Integral(g, (t, 0, 1)), "=", g / 2],
+        domain={g: (-5, 5)},
+        **meta(Verdict.REFUTED),
+    )
+    derivation(
+        "planted.integral_t", chain=[sp.Integral(g * t, (t, 0, 1)), "=", g / 2], **meta(Verdict.PROVED)
+    )
+    derivation(
+        "planted.gauss_sum", chain=[sp.Sum(i, (i, 1, n)), "=", n * (n + 1) / 2], **meta(Verdict.PROVED)
+    )
+    value(
+        "planted.limit", computed=lambda: [sp.limit(1 / t, t, 0, "+")], stated=[sp.oo], **meta(Verdict.PROVED)
+    )
+    for cid, want in [
+        ("planted.integral_half", Verdict.REFUTED),
+        ("planted.integral_t", Verdict.PROVED),
+        ("planted.gauss_sum", Verdict.PROVED),
+        ("planted.limit", Verdict.PROVED),
+    ]:
         r = run_claim(registry[cid], PROFILE)
         assert r.verdict is want, (cid, r.message, r.evidence)
 
 
 def test_explicit_examples_always_replay_and_effort_scales_the_search(registry):
     # x**3 <= x fails only for x in (-1, 0) or x > 1; pin one witness so no seed can miss it.
-    @inequality("planted.witness", inputs={"x": Array(low=0.0, high=1.0)},
-                examples=[{"dims": {}, "inputs": {"x": 1.5}}], **meta(Verdict.REFUTED))
+    @inequality(
+        "planted.witness",
+        inputs={"x": Array(low=0.0, high=1.0)},
+        examples=[{"dims": {}, "inputs": {"x": 1.5}}],
+        **meta(Verdict.REFUTED),
+    )
     def witness(xp, x):
         return x**3, x
 

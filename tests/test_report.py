@@ -15,23 +15,48 @@ from lemmacheck.report.html import latex_to_mathml, render_html
 
 def _data(**claim_overrides) -> dict:
     claim = {
-        "id": "demo.claim", "title": "demo",
+        "id": "demo.claim",
+        "title": "demo",
         "source": {"file": "000.txt", "location": "eq. (1)", "quote": "q"},
-        "statement": r"\frac{1}{2}\|x\|_\infty^2", "kind": "inequality", "expected": "HOLDS",
+        "statement": r"\frac{1}{2}\|x\|_\infty^2",
+        "kind": "inequality",
+        "expected": "HOLDS",
         "verdict": "HOLDS",
-        "matches_expectation": True, "evidence": {"instances": 10, "hypothesis_examples": 2, "relation": "<=",
-                                                  "tightness": 0.5},
-        "steps": [], "first_broken_step": None, "expected_broken_step": None, "corrects": None,
-        "corrected_by": [], "same_as": [], "notes": "", "message": "", "seed": 1, "seconds": 0.1,
-        "replay": "lemmacheck run --seed 1 -k demo.claim", "module": "checks.demo", "doc": "",
+        "matches_expectation": True,
+        "evidence": {"instances": 10, "hypothesis_examples": 2, "relation": "<=", "tightness": 0.5},
+        "steps": [],
+        "first_broken_step": None,
+        "expected_broken_step": None,
+        "corrects": None,
+        "corrected_by": [],
+        "same_as": [],
+        "notes": "",
+        "message": "",
+        "seed": 1,
+        "seconds": 0.1,
+        "replay": "lemmacheck run --seed 1 -k demo.claim",
+        "module": "checks.demo",
+        "doc": "",
         "topic": "demo",
     }
     claim.update(claim_overrides)
     counts = {v: 0 for v in ("PROVED", "HOLDS", "REFUTED", "APPROXIMATE", "ERROR")}
     counts[claim["verdict"]] += 1
-    return {"schema_version": 1, "run": {"seed": 1, "profile": "quick", "started": "now", "seconds": 0.1,
-                                         "selection": "", "replay": "lemmacheck run --seed 1"},
-            "counts": counts, "mismatches": [], "claims": [claim], "studies": []}
+    return {
+        "schema_version": 1,
+        "run": {
+            "seed": 1,
+            "profile": "quick",
+            "started": "now",
+            "seconds": 0.1,
+            "selection": "",
+            "replay": "lemmacheck run --seed 1",
+        },
+        "counts": counts,
+        "mismatches": [],
+        "claims": [claim],
+        "studies": [],
+    }
 
 
 def test_statement_renders_as_mathml():
@@ -40,8 +65,13 @@ def test_statement_renders_as_mathml():
 
 
 def test_text_from_a_claim_is_escaped():
-    html = render_html(_data(notes="<script>alert('x')</script>", title="<b>bold</b>",
-                             source={"file": "<i>f</i>", "location": "x", "quote": "\"><img src=x>"}))
+    html = render_html(
+        _data(
+            notes="<script>alert('x')</script>",
+            title="<b>bold</b>",
+            source={"file": "<i>f</i>", "location": "x", "quote": '"><img src=x>'},
+        )
+    )
     assert "<script>alert" not in html
     assert "&lt;script&gt;" in html and "&lt;b&gt;bold" in html and "<img src=x>" not in html
 
@@ -67,7 +97,9 @@ def _project(tmp_path, body: str, package: str):
 
 
 def test_cli_exits_nonzero_on_a_mismatch_and_writes_both_files(tmp_path, monkeypatch, capsys):
-    root = _project(tmp_path, '''
+    root = _project(
+        tmp_path,
+        """
         from lemmacheck import Source, Verdict, inequality
         from lemmacheck.inputs import Array
 
@@ -75,7 +107,9 @@ def test_cli_exits_nonzero_on_a_mismatch_and_writes_both_files(tmp_path, monkeyp
                     statement="x \\\\le x+1", expected=Verdict.REFUTED)
         def wrong(xp, x):
             return x, x + 1
-    ''', "planted_cli_mismatch")
+    """,
+        "planted_cli_mismatch",
+    )
     monkeypatch.chdir(root)
     from lemmacheck.claim import REGISTRY
 
@@ -109,9 +143,26 @@ def test_pytest_plugin_writes_the_same_report(tmp_path):
     root = Path(__file__).resolve().parents[1]
     out = tmp_path / "pytest-report"
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "tests/test_claims.py", "-q", "-p", "no:cacheprovider", "-k",
-         "schatten.hadamard", "--lemmacheck-seed", "5", "--lemmacheck-report", str(out)],
-        cwd=root, capture_output=True, text=True, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "tests/test_claims.py",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-k",
+            "schatten.hadamard",
+            "--lemmacheck-seed",
+            "5",
+            "--lemmacheck-report",
+            str(out),
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     data = json.loads((out / "results.json").read_text())
     assert [c["id"] for c in data["claims"]] == ["schatten.hadamard"]
@@ -152,17 +203,22 @@ def test_hostile_text_in_every_field_reaches_the_page_as_text_only():
     assert len(scripts) == 1 and "".join(parsed.script_text) == REPORT_SCRIPT
     handlers = [(t, k) for t, a in parsed.tags for k in a if k.lower().startswith("on")]
     assert handlers == []
-    urls = [(t, k, v) for t, a in parsed.tags for k, v in a.items()
-            if k.lower() in ("href", "src", "xlink:href", "srcdoc", "action")
-            and not (v or "").startswith("#")]
+    urls = [
+        (t, k, v)
+        for t, a in parsed.tags
+        for k, v in a.items()
+        if k.lower() in ("href", "src", "xlink:href", "srcdoc", "action") and not (v or "").startswith("#")
+    ]
     assert urls == []
     tags = [t for t, _ in parsed.tags]
     assert not set(tags) & {"iframe", "img", "object", "embed", "animate", "base", "form", "link", "mglyph"}
     assert tags.count("style") == 1  # the page's own
     csp = [a for t, a in parsed.tags if t == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
     assert csp and csp[0]["content"] == CONTENT_SECURITY_POLICY
-    assert "script-src 'sha256-" in CONTENT_SECURITY_POLICY and "unsafe-inline" not in \
-        CONTENT_SECURITY_POLICY.split("script-src")[1].split(";")[0]
+    assert (
+        "script-src 'sha256-" in CONTENT_SECURITY_POLICY
+        and "unsafe-inline" not in CONTENT_SECURITY_POLICY.split("script-src")[1].split(";")[0]
+    )
     # The text is still there for a reader, escaped (the test would pass vacuously if it were dropped).
     # (A LaTeX payload either renders as harmless MathML letters or is shown as its source.)
     for text in [*PAYLOADS.values(), *(v for v in LATEX_PAYLOADS.values() if r"\text{" in v)]:
@@ -177,9 +233,20 @@ def test_statement_with_markup_inside_text_is_shown_as_source(latex):
 
 def test_study_table_cells_are_escaped_once():
     data = _data()
-    data["studies"] = [{"id": "s.one", "title": "study", "source": None, "related": [], "module": "m",
-                        "conclusion": "", "error": "", "seconds": 0.1, "plots": [],
-                        "tables": [{"title": "T", "columns": ["a<b"], "rows": [["x<y & z", 0.5]]}]}]
+    data["studies"] = [
+        {
+            "id": "s.one",
+            "title": "study",
+            "source": None,
+            "related": [],
+            "module": "m",
+            "conclusion": "",
+            "error": "",
+            "seconds": 0.1,
+            "plots": [],
+            "tables": [{"title": "T", "columns": ["a<b"], "rows": [["x<y & z", 0.5]]}],
+        }
+    ]
     html = render_html(data)
     assert "x&lt;y &amp; z" in html and "&amp;lt;" not in html
 
@@ -187,8 +254,16 @@ def test_study_table_cells_are_escaped_once():
 # --------------------------------------------------------------------------- every statement renders (14.3)
 
 
-@pytest.mark.parametrize("latex", [r"w = \arg\max_i \delta_T(j)", r"\operatorname{sgn}(x)", r"\tr(A^\top A)",
-                                   r"\rank M \le n", r"\diag(\sigma'(a))"])
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"w = \arg\max_i \delta_T(j)",
+        r"\operatorname{sgn}(x)",
+        r"\tr(A^\top A)",
+        r"\rank M \le n",
+        r"\diag(\sigma'(a))",
+    ],
+)
 def test_operator_names_render(latex):
     mathml, warning = latex_to_mathml(latex)
     assert mathml is not None, warning
@@ -200,8 +275,9 @@ def test_no_statement_of_the_catalogue_falls_back_to_raw_latex():
 
     discover()
     assert len(REGISTRY) > 0
-    raw = [(c.id, latex_to_mathml(c.statement)[1]) for c in REGISTRY
-           if latex_to_mathml(c.statement)[0] is None]
+    raw = [
+        (c.id, latex_to_mathml(c.statement)[1]) for c in REGISTRY if latex_to_mathml(c.statement)[0] is None
+    ]
     assert raw == []
 
 
@@ -215,8 +291,9 @@ def test_documents_are_shown_by_short_title_with_the_file_name_on_hover():
 
     seed = "001_8cf8400e422d2236.txt"
     data = _data(source={"file": seed, "location": "eq. (2)", "quote": "q"})
-    data["claims"].append(_data(id="own.claim", source={"file": "my_notes.md", "location": "§1", "quote": ""})
-                          ["claims"][0])
+    data["claims"].append(
+        _data(id="own.claim", source={"file": "my_notes.md", "location": "§1", "quote": ""})["claims"][0]
+    )
     html = render_html(data)
     text_only = re.sub(r"<[^>]*>", " ", html)
     assert seed not in text_only  # the hash appears only in attributes (hover, filter values)
@@ -238,8 +315,9 @@ def test_every_seed_document_has_a_title():
 # --------------------------------------------------------------------------- one odd claim, one card
 
 
-@pytest.mark.parametrize(("key", "value"), [("kept_fraction", "nan"), ("violation_rate", "nan"),
-                                            ("comparison", True)])
+@pytest.mark.parametrize(
+    ("key", "value"), [("kept_fraction", "nan"), ("violation_rate", "nan"), ("comparison", True)]
+)
 def test_odd_evidence_shows_a_plain_card_and_the_rest_of_the_page(key, value):
     # Evidence is open-ended and non-finite numbers are strings ("nan"): the card template cannot
     # foresee every shape, so one odd claim gets a plain card with its raw data, never a broken page.

@@ -17,46 +17,82 @@ from lemmacheck.claim import REGISTRY
 
 # (claim id, declaration, words the message must contain).  The module is the table joined.
 MALFORMED = [
-    ("bad.kind", '''derivation("bad.kind", chain=[x, "=", x], kind="lemma", **META)''', "kind='lemma'"),
-    ("bad.verdict", '''value("bad.verdict", computed=lambda: 1, stated=1, **(META | {"expected": "TRUE"}))''',
-     "expected='TRUE'"),
-    ("bad.relation", '''
+    ("bad.kind", """derivation("bad.kind", chain=[x, "=", x], kind="lemma", **META)""", "kind='lemma'"),
+    (
+        "bad.verdict",
+        """value("bad.verdict", computed=lambda: 1, stated=1, **(META | {"expected": "TRUE"}))""",
+        "expected='TRUE'",
+    ),
+    (
+        "bad.relation",
+        """
 @inequality("bad.relation", inputs={"x": Array("n")}, dims={"n": [2]}, relations=["=<"], **META)
 def bad_relation(xp, x):
-    return x, x''', "unknown relation"),
-    ("bad.relation_string", '''
+    return x, x""",
+        "unknown relation",
+    ),
+    (
+        "bad.relation_string",
+        """
 @inequality("bad.relation_string", inputs={"x": Array("n")}, dims={"n": [2]}, relations="<=", **META)
 def bad_relation_string(xp, x):
-    return x, x''', "is a string, not a list"),
-    ("bad.shape_dim", '''
+    return x, x""",
+        "is a string, not a list",
+    ),
+    (
+        "bad.shape_dim",
+        """
 @inequality("bad.shape_dim", inputs={"x": Array("m")}, dims={"n": [2]}, **META)
 def bad_shape_dim(xp, x):
-    return x, x''', "not in dims"),
-    ("bad.dims_not_list", '''
+    return x, x""",
+        "not in dims",
+    ),
+    (
+        "bad.dims_not_list",
+        """
 @inequality("bad.dims_not_list", inputs={"x": Array("n")}, dims={"n": 3}, **META)
 def bad_dims(xp, x):
-    return x, x''', "non-empty list of sizes"),
-    ("Bad Name", '''value("Bad Name", computed=lambda: 1, stated=1, **META)''', "dotted lower-case"),
-    ("bad.input_name", '''
+    return x, x""",
+        "non-empty list of sizes",
+    ),
+    ("Bad Name", """value("Bad Name", computed=lambda: 1, stated=1, **META)""", "dotted lower-case"),
+    (
+        "bad.input_name",
+        """
 @inequality("bad.input_name", inputs={"not an identifier": Array("n")}, dims={"n": [2]}, **META)
 def bad_input_name(xp, **inputs):
-    return 1, 1''', "not Python identifiers"),
-    ("good.one", '''value("good.one", computed=lambda: 2, stated=2, **PROVED_META)''', "declared twice"),
-    ("bad.examples", '''
+    return 1, 1""",
+        "not Python identifiers",
+    ),
+    ("good.one", """value("good.one", computed=lambda: 2, stated=2, **PROVED_META)""", "declared twice"),
+    (
+        "bad.examples",
+        """
 @inequality("bad.examples", inputs={"x": Array("n")}, dims={"n": [2, 3]},
             examples=[{"dims": {"n": 3}, "inputs": {"x": [1.0, 2.0]}}], **META)
 def bad_examples(xp, x):
-    return x.sum(-1), x.sum(-1) + 1''', "has shape (2,), but its dims"),
-    ("bad.effort", '''value("bad.effort", computed=lambda: 1, stated=1, **(META | {"effort": "lots"}))''',
-     "effort='lots'"),
-    ("bad.same_as", '''value("bad.same_as", computed=lambda: 1, stated=1, **META, same_as="good.one")''',
-     "same_as must be a list"),
-    ("bad.chain", '''derivation("bad.chain", chain=[x, "="], **META)''', "alternate"),
-    ("bad.unknown_key", '''value("bad.unknown_key", computed=lambda: 1, stated=1, **META, colour="red")''',
-     "unknown keyword"),
+    return x.sum(-1), x.sum(-1) + 1""",
+        "has shape (2,), but its dims",
+    ),
+    (
+        "bad.effort",
+        """value("bad.effort", computed=lambda: 1, stated=1, **(META | {"effort": "lots"}))""",
+        "effort='lots'",
+    ),
+    (
+        "bad.same_as",
+        """value("bad.same_as", computed=lambda: 1, stated=1, **META, same_as="good.one")""",
+        "same_as must be a list",
+    ),
+    ("bad.chain", """derivation("bad.chain", chain=[x, "="], **META)""", "alternate"),
+    (
+        "bad.unknown_key",
+        """value("bad.unknown_key", computed=lambda: 1, stated=1, **META, colour="red")""",
+        "unknown keyword",
+    ),
 ]
 
-HEADER = '''
+HEADER = """
 import sympy as sp
 from lemmacheck import Source, Verdict, derivation, inequality, value
 from lemmacheck.inputs import Array
@@ -70,7 +106,7 @@ value("good.one", computed=lambda: 2, stated=2, **PROVED_META)
 @inequality("good.two", inputs={"x": Array("n")}, dims={"n": [1, 3]}, **META)
 def good_two(xp, x):
     return xp.vector_norm(x, 2), xp.vector_norm(x, 1)
-'''
+"""
 
 
 def _plant(tmp_path, package: str):

@@ -6,8 +6,14 @@ import pytest
 
 from lemmacheck.selection import SelectionError, compile_expression, matches, select
 
-IDS = ["lse.bound", "lse.hessian_inf_bound", "schatten.hadamard", "rnn.grad_norm", "rnn.LSE_like",
-       "sigma.max"]
+IDS = [
+    "lse.bound",
+    "lse.hessian_inf_bound",
+    "schatten.hadamard",
+    "rnn.grad_norm",
+    "rnn.LSE_like",
+    "sigma.max",
+]
 
 # (expression, the ids it selects)
 CASES = [

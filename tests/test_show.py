@@ -9,9 +9,18 @@ def test_show_prints_statement_verdicts_counterexample_replay_and_location(capsy
     code = main(["show", "lse.bound_eq3", "--seed", "1"])
     out = capsys.readouterr().out
     assert code == 0
-    for expected in ("statement:", r"\frac12", "§A, eq. (3)", "verdict of the statement:\n  REFUTED",
-                     "proof as written:\n  none given", "counterexample (certified)", '"dps"',
-                     "replay:\n  lemmacheck run --seed 1 -k lse.bound_eq3", "declaration: ", "lse.py:"):
+    for expected in (
+        "statement:",
+        r"\frac12",
+        "§A, eq. (3)",
+        "verdict of the statement:\n  REFUTED",
+        "proof as written:\n  none given",
+        "counterexample (certified)",
+        '"dps"',
+        "replay:\n  lemmacheck run --seed 1 -k lse.bound_eq3",
+        "declaration: ",
+        "lse.py:",
+    ):
         assert expected in out, expected
 
 

@@ -33,22 +33,21 @@ def _discover(root: str | Path | None) -> None:
         raise ImportError(f"content modules failed to import: {details}")
 
 
-def _profile(seed: int, deep: bool):
+def _profile(seed: int, *, deep: bool):
     from .profile import profile_named
 
     return profile_named("deep" if deep else "quick").with_seed(seed)
 
 
 def _select(expression: str | None) -> list[Claim]:
-    try:
-        from .selection import select
-    except ImportError:  # pragma: no cover - before the selection module is installed
-        from .engine import select  # type: ignore[attr-defined,no-redef]
+    from .selection import select
+
     return list(select(REGISTRY, expression))
 
 
-def check(claim_id: str, *, seed: int = DEFAULT_SEED, deep: bool = False,
-          root: str | Path | None = None) -> ClaimResult:
+def check(
+    claim_id: str, *, seed: int = DEFAULT_SEED, deep: bool = False, root: str | Path | None = None
+) -> ClaimResult:
     """Check one claim by its exact id and return its result."""
     from .engine import run_claim
 
@@ -57,16 +56,21 @@ def check(claim_id: str, *, seed: int = DEFAULT_SEED, deep: bool = False,
         close = [c for c in REGISTRY.ids() if claim_id in c][:5]
         hint = f"; ids containing it: {close}" if close else "; `lemmacheck list` shows every id"
         raise KeyError(f"no claim {claim_id!r}{hint}")
-    return run_claim(REGISTRY[claim_id], _profile(seed, deep))
+    return run_claim(REGISTRY[claim_id], _profile(seed, deep=deep))
 
 
-def check_all(expression: str | None = None, *, seed: int = DEFAULT_SEED, deep: bool = False,
-              root: str | Path | None = None) -> Results:
+def check_all(
+    expression: str | None = None,
+    *,
+    seed: int = DEFAULT_SEED,
+    deep: bool = False,
+    root: str | Path | None = None,
+) -> Results:
     """Check every claim the ``-k`` expression selects (all of them with ``None``)."""
     from .engine import run_claim
 
     _discover(root)
-    profile = _profile(seed, deep)
+    profile = _profile(seed, deep=deep)
     return Results(run_claim(c, profile) for c in _select(expression))
 
 
@@ -89,9 +93,20 @@ class Results(list):
         super().__init__(items)
 
     def rows(self) -> list[dict[str, Any]]:
-        return [{"id": r.id, "verdict": r.verdict.value, "expected": r.expected, "proof": r.proof.status.value,
-                 "matches": r.matches_expectation, "document": r.source.get("file"),
-                 "location": r.source.get("location"), "seconds": r.seconds, "replay": r.replay} for r in self]
+        return [
+            {
+                "id": r.id,
+                "verdict": r.verdict.value,
+                "expected": r.expected,
+                "proof": r.proof.status.value,
+                "matches": r.matches_expectation,
+                "document": r.source.get("file"),
+                "location": r.source.get("location"),
+                "seconds": r.seconds,
+                "replay": r.replay,
+            }
+            for r in self
+        ]
 
     def to_dataframe(self):
         import pandas as pd  # optional: only this method needs it
@@ -106,9 +121,18 @@ class Catalogue(list):
     """A list of :class:`Claim` that shows as a table and converts to a DataFrame."""
 
     def rows(self) -> list[dict[str, Any]]:
-        return [{"id": c.id, "kind": c.kind.value, "expected": c.expected.value,
-                 "proof_expected": c.expected_proof.value, "document": c.source.file,
-                 "location": c.source.location, "title": c.title} for c in self]
+        return [
+            {
+                "id": c.id,
+                "kind": c.kind.value,
+                "expected": c.expected.value,
+                "proof_expected": c.expected_proof.value,
+                "document": c.source.file,
+                "location": c.source.location,
+                "title": c.title,
+            }
+            for c in self
+        ]
 
     def to_dataframe(self):
         import pandas as pd

@@ -64,14 +64,21 @@ def _mp_order(claim_id, check: ApproximationCheck, inputs: dict, dims: dict, eps
         rems = []
         for e in eps[-4:]:
             lhs, rhs = _call(check.fn, mpmath_xp, mp_inputs, dims, mpmath.mpf(float(e)))
-            rems.append(abs(np.asarray(lhs, dtype=object).reshape(-1)[0] - np.asarray(rhs, dtype=object).reshape(-1)[0]))
+            rems.append(
+                abs(
+                    np.asarray(lhs, dtype=object).reshape(-1)[0]
+                    - np.asarray(rhs, dtype=object).reshape(-1)[0]
+                )
+            )
         if min(rems) == 0:
             return math.inf
         logs = [float(mpmath.log(r)) for r in rems]
     return float(np.polyfit(np.log(eps[-4:]), logs, 1)[0])
 
 
-def measure_approximation(claim_id: str, check: ApproximationCheck, n: int, rng, tol: Tolerance) -> ApproxOutcome:
+def measure_approximation(
+    claim_id: str, check: ApproximationCheck, n: int, rng, tol: Tolerance
+) -> ApproxOutcome:
     eps = check.eps0 / 2.0 ** np.arange(check.levels)
     all_orders: list[np.ndarray] = []
     fails = np.zeros(check.levels)
@@ -89,8 +96,9 @@ def measure_approximation(claim_id: str, check: ApproximationCheck, n: int, rng,
                     warnings.simplefilter("ignore", RuntimeWarning)
                     lhs, rhs = _call(check.fn, numpy_xp, inputs, dims, float(e))
             except Exception as exc:
-                raise CheckError(claim_id, f"the approximation raised {type(exc).__name__}: {exc} "
-                                           f"(dims {dims}, eps {e:g})") from exc
+                raise CheckError(
+                    claim_id, f"the approximation raised {type(exc).__name__}: {exc} (dims {dims}, eps {e:g})"
+                ) from exc
             lhs, rhs = np.asarray(lhs, dtype=float), np.asarray(rhs, dtype=float)
             if lhs.shape != (n,) or rhs.shape != (n,):
                 raise CheckError(claim_id, f"lhs/rhs have shapes {lhs.shape}/{rhs.shape}; expected ({n},)")
@@ -108,8 +116,11 @@ def measure_approximation(claim_id: str, check: ApproximationCheck, n: int, rng,
         if finite.any():
             j = int(np.nanargmin(np.where(finite, slopes, np.nan)))
             if worst is None or slopes[j] < worst["order"]:
-                worst = {"order": float(slopes[j]), "dims": dims,
-                         "inputs": {k: np.asarray(v)[j : j + 1] for k, v in inputs.items()}}
+                worst = {
+                    "order": float(slopes[j]),
+                    "dims": dims,
+                    "inputs": {k: np.asarray(v)[j : j + 1] for k, v in inputs.items()},
+                }
     orders = np.concatenate(all_orders)
     finite = orders[np.isfinite(orders)]
     med = float(np.median(finite)) if finite.size else math.inf
@@ -122,8 +133,20 @@ def measure_approximation(claim_id: str, check: ApproximationCheck, n: int, rng,
         refuted = mp_order < check.order - ORDER_SLACK
     worst_ev = None
     if worst is not None:
-        worst_ev = {"order": worst["order"], "dims": worst["dims"],
-                    "inputs": {k: v[0].tolist() for k, v in worst["inputs"].items()}}
-    return ApproxOutcome(eps=eps.tolist(), median_remainder=np.median(rem_all, axis=1).tolist(),
-                         failure_rate=(fails / total).tolist(), order_median=med, order_p10=p10, instances=total,
-                         exact_instances=exact, worst=worst_ev, refuted=bool(refuted), mp_order=mp_order)
+        worst_ev = {
+            "order": worst["order"],
+            "dims": worst["dims"],
+            "inputs": {k: v[0].tolist() for k, v in worst["inputs"].items()},
+        }
+    return ApproxOutcome(
+        eps=eps.tolist(),
+        median_remainder=np.median(rem_all, axis=1).tolist(),
+        failure_rate=(fails / total).tolist(),
+        order_median=med,
+        order_p10=p10,
+        instances=total,
+        exact_instances=exact,
+        worst=worst_ev,
+        refuted=bool(refuted),
+        mp_order=mp_order,
+    )

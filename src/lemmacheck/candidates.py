@@ -122,6 +122,7 @@ class CandidatePool:
                     c = ranked[k][rank]
                     order.append(c)
                     seen.add(id(c))
-        rest = sorted((c for _, _, c in self.must_settle if id(c) not in seen), key=lambda c: c.strength,
-                      reverse=True)
+        rest = sorted(
+            (c for _, _, c in self.must_settle if id(c) not in seen), key=lambda c: c.strength, reverse=True
+        )
         return order + rest

@@ -19,8 +19,17 @@ from .tolerance import Tolerance
 from .verdict import Kind, ProofStatus, Verdict
 
 __all__ = [
-    "Source", "SOURCE_KINDS", "Claim", "NumericCheck", "ApproximationCheck", "ValueCheck", "ComplexityCheck",
-    "SymbolicDerivation", "Registry", "REGISTRY", "RELATIONS",
+    "Source",
+    "SOURCE_KINDS",
+    "Claim",
+    "NumericCheck",
+    "ApproximationCheck",
+    "ValueCheck",
+    "ComplexityCheck",
+    "SymbolicDerivation",
+    "Registry",
+    "REGISTRY",
+    "RELATIONS",
 ]
 
 RELATIONS = ("=", "<=", "<", ">=", ">", "~")
@@ -156,7 +165,11 @@ class Claim:
     @property
     def has_chain(self) -> bool:
         """Whether the claim comes with a chain of steps (a proof) as well as its statement."""
-        numeric = isinstance(self.check, NumericCheck) and not self.check.is_property and len(self.check.relations) > 1
+        numeric = (
+            isinstance(self.check, NumericCheck)
+            and not self.check.is_property
+            and len(self.check.relations) > 1
+        )
         symbolic = self.derivation is not None and len(self.derivation.relations) > 1
         return numeric or symbolic
 
@@ -183,26 +196,39 @@ def validate_meta(claim_id: str, meta: Mapping[str, Any]) -> None:
         if meta.get(key) in (None, ""):
             raise ClaimDefinitionError(claim_id, f"missing {key!r}", f"pass {key}=... to the declaration")
     if not isinstance(meta["source"], Source):
-        raise ClaimDefinitionError(claim_id, "source must be a lemmacheck.Source", "source=Source(file, location)")
+        raise ClaimDefinitionError(
+            claim_id, "source must be a lemmacheck.Source", "source=Source(file, location)"
+        )
     if meta["source"].problem():
-        raise ClaimDefinitionError(claim_id, meta["source"].problem(),
-                                   'source=Source("<document>.txt", "§2, eq. (3)") or Source.paper/url/local/project')
+        raise ClaimDefinitionError(
+            claim_id,
+            meta["source"].problem(),
+            'source=Source("<document>.txt", "§2, eq. (3)") or Source.paper/url/local/project',
+        )
     exp = meta["expected"]
     if not isinstance(exp, Verdict) or exp not in _EXPECTABLE:
         raise ClaimDefinitionError(
-            claim_id, f"expected={exp!r} is not a verdict a claim can be expected to have",
+            claim_id,
+            f"expected={exp!r} is not a verdict a claim can be expected to have",
             "use Verdict.PROVED, HOLDS, REFUTED, APPROXIMATE, or INCONCLUSIVE with inconclusive_because=",
         )
     if exp is Verdict.INCONCLUSIVE and not str(meta.get("inconclusive_because") or "").strip():
-        raise ClaimDefinitionError(claim_id, "expected=Verdict.INCONCLUSIVE needs a stated reason",
-                                   "pass inconclusive_because='why the evidence cannot decide'")
+        raise ClaimDefinitionError(
+            claim_id,
+            "expected=Verdict.INCONCLUSIVE needs a stated reason",
+            "pass inconclusive_because='why the evidence cannot decide'",
+        )
     if "proof_not_asserted" in meta and not str(meta["proof_not_asserted"] or "").strip():
-        raise ClaimDefinitionError(claim_id, "proof_not_asserted needs the reason the chain is not the document's",
-                                   "proof_not_asserted='the chain is our derivation of ...'")
+        raise ClaimDefinitionError(
+            claim_id,
+            "proof_not_asserted needs the reason the chain is not the document's",
+            "proof_not_asserted='the chain is our derivation of ...'",
+        )
     tol = meta.get("tol")
     if tol is not None and (not isinstance(tol, Tolerance) or not tol.reason):
-        raise ClaimDefinitionError(claim_id, "a tolerance override needs a reason",
-                                   "tol=Tolerance(rtol=..., atol=..., reason='why')")
+        raise ClaimDefinitionError(
+            claim_id, "a tolerance override needs a reason", "tol=Tolerance(rtol=..., atol=..., reason='why')"
+        )
 
 
 def validate_relations(claim_id: str, relations: Sequence[str]) -> tuple[str, ...]:
@@ -231,7 +257,8 @@ class Registry:
                 claim = dataclasses.replace(existing, derivation=claim.derivation)
             else:
                 raise ClaimDefinitionError(
-                    claim.id, f"declared twice (in {existing.module} and {claim.module})",
+                    claim.id,
+                    f"declared twice (in {existing.module} and {claim.module})",
                     "give one of them another id",
                 )
         pending = self._pending_derivations.pop(claim.id, None)

@@ -32,12 +32,16 @@ class ExitCode(enum.IntEnum):
     NOTHING_SELECTED = 5  # -k matched no claim, or no project here; the existing report is left alone
 
 
-_EPILOG = ("exit codes: 0 every verdict matches; 1 a verdict differs (or a claim is ERROR, or a study "
-           "failed); 2 usage error (arguments, -k syntax, report folder not writable, bad results file); "
-           "3 internal error; 4 interrupted (partial report kept, marked incomplete); 5 nothing selected "
-           "(the existing report is left alone)")
-_K_HELP = ("select claims as pytest's -k does: case-insensitive substrings of the claim id combined with "
-           "and, or, not and parentheses (e.g. -k 'lse and not hessian')")
+_EPILOG = (
+    "exit codes: 0 every verdict matches; 1 a verdict differs (or a claim is ERROR, or a study "
+    "failed); 2 usage error (arguments, -k syntax, report folder not writable, bad results file); "
+    "3 internal error; 4 interrupted (partial report kept, marked incomplete); 5 nothing selected "
+    "(the existing report is left alone)"
+)
+_K_HELP = (
+    "select claims as pytest's -k does: case-insensitive substrings of the claim id combined with "
+    "and, or, not and parentheses (e.g. -k 'lse and not hessian')"
+)
 
 
 def _version() -> str:
@@ -50,8 +54,9 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="lemmacheck", description=__doc__.splitlines()[0], epilog=_EPILOG)
     p.add_argument("--version", action="version", version=_version())
     sub = p.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="check every claim, write reports/results.json and reports/index.html",
-                         epilog=_EPILOG)
+    run = sub.add_parser(
+        "run", help="check every claim, write reports/results.json and reports/index.html", epilog=_EPILOG
+    )
     run.add_argument("-k", dest="keyword", default=None, metavar="EXPRESSION", help=_K_HELP)
     run.add_argument("--seed", type=int, default=None, help="replay a run (default: a fresh seed, printed)")
     run.add_argument("--deep", action="store_true", help="long searches (more instances and examples)")
@@ -63,10 +68,15 @@ def _parser() -> argparse.ArgumentParser:
     ls.add_argument("-k", dest="keyword", default=None, metavar="EXPRESSION", help=_K_HELP)
     show = sub.add_parser("show", help="check one claim and print everything about it")
     show.add_argument("claim_id", metavar="ID", help="the claim's exact id (see `lemmacheck list`)")
-    show.add_argument("--seed", type=int, default=None, help="run seed (default: the pytest plugin's default)")
+    show.add_argument(
+        "--seed", type=int, default=None, help="run seed (default: the pytest plugin's default)"
+    )
     show.add_argument("--deep", action="store_true", help="long searches")
-    render = sub.add_parser("render", help="render index.html from an existing results.json (validated "
-                                           "against the shipped JSON Schema) or a journal a killed run left")
+    render = sub.add_parser(
+        "render",
+        help="render index.html from an existing results.json (validated "
+        "against the shipped JSON Schema) or a journal a killed run left",
+    )
     render.add_argument("results", type=Path)
     render.add_argument("--out", type=Path, default=None, help="HTML file (default: index.html beside it)")
     return p
@@ -107,7 +117,7 @@ def _summary(run) -> str:
     counts, proofs = run.counts(), run.proof_counts()
     lines = ["", f"{'statement':<14}{'claims':>8}    {'proof as written':<18}{'claims':>8}", "-" * 52]
     rows = max(len(Verdict), len(ProofStatus))
-    for v, p in zip([*Verdict, *[None] * rows][:rows], [*ProofStatus, *[None] * rows][:rows]):
+    for v, p in zip([*Verdict, *[None] * rows][:rows], [*ProofStatus, *[None] * rows][:rows], strict=True):
         left = f"{v.value:<14}{counts[v.value]:>8}" if v else " " * 22
         right = f"{p.value:<18}{proofs[p.value]:>8}" if p else ""
         lines.append(f"{left}    {right}".rstrip())
@@ -149,8 +159,11 @@ def _preamble_results(keyword: str | None, import_errors) -> list:
     from .selection import matches
 
     out = [import_error_result(m, msg) for m, msg in import_errors]
-    out += [definition_error_result(cid, m, msg) for cid, m, msg in REGISTRY.definition_errors
-            if matches(keyword, str(cid))]
+    out += [
+        definition_error_result(cid, m, msg)
+        for cid, m, msg in REGISTRY.definition_errors
+        if matches(keyword, str(cid))
+    ]
     return out
 
 
@@ -171,13 +184,18 @@ def cmd_run(args) -> int:
     profile = profile_named("deep" if args.deep else "quick").with_seed(seed)
     root = find_root()
     if not any((root / d).is_dir() for d in content_dirs(root)):
-        _say(f"no lemmacheck project at or above {Path.cwd()} (a folder with pyproject.toml and "
-             f"{' or '.join(d + '/' for d in content_dirs(root))}); run it from the project folder. "
-             "Nothing checked.")
+        _say(
+            f"no lemmacheck project at or above {Path.cwd()} (a folder with pyproject.toml and "
+            f"{' or '.join(d + '/' for d in content_dirs(root))}); run it from the project folder. "
+            "Nothing checked."
+        )
         return ExitCode.NOTHING_SELECTED
     selection = f" -k {args.keyword!r}" if args.keyword else ""
-    print(f"lemmacheck: seed {seed} (replay with: lemmacheck run --seed {seed}"
-          f"{' --deep' if args.deep else ''}{selection})", flush=True)
+    print(
+        f"lemmacheck: seed {seed} (replay with: lemmacheck run --seed {seed}"
+        f"{' --deep' if args.deep else ''}{selection})",
+        flush=True,
+    )
     import_errors = discover(root)
     preamble = _preamble_results(args.keyword, import_errors)
     claims = select(REGISTRY, args.keyword)
@@ -185,8 +203,10 @@ def cmd_run(args) -> int:
     out = (args.out or root / "reports").resolve()
     if not claims and not studies and not preamble:
         why = f"no claim selected by -k {args.keyword!r}" if args.keyword else "the catalogue is empty"
-        _say(f"{why} ({len(REGISTRY)} claims in the catalogue; `lemmacheck list` shows them); {out} left "
-             "as it was")
+        _say(
+            f"{why} ({len(REGISTRY)} claims in the catalogue; `lemmacheck list` shows them); {out} left "
+            "as it was"
+        )
         return ExitCode.NOTHING_SELECTED
 
     problem = folder_problem(out)
@@ -194,8 +214,15 @@ def cmd_run(args) -> int:
         _say(f"{problem}; the verdicts will be printed, no report written")
     journal = None
     if not problem:
-        header_run = RunResult(seed=seed, profile=profile.name, results=preamble, studies=[], started="",
-                               seconds=0.0, selection=args.keyword or "")
+        header_run = RunResult(
+            seed=seed,
+            profile=profile.name,
+            results=preamble,
+            studies=[],
+            started="",
+            seconds=0.0,
+            selection=args.keyword or "",
+        )
         try:
             journal = Journal(out, {"total": len(claims), "data": header_run.to_dict()})
         except OSError:
@@ -213,8 +240,14 @@ def cmd_run(args) -> int:
     except ValueError:  # not the main thread (an embedding caller): leave SIGTERM alone
         old_term = None
     try:
-        run = run_claims(profile, keyword=args.keyword, import_errors=import_errors,
-                         with_studies=not args.no_studies, progress=progress, on_result=on_result)
+        run = run_claims(
+            profile,
+            keyword=args.keyword,
+            import_errors=import_errors,
+            with_studies=not args.no_studies,
+            progress=progress,
+            on_result=on_result,
+        )
     except KeyboardInterrupt:
         progress.done()
         return _interrupted(args, profile, preamble, done, len(claims), out, journal, problem)
@@ -271,12 +304,20 @@ def _interrupted(args, profile, preamble, done, total, out, journal, problem) ->
 
     where = f"interrupted after {len(done)} of {total} claims"
     if problem or journal is None:
-        _say(f"{where}; {problem or 'the report folder could not be written'}, so no partial report was "
-             "written")
+        _say(
+            f"{where}; {problem or 'the report folder could not be written'}, so no partial report was "
+            "written"
+        )
         return ExitCode.INTERRUPTED
-    run = RunResult(seed=profile.seed, profile=profile.name, results=[*preamble, *done], studies=[],
-                    started=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-                    seconds=sum(r.seconds for r in done), selection=args.keyword or "")
+    run = RunResult(
+        seed=profile.seed,
+        profile=profile.name,
+        results=[*preamble, *done],
+        studies=[],
+        started=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        seconds=sum(r.seconds for r in done),
+        selection=args.keyword or "",
+    )
     data = run.to_dict()
     data["run"]["incomplete"] = f"{where}; the remaining claims were not checked"
     try:
@@ -287,8 +328,10 @@ def _interrupted(args, profile, preamble, done, total, out, journal, problem) ->
         return ExitCode.INTERRUPTED
     except KeyboardInterrupt:
         journal.close()
-        _say(f"{where}; interrupted again while writing the partial report; every finished result is kept "
-             f"in {journal.path}")
+        _say(
+            f"{where}; interrupted again while writing the partial report; every finished result is kept "
+            f"in {journal.path}"
+        )
         return ExitCode.INTERRUPTED
     journal.discard()
     _say(f"{where}; partial report written to {written[-1]}, marked incomplete")
@@ -342,7 +385,10 @@ def cmd_show(args) -> int:
     discover()
     if args.claim_id not in REGISTRY:
         close = [c for c in REGISTRY.ids() if args.claim_id in c][:8]
-        _say(f"error: no claim {args.claim_id!r}" + (f"; ids containing it: {', '.join(close)}" if close else ""))
+        _say(
+            f"error: no claim {args.claim_id!r}"
+            + (f"; ids containing it: {', '.join(close)}" if close else "")
+        )
         return ExitCode.USAGE
     seed = DEFAULT_SEED if args.seed is None else args.seed
     claim = REGISTRY[args.claim_id]
@@ -369,8 +415,10 @@ def main(argv: list[str] | None = None) -> int:
         return ExitCode.INTERRUPTED
     except Exception as exc:
         traceback.print_exc()
-        _say(f"internal error: {type(exc).__name__}: {exc} (this is a bug in lemmacheck; please report it "
-             "with the traceback above)")
+        _say(
+            f"internal error: {type(exc).__name__}: {exc} (this is a bug in lemmacheck; please report it "
+            "with the traceback above)"
+        )
         return ExitCode.INTERNAL
 
 

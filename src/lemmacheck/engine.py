@@ -19,9 +19,9 @@ from .errors import LemmacheckError
 from .kinds import Context, Outcome, checker_for
 from .kinds.derivation import combine
 from .profile import Profile, claim_seed
+from .results import SCHEMA_VERSION, ClaimResult, Proof, jsonable, record_to_json
 from .selection import matches
 from .selection import select as _select
-from .results import SCHEMA_VERSION, ClaimResult, Proof, jsonable, record_to_json
 from .settle import Budget
 from .tolerance import tolerance_for
 from .verdict import ProofStatus, Verdict
@@ -57,8 +57,13 @@ def _proof(claim: Claim, outcome: Outcome) -> Proof:
         return Proof(ProofStatus.NOT_ASSERTED, reason=claim.proof_not_asserted)
     if outcome.first_broken is not None:
         step = next(s for s in outcome.steps if s.index == outcome.first_broken)
-        return Proof(ProofStatus.BROKEN, step.index, step.label, step.detail,
-                     outcome.step_counterexamples.get(step.index))
+        return Proof(
+            ProofStatus.BROKEN,
+            step.index,
+            step.label,
+            step.detail,
+            outcome.step_counterexamples.get(step.index),
+        )
     unsettled = [s for s in outcome.steps if s.status == "unsettled"]
     if unsettled:
         return Proof(ProofStatus.UNSETTLED, unsettled[0].index, unsettled[0].label, unsettled[0].detail)
@@ -78,15 +83,36 @@ def _contradiction(verdict: Verdict, evidence: dict, tol) -> str:
 
 def _run_claim(claim: Claim, profile: Profile, seed: int) -> ClaimResult:
     result = ClaimResult(
-        id=claim.id, title=claim.title, source={"file": claim.source.file, "location": claim.source.location,
-                                                "quote": claim.source.quote, "kind": claim.source.kind},
-        statement=claim.statement, kind=claim.kind.value, expected=claim.expected.value, verdict=Verdict.ERROR,
-        expected_broken_step=claim.expected_broken_step, corrects=claim.corrects, same_as=list(claim.same_as),
-        notes=claim.notes, seed=seed, replay=replay_command(claim.id, profile), module=claim.module, doc=claim.doc,
-        expected_proof=claim.expected_proof.value)
+        id=claim.id,
+        title=claim.title,
+        source={
+            "file": claim.source.file,
+            "location": claim.source.location,
+            "quote": claim.source.quote,
+            "kind": claim.source.kind,
+        },
+        statement=claim.statement,
+        kind=claim.kind.value,
+        expected=claim.expected.value,
+        verdict=Verdict.ERROR,
+        expected_broken_step=claim.expected_broken_step,
+        corrects=claim.corrects,
+        same_as=list(claim.same_as),
+        notes=claim.notes,
+        seed=seed,
+        replay=replay_command(claim.id, profile),
+        module=claim.module,
+        doc=claim.doc,
+        expected_proof=claim.expected_proof.value,
+    )
     tol = tolerance_for(override=claim.tol)
-    ctx = Context(profile=profile, seed=seed, rng=np.random.default_rng(seed), tol=tol,
-                  budget=Budget(profile.settle_count, profile.settle_seconds))
+    ctx = Context(
+        profile=profile,
+        seed=seed,
+        rng=np.random.default_rng(seed),
+        tol=tol,
+        budget=Budget(profile.settle_count, profile.settle_seconds),
+    )
     try:
         spec = claim.check if claim.check is not None else claim.derivation
         if spec is None:
@@ -100,12 +126,16 @@ def _run_claim(claim: Claim, profile: Profile, seed: int) -> ClaimResult:
         if outcome.derivation is not None:
             evidence["derivation"] = record_to_json(outcome.derivation)
         verdict = outcome.verdict
-        if claim.steps_claimed and outcome.first_broken is not None and verdict in (
-                Verdict.PROVED, Verdict.HOLDS, Verdict.INCONCLUSIVE):
+        if (
+            claim.steps_claimed
+            and outcome.first_broken is not None
+            and verdict in (Verdict.PROVED, Verdict.HOLDS, Verdict.INCONCLUSIVE)
+        ):
             # Every link is part of the statement: a broken link refutes the claim as written.
             broken = next(s for s in outcome.steps if s.index == outcome.first_broken)
-            evidence["counterexample"] = (outcome.step_counterexamples.get(outcome.first_broken)
-                                          or {"detail": broken.detail}) | {"step": outcome.first_broken}
+            evidence["counterexample"] = (
+                outcome.step_counterexamples.get(outcome.first_broken) or {"detail": broken.detail}
+            ) | {"step": outcome.first_broken}
             verdict = Verdict.REFUTED
         problem = _contradiction(verdict, evidence, tol)
         if problem:
@@ -124,17 +154,31 @@ def _run_claim(claim: Claim, profile: Profile, seed: int) -> ClaimResult:
 
 def run_study(study, profile: Profile) -> dict:
     t0 = time.perf_counter()
-    out = {"id": study.id, "title": study.title, "related": list(study.related), "module": study.module,
-           "source": None if study.source is None else {"file": study.source.file,
-                                                        "location": study.source.location}}
+    out = {
+        "id": study.id,
+        "title": study.title,
+        "related": list(study.related),
+        "module": study.module,
+        "source": None
+        if study.source is None
+        else {"file": study.source.file, "location": study.source.location},
+    }
     try:
         rng = np.random.default_rng(claim_seed(profile.seed, study.id))
         res = study.fn(_StudyProfile(profile.name, rng, profile.seed))
-        out |= {"tables": [dataclasses.asdict(t) for t in res.tables],
-                "plots": [dataclasses.asdict(p) for p in res.plots], "conclusion": res.conclusion, "error": ""}
+        out |= {
+            "tables": [dataclasses.asdict(t) for t in res.tables],
+            "plots": [dataclasses.asdict(p) for p in res.plots],
+            "conclusion": res.conclusion,
+            "error": "",
+        }
     except Exception as exc:
-        out |= {"tables": [], "plots": [], "conclusion": "",
-                "error": f"study {study.id!r}: {type(exc).__name__}: {exc}"}
+        out |= {
+            "tables": [],
+            "plots": [],
+            "conclusion": "",
+            "error": f"study {study.id!r}: {type(exc).__name__}: {exc}",
+        }
     out["seconds"] = time.perf_counter() - t0
     return jsonable(out)
 
@@ -174,11 +218,21 @@ class RunResult:
     def to_dict(self) -> dict:
         return {
             "schema_version": SCHEMA_VERSION,
-            "tool": {"name": "lemmacheck", "version": __version__, "python": platform.python_version(),
-                     "numpy": np.__version__},
-            "run": {"seed": self.seed, "profile": self.profile, "started": self.started,
-                    "seconds": round(self.seconds, 3), "selection": self.selection,
-                    "replay": f"lemmacheck run --seed {self.seed}" + (" --deep" if self.profile == "deep" else "")},
+            "tool": {
+                "name": "lemmacheck",
+                "version": __version__,
+                "python": platform.python_version(),
+                "numpy": np.__version__,
+            },
+            "run": {
+                "seed": self.seed,
+                "profile": self.profile,
+                "started": self.started,
+                "seconds": round(self.seconds, 3),
+                "selection": self.selection,
+                "replay": f"lemmacheck run --seed {self.seed}"
+                + (" --deep" if self.profile == "deep" else ""),
+            },
             "counts": self.counts(),
             "proof_counts": self.proof_counts(),
             "mismatches": [r.id for r in self.mismatches()],
@@ -188,16 +242,31 @@ class RunResult:
 
 
 def import_error_result(module: str, message: str) -> ClaimResult:
-    return ClaimResult(id=f"module:{module}", title=f"content module {module} failed to import",
-                       source={"file": module, "location": "import", "quote": ""}, statement="",
-                       kind="module", expected="importable", verdict=Verdict.ERROR, message=message, module=module)
+    return ClaimResult(
+        id=f"module:{module}",
+        title=f"content module {module} failed to import",
+        source={"file": module, "location": "import", "quote": ""},
+        statement="",
+        kind="module",
+        expected="importable",
+        verdict=Verdict.ERROR,
+        message=message,
+        module=module,
+    )
 
 
 def definition_error_result(claim_id: str, module: str, message: str) -> ClaimResult:
-    return ClaimResult(id=str(claim_id), title="malformed claim declaration",
-                       source={"file": module, "location": "declaration", "quote": ""}, statement="",
-                       kind="declaration", expected="well-formed", verdict=Verdict.ERROR, message=message,
-                       module=module)
+    return ClaimResult(
+        id=str(claim_id),
+        title="malformed claim declaration",
+        source={"file": module, "location": "declaration", "quote": ""},
+        statement="",
+        kind="declaration",
+        expected="well-formed",
+        verdict=Verdict.ERROR,
+        message=message,
+        module=module,
+    )
 
 
 def select(claims: Iterable[Claim], keyword: str | None) -> list[Claim]:
@@ -205,12 +274,18 @@ def select(claims: Iterable[Claim], keyword: str | None) -> list[Claim]:
     return _select(claims, keyword)
 
 
-def run_claims(profile: Profile, *, keyword: str | None = None, import_errors=(), with_studies: bool = True,
-               progress: Callable[[str, int, int], None] | None = None,
-               on_result: Callable[[ClaimResult], None] | None = None) -> RunResult:
+def run_claims(
+    profile: Profile,
+    *,
+    keyword: str | None = None,
+    import_errors=(),
+    with_studies: bool = True,
+    progress: Callable[[str, int, int], None] | None = None,
+    on_result: Callable[[ClaimResult], None] | None = None,
+) -> RunResult:
     """Check the selected claims (and studies); ``on_result`` sees each claim's result as it finishes,
     so a caller can journal them and keep the work done when the run is interrupted."""
-    started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     claims = select(REGISTRY, keyword)
     corrected_by: dict[str, list[str]] = {}
@@ -218,8 +293,11 @@ def run_claims(profile: Profile, *, keyword: str | None = None, import_errors=()
         if c.corrects:
             corrected_by.setdefault(c.corrects, []).append(c.id)
     results = [import_error_result(m, msg) for m, msg in import_errors]
-    results += [definition_error_result(cid, m, msg) for cid, m, msg in REGISTRY.definition_errors
-                if matches(keyword, str(cid))]
+    results += [
+        definition_error_result(cid, m, msg)
+        for cid, m, msg in REGISTRY.definition_errors
+        if matches(keyword, str(cid))
+    ]
     studies = _select(REGISTRY.studies.values(), keyword)
     total = len(claims) + (len(studies) if with_studies else 0)
     for i, c in enumerate(claims):
@@ -237,7 +315,20 @@ def run_claims(profile: Profile, *, keyword: str | None = None, import_errors=()
                 progress(s.id, len(claims) + j, total)
             study_results.append(run_study(s, profile))
     for orphan in REGISTRY.orphan_derivations():
-        results.append(definition_error_result(orphan, "derivations", f"claim {orphan!r}: a derivation attaches "
-                                               "to this id but no claim declares it; add metadata or a check"))
-    return RunResult(seed=profile.seed, profile=profile.name, results=results, studies=study_results,
-                     started=started, seconds=time.perf_counter() - t0, selection=keyword or "")
+        results.append(
+            definition_error_result(
+                orphan,
+                "derivations",
+                f"claim {orphan!r}: a derivation attaches "
+                "to this id but no claim declares it; add metadata or a check",
+            )
+        )
+    return RunResult(
+        seed=profile.seed,
+        profile=profile.name,
+        results=results,
+        studies=study_results,
+        started=started,
+        seconds=time.perf_counter() - t0,
+        selection=keyword or "",
+    )

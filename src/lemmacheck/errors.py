@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-__all__ = ["LemmacheckError", "ClaimDefinitionError", "SamplerError", "CheckError", "ContentImportError",
-           "SelectionError", "ReportInputError", "OutputError"]
+__all__ = [
+    "LemmacheckError",
+    "ClaimDefinitionError",
+    "SamplerError",
+    "CheckError",
+    "ContentImportError",
+    "SelectionError",
+    "ReportInputError",
+    "OutputError",
+]
 
 
 class LemmacheckError(Exception):
@@ -48,8 +56,10 @@ class SelectionError(LemmacheckError, ValueError):
     def __init__(self, expression: str, position: int, problem: str):
         self.expression = expression
         self.position = position
-        super().__init__(f"-k {expression!r}: {problem} at column {position + 1} "
-                         "(the grammar is pytest's: words, and, or, not, parentheses)")
+        super().__init__(
+            f"-k {expression!r}: {problem} at column {position + 1} "
+            "(the grammar is pytest's: words, and, or, not, parentheses)"
+        )
 
 
 class ReportInputError(LemmacheckError):

@@ -53,8 +53,11 @@ def mp_chain(claim_id: str, check: NumericCheck, inst: Instance, dps: int) -> li
         try:
             out = _call(check.fn, mpmath_xp, inputs, inst.dims)
         except Exception as exc:
-            raise CheckError(claim_id, f"high-precision re-evaluation failed ({type(exc).__name__}: {exc}); "
-                                       "use xp.* functions only, so the check also runs on mpmath") from exc
+            raise CheckError(
+                claim_id,
+                f"high-precision re-evaluation failed ({type(exc).__name__}: {exc}); "
+                "use xp.* functions only, so the check also runs on mpmath",
+            ) from exc
         if check.is_property:
             return [bool(_scalar(out))]
         vals = []
@@ -105,8 +108,11 @@ def working_dps(inst: Instance) -> int:
     as the inputs span, together with the unit that a formula's constants are measured against (log10 of
     the largest over the smallest nonzero magnitude), keeps every input significant next to them.
     """
-    parts = [np.abs(np.asarray(v, dtype=float)).ravel() for v in inst.inputs.values()
-             if np.asarray(v).dtype.kind in "fc"]
+    parts = [
+        np.abs(np.asarray(v, dtype=float)).ravel()
+        for v in inst.inputs.values()
+        if np.asarray(v).dtype.kind in "fc"
+    ]
     mags = np.concatenate([*parts, [1.0]])
     mags = mags[(mags > 0) & np.isfinite(mags)]
     span = 0 if mags.size == 0 else math.ceil(math.log10(mags.max()) - math.log10(mags.min()))
@@ -122,11 +128,13 @@ def _survives_doubling(claim_id, check, inst, step, relation, tol, dps: int, d) 
     with mp_precision(p):
         d3 = violation_amount(a, b, relation)
         return bool(confirms(a, b, d3, relation, tol)) and (
-            relation in ("<", ">") or abs(d3 - d) <= STABILITY * abs(d3))
+            relation in ("<", ">") or abs(d3 - d) <= STABILITY * abs(d3)
+        )
 
 
-def reverify(claim_id: str, check: NumericCheck, inst: Instance, step: int | None, relation: str,
-             tol: Tolerance) -> Confirmation:
+def reverify(
+    claim_id: str, check: NumericCheck, inst: Instance, step: int | None, relation: str, tol: Tolerance
+) -> Confirmation:
     """Settle a candidate violation of step ``step`` (1-based) or, with ``None``, of e0 R ek.
 
     Evaluated at :func:`working_dps` digits and at ``EXTRA_DPS`` more.  *Confirmed* when the violation
@@ -141,7 +149,9 @@ def reverify(claim_id: str, check: NumericCheck, inst: Instance, step: int | Non
     dps = working_dps(inst)
     if check.is_property:
         if check.exact:
-            return Confirmation(True, "False", "True", "property fails", 0, exact=True)
+            return Confirmation(
+                confirmed=True, lhs="False", rhs="True", difference="property fails", dps=0, exact=True
+            )
         ok = mp_chain(claim_id, check, inst, dps)[0]
         return Confirmation(not ok, str(ok), "True", "property fails" if not ok else "holds", dps)
     for _ in range(ESCALATIONS + 1):
@@ -159,15 +169,15 @@ def reverify(claim_id: str, check: NumericCheck, inst: Instance, step: int | Non
         shown = (mpmath.nstr(a, 40), mpmath.nstr(b, 40), mpmath.nstr(d2, 20))
         if ok1 and ok2 and stable:
             if _survives_doubling(claim_id, check, inst, step, relation, tol, dps, d2):
-                return Confirmation(True, *shown, dps)
+                return Confirmation(True, *shown, dps)  # noqa: FBT003 (the dataclass's first field)
             dps *= 2
             continue
         with mp_precision(dps + EXTRA_DPS):
             # rounding shrinks with the precision (by about 10^-EXTRA_DPS); a violation converges
             vanishing = relation not in ("<", ">") and abs(d2) <= VANISHING * abs(d1)
         if not ok1 and not ok2:
-            return Confirmation(False, *shown, dps, ratio=r)
+            return Confirmation(False, *shown, dps, ratio=r)  # noqa: FBT003
         if vanishing:  # noise: its lhs/rhs says nothing about how tight the relation is
-            return Confirmation(False, *shown, dps)
+            return Confirmation(False, *shown, dps)  # noqa: FBT003
         dps *= 2
-    return Confirmation(False, *shown, dps // 2, undecided=True)
+    return Confirmation(False, *shown, dps // 2, undecided=True)  # noqa: FBT003

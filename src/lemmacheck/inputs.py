@@ -55,7 +55,9 @@ class InputSpec:
 
     def strategy(self, dims: Mapping[str, Any]) -> st.SearchStrategy:
         """One instance *with* a batch axis of 1, so the same function applies."""
-        return self.raw_strategy(resolve_shape(self.shape, dims)).map(lambda a: self.finish(np.asarray(a)[None]))
+        return self.raw_strategy(resolve_shape(self.shape, dims)).map(
+            lambda a: self.finish(np.asarray(a)[None])
+        )
 
 
 @dataclasses.dataclass(frozen=True)

@@ -24,8 +24,15 @@ from pathlib import Path
 
 from .errors import OutputError
 
-__all__ = ["RESULTS_NAME", "HTML_NAME", "LOCK_NAME", "write_report", "write_html_only", "Journal",
-           "folder_problem"]
+__all__ = [
+    "RESULTS_NAME",
+    "HTML_NAME",
+    "LOCK_NAME",
+    "write_report",
+    "write_html_only",
+    "Journal",
+    "folder_problem",
+]
 
 RESULTS_NAME = "results.json"
 HTML_NAME = "index.html"
@@ -190,6 +197,9 @@ def read_journal(path: Path) -> dict:
         counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
     data["counts"] = counts
     data["mismatches"] = [c["id"] for c in data["claims"] if not c.get("matches_expectation", True)]
-    data["run"] = dict(data["run"], incomplete=f"recovered from the journal of a run that stopped after "
-                                               f"{len(claims)} of {header.get('total', '?')} results")
+    data["run"] = dict(
+        data["run"],
+        incomplete=f"recovered from the journal of a run that stopped after "
+        f"{len(claims)} of {header.get('total', '?')} results",
+    )
     return data

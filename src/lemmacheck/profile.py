@@ -26,7 +26,9 @@ class Profile:
     approx_instances: int  # instances per dims combination for remainder-order fits
     symbolic_points: int  # sample points for a derivation step not proved symbolically
     settle_count: int  # high-precision settlements a claim may spend on its candidates
-    settle_seconds: float  # ... and the time they may take; past either, unsettled candidates are INCONCLUSIVE
+    settle_seconds: (
+        float  # ... and the time they may take; past either, unsettled candidates are INCONCLUSIVE
+    )
     shrink_seconds: float  # time to simplify a certified counterexample
     seed: int = 0
 
@@ -50,12 +52,36 @@ class Profile:
         return np.random.default_rng(claim_seed(self.seed, claim_id))
 
 
-QUICK = Profile("quick", batch=512, batches_per_dims=2, instance_budget=16384, hypothesis_examples=60, shrink_calls=200, refine_rounds=25,
-                refine_width=128, approx_instances=32, symbolic_points=400, settle_count=5000, settle_seconds=30.0,
-                shrink_seconds=2.0)
-DEEP = Profile("deep", batch=4096, batches_per_dims=8, instance_budget=400_000, hypothesis_examples=1500, shrink_calls=2000, refine_rounds=200,
-               refine_width=512, approx_instances=256, symbolic_points=5000, settle_count=20_000, settle_seconds=600.0,
-               shrink_seconds=20.0)
+QUICK = Profile(
+    "quick",
+    batch=512,
+    batches_per_dims=2,
+    instance_budget=16384,
+    hypothesis_examples=60,
+    shrink_calls=200,
+    refine_rounds=25,
+    refine_width=128,
+    approx_instances=32,
+    symbolic_points=400,
+    settle_count=5000,
+    settle_seconds=30.0,
+    shrink_seconds=2.0,
+)
+DEEP = Profile(
+    "deep",
+    batch=4096,
+    batches_per_dims=8,
+    instance_budget=400_000,
+    hypothesis_examples=1500,
+    shrink_calls=2000,
+    refine_rounds=200,
+    refine_width=512,
+    approx_instances=256,
+    symbolic_points=5000,
+    settle_count=20_000,
+    settle_seconds=600.0,
+    shrink_seconds=20.0,
+)
 
 
 def profile_named(name: str) -> Profile:

@@ -79,8 +79,11 @@ class ClaimResult:
 
     @property
     def matches_expectation(self) -> bool:
-        return (self.verdict.value == self.expected and self.first_broken_step == self.expected_broken_step
-                and self.proof.status.value == self.expected_proof)
+        return (
+            self.verdict.value == self.expected
+            and self.first_broken_step == self.expected_broken_step
+            and self.proof.status.value == self.expected_proof
+        )
 
     def _repr_html_(self) -> str:
         """The report's card for this claim, in a notebook."""

@@ -30,8 +30,19 @@ from .profile import Profile
 from .tolerance import NOISE_REPEATS, NOISE_ULPS, SIGNIFICANCE, Tolerance, slack
 from .xp import numpy_xp
 
-__all__ = ["StepStats", "SweepOutcome", "dims_combinations", "evaluate_chain", "gap", "violated", "excess",
-           "ratio", "compose", "perturbed", "search_numeric"]
+__all__ = [
+    "StepStats",
+    "SweepOutcome",
+    "dims_combinations",
+    "evaluate_chain",
+    "gap",
+    "violated",
+    "excess",
+    "ratio",
+    "compose",
+    "perturbed",
+    "search_numeric",
+]
 
 
 @dataclasses.dataclass
@@ -64,7 +75,7 @@ def dims_combinations(dims: Mapping[str, Sequence[Any]]) -> list[dict]:
     names = list(dims)
     combos = list(itertools.product(*[list(enumerate(dims[n])) for n in names]))
     combos.sort(key=lambda c: sum(i for i, _ in c))
-    return [{n: v for n, (_, v) in zip(names, c)} for c in combos] or [{}]
+    return [{n: v for n, (_, v) in zip(names, c, strict=True)} for c in combos] or [{}]
 
 
 def _call(fn: Callable, xp, inputs: Mapping[str, Any], dims: Mapping[str, Any], *extra) -> Any:
@@ -76,8 +87,9 @@ def _call(fn: Callable, xp, inputs: Mapping[str, Any], dims: Mapping[str, Any], 
     return fn(xp, *extra, **kwargs)
 
 
-def evaluate_chain(claim_id: str, check: NumericCheck, xp, inputs: Mapping[str, Any], dims: Mapping[str, Any],
-                   batch: int) -> list:
+def evaluate_chain(
+    claim_id: str, check: NumericCheck, xp, inputs: Mapping[str, Any], dims: Mapping[str, Any], batch: int
+) -> list:
     """Run the check and validate what it returns: a chain of k+1 arrays of shape (batch,)."""
     try:
         # Floating-point warnings are not the verdict's business: non-finite results are caught below,
@@ -95,25 +107,33 @@ def evaluate_chain(claim_id: str, check: NumericCheck, xp, inputs: Mapping[str, 
         raise CheckError(claim_id, f"the check must return a tuple (e0, ..., ek), got {type(out).__name__}")
     want = 1 if check.is_property else len(check.relations) + 1
     if len(out) != want:
-        raise CheckError(claim_id, f"the check returned {len(out)} expressions; its relations "
-                                   f"{check.relations} need {want}")
+        raise CheckError(
+            claim_id,
+            f"the check returned {len(out)} expressions; its relations {check.relations} need {want}",
+        )
     chain = []
     for i, e in enumerate(out):
         a = np.asarray(e)
         if a.shape == () and batch == 1:
             a = a.reshape(1)
         if a.shape != (batch,):
-            raise CheckError(claim_id, f"expression e{i} has shape {a.shape}; expected ({batch},) — reduce "
-                                       "every non-batch axis (sum/max/norm over axis=-1 ...)")
+            raise CheckError(
+                claim_id,
+                f"expression e{i} has shape {a.shape}; expected ({batch},) — reduce "
+                "every non-batch axis (sum/max/norm over axis=-1 ...)",
+            )
         if xp.backend == "numpy" and not check.is_property:
             a = a.astype(float)
             bad = ~np.isfinite(a)
             if bad.any():
                 j = int(np.argmax(bad))
                 sample = {k: np.asarray(v)[j].tolist() for k, v in inputs.items()}
-                raise CheckError(claim_id, f"expression e{i} is {a[j]} (not finite) at dims {dims}, "
-                                           f"instance {sample}; NaN and inf never pass silently: "
-                                           "narrow the sampler or guard the formula")
+                raise CheckError(
+                    claim_id,
+                    f"expression e{i} is {a[j]} (not finite) at dims {dims}, "
+                    f"instance {sample}; NaN and inf never pass silently: "
+                    "narrow the sampler or guard the formula",
+                )
         chain.append(a)
     return chain
 
@@ -154,7 +174,7 @@ def violated(a, b, relation: str, tol: Tolerance):
 
 
 def excess(a, b, relation: str, tol: Tolerance):
-    """The violation beyond the slack, in the sides' own units (what rounding sensitivity is compared with)."""
+    """The violation beyond the slack, in the sides' own units (what rounding sensitivity is measured in)."""
     with np.errstate(all="ignore"):
         a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
         s = slack(a, b, tol)
@@ -262,15 +282,19 @@ class _Tracker:
         worst = [np.zeros(n) for _ in base]
         alternatives = [perturbed(sub, repeat) for repeat in range(NOISE_REPEATS)]
         if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps:
-            alternatives.append({k: v.astype(np.longdouble) if v.dtype.kind == "f" else v for k, v in sub.items()})
+            alternatives.append(
+                {k: v.astype(np.longdouble) if v.dtype.kind == "f" else v for k, v in sub.items()}
+            )
         for i, alt_inputs in enumerate(alternatives):
             try:
                 alt = evaluate_chain(self.claim_id, self.check, numpy_xp, alt_inputs, dims, n)
             except CheckError:
                 if i < NOISE_REPEATS:
-                    return None  # the perturbation left the domain: no estimate, the candidate must be settled
+                    return (
+                        None  # the perturbation left the domain: no estimate, the candidate must be settled
+                    )
                 continue  # the check does not run in extended precision (e.g. a linalg routine)
-            worst = [np.maximum(w, np.abs(x - y)) for w, x, y in zip(worst, alt, base)]
+            worst = [np.maximum(w, np.abs(x - y)) for w, x, y in zip(worst, alt, base, strict=True)]
         return worst
 
     def add(self, chain, inputs, dims, *, pool: bool = True) -> np.ndarray:
@@ -292,8 +316,14 @@ class _Tracker:
             if rel.stats is self.end:
                 self.end_significance = np.where(rel.bad, sig, -np.inf)
             for j in np.flatnonzero(rel.bad) if pool else ():
-                rel.stats.pool.add(Candidate(Instance(dict(dims), _take(inputs, int(j))), float(rel.gap[j]),
-                                             float(sig[j]), float(rel.ratio[j])))
+                rel.stats.pool.add(
+                    Candidate(
+                        Instance(dict(dims), _take(inputs, int(j))),
+                        float(rel.gap[j]),
+                        float(sig[j]),
+                        float(rel.ratio[j]),
+                    )
+                )
         eg = relations[-1].gap
         if n and np.any(np.isfinite(eg)):
             worst_row = int(np.nanargmax(np.where(np.isfinite(eg), eg, -np.inf)))
@@ -309,10 +339,21 @@ class _Tracker:
             n = len(ok)
             return [_Relation(self.end, ~ok, np.where(ok, -1.0, 1.0), np.full(n, np.nan), None, None, None)]
         out = []
-        for i, st_, a, b in [*zip(range(len(self.steps)), self.steps, chain[:-1], chain[1:]),
-                             (None, self.end, chain[0], chain[-1])]:
-            out.append(_Relation(st_, violated(a, b, st_.relation, self.tol), gap(a, b, st_.relation, self.tol),
-                                 ratio(a, b, st_.relation), a, b, i))
+        for i, st_, a, b in [
+            *zip(range(len(self.steps)), self.steps, chain[:-1], chain[1:], strict=True),
+            (None, self.end, chain[0], chain[-1]),
+        ]:
+            out.append(
+                _Relation(
+                    st_,
+                    violated(a, b, st_.relation, self.tol),
+                    gap(a, b, st_.relation, self.tol),
+                    ratio(a, b, st_.relation),
+                    a,
+                    b,
+                    i,
+                )
+            )
         return out
 
     def _count(self, rel: _Relation, n: int) -> None:
@@ -350,7 +391,9 @@ class _Tracker:
             return np.where(np.isfinite(sens) & (sens > 0), v / np.where(sens > 0, sens, 1.0), np.inf)
 
 
-def _draw(claim_id: str, check: NumericCheck | ApproximationCheck, rng, batch: int, dims: Mapping[str, Any]) -> dict:
+def _draw(
+    claim_id: str, check: NumericCheck | ApproximationCheck, rng, batch: int, dims: Mapping[str, Any]
+) -> dict:
     inputs = {}
     for name, spec in check.inputs.items():
         try:
@@ -358,11 +401,13 @@ def _draw(claim_id: str, check: NumericCheck | ApproximationCheck, rng, batch: i
         except Exception as exc:
             raise SamplerError(claim_id, f"input {name!r} failed to draw at dims {dims}: {exc}") from exc
         if a.shape[:1] != (batch,):
-            raise SamplerError(claim_id, f"input {name!r} has shape {a.shape}; the first axis must be the "
-                                         f"batch ({batch})")
+            raise SamplerError(
+                claim_id, f"input {name!r} has shape {a.shape}; the first axis must be the batch ({batch})"
+            )
         if a.dtype.kind == "f" and not np.all(np.isfinite(a)):
-            raise SamplerError(claim_id, f"input {name!r} contains NaN or inf at dims {dims}; fix its "
-                                         "transform or scale")
+            raise SamplerError(
+                claim_id, f"input {name!r} contains NaN or inf at dims {dims}; fix its transform or scale"
+            )
         inputs[name] = a
     return inputs
 
@@ -389,7 +434,9 @@ def _sweep(claim_id, check, tracker, profile: Profile, rng) -> tuple[int, int]:
     drawn = kept = 0
     combos = dims_combinations(check.dims)
     # Spread the profile's instance budget over the dims combinations, within [64, profile.batch] a batch.
-    batch = int(min(profile.batch, max(64, profile.instance_budget // (len(combos) * profile.batches_per_dims))))
+    batch = int(
+        min(profile.batch, max(64, profile.instance_budget // (len(combos) * profile.batches_per_dims)))
+    )
     for dims in combos:
         for _ in range(profile.batches_per_dims):
             inputs = _draw(claim_id, check, rng, batch, dims)
@@ -407,8 +454,9 @@ def _sweep(claim_id, check, tracker, profile: Profile, rng) -> tuple[int, int]:
 HYPOTHESIS_VERIFICATIONS = 8
 
 
-def _hypothesis(claim_id, check, tracker, profile: Profile, seed: int,
-                verify: Callable[[Instance], bool] | None) -> int:
+def _hypothesis(
+    claim_id, check, tracker, profile: Profile, seed: int, verify: Callable[[Instance], bool] | None
+) -> int:
     """Adversarial search: ``target()`` steers towards the largest normalised gap; failures shrink.
 
     A significant violation stops the search (and is shrunk) only once ``verify`` certifies it in high
@@ -426,7 +474,8 @@ def _hypothesis(claim_id, check, tracker, profile: Profile, seed: int,
 
     def key_of(dims, inputs) -> bytes:
         return repr(sorted(dims.items())).encode() + b"".join(
-            np.ascontiguousarray(v).tobytes() for v in inputs.values())
+            np.ascontiguousarray(v).tobytes() for v in inputs.values()
+        )
 
     def certified(inst: Instance) -> bool:
         if verify is None:
@@ -443,9 +492,15 @@ def _hypothesis(claim_id, check, tracker, profile: Profile, seed: int,
         dims = combos[draw(st.integers(0, len(combos) - 1))]
         return dims, {k: draw(spec.strategy(dims)) for k, spec in check.inputs.items()}
 
-    @settings(max_examples=profile.hypothesis_examples, database=None, deadline=None, verbosity=Verbosity.quiet,
-              suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
-              phases=(Phase.generate, Phase.target, Phase.shrink))
+    @settings(
+        max_examples=profile.hypothesis_examples,
+        database=None,
+        deadline=None,
+        verbosity=Verbosity.quiet,
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+        phases=(Phase.generate, Phase.target, Phase.shrink),
+    )
     @hypothesis_seed(seed)
     @given(instances())
     def search(inst):
@@ -502,8 +557,11 @@ def _refine(claim_id, check, tracker, profile: Profile, rng) -> int:
     step = 0.1
     evaluated = 0
     # Structured inputs (a transform imposes structure) stay fixed: a perturbation would leave the set.
-    float_names = [k for k, v in best.inputs.items()
-                   if np.asarray(v).dtype.kind == "f" and check.inputs[k].transform is None]
+    float_names = [
+        k
+        for k, v in best.inputs.items()
+        if np.asarray(v).dtype.kind == "f" and check.inputs[k].transform is None
+    ]
     if not float_names:
         return 0
     for _ in range(profile.refine_rounds):
@@ -550,10 +608,19 @@ def _refine(claim_id, check, tracker, profile: Profile, rng) -> int:
     return evaluated
 
 
-def search_numeric(claim_id: str, check: NumericCheck, profile: Profile, rng, seed: int,
-                   tol: Tolerance, *, use_hypothesis: bool = True, refine: bool = True,
-                   verify: Callable[[Instance], bool] | None = None,
-                   refuted_by_sweep: Callable[[StepStats], bool] | None = None) -> SweepOutcome:
+def search_numeric(
+    claim_id: str,
+    check: NumericCheck,
+    profile: Profile,
+    rng,
+    seed: int,
+    tol: Tolerance,
+    *,
+    use_hypothesis: bool = True,
+    refine: bool = True,
+    verify: Callable[[Instance], bool] | None = None,
+    refuted_by_sweep: Callable[[StepStats], bool] | None = None,
+) -> SweepOutcome:
     """Sweep, then (unless ``refuted_by_sweep`` already certifies a counterexample among the sweep's
     candidates, in which case the adversarial search has nothing left to find) Hypothesis and refinement."""
     tracker = _Tracker(claim_id, check, tol)
@@ -562,13 +629,27 @@ def search_numeric(claim_id: str, check: NumericCheck, profile: Profile, rng, se
     if drawn and kept == 0:
         raise CheckError(claim_id, "where() rejected every sampled instance: build valid instances directly")
     if refuted_by_sweep is not None and refuted_by_sweep(tracker.end):
-        return SweepOutcome(steps=tracker.steps, end=tracker.end, instances=tracker.instances,
-                            kept_fraction=kept / drawn if drawn else 1.0, worst=tracker.worst)
+        return SweepOutcome(
+            steps=tracker.steps,
+            end=tracker.end,
+            instances=tracker.instances,
+            kept_fraction=kept / drawn if drawn else 1.0,
+            worst=tracker.worst,
+        )
     # A claim without inputs is a function of its dims alone, which the sweep has enumerated.
-    hyp = (_hypothesis(claim_id, check, tracker, profile, seed, verify)
-           if use_hypothesis and profile.hypothesis_examples and check.inputs else 0)
+    hyp = (
+        _hypothesis(claim_id, check, tracker, profile, seed, verify)
+        if use_hypothesis and profile.hypothesis_examples and check.inputs
+        else 0
+    )
     if refine and not check.is_property:
         _refine(claim_id, check, tracker, profile, rng)
-    return SweepOutcome(steps=tracker.steps, end=tracker.end, instances=tracker.instances, hypothesis_examples=hyp,
-                        kept_fraction=kept / drawn if drawn else 1.0, worst=tracker.worst,
-                        shrunk=tracker.last_failure)
+    return SweepOutcome(
+        steps=tracker.steps,
+        end=tracker.end,
+        instances=tracker.instances,
+        hypothesis_examples=hyp,
+        kept_fraction=kept / drawn if drawn else 1.0,
+        worst=tracker.worst,
+        shrunk=tracker.last_failure,
+    )

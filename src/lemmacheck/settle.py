@@ -69,36 +69,64 @@ class Settlement:
         return not self.refuted and self.unsettled == 0
 
     def as_evidence(self) -> dict:
-        return {"candidates": self.candidates, "significant": self.significant, "to_settle": self.to_settle,
-                "tried": self.tried, "rejected": self.rejected, "failed": self.failed,
-                "unsettled": self.unsettled, "reason": self.reason, "per_dims": self.per_dims,
-                "significance_threshold": SIGNIFICANCE, "per_dims_settled": SETTLE_PER_DIMS}
+        return {
+            "candidates": self.candidates,
+            "significant": self.significant,
+            "to_settle": self.to_settle,
+            "tried": self.tried,
+            "rejected": self.rejected,
+            "failed": self.failed,
+            "unsettled": self.unsettled,
+            "reason": self.reason,
+            "per_dims": self.per_dims,
+            "significance_threshold": SIGNIFICANCE,
+            "per_dims_settled": SETTLE_PER_DIMS,
+        }
 
 
-def settle(claim_id: str, check: NumericCheck, pool: CandidatePool, step: int | None, relation: str,
-           tol: Tolerance, budget: Budget, *, first: Candidate | None = None) -> Settlement:
+def settle(
+    claim_id: str,
+    check: NumericCheck,
+    pool: CandidatePool,
+    step: int | None,
+    relation: str,
+    tol: Tolerance,
+    budget: Budget,
+    *,
+    first: Candidate | None = None,
+) -> Settlement:
     """Settle the pool of one relation (``step`` 1-based, ``None`` for end to end)."""
     out = Settlement(relation=relation, candidates=pool.total, significant=pool.significant_total)
     for key, rec in pool.by_dims.items():
-        out.per_dims[key] = {"candidates": rec.count, "significant": rec.significant, "max_gap": rec.max_gap,
-                             "tried": 0, "rejected": 0}
+        out.per_dims[key] = {
+            "candidates": rec.count,
+            "significant": rec.significant,
+            "max_gap": rec.max_gap,
+            "tried": 0,
+            "rejected": 0,
+        }
     order = pool.settling_order()
     if first is not None:
         order = [first] + [c for c in order if c is not first]
     out.to_settle = len(order) + pool.significant_dropped
     if pool.significant_dropped:
-        out.reason = (f"{pool.significant_total} significant candidates, more than the "
-                      f"{len(pool.must_settle)} that can be kept for settling")
+        out.reason = (
+            f"{pool.significant_total} significant candidates, more than the "
+            f"{len(pool.must_settle)} that can be kept for settling"
+        )
     for cand in order:
         if budget.exhausted():
-            out.reason = out.reason or (f"settling budget spent ({budget.count} high-precision evaluations or "
-                                        f"{budget.seconds:g} s) with {len(order) - out.tried} candidates left")
+            out.reason = out.reason or (
+                f"settling budget spent ({budget.count} high-precision evaluations or "
+                f"{budget.seconds:g} s) with {len(order) - out.tried} candidates left"
+            )
             break
         budget.spent += 1
         out.tried += 1
-        rec = out.per_dims.setdefault(dims_key(cand.instance.dims), {"candidates": 0, "significant": 0,
-                                                                     "max_gap": cand.gap, "tried": 0,
-                                                                     "rejected": 0})
+        rec = out.per_dims.setdefault(
+            dims_key(cand.instance.dims),
+            {"candidates": 0, "significant": 0, "max_gap": cand.gap, "tried": 0, "rejected": 0},
+        )
         rec["tried"] += 1
         try:
             conf = reverify(claim_id, check, cand.instance, step, relation, tol)
@@ -112,8 +140,10 @@ def settle(claim_id: str, check: NumericCheck, pool: CandidatePool, step: int | 
             break
         if conf.undecided:
             out.failed += 1
-            out.reason = (f"a candidate's violation did not converge up to {conf.dps} digits "
-                          f"(lhs={conf.lhs}, rhs={conf.rhs}, violation {conf.difference})")
+            out.reason = (
+                f"a candidate's violation did not converge up to {conf.dps} digits "
+                f"(lhs={conf.lhs}, rhs={conf.rhs}, violation {conf.difference})"
+            )
             continue
         out.rejected += 1
         rec["rejected"] += 1
@@ -123,10 +153,12 @@ def settle(claim_id: str, check: NumericCheck, pool: CandidatePool, step: int | 
 
 
 def _prefer_smaller(claim_id, check, order, step, relation, tol, budget: Budget, out: Settlement) -> None:
-    """A counterexample is reported at the smallest dims certified: try the candidates of smaller instances."""
+    """A counterexample is reported at the smallest dims certified: try the candidates of smaller ones."""
     assert out.confirmed is not None
-    smaller = sorted((c for c in order if c.instance.size() < out.confirmed.instance.size()),
-                     key=lambda c: c.instance.size())
+    smaller = sorted(
+        (c for c in order if c.instance.size() < out.confirmed.instance.size()),
+        key=lambda c: c.instance.size(),
+    )
     for cand in smaller:
         if cand.instance.size() >= size_of(out.confirmed) or budget.exhausted():
             continue

@@ -45,8 +45,11 @@ def where_defined(claim: Claim) -> dict[str, str]:
         out["declaration"] = f"{decl}:{_line_of(decl, repr(claim.id)[1:-1]) or 1}"
     fn = None
     if claim.check is not None:
-        fn = getattr(claim.check, "fn", None) or getattr(claim.check, "computed", None) or \
-            getattr(claim.check, "cost", None)
+        fn = (
+            getattr(claim.check, "fn", None)
+            or getattr(claim.check, "computed", None)
+            or getattr(claim.check, "cost", None)
+        )
     if fn is not None:
         try:
             out["check"] = f"{inspect.getsourcefile(fn)}:{inspect.getsourcelines(fn)[1]}"
@@ -67,16 +70,23 @@ def format_claim(claim: Claim, result: ClaimResult) -> str:
     lines = [f"{result.id} — {result.title}", ""]
     lines += _block("statement", result.statement)
     src = result.source
-    lines += _block("source", f"{src.get('file')} · {src.get('location')}"
-                    + (f"\n“{src.get('quote')}”" if src.get("quote") else ""))
+    lines += _block(
+        "source",
+        f"{src.get('file')} · {src.get('location')}"
+        + (f"\n“{src.get('quote')}”" if src.get("quote") else ""),
+    )
     verdict = f"{result.verdict.value} (catalogue expects {result.expected})"
     if result.reason:
         verdict += f"\nwhy: {result.reason}"
     lines += _block("verdict of the statement", verdict)
-    proof = result.proof.status.value + (f" at step {result.proof.step} ({result.proof.label})"
-                                         if result.proof.step else "")
-    lines += _block("proof as written", f"{proof} (catalogue expects {result.expected_proof})"
-                    + (f"\n{result.proof.reason}" if result.proof.reason else ""))
+    proof = result.proof.status.value + (
+        f" at step {result.proof.step} ({result.proof.label})" if result.proof.step else ""
+    )
+    lines += _block(
+        "proof as written",
+        f"{proof} (catalogue expects {result.expected_proof})"
+        + (f"\n{result.proof.reason}" if result.proof.reason else ""),
+    )
     for s in result.steps:
         lines.append(f"  step {s.index} [{s.status}] {s.label}: {s.detail}")
     ev = {k: v for k, v in result.evidence.items() if k not in ("counterexample", "settlement")}
@@ -84,9 +94,11 @@ def format_claim(claim: Claim, result: ClaimResult) -> str:
         lines += _block("evidence", json.dumps(ev, indent=1, ensure_ascii=False)[:3000])
     settled = result.evidence.get("settlement")
     if settled:
-        lines += _block("settled in high precision",
-                        f"{settled['tried']} of {settled['candidates']} float64 candidates tried, "
-                        f"{settled['rejected']} rounding, {settled['unsettled']} unsettled")
+        lines += _block(
+            "settled in high precision",
+            f"{settled['tried']} of {settled['candidates']} float64 candidates tried, "
+            f"{settled['rejected']} rounding, {settled['unsettled']} unsettled",
+        )
     cx = result.evidence.get("counterexample") or result.proof.counterexample
     if cx:
         lines += _block("counterexample (certified)", json.dumps(cx, indent=1, ensure_ascii=False)[:3000])

@@ -4,7 +4,8 @@ Hypothesis's own shrunk example is preferred when high precision confirms it (it
 Hypothesis's order: smallest dims, then simplest values).  Otherwise the confirmed instance is simplified
 here, entry by entry: each float entry tries ``0``, then ``±1, ±½, ±2, ±¼, …`` up to its magnitude, then its
 value rounded to an integer and to a half, keeping the first that still violates the relation in float64
-(within the input's declared domain and the claim's ``where``).  After each input's pass the instance is re-certified
+(within the input's declared domain and the claim's ``where``).  After each input's pass the instance is
+re-certified
 in high precision; a pass that high precision does not confirm is undone.  The whole is capped in time
 (``Profile.shrink_seconds``), so shrinking never decides how long a run takes.
 """
@@ -28,7 +29,7 @@ __all__ = ["shrink_counterexample", "simple_values"]
 
 def simple_values(v: float) -> list[float]:
     """Simpler replacements for ``v``, simplest first: 0, then ±1, ±½, ±2, ±¼, ±4, … (powers of two of the
-    sign of v, alternating above and below 1, up to its magnitude), then v rounded to an integer and to a half."""
+    sign of v, alternating above and below 1, up to its magnitude), then v rounded to an integer, a half."""
     if v == 0 or not np.isfinite(v):
         return []
     sign = 1.0 if v > 0 else -1.0
@@ -71,9 +72,16 @@ def _in_domain(spec, x: float) -> bool:
     return low is None or high is None or low <= x <= high
 
 
-def shrink_counterexample(claim_id: str, check: NumericCheck, inst: Instance, conf: Confirmation,
-                          step: int | None, relation: str, tol: Tolerance,
-                          seconds: float) -> tuple[Instance, Confirmation, int]:
+def shrink_counterexample(
+    claim_id: str,
+    check: NumericCheck,
+    inst: Instance,
+    conf: Confirmation,
+    step: int | None,
+    relation: str,
+    tol: Tolerance,
+    seconds: float,
+) -> tuple[Instance, Confirmation, int]:
     """The simplest certified variant of ``inst`` found within ``seconds``; and how many entries changed."""
     t0 = time.perf_counter()
     best, best_conf, changed = inst, conf, 0

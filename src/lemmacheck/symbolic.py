@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from typing import Any
 
 import mpmath
 import numpy as np
@@ -24,7 +23,15 @@ from .highprec import confirms, violation_amount
 from .results import StepResult
 from .search import compose, excess, gap
 from .settle import Budget
-from .tolerance import EXTRA_DPS, NOISE_ULPS, REVERIFY_DPS, SETTLE_PER_DIMS, SIGNIFICANCE, STABILITY, Tolerance
+from .tolerance import (
+    EXTRA_DPS,
+    NOISE_ULPS,
+    REVERIFY_DPS,
+    SETTLE_PER_DIMS,
+    SIGNIFICANCE,
+    STABILITY,
+    Tolerance,
+)
 
 __all__ = ["DerivationOutcome", "check_derivation", "sample_symbols"]
 
@@ -64,8 +71,12 @@ def sample_symbols(symbols, domain, n: int, rng) -> dict:
 
 def _zero(d) -> bool:
     """Whether SymPy can show ``d == 0``: simplify, then the rewrites that help sums and powers."""
-    for attempt in (lambda e: e, sp.simplify, lambda e: sp.expand(sp.powsimp(sp.expand(e), force=False)),
-                    lambda e: sp.simplify(e.doit())):
+    for attempt in (
+        lambda e: e,
+        sp.simplify,
+        lambda e: sp.expand(sp.powsimp(sp.expand(e), force=False)),
+        lambda e: sp.simplify(e.doit()),
+    ):
         e = attempt(d)
         if e == 0 or e.is_zero:
             return True
@@ -110,7 +121,7 @@ def _exact(s, v):
 
 
 def _numeric_step(claim_id, a, b, relation, domain, n, rng, tol: Tolerance, budget: Budget | None = None):
-    """Evaluate ``a R b`` at sampled points; return (checked, violations, confirmed point or None, unsettled)."""
+    """Evaluate ``a R b`` at sampled points: (checked, violations, confirmed point or None, unsettled)."""
     a, b = a.doit(), b.doit()  # evaluate integrals, sums and derivatives SymPy can do in closed form
     syms = sorted((a - b).free_symbols | a.free_symbols | b.free_symbols, key=str)
     pts = sample_symbols(syms, domain, n, rng)
@@ -123,15 +134,22 @@ def _numeric_step(claim_id, a, b, relation, domain, n, rng, tol: Tolerance, budg
         va = _evaluate(a, syms, pts, n)
         vb = _evaluate(b, syms, pts, n)
         # rounding sensitivity: the same points moved by a few ulps (integer symbols stay)
-        shift = {s: v if s.is_integer else v * (1 + NOISE_ULPS * np.finfo(float).eps * rng.choice((-1, 1), n))
-                 for s, v in pts.items()}
+        shift = {
+            s: v if s.is_integer else v * (1 + NOISE_ULPS * np.finfo(float).eps * rng.choice((-1, 1), n))
+            for s, v in pts.items()
+        }
         pa = _evaluate(a, syms, shift, n)
         pb = _evaluate(b, syms, shift, n)
-    real = (np.abs(va.imag) <= 1e-12 * (1 + np.abs(va.real))) & (np.abs(vb.imag) <= 1e-12 * (1 + np.abs(vb.real)))
+    real = (np.abs(va.imag) <= 1e-12 * (1 + np.abs(va.real))) & (
+        np.abs(vb.imag) <= 1e-12 * (1 + np.abs(vb.real))
+    )
     finite = np.isfinite(va.real) & np.isfinite(vb.real) & real
     if not finite.any():
-        raise CheckError(claim_id, f"derivation step {a} {relation} {b}: no sampled point gives finite real "
-                                   "values; give the symbols a domain=")
+        raise CheckError(
+            claim_id,
+            f"derivation step {a} {relation} {b}: no sampled point gives finite real "
+            "values; give the symbols a domain=",
+        )
     sens = (np.abs(pa.real - va.real) + np.abs(pb.real - vb.real))[finite]
     va, vb = va.real[finite], vb.real[finite]
     g = gap(va, vb, relation, tol)
@@ -182,15 +200,20 @@ def _confirm(a, b, relation, point, tol: Tolerance) -> dict | None:
     with mpmath.workdps(REVERIFY_DPS + EXTRA_DPS):
         if relation not in ("<", ">") and abs(found[0] - found[1]) > STABILITY * abs(found[1]):
             return None
-    return {"point": {str(s): v for s, v in point.items()}, "lhs": mpmath.nstr(va_m, 30),
-            "rhs": mpmath.nstr(vb_m, 30), "dps": REVERIFY_DPS}
+    return {
+        "point": {str(s): v for s, v in point.items()},
+        "lhs": mpmath.nstr(va_m, 30),
+        "rhs": mpmath.nstr(vb_m, 30),
+        "dps": REVERIFY_DPS,
+    }
 
 
-def check_derivation(claim_id: str, d: SymbolicDerivation, n: int, rng, tol: Tolerance,
-                     budget: Budget | None = None) -> DerivationOutcome:
+def check_derivation(
+    claim_id: str, d: SymbolicDerivation, n: int, rng, tol: Tolerance, budget: Budget | None = None
+) -> DerivationOutcome:
     steps: list[StepResult] = []
     first_broken = None
-    for i, (a, rel, b) in enumerate(zip(d.exprs[:-1], d.relations, d.exprs[1:]), start=1):
+    for i, (a, rel, b) in enumerate(zip(d.exprs[:-1], d.relations, d.exprs[1:], strict=True), start=1):
         a, b = sp.sympify(a), sp.sympify(b)
         label = d.labels[i - 1] if d.labels else f"step {i}"
         if rel == "~":
@@ -200,18 +223,47 @@ def check_derivation(claim_id: str, d: SymbolicDerivation, n: int, rng, tol: Tol
         if _prove(a, b, rel):
             steps.append(StepResult(i, label, rel, "proved", detail="SymPy"))
             continue
-        checked, violations, worst, unsettled = _numeric_step(claim_id, a, b, rel, d.domain, n, rng, tol, budget)
+        checked, violations, worst, unsettled = _numeric_step(
+            claim_id, a, b, rel, d.domain, n, rng, tol, budget
+        )
         if worst is not None:
-            steps.append(StepResult(i, label, rel, "broken", checked=checked, violations=violations,
-                                    detail=f"at {worst['point']}: lhs={worst['lhs']} rhs={worst['rhs']}"))
+            steps.append(
+                StepResult(
+                    i,
+                    label,
+                    rel,
+                    "broken",
+                    checked=checked,
+                    violations=violations,
+                    detail=f"at {worst['point']}: lhs={worst['lhs']} rhs={worst['rhs']}",
+                )
+            )
             first_broken = first_broken or i
         elif unsettled:
-            steps.append(StepResult(i, label, rel, "unsettled", checked=checked, violations=0,
-                                    detail=f"{violations} sampled violations, {unsettled} not settled (budget spent)"))
+            steps.append(
+                StepResult(
+                    i,
+                    label,
+                    rel,
+                    "unsettled",
+                    checked=checked,
+                    violations=0,
+                    detail=f"{violations} sampled violations, {unsettled} not settled (budget spent)",
+                )
+            )
         else:
-            steps.append(StepResult(i, label, rel, "holds", checked=checked, violations=0,
-                                    detail="not proved by SymPy; no violation at sampled points"
-                                    + (f" ({violations} rounding-level candidates settled)" if violations else "")))
+            steps.append(
+                StepResult(
+                    i,
+                    label,
+                    rel,
+                    "holds",
+                    checked=checked,
+                    violations=0,
+                    detail="not proved by SymPy; no violation at sampled points"
+                    + (f" ({violations} rounding-level candidates settled)" if violations else ""),
+                )
+            )
     end_rel = compose(d.relations)
     a, b = sp.sympify(d.exprs[0]), sp.sympify(d.exprs[-1])
     end_cex = None

@@ -43,9 +43,24 @@ import dataclasses
 
 import numpy as np
 
-__all__ = ["Tolerance", "DEFAULT_TOLERANCES", "REVERIFY_DPS", "EXTRA_DPS", "ESCALATIONS", "VANISHING", "MP_RTOL", "STABILITY", "NOISE_ULPS",
-           "NOISE_REPEATS", "SIGNIFICANCE", "SETTLE_PER_DIMS", "ORDER_SLACK", "EXPONENT_SLACK", "tolerance_for",
-           "slack"]
+__all__ = [
+    "Tolerance",
+    "DEFAULT_TOLERANCES",
+    "REVERIFY_DPS",
+    "EXTRA_DPS",
+    "ESCALATIONS",
+    "VANISHING",
+    "MP_RTOL",
+    "STABILITY",
+    "NOISE_ULPS",
+    "NOISE_REPEATS",
+    "SIGNIFICANCE",
+    "SETTLE_PER_DIMS",
+    "ORDER_SLACK",
+    "EXPONENT_SLACK",
+    "tolerance_for",
+    "slack",
+]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -7,7 +7,7 @@ import enum
 __all__ = ["Verdict", "Kind", "ProofStatus"]
 
 
-class Verdict(str, enum.Enum):
+class Verdict(enum.StrEnum):
     """The computed outcome of checking one claim.
 
     PROVED        SymPy (or exact arithmetic) shows it exactly.
@@ -31,7 +31,7 @@ class Verdict(str, enum.Enum):
         return self.value
 
 
-class Kind(str, enum.Enum):
+class Kind(enum.StrEnum):
     IDENTITY = "identity"
     INEQUALITY = "inequality"
     APPROXIMATION = "approximation"
@@ -43,7 +43,7 @@ class Kind(str, enum.Enum):
         return self.value
 
 
-class ProofStatus(str, enum.Enum):
+class ProofStatus(enum.StrEnum):
     """The status of the proof *as written*, beside the verdict of the statement.
 
     sound         every link the document asserts was checked and holds

@@ -39,11 +39,17 @@ def _leaves(stated: Any, computed: Any, path: str = "") -> list[tuple[str, Any, 
         keys = list(stated)
         if not isinstance(computed, Mapping):
             return [(path or "value", stated, computed)]
-        return [leaf for k in keys for leaf in _leaves(stated[k], computed.get(k, "<missing>"), f"{path}[{k!r}]")]
+        return [
+            leaf for k in keys for leaf in _leaves(stated[k], computed.get(k, "<missing>"), f"{path}[{k!r}]")
+        ]
     if isinstance(stated, (list, tuple)) and not isinstance(stated, str):
         if not isinstance(computed, (list, tuple, np.ndarray)) or len(computed) != len(stated):
             return [(path or "value", stated, computed)]
-        return [leaf for i, (s, c) in enumerate(zip(stated, computed)) for leaf in _leaves(s, c, f"{path}[{i}]")]
+        return [
+            leaf
+            for i, (s, c) in enumerate(zip(stated, computed, strict=True))
+            for leaf in _leaves(s, c, f"{path}[{i}]")
+        ]
     return [(path or "value", stated, computed)]
 
 
@@ -70,20 +76,33 @@ def compare_value(check: ValueCheck) -> tuple[Verdict, dict]:
                     d = sp.N(C - S, REVERIFY_DPS)
                     diff = float(d)
                     if check.places is not None:
-                        ok = abs(d) <= sp.Rational(1, 2) * sp.Rational(1, 10**check.places) * (1 + sp.Rational(1, 10**9))
+                        ok = abs(d) <= sp.Rational(1, 2) * sp.Rational(1, 10**check.places) * (
+                            1 + sp.Rational(1, 10**9)
+                        )
                     else:
                         tol = tolerance_for()
                         ok = abs(d) <= tol.rtol * (abs(sp.N(S)) + abs(sp.N(C))) + tol.atol
         exact_all &= exact
         all_ok &= bool(ok)
-        rows.append({"where": path, "stated": _show(s), "computed": _show(c), "match": bool(ok),
-                     "difference": None if diff is None else str(diff)})
+        rows.append(
+            {
+                "where": path,
+                "stated": _show(s),
+                "computed": _show(c),
+                "match": bool(ok),
+                "difference": None if diff is None else str(diff),
+            }
+        )
     if all_ok:
         verdict = Verdict.PROVED if exact_all else Verdict.HOLDS
     else:
         verdict = Verdict.REFUTED
-    return verdict, {"comparison": rows, "places": check.places, "exact": exact_all,
-                     "mismatches": sum(not r["match"] for r in rows)}
+    return verdict, {
+        "comparison": rows,
+        "places": check.places,
+        "exact": exact_all,
+        "mismatches": sum(not r["match"] for r in rows),
+    }
 
 
 def _show(v: Any) -> str:
@@ -97,19 +116,30 @@ def _show(v: Any) -> str:
 def fit_complexity(check: ComplexityCheck) -> tuple[Verdict, dict]:
     names = list(check.grid)
     points = list(itertools.product(*[check.grid[n] for n in names]))
-    costs = np.array([float(check.cost(**dict(zip(names, p)))) for p in points])
+    costs = np.array([float(check.cost(**dict(zip(names, p, strict=True)))) for p in points])
     if not (np.all(np.isfinite(costs)) and np.all(costs > 0)):
         raise ValueError("cost must be finite and positive at every grid point")
     X = np.column_stack([np.ones(len(points))] + [np.log([p[i] for p in points]) for i in range(len(names))])
     coef, *_ = np.linalg.lstsq(X, np.log(costs), rcond=None)
-    fitted = dict(zip(names, (float(c) for c in coef[1:])))
+    fitted = dict(zip(names, (float(c) for c in coef[1:]), strict=True))
     ok = all(abs(fitted[n] - float(check.stated[n])) <= EXPONENT_SLACK for n in names)
-    table = [dict(zip(names, p)) | {"cost": c} for p, c in zip(points, costs.tolist())]
+    table = [
+        dict(zip(names, p, strict=True)) | {"cost": c} for p, c in zip(points, costs.tolist(), strict=True)
+    ]
     return (Verdict.HOLDS if ok else Verdict.REFUTED), {
-        "fitted_exponents": fitted, "stated_exponents": dict(check.stated), "slack": EXPONENT_SLACK,
-        "points": table, "exact": True,
-        "comparison": [{"where": f"exponent of {n}", "stated": str(check.stated[n]), "computed": f"{fitted[n]:.3f}",
-                        "match": abs(fitted[n] - float(check.stated[n])) <= EXPONENT_SLACK, "difference": None}
-                       for n in names],
+        "fitted_exponents": fitted,
+        "stated_exponents": dict(check.stated),
+        "slack": EXPONENT_SLACK,
+        "points": table,
+        "exact": True,
+        "comparison": [
+            {
+                "where": f"exponent of {n}",
+                "stated": str(check.stated[n]),
+                "computed": f"{fitted[n]:.3f}",
+                "match": abs(fitted[n] - float(check.stated[n])) <= EXPONENT_SLACK,
+                "difference": None,
+            }
+            for n in names
+        ],
     }
-

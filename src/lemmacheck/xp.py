@@ -67,9 +67,23 @@ def _vector_norm_generic(xp, x, ord=2, axis=-1):
 
 # Structural operations that NumPy performs identically on float64 and on object (mpf) arrays.
 _SHARED = dict(
-    abs=np.abs, sum=np.sum, prod=np.prod, max=np.max, min=np.min, maximum=np.maximum, minimum=np.minimum,
-    where=np.where, matmul=np.matmul, transpose=_swap, diag_embed=_diag_embed, diagonal=_diagonal,
-    trace=_trace, stack=np.stack, concatenate=np.concatenate, clip=np.clip, outer=_outer,
+    abs=np.abs,
+    sum=np.sum,
+    prod=np.prod,
+    max=np.max,
+    min=np.min,
+    maximum=np.maximum,
+    minimum=np.minimum,
+    where=np.where,
+    matmul=np.matmul,
+    transpose=_swap,
+    diag_embed=_diag_embed,
+    diagonal=_diagonal,
+    trace=_trace,
+    stack=np.stack,
+    concatenate=np.concatenate,
+    clip=np.clip,
+    outer=_outer,
 )
 
 
@@ -182,9 +196,11 @@ def _per_matrix(fn: Callable) -> Callable:
     def apply(a):
         a = np.asarray(a, dtype=object)
         lead = a.shape[:-2]
-        outs = [fn(mpmath.matrix(a[idx].tolist())) for idx in np.ndindex(*lead)] if lead else [
-            fn(mpmath.matrix(a.tolist()))
-        ]
+        outs = (
+            [fn(mpmath.matrix(a[idx].tolist())) for idx in np.ndindex(*lead)]
+            if lead
+            else [fn(mpmath.matrix(a.tolist()))]
+        )
         res = np.empty(len(outs), dtype=object)
         for i, o in enumerate(outs):
             res[i] = o

@@ -25,7 +25,9 @@ class ApproximationChecker:
 
     def run(self, claim: Claim, check: ApproximationCheck, ctx: Context) -> Outcome:
         out = measure_approximation(claim.id, check, ctx.profile.approx_instances, ctx.rng, ctx.tol)
-        ev = ApproximationEvidence(**dataclasses.asdict(out), order_claimed=check.order, relation=check.relation)
+        ev = ApproximationEvidence(
+            **dataclasses.asdict(out), order_claimed=check.order, relation=check.relation
+        )
         return Outcome(Verdict.REFUTED if out.refuted else Verdict.APPROXIMATE, ev)
 
 

@@ -65,5 +65,6 @@ def checker_for(spec: Any) -> Checker:
     try:
         return CHECKERS[type(spec)]
     except KeyError:
-        raise TypeError(f"no checker for {type(spec).__name__}; kinds: {sorted(t.__name__ for t in CHECKERS)}") \
-            from None
+        raise TypeError(
+            f"no checker for {type(spec).__name__}; kinds: {sorted(t.__name__ for t in CHECKERS)}"
+        ) from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import ClassVar
+
 from ..claim import Claim, ComplexityCheck
 from .base import Context, Outcome, register
 from .value import ComparisonEvidence

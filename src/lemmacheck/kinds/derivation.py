@@ -17,8 +17,13 @@ from .base import Context, Outcome, register
 
 __all__ = ["DerivationEvidence", "DerivationChecker", "combine"]
 
-_END_VERDICT = {"proved": Verdict.PROVED, "holds": Verdict.HOLDS, "broken": Verdict.REFUTED,
-                "measured": Verdict.APPROXIMATE, "unsettled": Verdict.INCONCLUSIVE}
+_END_VERDICT = {
+    "proved": Verdict.PROVED,
+    "holds": Verdict.HOLDS,
+    "broken": Verdict.REFUTED,
+    "measured": Verdict.APPROXIMATE,
+    "unsettled": Verdict.INCONCLUSIVE,
+}
 
 
 @dataclasses.dataclass
@@ -59,7 +64,9 @@ def combine(claim: Claim, outcome: Outcome, ctx: Context) -> Outcome:
     """A numeric outcome and the claim's SymPy derivation, merged."""
     assert claim.derivation is not None
     dout = _run(claim, claim.derivation, ctx)
-    rec = DerivationEvidence(dout.end_relation, dout.end_status, claim.derivation.module, dout.end_counterexample)
+    rec = DerivationEvidence(
+        dout.end_relation, dout.end_status, claim.derivation.module, dout.end_counterexample
+    )
     if len(outcome.steps) <= 1:
         # A one-step numeric chain is the claim itself: the derivation's steps are the proof.
         outcome.steps = dout.steps
@@ -69,11 +76,15 @@ def combine(claim: Claim, outcome: Outcome, ctx: Context) -> Outcome:
         outcome.first_broken = outcome.first_broken or dout.first_broken_step
     outcome.derivation = rec
     if dout.proved and outcome.verdict is Verdict.REFUTED:
-        raise LemmacheckError(f"claim {claim.id!r}: the SymPy derivation proves what the numeric check refutes "
-                              "— one of them does not state the claim as written")
+        raise LemmacheckError(
+            f"claim {claim.id!r}: the SymPy derivation proves what the numeric check refutes "
+            "— one of them does not state the claim as written"
+        )
     if dout.end_status == "broken" and outcome.verdict in (Verdict.HOLDS, Verdict.PROVED):
-        raise LemmacheckError(f"claim {claim.id!r}: the SymPy derivation is refuted at "
-                              f"{dout.end_counterexample} but the numeric check holds — they disagree")
+        raise LemmacheckError(
+            f"claim {claim.id!r}: the SymPy derivation is refuted at "
+            f"{dout.end_counterexample} but the numeric check holds — they disagree"
+        )
     if dout.proved and outcome.verdict in (Verdict.HOLDS, Verdict.INCONCLUSIVE):
         # A symbolic proof settles what sampling could not.
         outcome.verdict, outcome.reason = Verdict.PROVED, ""

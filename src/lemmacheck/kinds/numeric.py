@@ -8,8 +8,8 @@ settled like the chain end to end, so a broken link is named with its own certif
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 import math
+from typing import ClassVar
 
 import numpy as np
 
@@ -50,25 +50,33 @@ class NumericEvidence:
 
 
 def counterexample_record(inst: Instance, conf: Confirmation, **extra) -> dict:
-    return {"dims": jsonable(inst.dims), "inputs": {k: np.asarray(v)[0].tolist() for k, v in inst.inputs.items()},
-            "lhs": conf.lhs, "rhs": conf.rhs, "difference": conf.difference,
-            "dps": conf.dps, "exact": conf.exact} | extra
+    return {
+        "dims": jsonable(inst.dims),
+        "inputs": {k: np.asarray(v)[0].tolist() for k, v in inst.inputs.items()},
+        "lhs": conf.lhs,
+        "rhs": conf.rhs,
+        "difference": conf.difference,
+        "dps": conf.dps,
+        "exact": conf.exact,
+    } | extra
 
 
 def _finite(x: float | None) -> float | None:
     return x if x is not None and math.isfinite(x) else None
 
 
-def _certified(claim: Claim, check: NumericCheck, s: Settlement, step: int | None, ctx: Context,
-               shrunk: Candidate | None) -> dict:
+def _certified(
+    claim: Claim, check: NumericCheck, s: Settlement, step: int | None, ctx: Context, shrunk: Candidate | None
+) -> dict:
     """The counterexample to report: Hypothesis's shrunk example when it is the one confirmed, else the
     confirmed instance simplified by the shrinker (re-certified at every pass)."""
     assert s.confirmed is not None and s.confirmation is not None
     inst, conf = s.confirmed.instance, s.confirmation
     how = "Hypothesis's shrunk example"
     if s.confirmed is not shrunk:
-        inst, conf, changed = shrink_counterexample(claim.id, check, inst, conf, step, s.relation, ctx.tol,
-                                                    ctx.profile.shrink_seconds)
+        inst, conf, changed = shrink_counterexample(
+            claim.id, check, inst, conf, step, s.relation, ctx.tol, ctx.profile.shrink_seconds
+        )
         how = f"shrunk: {changed} entries simplified" if changed else "as found"
     return counterexample_record(inst, conf, minimised=how)
 
@@ -98,8 +106,16 @@ class NumericChecker:
                 return False
             return any(certified(c.instance) for c in end.pool.settling_order()[:SWEEP_CONFIRMATIONS])
 
-        out = search_numeric(claim.id, check, ctx.profile, ctx.rng, ctx.seed, ctx.tol, verify=verify,
-                             refuted_by_sweep=refuted_by_sweep)
+        out = search_numeric(
+            claim.id,
+            check,
+            ctx.profile,
+            ctx.rng,
+            ctx.seed,
+            ctx.tol,
+            verify=verify,
+            refuted_by_sweep=refuted_by_sweep,
+        )
         shrunk = None
         if out.shrunk is not None:
             shrunk = Candidate(out.shrunk, math.inf, math.inf, math.nan)
@@ -109,8 +125,16 @@ class NumericChecker:
         if len(check.relations) > 1:
             for i, st in enumerate(out.steps, start=1):
                 label = check.labels[i - 1] if check.labels else f"step {i}"
-                res = StepResult(i, label, st.relation, "holds", checked=st.checked, violations=0,
-                                 max_ratio=_finite(st.max_ratio), max_rel_gap=st.max_deviation)
+                res = StepResult(
+                    i,
+                    label,
+                    st.relation,
+                    "holds",
+                    checked=st.checked,
+                    violations=0,
+                    max_ratio=_finite(st.max_ratio),
+                    max_rel_gap=st.max_deviation,
+                )
                 if st.relation == "~":
                     res.status = "measured"
                     res.detail = f"max relative deviation {st.max_deviation:.3g}"
@@ -121,23 +145,31 @@ class NumericChecker:
                         step_cex[i] = _certified(claim, check, s, i, ctx, None)
                         res.status = "broken"
                         res.violations = st.violations
-                        res.detail = (f"{st.violations}/{st.checked} float64 instances violate it; certified at "
-                                      f"dims {step_cex[i]['dims']}: lhs={s.confirmation.lhs[:24]} "
-                                      f"rhs={s.confirmation.rhs[:24]} ({s.confirmation.dps} digits)")
+                        res.detail = (
+                            f"{st.violations}/{st.checked} float64 instances violate it; certified at "
+                            f"dims {step_cex[i]['dims']}: lhs={s.confirmation.lhs[:24]} "
+                            f"rhs={s.confirmation.rhs[:24]} ({s.confirmation.dps} digits)"
+                        )
                         first_broken = first_broken or i
                     elif not s.complete:
                         res.status = "unsettled"
                         res.detail = f"{s.unsettled} candidates not settled: {s.reason}"
                     else:
-                        res.detail = (f"{st.violations} float64 candidates, every one that had to be settled "
-                                      f"({s.rejected}) is rounding at {REVERIFY_DPS} digits")
+                        res.detail = (
+                            f"{st.violations} float64 candidates, every one that had to be settled "
+                            f"({s.rejected}) is rounding at {REVERIFY_DPS} digits"
+                        )
                         if s.settled_max_ratio is not None:
                             res.max_ratio = max(res.max_ratio or -math.inf, s.settled_max_ratio)
                 steps.append(res)
         end = out.end
-        ev = NumericEvidence(instances=out.instances, hypothesis_examples=out.hypothesis_examples,
-                             relation=end.relation, kept_fraction=out.kept_fraction,
-                             tolerance=dataclasses.asdict(ctx.tol))
+        ev = NumericEvidence(
+            instances=out.instances,
+            hypothesis_examples=out.hypothesis_examples,
+            relation=end.relation,
+            kept_fraction=out.kept_fraction,
+            tolerance=dataclasses.asdict(ctx.tol),
+        )
         if check.is_property:
             ev.failures = end.violations
         elif end.relation == "=":
@@ -163,7 +195,9 @@ class NumericChecker:
                 return outcome
             if not s.complete:
                 outcome.verdict = Verdict.INCONCLUSIVE
-                outcome.reason = f"{s.unsettled} of {s.to_settle} candidates that must be settled were not: {s.reason}"
+                outcome.reason = (
+                    f"{s.unsettled} of {s.to_settle} candidates that must be settled were not: {s.reason}"
+                )
             elif s.settled_max_ratio is not None and ev.tightness is not None:
                 ev.tightness = max(ev.tightness, s.settled_max_ratio)
             elif s.settled_max_ratio is not None:

@@ -33,39 +33,113 @@ from markupsafe import Markup
 from ..verdict import ProofStatus, Verdict
 from .documents import document_title
 
-__all__ = ["write_html", "render_html", "render_cards", "latex_to_mathml", "svg_plot", "sanitize_mathml", "sanitize_svg",
-           "REPORT_SCRIPT", "CONTENT_SECURITY_POLICY"]
+__all__ = [
+    "write_html",
+    "render_html",
+    "render_cards",
+    "latex_to_mathml",
+    "svg_plot",
+    "sanitize_mathml",
+    "sanitize_svg",
+    "REPORT_SCRIPT",
+    "CONTENT_SECURITY_POLICY",
+]
 
 _TEMPLATES = Path(__file__).with_name("templates")
 REPORT_SCRIPT = Path(__file__).with_name("static").joinpath("report.js").read_text(encoding="utf-8")
 _SCRIPT_HASH = base64.b64encode(hashlib.sha256(REPORT_SCRIPT.encode("utf-8")).digest()).decode("ascii")
 # Nothing is fetched (default-src 'none'); styles are inline (the page's <style>, matplotlib's style
 # attributes); the only script is the report's own, allowed by hash, so an injected one never runs.
-CONTENT_SECURITY_POLICY = (f"default-src 'none'; script-src 'sha256-{_SCRIPT_HASH}'; "
-                           "style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'")
+CONTENT_SECURITY_POLICY = (
+    f"default-src 'none'; script-src 'sha256-{_SCRIPT_HASH}'; "
+    "style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+)
 
 # What latex2mathml emits (its converter and commands tables), and nothing else.
-_MATHML_TAGS = {"math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "mfrac", "msqrt", "mroot",
-                "msub", "msup", "msubsup", "munder", "mover", "munderover", "mtable", "mtr", "mtd", "mstyle",
-                "mpadded", "mphantom", "menclose", "merror", "semantics", "annotation"}
-_MATHML_ATTRS = {"math": {"xmlns", "display"},
-                 "*": {"mathvariant", "stretchy", "fence", "separator", "lspace", "rspace", "accent",
-                       "width", "height", "depth", "displaystyle", "scriptlevel", "columnalign",
-                       "columnspacing", "rowspacing", "linethickness", "movablelimits", "minsize", "maxsize",
-                       "largeop", "form", "notation", "voffset", "mathsize", "mathcolor", "mathbackground",
-                       "linebreak", "encoding"}}
+_MATHML_TAGS = {
+    "math",
+    "mrow",
+    "mi",
+    "mn",
+    "mo",
+    "ms",
+    "mtext",
+    "mspace",
+    "mfrac",
+    "msqrt",
+    "mroot",
+    "msub",
+    "msup",
+    "msubsup",
+    "munder",
+    "mover",
+    "munderover",
+    "mtable",
+    "mtr",
+    "mtd",
+    "mstyle",
+    "mpadded",
+    "mphantom",
+    "menclose",
+    "merror",
+    "semantics",
+    "annotation",
+}
+_MATHML_ATTRS = {
+    "math": {"xmlns", "display"},
+    "*": {
+        "mathvariant",
+        "stretchy",
+        "fence",
+        "separator",
+        "lspace",
+        "rspace",
+        "accent",
+        "width",
+        "height",
+        "depth",
+        "displaystyle",
+        "scriptlevel",
+        "columnalign",
+        "columnspacing",
+        "rowspacing",
+        "linethickness",
+        "movablelimits",
+        "minsize",
+        "maxsize",
+        "largeop",
+        "form",
+        "notation",
+        "voffset",
+        "mathsize",
+        "mathcolor",
+        "mathbackground",
+        "linebreak",
+        "encoding",
+    },
+}
 # What matplotlib's SVG backend emits for our plots (text is drawn as paths; its metadata is dropped).
 _SVG_TAGS = {"svg", "g", "path", "defs", "use", "clipPath", "rect"}
-_SVG_ATTRS = {"svg": {"xmlns", "width", "height", "viewBox", "version"}, "use": {"href"},
-              "*": {"id", "d", "style", "transform", "x", "y", "width", "height", "clip-path"}}
+_SVG_ATTRS = {
+    "svg": {"xmlns", "width", "height", "viewBox", "version"},
+    "use": {"href"},
+    "*": {"id", "d", "style", "transform", "x", "y", "width", "height", "clip-path"},
+}
 
 
 def _clean(markup: str, tags: set[str], attributes: dict[str, set[str]]) -> str:
     import nh3
 
     # No URL scheme is allowed: the only links left are same-page fragments (SVG <use href="#...">).
-    return nh3.clean(markup, tags=tags, attributes=attributes, url_schemes=set(), strip_comments=True,
-                     link_rel=None, clean_content_tags={"script", "style"})
+    return nh3.clean(
+        markup,
+        tags=tags,
+        attributes=attributes,
+        url_schemes=set(),
+        strip_comments=True,
+        link_rel=None,
+        clean_content_tags={"script", "style"},
+    )
 
 
 class _Tags(html.parser.HTMLParser):
@@ -125,8 +199,16 @@ def latex_to_mathml(latex: str) -> tuple[Markup | None, str]:
     return sanitize_mathml(mathml)
 
 
-def svg_plot(title: str, x_label: str, y_label: str, series: list[dict], *, logx: bool = False,
-             logy: bool = False, fits: list[dict] | None = None) -> Markup:
+def svg_plot(
+    title: str,
+    x_label: str,
+    y_label: str,
+    series: list[dict],
+    *,
+    logx: bool = False,
+    logy: bool = False,
+    fits: list[dict] | None = None,
+) -> Markup:
     """An inline SVG line plot (matplotlib, Agg-free SVG backend)."""
     import matplotlib
 
@@ -158,7 +240,7 @@ def svg_plot(title: str, x_label: str, y_label: str, series: list[dict], *, logx
     fig.savefig(buf, format="svg")
     plt.close(fig)
     svg = buf.getvalue()
-    return sanitize_svg(svg[svg.index("<svg"):])
+    return sanitize_svg(svg[svg.index("<svg") :])
 
 
 def _approx_plot(claim: dict) -> Markup | None:
@@ -168,14 +250,22 @@ def _approx_plot(claim: dict) -> Markup | None:
         return None
     order = ev.get("order_claimed")
     fits = []
-    pos = [(e, r) for e, r in zip(eps, rem, strict=False) if isinstance(r, (int, float)) and r > 0]
+    pos = [(e, r) for e, r in zip(eps, rem, strict=True) if isinstance(r, (int, float)) and r > 0]
     if order and pos:
         e0, r0 = pos[-1]
-        fits.append({"x": eps, "y": [r0 * (e / e0) ** order for e in eps],
-                     "label": f"slope {order} (claimed)"})
+        fits.append(
+            {"x": eps, "y": [r0 * (e / e0) ** order for e in eps], "label": f"slope {order} (claimed)"}
+        )
     measured = f"measured (order ≈ {ev.get('order_median', float('nan')):.2f})"
-    return svg_plot(f"{claim['id']}: remainder vs step", "ε", "median |lhs − rhs|",
-                    [{"label": measured, "x": eps, "y": rem}], logx=True, logy=True, fits=fits)
+    return svg_plot(
+        f"{claim['id']}: remainder vs step",
+        "ε",
+        "median |lhs − rhs|",
+        [{"label": measured, "x": eps, "y": rem}],
+        logx=True,
+        logy=True,
+        fits=fits,
+    )
 
 
 def _histogram_svg(title: str, x_label: str, values: list[float], bins: list[float]) -> Markup | None:
@@ -198,28 +288,50 @@ def _histogram_svg(title: str, x_label: str, values: list[float], bins: list[flo
     fig.savefig(buf, format="svg")
     plt.close(fig)
     svg = buf.getvalue()
-    return sanitize_svg(svg[svg.index("<svg"):])
+    return sanitize_svg(svg[svg.index("<svg") :])
 
 
 def _summary_plots(claims: list[dict]) -> list[Markup]:
     """Where a person would rather look than read: how tight the true bounds are, how often the false fail."""
+
     def number(c: dict, key: str):
         v = (c.get("evidence") or {}).get(key)
         return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
-    tight = [number(c, "tightness") for c in claims
-             if c["verdict"] == "HOLDS" and number(c, "tightness") is not None]
-    rates = [100 * number(c, "violation_rate") for c in claims
-             if c["verdict"] == "REFUTED" and number(c, "violation_rate") is not None]
-    orders = [number(c, "order_median") for c in claims
-              if c.get("kind") == "approximation" and number(c, "order_median") is not None]
+    tight = [
+        number(c, "tightness")
+        for c in claims
+        if c["verdict"] == "HOLDS" and number(c, "tightness") is not None
+    ]
+    rates = [
+        100 * number(c, "violation_rate")
+        for c in claims
+        if c["verdict"] == "REFUTED" and number(c, "violation_rate") is not None
+    ]
+    orders = [
+        number(c, "order_median")
+        for c in claims
+        if c.get("kind") == "approximation" and number(c, "order_median") is not None
+    ]
     plots = [
-        _histogram_svg(f"Tightness of the {len(tight)} bounds that hold (max lhs/rhs; 1 = attained)",
-                       "max lhs/rhs", [min(t, 1.05) for t in tight], [i / 20 for i in range(22)]),
-        _histogram_svg(f"Violation rate of the {len(rates)} refuted numeric claims over sampled instances",
-                       "% of instances violating", rates, list(range(0, 105, 5))),
-        _histogram_svg(f"Fitted remainder order of the {len(orders)} approximations", "order",
-                       [min(o, 6) for o in orders], [i / 4 for i in range(0, 26)]),
+        _histogram_svg(
+            f"Tightness of the {len(tight)} bounds that hold (max lhs/rhs; 1 = attained)",
+            "max lhs/rhs",
+            [min(t, 1.05) for t in tight],
+            [i / 20 for i in range(22)],
+        ),
+        _histogram_svg(
+            f"Violation rate of the {len(rates)} refuted numeric claims over sampled instances",
+            "% of instances violating",
+            rates,
+            list(range(0, 105, 5)),
+        ),
+        _histogram_svg(
+            f"Fitted remainder order of the {len(orders)} approximations",
+            "order",
+            [min(o, 6) for o in orders],
+            [i / 4 for i in range(0, 26)],
+        ),
     ]
     return [p for p in plots if p is not None]
 
@@ -234,17 +346,33 @@ def _findings(claims: list[dict], studies: list[dict]) -> dict:
         proof = (c.get("proof") or {}).get("status")
         if c["verdict"] not in ("REFUTED",) and proof != ProofStatus.BROKEN.value:
             continue
-        errors[c["document"]].append({
-            "id": c["id"], "title": c["title"], "verdict": c["verdict"],
-            "proof_step": (c.get("proof") or {}).get("step") if proof == ProofStatus.BROKEN.value else None,
-            "corrected": [(k, by_id[k]["verdict"]) for k in c.get("corrected_by", []) if k in by_id]})
-    tight = [c["evidence"]["tightness"] for c in claims if c["verdict"] == "HOLDS"
-             and isinstance((c.get("evidence") or {}).get("tightness"), float)]
+        errors[c["document"]].append(
+            {
+                "id": c["id"],
+                "title": c["title"],
+                "verdict": c["verdict"],
+                "proof_step": (c.get("proof") or {}).get("step")
+                if proof == ProofStatus.BROKEN.value
+                else None,
+                "corrected": [(k, by_id[k]["verdict"]) for k in c.get("corrected_by", []) if k in by_id],
+            }
+        )
+    tight = [
+        c["evidence"]["tightness"]
+        for c in claims
+        if c["verdict"] == "HOLDS" and isinstance((c.get("evidence") or {}).get("tightness"), float)
+    ]
     answers = [s for s in studies if s.get("conclusion") and not s.get("error")]
-    return {"errors": sorted(errors.items()), "answers": answers,
-            "tight": {"count": len(tight), "attained": sum(t >= 0.99 for t in tight),
-                      "loose": sum(t < 0.5 for t in tight),
-                      "median": sorted(tight)[len(tight) // 2] if tight else None}}
+    return {
+        "errors": sorted(errors.items()),
+        "answers": answers,
+        "tight": {
+            "count": len(tight),
+            "attained": sum(t >= 0.99 for t in tight),
+            "loose": sum(t < 0.5 for t in tight),
+            "median": sorted(tight)[len(tight) // 2] if tight else None,
+        },
+    }
 
 
 def _short(v: Any, limit: int = 600) -> str:
@@ -256,15 +384,24 @@ def _groups(claims: list[dict]) -> list[tuple[str, list[tuple[str, list[dict]]]]
     """Claims (already sorted by document, topic, id) grouped by document, then topic."""
     out: list[tuple[str, list[tuple[str, list[dict]]]]] = []
     for doc, in_doc in itertools.groupby(claims, key=lambda c: c["document"]):
-        out.append((doc, [(topic, list(members)) for topic, members in
-                          itertools.groupby(in_doc, key=lambda c: c["topic"])]))
+        out.append(
+            (
+                doc,
+                [
+                    (topic, list(members))
+                    for topic, members in itertools.groupby(in_doc, key=lambda c: c["topic"])
+                ],
+            )
+        )
     return out
 
 
 def _prepare(data: dict) -> dict:
     # Grouped for reading: by document, then topic, then id (the JSON keeps the run's order).
-    claims = sorted(data.get("claims", []),
-                    key=lambda c: (c.get("source", {}).get("file", ""), c["id"].split(".", 1)[0], c["id"]))
+    claims = sorted(
+        data.get("claims", []),
+        key=lambda c: (c.get("source", {}).get("file", ""), c["id"].split(".", 1)[0], c["id"]),
+    )
     for c in claims:
         c["mathml"], c["math_warning"] = latex_to_mathml(c.get("statement", ""))
         try:
@@ -277,12 +414,20 @@ def _prepare(data: dict) -> dict:
         s["svgs"] = []
         for p in s.get("plots", []):
             try:
-                s["svgs"].append(svg_plot(p["title"], p["x_label"], p["y_label"], list(p["series"]),
-                                          logx=p.get("logx", False), logy=p.get("logy", False)))
+                s["svgs"].append(
+                    svg_plot(
+                        p["title"],
+                        p["x_label"],
+                        p["y_label"],
+                        list(p["series"]),
+                        logx=p.get("logx", False),
+                        logy=p.get("logy", False),
+                    )
+                )
             except Exception as exc:  # one bad plot must not break the page
                 s.setdefault("plot_errors", []).append(f"{p.get('title')}: {type(exc).__name__}: {exc}")
-    per_doc = collections.defaultdict(collections.Counter)
-    per_topic = collections.defaultdict(collections.Counter)
+    per_doc: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    per_topic: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     for c in claims:
         per_doc[c["document"]][c["verdict"]] += 1
         per_topic[c["topic"]][c["verdict"]] += 1
@@ -291,19 +436,29 @@ def _prepare(data: dict) -> dict:
             per_topic[c["topic"]]["proof broken"] += 1
     verdicts = [v.value for v in Verdict]
     return {
-        "data": data, "claims": claims, "studies": data.get("studies", []), "verdicts": verdicts,
+        "data": data,
+        "claims": claims,
+        "studies": data.get("studies", []),
+        "verdicts": verdicts,
         "groups": _groups(claims),
-        "per_doc": sorted(per_doc.items()), "per_topic": sorted(per_topic.items()),
-        "documents": sorted(per_doc), "topics": sorted(per_topic), "short": _short,
+        "per_doc": sorted(per_doc.items()),
+        "per_topic": sorted(per_topic.items()),
+        "documents": sorted(per_doc),
+        "topics": sorted(per_topic),
+        "short": _short,
         "summary_plots": _summary_plots(claims),
         "findings": _findings(claims, data.get("studies", [])),
     }
 
 
 def _environment() -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)),
-                             autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
-                             undefined=jinja2.ChainableUndefined, trim_blocks=True, lstrip_blocks=True)
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(_TEMPLATES)),
+        autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
+        undefined=jinja2.ChainableUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     env.filters["fmt"] = _fmt
     env.globals["zip"] = zip
     env.globals["doc_title"] = document_title
@@ -324,8 +479,9 @@ def render_html(data: dict) -> str:
     context = _prepare(data)
     _render_cards(env, context["claims"], "claim", "c")
     _render_cards(env, context["studies"], "study", "s")
-    return env.get_template("index.jinja2").render(**context, csp=CONTENT_SECURITY_POLICY,
-                                                   report_script=Markup(REPORT_SCRIPT))
+    return env.get_template("index.jinja2").render(
+        **context, csp=CONTENT_SECURITY_POLICY, report_script=Markup(REPORT_SCRIPT)
+    )
 
 
 def _render_cards(env: jinja2.Environment, items: list[dict], kind: str, name: str) -> None:
@@ -340,9 +496,15 @@ def _render_cards(env: jinja2.Environment, items: list[dict], kind: str, name: s
             item["card"] = Markup(template.render({name: item, "short": _short}))
         except Exception as exc:
             raw = {k: v for k, v in item.items() if not isinstance(v, Markup) and k not in ("svgs", "card")}
-            item["card"] = Markup(fallback.render({
-                name: item, "problem": f"{type(exc).__name__}: {exc}",
-                "raw": _short(json.dumps(raw, indent=1, ensure_ascii=False, default=str), 4000)}))
+            item["card"] = Markup(
+                fallback.render(
+                    {
+                        name: item,
+                        "problem": f"{type(exc).__name__}: {exc}",
+                        "raw": _short(json.dumps(raw, indent=1, ensure_ascii=False, default=str), 4000),
+                    }
+                )
+            )
 
 
 def _doc_label(file: str) -> Markup:

@@ -19,7 +19,9 @@ def _styles() -> str:
     page = (_TEMPLATES / "index.jinja2").read_text(encoding="utf-8")
     css = re.search(r"<style>(.*?)</style>", page, re.S)
     # scoped to the notebook output: the report's rules for its body and header are left out
-    rules = [r for r in (css.group(1) if css else "").splitlines() if not r.startswith(("body", "header", "main"))]
+    rules = [
+        r for r in (css.group(1) if css else "").splitlines() if not r.startswith(("body", "header", "main"))
+    ]
     return "<style>" + "\n".join(rules) + "</style>"
 
 
@@ -35,4 +37,6 @@ def catalogue_html(rows: list[dict]) -> str:
     cols = list(rows[0])
     head = "".join(f"<th>{escape(c)}</th>" for c in cols)
     body = "".join("<tr>" + "".join(f"<td>{escape(r[c])}</td>" for c in cols) + "</tr>" for r in rows)
-    return str(Markup(_styles() + f'<table class="lemmacheck">{head and "<tr>" + head + "</tr>"}{body}</table>'))
+    return str(
+        Markup(_styles() + f'<table class="lemmacheck">{head and "<tr>" + head + "</tr>"}{body}</table>')
+    )

@@ -28,13 +28,16 @@ def validate_results(data: object, *, name: str = "results") -> dict:
     import jsonschema
 
     if not isinstance(data, dict):
-        raise ReportInputError(f"{name}: not a lemmacheck results file (a JSON {type(data).__name__}, "
-                               "expected an object)")
+        raise ReportInputError(
+            f"{name}: not a lemmacheck results file (a JSON {type(data).__name__}, expected an object)"
+        )
     version = data.get("schema_version")
     if version is not None and version not in readable_versions():
-        raise ReportInputError(f"{name}: schema_version {version!r} is not one this lemmacheck reads "
-                               f"({', '.join(map(str, readable_versions()))}); re-run `lemmacheck run`, or "
-                               "render it with the lemmacheck version that wrote it")
+        raise ReportInputError(
+            f"{name}: schema_version {version!r} is not one this lemmacheck reads "
+            f"({', '.join(map(str, readable_versions()))}); re-run `lemmacheck run`, or "
+            "render it with the lemmacheck version that wrote it"
+        )
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema()).iter_errors(data))
     if error is not None:
         where = error.json_path if error.json_path != "$" else "the top level"
@@ -70,6 +73,7 @@ def load_results(path: Path) -> dict:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ReportInputError(f"{path}: not valid JSON at line {exc.lineno} column {exc.colno} ({exc.msg}); "
-                               "truncated?") from None
+        raise ReportInputError(
+            f"{path}: not valid JSON at line {exc.lineno} column {exc.colno} ({exc.msg}); truncated?"
+        ) from None
     return validate_results(data, name=str(path))
