@@ -300,3 +300,15 @@ def test_a_catalogue_sized_report_becomes_usable(browser, report, tmp_path):
         f"\n{len(big['claims'])} claims, {path.stat().st_size / 1e6:.1f} MB: "
         f"first interaction after {seconds:.2f} s"
     )
+
+
+def test_the_findings_come_first_with_the_errors_and_their_corrected_forms(page, report):
+    _, data = report
+    refuted = [c["id"] for c in data["claims"] if c["verdict"] == "REFUTED"]
+    assert refuted, "the report fixture must contain a refuted claim"
+    first_section = page.eval_on_selector("main section", "s => s.id")
+    assert first_section == "findings"
+    links = page.eval_on_selector_all("#findings details.errors a", "as => as.map(a => a.getAttribute('href'))")
+    assert f"#{refuted[0]}" in links
+    corrected = [c["corrected_by"] for c in data["claims"] if c["id"] == "schatten.holder_eq8"][0]
+    assert f"#{corrected[0]}" in links  # the corrected form sits next to the error
