@@ -54,7 +54,7 @@ def _probes(xp, c, d, *Ms):
     steps_claimed=True,
     expected_broken_step=1,
     inputs=STEP_INPUTS,
-    dims={"n": [1, 2, 4], "act": list(list(SMOOTH))},
+    dims={"n": [1, 2, 4], "act": list(SMOOTH)},
     tol=FD_TOL,
     notes="The middle expression differentiates σ' instead of σ: ∂σ'(z)/∂g_{t-1} = diag(σ''(z))W, "
     "not the Jacobian of g_t. Each side is the bilinear form cᵀJd of a central-difference Jacobian "
@@ -86,7 +86,7 @@ def jacobian_middle_002(xp, W, U, b, x, g, c, d, act):
     corrects="vanish.s002.jacobian_middle",
     same_as=("vanish.s002.jacobian_step",),
     inputs=STEP_INPUTS,
-    dims={"n": [1, 2, 4], "act": list(list(SMOOTH))},
+    dims={"n": [1, 2, 4], "act": list(SMOOTH)},
     tol=FD_TOL,
 )
 def jacobian_middle_corrected_002(xp, W, U, b, x, g, c, d, act):
@@ -124,7 +124,7 @@ def _chain(xp, W, U, b, X, g, c, d, act, *, increasing):
     r"{\partial g_1}\cdots\frac{\partial g_T}{\partial g_{T-1}}",
     expected=Verdict.REFUTED,
     inputs=CHAIN_INPUTS,
-    dims={"n": [1, 2, 3], "T": [1, 2, 3], "act": list(list(SMOOTH))},
+    dims={"n": [1, 2, 3], "T": [1, 2, 3], "act": list(SMOOTH)},
     tol=FD_TOL,
     notes="Seed 002's step Jacobian σ'(·)W is in numerator layout (rows index g_t), and in that "
     "layout the chain "
@@ -150,7 +150,7 @@ def chain_product_order_002(xp, W, U, b, X, g, c, d, act):
     corrects="vanish.s002.chain_product_order",
     same_as=("vanish.s002.chain_product", "vanish.s004.chain"),
     inputs=CHAIN_INPUTS,
-    dims={"n": [1, 2, 3], "T": [1, 2, 3], "act": list(list(SMOOTH))},
+    dims={"n": [1, 2, 3], "T": [1, 2, 3], "act": list(SMOOTH)},
     tol=FD_TOL,
 )
 def chain_product_order_corrected_002(xp, W, U, b, X, g, c, d, act):
