@@ -111,7 +111,7 @@ def _run_claim(claim: Claim, profile: Profile, seed: int) -> ClaimResult:
         seed=seed,
         rng=np.random.default_rng(seed),
         tol=tol,
-        budget=Budget(profile.settle_count, profile.settle_seconds),
+        budget=Budget(profile.settle_count),
     )
     try:
         spec = claim.check if claim.check is not None else claim.derivation

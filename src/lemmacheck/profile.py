@@ -25,11 +25,10 @@ class Profile:
     refine_width: int  # perturbations per round (one vectorised batch)
     approx_instances: int  # instances per dims combination for remainder-order fits
     symbolic_points: int  # sample points for a derivation step not proved symbolically
-    settle_count: int  # high-precision settlements a claim may spend on its candidates
-    settle_seconds: (
-        float  # ... and the time they may take; past either, unsettled candidates are INCONCLUSIVE
-    )
-    shrink_seconds: float  # time to simplify a certified counterexample
+    # Counts, never seconds: a budget in seconds would make a verdict depend on the machine's load, and
+    # every result must replay from its seed (a claim that never returns is stopped by the run's timeout).
+    settle_count: int  # high-precision settlements a claim may spend (past it: INCONCLUSIVE)
+    shrink_trials: int  # float64 trials to simplify a certified counterexample
     seed: int = 0
 
     def with_seed(self, seed: int) -> Profile:
@@ -63,9 +62,8 @@ QUICK = Profile(
     refine_width=128,
     approx_instances=32,
     symbolic_points=400,
-    settle_count=5000,
-    settle_seconds=30.0,
-    shrink_seconds=2.0,
+    settle_count=1000,
+    shrink_trials=500,
 )
 DEEP = Profile(
     "deep",
@@ -78,9 +76,8 @@ DEEP = Profile(
     refine_width=512,
     approx_instances=256,
     symbolic_points=5000,
-    settle_count=20_000,
-    settle_seconds=600.0,
-    shrink_seconds=20.0,
+    settle_count=10_000,
+    shrink_trials=5000,
 )
 
 

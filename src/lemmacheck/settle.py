@@ -10,7 +10,6 @@ INCONCLUSIVE what it could not settle.
 from __future__ import annotations
 
 import dataclasses
-import time
 
 from .candidates import Candidate, CandidatePool, dims_key
 from .claim import NumericCheck
@@ -30,14 +29,10 @@ class Budget:
     """How much high-precision work one claim may spend settling candidates (shared by its relations)."""
 
     count: int
-    seconds: float
     spent: int = 0
-    t0: float | None = None  # the clock starts at the first settlement, not while the search runs
 
     def exhausted(self) -> bool:
-        if self.t0 is None:
-            self.t0 = time.perf_counter()
-        return self.spent >= self.count or time.perf_counter() - self.t0 > self.seconds
+        return self.spent >= self.count
 
 
 @dataclasses.dataclass
@@ -117,8 +112,8 @@ def settle(
     for cand in order:
         if budget.exhausted():
             out.reason = out.reason or (
-                f"settling budget spent ({budget.count} high-precision evaluations or "
-                f"{budget.seconds:g} s) with {len(order) - out.tried} candidates left"
+                f"settling budget spent ({budget.count} high-precision evaluations) "
+                f"with {len(order) - out.tried} candidates left"
             )
             break
         budget.spent += 1

@@ -7,12 +7,10 @@ value rounded to an integer and to a half, keeping the first that still violates
 (within the input's declared domain and the claim's ``where``).  After each input's pass the instance is
 re-certified
 in high precision; a pass that high precision does not confirm is undone.  The whole is capped in time
-(``Profile.shrink_seconds``), so shrinking never decides how long a run takes.
+(``Profile.shrink_trials`` float64 evaluations: a count, so the result replays from the seed).
 """
 
 from __future__ import annotations
-
-import time
 
 import numpy as np
 
@@ -80,10 +78,11 @@ def shrink_counterexample(
     step: int | None,
     relation: str,
     tol: Tolerance,
-    seconds: float,
+    trials: int,
 ) -> tuple[Instance, Confirmation, int]:
-    """The simplest certified variant of ``inst`` found within ``seconds``; and how many entries changed."""
-    t0 = time.perf_counter()
+    """The simplest certified variant of ``inst`` found within ``trials`` evaluations; and how many entries
+    changed."""
+    spent = 0
     best, best_conf, changed = inst, conf, 0
     for name, spec in check.inputs.items():
         arr = np.asarray(best.inputs[name])
@@ -93,12 +92,13 @@ def shrink_counterexample(
         work = arr.copy()
         moved = 0
         for idx in np.ndindex(work.shape):
-            if time.perf_counter() - t0 > seconds:
+            if spent >= trials:
                 break
             original = work[idx]
             for x in simple_values(float(original)):
                 if not _in_domain(spec, x):
                     continue
+                spent += 1
                 work[idx] = x
                 trial_inputs[name] = work
                 if _violates(claim_id, check, Instance(best.dims, trial_inputs), step, relation, tol):
@@ -114,6 +114,6 @@ def shrink_counterexample(
             continue
         if c.confirmed:
             best, best_conf, changed = trial, c, changed + moved
-        if time.perf_counter() - t0 > seconds:
+        if spent >= trials:
             break
     return best, best_conf, changed

@@ -75,7 +75,7 @@ def _certified(
     how = "Hypothesis's shrunk example"
     if s.confirmed is not shrunk:
         inst, conf, changed = shrink_counterexample(
-            claim.id, check, inst, conf, step, s.relation, ctx.tol, ctx.profile.shrink_seconds
+            claim.id, check, inst, conf, step, s.relation, ctx.tol, ctx.profile.shrink_trials
         )
         how = f"shrunk: {changed} entries simplified" if changed else "as found"
     return counterexample_record(inst, conf, minimised=how)
