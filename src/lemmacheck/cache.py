@@ -1,0 +1,164 @@
+"""The result cache: a claim is re-checked only when something that can change its verdict changed.
+
+A result is stored under a key hashing everything it depends on:
+
+- the claim id, the search profile (every budget) and the run seed;
+- the text of every project file reached from the modules that declare the claim (its check, its
+  derivation, the content helpers they import, transitively; from :mod:`lemmacheck.index`);
+- the engine's own source (every ``.py`` of the ``lemmacheck`` package except the report renderer), and
+  the versions of Python and of the numerical libraries.
+
+The store is SQLite in ``<root>/.lemmacheck-cache/results.sqlite`` (WAL mode, one transaction per write,
+so concurrent runs never see half a result).  ERROR results are never stored: a timeout or a crash is
+tried again next run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import hashlib
+import json
+import sqlite3
+import sys
+import time
+from importlib import metadata
+from pathlib import Path
+
+from .index import CACHE_DIR, ContentIndex, load_index
+from .profile import Profile
+from .results import ClaimResult, StepResult
+from .verdict import Verdict
+
+__all__ = ["ResultCache", "result_from_dict", "engine_fingerprint"]
+
+_NUMERIC_LIBRARIES = ("numpy", "sympy", "mpmath", "hypothesis")
+
+
+def result_from_dict(data: dict) -> ClaimResult:
+    """Rebuild a :class:`ClaimResult` from its ``to_dict()`` form (derived keys are dropped)."""
+    names = {f.name for f in dataclasses.fields(ClaimResult)}
+    kw = {k: v for k, v in data.items() if k in names}
+    kw["verdict"] = Verdict(kw["verdict"])
+    kw["steps"] = [StepResult(**s) for s in kw.get("steps", [])]
+    return ClaimResult(**kw)
+
+
+@functools.lru_cache(maxsize=1)
+def engine_fingerprint() -> str:
+    """A hash of the engine's source and the numerical stack: any change re-checks every claim."""
+    h = hashlib.sha256()
+    pkg = Path(__file__).resolve().parent
+    for path in sorted(pkg.rglob("*.py")):
+        rel = path.relative_to(pkg)
+        if rel.parts[0] == "report":  # rendering never changes a verdict
+            continue
+        h.update(rel.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    h.update(f"python {sys.version_info[:3]}".encode())
+    for lib in _NUMERIC_LIBRARIES:
+        try:
+            h.update(f"{lib} {metadata.version(lib)}".encode())
+        except metadata.PackageNotFoundError:
+            h.update(f"{lib} absent".encode())
+    return h.hexdigest()
+
+
+_FILE_HASHES: dict[tuple[str, int, int], str] = {}
+
+
+def _file_hash(path: Path) -> str:
+    st = path.stat()
+    memo = (str(path), st.st_mtime_ns, st.st_size)
+    if memo not in _FILE_HASHES:
+        _FILE_HASHES[memo] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return _FILE_HASHES[memo]
+
+
+class ResultCache:
+    """``lookup`` / ``store`` / ``clear`` results of one project, keyed as the module docstring says."""
+
+    def __init__(self, root: Path, *, index: ContentIndex | None = None):
+        self.root = Path(root).resolve()
+        self.index = index or load_index(self.root)
+        self.path = self.root / CACHE_DIR / "results.sqlite"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._db() as db:
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, claim_id TEXT, profile TEXT, "
+                "seconds REAL, result TEXT, stored REAL)"
+            )
+            db.execute("CREATE INDEX IF NOT EXISTS results_by_claim ON results (profile, claim_id, stored)")
+
+    @contextlib.contextmanager
+    def _db(self):
+        db = sqlite3.connect(self.path, timeout=60)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            with db:  # one transaction: committed whole or rolled back
+                yield db
+        finally:
+            db.close()
+
+    def refresh(self) -> None:
+        """Re-read the index after files changed (``watch``)."""
+        self.index = load_index(self.root)
+
+    def key(self, claim_id: str, profile: Profile) -> str | None:
+        """The key of ``claim_id`` under ``profile``; None when the index does not know the claim."""
+        files = self.index.files_of(claim_id)
+        if not files:
+            return None
+        h = hashlib.sha256()
+        h.update(claim_id.encode() + b"\0")
+        h.update(json.dumps(dataclasses.asdict(profile), sort_keys=True).encode())
+        h.update(engine_fingerprint().encode())
+        for path in files:
+            h.update(path.relative_to(self.root).as_posix().encode() + b"\0" + _file_hash(path).encode())
+        return h.hexdigest()
+
+    def lookup(self, claim, profile: Profile) -> ClaimResult | None:
+        """The stored result of ``claim`` (a Claim or its id), marked ``cached``, or None."""
+        claim_id = claim if isinstance(claim, str) else claim.id
+        key = self.key(claim_id, profile)
+        if key is None:
+            return None
+        with self._db() as db:
+            row = db.execute("SELECT result FROM results WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        result = result_from_dict(json.loads(row[0]))
+        result.cached = True
+        return result
+
+    def store(self, result: ClaimResult, profile: Profile) -> bool:
+        """Keep ``result`` (not an ERROR); return whether it was stored."""
+        if result.verdict is Verdict.ERROR:
+            return False
+        key = self.key(result.id, profile)
+        if key is None:
+            return False
+        data = result.to_dict()
+        data["corrected_by"] = []  # a property of the catalogue, filled by the run, not of this result
+        data.pop("cached", None)
+        with self._db() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)",
+                (key, result.id, profile.name, result.seconds, json.dumps(data), time.time()),
+            )
+        return True
+
+    def timings(self, profile_name: str) -> dict[str, float]:
+        """The last measured seconds of each claim under a profile (to schedule the longest first)."""
+        with self._db() as db:
+            rows = db.execute(
+                "SELECT claim_id, seconds FROM results WHERE profile = ? ORDER BY stored", (profile_name,)
+            ).fetchall()
+        return dict(rows)
+
+    def clear(self) -> int:
+        """Forget every stored result; return how many there were."""
+        with self._db() as db:
+            n = db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+            db.execute("DELETE FROM results")
+        return n
