@@ -66,7 +66,8 @@ def lemmacheck_profile(request: pytest.FixtureRequest):
     from .profile import profile_named
 
     cfg = request.config
-    return profile_named("deep" if cfg.getoption("--lemmacheck-deep") else "quick").with_seed(cfg._lemmacheck_seed)
+    profile = profile_named("deep" if cfg.getoption("--lemmacheck-deep") else "quick")
+    return profile.with_seed(cfg._lemmacheck_seed)
 
 
 @pytest.fixture(scope="session")
@@ -93,7 +94,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
     run = RunResult(seed=session.config._lemmacheck_seed,
                     profile="deep" if session.config.getoption("--lemmacheck-deep") else "quick",
-                    results=results, studies=[], started="pytest session", seconds=sum(r.seconds for r in results))
+                    results=results, studies=[], started="pytest session",
+                    seconds=sum(r.seconds for r in results))
     data = run.to_dict()
     Path(out).mkdir(parents=True, exist_ok=True)
     (Path(out) / "results.json").write_text(json.dumps(data, indent=1, ensure_ascii=False))
