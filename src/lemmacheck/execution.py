@@ -35,7 +35,7 @@ from .reproducible import pinned_hypothesis_constants
 from .results import ClaimResult
 from .verdict import Verdict
 
-__all__ = ["execute", "default_jobs", "default_timeout", "ClaimTimeout", "RunInterrupted"]
+__all__ = ["execute", "start_worker", "default_jobs", "default_timeout", "ClaimTimeout", "RunInterrupted"]
 
 # Seconds per claim before it is an ERROR, by profile, at the profile's base budget (LEMMACHECK_SCALE
 # raises it in proportion).  Quick claims take 0.1-5 s on this machine; 120 s leaves room for a loaded
@@ -268,23 +268,27 @@ def _receive(stream):
 
 def _worker_main() -> None:
     """A worker process: ``python -c '...; _worker_main()' ROOT``.  It reads ``(claim id, profile,
-    timeout)`` messages on stdin and answers ``("start", id, blank result)`` then ``("done", id, result)``
-    on the stdout it was given; content that prints goes to stderr, never into the protocol."""
+    timeout, modules)`` messages on stdin, imports ``modules`` (those the parent's index says declare
+    the claim), and answers ``("start", id, blank result)`` then ``("done", id, result)`` on the stdout
+    it was given; content that prints goes to stderr, never into the protocol."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
     protocol_out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     requests = os.fdopen(os.dup(0), "rb")
+    import lemmacheck.engine  # noqa: F401  (imported before any claim: a waiting worker is a warm one)
+
     from .claim import REGISTRY
+    from .index import import_modules
 
     root = Path(sys.argv[1])
     while True:
         try:
-            claim_id, profile, timeout = _receive(requests)
+            claim_id, profile, timeout, modules = _receive(requests)
         except EOFError:
             return
         try:
             if claim_id not in REGISTRY:
-                _load(root, [claim_id])
+                import_modules(root, modules)
             if claim_id in REGISTRY:
                 _send(protocol_out, ("start", claim_id, _blank_result(REGISTRY[claim_id], profile, "")))
             result = _run_one(claim_id, profile, timeout, root)
@@ -316,10 +320,10 @@ class _Worker:
         self.started = 0.0
         self.deadline = math.inf
 
-    def give(self, claim_id: str, profile: Profile, limit: float | None) -> None:
+    def give(self, claim_id: str, profile: Profile, limit: float | None, modules: list[str]) -> None:
         self.claim_id, self.template, self.started = claim_id, None, time.monotonic()
         self.deadline = self.started + (limit + _GRACE + _STARTUP_ALLOWANCE if limit else math.inf)
-        _send(self.proc.stdin, (claim_id, profile, limit))
+        _send(self.proc.stdin, (claim_id, profile, limit, modules))
 
     def answered(self, limit: float | None):
         """The worker's next message; a "start" moves the deadline to the claim's own clock."""
@@ -358,19 +362,24 @@ def _run_pool(
     timeout: float | None,
     root: Path,
     done: Callable[[ClaimResult], None],
+    index=None,
+    warm: Sequence[_Worker] = (),
 ) -> None:
     from .index import load_index
 
-    load_index(root)  # refreshed once here, so that the workers only read it
+    index = index or load_index(root)
     todo = list(ids)
-    idle: list[_Worker] = []
+    idle: list[_Worker] = list(warm)[: len(todo)]
     busy: list[_Worker] = []
+    for w in list(warm)[len(todo) :]:
+        w.stop()
     try:
-        idle = [_Worker(root) for _ in range(min(jobs, len(todo)))]
+        idle += [_Worker(root) for _ in range(min(jobs, len(todo)) - len(idle))]
         while todo or busy:
             while todo and idle:
                 w = idle.pop()
-                w.give(todo.pop(0), profile, timeout)
+                claim_id = todo.pop(0)
+                w.give(claim_id, profile, timeout, index.declaring_modules([claim_id]))
                 busy.append(w)
             wait_for = max(0.0, min(w.deadline for w in busy) - time.monotonic())
             ready = multiprocessing.connection.wait(
@@ -478,6 +487,8 @@ def execute(
     root: Path | None = None,
     isolate: bool = False,
     progress: Callable[[str, int, int], None] | None = None,
+    index=None,
+    warm: Sequence[_Worker] = (),
 ) -> list[ClaimResult]:
     """Check ``claim_ids`` under ``profile``; return their results in the order given.
 
@@ -487,6 +498,8 @@ def execute(
     scheduler address.  ``isolate``: never run in this process (its imported content may be stale, as
     in ``watch``).  ``on_result`` and ``progress`` see each result as it finishes (cached ones first).
     ``root``: the project whose content workers import (default: found from the working directory).
+    ``index``: the content index to read (default: :func:`lemmacheck.index.load_index`, refreshed);
+    ``warm``: workers started ahead (:func:`start_worker`) to use first; every worker stops at the end.
     """
     from .discovery import find_root
 
@@ -516,15 +529,25 @@ def execute(
                 todo.append(cid)
         todo = _longest_first(todo, cache, profile)
         if dask:
+            for w in warm:
+                w.stop()
             _run_dask(todo, profile, address=dask, jobs=jobs, timeout=limit, root=root, done=done)
         elif todo and (isolate or (jobs > 1 and len(todo) > 1)):
-            _run_pool(todo, profile, jobs=jobs, timeout=limit, root=root, done=done)
+            _run_pool(todo, profile, jobs=jobs, timeout=limit, root=root, done=done, index=index, warm=warm)
         else:
+            for w in warm:
+                w.stop()
             for cid in todo:
                 done(_run_one(cid, profile, limit, root))
     except KeyboardInterrupt:
         raise RunInterrupted([results[c] for c in ids if c in results]) from None
     return [results[c] for c in ids]
+
+
+def start_worker(root: Path) -> _Worker:
+    """A worker process started now, importing the engine while nothing is asked of it; hand it to
+    :func:`execute` as ``warm=[...]`` to save its start-up later (``watch`` keeps one ready)."""
+    return _Worker(Path(root).resolve())
 
 
 def _longest_first(ids: list[str], cache, profile: Profile) -> list[str]:
