@@ -78,11 +78,12 @@ def _file_hash(path: Path) -> str:
 class ResultCache:
     """``lookup`` / ``store`` / ``clear`` results of one project, keyed as the module docstring says."""
 
-    def __init__(self, root: Path, *, index: ContentIndex | None = None):
+    def __init__(self, root: Path, *, index: ContentIndex | None = None, path: Path | None = None):
         self.root = Path(root).resolve()
         self.index = index or load_index(self.root)
-        self.path = self.root / CACHE_DIR / "results.sqlite"
+        self.path = Path(path) if path is not None else self.root / CACHE_DIR / "results.sqlite"
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._connection: sqlite3.Connection | None = None
         with self._db() as db:
             db.execute(
                 "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, claim_id TEXT, profile TEXT, "
@@ -92,13 +93,26 @@ class ResultCache:
 
     @contextlib.contextmanager
     def _db(self):
-        db = sqlite3.connect(self.path, timeout=60)
-        try:
-            db.execute("PRAGMA journal_mode=WAL")
-            with db:  # one transaction: committed whole or rolled back
-                yield db
-        finally:
-            db.close()
+        """One transaction on this cache's connection (opened once: a lookup per claim stays cheap)."""
+        if self._connection is None:
+            self._connection = sqlite3.connect(self.path, timeout=60)
+            self._connection.execute("PRAGMA journal_mode=WAL")
+        with self._connection as db:  # committed whole or rolled back
+            yield db
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def __enter__(self) -> ResultCache:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:  # Python 3.13 warns about a connection left open
+        self.close()
 
     def refresh(self) -> None:
         """Re-read the index after files changed (``watch``)."""
