@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import math
 import secrets
 import sys
 import time
@@ -66,6 +67,7 @@ class Watcher:
 
             self.cache = ResultCache(self.root, index=self.index)
         self.results: dict[str, ClaimResult] = {}
+        self.last_latency = math.nan  # seconds from the last save to its verdicts
         self.warm = [start_worker(self.root)]
 
     def _execute(self, ids: list[str]) -> list[ClaimResult]:
@@ -107,7 +109,7 @@ class Watcher:
         fresh = self._execute(reached) if reached else []
         for r in fresh:
             self.results[r.id] = r
-        first_latency = time.time() - t_saved
+        first_latency = self.last_latency = time.time() - t_saved
         # the edit may have added, removed or renamed claims: the refreshed index says which
         self.index = load_index(self.root)
         if self.cache is not None:
