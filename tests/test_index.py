@@ -78,3 +78,26 @@ def test_a_corrupt_index_file_is_rebuilt(project):
     (root / index_module.CACHE_DIR / "index.json").write_text("{not json")
     assert f"{pkg}.am_gm" in load_index(root).claim_ids()
     assert len(imported) == 2
+
+
+LINKS = """
+@inequality("{pkg}.links.corrected", inputs={"x": Array()}, corrects="{pkg}.am_gm", **META)
+def corrected(xp, x):
+    return x, x
+
+@inequality("Not A Valid Id", inputs={"x": Array()}, **META)
+def malformed(xp, x):
+    return x, x
+"""
+
+
+def test_links_and_malformed_declarations_are_known_without_importing(project):
+    root, pkg, _ = project
+    (root / pkg / "links.py").write_text(
+        (root / pkg / "flat.py").read_text().split("\n@")[0] + LINKS.replace("{pkg}", pkg)
+    )
+    idx = load_index(root)
+    assert idx.corrected_by() == {f"{pkg}.am_gm": [f"{pkg}.links.corrected"]}
+    ((cid, module, message),) = idx.definition_errors()
+    assert cid == "Not A Valid Id" and module == f"{pkg}.links" and "dotted lower-case" in message
+    assert idx.declaring_modules(["Not A Valid Id"]) == [f"{pkg}.links"]

@@ -30,7 +30,7 @@ from .discovery import content_dirs
 __all__ = ["ContentIndex", "CACHE_DIR", "load_index", "import_modules", "write_atomic"]
 
 CACHE_DIR = ".lemmacheck-cache"
-_FORMAT = 1  # bump when the index layout changes
+_FORMAT = 2  # bump when the index layout changes
 
 
 @dataclasses.dataclass
@@ -45,6 +45,8 @@ class ModuleRecord:
     derivations: list[str] = dataclasses.field(default_factory=list)  # ids whose derivation it holds
     studies: list[str] = dataclasses.field(default_factory=list)
     errors: list[str] = dataclasses.field(default_factory=list)  # ids of malformed declarations
+    error_messages: list[str] = dataclasses.field(default_factory=list)  # their messages, same order
+    corrects: dict[str, str] = dataclasses.field(default_factory=dict)  # claim id -> the id it corrects
     import_error: str = ""
 
 
@@ -151,6 +153,28 @@ class ContentIndex:
 
     def failed_imports(self) -> list[tuple[str, str]]:
         return [(m, rec.import_error) for m, rec in self.modules.items() if rec.import_error]
+
+    def definition_errors(self) -> list[tuple[str, str, str]]:
+        """``(claim id, module, message)`` of every malformed declaration, as the registry keeps them."""
+        return [
+            (cid, m, msg)
+            for m, rec in self.modules.items()
+            for cid, msg in zip(rec.errors, rec.error_messages, strict=True)
+        ]
+
+    def corrected_by(self) -> dict[str, list[str]]:
+        """For each claim, the claims declared as its corrected forms (the catalogue's links), so a run
+        can fill ``corrected_by`` without importing every module."""
+        out: dict[str, list[str]] = {}
+        for rec in self.modules.values():
+            for cid, target in rec.corrects.items():
+                out.setdefault(target, []).append(cid)
+        return out
+
+    def orphan_derivations(self) -> list[str]:
+        """Derivations attached to an id that no module declares as a claim."""
+        claims = {c for rec in self.modules.values() for c in rec.claims}
+        return sorted({d for rec in self.modules.values() for d in rec.derivations} - claims)
 
     def closure(self, modules: Iterable[str]) -> list[str]:
         """``modules`` and every project module they import, transitively."""
@@ -297,7 +321,15 @@ def _declarations_into(root: Path, stale: list[str], records: dict[str, ModuleRe
         found = {m: {"import_error": msg} for m in stale}
     for name, decl in found.items():
         if name in records:
-            for key in ("claims", "derivations", "studies", "errors", "import_error"):
+            for key in (
+                "claims",
+                "derivations",
+                "studies",
+                "errors",
+                "error_messages",
+                "corrects",
+                "import_error",
+            ):
                 if key in decl:
                     setattr(records[name], key, decl[key])
 
@@ -325,12 +357,22 @@ def _declarations_main(argv: list[str]) -> None:
     root, stale = Path(argv[0]), argv[1:]
     errors = dict(import_modules(root, stale))
     out = {
-        m: {"claims": [], "derivations": [], "studies": [], "errors": [], "import_error": errors.get(m, "")}
+        m: {
+            "claims": [],
+            "derivations": [],
+            "studies": [],
+            "errors": [],
+            "error_messages": [],
+            "corrects": {},
+            "import_error": errors.get(m, ""),
+        }
         for m in stale
     }
     for c in REGISTRY:
         if c.module in out:
             out[c.module]["claims"].append(c.id)
+            if c.corrects:
+                out[c.module]["corrects"][c.id] = c.corrects
         if c.derivation is not None and c.derivation.module in out:
             out[c.derivation.module]["derivations"].append(c.id)
     # a derivation whose claim lives in a module not imported here waits in the registry's pending list
@@ -340,7 +382,8 @@ def _declarations_main(argv: list[str]) -> None:
     for s in REGISTRY.studies.values():
         if s.module in out:
             out[s.module]["studies"].append(s.id)
-    for cid, m, _ in REGISTRY.definition_errors:
+    for cid, m, message in REGISTRY.definition_errors:
         if m in out:
             out[m]["errors"].append(str(cid))
+            out[m]["error_messages"].append(message)
     sys.stdout.write("\n" + json.dumps(out) + "\n")
