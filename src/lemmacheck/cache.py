@@ -80,7 +80,7 @@ class ResultCache:
 
     def __init__(self, root: Path, *, index: ContentIndex | None = None, path: Path | None = None):
         self.root = Path(root).resolve()
-        self.index = index or load_index(self.root)
+        self._index = index
         self.path = Path(path) if path is not None else self.root / CACHE_DIR / "results.sqlite"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._connection: sqlite3.Connection | None = None
@@ -114,9 +114,20 @@ class ResultCache:
     def __del__(self) -> None:  # Python 3.13 warns about a connection left open
         self.close()
 
+    @property
+    def index(self) -> ContentIndex:
+        """The content index the keys are read from (loaded when a key is first needed)."""
+        if self._index is None:
+            self._index = load_index(self.root)
+        return self._index
+
+    @index.setter
+    def index(self, index: ContentIndex) -> None:
+        self._index = index
+
     def refresh(self) -> None:
         """Re-read the index after files changed (``watch``)."""
-        self.index = load_index(self.root)
+        self._index = load_index(self.root)
 
     def key(self, claim_id: str, profile: Profile) -> str | None:
         """The key of ``claim_id`` under ``profile``; None when the index does not know the claim."""
