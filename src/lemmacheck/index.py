@@ -57,6 +57,7 @@ def write_atomic(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; a report or an index is for every reader
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
