@@ -108,3 +108,20 @@ def test_dask_local_cluster_reproduces_a_serial_run():
     on_dask = execute(ids, PROFILE, jobs=2, dask="local", root=find_root())
     for a, b in zip(serial, on_dask, strict=True):
         assert _comparable(a) == _comparable(b), f"{a.id}: serial and Dask disagree"
+
+
+def test_ctrl_c_keeps_the_results_already_finished(tmp_path):
+    pkg = make_project(tmp_path, {"mod": AM_GM + SLEEPS_FOREVER})
+
+    def interrupt_after_first(result):
+        raise KeyboardInterrupt
+
+    with pytest.raises(execution.RunInterrupted) as info:
+        execute(
+            [f"{pkg}.am_gm", f"{pkg}.sleeps_forever"],
+            PROFILE,
+            jobs=2,
+            root=tmp_path,
+            on_result=interrupt_after_first,
+        )
+    assert [r.id for r in info.value.results] == [f"{pkg}.am_gm"]
