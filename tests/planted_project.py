@@ -70,3 +70,11 @@ def make_project(root: Path, modules: dict[str, str], *, helpers: dict[str, str]
     for name, source in (helpers or {}).items():
         (root / pkg / f"{name}.py").write_text(textwrap.dedent(source).replace("{pkg}", pkg))
     return pkg
+
+
+INSTANT_VALUES = """
+from lemmacheck import value
+
+for _i in range(8):
+    value(f"{pkg}.instant_{_i}", computed=lambda: 4, stated=4, **META)
+"""

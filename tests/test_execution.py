@@ -15,6 +15,7 @@ from lemmacheck.verdict import Verdict
 from planted_project import (
     AM_GM,
     IGNORES_ALARM,
+    INSTANT_VALUES,
     KILLS_ITS_PROCESS,
     SLEEPS_FOREVER,
     SLOW_SWEEP,
@@ -125,3 +126,12 @@ def test_ctrl_c_keeps_the_results_already_finished(tmp_path):
             on_result=interrupt_after_first,
         )
     assert [r.id for r in info.value.results] == [f"{pkg}.am_gm"]
+
+
+def test_claims_finishing_instantly_are_never_mistaken_for_hung_workers(tmp_path):
+    # a worker's "start" and "done" arrive together; read through a buffer, "done" would sit unseen
+    # while the parent waits on the empty pipe, until the time limit killed a worker that had finished
+    pkg = make_project(tmp_path, {"mod": INSTANT_VALUES})
+    ids = [f"{pkg}.instant_{i}" for i in range(8)]
+    results = execute(ids, PROFILE, jobs=2, timeout=2, root=tmp_path)
+    assert [r.verdict for r in results if r.verdict is Verdict.ERROR] == [], [r.message for r in results]

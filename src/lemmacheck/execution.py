@@ -250,20 +250,31 @@ def _load(root: Path, claim_ids: Iterable[str]) -> list[tuple[str, str]]:
 
 
 def _send(stream, message) -> None:
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write(struct.pack("!Q", len(data)) + data)
+    payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    data = memoryview(struct.pack("!Q", len(payload)) + payload)
+    while data:  # an unbuffered pipe may take fewer bytes per write
+        written = stream.write(data)
+        data = data[written if written is not None else len(data) :]
     stream.flush()
 
 
+def _read_exact(stream, size: int) -> bytes:
+    """Exactly ``size`` bytes (a pipe may deliver fewer per read); EOFError when the writer is gone."""
+    chunks, missing = [], size
+    while missing:
+        chunk = stream.read(missing)
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        missing -= len(chunk)
+    return b"".join(chunks)
+
+
 def _receive(stream):
-    head = stream.read(8)
-    if len(head) < 8:
-        raise EOFError
-    (size,) = struct.unpack("!Q", head)
-    data = stream.read(size)
-    if len(data) < size:
-        raise EOFError
-    return pickle.loads(data)
+    """One message.  The parent reads its workers' pipes unbuffered: a buffered reader could swallow
+    the next message while ``wait`` watches the (then empty) pipe, and the worker would look hung."""
+    (size,) = struct.unpack("!Q", _read_exact(stream, 8))
+    return pickle.loads(_read_exact(stream, size))
 
 
 def _worker_main() -> None:
@@ -313,7 +324,13 @@ class _Worker:
             str(root),
         ]
         self.proc = subprocess.Popen(
-            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, cwd=root, start_new_session=True
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            cwd=root,
+            start_new_session=True,
+            bufsize=0,
         )
         self.claim_id: str | None = None
         self.template: ClaimResult | None = None
