@@ -78,3 +78,24 @@ from lemmacheck import value
 for _i in range(8):
     value(f"{pkg}.instant_{_i}", computed=lambda: 4, stated=4, **META)
 """
+
+# two claims of one check module; the second has its derivation in another module (no metadata there)
+TWO_CHECKS = """
+from lemmacheck import identity
+
+@identity("{pkg}.checks.plain", inputs={"x": Array()}, **META)
+def plain(xp, x):
+    return x + x, 2 * x
+
+@identity("{pkg}.checks.derived", inputs={"x": Array()}, **META)
+def derived(xp, x):
+    return (x + 1) ** 2, x * x + 2 * x + 1
+"""
+
+ITS_DERIVATION = """
+import sympy as sp
+from lemmacheck import derivation
+
+_x = sp.Symbol("x", real=True)
+derivation("{pkg}.checks.derived", chain=[(_x + 1) ** 2, "=", _x**2 + 2 * _x + 1])
+"""

@@ -16,9 +16,11 @@ from planted_project import (
     AM_GM,
     IGNORES_ALARM,
     INSTANT_VALUES,
+    ITS_DERIVATION,
     KILLS_ITS_PROCESS,
     SLEEPS_FOREVER,
     SLOW_SWEEP,
+    TWO_CHECKS,
     make_project,
 )
 
@@ -135,3 +137,12 @@ def test_claims_finishing_instantly_are_never_mistaken_for_hung_workers(tmp_path
     ids = [f"{pkg}.instant_{i}" for i in range(8)]
     results = execute(ids, PROFILE, jobs=2, timeout=2, root=tmp_path)
     assert [r.verdict for r in results if r.verdict is Verdict.ERROR] == [], [r.message for r in results]
+
+
+def test_a_worker_imports_a_claims_derivation_even_after_its_check_module(tmp_path):
+    pkg = make_project(tmp_path, {"checks": TWO_CHECKS, "derivs": ITS_DERIVATION})
+    plain, derived = execute(
+        [f"{pkg}.checks.plain", f"{pkg}.checks.derived"], PROFILE, jobs=1, isolate=True, root=tmp_path
+    )
+    assert plain.verdict is Verdict.HOLDS, plain.message
+    assert derived.verdict is Verdict.PROVED, "the derivation module was imported for the second claim"

@@ -207,13 +207,19 @@ def _time_limit(seconds: float | None):
         signal.signal(signal.SIGALRM, previous)
 
 
-def _run_one(claim_id: str, profile: Profile, timeout: float | None, root: Path | None) -> ClaimResult:
-    """Run one registered claim under the time limit, loading its content first if needed."""
+def _run_one(
+    claim_id: str, profile: Profile, timeout: float | None, root: Path | None, modules: Sequence[str] = ()
+) -> ClaimResult:
+    """Run one claim under the time limit, after importing ``modules`` (every module the index says
+    declares it: a claim may have its check in one module and its derivation in another, and a process
+    that imported only the first for an earlier claim would run it without its derivation)."""
     from .claim import REGISTRY
     from .engine import run_claim
+    from .index import import_modules
 
+    errors = import_modules(root, modules) if root is not None and modules else []
     if claim_id not in REGISTRY and root is not None:
-        errors = _load(root, [claim_id])
+        errors += _load(root, [claim_id])
         if claim_id not in REGISTRY:
             detail = "; ".join(f"{m}: {e.splitlines()[0]}" for m, e in errors) or "no module declares it"
             return _unknown_result(
@@ -298,8 +304,7 @@ def _worker_main() -> None:
         except EOFError:
             return
         try:
-            if claim_id not in REGISTRY:
-                import_modules(root, modules)
+            import_modules(root, modules)  # every time: already imported ones cost a dict lookup
             if claim_id in REGISTRY:
                 _send(protocol_out, ("start", claim_id, _blank_result(REGISTRY[claim_id], profile, "")))
             result = _run_one(claim_id, profile, timeout, root)
@@ -455,11 +460,13 @@ def _lost(w: _Worker, profile: Profile, message: str | None, timeout: float | No
 # --------------------------------------------------------------------------- Dask
 
 
-def _dask_task(claim_id: str, profile: Profile, root: str, timeout: float | None) -> ClaimResult:
+def _dask_task(
+    claim_id: str, profile: Profile, root: str, timeout: float | None, modules: Sequence[str]
+) -> ClaimResult:
     """Runs on a Dask worker: load the claim's content there (once per worker process), then run it.
     Dask runs tasks in threads, where no alarm can interrupt them, so the time limit is not enforced
     there (use the cluster's own limits)."""
-    return _run_one(claim_id, profile, timeout, Path(root))
+    return _run_one(claim_id, profile, timeout, Path(root), modules)
 
 
 def _run_dask(
@@ -471,6 +478,7 @@ def _run_dask(
     timeout: float | None,
     root: Path,
     done: Callable[[ClaimResult], None],
+    index,
 ) -> None:
     try:
         from distributed import Client, LocalCluster, as_completed
@@ -484,7 +492,12 @@ def _run_dask(
             client = stack.enter_context(Client(cluster))
         else:
             client = stack.enter_context(Client(address))
-        futures = [client.submit(_dask_task, cid, profile, str(root), timeout, pure=False) for cid in ids]
+        futures = [
+            client.submit(
+                _dask_task, cid, profile, str(root), timeout, index.declaring_modules([cid]), pure=False
+            )
+            for cid in ids
+        ]
         for fut in as_completed(futures):
             done(fut.result())
 
@@ -519,6 +532,7 @@ def execute(
     ``warm``: workers started ahead (:func:`start_worker`) to use first; every worker stops at the end.
     """
     from .discovery import find_root
+    from .index import load_index
 
     ids = list(dict.fromkeys(claim_ids))
     root = Path(root or find_root()).resolve()
@@ -548,14 +562,19 @@ def execute(
         if dask:
             for w in warm:
                 w.stop()
-            _run_dask(todo, profile, address=dask, jobs=jobs, timeout=limit, root=root, done=done)
+            index = index or load_index(root)
+            _run_dask(
+                todo, profile, address=dask, jobs=jobs, timeout=limit, root=root, done=done, index=index
+            )
         elif todo and (isolate or (jobs > 1 and len(todo) > 1)):
             _run_pool(todo, profile, jobs=jobs, timeout=limit, root=root, done=done, index=index, warm=warm)
         else:
             for w in warm:
                 w.stop()
+            if todo:
+                index = index or load_index(root)
             for cid in todo:
-                done(_run_one(cid, profile, limit, root))
+                done(_run_one(cid, profile, limit, root, index.declaring_modules([cid])))
     except KeyboardInterrupt:
         raise RunInterrupted([results[c] for c in ids if c in results]) from None
     return [results[c] for c in ids]
