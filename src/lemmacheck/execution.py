@@ -362,8 +362,13 @@ class _Worker:
         self._close()
 
     def stop(self) -> None:
+        """Let the worker exit (EOF on its stdin) without waiting for its interpreter to shut down: a
+        thread reaps it, and kills it if it has not gone within a few seconds."""
         with contextlib.suppress(OSError):
             self.proc.stdin.close()
+        threading.Thread(target=self._reap, daemon=True, name="lemmacheck-reaper").start()
+
+    def _reap(self) -> None:
         try:
             self.proc.wait(5)
         except subprocess.TimeoutExpired:

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from .changes import Transition, diff, format_transitions
+from .changes import Transition, diff
 from .discovery import content_dirs, find_root
 from .execution import default_jobs, execute, start_worker
 from .index import load_index, write_atomic
@@ -49,6 +49,7 @@ class Watcher:
         profile: Profile,
         *,
         keyword: str | None = None,
+        select: Callable[[str], bool] | None = None,
         jobs: int | None = None,
         timeout: float | None = None,
         use_cache: bool = True,
@@ -57,7 +58,7 @@ class Watcher:
         echo: Callable[[str], None] = print,
     ):
         self.root, self.profile, self.keyword = root.resolve(), profile, keyword
-        self.select = _matcher(keyword)
+        self.select = select or _matcher(keyword)
         self.jobs, self.timeout, self.html, self.echo = jobs or default_jobs(), timeout, html, echo
         self.out = out or self.root / "reports"
         self.index = load_index(self.root)
@@ -70,7 +71,7 @@ class Watcher:
         self.last_latency = math.nan  # seconds from the last save to its verdicts
         self.warm = [start_worker(self.root)]
 
-    def _execute(self, ids: list[str]) -> list[ClaimResult]:
+    def _execute(self, ids: list[str], on_result=None) -> list[ClaimResult]:
         warm, self.warm = self.warm, []
         try:
             return execute(
@@ -83,6 +84,7 @@ class Watcher:
                 isolate=True,
                 index=self.index,
                 warm=warm,
+                on_result=on_result,
             )
         finally:
             self.warm = [start_worker(self.root)]  # warms up while the user edits
@@ -101,31 +103,48 @@ class Watcher:
         self.write_reports()
 
     def handle(self, changed: Iterable[Path]) -> list[Transition]:
-        """Re-check the claims ``changed`` files reach; print and return the transitions."""
+        """Re-check the claims ``changed`` files reach; print each changed verdict as soon as it is
+        known, then a summary; return the transitions."""
         changed = [Path(p) for p in changed]
         t_saved = max((p.stat().st_mtime for p in changed if p.exists()), default=time.time())
         before = self._document()
+        rechecked = 0
+
+        def show(result: ClaimResult) -> None:
+            nonlocal rechecked
+            rechecked += 1
+            old = self.results.get(result.id)
+            self.results[result.id] = result
+            after = f"{time.time() - t_saved:.2f} s after the save"
+            if old is None:
+                self.echo(f"  + {result.id}: new, {result.verdict.value}  ({after})")
+            elif old.verdict is not result.verdict:
+                self.echo(f"  ~ {result.id}: {old.verdict.value} -> {result.verdict.value}  ({after})")
+            elif old.first_broken_step != result.first_broken_step:
+                self.echo(
+                    f"  ~ {result.id}: first broken step {old.first_broken_step} -> "
+                    f"{result.first_broken_step}  ({after})"
+                )
+
         reached = [c for c in self.index.claim_ids(self.select) if c in self.index.reached_by(changed)]
-        fresh = self._execute(reached) if reached else []
-        for r in fresh:
-            self.results[r.id] = r
-        first_latency = self.last_latency = time.time() - t_saved
+        if reached:
+            self._execute(reached, on_result=show)
+        self.last_latency = time.time() - t_saved
         # the edit may have added, removed or renamed claims: the refreshed index says which
         self.index = load_index(self.root)
         if self.cache is not None:
             self.cache.index = self.index
         now_selected = self.index.claim_ids(self.select)
         added = [c for c in now_selected if c not in self.results]
-        for r in self._execute(added) if added else []:
-            self.results[r.id] = r
+        if added:
+            self._execute(added, on_result=show)
         for gone in [c for c in self.results if c not in now_selected]:
-            del self.results[gone]
+            self.echo(f"  - {gone}: removed (was {self.results.pop(gone).verdict.value})")
         transitions = diff(before, self._document())
         self.echo(
-            f"[{_dt.datetime.now().strftime('%H:%M:%S')}] {len(fresh) + len(added)} claim(s) re-checked, "
-            f"{first_latency:.2f} s after the save"
+            f"[{_dt.datetime.now().strftime('%H:%M:%S')}] {rechecked} claim(s) re-checked, "
+            f"{len(transitions) or 'no'} change(s); verdicts {self.last_latency:.2f} s after the save"
         )
-        self.echo(format_transitions(transitions))
         self.write_reports()
         return transitions
 
