@@ -6,6 +6,7 @@ the reason, only where Chromium is not installed.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 from lemmacheck.discovery import discover
 from lemmacheck.engine import run_claims
 from lemmacheck.profile import QUICK
-from lemmacheck.report.html import write_html
+from lemmacheck.report.html import render_html, write_html
 
 pytestmark = pytest.mark.browser
 
@@ -33,22 +34,28 @@ def report(tmp_path_factory) -> tuple[Path, dict]:
 
 
 @pytest.fixture(scope="module")
-def page(report):
+def browser():
     if CHROMIUM is None:
         pytest.skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        pg = browser.new_page(viewport={"width": 1400, "height": 1800})
-        errors: list[str] = []
-        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.goto(report[0].as_uri())
-        pg.wait_for_load_state("load")
-        pg.console_errors = errors
-        yield pg
-        browser.close()
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def page(report, browser):
+    pg = browser.new_page(viewport={"width": 1400, "height": 1800})
+    errors: list[str] = []
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(report[0].as_uri())
+    pg.wait_for_load_state("load")
+    pg.console_errors = errors
+    yield pg
+    pg.close()
 
 
 def test_math_renders(page):
@@ -80,3 +87,158 @@ def test_no_console_errors_and_screenshot(page):
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOT), full_page=False)
     assert SCREENSHOT.stat().st_size > 10_000
+
+
+# --------------------------------------------------------------------------- hostile text (issue 13)
+
+ALERT_HOOK = """
+window.__calls = [];
+for (const name of ["alert", "confirm", "prompt", "print"]) {
+  window[name] = function (m) { window.__calls.push(name + ":" + String(m)); };
+}
+"""
+
+
+@pytest.mark.parametrize("with_csp", [True, False], ids=["with-csp", "escaping-alone"])
+def test_no_claim_text_runs_in_the_browser(browser, tmp_path, with_csp):
+    """Script, event-handler, javascript: URL, SVG and MathML payloads in every field, the LaTeX
+    statement included: nothing calls alert.  Checked with the page's CSP and, to test the escaping
+    and sanitizing on their own, with the CSP removed."""
+    from report_payloads import hostile_results
+
+    html = render_html(hostile_results())
+    if not with_csp:
+        html, n = re.subn(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
+        assert n == 1
+    path = tmp_path / "hostile.html"
+    path.write_text(html, encoding="utf-8")
+    page = browser.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.add_init_script(ALERT_HOOK)
+    page.goto(path.as_uri())
+    page.wait_for_load_state("load")
+    # Follow every link and open every <details>, as a reader would.
+    for link in page.locator("a").all():
+        href = link.get_attribute("href") or ""
+        assert href.startswith("#"), href
+        link.evaluate("a => a.click()")
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    page.fill("#f-text", "script")
+    page.wait_for_timeout(300)
+    calls = page.evaluate("window.__calls")
+    handlers = page.evaluate("""[...document.querySelectorAll('*')].flatMap(el =>
+        [...el.attributes].filter(a => a.name.startsWith('on')).map(a => el.tagName + ' ' + a.name))""")
+    scripts = page.evaluate("document.scripts.length")
+    # The page's own script ran (the filter counts), so a blocked script is not mistaken for safety.
+    shown = page.locator("#f-count").inner_text()
+    page.close()
+    assert calls == [] and dialogs == []
+    assert handlers == []
+    assert scripts == 1
+    assert "claims shown" in shown
+
+
+# --------------------------------------------------------------------------- navigation (issue 14.1)
+
+
+def _open(browser, url: str, height: int = 900):
+    pg = browser.new_page(viewport={"width": 1200, "height": height})
+    pg.goto(url)
+    pg.wait_for_load_state("load")
+    return pg
+
+
+def test_search_covers_statement_quote_and_notes(page, report):
+    _, data = report
+    visible = page.locator("article.claim:visible")
+    quoted = next(c for c in data["claims"] if len(c["source"]["quote"]) > 12)
+    fragment = quoted["source"]["quote"][:12].upper()  # case does not matter
+    page.fill("#f-text", fragment)
+    ids = [el.get_attribute("id") for el in visible.all()]
+    assert quoted["id"] in ids and len(ids) < len(data["claims"])
+    statement = next(c for c in data["claims"] if "\\" in c["statement"])
+    command = statement["statement"][statement["statement"].index("\\"):][:8]
+    page.fill("#f-text", command)
+    assert statement["id"] in [el.get_attribute("id") for el in visible.all()]
+    page.fill("#f-text", "")
+
+
+def test_permalink_restores_filters_and_search(browser, report):
+    path, data = report
+    refuted = [c["id"] for c in data["claims"] if c["verdict"] == "REFUTED"]
+    pg = _open(browser, path.as_uri() + "?verdict=REFUTED")
+    try:
+        assert pg.locator("#f-verdict").input_value() == "REFUTED"
+        assert pg.locator("article.claim:visible").count() == len(refuted)
+        pg.fill("#f-text", "hadamard")
+        pg.select_option("#f-verdict", "")
+        assert "q=hadamard" in pg.url and "verdict" not in pg.url
+        pg.reload()
+        pg.wait_for_load_state("load")
+        assert pg.locator("#f-text").input_value() == "hadamard"
+        assert pg.locator("article.claim:visible").count() == 1
+    finally:
+        pg.close()
+
+
+def test_a_link_to_a_claim_lands_with_its_heading_below_the_sticky_bar(browser, report):
+    path, _ = report
+    pg = _open(browser, path.as_uri(), height=500)
+    try:
+        ids = pg.evaluate("[...document.querySelectorAll('article.claim')].map(a => a.id)")
+        target = ids[len(ids) // 2]
+        pg.goto(path.as_uri() + "#" + target)
+        pg.wait_for_timeout(200)
+        assert pg.evaluate("window.scrollY") > 0
+        bar = pg.locator("#filters").bounding_box()
+        heading = pg.locator(f"[id='{target}'] h3").bounding_box()
+        assert heading["y"] >= bar["y"] + bar["height"] - 1, (heading, bar)
+        assert heading["y"] < 500
+    finally:
+        pg.close()
+
+
+def test_a_link_to_a_filtered_out_claim_clears_the_filters(browser, report):
+    path, data = report
+    refuted = next(c["id"] for c in data["claims"] if c["verdict"] == "REFUTED")
+    pg = _open(browser, path.as_uri() + "?verdict=PROVED#" + refuted)
+    try:
+        assert pg.locator(f"[id='{refuted}']").is_visible()
+        assert pg.locator("#f-verdict").input_value() == ""
+    finally:
+        pg.close()
+
+
+def test_groups_collapse_and_their_counts_follow_the_filters(browser, report):
+    path, data = report
+    pg = _open(browser, path.as_uri())
+    try:
+        doc = next(c["source"]["file"] for c in data["claims"] if c["verdict"] == "REFUTED")
+        group = pg.locator(f"details.doc-group[data-doc='{doc}']")
+        in_doc = [c for c in data["claims"] if c["source"]["file"] == doc]
+        assert group.locator(".group-count").first.inner_text() == f"({len(in_doc)})"
+        group.locator("summary").first.click()
+        assert group.locator("article.claim:visible").count() == 0
+        group.locator("summary").first.click()
+        assert group.locator("article.claim:visible").count() == len(in_doc)
+        refuted_here = sum(c["verdict"] == "REFUTED" for c in in_doc)
+        pg.select_option("#f-verdict", "REFUTED")
+        assert group.locator(".group-count").first.inner_text() == f"({refuted_here} of {len(in_doc)})"
+        assert "REFUTED" in pg.locator("#f-count").inner_text()
+    finally:
+        pg.close()
+
+
+def test_a_link_into_a_collapsed_group_opens_it(browser, report):
+    path, _ = report
+    pg = _open(browser, path.as_uri())
+    try:
+        target = pg.locator("details.doc-group article.claim").last.get_attribute("id")
+        pg.evaluate("document.querySelectorAll('details.group').forEach(d => d.open = false)")
+        assert not pg.locator(f"[id='{target}']").is_visible()
+        pg.evaluate(f"window.location.hash = {target!r}")
+        pg.wait_for_timeout(200)
+        assert pg.locator(f"[id='{target}']").is_visible()
+    finally:
+        pg.close()

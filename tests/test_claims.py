@@ -1,21 +1,26 @@
-"""Every registered claim: its computed verdict must equal the catalogue's expectation.
+"""Every registered claim: its computed verdict and proof status must equal the catalogue's expectation.
 
 The test id is the claim id, so ``pytest -k lse`` selects the log-sum-exp claims.  A derivation that
-changes so that its verdict (or its first broken step) changes breaks this test.
+changes so that its verdict, its first broken step or its proof status changes breaks this test.  A
+declaration that is malformed is a failing test under its own id, so ``pytest -k <id>`` never passes it.
 """
 
 from __future__ import annotations
 
+import re
+import urllib.parse
 from pathlib import Path
 
 import pytest
 
 from lemmacheck.claim import REGISTRY
-from lemmacheck.discovery import discover
+from lemmacheck.discovery import discover, find_root
 from lemmacheck.engine import run_claim
 
 IMPORT_ERRORS = discover()
 CLAIM_IDS = REGISTRY.ids()
+BROKEN_DECLARATIONS = {str(cid): msg for cid, _, msg in REGISTRY.definition_errors}
+ROOT = find_root(Path(__file__).parent)
 
 
 def test_content_modules_import():
@@ -27,22 +32,44 @@ def test_claim_declarations_are_well_formed():
     assert not REGISTRY.orphan_derivations(), f"derivations with no claim: {REGISTRY.orphan_derivations()}"
 
 
-SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+@pytest.mark.parametrize("claim_id", sorted(BROKEN_DECLARATIONS))
+def test_declaration(claim_id):
+    """One failing test per malformed declaration, under the claim's own id."""
+    assert claim_id not in BROKEN_DECLARATIONS, BROKEN_DECLARATIONS.get(claim_id)
+
+
+SEEDS = ROOT.parent / "shared" / "seeds"
+_YEAR = re.compile(r"\b(1[89]|20)\d\d\b")
+
+
+def _citation_problem(source) -> str:
+    """What is wrong with a citation, by its kind ('' when it is well formed)."""
+    if source.kind == "document":
+        documents = {p.name for p in SEEDS.glob("*.txt")}
+        return "" if source.file in documents else f"{source.file!r} is not one of the source documents"
+    if source.kind == "url":
+        u = urllib.parse.urlparse(source.file)
+        return "" if u.scheme in ("http", "https") and u.netloc else f"{source.file!r} is not an http(s) URL"
+    if source.kind == "file":
+        return "" if (ROOT / source.file).is_file() else f"{source.file!r} is not a file of the project"
+    if source.kind == "paper":
+        return "" if _YEAR.search(source.file) else f"reference {source.file!r} names no year"
+    return ""
 
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the source documents are not beside the checkout ({SEEDS})")
-def test_every_claim_cites_a_source_document_and_location():
-    documents = {p.name for p in SEEDS.glob("*.txt")}
-    bad = [(c.id, c.source.file) for c in REGISTRY if c.source.file not in documents or not c.source.location.strip()]
-    assert not bad, f"claims citing no known document: {bad}"
+def test_every_claim_cites_its_source_and_location():
+    bad = [(c.id, _citation_problem(c.source)) for c in REGISTRY]
+    bad = [b for b in bad if b[1]] + [(c.id, "no location") for c in REGISTRY if not c.source.location.strip()]
+    assert not bad, f"claims whose citation does not resolve: {bad}"
 
 
 def test_links_between_claims_resolve():
     ids = set(CLAIM_IDS)
     dangling = [(c.id, link) for c in REGISTRY for link in (c.corrects, *c.same_as) if link and link not in ids]
     assert not dangling, f"corrects= / same_as= naming no claim: {dangling}"
-    # A corrected form must correct something: a claim refuted or only approximate as written, or a
-    # derivation with a broken step.
+    # A corrected form must correct something: a claim refuted or only approximate as written, or one whose
+    # proof as written is broken.
     uncorrected = [c.id for c in REGISTRY if c.corrects
                    and REGISTRY[c.corrects].expected.value not in ("REFUTED", "APPROXIMATE")
                    and REGISTRY[c.corrects].expected_broken_step is None]
@@ -54,10 +81,17 @@ def test_claim(claim_id, lemmacheck_profile, lemmacheck_record):
     claim = REGISTRY[claim_id]
     result = run_claim(claim, lemmacheck_profile)
     lemmacheck_record(result)
+    where = f"{claim_id} ({claim.source.file}, {claim.source.location})"
     assert result.verdict.value != "ERROR", result.message
     assert result.verdict.value == claim.expected.value, (
-        f"{claim_id} ({claim.source.file}, {claim.source.location}): computed {result.verdict.value}, "
-        f"catalogue expects {claim.expected.value}\nevidence: {result.evidence}\nreplay: {result.replay}")
+        f"{where}: computed {result.verdict.value}, catalogue expects {claim.expected.value}\n"
+        f"reason: {result.reason}\nevidence: {result.evidence}\nreplay: {result.replay}")
     assert result.first_broken_step == claim.expected_broken_step, (
         f"{claim_id}: first broken step {result.first_broken_step}, expected {claim.expected_broken_step}; "
         f"steps: {[(s.index, s.label, s.status, s.detail) for s in result.steps]}")
+    assert result.proof.status == claim.expected_proof, (
+        f"{where}: proof as written is {result.proof.status.value} ({result.proof.reason}), catalogue expects "
+        f"{claim.expected_proof.value}; steps: {[(s.index, s.label, s.status) for s in result.steps]}")
+    if result.verdict.value in ("HOLDS", "PROVED"):
+        settled = result.evidence.get("settlement", {}).get("unsettled", 0)
+        assert settled == 0, f"{where}: {result.verdict.value} with {settled} unsettled candidates"

@@ -115,7 +115,8 @@ def test_rounding_noise_never_refutes(registry):
 
     r = run_claim(registry["planted.cancellation"], PROFILE)
     assert r.verdict is Verdict.HOLDS, r.evidence
-    assert r.evidence["unconfirmed_candidates"] > 0
+    settled = r.evidence["settlement"]
+    assert settled["candidates"] > 0 and settled["rejected"] > 0 and settled["unsettled"] == 0, settled
 
 
 def test_chain_names_first_broken_step(registry):
@@ -274,7 +275,8 @@ def test_replay_from_seed_is_exact(registry):
     b = run_claim(registry["planted.replay"], QUICK.with_seed(11))
     c = run_claim(registry["planted.replay"], QUICK.with_seed(12))
     assert a.evidence == b.evidence
-    assert a.evidence["counterexample"] != c.evidence["counterexample"]
+    # another seed draws other instances (the minimal counterexample may well be the same one)
+    assert a.seed != c.seed and a.evidence != c.evidence
     assert a.replay == "lemmacheck run --seed 11 -k planted.replay"
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from .api import catalogue, check, check_all
 from .claim import REGISTRY, Claim, Source
 from .declare import (
     Plot,
@@ -24,10 +25,11 @@ from .declare import (
 )
 from .errors import CheckError, ClaimDefinitionError, LemmacheckError, SamplerError
 from .tolerance import Tolerance
-from .verdict import Kind, Verdict
+from .verdict import Kind, ProofStatus, Verdict
 
 __all__ = [
-    "__version__", "REGISTRY", "Claim", "Source", "Kind", "Verdict", "Tolerance",
+    "__version__", "REGISTRY", "Claim", "Source", "Kind", "Verdict", "ProofStatus", "Tolerance",
+    "check", "check_all", "catalogue",
     "inequality", "identity", "approximation", "prop", "value", "complexity", "derivation",
     "study", "StudyResult", "Table", "Plot", "Series",
     "LemmacheckError", "ClaimDefinitionError", "SamplerError", "CheckError",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -72,10 +73,12 @@ def _mp_order(claim_id, check: ApproximationCheck, inputs: dict, dims: dict, eps
 
 def measure_approximation(claim_id: str, check: ApproximationCheck, n: int, rng, tol: Tolerance) -> ApproxOutcome:
     eps = check.eps0 / 2.0 ** np.arange(check.levels)
-    all_orders, fails, rem_meds, exact = [], np.zeros(check.levels), [], 0
+    all_orders: list[np.ndarray] = []
+    fails = np.zeros(check.levels)
+    exact = 0
     total = 0
-    worst = None
-    rem_stack = []
+    worst: dict[str, Any] | None = None
+    rem_stack: list[np.ndarray] = []
     for dims in dims_combinations(check.dims):
         inputs = _draw(claim_id, check, rng, n, dims)
         rem = np.empty((check.levels, n))

@@ -17,18 +17,21 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import enum
 import functools
 import hashlib
 import json
 import sqlite3
 import sys
 import time
+import types
+import typing
 from importlib import metadata
 from pathlib import Path
 
 from .index import CACHE_DIR, ContentIndex, load_index
 from .profile import Profile
-from .results import ClaimResult, StepResult
+from .results import ClaimResult
 from .verdict import Verdict
 
 __all__ = ["ResultCache", "result_from_dict", "engine_fingerprint"]
@@ -37,12 +40,28 @@ _NUMERIC_LIBRARIES = ("numpy", "sympy", "mpmath", "hypothesis")
 
 
 def result_from_dict(data: dict) -> ClaimResult:
-    """Rebuild a :class:`ClaimResult` from its ``to_dict()`` form (derived keys are dropped)."""
-    names = {f.name for f in dataclasses.fields(ClaimResult)}
-    kw = {k: v for k, v in data.items() if k in names}
-    kw["verdict"] = Verdict(kw["verdict"])
-    kw["steps"] = [StepResult(**s) for s in kw.get("steps", [])]
-    return ClaimResult(**kw)
+    """Rebuild a :class:`ClaimResult` from its ``to_dict()`` form (derived keys such as ``topic`` are
+    dropped; nested records and enums are rebuilt from the dataclass's own type hints)."""
+    return _rebuild(ClaimResult, data)
+
+
+def _rebuild(tp, value):
+    if value is None:
+        return None
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        options = [a for a in typing.get_args(tp) if a is not type(None)]
+        return _rebuild(options[0], value) if len(options) == 1 else value
+    if origin is list:
+        (item,) = typing.get_args(tp)
+        return [_rebuild(item, v) for v in value]
+    if dataclasses.is_dataclass(tp) and isinstance(value, dict):
+        hints = typing.get_type_hints(tp)
+        names = {f.name for f in dataclasses.fields(tp)}
+        return tp(**{k: _rebuild(hints[k], v) for k, v in value.items() if k in names})
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return tp(value)
+    return value
 
 
 @functools.lru_cache(maxsize=1)

@@ -16,29 +16,62 @@ from typing import Any
 from .errors import ClaimDefinitionError
 from .inputs import InputSpec
 from .tolerance import Tolerance
-from .verdict import Kind, Verdict
+from .verdict import Kind, ProofStatus, Verdict
 
 __all__ = [
-    "Source", "Claim", "NumericCheck", "ApproximationCheck", "ValueCheck", "ComplexityCheck",
+    "Source", "SOURCE_KINDS", "Claim", "NumericCheck", "ApproximationCheck", "ValueCheck", "ComplexityCheck",
     "SymbolicDerivation", "Registry", "REGISTRY", "RELATIONS",
 ]
 
 RELATIONS = ("=", "<=", "<", ">=", ">", "~")
 _ID_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
-_EXPECTABLE = (Verdict.PROVED, Verdict.HOLDS, Verdict.REFUTED, Verdict.APPROXIMATE)
+_EXPECTABLE = (Verdict.PROVED, Verdict.HOLDS, Verdict.REFUTED, Verdict.APPROXIMATE, Verdict.INCONCLUSIVE)
+
+
+SOURCE_KINDS = ("document", "paper", "url", "file", "project")
 
 
 @dataclasses.dataclass(frozen=True)
 class Source:
-    """Where a claim is stated: the seed file and the label the document itself uses."""
+    """Where a claim is stated, and the label the source itself uses.
+
+    ``kind="document"`` (the default): ``file`` is one of the source documents (``../shared/seeds``).
+    The other kinds cite what a researcher's own claim rests on: :meth:`paper` (a reference string),
+    :meth:`url`, :meth:`local` (a ``.tex`` / ``.md`` file of the project) or :meth:`project` (this project).
+    """
 
     file: str
     location: str
     quote: str = ""
+    kind: str = "document"
 
-    def __post_init__(self):
+    def problem(self) -> str:
+        """What is wrong with this citation ('' when nothing is); checked with the claim's declaration, so a
+        bad citation is an error of that claim, never of the module that imports it."""
         if not self.file or not self.location:
-            raise ValueError("Source needs a file name and a location (section / question / equation)")
+            return "the source needs a file (or reference) and a location (section / question / equation)"
+        if self.kind not in SOURCE_KINDS:
+            return f"source kind {self.kind!r} is not one of {SOURCE_KINDS}"
+        return ""
+
+    @classmethod
+    def paper(cls, reference: str, location: str, quote: str = "") -> Source:
+        """A published source: ``Source.paper("Bernstein, Matrix Mathematics, 2009", "§9.3")``."""
+        return cls(reference, location, quote, "paper")
+
+    @classmethod
+    def url(cls, address: str, location: str, quote: str = "") -> Source:
+        return cls(address, location, quote, "url")
+
+    @classmethod
+    def local(cls, path: str, location: str, quote: str = "") -> Source:
+        """A file of the project, relative to its root: ``Source.local("notes/bound.tex", "eq. (3)")``."""
+        return cls(path, location, quote, "file")
+
+    @classmethod
+    def project(cls, location: str, quote: str = "") -> Source:
+        """A claim this project states itself (a lemma of its own, a sanity check)."""
+        return cls("this project", location, quote, "project")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -109,6 +142,8 @@ class Claim:
     notes: str = ""
     expected_broken_step: int | None = None
     steps_claimed: bool = False
+    proof_not_asserted: str = ""  # why the chain is not the document's own (its links are then not judged)
+    inconclusive_because: str = ""  # why the catalogue expects INCONCLUSIVE
     effort: float = 1.0
     tol: Tolerance | None = None
     module: str = ""
@@ -117,6 +152,21 @@ class Claim:
     @property
     def topic(self) -> str:
         return self.id.split(".", 1)[0]
+
+    @property
+    def has_chain(self) -> bool:
+        """Whether the claim comes with a chain of steps (a proof) as well as its statement."""
+        numeric = isinstance(self.check, NumericCheck) and not self.check.is_property and len(self.check.relations) > 1
+        symbolic = self.derivation is not None and len(self.derivation.relations) > 1
+        return numeric or symbolic
+
+    @property
+    def expected_proof(self) -> ProofStatus:
+        if not self.has_chain:
+            return ProofStatus.NONE
+        if self.proof_not_asserted:
+            return ProofStatus.NOT_ASSERTED
+        return ProofStatus.BROKEN if self.expected_broken_step is not None else ProofStatus.SOUND
 
     @property
     def document(self) -> str:
@@ -134,12 +184,21 @@ def validate_meta(claim_id: str, meta: Mapping[str, Any]) -> None:
             raise ClaimDefinitionError(claim_id, f"missing {key!r}", f"pass {key}=... to the declaration")
     if not isinstance(meta["source"], Source):
         raise ClaimDefinitionError(claim_id, "source must be a lemmacheck.Source", "source=Source(file, location)")
+    if meta["source"].problem():
+        raise ClaimDefinitionError(claim_id, meta["source"].problem(),
+                                   'source=Source("<document>.txt", "§2, eq. (3)") or Source.paper/url/local/project')
     exp = meta["expected"]
     if not isinstance(exp, Verdict) or exp not in _EXPECTABLE:
         raise ClaimDefinitionError(
             claim_id, f"expected={exp!r} is not a verdict a claim can be expected to have",
-            "use Verdict.PROVED, HOLDS, REFUTED or APPROXIMATE",
+            "use Verdict.PROVED, HOLDS, REFUTED, APPROXIMATE, or INCONCLUSIVE with inconclusive_because=",
         )
+    if exp is Verdict.INCONCLUSIVE and not str(meta.get("inconclusive_because") or "").strip():
+        raise ClaimDefinitionError(claim_id, "expected=Verdict.INCONCLUSIVE needs a stated reason",
+                                   "pass inconclusive_because='why the evidence cannot decide'")
+    if "proof_not_asserted" in meta and not str(meta["proof_not_asserted"] or "").strip():
+        raise ClaimDefinitionError(claim_id, "proof_not_asserted needs the reason the chain is not the document's",
+                                   "proof_not_asserted='the chain is our derivation of ...'")
     tol = meta.get("tol")
     if tol is not None and (not isinstance(tol, Tolerance) or not tol.reason):
         raise ClaimDefinitionError(claim_id, "a tolerance override needs a reason",

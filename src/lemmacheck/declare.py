@@ -24,14 +24,14 @@ from .claim import (
     validate_relations,
 )
 from .errors import ClaimDefinitionError
-from .inputs import InputSpec
+from .inputs import InputSpec, resolve_shape
 from .verdict import Kind
 
 __all__ = ["inequality", "identity", "approximation", "prop", "value", "complexity", "derivation", "study",
            "StudyResult", "Table", "Plot", "Series", "Study"]
 
 _META_KEYS = ("title", "source", "statement", "expected", "corrects", "same_as", "notes",
-              "expected_broken_step", "steps_claimed", "effort", "tol")
+              "expected_broken_step", "steps_claimed", "proof_not_asserted", "inconclusive_because", "effort", "tol")
 
 
 def _caller_module(depth: int = 2) -> str:
@@ -39,13 +39,53 @@ def _caller_module(depth: int = 2) -> str:
     return frame.frame.f_globals.get("__name__", "?")
 
 
-def _register(claim_id: str, kind: Kind, meta: Mapping[str, Any], module: str, doc: str = "", **parts) -> None:
+def _declaration_failed(claim_id: Any, module: str, exc: Exception) -> None:
+    """Record a malformed declaration as an ERROR for that claim; never raise into the content module."""
+    if isinstance(exc, ClaimDefinitionError):
+        message = str(exc)
+    else:  # a declaration that is malformed in a way no check below foresaw: still name the claim
+        message = (f"claim {claim_id!r}: the declaration failed ({type(exc).__name__}: {exc})\n"
+                   "  fix: compare it with the examples in docs/authoring.md")
+    REGISTRY.definition_errors.append((str(claim_id), module, message))
+
+
+def _validate_more_meta(claim_id: str, meta: Mapping[str, Any]) -> None:
+    """Checks of the optional metadata, so a wrong type is a clear error and not a crash mid-run."""
+    for key in ("title", "statement", "notes"):
+        if key in meta and not isinstance(meta[key], str):
+            raise ClaimDefinitionError(claim_id, f"{key} must be text, got {type(meta[key]).__name__}",
+                                       f"pass {key}='...'")
+    if meta.get("corrects") is not None and not isinstance(meta["corrects"], str):
+        raise ClaimDefinitionError(claim_id, "corrects must be the id of the claim this one corrects",
+                                   "corrects='topic.claim_as_written'")
+    same_as = meta.get("same_as", ())
+    if isinstance(same_as, str) or not all(isinstance(x, str) for x in same_as):
+        fix = f"same_as=[{same_as!r}]" if isinstance(same_as, str) else "same_as=['a.b']"
+        raise ClaimDefinitionError(claim_id, f"same_as must be a list of claim ids, got {same_as!r}", fix)
+    step = meta.get("expected_broken_step")
+    if step is not None and (isinstance(step, bool) or not isinstance(step, int) or step < 1):
+        raise ClaimDefinitionError(claim_id, f"expected_broken_step={step!r} is not a step number",
+                                   "use the 1-based index of the first broken step, or leave it out")
+    if "steps_claimed" in meta and not isinstance(meta["steps_claimed"], bool):
+        raise ClaimDefinitionError(claim_id, "steps_claimed must be True or False")
+    effort = meta.get("effort", 1.0)
+    if isinstance(effort, bool) or not isinstance(effort, (int, float)) or not effort > 0:
+        raise ClaimDefinitionError(claim_id, f"effort={effort!r} must be a positive number",
+                                   "effort=1 is the default; 4 searches four times as long")
+
+
+def _register(claim_id: str, kind: Kind, meta: Mapping[str, Any], module: str, doc: str = "",
+              **parts) -> None:
     try:
         unknown = set(meta) - set(_META_KEYS)
         if unknown:
             raise ClaimDefinitionError(claim_id, f"unknown keyword(s) {sorted(unknown)}",
                                        f"the metadata keywords are {_META_KEYS}")
         validate_meta(claim_id, meta)
+        if not isinstance(kind, Kind):
+            raise ClaimDefinitionError(claim_id, f"kind={kind!r} is not a claim kind",
+                                       "use one of " + ", ".join(f"Kind.{k.name}" for k in Kind))
+        _validate_more_meta(claim_id, meta)
         REGISTRY.add(Claim(
             id=claim_id,
             title=meta["title"],
@@ -58,21 +98,39 @@ def _register(claim_id: str, kind: Kind, meta: Mapping[str, Any], module: str, d
             notes=meta.get("notes", ""),
             expected_broken_step=meta.get("expected_broken_step"),
             steps_claimed=bool(meta.get("steps_claimed", False)),
+            proof_not_asserted=str(meta.get("proof_not_asserted") or ""),
+            inconclusive_because=str(meta.get("inconclusive_because") or ""),
             effort=float(meta.get("effort", 1.0)),
             tol=meta.get("tol"),
             module=module,
             doc=inspect.cleandoc(doc or ""),
             **parts,
         ))
-    except ClaimDefinitionError as exc:
-        REGISTRY.definition_errors.append((claim_id, module, str(exc)))
+    except Exception as exc:
+        _declaration_failed(claim_id, module, exc)
 
 
 def _validate_inputs(claim_id: str, fn: Callable, inputs, dims) -> None:
+    if not callable(fn):
+        raise ClaimDefinitionError(claim_id, f"the decorator is applied to {fn!r}, not a function",
+                                   "put the decorator on the def of the check function")
     if not isinstance(inputs, Mapping) or not all(isinstance(v, InputSpec) for v in inputs.values()):
-        raise ClaimDefinitionError(claim_id, "inputs must map names to InputSpec (Array, Scalar, ...)")
-    if not isinstance(dims, Mapping) or any(len(list(v)) == 0 for v in dims.values()):
-        raise ClaimDefinitionError(claim_id, "dims must map each dim name to a non-empty list of values")
+        raise ClaimDefinitionError(claim_id, "inputs must map names to InputSpec (Array, Scalar, ...)",
+                                   "inputs={'x': Array('n')}")
+    bad_names = [k for k in inputs if not (isinstance(k, str) and k.isidentifier())]
+    if bad_names:
+        raise ClaimDefinitionError(claim_id, f"input names {bad_names} are not Python identifiers",
+                                   "name each input as the check function's parameter is named")
+    if not isinstance(dims, Mapping) or not all(
+            isinstance(v, (list, tuple, range)) and len(v) > 0 for v in dims.values()):
+        raise ClaimDefinitionError(claim_id, f"dims must map each dim name to a non-empty list of sizes, "
+                                             f"got {dims!r}", "dims={'n': [1, 2, 3, 5]}")
+    for name, spec in inputs.items():
+        missing = [d for d in spec.shape if isinstance(d, str) and d not in dims]
+        if missing:
+            raise ClaimDefinitionError(claim_id, f"input {name!r} has shape {spec.shape}, but dim(s) "
+                                                 f"{missing} are not in dims {sorted(dims)}",
+                                       f"add them to dims=, e.g. dims={{{missing[0]!r}: [1, 2, 3]}}")
     params = inspect.signature(fn).parameters
     names = list(params)
     if not names or names[0] != "xp":
@@ -83,8 +141,39 @@ def _validate_inputs(claim_id: str, fn: Callable, inputs, dims) -> None:
                if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is p.empty
                and k not in inputs and k not in dims and k != "eps"]
     if unknown:
-        raise ClaimDefinitionError(claim_id, f"{fn.__name__} takes {unknown}, which is neither an input nor a dim",
-                                   f"declare them in inputs= or dims=, or drop them from the signature")
+        raise ClaimDefinitionError(claim_id, f"{fn.__name__} takes {unknown}, which is neither an input nor "
+                                             "a dim", "declare them in inputs= or dims=, or drop them from "
+                                                      "the signature")
+
+
+def _relation_list(claim_id: str, relations) -> Sequence[str]:
+    if isinstance(relations, str):  # relations="<=" would read as the chain "<", "="
+        raise ClaimDefinitionError(claim_id, f"relations={relations!r} is a string, not a list",
+                                   f"relations=[{relations!r}]")
+    return relations
+
+
+def _validate_examples(claim_id: str, examples, inputs: Mapping[str, InputSpec]) -> None:
+    """Each pinned example names every input, and each input's shape is what its dims make it."""
+    import numpy as np
+
+    if isinstance(examples, Mapping):
+        raise ClaimDefinitionError(claim_id, "examples must be a list of examples", "examples=[{...}]")
+    for i, ex in enumerate(examples, start=1):
+        if not isinstance(ex, Mapping) or set(ex) != {"dims", "inputs"} or set(ex["inputs"]) != set(inputs):
+            raise ClaimDefinitionError(claim_id, f"example {i} must be {{'dims': {{...}}, "
+                                                 f"'inputs': {{...}}}} naming every input {sorted(inputs)}")
+        for name, spec in inputs.items():
+            try:
+                want = resolve_shape(spec.shape, ex["dims"])
+                got = np.asarray(ex["inputs"][name], dtype=float).shape
+            except (KeyError, ValueError, TypeError) as exc:
+                raise ClaimDefinitionError(claim_id, f"example {i}, input {name!r}: {exc}",
+                                           "give every dim the input's shape names, and numbers") from None
+            if got != want:
+                raise ClaimDefinitionError(
+                    claim_id, f"example {i}: input {name!r} has shape {got}, but its dims {dict(ex['dims'])} "
+                              f"make it {want}", "make the array match the example's dims (or fix the dims)")
 
 
 def _numeric_decorator(kind: Kind, default_relations: tuple[str, ...], *, is_property: bool = False):
@@ -94,18 +183,15 @@ def _numeric_decorator(kind: Kind, default_relations: tuple[str, ...], *, is_pro
         def wrap(fn: Callable) -> Callable:
             try:
                 _validate_inputs(claim_id, fn, inputs, dims or {})
-                rel = validate_relations(claim_id, relations or default_relations)
+                rel = validate_relations(claim_id, _relation_list(claim_id, relations or default_relations))
                 if labels and len(labels) != len(rel):
                     raise ClaimDefinitionError(claim_id, f"{len(labels)} labels for {len(rel)} steps")
-                for ex in examples:
-                    if set(ex) != {"dims", "inputs"} or set(ex["inputs"]) != set(inputs):
-                        raise ClaimDefinitionError(claim_id, "each example must be {'dims': {...}, 'inputs': {...}} "
-                                                             f"naming every input {sorted(inputs)}")
+                _validate_examples(claim_id, examples, inputs)
                 check = NumericCheck(fn=fn, inputs=dict(inputs), dims=dict(dims or {}), relations=rel,
                                      labels=tuple(labels), where=where, is_property=is_property, exact=exact,
                                      examples=tuple(examples))
-            except ClaimDefinitionError as exc:
-                REGISTRY.definition_errors.append((claim_id, fn.__module__, str(exc)))
+            except Exception as exc:
+                _declaration_failed(claim_id, getattr(fn, "__module__", "?"), exc)
                 return fn
             _register(claim_id, kind, meta, fn.__module__, fn.__doc__ or "", check=check)
             return fn
@@ -132,13 +218,16 @@ def approximation(claim_id: str, *, inputs: Mapping[str, InputSpec], dims: Mappi
             _validate_inputs(claim_id, fn, inputs, dims or {})
             if list(inspect.signature(fn).parameters)[1:2] != ["eps"]:
                 raise ClaimDefinitionError(claim_id, f"{fn.__name__} must take (xp, eps, ...)")
+            if not isinstance(relation, str):
+                raise ClaimDefinitionError(claim_id, f"relation={relation!r} must be one relation",
+                                           "relation='<='")
             validate_relations(claim_id, [relation])
             if not (order > 0 and eps0 > 0 and levels >= 4):
                 raise ClaimDefinitionError(claim_id, "need order > 0, eps0 > 0 and levels >= 4")
             check = ApproximationCheck(fn=fn, inputs=dict(inputs), dims=dict(dims or {}), order=order,
                                        relation=relation, eps0=eps0, levels=levels)
-        except ClaimDefinitionError as exc:
-            REGISTRY.definition_errors.append((claim_id, fn.__module__, str(exc)))
+        except Exception as exc:
+            _declaration_failed(claim_id, getattr(fn, "__module__", "?"), exc)
             return fn
         _register(claim_id, Kind.APPROXIMATION, meta, fn.__module__, fn.__doc__ or "", check=check)
         return fn
@@ -151,7 +240,13 @@ def value(claim_id: str, *, computed: Callable[[], Any], stated: Any, places: in
     module = _caller_module()
     if not callable(computed):
         REGISTRY.definition_errors.append(
-            (claim_id, module, f"claim {claim_id!r}: computed must be a callable returning the value"))
+            (str(claim_id), module, f"claim {claim_id!r}: computed must be a callable returning the value\n"
+                                    "  fix: computed=lambda: ..."))
+        return
+    if places is not None and (isinstance(places, bool) or not isinstance(places, int) or places < 0):
+        REGISTRY.definition_errors.append(
+            (str(claim_id), module, f"claim {claim_id!r}: places={places!r} must be a number of decimal "
+                                    "places\n  fix: places=4, or leave it out for an exact comparison"))
         return
     _register(claim_id, Kind.WORKED_EXAMPLE, meta, module, computed.__doc__ or "",
               check=ValueCheck(computed=computed, stated=stated, places=places))
@@ -161,10 +256,12 @@ def complexity(claim_id: str, *, cost: Callable[..., float], grid: Mapping[str, 
                stated: Mapping[str, float], **meta) -> None:
     """Declare a growth claim: fitted log-log exponents of ``cost`` against the stated ones."""
     module = _caller_module()
-    if set(grid) != set(stated) or any(len(v) < 3 for v in grid.values()):
+    if (not callable(cost) or not isinstance(grid, Mapping) or not isinstance(stated, Mapping)
+            or set(grid) != set(stated) or any(len(list(v)) < 3 for v in grid.values())):
         REGISTRY.definition_errors.append(
-            (claim_id, module, f"claim {claim_id!r}: grid and stated must name the same variables, "
-                               "each with at least 3 grid values"))
+            (str(claim_id), module, f"claim {claim_id!r}: cost must be a function, and grid and stated must "
+                                    "name the same variables, each with at least 3 grid values\n"
+                                    "  fix: grid={'n': [8, 16, 32]}, stated={'n': 2}"))
         return
     _register(claim_id, Kind.COMPLEXITY, meta, module, cost.__doc__ or "",
               check=ComplexityCheck(cost=cost, grid=dict(grid), stated=dict(stated)))
@@ -179,9 +276,16 @@ def derivation(claim_id: str, *, chain: Sequence[Any], labels: Sequence[str] = (
     """
     module = _caller_module()
     try:
+        if kind is not None and not isinstance(kind, Kind):
+            raise ClaimDefinitionError(claim_id, f"kind={kind!r} is not a claim kind",
+                                       "use one of " + ", ".join(f"Kind.{k.name}" for k in Kind)
+                                       + ", or leave it out")
+        if isinstance(chain, str) or not isinstance(chain, Sequence):
+            raise ClaimDefinitionError(claim_id, "chain must be a list", "chain=[e0, '<=', e1, '=', e2]")
         exprs, rels = tuple(chain[0::2]), tuple(chain[1::2])
         if len(exprs) != len(rels) + 1 or len(exprs) < 2:
-            raise ClaimDefinitionError(claim_id, "chain must alternate expression, relation, expression ...")
+            raise ClaimDefinitionError(claim_id, "chain must alternate expression, relation, expression ...",
+                                       "chain=[e0, '<=', e1, '=', e2]")
         rels = validate_relations(claim_id, rels)
         if labels and len(labels) != len(rels):
             raise ClaimDefinitionError(claim_id, f"{len(labels)} labels for {len(rels)} steps")
@@ -193,8 +297,8 @@ def derivation(claim_id: str, *, chain: Sequence[Any], labels: Sequence[str] = (
             _register(claim_id, kind, meta, module, "", derivation=d)
         else:
             REGISTRY.attach_derivation(claim_id, d)
-    except ClaimDefinitionError as exc:
-        REGISTRY.definition_errors.append((claim_id, module, str(exc)))
+    except Exception as exc:
+        _declaration_failed(claim_id, module, exc)
 
 
 # --------------------------------------------------------------------------- studies
@@ -245,8 +349,22 @@ def study(study_id: str, *, title: str, source=None, related: Sequence[str] = ()
     """Declare a measurement study rendered as tables and plots (no verdict)."""
 
     def wrap(fn: Callable) -> Callable:
-        REGISTRY.studies[study_id] = Study(id=study_id, title=title, source=source, fn=fn,
-                                           related=tuple(related), module=fn.__module__)
+        module = getattr(fn, "__module__", "?")
+        try:
+            if not isinstance(study_id, str) or not study_id or not isinstance(title, str):
+                raise ClaimDefinitionError(str(study_id), "a study needs a text id and title",
+                                           "@study('topic.name', title='...')")
+            if study_id in REGISTRY.studies:
+                first = REGISTRY.studies[study_id].module
+                raise ClaimDefinitionError(study_id, f"study declared twice (in {first} and {module})",
+                                           "give one of them another id")
+            if isinstance(related, str):
+                raise ClaimDefinitionError(study_id, "related must be a list of claim ids",
+                                           f"related=[{related!r}]")
+            REGISTRY.studies[study_id] = Study(id=study_id, title=title, source=source, fn=fn,
+                                               related=tuple(related), module=module)
+        except Exception as exc:
+            _declaration_failed(study_id, module, exc)
         return fn
 
     return wrap

@@ -23,20 +23,37 @@ def find_root(start: Path | None = None) -> Path:
 
 
 def content_dirs(root: Path) -> list[str]:
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        tomllib = None
+    import tomllib
+
     pp = root / "pyproject.toml"
-    if tomllib is not None and pp.is_file():
+    if pp.is_file():
         cfg = tomllib.loads(pp.read_text()).get("tool", {}).get("lemmacheck", {})
         if "content" in cfg:
             return list(cfg["content"])
     return ["derivations", "checks"]
 
 
+def _content_modules(pkg_name: str, pkg_dir: Path) -> list[str]:
+    """Dotted names of the content modules below ``pkg_dir``, sub-packages included, in sorted order.
+
+    A module or sub-package whose name starts with ``_`` is a helper: it is imported by the modules
+    that use it, never on its own account (and nothing below a ``_`` package is scanned).  The walk
+    reads the folders and imports nothing: :func:`discover` does the imports, with error containment.
+    """
+    names: list[str] = []
+    for info in sorted(pkgutil.iter_modules([str(pkg_dir)]), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        name = f"{pkg_name}.{info.name}"
+        names.append(name)
+        if info.ispkg:
+            names.extend(_content_modules(name, pkg_dir / info.name))
+    return names
+
+
 def discover(root: Path | None = None) -> list[tuple[str, str]]:
-    """Import every module of the content packages once; return ``(module, error)`` for those that fail.
+    """Import every module of the content packages (recursively) once; return ``(module, error)`` for those
+    that fail.
 
     Derivations are imported before checks so that either may declare a claim's metadata.  A module
     that raises on import is reported, and the others are still imported.
@@ -56,12 +73,15 @@ def discover(root: Path | None = None) -> list[tuple[str, str]]:
         except Exception as exc:
             errors.append((pkg_name, f"{type(exc).__name__}: {exc}"))
             continue
-        for info in sorted(pkgutil.iter_modules([str(pkg_dir)]), key=lambda m: m.name):
-            name = f"{pkg_name}.{info.name}"
+        failed: list[str] = []
+        for name in _content_modules(pkg_name, pkg_dir):
+            if any(name.startswith(f + ".") for f in failed):
+                continue  # inside a sub-package that failed to import: reported once, by the package
             try:
                 importlib.import_module(name)
             except Exception as exc:
                 tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
                 errors.append((name, f"{type(exc).__name__}: {exc}\n{''.join(tb[-2:])}"))
+                failed.append(name)
     _DONE[root] = errors
     return errors

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
-import math
+import os
 import platform
 import time
 import traceback
@@ -14,177 +14,106 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from . import __version__
-from .approx import measure_approximation
-from .claim import REGISTRY, ApproximationCheck, Claim, ComplexityCheck, NumericCheck, ValueCheck
+from .claim import REGISTRY, Claim
 from .errors import LemmacheckError
-from .highprec import reverify
+from .kinds import Context, Outcome, checker_for
+from .kinds.derivation import combine
 from .profile import Profile, claim_seed
-from .results import SCHEMA_VERSION, ClaimResult, StepResult, jsonable
-from .search import SweepOutcome, search_numeric
-from .symbolic import DerivationOutcome, check_derivation
-from .tolerance import REVERIFY_DPS, tolerance_for
-from .verdict import Verdict
-from .worked import compare_value, fit_complexity
+from .selection import matches
+from .selection import select as _select
+from .results import SCHEMA_VERSION, ClaimResult, Proof, jsonable, record_to_json
+from .settle import Budget
+from .tolerance import tolerance_for
+from .verdict import ProofStatus, Verdict
 
 __all__ = ["run_claim", "run_claims", "run_study", "RunResult", "replay_command"]
 
 
 def replay_command(claim_id: str, profile: Profile) -> str:
     deep = " --deep" if profile.name == "deep" else ""
-    return f"lemmacheck run --seed {profile.seed}{deep} -k {claim_id}"
-
-
-def _finite(x: float) -> float | None:
-    return x if x is not None and math.isfinite(x) else None
-
-
-def _confirm_first(claim: Claim, check: NumericCheck, candidates, step, relation, tol):
-    """Re-verify candidates (smallest first); return (instance, confirmation) or (None, number tried)."""
-    tried = 0
-    for _, _, inst, _ in candidates:
-        tried += 1
-        conf = reverify(claim.id, check, inst, step, relation, tol)
-        if conf.confirmed:
-            return inst, conf
-    return None, tried
-
-
-def _counterexample(inst, conf) -> dict:
-    return {"dims": jsonable(inst.dims), "inputs": {k: np.asarray(v)[0].tolist() for k, v in inst.inputs.items()},
-            "lhs": conf.lhs, "rhs": conf.rhs, "difference": conf.difference,
-            "dps": conf.dps, "exact": conf.exact}
-
-
-def _numeric(claim: Claim, check: NumericCheck, profile: Profile, rng, seed: int, tol) -> tuple:
-    out: SweepOutcome = search_numeric(claim.id, check, profile, rng, seed, tol)
-    steps: list[StepResult] = []
-    step_counterexamples: dict[int, dict] = {}
-    first_broken = None
-    if len(check.relations) > 1:
-        for i, st in enumerate(out.steps, start=1):
-            label = check.labels[i - 1] if check.labels else f"step {i}"
-            res = StepResult(i, label, st.relation, "holds", checked=st.checked, violations=st.violations,
-                             max_ratio=_finite(st.max_ratio), max_rel_gap=st.max_deviation)
-            if st.relation == "~":
-                res.status = "measured"
-                res.detail = f"max relative deviation {st.max_deviation:.3g}"
-            elif st.candidates:
-                inst, conf = _confirm_first(claim, check, st.candidates, i, st.relation, tol)
-                if inst is not None:
-                    step_counterexamples[i] = _counterexample(inst, conf)
-                    res.status = "broken"
-                    res.detail = (f"{st.violations}/{st.checked} instances violate it; e.g. dims {inst.dims}: "
-                                  f"lhs={conf.lhs[:24]} rhs={conf.rhs[:24]} ({conf.dps} digits)")
-                    first_broken = first_broken or i
-                else:
-                    res.detail = f"{st.violations} float64 candidates not confirmed at {REVERIFY_DPS} digits"
-                    res.violations = 0
-            steps.append(res)
-    end = out.end
-    evidence = {"instances": out.instances, "hypothesis_examples": out.hypothesis_examples,
-                "relation": end.relation, "kept_fraction": out.kept_fraction,
-                "tolerance": dataclasses.asdict(tol)}
-    if check.is_property:
-        evidence["failures"] = end.violations
-    else:
-        if end.relation == "=":
-            evidence["max_relative_deviation"] = end.max_deviation
-        else:
-            evidence["tightness"] = _finite(end.max_ratio)
-    if end.relation == "~":  # mixed directions: the claim is its steps
-        broken = [s for s in steps if s.status == "broken"]
-        return (Verdict.REFUTED if broken else Verdict.HOLDS), evidence, steps, first_broken
-    if end.candidates:
-        inst, conf = _confirm_first(claim, check, end.candidates, None, end.relation, tol)
-        if inst is not None:
-            evidence["violations"] = end.violations
-            evidence["violation_rate"] = end.violations / max(end.checked, 1)
-            evidence["counterexample"] = _counterexample(inst, conf)
-            return Verdict.REFUTED, evidence, steps, first_broken
-        evidence["unconfirmed_candidates"] = end.violations
-    if claim.steps_claimed and first_broken is not None:
-        # The document asserts every link of the chain: a broken link refutes the claim as written.
-        evidence["counterexample"] = step_counterexamples[first_broken] | {"step": first_broken}
-        return Verdict.REFUTED, evidence, steps, first_broken
-    return Verdict.HOLDS, evidence, steps, first_broken
-
-
-def _combine_derivation(claim: Claim, verdict, evidence, steps, first_broken, dout: DerivationOutcome):
-    evidence["derivation"] = {"end_relation": dout.end_relation, "end_status": dout.end_status,
-                              "module": claim.derivation.module}
-    if dout.end_counterexample:
-        evidence["derivation"]["counterexample"] = dout.end_counterexample
-    if not steps or len(steps) <= 1:
-        # A one-step chain is the claim itself: its failure is the verdict, not a broken step.
-        steps = dout.steps
-        first_broken = dout.first_broken_step if len(dout.steps) > 1 else None
-    else:
-        evidence["derivation"]["steps"] = [dataclasses.asdict(s) for s in dout.steps]
-        first_broken = first_broken or dout.first_broken_step
-    if verdict is None:  # derivation only
-        verdict = {"proved": Verdict.PROVED, "holds": Verdict.HOLDS, "broken": Verdict.REFUTED,
-                   "measured": Verdict.APPROXIMATE}[dout.end_status]
-        if verdict is Verdict.REFUTED:
-            evidence["counterexample"] = dout.end_counterexample
-    elif dout.proved and verdict is Verdict.REFUTED:
-        raise LemmacheckError(f"claim {claim.id!r}: the SymPy derivation proves what the numeric check refutes "
-                              "— one of them does not state the claim as written")
-    elif dout.proved and verdict is Verdict.HOLDS:
-        verdict = Verdict.PROVED
-    if claim.steps_claimed and first_broken is not None and verdict in (Verdict.PROVED, Verdict.HOLDS):
-        # Every link is part of the statement: a broken link refutes the claim as written.
-        broken = next(s for s in steps if s.index == first_broken)
-        evidence.setdefault("counterexample", {"step": first_broken, "detail": broken.detail})
-        verdict = Verdict.REFUTED
-    elif dout.end_status == "broken" and verdict in (Verdict.HOLDS, Verdict.PROVED):
-        raise LemmacheckError(f"claim {claim.id!r}: the SymPy derivation is refuted at "
-                              f"{dout.end_counterexample} but the numeric check holds — they disagree")
-    return verdict, evidence, steps, first_broken
+    scale = os.environ.get("LEMMACHECK_SCALE", "1")
+    env = f"LEMMACHECK_SCALE={scale} " if scale != "1" else ""
+    return f"{env}lemmacheck run --seed {profile.seed}{deep} -k {claim_id}"
 
 
 def run_claim(claim: Claim, profile: Profile) -> ClaimResult:
     profile = profile.scaled(claim.effort)
     seed = claim_seed(profile.seed, claim.id)
-    rng = np.random.default_rng(seed)
-    tol = tolerance_for(override=claim.tol)
     t0 = time.perf_counter()
     with np.errstate(all="ignore"), warnings.catch_warnings():
         # Floating-point warnings never decide a verdict (non-finite values are checked explicitly and
         # reported as ERROR); ignoring them makes pytest's warnings-as-errors and the CLI agree.
         warnings.simplefilter("ignore", RuntimeWarning)
-        result = _run_claim(claim, profile, seed, rng, tol)
+        result = _run_claim(claim, profile, seed)
     result.seconds = time.perf_counter() - t0
     return result
 
 
-def _run_claim(claim: Claim, profile: Profile, seed: int, rng, tol) -> ClaimResult:
+def _proof(claim: Claim, outcome: Outcome) -> Proof:
+    """The proof as written, from the steps: every link a document asserts is judged."""
+    if len(outcome.steps) <= 1:
+        return Proof(ProofStatus.NONE)
+    if claim.proof_not_asserted:
+        return Proof(ProofStatus.NOT_ASSERTED, reason=claim.proof_not_asserted)
+    if outcome.first_broken is not None:
+        step = next(s for s in outcome.steps if s.index == outcome.first_broken)
+        return Proof(ProofStatus.BROKEN, step.index, step.label, step.detail,
+                     outcome.step_counterexamples.get(step.index))
+    unsettled = [s for s in outcome.steps if s.status == "unsettled"]
+    if unsettled:
+        return Proof(ProofStatus.UNSETTLED, unsettled[0].index, unsettled[0].label, unsettled[0].detail)
+    return Proof(ProofStatus.SOUND)
+
+
+def _contradiction(verdict: Verdict, evidence: dict, tol) -> str:
+    """Evidence that contradicts its verdict (a safety net: the checkers should never produce it)."""
+    if verdict in (Verdict.HOLDS, Verdict.PROVED):
+        t = evidence.get("tightness")
+        if isinstance(t, float) and t > 1 + 4 * tol.rtol:
+            return f"the settled tightness {t:.6g} exceeds 1, which no {verdict.value} claim can show"
+        if evidence.get("counterexample"):
+            return "a certified counterexample stands beside the verdict"
+    return ""
+
+
+def _run_claim(claim: Claim, profile: Profile, seed: int) -> ClaimResult:
     result = ClaimResult(
         id=claim.id, title=claim.title, source={"file": claim.source.file, "location": claim.source.location,
-                                                "quote": claim.source.quote},
+                                                "quote": claim.source.quote, "kind": claim.source.kind},
         statement=claim.statement, kind=claim.kind.value, expected=claim.expected.value, verdict=Verdict.ERROR,
         expected_broken_step=claim.expected_broken_step, corrects=claim.corrects, same_as=list(claim.same_as),
-        notes=claim.notes, seed=seed, replay=replay_command(claim.id, profile), module=claim.module, doc=claim.doc)
+        notes=claim.notes, seed=seed, replay=replay_command(claim.id, profile), module=claim.module, doc=claim.doc,
+        expected_proof=claim.expected_proof.value)
+    tol = tolerance_for(override=claim.tol)
+    ctx = Context(profile=profile, seed=seed, rng=np.random.default_rng(seed), tol=tol,
+                  budget=Budget(profile.settle_count, profile.settle_seconds))
     try:
-        verdict, evidence, steps, first_broken = None, {}, [], None
-        check = claim.check
-        if isinstance(check, NumericCheck):
-            verdict, evidence, steps, first_broken = _numeric(claim, check, profile, rng, seed, tol)
-        elif isinstance(check, ApproximationCheck):
-            out = measure_approximation(claim.id, check, profile.approx_instances, rng, tol)
-            evidence = out.as_evidence() | {"order_claimed": check.order, "relation": check.relation}
-            verdict = Verdict.REFUTED if out.refuted else Verdict.APPROXIMATE
-        elif isinstance(check, ValueCheck):
-            verdict, evidence = compare_value(check)
-        elif isinstance(check, ComplexityCheck):
-            verdict, evidence = fit_complexity(check)
-        if claim.derivation is not None:
-            dout = check_derivation(claim.id, claim.derivation, profile.symbolic_points, rng, tol)
-            verdict, evidence, steps, first_broken = _combine_derivation(claim, verdict, evidence, steps,
-                                                                         first_broken, dout)
-        if verdict is None:
+        spec = claim.check if claim.check is not None else claim.derivation
+        if spec is None:
             raise LemmacheckError(f"claim {claim.id!r} has neither a check nor a derivation")
-        result.verdict, result.evidence, result.steps, result.first_broken_step = (
-            verdict, jsonable(evidence), steps, first_broken)
+        checker = checker_for(spec)
+        outcome = checker.run(claim, spec, ctx)
+        outcome.kind = checker.name
+        if claim.check is not None and claim.derivation is not None:
+            outcome = combine(claim, outcome, ctx)
+        evidence = record_to_json(outcome.evidence)
+        if outcome.derivation is not None:
+            evidence["derivation"] = record_to_json(outcome.derivation)
+        verdict = outcome.verdict
+        if claim.steps_claimed and outcome.first_broken is not None and verdict in (
+                Verdict.PROVED, Verdict.HOLDS, Verdict.INCONCLUSIVE):
+            # Every link is part of the statement: a broken link refutes the claim as written.
+            broken = next(s for s in outcome.steps if s.index == outcome.first_broken)
+            evidence["counterexample"] = (outcome.step_counterexamples.get(outcome.first_broken)
+                                          or {"detail": broken.detail}) | {"step": outcome.first_broken}
+            verdict = Verdict.REFUTED
+        problem = _contradiction(verdict, evidence, tol)
+        if problem:
+            verdict, outcome.reason = Verdict.INCONCLUSIVE, f"evidence contradicts the verdict: {problem}"
+        result.verdict, result.evidence, result.steps = verdict, evidence, outcome.steps
+        result.first_broken_step, result.reason = outcome.first_broken, outcome.reason
+        result.proof = _proof(claim, outcome)
+        result.evidence_kind = outcome.kind
     except LemmacheckError as exc:
         result.message = str(exc)
     except Exception as exc:  # the check itself broke: report it, keep going
@@ -233,6 +162,12 @@ class RunResult:
             out[r.verdict.value] += 1
         return out
 
+    def proof_counts(self) -> dict[str, int]:
+        out = {p.value: 0 for p in ProofStatus}
+        for r in self.results:
+            out[r.proof.status.value] += 1
+        return out
+
     def mismatches(self) -> list[ClaimResult]:
         return [r for r in self.results if not r.matches_expectation]
 
@@ -245,6 +180,7 @@ class RunResult:
                     "seconds": round(self.seconds, 3), "selection": self.selection,
                     "replay": f"lemmacheck run --seed {self.seed}" + (" --deep" if self.profile == "deep" else "")},
             "counts": self.counts(),
+            "proof_counts": self.proof_counts(),
             "mismatches": [r.id for r in self.mismatches()],
             "claims": [r.to_dict() for r in self.results],
             "studies": self.studies,
@@ -265,12 +201,8 @@ def definition_error_result(claim_id: str, module: str, message: str) -> ClaimRe
 
 
 def select(claims: Iterable[Claim], keyword: str | None) -> list[Claim]:
-    """``-k`` selection: every whitespace-separated word must occur in the id (pytest-like, simplified)."""
-    claims = list(claims)
-    if not keyword:
-        return claims
-    words = keyword.split()
-    return [c for c in claims if all(w in c.id for w in words)]
+    """``-k`` selection with pytest's grammar (``and``, ``or``, ``not``, substrings of the id)."""
+    return _select(claims, keyword)
 
 
 def run_claims(profile: Profile, *, keyword: str | None = None, import_errors=(), with_studies: bool = True,
@@ -287,8 +219,8 @@ def run_claims(profile: Profile, *, keyword: str | None = None, import_errors=()
             corrected_by.setdefault(c.corrects, []).append(c.id)
     results = [import_error_result(m, msg) for m, msg in import_errors]
     results += [definition_error_result(cid, m, msg) for cid, m, msg in REGISTRY.definition_errors
-                if not keyword or all(w in str(cid) for w in keyword.split())]
-    studies = [s for s in REGISTRY.studies.values() if not keyword or all(w in s.id for w in keyword.split())]
+                if matches(keyword, str(cid))]
+    studies = _select(REGISTRY.studies.values(), keyword)
     total = len(claims) + (len(studies) if with_studies else 0)
     for i, c in enumerate(claims):
         if progress:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-__all__ = ["LemmacheckError", "ClaimDefinitionError", "SamplerError", "CheckError", "ContentImportError"]
+__all__ = ["LemmacheckError", "ClaimDefinitionError", "SamplerError", "CheckError", "ContentImportError",
+           "SelectionError", "ReportInputError", "OutputError"]
 
 
 class LemmacheckError(Exception):
@@ -39,3 +40,21 @@ class CheckError(LemmacheckError):
 
 class ContentImportError(LemmacheckError):
     """A content module could not be imported; its claims are reported as ERROR."""
+
+
+class SelectionError(LemmacheckError, ValueError):
+    """A ``-k`` expression that does not parse: the message shows where, as pytest's does."""
+
+    def __init__(self, expression: str, position: int, problem: str):
+        self.expression = expression
+        self.position = position
+        super().__init__(f"-k {expression!r}: {problem} at column {position + 1} "
+                         "(the grammar is pytest's: words, and, or, not, parentheses)")
+
+
+class ReportInputError(LemmacheckError):
+    """``lemmacheck render`` was given something that is not a results.json it can render."""
+
+
+class OutputError(LemmacheckError):
+    """The report folder cannot be written (read-only, not a folder, disk full ...)."""

@@ -3,26 +3,25 @@
 The float64 inputs of a candidate are converted exactly to ``mpmath.mpf`` and the *same* check function
 runs on the mpmath namespace at :data:`~lemmacheck.tolerance.REVERIFY_DPS` digits and again at 20 more;
 the violation is confirmed only when, in those exact values, it exceeds the tolerance policy's slack at
-both precisions and the two amounts agree (see :func:`confirms`).
+both precisions and the two amounts agree (see :func:`confirms` and :mod:`lemmacheck.tolerance`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import mpmath
 import numpy as np
 
+from .candidates import Instance
 from .claim import NumericCheck
 from .errors import CheckError
-from .search import Instance, _call
-from .tolerance import MP_RTOL, REVERIFY_DPS, Tolerance
+from .search import _call
+from .tolerance import ESCALATIONS, EXTRA_DPS, MP_RTOL, REVERIFY_DPS, STABILITY, VANISHING, Tolerance
 from .xp import mp_precision, mpmath_xp, to_mp
 
-__all__ = ["Confirmation", "reverify", "mp_chain", "confirms", "STABILITY"]
-
-#: the violation at REVERIFY_DPS and at REVERIFY_DPS + 20 digits must agree to this relative amount
-STABILITY = 1e-6
+__all__ = ["Confirmation", "reverify", "mp_chain", "confirms", "violation_amount", "working_dps"]
 
 
 @dataclasses.dataclass
@@ -33,6 +32,8 @@ class Confirmation:
     difference: str
     dps: int
     exact: bool = False
+    ratio: float | None = None  # high-precision lhs/rhs (rhs/lhs for >=): the settled tightness
+    undecided: bool = False  # the violation did not converge even at the highest precision tried
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -65,7 +66,7 @@ def mp_chain(claim_id: str, check: NumericCheck, inst: Instance, dps: int) -> li
         return vals
 
 
-def _violation(a, b, relation: str):
+def violation_amount(a, b, relation: str):
     """Signed amount by which ``a relation b`` fails (positive: fails)."""
     if relation in ("<=", "<"):
         return a - b
@@ -88,28 +89,85 @@ def confirms(a, b, d, relation: str, tol: Tolerance) -> bool:
     return d > tol.rtol * scale + tol.atol
 
 
+def _ratio(a, b, relation: str) -> float | None:
+    if relation in ("<=", "<") and b > 0:
+        return float(a / b)
+    if relation in (">=", ">") and a > 0:
+        return float(b / a)
+    return None
+
+
+def working_dps(inst: Instance) -> int:
+    """REVERIFY_DPS digits *beyond* the dynamic range of the instance's inputs and of 1.
+
+    At a fixed precision, ``1 + 1e-256`` is absorbed exactly as in float64 and the artefact is the same at
+    every fixed precision, so no stability test can tell it from a violation; carrying as many extra digits
+    as the inputs span, together with the unit that a formula's constants are measured against (log10 of
+    the largest over the smallest nonzero magnitude), keeps every input significant next to them.
+    """
+    parts = [np.abs(np.asarray(v, dtype=float)).ravel() for v in inst.inputs.values()
+             if np.asarray(v).dtype.kind in "fc"]
+    mags = np.concatenate([*parts, [1.0]])
+    mags = mags[(mags > 0) & np.isfinite(mags)]
+    span = 0 if mags.size == 0 else math.ceil(math.log10(mags.max()) - math.log10(mags.min()))
+    return REVERIFY_DPS + span
+
+
+def _survives_doubling(claim_id, check, inst, step, relation, tol, dps: int, d) -> bool:
+    """A confirmation must also stand at twice the precision: an absorbed constant (``(x + 1e8) - 1e8`` with
+    a tiny x) gives the same artefact at ``dps`` and ``dps + EXTRA_DPS``, but not once x is representable."""
+    p = 2 * dps + EXTRA_DPS
+    chain = mp_chain(claim_id, check, inst, p)
+    a, b = (chain[0], chain[-1]) if step is None else (chain[step - 1], chain[step])
+    with mp_precision(p):
+        d3 = violation_amount(a, b, relation)
+        return bool(confirms(a, b, d3, relation, tol)) and (
+            relation in ("<", ">") or abs(d3 - d) <= STABILITY * abs(d3))
+
+
 def reverify(claim_id: str, check: NumericCheck, inst: Instance, step: int | None, relation: str,
              tol: Tolerance) -> Confirmation:
-    """Re-verify a candidate violation of step ``step`` (1-based) or, with ``None``, of e0 R ek.
+    """Settle a candidate violation of step ``step`` (1-based) or, with ``None``, of e0 R ek.
 
-    Confirmed only when the violation counts (:func:`confirms`) at ``REVERIFY_DPS`` digits and at 20
-    more, and the two amounts agree to ``STABILITY`` relative: a true violation converges as the
-    precision grows, a rounding artefact shrinks with it.
+    Evaluated at :func:`working_dps` digits and at ``EXTRA_DPS`` more.  *Confirmed* when the violation
+    counts (:func:`confirms`) at both and the two amounts agree to ``STABILITY`` relative (a true violation
+    converges as the precision grows), and it stands again at twice the precision; *rejected* as rounding
+    when it counts at neither, or when it shrinks with the precision by ``VANISHING`` or more (rounding
+    noise of an exactly zero difference does; a violation converges).  Anything between
+    (counts at one precision only, or at both but not yet converged) means the precision itself is not
+    enough: it is doubled, up to ``ESCALATIONS`` times, and a candidate still undecided is reported as such
+    (``undecided=True``), never as rounding.
     """
+    dps = working_dps(inst)
     if check.is_property:
         if check.exact:
             return Confirmation(True, "False", "True", "property fails", 0, exact=True)
-        ok = mp_chain(claim_id, check, inst, REVERIFY_DPS)[0]
-        return Confirmation(not ok, str(ok), "True", "property fails" if not ok else "holds", REVERIFY_DPS)
-    results = []
-    for dps in (REVERIFY_DPS, REVERIFY_DPS + 20):
-        chain = mp_chain(claim_id, check, inst, dps)
-        a, b = (chain[0], chain[-1]) if step is None else (chain[step - 1], chain[step])
-        with mp_precision(dps):
-            d = _violation(a, b, relation)
-            results.append((bool(confirms(a, b, d, relation, tol)), a, b, d))
-    (ok1, a, b, d1), (ok2, _, _, d2) = results
-    with mp_precision(REVERIFY_DPS + 20):
-        stable = relation in ("<", ">") or abs(d1 - d2) <= STABILITY * abs(d2)
-    ok = ok1 and ok2 and stable
-    return Confirmation(bool(ok), mpmath.nstr(a, 40), mpmath.nstr(b, 40), mpmath.nstr(d1, 20), REVERIFY_DPS)
+        ok = mp_chain(claim_id, check, inst, dps)[0]
+        return Confirmation(not ok, str(ok), "True", "property fails" if not ok else "holds", dps)
+    for _ in range(ESCALATIONS + 1):
+        results = []
+        for p in (dps, dps + EXTRA_DPS):
+            chain = mp_chain(claim_id, check, inst, p)
+            a, b = (chain[0], chain[-1]) if step is None else (chain[step - 1], chain[step])
+            with mp_precision(p):
+                d = violation_amount(a, b, relation)
+                results.append((bool(confirms(a, b, d, relation, tol)), a, b, d))
+        (ok1, a1, b1, d1), (ok2, a, b, d2) = results
+        with mp_precision(dps + EXTRA_DPS):
+            stable = relation in ("<", ">") or abs(d1 - d2) <= STABILITY * abs(d2)
+            r = _ratio(a, b, relation)
+        shown = (mpmath.nstr(a, 40), mpmath.nstr(b, 40), mpmath.nstr(d2, 20))
+        if ok1 and ok2 and stable:
+            if _survives_doubling(claim_id, check, inst, step, relation, tol, dps, d2):
+                return Confirmation(True, *shown, dps)
+            dps *= 2
+            continue
+        with mp_precision(dps + EXTRA_DPS):
+            # rounding shrinks with the precision (by about 10^-EXTRA_DPS); a violation converges
+            vanishing = relation not in ("<", ">") and abs(d2) <= VANISHING * abs(d1)
+        if not ok1 and not ok2:
+            return Confirmation(False, *shown, dps, ratio=r)
+        if vanishing:  # noise: its lhs/rhs says nothing about how tight the relation is
+            return Confirmation(False, *shown, dps)
+        dps *= 2
+    return Confirmation(False, *shown, dps // 2, undecided=True)

@@ -20,10 +20,14 @@ class Profile:
     batches_per_dims: int  # batches per combination of dims
     instance_budget: int  # instances per claim in the sweep, spread over the dims combinations
     hypothesis_examples: int  # examples per claim for the adversarial search
+    shrink_calls: int  # calls Hypothesis may spend shrinking a failure (a count, so the result replays)
     refine_rounds: int  # rounds of local refinement of the worst instance
     refine_width: int  # perturbations per round (one vectorised batch)
     approx_instances: int  # instances per dims combination for remainder-order fits
     symbolic_points: int  # sample points for a derivation step not proved symbolically
+    settle_count: int  # high-precision settlements a claim may spend on its candidates
+    settle_seconds: float  # ... and the time they may take; past either, unsettled candidates are INCONCLUSIVE
+    shrink_seconds: float  # time to simplify a certified counterexample
     seed: int = 0
 
     def with_seed(self, seed: int) -> Profile:
@@ -46,10 +50,12 @@ class Profile:
         return np.random.default_rng(claim_seed(self.seed, claim_id))
 
 
-QUICK = Profile("quick", batch=512, batches_per_dims=2, instance_budget=16384, hypothesis_examples=60, refine_rounds=25,
-                refine_width=128, approx_instances=32, symbolic_points=400)
-DEEP = Profile("deep", batch=4096, batches_per_dims=8, instance_budget=400_000, hypothesis_examples=1500, refine_rounds=200,
-               refine_width=512, approx_instances=256, symbolic_points=5000)
+QUICK = Profile("quick", batch=512, batches_per_dims=2, instance_budget=16384, hypothesis_examples=60, shrink_calls=200, refine_rounds=25,
+                refine_width=128, approx_instances=32, symbolic_points=400, settle_count=5000, settle_seconds=30.0,
+                shrink_seconds=2.0)
+DEEP = Profile("deep", batch=4096, batches_per_dims=8, instance_budget=400_000, hypothesis_examples=1500, shrink_calls=2000, refine_rounds=200,
+               refine_width=512, approx_instances=256, symbolic_points=5000, settle_count=20_000, settle_seconds=600.0,
+               shrink_seconds=20.0)
 
 
 def profile_named(name: str) -> Profile:

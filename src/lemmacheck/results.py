@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import sys
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from .verdict import Verdict
+from .verdict import ProofStatus, Verdict
 
-__all__ = ["ClaimResult", "StepResult", "jsonable"]
+__all__ = ["ClaimResult", "StepResult", "Proof", "jsonable", "record_to_json", "SCHEMA_VERSION"]
 
-SCHEMA_VERSION = 1
+#: 2: INCONCLUSIVE verdict, per-claim ``proof``, settlement statistics in the evidence
+SCHEMA_VERSION = 2
 
 
 @dataclasses.dataclass
@@ -27,12 +29,24 @@ class StepResult:
     index: int
     label: str
     relation: str
-    status: str  # "proved" | "holds" | "broken" | "measured" | "unverified"
+    status: str  # "proved" | "holds" | "broken" | "measured" | "unsettled"
     checked: int = 0
     violations: int = 0
     max_ratio: float | None = None
     max_rel_gap: float | None = None
     detail: str = ""
+    settlement: dict | None = None
+
+
+@dataclasses.dataclass
+class Proof:
+    """The proof as written: its status, and where and why it breaks."""
+
+    status: ProofStatus
+    step: int | None = None
+    label: str = ""
+    reason: str = ""
+    counterexample: dict | None = None
 
 
 @dataclasses.dataclass
@@ -58,10 +72,21 @@ class ClaimResult:
     replay: str = ""
     module: str = ""
     doc: str = ""
+    proof: Proof = dataclasses.field(default_factory=lambda: Proof(ProofStatus.NONE))
+    expected_proof: str = ProofStatus.NONE.value
+    reason: str = ""  # why the verdict is INCONCLUSIVE
+    evidence_kind: str = ""  # which checker produced the evidence (the report's partial for it)
 
     @property
     def matches_expectation(self) -> bool:
-        return self.verdict.value == self.expected and self.first_broken_step == self.expected_broken_step
+        return (self.verdict.value == self.expected and self.first_broken_step == self.expected_broken_step
+                and self.proof.status.value == self.expected_proof)
+
+    def _repr_html_(self) -> str:
+        """The report's card for this claim, in a notebook."""
+        from .report.notebook import cards_html
+
+        return cards_html([self.to_dict()])
 
     def to_dict(self) -> dict:
         d = dataclasses.asdict(self)
@@ -71,13 +96,19 @@ class ClaimResult:
         return jsonable(d)
 
 
+def record_to_json(record: Any) -> dict:
+    """A typed record (evidence, settlement, proof) as JSON: fields left ``None`` are omitted."""
+    return {k: jsonable(v) for k, v in dataclasses.asdict(record).items() if v is not None}
+
+
 def jsonable(obj: Any) -> Any:
     """Turn numbers of every kind (NumPy, mpmath, SymPy, Fraction) into JSON-safe values.
 
     Non-finite floats become the strings "nan", "inf", "-inf" so JSON stays standard.
     """
+    # SymPy is only looked for when already imported: a value can only be SymPy's if SymPy made it.
+    sympy = sys.modules.get("sympy")
     import mpmath
-    import sympy
 
     if isinstance(obj, dict):
         return {str(k): jsonable(v) for k, v in obj.items()}
@@ -96,9 +127,9 @@ def jsonable(obj: Any) -> Any:
         return mpmath.nstr(obj, 30)
     if isinstance(obj, Fraction):
         return str(obj)
-    if isinstance(obj, sympy.Basic):
+    if sympy is not None and isinstance(obj, sympy.Basic):
         return str(obj)
-    if isinstance(obj, Verdict):
+    if isinstance(obj, (Verdict, ProofStatus)):
         return obj.value
     if obj is None or isinstance(obj, str):
         return obj

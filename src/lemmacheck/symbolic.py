@@ -2,8 +2,10 @@
 
 Each step ``a R b`` is first attempted symbolically (``simplify(a - b) == 0`` for ``=``; a provably
 nonnegative ``simplify(b - a)`` for ``<=``).  A step SymPy cannot settle is evaluated at sampled points
-of the free symbols (vectorised via ``lambdify``); a numeric violation is re-verified with
-``evalf(REVERIFY_DPS)`` before the step is called broken.
+of the free symbols (vectorised via ``lambdify``).  Violating points are candidates, ranked and settled as
+numeric ones are (:mod:`lemmacheck.tolerance`): each is re-evaluated with ``evalf`` at ``REVERIFY_DPS``
+digits and ``EXTRA_DPS`` more; the step is *broken* when one is confirmed, *unsettled* when a point that
+rounding cannot explain (or one of the strongest few) is left unsettled by the budget.
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ import sympy as sp
 
 from .claim import SymbolicDerivation
 from .errors import CheckError
+from .highprec import confirms, violation_amount
 from .results import StepResult
-from .search import compose, gap
-from .highprec import STABILITY, _violation, confirms
-from .tolerance import REVERIFY_DPS, Tolerance
+from .search import compose, excess, gap
+from .settle import Budget
+from .tolerance import EXTRA_DPS, NOISE_ULPS, REVERIFY_DPS, SETTLE_PER_DIMS, SIGNIFICANCE, STABILITY, Tolerance
 
 __all__ = ["DerivationOutcome", "check_derivation", "sample_symbols"]
 
@@ -30,7 +33,7 @@ __all__ = ["DerivationOutcome", "check_derivation", "sample_symbols"]
 class DerivationOutcome:
     steps: list[StepResult]
     end_relation: str
-    end_status: str  # proved | holds | broken | measured
+    end_status: str  # proved | holds | broken | measured | unsettled
     end_counterexample: dict | None = None
     first_broken_step: int | None = None
 
@@ -106,8 +109,8 @@ def _exact(s, v):
     return sp.Integer(round(v)) if s.is_integer else sp.Float(v, REVERIFY_DPS)
 
 
-def _numeric_step(claim_id, a, b, relation, domain, n, rng, tol: Tolerance):
-    """Evaluate ``a R b`` at sampled points; return (checked, violations, worst point or None)."""
+def _numeric_step(claim_id, a, b, relation, domain, n, rng, tol: Tolerance, budget: Budget | None = None):
+    """Evaluate ``a R b`` at sampled points; return (checked, violations, confirmed point or None, unsettled)."""
     a, b = a.doit(), b.doit()  # evaluate integrals, sums and derivatives SymPy can do in closed form
     syms = sorted((a - b).free_symbols | a.free_symbols | b.free_symbols, key=str)
     pts = sample_symbols(syms, domain, n, rng)
@@ -119,24 +122,40 @@ def _numeric_step(claim_id, a, b, relation, domain, n, rng, tol: Tolerance):
             pts = {s: v[:n] for s, v in pts.items()}
         va = _evaluate(a, syms, pts, n)
         vb = _evaluate(b, syms, pts, n)
+        # rounding sensitivity: the same points moved by a few ulps (integer symbols stay)
+        shift = {s: v if s.is_integer else v * (1 + NOISE_ULPS * np.finfo(float).eps * rng.choice((-1, 1), n))
+                 for s, v in pts.items()}
+        pa = _evaluate(a, syms, shift, n)
+        pb = _evaluate(b, syms, shift, n)
     real = (np.abs(va.imag) <= 1e-12 * (1 + np.abs(va.real))) & (np.abs(vb.imag) <= 1e-12 * (1 + np.abs(vb.real)))
     finite = np.isfinite(va.real) & np.isfinite(vb.real) & real
     if not finite.any():
         raise CheckError(claim_id, f"derivation step {a} {relation} {b}: no sampled point gives finite real "
                                    "values; give the symbols a domain=")
+    sens = (np.abs(pa.real - va.real) + np.abs(pb.real - vb.real))[finite]
     va, vb = va.real[finite], vb.real[finite]
     g = gap(va, vb, relation, tol)
     bad = g >= 0 if relation in ("<", ">") else g > 0
+    with np.errstate(all="ignore"):
+        v = excess(va, vb, relation, tol)
+        sig = np.where(np.isfinite(sens) & (sens > 0), v / np.where(sens > 0, sens, 1.0), np.inf)
     worst = None
+    unsettled = 0
     if bad.any():
-        order = np.argsort(-np.where(bad, g, -np.inf))
-        for j in order[: min(5, int(bad.sum()))]:
+        order = np.flatnonzero(bad)[np.lexsort((-g[bad], -sig[bad]))]
+        must = [j for k, j in enumerate(order) if k < 2 * SETTLE_PER_DIMS or sig[j] > SIGNIFICANCE]
+        for k, j in enumerate(must):
+            if budget is not None and budget.exhausted():
+                unsettled = len(must) - k
+                break
+            if budget is not None:
+                budget.spent += 1
             point = {s: float(pts[s][finite][j]) for s in syms}
             conf = _confirm(a, b, relation, point, tol)
             if conf is not None:
                 worst = conf
                 break
-    return int(finite.sum()), int(bad.sum()), worst
+    return int(finite.sum()), int(bad.sum()), worst, unsettled
 
 
 def _lambdifiable(expr) -> bool:
@@ -144,9 +163,9 @@ def _lambdifiable(expr) -> bool:
 
 
 def _confirm(a, b, relation, point, tol: Tolerance) -> dict | None:
-    """Re-evaluate a sampled violation with ``evalf`` at REVERIFY_DPS digits (and 20 more)."""
+    """Re-evaluate a sampled violation with ``evalf`` at REVERIFY_DPS digits (and EXTRA_DPS more)."""
     found = []
-    for dps in (REVERIFY_DPS, REVERIFY_DPS + 20):
+    for dps in (REVERIFY_DPS, REVERIFY_DPS + EXTRA_DPS):
         subs = {s: sp.Integer(round(v)) if s.is_integer else sp.Float(v, dps) for s, v in point.items()}
         try:
             va = sp.N(a.subs(subs).doit(), dps)
@@ -156,38 +175,43 @@ def _confirm(a, b, relation, point, tol: Tolerance) -> dict | None:
         except (TypeError, ValueError):
             return None
         with mpmath.workdps(dps):
-            d = _violation(va_m, vb_m, relation)
+            d = violation_amount(va_m, vb_m, relation)
             if not confirms(va_m, vb_m, d, relation, tol):
                 return None
             found.append(d)
-    with mpmath.workdps(REVERIFY_DPS + 20):
+    with mpmath.workdps(REVERIFY_DPS + EXTRA_DPS):
         if relation not in ("<", ">") and abs(found[0] - found[1]) > STABILITY * abs(found[1]):
             return None
     return {"point": {str(s): v for s, v in point.items()}, "lhs": mpmath.nstr(va_m, 30),
             "rhs": mpmath.nstr(vb_m, 30), "dps": REVERIFY_DPS}
 
 
-def check_derivation(claim_id: str, d: SymbolicDerivation, n: int, rng, tol: Tolerance) -> DerivationOutcome:
+def check_derivation(claim_id: str, d: SymbolicDerivation, n: int, rng, tol: Tolerance,
+                     budget: Budget | None = None) -> DerivationOutcome:
     steps: list[StepResult] = []
     first_broken = None
     for i, (a, rel, b) in enumerate(zip(d.exprs[:-1], d.relations, d.exprs[1:]), start=1):
         a, b = sp.sympify(a), sp.sympify(b)
         label = d.labels[i - 1] if d.labels else f"step {i}"
         if rel == "~":
-            checked, _, _ = _numeric_step(claim_id, a, b, "=", d.domain, n, rng, tol)
+            checked, _, _, _ = _numeric_step(claim_id, a, b, "=", d.domain, n, rng, tol)
             steps.append(StepResult(i, label, rel, "measured", checked=checked, detail="approximate step"))
             continue
         if _prove(a, b, rel):
             steps.append(StepResult(i, label, rel, "proved", detail="SymPy"))
             continue
-        checked, violations, worst = _numeric_step(claim_id, a, b, rel, d.domain, n, rng, tol)
+        checked, violations, worst, unsettled = _numeric_step(claim_id, a, b, rel, d.domain, n, rng, tol, budget)
         if worst is not None:
             steps.append(StepResult(i, label, rel, "broken", checked=checked, violations=violations,
                                     detail=f"at {worst['point']}: lhs={worst['lhs']} rhs={worst['rhs']}"))
             first_broken = first_broken or i
+        elif unsettled:
+            steps.append(StepResult(i, label, rel, "unsettled", checked=checked, violations=0,
+                                    detail=f"{violations} sampled violations, {unsettled} not settled (budget spent)"))
         else:
             steps.append(StepResult(i, label, rel, "holds", checked=checked, violations=0,
-                                    detail="not proved by SymPy; no violation at sampled points"))
+                                    detail="not proved by SymPy; no violation at sampled points"
+                                    + (f" ({violations} rounding-level candidates settled)" if violations else "")))
     end_rel = compose(d.relations)
     a, b = sp.sympify(d.exprs[0]), sp.sympify(d.exprs[-1])
     end_cex = None
@@ -198,9 +222,8 @@ def check_derivation(claim_id: str, d: SymbolicDerivation, n: int, rng, tol: Tol
     elif len(steps) == 1:
         end_status = steps[0].status
         if end_status == "broken":
-            _, _, end_cex = _numeric_step(claim_id, a, b, end_rel, d.domain, n, rng, tol)
+            _, _, end_cex, _ = _numeric_step(claim_id, a, b, end_rel, d.domain, n, rng, tol)
     else:
-        _, _, end_cex = _numeric_step(claim_id, a, b, end_rel, d.domain, n, rng, tol)
-        end_status = "broken" if end_cex is not None else "holds"
+        _, _, end_cex, unsettled = _numeric_step(claim_id, a, b, end_rel, d.domain, n, rng, tol, budget)
+        end_status = "broken" if end_cex is not None else ("unsettled" if unsettled else "holds")
     return DerivationOutcome(steps, end_rel, end_status, end_cex, first_broken)
-

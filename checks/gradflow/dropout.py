@@ -1,0 +1,447 @@
+r"""Seed 003, Question 2: dropout on the inputs of linear regression versus ridge (L2) regression.
+
+:math:`L(w) = \|(R\odot X)w - y\|_2^2` with :math:`R_{ij}` i.i.d. Bernoulli(p) (p = keep probability).
+Expectations over R are exact sums over all :math:`2^{nd}` masks for small n, d (each mask weighted by
+:math:`p^{|R|}(1-p)^{nd-|R|}`), and Monte Carlo with a confidence band for larger n, d.
+Vector equalities are checked as properties with a relative tolerance (no difference is compared with 0).
+"""
+
+import numpy as np
+import sympy as sp
+
+from checks._vocab.fd import quadratic_directional
+from checks._vocab.linalg import matvec
+from checks._vocab.sources import SEED_003
+from checks.gradflow._helpers import bernoulli_masks
+from lemmacheck import Source, Verdict, identity, prop, value
+from lemmacheck.inputs import Array, Scalar
+
+SMALL_DIMS = {"n": [1, 2, 3], "d": [1, 2]}
+
+
+def _no_zero_column(raw):
+    """Design matrices whose columns are not (numerically) zero: Gamma must be invertible for lambda's
+    role."""
+    X = raw.copy()
+    norms = np.sqrt((X**2).sum(axis=-2, keepdims=True))
+    return np.where(norms < 1e-3, 1.0, X)
+
+
+DESIGN = {
+    "X": Array("n", "d", scale=(0.1, 10.0), transform=_no_zero_column),
+    "w": Array("d", scale=(0.1, 10.0)),
+    "y": Array("n", scale=(0.1, 10.0)),
+    "p": Scalar(0.02, 0.98),
+}
+
+
+def _mask_weights(xp, p, masks):
+    """P(R = mask) for each mask, shape (batch, K)."""
+    k = masks.reshape(masks.shape[0], -1).sum(axis=-1)  # kept entries per mask
+    total = masks.shape[1] * masks.shape[2]
+    return xp.stack([p ** int(c) * (1 - p) ** int(total - c) for c in k], axis=-1)
+
+
+def _masked(xp, X):
+    masks = bernoulli_masks(X.shape[-2], X.shape[-1])
+    return masks, masks[None] * X[:, None]  # (K, n, d), (batch, K, n, d)
+
+
+def gram(xp, A):
+    return xp.matmul(xp.transpose(A), A)
+
+
+def gamma_sq(xp, X):
+    """Gamma^2 = I_d (Hadamard) X^T X = diag of the squared column norms."""
+    return xp.diag_embed(xp.sum(X * X, axis=-2))
+
+
+def expected_loss_closed(xp, X, w, y, p):
+    """||y - p X w||^2 + p (1 - p) ||Gamma w||^2."""
+    r = y - p[:, None] * matvec(X, w)
+    gw2 = xp.sum(xp.sum(X * X, axis=-2) * w * w, axis=-1)
+    return xp.sum(r * r, axis=-1) + p * (1 - p) * gw2
+
+
+def expected_loss_enum(xp, X, w, y, p):
+    masks, RX = _masked(xp, X)
+    P = _mask_weights(xp, p, masks)
+    r = xp.matmul(RX, w[:, None, :, None])[..., 0] - y[:, None, :]
+    return xp.sum(P * xp.sum(r * r, axis=-1), axis=-1)
+
+
+def _rel_close(xp, a, b, rtol=1e-9):
+    """Vectors/matrices a, b (batch, ...) equal up to rtol relative to their size.
+
+    The engine's relations compare scalars per instance; these identities are between vectors, so they
+    are properties with the policy's float64 rtol (1e-9). The three that go through a linear solve use
+    1e-7: float64 solves lose digits with the condition number of XᵀX + λI. A failing instance is still
+    re-evaluated in high precision (exact=False) before it refutes anything.
+    """
+    flat = lambda m: m.reshape(m.shape[0], -1)  # noqa: E731
+    da, db = flat(a), flat(b)
+    return (
+        xp.max(xp.abs(da - db), axis=-1)
+        <= rtol * (xp.max(xp.abs(da), axis=-1) + xp.max(xp.abs(db), axis=-1)) + 1e-300
+    )
+
+
+@identity(
+    "dropout.s003.eq13_16",
+    inputs=DESIGN,
+    dims=SMALL_DIMS,
+    relations=("=", "=", "="),
+    labels=("(14) squared norm as inner product", "(15) expand", "(16) linearity of E_R"),
+    title="(13)-(16): E_R||(R.X)w - y||^2 = w^T E[(R.X)^T(R.X)] w - 2 y^T E[R.X] w + y^T y",
+    source=Source(
+        SEED_003,
+        "Question 2, part 2, eq. (13)-(16)",
+        quote="= w^T \\mathbb{E}_R[(R \\odot X)^T (R \\odot X)]w - 2y^T \\mathbb{E}_R[R \\odot X]w + y^T y "
+        "(16)",
+    ),
+    statement=r"\mathbb{E}_R\|(R\odot X)w - y\|_2^2 = \mathbb{E}_R[((R\odot X)w-y)^\top((R\odot X)w-y)] = "
+    r"\mathbb{E}_R[w^\top(R\odot X)^\top(R\odot X)w - 2y^\top(R\odot X)w + y^\top y] = "
+    r"w^\top\mathbb{E}_R[(R\odot X)^\top(R\odot X)]w - 2y^\top\mathbb{E}_R[R\odot X]w + y^\top y",
+    expected=Verdict.HOLDS,
+    notes="Exact enumeration of all 2^{nd} masks (n d <= 6).",
+)
+def eq13_16(xp, X, w, y, p):
+    masks, RX = _masked(xp, X)
+    P = _mask_weights(xp, p, masks)
+    Rw = xp.matmul(RX, w[:, None, :, None])[..., 0]  # (batch, K, n)
+    r = Rw - y[:, None, :]
+    e13 = xp.sum(P * xp.vector_norm(r, 2, axis=-1) ** 2, axis=-1)
+    e14 = xp.sum(P * xp.sum(r * r, axis=-1), axis=-1)
+    e15 = xp.sum(P * (xp.sum(Rw * Rw, axis=-1) - 2 * xp.sum(y[:, None, :] * Rw, axis=-1)), axis=-1) + xp.sum(
+        y * y, axis=-1
+    )
+    EG = xp.sum(P[:, :, None, None] * xp.matmul(xp.transpose(RX), RX), axis=1)
+    EM = xp.sum(P[:, :, None, None] * RX, axis=1)
+    e16 = xp.sum(w * matvec(EG, w), axis=-1) - 2 * xp.sum(y * matvec(EM, w), axis=-1) + xp.sum(y * y, axis=-1)
+    return e13, e14, e15, e16
+
+
+@prop(
+    "dropout.s003.mask_mean",
+    inputs=DESIGN,
+    dims=SMALL_DIMS,
+    title="E_R[R.X] = pX",
+    source=Source(
+        SEED_003,
+        "Question 2, part 2",
+        quote="\\mathbb{E}_R[R \\odot X]_{ij} = \\mathbb{E}_R[R_{ij}x_{ij}] = px_{ij} ... And then, "
+        "\\mathbb{E}_R[R \\odot X] = pX",
+    ),
+    statement=r"\mathbb{E}_R[R\odot X] = pX",
+    expected=Verdict.HOLDS,
+    notes="Exact enumeration of masks; entrywise with relative tolerance 1e-9.",
+)
+def mask_mean(xp, X, p):
+    masks, RX = _masked(xp, X)
+    P = _mask_weights(xp, p, masks)
+    return _rel_close(xp, xp.sum(P[:, :, None, None] * RX, axis=1), p[:, None, None] * X)
+
+
+@prop(
+    "dropout.s003.mask_gram",
+    inputs=DESIGN,
+    dims=SMALL_DIMS,
+    title="E_R[(R.X)^T(R.X)] = p^2 X^T X + p(1-p) I_d.(X^T X), using E[R_ki R_kj] = p^2 (i != j), p (i = j)",
+    source=Source(
+        SEED_003,
+        "Question 2, part 2",
+        quote="\\mathbb{E}_R[(R \\odot X)^T(R \\odot X)] = p^2 X^T X + p(1-p) \\underbrace{I_d \\odot (X^T "
+        "X)}_{=\\Gamma^2}",
+    ),
+    statement=r"\mathbb{E}_R[(R\odot X)^\top(R\odot X)] = p^2X^\top X + p(1-p)\,I_d\odot(X^\top X),\quad "
+    r"\mathbb{E}[R_{ki}R_{kj}] = p^2\ (i\ne j),\ p = p^2 + p(1-p)\ (i = j)",
+    expected=Verdict.HOLDS,
+    notes="Exact enumeration of masks; entrywise with relative tolerance 1e-9.",
+)
+def mask_gram(xp, X, p):
+    masks, RX = _masked(xp, X)
+    P = _mask_weights(xp, p, masks)
+    EG = xp.sum(P[:, :, None, None] * xp.matmul(xp.transpose(RX), RX), axis=1)
+    pp = p[:, None, None]
+    return _rel_close(xp, EG, pp * pp * gram(xp, X) + pp * (1 - pp) * gamma_sq(xp, X))
+
+
+@identity(
+    "dropout.s003.expected_loss",
+    inputs=DESIGN,
+    dims=SMALL_DIMS,
+    relations=("=", "="),
+    labels=("(16) with the mask moments", "complete the square"),
+    title="E_R[L(w)] = ||y - pXw||^2 + p(1-p)||Gamma w||^2, Gamma^2 = diag(X^T X)",
+    source=Source(
+        SEED_003,
+        "Question 2, part 2",
+        quote="= \\underbrace{p^2 w^T X^T X w - 2py^T Xw + y^T y}_{=\\|y-pXw\\|_2^2} + "
+        "\\underbrace{p(1-p)w^T \\Gamma^2 w}_{=p(1-p)\\|\\Gamma w\\|_2^2}",
+    ),
+    statement=r"\mathbb{E}_R[L(w)] = w^\top[p^2X^\top X + p(1-p)\Gamma^2]w - 2py^\top Xw + y^\top y = \|y "
+    r"- pXw\|_2^2 + p(1-p)\|\Gamma w\|_2^2",
+    expected=Verdict.PROVED,
+    notes="Exact enumeration of all masks for n d <= 6; SymPy proves it for n = d = 2 (16 masks, symbolic "
+    "X, w, y, p); Monte Carlo for larger n, d in dropout.s003.expected_loss_mc.",
+)
+def expected_loss(xp, X, w, y, p):
+    pp = p[:, None, None]
+    H = pp * pp * gram(xp, X) + pp * (1 - pp) * gamma_sq(xp, X)
+    mid = (
+        xp.sum(w * matvec(H, w), axis=-1) - 2 * p * xp.sum(y * matvec(X, w), axis=-1) + xp.sum(y * y, axis=-1)
+    )
+    return expected_loss_enum(xp, X, w, y, p), mid, expected_loss_closed(xp, X, w, y, p)
+
+
+MC_MASKS, MC_CHUNK = 400, 50
+
+
+@prop(
+    "dropout.s003.expected_loss_mc",
+    inputs=DESIGN,
+    dims={"n": [6, 10], "d": [4]},
+    title="E_R[L(w)] = ||y - pXw||^2 + p(1-p)||Gamma w||^2 for larger n, d (Monte Carlo, 6-sigma band)",
+    source=Source(
+        SEED_003,
+        "Question 2, part 2",
+        quote="\\mathbb{E}_R[L(w)] = ... \\|y-pXw\\|_2^2 ... + p(1-p)\\|\\Gamma w\\|_2^2",
+    ),
+    statement=r"\mathbb{E}_R\|(R\odot X)w - y\|_2^2 = \|y - pXw\|_2^2 + p(1-p)\|\Gamma w\|_2^2",
+    expected=Verdict.HOLDS,
+    same_as=("dropout.s003.expected_loss",),
+    notes=f"{MC_MASKS} masks per instance from a fixed-seed generator (the same masks in float64 and in the "
+    "high-precision re-evaluation); passes when the closed form lies within 6 standard errors of the sample "
+    "mean (false-alarm rate ~1e-9 per instance).",
+)
+def expected_loss_mc(xp, X, w, y, p):
+    """Monte Carlo estimate of the expected loss against the closed form (n up to 10, d = 4)."""
+    rng = np.random.default_rng(20190315)
+    n, d = X.shape[-2], X.shape[-1]
+    losses = []
+    for _ in range(MC_MASKS // MC_CHUNK):
+        u = rng.random((1, MC_CHUNK, n, d))
+        keep = xp.where(
+            u < p[:, None, None, None], 0 * p[:, None, None, None] + 1, 0 * p[:, None, None, None]
+        )
+        r = xp.matmul(keep * X[:, None], w[:, None, :, None])[..., 0] - y[:, None, :]
+        losses.append(xp.sum(r * r, axis=-1))
+    # losses rescaled by their maximum (no underflow of squares for tiny w, y) ...
+    scale = xp.max(xp.concatenate(losses, axis=-1), axis=-1) + 1e-300
+    loss = xp.concatenate(losses, axis=-1) / scale[:, None]  # (batch, MC_MASKS)
+    mean = xp.sum(loss, axis=-1) / MC_MASKS
+    # ... and a two-pass variance (no cancellation when the loss barely depends on the mask)
+    var = xp.sum((loss - mean[:, None]) ** 2, axis=-1) / (MC_MASKS - 1)
+    se = xp.sqrt(var / MC_MASKS)
+    closed = expected_loss_closed(xp, X, w, y, p) / scale
+    return xp.abs(mean - closed) <= 6 * se + 1e-8 * xp.abs(mean)
+
+
+@prop(
+    "dropout.s003.convex",
+    inputs=DESIGN,
+    dims={"n": [1, 2, 4, 8], "d": [1, 2, 4]},
+    title="X^T X and Gamma^2 are PSD, so E_R[L(w)] is convex in w",
+    source=Source(
+        SEED_003,
+        "Question 2, part 3",
+        quote="As we have X^T X and \\Gamma^2 are semi-definite positive, \\mathbb{E}_R[L(w)] is convex in w",
+    ),
+    statement=r"\nabla_w^2\,\mathbb{E}_R[L(w)] = 2p^2X^\top X + 2p(1-p)\Gamma^2 \succeq 0",
+    expected=Verdict.HOLDS,
+    notes="Smallest eigenvalue of the Hessian >= -1e-12 ||H|| (rounding).",
+)
+def convex(xp, X, p):
+    pp = p[:, None, None]
+    H = 2 * pp * pp * gram(xp, X) + 2 * pp * (1 - pp) * gamma_sq(xp, X)
+    ev = xp.eigvalsh(H)
+    return xp.min(ev, axis=-1) >= -1e-12 * xp.max(xp.abs(ev), axis=-1)
+
+
+def _grad_formula(xp, X, w, y, p):
+    pp = p[:, None, None]
+    H = pp * pp * gram(xp, X) + pp * (1 - pp) * gamma_sq(xp, X)
+    return 2 * matvec(H, w) - 2 * p[:, None] * matvec(xp.transpose(X), y)
+
+
+@identity(
+    "dropout.s003.gradient",
+    inputs=DESIGN | {"v": Array("d", scale=(0.1, 10.0))},
+    dims=SMALL_DIMS,
+    title="d E_R[L]/dw = 2p^2 X^T X w - 2p X^T y + 2p(1-p) Gamma^2 w",
+    source=Source(SEED_003, "Question 2, part 3", quote="0 = 2p^2 X^T X w - 2pX^T y + 2p(1-p)\\Gamma^2 w"),
+    statement=r"\frac{\partial\,\mathbb{E}_R[L(w)]}{\partial w} = 2p^2X^\top Xw - 2pX^\top y + "
+    r"2p(1-p)\Gamma^2w",
+    expected=Verdict.PROVED,
+    notes="Directional derivative along v against the central difference of the exactly enumerated "
+    "expected loss with step 1: exact, since the loss is quadratic in w. SymPy differentiates the closed "
+    "form.",
+)
+def gradient(xp, X, w, y, p, v):
+    central = quadratic_directional(lambda w_: expected_loss_enum(xp, X, w_, y, p), w, v)
+    return central, xp.sum(_grad_formula(xp, X, w, y, p) * v, axis=-1)
+
+
+def _w_dropout(xp, X, y, p):
+    """w^dropout = (X^T X + ((1-p)/p) Gamma^2)^{-1} X^T y / p."""
+    lam = ((1 - p) / p)[:, None, None]
+    A = gram(xp, X) + lam * gamma_sq(xp, X)
+    return matvec(xp.inv(A), matvec(xp.transpose(X), y)) / p[:, None]
+
+
+@prop(
+    "dropout.s003.minimiser",
+    inputs=DESIGN,
+    dims={"n": [1, 2, 4, 8], "d": [1, 2, 4]},
+    title="gradient = 0 <=> X^T y = (pX^T X + (1-p)Gamma^2)w <=> (X^T X + ((1-p)/p) Gamma^2)^{-1} X^T y = "
+    "p w",
+    source=Source(
+        SEED_003,
+        "Question 2, part 3",
+        quote="\\Leftrightarrow \\left(X^T X + "
+        "\\underbrace{\\frac{(1-p)}{p}\\Gamma^2}_{=\\lambda^{dropout}}\\right)^{-1} X^T y = pw^{dropout}",
+    ),
+    statement=r"\nabla_w\mathbb{E}_R[L] = 0 \iff X^\top y = (pX^\top X + (1-p)\Gamma^2)w \iff \left(X^\top "
+    r"X + \tfrac{1-p}{p}\Gamma^2\right)^{-1}X^\top y = pw^{dropout}",
+    expected=Verdict.HOLDS,
+    notes="w^dropout from the closed form; checked: the gradient formula vanishes there relative to its "
+    "two terms, and the normal equation X^T y = (pX^T X + (1-p)Gamma^2) w holds. The underbrace labels "
+    "(1-p)/p Gamma^2 as lambda^dropout; the limits below are those of the scalar (1-p)/p.",
+)
+def minimiser(xp, X, y, p):
+    wd = _w_dropout(xp, X, y, p)
+    pp = p[:, None, None]
+    lhs = matvec(xp.transpose(X), y)
+    rhs = matvec(pp * gram(xp, X) + (1 - pp) * gamma_sq(xp, X), wd)
+    return _rel_close(xp, lhs, rhs, rtol=1e-7)
+
+
+def _lambda_limits():
+    p = sp.Symbol("p", positive=True)
+    lam = (1 - p) / p
+    # compared as strings: the engine's exact comparison computes oo - oo = nan (see engine request)
+    return [str(sp.limit(lam, p, 0, "+")), str(sp.limit(lam, p, 1, "-"))]
+
+
+value(
+    "dropout.s003.lambda_limits",
+    computed=_lambda_limits,
+    stated=["oo", "0"],
+    title="lim_{p->0} lambda^dropout = infinity and lim_{p->1} lambda^dropout = 0",
+    source=Source(
+        SEED_003,
+        "Question 2, part 3",
+        quote="we observe that \\lim_{p \\rightarrow 0} \\lambda^{dropout} = \\infty and \\lim_{p "
+        "\\rightarrow 1} \\lambda^{dropout} = 0",
+    ),
+    statement=r"\lambda^{dropout} = \frac{1-p}{p}:\ \lim_{p\to0}\lambda^{dropout} = \infty,\ "
+    r"\lim_{p\to1}\lambda^{dropout} = 0",
+    expected=Verdict.PROVED,
+    notes="p is the keep probability (E[R] = p). At p -> 1 the solution tends to least squares; at p -> 0, "
+    "p w^dropout -> 0.",
+)
+
+
+@prop(
+    "dropout.s003.ridge_solution",
+    inputs=DESIGN | {"lam": Scalar(1e-3, 1e2, log=True)},
+    dims={"n": [1, 2, 4, 8], "d": [1, 2, 4]},
+    title="ridge: gradient 0 <=> (X^T X + lambda I)^{-1} X^T y = w^{L2}",
+    source=Source(
+        SEED_003,
+        "Question 2, part 4",
+        quote="0 = -2X^T y + 2X^T X w + 2\\lambda^{L_2} w \\Leftrightarrow (X^T X + \\lambda^{L_2} "
+        "I_d)^{-1} X^T y = w^{L_2}",
+    ),
+    statement=r"\nabla_w\left(\|y-Xw\|^2 + \lambda\|w\|^2\right) = -2X^\top y + 2X^\top Xw + 2\lambda w = "
+    r"0 \iff w^{L_2} = (X^\top X + \lambda I_d)^{-1}X^\top y",
+    expected=Verdict.HOLDS,
+    notes="The closed form satisfies X^T y = (X^T X + lambda I) w (relative tolerance 1e-7).",
+)
+def ridge_solution(xp, X, y, lam):
+    d = X.shape[-1]
+    A = gram(xp, X) + lam[:, None, None] * xp.eye(d)
+    wr = matvec(xp.inv(A), matvec(xp.transpose(X), y))
+    return _rel_close(xp, matvec(xp.transpose(X), y), matvec(A, wr), rtol=1e-7)
+
+
+def _equal_column_norms(raw):
+    """Columns rescaled to one common norm per instance, so that Gamma^2 = c I."""
+    X = _no_zero_column(raw)
+    norms = np.sqrt((X**2).sum(axis=-2, keepdims=True))
+    return X / norms * norms.mean(axis=-1, keepdims=True)
+
+
+@prop(
+    "dropout.s003.similar_role",
+    inputs={
+        "X": Array("n", "d", scale=(0.1, 10.0), transform=_equal_column_norms),
+        "y": Array("n", scale=(0.1, 10.0)),
+        "p": Scalar(0.02, 0.98),
+    },
+    dims={"n": [1, 2, 4, 8], "d": [1, 2, 4]},
+    title="lambda^L2 and lambda^dropout play a similar role: with equal column norms c, p w^dropout = "
+    "ridge with lambda = c (1-p)/p",
+    source=Source(
+        SEED_003,
+        "Question 2, part 5",
+        quote="We could say that \\lambda^{L_2} and \\lambda^{dropout} play a similar role",
+    ),
+    statement=r"\Gamma^2 = cI \implies p\,w^{dropout} = (X^\top X + c\tfrac{1-p}{p}I)^{-1}X^\top y = "
+    r"w^{L_2}\big|_{\lambda^{L_2} = c(1-p)/p}",
+    expected=Verdict.HOLDS,
+    notes="Made precise: dropout is ridge with the data-dependent penalty (1-p)/p Gamma^2 on the rescaled "
+    "weights p w; the two coincide exactly when all columns of X have the same norm.",
+)
+def similar_role(xp, X, y, p):
+    d = X.shape[-1]
+    c = xp.sum(X * X, axis=-2)[:, 0]
+    lam = c * (1 - p) / p
+    A = gram(xp, X) + lam[:, None, None] * xp.eye(d)
+    wr = matvec(xp.inv(A), matvec(xp.transpose(X), y))
+    return _rel_close(xp, p[:, None] * _w_dropout(xp, X, y, p), wr, rtol=1e-7)
+
+
+PEN_INPUTS = {
+    "X": Array("n", "n", scale=(0.1, 10.0), transform=_no_zero_column),
+    "w": Array("n", scale=(0.1, 10.0)),
+}
+
+
+@identity(
+    "dropout.s003.rows_penalised",
+    inputs=PEN_INPUTS,
+    dims={"n": [1, 2, 3, 5]},
+    title="'in dropout, due to Gamma^2, we penalize more the rows of X which have a greater norm' (as "
+    "written)",
+    source=Source(
+        SEED_003,
+        "Question 2, part 5",
+        quote="in dropout, due to \\Gamma^2, we penalize more the rows of X which has a greater mass/norm, "
+        "whereas in the L_2 regularization scheme the penalization is uniform",
+    ),
+    statement=r"\|\Gamma w\|_2^2 = \sum_i w_i^2\,\|X_{i,:}\|_2^2\quad\text{(penalty weighted by the row "
+    r"norms of }X)",
+    expected=Verdict.REFUTED,
+    notes="Read for square X (n = d) so that 'row i' can weight w_i. Gamma^2 = diag(X^T X) holds the "
+    "squared *column* norms: the penalty on w_j grows with the norm of feature (column) j, over all "
+    "examples. Corrected: dropout.s003.columns_penalised. The other half (L2 penalises uniformly) is right.",
+)
+def rows_penalised(xp, X, w):
+    rows = xp.sum(X * X, axis=-1)
+    return xp.sum(xp.sum(X * X, axis=-2) * w * w, axis=-1), xp.sum(rows * w * w, axis=-1)
+
+
+@identity(
+    "dropout.s003.columns_penalised",
+    inputs={"X": Array("n", "d", scale=(0.1, 10.0)), "w": Array("d", scale=(0.1, 10.0))},
+    dims={"n": [1, 2, 3, 5], "d": [1, 2, 3]},
+    title="||Gamma w||^2 = sum_j w_j^2 ||X_{:,j}||^2: dropout penalises the weights of high-norm columns",
+    source=Source(SEED_003, "Question 2, part 5 (corrected: columns)"),
+    statement=r"\|\Gamma w\|_2^2 = w^\top(I_d\odot X^\top X)w = \sum_j w_j^2\,\|X_{:,j}\|_2^2",
+    expected=Verdict.PROVED,
+    corrects="dropout.s003.rows_penalised",
+)
+def columns_penalised(xp, X, w):
+    G = gamma_sq(xp, X)
+    return xp.sum(w * matvec(G, w), axis=-1), xp.sum(xp.sum(X * X, axis=-2) * w * w, axis=-1)

@@ -1,0 +1,350 @@
+r"""Vanishing gradients in h_t = W sigma(h_{t-1}) + U x_t + b (or g_t = sigma(W g_{t-1} + U x_t + b)).
+
+Seeds 002 (Question 1.2-1.3), 003 (Question 5.2-5.3) and 004 (Question 1.2-1.3) bound
+:math:`\|\partial h_T/\partial h_0\| \le (\gamma\|W\|)^T \le \delta^T` under
+:math:`\lambda_1(W^\top W) \le \delta^2/\gamma^2`, each in its own Jacobian layout.  The Jacobians here are
+exact (products of step Jacobians) and are themselves checked against central differences; gamma is
+sup|sigma'| (tanh 1, sigmoid 1/4, softplus 1, softsign 1, relu 1, abs 1, identity 1).
+"""
+
+import numpy as np
+
+from checks._vocab.activations import SMOOTH, SUP_D1, dact
+from checks._vocab.fd import fd_jacobian
+from checks._vocab.linalg import matvec, op_norm
+from checks._vocab.sources import SEED_002, SEED_003, SEED_004
+from checks.gradflow._helpers import chain_product, jac_g_step, jac_h_step, lambda_max_gram, run_g, run_h
+from lemmacheck import Source, Verdict, inequality, prop, value
+from lemmacheck.inputs import Array, Orthogonal, Scalar
+
+ALL_ACTS = list(SUP_D1)
+
+
+def _nonzero(a):
+    """Replace (numerically) zero matrices by the identity: rescaling W to a prescribed norm needs W != 0."""
+    a = a.copy()
+    small = np.abs(a).max(axis=(-2, -1)) < 1e-6
+    a[small] = np.eye(a.shape[-1])
+    return a
+
+
+RNN_INPUTS = {
+    "W": Array("n", "n", scale=(0.3, 2.0), transform=_nonzero),
+    "U": Array("n", 2, scale=(0.1, 2.0)),
+    "b": Array("n", scale=(0.1, 2.0)),
+    "X": Array("T", 2, scale=(0.1, 2.0)),
+    "h0": Array("n", scale=(0.1, 2.0)),
+}
+FD_DIMS = {"n": [1, 2, 4], "T": [1, 2, 4], "act": list(SMOOTH)}
+BOUND_DIMS = {"n": [1, 2, 4], "T": [1, 3, 6], "act": ALL_ACTS}
+#: hypothesis-scaled RNNs: ||W|| = s * delta / gamma with s in (0, 1]
+HYP_INPUTS = RNN_INPUTS | {"delta": Scalar(0.0, 0.999), "s": Scalar(0.01, 1.0)}
+#: reversed condition: ||W|| = s * delta / gamma with s in (1, 4]
+REV_INPUTS = RNN_INPUTS | {"delta": Scalar(0.01, 0.999), "s": Scalar(1.001, 4.0)}
+
+
+def _close(xp, A, B, scale_floor):
+    """max |A - B| small relative to the entries (central differences: ~1e-10 relative in float64)."""
+    err = xp.max(xp.max(xp.abs(A - B), axis=-1), axis=-1)
+    size = xp.max(xp.max(xp.abs(A) + xp.abs(B), axis=-1), axis=-1)
+    return err <= 1e-6 * size + 1e-7 * scale_floor
+
+
+def _scaled(xp, W, target):
+    """W rescaled to operator norm `target` (W = 0 stays 0)."""
+    return W * (target / (op_norm(xp, W) + 1e-300))[:, None, None]
+
+
+def _g_jacobians(xp, W, U, b, X, g0, act):
+    gs = run_g(xp, W, U, b, X, g0, act)
+    pres = [matvec(W, gs[t]) + matvec(U, X[:, t]) + b for t in range(X.shape[1])]
+    return [jac_g_step(xp, W, a, act) for a in pres]
+
+
+def _h_jacobians(xp, W, U, b, X, h0, act):
+    hs = run_h(xp, W, U, b, X, h0, act)
+    return hs, [jac_h_step(xp, W, hs[t], act) for t in range(X.shape[1])]
+
+
+# =========================================================================== seed 002, Question 1.2
+
+
+@prop(
+    "vanish.s002.jacobian_step",
+    inputs=RNN_INPUTS,
+    dims=FD_DIMS,
+    title="dg_t/dg_{t-1} = sigma'(W g_{t-1} + U x_t + b) W (seed 002)",
+    source=Source(SEED_002, "Question 1, part 2", quote="= \\sigma'(Wg_{t-1} + Ux_t + b)W"),
+    statement=r"\frac{\partial g_t}{\partial g_{t-1}} = \frac{\partial \sigma'(Wg_{t-1} + Ux_t + "
+    r"b)}{\partial g_{t-1}} = \sigma'(Wg_{t-1} + Ux_t + b)W",
+    expected=Verdict.PROVED,
+    same_as=("vanish.s003.jacobian_step", "vanish.s004.jacobian_step"),
+    notes="Numerator layout, sigma'(.) read as diag(sigma'(.)). The middle expression differentiates "
+    "sigma' instead of sigma (a slip that the right-hand side does not carry). Checked against central "
+    "differences of g_{t-1} -> g_t (X[:, 0] is x_t) and proved in SymPy for n = 2, generic sigma.",
+)
+def jacobian_step_002(xp, W, U, b, X, h0, act):
+    g_prev = h0
+    step = lambda z: run_g(xp, W, U, b, X[:, :1], z, act)[-1]  # noqa: E731
+    J = jac_g_step(xp, W, matvec(W, g_prev) + matvec(U, X[:, 0]) + b, act)
+    return _close(xp, fd_jacobian(xp, step, g_prev), J, 1 + xp.max(xp.abs(step(g_prev)), axis=-1))
+
+
+@prop(
+    "vanish.s002.chain_product",
+    inputs=RNN_INPUTS,
+    dims=FD_DIMS,
+    title="dg_T/dg_0 is the product of the step Jacobians (seed 002)",
+    source=Source(
+        SEED_002,
+        "Question 1, part 2",
+        quote="\\frac{\\partial g_T}{\\partial g_0} = \\prod_{t=1}^T \\frac{\\partial g_t}{\\partial "
+        "g_{t-1}}",
+    ),
+    statement=r"\frac{\partial g_T}{\partial g_0} = \prod_{t=1}^T \frac{\partial g_t}{\partial g_{t-1}}",
+    expected=Verdict.HOLDS,
+    same_as=("vanish.s003.eq22_23", "vanish.s004.chain"),
+    notes="The product is ordered J_T ... J_1 (numerator layout); the document leaves the order implicit. "
+    "Checked against central differences of the whole map g_0 -> g_T.",
+)
+def chain_product_002(xp, W, U, b, X, h0, act):
+    full = lambda z: run_g(xp, W, U, b, X, z, act)[-1]  # noqa: E731
+    J = chain_product(xp, _g_jacobians(xp, W, U, b, X, h0, act))
+    return _close(xp, fd_jacobian(xp, full, h0), J, 1 + xp.max(xp.abs(full(h0)), axis=-1))
+
+
+@inequality(
+    "vanish.s002.step_bound",
+    inputs=RNN_INPUTS,
+    dims={"n": [1, 2, 4], "T": [1], "act": ALL_ACTS},
+    relations=("<=", "<="),
+    labels=("||AB|| <= ||A|| ||B||", "|sigma'| <= gamma"),
+    title="||dg_t/dg_{t-1}|| <= ||sigma'(.)|| ||W|| <= gamma ||W|| (seed 002)",
+    source=Source(
+        SEED_002,
+        "Question 1, part 2",
+        quote="\\left\\| \\frac{\\partial g_t}{\\partial g_{t-1}} \\right\\| \\leq \\gamma \\|W\\|",
+    ),
+    statement=r"\left\|\frac{\partial g_t}{\partial g_{t-1}}\right\| \le "
+    r"\|\sigma'(Wg_{t-1}+Ux_t+b)\|\cdot\|W\| \le \gamma\|W\|",
+    expected=Verdict.HOLDS,
+    notes="gamma = sup|sigma'| per activation; tight (ratio 1) for the identity activation.",
+)
+def step_bound_002(xp, W, U, b, X, h0, act):
+    pre = matvec(W, h0) + matvec(U, X[:, 0]) + b
+    J = jac_g_step(xp, W, pre, act)
+    d = xp.max(xp.abs(dact(xp, act, pre)), axis=-1)
+    return op_norm(xp, J), d * op_norm(xp, W), SUP_D1[act] * op_norm(xp, W)
+
+
+@inequality(
+    "vanish.s002.bound_chain",
+    inputs=RNN_INPUTS,
+    dims=BOUND_DIMS,
+    relations=("<=", "<=", "="),
+    labels=("submultiplicativity", "step bound", "||W|| = sqrt(lambda_1(W^T W))"),
+    title="||dg_T/dg_0|| <= prod ||dg_t/dg_{t-1}|| <= gamma^T ||W||^T = gamma^T sqrt(lambda_1)^T (seed 002)",
+    source=Source(
+        SEED_002,
+        "Question 1, part 2",
+        quote="\\leq \\gamma^T \\|W\\|^T = \\gamma^T (\\sqrt{\\lambda_1(W^\\top W)})^T",
+    ),
+    statement=r"\left\|\frac{\partial g_T}{\partial g_0}\right\| \le \prod_{t=1}^T\left\|\frac{\partial "
+    r"g_t}{\partial g_{t-1}}\right\| \le \gamma^T\|W\|^T = \gamma^T\left(\sqrt{\lambda_1(W^\top "
+    r"W)}\right)^T",
+    expected=Verdict.HOLDS,
+    same_as=("vanish.s003.eq24", "vanish.s004.norm_chain"),
+    notes="Exact Jacobians of simulated RNNs, seven activations. Tightness: the identity activation with n "
+    "= 1 attains the bound.",
+)
+def bound_chain_002(xp, W, U, b, X, h0, act):
+    jacs = _g_jacobians(xp, W, U, b, X, h0, act)
+    T = len(jacs)
+    prod_norms = op_norm(xp, jacs[0])
+    for J in jacs[1:]:
+        prod_norms = prod_norms * op_norm(xp, J)
+    g = SUP_D1[act]
+    return (
+        op_norm(xp, chain_product(xp, jacs)),
+        prod_norms,
+        (g * op_norm(xp, W)) ** T,
+        g**T * xp.sqrt(lambda_max_gram(xp, W)) ** T,
+    )
+
+
+DELTA_INPUTS = {"gamma": Scalar(0.05, 2.0), "delta": Scalar(0.0, 1.0)}
+
+
+@inequality(
+    "vanish.s002.delta_subst",
+    inputs=DELTA_INPUTS,
+    dims={"T": [1, 2, 3, 5, 8]},
+    relations=("=",),
+    title="gamma^T (sqrt(delta^2/gamma^2))^T = gamma^T sqrt(delta^2/gamma^2) = delta^T (seed 002, as "
+    "written)",
+    source=Source(
+        SEED_002,
+        "Question 1, part 2",
+        quote="\\gamma^T \\left( \\sqrt{\\frac{\\delta^2}{\\gamma^2}} \\right)^T = \\gamma^T "
+        "\\sqrt{\\frac{\\delta^2}{\\gamma^2}} = \\delta^T",
+    ),
+    statement=r"\gamma^T\left(\sqrt{\frac{\delta^2}{\gamma^2}}\right)^T = "
+    r"\gamma^T\sqrt{\frac{\delta^2}{\gamma^2}} = \delta^T",
+    expected=Verdict.REFUTED,
+    notes="Checked: the first equality, the one that fails (the engine judges a chain by its end points, "
+    "which agree here). The middle expression drops the exponent T: it equals gamma^{T-1} delta, not "
+    "delta^T, unless T = 1 or gamma = delta. The corrected chain (vanish.s002.delta_subst_fixed) is "
+    "proved, so the conclusion of the answer is unaffected.",
+)
+def delta_subst_002(xp, gamma, delta, T):
+    r = xp.sqrt(delta * delta / (gamma * gamma))
+    return gamma**T * r**T, gamma**T * r
+
+
+@inequality(
+    "vanish.s002.delta_subst_fixed",
+    inputs=DELTA_INPUTS,
+    dims={"T": [1, 2, 3, 5, 8]},
+    relations=("=",),
+    title="gamma^T (sqrt(delta^2/gamma^2))^T = delta^T (seed 002, corrected)",
+    source=Source(SEED_002, "Question 1, part 2 (corrected)"),
+    statement=r"\gamma^T\left(\sqrt{\frac{\delta^2}{\gamma^2}}\right)^T = \delta^T",
+    expected=Verdict.PROVED,
+    corrects="vanish.s002.delta_subst",
+)
+def delta_subst_fixed_002(xp, gamma, delta, T):
+    return gamma**T * xp.sqrt(delta * delta / (gamma * gamma)) ** T, delta**T
+
+
+def _hyp_bound(xp, W, U, b, X, h0, delta, s, act, *, layout):
+    """(||dh_T/dh_0||, delta^T) with ||W|| = s delta / gamma <= delta / gamma, exact Jacobian."""
+    g = SUP_D1[act]
+    Ws = _scaled(xp, W, s * delta / g)
+    if layout == "g":
+        J = chain_product(xp, _g_jacobians(xp, Ws, U, b, X, h0, act))
+    else:
+        J = chain_product(xp, _h_jacobians(xp, Ws, U, b, X, h0, act)[1])
+    return op_norm(xp, J), Ws
+
+
+@inequality(
+    "vanish.s002.final_bound",
+    inputs=HYP_INPUTS,
+    dims=BOUND_DIMS,
+    title="lambda_1(W^T W) <= delta^2/gamma^2 => ||dg_T/dg_0|| <= delta^T (seed 002)",
+    source=Source(
+        SEED_002,
+        "Question 1, part 2",
+        quote="Substitute \\lambda_1(W^\\top W) \\leq \\frac{\\delta^2}{\\gamma^2} ... = \\delta^T",
+    ),
+    statement=r"\lambda_1(W^\top W) \le \frac{\delta^2}{\gamma^2} \implies \left\|\frac{\partial "
+    r"g_T}{\partial g_0}\right\| \le \delta^T",
+    expected=Verdict.HOLDS,
+    same_as=("vanish.s003.eq25", "vanish.s004.norm_chain"),
+    notes="W is drawn and rescaled to ||W|| = s delta/gamma, s in (0, 1], so the hypothesis holds by "
+    "construction; exact Jacobians.",
+)
+def final_bound_002(xp, W, U, b, X, h0, delta, s, act):
+    nrm, _ = _hyp_bound(xp, W, U, b, X, h0, delta, s, act, layout="g")
+    return nrm, delta ** X.shape[1]
+
+
+def _delta_limits(deltas):
+    import sympy as sp
+
+    T = sp.Symbol("T", positive=True, integer=True)
+    return [sp.limit(sp.Rational(d) ** T, T, sp.oo) for d in deltas]
+
+
+value(
+    "vanish.s002.limit",
+    computed=lambda: _delta_limits(["0", "1/2", "9/10", "1"]),
+    stated=[0, 0, 0, 0],
+    title="delta^T -> 0 for 0 <= delta <= 1 (seed 002, as written)",
+    source=Source(
+        SEED_002,
+        "Question 1, part 2",
+        quote="where \\gamma > 0, 0 \\leq \\delta \\leq 1 ... Thus, \\delta^T \\rightarrow 0 as T "
+        "\\rightarrow \\infty",
+    ),
+    statement=r"0 \le \delta \le 1 \implies \lim_{T\to\infty}\delta^T = 0",
+    expected=Verdict.REFUTED,
+    notes="Computed: lim delta^T for delta = 0, 1/2, 9/10, 1 is 0, 0, 0, 1. The boundary delta = 1 is "
+    "admitted by seed 002 but not by the question (0 <= delta < 1, seeds 003 and 004); at delta = 1 the "
+    "gradient need not vanish (vanish.s002.delta_one_witness).",
+)
+
+value(
+    "vanish.s003.limit",
+    computed=lambda: _delta_limits(["0", "1/2", "9/10", "999/1000"]),
+    stated=[0, 0, 0, 0],
+    title="0 <= delta < 1 => delta^T -> 0 (seed 003)",
+    source=Source(
+        SEED_003,
+        "Question 5, part 2, after (25)",
+        quote="And as 0 \\leq \\delta < 1, we have \\lim_{T \\rightarrow \\infty} \\delta^T = 0",
+    ),
+    statement=r"0 \le \delta < 1 \implies \lim_{T\to\infty}\delta^T = 0",
+    expected=Verdict.PROVED,
+    same_as=("vanish.s004.limit",),
+    notes="Exact limits at sample values of delta in [0, 1).",
+)
+
+value(
+    "vanish.s002.limit_fixed",
+    computed=lambda: _delta_limits(["0", "1/2", "9/10", "99/100"]),
+    stated=[0, 0, 0, 0],
+    title="delta^T -> 0 for 0 <= delta < 1 (seed 002, corrected range)",
+    source=Source(SEED_002, "Question 1, part 2 (corrected: 0 <= delta < 1, as the question states)"),
+    statement=r"0 \le \delta < 1 \implies \lim_{T\to\infty}\delta^T = 0",
+    expected=Verdict.PROVED,
+    corrects="vanish.s002.limit",
+    same_as=("vanish.s003.limit", "vanish.s004.limit"),
+    notes="Exact limits at sample values of delta in [0, 1).",
+)
+
+value(
+    "vanish.s004.limit",
+    computed=lambda: _delta_limits(["0", "1/3", "3/4", "99/100"]),
+    stated=[0, 0, 0, 0],
+    title="lim ||dh_T/dh_0|| <= lim delta^T = 0 for 0 <= delta < 1 (seed 004)",
+    source=Source(
+        SEED_004,
+        "Question 1.2",
+        quote="\\lim_{T \\to \\infty} \\|\\frac{\\partial h_T}{\\partial h_0}\\| \\le \\lim_{T \\to "
+        "\\infty} \\delta^T = 0",
+    ),
+    statement=r"0 \le \delta < 1 \implies \lim_{T\to\infty}\delta^T = 0",
+    expected=Verdict.PROVED,
+    same_as=("vanish.s003.limit",),
+    notes="Exact limits at sample values of delta in [0, 1).",
+)
+
+
+@prop(
+    "vanish.s002.delta_one_witness",
+    inputs={"Q": Orthogonal("n")},
+    dims={"n": [1, 2, 4], "T": [1, 4, 16]},
+    title="at delta = 1 the hypothesis allows ||dh_T/dh_0|| = 1 for every T",
+    source=Source(
+        SEED_002,
+        "Question 1, part 2 (boundary delta = 1)",
+        quote="where \\gamma > 0, 0 \\leq \\delta \\leq 1",
+    ),
+    statement=r"\sigma = \tanh,\ W = Q\ \text{orthogonal},\ b = 0,\ x_t = 0,\ h_0 = 0:\ \lambda_1(W^\top "
+    r"W) = 1 = \delta^2/\gamma^2\ \text{and}\ \|\partial h_T/\partial h_0\| = 1",
+    expected=Verdict.HOLDS,
+    notes="Witness for the refutation of vanish.s002.limit: h = 0 is a fixed point, tanh'(0) = 1 and W is "
+    "orthogonal, so the Jacobian product is orthogonal and its norm stays 1 for all T.",
+)
+def delta_one_witness(xp, Q, T):
+    n = Q.shape[-1]
+    h = 0 * Q[:, 0]
+    hs = [h]
+    for _ in range(T):
+        hs.append(matvec(Q, xp.tanh(hs[-1])))
+    J = chain_product(xp, [jac_h_step(xp, Q, hs[t], "tanh") for t in range(T)])
+    lam = lambda_max_gram(xp, Q)
+    ok_hyp = xp.abs(lam - 1) <= 1e-9
+    ok_norm = xp.abs(op_norm(xp, J) - 1) <= 1e-9 * (1 + n)
+    return ok_hyp & ok_norm

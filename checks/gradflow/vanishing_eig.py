@@ -1,0 +1,161 @@
+r"""Seed 003, Question 5, Lemma 5.1: the spectra of W W^T and W^T W, and the operator-norm identities.
+
+As written the lemma is for *every* matrix W.  For a non-square W (n x m, n != m) the larger Gram matrix
+has the eigenvalue 0 which the smaller one may lack, so the sets differ; the nonzero eigenvalues (with
+multiplicity) and the largest eigenvalue always agree, which is all the vanishing-gradient argument needs.
+"""
+
+from checks._vocab.linalg import matvec, op_norm
+from checks._vocab.sources import SEED_003, SEED_004
+from lemmacheck import Source, Verdict, identity, prop
+from lemmacheck.inputs import Array
+
+RECT_DIMS = {"n": [1, 2, 3, 5], "m": [1, 2, 3, 5]}
+LEMMA_QUOTE = (
+    "For every matrix W, Sp(WW^T) the set of eigenvalues of WW^T is equal to Sp(W^TW) the set of "
+    "eigenvalues of W^TW"
+)
+
+
+def _gram_spectra(xp, W):
+    return (xp.eigvalsh(xp.matmul(W, xp.transpose(W))), xp.eigvalsh(xp.matmul(xp.transpose(W), W)))
+
+
+def _each_close_to_some(xp, a, b, tol):
+    """True where every entry of a is within tol of some entry of b (per batch row)."""
+    d = xp.abs(a[:, :, None] - b[:, None, :])
+    return xp.max(xp.min(d, axis=-1), axis=-1) <= tol
+
+
+@prop(
+    "eig.s003.lemma51",
+    inputs={"W": Array("n", "m", scale=(0.1, 10.0))},
+    dims=RECT_DIMS,
+    title="Lemma 5.1: Sp(W W^T) = Sp(W^T W) for every matrix W (seed 003, as written)",
+    source=Source(SEED_003, "Question 5, part 2, Lemma 5.1", quote=LEMMA_QUOTE),
+    statement=r"\forall W,\ \mathrm{Sp}(WW^\top) = \mathrm{Sp}(W^\top W)",
+    expected=Verdict.REFUTED,
+    notes="Compared as sets (multiplicities ignored). Fails for non-square W: W = (w_1, w_2) (1 x 2) gives "
+    "Sp(WW^T) = {|w|^2} but Sp(W^T W) = {0, |w|^2}. The proof's step 'W^T u is an eigenvector' needs W^T u "
+    "!= 0, false for lambda = 0 (eig.s003.proof_step). Corrected forms: eig.s003.lemma51_square and "
+    "eig.s003.lemma51_nonzero. The answer only uses lambda_1, for which the conclusion is right "
+    "(eig.s003.top_eig).",
+)
+def lemma51(xp, W):
+    a, b = _gram_spectra(xp, W)
+    tol = 1e-9 * (1 + xp.max(xp.abs(a), axis=-1) + xp.max(xp.abs(b), axis=-1))
+    return _each_close_to_some(xp, a, b, tol) & _each_close_to_some(xp, b, a, tol)
+
+
+@prop(
+    "eig.s003.lemma51_square",
+    inputs={"W": Array("n", "n", scale=(0.1, 10.0))},
+    dims={"n": [1, 2, 3, 5, 8]},
+    title="Lemma 5.1 for square W: W W^T and W^T W have the same eigenvalues with multiplicity",
+    source=Source(SEED_003, "Question 5, part 2, Lemma 5.1 (corrected: W square)"),
+    statement=r"W \in \mathbb{R}^{n\times n} \implies \mathrm{Sp}(WW^\top) = \mathrm{Sp}(W^\top W)\ "
+    r"\text{(with multiplicity)}",
+    expected=Verdict.HOLDS,
+    corrects="eig.s003.lemma51",
+    notes="The RNN's W is square, so the lemma as used in Question 5 is true.",
+)
+def lemma51_square(xp, W):
+    a, b = _gram_spectra(xp, W)
+    scale = 1 + xp.max(xp.abs(a), axis=-1)
+    return xp.max(xp.abs(a - b), axis=-1) <= 1e-9 * scale
+
+
+@prop(
+    "eig.s003.lemma51_nonzero",
+    inputs={"W": Array("n", "m", scale=(0.1, 10.0))},
+    dims=RECT_DIMS,
+    title="Lemma 5.1 corrected: the nonzero eigenvalues of W W^T and W^T W coincide (with multiplicity)",
+    source=Source(SEED_003, "Question 5, part 2, Lemma 5.1 (corrected: nonzero spectrum)"),
+    statement=r"\mathrm{Sp}(WW^\top)\setminus\{0\} = \mathrm{Sp}(W^\top W)\setminus\{0\}\ \text{(with "
+    r"multiplicity)}",
+    expected=Verdict.HOLDS,
+    corrects="eig.s003.lemma51",
+    notes="Checked as: the top min(n, m) eigenvalues agree and every other eigenvalue is 0.",
+)
+def lemma51_nonzero(xp, W):
+    a, b = _gram_spectra(xp, W)  # ascending
+    k = min(a.shape[-1], b.shape[-1])
+    scale = 1 + xp.max(xp.abs(a), axis=-1)
+    top = xp.max(xp.abs(a[:, -k:] - b[:, -k:]), axis=-1) <= 1e-9 * scale
+    rest_a = a[:, :-k] if a.shape[-1] > k else None
+    rest_b = b[:, :-k] if b.shape[-1] > k else None
+    ok = top
+    for rest in (rest_a, rest_b):
+        if rest is not None:
+            ok = ok & (xp.max(xp.abs(rest), axis=-1) <= 1e-9 * scale)
+    return ok
+
+
+@prop(
+    "eig.s003.proof_step",
+    inputs={"w": Array(2, scale=(0.1, 10.0))},
+    dims={},
+    title="proof of Lemma 5.1: W W^T u = lambda u => W^T u is an eigenvector of W^T W",
+    source=Source(
+        SEED_003,
+        "Question 5, part 2, proof of Lemma 5.1",
+        quote="\\lambda \\in Sp(WW^T) \\Rightarrow \\exists u \\text{ s.t. } WW^T u = \\lambda u "
+        "\\Rightarrow W^T W \\underbrace{W^T u}_{=v} = \\lambda \\underbrace{W^T u}_{=v} \\Rightarrow "
+        "\\lambda \\in Sp(W^TW)",
+    ),
+    statement=r"WW^\top u = \lambda u,\ u \ne 0 \implies v = W^\top u \ne 0\ \text{and}\ W^\top W v = "
+    r"\lambda v",
+    expected=Verdict.REFUTED,
+    notes="Witness: W is the 2 x 1 column w, u = (-w_2, w_1) is an eigenvector of W W^T for lambda = 0 and "
+    "v = W^T u = 0, which is no eigenvector; indeed 0 is not in Sp(W^T W) = {|w|^2}. The step is valid for "
+    "lambda != 0 (then v != 0), which is the corrected lemma.",
+)
+def proof_step(xp, w):
+    W = w[:, :, None]  # (batch, 2, 1)
+    u = xp.stack([-w[:, 1], w[:, 0]], axis=-1)  # W W^T u = w (w . u) = 0 = 0 * u
+    v = matvec(xp.transpose(W), u)
+    nu = xp.sqrt(xp.sum(u * u, axis=-1))
+    nw = xp.sqrt(xp.sum(w * w, axis=-1))
+    valid = nu > 0
+    return (~valid) | (xp.sqrt(xp.sum(v * v, axis=-1)) > 1e-9 * nu * nw)
+
+
+@identity(
+    "eig.s003.top_eig",
+    inputs={"W": Array("n", "m", scale=(0.1, 10.0))},
+    dims=RECT_DIMS,
+    relations=("=", "="),
+    labels=("||A|| = sqrt(lambda_1(A A^T)) for A = W^T", "largest eigenvalues agree"),
+    title="||W^T|| = sqrt(lambda_1(W W^T)) = sqrt(lambda_1(W^T W)) (seed 003)",
+    source=Source(
+        SEED_003,
+        "Question 5, part 2, after Lemma 5.1",
+        quote="\\|W^T\\| = \\sqrt{\\lambda_1(WW^T)} ... Sp(W^TW) = Sp(WW^T) \\rightarrow \\|W^T\\| = "
+        "\\sqrt{\\lambda_1(W^TW)}",
+    ),
+    statement=r"\|W^\top\| = \sqrt{\lambda_1(WW^\top)} = \sqrt{\lambda_1(W^\top W)}",
+    expected=Verdict.HOLDS,
+    notes="True for every W, square or not: the largest eigenvalue is the squared top singular value.",
+)
+def top_eig(xp, W):
+    a, b = _gram_spectra(xp, W)
+    return op_norm(xp, xp.transpose(W)), xp.sqrt(xp.max(a, axis=-1)), xp.sqrt(xp.max(b, axis=-1))
+
+
+@identity(
+    "eig.s004.opnorm",
+    inputs={"A": Array("n", "m", scale=(0.1, 10.0))},
+    dims=RECT_DIMS,
+    title="||A|| = sqrt(lambda_1(A^T A)) (seed 004, stated property of the L2 operator norm)",
+    source=Source(
+        SEED_004,
+        "Question 1.2",
+        quote="Use the following properties of the L_2 operator norm ||AB|| \\le ||A|| \\, ||B|| and ||A|| "
+        "= \\sqrt{\\lambda_1(A^{\\top}A)}",
+    ),
+    statement=r"\|A\| = \sqrt{\lambda_1(A^\top A)}",
+    expected=Verdict.HOLDS,
+    same_as=("eig.s003.top_eig",),
+)
+def opnorm_004(xp, A):
+    return op_norm(xp, A), xp.sqrt(xp.max(xp.eigvalsh(xp.matmul(xp.transpose(A), A)), axis=-1))

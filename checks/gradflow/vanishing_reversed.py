@@ -1,0 +1,311 @@
+"""Seed 002 Question 1.2, the reversed condition: λ_1(WᵀW) > δ²/γ² does not make gradients explode."""
+
+from checks._vocab.activations import SUP_D1
+from checks._vocab.activations import act as apply_act
+from checks._vocab.linalg import matvec, op_norm
+from checks._vocab.sources import SEED_002, SEED_003, SEED_004
+from checks.gradflow._helpers import chain_product, jac_h_step, lambda_max_gram
+from checks.gradflow.vanishing import (
+    ALL_ACTS,
+    BOUND_DIMS,
+    REV_INPUTS,
+    RNN_INPUTS,
+    _g_jacobians,
+    _h_jacobians,
+    _nonzero,
+    _scaled,
+)
+from lemmacheck import Source, Verdict, inequality, prop
+from lemmacheck.inputs import Array, Orthogonal, Scalar
+
+# --------------------------------------------------------------------------- reversed condition
+
+
+@inequality(
+    "vanish.s002.reverse_chain",
+    inputs=REV_INPUTS,
+    dims=BOUND_DIMS,
+    relations=("<=", ">"),
+    title="lambda_1 > delta^2/gamma^2: ||dg_T/dg_0|| <= gamma^T sqrt(lambda_1)^T > delta^T (seed 002)",
+    source=Source(
+        SEED_002,
+        "Question 1, part 3",
+        quote="\\left\\| \\frac{\\partial g_T}{\\partial g_0} \\right\\| \\leq \\gamma^T "
+        "(\\sqrt{\\lambda_1(W^\\top W)})^T > \\delta^T",
+    ),
+    statement=r"\left\|\frac{\partial g_T}{\partial g_0}\right\| \le \gamma^T\left(\sqrt{\lambda_1(W^\top "
+    r"W)}\right)^T > \delta^T",
+    expected=Verdict.HOLDS,
+    notes="Both links hold; together they say nothing about ||dg_T/dg_0|| versus delta^T (mixed "
+    "directions), which is why the reversed condition decides nothing by itself.",
+)
+def reverse_chain_002(xp, W, U, b, X, h0, delta, s, act):
+    g = SUP_D1[act]
+    Ws = _scaled(xp, W, s * delta / g)
+    T = X.shape[1]
+    J = chain_product(xp, _g_jacobians(xp, Ws, U, b, X, h0, act))
+    return op_norm(xp, J), g**T * xp.sqrt(lambda_max_gram(xp, Ws)) ** T, delta**T
+
+
+NEC_INPUTS = RNN_INPUTS | {"delta": Scalar(0.0, 0.999)}
+
+
+def _necessary(xp, W, U, b, X, h0, delta, act):
+    """True where 'the gradient grows (||dh_T/dh_0|| > 1)' implies lambda_1(W^T W) > delta^2/gamma^2."""
+    g = SUP_D1[act]
+    J = chain_product(xp, _h_jacobians(xp, W, U, b, X, h0, act)[1])
+    grows = op_norm(xp, J) > 1
+    reversed_cond = lambda_max_gram(xp, W) > delta * delta / (g * g)
+    return (~grows) | reversed_cond
+
+
+NEC_DIMS = {"n": [1, 2, 4], "T": [2, 6], "act": ALL_ACTS}
+
+
+@prop(
+    "vanish.s002.reverse_necessary",
+    inputs=NEC_INPUTS,
+    dims=NEC_DIMS,
+    title="the reversed condition is necessary for the gradient to explode (seed 002)",
+    source=Source(
+        SEED_002,
+        "Question 1, part 3",
+        quote="this condition is necessary but not sufficient for the gradient to explode",
+    ),
+    statement=r"\left\|\frac{\partial h_T}{\partial h_0}\right\| \to \infty \implies \lambda_1(W^\top W) > "
+    r"\frac{\delta^2}{\gamma^2}",
+    expected=Verdict.HOLDS,
+    same_as=("vanish.s003.reverse_necessary", "vanish.s004.reverse_necessary"),
+    notes="Finite-T proxy: whenever the exact Jacobian norm exceeds 1 (growth), lambda_1(W^T W) > "
+    "delta^2/gamma^2 for every sampled delta in [0, 1). This follows from ||J_T|| <= (gamma ||W||)^T.",
+)
+def reverse_necessary_002(xp, W, U, b, X, h0, delta, act):
+    return _necessary(xp, W, U, b, X, h0, delta, act)
+
+
+@prop(
+    "vanish.s003.reverse_necessary",
+    inputs=NEC_INPUTS,
+    dims=NEC_DIMS,
+    title="the reversed condition is necessary for explosion (seed 003)",
+    source=Source(
+        SEED_003, "Question 5, part 3", quote="This condition will be necessary but not sufficient"
+    ),
+    statement=r"\left\|\frac{\partial h_T}{\partial h_0}\right\| \to \infty \implies \lambda_1(W^\top W) > "
+    r"\frac{\delta^2}{\gamma^2}",
+    expected=Verdict.HOLDS,
+    same_as=("vanish.s002.reverse_necessary",),
+)
+def reverse_necessary_003(xp, W, U, b, X, h0, delta, act):
+    return _necessary(xp, W, U, b, X, h0, delta, act)
+
+
+@prop(
+    "vanish.s004.reverse_necessary",
+    inputs=NEC_INPUTS,
+    dims=NEC_DIMS,
+    title="the reversed condition is a necessary condition for explosion (seed 004)",
+    source=Source(SEED_004, "Question 1.3", quote="so this condition is a necessary condition"),
+    statement=r"\left\|\frac{\partial h_T}{\partial h_0}\right\| \to \infty \implies \lambda_1(W^\top W) "
+    r"\not< \frac{\delta^2}{\gamma^2}",
+    expected=Verdict.HOLDS,
+    same_as=("vanish.s002.reverse_necessary",),
+)
+def reverse_necessary_004(xp, W, U, b, X, h0, delta, act):
+    return _necessary(xp, W, U, b, X, h0, delta, act)
+
+
+SAT_INPUTS = {"Q": Orthogonal("n"), "a": Scalar(1.05, 3.0), "delta": Scalar(0.0, 0.999)}
+SAT_DIMS = {"n": [1, 2, 4], "T": [4, 8], "act": ["tanh", "sigmoid"]}
+
+
+def _saturated_witness(xp, Q, a, delta, T, act):
+    """W = c a Q with gamma c a > 1 (reversed condition) and a saturating bias: the gradient still
+    vanishes."""
+    g = SUP_D1[act]
+    n = Q.shape[-1]
+    W = Q * (a / g)[:, None, None]  # ||W|| = a / gamma > 1/gamma >= delta/gamma
+    # bias beyond the reach of W sigma(h): pre-activations stay >= 6, where sigma' <= 1e-2 * gamma
+    bias = (a / g * n**0.5 + 6)[:, None] * (0 * Q[:, 0] + 1)
+    hs = [bias]
+    for _ in range(T):
+        hs.append(matvec(W, apply_act(xp, act, hs[-1])) + bias)
+    J = chain_product(xp, [jac_h_step(xp, W, hs[t], act) for t in range(T)])
+    reversed_cond = lambda_max_gram(xp, W) > delta * delta / (g * g)
+    vanishes = op_norm(xp, J) <= 0.5**T
+    return reversed_cond & vanishes
+
+
+@prop(
+    "vanish.s002.reverse_not_sufficient",
+    inputs=SAT_INPUTS,
+    dims=SAT_DIMS,
+    title="the reversed condition is not sufficient: saturated units vanish anyway (seed 002)",
+    source=Source(
+        SEED_002,
+        "Question 1, part 3",
+        quote="this condition is necessary but not sufficient for the gradient to explode",
+    ),
+    statement=r"\exists\,W,b:\ \lambda_1(W^\top W) > \frac{\delta^2}{\gamma^2}\ \text{and}\ "
+    r"\left\|\frac{\partial h_T}{\partial h_0}\right\| \le 2^{-T}",
+    expected=Verdict.HOLDS,
+    same_as=("vanish.s003.reverse_not_sufficient",),
+    notes="Witness family: W = (a/gamma) Q with Q orthogonal and a in (1.05, 3), so even gamma ||W|| > 1; "
+    "a bias large enough to saturate tanh/sigmoid makes sigma' tiny and the exact Jacobian decays faster "
+    "than 2^{-T}. Explosion witnesses: vanish.s004.explosion_possible.",
+)
+def reverse_not_sufficient_002(xp, Q, a, delta, T, act):
+    return _saturated_witness(xp, Q, a, delta, T, act)
+
+
+@prop(
+    "vanish.s003.reverse_not_sufficient",
+    inputs=SAT_INPUTS,
+    dims=SAT_DIMS,
+    title="the reversed condition is not sufficient for explosion (seed 003)",
+    source=Source(
+        SEED_003,
+        "Question 5, part 3",
+        quote="we can only say that the gradients will be smaller than something that is greater than 0, "
+        "but this doesn't imply that the gradients will tend to infinity",
+    ),
+    statement=r"\lambda_1(W^\top W) > \frac{\delta^2}{\gamma^2} \not\Rightarrow \left\|\frac{\partial "
+    r"h_T}{\partial h_0}\right\| \to \infty",
+    expected=Verdict.HOLDS,
+    same_as=("vanish.s002.reverse_not_sufficient",),
+    notes="Same saturated witness family as seed 002.",
+)
+def reverse_not_sufficient_003(xp, Q, a, delta, T, act):
+    return _saturated_witness(xp, Q, a, delta, T, act)
+
+
+@prop(
+    "vanish.s004.explosion_possible",
+    inputs={"Q": Orthogonal("n"), "a": Scalar(1.05, 3.0)},
+    dims={"n": [1, 2, 4], "T": [2, 8, 16]},
+    title="under the reversed condition the gradient can explode (seed 004; seed 002 'likely to explode')",
+    source=Source(
+        SEED_004,
+        "Question 1.3",
+        quote="gradient explosion is possible. It won't certainly explode but now it has the potential to "
+        "explode",
+    ),
+    statement=r"\exists\,W:\ \lambda_1(W^\top W) > \frac{1}{\gamma^2},\ \left\|\frac{\partial "
+    r"h_T}{\partial h_0}\right\| = (\gamma\|W\|)^T \to \infty",
+    expected=Verdict.HOLDS,
+    notes="Witness: tanh, W = aQ (Q orthogonal, a > 1), b = 0, x_t = 0, h_0 = 0 (a fixed point with "
+    "tanh'(0) = 1): the Jacobian is a^T Q^T, norm a^T.",
+)
+def explosion_possible_004(xp, Q, a, T):
+    W = Q * a[:, None, None]
+    h = 0 * Q[:, 0]
+    J = chain_product(xp, [jac_h_step(xp, W, h, "tanh") for _ in range(T)])
+    return (xp.abs(op_norm(xp, J) - a**T) <= 1e-9 * a**T) & (lambda_max_gram(xp, W) > 1)
+
+
+@inequality(
+    "vanish.s004.reverse_bound_not_zero",
+    inputs={
+        "W": Array("n", "n", scale=(0.3, 2.0), transform=_nonzero),
+        "delta": Scalar(0.01, 0.999),
+        "s": Scalar(1.0, 3.0),
+    },
+    dims={"n": [1, 2, 4], "act": ["tanh", "sigmoid"]},
+    relations=(">=",),
+    title="lambda_1 >= delta^2/gamma^2 => the upper bound (gamma ||W||)^T does not tend to 0 (seed 004)",
+    source=Source(
+        SEED_004,
+        "Question 1.3",
+        quote="Hence if the largest eigenvalue is not smaller than \\frac{\\delta^2}{\\gamma^2}, then the "
+        "upper bound won't tend to zero",
+    ),
+    statement=r"\lambda_1(W^\top W) \ge \frac{\delta^2}{\gamma^2} \implies (\gamma\|W\|)^T \not\to 0",
+    expected=Verdict.REFUTED,
+    same_as=("vanish.s002.reverse_likely_explode", "vanish.s003.reverse_suppose_explode"),
+    notes="Checked as gamma ||W|| >= 1 (the bound (gamma||W||)^T tends to 0 exactly when gamma||W|| < 1). "
+    "With delta < 1 the condition only gives gamma ||W|| >= delta, e.g. delta = 1/2, gamma ||W|| = 0.6: "
+    "the bound still tends to 0 and the gradient vanishes. Corrected: vanish.s004.reverse_fixed.",
+)
+def reverse_bound_not_zero_004(xp, W, delta, s, act):
+    g = SUP_D1[act]
+    Ws = _scaled(xp, W, s * delta / g)
+    return g * xp.sqrt(lambda_max_gram(xp, Ws)), 0 * delta + 1
+
+
+REV_ONLY_INPUTS = {
+    "W": Array("n", "n", scale=(0.3, 2.0), transform=_nonzero),
+    "delta": Scalar(0.01, 0.999),
+    "s": Scalar(1.001, 3.0),
+}
+
+
+@inequality(
+    "vanish.s002.reverse_likely_explode",
+    inputs=REV_ONLY_INPUTS,
+    dims={"n": [1, 2, 4], "act": ["tanh", "sigmoid"]},
+    relations=(">=",),
+    title="lambda_1 > delta^2/gamma^2 => 'the gradients are likely to explode' (seed 002)",
+    source=Source(
+        SEED_002,
+        "Question 1, part 3",
+        quote="If the largest eigenvalue of the weights is larger than \\frac{\\delta^2}{\\gamma^2}, then "
+        "the gradients of the hidden state are likely to explode.",
+    ),
+    statement=r"\lambda_1(W^\top W) > \frac{\delta^2}{\gamma^2} \implies \text{the gradients are likely to "
+    r"explode}",
+    expected=Verdict.REFUTED,
+    same_as=("vanish.s003.reverse_suppose_explode", "vanish.s004.reverse_bound_not_zero"),
+    notes="'Likely to explode' is read as: the reversed condition at least removes the guaranteed "
+    "vanishing, i.e. gamma ||W|| >= 1 (checked). It does not: for delta < 1 the condition allows delta < "
+    "gamma ||W|| < 1, where ||dh_T/dh_0|| <= (gamma||W||)^T -> 0 for every input (e.g. delta = 0.5, gamma "
+    "||W|| = 0.6). Puzzling wording, recorded as read.",
+)
+def reverse_likely_explode_002(xp, W, delta, s, act):
+    g = SUP_D1[act]
+    Ws = _scaled(xp, W, s * delta / g)
+    return g * xp.sqrt(lambda_max_gram(xp, Ws)), 0 * delta + 1
+
+
+@inequality(
+    "vanish.s003.reverse_suppose_explode",
+    inputs=REV_ONLY_INPUTS,
+    dims={"n": [1, 2, 4], "act": ["tanh", "sigmoid"]},
+    relations=(">=",),
+    title="lambda_1 > delta^2/gamma^2 => 'we can suppose that instead of vanishing, the gradients will "
+    "explode' (seed 003)",
+    source=Source(
+        SEED_003,
+        "Question 5, part 3",
+        quote="If the largest eigenvalue of the weights is greater than \\frac{\\delta^2}{\\gamma^2}, then "
+        "we can suppose that instead of vanishing, the gradients will explode.",
+    ),
+    statement=r"\lambda_1(W^\top W) > \frac{\delta^2}{\gamma^2} \implies \text{the gradients do not vanish}",
+    expected=Verdict.REFUTED,
+    same_as=("vanish.s002.reverse_likely_explode", "vanish.s004.reverse_bound_not_zero"),
+    notes="Read as 'instead of vanishing': the condition excludes the guaranteed decay, gamma ||W|| >= 1 "
+    "(checked). False for delta < gamma ||W|| < 1. The answer's next sentence (necessary, not sufficient) "
+    "is right: vanish.s003.reverse_necessary, vanish.s003.reverse_not_sufficient.",
+)
+def reverse_suppose_explode_003(xp, W, delta, s, act):
+    g = SUP_D1[act]
+    Ws = _scaled(xp, W, s * delta / g)
+    return g * xp.sqrt(lambda_max_gram(xp, Ws)), 0 * delta + 1
+
+
+@inequality(
+    "vanish.s004.reverse_fixed",
+    inputs={"W": Array("n", "n", scale=(0.3, 2.0), transform=_nonzero), "s": Scalar(1.0, 3.0)},
+    dims={"n": [1, 2, 4], "T": [1, 4, 16], "act": ["tanh", "sigmoid"]},
+    relations=(">=",),
+    title="the bound gamma^T ||W||^T stays >= 1 exactly when lambda_1(W^T W) >= 1/gamma^2",
+    source=Source(SEED_004, "Question 1.3 (corrected)"),
+    statement=r"\lambda_1(W^\top W) \ge \frac{1}{\gamma^2} \implies \gamma^T\|W\|^T \ge 1\ \forall T",
+    expected=Verdict.HOLDS,
+    corrects="vanish.s004.reverse_bound_not_zero",
+    notes="The threshold that decides whether the upper bound can stop decaying is delta = 1, not the "
+    "given delta < 1.",
+)
+def reverse_fixed_004(xp, W, s, T, act):
+    g = SUP_D1[act]
+    Ws = _scaled(xp, W, s / g)
+    return (g * xp.sqrt(lambda_max_gram(xp, Ws))) ** T, 0 * s + 1

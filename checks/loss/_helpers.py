@@ -1,0 +1,145 @@
+r"""Model helpers for the loss-bound claims (seed 000 "Loss Function"/"Loss Bounded w.r.t. V", seed 001 §A).
+
+Everything is written once against ``xp`` (float64 batches and mpmath object arrays) on top of
+:mod:`checks._vocab.rnn`.  With :math:`\Phi = \{U, W, V, s_0\}` and a perturbation :math:`\Delta\Phi`:
+
+* :func:`states_and_tangents` runs the RNN forward together with its forward-mode derivative
+  :math:`\dot s_t = \langle\nabla_\Phi s_t(\Phi), \Delta\Phi\rangle` (JVP);
+* :func:`backprop_logits` computes :math:`\nabla_\Phi \sum_t c_t^\top V s_t` by back-propagation through
+  time (reverse mode).  The two modes are computed independently on purpose: the chain-rule step of
+  eq. (4) (``⟨∇_{Vs_t} f_t, ⟨∇_Φ Vs_t, ΔΦ⟩⟩ = ⟨∇_Φ f_t, ΔΦ⟩``) pairs a forward-mode quantity with a
+  reverse-mode gradient, so checking it numerically is not a tautology;
+* :func:`token_terms` gathers, for token ``t``, the logits ``z = V s_t(Φ)``, the perturbed logits
+  ``z⁺ = (V+ΔV) s_t(Φ+ΔΦ)``, the JVP ``ż = ΔV s_t + V ṡ_t`` and the remainder ``r = z⁺ − z − ż``
+  of seed 001 §A.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from checks._vocab.activations import SMOOTH, activation
+from checks._vocab.linalg import dot, frob, matvec
+from checks._vocab.rnn import hidden_states
+
+#: dims of the RNN instances: small (2 shared cores), every activation of the model
+LOSS_RNN_DIMS = {"H": [1, 4], "N": [2], "K": [2, 3], "T": [1, 3], "act": list(SMOOTH)}
+#: smaller dims for claims expected to be refuted: Hypothesis shrinks a failure over every input entry, and
+#: with ten RNN arrays the shrink phase dominates the run time (a counterexample needs no large dims)
+LOSS_RNN_DIMS_SMALL = {"H": [1, 2], "N": [1], "K": [2, 3], "T": [1, 2], "act": list(SMOOTH)}
+
+
+def one_hot_rows(raw: np.ndarray) -> np.ndarray:
+    """Transform for ``Array(..., "K", low=0, high=1)``: one-hot along the last axis (argmax of the raw
+    draw)."""
+    idx = np.argmax(raw, axis=-1)
+    out = np.zeros_like(raw)
+    np.put_along_axis(out, idx[..., None], 1.0, axis=-1)
+    return out
+
+
+def loss_rnn_inputs(labels: str = "onehot") -> dict:
+    """Input specs of one RNN instance and one perturbation ΔΦ = (ΔU, ΔW, ΔV, Δs₀).
+
+    Weights of scale 10⁻¹…3 (from nearly linear to saturated units); perturbations of scale 10⁻³…1
+    (from the first-order regime to steps as large as the weights).
+    """
+    from lemmacheck.inputs import Array
+
+    w, d = (1e-1, 3.0), (1e-3, 1.0)
+    spec = {
+        "U": Array("H", "N", scale=w),
+        "W": Array("H", "H", scale=w),
+        "V": Array("K", "H", scale=w),
+        "s0": Array("H", scale=w),
+        "X": Array("T", "N", scale=(1e-1, 3.0)),
+        "dU": Array("H", "N", scale=d),
+        "dW": Array("H", "H", scale=d),
+        "dV": Array("K", "H", scale=d),
+        "ds0": Array("H", scale=d),
+    }
+    if labels == "onehot":
+        spec["Y"] = Array("T", "K", low=0.0, high=1.0, transform=one_hot_rows)
+    elif labels == "prob":
+        spec["Y"] = Array("T", "K", low=-3.0, high=3.0, transform=_softmax_rows)
+    return spec
+
+
+def _softmax_rows(raw: np.ndarray) -> np.ndarray:
+    e = np.exp(raw - raw.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def states_and_tangents(xp, U, W, s0, X, dU, dW, ds0, act):
+    """Pre-activations ``a_1..a_T``, states ``s_0..s_T`` and JVPs ``ṡ_0..ṡ_T`` in direction (ΔU, ΔW, Δs₀)."""
+    sigma, dsigma, _ = activation(xp, act)
+    pre, states, tangents = [], [s0], [ds0]
+    for t in range(X.shape[1]):
+        x = X[:, t]
+        a = matvec(U, x) + matvec(W, states[-1])
+        da = matvec(dU, x) + matvec(dW, states[-1]) + matvec(W, tangents[-1])
+        pre.append(a)
+        states.append(sigma(a))
+        tangents.append(dsigma(a) * da)
+    return pre, states, tangents
+
+
+def backprop_logits(xp, U, W, V, s0, X, C, act, forward=None):
+    r"""Reverse-mode gradient of :math:`\sum_t c_t^\top V s_t` w.r.t. (U, W, V, s₀); the c_t are constants.
+
+    ``C`` is a list of T upstream vectors (B, K) (``None`` for a token that does not contribute);
+    ``forward`` optionally passes ``(pre-activations, states)`` already computed for the same Φ.
+    """
+    _, dsigma, _ = activation(xp, act)
+    pre, ss = (
+        forward
+        if forward is not None
+        else states_and_tangents(xp, U, W, s0, X, U * 0, W * 0, s0 * 0, act)[:2]
+    )
+    T = X.shape[1]
+    gU, gW, gV = U * 0, W * 0, V * 0
+    delta = s0 * 0  # ∂/∂s_t of the part of the sum that depends on s_t
+    for t in range(T, 0, -1):
+        c = C[t - 1]
+        if c is not None:
+            gV = gV + xp.outer(c, ss[t])
+            delta = delta + matvec(xp.transpose(V), c)
+        da = delta * dsigma(pre[t - 1])
+        gU = gU + xp.outer(da, X[:, t - 1])
+        gW = gW + xp.outer(da, ss[t - 1])
+        delta = matvec(xp.transpose(W), da)
+    return gU, gW, gV, delta
+
+
+def pair_grad(xp, grads, dU, dW, dV, ds0):
+    """⟨∇_Φ(·), ΔΦ⟩ for Φ = (U, W, V, s₀)."""
+    gU, gW, gV, gs0 = grads
+    return frob(xp, gU, dU) + frob(xp, gW, dW) + frob(xp, gV, dV) + dot(xp, gs0, ds0)
+
+
+def token_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, act, t=None):
+    """Logits, perturbed logits, JVP and remainder r of token ``t`` (default: the last token)."""
+    t = X.shape[1] if t is None else t
+    pre, ss, ds = states_and_tangents(xp, U, W, s0, X, dU, dW, ds0, act)
+    ss_new = hidden_states(xp, U + dU, W + dW, s0 + ds0, X, act)
+    z = matvec(V, ss[t])
+    z_new = matvec(V + dV, ss_new[t])
+    jvp = matvec(dV, ss[t]) + matvec(V, ds[t])
+    return {
+        "s": ss[t],
+        "z": z,
+        "z_new": z_new,
+        "jvp": jvp,
+        "r": z_new - z - jvp,
+        "t": t,
+        "forward": (pre, ss),
+    }
+
+
+def token_gradient(xp, U, W, V, s0, X, c, act, t=None, forward=None):
+    """∇_Φ (cᵀ V s_t) by back-propagation (``c`` a (B, K) constant), for token ``t`` (default last)."""
+    T = X.shape[1]
+    t = T if t is None else t
+    C = [None] * T
+    C[t - 1] = c
+    return backprop_logits(xp, U, W, V, s0, X, C, act, forward)

@@ -1,0 +1,141 @@
+"""The general bound (7) of seed 001 §A assembled from Lemmas 1–2, and a study of its tightness."""
+
+from checks._vocab.linalg import inf_norm
+from checks._vocab.sources import SEED_001
+from checks.loss._helpers import (
+    LOSS_RNN_DIMS,
+    LOSS_RNN_DIMS_SMALL,
+)
+from checks.loss.lemmas import RNN, _lemma_terms, on_terms
+from lemmacheck import Source, StudyResult, Table, Verdict, inequality, study
+
+# -------------------------------------------------------------------------------- the general bound (7)
+
+
+@inequality(
+    "loss.eq7",
+    title="Eq. (7), the general upper bound of the token loss (garbled last term read as 2‖r‖∞)",
+    source=Source(
+        SEED_001,
+        "§A, eq. (7)",
+        quote="E_t(Φ + ΔΦ) ≤ E_t(Φ) + ⟨∇_Φ E_t(Φ), ΔΦ⟩ + 1/2 ||Vs_t(Φ + ΔΦ) − Vs_t(Φ)||_∞^2 + 2||Vs_t(Φ + "
+        "ΔΦ) − Vs_t(Φ), ΔΦ⟩||_∞",
+    ),
+    statement=r"E_t(\Phi+\Delta\Phi) \le E_t(\Phi) + \langle\nabla_\Phi E_t(\Phi),\Delta\Phi\rangle + "
+    r"\frac12\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty^2 + 2\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi), "
+    r"\Delta\Phi\rangle\|_\infty",
+    expected=Verdict.HOLDS,
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS,
+    notes="PUZZLE: the last term is garbled ('‖Vs_t(Φ+ΔΦ) − Vs_t(Φ), ΔΦ⟩‖∞' has a dangling ', ΔΦ⟩'). Our "
+    "reading: 2‖Vs_t(Φ+ΔΦ) − Vs_t(Φ) − ⟨∇_Φ Vs_t(Φ), ΔΦ⟩‖∞ = 2‖r‖∞, i.e. Lemma 1 + corrected Lemma 2 (seed "
+    "000 §'Loss Bound with Respect to W' item 1 prints this form). The other reading, 2‖Vs_t(Φ+ΔΦ) − "
+    "Vs_t(Φ)‖∞, is loss.eq7.reading_b (false). The factor 2 is needed: the exact remainder is [lse "
+    "remainder] + (p − y)ᵀr and ‖p − y‖₁ can approach 2.",
+)
+@on_terms
+def loss_eq7(xp, q):
+    E, E_new = q["f"] + q["g"], q["f_new"] + q["g_new"]
+    return E_new - E - (q["grad_f"] + q["grad_g"]), q["half_sq"] + 2 * q["r_inf"]
+
+
+@inequality(
+    "loss.eq7.reading_b",
+    title="Eq. (7) with the garbled last term read as 2‖Vs_t(Φ+ΔΦ) − Vs_t(Φ)‖∞ (no first-order part)",
+    source=Source(
+        SEED_001,
+        "§A, eq. (7) (alternative reading of the garbled term)",
+        quote="2||Vs_t(Φ + ΔΦ) − Vs_t(Φ), ΔΦ⟩||_∞",
+    ),
+    statement=r"E_t(\Phi+\Delta\Phi) \le E_t(\Phi) + \langle\nabla_\Phi E_t(\Phi),\Delta\Phi\rangle + "
+    r"\frac12\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty^2 + 2\|Vs_t(\Phi+\Delta\Phi) - "
+    r"Vs_t(\Phi)\|_\infty",
+    expected=Verdict.REFUTED,
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS_SMALL,
+    notes="Recorded to show the garbling matters: if the logits barely move (z⁺ ≈ z) while the first-order "
+    "prediction ⟨∇_Φ E_t, ΔΦ⟩ is negative, the right side is below E_t(Φ+ΔΦ) ≈ E_t(Φ). E.g. for tanh, ΔΦ = "
+    "−2Φ maps (U, W, V, s₀) to (−U, W, −V, −s₀), leaves every Vs_t unchanged, and has a nonzero "
+    "first-order term.",
+)
+@on_terms
+def loss_eq7_reading_b(xp, q):
+    E, E_new = q["f"] + q["g"], q["f_new"] + q["g_new"]
+    return E_new - E - (q["grad_f"] + q["grad_g"]), q["half_sq"] + 2 * inf_norm(xp, q["dz"])
+
+
+# ------------------------------------------------------------------------------------------------ study
+
+
+@study(
+    "loss.eq7_tightness",
+    title="How much of eq. (7) (Lemma 1 + Lemma 2) is used on realistic RNN instances?",
+    source=Source(SEED_001, "§A, eq. (7)"),
+    related=("loss.eq7", "lemma1.bound", "lemma2.bound"),
+)
+def eq7_tightness(profile):
+    import numpy as np
+
+    from lemmacheck.xp import numpy_xp as xp
+
+    B = 1000 if profile.name == "quick" else 10000
+    N, T = 3, 5
+    rows = []
+    for act in ("tanh", "sigmoid", "softplus"):
+        for H, K in ((4, 3), (12, 8)):
+            rng = profile.rng
+            U = rng.standard_normal((B, H, N)) / np.sqrt(N)
+            W = rng.standard_normal((B, H, H)) / np.sqrt(H)
+            V = rng.standard_normal((B, K, H)) / np.sqrt(H)
+            s0 = np.zeros((B, H))
+            X = rng.standard_normal((B, T, N))
+            Y = np.eye(K)[rng.integers(0, K, (B, T))]
+            for rel in (1e-2, 1e-1, 1.0):
+                d = [
+                    rng.standard_normal(a.shape)
+                    * rel
+                    * np.abs(a).mean(axis=tuple(range(1, a.ndim)), keepdims=True)
+                    for a in (U, W, V)
+                ]
+                q = _lemma_terms(xp, U, W, V, s0, X, d[0], d[1], d[2], np.zeros_like(s0), Y, act)
+                rem = q["f_new"] + q["g_new"] - q["f"] - q["g"] - q["grad_f"] - q["grad_g"]
+                bound = q["half_sq"] + 2 * q["r_inf"]
+                share_r = 2 * q["r_inf"] / bound
+                rows.append(
+                    [
+                        act,
+                        H,
+                        K,
+                        rel,
+                        float(np.median(rem / bound)),
+                        float(np.max(rem / bound)),
+                        float(np.median(share_r)),
+                        float(np.mean(rem < 0)),
+                    ]
+                )
+    table = Table(
+        title="remainder E_t(Φ+ΔΦ) − E_t − ⟨∇E_t, ΔΦ⟩ against the bound ½‖Δz‖∞² + 2‖r‖∞ (last token, ΔΦ "
+        "relative size 'rel' entrywise)",
+        columns=[
+            "activation",
+            "H",
+            "K",
+            "rel",
+            "median ratio",
+            "max ratio",
+            "median share of 2‖r‖∞",
+            "fraction with remainder < 0",
+        ],
+        rows=rows,
+    )
+    med = [r[4] for r in rows]
+    conclusion = (
+        f"On these instances the remainder of the token loss uses a median "
+        f"{min(med):.3f}–{max(med):.3f} of "
+        f"the eq. (7) bound (max seen {max(r[5] for r in rows):.3f}); the remainder is negative on "
+        f"{min(r[7] for r in rows):.0%}–{max(r[7] for r in rows):.0%} of the instances (E_t is not convex "
+        f"in Φ), the bound never is. The 2‖r‖∞ term is a median "
+        f"{min(r[6] for r in rows):.2f}–{max(r[6] for r in rows):.2f} of the bound, so the second-order "
+        f"term of the logits, not the log-sum-exp curvature, dominates it as soon as U, W move."
+    )
+    return StudyResult(tables=[table], conclusion=conclusion)

@@ -1,0 +1,491 @@
+r"""Lemma 1, Lemma 2 and the general upper bound of seed 001 §A (eq. (1)–(7)), with the handwritten
+versions at the end of seed 000, checked on real RNN instances with :math:`\Phi = \{U, W, V, s_0\}`.
+
+Notation (seed 001 §A): :math:`z = V s_t(\Phi)`, :math:`z^+ = V s_t(\Phi+\Delta\Phi)` (with V+ΔV, since V
+is part of Φ), :math:`f_t = h(z) = \log\sum_j e^{z_j}`, :math:`g_t = -y^\top z`, :math:`p =
+\mathrm{softmax}(z) = \nabla_{Vs_t} f_t`, and the remainder
+:math:`r = z^+ - z - \langle\nabla_\Phi V s_t(\Phi), \Delta\Phi\rangle`.
+:math:`\langle\nabla_\Phi f_t, \Delta\Phi\rangle` is computed by back-propagation through time, the JVP
+:math:`\langle\nabla_\Phi Vs_t, \Delta\Phi\rangle` by forward mode (see :mod:`checks.loss._helpers`).
+Every check looks at the last token t = T (T ∈ {1, 3}), so t = 1 and a token deep in the sequence are
+both covered.
+
+Bounds are checked with the common terms f_t(Φ) (or g_t(Φ)) and the first-order term subtracted from both
+sides (remainder form; chains have f_t(Φ) subtracted from every element).  This is the same inequality, but
+it keeps the high-precision re-verification meaningful: in the full form, tight instances with logits of size
+10¹⁰
+cancel to below any working precision and the engine once "confirmed" such a rounding artefact
+(see /tmp/engine-requests/lossbounds.md).
+"""
+
+from checks._vocab.linalg import dot, inf_norm
+from checks._vocab.sources import SEED_000, SEED_001
+from checks.loss._helpers import (
+    LOSS_RNN_DIMS,
+    LOSS_RNN_DIMS_SMALL,
+    loss_rnn_inputs,
+    pair_grad,
+    token_gradient,
+    token_terms,
+)
+from lemmacheck import Source, Verdict, identity, inequality
+
+HW = "handwritten appendix (end of file)"
+
+RNN = loss_rnn_inputs("onehot")
+
+
+def _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
+    """Everything Lemma 1/2 talk about, for the last token (y = its one-hot label)."""
+    tt = token_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, act)
+    y = Y[:, -1]
+    p = xp.softmax(tt["z"], axis=-1)
+    fw = tt["forward"]
+    grad_f = pair_grad(xp, token_gradient(xp, U, W, V, s0, X, p, act, forward=fw), dU, dW, dV, ds0)
+    grad_g = pair_grad(xp, token_gradient(xp, U, W, V, s0, X, -y, act, forward=fw), dU, dW, dV, ds0)
+    dz = tt["z_new"] - tt["z"]
+    return {
+        **tt,
+        "y": y,
+        "p": p,
+        "dz": dz,
+        "f": xp.logsumexp(tt["z"], axis=-1),
+        "f_new": xp.logsumexp(tt["z_new"], axis=-1),
+        "g": -dot(xp, y, tt["z"]),
+        "g_new": -dot(xp, y, tt["z_new"]),
+        "grad_f": grad_f,
+        "grad_g": grad_g,
+        "half_sq": 0.5 * inf_norm(xp, dz) ** 2,
+        "r_inf": inf_norm(xp, tt["r"]),
+    }
+
+
+def on_terms(sides):
+    """A check that computes its sides from the token terms of Lemmas 1–2 (``_lemma_terms``) only."""
+
+    def check(xp, act, **inputs):
+        return sides(xp, _lemma_terms(xp, act=act, **inputs))
+
+    for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(check, attr, getattr(sides, attr))
+    return check
+
+
+# ----------------------------------------------------------------------------------------------- Lemma 1
+
+LEMMA1_TEX = (
+    r"f_t(\Phi+\Delta\Phi) \le f_t(\Phi) + \langle\nabla_\Phi f_t(\Phi),\Delta\Phi\rangle + \frac12\|V "
+    r"s_t(\Phi+\Delta\Phi) - V s_t(\Phi)\|_\infty^2 + \|r\|_\infty"
+)
+
+
+@inequality(
+    "lemma1.bound",
+    title="Lemma 1: log-sum-exp part of the token loss, bounded with the remainder r",
+    source=Source(
+        SEED_001,
+        "§A, Lemma 1",
+        quote="f_t(Φ + ΔΦ) ≤ f_t(Φ) + ⟨∇_Φ f_t(Φ), ΔΦ⟩ + 1/2 ||Vs_t(Φ + ΔΦ) − Vs_t(Φ)||_∞^2 + ||r||_∞",
+    ),
+    statement=LEMMA1_TEX,
+    expected=Verdict.HOLDS,
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS,
+    notes="True: eq. (2) at z = Vs_t(Φ) with Δz = r + ⟨∇_Φ Vs_t, ΔΦ⟩, the chain rule, and pᵀr ≤ ‖p‖₁‖r‖∞ = "
+    "‖r‖∞. The proof's own Hölder step (‖r‖∞‖softmax‖∞) is wrong (see lemma1.proof_chain and "
+    "softmax.holder_inf_inf) but the lemma survives. Checked as remainder ≤ ½‖Δz‖∞² + ‖r‖∞ so the "
+    "tightness is about the bound's slack, not about f_t itself.",
+)
+@on_terms
+def lemma1_bound(xp, q):
+    return q["f_new"] - q["f"] - q["grad_f"], q["half_sq"] + q["r_inf"]
+
+
+@inequality(
+    "lemma1.proof_chain",
+    title="Proof of Lemma 1 step by step (eq. (3), (4), the softmax/Hölder step), as written",
+    source=Source(
+        SEED_001,
+        "§A, proof of Lemma 1, eq. (3)–(4) and the line after (4)",
+        quote="we have r^T ∇_{Vs_t} f_t(Φ) ≤ ||r||_∞ ||softmax(Vs_t)||_∞ ≤ ||r||_∞",
+    ),
+    statement=r"f_t(\Phi+\Delta\Phi) \le f_t + \langle p, z^+ - z\rangle + \tfrac12\|z^+-z\|_\infty^2 = "
+    r"f_t + r^\top p + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + \tfrac12\|z^+-z\|_\infty^2 \le f_t + "
+    r"\|r\|_\infty\|\mathrm{softmax}(Vs_t)\|_\infty + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + "
+    r"\tfrac12\|z^+-z\|_\infty^2 \le f_t + \|r\|_\infty + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + "
+    r"\tfrac12\|z^+-z\|_\infty^2",
+    expected=Verdict.HOLDS,
+    expected_broken_step=3,
+    relations=("<=", "=", "<=", "<="),
+    labels=[
+        "eq. (2)/(3) at z = Vs_t (square restored, as in eq. (2) and Lemma 1)",
+        "eq. (4): z⁺ − z = r + ⟨∇_Φ Vs_t, ΔΦ⟩ and the chain rule",
+        "rᵀ softmax ≤ ‖r‖∞ ‖softmax‖∞ (as written)",
+        "‖softmax‖∞ ≤ 1",
+    ],
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS,
+    notes="End to end the chain is Lemma 1 and holds; step 3 is false whenever r has entries of one sign "
+    "and p is not one-hot (Hölder pairs ‖·‖∞ with ‖·‖₁, not with ‖·‖∞): e.g. r = (1, 1), p = (½, ½) gives "
+    "1 > ½. Step 1 uses eq. (3) with the square of eq. (2); eq. (3) as printed (no square) is "
+    "lse.bound_eq3. The corrected chain is lemma1.proof_chain.corrected.",
+)
+@on_terms
+def lemma1_proof_chain(xp, q):
+    hs, gf = q["half_sq"], q["grad_f"]
+    return (
+        q["f_new"] - q["f"],
+        dot(xp, q["p"], q["dz"]) + hs,
+        dot(xp, q["r"], q["p"]) + gf + hs,
+        q["r_inf"] * inf_norm(xp, q["p"]) + gf + hs,
+        q["r_inf"] + gf + hs,
+    )
+
+
+@inequality(
+    "lemma1.proof_chain.corrected",
+    title="Proof of Lemma 1 with the Hölder step corrected (‖softmax‖₁ = 1 in place of ‖softmax‖∞)",
+    source=Source(SEED_001, "§A, proof of Lemma 1 (corrected)"),
+    statement=r"f_t(\Phi+\Delta\Phi) \le f_t + \langle p, z^+ - z\rangle + \tfrac12\|z^+-z\|_\infty^2 = "
+    r"f_t + r^\top p + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + \tfrac12\|z^+-z\|_\infty^2 \le f_t + "
+    r"\|r\|_\infty\|p\|_1 + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + \tfrac12\|z^+-z\|_\infty^2 = f_t + "
+    r"\|r\|_\infty + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + \tfrac12\|z^+-z\|_\infty^2",
+    expected=Verdict.HOLDS,
+    relations=("<=", "=", "<=", "="),
+    labels=["eq. (2) at z = Vs_t", "eq. (4)", "Hölder: rᵀp ≤ ‖r‖∞‖p‖₁", "‖softmax‖₁ = 1"],
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS,
+    same_as=("lemma1.proof_chain",),
+)
+@on_terms
+def lemma1_proof_chain_corrected(xp, q):
+    hs, gf = q["half_sq"], q["grad_f"]
+    return (
+        q["f_new"] - q["f"],
+        dot(xp, q["p"], q["dz"]) + hs,
+        dot(xp, q["r"], q["p"]) + gf + hs,
+        q["r_inf"] * xp.sum(xp.abs(q["p"]), axis=-1) + gf + hs,
+        q["r_inf"] + gf + hs,
+    )
+
+
+@identity(
+    "lemma1.eq4",
+    title="Eq. (4): the linear term of eq. (3) splits into rᵀ∇f_t plus the Φ-gradient term (chain rule)",
+    source=Source(
+        SEED_001,
+        "§A, eq. (4)",
+        quote="= r^T ∇_{Vs_t} f_t(Φ) + ⟨∇_{Vs_t} f_t(Φ) ∇_Φ Vs_t(Φ), ΔΦ⟩ = r^T ∇_{Vs_t} f_t(Φ) + ⟨∇_Φ "
+        "f_t(Φ), ΔΦ⟩",
+    ),
+    statement=r"\langle\nabla_{Vs_t} f_t, Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\rangle = \langle\nabla_{Vs_t} "
+    r"f_t, r + \langle\nabla_\Phi Vs_t,\Delta\Phi\rangle\rangle = r^\top\nabla_{Vs_t} f_t + "
+    r"\langle\nabla_{Vs_t} f_t\nabla_\Phi Vs_t,\Delta\Phi\rangle = r^\top\nabla_{Vs_t} f_t + "
+    r"\langle\nabla_\Phi f_t,\Delta\Phi\rangle",
+    expected=Verdict.PROVED,
+    relations=("=", "=", "="),
+    labels=[
+        "definition of r",
+        "linearity of ⟨·,·⟩",
+        "chain rule (forward-mode JVP vs back-propagated gradient)",
+    ],
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS,
+    notes="Numerically the last step compares pᵀ(forward-mode JVP of Vs_t) with ⟨back-propagated ∇_Φ f_t, "
+    "ΔΦ⟩, two independent computations; SymPy proves the chain rule on a scalar RNN "
+    "(derivations/loss/lemmas.py).",
+)
+@on_terms
+def lemma1_eq4(xp, q):
+    p, r = q["p"], q["r"]
+    return (
+        dot(xp, p, q["dz"]),
+        dot(xp, p, r + q["jvp"]),
+        dot(xp, r, p) + dot(xp, p, q["jvp"]),
+        dot(xp, r, p) + q["grad_f"],
+    )
+
+
+@inequality(
+    "lemma1.bound_hw",
+    title="Handwritten Lemma 1 of seed 000 (the trailing '+ r' read as ‖r‖∞)",
+    source=Source(
+        SEED_000,
+        HW + ", Lemma 1",
+        quote="Lemma 1: f_{-t}(∅) ≤ f_{-t}(θ) + ⟨∇_θ f_{-t}(θ), ∅ − θ⟩ + 1/2 ||V S_t(∅) − V S_t(θ)||_∞^2 + r",
+    ),
+    statement=r"f_{-t}(\emptyset) \le f_{-t}(\theta) + \langle\nabla_\theta "
+    r"f_{-t}(\theta),\emptyset-\theta\rangle + \frac12\|VS_t(\emptyset) - VS_t(\theta)\|_\infty^2 + r",
+    expected=Verdict.HOLDS,
+    same_as=("lemma1.bound",),
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS,
+    notes="PUZZLE: as transcribed the statement adds the vector r to a scalar ('+ r'); the proof ends with "
+    "'+ max_{‖r‖∞} r'. Our reading, consistent with seed 001's Lemma 1, is '+ ‖r‖∞'; '∅' is the "
+    "transcription of the new point θ + Δθ. With that reading it is lemma1.bound (θ = {U, W, V, s₀}).",
+)
+@on_terms
+def lemma1_bound_hw(xp, q):
+    return q["f_new"] - q["f"] - q["grad_f"], q["half_sq"] + q["r_inf"]
+
+
+@identity(
+    "lemma1.eq4_hw",
+    title="Handwritten chain-rule split of the linear term (seed 000), the analogue of eq. (4)",
+    source=Source(
+        SEED_000,
+        HW + ", proof of Lemma 1",
+        quote="where ⟨∇_{VS_t} f_{-t}(θ), VS_t(∅) − VS_t(θ)⟩ = ∇_{VS_t} f_{-t}(θ)[r + ⟨∇_θ VS_t(θ), ∅ − "
+        "θ⟩] = r·∇ f + ⟨∇ f, ∇_θ VS_t(θ), ∅ − θ⟩ = r·∇ f + ⟨∇_θ f_{-t}(θ), ∅ − θ⟩",
+    ),
+    statement=r"\langle\nabla_{VS_t} f_{-t}, VS_t(\emptyset)-VS_t(\theta)\rangle = \nabla_{VS_t} f_{-t}[r "
+    r"+ \langle\nabla_\theta VS_t,\emptyset-\theta\rangle] = r\cdot\nabla_{VS_t} f_{-t} + "
+    r"\langle\nabla_{VS_t} f_{-t},\nabla_\theta VS_t,\emptyset-\theta\rangle = r\cdot\nabla_{VS_t} f_{-t} "
+    r"+ \langle\nabla_\theta f_{-t},\emptyset-\theta\rangle",
+    expected=Verdict.HOLDS,
+    same_as=("lemma1.eq4",),
+    relations=("=", "=", "="),
+    labels=["definition of r", "linearity", "chain rule"],
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS,
+    notes="The three-argument bracket ⟨∇f, ∇_θ VS_t, ∅ − θ⟩ is read as ⟨∇f · ∇_θ VS_t, ∅ − θ⟩ (as in seed "
+    "001 eq. (4)); r·∇f is the inner product rᵀ∇f.",
+)
+def lemma1_eq4_hw(xp, act, **inputs):
+    return lemma1_eq4(xp, act=act, **inputs)
+
+
+# ----------------------------------------------------------------------------------------------- Lemma 2
+
+
+@inequality(
+    "lemma2.as_written",
+    title="Lemma 2 as printed: the term g_t(Φ) is missing from the right side",
+    source=Source(SEED_001, "§A, Lemma 2", quote="g_t(Φ + ΔΦ) ≤ ⟨∇_Φ g_t(Φ), ΔΦ⟩ + ||r||_∞"),
+    statement=r"g_t(\Phi+\Delta\Phi) \le \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
+    expected=Verdict.REFUTED,
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS_SMALL,
+    notes="A slip: the proof (eq. (5)–(6)) gives g_t(Φ) + ⟨∇g_t, ΔΦ⟩ + ‖r‖∞. Without g_t(Φ) = −yᵀVs_t(Φ) "
+    "it fails whenever that term is positive and not compensated, e.g. ΔΦ = 0 (then r = 0) and yᵀVs_t < 0. "
+    "Corrected: lemma2.bound.",
+)
+@on_terms
+def lemma2_as_written(xp, q):
+    return q["g_new"], q["grad_g"] + q["r_inf"]
+
+
+@inequality(
+    "lemma2.bound",
+    title="Lemma 2 corrected: g_t(Φ+ΔΦ) ≤ g_t(Φ) + ⟨∇_Φ g_t, ΔΦ⟩ + ‖r‖∞ (y one-hot)",
+    source=Source(SEED_001, "§A, Lemma 2 (corrected) and eq. (5)–(6)"),
+    statement=r"g_t(\Phi+\Delta\Phi) \le g_t(\Phi) + \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + "
+    r"\|r\|_\infty",
+    expected=Verdict.HOLDS,
+    corrects="lemma2.as_written",
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS,
+    notes="g_t(Φ+ΔΦ) − g_t(Φ) − ⟨∇g_t, ΔΦ⟩ = −yᵀr ≤ ‖y‖₁‖r‖∞ = ‖r‖∞: needs ‖y‖₁ ≤ 1 (one-hot or a "
+    "probability vector). Tight (ratio 1) when r is concentrated on the label's coordinate with negative "
+    "sign.",
+)
+@on_terms
+def lemma2_bound(xp, q):
+    return q["g_new"] - q["g"] - q["grad_g"], q["r_inf"]
+
+
+@identity(
+    "lemma2.g_linear_in_phi",
+    title="'g_t(Φ) is linear, so it is equal to its first-order Taylor expansion' (in Φ)",
+    source=Source(
+        SEED_001,
+        "§A, proof of Lemma 2",
+        quote="g_t(Φ) is linear, so it is equal to its first-order Taylor expansion.",
+    ),
+    statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle",
+    expected=Verdict.REFUTED,
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS_SMALL,
+    notes="g_t = −yᵀVs_t(Φ) is linear in the logits Vs_t, not in Φ = {U, W, V, s₀} (s_t is nonlinear in U, "
+    "W, s₀ and V s_t is bilinear); the defect is exactly −yᵀr. What the proof uses is linearity in Vs_t, "
+    "eq. (5) (lemma2.eq5).",
+)
+@on_terms
+def lemma2_g_linear_in_phi(xp, q):
+    return q["g_new"], q["g"] + q["grad_g"]
+
+
+@identity(
+    "lemma2.eq5",
+    title="Eq. (5): g_t is linear in Vs_t, so its first-order expansion in Vs_t is exact",
+    source=Source(
+        SEED_001, "§A, eq. (5)", quote="g_t(Φ + ΔΦ) = g_t(Φ) + ⟨∇_{Vs_t} g_t(Φ), Vs_t(Φ + ΔΦ) − Vs_t(Φ)⟩"
+    ),
+    statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_{Vs_t} g_t(\Phi), Vs_t(\Phi+\Delta\Phi) - "
+    r"Vs_t(\Phi)\rangle",
+    expected=Verdict.PROVED,
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS,
+    notes="∇_{Vs_t} g_t = −y. SymPy proves it for K = 3 (derivations/loss/lemmas.py).",
+)
+@on_terms
+def lemma2_eq5(xp, q):
+    return q["g_new"], q["g"] + dot(xp, -q["y"], q["dz"])
+
+
+@inequality(
+    "lemma2.eq6",
+    title="Eq. (6): ⟨∇_{Vs_t} g_t, Δ(Vs_t)⟩ ≤ ⟨∇_Φ g_t, ΔΦ⟩ + ‖r‖∞",
+    source=Source(
+        SEED_001,
+        "§A, eq. (6)",
+        quote="⟨∇_{Vs_t} g_t(Φ), Vs_t(Φ + ΔΦ) − Vs_t(Φ)⟩ ≤ ⟨∇_Φ g_t(Φ), ΔΦ⟩ + ||r||_∞",
+    ),
+    statement=r"\langle\nabla_{Vs_t} g_t(\Phi), Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\rangle \le "
+    r"\langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
+    expected=Verdict.HOLDS,
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS,
+    notes="The left side is ⟨∇_Φ g_t, ΔΦ⟩ − yᵀr and −yᵀr ≤ ‖r‖∞ for one-hot y.",
+)
+@on_terms
+def lemma2_eq6(xp, q):
+    return dot(xp, -q["y"], q["dz"]) - q["grad_g"], q["r_inf"]
+
+
+@inequality(
+    "lemma2.bound_hw",
+    title="Handwritten Lemma 2 of seed 000 ('max_{‖r‖∞} r' read as ‖r‖∞)",
+    source=Source(
+        SEED_000,
+        HW + ", Lemma 2",
+        quote="Lemma 2: g_{-t}(∅) ≤ g_{-t}(θ) + ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + max_{||r||_∞} r",
+    ),
+    statement=r"g_{-t}(\emptyset) \le g_{-t}(\theta) + \langle\nabla_\theta "
+    r"g_{-t}(\theta),\emptyset-\theta\rangle + \max_{\|r\|_\infty} r",
+    expected=Verdict.HOLDS,
+    same_as=("lemma2.bound",),
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS,
+    notes="PUZZLE: 'max_{‖r‖∞} r' is garbled; read as ‖r‖∞ = max_p |r_p|. Unlike seed 001's printed Lemma "
+    "2, the handwritten one keeps g_{-t}(θ) and is true (y one-hot, g_{-t} = −y_tᵀVS_t).",
+)
+@on_terms
+def lemma2_bound_hw(xp, q):
+    return q["g_new"] - q["g"] - q["grad_g"], q["r_inf"]
+
+
+@identity(
+    "lemma2.hw_equality",
+    title="Handwritten proof of Lemma 2: the linear term written as an equality with '+ max r'",
+    source=Source(
+        SEED_000,
+        HW + ", proof of Lemma 2",
+        quote="similarly, ⟨∇_{VS_t(θ)}, g_{-t}(θ), VS_t(∅) − VS_t(θ)⟩ = ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + "
+        "max_{||r||_∞} r",
+    ),
+    statement=r"\langle\nabla_{VS_t} g_{-t}(\theta), VS_t(\emptyset)-VS_t(\theta)\rangle = "
+    r"\langle\nabla_\theta g_{-t}(\theta),\emptyset-\theta\rangle + \max_{\|r\|_\infty} r",
+    expected=Verdict.REFUTED,
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS_SMALL,
+    notes="With 'max_{‖r‖∞} r' read as ‖r‖∞ the '=' is false: the exact identity is ⟨∇_θ g, ∅ − θ⟩ − yᵀr, "
+    "and −yᵀr = ‖r‖∞ only by accident. The next line of the document relaxes it to '≤', which is right "
+    "(lemma2.hw_equality.corrected).",
+)
+@on_terms
+def lemma2_hw_equality(xp, q):
+    return dot(xp, -q["y"], q["dz"]), q["grad_g"] + q["r_inf"]
+
+
+@inequality(
+    "lemma2.hw_equality.corrected",
+    title="Handwritten proof of Lemma 2 corrected: = ⟨∇g, Δθ⟩ − yᵀr ≤ ⟨∇g, Δθ⟩ + ‖r‖∞",
+    source=Source(SEED_000, HW + ", proof of Lemma 2 (corrected)"),
+    statement=r"\langle\nabla_{VS_t} g_{-t}, VS_t(\emptyset)-VS_t(\theta)\rangle = \langle\nabla_\theta "
+    r"g_{-t},\emptyset-\theta\rangle - y_t^\top r \le \langle\nabla_\theta g_{-t},\emptyset-\theta\rangle "
+    r"+ \|r\|_\infty",
+    expected=Verdict.HOLDS,
+    corrects="lemma2.hw_equality",
+    same_as=("lemma2.eq6",),
+    relations=("=", "<="),
+    labels=["chain rule, ∇_{VS_t} g = −y_t", "−yᵀr ≤ ‖y‖₁‖r‖∞ = ‖r‖∞"],
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS,
+)
+@on_terms
+def lemma2_hw_equality_corrected(xp, q):
+    return (dot(xp, -q["y"], q["dz"]), q["grad_g"] - dot(xp, q["y"], q["r"]), q["grad_g"] + q["r_inf"])
+
+
+# ----------------------------------------------------- more steps of the proofs, as each document writes them
+
+
+@inequality(
+    "lemma1.eq3_hw",
+    title="Handwritten: the log-sum-exp bound applied at VS_t (seed 000's version of eq. (3), with the "
+    "square)",
+    source=Source(
+        SEED_000,
+        HW + ", proof of Lemma 1",
+        quote="so f_{-t}(∅) ≤ f_{-t}(θ) + ⟨∇_{VS_t} f_{-t}(θ), VS_t(∅) − VS_t(θ)⟩ + 1/2 ||VS_t(∅) − "
+        "VS_t(θ)||_∞^2",
+    ),
+    statement=r"f_{-t}(\emptyset) \le f_{-t}(\theta) + \langle\nabla_{VS_t} f_{-t}(\theta), "
+    r"VS_t(\emptyset) - VS_t(\theta)\rangle + \frac12\|VS_t(\emptyset) - VS_t(\theta)\|_\infty^2",
+    expected=Verdict.HOLDS,
+    same_as=("lse.bound_eq3.corrected", "lse.bound"),
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS,
+    notes="Unlike seed 001's eq. (3) (lse.bound_eq3, square missing) the handwritten version has the "
+    "square and is true. Checked on RNN logits, ∅ = θ + Δθ with θ = {U, W, V, s₀}, remainder form.",
+)
+@on_terms
+def lemma1_eq3_hw(xp, q):
+    return q["f_new"] - q["f"] - dot(xp, q["p"], q["dz"]), q["half_sq"]
+
+
+@identity(
+    "lemma2.eq5_hw",
+    title="Handwritten: g_{-t} is linear in VS_t, so its expansion in VS_t is exact (seed 000's eq. (5))",
+    source=Source(
+        SEED_000,
+        HW + ", proof of Lemma 2",
+        quote="g_{-t}(θ) is linear to V S_t(θ), so. g_{-t}(∅) = g_{-t}(θ) + ⟨∇_{VS_t(θ)}, g_{-t}(θ), "
+        "VS_t(∅) − VS_t(θ)⟩",
+    ),
+    statement=r"g_{-t}(\emptyset) = g_{-t}(\theta) + \langle\nabla_{VS_t(\theta)} g_{-t}(\theta), "
+    r"VS_t(\emptyset) - VS_t(\theta)\rangle",
+    expected=Verdict.HOLDS,
+    same_as=("lemma2.eq5",),
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS,
+    notes="The stray comma in '⟨∇_{VS_t(θ)}, g_{-t}(θ), …⟩' is read as ∇_{VS_t(θ)} g_{-t}(θ) = −y_t.",
+)
+def lemma2_eq5_hw(xp, act, **inputs):
+    return lemma2_eq5(xp, act=act, **inputs)
+
+
+@inequality(
+    "lemma2.proof_chain",
+    title="Proof of Lemma 2 step by step: eq. (5), then eq. (6) (gives the corrected Lemma 2)",
+    source=Source(
+        SEED_001,
+        "§A, proof of Lemma 2, eq. (5)–(6)",
+        quote="Combine formula 5 with 6, we will get Lemma 2 immediately.",
+    ),
+    statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_{Vs_t} g_t, "
+    r"Vs_t(\Phi+\Delta\Phi)-Vs_t(\Phi)\rangle \le g_t(\Phi) + \langle\nabla_\Phi "
+    r"g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
+    expected=Verdict.HOLDS,
+    same_as=("lemma2.bound",),
+    relations=("=", "<="),
+    labels=["eq. (5)", "eq. (6)"],
+    inputs=RNN,
+    dims=LOSS_RNN_DIMS,
+    notes="The proof is sound and its conclusion contains g_t(Φ): what it proves is lemma2.bound, not the "
+    "printed lemma2.as_written.",
+)
+@on_terms
+def lemma2_proof_chain(xp, q):
+    return q["g_new"] - q["g"], dot(xp, -q["y"], q["dz"]), q["grad_g"] + q["r_inf"]

@@ -1,0 +1,193 @@
+r"""The cross-entropy loss of the RNN rewritten as log-sum-exp minus a linear part.
+
+Seed 000 §"Loss Function of RNN" items 1–2, seed 000's handwritten appendix, and seed 001 §A eq. (1):
+
+.. math::
+    E = -\frac1M\sum_{t=1}^M y_t^\top\log o_t = \frac1M\sum_{t=1}^M\Big(\log\sum_j e^{V_{j,:}s_t} - y_t^\top V
+    s_t\Big)
+
+which needs :math:`\mathbf 1^\top y_t = 1` (a probability vector; one-hot is not needed).
+"""
+
+from checks._vocab.linalg import dot, matvec
+from checks._vocab.rnn import cross_entropy, hidden_states, token_loss
+from checks._vocab.sources import SEED_000, SEED_001
+from checks.loss._helpers import loss_rnn_inputs
+from lemmacheck import Source, Verdict, identity, value
+from lemmacheck.inputs import Array
+
+_MODEL = ("U", "W", "V", "s0", "X")
+# Bounded activations only: the rewrite is a statement about the logits V s_t whatever σ is, and with the
+# unbounded softplus the float64 evaluation of log softmax (the left side, as the document defines E)
+# underflows to log 0 once two logits differ by more than ~745 — a float64 artefact, not a failure.
+DIMS = {"H": [1, 4], "N": [2], "K": [2, 3, 5], "T": [1, 3], "act": ["tanh", "sigmoid"]}
+# Soft labels are normalised inside the check (with xp), so that 1ᵀy_t = 1 holds exactly also in the
+# high-precision
+# re-evaluation: a float64 probability vector sums to one only up to rounding, and (1 − 1ᵀy_t)·lse is then a
+# genuine (tiny) defect of the identity.
+PROB = {
+    **{k: v for k, v in loss_rnn_inputs("prob").items() if k in _MODEL},
+    "Y": Array("T", "K", low=0.01, high=1.0),
+}
+ONEHOT = {k: v for k, v in loss_rnn_inputs("onehot").items() if k in _MODEL + ("Y",)}
+FREE = {**{k: v for k, v in PROB.items() if k != "Y"}, "Y": Array("T", "K", scale=(1e-1, 3.0))}
+
+
+def _mean_over_tokens(xp, U, W, V, s0, X, Y, act, per_token):
+    ss = hidden_states(xp, U, W, s0, X, act)
+    T = X.shape[1]
+    total = per_token(xp, V, ss[1], Y[:, 0])
+    for t in range(2, T + 1):
+        total = total + per_token(xp, V, ss[t], Y[:, t - 1])
+    return total / T
+
+
+REWRITE_TEX = (
+    r"E = -\frac1M\sum_{t=1}^M\sum_{i=1}^K y_{t,i}\log o_{t,i} = -\frac1M\sum_{t=1}^M\sum_{i=1}^K "
+    r"y_{t,i}\log\frac{e^{V_{i,:}s_t}}{\sum_{j=1}^K e^{V_{j,:}s_t}} = "
+    r"\frac1M\sum_{t=1}^M\Big(\log\sum_{j=1}^K e^{V_{j,:}s_t} - y_t^\top V s_t\Big)"
+)
+
+
+@identity(
+    "loss.ce_rewrite",
+    title="Cross-entropy of the RNN = mean over tokens of log-sum-exp minus the linear part (labels sum to "
+    "1)",
+    source=Source(
+        SEED_000,
+        "§Loss Function of RNN, item 1",
+        quote="Obviously, we have that all the entries in y_t sum up to one. We can simplify the "
+        "expression of loss function of RNN.",
+    ),
+    statement=REWRITE_TEX,
+    expected=Verdict.PROVED,
+    inputs=PROB,
+    dims=DIMS,
+    notes="Holds for any label y_t with 1ᵀy_t = 1 — checked with soft labels (probability vectors), so "
+    "one-hot is not needed; SymPy proves it for K = 3, M = 2 with y_{t,3} = 1 − y_{t,1} − y_{t,2}. Without "
+    "the sum-to-one hypothesis it fails (loss.ce_rewrite.unnormalised_labels); the general identity "
+    "carries (1ᵀy_t)·lse (loss.ce_rewrite.general_labels).",
+)
+def loss_ce_rewrite(xp, U, W, V, s0, X, Y, act):
+    Y = Y / xp.sum(Y, axis=-1)[..., None]
+    return (
+        _mean_over_tokens(xp, U, W, V, s0, X, Y, act, cross_entropy),
+        _mean_over_tokens(xp, U, W, V, s0, X, Y, act, token_loss),
+    )
+
+
+@identity(
+    "loss.ce_rewrite.unnormalised_labels",
+    title="The same rewrite for labels that do not sum to one (the hypothesis dropped)",
+    source=Source(
+        SEED_000,
+        "§Loss Function of RNN, item 1 (hypothesis removed)",
+        quote="Obviously, we have that all the entries in y_t sum up to one.",
+    ),
+    statement=REWRITE_TEX + r"\quad (y_t\in\mathbb R^K\ \text{arbitrary})",
+    expected=Verdict.REFUTED,
+    inputs=FREE,
+    dims={**DIMS, "H": [1, 2], "K": [2, 3], "T": [1, 2]},
+    notes="Shows what the rewrite needs of y_t: the two sides differ by (1/M)Σ_t (1 − 1ᵀy_t)·lse(Vs_t), so "
+    "the sum-to-one hypothesis the document calls obvious is exactly what is used (true for one-hot and "
+    "for soft labels, false e.g. for multi-label 0/1 targets).",
+)
+def loss_ce_rewrite_unnormalised(xp, U, W, V, s0, X, Y, act):
+    return (
+        _mean_over_tokens(xp, U, W, V, s0, X, Y, act, cross_entropy),
+        _mean_over_tokens(xp, U, W, V, s0, X, Y, act, token_loss),
+    )
+
+
+@identity(
+    "loss.e_split",
+    title="E = (f(θ) − g(θ))/M with f = Σ_t lse(Vs_t), g = Σ_t y_tᵀVs_t",
+    source=Source(
+        SEED_000,
+        "§Loss Function of RNN, item 2",
+        quote="We define θ = {U, W, V}, f(θ) = Σ_{t=1}^M log(Σ_{j=1}^K e^{V_{j,:} s_t}) and g(θ) = "
+        "Σ_{t=1}^M y_t^T V s_t, so E = 1/M (f(θ) − g(θ))",
+    ),
+    statement=r"E = \frac1M\big(f(\theta) - g(\theta)\big),\ f(\theta) = \sum_{t=1}^M\log\sum_{j=1}^K "
+    r"e^{V_{j,:}s_t},\ g(\theta) = \sum_{t=1}^M y_t^\top V s_t",
+    expected=Verdict.HOLDS,
+    inputs=ONEHOT,
+    dims=DIMS,
+    notes="E computed as the cross-entropy −(1/M)Σ y_tᵀ log softmax(Vs_t) (one-hot labels), f and g summed "
+    "separately.",
+)
+def loss_e_split(xp, U, W, V, s0, X, Y, act):
+    ss = hidden_states(xp, U, W, s0, X, act)
+    T = X.shape[1]
+    f = xp.logsumexp(matvec(V, ss[1]), axis=-1)
+    g = dot(xp, Y[:, 0], matvec(V, ss[1]))
+    for t in range(2, T + 1):
+        f = f + xp.logsumexp(matvec(V, ss[t]), axis=-1)
+        g = g + dot(xp, Y[:, t - 1], matvec(V, ss[t]))
+    return _mean_over_tokens(xp, U, W, V, s0, X, Y, act, cross_entropy), (f - g) / T
+
+
+@identity(
+    "loss.token_loss_eq1",
+    title="Eq. (1): the t-th token's contribution to the loss is log-sum-exp minus yᵀVs_t",
+    source=Source(SEED_001, "§A, eq. (1)", quote="E_t(Φ) = log Σ_{j=1}^K e^{V_j s_t} − y^T V s_t"),
+    statement=r"E_t(\Phi) = \log\sum_{j=1}^K e^{\mathbf V_j\mathbf s_t} - \mathbf y^\top\mathbf V\mathbf "
+    r"s_t",
+    expected=Verdict.HOLDS,
+    same_as=("loss.ce_rewrite",),
+    inputs=ONEHOT,
+    dims=DIMS,
+    notes="Checked as: −yᵀ log softmax(Vs_t) = lse(Vs_t) − yᵀVs_t for the last token with its one-hot "
+    "label (V_j is the j-th row of V; y is the label of token t, its index dropped in the text).",
+)
+def loss_token_loss_eq1(xp, U, W, V, s0, X, Y, act):
+    s = hidden_states(xp, U, W, s0, X, act)[-1]
+    return cross_entropy(xp, V, s, Y[:, -1]), token_loss(xp, V, s, Y[:, -1])
+
+
+@identity(
+    "loss.ce_rewrite_hw",
+    title="Handwritten restatement of the rewrite (seed 000 appendix), parenthesis read as enclosing both "
+    "terms",
+    source=Source(
+        SEED_000,
+        "handwritten appendix (end of file), first line",
+        quote="E = 1/M Σ_{t=1}^M ( log Σ_{j=1}^K e^{V_{j,:}^T S_t} ) − y_t^T V S_t.",
+    ),
+    statement=r"E = \frac1M\sum_{t=1}^M\Big(\log\sum_{j=1}^K e^{V_{j,:}^T S_t}\Big) - y_t^T V S_t",
+    expected=Verdict.HOLDS,
+    same_as=("loss.ce_rewrite", "loss.token_loss_eq1"),
+    inputs=ONEHOT,
+    dims=DIMS,
+    notes="PUZZLE: as transcribed, the parenthesis closes before '− y_tᵀVS_t' (leaving t unbound outside "
+    "the sum) and V_{j,:}ᵀS_t transposes a row. We read it as (1/M)Σ_t (log Σ_j e^{V_{j,:}s_t} − "
+    "y_tᵀVs_t), the main text's formula; with that reading it holds (one-hot labels).",
+)
+def loss_ce_rewrite_hw(xp, U, W, V, s0, X, Y, act):
+    return (
+        _mean_over_tokens(xp, U, W, V, s0, X, Y, act, cross_entropy),
+        _mean_over_tokens(xp, U, W, V, s0, X, Y, act, token_loss),
+    )
+
+
+def _shape_of_v():
+    """Shape V must have for o_t = softmax(V s_t) with s_t ∈ R^H and o_t ∈ R^K: (rows, cols)."""
+    import numpy as np
+
+    H, K = 3, 5  # any distinct sizes: the logits V s_t must have K entries
+    s, logits_len = np.ones(H), K
+    rows, cols = logits_len, s.shape[0]
+    return ("K" if rows == K else "H", "H" if cols == H else "K")
+
+
+value(
+    "loss.v_shape",
+    computed=_shape_of_v,
+    stated=("H", "K"),
+    title="Notation: the output connection V is declared H × K, but o_t = softmax(V s_t) needs K × H",
+    source=Source(SEED_000, "§Basic Knowledge of RNN, 1. Notation", quote="Output connection: V ∈ R^{H×K}"),
+    statement=r"\mathbf V\in\mathbb R^{H\times K}",
+    expected=Verdict.REFUTED,
+    notes="With s_t ∈ R^H and o_t = softmax(V s_t) ∈ R^K, V s_t is defined only for V ∈ R^{K×H} (or the "
+    "document means Vᵀ). Everything downstream (V_{j,:}s_t, ‖ΔV‖_{S∞}) uses V as K × H; so do we.",
+)

@@ -1,0 +1,301 @@
+"""The exponential moving average v_t = β v_{t-1} + (1 − β) g_t: closed form, expectation and bias.
+
+Seed 002 Questions 2.2–2.3 and seed 003 Questions 3.2–3.3. Expectations are computed *exactly*: the
+gradients are g_i = μ + σ_i r_i with independent Rademacher signs r_i, so E[·] is the finite average over
+all 2^T sign patterns (no Monte-Carlo error, and the same average re-runs in high precision). The σ_i differ
+across i: only the stationarity of the mean, which the documents use, is assumed.
+"""
+
+from checks._vocab.sources import SEED_002, SEED_003
+from checks.optim._helpers import ema_closed_form, ema_recursive, probe, rademacher_support
+from lemmacheck import Source, Verdict, identity
+from lemmacheck.inputs import Array, Scalar
+
+_SEQ_INPUTS = {
+    "g": Array("T", "n"),
+    "v0": Array("n"),
+    "c": Array("n", scale=(1.0, 1.0)),
+    "beta": Scalar(0.0, 1.0),
+}
+_SEQ_DIMS = {"T": [1, 2, 3, 5, 8], "n": [1, 3]}
+_EXP_INPUTS = {"mu": Scalar(-10.0, 10.0), "sigma": Array("T", positive=True), "beta": Scalar(0.01, 0.99)}
+_EXP_DIMS = {"T": [1, 2, 3, 4, 6]}
+
+
+def _ema_weights(xp, beta, T):
+    """(1 − β) β^{T−i}, i = 1..T, shape (batch, T)."""
+    return xp.stack([(1 - beta) * beta ** (T - i) for i in range(1, T + 1)], axis=-1)
+
+
+def _gradient_patterns(xp, mu, sigma, T):
+    """All 2^T equally likely gradient sequences g_i = μ + σ_i r_i, shape (batch, 2^T, T)."""
+    signs = rademacher_support(T)
+    return mu[:, None, None] + sigma[:, None, :] * signs[None, :, :]
+
+
+def _expected_ema(xp, mu, sigma, beta, T):
+    """E[v_T] with v_0 = 0, exactly: the average over the sign patterns of the recursion itself."""
+    g = _gradient_patterns(xp, mu, sigma, T)
+    v = g[:, :, 0] * 0
+    for t in range(T):
+        v = beta[:, None] * v + (1 - beta[:, None]) * g[:, :, t]
+    return xp.mean(v, axis=-1)
+
+
+# ------------------------------------------------------------------ seed 002, Question 2.2
+
+
+@identity(
+    "ema.unroll_002",
+    inputs={
+        "v3": Array("n"),
+        "g": Array(3, "n"),
+        "c": Array("n", scale=(1.0, 1.0)),
+        "beta": Scalar(0.0, 1.0),
+    },
+    dims={"n": [1, 3]},
+    relations=("=", "=", "="),
+    labels=("substitute v_{t-1}", "expand", "substitute v_{t-2}"),
+    title="Unrolling the running average three steps",
+    source=Source(
+        SEED_002,
+        "Question 2.2",
+        quote="= \\beta^3 v_{t-3} + \\beta^2(1 - \\beta) g_{t-2} + \\beta(1 - \\beta) g_{t-1} + (1 - "
+        "\\beta) g_t",
+    ),
+    statement=r"v_t = \beta v_{t-1}+(1-\beta)g_t = \beta(\beta v_{t-2}+(1-\beta)g_{t-1})+(1-\beta)g_t = "
+    r"\beta^2 v_{t-2}+\beta(1-\beta)g_{t-1}+(1-\beta)g_t = \beta^3 v_{t-3}+\beta^2(1-\beta)g_{t-2}+\beta(1-"
+    r"\beta)g_{t-1}+(1-\beta)g_t",
+    expected=Verdict.PROVED,
+)
+def ema_unroll_002(xp, v3, g, c, beta):
+    b = beta[:, None]
+    g2, g1, g0 = g[:, 0, :], g[:, 1, :], g[:, 2, :]  # g_{t-2}, g_{t-1}, g_t
+    v2 = b * v3 + (1 - b) * g2
+    v1 = b * v2 + (1 - b) * g1
+    v0 = b * v1 + (1 - b) * g0
+    return (
+        probe(xp, c, v0),
+        probe(xp, c, b * (b * v2 + (1 - b) * g1) + (1 - b) * g0),
+        probe(xp, c, b**2 * v2 + b * (1 - b) * g1 + (1 - b) * g0),
+        probe(xp, c, b**3 * v3 + b**2 * (1 - b) * g2 + b * (1 - b) * g1 + (1 - b) * g0),
+    )
+
+
+@identity(
+    "ema.closed_form_002",
+    inputs=_SEQ_INPUTS,
+    dims=_SEQ_DIMS,
+    title="Closed form of the running average with a general start v_0",
+    source=Source(
+        SEED_002, "Question 2.2", quote="v_t = \\beta^t v_0 + \\sum_{i=1}^t (1 - \\beta) \\beta^{t-i} g_i"
+    ),
+    statement=r"v_t = \beta^t v_0 + \sum_{i=1}^t (1-\beta)\beta^{t-i} g_i",
+    expected=Verdict.HOLDS,
+    notes="The document extrapolates from three unrolled steps ('continue this process'). Checked "
+    "numerically for T ≤ 8 with an arbitrary start v_0; no SymPy derivation: simplify cannot split the "
+    "last term off a sum of symbolic length, so the induction step stays numeric.",
+)
+def ema_closed_form_002(xp, g, v0, c, beta):
+    return probe(xp, c, ema_recursive(xp, g, beta, v0)), probe(xp, c, ema_closed_form(xp, g, beta, v0))
+
+
+@identity(
+    "ema.closed_form_zero_init_002",
+    inputs={k: v for k, v in _SEQ_INPUTS.items() if k != "v0"},
+    dims=_SEQ_DIMS,
+    title="Closed form of the running average started at v_0 = 0",
+    source=Source(
+        SEED_002,
+        "Question 2.2",
+        quote="Since v_0 is initialized as a vector of zeros ... v_t = \\sum_{i=1}^t (1 - \\beta) "
+        "\\beta^{t-i} g_i",
+    ),
+    statement=r"v_0 = 0 \implies v_t = \sum_{i=1}^t (1-\beta)\beta^{t-i} g_i",
+    expected=Verdict.HOLDS,
+    same_as=("ema.closed_form_003",),
+)
+def ema_closed_form_zero_init_002(xp, g, c, beta):
+    zero = g[:, 0, :] * 0
+    return probe(xp, c, ema_recursive(xp, g, beta, zero)), probe(xp, c, ema_closed_form(xp, g, beta, zero))
+
+
+# ------------------------------------------------------------------ seed 002, Question 2.3
+
+
+@identity(
+    "ema.expectation_002",
+    inputs=_EXP_INPUTS,
+    dims=_EXP_DIMS,
+    relations=("=", "="),
+    labels=("linearity of E", "stationary mean E[g_i] = μ_g"),
+    title="Expectation of the running average under a stationary gradient mean",
+    source=Source(
+        SEED_002, "Question 2.3", quote="\\mathbb{E}[v_t] = \\mu_{g} \\sum_{i=1}^t (1 - \\beta) \\beta^{t-i}"
+    ),
+    statement=r"\mathbb{E}[v_t] = \sum_{i=1}^t (1-\beta)\beta^{t-i}\mathbb{E}[g_i] = \mu_g \sum_{i=1}^t "
+    r"(1-\beta)\beta^{t-i}",
+    expected=Verdict.PROVED,
+    same_as=("ema.expectation_chain_003",),
+)
+def ema_expectation_002(xp, mu, sigma, beta, T):
+    w = _ema_weights(xp, beta, T)
+    mean_g = xp.mean(_gradient_patterns(xp, mu, sigma, T), axis=1)  # E[g_i], shape (batch, T)
+    return (_expected_ema(xp, mu, sigma, beta, T), xp.sum(w * mean_g, axis=-1), mu * xp.sum(w, axis=-1))
+
+
+@identity(
+    "ema.mu_estimator_002",
+    inputs=_EXP_INPUTS,
+    dims=_EXP_DIMS,
+    title="The gradient mean recovered from E[v_t] divided by the weight sum",
+    source=Source(
+        SEED_002,
+        "Question 2.3",
+        quote="\\mathbb{E}[g_i] = \\frac{\\mathbb{E}[v_t]}{\\sum_{i=1}^t (1 - \\beta) \\beta^{t-i}}",
+    ),
+    statement=r"\mu_g = \mathbb{E}[g_i] = \frac{\mathbb{E}[v_t]}{\sum_{i=1}^t (1-\beta)\beta^{t-i}}",
+    expected=Verdict.PROVED,
+    same_as=("ema.bias_correction_003",),
+    notes="Correct for 0 ≤ β < 1 (the weight sum is 1 − β^t > 0). The document never evaluates the sum; "
+    "seed 003 does (1 − β^n), which makes this the usual bias correction. The estimate needs E[v_t], not "
+    "v_t: 'estimate E[g_i] using E[v_t]' is an identity between expectations.",
+)
+def ema_mu_estimator_002(xp, mu, sigma, beta, T):
+    w = _ema_weights(xp, beta, T)
+    return mu, _expected_ema(xp, mu, sigma, beta, T) / xp.sum(w, axis=-1)
+
+
+# ------------------------------------------------------------------ seed 003, Question 3.2
+
+
+@identity(
+    "ema.first_terms_003",
+    inputs={"g": Array(2, "n"), "c": Array("n", scale=(1.0, 1.0)), "beta": Scalar(0.0, 1.0)},
+    dims={"n": [1, 3]},
+    relations=("=", "="),
+    labels=("v_1 = (1−β) g_1", "v_2 from the recursion"),
+    title="First two terms of the running average from v_0 = 0",
+    source=Source(
+        SEED_003,
+        "Question 3.2",
+        quote="v_2 = \\beta v_1 + (1 - \\beta) g_2 = \\beta(1 - \\beta) g_1 + (1 - \\beta) g_2",
+    ),
+    statement=r"v_1 = (1-\beta)g_1,\quad v_2 = \beta v_1+(1-\beta)g_2 = \beta(1-\beta)g_1+(1-\beta)g_2",
+    expected=Verdict.PROVED,
+)
+def ema_first_terms_003(xp, g, c, beta):
+    b = beta[:, None]
+    g1, g2 = g[:, 0, :], g[:, 1, :]
+    v1 = b * (g1 * 0) + (1 - b) * g1
+    return (
+        probe(xp, c, b * v1 + (1 - b) * g2),
+        probe(xp, c, b * ((1 - b) * g1) + (1 - b) * g2),
+        probe(xp, c, b * (1 - b) * g1 + (1 - b) * g2),
+    )
+
+
+@identity(
+    "ema.induction_step_003",
+    inputs={"g": Array("N", "n"), "c": Array("n", scale=(1.0, 1.0)), "beta": Scalar(0.0, 1.0)},
+    dims={"N": [2, 3, 5, 8], "n": [1, 3]},
+    relations=("=", "="),
+    labels=("induction hypothesis at rank n", "absorb β and the new term"),
+    title="Induction step for the closed form of the running average",
+    source=Source(
+        SEED_003,
+        "Question 3.2",
+        quote="v_{n+1} = \\beta \\sum_{t=1}^n \\beta^{n-t} (1 - \\beta) g_t + (1 - \\beta) g_{n+1} ... = "
+        "\\sum_{t=1}^{n+1} \\beta^{n+1-t} (1 - \\beta) g_t",
+    ),
+    statement=r"v_{n+1} = \beta v_n+(1-\beta)g_{n+1} = "
+    r"\beta\sum_{t=1}^n\beta^{n-t}(1-\beta)g_t+(1-\beta)g_{n+1} = \sum_{t=1}^{n+1}\beta^{n+1-t}(1-\beta)g_t",
+    expected=Verdict.HOLDS,
+    notes="Numeric for n + 1 ≤ 8 (the SymPy form of this step needs splitting Σ_{t=1}^{n+1} into "
+    "Σ_{t=1}^{n} plus its last term, which simplify does not do).",
+)
+def ema_induction_step_003(xp, g, c, beta):
+    b = beta[:, None]
+    zero = g[:, 0, :] * 0
+    v_n = ema_recursive(xp, g[:, :-1, :], beta, zero)
+    closed_n = ema_closed_form(xp, g[:, :-1, :], beta, zero)
+    return (
+        probe(xp, c, b * v_n + (1 - b) * g[:, -1, :]),
+        probe(xp, c, b * closed_n + (1 - b) * g[:, -1, :]),
+        probe(xp, c, ema_closed_form(xp, g, beta, zero)),
+    )
+
+
+@identity(
+    "ema.closed_form_003",
+    inputs={k: v for k, v in _SEQ_INPUTS.items() if k != "v0"},
+    dims=_SEQ_DIMS,
+    title="Closed form of the running average, for every n ≥ 1",
+    source=Source(
+        SEED_003,
+        "Question 3.2",
+        quote="\\forall n \\in \\mathbb{N}^*, v_n = \\sum_{t=1}^n \\beta^{n-t} (1 - \\beta) g_t",
+    ),
+    statement=r"\forall n\in\mathbb{N}^*,\ v_n = \sum_{t=1}^n \beta^{n-t}(1-\beta)g_t",
+    expected=Verdict.HOLDS,
+    same_as=("ema.closed_form_zero_init_002",),
+)
+def ema_closed_form_003(xp, g, c, beta):
+    zero = g[:, 0, :] * 0
+    return probe(xp, c, ema_recursive(xp, g, beta, zero)), probe(xp, c, ema_closed_form(xp, g, beta, zero))
+
+
+# ------------------------------------------------------------------ seed 003, Question 3.3
+
+
+@identity(
+    "ema.expectation_chain_003",
+    inputs=_EXP_INPUTS,
+    dims=_EXP_DIMS,
+    relations=("=", "=", "=", "="),
+    labels=("linearity, stationary mean", "factor β^n", "geometric sum", "simplify"),
+    title="E[v_n] = (1 − β^n) E[g_n] through the geometric sum",
+    source=Source(
+        SEED_003,
+        "Question 3.3",
+        quote="\\mathbb{E}[v_n] = \\mathbb{E}[g_n] (1 - \\beta^n) \\neq \\mathbb{E}[g_n]",
+    ),
+    statement=r"\mathbb{E}[v_n] = \mathbb{E}[g_n](1-\beta)\sum_{t=1}^n\beta^{n-t} = "
+    r"\mathbb{E}[g_n](1-\beta)\beta^n\sum_{t=1}^n(1/\beta)^t = \mathbb{E}[g_n](1-\beta)\beta^n\frac{1}{"
+    r"\beta}\frac{1-(1/\beta)^n}{1-1/\beta} = \mathbb{E}[g_n](1-\beta^n)",
+    expected=Verdict.PROVED,
+    same_as=("ema.expectation_002",),
+    notes="Valid for 0 < β < 1: the middle steps divide by β and by 1 − 1/β, although the document "
+    "declares β ∈ [0, 1]. The closing '≠ E[g_n]' needs β > 0 and E[g_n] ≠ 0 (at β = 0, v_n = g_n is "
+    "unbiased); it is not checked as a separate claim.",
+)
+def ema_expectation_chain_003(xp, mu, sigma, beta, T):
+    n, b = T, beta
+    inv = 1 / b
+    geometric = xp.sum(xp.stack([inv**t for t in range(1, n + 1)], axis=-1), axis=-1)
+    return (
+        _expected_ema(xp, mu, sigma, beta, T),
+        mu * (1 - b) * xp.sum(xp.stack([b ** (n - t) for t in range(1, n + 1)], axis=-1), axis=-1),
+        mu * (1 - b) * b**n * geometric,
+        mu * (1 - b) * b**n * inv * (1 - inv**n) / (1 - inv),
+        mu * (1 - b**n),
+    )
+
+
+@identity(
+    "ema.bias_correction_003",
+    inputs=_EXP_INPUTS,
+    dims=_EXP_DIMS,
+    title="The rescaled average v_n / (1 − β^n) is unbiased",
+    source=Source(
+        SEED_003,
+        "Question 3.3",
+        quote="v'_n = \\frac{v_n}{1 - \\beta^n} and \\forall n \\geq 1, \\mathbb{E}[v'_n] = \\mathbb{E}[g_n]",
+    ),
+    statement=r"v'_n = \frac{v_n}{1-\beta^n},\quad \forall n\ge1,\ \mathbb{E}[v'_n] = \mathbb{E}[g_n]",
+    expected=Verdict.PROVED,
+    same_as=("ema.mu_estimator_002", "adam.first_moment_004"),
+    notes="Needs β < 1 (the document's β ∈ [0, 1] includes β = 1, where 1 − β^n = 0).",
+)
+def ema_bias_correction_003(xp, mu, sigma, beta, T):
+    return _expected_ema(xp, mu, sigma, beta, T) / (1 - beta**T), mu

@@ -1,0 +1,370 @@
+"""Batch norm vs weight norm, and the gradient of the weight-norm parametrisation w = γ u/‖u‖.
+
+Seed 002 Question 4, seed 003 Question 4, seed 004 Questions 4.2–4.3.
+
+Expectations over the input x are exact finite averages: x = M r with r a Rademacher vector (all 2^n
+sign patterns). The distribution of x is chosen to match each document's assumption:
+  * seed 002 — entries independent, zero mean, unit variance: x = r itself;
+  * seed 003 — entries uncorrelated with unit variance (not independent): x = Q r, Q orthogonal;
+  * seed 004 — whitened, Var(x) = I, centred: x = Q r, Q orthogonal;
+  * without decorrelation (unit variances, correlated entries): x = L r, L with unit-norm rows.
+Q is re-orthonormalised in the working precision (Gram–Schmidt with xp), so E[xxᵀ] = I holds to 60
+digits in the re-verification too.
+
+Derivatives are checked through directional derivatives: for a direction c, cᵀ∇_u L = ∇_w Lᵀ (Dw(u)[c]),
+with Dw(u)[c] = γ(c/‖u‖ − u (uᵀc)/‖u‖³) written from the quotient rule, which is an independent
+expression from the projection form s W^⊥.
+"""
+
+from checks._vocab.linalg import dot, matvec
+from checks._vocab.sources import SEED_002
+from checks.optim._helpers import (
+    gram_schmidt_rows,
+    orth_projector,
+    probe,
+    rademacher_support,
+    weight_from_direction,
+)
+from lemmacheck import Source, Verdict, identity, inequality
+from lemmacheck.inputs import Array, Scalar
+
+_DIMS = {"n": [1, 2, 3, 4, 6]}
+_VEC_DIMS = {"n": [1, 2, 3, 5, 8]}
+
+
+def _support(xp, mix, n):
+    """All equally likely values of x = M r, shape (batch, 2^n, n) (mix=None: x = r)."""
+    r = rademacher_support(n)
+    if mix is None:
+        return r[None, :, :]
+    return xp.matmul(r[None, :, :], xp.transpose(mix))
+
+
+def _whitening(xp, Q):
+    """An exactly orthogonal Q (re-orthonormalised in the working precision): x = Q r has E[xxᵀ] = I."""
+    return gram_schmidt_rows(xp, Q)
+
+
+def _expect(xp, values):
+    """Exact expectation over the support axis (axis 1)."""
+    return xp.mean(values, axis=1)
+
+
+def _projections(xp, u, X):
+    """uᵀx for every support point: (batch, K)."""
+    return xp.sum(u[:, None, :] * X, axis=-1)
+
+
+def _resolvable(xp, w, b, k=None):
+    """w ≠ 0 and wᵀx not lost below the rounding unit of the bias b (float64 would give Var = 0)."""
+    scale = k if k is not None else 1.0
+    return dot(xp, w, w) * scale**2 > 1e-12 * (1 + b * b)
+
+
+def _nonzero(xp, u, **_):
+    """u ≠ 0 (W^⊥ and u/‖u‖ need it); the floor keeps ‖u‖³ clear of float64 underflow."""
+    return dot(xp, u, u) > 1e-100
+
+
+def _dw(xp, u, gain, c):
+    """Directional derivative of w(u) = γu/‖u‖ along c, by the quotient rule: γ(c/‖u‖ − u(uᵀc)/‖u‖³)."""
+    nu = xp.sqrt(dot(xp, u, u))[:, None]
+    return gain[:, None] * (c / nu - u * dot(xp, u, c)[:, None] / nu**3)
+
+
+# ====================================================================== seed 002, Question 4
+
+_BN2 = {"w": Array("n"), "b": Scalar(-10.0, 10.0)}
+
+
+@identity(
+    "bn.preact_mean_002",
+    inputs=_BN2,
+    dims=_DIMS,
+    relations=("=", "="),
+    labels=("linearity", "E[x] = 0"),
+    title="Mean of the pre-activation for centred inputs",
+    source=Source(SEED_002, "Question 4.1", quote="E[w^T x + b] = w^T E[x] + b = w^T(0) + b = b"),
+    statement=r"\mathbb{E}[w^Tx+b] = w^T\mathbb{E}[x]+b = b",
+    expected=Verdict.HOLDS,
+    same_as=("bn.mean_003", "bn.mean_004"),
+    notes="x has independent ±1 entries (zero mean, unit variance), the document's assumption; the "
+    "expectation is exact.",
+)
+def bn_preact_mean_002(xp, w, b, n):
+    X = _support(xp, None, n)
+    return (
+        _expect(xp, _projections(xp, w, X) + b[:, None]),
+        dot(xp, w, _expect(xp, X + 0 * w[:, None, :])) + b,
+        b,
+    )
+
+
+@identity(
+    "bn.preact_var_002",
+    inputs=_BN2,
+    dims=_DIMS,
+    relations=("=", "=", "=", "=", "="),
+    labels=(
+        "b is a constant",
+        "Var = E[·²] − E[·]²",
+        "(wᵀx)² = wᵀxxᵀw, E[wᵀx] = 0",
+        "pull w out of E",
+        "E[xxᵀ] = I",
+    ),
+    title="Variance of the pre-activation for whitened independent inputs",
+    source=Source(
+        SEED_002,
+        "Question 4.1",
+        quote="Var[w^T x + b] = Var[w^T x] = E[(w^T x)^2] - (E[w^T x])^2 = E[w^T x w] - 0^2 = w^T E[x x^T] "
+        "w = w^T w = \\|w\\|^2",
+    ),
+    statement=r"\mathrm{Var}[w^Tx+b] = \mathrm{Var}[w^Tx] = \mathbb{E}[(w^Tx)^2]-(\mathbb{E}[w^Tx])^2 = "
+    r"\mathbb{E}[w^Txw]-0^2 = w^T\mathbb{E}[xx^T]w = w^Tw = \|w\|^2",
+    expected=Verdict.HOLDS,
+    same_as=("bn.var_uncorrelated_003", "bn.var_004"),
+    notes="Puzzle: the fourth expression 'E[w^T x w]' is not a scalar (wᵀx times the vector w); we read it "
+    "as E[wᵀxxᵀw] (an xᵀ lost in the document or its conversion) and check that reading. E[xxᵀ] = I needs "
+    "the entries uncorrelated with unit variance; the document assumes independence, which is more than "
+    "needed (see bn.var_uncorrelated_003).",
+)
+def bn_preact_var_002(xp, w, b, n):
+    X = _support(xp, None, n)
+    y = _projections(xp, w, X)
+    yb = y + b[:, None]
+    var_yb = _expect(xp, (yb - _expect(xp, yb)[:, None]) ** 2)
+    var_y = _expect(xp, (y - _expect(xp, y)[:, None]) ** 2)
+    second = _expect(xp, y**2)
+    exx = _expect(xp, X[:, :, :, None] * X[:, :, None, :] + 0 * w[:, None, :, None])  # E[xxᵀ], (batch, n, n)
+    return (var_yb, var_y, second - _expect(xp, y) ** 2, second, dot(xp, w, matvec(exx, w)), dot(xp, w, w))
+
+
+@identity(
+    "bn.output_002",
+    inputs={**_BN2, "x_raw": Array("n")},
+    dims=_DIMS,
+    where=lambda xp, w, b, **_: _resolvable(xp, w, b),
+    title="Batch-normalised output for whitened inputs is wᵀx/‖w‖",
+    source=Source(
+        SEED_002,
+        "Question 4.1",
+        quote="y_{BN} = \\frac{w^T x + b - E[w^T x + b]}{\\sqrt{Var[w^T x + b]}} = \\frac{w^T x}{\\|w\\|}",
+    ),
+    statement=r"y_{BN} = \frac{w^Tx+b-\mathbb{E}[w^Tx+b]}{\sqrt{\mathrm{Var}[w^Tx+b]}} = \frac{w^Tx}{\|w\|}",
+    expected=Verdict.HOLDS,
+    notes="Evaluated at a point x of the support (independent ±1 entries), with the mean and variance "
+    "computed exactly over the support.",
+)
+def bn_output_002(xp, w, b, x_raw, n):
+    X = _support(xp, None, n)
+    x = _signs_xp(xp, x_raw)
+    yb = _projections(xp, w, X) + b[:, None]
+    mean = _expect(xp, yb)
+    var = _expect(xp, (yb - mean[:, None]) ** 2)
+    return (dot(xp, w, x) + b - mean) / xp.sqrt(var), dot(xp, w, x) / xp.sqrt(dot(xp, w, w))
+
+
+def _signs_xp(xp, raw):
+    """±1 from the sign of a raw input, written with xp so it also runs on mpmath arrays."""
+    return xp.where(raw >= 0, 1.0, -1.0)
+
+
+def _support_point(xp, u, Q, s_raw, n):
+    """x = Q s at a sign vector s, y = uᵀx, and μ_y, σ_y computed exactly over the support of x = Q r."""
+    Q = _whitening(xp, Q)
+    X = _support(xp, Q, n)
+    x = matvec(Q, _signs_xp(xp, s_raw))
+    ys = _projections(xp, u, X)
+    mu = _expect(xp, ys)
+    sigma = xp.sqrt(_expect(xp, (ys - mu[:, None]) ** 2))
+    return x, dot(xp, u, x), mu, sigma
+
+
+@identity(
+    "wn.output_002",
+    inputs={"u": Array("n"), "x": Array("n"), "g": Scalar(-10.0, 10.0), "b": Scalar(-10.0, 10.0)},
+    dims=_VEC_DIMS,
+    where=_nonzero,
+    title="Weight-normalised output",
+    source=Source(
+        SEED_002,
+        "Question 4.1",
+        quote="y_{WN} = \\left(\\frac{g}{\\|u\\|} u\\right)^T x + b = g \\frac{u^T x}{\\|u\\|} + b",
+    ),
+    statement=r"y_{WN} = \Big(\frac{g}{\|u\|}u\Big)^Tx+b = g\frac{u^Tx}{\|u\|}+b",
+    expected=Verdict.PROVED,
+    same_as=("wn.eq19_003",),
+)
+def wn_output_002(xp, u, x, g, b):
+    return (dot(xp, weight_from_direction(xp, u, g), x) + b, g * dot(xp, u, x) / xp.sqrt(dot(xp, u, u)) + b)
+
+
+@identity(
+    "bn.wn_equivalence_002",
+    inputs={"u": Array("n"), "k": Scalar(1e-2, 1e2, log=True), "b": Scalar(-10.0, 10.0), "x_raw": Array("n")},
+    dims=_DIMS,
+    where=lambda xp, u, k, b, **_: _resolvable(xp, u, b, k),
+    title="Ignoring learned scale and shift, y_WN equals y_BN for whitened inputs",
+    source=Source(
+        SEED_002,
+        "Question 4.1",
+        quote="in the condition of ignoring the learned scale and shift terms for both BN and WN, we can "
+        "say in this case y_{WN} is equivalent to y_{BN}",
+    ),
+    statement=r"g = 1,\ b_{WN} = 0:\quad y_{WN} = \frac{u^Tx}{\|u\|} = \frac{w^Tx}{\|w\|} = y_{BN}\quad (w "
+    r"= k u,\ k>0)",
+    expected=Verdict.HOLDS,
+    same_as=("bn.identify_003", "bn.wn_equivalence_004"),
+    notes="The BN weight w and the WN direction u are different parameters; the equivalence holds when "
+    "they point the same way (w = k u with k > 0; for k < 0 the sign flips). The BN bias b cancels in y_BN.",
+)
+def bn_wn_equivalence_002(xp, u, k, b, x_raw, n):
+    X = _support(xp, None, n)
+    x = _signs_xp(xp, x_raw)
+    w = k[:, None] * u
+    yb = _projections(xp, w, X) + b[:, None]
+    mean = _expect(xp, yb)
+    y_bn = (dot(xp, w, x) + b - mean) / xp.sqrt(_expect(xp, (yb - mean[:, None]) ** 2))
+    y_wn = dot(xp, weight_from_direction(xp, u, k * 0 + 1), x)
+    return y_wn, y_bn
+
+
+_WN = {"u": Array("n"), "gw": Array("n"), "c": Array("n", scale=(1.0, 1.0)), "gain": Scalar(-10.0, 10.0)}
+_WN_WHERE = {"where": _nonzero}
+
+
+@identity(
+    "wn.jacobian_002",
+    inputs={k: v for k, v in _WN.items() if k != "gw"},
+    dims=_VEC_DIMS,
+    **_WN_WHERE,
+    title="Jacobian of w = g u/‖u‖: ∇_u w = (g/‖u‖)(I − uuᵀ/‖u‖²)",
+    source=Source(
+        SEED_002,
+        "Question 4.2",
+        quote="\\nabla_u w = \\frac{g}{\\|u\\|} \\left( I - \\frac{u u^T}{\\|u\\|^2} \\right)",
+    ),
+    statement=r"\nabla_u w = \frac{g}{\|u\|}\Big(I-\frac{uu^T}{\|u\|^2}\Big)",
+    expected=Verdict.PROVED,
+    notes="Numerically: the matrix applied to a direction c against the quotient-rule directional "
+    "derivative of w(u); symbolically: SymPy's Jacobian for n = 3.",
+)
+def wn_jacobian_002(xp, u, c, gain):
+    s = gain / xp.sqrt(dot(xp, u, u))
+    d = _dw(xp, u, gain, c)
+    jc = s[:, None] * matvec(orth_projector(xp, u), c)
+    return probe(xp, c, d), probe(xp, c, jc)
+
+
+@identity(
+    "wn.projector_002",
+    inputs={"u": Array("n"), "a": Array("n"), "c": Array("n", scale=(1.0, 1.0))},
+    dims=_VEC_DIMS,
+    relations=("=", "="),
+    **_WN_WHERE,
+    labels=("W* a = a − v(vᵀa), v = u/‖u‖", "W* is idempotent (a projection)"),
+    title="I − uuᵀ/‖u‖² is the projection onto the orthogonal complement of u",
+    source=Source(
+        SEED_002,
+        "Question 4.2",
+        quote="I - \\frac{u u^T}{\\|u\\|^2} (that is I - vv^T) is the orthogonal complement projection "
+        "matrix, because : (I - vv^T)a = a - v(v^T a)",
+    ),
+    statement=r"W^* = I-\frac{uu^T}{\|u\|^2} = I-vv^T,\quad (I-vv^T)a = a-v(v^Ta),\quad W^*W^* = W^*",
+    expected=Verdict.PROVED,
+    same_as=("wn.orthogonal_update_003", "wn.perp_u_zero_004"),
+    notes="The document uses W* for the matrix seed 003 and 004 call W^⊥.",
+)
+def wn_projector_002(xp, u, a, c):
+    P = orth_projector(xp, u)
+    v = u / xp.sqrt(dot(xp, u, u))[:, None]
+    Pa = matvec(P, a)
+    return (probe(xp, c, Pa), probe(xp, c, a - v * dot(xp, v, a)[:, None]), probe(xp, c, matvec(P, Pa)))
+
+
+@identity(
+    "wn.grad_002",
+    inputs=_WN,
+    dims=_VEC_DIMS,
+    relations=("=", "="),
+    **_WN_WHERE,
+    labels=("chain rule: ∇_w L · ∇_u w", "s = g/‖u‖ is a scalar, W* symmetric"),
+    title="Gradient of the weight-norm parametrisation: ∇_u L = s W* ∇_w L, s = g/‖u‖",
+    source=Source(
+        SEED_002,
+        "Question 4.2",
+        quote="\\nabla_u L = \\nabla_w L \\cdot \\frac{g}{\\|u\\|} \\cdot W^* ... \\nabla_u L = sW^* "
+        "\\cdot \\nabla_w L where s = \\frac{g}{\\|u\\|}",
+    ),
+    statement=r"\nabla_uL = \nabla_wL\cdot\frac{g}{\|u\|}\cdot W^* = sW^*\cdot\nabla_wL,\quad "
+    r"s=\frac{g}{\|u\|}",
+    expected=Verdict.PROVED,
+    same_as=("wn.grad_003", "wn.grad_004"),
+    notes="The first form multiplies the row vector ∇_wLᵀ by W*; it equals the column form because W* is "
+    "symmetric. ∇_w L is an arbitrary vector (the gradient of any loss at w).",
+)
+def wn_grad_002(xp, u, gw, c, gain):
+    s = gain / xp.sqrt(dot(xp, u, u))
+    P = orth_projector(xp, u)
+    row_form = xp.sum(gw[:, :, None] * P, axis=1) * s[:, None]  # (∇_wLᵀ s W*)ᵀ
+    return (
+        dot(xp, gw, _dw(xp, u, gain, c)),
+        probe(xp, c, row_form),
+        probe(xp, c, s[:, None] * matvec(P, gw)),
+    )
+
+
+def _wn_step(xp, u, gw, gain, alpha):
+    """u_{t+1} = u_t − α s W^⊥ ∇_w L and the pieces of its norm."""
+    s = gain / xp.sqrt(dot(xp, u, u))
+    pg = matvec(orth_projector(xp, u), gw)
+    return u - (alpha * s)[:, None] * pg, s, pg
+
+
+_STEP = {
+    "u": Array("n"),
+    "gw": Array("n"),
+    "gain": Scalar(-10.0, 10.0),
+    "alpha": Scalar(1e-4, 10.0, log=True),
+}
+
+
+@identity(
+    "wn.pythagoras_002",
+    inputs=_STEP,
+    dims=_VEC_DIMS,
+    **_WN_WHERE,
+    title="Squared norm after a gradient step on u: ‖u_{t+1}‖² = ‖u_t‖² + α²s²‖W*∇_wL_t‖²",
+    source=Source(
+        SEED_002,
+        "Question 4.3",
+        quote="\\|u_{t+1}\\|^2 = \\|u_t\\|^2 + \\alpha^2 s^2 \\|W^* \\cdot \\nabla_w L_t\\|^2",
+    ),
+    statement=r"\|u_{t+1}\|^2 = \|u_t\|^2+\alpha^2s^2\|W^*\cdot\nabla_wL_t\|^2",
+    expected=Verdict.PROVED,
+    same_as=("wn.pythagoras_003",),
+)
+def wn_pythagoras_002(xp, u, gw, gain, alpha):
+    u1, s, pg = _wn_step(xp, u, gw, gain, alpha)
+    return dot(xp, u1, u1), dot(xp, u, u) + alpha**2 * s**2 * dot(xp, pg, pg)
+
+
+@inequality(
+    "wn.norm_growth_002",
+    inputs=_STEP,
+    dims=_VEC_DIMS,
+    **_WN_WHERE,
+    title="The norm of u never decreases under gradient descent: ‖u_t‖ ≤ ‖u_{t+1}‖",
+    source=Source(
+        SEED_002,
+        "Question 4.3",
+        quote="\\|u_t\\|^2 \\leq \\|u_{t+1}\\|^2 \\implies \\|u_t\\| \\leq \\|u_{t+1}\\|",
+    ),
+    statement=r"\|u_t\|^2\le\|u_{t+1}\|^2 \implies \|u_t\|\le\|u_{t+1}\|",
+    expected=Verdict.PROVED,
+    same_as=("wn.pythagoras_003",),
+    notes="Tightness 1: equality when ∇_wL is parallel to u (W*∇_wL = 0).",
+)
+def wn_norm_growth_002(xp, u, gw, gain, alpha):
+    u1, _, _ = _wn_step(xp, u, gw, gain, alpha)
+    return xp.sqrt(dot(xp, u, u)), xp.sqrt(dot(xp, u1, u1))

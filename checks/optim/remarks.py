@@ -1,0 +1,378 @@
+"""Optimiser and normalisation statements of seeds 002-004 that had no claim: the ranges of β in the EMA and
+momentum answers, what Adam's bias-corrected moments estimate, and remarks on weight normalisation."""
+
+import sympy as sp
+
+from checks._vocab.linalg import dot
+from checks._vocab.sources import SEED_002, SEED_003, SEED_004
+from checks.optim._helpers import ema_recursive, orth_projector
+from lemmacheck import Source, Verdict, identity, inequality, prop, value
+from lemmacheck.inputs import Array, Scalar
+
+#: β at the ends and inside the range [0, 1] that seed 003 declares (Question 3.1)
+BETAS_CLOSED = [0.0, 0.5, 0.9, 1.0]
+#: β in (0, 1]: the range where E[v_n] = (1 − β^n)E[g] really differs from E[g]
+BETAS_POSITIVE = [0.5, 0.9, 0.99, 1.0]
+#: β in [0, 1): the range where the rescaling by 1 − β^n is defined
+BETAS_BELOW_ONE = [0.0, 0.5, 0.9, 0.99]
+
+_Q33 = "\\mathbb{E}[v_n] = \\mathbb{E}[g_n] (1 - \\beta^n) \\neq \\mathbb{E}[g_n]"
+
+
+def _mean_of_average(xp, mu, beta, n):
+    """E[v_n] from the document's first line, E[g](1 − β)Σ_t β^{n−t}, summed term by term."""
+    return sum(mu * (1 - beta) * beta ** (n - t) for t in range(1, n + 1))
+
+
+@prop(
+    "ema.s003.biased_as_written",
+    title="E[v_n] = E[g_n](1 − β^n) ≠ E[g_n] for every β in [0, 1] (the range of Question 3.1)",
+    source=Source(SEED_003, "Question 3.3", quote=_Q33),
+    statement=r"\forall \beta\in[0,1],\ n\ge1:\ "
+    r"\mathbb{E}[v_n] = (1-\beta^n)\mathbb{E}[g_n] \ne \mathbb{E}[g_n]",
+    expected=Verdict.REFUTED,
+    inputs={"mu": Scalar(0.1, 2.0)},
+    dims={"beta": BETAS_CLOSED, "n": [1, 2, 5]},
+    notes="Seed 003 declares β ∈ [0, 1] (Question 3.1). At β = 0, v_n = g_n and E[v_n] = E[g_n]: "
+    "the closing "
+    "'≠' fails (it also fails when E[g_n] = 0). Previously recorded only in the notes of "
+    "ema.expectation_chain_003. Corrected: ema.s003.biased_positive_beta.",
+)
+def biased_as_written_003(xp, mu, beta, n):
+    return _mean_of_average(xp, mu, beta, n) != mu
+
+
+@prop(
+    "ema.s003.biased_positive_beta",
+    title="Corrected: for β in (0, 1] and E[g] ≠ 0, E[v_n] ≠ E[g_n]",
+    source=Source(SEED_003, "Question 3.3 (corrected: β > 0, E[g] ≠ 0)", quote=_Q33),
+    statement=r"\beta\in(0,1],\ \mathbb{E}[g]\ne0 \implies \mathbb{E}[v_n] \ne \mathbb{E}[g_n]",
+    expected=Verdict.HOLDS,
+    corrects="ema.s003.biased_as_written",
+    inputs={"mu": Scalar(0.1, 2.0)},
+    dims={"beta": BETAS_POSITIVE, "n": [1, 2, 5]},
+)
+def biased_positive_beta_003(xp, mu, beta, n):
+    return _mean_of_average(xp, mu, beta, n) != mu
+
+
+_RESCALE = "v'_n = \\frac{v_n}{1 - \\beta^n} and \\forall n \\geq 1, \\mathbb{E}[v'_n] = \\mathbb{E}[g_n]"
+
+
+def _rescaled_is_unbiased(xp, mu, beta, n):
+    """1 − β^n ≠ 0 (the rescaling is defined) and E[v_n] = (1 − β^n)E[g], compared without dividing."""
+    den = 1 - beta**n
+    mean = _mean_of_average(xp, mu, beta, n)
+    return (den != 0) & (xp.abs(mean - mu * den) <= 1e-12 * xp.abs(mu))
+
+
+@prop(
+    "ema.s003.rescale_as_written",
+    title="v'_n = v_n/(1 − β^n) is defined and unbiased for every β in [0, 1] (the range of Question 3.1)",
+    source=Source(SEED_003, "Question 3.3", quote=_RESCALE),
+    statement=r"\forall\beta\in[0,1],\ n\ge1:\ \mathbb{E}\Big[\frac{v_n}{1-\beta^n}\Big] = \mathbb{E}[g_n]",
+    expected=Verdict.REFUTED,
+    inputs={"mu": Scalar(0.1, 2.0)},
+    dims={"beta": BETAS_CLOSED, "n": [1, 2, 5]},
+    notes="At β = 1 (allowed by Question 3.1) 1 − β^n = 0: v'_n is undefined (and v_n = v_0 = 0 carries no "
+    "information). Checked as: the divisor is non-zero and E[v_n] = (1 − β^n)E[g]. Previously "
+    "recorded only "
+    "in the notes of ema.bias_correction_003. Corrected: ema.s003.rescale_below_one.",
+)
+def rescale_as_written_003(xp, mu, beta, n):
+    return _rescaled_is_unbiased(xp, mu, beta, n)
+
+
+@prop(
+    "ema.s003.rescale_below_one",
+    title="Corrected: for β in [0, 1) the rescaled average v_n/(1 − β^n) is defined and unbiased",
+    source=Source(SEED_003, "Question 3.3 (corrected: β < 1)", quote=_RESCALE),
+    statement=r"\beta\in[0,1) \implies \mathbb{E}\Big[\frac{v_n}{1-\beta^n}\Big] = \mathbb{E}[g_n]",
+    expected=Verdict.HOLDS,
+    corrects="ema.s003.rescale_as_written",
+    same_as=("ema.bias_correction_003",),
+    inputs={"mu": Scalar(0.1, 2.0)},
+    dims={"beta": BETAS_BELOW_ONE, "n": [1, 2, 5]},
+)
+def rescale_below_one_003(xp, mu, beta, n):
+    return _rescaled_is_unbiased(xp, mu, beta, n)
+
+
+_IDENT = "if \\alpha = \\beta and \\epsilon = \\delta(1 - \\beta), then the two schemes are equivalent"
+
+
+def _identified_momentum_admissible(xp, delta, beta):
+    """(α, ε) = (β, δ(1 − β)) lies in the momentum scheme's range α ∈ [0, 1], ε > 0."""
+    alpha, eps = beta + 0 * delta, delta * (1 - beta)
+    return (alpha >= 0) & (alpha <= 1) & (eps > 0)
+
+
+@prop(
+    "momentum.s003.identification_range",
+    title="For every running-average scheme (δ > 0, β ∈ [0, 1]) the identified (α, ε) is a momentum scheme",
+    source=Source(SEED_003, "Question 3.1", quote=_IDENT),
+    statement=r"\delta>0,\ \beta\in[0,1] \implies (\alpha,\epsilon) = (\beta, \delta(1-\beta))"
+    r" \in [0,1]\times(0,\infty)",
+    expected=Verdict.REFUTED,
+    inputs={"delta": Scalar(1e-3, 10.0, log=True)},
+    dims={"beta": BETAS_CLOSED},
+    notes="Question 3.1 declares SGD momentum with ε > 0, α ∈ [0, 1] and the running average with δ > 0, "
+    "β ∈ [0, 1]. At β = 1 the identification gives ε = 0, outside the momentum scheme's range (both "
+    "schemes "
+    "then never move). A boundary slip, previously recorded only in the notes of momentum.equivalence_003. "
+    "Corrected: momentum.s003.identification_range_fixed.",
+)
+def identification_range_003(xp, delta, beta):
+    return _identified_momentum_admissible(xp, delta, beta)
+
+
+@prop(
+    "momentum.s003.identification_range_fixed",
+    title="Corrected: for β in [0, 1) the identified (α, ε) = (β, δ(1 − β)) is a momentum scheme",
+    source=Source(SEED_003, "Question 3.1 (corrected: β < 1)", quote=_IDENT),
+    statement=r"\delta>0,\ \beta\in[0,1) \implies (\beta, \delta(1-\beta)) \in [0,1]\times(0,\infty)",
+    expected=Verdict.HOLDS,
+    corrects="momentum.s003.identification_range",
+    inputs={"delta": Scalar(1e-3, 10.0, log=True)},
+    dims={"beta": BETAS_BELOW_ONE},
+)
+def identification_range_fixed_003(xp, delta, beta):
+    return _identified_momentum_admissible(xp, delta, beta)
+
+
+_ADAM = (
+    "But what are \\hat{m}_t, \\hat{v}? They are unbiased estimates of the moving average of gradients and "
+)
+_ADAM += "gradient squares."
+ADAM_INPUTS = {"mu": Scalar(0.1, 2.0), "beta": Scalar(0.5, 0.999)}
+
+
+def _adam_means(xp, mu, beta, t):
+    """(E[m̂_t], E[m_t]) for a stationary gradient mean mu, m_0 = 0 (the moving average of the means)."""
+    means = mu[:, None, None] * (0 * xp.zeros((1, t, 1)) + 1)
+    m_t = ema_recursive(xp, means, beta, 0 * mu[:, None])[:, 0]
+    return m_t / (1 - beta**t), m_t
+
+
+@identity(
+    "adam.hat_estimates_average_004",
+    title="m̂_t is an unbiased estimate of the moving average m_t: E[m̂_t] = E[m_t] (as written)",
+    source=Source(SEED_004, "Question 3.3(a)", quote=_ADAM),
+    statement=r"\mathbb{E}[\hat{m}_t] = \mathbb{E}[m_t],\quad \hat{m}_t = \frac{m_t}{1-\beta_1^t}",
+    expected=Verdict.REFUTED,
+    inputs=ADAM_INPUTS,
+    dims={"t": [1, 2, 5, 10]},
+    notes="Under a stationary gradient mean μ and m_0 = 0, E[m_t] = (1 − β^t)μ and E[m̂_t] = μ: m̂_t is an "
+    "unbiased estimate of E[g] (what the moving average is meant to track), while the moving average m_t "
+    "itself is the biased one. The same holds for v̂_t with β₂ and E[g²]. Previously recorded only in the "
+    "notes of adam.first_moment_004. Corrected: adam.hat_estimates_mean_004.",
+)
+def hat_estimates_average_004(xp, mu, beta, t):
+    return _adam_means(xp, mu, beta, t)
+
+
+@identity(
+    "adam.hat_estimates_mean_004",
+    title="Corrected: m̂_t is an unbiased estimate of the gradient mean, E[m̂_t] = E[g]",
+    source=Source(SEED_004, "Question 3.3(a) (corrected: estimates of E[g] and E[g²])", quote=_ADAM),
+    statement=r"\mathbb{E}[\hat{m}_t] = \mathbb{E}[g]",
+    expected=Verdict.HOLDS,
+    corrects="adam.hat_estimates_average_004",
+    same_as=("ema.bias_correction_003",),
+    inputs=ADAM_INPUTS,
+    dims={"t": [1, 2, 5, 10]},
+)
+def hat_estimates_mean_004(xp, mu, beta, t):
+    return _adam_means(xp, mu, beta, t)[0], mu
+
+
+WN_INPUTS = {
+    "u": Array("n"),
+    "grad": Array("n"),
+    "alpha": Scalar(1e-3, 1.0, log=True),
+    "gamma": Scalar(0.1, 3.0),
+}
+
+
+def _u_nonzero(xp, u, **_):
+    """u ≠ 0: W^⊥ and s = γ/‖u‖ need it (the floor keeps ‖u‖² clear of underflow)."""
+    return dot(xp, u, u) > 1e-100
+
+
+_INCREASES = "Then, we showed that the norm of u increases at each update."
+
+
+def _wn_step(xp, u, grad, alpha, gamma):
+    """u_{t+1} = u_t − α s W^⊥ ∇_w L with s = γ/‖u_t‖."""
+    s = gamma / xp.sqrt(dot(xp, u, u))
+    proj = xp.matmul(orth_projector(xp, u), grad[..., None])[..., 0]
+    return u - (alpha * s)[:, None] * proj
+
+
+@inequality(
+    "wn.s003.norm_increases",
+    title="'The norm of u increases at each update': ‖u_{t+1}‖ > ‖u_t‖",
+    source=Source(SEED_003, "Question 4.3", quote=_INCREASES),
+    statement=r"\|u_{t+1}\| > \|u_t\|",
+    expected=Verdict.REFUTED,
+    relations=(">",),
+    inputs=WN_INPUTS,
+    dims={"n": [1, 2, 3, 5]},
+    where=_u_nonzero,
+    notes="What the derivation shows is ‖u_{t+1}‖² = ‖u_t‖² + ‖αsW^⊥∇_wL‖² ≥ ‖u_t‖² (wn.pythagoras_003): "
+    "equality whenever W^⊥∇_wL = 0, i.e. ∇_wL ∥ u_t — always in dimension 1, and at any stationary point. "
+    "Compared on squared norms. Corrected: wn.s003.norm_nondecreasing.",
+)
+def norm_increases_003(xp, u, grad, alpha, gamma):
+    new = _wn_step(xp, u, grad, alpha, gamma)
+    return dot(xp, new, new), dot(xp, u, u)
+
+
+@inequality(
+    "wn.s003.norm_nondecreasing",
+    title="Corrected: the norm of u never decreases, ‖u_{t+1}‖ ≥ ‖u_t‖",
+    source=Source(SEED_003, "Question 4.3 (corrected: non-decreasing)", quote=_INCREASES),
+    statement=r"\|u_{t+1}\| \ge \|u_t\|",
+    expected=Verdict.HOLDS,
+    relations=(">=",),
+    corrects="wn.s003.norm_increases",
+    same_as=("wn.pythagoras_003", "wn.norm_growth_002"),
+    inputs=WN_INPUTS,
+    dims={"n": [1, 2, 3, 5]},
+    where=_u_nonzero,
+)
+def norm_nondecreasing_003(xp, u, grad, alpha, gamma):
+    new = _wn_step(xp, u, grad, alpha, gamma)
+    return dot(xp, new, new), dot(xp, u, u)
+
+
+_ORTH = "so u_t and -\\alpha s W^* \\cdot \\nabla_w L_t are orthogonal vectors"
+
+
+@identity(
+    "wn.s002.orthogonal_step",
+    title="u_t and the step −αsW*∇_wL_t are orthogonal vectors",
+    source=Source(SEED_002, "Question 4.3", quote=_ORTH),
+    statement=r"u_t^\top\big(-\alpha s W^*\nabla_w L_t\big) = 0",
+    expected=Verdict.HOLDS,
+    inputs=WN_INPUTS,
+    dims={"n": [1, 2, 3, 5]},
+    where=_u_nonzero,
+    same_as=("wn.orthogonal_update_003",),
+    notes="Both sides anchored by ‖u‖‖step‖ + 1, so that a product that is zero up to rounding is compared "
+    "with a number, not with 0.",
+)
+def orthogonal_step_002(xp, u, grad, alpha, gamma):
+    step = _wn_step(xp, u, grad, alpha, gamma) - u
+    ref = xp.sqrt(dot(xp, u, u) * dot(xp, step, step)) + 1
+    return dot(xp, u, step) + ref, ref
+
+
+_PROJ = (
+    "Thus \\frac{u u^T}{\\|u\\|^2} (that is vv^T) represents the projection matrix onto the direction of u"
+)
+
+
+@identity(
+    "wn.s002.projection_onto_u",
+    title="uuᵀ/‖u‖² is the orthogonal projection onto the direction of u: P(Pa + u) = Pa + u, P = Pᵀ",
+    source=Source(SEED_002, "Question 4.2", quote=_PROJ),
+    statement=r"P = \frac{uu^\top}{\|u\|^2}:\ P^2 = P,\ Pu = u,\ P^\top = P",
+    expected=Verdict.HOLDS,
+    relations=("=", "="),
+    labels=("P(Pa + u) = Pa + u (idempotent, fixes u)", "cᵀ(Pa + u) = aᵀPc + cᵀu (symmetric)"),
+    inputs={"u": Array("n"), "a": Array("n"), "c": Array("n")},
+    dims={"n": [1, 2, 3, 5]},
+    where=_u_nonzero,
+    same_as=("wn.projector_002",),
+    notes="Probed with vectors a, c; each side anchored by ‖c‖(‖a‖ + ‖u‖) + 1.",
+)
+def projection_onto_u_002(xp, u, a, c):
+    P = xp.eye(u.shape[-1]) - orth_projector(xp, u)
+
+    def apply(M, v):
+        return xp.matmul(M, v[..., None])[..., 0]
+
+    v = apply(P, a) + u
+    ref = xp.sqrt(dot(xp, c, c)) * (xp.sqrt(dot(xp, a, a)) + xp.sqrt(dot(xp, u, u))) + 1
+    sym = dot(xp, a, apply(P, c)) + dot(xp, c, u)
+    return dot(xp, c, apply(P, v)) + ref, dot(xp, c, v) + ref, sym + ref
+
+
+_A2 = "\\stackrel{A^2 = A^\\top A}{\\longrightarrow} = \\mathbb{E}((u^\\top x)^\\top u^\\top x)"
+
+
+@identity(
+    "bn.a_squared_rule_004",
+    title="The rule A² = AᵀA the step is labelled with, for a square matrix A",
+    source=Source(SEED_004, "Question 4.2", quote=_A2),
+    statement=r"A^2 = A^\top A",
+    expected=Verdict.REFUTED,
+    inputs={"A": Array("n", "n"), "c": Array("n"), "d": Array("n")},
+    dims={"n": [1, 2, 3]},
+    notes="Probed as cᵀA²d = cᵀAᵀAd. The label states a rule that holds for 1 × 1 matrices (the scalar "
+    "uᵀx the step applies it to, so bn.var_004 is unaffected) and for symmetric A, not for a general A "
+    "(n ≥ 2). "
+    "Previously recorded only in the notes of bn.var_004. Corrected: bn.a_squared_rule_symmetric.",
+)
+def a_squared_rule_004(xp, A, c, d):
+    Ad = xp.matmul(A, d[..., None])
+    return dot(xp, c, xp.matmul(A, Ad)[..., 0]), dot(xp, c, xp.matmul(xp.transpose(A), Ad)[..., 0])
+
+
+@identity(
+    "bn.a_squared_rule_symmetric",
+    title="Corrected: A² = AᵀA for symmetric A (in particular for the scalar uᵀx)",
+    source=Source(SEED_004, "Question 4.2 (corrected: A symmetric or scalar)", quote=_A2),
+    statement=r"A = A^\top \implies A^2 = A^\top A",
+    expected=Verdict.HOLDS,
+    corrects="bn.a_squared_rule_004",
+    inputs={"B": Array("n", "n"), "c": Array("n"), "d": Array("n")},
+    dims={"n": [1, 2, 3]},
+    notes="A = B + Bᵀ is symmetric by construction.",
+)
+def a_squared_rule_symmetric(xp, B, c, d):
+    A = B + xp.transpose(B)
+    Ad = xp.matmul(A, d[..., None])
+    return dot(xp, c, xp.matmul(A, Ad)[..., 0]), dot(xp, c, xp.matmul(xp.transpose(A), Ad)[..., 0])
+
+
+_GEOM = (
+    "\\mathbb{E}[v_n] = \\mathbb{E}[g_n] (1 - \\beta) \\beta^n \\frac{1}{\\beta} \\frac{1 - (1/\\beta)^n}"
+    "{1 - (1/\\beta)}"
+)
+
+
+def _geometric_step(betas, n=3):
+    """The third line of the chain, (1 − β)β^n (1/β)(1 − (1/β)^n)/(1 − 1/β), exactly (E[g] = 1)."""
+    b = sp.Symbol("beta")
+    line = (1 - b) * b**n * (1 / b) * (1 - (1 / b) ** n) / (1 - 1 / b)
+    return [line.subs(b, sp.Rational(v)) for v in betas]
+
+
+value(
+    "ema.s003.geometric_step_range",
+    computed=lambda: _geometric_step(["0", "1/2", "9/10", "1"]),
+    stated=[1 - sp.Rational(v) ** 3 for v in ("0", "1/2", "9/10", "1")],
+    title="Q3.3's geometric-sum line equals (1 − β^n)E[g] for every β in [0, 1] (n = 3, E[g] = 1)",
+    source=Source(SEED_003, "Question 3.3 (third line of the chain)", quote=_GEOM),
+    statement=r"\forall\beta\in[0,1]:\ (1-\beta)\beta^n\frac1\beta\frac{1-(1/\beta)^n}{1-1/\beta} = "
+    r"1-\beta^n",
+    expected=Verdict.REFUTED,
+    notes="The line divides by β and by 1 − 1/β, so it is undefined (0/0, computed as nan) at both "
+    "ends of the "
+    "range β ∈ [0, 1] that Question 3.1 declares, where the final value 1 − β^n is 1 and 0. Previously "
+    "recorded only in the notes of ema.expectation_chain_003. Corrected: ema.s003.geometric_step_inside.",
+)
+
+value(
+    "ema.s003.geometric_step_inside",
+    computed=lambda: _geometric_step(["1/10", "1/2", "9/10", "99/100"]),
+    stated=[1 - sp.Rational(v) ** 3 for v in ("1/10", "1/2", "9/10", "99/100")],
+    title="Corrected: for 0 < β < 1 the geometric-sum line equals 1 − β^n (n = 3)",
+    source=Source(SEED_003, "Question 3.3 (third line, corrected: 0 < β < 1)", quote=_GEOM),
+    statement=r"0<\beta<1:\ (1-\beta)\beta^n\frac1\beta\frac{1-(1/\beta)^n}{1-1/\beta} = 1-\beta^n",
+    expected=Verdict.PROVED,
+    corrects="ema.s003.geometric_step_range",
+    same_as=("ema.expectation_chain_003",),
+)

@@ -1,0 +1,320 @@
+r"""Sensitivity recursions of seeds 000/001 and ground truth that does not trust them.
+
+Written against ``xp`` (float64 NumPy batches and mpmath object arrays), batch axis first.
+
+Conventions (checked against the documents' own equations, see ``checks/sensitivity/``):
+
+* ``P[t]`` has shape (B, H, H, H) with ``P[t][b, k, i, j] = ∂[s_t]_k / ∂W_ij``.  Seed 000's H×H² matrix
+  is ``P[t].reshape(B, H, H*H)`` (column ``iH+j``, 0-based, row-major — the only reading under which
+  ``Mtr(V_p S̄_{t-1}) = V_pᵀ s_{t-1}ᵀ`` holds); seed 001's 3-tensor slice ``P_{t,:,:,k}`` is ``P[t][:, k]``.
+* ``Q[t]`` has shape (B, H, H, N) with ``Q[t][b, k, i, j] = ∂[s_t]_k / ∂U_ij`` (column ``iN+j``).
+* ``lam1[t] = σ'(z_t)``, ``lam2[t] = σ''(z_t)`` with ``z_t = U x_t + W s_{t-1}`` (index 0 unused).
+
+Ground truth is *independent of the recursions*: directional derivatives of the forward pass of
+the RNN (``checks._vocab.rnn``) by the 4-point central difference of ``checks._vocab.fd``, and mixed
+second derivatives by nesting it.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+
+from checks._vocab.activations import SMOOTH, activation
+from checks._vocab.fd import directional
+from checks._vocab.linalg import inf_norm, matvec, norm2, s1, sinf
+from checks._vocab.rnn import preactivations_and_states, token_loss
+from lemmacheck import Tolerance
+from lemmacheck.inputs import Array
+
+#: section titles of seed 000
+SEC_U = "Loss Bound with Respect to U"
+SEC_W = "Loss Bound with Respect to W"
+
+#: a tolerance reason shared by every check whose one side is a finite-difference ground truth
+FD_REASON = (
+    "one side is a 4-point central finite difference of the forward pass (h = 1e-3 in float64, truncation "
+    "and rounding ≈ 1e-10 relative); in high precision the step and working digits follow the precision "
+    "in force (h = 10^-(d/2) at 2d + 10 digits), so the difference's own error shrinks as it is raised"
+)
+
+
+# --------------------------------------------------------------------------- small utilities
+
+
+def const(xp, a):
+    """A NumPy constant in the backend of ``xp`` (mpf objects under mpmath)."""
+    return np.asarray(a, dtype=float) if xp.backend == "numpy" else xp.asarray(np.asarray(a, dtype=float))
+
+
+def num(xp, v: float):
+    return float(v) if xp.backend == "numpy" else mpmath.mpf(v)
+
+
+def unit_sinf(xp, D):
+    """Scale each matrix of a stack to ‖D‖_{S∞} = 1 (sampled directions; D = 0 stays 0)."""
+    n = sinf(xp, D)
+    n = xp.where(n > 0, n, 1 + 0 * n)
+    return D / n[..., None, None]
+
+
+def polar_direction(xp, G):
+    r"""The partial isometry ``U_G V_Gᵀ`` of an SVD of G: ``⟨G, D⟩ = ‖G‖_{S¹}`` with ``‖D‖_{S∞} = 1``.
+
+    This is the direction in which Hölder's step ``tr(GᵀΔ) ≤ ‖G‖_{S¹}‖Δ‖_{S∞}`` is tight, i.e. the worst
+    case for a first-order bound.  It is computed in float64 (SVD) and then held fixed as an input.
+    """
+    Gf = np.asarray(G, dtype=float)
+    u, _, vt = np.linalg.svd(Gf, full_matrices=False)
+    return const(xp, u @ vt)
+
+
+# --------------------------------------------------------------------------- ground truth
+
+
+def states_at(xp, U, W, s0, X, act, dU=None, dW=None, e=0.0):
+    """``s_0..s_T`` at ``(U + e dU, W + e dW)``."""
+    U2 = U if dU is None else U + e * dU
+    W2 = W if dW is None else W + e * dW
+    return preactivations_and_states(xp, U2, W2, s0, X, act)[1]
+
+
+def pre_at(xp, U, W, s0, X, act, dU=None, dW=None, e=0.0):
+    U2 = U if dU is None else U + e * dU
+    W2 = W if dW is None else W + e * dW
+    return preactivations_and_states(xp, U2, W2, s0, X, act)[0]
+
+
+def true_ds(xp, U, W, s0, X, act, t, dU=None, dW=None):
+    """Ground-truth d s_t / de along (dU, dW), shape (B, H)."""
+    return directional(xp, lambda e: states_at(xp, U, W, s0, X, act, dU, dW, e)[t])
+
+
+def true_dlam(xp, U, W, s0, X, act, t, dU=None, dW=None):
+    """Ground-truth d σ'(z_t) / de along (dU, dW)."""
+    _, d1, _ = activation(xp, act)
+    return directional(xp, lambda e: d1(pre_at(xp, U, W, s0, X, act, dU, dW, e)[t - 1]))
+
+
+# --------------------------------------------------------------------------- the recursions
+
+
+def _eye_block(xp, H, shift=0):
+    return const(xp, np.eye(H, k=shift))
+
+
+def forward_sensitivities(xp, U, W, s0, X, act, *, sbar="correct"):
+    r"""Forward pass with ``P_t = Λ_t(S̄_{t-1} + W P_{t-1})`` and ``Q_t = Λ_t(X̄_t + W Q_{t-1})``.
+
+    ``sbar="written"`` builds seed 000's S̄ literally, ``S̄(i, (i-1)H + j) = s_j`` read 0-based like
+    ``P(k, iH + j)``: row i's entries land in column block i−1 (row 0's fall outside and are dropped).
+    """
+    _, d1, d2 = activation(xp, act)
+    pre, states = preactivations_and_states(xp, U, W, s0, X, act)
+    B, H, N = U.shape
+    T = X.shape[1]
+    eyeP = _eye_block(xp, H, -1 if sbar == "written" else 0)
+    eyeQ = _eye_block(xp, H, 0)
+    P = [xp.zeros((B, H, H, H))]
+    Q = [xp.zeros((B, H, H, N))]
+    lam1, lam2 = [None], [None]
+    for t in range(1, T + 1):
+        l1, l2 = d1(pre[t - 1]), d2(pre[t - 1])
+        lam1.append(l1)
+        lam2.append(l2)
+        Sbar = eyeP[None, :, :, None] * states[t - 1][:, None, None, :]
+        Xbar = eyeQ[None, :, :, None] * X[:, t - 1][:, None, None, :]
+        P.append(l1[:, :, None, None] * (Sbar + xp.einsum("bkm,bmij->bkij", W, P[-1])))
+        Q.append(l1[:, :, None, None] * (Xbar + xp.einsum("bkm,bmij->bkij", W, Q[-1])))
+    return {"pre": pre, "states": states, "lam1": lam1, "lam2": lam2, "P": P, "Q": Q}
+
+
+def tangents(xp, U, W, s0, X, act, dU, dW, fw=None):
+    r"""Exact forward-mode tangents along (ΔU, ΔW): ṡ_t, λ̇_t, Ṗ_t, Q̇_t (derived here, checked in
+    checks/sensitivity/).
+
+    ż_t = ΔU x_t + ΔW s_{t-1} + W ṡ_{t-1},  ṡ_t = λ_t ⊙ ż_t,  λ̇_t = λ''_t ⊙ ż_t,
+    Ṗ_t = λ̇_t(S̄_{t-1} + W P_{t-1}) + λ_t(dS̄_{t-1} + ΔW P_{t-1} + W Ṗ_{t-1}),
+    Q̇_t = λ̇_t(X̄_t + W Q_{t-1}) + λ_t(ΔW Q_{t-1} + W Q̇_{t-1}).
+    """
+    fw = fw or forward_sensitivities(xp, U, W, s0, X, act)
+    B, H, N = U.shape
+    T = X.shape[1]
+    eye = _eye_block(xp, H, 0)
+    sdot = [0 * s0]
+    lamdot = [None]
+    Pdot = [xp.zeros((B, H, H, H))]
+    Qdot = [xp.zeros((B, H, H, N))]
+    states, P, Q = fw["states"], fw["P"], fw["Q"]
+    for t in range(1, T + 1):
+        zdot = matvec(dU, X[:, t - 1]) + matvec(dW, states[t - 1]) + matvec(W, sdot[-1])
+        l1, l2 = fw["lam1"][t], fw["lam2"][t]
+        ld = l2 * zdot
+        Sbar = eye[None, :, :, None] * states[t - 1][:, None, None, :]
+        Sbar_dot = eye[None, :, :, None] * sdot[-1][:, None, None, :]
+        Xbar = eye[None, :, :, None] * X[:, t - 1][:, None, None, :]
+        Pn = ld[:, :, None, None] * (Sbar + xp.einsum("bkm,bmij->bkij", W, P[t - 1])) + l1[
+            :, :, None, None
+        ] * (Sbar_dot + xp.einsum("bkm,bmij->bkij", dW, P[t - 1]) + xp.einsum("bkm,bmij->bkij", W, Pdot[-1]))
+        Qn = ld[:, :, None, None] * (Xbar + xp.einsum("bkm,bmij->bkij", W, Q[t - 1])) + l1[
+            :, :, None, None
+        ] * (xp.einsum("bkm,bmij->bkij", dW, Q[t - 1]) + xp.einsum("bkm,bmij->bkij", W, Qdot[-1]))
+        sdot.append(l1 * zdot)
+        lamdot.append(ld)
+        Pdot.append(Pn)
+        Qdot.append(Qn)
+    return {"sdot": sdot, "lamdot": lamdot, "Pdot": Pdot, "Qdot": Qdot}
+
+
+def row_grad(xp, v, T3):
+    """``Mtr(V_{p,:} T)``: contract the state index of a sensitivity tensor with the row v (B, H)."""
+    return xp.einsum("bk,bkij->bij", v, T3)
+
+
+def slice_s1(xp, T3):
+    """``(‖T_{:,:,k}‖_{S¹})_k`` for a sensitivity tensor (B, H, ·, ·) -> (B, H)."""
+    return s1(xp, T3)
+
+
+# --------------------------------------------------------------------------- gradient pieces of d/dt ∇
+
+
+def w_dgrad_parts(xp, v, U, W, s0, X, act, t, dW):
+    r"""The five parts of d/dt ∇_W(V_p s_t)(W + tΔW) at t = 0 (seed 000 W §3.3, seed 001 eq. (27)).
+
+    1. (dλ_t/dt) ⊙ V_pᵀ s_{t-1}ᵀ   2. Λ_t V_pᵀ (d s_{t-1}/dt)ᵀ   3. Mtr(V_p dΛ_t/dt W P_{t-1})
+    4. Mtr(V_p Λ_t ΔW P_{t-1})      5. Mtr(V_p Λ_t W dP_{t-1}/dt)  (the part the documents drop)
+    """
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    tg = tangents(xp, U, W, s0, X, act, 0 * U, dW, fw)
+    l1, ld = fw["lam1"][t], tg["lamdot"][t]
+    s_prev, sd_prev = fw["states"][t - 1], tg["sdot"][t - 1]
+    P1, Pd1 = fw["P"][t - 1], tg["Pdot"][t - 1]
+    part1 = xp.outer(ld * v, s_prev)
+    part2 = xp.outer(l1 * v, sd_prev)
+    part3 = row_grad(xp, v * ld, xp.einsum("bkm,bmij->bkij", W, P1))
+    part4 = row_grad(xp, v * l1, xp.einsum("bkm,bmij->bkij", dW, P1))
+    part5 = row_grad(xp, v * l1, xp.einsum("bkm,bmij->bkij", W, Pd1))
+    return (part1, part2, part3, part4, part5), fw, tg
+
+
+def u_dgrad_parts(xp, v, U, W, s0, X, act, t, dU):
+    r"""The three parts of d/dt ∇_U(V_p s_t)(U + tΔU) at t = 0 (seed 000 U §2.2, seed 001 eq. (16)).
+
+    1. (dλ_t/dt) ⊙ V_pᵀ x_tᵀ   2. Mtr((dλ_t/dt) ⊙ V_p W Q_{t-1})   3. Mtr(λ_t ⊙ V_p W dQ_{t-1}/dt) (dropped)
+    """
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    tg = tangents(xp, U, W, s0, X, act, dU, 0 * W, fw)
+    l1, ld = fw["lam1"][t], tg["lamdot"][t]
+    part1 = xp.outer(ld * v, X[:, t - 1])
+    part2 = row_grad(xp, v * ld, xp.einsum("bkm,bmij->bkij", W, fw["Q"][t - 1]))
+    part3 = row_grad(xp, v * l1, xp.einsum("bkm,bmij->bkij", W, tg["Qdot"][t - 1]))
+    return (part1, part2, part3), fw, tg
+
+
+# --------------------------------------------------------------------------- quadrature
+
+
+def gauss_legendre_01(xp, n=16, panels=4):
+    """Composite Gauss–Legendre on [0, 1]: ``panels`` equal panels of n nodes (exact to degree 2n−1 each).
+
+    Saturated instances can make the integrand change sharply along the path, so the claims that
+    integrate keep ‖ΔW‖ moderate and use panels; nodes are float64 (the integrand, not the nodes, is what
+    a high-precision re-verification re-evaluates).
+    """
+    x, w = np.polynomial.legendre.leggauss(n)
+    nodes, weights = [], []
+    for k in range(panels):
+        a = k / panels
+        nodes += [num(xp, a + (xi + 1) / (2 * panels)) for xi in x]
+        weights += [num(xp, wi / (2 * panels)) for wi in w]
+    return nodes, weights
+
+
+# --------------------------------------------------------------------------- losses (Lipschitz claims)
+
+
+def token_losses(xp, U, W, V, s0, X, y, act, t):
+    """E_t = log Σ_j e^{V_j s_t} − yᵀ V s_t (seed 001 eq. (1))."""
+    states = preactivations_and_states(xp, U, W, s0, X, act)[1]
+    return token_loss(xp, V, states[t], y)
+
+
+def softmax_residual(xp, V, s, y):
+    """∇_{V s_t} E_t = softmax(V s_t) − y."""
+    return xp.softmax(matvec(V, s), axis=-1) - y
+
+
+def lipschitz_U(xp, V, X, W, fw, t, *, curvature):
+    r"""Seed 001 eq. (22) as written: L_U at token t (``curvature`` = λ''_p/λ'_p at z_t, signed)."""
+    Q = fw["Q"]
+    Vn = xp.max(norm2(xp, V), axis=-1)
+    QV = xp.einsum("bqk,bkij->bqij", V, Q[t])
+    first = 0.5 * xp.max(s1(xp, QV), axis=-1) ** 2
+    qn = slice_s1(xp, Q[t - 1])
+    m = xp.max(curvature * qn, axis=-1)
+    return first + Vn * norm2(xp, X[:, t - 1]) * m + Vn * sinf(xp, W) * norm2(xp, qn) * m
+
+
+def lipschitz_W(xp, V, W, fw, t, *, curvature):
+    r"""Seed 001 eq. (32) as written: L_W at token t."""
+    P = fw["P"]
+    Vn = xp.max(norm2(xp, V), axis=-1)
+    PV = xp.einsum("bqk,bkij->bqij", V, P[t])
+    first = 0.5 * xp.max(s1(xp, PV), axis=-1) ** 2
+    pn = slice_s1(xp, P[t - 1])
+    m = xp.max(curvature * pn, axis=-1)
+    l1 = fw["lam1"][t]
+    return (
+        first
+        + Vn * norm2(xp, fw["states"][t - 1]) * m
+        + 2 * Vn * inf_norm(xp, l1) * norm2(xp, pn)
+        + Vn * sinf(xp, W) * norm2(xp, pn) * m
+    )
+
+
+# --------------------------------------------------------------------------- shared samplers
+
+FD_TOL = Tolerance(rtol=1e-5, atol=1e-8, reason=FD_REASON)
+QUAD_TOL = Tolerance(
+    rtol=1e-7,
+    atol=1e-10,
+    reason="one side is a 4×16-point composite Gauss–Legendre quadrature of an analytic integrand over [0, "
+    "1]; the remainder it is compared with is second order in Δ while the integrand is first order, so the "
+    "error is measured against a small number (4×8 points left ~1e-5 relative on some instances, 4×16 "
+    "≲ 1e-10)",
+)
+
+#: dims of the RNN claims: H ≤ 4, T ≤ 4 in the quick profile, all three activations
+SENS_RNN_DIMS = {"H": [1, 2, 3], "T": [1, 3], "act": list(SMOOTH)}
+SENS_RNN_DIMS_H2 = {"H": [2, 3], "T": [2, 4], "act": list(SMOOTH)}
+
+
+def sens_rnn_inputs(
+    *, N: int = 2, K: int | None = None, direction: str | None = None, probe: bool = False, step=(-1.0, 1.0)
+) -> dict:
+    """U, W, s0, X and the row v = V_{p,:} (or V with K rows), a direction D for W or U, probes c, B.
+
+    Entries are uniform on bounded ranges so pre-activations stay within |z| ≲ 15: large enough for
+    saturation, small enough that σ' never underflows.  ‖W‖_{S∞} ranges from ≈ 0 to ≈ 1.2·H.
+    """
+    spec = {
+        "U": Array("H", N, low=-2.0, high=2.0),
+        "W": Array("H", "H", low=-1.2, high=1.2),
+        "s0": Array("H", low=-1.0, high=1.0),
+        "X": Array("T", N, low=-2.0, high=2.0),
+    }
+    if K is None:
+        spec["v"] = Array("H", low=-2.0, high=2.0)
+    else:
+        spec["V"] = Array(K, "H", low=-2.0, high=2.0)
+    if direction == "W":
+        spec["D"] = Array("H", "H", low=step[0], high=step[1])
+    elif direction == "U":
+        spec["D"] = Array("H", N, low=step[0], high=step[1])
+    if probe:
+        spec["c"] = Array("H", low=-1.0, high=1.0)
+        spec["B"] = (
+            Array("H", "H", low=-1.0, high=1.0) if direction != "U" else Array("H", N, low=-1.0, high=1.0)
+        )
+    return spec

@@ -1,0 +1,226 @@
+r"""The U/W mirror: the sensitivity checks that seeds 000/001 make once for U and once for W, written once.
+
+A :class:`Wrt` names the parameter a claim differentiates: U (sensitivity tensor ``Q``, the input of
+step t is ``x_t``) or W (tensor ``P``, input ``s_{t-1}``).  A check here takes ``wrt`` and the inputs of
+:func:`~checks.sensitivity._helpers.sens_rnn_inputs`; :func:`declare` binds it to one claim, and the
+topic modules declare each claim of a mirrored pair from a table (``MIRRORED``), as JAX declares
+``LAX_GRAD_OPS``.  Conventions: t = T, ``v`` = V_{p,:}, ``D`` the step ΔU or ΔW, ``c`` and ``B`` probes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from checks._vocab.activations import SUP_D1, activation, curvature_ratio
+from checks._vocab.fd import directional
+from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
+from checks._vocab.rnn import preactivations_and_states
+from checks.sensitivity._helpers import (
+    forward_sensitivities,
+    gauss_legendre_01,
+    polar_direction,
+    row_grad,
+    states_at,
+    tangents,
+    true_ds,
+)
+from lemmacheck import approximation
+
+
+@dataclass(frozen=True)
+class Wrt:
+    """The parameter a sensitivity is taken with respect to."""
+
+    name: str  # "U" or "W"
+    sens: str  # its sensitivity tensor in forward_sensitivities: "Q" or "P"
+
+    @property
+    def sens_dot(self) -> str:
+        return self.sens + "dot"
+
+    def direction(self, D) -> dict:
+        """``states_at`` keywords for a step ``D`` of this parameter."""
+        return {"dU": D} if self.name == "U" else {"dW": D}
+
+    def moved(self, U, W, step):
+        """(U, W) with this parameter moved by ``step``."""
+        return (U + step, W) if self.name == "U" else (U, W + step)
+
+    def input_at(self, states, X, T):
+        """What multiplies this parameter in z_T: x_T for U, s_{T-1} for W."""
+        return X[:, T - 1] if self.name == "U" else states[T - 1]
+
+
+WRT = {"U": Wrt("U", "Q"), "W": Wrt("W", "P")}
+
+
+@dataclass(frozen=True)
+class Mirror:
+    """One row of a mirror table: a claim, the parameter it is about and the check that computes it."""
+
+    kind: Callable  # identity, inequality or approximation
+    claim_id: str
+    wrt: Wrt
+    check: Callable
+    meta: dict = field(default_factory=dict)
+    #: keywords passed to ``check`` besides the inputs (e.g. ``corrected=True`` for a corrected form)
+    options: dict = field(default_factory=dict)
+
+
+def declare(row: Mirror, module: str) -> None:
+    """Declare ``row``'s claim (from ``module``) with a check bound to its parameter."""
+    check, wrt, options = row.check, row.wrt, row.options
+    if row.kind is approximation:
+
+        def fn(xp, eps, act, T, **inputs):
+            return check(xp, eps, wrt, act=act, T=T, **options, **inputs)
+
+    else:
+
+        def fn(xp, act, T, **inputs):
+            return check(xp, wrt, act=act, T=T, **options, **inputs)
+
+    fn.__module__, fn.__doc__ = module, check.__doc__
+    fn.__name__ = fn.__qualname__ = row.claim_id.replace(".", "_")
+    row.kind(row.claim_id, **row.meta)(fn)
+
+
+def _change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, e):
+    """V_p (s_T(θ + eD) − s_T(θ)) from the forward pass."""
+    moved = states_at(xp, U, W, s0, X, act, **wrt.direction(D), e=e)[T]
+    return xp.sum(v * (moved - states_at(xp, U, W, s0, X, act)[T]), axis=-1)
+
+
+# --------------------------------------------------------------------------- linking equations, matrix form
+
+
+def linking(xp, wrt, U, W, s0, X, v, B, act, T, **_):
+    """d/de v·s_T, v·(ds_T/de) and the linking recursion, all by finite differences (no recursion)."""
+    pre, states = preactivations_and_states(xp, U, W, s0, X, act)
+    _, d1, _ = activation(xp, act)
+    step = wrt.direction(B)
+    vs = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, **step, e=e)[T], axis=-1))
+    ds = true_ds(xp, U, W, s0, X, act, T, **step)
+    ds_prev = true_ds(xp, U, W, s0, X, act, T - 1, **step)
+    rhs = d1(pre[T - 1]) * (matvec(B, wrt.input_at(states, X, T)) + matvec(W, ds_prev))
+    return vs, xp.sum(v * ds, axis=-1), xp.sum(v * rhs, axis=-1)
+
+
+def sens_matrix(xp, wrt, U, W, s0, X, c, B, act, T, *, sbar="correct", **_):
+    """c·Q_T vec(B) or c·P_T vec(B) from the recursion against d/de c·s_T by finite differences."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act, sbar=sbar)
+    rec = xp.einsum("bk,bkij,bij->b", c, fw[wrt.sens][T], B)
+    return rec, xp.sum(c * true_ds(xp, U, W, s0, X, act, T, **wrt.direction(B)), axis=-1)
+
+
+def sens_matrix_as_written(xp, wrt, **inputs):
+    """c·P_T vec(B) with S̄ indexed as written against d/de c·s_T by finite differences."""
+    return sens_matrix(xp, wrt, sbar="written", **inputs)
+
+
+# --------------------------------------------------------------------------- first-order part
+
+
+def lambda_out(xp, wrt, U, W, s0, X, v, D, act, T, **_):
+    """The exact first-order part against max σ' times the same pairing with Λ_t pulled out."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    l1, y = fw["lam1"][T], wrt.input_at(fw["states"], X, T)
+    WS = xp.einsum("bkm,bmij->bkij", W, fw[wrt.sens][T - 1])
+    lhs = frob(xp, xp.outer(l1 * v, y) + row_grad(xp, v * l1, WS), D)
+    return lhs, SUP_D1[act] * frob(xp, xp.outer(v, y) + row_grad(xp, v, WS), D)
+
+
+def first_order_bound(xp, wrt, U, W, s0, X, v, act, T, **_):
+    """⟨G, D⟩ in the worst direction D = polar factor of G = ∇V_p s_T, against the written bound."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    G = row_grad(xp, v, fw[wrt.sens][T])
+    D = polar_direction(xp, G)
+    WS = xp.einsum("bkm,bmij->bkij", W, fw[wrt.sens][T - 1])
+    y = wrt.input_at(fw["states"], X, T)
+    bound = SUP_D1[act] * sinf(xp, D) * (norm2(xp, v) * norm2(xp, y) + s1(xp, row_grad(xp, v, WS)))
+    return frob(xp, G, D), bound
+
+
+def first_order(xp, eps, wrt, U, W, s0, X, v, D, act, T, **_):
+    """Finite change of V_p s_T along εD (forward pass) against ε⟨∇V_p s_T, D⟩ (recursion)."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    G = row_grad(xp, v, fw[wrt.sens][T])
+    moved = states_at(xp, U, W, s0, X, act, **wrt.direction(D), e=eps)[T]
+    return xp.sum(v * (moved - fw["states"][T]), axis=-1), eps * frob(xp, G, D)
+
+
+# --------------------------------------------------------------------------- remainder and ½ d/dt
+
+
+def remainder_chain(xp, wrt, U, W, s0, X, v, D, act, T, **_):
+    """r_p = ∫⟨G(θ+τD) − G(θ), D⟩dτ ≤ ‖D‖_{S∞}‖∫(G(θ+τD) − G(θ))dτ‖_{S¹}, G = ∇V_p s_T, by quadrature."""
+    G0 = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act)[wrt.sens][T])
+    nodes, weights = gauss_legendre_01(xp)
+    integral = 0
+    for tau, w in zip(nodes, weights, strict=True):
+        U2, W2 = wrt.moved(U, W, tau * D)
+        integral = integral + w * (
+            row_grad(xp, v, forward_sensitivities(xp, U2, W2, s0, X, act)[wrt.sens][T]) - G0
+        )
+    r = _change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0) - frob(xp, G0, D)
+    return r, frob(xp, integral, D), sinf(xp, D) * s1(xp, integral)
+
+
+def half_derivative(xp, eps, wrt, U, W, s0, X, v, D, act, T, **_):
+    """‖∫_0^1 G(θ+τεD) − G(θ) dτ‖_{S¹} against ½‖d/dτ G(θ+τεD)|_0‖_{S¹} (exact tangent recursion)."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    G0 = row_grad(xp, v, fw[wrt.sens][T])
+    nodes, weights = gauss_legendre_01(xp, 6, 1)
+    integral = 0
+    for tau, w in zip(nodes, weights, strict=True):
+        U2, W2 = wrt.moved(U, W, (tau * eps) * D)
+        integral = integral + w * (
+            row_grad(xp, v, forward_sensitivities(xp, U2, W2, s0, X, act)[wrt.sens][T]) - G0
+        )
+    dU, dW = wrt.moved(0 * U, 0 * W, eps * D)
+    tg = tangents(xp, U, W, s0, X, act, dU, dW, fw)
+    return s1(xp, integral), 0.5 * s1(xp, row_grad(xp, v, tg[wrt.sens_dot][T]))
+
+
+# --------------------------------------------------------------------------- Lemma 3 inside the bounds
+
+
+def _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected):
+    """(fw, dλ'_T/dt along D, max_q of the Lemma 3 factor): as written (signed σ''/σ', the tensor at
+    T − 1) or corrected (|σ''/σ'|, the tensor at T)."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    dU, dW = wrt.moved(0 * U, 0 * W, D)
+    lamdot = tangents(xp, U, W, s0, X, act, dU, dW, fw)["lamdot"][T]
+    ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
+    if corrected:
+        m = xp.max(xp.abs(ratio) * s1(xp, fw[wrt.sens][T]), axis=-1)
+    else:
+        m = xp.max(ratio * s1(xp, fw[wrt.sens][T - 1]), axis=-1)
+    return fw, lamdot, m
+
+
+def lemma3_outer_part(xp, wrt, U, W, s0, X, v, D, act, T, *, corrected, **_):
+    """‖(dλ'/dt ⊙ V_pᵀ) yᵀ‖_{S¹} (y = x_T or s_{T−1}) down the written chain to the Lemma 3 bound."""
+    fw, lamdot, m = _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected)
+    y = wrt.input_at(fw["states"], X, T)
+    e0 = s1(xp, xp.outer(lamdot * v, y))
+    e1 = norm2(xp, lamdot * v) * norm2(xp, y)
+    e2 = inf_norm(xp, lamdot) * norm2(xp, v) * norm2(xp, y)
+    return e0, e1, e2, m * sinf(xp, D) * norm2(xp, v) * norm2(xp, y)
+
+
+def lemma3_tensor_part(xp, wrt, U, W, s0, X, v, D, act, T, *, corrected, **_):
+    """‖S_{T−1} W̃ᵀ (dλ'/dt ⊙ V_pᵀ)‖_{S¹} (S = Q or P) down the written chain to the Lemma 3 bound."""
+    fw, lamdot, m = _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected)
+    S1 = fw[wrt.sens][T - 1]
+    a = lamdot * v
+    wa = matvec(xp.transpose(W), a)  # W̃ᵀ (dλ' ⊙ V_pᵀ)
+    sn = norm2(xp, s1(xp, S1))
+    return (
+        s1(xp, row_grad(xp, wa, S1)),
+        sn * norm2(xp, wa),
+        sn * sinf(xp, W) * norm2(xp, a),
+        sn * sinf(xp, W) * inf_norm(xp, lamdot) * norm2(xp, v),
+        sn * sinf(xp, W) * m * sinf(xp, D) * norm2(xp, v),
+    )

@@ -1,0 +1,304 @@
+r"""The Lipschitz constants L_U (seed 001 eq. (22)) and L_W (eq. (32)): do they majorise the loss?
+
+Which majorisation the documents imply: eq. (7) gives, per token t,
+E_t(Φ+Δ) ≤ E_t(Φ) + ⟨∇E_t, Δ⟩ + ½‖ΔVs_t‖∞² + 2‖r‖∞; eq. (13)/(23) bound ‖ΔVs_t‖∞ by
+max_q‖Q_tṼ_q‖_{S¹}‖Δ‖_{S∞} and eq. (14)–(18) (resp. (24)–(31)) bound ‖r‖∞ by ½‖Δ‖²_{S∞}(sum of the part
+bounds).  Adding up, the constants of eq. (22)/(32) are exactly the coefficient of ‖Δ‖²_{S∞}:
+
+    E_t(Φ + Δ) ≤ E_t(Φ) + ⟨∇_Φ E_t(Φ), Δ⟩ + L ‖Δ‖²_{S∞}      (no factor ½; one token t; Δ in U or W alone)
+
+That is the inequality checked here on real RNN instances (λ', λ'' at z_t, Q/P from the recursions, the
+gradient from the recursions — all checked in checks/sensitivity/).  The study ``lip.majorisation`` measures
+how often
+it holds, the worst ratio and the looseness per regime.
+"""
+
+import numpy as np
+
+from checks._vocab.activations import SMOOTH, curvature_ratio
+from checks._vocab.linalg import frob, matvec, s1, sinf
+from checks._vocab.sources import SEED_001
+from checks.sensitivity._helpers import (
+    forward_sensitivities,
+    lipschitz_U,
+    lipschitz_W,
+    row_grad,
+    softmax_residual,
+    token_losses,
+    unit_sinf,
+)
+from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, inequality, study
+from lemmacheck.inputs import Array, OneHot, Scalar
+from lemmacheck.xp import numpy_xp
+
+K = 3
+LIP_DIMS = {"H": [1, 2, 3], "T": [1, 3], "act": SMOOTH}
+
+
+def _inputs(direction):
+    return {
+        "U": Array("H", 2, low=-2.0, high=2.0),
+        "W": Array("H", "H", low=-1.2, high=1.2),
+        "V": Array(K, "H", low=-2.0, high=2.0),
+        "s0": Array("H", low=-1.0, high=1.0),
+        "X": Array("T", 2, low=-2.0, high=2.0),
+        "y": OneHot(K),
+        "D": Array("H", 2 if direction == "U" else "H", low=-1.0, high=1.0),
+        "step": Scalar(1e-3, 2.0, log=True),
+    }
+
+
+def _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, wrt, *, fixed=False):
+    """(remainder, L‖Δ‖²_{S∞}) with Δ = step · D/‖D‖_{S∞}."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    Dn = unit_sinf(xp, D) * step[:, None, None]
+    r = softmax_residual(xp, V, fw["states"][T], y)
+    rV = matvec(xp.transpose(V), r)  # ∇_{s_t}E_t = Vᵀ(softmax − y)
+    if wrt == "U":
+        grad = row_grad(xp, rV, fw["Q"][T])
+        new = token_losses(xp, U + Dn, W, V, s0, X, y, act, T)
+    else:
+        grad = row_grad(xp, rV, fw["P"][T])
+        new = token_losses(xp, U, W + Dn, V, s0, X, y, act, T)
+    old = token_losses(xp, U, W, V, s0, X, y, act, T)
+    ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
+    if wrt == "U":
+        L = lipschitz_U(xp, V, X, W, fw, T, curvature=ratio)
+    else:
+        L = lipschitz_W(xp, V, W, fw, T, curvature=ratio)
+    return new - old - frob(xp, grad, Dn), L * sinf(xp, Dn) ** 2
+
+
+_LU_QUOTE = (
+    "L_U = 1/2 max_q ||Q_t Ṽ_q||²_{S1} + max_q ||V_q||_2 ||x_t||_2 max_p(λ'_p^{−1} λ''_p "
+    "||Q_{t−1:,:,p}||_{S1}) + max_q ||V_q||_2 ||W||_{S∞} || ||Q_{t−1:,:,*}||_{S1} ||_2 max_p(λ'_p^{−1} "
+    "λ''_p ||Q_{t−1:,:,p}||_{S1})"
+)
+
+
+@inequality(
+    "lip.l_u",
+    title="L_U of eq. (22) majorises the loss: E_t(U+ΔU) ≤ E_t(U) + ⟨∇_U E_t, ΔU⟩ + L_U‖ΔU‖²_{S∞}",
+    source=Source(SEED_001, "§B.1, eq. (22)", quote=_LU_QUOTE),
+    statement=r"E_t(\mathbf{U}+\Delta\mathbf{U}) \le E_t(\mathbf{U}) + "
+    r"\langle\nabla_{\mathbf{U}}E_t,\Delta\mathbf{U}\rangle + "
+    r"L_{\mathbf{U}}\|\Delta\mathbf{U}\|_{S^\infty}^2,\quad L_{\mathbf{U}} = "
+    r"\frac12\max_q\|\mathbf{Q}_t\tilde{\mathbf{V}}_q\|_{S^1}^2 + \max_q\|\mathbf{V}_q\|_2\|\mathbf{x}_t"
+    r"\|_2\max_p(\lambda_p'^{-1}\lambda_p''\|\mathbf{Q}_{t-1:,:,p}\|_{S^1}) + \max_q\|\mathbf{V}_q\|_2\|"
+    r"\mathbf{W}\|_{S^\infty}\|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\max_p(\lambda_p'^{-1}\lambda_p''\|"
+    r"\mathbf{Q}_{t-1:,:,p}\|_{S^1})",
+    expected=Verdict.REFUTED,
+    inputs=_inputs("U"),
+    dims=LIP_DIMS,
+    notes="The form implied by eq. (7) + (13) + (17) + (18) is E_t(U+ΔU) ≤ E_t + ⟨∇E_t, ΔU⟩ + "
+    "L_U‖ΔU‖²_{S∞} (the constant multiplies ‖Δ‖² directly, not L/2). λ', λ'' are taken at z_t. Checked as "
+    "remainder ≤ L_U‖ΔU‖², ΔU = step·D/‖D‖_{S∞} with step log-uniform in [1e-3, 2]. It fails: L_U can even "
+    "be negative (signed λ''/λ'), it uses Q_{t−1} where Lemma 3 needs Q_t (at t = 1, Q_0 = 0 leaves only "
+    "½max‖Q_tṼ_q‖²), and it rests on the first-order steps (13), (15) and on ignoring dQ_{t−1}/dt. See "
+    "lip.majorisation.",
+)
+def lip_l_u(xp, U, W, V, s0, X, y, D, step, act, T):
+    return _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, "U")
+
+
+_LW_QUOTE = (
+    "L_W = 1/2 (max_q ||P_t Ṽ_q||_{S1})² + max_q ||V_q||_2 ||s_{t−1}||_2 max_p(λ'^{−1}_p λ''_p "
+    "||P_{t−1:,:,p}||_{S1}) + 2 max_q ||V_q||_2 ||λ'_t||_∞ || ||P_{t−1:,:,*}||_{S1} ||_2 + max_q ||V_q||_2 "
+    "||W||_{S∞} || ||P_{t−1:,:,*}||_{S1} ||_2 max_p(λ'^{−1}_p λ''_p ||P_{t−1:,:,p}||)"
+)
+
+
+@inequality(
+    "lip.l_w",
+    title="L_W of eq. (32) majorises the loss: E_t(W+ΔW) ≤ E_t(W) + ⟨∇_W E_t, ΔW⟩ + L_W‖ΔW‖²_{S∞}",
+    source=Source(SEED_001, "§B.2, eq. (32)", quote=_LW_QUOTE),
+    statement=r"E_t(\mathbf{W}+\Delta\mathbf{W}) \le E_t(\mathbf{W}) + "
+    r"\langle\nabla_{\mathbf{W}}E_t,\Delta\mathbf{W}\rangle + "
+    r"L_{\mathbf{W}}\|\Delta\mathbf{W}\|_{S^\infty}^2",
+    expected=Verdict.REFUTED,
+    inputs=_inputs("W"),
+    dims=LIP_DIMS,
+    notes="Same form and reading as lip.l_u (the last ‖P_{t−1:,:,p}‖ is read as S¹). The 2× term is eq. "
+    "(29) + eq. (30), each ‖λ'_t‖_∞‖V_p‖₂‖‖P_{t−1}‖‖₂‖ΔW‖. Fails for the same reasons (signed ratio, "
+    "P_{t−1} for P_t, first-order steps, ignored dP_{t−1}/dt). See lip.majorisation.",
+)
+def lip_l_w(xp, U, W, V, s0, X, y, D, step, act, T):
+    return _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, "W")
+
+
+# --------------------------------------------------------------------------- study
+
+
+def _draw(rng, n, H, N, T, wnorm):
+    U = rng.standard_normal((n, H, N))
+    G = rng.standard_normal((n, H, H))
+    W = G / np.linalg.svd(G, compute_uv=False)[:, :1, None] * wnorm
+    V = rng.standard_normal((n, K, H))
+    X = rng.standard_normal((n, T, N))
+    y = np.eye(K)[rng.integers(0, K, n)]
+    return U, W, V, np.zeros((n, H)), X, y
+
+
+def _lip_variants(xp, U, W, V, s0, X, y, act, T, wrt):
+    """L as written, and with the Lemma-3 defects fixed (|λ''/λ'|, Q_t/P_t in the max_p factor)."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
+    if wrt == "U":
+        L = lipschitz_U(xp, V, X, W, fw, T, curvature=ratio)
+        Lf = _lip_u_fixed(xp, V, X, W, fw, T, np.abs(ratio))
+    else:
+        L = lipschitz_W(xp, V, W, fw, T, curvature=ratio)
+        Lf = _lip_w_fixed(xp, V, W, fw, T, np.abs(ratio))
+    return fw, L, Lf
+
+
+def _lip_u_fixed(xp, V, X, W, fw, t, absratio):
+    Q = fw["Q"]
+    Vn = np.max(np.linalg.norm(V, axis=-1), axis=-1)
+    first = 0.5 * np.max(s1(xp, np.einsum("bqk,bkij->bqij", V, Q[t])), axis=-1) ** 2
+    m = np.max(absratio * s1(xp, Q[t]), axis=-1)
+    qn = np.linalg.norm(s1(xp, Q[t - 1]), axis=-1)
+    return first + Vn * np.linalg.norm(X[:, t - 1], axis=-1) * m + Vn * sinf(xp, W) * qn * m
+
+
+def _lip_w_fixed(xp, V, W, fw, t, absratio):
+    P = fw["P"]
+    Vn = np.max(np.linalg.norm(V, axis=-1), axis=-1)
+    first = 0.5 * np.max(s1(xp, np.einsum("bqk,bkij->bqij", V, P[t])), axis=-1) ** 2
+    m = np.max(absratio * s1(xp, P[t]), axis=-1)
+    pn = np.linalg.norm(s1(xp, P[t - 1]), axis=-1)
+    l1 = np.max(np.abs(fw["lam1"][t]), axis=-1)
+    return (
+        first
+        + Vn * np.linalg.norm(fw["states"][t - 1], axis=-1) * m
+        + 2 * Vn * l1 * pn
+        + Vn * sinf(xp, W) * pn * m
+    )
+
+
+@study(
+    "lip.majorisation",
+    title="Do L_U (eq. 22) and L_W (eq. 32) majorise the loss on real RNN instances? Per regime",
+    source=Source(SEED_001, "§B.1 eq. (22), §B.2 eq. (32)"),
+    related=("lip.l_u", "lip.l_w", "lemma3.corrected", "second_order.w_dropped_000"),
+)
+def lip_majorisation(profile):
+    rng = profile.rng
+    xp = numpy_xp
+    n = 300 if profile.name == "quick" else 3000
+    H, N, T = 3, 2, 4
+    steps = [1e-3, 1e-2, 1e-1, 1.0]
+    rows = []
+    curves = {}
+    for wrt in ("U", "W"):
+        for act in SMOOTH:
+            for wnorm in (0.5, 1.0, 2.0):
+                U, W, V, s0, X, y = _draw(rng, n, H, N, T, wnorm)
+                fw, L, Lf = _lip_variants(xp, U, W, V, s0, X, y, act, T, wrt)
+                r = softmax_residual(xp, V, fw["states"][T], y)
+                rV = np.einsum("bqk,bq->bk", V, r)
+                grad = row_grad(xp, rV, fw["Q" if wrt == "U" else "P"][T])
+                old = token_losses(xp, U, W, V, s0, X, y, act, T)
+                for step in steps:
+                    worst = np.full(n, -np.inf)
+                    for _ in range(4):  # four random directions per instance; keep the worst
+                        D = rng.standard_normal(grad.shape)
+                        D = D / np.linalg.svd(D, compute_uv=False)[:, :1, None] * step
+                        if wrt == "U":
+                            new = token_losses(xp, U + D, W, V, s0, X, y, act, T)
+                        else:
+                            new = token_losses(xp, U, W + D, V, s0, X, y, act, T)
+                        rem = new - old - np.sum(grad * D, axis=(-1, -2))
+                        worst = np.maximum(worst, rem / step**2)
+                    ratio = worst / L  # remainder / (L‖Δ‖²) where L > 0
+                    ratio_f = worst / Lf
+                    holds = np.where(L > 0, worst <= L, worst <= 0)
+                    holds_f = worst <= Lf
+                    pos = (worst > 0) & (L > 0)
+                    loose = np.median(L[pos] / worst[pos]) if pos.any() else float("nan")
+                    rows.append(
+                        [
+                            f"L_{wrt}",
+                            act,
+                            wnorm,
+                            step,
+                            round(float(holds.mean()), 4),
+                            float(np.max(ratio[L > 0])) if (L > 0).any() else float("nan"),
+                            round(float((L <= 0).mean()), 4),
+                            float(loose),
+                            round(float(holds_f.mean()), 4),
+                            float(np.max(ratio_f)),
+                        ]
+                    )
+                    curves.setdefault((wrt, act), []).append((wnorm, step, 1 - holds.mean()))
+    tables = [
+        Table(
+            title=f"Majorisation E_t(Φ+Δ) ≤ E_t + ⟨∇E_t, Δ⟩ + L‖Δ‖²_S∞ (H={H}, N={N}, T={T}, K={K}, "
+            f"{n} instances per row, worst of 4 random directions)",
+            columns=[
+                "constant",
+                "activation",
+                "‖W‖_S∞",
+                "‖Δ‖_S∞",
+                "fraction holding",
+                "worst ratio remainder/(L‖Δ‖²)",
+                "fraction L ≤ 0",
+                "median looseness L‖Δ‖²/remainder",
+                "fraction holding, Lemma-3-fixed L",
+                "worst ratio, fixed L",
+            ],
+            rows=rows,
+        )
+    ]
+    plots = []
+    for wrt in ("U", "W"):
+        series = []
+        for act in SMOOTH:
+            pts = [(s, f) for (w, s, f) in curves[(wrt, act)] if w == 1.0]
+            series.append(
+                Series(label=f"{act}, ‖W‖=1", x=[p[0] for p in pts], y=[max(p[1], 1e-4) for p in pts])
+            )
+        plots.append(
+            Plot(
+                title=f"L_{wrt}: fraction of instances where the majorisation fails, vs step size",
+                x_label="‖Δ‖_S∞",
+                y_label="failure fraction (floored at 1e-4)",
+                logx=True,
+                logy=True,
+                series=series,
+            )
+        )
+
+    def span(rows_, col):
+        v = [1 - r[col] for r in rows_]
+        return f"{100 * min(v):.1f}–{100 * max(v):.1f}%"
+
+    parts = []
+    for const in ("L_U", "L_W"):
+        for act in SMOOTH:
+            sel = [r for r in rows if r[0] == const and r[1] == act]
+            parts.append(
+                f"{const}/{act}: fails on {span(sel, 4)} of instances as written, "
+                f"{span(sel, 8)} with Lemma 3 fixed; median looseness "
+                f"{min(r[7] for r in sel):.0f}–{max(r[7] for r in sel):.0f}×"
+            )
+    neg = {act: max(r[6] for r in rows if r[1] == act) for act in SMOOTH}
+    worst_fixed = max(r[9] for r in rows)
+    concl = (
+        "The constants as written are not majorisation constants: " + "; ".join(parts) + ". L can be ≤ 0 "
+        "because λ''/λ' is signed (largest fraction with L ≤ 0: "
+        + ", ".join(f"{a} {100 * v:.1f}%" for a, v in neg.items())
+        + "; softplus has λ'' > 0). With Lemma 3 corrected (|λ''/λ'|, Q_t/P_t in the max_p factor) "
+        + (
+            "failures become rare in this sample but do not vanish (worst remainder/(L‖Δ‖²) = "
+            f"{worst_fixed:.2f}); "
+            if worst_fixed > 1
+            else f"no failure occurs in this sample (worst remainder/(L‖Δ‖²) = {worst_fixed:.2f}), but "
+        )
+        + "nothing in the derivation controls the remainder at finite steps, since the constants come from "
+        "first-order approximations (eq. (13), (15), (23), (25)) and drop dQ_{t-1}/dt, dP_{t-1}/dt, "
+        "which are "
+        "of the same order as the kept terms (second_order.sweep). Where they hold they are loose: median "
+        f"L‖Δ‖²/remainder between {min(r[7] for r in rows):.0f}× and {max(r[7] for r in rows):.0f}×."
+    )
+    return StudyResult(tables=tables, plots=plots, conclusion=concl)

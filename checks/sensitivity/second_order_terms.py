@@ -1,0 +1,106 @@
+r"""The "ignored second-order terms" of seeds 000/001, as approximation claims.
+
+The documents drop Mtr(V_p Λ_t W dP_{t−1}/dt) (W) and Mtr(λ_t ⊙ V_p W dQ_{t−1}/dt) (U) from
+d/dt ∇V_p s_t(Φ + tΔ)|_{t=0}, saying they "vanish much faster than the first order part".  With
+Δ = εD every part of that derivative — kept or dropped — is linear in ε, so the dropped part is of the
+*same* order as the kept ones.  The Taylor test below measures the remainder ‖full‖ − ‖kept‖ at
+ε = 0.1/2^k: a remainder of order 2 would vindicate the claim; order 1 refutes it.  Its size relative to
+the kept part is measured across regimes in ``second_order.sweep`` (checks/sensitivity/second_order_study.py).
+"""
+
+from checks._vocab.activations import SMOOTH
+from checks._vocab.linalg import s1
+from checks._vocab.sources import SEED_000, SEED_001
+from checks.sensitivity._helpers import sens_rnn_inputs, u_dgrad_parts, w_dgrad_parts
+from lemmacheck import Source, Verdict, approximation
+
+DIMS = {"H": [2, 3], "T": [3, 4], "act": SMOOTH}
+
+
+@approximation(
+    "second_order.w_dropped_000",
+    title="Seed 000 (W): dropping Mtr(V_pΛ_tW dP_{t-1}/dt) from d/dt ∇_W V_p s_t — 'vanishes much faster'",
+    source=Source(
+        SEED_000,
+        "Loss Bound with Respect to W, item 3.3",
+        quote="We ignore the second-order derivative part, which vanish much faster then the first order "
+        "part.",
+    ),
+    statement=r"\Big\|\frac{d}{dt}\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t\Big\|_{S^1} \simeq \Big"
+    r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T + "
+    r"\Lambda_t\mathbf{V}_{p,:}^T\tfrac{d}{dt}\mathbf{s}_{t-1}^T + \mathrm{Mtr}(\mathbf{V}_{p,:}"
+    r"\tfrac{d}{dt}\Lambda_t\mathbf{W}\mathbf{P}_{t-1}) + \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta"
+    r"\mathbf{W}\mathbf{P}_{t-1})\Big\|_{S^1} + o(\|\Delta\mathbf{W}\|)",
+    expected=Verdict.REFUTED,
+    inputs=sens_rnn_inputs(direction="W"),
+    dims=DIMS,
+    order=2,
+    relation="<=",
+    notes="Δ = εD. The dropped term Mtr(V_pΛ_tW dP_{t−1}/dt) is a first derivative of P_{t−1} along ΔW, "
+    "hence linear in ε exactly like the four kept parts: the remainder |‖full‖_{S¹} − ‖kept‖_{S¹}| has "
+    "order 1 (measured), not ≥ 2. 'Second-order' refers to ∂²s_{t−1}/∂W², but contracted with ΔW once it "
+    "is a first-order quantity. How large it is relative to the kept part is a separate question "
+    "(second_order.sweep). Needs t ≥ 3 (P_{t−1} must depend on W). The failure rate of '≤' is how often "
+    "the full derivative's norm exceeds the kept part's.",
+)
+def w_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
+    """The full derivative (five parts) against the four kept parts, in S¹ norm."""
+    parts, _, _ = w_dgrad_parts(xp, v, U, W, s0, X, act, T, eps * D)
+    kept = parts[0] + parts[1] + parts[2] + parts[3]
+    return s1(xp, kept + parts[4]), s1(xp, kept)
+
+
+@approximation(
+    "second_order.u_dropped_000",
+    title="Seed 000 (U): dropping Mtr(λ_t ⊙ V_pW dQ_{t-1}/dt) — 'we have ignored the second derivation part'",
+    source=Source(
+        SEED_000,
+        "Loss Bound with Respect to U, item 2.2",
+        quote="≃ 1/2 (d/dt λ_t ⊙ V_{p,:}ᵀ x_tᵀ + Mtr(d/dt λ_t ⊙ V_{p,:} W Q_{t−1})) In this situation, we "
+        "have ignored the second derivation part.",
+    ),
+    statement=r"\frac12\frac{d}{dt}(\lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + \mathrm{Mtr}(\lambda_t"
+    r"\odot\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1})) \simeq \frac12\Big(\tfrac{d}{dt}\lambda_t\odot"
+    r"\mathbf{V}_{p,:}^T\mathbf{x}_t^T + \mathrm{Mtr}(\tfrac{d}{dt}\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}"
+    r"\mathbf{Q}_{t-1})\Big)",
+    expected=Verdict.REFUTED,
+    inputs=sens_rnn_inputs(direction="U"),
+    dims=DIMS,
+    order=2,
+    relation="<=",
+    notes="Measured on S¹ norms (the factor ½ cancels). The dropped Mtr(λ_t ⊙ V_pW dQ_{t−1}/dt) is linear "
+    "in ΔU: order 1, same as the kept part. Needs t ≥ 2.",
+)
+def u_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
+    """The full derivative (three parts) against the two kept parts."""
+    parts, _, _ = u_dgrad_parts(xp, v, U, W, s0, X, act, T, eps * D)
+    kept = parts[0] + parts[1]
+    return s1(xp, kept + parts[2]), s1(xp, kept)
+
+
+@approximation(
+    "second_order.eq16",
+    title="Eq. (16): d/dt ∇_U V_ps_t ≈ dΛ'_tV_pᵀx_t + Q_{t-1}W̃ᵀ dΛ̃'_tṼ_pᵀ, ignoring dQ_{t-1}/dt",
+    source=Source(
+        SEED_001,
+        "§B.1, eq. (16)",
+        quote="we can obtain the following equation where we ignore the second order part d_{Q_{t−1}}/d_t "
+        "= tr(∂²s_{t−1}/∂U² ΔU)",
+    ),
+    statement=r"\frac{d}{d_t}\nabla_{\mathbf{U}}\mathbf{V}_p\mathbf{s}_t = "
+    r"\frac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t + \mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T"
+    r"\frac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T",
+    expected=Verdict.REFUTED,
+    same_as=("second_order.u_dropped_000",),
+    inputs=sens_rnn_inputs(direction="U"),
+    dims=DIMS,
+    order=2,
+    relation="<=",
+    notes="The text itself writes the ignored part as tr(∂²s_{t−1}/∂U² ΔU): one factor of ΔU, i.e. first "
+    "order in ‖ΔU‖ — the same order as what is kept. Measured order 1.",
+)
+def eq16_dropped(xp, eps, U, W, s0, X, v, D, act, T):
+    """The full derivative against the two kept parts, in S¹ norm."""
+    parts, _, _ = u_dgrad_parts(xp, v, U, W, s0, X, act, T, eps * D)
+    kept = parts[0] + parts[1]
+    return s1(xp, kept + parts[2]), s1(xp, kept)

@@ -1,0 +1,174 @@
+"""Relation chains and properties checked on sampled instances (``@inequality``, ``@identity``, ``@prop``).
+
+The search (:mod:`lemmacheck.search`) finds float64 candidates; :mod:`lemmacheck.settle` settles them in
+high precision; a confirmed counterexample is shrunk (:mod:`lemmacheck.shrink`).  Each step of a chain is
+settled like the chain end to end, so a broken link is named with its own certified counterexample.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+import math
+
+import numpy as np
+
+from ..candidates import Candidate, Instance
+from ..claim import Claim, NumericCheck
+from ..errors import CheckError
+from ..highprec import Confirmation, reverify
+from ..results import StepResult, jsonable
+from ..search import StepStats, compose, search_numeric
+from ..settle import Settlement, settle
+from ..shrink import shrink_counterexample
+from ..tolerance import REVERIFY_DPS
+from ..verdict import Verdict
+from .base import Context, Outcome, register
+
+__all__ = ["NumericEvidence", "NumericChecker", "counterexample_record", "SWEEP_CONFIRMATIONS"]
+
+#: the sweep's strongest candidates tried in high precision before the adversarial search: when one is
+#: certified the claim is refuted already, and the search would only look for what is found
+SWEEP_CONFIRMATIONS = 3
+
+
+@dataclasses.dataclass
+class NumericEvidence:
+    instances: int
+    hypothesis_examples: int
+    relation: str
+    kept_fraction: float
+    tolerance: dict
+    tightness: float | None = None  # settled: float64 over clean instances, high precision over candidates
+    float64_max_ratio: float | None = None  # raw float64, rounding artefacts included
+    max_relative_deviation: float | None = None
+    failures: int | None = None  # properties: float64 failures
+    violations: int | None = None  # float64 candidates of a refuted claim
+    violation_rate: float | None = None
+    counterexample: dict | None = None
+    settlement: dict | None = None
+
+
+def counterexample_record(inst: Instance, conf: Confirmation, **extra) -> dict:
+    return {"dims": jsonable(inst.dims), "inputs": {k: np.asarray(v)[0].tolist() for k, v in inst.inputs.items()},
+            "lhs": conf.lhs, "rhs": conf.rhs, "difference": conf.difference,
+            "dps": conf.dps, "exact": conf.exact} | extra
+
+
+def _finite(x: float | None) -> float | None:
+    return x if x is not None and math.isfinite(x) else None
+
+
+def _certified(claim: Claim, check: NumericCheck, s: Settlement, step: int | None, ctx: Context,
+               shrunk: Candidate | None) -> dict:
+    """The counterexample to report: Hypothesis's shrunk example when it is the one confirmed, else the
+    confirmed instance simplified by the shrinker (re-certified at every pass)."""
+    assert s.confirmed is not None and s.confirmation is not None
+    inst, conf = s.confirmed.instance, s.confirmation
+    how = "Hypothesis's shrunk example"
+    if s.confirmed is not shrunk:
+        inst, conf, changed = shrink_counterexample(claim.id, check, inst, conf, step, s.relation, ctx.tol,
+                                                    ctx.profile.shrink_seconds)
+        how = f"shrunk: {changed} entries simplified" if changed else "as found"
+    return counterexample_record(inst, conf, minimised=how)
+
+
+class NumericChecker:
+    spec: ClassVar[type] = NumericCheck
+    name: ClassVar[str] = "numeric"
+
+    def run(self, claim: Claim, check: NumericCheck, ctx: Context) -> Outcome:
+        end_relation = "prop" if check.is_property else compose(check.relations)
+
+        def certified(inst: Instance) -> bool | None:
+            """Whether high precision certifies a violation of the end relation (None: it cannot tell)."""
+            try:
+                return reverify(claim.id, check, inst, None, end_relation, ctx.tol).confirmed
+            except CheckError:
+                return None
+
+        def verify(inst: Instance) -> bool:
+            # A violation high precision cannot judge is shrunk all the same; settling will say so.
+            return end_relation == "~" or certified(inst) is not False
+
+        def refuted_by_sweep(end: StepStats) -> bool:
+            """Whether one of the sweep's strongest candidates is already certified (then it is settled
+            first below, and shrunk by the engine instead of by Hypothesis)."""
+            if end.relation == "~" or not end.pool:
+                return False
+            return any(certified(c.instance) for c in end.pool.settling_order()[:SWEEP_CONFIRMATIONS])
+
+        out = search_numeric(claim.id, check, ctx.profile, ctx.rng, ctx.seed, ctx.tol, verify=verify,
+                             refuted_by_sweep=refuted_by_sweep)
+        shrunk = None
+        if out.shrunk is not None:
+            shrunk = Candidate(out.shrunk, math.inf, math.inf, math.nan)
+        steps: list[StepResult] = []
+        step_cex: dict[int, dict] = {}
+        first_broken = None
+        if len(check.relations) > 1:
+            for i, st in enumerate(out.steps, start=1):
+                label = check.labels[i - 1] if check.labels else f"step {i}"
+                res = StepResult(i, label, st.relation, "holds", checked=st.checked, violations=0,
+                                 max_ratio=_finite(st.max_ratio), max_rel_gap=st.max_deviation)
+                if st.relation == "~":
+                    res.status = "measured"
+                    res.detail = f"max relative deviation {st.max_deviation:.3g}"
+                elif st.pool:
+                    s = settle(claim.id, check, st.pool, i, st.relation, ctx.tol, ctx.budget)
+                    res.settlement = s.as_evidence()
+                    if s.confirmed is not None and s.confirmation is not None:
+                        step_cex[i] = _certified(claim, check, s, i, ctx, None)
+                        res.status = "broken"
+                        res.violations = st.violations
+                        res.detail = (f"{st.violations}/{st.checked} float64 instances violate it; certified at "
+                                      f"dims {step_cex[i]['dims']}: lhs={s.confirmation.lhs[:24]} "
+                                      f"rhs={s.confirmation.rhs[:24]} ({s.confirmation.dps} digits)")
+                        first_broken = first_broken or i
+                    elif not s.complete:
+                        res.status = "unsettled"
+                        res.detail = f"{s.unsettled} candidates not settled: {s.reason}"
+                    else:
+                        res.detail = (f"{st.violations} float64 candidates, every one that had to be settled "
+                                      f"({s.rejected}) is rounding at {REVERIFY_DPS} digits")
+                        if s.settled_max_ratio is not None:
+                            res.max_ratio = max(res.max_ratio or -math.inf, s.settled_max_ratio)
+                steps.append(res)
+        end = out.end
+        ev = NumericEvidence(instances=out.instances, hypothesis_examples=out.hypothesis_examples,
+                             relation=end.relation, kept_fraction=out.kept_fraction,
+                             tolerance=dataclasses.asdict(ctx.tol))
+        if check.is_property:
+            ev.failures = end.violations
+        elif end.relation == "=":
+            ev.max_relative_deviation = end.max_deviation
+        else:
+            ev.tightness = _finite(end.max_ratio)
+            ev.float64_max_ratio = _finite(end.max_ratio_raw)
+        outcome = Outcome(Verdict.HOLDS, ev, steps, first_broken, step_cex)
+        if end.relation == "~":  # mixed directions: the claim is its steps
+            if first_broken is not None:
+                outcome.verdict = Verdict.REFUTED
+            elif any(s_.status == "unsettled" for s_ in steps):
+                outcome.verdict, outcome.reason = Verdict.INCONCLUSIVE, "a step has unsettled candidates"
+            return outcome
+        if end.pool or shrunk is not None:
+            s = settle(claim.id, check, end.pool, None, end.relation, ctx.tol, ctx.budget, first=shrunk)
+            ev.settlement = s.as_evidence()
+            if s.refuted:
+                ev.violations = end.violations
+                ev.violation_rate = end.violations / max(end.checked, 1)
+                ev.counterexample = _certified(claim, check, s, None, ctx, shrunk)
+                outcome.verdict = Verdict.REFUTED
+                return outcome
+            if not s.complete:
+                outcome.verdict = Verdict.INCONCLUSIVE
+                outcome.reason = f"{s.unsettled} of {s.to_settle} candidates that must be settled were not: {s.reason}"
+            elif s.settled_max_ratio is not None and ev.tightness is not None:
+                ev.tightness = max(ev.tightness, s.settled_max_ratio)
+            elif s.settled_max_ratio is not None:
+                ev.tightness = s.settled_max_ratio
+        return outcome
+
+
+register(NumericChecker())

@@ -1,0 +1,195 @@
+"""Writing the report folder so that nothing is lost and nothing is torn.
+
+- ``results.json`` and ``index.html`` are written to temporary files in the same folder, flushed to
+  disk, then moved into place one after the other while holding the folder's lock (``.lemmacheck.lock``,
+  an advisory ``flock``) with SIGINT held back: two runs into one folder cannot interleave, a reader
+  never sees a 0-byte or half-written file, and the pair always comes from the same run.
+- While a run is going, each claim's result is appended to a journal (``.journal-<pid>.jsonl``) as it
+  finishes; the journal is removed once the report is written.  If the process is killed outright,
+  ``lemmacheck render <folder>/.journal-<pid>.jsonl`` turns what was done into a report marked
+  incomplete.
+- A folder that cannot be written raises :class:`~lemmacheck.errors.OutputError` with one line saying
+  which folder and why.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from .errors import OutputError
+
+__all__ = ["RESULTS_NAME", "HTML_NAME", "LOCK_NAME", "write_report", "write_html_only", "Journal",
+           "folder_problem"]
+
+RESULTS_NAME = "results.json"
+HTML_NAME = "index.html"
+LOCK_NAME = ".lemmacheck.lock"
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
+
+
+def folder_problem(folder: Path) -> str | None:
+    """Why ``folder`` cannot take a report (None when it can); creates it if missing."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-", delete=True):
+            pass
+    except OSError as exc:
+        return f"cannot write the report to {folder}: {_why(exc)}"
+    return None
+
+
+@contextlib.contextmanager
+def _no_sigint() -> Iterator[None]:
+    """Hold SIGINT back for a few system calls (the moves into place), then deliver it."""
+    if hasattr(signal, "pthread_sigmask"):
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    else:  # pragma: no cover - Windows
+        yield
+
+
+@contextlib.contextmanager
+def folder_lock(folder: Path) -> Iterator[None]:
+    """An exclusive advisory lock on the folder, held only while files are moved into place."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no lock (documented)
+        yield
+        return
+    with open(Path(folder) / LOCK_NAME, "a+b") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _temp_file(folder: Path, name: str, text: str) -> Path:
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return Path(tmp)
+
+
+def _move_into_place(folder: Path, files: dict[str, str | None]) -> list[Path]:
+    """Write each ``name -> text`` to a temporary file, then move all into place together (``None``:
+    remove that name, so a stale file from another run never sits beside the new one)."""
+    temps: dict[str, Path] = {}
+    moved = False
+    try:
+        for name, text in files.items():
+            if text is not None:
+                temps[name] = _temp_file(folder, name, text)
+        with folder_lock(folder), _no_sigint():
+            for name, text in files.items():
+                if text is None:
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(folder / name)
+                else:
+                    os.replace(temps[name], folder / name)
+                    del temps[name]  # moved: no longer ours to clean up
+                moved = True
+    except OSError as exc:
+        if moved:  # some moved, not all: remove the pair rather than leave files of two runs side by side
+            for name in files:
+                with contextlib.suppress(OSError):
+                    os.unlink(folder / name)
+        raise OutputError(f"cannot write the report to {folder}: {_why(exc)}") from exc
+    finally:
+        for tmp in temps.values():
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    return [folder / name for name, text in files.items() if text is not None]
+
+
+def write_report(folder: Path, data: dict, *, html: bool = True) -> list[Path]:
+    """Write ``results.json`` (and ``index.html`` rendered from it) into ``folder`` atomically, as a pair.
+
+    The HTML is rendered before anything is moved, so a failure to render leaves the old pair intact.
+    """
+    folder = Path(folder)
+    problem = folder_problem(folder)
+    if problem:
+        raise OutputError(problem)
+    files: dict[str, str | None] = {RESULTS_NAME: json.dumps(data, indent=1, ensure_ascii=False)}
+    if html:
+        from .report.html import render_html
+
+        files[HTML_NAME] = render_html(data)
+    else:
+        files[HTML_NAME] = None
+    return _move_into_place(folder, files)
+
+
+def write_html_only(path: Path, data: dict) -> Path:
+    """``lemmacheck render``: write one HTML file atomically (results.json is left as it is)."""
+    from .report.html import render_html
+
+    path = Path(path)
+    problem = folder_problem(path.parent)
+    if problem:
+        raise OutputError(problem)
+    return _move_into_place(path.parent, {path.name: render_html(data)})[0]
+
+
+class Journal:
+    """Results appended one JSON line each as claims finish; removed once the report is written."""
+
+    def __init__(self, folder: Path, header: dict):
+        self.path = Path(folder) / f".journal-{os.getpid()}.jsonl"
+        self._fh = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - kept open for the run
+        self._write({"journal": 1, **header})
+
+    def _write(self, obj: dict) -> None:
+        self._fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        self._fh.flush()
+
+    def append(self, result: dict) -> None:
+        self._write(result)
+
+    def discard(self) -> None:
+        self._fh.close()
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+
+    def close(self) -> None:
+        self._fh.close()
+
+
+def read_journal(path: Path) -> dict:
+    """A results dict (marked incomplete) from a journal a killed run left behind."""
+    lines = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    if not lines or lines[0].get("journal") != 1:
+        raise ValueError("not a lemmacheck journal (its first line is not a journal header)")
+    header, claims = lines[0], lines[1:]
+    data = dict(header["data"])
+    data["claims"] = [*data.get("claims", []), *claims]
+    counts = dict.fromkeys(data.get("counts", {}), 0)
+    for c in data["claims"]:
+        counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
+    data["counts"] = counts
+    data["mismatches"] = [c["id"] for c in data["claims"] if not c.get("matches_expectation", True)]
+    data["run"] = dict(data["run"], incomplete=f"recovered from the journal of a run that stopped after "
+                                               f"{len(claims)} of {header.get('total', '?')} results")
+    return data

@@ -1,0 +1,75 @@
+"""The JSON Schema of ``results.json`` (``results.schema.json``, shipped in the package) and the loader
+``lemmacheck render`` uses: one line saying what is wrong with a file it cannot render."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+from ..errors import ReportInputError
+
+__all__ = ["SCHEMA_PATH", "schema", "validate_results", "load_results", "readable_versions"]
+
+SCHEMA_PATH = Path(__file__).with_name("results.schema.json")
+
+
+@functools.lru_cache(maxsize=1)
+def schema() -> dict:
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def readable_versions() -> list[int]:
+    return list(schema()["properties"]["schema_version"]["enum"])
+
+
+def validate_results(data: object, *, name: str = "results") -> dict:
+    """``data`` if it is a results dict this lemmacheck can render; else :class:`ReportInputError`."""
+    import jsonschema
+
+    if not isinstance(data, dict):
+        raise ReportInputError(f"{name}: not a lemmacheck results file (a JSON {type(data).__name__}, "
+                               "expected an object)")
+    version = data.get("schema_version")
+    if version is not None and version not in readable_versions():
+        raise ReportInputError(f"{name}: schema_version {version!r} is not one this lemmacheck reads "
+                               f"({', '.join(map(str, readable_versions()))}); re-run `lemmacheck run`, or "
+                               "render it with the lemmacheck version that wrote it")
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema()).iter_errors(data))
+    if error is not None:
+        where = error.json_path if error.json_path != "$" else "the top level"
+        raise ReportInputError(f"{name}: not a valid lemmacheck results file: at {where}: {error.message}")
+    return data
+
+
+def load_results(path: Path) -> dict:
+    """Read and validate a ``results.json`` (or a journal ``.jsonl`` left by a killed run)."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ReportInputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ReportInputError(f"{path}: is a folder; give the results.json inside it") from None
+    except OSError as exc:
+        raise ReportInputError(f"{path}: cannot be read ({exc.strerror})") from None
+    if not raw.strip():
+        raise ReportInputError(f"{path}: the file is empty (a run that was stopped while writing?)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReportInputError(f"{path}: not a text file (byte {exc.start} is not UTF-8)") from None
+    if path.suffix == ".jsonl":
+        from ..output import read_journal
+
+        try:
+            data = read_journal(path)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ReportInputError(f"{path}: not a readable lemmacheck journal ({exc})") from None
+        return validate_results(data, name=str(path))
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ReportInputError(f"{path}: not valid JSON at line {exc.lineno} column {exc.colno} ({exc.msg}); "
+                               "truncated?") from None
+    return validate_results(data, name=str(path))

@@ -1,0 +1,111 @@
+"""Shrinking a certified counterexample towards simple values: small integers, halves, zeros.
+
+Hypothesis's own shrunk example is preferred when high precision confirms it (it is the smallest by
+Hypothesis's order: smallest dims, then simplest values).  Otherwise the confirmed instance is simplified
+here, entry by entry: each float entry tries ``0``, then ``±1, ±½, ±2, ±¼, …`` up to its magnitude, then its
+value rounded to an integer and to a half, keeping the first that still violates the relation in float64
+(within the input's declared domain and the claim's ``where``).  After each input's pass the instance is re-certified
+in high precision; a pass that high precision does not confirm is undone.  The whole is capped in time
+(``Profile.shrink_seconds``), so shrinking never decides how long a run takes.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .candidates import Instance
+from .claim import NumericCheck
+from .errors import CheckError
+from .highprec import Confirmation, reverify
+from .search import _apply_where, evaluate_chain, violated
+from .tolerance import Tolerance
+from .xp import numpy_xp
+
+__all__ = ["shrink_counterexample", "simple_values"]
+
+
+def simple_values(v: float) -> list[float]:
+    """Simpler replacements for ``v``, simplest first: 0, then ±1, ±½, ±2, ±¼, ±4, … (powers of two of the
+    sign of v, alternating above and below 1, up to its magnitude), then v rounded to an integer and to a half."""
+    if v == 0 or not np.isfinite(v):
+        return []
+    sign = 1.0 if v > 0 else -1.0
+    out = [0.0]
+    up, down = 1.0, 0.5
+    while up <= 2 * abs(v) or down >= abs(v) / 2:
+        if up <= 2 * abs(v):
+            out.append(sign * up)
+        if down >= abs(v) / 2:
+            out.append(sign * down)
+        up, down = up * 2, down / 2
+    out += [float(np.round(v)), float(np.round(2 * v) / 2)]
+    seen, uniq = set(), []
+    for x in out:
+        if x != v and x not in seen:
+            seen.add(x)
+            uniq.append(x)
+    return uniq
+
+
+def _violates(claim_id, check, inst: Instance, step, relation, tol) -> bool:
+    try:
+        if check.where is not None:
+            _, n = _apply_where(claim_id, check, inst.inputs, inst.dims)
+            if n == 0:
+                return False
+        chain = evaluate_chain(claim_id, check, numpy_xp, inst.inputs, inst.dims, 1)
+    except CheckError:
+        return False
+    if check.is_property:
+        return not bool(np.asarray(chain[0])[0])
+    a, b = (chain[0], chain[-1]) if step is None else (chain[step - 1], chain[step])
+    return bool(violated(a, b, relation, tol)[0])
+
+
+def _in_domain(spec, x: float) -> bool:
+    if getattr(spec, "positive", False) and x < 0:
+        return False
+    low, high = getattr(spec, "low", None), getattr(spec, "high", None)
+    return low is None or high is None or low <= x <= high
+
+
+def shrink_counterexample(claim_id: str, check: NumericCheck, inst: Instance, conf: Confirmation,
+                          step: int | None, relation: str, tol: Tolerance,
+                          seconds: float) -> tuple[Instance, Confirmation, int]:
+    """The simplest certified variant of ``inst`` found within ``seconds``; and how many entries changed."""
+    t0 = time.perf_counter()
+    best, best_conf, changed = inst, conf, 0
+    for name, spec in check.inputs.items():
+        arr = np.asarray(best.inputs[name])
+        if arr.dtype.kind != "f" or spec.transform is not None:
+            continue  # structured inputs (a transform imposes structure) stay as they are
+        trial_inputs = dict(best.inputs)
+        work = arr.copy()
+        moved = 0
+        for idx in np.ndindex(work.shape):
+            if time.perf_counter() - t0 > seconds:
+                break
+            original = work[idx]
+            for x in simple_values(float(original)):
+                if not _in_domain(spec, x):
+                    continue
+                work[idx] = x
+                trial_inputs[name] = work
+                if _violates(claim_id, check, Instance(best.dims, trial_inputs), step, relation, tol):
+                    moved += 1
+                    break
+                work[idx] = original
+        if not moved:
+            continue
+        trial = Instance(dict(best.dims), dict(best.inputs) | {name: work.copy()})
+        try:
+            c = reverify(claim_id, check, trial, step, relation, tol)
+        except CheckError:
+            continue
+        if c.confirmed:
+            best, best_conf, changed = trial, c, changed + moved
+        if time.perf_counter() - t0 > seconds:
+            break
+    return best, best_conf, changed
