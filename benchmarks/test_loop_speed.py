@@ -95,16 +95,15 @@ def test_single_claim_cold_start(benchmark, tmp_path, claim_id):
 
 
 def test_watch_latency(benchmark, tmp_path):
-    """From the save of checks/lse.py (copied into a scratch project) to lse.bound's verdict printed."""
+    """From a save of the module declaring lse.bound (in a copy of the project's content) to its verdict."""
+    from lemmacheck.discovery import content_dirs
     from lemmacheck.watch import Watcher
 
-    (tmp_path / "pyproject.toml").write_text(
-        '[project]\nname = "w"\n\n[tool.lemmacheck]\ncontent = ["checks"]\n'
-    )
-    (tmp_path / "checks").mkdir()
-    (tmp_path / "checks" / "__init__.py").write_text("")
-    module = tmp_path / "checks" / "lse.py"
-    shutil.copy(ROOT / "checks" / "lse.py", module)
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    for folder in content_dirs(ROOT):
+        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    index = load_index(tmp_path)  # built before the clock starts
+    module = tmp_path / index.modules[index.declaring_modules(["lse.bound"])[-1]].file
     lines: list[str] = []
     # exactly one claim (a -k of "lse.bound" also selects the 8-second lse.bound_eq3)
     watcher = Watcher(

@@ -67,5 +67,7 @@ def test_time_to_certified_minimal_counterexample_eq3(benchmark):
     assert result.verdict is Verdict.REFUTED
     cex = result.evidence["counterexample"]
     assert cex["dps"] >= REVERIFY_DPS and cex["dims"] == {"n": 2}
-    print(f"\neq. (3) as written: certified minimal counterexample {cex['inputs']} in "
-          f"{benchmark.stats.stats.mean:.3f} s")
+    print(
+        f"\neq. (3) as written: certified minimal counterexample {cex['inputs']} in "
+        f"{benchmark.stats.stats.mean:.3f} s"
+    )

@@ -32,8 +32,11 @@ def baseline_tree():
         pytest.skip("needs the project's git history to check out the baseline engine")
     tmp = Path(tempfile.mkdtemp(prefix="lemmacheck-baseline-"))
     tree = tmp / "tree"
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), BASELINE_REV],
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), BASELINE_REV],
+        check=True,
+        capture_output=True,
+    )
     yield tree
     subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True)
     shutil.rmtree(tmp, ignore_errors=True)
