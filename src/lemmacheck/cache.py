@@ -10,7 +10,7 @@ A result is stored under a key hashing everything it depends on:
 
 The store is SQLite in ``<root>/.lemmacheck-cache/results.sqlite`` (WAL mode, one transaction per write,
 so concurrent runs never see half a result).  ERROR results are never stored: a timeout or a crash is
-tried again next run.
+tried again next run (and so is an INCONCLUSIVE, whose budget may be in seconds).
 """
 
 from __future__ import annotations
@@ -32,11 +32,13 @@ from pathlib import Path
 from .index import CACHE_DIR, ContentIndex, load_index
 from .profile import Profile
 from .results import ClaimResult
-from .verdict import Verdict
 
 __all__ = ["ResultCache", "result_from_dict", "engine_fingerprint"]
 
 _NUMERIC_LIBRARIES = ("numpy", "sympy", "mpmath", "hypothesis")
+# An ERROR (a crash, a timeout) is tried again; an INCONCLUSIVE may come from a budget in seconds, which a
+# faster or idler run could complete: neither is a property of the claim alone.
+_NEVER_STORED = ("ERROR", "INCONCLUSIVE")
 
 
 def result_from_dict(data: dict) -> ClaimResult:
@@ -176,8 +178,8 @@ class ResultCache:
         return result
 
     def store(self, result: ClaimResult, profile: Profile) -> bool:
-        """Keep ``result`` (not an ERROR); return whether it was stored."""
-        if result.verdict is Verdict.ERROR:
+        """Keep ``result`` (not an ERROR nor an INCONCLUSIVE); return whether it was stored."""
+        if result.verdict.value in _NEVER_STORED:
             return False
         key = self.key(result.id, profile)
         if key is None:

@@ -80,14 +80,20 @@ class RunInterrupted(KeyboardInterrupt):
 
 
 def _blank_result(claim, profile: Profile, message: str) -> ClaimResult:
-    """An ERROR result carrying the claim's metadata (as the engine fills it) and ``message``."""
+    """An ERROR result carrying the claim's metadata as ``engine._run_claim`` fills it (a copy of its
+    constructor call: the engine should expose it as one function) and ``message``."""
     from .engine import replay_command
     from .profile import claim_seed
 
     return ClaimResult(
         id=claim.id,
         title=claim.title,
-        source={"file": claim.source.file, "location": claim.source.location, "quote": claim.source.quote},
+        source={
+            "file": claim.source.file,
+            "location": claim.source.location,
+            "quote": claim.source.quote,
+            "kind": claim.source.kind,
+        },
         statement=claim.statement,
         kind=claim.kind.value,
         expected=claim.expected.value,
@@ -100,6 +106,7 @@ def _blank_result(claim, profile: Profile, message: str) -> ClaimResult:
         replay=replay_command(claim.id, profile),
         module=claim.module,
         doc=claim.doc,
+        expected_proof=claim.expected_proof.value,
         message=message,
     )
 
