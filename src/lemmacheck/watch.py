@@ -158,7 +158,7 @@ class Watcher:
             profile=self.profile.name,
             results=results,
             studies=[],
-            started=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            started=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             seconds=sum(r.seconds for r in results),
             selection=self.keyword or "",
         ).to_dict()
