@@ -128,3 +128,31 @@ def test_result_round_trips_through_its_dict(project):
     root, pkg = project
     (r,) = execute([f"{pkg}.alpha.am_gm"], PROFILE, jobs=1, root=root)
     assert result_from_dict(r.to_dict()).to_dict() == r.to_dict()
+
+
+STUDY = """
+from lemmacheck import StudyResult, study
+
+@study("{pkg}.study.table", title="a planted study")
+def table(profile):
+    return StudyResult(conclusion=f"drew {profile.rng.standard_normal():.6f}")
+"""
+
+
+def test_a_study_is_cached_like_a_claim(tmp_path):
+    pkg = make_project(tmp_path, {"study": STUDY})
+    from lemmacheck.engine import run_study
+    from lemmacheck.index import import_modules, load_index
+
+    with REGISTRY.scratch():
+        import_modules(tmp_path, load_index(tmp_path).declaring_modules([f"{pkg}.study.table"]))
+        s = REGISTRY.studies[f"{pkg}.study.table"]
+        calls = []
+
+        def compute():
+            calls.append(1)
+            return run_study(s, PROFILE)
+
+        first = ResultCache(tmp_path).study(s, PROFILE, compute)
+        again = ResultCache(tmp_path).study(s, PROFILE, compute)
+    assert len(calls) == 1 and again.pop("cached") is True and again == first and not first["error"]

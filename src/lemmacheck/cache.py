@@ -26,6 +26,7 @@ import sys
 import time
 import types
 import typing
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
@@ -150,13 +151,14 @@ class ResultCache:
         """Re-read the index after files changed (``watch``)."""
         self._index = load_index(self.root)
 
-    def key(self, claim_id: str, profile: Profile) -> str | None:
-        """The key of ``claim_id`` under ``profile``; None when the index does not know the claim."""
+    def key(self, claim_id: str, profile: Profile, *, kind: str = "claim") -> str | None:
+        """The key of ``claim_id`` (a claim, or a study with ``kind="study"``) under ``profile``; None
+        when the index does not know it."""
         files = self.index.files_of(claim_id)
         if not files:
             return None
         h = hashlib.sha256()
-        h.update(claim_id.encode() + b"\0")
+        h.update(f"{kind}:{claim_id}".encode() + b"\0")
         h.update(json.dumps(dataclasses.asdict(profile), sort_keys=True).encode())
         h.update(engine_fingerprint().encode())
         for path in files:
@@ -193,6 +195,31 @@ class ResultCache:
                 (key, result.id, profile.name, result.seconds, json.dumps(data), time.time()),
             )
         return True
+
+    def study(self, study, profile: Profile, compute: Callable[[], dict]) -> dict:
+        """A study's result dict: stored, marked ``"cached": True``, when nothing it depends on changed;
+        else ``compute()``, stored unless it reports an error."""
+        key = self.key(study.id, profile, kind="study")
+        if key is not None:
+            with self._db() as db:
+                row = db.execute("SELECT result FROM results WHERE key = ?", (key,)).fetchone()
+            if row is not None:
+                return json.loads(row[0]) | {"cached": True}
+        result = compute()
+        if key is not None and not result.get("error"):
+            with self._db() as db:
+                db.execute(
+                    "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        key,
+                        f"study:{study.id}",
+                        profile.name,
+                        result.get("seconds", 0.0),
+                        json.dumps(result),
+                        time.time(),
+                    ),
+                )
+        return result
 
     def timings(self, profile_name: str) -> dict[str, float]:
         """The last measured seconds of each claim under a profile (to schedule the longest first)."""
