@@ -12,6 +12,7 @@ import secrets
 import pytest
 
 _RESULTS_KEY = pytest.StashKey[list]()
+_WORKER_RESULTS = "lemmacheck_results"
 DEFAULT_TEST_SEED = 20261125
 
 
@@ -26,9 +27,32 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    raw = config.getoption("--lemmacheck-seed")
-    config._lemmacheck_seed = secrets.randbelow(2**31) if raw == "random" else int(raw)
+    worker_input = getattr(config, "workerinput", None)  # set on pytest-xdist workers
+    if worker_input is not None and "lemmacheck_seed" in worker_input:
+        config._lemmacheck_seed = int(worker_input["lemmacheck_seed"])  # the controller's, never redrawn
+    else:
+        raw = config.getoption("--lemmacheck-seed")
+        config._lemmacheck_seed = secrets.randbelow(2**31) if raw == "random" else int(raw)
     config.stash[_RESULTS_KEY] = []
+    config.pluginmanager.register(_XdistController(), "lemmacheck-xdist")
+
+
+class _XdistController:
+    """Under ``pytest -n``: the controller hands its seed to every worker, and each worker hands its
+    claim results back when it finishes (the pattern pytest-html and JUnit XML use), so one report
+    holds every worker's claims.  Optional hooks: nothing happens without pytest-xdist."""
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node) -> None:
+        node.workerinput["lemmacheck_seed"] = node.config._lemmacheck_seed
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:
+        sent = getattr(node, "workeroutput", {}).get(_WORKER_RESULTS, [])
+        if sent:
+            from .cache import result_from_dict
+
+            node.config.stash[_RESULTS_KEY].extend(result_from_dict(d) for d in sent)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -42,7 +66,8 @@ def lemmacheck_profile(request: pytest.FixtureRequest):
     from .profile import profile_named
 
     cfg = request.config
-    return profile_named("deep" if cfg.getoption("--lemmacheck-deep") else "quick").with_seed(cfg._lemmacheck_seed)
+    profile = profile_named("deep" if cfg.getoption("--lemmacheck-deep") else "quick")
+    return profile.with_seed(cfg._lemmacheck_seed)
 
 
 @pytest.fixture(scope="session")
@@ -54,8 +79,13 @@ def lemmacheck_record(request: pytest.FixtureRequest):
 def pytest_sessionfinish(session: pytest.Session) -> None:
     out = session.config.getoption("--lemmacheck-report")
     results = session.config.stash.get(_RESULTS_KEY, [])
+    worker_output = getattr(session.config, "workeroutput", None)
+    if worker_output is not None:  # an xdist worker: the controller writes the one report
+        worker_output[_WORKER_RESULTS] = [r.to_dict() for r in results]
+        return
     if not out or not results:
         return
+    results = _catalogue_order(results)
     import json
     from pathlib import Path
 
@@ -64,8 +94,22 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
     run = RunResult(seed=session.config._lemmacheck_seed,
                     profile="deep" if session.config.getoption("--lemmacheck-deep") else "quick",
-                    results=results, studies=[], started="pytest session", seconds=sum(r.seconds for r in results))
+                    results=results, studies=[], started="pytest session",
+                    seconds=sum(r.seconds for r in results))
     data = run.to_dict()
     Path(out).mkdir(parents=True, exist_ok=True)
     (Path(out) / "results.json").write_text(json.dumps(data, indent=1, ensure_ascii=False))
     write_html(data, Path(out) / "index.html")
+
+
+def _catalogue_order(results: list) -> list:
+    """One result per claim (the last), in catalogue order when the content index knows it."""
+    by_id = {r.id: r for r in results}
+    try:
+        from .discovery import find_root
+        from .index import load_index
+
+        order = {cid: i for i, cid in enumerate(load_index(find_root()).claim_ids())}
+    except Exception:  # the index is a nicety here: without it, order by id
+        order = {}
+    return sorted(by_id.values(), key=lambda r: (order.get(r.id, len(order)), r.id))

@@ -1,0 +1,237 @@
+"""The result cache: a claim is re-checked only when something that can change its verdict changed.
+
+A result is stored under a key hashing everything it depends on:
+
+- the claim id, the search profile (every budget) and the run seed;
+- the text of every project file reached from the modules that declare the claim (its check, its
+  derivation, the content helpers they import, transitively; from :mod:`lemmacheck.index`);
+- the engine's own source (every ``.py`` of the ``lemmacheck`` package except the report renderer), and
+  the versions of Python and of the numerical libraries.
+
+The store is SQLite in ``<root>/.lemmacheck-cache/results.sqlite`` (WAL mode, one transaction per write,
+so concurrent runs never see half a result).  ERROR results are never stored: a timeout or a crash is
+tried again next run (and so is an INCONCLUSIVE, whose budget may be in seconds).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import enum
+import functools
+import hashlib
+import json
+import sqlite3
+import sys
+import time
+import types
+import typing
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+
+from .index import CACHE_DIR, ContentIndex, load_index
+from .profile import Profile
+from .results import ClaimResult
+
+__all__ = ["ResultCache", "result_from_dict", "engine_fingerprint"]
+
+_NUMERIC_LIBRARIES = ("numpy", "sympy", "mpmath", "hypothesis")
+# An ERROR (a crash, a timeout) is tried again; an INCONCLUSIVE may come from a budget in seconds, which a
+# faster or idler run could complete: neither is a property of the claim alone.
+_NEVER_STORED = ("ERROR", "INCONCLUSIVE")
+
+
+def result_from_dict(data: dict) -> ClaimResult:
+    """Rebuild a :class:`ClaimResult` from its ``to_dict()`` form (derived keys such as ``topic`` are
+    dropped; nested records and enums are rebuilt from the dataclass's own type hints)."""
+    return _rebuild(ClaimResult, data)
+
+
+def _rebuild(tp, value):
+    if value is None:
+        return None
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        options = [a for a in typing.get_args(tp) if a is not type(None)]
+        return _rebuild(options[0], value) if len(options) == 1 else value
+    if origin is list:
+        (item,) = typing.get_args(tp)
+        return [_rebuild(item, v) for v in value]
+    if dataclasses.is_dataclass(tp) and isinstance(value, dict):
+        hints = typing.get_type_hints(tp)
+        names = {f.name for f in dataclasses.fields(tp)}
+        return tp(**{k: _rebuild(hints[k], v) for k, v in value.items() if k in names})
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return tp(value)
+    return value
+
+
+@functools.lru_cache(maxsize=1)
+def engine_fingerprint() -> str:
+    """A hash of the engine's source and the numerical stack: any change re-checks every claim."""
+    h = hashlib.sha256()
+    pkg = Path(__file__).resolve().parent
+    for path in sorted(pkg.rglob("*.py")):
+        rel = path.relative_to(pkg)
+        if rel.parts[0] == "report":  # rendering never changes a verdict
+            continue
+        h.update(rel.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    h.update(f"python {sys.version_info[:3]}".encode())
+    for lib in _NUMERIC_LIBRARIES:
+        try:
+            h.update(f"{lib} {metadata.version(lib)}".encode())
+        except metadata.PackageNotFoundError:
+            h.update(f"{lib} absent".encode())
+    return h.hexdigest()
+
+
+_FILE_HASHES: dict[tuple[str, int, int], str] = {}
+
+
+def _file_hash(path: Path) -> str:
+    st = path.stat()
+    memo = (str(path), st.st_mtime_ns, st.st_size)
+    if memo not in _FILE_HASHES:
+        _FILE_HASHES[memo] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return _FILE_HASHES[memo]
+
+
+class ResultCache:
+    """``lookup`` / ``store`` / ``clear`` results of one project, keyed as the module docstring says."""
+
+    def __init__(self, root: Path, *, index: ContentIndex | None = None, path: Path | None = None):
+        self.root = Path(root).resolve()
+        self._index = index
+        self.path = Path(path) if path is not None else self.root / CACHE_DIR / "results.sqlite"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._connection: sqlite3.Connection | None = None
+        with self._db() as db:
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, claim_id TEXT, profile TEXT, "
+                "seconds REAL, result TEXT, stored REAL)"
+            )
+            db.execute("CREATE INDEX IF NOT EXISTS results_by_claim ON results (profile, claim_id, stored)")
+
+    @contextlib.contextmanager
+    def _db(self):
+        """One transaction on this cache's connection (opened once: a lookup per claim stays cheap)."""
+        if self._connection is None:
+            self._connection = sqlite3.connect(self.path, timeout=60)
+            self._connection.execute("PRAGMA journal_mode=WAL")
+        with self._connection as db:  # committed whole or rolled back
+            yield db
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def __enter__(self) -> ResultCache:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:  # Python 3.13 warns about a connection left open
+        self.close()
+
+    @property
+    def index(self) -> ContentIndex:
+        """The content index the keys are read from (loaded when a key is first needed)."""
+        if self._index is None:
+            self._index = load_index(self.root)
+        return self._index
+
+    @index.setter
+    def index(self, index: ContentIndex) -> None:
+        self._index = index
+
+    def refresh(self) -> None:
+        """Re-read the index after files changed (``watch``)."""
+        self._index = load_index(self.root)
+
+    def key(self, claim_id: str, profile: Profile, *, kind: str = "claim") -> str | None:
+        """The key of ``claim_id`` (a claim, or a study with ``kind="study"``) under ``profile``; None
+        when the index does not know it."""
+        files = self.index.files_of(claim_id)
+        if not files:
+            return None
+        h = hashlib.sha256()
+        h.update(f"{kind}:{claim_id}".encode() + b"\0")
+        h.update(json.dumps(dataclasses.asdict(profile), sort_keys=True).encode())
+        h.update(engine_fingerprint().encode())
+        for path in files:
+            h.update(path.relative_to(self.root).as_posix().encode() + b"\0" + _file_hash(path).encode())
+        return h.hexdigest()
+
+    def lookup(self, claim, profile: Profile) -> ClaimResult | None:
+        """The stored result of ``claim`` (a Claim or its id), marked ``cached``, or None."""
+        claim_id = claim if isinstance(claim, str) else claim.id
+        key = self.key(claim_id, profile)
+        if key is None:
+            return None
+        with self._db() as db:
+            row = db.execute("SELECT result FROM results WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        result = result_from_dict(json.loads(row[0]))
+        result.cached = True
+        return result
+
+    def store(self, result: ClaimResult, profile: Profile) -> bool:
+        """Keep ``result`` (not an ERROR nor an INCONCLUSIVE); return whether it was stored."""
+        if result.verdict.value in _NEVER_STORED:
+            return False
+        key = self.key(result.id, profile)
+        if key is None:
+            return False
+        data = result.to_dict()
+        data["corrected_by"] = []  # a property of the catalogue, filled by the run, not of this result
+        data.pop("cached", None)
+        with self._db() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)",
+                (key, result.id, profile.name, result.seconds, json.dumps(data), time.time()),
+            )
+        return True
+
+    def study(self, study, profile: Profile, compute: Callable[[], dict]) -> dict:
+        """A study's result dict: stored, marked ``"cached": True``, when nothing it depends on changed;
+        else ``compute()``, stored unless it reports an error."""
+        key = self.key(study.id, profile, kind="study")
+        if key is not None:
+            with self._db() as db:
+                row = db.execute("SELECT result FROM results WHERE key = ?", (key,)).fetchone()
+            if row is not None:
+                return json.loads(row[0]) | {"cached": True}
+        result = compute()
+        if key is not None and not result.get("error"):
+            with self._db() as db:
+                db.execute(
+                    "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        key,
+                        f"study:{study.id}",
+                        profile.name,
+                        result.get("seconds", 0.0),
+                        json.dumps(result),
+                        time.time(),
+                    ),
+                )
+        return result
+
+    def timings(self, profile_name: str) -> dict[str, float]:
+        """The last measured seconds of each claim under a profile (to schedule the longest first)."""
+        with self._db() as db:
+            rows = db.execute(
+                "SELECT claim_id, seconds FROM results WHERE profile = ? ORDER BY stored", (profile_name,)
+            ).fetchall()
+        return dict(rows)
+
+    def clear(self) -> int:
+        """Forget every stored result; return how many there were."""
+        with self._db() as db:
+            n = db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+            db.execute("DELETE FROM results")
+        return n

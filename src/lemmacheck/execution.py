@@ -1,0 +1,609 @@
+"""Run claims on every core, each under a time limit, answering from the result cache where it can.
+
+One entry point, :func:`execute`.  Claims travel to workers by id (a claim holds lambdas, which do not
+pickle); each worker imports the content it needs itself (through :mod:`lemmacheck.index`, so only the
+modules declaring the claims it runs) and calls :func:`lemmacheck.engine.run_claim`.  Each claim's seed
+is derived from the run seed and its id, so how claims are split among workers never changes a
+verdict, a counterexample or a piece of evidence: a serial run and a parallel run of the same seed
+agree bit for bit (only wall times differ).
+
+A claim past its time limit becomes an ERROR saying ``timed out after S s``, where the search had got
+to, and its replay command.  Inside a worker (and in-process on the main thread) the limit is a
+``SIGALRM`` that interrupts the claim where it is; a worker that does not answer even then (stuck in C
+code) is killed and replaced, and the run goes on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import multiprocessing.connection
+import os
+import pickle
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from .profile import Profile
+from .reproducible import pinned_hypothesis_constants
+from .results import ClaimResult
+from .verdict import Verdict
+
+__all__ = ["execute", "start_worker", "default_jobs", "default_timeout", "ClaimTimeout", "RunInterrupted"]
+
+# Seconds per claim before it is an ERROR, by profile, at the profile's base budget (LEMMACHECK_SCALE
+# raises it in proportion).  Quick claims take 0.1-5 s on this machine; 120 s leaves room for a loaded
+# CI runner and still stops a hung check in two minutes.  Deep searches are ~25x longer.
+_BASE_TIMEOUT = {"quick": 120.0, "deep": 3600.0}
+# After the in-process alarm, how long a worker may take to report before it is killed.
+_GRACE = 5.0
+# A worker's first claim may wait for its imports (engine, SymPy, the content modules).
+_STARTUP_ALLOWANCE = 60.0
+
+
+def default_jobs() -> int:
+    """Every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def default_timeout(profile: Profile) -> float:
+    from .profile import profile_named
+
+    base = profile_named(profile.name) if profile.name in _BASE_TIMEOUT else None
+    scale = max(1.0, profile.instance_budget / base.instance_budget) if base else 1.0
+    return _BASE_TIMEOUT.get(profile.name, _BASE_TIMEOUT["deep"]) * scale
+
+
+class ClaimTimeout(BaseException):
+    """Raised inside a claim when its time is up.  A BaseException so that neither the engine's nor a
+    check's ``except Exception`` (nor Hypothesis, which would try to shrink it) can swallow it."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`execute`: ``results`` holds every claim finished before it (catalogue order)."""
+
+    def __init__(self, results: list[ClaimResult]):
+        super().__init__(f"interrupted after {len(results)} claims")
+        self.results = results
+
+
+# --------------------------------------------------------------------------- one claim, in this process
+
+
+def _blank_result(claim, profile: Profile, message: str) -> ClaimResult:
+    """An ERROR result carrying the claim's metadata as ``engine._run_claim`` fills it (a copy of its
+    constructor call: the engine should expose it as one function) and ``message``."""
+    from .engine import replay_command
+    from .profile import claim_seed
+
+    return ClaimResult(
+        id=claim.id,
+        title=claim.title,
+        source={
+            "file": claim.source.file,
+            "location": claim.source.location,
+            "quote": claim.source.quote,
+            "kind": claim.source.kind,
+        },
+        statement=claim.statement,
+        kind=claim.kind.value,
+        expected=claim.expected.value,
+        verdict=Verdict.ERROR,
+        expected_broken_step=claim.expected_broken_step,
+        corrects=claim.corrects,
+        same_as=list(claim.same_as),
+        notes=claim.notes,
+        seed=claim_seed(profile.seed, claim.id),
+        replay=replay_command(claim.id, profile),
+        module=claim.module,
+        doc=claim.doc,
+        expected_proof=claim.expected_proof.value,
+        message=message,
+    )
+
+
+def _unknown_result(claim_id: str, profile: Profile, message: str) -> ClaimResult:
+    from .engine import replay_command
+    from .profile import claim_seed
+
+    return ClaimResult(
+        id=claim_id,
+        title="claim could not be run",
+        source={"file": "", "location": "", "quote": ""},
+        statement="",
+        kind="unknown",
+        expected="",
+        verdict=Verdict.ERROR,
+        message=message,
+        seed=claim_seed(profile.seed, claim_id),
+        replay=replay_command(claim_id, profile),
+    )
+
+
+_PHASES = {
+    "_sweep": "the random sweep",
+    "_hypothesis": "the Hypothesis search",
+    "_refine": "local refinement",
+    "_explicit_examples": "the pinned examples",
+    "_confirm_first": "high-precision re-verification",
+    "reverify": "high-precision re-verification",
+    "check_derivation": "the SymPy derivation",
+    "measure_approximation": "the remainder-order fit",
+    "compare_value": "the worked value",
+    "fit_complexity": "the complexity fit",
+}
+
+
+def _reached(frame) -> dict:
+    """Where an interrupted claim was: its search phase, the instances checked so far, and the innermost
+    line of content code (read from the interrupted stack; nothing is recomputed)."""
+    out: dict = {}
+    f = frame
+    while f is not None:
+        name, filename = f.f_code.co_name, f.f_code.co_filename
+        if (
+            "where" not in out
+            and f"{os.sep}lemmacheck{os.sep}" not in filename
+            and "site-packages" not in filename
+            and f"{os.sep}lib{os.sep}python" not in filename
+        ):
+            out["where"] = f"{filename}:{f.f_lineno} in {name}"
+        if "phase" not in out and name in _PHASES and f"{os.sep}lemmacheck{os.sep}" in filename:
+            out["phase"] = _PHASES[name]
+        tracker = f.f_locals.get("tracker")
+        if "instances" not in out and tracker is not None and hasattr(tracker, "instances"):
+            out["instances"] = int(tracker.instances)
+            end = getattr(tracker, "end", None)
+            if end is not None and hasattr(end, "violations"):
+                out["float64_violations"] = int(end.violations)
+        f = f.f_back
+    return out
+
+
+def _timeout_message(claim_id: str, seconds: float, reached: dict, replay: str) -> str:
+    where = []
+    if "phase" in reached:
+        where.append(f"in {reached['phase']}")
+    if "instances" in reached:
+        where.append(
+            f"after {reached['instances']} instances checked "
+            f"({reached.get('float64_violations', 0)} float64 violations so far, unconfirmed)"
+        )
+    if "where" in reached:
+        where.append(f"at {reached['where']}")
+    got = "; reached: " + ", ".join(where) if where else ""
+    return (
+        f"claim {claim_id!r}: timed out after {seconds:g} s{got}. Raise --timeout or lower the claim's "
+        f"effort; replay: {replay}"
+    )
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float | None):
+    """Raise ClaimTimeout (with where the claim got to) after ``seconds``, then every second until the
+    block exits (a check that swallows it is interrupted again).  Main thread only; else no limit here
+    (the worker's parent still enforces it)."""
+    usable = (
+        seconds is not None
+        and math.isfinite(seconds)
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    if not usable:
+        yield
+        return
+
+    def on_alarm(signum, frame):
+        raise ClaimTimeout(_reached(frame))
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _run_one(
+    claim_id: str, profile: Profile, timeout: float | None, root: Path | None, modules: Sequence[str] = ()
+) -> ClaimResult:
+    """Run one claim under the time limit, after importing ``modules`` (every module the index says
+    declares it: a claim may have its check in one module and its derivation in another, and a process
+    that imported only the first for an earlier claim would run it without its derivation)."""
+    from .claim import REGISTRY
+    from .engine import run_claim
+    from .index import import_modules
+
+    errors = import_modules(root, modules) if root is not None and modules else []
+    if claim_id not in REGISTRY and root is not None:
+        errors += _load(root, [claim_id])
+        if claim_id not in REGISTRY:
+            detail = "; ".join(f"{m}: {e.splitlines()[0]}" for m, e in errors) or "no module declares it"
+            return _unknown_result(
+                claim_id, profile, f"claim {claim_id!r} is not in the catalogue of {root} ({detail})"
+            )
+    claim = REGISTRY[claim_id]
+    t0 = time.perf_counter()
+    try:
+        with pinned_hypothesis_constants(), _time_limit(timeout):
+            return run_claim(claim, profile)
+    except ClaimTimeout as exc:
+        reached = exc.args[0] if exc.args else {}
+        result = _blank_result(claim, profile, "")
+        result.message = _timeout_message(claim_id, timeout, reached, result.replay)
+        result.evidence = {"timed_out_after": timeout, "reached": reached}
+        result.seconds = time.perf_counter() - t0
+        return result
+
+
+def _load(root: Path, claim_ids: Iterable[str]) -> list[tuple[str, str]]:
+    """Import the modules declaring ``claim_ids`` (from the index); the whole catalogue if it fails."""
+    from .claim import REGISTRY
+    from .discovery import discover
+    from .index import import_modules, load_index
+
+    ids = list(claim_ids)
+    errors = import_modules(root, load_index(root).declaring_modules(ids))
+    if any(c not in REGISTRY for c in ids):
+        errors += discover(root)
+    return errors
+
+
+# --------------------------------------------------------------------------- worker processes
+
+
+def _send(stream, message) -> None:
+    payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    data = memoryview(struct.pack("!Q", len(payload)) + payload)
+    while data:  # an unbuffered pipe may take fewer bytes per write
+        written = stream.write(data)
+        data = data[written if written is not None else len(data) :]
+    stream.flush()
+
+
+def _read_exact(stream, size: int) -> bytes:
+    """Exactly ``size`` bytes (a pipe may deliver fewer per read); EOFError when the writer is gone."""
+    chunks, missing = [], size
+    while missing:
+        chunk = stream.read(missing)
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        missing -= len(chunk)
+    return b"".join(chunks)
+
+
+def _receive(stream):
+    """One message.  The parent reads its workers' pipes unbuffered: a buffered reader could swallow
+    the next message while ``wait`` watches the (then empty) pipe, and the worker would look hung."""
+    (size,) = struct.unpack("!Q", _read_exact(stream, 8))
+    return pickle.loads(_read_exact(stream, size))
+
+
+def _worker_main() -> None:
+    """A worker process: ``python -c '...; _worker_main()' ROOT``.  It reads ``(claim id, profile,
+    timeout, modules)`` messages on stdin, imports ``modules`` (those the parent's index says declare
+    the claim), and answers ``("start", id, blank result)`` then ``("done", id, result)`` on the stdout
+    it was given; content that prints goes to stderr, never into the protocol."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
+    protocol_out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    requests = os.fdopen(os.dup(0), "rb")
+    import lemmacheck.engine  # noqa: F401  (imported before any claim: a waiting worker is a warm one)
+
+    from .claim import REGISTRY
+    from .index import import_modules
+
+    root = Path(sys.argv[1])
+    while True:
+        try:
+            claim_id, profile, timeout, modules = _receive(requests)
+        except EOFError:
+            return
+        try:
+            import_modules(root, modules)  # every time: already imported ones cost a dict lookup
+            if claim_id in REGISTRY:
+                _send(protocol_out, ("start", claim_id, _blank_result(REGISTRY[claim_id], profile, "")))
+            result = _run_one(claim_id, profile, timeout, root)
+        except BaseException as exc:  # the worker's own machinery broke: report it, keep serving
+            tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-3:])
+            result = _unknown_result(
+                claim_id, profile, f"claim {claim_id!r}: worker failed: {type(exc).__name__}: {exc}\n{tb}"
+            )
+        _send(protocol_out, ("done", claim_id, result))
+
+
+class _Worker:
+    """One worker process.  A plain ``subprocess`` (not multiprocessing): it never re-imports the
+    caller's ``__main__``, and it runs in its own session so Ctrl-C reaches only the parent."""
+
+    def __init__(self, root: Path):
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in [str(root), *sys.path] if p))
+        cmd = [
+            sys.executable,
+            "-c",
+            "from lemmacheck.execution import _worker_main; _worker_main()",
+            str(root),
+        ]
+        self.proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            cwd=root,
+            start_new_session=True,
+            bufsize=0,
+        )
+        self.claim_id: str | None = None
+        self.template: ClaimResult | None = None
+        self.started = 0.0
+        self.deadline = math.inf
+
+    def give(self, claim_id: str, profile: Profile, limit: float | None, modules: list[str]) -> None:
+        self.claim_id, self.template, self.started = claim_id, None, time.monotonic()
+        self.deadline = self.started + (limit + _GRACE + _STARTUP_ALLOWANCE if limit else math.inf)
+        _send(self.proc.stdin, (claim_id, profile, limit, modules))
+
+    def answered(self, limit: float | None):
+        """The worker's next message; a "start" moves the deadline to the claim's own clock."""
+        kind, claim_id, payload = _receive(self.proc.stdout)
+        if kind == "start":
+            self.template, self.started = payload, time.monotonic()
+            self.deadline = self.started + limit + _GRACE if limit else math.inf
+        return kind, payload
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError):
+            self.proc.kill()
+        self.proc.wait()
+        self._close()
+
+    def stop(self) -> None:
+        """Let the worker exit (EOF on its stdin) without waiting for its interpreter to shut down: a
+        thread reaps it, and kills it if it has not gone within a few seconds."""
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()
+        threading.Thread(target=self._reap, daemon=True, name="lemmacheck-reaper").start()
+
+    def _reap(self) -> None:
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+        self._close()
+
+    def _close(self) -> None:
+        for stream in (self.proc.stdin, self.proc.stdout):
+            with contextlib.suppress(OSError):
+                stream.close()
+
+
+def _run_pool(
+    ids: Sequence[str],
+    profile: Profile,
+    *,
+    jobs: int,
+    timeout: float | None,
+    root: Path,
+    done: Callable[[ClaimResult], None],
+    index=None,
+    warm: Sequence[_Worker] = (),
+) -> None:
+    from .index import load_index
+
+    index = index or load_index(root)
+    todo = list(ids)
+    idle: list[_Worker] = list(warm)[: len(todo)]
+    busy: list[_Worker] = []
+    for w in list(warm)[len(todo) :]:
+        w.stop()
+    try:
+        idle += [_Worker(root) for _ in range(min(jobs, len(todo)) - len(idle))]
+        while todo or busy:
+            while todo and idle:
+                w = idle.pop()
+                claim_id = todo.pop(0)
+                w.give(claim_id, profile, timeout, index.declaring_modules([claim_id]))
+                busy.append(w)
+            wait_for = max(0.0, min(w.deadline for w in busy) - time.monotonic())
+            ready = multiprocessing.connection.wait(
+                [w.proc.stdout for w in busy], timeout=None if wait_for == math.inf else wait_for
+            )
+            for w in [w for w in busy if w.proc.stdout in ready]:
+                try:
+                    kind, payload = w.answered(timeout)
+                except (EOFError, OSError, pickle.UnpicklingError):
+                    busy.remove(w)
+                    w.kill()
+                    done(
+                        _lost(
+                            w,
+                            profile,
+                            f"the worker process running it died (exit code "
+                            f"{w.proc.returncode}); replay it alone to see why",
+                        )
+                    )
+                    if todo:
+                        idle.append(_Worker(root))
+                    continue
+                if kind == "done":
+                    busy.remove(w)
+                    idle.append(w)
+                    done(payload)
+            now = time.monotonic()
+            for w in [w for w in busy if w.deadline <= now]:
+                busy.remove(w)
+                w.kill()
+                done(_lost(w, profile, None, timeout))
+                if todo:
+                    idle.append(_Worker(root))
+    finally:
+        for w in idle:
+            w.stop()
+        for w in busy:
+            w.kill()
+
+
+def _lost(w: _Worker, profile: Profile, message: str | None, timeout: float | None = None) -> ClaimResult:
+    """The ERROR result of a claim whose worker was killed (timeout) or died."""
+    result = w.template or _unknown_result(w.claim_id, profile, "")
+    result.seconds = time.monotonic() - w.started
+    if message is None:
+        result.message = (
+            _timeout_message(w.claim_id, timeout, {}, result.replay)
+            + " (the worker did not answer the alarm and was killed)"
+        )
+        result.evidence = {"timed_out_after": timeout, "reached": {}}
+    else:
+        result.message = f"claim {w.claim_id!r}: {message}"
+    return result
+
+
+# --------------------------------------------------------------------------- Dask
+
+
+def _dask_task(
+    claim_id: str, profile: Profile, root: str, timeout: float | None, modules: Sequence[str]
+) -> ClaimResult:
+    """Runs on a Dask worker: load the claim's content there (once per worker process), then run it.
+    Dask runs tasks in threads, where no alarm can interrupt them, so the time limit is not enforced
+    there (use the cluster's own limits)."""
+    return _run_one(claim_id, profile, timeout, Path(root), modules)
+
+
+def _run_dask(
+    ids: Sequence[str],
+    profile: Profile,
+    *,
+    address: str,
+    jobs: int,
+    timeout: float | None,
+    root: Path,
+    done: Callable[[ClaimResult], None],
+    index,
+) -> None:
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError as exc:
+        raise RuntimeError("--dask needs dask.distributed: pip install -e '.[dask]'") from exc
+    with contextlib.ExitStack() as stack:
+        if address == "local":
+            cluster = stack.enter_context(
+                LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+            )
+            client = stack.enter_context(Client(cluster))
+        else:
+            client = stack.enter_context(Client(address))
+        futures = [
+            client.submit(
+                _dask_task, cid, profile, str(root), timeout, index.declaring_modules([cid]), pure=False
+            )
+            for cid in ids
+        ]
+        for fut in as_completed(futures):
+            done(fut.result())
+
+
+# --------------------------------------------------------------------------- the entry point
+
+
+def execute(
+    claim_ids: Sequence[str],
+    profile: Profile,
+    *,
+    jobs: int | None = None,
+    timeout: float | None = None,
+    on_result: Callable[[ClaimResult], None] | None = None,
+    cache=None,
+    dask: str | None = None,
+    root: Path | None = None,
+    isolate: bool = False,
+    progress: Callable[[str, int, int], None] | None = None,
+    index=None,
+    warm: Sequence[_Worker] = (),
+) -> list[ClaimResult]:
+    """Check ``claim_ids`` under ``profile``; return their results in the order given.
+
+    ``jobs``: worker processes (default every core; 1 runs in this process).  ``timeout``: seconds per
+    claim (default :func:`default_timeout`; ``math.inf`` for none).  ``cache``: a
+    :class:`lemmacheck.cache.ResultCache` answered first and filled after.  ``dask``: ``"local"`` or a
+    scheduler address.  ``isolate``: never run in this process (its imported content may be stale, as
+    in ``watch``).  ``on_result`` and ``progress`` see each result as it finishes (cached ones first).
+    ``root``: the project whose content workers import (default: found from the working directory).
+    ``index``: the content index to read (default: :func:`lemmacheck.index.load_index`, refreshed);
+    ``warm``: workers started ahead (:func:`start_worker`) to use first; every worker stops at the end.
+    """
+    from .discovery import find_root
+    from .index import load_index
+
+    ids = list(dict.fromkeys(claim_ids))
+    root = Path(root or find_root()).resolve()
+    jobs = default_jobs() if jobs is None else max(1, int(jobs))
+    timeout = default_timeout(profile) if timeout is None else timeout
+    limit = None if timeout is None or not math.isfinite(timeout) else float(timeout)
+    results: dict[str, ClaimResult] = {}
+
+    def done(result: ClaimResult) -> None:
+        results[result.id] = result
+        if cache is not None and not getattr(result, "cached", False):
+            cache.store(result, profile)
+        if progress:
+            progress(result.id, len(results) - 1, len(ids))
+        if on_result:
+            on_result(result)
+
+    try:
+        todo = []
+        for cid in ids:
+            hit = cache.lookup(cid, profile) if cache is not None else None
+            if hit is not None:
+                done(hit)
+            else:
+                todo.append(cid)
+        todo = _longest_first(todo, cache, profile)
+        if dask:
+            for w in warm:
+                w.stop()
+            index = index or load_index(root)
+            _run_dask(
+                todo, profile, address=dask, jobs=jobs, timeout=limit, root=root, done=done, index=index
+            )
+        elif todo and (isolate or (jobs > 1 and len(todo) > 1)):
+            _run_pool(todo, profile, jobs=jobs, timeout=limit, root=root, done=done, index=index, warm=warm)
+        else:
+            for w in warm:
+                w.stop()
+            if todo:
+                index = index or load_index(root)
+            for cid in todo:
+                done(_run_one(cid, profile, limit, root, index.declaring_modules([cid])))
+    except KeyboardInterrupt:
+        raise RunInterrupted([results[c] for c in ids if c in results]) from None
+    return [results[c] for c in ids]
+
+
+def start_worker(root: Path) -> _Worker:
+    """A worker process started now, importing the engine while nothing is asked of it; hand it to
+    :func:`execute` as ``warm=[...]`` to save its start-up later (``watch`` keeps one ready)."""
+    return _Worker(Path(root).resolve())
+
+
+def _longest_first(ids: list[str], cache, profile: Profile) -> list[str]:
+    """Longest expected first (the last claims to finish are then short ones); unknown claims count as
+    the mean; ties keep catalogue order."""
+    timings = cache.timings(profile.name) if cache is not None else {}
+    known = [timings[c] for c in ids if c in timings]
+    if not known:
+        return ids
+    mean = sum(known) / len(known)
+    return sorted(ids, key=lambda c: -timings.get(c, mean))

@@ -1,0 +1,390 @@
+"""An index of the content: which module declares each claim, and which project files each module imports.
+
+``lemmacheck run -k <id>`` reads it to import only the modules a claim needs instead of the whole
+catalogue; the result cache reads it to know which files can change a claim's verdict; ``watch`` reads
+it to know which claims a saved file reaches.
+
+What a module *declares* is learned by importing it (ids may be computed, so parsing would guess); that
+happens only for files whose size or mtime changed since the index was written, in a fresh Python
+process so the caller's registry is never polluted.  What a module *imports* is read from its source
+(the ``ast``), so lazy imports inside functions count too.  The index lives in
+``<root>/.lemmacheck-cache/index.json`` and is replaced atomically.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import importlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import traceback
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from .discovery import content_dirs
+
+__all__ = ["ContentIndex", "CACHE_DIR", "load_index", "import_modules", "write_atomic"]
+
+CACHE_DIR = ".lemmacheck-cache"
+_FORMAT = 2  # bump when the index layout changes
+
+
+@dataclasses.dataclass
+class ModuleRecord:
+    """One project file: what it declares (filled by importing it) and what it imports (from its source)."""
+
+    file: str  # relative to the project root, POSIX separators
+    fingerprint: tuple[int, int]  # (mtime_ns, size)
+    content: bool  # under a content folder (imported by discovery); False for other project files it imports
+    imports: list[str] = dataclasses.field(default_factory=list)  # project modules it imports
+    claims: list[str] = dataclasses.field(default_factory=list)  # ids it declares (metadata or check)
+    derivations: list[str] = dataclasses.field(default_factory=list)  # ids whose derivation it holds
+    studies: list[str] = dataclasses.field(default_factory=list)
+    errors: list[str] = dataclasses.field(default_factory=list)  # ids of malformed declarations
+    error_messages: list[str] = dataclasses.field(default_factory=list)  # their messages, same order
+    corrects: dict[str, str] = dataclasses.field(default_factory=dict)  # claim id -> the id it corrects
+    import_error: str = ""
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` so a reader sees the old file or the new one, never half of it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; a report or an index is for every reader
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _declared(rec: ModuleRecord) -> list[str]:
+    return rec.claims + rec.derivations + rec.studies + rec.errors
+
+
+def _module_name(rel: Path) -> str:
+    parts = list(rel.with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _content_files(root: Path) -> dict[str, Path]:
+    """Every ``*.py`` under the content folders, nested packages included, as module name -> path."""
+    out: dict[str, Path] = {}
+    for pkg in content_dirs(root):
+        base = root / pkg
+        if not base.is_dir():
+            continue
+        for path in sorted(base.rglob("*.py")):
+            rel = path.relative_to(root)
+            if any(part.startswith(".") or part == "__pycache__" for part in rel.parts):
+                continue
+            out[_module_name(rel)] = path
+    return out
+
+
+def _project_module_file(root: Path, name: str) -> Path | None:
+    """The file of an importable project module ``name`` (``a.b`` -> a/b.py or a/b/__init__.py), if any."""
+    base = root.joinpath(*name.split("."))
+    for cand in (base.with_suffix(".py"), base / "__init__.py"):
+        if cand.is_file():
+            return cand
+    return None
+
+
+def _imports_of(source: str, module: str, *, is_package: bool) -> set[str]:
+    """Every dotted module name ``source`` may import (absolute, relative resolved), with its parents."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    names: set[str] = set()
+    pkg_parts = module.split(".") if is_package else module.split(".")[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base_parts = pkg_parts[: len(pkg_parts) - (node.level - 1)] if node.level > 1 else pkg_parts
+                base = ".".join(base_parts + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            if base:
+                names.add(base)
+                names.update(f"{base}.{a.name}" for a in node.names if a.name != "*")
+    # importing a.b.c runs a/__init__.py and a/b/__init__.py too
+    return {".".join(n.split(".")[: i + 1]) for n in names for i in range(len(n.split(".")))}
+
+
+def _fingerprint(path: Path) -> tuple[int, int]:
+    st = path.stat()
+    return (st.st_mtime_ns, st.st_size)
+
+
+@dataclasses.dataclass
+class ContentIndex:
+    root: Path
+    modules: dict[str, ModuleRecord]  # in discovery order: content folders in configured order, then name
+
+    # ----------------------------------------------------------------- questions the callers ask
+
+    def claim_ids(self, select: Callable[[str], bool] | None = None) -> list[str]:
+        """Claim ids in catalogue order (the order discovery registers them), optionally filtered."""
+        seen: dict[str, None] = {}
+        for rec in self.modules.values():
+            for cid in rec.claims:
+                seen.setdefault(cid, None)
+        return [c for c in seen if select is None or select(c)]
+
+    def study_ids(self, select: Callable[[str], bool] | None = None) -> list[str]:
+        return [s for rec in self.modules.values() for s in rec.studies if select is None or select(s)]
+
+    def declaring_modules(self, ids: Iterable[str]) -> list[str]:
+        """The content modules to import so that every id (claim, derivation, study or malformed
+        declaration) in ``ids`` is registered whole, in discovery order."""
+        wanted = set(ids)
+        return [m for m, rec in self.modules.items() if rec.content and not wanted.isdisjoint(_declared(rec))]
+
+    def failed_imports(self) -> list[tuple[str, str]]:
+        return [(m, rec.import_error) for m, rec in self.modules.items() if rec.import_error]
+
+    def definition_errors(self) -> list[tuple[str, str, str]]:
+        """``(claim id, module, message)`` of every malformed declaration, as the registry keeps them."""
+        return [
+            (cid, m, msg)
+            for m, rec in self.modules.items()
+            for cid, msg in zip(rec.errors, rec.error_messages, strict=True)
+        ]
+
+    def corrected_by(self) -> dict[str, list[str]]:
+        """For each claim, the claims declared as its corrected forms (the catalogue's links), so a run
+        can fill ``corrected_by`` without importing every module."""
+        out: dict[str, list[str]] = {}
+        for rec in self.modules.values():
+            for cid, target in rec.corrects.items():
+                out.setdefault(target, []).append(cid)
+        return out
+
+    def orphan_derivations(self) -> list[str]:
+        """Derivations attached to an id that no module declares as a claim."""
+        claims = {c for rec in self.modules.values() for c in rec.claims}
+        return sorted({d for rec in self.modules.values() for d in rec.derivations} - claims)
+
+    def closure(self, modules: Iterable[str]) -> list[str]:
+        """``modules`` and every project module they import, transitively."""
+        out: dict[str, None] = {}
+        todo = list(modules)
+        while todo:
+            m = todo.pop()
+            if m in out or m not in self.modules:
+                continue
+            out[m] = None
+            todo.extend(self.modules[m].imports)
+        return sorted(out)
+
+    def files_of(self, claim_id: str) -> list[Path]:
+        """Every project file whose text can change ``claim_id``'s verdict."""
+        return [self.root / self.modules[m].file for m in self.closure(self.declaring_modules([claim_id]))]
+
+    def reached_by(self, changed: Iterable[Path]) -> set[str]:
+        """Ids of the claims and studies whose verdict an edit of any ``changed`` file can change."""
+        changed_rel = set()
+        for p in changed:
+            try:
+                changed_rel.add(Path(p).resolve().relative_to(self.root).as_posix())
+            except ValueError:
+                continue
+        changed_mods = {m for m, rec in self.modules.items() if rec.file in changed_rel}
+        reached: set[str] = set()
+        for m, rec in self.modules.items():
+            if rec.content and changed_mods.intersection(self.closure([m])):
+                reached.update(_declared(rec))
+        return reached
+
+    # ----------------------------------------------------------------- persistence
+
+    def to_json(self) -> str:
+        mods = {m: dataclasses.asdict(r) for m, r in self.modules.items()}
+        return json.dumps({"format": _FORMAT, "python": sys.version_info[:2], "modules": mods}, indent=0)
+
+    @classmethod
+    def from_json(cls, root: Path, text: str) -> ContentIndex | None:
+        try:
+            data = json.loads(text)
+            if data.get("format") != _FORMAT or tuple(data.get("python", ())) != tuple(sys.version_info[:2]):
+                return None
+            mods = {
+                m: ModuleRecord(**(r | {"fingerprint": tuple(r["fingerprint"])}))
+                for m, r in data["modules"].items()
+            }
+        except (ValueError, TypeError, KeyError):
+            return None  # an unreadable index is rebuilt, never trusted
+        return cls(root, mods)
+
+
+def _index_path(root: Path) -> Path:
+    return root / CACHE_DIR / "index.json"
+
+
+def load_index(root: Path, *, rebuild: bool = False) -> ContentIndex:
+    """The index of ``root``'s content, refreshed for every file added, removed or changed since it was
+    written (by mtime and size: a stat per file, no reading)."""
+    root = root.resolve()
+    old = None if rebuild else _read(root)
+    files = _content_files(root)
+    old_mods = old.modules if old is not None else {}
+    records: dict[str, ModuleRecord] = {}
+    stale: list[str] = []
+    for name, path in files.items():
+        fp = _fingerprint(path)
+        prev = old_mods.get(name)
+        if prev is not None and prev.content and prev.fingerprint == fp:
+            records[name] = prev
+        else:
+            records[name] = _static_record(root, name, path, fp, content=True)
+            stale.append(name)
+    # project files outside the content folders that content imports (shared helpers): tracked, not imported
+    changed_extra = _add_imported_project_files(root, records, old_mods)
+    if stale:
+        _declarations_into(root, stale, records)
+    index = ContentIndex(root, records)
+    if old is None or stale or changed_extra or set(old_mods) != set(records):
+        try:
+            write_atomic(_index_path(root), index.to_json())
+        except OSError:
+            pass  # a read-only checkout still works, only without a saved index
+    return index
+
+
+def _read(root: Path) -> ContentIndex | None:
+    try:
+        return ContentIndex.from_json(root, _index_path(root).read_text(encoding="utf-8"))
+    except OSError:
+        return None
+
+
+def _static_record(root: Path, name: str, path: Path, fp, *, content: bool) -> ModuleRecord:
+    source = path.read_text(encoding="utf-8", errors="replace")
+    imports = _imports_of(source, name, is_package=path.name == "__init__.py")
+    parts = name.split(".")
+    imports.update(".".join(parts[:i]) for i in range(1, len(parts)))  # its packages' __init__ run first
+    imports.discard(name)
+    return ModuleRecord(
+        file=path.relative_to(root).as_posix(), fingerprint=fp, content=content, imports=sorted(imports)
+    )
+
+
+def _add_imported_project_files(root: Path, records: dict[str, ModuleRecord], old_mods) -> bool:
+    changed = False
+    todo = [i for rec in list(records.values()) for i in rec.imports]
+    while todo:
+        name = todo.pop()
+        if name in records or name.split(".")[0] in ("lemmacheck",):
+            continue
+        path = _project_module_file(root, name)
+        if path is None or ".venv" in path.parts or "site-packages" in path.parts:
+            continue
+        fp = _fingerprint(path)
+        prev = old_mods.get(name)
+        if prev is not None and not prev.content and prev.fingerprint == fp:
+            records[name] = prev
+        else:
+            records[name] = _static_record(root, name, path, fp, content=False)
+            changed = True
+        todo.extend(records[name].imports)
+    for rec in records.values():  # keep only edges to project modules
+        rec.imports = [i for i in rec.imports if i in records or _project_module_file(root, i) is not None]
+    return changed
+
+
+def _declarations_into(root: Path, stale: list[str], records: dict[str, ModuleRecord]) -> None:
+    """Import the stale modules in a fresh interpreter and copy what each declares into ``records``."""
+    cmd = [
+        sys.executable,
+        "-c",
+        "import sys, lemmacheck.index as i; i._declarations_main(sys.argv[1:])",
+        str(root),
+        *stale,
+    ]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root, check=False)
+    try:
+        found = json.loads(proc.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        msg = f"indexing failed (exit {proc.returncode}): {proc.stderr.strip()[-2000:]}"
+        found = {m: {"import_error": msg} for m in stale}
+    for name, decl in found.items():
+        if name in records:
+            for key in (
+                "claims",
+                "derivations",
+                "studies",
+                "errors",
+                "error_messages",
+                "corrects",
+                "import_error",
+            ):
+                if key in decl:
+                    setattr(records[name], key, decl[key])
+
+
+def import_modules(root: Path, modules: Iterable[str]) -> list[tuple[str, str]]:
+    """Import content ``modules`` (discovery order); return ``(module, error)`` for those that fail,
+    in the form :func:`lemmacheck.discovery.discover` returns."""
+    root = root.resolve()
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    errors = []
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:
+            tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
+            errors.append((name, f"{type(exc).__name__}: {exc}\n{''.join(tb[-2:])}"))
+    return errors
+
+
+def _declarations_main(argv: list[str]) -> None:
+    """Child side of :func:`_declarations_into`: print ``{module: declarations}`` as one JSON line."""
+    from .claim import REGISTRY
+
+    root, stale = Path(argv[0]), argv[1:]
+    errors = dict(import_modules(root, stale))
+    out = {
+        m: {
+            "claims": [],
+            "derivations": [],
+            "studies": [],
+            "errors": [],
+            "error_messages": [],
+            "corrects": {},
+            "import_error": errors.get(m, ""),
+        }
+        for m in stale
+    }
+    for c in REGISTRY:
+        if c.module in out:
+            out[c.module]["claims"].append(c.id)
+            if c.corrects:
+                out[c.module]["corrects"][c.id] = c.corrects
+        if c.derivation is not None and c.derivation.module in out:
+            out[c.derivation.module]["derivations"].append(c.id)
+    # a derivation whose claim lives in a module not imported here waits in the registry's pending list
+    for cid, d in REGISTRY._pending_derivations.items():
+        if d.module in out:
+            out[d.module]["derivations"].append(cid)
+    for s in REGISTRY.studies.values():
+        if s.module in out:
+            out[s.module]["studies"].append(s.id)
+    for cid, m, message in REGISTRY.definition_errors:
+        if m in out:
+            out[m]["errors"].append(str(cid))
+            out[m]["error_messages"].append(message)
+    sys.stdout.write("\n" + json.dumps(out) + "\n")

@@ -1,0 +1,101 @@
+"""A throw-away project (pyproject.toml + one content package) for tests that need worker processes:
+a worker imports content from the project root, so a planted claim must live in an importable module."""
+
+from __future__ import annotations
+
+import textwrap
+import uuid
+from pathlib import Path
+
+HEADER = """\
+import os
+import signal
+import time
+
+from lemmacheck import Source, Verdict, inequality
+from lemmacheck.inputs import Array
+
+SRC = Source("planted.txt", "test")
+META = dict(title="planted", source=SRC, statement=r"a \\le b", expected=Verdict.HOLDS)
+"""
+
+AM_GM = """
+@inequality("{pkg}.am_gm", inputs={"a": Array(positive=True), "b": Array(positive=True)}, **META)
+def am_gm(xp, a, b):
+    return xp.sqrt(a * b), (a + b) / 2
+"""
+
+SLEEPS_FOREVER = """
+@inequality("{pkg}.sleeps_forever", inputs={"x": Array()}, **META)
+def sleeps_forever(xp, x):
+    time.sleep(10**6)
+    return x, x
+"""
+
+SLOW_SWEEP = """
+@inequality("{pkg}.slow_sweep", inputs={"x": Array()}, **META)
+def slow_sweep(xp, x):
+    time.sleep(0.2)  # per batch: the sweep gets somewhere before the limit
+    return x, x + 1
+"""
+
+IGNORES_ALARM = """
+@inequality("{pkg}.ignores_alarm", inputs={"x": Array()}, **META)
+def ignores_alarm(xp, x):
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})  # like C code that never returns
+    time.sleep(10**6)
+    return x, x
+"""
+
+KILLS_ITS_PROCESS = """
+@inequality("{pkg}.kills_its_process", inputs={"x": Array()}, **META)
+def kills_its_process(xp, x):
+    os._exit(3)
+"""
+
+
+def make_project(root: Path, modules: dict[str, str], *, helpers: dict[str, str] | None = None) -> str:
+    """Write a project under ``root`` whose content package (a unique name, returned) holds ``modules``
+    (name -> body after HEADER, ``{pkg}`` replaced by the package name) and ``helpers`` (name -> source)."""
+    pkg = f"planted_{uuid.uuid4().hex[:8]}"
+    pyproject = f'[project]\nname = "planted"\n\n[tool.lemmacheck]\ncontent = ["{pkg}"]\n'
+    (root / "pyproject.toml").write_text(pyproject)
+    (root / pkg).mkdir()
+    (root / pkg / "__init__.py").write_text("")
+    for name, body in modules.items():
+        path = root / pkg / f"{name}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        (path.parent / "__init__.py").touch()
+        path.write_text(HEADER + textwrap.dedent(body).replace("{pkg}", pkg))
+    for name, source in (helpers or {}).items():
+        (root / pkg / f"{name}.py").write_text(textwrap.dedent(source).replace("{pkg}", pkg))
+    return pkg
+
+
+INSTANT_VALUES = """
+from lemmacheck import value
+
+for _i in range(8):
+    value(f"{pkg}.instant_{_i}", computed=lambda: 4, stated=4, **META)
+"""
+
+# two claims of one check module; the second has its derivation in another module (no metadata there)
+TWO_CHECKS = """
+from lemmacheck import identity
+
+@identity("{pkg}.checks.plain", inputs={"x": Array()}, **META)
+def plain(xp, x):
+    return x + x, 2 * x
+
+@identity("{pkg}.checks.derived", inputs={"x": Array()}, **META)
+def derived(xp, x):
+    return (x + 1) ** 2, x * x + 2 * x + 1
+"""
+
+ITS_DERIVATION = """
+import sympy as sp
+from lemmacheck import derivation
+
+_x = sp.Symbol("x", real=True)
+derivation("{pkg}.checks.derived", chain=[(_x + 1) ** 2, "=", _x**2 + 2 * _x + 1])
+"""

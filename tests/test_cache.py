@@ -1,0 +1,158 @@
+"""The result cache answers when nothing a claim depends on changed, and only then."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from lemmacheck import cache as cache_module
+from lemmacheck.cache import ResultCache, result_from_dict
+from lemmacheck.claim import REGISTRY
+from lemmacheck.execution import execute
+from lemmacheck.profile import QUICK
+from planted_project import make_project
+
+PROFILE = QUICK.with_seed(11)
+
+ALPHA = """
+from {pkg}._shared import mean
+
+@inequality("{pkg}.alpha.am_gm", inputs={"a": Array(positive=True), "b": Array(positive=True)}, **META)
+def am_gm(xp, a, b):
+    return xp.sqrt(a * b), mean(a, b)
+"""
+
+BETA = """
+@inequality("{pkg}.beta.square", inputs={"x": Array()}, **META)
+def square(xp, x):
+    return 2 * xp.abs(x) - 1, x * x
+"""
+
+SHARED = """
+def mean(a, b):
+    return (a + b) / 2
+"""
+
+
+@pytest.fixture
+def project(tmp_path):
+    pkg = make_project(tmp_path, {"alpha": ALPHA, "beta": BETA}, helpers={"_shared": SHARED})
+    with REGISTRY.scratch():
+        yield tmp_path, pkg
+
+
+def _run(root, ids, profile=PROFILE):
+    return {r.id: r for r in execute(ids, profile, jobs=1, cache=ResultCache(root), root=root)}
+
+
+def _cached(results) -> dict[str, bool]:
+    return {cid: getattr(r, "cached", False) for cid, r in results.items()}
+
+
+def _append(path, text="\n# edited\n"):
+    path.write_text(path.read_text() + text)
+
+
+def test_no_change_answers_from_the_cache_and_an_edit_rechecks_only_what_it_reaches(project):
+    root, pkg = project
+    alpha, beta = f"{pkg}.alpha.am_gm", f"{pkg}.beta.square"
+    first = _run(root, [alpha, beta])
+    assert _cached(first) == {alpha: False, beta: False}
+    assert first[alpha].verdict.value == "HOLDS" and first[beta].verdict.value == "HOLDS"
+
+    again = _run(root, [alpha, beta])
+    assert _cached(again) == {alpha: True, beta: True}
+    for cid in (alpha, beta):
+        a, b = first[cid].to_dict(), again[cid].to_dict()
+        assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True), "a cached result is the result"
+
+    _append(root / pkg / "beta.py")
+    assert _cached(_run(root, [alpha, beta])) == {alpha: True, beta: False}
+
+    _append(root / pkg / "_shared.py")  # a helper only alpha imports
+    assert _cached(_run(root, [alpha, beta])) == {alpha: False, beta: True}
+
+
+def test_the_seed_the_profile_and_the_engine_are_part_of_the_key(project, monkeypatch):
+    root, pkg = project
+    ids = [f"{pkg}.beta.square"]
+    _run(root, ids)
+    assert _cached(_run(root, ids, PROFILE.with_seed(12))) == {ids[0]: False}
+    assert _cached(_run(root, ids, PROFILE.scaled(2))) == {ids[0]: False}
+    monkeypatch.setattr(cache_module, "engine_fingerprint", lambda: "another engine")
+    assert _cached(_run(root, ids)) == {ids[0]: False}
+
+
+def test_clear_forgets_everything(project):
+    root, pkg = project
+    ids = [f"{pkg}.beta.square"]
+    _run(root, ids)
+    assert ResultCache(root).clear() == 1
+    assert _cached(_run(root, ids)) == {ids[0]: False}
+
+
+def test_errors_are_never_cached(project):
+    root, pkg = project
+    cache = ResultCache(root)
+    (r,) = execute([f"{pkg}.beta.square"], PROFILE, jobs=1, root=root)
+    r.verdict = type(r.verdict)("ERROR")
+    assert not cache.store(r, PROFILE)
+    assert cache.lookup(r.id, PROFILE) is None
+
+
+def test_concurrent_writers_never_corrupt_the_store(project):
+    root, pkg = project
+    (result,) = execute([f"{pkg}.beta.square"], PROFILE, jobs=1, root=root)
+    failures = []
+
+    def writer(seed):
+        try:
+            cache, profile = ResultCache(root), PROFILE.with_seed(seed)
+            for _ in range(10):
+                cache.store(result, profile)
+                assert cache.lookup(result.id, profile) is not None
+        except Exception as exc:  # collected: an assertion in a thread would be lost
+            failures.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
+
+
+def test_result_round_trips_through_its_dict(project):
+    root, pkg = project
+    (r,) = execute([f"{pkg}.alpha.am_gm"], PROFILE, jobs=1, root=root)
+    assert result_from_dict(r.to_dict()).to_dict() == r.to_dict()
+
+
+STUDY = """
+from lemmacheck import StudyResult, study
+
+@study("{pkg}.study.table", title="a planted study")
+def table(profile):
+    return StudyResult(conclusion=f"drew {profile.rng.standard_normal():.6f}")
+"""
+
+
+def test_a_study_is_cached_like_a_claim(tmp_path):
+    pkg = make_project(tmp_path, {"study": STUDY})
+    from lemmacheck.engine import run_study
+    from lemmacheck.index import import_modules, load_index
+
+    with REGISTRY.scratch():
+        import_modules(tmp_path, load_index(tmp_path).declaring_modules([f"{pkg}.study.table"]))
+        s = REGISTRY.studies[f"{pkg}.study.table"]
+        calls = []
+
+        def compute():
+            calls.append(1)
+            return run_study(s, PROFILE)
+
+        first = ResultCache(tmp_path).study(s, PROFILE, compute)
+        again = ResultCache(tmp_path).study(s, PROFILE, compute)
+    assert len(calls) == 1 and again.pop("cached") is True and again == first and not first["error"]

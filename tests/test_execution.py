@@ -1,0 +1,148 @@
+"""Worker processes and time limits: a parallel run is a serial run, bit for bit; a hung claim is an ERROR."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lemmacheck import execution
+from lemmacheck.claim import REGISTRY
+from lemmacheck.discovery import discover, find_root
+from lemmacheck.execution import execute
+from lemmacheck.profile import QUICK
+from lemmacheck.verdict import Verdict
+from planted_project import (
+    AM_GM,
+    IGNORES_ALARM,
+    INSTANT_VALUES,
+    ITS_DERIVATION,
+    KILLS_ITS_PROCESS,
+    SLEEPS_FOREVER,
+    SLOW_SWEEP,
+    TWO_CHECKS,
+    make_project,
+)
+
+PROFILE = QUICK.with_seed(5)
+
+
+def _varied_selection(limit: int = 10) -> list[str]:
+    """One claim of each (kind, expected verdict, with/without derivation, chain or not), cheapest kinds
+    first: every code path of the engine is crossed by the comparison."""
+    discover()
+    seen: dict[tuple, str] = {}
+    for c in REGISTRY:
+        path = (c.kind.value, c.expected.value, c.derivation is not None, c.expected_broken_step)
+        seen.setdefault(path, c.id)
+    return list(seen.values())[:limit]
+
+
+def _comparable(result) -> str:
+    data = result.to_dict()
+    data.pop("seconds")
+    return json.dumps(data, sort_keys=True)
+
+
+def test_two_workers_reproduce_a_serial_run_bit_for_bit():
+    ids = _varied_selection()
+    serial = execute(ids, PROFILE, jobs=1, root=find_root())
+    parallel = execute(ids, PROFILE, jobs=2, root=find_root())
+    assert [r.id for r in parallel] == ids, "results come back in the order asked"
+    assert all(r.verdict is not Verdict.ERROR for r in serial), [r.message for r in serial]
+    for a, b in zip(serial, parallel, strict=True):
+        assert _comparable(a) == _comparable(b), f"{a.id}: -j 1 and -j 2 disagree"
+
+
+def test_a_claim_that_sleeps_forever_times_out_and_the_run_goes_on(tmp_path):
+    pkg = make_project(tmp_path, {"mod": AM_GM + SLEEPS_FOREVER + SLOW_SWEEP})
+    ids = [f"{pkg}.sleeps_forever", f"{pkg}.am_gm", f"{pkg}.slow_sweep"]
+    seen = []
+    results = execute(ids, PROFILE, jobs=2, timeout=1.5, root=tmp_path, on_result=seen.append)
+    hung, ok, slow = results
+    assert ok.verdict is Verdict.HOLDS, ok.message
+    for r in (hung, slow):
+        assert r.verdict is Verdict.ERROR
+        assert "timed out after 1.5 s" in r.message, r.message
+        assert f"lemmacheck run --seed 5 -k {r.id}" in r.message
+        assert r.title == "planted" and r.seed, "the ERROR result keeps the claim's metadata"
+    assert "reached: in the " in slow.message and "instances checked" in slow.message, slow.message
+    assert slow.evidence["reached"]["instances"] > 0, "the partial search is reported"
+    assert sorted(r.id for r in seen) == sorted(ids), "on_result sees every claim"
+
+
+def test_a_claim_timing_out_in_process_is_an_error_too(tmp_path):
+    pkg = make_project(tmp_path, {"mod": AM_GM + SLEEPS_FOREVER})
+    with REGISTRY.scratch():
+        ids = [f"{pkg}.sleeps_forever", f"{pkg}.am_gm"]
+        hung, ok = execute(ids, PROFILE, jobs=1, timeout=1, root=tmp_path)
+    assert hung.verdict is Verdict.ERROR and "timed out after 1 s" in hung.message
+    assert ok.verdict is Verdict.HOLDS
+
+
+def test_a_worker_that_ignores_the_alarm_is_killed_and_replaced(tmp_path, monkeypatch):
+    monkeypatch.setattr(execution, "_GRACE", 0.5)
+    pkg = make_project(tmp_path, {"mod": AM_GM + IGNORES_ALARM + KILLS_ITS_PROCESS})
+    ids = [f"{pkg}.ignores_alarm", f"{pkg}.kills_its_process", f"{pkg}.am_gm"]
+    stuck, died, ok = execute(ids, PROFILE, jobs=2, timeout=1, root=tmp_path)
+    assert stuck.verdict is Verdict.ERROR and "timed out after 1 s" in stuck.message
+    assert "killed" in stuck.message
+    assert died.verdict is Verdict.ERROR and "exit code 3" in died.message, died.message
+    assert ok.verdict is Verdict.HOLDS, "the run goes on with a fresh worker"
+
+
+def test_an_unknown_claim_id_is_an_error_naming_it(tmp_path):
+    make_project(tmp_path, {"mod": AM_GM})
+    with REGISTRY.scratch():
+        (r,) = execute(["nothing.here"], PROFILE, jobs=1, root=tmp_path)
+    assert r.verdict is Verdict.ERROR and "'nothing.here'" in r.message
+
+
+def test_default_timeout_is_longer_for_deep_searches():
+    from lemmacheck.profile import DEEP
+
+    assert execution.default_timeout(QUICK) < execution.default_timeout(DEEP)
+
+
+def test_dask_local_cluster_reproduces_a_serial_run():
+    pytest.importorskip("distributed", reason="dask is an optional extra: pip install -e '.[dask]'")
+    ids = _varied_selection(4)
+    serial = execute(ids, PROFILE, jobs=1, root=find_root())
+    on_dask = execute(ids, PROFILE, jobs=2, dask="local", root=find_root())
+    for a, b in zip(serial, on_dask, strict=True):
+        assert _comparable(a) == _comparable(b), f"{a.id}: serial and Dask disagree"
+
+
+def test_ctrl_c_keeps_the_results_already_finished(tmp_path):
+    pkg = make_project(tmp_path, {"mod": AM_GM + SLEEPS_FOREVER})
+
+    def interrupt_after_first(result):
+        raise KeyboardInterrupt
+
+    with pytest.raises(execution.RunInterrupted) as info:
+        execute(
+            [f"{pkg}.am_gm", f"{pkg}.sleeps_forever"],
+            PROFILE,
+            jobs=2,
+            root=tmp_path,
+            on_result=interrupt_after_first,
+        )
+    assert [r.id for r in info.value.results] == [f"{pkg}.am_gm"]
+
+
+def test_claims_finishing_instantly_are_never_mistaken_for_hung_workers(tmp_path):
+    # a worker's "start" and "done" arrive together; read through a buffer, "done" would sit unseen
+    # while the parent waits on the empty pipe, until the time limit killed a worker that had finished
+    pkg = make_project(tmp_path, {"mod": INSTANT_VALUES})
+    ids = [f"{pkg}.instant_{i}" for i in range(8)]
+    results = execute(ids, PROFILE, jobs=2, timeout=2, root=tmp_path)
+    assert [r.verdict for r in results if r.verdict is Verdict.ERROR] == [], [r.message for r in results]
+
+
+def test_a_worker_imports_a_claims_derivation_even_after_its_check_module(tmp_path):
+    pkg = make_project(tmp_path, {"checks": TWO_CHECKS, "derivs": ITS_DERIVATION})
+    plain, derived = execute(
+        [f"{pkg}.checks.plain", f"{pkg}.checks.derived"], PROFILE, jobs=1, isolate=True, root=tmp_path
+    )
+    assert plain.verdict is Verdict.HOLDS, plain.message
+    assert derived.verdict is Verdict.PROVED, "the derivation module was imported for the second claim"
