@@ -64,8 +64,24 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--no-studies", action="store_true", help="skip the measurement studies")
     run.add_argument("--no-html", action="store_true", help="write results.json only")
     run.add_argument("--quiet", action="store_true", help="no progress line")
+    _add_execution_options(run)
     ls = sub.add_parser("list", help="list the claims of the catalogue (and malformed declarations)")
     ls.add_argument("-k", dest="keyword", default=None, metavar="EXPRESSION", help=_K_HELP)
+    cache = sub.add_parser("cache", help="the result cache (.lemmacheck-cache/)")
+    cache.add_argument("action", choices=["clear"], help="forget every cached result")
+    watch = sub.add_parser(
+        "watch",
+        help="re-check the claims a saved file reaches; print the verdicts that change",
+        epilog=_EPILOG,
+    )
+    watch.add_argument("-k", dest="keyword", default=None, metavar="EXPRESSION", help=_K_HELP)
+    watch.add_argument("--seed", type=int, default=None, help="run seed (default: a fresh seed, printed)")
+    watch.add_argument("--deep", action="store_true", help="long searches")
+    watch.add_argument(
+        "--out", type=Path, default=None, help="report folder kept current (default: reports/)"
+    )
+    watch.add_argument("--no-html", action="store_true", help="keep results.json only")
+    _add_execution_options(watch)
     show = sub.add_parser("show", help="check one claim and print everything about it")
     show.add_argument("claim_id", metavar="ID", help="the claim's exact id (see `lemmacheck list`)")
     show.add_argument(
@@ -80,6 +96,35 @@ def _parser() -> argparse.ArgumentParser:
     render.add_argument("results", type=Path)
     render.add_argument("--out", type=Path, default=None, help="HTML file (default: index.html beside it)")
     return p
+
+
+def _add_execution_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes (default: every core; 1 checks in this process)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds per claim before it is an ERROR (default 120 quick, 3600 deep)",
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="check every claim again (the cache in .lemmacheck-cache/ is left untouched)",
+    )
+    parser.add_argument(
+        "--dask",
+        default=None,
+        metavar="ADDRESS",
+        help="run the claims on a dask.distributed scheduler ('local': a LocalCluster here)",
+    )
 
 
 class _Progress:
@@ -151,17 +196,16 @@ def _summary(run) -> str:
     return "\n".join(lines)
 
 
-def _preamble_results(keyword: str | None, import_errors) -> list:
+def _preamble_results(keyword: str | None, index) -> list:
     """The results a run reports before any claim runs: modules that failed to import and malformed
     declarations (what :func:`run_claims` puts first; needed again for a partial report)."""
-    from .claim import REGISTRY
     from .engine import definition_error_result, import_error_result
     from .selection import matches
 
-    out = [import_error_result(m, msg) for m, msg in import_errors]
+    out = [import_error_result(m, msg) for m, msg in index.failed_imports()]
     out += [
         definition_error_result(cid, m, msg)
-        for cid, m, msg in REGISTRY.definition_errors
+        for cid, m, msg in index.definition_errors()
         if matches(keyword, str(cid))
     ]
     return out
@@ -172,12 +216,12 @@ def _sigterm_as_interrupt(signum, frame):  # CI cancellations send SIGTERM: keep
 
 
 def cmd_run(args) -> int:
-    from .claim import REGISTRY
-    from .discovery import content_dirs, discover, find_root
+    from .discovery import content_dirs, find_root
     from .engine import RunResult, run_claims
+    from .index import load_index
     from .output import Journal, folder_problem, write_report
     from .profile import profile_named
-    from .selection import compile_expression, select
+    from .selection import compile_expression
 
     compile_expression(args.keyword)  # a malformed -k is a usage error before anything runs
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
@@ -196,18 +240,26 @@ def cmd_run(args) -> int:
         f"{' --deep' if args.deep else ''}{selection})",
         flush=True,
     )
-    import_errors = discover(root)
-    preamble = _preamble_results(args.keyword, import_errors)
-    claims = select(REGISTRY, args.keyword)
-    studies = select(REGISTRY.studies.values(), args.keyword) if not args.no_studies else []
+    # The index says which modules declare what, so nothing is imported before it is needed.
+    index = load_index(root)
+    match = compile_expression(args.keyword)
+    preamble = _preamble_results(args.keyword, index)
+    claims = index.claim_ids(match)
+    studies = index.study_ids(match) if not args.no_studies else []
     out = (args.out or root / "reports").resolve()
     if not claims and not studies and not preamble:
         why = f"no claim selected by -k {args.keyword!r}" if args.keyword else "the catalogue is empty"
         _say(
-            f"{why} ({len(REGISTRY)} claims in the catalogue; `lemmacheck list` shows them); {out} left "
-            "as it was"
+            f"{why} ({len(index.claim_ids())} claims in the catalogue; `lemmacheck list` shows them); {out} "
+            "left as it was"
         )
         return ExitCode.NOTHING_SELECTED
+    previous = _previous_results(out)
+    cache = None
+    if not args.no_cache:
+        from .cache import ResultCache
+
+        cache = ResultCache(root, index=index)
 
     problem = folder_problem(out)
     if problem:
@@ -243,10 +295,15 @@ def cmd_run(args) -> int:
         run = run_claims(
             profile,
             keyword=args.keyword,
-            import_errors=import_errors,
             with_studies=not args.no_studies,
             progress=progress,
             on_result=on_result,
+            index=index,
+            root=root,
+            jobs=args.jobs,
+            timeout=args.timeout,
+            cache=cache,
+            dask=args.dask,
         )
     except KeyboardInterrupt:
         progress.done()
@@ -258,8 +315,11 @@ def cmd_run(args) -> int:
     finally:
         if old_term is not None:
             signal.signal(signal.SIGTERM, old_term)
+        if cache is not None:
+            cache.close()
     progress.done()
     data = run.to_dict()
+    data["changes"] = _changes(previous, data, args.keyword)
     written, write_error = [], problem
     if not problem:
         from .errors import OutputError
@@ -284,6 +344,13 @@ def cmd_run(args) -> int:
         else:
             journal.close()
     print(_summary(run))
+    cached = sum(1 for r in run.results if r.cached)
+    if cached:
+        print(
+            f"\n{cached} of {len(run.results)} results answered from the cache "
+            "(.lemmacheck-cache/; --no-cache checks again)"
+        )
+    print(_format_changes(data["changes"], previous))
     failed = bool(run.mismatches()) or any(s.get("error") for s in run.studies)
     if write_error:
         print(f"\n{len(run.results)} claims in {run.seconds:.1f}s", flush=True)
@@ -292,6 +359,38 @@ def cmd_run(args) -> int:
         return ExitCode.MISMATCH if failed else ExitCode.USAGE
     print(f"\n{len(run.results)} claims in {run.seconds:.1f}s; wrote " + ", ".join(str(p) for p in written))
     return ExitCode.MISMATCH if failed else ExitCode.OK
+
+
+def _previous_results(out: Path) -> dict | None:
+    """The last run's results in the report folder, if any is readable (to say what changed)."""
+    import json
+
+    try:
+        return json.loads((out / "results.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _changes(previous: dict | None, data: dict, keyword: str | None) -> list[dict]:
+    """Verdict and proof transitions since the previous run, over the claims this run selected."""
+    if previous is None:
+        return []
+    from .changes import diff
+    from .selection import matches
+
+    prev = dict(previous)
+    prev["claims"] = [c for c in previous.get("claims", []) if matches(keyword, str(c.get("id", "")))]
+    return [t.to_dict() for t in diff(prev, data)]
+
+
+def _format_changes(changes: list[dict], previous: dict | None) -> str:
+    if previous is None:
+        return "\nno previous results in the report folder: nothing to compare with"
+    if not changes:
+        return "\nno verdict or proof status changed since the previous run"
+    lines = [f"\n{len(changes)} change(s) since the previous run:"]
+    lines += [f"  {c['claim_id']}: {c['what']} {c['before']} → {c['after']}" for c in changes]
+    return "\n".join(lines)
 
 
 def _interrupted(args, profile, preamble, done, total, out, journal, problem) -> int:
@@ -374,6 +473,21 @@ def cmd_render(args) -> int:
     return ExitCode.OK
 
 
+def cmd_cache(args) -> int:
+    from .cache import ResultCache
+    from .discovery import find_root
+
+    with ResultCache(find_root()) as c:
+        print(f"forgot {c.clear()} cached results ({c.path})")
+    return ExitCode.OK
+
+
+def cmd_watch(args) -> int:
+    from . import watch
+
+    return int(watch.run(args))
+
+
 def cmd_show(args) -> int:
     from .api import DEFAULT_SEED
     from .claim import REGISTRY
@@ -405,7 +519,14 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # argparse: --help / --version (0) or a usage error (2)
         return int(exc.code or 0)
     try:
-        commands = {"run": cmd_run, "list": cmd_list, "show": cmd_show, "render": cmd_render}
+        commands = {
+            "run": cmd_run,
+            "list": cmd_list,
+            "show": cmd_show,
+            "render": cmd_render,
+            "cache": cmd_cache,
+            "watch": cmd_watch,
+        }
         return int(commands[args.command](args))
     except (SelectionError, ReportInputError) as exc:
         _say(f"error: {exc}")

@@ -20,13 +20,13 @@ from .kinds import Context, Outcome, checker_for
 from .kinds.derivation import combine
 from .profile import Profile, claim_seed
 from .results import SCHEMA_VERSION, ClaimResult, Proof, jsonable, record_to_json
-from .selection import matches
+from .selection import compile_expression, matches
 from .selection import select as _select
 from .settle import Budget
 from .tolerance import tolerance_for
 from .verdict import ProofStatus, Verdict
 
-__all__ = ["run_claim", "run_claims", "run_study", "RunResult", "replay_command"]
+__all__ = ["run_claim", "run_claims", "run_study", "RunResult", "replay_command", "blank_result"]
 
 
 def replay_command(claim_id: str, profile: Profile) -> str:
@@ -81,8 +81,10 @@ def _contradiction(verdict: Verdict, evidence: dict, tol) -> str:
     return ""
 
 
-def _run_claim(claim: Claim, profile: Profile, seed: int) -> ClaimResult:
-    result = ClaimResult(
+def blank_result(claim: Claim, profile: Profile, message: str = "") -> ClaimResult:
+    """An ERROR result carrying the claim's metadata and ``message``: what a check fills in, or what a
+    claim that could not be run (timed out, lost its worker) reports."""
+    return ClaimResult(
         id=claim.id,
         title=claim.title,
         source={
@@ -99,12 +101,17 @@ def _run_claim(claim: Claim, profile: Profile, seed: int) -> ClaimResult:
         corrects=claim.corrects,
         same_as=list(claim.same_as),
         notes=claim.notes,
-        seed=seed,
+        seed=claim_seed(profile.seed, claim.id),
         replay=replay_command(claim.id, profile),
         module=claim.module,
         doc=claim.doc,
         expected_proof=claim.expected_proof.value,
+        message=message,
     )
+
+
+def _run_claim(claim: Claim, profile: Profile, seed: int) -> ClaimResult:
+    result = blank_result(claim, profile)
     tol = tolerance_for(override=claim.tol)
     ctx = Context(
         profile=profile,
@@ -282,39 +289,92 @@ def run_claims(
     with_studies: bool = True,
     progress: Callable[[str, int, int], None] | None = None,
     on_result: Callable[[ClaimResult], None] | None = None,
+    index=None,
+    root=None,
+    jobs: int | None = 1,
+    timeout: float | None = None,
+    cache=None,
+    dask: str | None = None,
 ) -> RunResult:
     """Check the selected claims (and studies); ``on_result`` sees each claim's result as it finishes,
-    so a caller can journal them and keep the work done when the run is interrupted."""
+    so a caller can journal them and keep the work done when the run is interrupted.
+
+    Without ``index`` the claims are those already registered (imported content, planted claims) and run
+    here, one after the other.  With a :class:`lemmacheck.index.ContentIndex` nothing needs importing
+    first: the selection, the catalogue's links and its malformed declarations come from the index, and
+    :func:`lemmacheck.execution.execute` runs the claims (``jobs`` workers, ``timeout`` per claim, answers
+    from ``cache``, or on a Dask scheduler).  Either way the per-claim seeds make the results the same.
+    """
     started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
-    claims = select(REGISTRY, keyword)
-    corrected_by: dict[str, list[str]] = {}
-    for c in REGISTRY:
-        if c.corrects:
-            corrected_by.setdefault(c.corrects, []).append(c.id)
+    if index is None:
+        claims = select(REGISTRY, keyword)
+        ids = [c.id for c in claims]
+        corrected_by: dict[str, list[str]] = {}
+        for c in REGISTRY:
+            if c.corrects:
+                corrected_by.setdefault(c.corrects, []).append(c.id)
+        definition_errors = REGISTRY.definition_errors
+        orphans = REGISTRY.orphan_derivations()
+        studies = _select(REGISTRY.studies.values(), keyword) if with_studies else []
+    else:
+        from .index import import_modules
+
+        match = compile_expression(keyword)
+        ids = index.claim_ids(match)
+        corrected_by = index.corrected_by()
+        definition_errors = index.definition_errors()
+        orphans = index.orphan_derivations()
+        import_errors = [*import_errors, *index.failed_imports()]
+        study_ids = index.study_ids(match) if with_studies else []
+        if study_ids:
+            import_modules(index.root, index.declaring_modules(study_ids))
+        studies = [REGISTRY.studies[s] for s in study_ids if s in REGISTRY.studies]
     results = [import_error_result(m, msg) for m, msg in import_errors]
     results += [
         definition_error_result(cid, m, msg)
-        for cid, m, msg in REGISTRY.definition_errors
+        for cid, m, msg in definition_errors
         if matches(keyword, str(cid))
     ]
-    studies = _select(REGISTRY.studies.values(), keyword)
-    total = len(claims) + (len(studies) if with_studies else 0)
-    for i, c in enumerate(claims):
-        if progress:
-            progress(c.id, i, total)
-        r = run_claim(c, profile)
-        r.corrected_by = corrected_by.get(c.id, [])
-        results.append(r)
+    total = len(ids) + len(studies)
+
+    def finished(r: ClaimResult) -> None:
+        r.corrected_by = corrected_by.get(r.id, [])
         if on_result:
             on_result(r)
-    study_results = []
-    if with_studies:
-        for j, s in enumerate(studies):
+
+    if index is None:
+        for i, c in enumerate(claims):
             if progress:
-                progress(s.id, len(claims) + j, total)
-            study_results.append(run_study(s, profile))
-    for orphan in REGISTRY.orphan_derivations():
+                progress(c.id, i, total)
+            r = run_claim(c, profile)
+            finished(r)
+            results.append(r)
+    else:
+        from .execution import execute
+
+        results += execute(
+            ids,
+            profile,
+            jobs=jobs,
+            timeout=timeout,
+            cache=cache,
+            dask=dask,
+            root=root,
+            index=index,
+            progress=lambda cid, i, n: progress(cid, i, total) if progress else None,
+            on_result=finished,
+        )
+    study_results = []
+    for j, s in enumerate(studies):
+        if progress:
+            progress(s.id, len(ids) + j, total)
+        study_results.append(
+            cache.study(s, profile, lambda s=s: run_study(s, profile))
+            if cache is not None
+            else run_study(s, profile)
+        )
+    for orphan in orphans:
         results.append(
             definition_error_result(
                 orphan,

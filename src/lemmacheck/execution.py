@@ -80,35 +80,9 @@ class RunInterrupted(KeyboardInterrupt):
 
 
 def _blank_result(claim, profile: Profile, message: str) -> ClaimResult:
-    """An ERROR result carrying the claim's metadata as ``engine._run_claim`` fills it (a copy of its
-    constructor call: the engine should expose it as one function) and ``message``."""
-    from .engine import replay_command
-    from .profile import claim_seed
+    from .engine import blank_result
 
-    return ClaimResult(
-        id=claim.id,
-        title=claim.title,
-        source={
-            "file": claim.source.file,
-            "location": claim.source.location,
-            "quote": claim.source.quote,
-            "kind": claim.source.kind,
-        },
-        statement=claim.statement,
-        kind=claim.kind.value,
-        expected=claim.expected.value,
-        verdict=Verdict.ERROR,
-        expected_broken_step=claim.expected_broken_step,
-        corrects=claim.corrects,
-        same_as=list(claim.same_as),
-        notes=claim.notes,
-        seed=claim_seed(profile.seed, claim.id),
-        replay=replay_command(claim.id, profile),
-        module=claim.module,
-        doc=claim.doc,
-        expected_proof=claim.expected_proof.value,
-        message=message,
-    )
+    return blank_result(claim, profile, message)
 
 
 def _unknown_result(claim_id: str, profile: Profile, message: str) -> ClaimResult:

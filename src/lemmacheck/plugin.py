@@ -18,12 +18,20 @@ DEFAULT_TEST_SEED = 20261125
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("lemmacheck", "lemmacheck claim checking")
-    group.addoption("--lemmacheck-seed", default=os.environ.get("LEMMACHECK_SEED", str(DEFAULT_TEST_SEED)),
-                    help="run seed for claim checks: an integer, or 'random' (default %(default)s)")
-    group.addoption("--lemmacheck-deep", action="store_true", default=False,
-                    help="use the deep search profile (long)")
-    group.addoption("--lemmacheck-report", default=None, metavar="DIR",
-                    help="write results.json and index.html of the claims checked in this session to DIR")
+    group.addoption(
+        "--lemmacheck-seed",
+        default=os.environ.get("LEMMACHECK_SEED", str(DEFAULT_TEST_SEED)),
+        help="run seed for claim checks: an integer, or 'random' (default %(default)s)",
+    )
+    group.addoption(
+        "--lemmacheck-deep", action="store_true", default=False, help="use the deep search profile (long)"
+    )
+    group.addoption(
+        "--lemmacheck-report",
+        default=None,
+        metavar="DIR",
+        help="write results.json and index.html of the claims checked in this session to DIR",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -57,8 +65,10 @@ class _XdistController:
 
 def pytest_report_header(config: pytest.Config) -> str:
     prof = "deep" if config.getoption("--lemmacheck-deep") else "quick"
-    return f"lemmacheck: seed {config._lemmacheck_seed}, profile {prof} (replay: --lemmacheck-seed " \
-           f"{config._lemmacheck_seed})"
+    return (
+        f"lemmacheck: seed {config._lemmacheck_seed}, profile {prof} (replay: --lemmacheck-seed "
+        f"{config._lemmacheck_seed})"
+    )
 
 
 @pytest.fixture(scope="session")
@@ -86,20 +96,21 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if not out or not results:
         return
     results = _catalogue_order(results)
-    import json
     from pathlib import Path
 
     from .engine import RunResult
-    from .report.html import write_html
+    from .output import write_report
 
-    run = RunResult(seed=session.config._lemmacheck_seed,
-                    profile="deep" if session.config.getoption("--lemmacheck-deep") else "quick",
-                    results=results, studies=[], started="pytest session",
-                    seconds=sum(r.seconds for r in results))
-    data = run.to_dict()
-    Path(out).mkdir(parents=True, exist_ok=True)
-    (Path(out) / "results.json").write_text(json.dumps(data, indent=1, ensure_ascii=False))
-    write_html(data, Path(out) / "index.html")
+    run = RunResult(
+        seed=session.config._lemmacheck_seed,
+        profile="deep" if session.config.getoption("--lemmacheck-deep") else "quick",
+        results=results,
+        studies=[],
+        started="pytest session",
+        seconds=sum(r.seconds for r in results),
+    )
+    # the same atomic, locked pair of files the CLI writes
+    write_report(Path(out).resolve(), run.to_dict(), html=True)
 
 
 def _catalogue_order(results: list) -> list:

@@ -76,6 +76,7 @@ class ClaimResult:
     expected_proof: str = ProofStatus.NONE.value
     reason: str = ""  # why the verdict is INCONCLUSIVE
     evidence_kind: str = ""  # which checker produced the evidence (the report's partial for it)
+    cached: bool = False  # answered from the result cache (nothing that can change it has changed)
 
     @property
     def matches_expectation(self) -> bool:

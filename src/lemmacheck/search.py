@@ -27,6 +27,7 @@ from .candidates import Candidate, CandidatePool, Instance
 from .claim import ApproximationCheck, NumericCheck
 from .errors import CheckError, SamplerError
 from .profile import Profile
+from .reproducible import pinned_hypothesis_constants
 from .tolerance import NOISE_REPEATS, NOISE_ULPS, SIGNIFICANCE, Tolerance, slack
 from .xp import numpy_xp
 
@@ -536,7 +537,8 @@ def _hypothesis(
                 raise AssertionError(f"violation, normalised gap {g:.3g}")
 
     try:
-        search()
+        with pinned_hypothesis_constants():  # the draws depend on the claim and its seed only
+            search()
     except AssertionError:
         pass  # Hypothesis replays its shrunk example last, so tracker.last_failure is the minimal one
     except CheckError:
