@@ -308,7 +308,9 @@ def test_the_findings_come_first_with_the_errors_and_their_corrected_forms(page,
     assert refuted, "the report fixture must contain a refuted claim"
     first_section = page.eval_on_selector("main section", "s => s.id")
     assert first_section == "findings"
-    links = page.eval_on_selector_all("#findings details.errors a", "as => as.map(a => a.getAttribute('href'))")
+    links = page.eval_on_selector_all(
+        "#findings details.errors a", "as => as.map(a => a.getAttribute('href'))"
+    )
     assert f"#{refuted[0]}" in links
     corrected = [c["corrected_by"] for c in data["claims"] if c["id"] == "schatten.holder_eq8"][0]
     assert f"#{corrected[0]}" in links  # the corrected form sits next to the error

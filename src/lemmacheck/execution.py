@@ -143,7 +143,7 @@ def _reached(frame) -> dict:
     return out
 
 
-def _timeout_message(claim_id: str, seconds: float, reached: dict, replay: str) -> str:
+def _timeout_message(claim_id: str | None, seconds: float | None, reached: dict, replay: str) -> str:
     where = []
     if "phase" in reached:
         where.append(f"in {reached['phase']}")
@@ -172,7 +172,7 @@ def _time_limit(seconds: float | None):
         and hasattr(signal, "setitimer")
         and threading.current_thread() is threading.main_thread()
     )
-    if not usable:
+    if not usable or seconds is None:
         yield
         return
 
@@ -318,6 +318,8 @@ class _Worker:
             start_new_session=True,
             bufsize=0,
         )
+        assert self.proc.stdin is not None and self.proc.stdout is not None  # both are pipes
+        self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
         self.claim_id: str | None = None
         self.template: ClaimResult | None = None
         self.started = 0.0
@@ -326,11 +328,11 @@ class _Worker:
     def give(self, claim_id: str, profile: Profile, limit: float | None, modules: list[str]) -> None:
         self.claim_id, self.template, self.started = claim_id, None, time.monotonic()
         self.deadline = self.started + (limit + _GRACE + _STARTUP_ALLOWANCE if limit else math.inf)
-        _send(self.proc.stdin, (claim_id, profile, limit, modules))
+        _send(self.stdin, (claim_id, profile, limit, modules))
 
     def answered(self, limit: float | None):
         """The worker's next message; a "start" moves the deadline to the claim's own clock."""
-        kind, claim_id, payload = _receive(self.proc.stdout)
+        kind, claim_id, payload = _receive(self.stdout)
         if kind == "start":
             self.template, self.started = payload, time.monotonic()
             self.deadline = self.started + limit + _GRACE if limit else math.inf
@@ -346,7 +348,7 @@ class _Worker:
         """Let the worker exit (EOF on its stdin) without waiting for its interpreter to shut down: a
         thread reaps it, and kills it if it has not gone within a few seconds."""
         with contextlib.suppress(OSError):
-            self.proc.stdin.close()
+            self.stdin.close()
         threading.Thread(target=self._reap, daemon=True, name="lemmacheck-reaper").start()
 
     def _reap(self) -> None:
@@ -357,7 +359,7 @@ class _Worker:
         self._close()
 
     def _close(self) -> None:
-        for stream in (self.proc.stdin, self.proc.stdout):
+        for stream in (self.stdin, self.stdout):
             with contextlib.suppress(OSError):
                 stream.close()
 
@@ -390,10 +392,9 @@ def _run_pool(
                 w.give(claim_id, profile, timeout, index.declaring_modules([claim_id]))
                 busy.append(w)
             wait_for = max(0.0, min(w.deadline for w in busy) - time.monotonic())
-            ready = multiprocessing.connection.wait(
-                [w.proc.stdout for w in busy], timeout=None if wait_for == math.inf else wait_for
-            )
-            for w in [w for w in busy if w.proc.stdout in ready]:
+            pipes: list = [w.stdout for w in busy]  # file objects: wait() takes anything with fileno()
+            ready = multiprocessing.connection.wait(pipes, timeout=None if wait_for == math.inf else wait_for)
+            for w in [w for w in busy if w.stdout in ready]:
                 try:
                     kind, payload = w.answered(timeout)
                 except (EOFError, OSError, pickle.UnpicklingError):
@@ -430,7 +431,7 @@ def _run_pool(
 
 def _lost(w: _Worker, profile: Profile, message: str | None, timeout: float | None = None) -> ClaimResult:
     """The ERROR result of a claim whose worker was killed (timeout) or died."""
-    result = w.template or _unknown_result(w.claim_id, profile, "")
+    result = w.template or _unknown_result(w.claim_id or "?", profile, "")
     result.seconds = time.monotonic() - w.started
     if message is None:
         result.message = (

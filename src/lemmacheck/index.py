@@ -24,6 +24,7 @@ import tempfile
 import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from .discovery import content_dirs
 
@@ -357,7 +358,7 @@ def _declarations_main(argv: list[str]) -> None:
 
     root, stale = Path(argv[0]), argv[1:]
     errors = dict(import_modules(root, stale))
-    out = {
+    out: dict[str, dict[str, Any]] = {
         m: {
             "claims": [],
             "derivations": [],

@@ -12,6 +12,8 @@ import secrets
 import pytest
 
 _RESULTS_KEY = pytest.StashKey[list]()
+#: the run seed of this session (the controller's under xdist)
+SEED_KEY = pytest.StashKey[int]()
 _WORKER_RESULTS = "lemmacheck_results"
 DEFAULT_TEST_SEED = 20261125
 
@@ -37,10 +39,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     worker_input = getattr(config, "workerinput", None)  # set on pytest-xdist workers
     if worker_input is not None and "lemmacheck_seed" in worker_input:
-        config._lemmacheck_seed = int(worker_input["lemmacheck_seed"])  # the controller's, never redrawn
+        config.stash[SEED_KEY] = int(worker_input["lemmacheck_seed"])  # the controller's, never redrawn
     else:
         raw = config.getoption("--lemmacheck-seed")
-        config._lemmacheck_seed = secrets.randbelow(2**31) if raw == "random" else int(raw)
+        config.stash[SEED_KEY] = secrets.randbelow(2**31) if raw == "random" else int(raw)
     config.stash[_RESULTS_KEY] = []
     config.pluginmanager.register(_XdistController(), "lemmacheck-xdist")
 
@@ -52,7 +54,7 @@ class _XdistController:
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node) -> None:
-        node.workerinput["lemmacheck_seed"] = node.config._lemmacheck_seed
+        node.workerinput["lemmacheck_seed"] = node.config.stash[SEED_KEY]
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
@@ -66,8 +68,8 @@ class _XdistController:
 def pytest_report_header(config: pytest.Config) -> str:
     prof = "deep" if config.getoption("--lemmacheck-deep") else "quick"
     return (
-        f"lemmacheck: seed {config._lemmacheck_seed}, profile {prof} (replay: --lemmacheck-seed "
-        f"{config._lemmacheck_seed})"
+        f"lemmacheck: seed {config.stash[SEED_KEY]}, profile {prof} (replay: --lemmacheck-seed "
+        f"{config.stash[SEED_KEY]})"
     )
 
 
@@ -77,7 +79,7 @@ def lemmacheck_profile(request: pytest.FixtureRequest):
 
     cfg = request.config
     profile = profile_named("deep" if cfg.getoption("--lemmacheck-deep") else "quick")
-    return profile.with_seed(cfg._lemmacheck_seed)
+    return profile.with_seed(cfg.stash[SEED_KEY])
 
 
 @pytest.fixture(scope="session")
@@ -102,7 +104,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     from .output import write_report
 
     run = RunResult(
-        seed=session.config._lemmacheck_seed,
+        seed=session.config.stash[SEED_KEY],
         profile="deep" if session.config.getoption("--lemmacheck-deep") else "quick",
         results=results,
         studies=[],
