@@ -15,7 +15,7 @@ import sympy as sp
 
 from lemmacheck import REGISTRY, Source, Verdict, derivation, identity, inequality
 from lemmacheck.engine import run_claim
-from lemmacheck.inputs import Array
+from lemmacheck.inputs import Array, ProbVector
 from lemmacheck.profile import QUICK
 from lemmacheck.verdict import ProofStatus
 
@@ -130,6 +130,24 @@ def test_an_exact_zero_computed_through_a_square_root_is_settled_as_rounding(reg
 
     r = run_claim(registry["planted.projection"], QUICK.with_seed(3))
     assert r.verdict is Verdict.HOLDS, (r.reason, r.evidence.get("settlement"))
+
+
+def test_a_probability_vector_sums_to_one_exactly_in_high_precision(registry):
+    # E_p[s − E_p[s]] = 0 needs Σp = 1; float64 holds it only to 1e-16, and with no absolute floor the
+    # exactly converted inputs would "refute" it.  The spec's structure is made exact in high precision.
+    @identity(
+        "planted.centred_mean",
+        inputs={"p": ProbVector("n"), "s": Array("n")},
+        dims={"n": [2, 3, 9]},
+        **meta(),
+    )
+    def centred_mean(xp, p, s):
+        mean = xp.sum(p * s, axis=-1)
+        return xp.sum(p * (s - mean[..., None]), axis=-1), 0 * mean
+
+    for seed in (1, 2, 3):
+        r = run_claim(registry["planted.centred_mean"], QUICK.with_seed(seed))
+        assert r.verdict is Verdict.HOLDS, (seed, r.reason, r.evidence.get("counterexample"))
 
 
 # --------------------------------------------------------------------------- INCONCLUSIVE

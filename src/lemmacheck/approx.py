@@ -60,7 +60,10 @@ def _slopes(eps: np.ndarray, rem: np.ndarray, scale: np.ndarray) -> np.ndarray:
 
 def _mp_order(claim_id, check: ApproximationCheck, inputs: dict, dims: dict, eps: np.ndarray) -> float:
     with mp_precision(REVERIFY_DPS):
-        mp_inputs = {k: to_mp(np.asarray(v)) for k, v in inputs.items()}
+        mp_inputs = {
+            k: check.inputs[k].exact(to_mp(np.asarray(v))) if k in check.inputs else to_mp(np.asarray(v))
+            for k, v in inputs.items()
+        }
         rems = []
         for e in eps[-4:]:
             lhs, rhs = _call(check.fn, mpmath_xp, mp_inputs, dims, mpmath.mpf(float(e)))

@@ -46,10 +46,15 @@ def _scalar(v):
     return a[0]
 
 
+def _exact_input(check, name: str, values):
+    spec = check.inputs.get(name)
+    return spec.exact(values) if spec is not None else values
+
+
 def mp_chain(claim_id: str, check: NumericCheck, inst: Instance, dps: int) -> list:
     """The chain e0..ek of one instance, evaluated at ``dps`` digits."""
     with mp_precision(dps):
-        inputs = {k: to_mp(np.asarray(v)) for k, v in inst.inputs.items()}
+        inputs = {k: _exact_input(check, k, to_mp(np.asarray(v))) for k, v in inst.inputs.items()}
         try:
             out = _call(check.fn, mpmath_xp, inputs, inst.dims)
         except Exception as exc:

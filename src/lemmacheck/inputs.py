@@ -50,6 +50,13 @@ class InputSpec:
         """Apply the structural transform to a batch (leading batch axis)."""
         return self.transform(raw) if self.transform is not None else raw
 
+    def exact(self, values):
+        """The instance's values (mpmath object array, batch axis first) with the structure the spec
+        declares made exact at the working precision.  float64 can only hold a structure up to rounding
+        (a probability vector sums to 1 ± 1e-16); high precision judges the mathematics, whose
+        hypothesis is the exact structure.  Default: the values as they are."""
+        return values
+
     def draw(self, rng: np.random.Generator, batch: int, dims: Mapping[str, Any]) -> np.ndarray:
         return self.finish(self.raw_draw(rng, batch, resolve_shape(self.shape, dims)))
 
@@ -137,6 +144,11 @@ class ProbVector(Array):
 
     def __init__(self, n: Dim, *, spread: float = 3.0):
         super().__init__(n, low=-spread, high=spread, transform=_softmax_last)
+
+    def exact(self, values):
+        """Renormalised to sum to exactly one at the working precision."""
+        total = values.sum(axis=-1)
+        return values / total[..., None]
 
 
 def _one_hot_from_raw(a: np.ndarray) -> np.ndarray:
