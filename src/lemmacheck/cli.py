@@ -326,7 +326,9 @@ def cmd_run(args) -> int:
 
         try:
             t0 = time.perf_counter()
-            written = write_report(out, data, html=not args.no_html)
+            written = write_report(
+                out, data, html=not args.no_html, plot_cache=root / ".lemmacheck-cache" / "plots"
+            )
             if not args.no_html:
                 print(f"report rendered in {time.perf_counter() - t0:.1f}s", flush=True)
         except OutputError as exc:

@@ -130,7 +130,9 @@ def _move_into_place(folder: Path, files: dict[str, str | None]) -> list[Path]:
     return [folder / name for name, text in files.items() if text is not None]
 
 
-def write_report(folder: Path, data: dict, *, html: bool = True) -> list[Path]:
+def write_report(
+    folder: Path, data: dict, *, html: bool = True, plot_cache: Path | None = None
+) -> list[Path]:
     """Write ``results.json`` (and ``index.html`` rendered from it) into ``folder`` atomically, as a pair.
 
     The HTML is rendered before anything is moved, so a failure to render leaves the old pair intact.
@@ -143,7 +145,7 @@ def write_report(folder: Path, data: dict, *, html: bool = True) -> list[Path]:
     if html:
         from .report.html import render_html
 
-        files[HTML_NAME] = render_html(data)
+        files[HTML_NAME] = render_html(data, plot_cache=plot_cache)
     else:
         files[HTML_NAME] = None
     return _move_into_place(folder, files)

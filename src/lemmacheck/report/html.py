@@ -23,6 +23,7 @@ import html.parser
 import io
 import itertools
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,8 @@ __all__ = [
 ]
 
 _TEMPLATES = Path(__file__).with_name("templates")
+# a drawn plot is kept only as long as the code that draws and sanitises it is the same
+_SOURCE_FINGERPRINT = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 REPORT_SCRIPT = Path(__file__).with_name("static").joinpath("report.js").read_text(encoding="utf-8")
 _SCRIPT_HASH = base64.b64encode(hashlib.sha256(REPORT_SCRIPT.encode("utf-8")).digest()).decode("ascii")
 # Nothing is fetched (default-src 'none'); styles are inline (the page's <style>, matplotlib's style
@@ -184,6 +187,15 @@ def _teach_operators(latex: str) -> str:
 
 def latex_to_mathml(latex: str) -> tuple[Markup | None, str]:
     """``(MathML, "")`` or ``(None, reason)`` when the LaTeX will not render."""
+    mathml, reason = _cached(("mathml", latex), lambda: _markup_pair(_latex_to_mathml(latex)))
+    return (Markup(mathml) if mathml is not None else None), reason
+
+
+def _markup_pair(pair: tuple[Markup | None, str]) -> list:
+    return [None if pair[0] is None else str(pair[0]), pair[1]]
+
+
+def _latex_to_mathml(latex: str) -> tuple[Markup | None, str]:
     if not latex:
         return None, "no statement"
     try:
@@ -199,6 +211,18 @@ def latex_to_mathml(latex: str) -> tuple[Markup | None, str]:
     return sanitize_mathml(mathml)
 
 
+#: where drawn plots and converted statements are kept between renders (``render_html(plot_cache=...)``):
+#: drawing and converting are most of a render, and each is a pure function of its data
+_PLOT_CACHE: list[Path] = []
+
+
+def _plot_key(*parts) -> str:
+    import json
+
+    blob = json.dumps(parts, sort_keys=True, default=str) + _SOURCE_FINGERPRINT
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
 def svg_plot(
     title: str,
     x_label: str,
@@ -209,11 +233,54 @@ def svg_plot(
     logy: bool = False,
     fits: list[dict] | None = None,
 ) -> Markup:
-    """An inline SVG line plot (matplotlib, Agg-free SVG backend)."""
+    """An inline SVG line plot (matplotlib, Agg-free SVG backend), from the render cache when it is there."""
+    return _cached(
+        ("plot", title, x_label, y_label, series, logx, logy, fits),
+        lambda: _draw_svg_plot(title, x_label, y_label, series, logx=logx, logy=logy, fits=fits),
+    )
+
+
+def _cached(key_parts, compute):
+    """``compute()`` (Markup, None, or a JSON-able value), kept in the render cache under ``key_parts``."""
+    import json
+
+    if not _PLOT_CACHE:
+        return compute()
+    path = _PLOT_CACHE[0] / (_plot_key(*key_parts) + ".json")
+    try:
+        kind, value = json.loads(path.read_text(encoding="utf-8"))
+        return Markup(value) if kind == "markup" else value
+    except (OSError, ValueError):
+        pass
+    value = compute()
+    stored = ["markup", str(value)] if isinstance(value, Markup) else ["value", value]
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(stored), encoding="utf-8")
+        os.replace(tmp, path)  # atomic: a concurrent render reads a whole entry or none
+    except (OSError, TypeError):
+        pass  # a read-only cache only costs the time to compute again
+    return value
+
+
+def _draw_svg_plot(
+    title: str,
+    x_label: str,
+    y_label: str,
+    series: list[dict],
+    *,
+    logx: bool = False,
+    logy: bool = False,
+    fits: list[dict] | None = None,
+) -> Markup:
     import matplotlib
 
     matplotlib.use("svg", force=True)
     import matplotlib.pyplot as plt
+
+    # ids in the SVG derived from its content, not drawn at random: the same data gives the same page
+    matplotlib.rcParams["svg.hashsalt"] = "lemmacheck"
 
     fig, ax = plt.subplots(figsize=(5.2, 3.2), dpi=96)
     for s in series:
@@ -271,10 +338,19 @@ def _approx_plot(claim: dict) -> Markup | None:
 def _histogram_svg(title: str, x_label: str, values: list[float], bins: list[float]) -> Markup | None:
     if not values:
         return None
+    return _cached(
+        ("histogram", title, x_label, values, bins), lambda: _draw_histogram(title, x_label, values, bins)
+    )
+
+
+def _draw_histogram(title: str, x_label: str, values: list[float], bins: list[float]) -> Markup:
     import matplotlib
 
     matplotlib.use("svg", force=True)
     import matplotlib.pyplot as plt
+
+    # ids in the SVG derived from its content, not drawn at random: the same data gives the same page
+    matplotlib.rcParams["svg.hashsalt"] = "lemmacheck"
 
     fig, ax = plt.subplots(figsize=(5.2, 2.8), dpi=96)
     ax.hist(values, bins=bins, color="#2f6fb0", edgecolor="white")
@@ -474,7 +550,17 @@ def render_cards(claims: list[dict]) -> list[Markup]:
     return [c["card"] for c in context["claims"]]
 
 
-def render_html(data: dict) -> str:
+def render_html(data: dict, *, plot_cache: Path | None = None) -> str:
+    """The report page; ``plot_cache``: a folder where drawn plots and converted statements are kept
+    between renders (the sanitised SVG and MathML, keyed by their data and this module's source)."""
+    _PLOT_CACHE[:] = [Path(plot_cache)] if plot_cache is not None else []
+    try:
+        return _render_html(data)
+    finally:
+        _PLOT_CACHE.clear()
+
+
+def _render_html(data: dict) -> str:
     env = _environment()
     context = _prepare(data)
     _render_cards(env, context["claims"], "claim", "c")
