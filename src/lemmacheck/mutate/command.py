@@ -52,7 +52,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--effort", type=float, default=0.25,
                    help="search effort of each run, a fraction of the quick profile (default 0.25)")
     p.add_argument("--time-cap", type=float, default=20.0,
-                   help="seconds per mutant, raised to 10x the unmutated claim's time (default 20)")
+                   help="seconds per mutant, raised to 5x the unmutated claim's time (default 20)")
     p.add_argument("--no-implication", action="store_true",
                    help="skip the engine test of whether a surviving mutant is implied by the original")
     p.add_argument("--min-score", type=float, default=DEFAULT_MIN_SCORE,
@@ -125,12 +125,18 @@ def run(args) -> int:
             sys.stderr.write(line + "\n")
         sys.stderr.flush()
 
-    data = run_mutation(claims, profile_named("quick").with_seed(seed), settings, progress=progress)
+    path = (args.out or root / "reports") / "mutation.json"
+
+    def journal(data: dict) -> None:
+        data["run"] |= {"selection": args.keyword or "", "replay": _replay(args, seed)}
+        write_json(data, path)
+
+    data = run_mutation(claims, profile_named("quick").with_seed(seed), settings, progress=progress,
+                        on_claim=journal)
     if tty and not args.quiet:
         sys.stderr.write("\r\033[K")
-    data["run"]["selection"] = args.keyword or ""
-    data["run"]["replay"] = _replay(args, seed)
-    out = write_json(data, (args.out or root / "reports") / "mutation.json")
+    journal(data)
+    out = path
     print(summary_text(data))
     print(f"\nwrote {out}")
     score = data["score"]

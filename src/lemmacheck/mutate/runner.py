@@ -36,7 +36,7 @@ class Settings:
     seed: int
     effort: float = 0.25  # the mutants' search effort, a fraction of the quick profile's
     time_cap: float = 20.0  # seconds per mutant, at least; raised to cap_factor × the baseline's time
-    cap_factor: float = 10.0
+    cap_factor: float = 5.0
     max_per_claim: int | None = None
     sample: int | None = None
     fraction: float | None = None
@@ -123,7 +123,7 @@ def _survivor_reason(claim: Claim, m: Mutant, result: dict, implication: str | N
 
 
 def _classify(claim: Claim, m: Mutant, mutated: Claim, baseline: dict, result: dict, profile: Profile,
-              settings: Settings) -> tuple[str, str]:
+              settings: Settings, remaining: float) -> tuple[str, str]:
     base_v, mut_v = baseline["verdict"], result["verdict"]
     if mut_v == Verdict.ERROR.value:
         full = result.get("message") or ""
@@ -147,7 +147,7 @@ def _classify(claim: Claim, m: Mutant, mutated: Claim, baseline: dict, result: d
     implication = None
     if settings.implication and m.target in ("check", "relations"):
         try:
-            with time_cap(max(settings.time_cap, 1.0)):
+            with time_cap(max(remaining, 1.0)):
                 ok, implication = implied_by_original(claim, mutated, profile)
         except MutantTimeout as exc:
             ok, implication = False, f"implication test: {exc}"
@@ -171,13 +171,18 @@ def _run_one(claim: Claim, m: Mutant, baseline: dict, profile: Profile, full_pro
     except MutantBuildError as exc:
         return _outcome(m, C.INVALID, f"could not be compiled: {exc}", baseline=baseline,
                         seconds=time.perf_counter() - t0)
-    status, reason = _classify(claim, m, mutated, baseline, result, full_profile, settings)
+    remaining = cap - (time.perf_counter() - t0)
+    status, reason = _classify(claim, m, mutated, baseline, result, full_profile, settings, remaining)
     return _outcome(m, status, reason, result=result, baseline=baseline, seconds=time.perf_counter() - t0)
 
 
 def run_mutation(claims: Sequence[Claim], profile: Profile, settings: Settings, *,
-                 progress: Callable[[str, int, int], None] | None = None) -> dict:
-    """Mutate the claims, run every selected mutant, and return the data written to ``mutation.json``."""
+                 progress: Callable[[str, int, int], None] | None = None,
+                 on_claim: Callable[[dict], None] | None = None) -> dict:
+    """Mutate the claims, run every selected mutant, and return the data written to ``mutation.json``.
+
+    ``on_claim`` sees the data so far (marked ``"partial": true``) each time a claim's mutants are done,
+    so a caller can journal it and keep the work done when a long run is interrupted."""
     from .operators import operators_named
 
     started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
@@ -192,10 +197,23 @@ def run_mutation(claims: Sequence[Claim], profile: Profile, settings: Settings, 
     reduced = profile.scaled(settings.effort)
     claims_by_id = {c.id: c for c in claims}
     per_claim: dict[str, dict] = {}
+
+    def snapshot(*, partial: bool) -> dict:
+        claims_out = []
+        for entry in per_claim.values():
+            entry = {k: v for k, v in entry.items() if k != "_baseline"}
+            entry["counts"] = _counts(entry["mutants"])
+            entry["score"] = _score(entry["counts"])
+            claims_out.append(entry)
+        return _assemble(claims_out, settings, profile, ops, started, time.perf_counter() - t0, enumerated,
+                         len(chosen), len(by_claim), sum(1 for v in by_claim.values() if v), partial=partial)
+
     for i, m in enumerate(chosen):
         claim = claims_by_id[m.claim_id]
         entry = per_claim.get(claim.id)
         if entry is None:
+            if on_claim and per_claim:
+                on_claim(snapshot(partial=True))
             tb = time.perf_counter()
             baseline = run_claim(claim, reduced).to_dict()
             entry = per_claim[claim.id] = {
@@ -213,28 +231,27 @@ def run_mutation(claims: Sequence[Claim], profile: Profile, settings: Settings, 
             cap = max(settings.time_cap, settings.cap_factor * entry["baseline"]["seconds"])
             out = _run_one(claim, m, baseline, reduced, profile, settings, cap)
         entry["mutants"].append(dataclasses.asdict(out))
-    claims_out = []
-    for entry in per_claim.values():
-        entry.pop("_baseline")
-        entry["counts"] = _counts(entry["mutants"])
-        entry["score"] = _score(entry["counts"])
-        claims_out.append(entry)
+    return snapshot(partial=False)
+
+
+def _assemble(claims_out, settings, profile, ops, started, seconds, enumerated, selected, n_claims, n_mutable, *,
+              partial: bool) -> dict:
     totals = _counts([m for e in claims_out for m in e["mutants"]])
-    seconds = time.perf_counter() - t0
+    done = totals["total"]
     return {
-        "schema_version": SCHEMA_VERSION,
+        "schema_version": SCHEMA_VERSION, "partial": partial,
         "run": {"seed": settings.seed, "profile": profile.name, "effort": settings.effort,
                 "started": started, "seconds": round(seconds, 3),
-                "time_cap": settings.time_cap, "cap_factor": settings.cap_factor, "time_cap_enforced": CAP_AVAILABLE,
-                "max_per_claim": settings.max_per_claim, "sample": settings.sample, "fraction": settings.fraction,
+                "time_cap": settings.time_cap, "cap_factor": settings.cap_factor,
+                "time_cap_enforced": CAP_AVAILABLE, "max_per_claim": settings.max_per_claim,
+                "sample": settings.sample, "fraction": settings.fraction,
                 "operators": list(settings.operators), "only": list(settings.only),
                 "implication_test": settings.implication},
-        "enumerated": enumerated, "selected": len(chosen),
-        "claims_with_mutants": sum(1 for v in by_claim.values() if v), "claims_selected": len(claims),
+        "enumerated": enumerated, "selected": selected, "claims_selected": n_claims, "claims_with_mutants": n_mutable,
         "counts": totals, "score": _score(totals),
         "score_true_claims": _score(_counts([m for e in claims_out if e["baseline"]["verdict"] != "REFUTED"
                                              for m in e["mutants"]])),
-        "seconds_per_mutant": round(seconds / max(len(chosen), 1), 3),
+        "seconds_per_mutant": round(seconds / max(done, 1), 3),
         "operators": [{"name": op.name, "summary": op.summary,
                        "counts": _counts([m for e in claims_out for m in e["mutants"] if m["operator"] == op.name])}
                       for op in ops],
