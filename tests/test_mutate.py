@@ -13,11 +13,18 @@ import sympy as sp
 from lemmacheck import REGISTRY, Source, Verdict, derivation, inequality
 from lemmacheck.discovery import discover
 from lemmacheck.inputs import Array, Scalar
-from lemmacheck.mutate import OPERATORS, Settings, enumerate_mutants, operators_named, run_mutation, select_mutants
-from lemmacheck.mutate import command
-from lemmacheck.mutate.targets import _python_sites, _replace_at
+from lemmacheck.mutate import (
+    OPERATORS,
+    Settings,
+    command,
+    enumerate_mutants,
+    operators_named,
+    run_mutation,
+    select_mutants,
+)
 from lemmacheck.mutate.report import render_mutation_section
 from lemmacheck.mutate.results import write_json
+from lemmacheck.mutate.targets import _python_sites, _replace_at
 from lemmacheck.profile import QUICK
 
 SRC = Source("planted.txt", "test")
@@ -78,8 +85,10 @@ OPERATOR_CASES = [
 @pytest.mark.parametrize(("name", "before", "after"), OPERATOR_CASES, ids=repr)
 def test_operator_rewrites_one_node(name, before, after):
     tree = ast.parse(f"def f(xp, x):\n    return {before}").body[0]
-    produced = [ast.unparse(_replace_at(tree, path, rw.new).body[0].value)
-                for _, path, _, rw, _ in _python_sites(tree, operators_named([name]))]
+    produced = [
+        ast.unparse(_replace_at(tree, path, rw.new).body[0].value)
+        for _, path, _, rw, _ in _python_sites(tree, operators_named([name]))
+    ]
     assert after in produced, f"{name} on {before!r} gave {produced}"
 
 
@@ -125,7 +134,9 @@ def test_stronger_but_true_mutant_survives_with_its_evidence(registry):
 def test_weaker_mutant_is_recognised_as_implied(registry):
     @inequality("planted.half", inputs={"x": Array("n")}, dims={"n": [1, 2, 4]}, **meta())
     def half(xp, x):
-        return xp.max(xp.abs(x), axis=-1) ** 2, 0.5 * xp.vector_norm(x, 2) ** 2 + 0.5 * xp.max(xp.abs(x), axis=-1) ** 2
+        return xp.max(xp.abs(x), axis=-1) ** 2, 0.5 * xp.vector_norm(x, 2) ** 2 + 0.5 * xp.max(
+            xp.abs(x), axis=-1
+        ) ** 2
 
     by_desc, _ = _run(["planted.half"], operators=("constant",))
     weaker = [m for d, m in by_desc.items() if "0.5 → 1.0" in d]
@@ -154,7 +165,11 @@ def test_dead_code_is_recognised(registry):
 
 
 def test_refuted_claim_mutants_are_counted_apart(registry):
-    @inequality("planted.false", inputs={"a": Scalar(-3.0, 3.0), "b": Scalar(-3.0, 3.0)}, **meta(expected=Verdict.REFUTED))
+    @inequality(
+        "planted.false",
+        inputs={"a": Scalar(-3.0, 3.0), "b": Scalar(-3.0, 3.0)},
+        **meta(expected=Verdict.REFUTED),
+    )
     def false(xp, a, b):
         return 3 * a * b, a**2 + b**2
 
@@ -171,8 +186,11 @@ def test_non_detecting_error_is_invalid_not_killed(registry):
     by_desc, _ = _run(["planted.types"], operators=("minmax", "drop_term"))
     statuses = {m["status"] for m in by_desc.values()}
     assert "killed" not in statuses or all(
-        m["status"] != "killed" or "error it is meant to catch" not in m["reason"] or
-        any(w in m["reason"] for w in ("shape", "finite", "broadcast")) for m in by_desc.values())
+        m["status"] != "killed"
+        or "error it is meant to catch" not in m["reason"]
+        or any(w in m["reason"] for w in ("shape", "finite", "broadcast"))
+        for m in by_desc.values()
+    )
 
 
 # --------------------------------------------------------------------------- determinism and output
@@ -184,15 +202,17 @@ def test_enumeration_and_sampling_are_deterministic(registry):
     claims = [registry["planted.am_gm"], registry["planted.dead_term"]]
     first = {c.id: enumerate_mutants(c, OPERATORS)[0] for c in claims}
     second = {c.id: enumerate_mutants(c, OPERATORS)[0] for c in claims}
-    assert [(m.id, m.description) for ms in first.values() for m in ms] == \
-           [(m.id, m.description) for ms in second.values() for m in ms]
+    assert [(m.id, m.description) for ms in first.values() for m in ms] == [
+        (m.id, m.description) for ms in second.values() for m in ms
+    ]
     pick = [m.id for m in select_mutants(first, Settings(seed=1, sample=5))]
     assert pick == [m.id for m in select_mutants(second, Settings(seed=1, sample=5))]
     others = {tuple(m.id for m in select_mutants(first, Settings(seed=s, sample=5))) for s in range(2, 8)}
     assert len(others | {tuple(pick)}) > 1  # the seed does choose
     capped = select_mutants(first, Settings(seed=1, max_per_claim=2))
-    assert len(capped) == 4 and [m.id for m in capped] == sorted((m.id for m in capped), key=lambda i: (
-        i.split("#")[0] != "planted.am_gm", int(i.split("#")[1])))
+    assert len(capped) == 4 and [m.id for m in capped] == sorted(
+        (m.id for m in capped), key=lambda i: (i.split("#")[0] != "planted.am_gm", int(i.split("#")[1]))
+    )
 
 
 def test_results_file_is_written_atomically(tmp_path):
@@ -228,7 +248,18 @@ def test_command_exit_code_follows_min_score(catalogue_imported, registry, tmp_p
     plant_am_gm()
     parser = argparse.ArgumentParser()
     command.add_parser(parser.add_subparsers(dest="command"))
-    base = ["mutate", "-k", "planted", "--seed", "3", "--operators", "constant", "--out", str(tmp_path), "--quiet"]
+    base = [
+        "mutate",
+        "-k",
+        "planted",
+        "--seed",
+        "3",
+        "--operators",
+        "constant",
+        "--out",
+        str(tmp_path),
+        "--quiet",
+    ]
     assert command.run(parser.parse_args([*base, "--min-score", "0.4"])) == 0
     assert command.run(parser.parse_args([*base, "--min-score", "0.95"])) == 1
     out = capsys.readouterr().out
@@ -239,4 +270,5 @@ def test_command_exit_code_follows_min_score(catalogue_imported, registry, tmp_p
     command.run(replay)
     again = json.loads((tmp_path / "mutation.json").read_text())
     assert again["selected"] == 1 and again["claims"][0]["mutants"][0] == data["claims"][0]["mutants"][0] | {
-        "seconds": again["claims"][0]["mutants"][0]["seconds"]}
+        "seconds": again["claims"][0]["mutants"][0]["seconds"]
+    }

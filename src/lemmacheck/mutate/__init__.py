@@ -14,5 +14,15 @@ from .operators import OPERATORS, operators_named
 from .runner import Settings, run_mutation, select_mutants
 from .targets import Mutant, enumerate_mutants
 
-__all__ = ["Operator", "Rewrite", "PyContext", "OPERATORS", "operators_named", "Settings", "run_mutation",
-           "select_mutants", "Mutant", "enumerate_mutants"]
+__all__ = [
+    "Operator",
+    "Rewrite",
+    "PyContext",
+    "OPERATORS",
+    "operators_named",
+    "Settings",
+    "run_mutation",
+    "select_mutants",
+    "Mutant",
+    "enumerate_mutants",
+]

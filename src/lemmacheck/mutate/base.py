@@ -29,7 +29,7 @@ class PyContext:
     """Where a Python node sits, so an operator can leave alone what another operator owns.
 
     ``parents`` runs from the function node down to the node's direct parent; ``fields`` names the
-    attribute followed at each level (``"slice"``, ``"right"``, ``"args"`` ...), so ``fields[-1]`` holds the node.
+    attribute followed at each level (``"slice"``, ``"args"`` ...); ``fields[-1]`` holds the node.
     """
 
     parents: tuple[ast.AST, ...]
@@ -64,5 +64,5 @@ class Operator:
         return ()
 
     def relation(self, relation: str) -> Sequence[Rewrite]:
-        """Replacements for one relation of a chain (``"<="``, ``"="`` ...): ``Rewrite.new`` is the new one."""
+        """Replacements for one relation of a chain (``"<="`` ...); ``Rewrite.new`` is the new relation."""
         return ()

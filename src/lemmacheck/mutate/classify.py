@@ -7,10 +7,27 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["KILLED", "SURVIVED", "EQUIVALENT", "STILL_FALSE", "INVALID", "STATUSES", "outcome_key",
-           "kill_reason", "genuine_error", "identical", "digest"]
+__all__ = [
+    "KILLED",
+    "SURVIVED",
+    "EQUIVALENT",
+    "STILL_FALSE",
+    "INVALID",
+    "STATUSES",
+    "outcome_key",
+    "kill_reason",
+    "genuine_error",
+    "identical",
+    "digest",
+]
 
-KILLED, SURVIVED, EQUIVALENT, STILL_FALSE, INVALID = "killed", "survived", "equivalent", "still_false", "invalid"
+KILLED, SURVIVED, EQUIVALENT, STILL_FALSE, INVALID = (
+    "killed",
+    "survived",
+    "equivalent",
+    "still_false",
+    "invalid",
+)
 STATUSES = (KILLED, SURVIVED, EQUIVALENT, STILL_FALSE, INVALID)
 
 # Fields of a result whose change is a detection: the verdict, the first broken step, and whatever
@@ -19,8 +36,11 @@ _OUTCOME_FIELDS = ("verdict", "first_broken_step", "proof", "proof_status")
 
 # An ERROR that is the check noticing something, not the mutant being malformed: a non-finite value,
 # a shape that does not fit, or the SymPy derivation and the numeric check disagreeing.
-_GENUINE = re.compile(r"not finite|finite real values|\bnan\b|\binf\b|shape|broadcast|operand|subscripts|"
-                      r"dimension|disagree|proves what the numeric check refutes", re.IGNORECASE)
+_GENUINE = re.compile(
+    r"not finite|finite real values|\bnan\b|\binf\b|shape|broadcast|operand|subscripts|"
+    r"dimension|disagree|proves what the numeric check refutes",
+    re.IGNORECASE,
+)
 
 # Evidence fields that vary with the wall clock or the mutation's code, never with the values computed.
 _VOLATILE = frozenset({"seconds", "module", "replay"})
@@ -32,7 +52,7 @@ def _counterexample_status(result: dict) -> tuple[bool, Any]:
 
 
 def outcome_key(result: dict) -> tuple:
-    """What a mutant must change to be killed: verdict, first broken step, proof status, counterexample status."""
+    """What a mutant must change to be killed: verdict, first broken step, proof and counterexample status."""
     return tuple(result.get(f) for f in _OUTCOME_FIELDS) + _counterexample_status(result)
 
 
@@ -44,8 +64,10 @@ def kill_reason(baseline: dict, mutant: dict) -> str | None:
             changes.append(f"{f} {baseline.get(f)} → {mutant.get(f)}")
     if not changes and _counterexample_status(baseline) != _counterexample_status(mutant):
         b, m = _counterexample_status(baseline), _counterexample_status(mutant)
-        changes.append(f"counterexample {'at step ' + str(b[1]) if b[0] else 'none'} → "
-                       f"{'at step ' + str(m[1]) if m[0] else 'none'}")
+        changes.append(
+            f"counterexample {'at step ' + str(b[1]) if b[0] else 'none'} → "
+            f"{'at step ' + str(m[1]) if m[0] else 'none'}"
+        )
     return "; ".join(changes) or None
 
 
@@ -70,8 +92,17 @@ def identical(baseline: dict, mutant: dict) -> bool:
 def digest(result: dict) -> dict:
     """The few evidence numbers a reader needs to judge a survivor."""
     ev = result.get("evidence") or {}
-    keep = ("tightness", "max_relative_deviation", "failures", "violations", "unconfirmed_candidates",
-            "instances", "order_median", "fitted_exponents", "mismatches")
+    keep = (
+        "tightness",
+        "max_relative_deviation",
+        "failures",
+        "violations",
+        "unconfirmed_candidates",
+        "instances",
+        "order_median",
+        "fitted_exponents",
+        "mismatches",
+    )
     out = {k: ev[k] for k in keep if k in ev}
     if "derivation" in ev and isinstance(ev["derivation"], dict):
         out["derivation"] = ev["derivation"].get("end_status")

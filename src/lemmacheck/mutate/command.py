@@ -36,27 +36,59 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     """Register ``mutate`` on a subparsers object (``argparse``'s ``add_subparsers()``)."""
     from .operators import OPERATORS
 
-    p = subparsers.add_parser("mutate", help="mutation score: how many small changes of each check the run notices",
-                              description=__doc__.splitlines()[0])
+    p = subparsers.add_parser(
+        "mutate",
+        help="mutation score: how many small changes of each check the run notices",
+        description=__doc__.splitlines()[0],
+    )
     p.add_argument("-k", dest="keyword", default=None, help="only claims whose id contains every word given")
     p.add_argument("--seed", type=int, default=None, help="replay a run (default: a fresh seed, printed)")
     sample = p.add_mutually_exclusive_group()
-    sample.add_argument("--sample", type=_positive_int, default=None, help="run N mutants drawn from the seed")
+    sample.add_argument(
+        "--sample", type=_positive_int, default=None, help="run N mutants drawn from the seed"
+    )
     sample.add_argument("--fraction", type=_fraction, default=None, help="run this fraction of the mutants")
-    p.add_argument("--max-per-claim", type=_positive_int, default=None,
-                   help="at most N mutants per claim (drawn from the seed), before --sample/--fraction")
-    p.add_argument("--operators", default=None,
-                   help=f"comma-separated operators (default: all of {','.join(op.name for op in OPERATORS)})")
-    p.add_argument("--mutant", action="append", default=[], metavar="CLAIM#K",
-                   help="run only this mutant (repeatable): replays one line of a report")
-    p.add_argument("--effort", type=float, default=0.25,
-                   help="search effort of each run, a fraction of the quick profile (default 0.25)")
-    p.add_argument("--time-cap", type=float, default=20.0,
-                   help="seconds per mutant, raised to 5x the unmutated claim's time (default 20)")
-    p.add_argument("--no-implication", action="store_true",
-                   help="skip the engine test of whether a surviving mutant is implied by the original")
-    p.add_argument("--min-score", type=float, default=DEFAULT_MIN_SCORE,
-                   help=f"exit 1 when the score is below this (default {DEFAULT_MIN_SCORE})")
+    p.add_argument(
+        "--max-per-claim",
+        type=_positive_int,
+        default=None,
+        help="at most N mutants per claim (drawn from the seed), before --sample/--fraction",
+    )
+    p.add_argument(
+        "--operators",
+        default=None,
+        help=f"comma-separated operators (default: all of {','.join(op.name for op in OPERATORS)})",
+    )
+    p.add_argument(
+        "--mutant",
+        action="append",
+        default=[],
+        metavar="CLAIM#K",
+        help="run only this mutant (repeatable): replays one line of a report",
+    )
+    p.add_argument(
+        "--effort",
+        type=float,
+        default=0.25,
+        help="search effort of each run, a fraction of the quick profile (default 0.25)",
+    )
+    p.add_argument(
+        "--time-cap",
+        type=float,
+        default=20.0,
+        help="seconds per mutant, raised to 5x the unmutated claim's time (default 20)",
+    )
+    p.add_argument(
+        "--no-implication",
+        action="store_true",
+        help="skip the engine test of whether a surviving mutant is implied by the original",
+    )
+    p.add_argument(
+        "--min-score",
+        type=float,
+        default=DEFAULT_MIN_SCORE,
+        help=f"exit 1 when the score is below this (default {DEFAULT_MIN_SCORE})",
+    )
     p.add_argument("--out", type=Path, default=None, help="report folder (default: <project>/reports)")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     return p
@@ -66,8 +98,12 @@ def _replay(args, seed: int) -> str:
     parts = [f"lemmacheck mutate --seed {seed}"]
     if args.keyword:
         parts.append(f"-k {args.keyword!r}")
-    for flag, value in (("--sample", args.sample), ("--fraction", args.fraction),
-                        ("--max-per-claim", args.max_per_claim), ("--operators", args.operators)):
+    for flag, value in (
+        ("--sample", args.sample),
+        ("--fraction", args.fraction),
+        ("--max-per-claim", args.max_per_claim),
+        ("--operators", args.operators),
+    ):
         if value is not None:
             parts.append(f"{flag} {value}")
     if args.effort != 0.25:
@@ -86,7 +122,11 @@ def run(args) -> int:
     from .runner import Settings, run_mutation
 
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    names = tuple(n.strip() for n in args.operators.split(",")) if args.operators else tuple(o.name for o in OPERATORS)
+    names = (
+        tuple(n.strip() for n in args.operators.split(","))
+        if args.operators
+        else tuple(o.name for o in OPERATORS)
+    )
     try:
         operators_named(names)
     except ValueError as exc:
@@ -98,7 +138,10 @@ def run(args) -> int:
     print(f"lemmacheck mutate: seed {seed} (replay with: {_replay(args, seed)})", flush=True)
     root = find_root()
     for module, err in discover(root):
-        print(f"lemmacheck mutate: content module {module} failed to import: {err.splitlines()[0]}", file=sys.stderr)
+        print(
+            f"lemmacheck mutate: content module {module} failed to import: {err.splitlines()[0]}",
+            file=sys.stderr,
+        )
     keyword = args.keyword
     if args.mutant and not keyword:
         keyword = None
@@ -109,9 +152,17 @@ def run(args) -> int:
     if not claims:
         print("lemmacheck mutate: no claim selected; check -k / --mutant", file=sys.stderr)
         return 2
-    settings = Settings(seed=seed, effort=args.effort, time_cap=args.time_cap, max_per_claim=args.max_per_claim,
-                        sample=args.sample, fraction=args.fraction, operators=names, only=tuple(args.mutant),
-                        implication=not args.no_implication)
+    settings = Settings(
+        seed=seed,
+        effort=args.effort,
+        time_cap=args.time_cap,
+        max_per_claim=args.max_per_claim,
+        sample=args.sample,
+        fraction=args.fraction,
+        operators=names,
+        only=tuple(args.mutant),
+        implication=not args.no_implication,
+    )
     t0 = time.perf_counter()
     tty = sys.stderr.isatty()
 
@@ -131,8 +182,9 @@ def run(args) -> int:
         data["run"] |= {"selection": args.keyword or "", "replay": _replay(args, seed)}
         write_json(data, path)
 
-    data = run_mutation(claims, profile_named("quick").with_seed(seed), settings, progress=progress,
-                        on_claim=journal)
+    data = run_mutation(
+        claims, profile_named("quick").with_seed(seed), settings, progress=progress, on_claim=journal
+    )
     if tty and not args.quiet:
         sys.stderr.write("\r\033[K")
     journal(data)

@@ -38,16 +38,24 @@ def _side_chain(original: Callable, mutant: Callable, pick: Callable[[tuple, tup
     return chain
 
 
-def _holds(claim: Claim, check: NumericCheck, fn: Callable, relations: tuple[str, ...], profile: Profile,
-           suffix: str) -> tuple[bool, str]:
-    side = dataclasses.replace(claim, id=f"{claim.id}.mutant_{suffix}", derivation=None, steps_claimed=False,
-                               expected=Verdict.HOLDS, expected_broken_step=None,
-                               check=dataclasses.replace(check, fn=fn, relations=relations, labels=()))
+def _holds(
+    claim: Claim, check: NumericCheck, fn: Callable, relations: tuple[str, ...], profile: Profile, suffix: str
+) -> tuple[bool, str]:
+    side = dataclasses.replace(
+        claim,
+        id=f"{claim.id}.mutant_{suffix}",
+        derivation=None,
+        steps_claimed=False,
+        expected=Verdict.HOLDS,
+        expected_broken_step=None,
+        check=dataclasses.replace(check, fn=fn, relations=relations, labels=()),
+    )
     result = run_claim(side, profile).to_dict()
     # A chain's links are checked one by one: a broken link is a failure even where the verdict is HOLDS.
     ok = result["verdict"] in _CONFIRMED and result.get("first_broken_step") is None
-    detail = result["verdict"] + (f", step {result['first_broken_step']} broken"
-                                  if result.get("first_broken_step") else "")
+    detail = result["verdict"] + (
+        f", step {result['first_broken_step']} broken" if result.get("first_broken_step") else ""
+    )
     cex = (result.get("evidence") or {}).get("counterexample")
     if cex:
         detail += f" (lhs={str(cex.get('lhs'))[:20]} rhs={str(cex.get('rhs'))[:20]})"
@@ -68,8 +76,10 @@ def implied_by_original(original: Claim, mutated: Claim, profile: Profile) -> tu
         ok, detail = _holds(original, check, fn, (weak, rels[0], weak), profile, "implied")
         rel = rels[0]
         if ok:
-            return True, (f"weaker than the original: lemmacheck checks lhs' {weak} lhs {rel} rhs {weak} rhs' "
-                          f"({detail}), so the mutant is true wherever the original is")
+            return True, (
+                f"weaker than the original: lemmacheck checks lhs' {weak} lhs {rel} rhs {weak} rhs' "
+                f"({detail}), so the mutant is true wherever the original is"
+            )
         return False, f"not implied by the original: lhs' {weak} lhs {rel} rhs {weak} rhs' is {detail}"
     if rels != mrels:
         return False, "the relations changed: no implication test"
@@ -78,5 +88,7 @@ def implied_by_original(original: Claim, mutated: Claim, profile: Profile) -> tu
         ok, detail = _holds(original, check, fn, ("=",), profile, f"e{i}")
         if not ok:
             return False, f"not equal to the original: e{i}' = e{i} is {detail}"
-    return True, (f"equal to the original: lemmacheck checks e{{i}}' = e{{i}} for all {len(rels) + 1} "
-                  "expressions, so the mutant computes the same chain")
+    return True, (
+        f"equal to the original: lemmacheck checks e{{i}}' = e{{i}} for all {len(rels) + 1} "
+        "expressions, so the mutant computes the same chain"
+    )

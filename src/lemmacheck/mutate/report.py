@@ -21,7 +21,7 @@ _TEMPLATES = Path(__file__).resolve().parent.parent / "report" / "templates"
 
 
 def survivor_group(m: dict, kind: str = "") -> str:
-    """A survivor's reason in one phrase, from its own evidence (the groups of the report's survivor table)."""
+    """A survivor's reason in one phrase, from its own evidence (the groups of the survivor table)."""
     ev = m.get("evidence") or {}
     if m.get("target") == "derivation":
         return "derivation: the mutated step still holds at every sampled point (not proved, not refuted)"
@@ -35,7 +35,9 @@ def survivor_group(m: dict, kind: str = "") -> str:
     if isinstance(t, (int, float)):
         if t >= 0.999:
             return "inequality: the mutant is attained (max lhs/rhs ≈ 1) but never violated"
-        return "inequality: the mutant holds with slack (max lhs/rhs < 1) — the original is not tight against it"
+        return (
+            "inequality: the mutant holds with slack (max lhs/rhs < 1) — the original is not tight against it"
+        )
     if "computed" in ev:
         return "worked value: the mutant still matches the stated value to the stated places"
     return f"{kind or 'other'}: the mutant's outcome equals the original's"
@@ -53,9 +55,17 @@ def mutation_section(data: dict | None) -> dict | None:
     groups: dict[str, list[dict]] = collections.defaultdict(list)
     for c in data["claims"]:
         counts = c["counts"]
-        rows.append({"id": c["id"], "kind": c.get("kind", ""), "baseline": c["baseline"]["verdict"],
-                     "counts": counts, "score": _pct(c.get("score")), "enumerated": c.get("enumerated", 0),
-                     "weak": counts[C.SURVIVED] > 0})
+        rows.append(
+            {
+                "id": c["id"],
+                "kind": c.get("kind", ""),
+                "baseline": c["baseline"]["verdict"],
+                "counts": counts,
+                "score": _pct(c.get("score")),
+                "enumerated": c.get("enumerated", 0),
+                "weak": counts[C.SURVIVED] > 0,
+            }
+        )
         for m in c["mutants"]:
             m = dict(m)
             if m["status"] == C.SURVIVED:
@@ -71,20 +81,33 @@ def mutation_section(data: dict | None) -> dict | None:
     equivalent_reasons = collections.Counter(m["reason"].split(":")[0] for m in equivalents)
     run = data.get("run", {})
     return {
-        "score": _pct(data.get("score")), "score_true_claims": _pct(data.get("score_true_claims")),
-        "raw_score": data.get("score"), "counts": data["counts"], "statuses": list(C.STATUSES),
-        "enumerated": data.get("enumerated"), "selected": data.get("selected"), "run": run,
-        "seconds_per_mutant": data.get("seconds_per_mutant"), "operators": data.get("operators", []),
+        "score": _pct(data.get("score")),
+        "score_true_claims": _pct(data.get("score_true_claims")),
+        "raw_score": data.get("score"),
+        "counts": data["counts"],
+        "statuses": list(C.STATUSES),
+        "enumerated": data.get("enumerated"),
+        "selected": data.get("selected"),
+        "run": run,
+        "seconds_per_mutant": data.get("seconds_per_mutant"),
+        "operators": data.get("operators", []),
         "claims": sorted(rows, key=lambda r: (not r["weak"], r["id"])),
         "survivor_groups": sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])),
-        "survivors": survivors, "equivalent_reasons": equivalent_reasons.most_common(),
-        "still_false": len(still_false), "invalid": invalid[:200], "invalid_total": len(invalid),
+        "survivors": survivors,
+        "equivalent_reasons": equivalent_reasons.most_common(),
+        "still_false": len(still_false),
+        "invalid": invalid[:200],
+        "invalid_total": len(invalid),
     }
 
 
 def render_mutation_section(data: dict | None) -> str:
     """The section on its own (autoescaped), for tests and for a page other than the main report."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)),
-                             autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
-                             undefined=jinja2.ChainableUndefined, trim_blocks=True, lstrip_blocks=True)
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(_TEMPLATES)),
+        autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
+        undefined=jinja2.ChainableUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     return env.get_template(TEMPLATE).render(mutation=mutation_section(data))

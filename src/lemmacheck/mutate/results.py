@@ -20,6 +20,9 @@ def write_json(data: dict, path: Path) -> Path:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(data, f, indent=1, ensure_ascii=False)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 is for secrets; a report is readable like any output
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -40,11 +43,15 @@ def summary_text(data: dict) -> str:
     counts = data["counts"]
     lines = ["", f"{'status':<14}{'mutants':>8}", "-" * 22]
     lines += [f"{s:<14}{counts[s]:>8}" for s in C.STATUSES]
-    lines += ["-" * 22, f"{'total':<14}{counts['total']:>8}", "",
-              f"score {_pct(data['score'])} (killed / (killed + survived)); "
-              f"on claims that hold: {_pct(data['score_true_claims'])}",
-              f"{data['selected']} of {data['enumerated']} mutants run in {data['run']['seconds']:.1f}s "
-              f"({data['seconds_per_mutant']:.2f}s per mutant)"]
+    lines += [
+        "-" * 22,
+        f"{'total':<14}{counts['total']:>8}",
+        "",
+        f"score {_pct(data['score'])} (killed / (killed + survived)); "
+        f"on claims that hold: {_pct(data['score_true_claims'])}",
+        f"{data['selected']} of {data['enumerated']} mutants run in {data['run']['seconds']:.1f}s "
+        f"({data['seconds_per_mutant']:.2f}s per mutant)",
+    ]
     surv = survivors(data)
     if surv:
         lines += ["", f"{len(surv)} survivor(s):"]

@@ -89,15 +89,33 @@ def select_mutants(mutants_by_claim: dict[str, list[Mutant]], settings: Settings
     return chosen
 
 
-def _outcome(m: Mutant, status: str, reason: str, *, result: dict | None = None, baseline: dict | None = None,
-             seconds: float = 0.0) -> MutantOutcome:
+def _outcome(
+    m: Mutant,
+    status: str,
+    reason: str,
+    *,
+    result: dict | None = None,
+    baseline: dict | None = None,
+    seconds: float = 0.0,
+) -> MutantOutcome:
     return MutantOutcome(
-        id=m.id, claim=m.claim_id, operator=m.operator, target=m.target, location=m.location, line=m.line,
-        description=m.description, before=m.before, after=m.after, status=status, reason=reason,
+        id=m.id,
+        claim=m.claim_id,
+        operator=m.operator,
+        target=m.target,
+        location=m.location,
+        line=m.line,
+        description=m.description,
+        before=m.before,
+        after=m.after,
+        status=status,
+        reason=reason,
         verdict=None if result is None else result.get("verdict"),
         baseline_verdict=None if baseline is None else baseline.get("verdict"),
         first_broken_step=None if result is None else result.get("first_broken_step"),
-        evidence={} if result is None else C.digest(result), seconds=round(seconds, 3))
+        evidence={} if result is None else C.digest(result),
+        seconds=round(seconds, 3),
+    )
 
 
 def _survivor_reason(claim: Claim, m: Mutant, result: dict, implication: str | None) -> str:
@@ -122,8 +140,16 @@ def _survivor_reason(claim: Claim, m: Mutant, result: dict, implication: str | N
     return "; ".join(parts)
 
 
-def _classify(claim: Claim, m: Mutant, mutated: Claim, baseline: dict, result: dict, profile: Profile,
-              settings: Settings, remaining: float) -> tuple[str, str]:
+def _classify(
+    claim: Claim,
+    m: Mutant,
+    mutated: Claim,
+    baseline: dict,
+    result: dict,
+    profile: Profile,
+    settings: Settings,
+    remaining: float,
+) -> tuple[str, str]:
     base_v, mut_v = baseline["verdict"], result["verdict"]
     if mut_v == Verdict.ERROR.value:
         full = result.get("message") or ""
@@ -135,15 +161,19 @@ def _classify(claim: Claim, m: Mutant, mutated: Claim, baseline: dict, result: d
     if killed:
         return C.KILLED, killed
     if C.identical(baseline, result):
-        return C.EQUIVALENT, ("identical evidence: on the same seed the mutant computed the same values on every "
-                              "instance searched")
+        return C.EQUIVALENT, (
+            "identical evidence: on the same seed the mutant computed the same values on every "
+            "instance searched"
+        )
     if base_v == Verdict.REFUTED.value:
         return C.STILL_FALSE, "still refuted with a certified counterexample: the mutant is false as well"
     if base_v == Verdict.PROVED.value and m.target != "check":
         return C.EQUIVALENT, "the mutated chain is proved by SymPy too: the statement stays true"
     if isinstance(claim.check, ComplexityCheck) and base_v == mut_v:
-        return C.EQUIVALENT, ("the fitted growth exponents still match the stated ones: a constant factor or a "
-                              "lower-order term, which the statement does not constrain")
+        return C.EQUIVALENT, (
+            "the fitted growth exponents still match the stated ones: a constant factor or a "
+            "lower-order term, which the statement does not constrain"
+        )
     implication = None
     if settings.implication and m.target in ("check", "relations"):
         try:
@@ -156,8 +186,15 @@ def _classify(claim: Claim, m: Mutant, mutated: Claim, baseline: dict, result: d
     return C.SURVIVED, _survivor_reason(claim, m, result, implication)
 
 
-def _run_one(claim: Claim, m: Mutant, baseline: dict, profile: Profile, full_profile: Profile,
-             settings: Settings, cap: float) -> MutantOutcome:
+def _run_one(
+    claim: Claim,
+    m: Mutant,
+    baseline: dict,
+    profile: Profile,
+    full_profile: Profile,
+    settings: Settings,
+    cap: float,
+) -> MutantOutcome:
     t0 = time.perf_counter()
     try:
         with time_cap(cap):
@@ -167,18 +204,26 @@ def _run_one(claim: Claim, m: Mutant, baseline: dict, profile: Profile, full_pro
             mutated = m.build()
             result = run_claim(mutated, profile).to_dict()
     except MutantTimeout as exc:
-        return _outcome(m, C.INVALID, f"timed out: {exc}", baseline=baseline, seconds=time.perf_counter() - t0)
+        return _outcome(
+            m, C.INVALID, f"timed out: {exc}", baseline=baseline, seconds=time.perf_counter() - t0
+        )
     except MutantBuildError as exc:
-        return _outcome(m, C.INVALID, f"could not be compiled: {exc}", baseline=baseline,
-                        seconds=time.perf_counter() - t0)
+        return _outcome(
+            m, C.INVALID, f"could not be compiled: {exc}", baseline=baseline, seconds=time.perf_counter() - t0
+        )
     remaining = cap - (time.perf_counter() - t0)
     status, reason = _classify(claim, m, mutated, baseline, result, full_profile, settings, remaining)
     return _outcome(m, status, reason, result=result, baseline=baseline, seconds=time.perf_counter() - t0)
 
 
-def run_mutation(claims: Sequence[Claim], profile: Profile, settings: Settings, *,
-                 progress: Callable[[str, int, int], None] | None = None,
-                 on_claim: Callable[[dict], None] | None = None) -> dict:
+def run_mutation(
+    claims: Sequence[Claim],
+    profile: Profile,
+    settings: Settings,
+    *,
+    progress: Callable[[str, int, int], None] | None = None,
+    on_claim: Callable[[dict], None] | None = None,
+) -> dict:
     """Mutate the claims, run every selected mutant, and return the data written to ``mutation.json``.
 
     ``on_claim`` sees the data so far (marked ``"partial": true``) each time a claim's mutants are done,
@@ -205,8 +250,19 @@ def run_mutation(claims: Sequence[Claim], profile: Profile, settings: Settings, 
             entry["counts"] = _counts(entry["mutants"])
             entry["score"] = _score(entry["counts"])
             claims_out.append(entry)
-        return _assemble(claims_out, settings, profile, ops, started, time.perf_counter() - t0, enumerated,
-                         len(chosen), len(by_claim), sum(1 for v in by_claim.values() if v), partial=partial)
+        return _assemble(
+            claims_out,
+            settings,
+            profile,
+            ops,
+            started,
+            time.perf_counter() - t0,
+            enumerated,
+            len(chosen),
+            len(by_claim),
+            sum(1 for v in by_claim.values() if v),
+            partial=partial,
+        )
 
     for i, m in enumerate(chosen):
         claim = claims_by_id[m.claim_id]
@@ -217,16 +273,28 @@ def run_mutation(claims: Sequence[Claim], profile: Profile, settings: Settings, 
             tb = time.perf_counter()
             baseline = run_claim(claim, reduced).to_dict()
             entry = per_claim[claim.id] = {
-                "id": claim.id, "title": claim.title, "module": claim.module, "kind": claim.kind.value,
-                "baseline": {"verdict": baseline["verdict"], "first_broken_step": baseline.get("first_broken_step"),
-                             "evidence": C.digest(baseline), "seconds": round(time.perf_counter() - tb, 3)},
-                "enumerated": len(by_claim[claim.id]), "notes": notes[claim.id], "mutants": [],
-                "_baseline": baseline}
+                "id": claim.id,
+                "title": claim.title,
+                "module": claim.module,
+                "kind": claim.kind.value,
+                "baseline": {
+                    "verdict": baseline["verdict"],
+                    "first_broken_step": baseline.get("first_broken_step"),
+                    "evidence": C.digest(baseline),
+                    "seconds": round(time.perf_counter() - tb, 3),
+                },
+                "enumerated": len(by_claim[claim.id]),
+                "notes": notes[claim.id],
+                "mutants": [],
+                "_baseline": baseline,
+            }
         if progress:
             progress(m.id, i, len(chosen))
         baseline = entry["_baseline"]
         if baseline["verdict"] == Verdict.ERROR.value:
-            out = _outcome(m, C.INVALID, "the unmutated claim is ERROR: nothing to compare with", baseline=baseline)
+            out = _outcome(
+                m, C.INVALID, "the unmutated claim is ERROR: nothing to compare with", baseline=baseline
+            )
         else:
             cap = max(settings.time_cap, settings.cap_factor * entry["baseline"]["seconds"])
             out = _run_one(claim, m, baseline, reduced, profile, settings, cap)
@@ -234,27 +302,59 @@ def run_mutation(claims: Sequence[Claim], profile: Profile, settings: Settings, 
     return snapshot(partial=False)
 
 
-def _assemble(claims_out, settings, profile, ops, started, seconds, enumerated, selected, n_claims, n_mutable, *,
-              partial: bool) -> dict:
+def _assemble(
+    claims_out,
+    settings,
+    profile,
+    ops,
+    started,
+    seconds,
+    enumerated,
+    selected,
+    n_claims,
+    n_mutable,
+    *,
+    partial: bool,
+) -> dict:
     totals = _counts([m for e in claims_out for m in e["mutants"]])
     done = totals["total"]
     return {
-        "schema_version": SCHEMA_VERSION, "partial": partial,
-        "run": {"seed": settings.seed, "profile": profile.name, "effort": settings.effort,
-                "started": started, "seconds": round(seconds, 3),
-                "time_cap": settings.time_cap, "cap_factor": settings.cap_factor,
-                "time_cap_enforced": CAP_AVAILABLE, "max_per_claim": settings.max_per_claim,
-                "sample": settings.sample, "fraction": settings.fraction,
-                "operators": list(settings.operators), "only": list(settings.only),
-                "implication_test": settings.implication},
-        "enumerated": enumerated, "selected": selected, "claims_selected": n_claims, "claims_with_mutants": n_mutable,
-        "counts": totals, "score": _score(totals),
-        "score_true_claims": _score(_counts([m for e in claims_out if e["baseline"]["verdict"] != "REFUTED"
-                                             for m in e["mutants"]])),
+        "schema_version": SCHEMA_VERSION,
+        "partial": partial,
+        "run": {
+            "seed": settings.seed,
+            "profile": profile.name,
+            "effort": settings.effort,
+            "started": started,
+            "seconds": round(seconds, 3),
+            "time_cap": settings.time_cap,
+            "cap_factor": settings.cap_factor,
+            "time_cap_enforced": CAP_AVAILABLE,
+            "max_per_claim": settings.max_per_claim,
+            "sample": settings.sample,
+            "fraction": settings.fraction,
+            "operators": list(settings.operators),
+            "only": list(settings.only),
+            "implication_test": settings.implication,
+        },
+        "enumerated": enumerated,
+        "selected": selected,
+        "claims_selected": n_claims,
+        "claims_with_mutants": n_mutable,
+        "counts": totals,
+        "score": _score(totals),
+        "score_true_claims": _score(
+            _counts([m for e in claims_out if e["baseline"]["verdict"] != "REFUTED" for m in e["mutants"]])
+        ),
         "seconds_per_mutant": round(seconds / max(done, 1), 3),
-        "operators": [{"name": op.name, "summary": op.summary,
-                       "counts": _counts([m for e in claims_out for m in e["mutants"] if m["operator"] == op.name])}
-                      for op in ops],
+        "operators": [
+            {
+                "name": op.name,
+                "summary": op.summary,
+                "counts": _counts([m for e in claims_out for m in e["mutants"] if m["operator"] == op.name]),
+            }
+            for op in ops
+        ],
         "claims": claims_out,
     }
 

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import ast
 import copy
-import functools
 import dataclasses
+import functools
 import inspect
 import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 import sympy as sp
 
@@ -119,8 +118,9 @@ def _function_source(fn: Callable) -> _Source:
             if [a.arg for a in node.args.args] == list(fn.__code__.co_varnames[: fn.__code__.co_argcount]):
                 found.append(node)
     if len(found) != 1:
-        raise MutantBuildError(f"{'no' if not found else 'more than one'} definition of {fn.__qualname__} "
-                               f"at {filename}:{first}")
+        raise MutantBuildError(
+            f"{'no' if not found else 'more than one'} definition of {fn.__qualname__} at {filename}:{first}"
+        )
     try:
         display = os.path.relpath(filename)
     except ValueError:
@@ -137,7 +137,12 @@ def _children(node: ast.AST) -> Iterator[tuple[str, int | None, ast.AST, str | N
     """(field, position in a list field, child, keyword name) in ``ast`` field order."""
     for field, value in ast.iter_fields(node):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and field in (
-                "decorator_list", "args", "returns", "type_params", "type_comment"):
+            "decorator_list",
+            "args",
+            "returns",
+            "type_params",
+            "type_comment",
+        ):
             continue
         if isinstance(value, list):
             for i, child in enumerate(value):
@@ -148,15 +153,20 @@ def _children(node: ast.AST) -> Iterator[tuple[str, int | None, ast.AST, str | N
 
 
 def _is_docstring(node: ast.AST, parent: ast.AST, field: str, pos: int | None) -> bool:
-    return (field == "body" and pos == 0 and isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
-            and isinstance(node.value.value, str))
+    return (
+        field == "body"
+        and pos == 0
+        and isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    )
 
 
-def _static_reason(node: ast.AST, parents: Sequence[ast.AST], dead: bool) -> str | None:
+def _static_reason(node: ast.AST, parents: Sequence[ast.AST], *, dead: bool) -> str | None:
     if dead:
         return "dead code: the mutated statement is never executed"
-    for parent, child in zip(parents[::-1], (node, *parents[::-1])):
+    for parent, child in zip(parents[::-1], (node, *parents[::-1][:-1]), strict=True):
         if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mult):
             other = parent.right if parent.left is child else parent.left
             if isinstance(other, ast.Constant) and other.value == 0 and not isinstance(other.value, bool):
@@ -167,28 +177,38 @@ def _static_reason(node: ast.AST, parents: Sequence[ast.AST], dead: bool) -> str
 def _python_sites(root: ast.AST, operators: Sequence[Operator]):
     """(path, node, context, rewrite, static reason) for every operator rewrite of every node, in order."""
 
-    def visit(node, path, parents, fields, keyword, dead):
+    def visit(node, path, parents, fields, keyword, *, dead):
         if path:  # the function node itself is not a mutation site
             ctx = PyContext(parents=tuple(parents), fields=tuple(fields), keyword=keyword)
             for op in operators:
                 for rw in op.python(node, ctx):
-                    yield op, path, node, rw, _static_reason(node, parents, dead)
-        terminated = False
+                    yield op, path, node, rw, _static_reason(node, parents, dead=dead)
+        terminated_in = None  # the statement list in which a return/raise/break/continue was seen
         for field, pos, child, kw in _children(node):
             if _is_docstring(child, node, field, pos):
                 continue
             if isinstance(child, ast.keyword) and child.arg in STRUCTURAL_KEYWORDS:
                 continue  # axis=-1, dtype=...: structure, not mathematics
-            child_dead = dead or (terminated and field in ("body", "orelse", "finalbody"))
-            if isinstance(node, ast.If) and field == "body" and isinstance(node.test, ast.Constant) \
-                    and not node.test.value:
+            child_dead = dead or terminated_in == field  # after a return in the same statement list
+            if (
+                isinstance(node, ast.If)
+                and field == "body"
+                and isinstance(node.test, ast.Constant)
+                and not node.test.value
+            ):
                 child_dead = True
-            yield from visit(child, (*path, (field, pos)), (*parents, node), (*fields, field),
-                             kw if kw is not None else keyword, child_dead)
-            if isinstance(child, (ast.Return, ast.Raise, ast.Continue, ast.Break)) and field == "body":
-                terminated = True
+            yield from visit(
+                child,
+                (*path, (field, pos)),
+                (*parents, node),
+                (*fields, field),
+                kw if kw is not None else keyword,
+                dead=child_dead,
+            )
+            if isinstance(child, (ast.Return, ast.Raise, ast.Continue, ast.Break)) and pos is not None:
+                terminated_in = field
 
-    yield from visit(root, (), [], [], None, False)
+    yield from visit(root, (), [], [], None, dead=False)
 
 
 def _replace_at(root: ast.AST, path, new: ast.AST) -> ast.AST:
@@ -214,8 +234,9 @@ def compile_function(fn: Callable, source: _Source, tree: ast.AST) -> Callable:
             new = eval(code, namespace)  # noqa: S307 - the project's own source, mutated
         else:
             tree.decorator_list = []
-            code = compile(ast.fix_missing_locations(ast.Module(body=[tree], type_ignores=[])),
-                           source.filename, "exec")
+            code = compile(
+                ast.fix_missing_locations(ast.Module(body=[tree], type_ignores=[])), source.filename, "exec"
+            )
             exec(code, namespace)  # noqa: S102 - the project's own source, mutated
             new = namespace[tree.name]
     except Exception as exc:  # a mutant that does not compile is invalid, never killed
@@ -240,9 +261,19 @@ def _python_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
             return dataclasses.replace(claim, check=dataclasses.replace(claim.check, **{field: new_fn}))
 
         line = getattr(node, "lineno", None)
-        out.append(Mutant(claim.id, start + len(out), op.name, "check", f"{fn.__name__} ({source.display}:{line})",
-                          line, lambda node=node, rw=rw: (rw.description, ast.unparse(node), ast.unparse(rw.new)),
-                          build, lambda static=static: static))
+        out.append(
+            Mutant(
+                claim.id,
+                start + len(out),
+                op.name,
+                "check",
+                f"{fn.__name__} ({source.display}:{line})",
+                line,
+                lambda node=node, rw=rw: (rw.description, ast.unparse(node), ast.unparse(rw.new)),
+                build,
+                lambda static=static: static,
+            )
+        )
     return out
 
 
@@ -254,24 +285,47 @@ def _relation_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
     check = claim.check
     chains = []
     if isinstance(check, NumericCheck) and not check.is_property:
-        chains.append(("check", tuple(check.relations),
-                       lambda rels: dataclasses.replace(claim, check=dataclasses.replace(check, relations=rels))))
+        chains.append(
+            (
+                "check",
+                tuple(check.relations),
+                lambda rels: dataclasses.replace(claim, check=dataclasses.replace(check, relations=rels)),
+            )
+        )
     if isinstance(check, ApproximationCheck):
-        chains.append(("check", (check.relation,),
-                       lambda rels: dataclasses.replace(claim, check=dataclasses.replace(check, relation=rels[0]))))
+        chains.append(
+            (
+                "check",
+                (check.relation,),
+                lambda rels: dataclasses.replace(claim, check=dataclasses.replace(check, relation=rels[0])),
+            )
+        )
     if claim.derivation is not None:
         d = claim.derivation
-        chains.append(("derivation", tuple(d.relations),
-                       lambda rels: dataclasses.replace(claim, derivation=dataclasses.replace(d, relations=rels))))
+        chains.append(
+            (
+                "derivation",
+                tuple(d.relations),
+                lambda rels: dataclasses.replace(claim, derivation=dataclasses.replace(d, relations=rels)),
+            )
+        )
     for target, rels, rebuild in chains:
         for i, rel in enumerate(rels):
             for op in operators:
                 for rw in op.relation(rel):
-                    new = rels[:i] + (rw.new,) + rels[i + 1:]
-                    out.append(Mutant(claim.id, start + len(out), op.name, "relations",
-                                      f"{target} relation {i + 1} of {len(rels)}", None,
-                                      lambda rw=rw, rel=rel: (rw.description, rel, rw.new),
-                                      lambda new=new, rebuild=rebuild: rebuild(new)))
+                    new = rels[:i] + (rw.new,) + rels[i + 1 :]
+                    out.append(
+                        Mutant(
+                            claim.id,
+                            start + len(out),
+                            op.name,
+                            "relations",
+                            f"{target} relation {i + 1} of {len(rels)}",
+                            None,
+                            lambda rw=rw, rel=rel: (rw.description, rel, rw.new),
+                            lambda new=new, rebuild=rebuild: rebuild(new),
+                        )
+                    )
     return out
 
 
@@ -324,16 +378,26 @@ def _derivation_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
                 return _sympy_replace(expr, path, new)
 
             def build(k=k, mutated=mutated):
-                exprs = d.exprs[:k] + (mutated(),) + d.exprs[k + 1:]
+                exprs = d.exprs[:k] + (mutated(),) + d.exprs[k + 1 :]
                 return dataclasses.replace(claim, derivation=dataclasses.replace(d, exprs=exprs))
 
             def static(old=expr, mutated=mutated):
                 new = mutated()
                 return _PROVABLY_EQUAL if new == old or _provably_equal(old, new) else None
 
-            out.append(Mutant(claim.id, start + len(out), op.name, "derivation",
-                              f"derivation e{k} ({d.module or claim.module})", None,
-                              lambda node=node, rw=rw: (rw.description, node, rw.new), build, static))
+            out.append(
+                Mutant(
+                    claim.id,
+                    start + len(out),
+                    op.name,
+                    "derivation",
+                    f"derivation e{k} ({d.module or claim.module})",
+                    None,
+                    lambda node=node, rw=rw: (rw.description, node, rw.new),
+                    build,
+                    static,
+                )
+            )
     return out
 
 
@@ -346,8 +410,11 @@ def enumerate_mutants(claim: Claim, operators: Sequence[Operator]) -> tuple[list
     """Every mutant of one claim in a stable order, and notes on what could not be mutated (and why)."""
     mutants: list[Mutant] = []
     notes: list[str] = []
-    for part, make in (("check function", _python_mutants), ("relations", _relation_mutants),
-                       ("derivation", _derivation_mutants)):
+    for part, make in (
+        ("check function", _python_mutants),
+        ("relations", _relation_mutants),
+        ("derivation", _derivation_mutants),
+    ):
         try:
             mutants += make(claim, operators, len(mutants))
         except MutantBuildError as exc:

@@ -20,13 +20,20 @@ from .transpose import Transpose
 __all__ = ["OPERATORS", "operators_named"]
 
 OPERATORS: tuple[Operator, ...] = (
-    ScaleConstant(), FlipRelation(), DropTerm(), FlipSign(), ChangePower(), SwapMinMax(), Transpose(),
-    ChangeNormIndex(), ShiftIndex(),
+    ScaleConstant(),
+    FlipRelation(),
+    DropTerm(),
+    FlipSign(),
+    ChangePower(),
+    SwapMinMax(),
+    Transpose(),
+    ChangeNormIndex(),
+    ShiftIndex(),
 )
 
 
 def operators_named(names) -> tuple[Operator, ...]:
-    """The operators with these names, in registry order; an unknown name is an error naming the known ones."""
+    """The operators with these names, in registry order; an unknown name is an error listing the known."""
     known = {op.name: op for op in OPERATORS}
     unknown = [n for n in names if n not in known]
     if unknown:

@@ -13,7 +13,11 @@ STRUCTURAL_KEYWORDS = frozenset({"axis", "axes", "dtype", "keepdims", "shape", "
 
 def number(node: ast.AST) -> float | int | None:
     """The value of a numeric literal (``2``, ``0.5``, ``-1``), or None."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, numbers.Real) and not isinstance(node.value, bool):
+    if (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, numbers.Real)
+        and not isinstance(node.value, bool)
+    ):
         return node.value
     return None
 

@@ -10,8 +10,25 @@ from ..base import Operator, PyContext, Rewrite
 from ._util import STRUCTURAL_KEYWORDS, call_name, literal, number
 
 # Calls whose integer arguments are shapes or counts of a construction, not constants of the mathematics.
-_SHAPE_CALLS = frozenset({"zeros", "ones", "eye", "empty", "full", "reshape", "arange", "linspace", "range",
-                          "stack", "concatenate", "einsum", "swapaxes", "moveaxis", "expand_dims"})
+_SHAPE_CALLS = frozenset(
+    {
+        "zeros",
+        "ones",
+        "eye",
+        "empty",
+        "full",
+        "reshape",
+        "arange",
+        "linspace",
+        "range",
+        "stack",
+        "concatenate",
+        "einsum",
+        "swapaxes",
+        "moveaxis",
+        "expand_dims",
+    }
+)
 _NORM_CALLS = frozenset({"vector_norm", "schatten_norm", "matrix_norm", "norm"})
 
 

@@ -1,4 +1,4 @@
-"""An index shifted: ``h[t]`` → ``h[t − 1]``, ``h[t − 1]`` → ``h[t]`` (also in slice bounds and SymPy ``Indexed``)."""
+"""An index shifted: ``h[t]`` → ``h[t − 1]``, ``h[t − 1]`` → ``h[t]`` (slices, SymPy ``Indexed`` too)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,19 @@ from ..base import Operator, PyContext, Rewrite
 def _shifted(node: ast.AST) -> list[tuple[str, ast.AST]]:
     """Variants of one index expression: a name gets −1, a name ± constant loses its constant."""
     if isinstance(node, ast.Name):
-        return [(f"index {node.id} → {node.id} − 1",
-                 ast.BinOp(left=node, op=ast.Sub(), right=ast.Constant(value=1)))]
-    if (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)) and isinstance(node.left, ast.Name)
-            and isinstance(node.right, ast.Constant) and isinstance(node.right.value, int)):
+        return [
+            (
+                f"index {node.id} → {node.id} − 1",
+                ast.BinOp(left=node, op=ast.Sub(), right=ast.Constant(value=1)),
+            )
+        ]
+    if (
+        isinstance(node, ast.BinOp)
+        and isinstance(node.op, (ast.Add, ast.Sub))
+        and isinstance(node.left, ast.Name)
+        and isinstance(node.right, ast.Constant)
+        and isinstance(node.right.value, int)
+    ):
         return [(f"index {ast.unparse(node)} → {node.left.id}", node.left)]
     return []
 
@@ -49,8 +58,10 @@ class ShiftIndex(Operator):
     def python(self, node, ctx: PyContext):
         if not isinstance(node, ast.Subscript) or not isinstance(node.ctx, ast.Load):
             return ()
-        return [Rewrite(text, ast.Subscript(value=node.value, slice=new, ctx=ast.Load()))
-                for text, new in _variants(node.slice)]
+        return [
+            Rewrite(text, ast.Subscript(value=node.value, slice=new, ctx=ast.Load()))
+            for text, new in _variants(node.slice)
+        ]
 
     def sympy(self, expr, parent, index):
         if not isinstance(expr, sp.Indexed):

@@ -8,8 +8,16 @@ import sympy as sp
 
 from ..base import Operator, PyContext, Rewrite
 
-_SWAP = {"min": "max", "max": "min", "minimum": "maximum", "maximum": "minimum", "amin": "amax", "amax": "amin",
-         "nanmin": "nanmax", "nanmax": "nanmin"}
+_SWAP = {
+    "min": "max",
+    "max": "min",
+    "minimum": "maximum",
+    "maximum": "minimum",
+    "amin": "amax",
+    "amax": "amin",
+    "nanmin": "nanmax",
+    "nanmax": "nanmin",
+}
 
 
 class SwapMinMax(Operator):
@@ -27,7 +35,9 @@ class SwapMinMax(Operator):
         else:
             return ()
         old = f.id if isinstance(f, ast.Name) else f.attr
-        return [Rewrite(f"{old} → {_SWAP[old]}", ast.Call(func=new_f, args=node.args, keywords=node.keywords))]
+        return [
+            Rewrite(f"{old} → {_SWAP[old]}", ast.Call(func=new_f, args=node.args, keywords=node.keywords))
+        ]
 
     def sympy(self, expr, parent, index):
         if isinstance(expr, sp.Max):

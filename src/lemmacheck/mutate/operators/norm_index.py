@@ -18,15 +18,23 @@ def _order(node: ast.AST) -> float | None:
         return value
     if isinstance(node, ast.Attribute) and node.attr == "inf":
         return math.inf
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float" and node.args
-            and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).lower() in ("inf", "+inf")):
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "float"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and str(node.args[0].value).lower() in ("inf", "+inf")
+    ):
         return math.inf
     return None
 
 
 def _order_node(value: float) -> ast.AST:
     if value == math.inf:
-        return ast.Call(func=ast.Name(id="float", ctx=ast.Load()), args=[ast.Constant(value="inf")], keywords=[])
+        return ast.Call(
+            func=ast.Name(id="float", ctx=ast.Load()), args=[ast.Constant(value="inf")], keywords=[]
+        )
     return ast.Constant(value=value)
 
 
@@ -53,14 +61,22 @@ class ChangeNormIndex(Operator):
             p = _order(node.args[1])
             for q in _CHANGES[p]:
                 args = [node.args[0], _order_node(q), *node.args[2:]]
-                out.append(Rewrite(f"{name} index {_show(p)} → {_show(q)}",
-                                   ast.Call(func=f, args=args, keywords=node.keywords)))
+                out.append(
+                    Rewrite(
+                        f"{name} index {_show(p)} → {_show(q)}",
+                        ast.Call(func=f, args=args, keywords=node.keywords),
+                    )
+                )
         for i, kw in enumerate(node.keywords):
             if kw.arg in _ORDER_KEYWORDS and _order(kw.value) in _CHANGES:
                 p = _order(kw.value)
                 for q in _CHANGES[p]:
                     kws = list(node.keywords)
                     kws[i] = ast.keyword(arg=kw.arg, value=_order_node(q))
-                    out.append(Rewrite(f"{name} index {_show(p)} → {_show(q)}",
-                                       ast.Call(func=f, args=node.args, keywords=kws)))
+                    out.append(
+                        Rewrite(
+                            f"{name} index {_show(p)} → {_show(q)}",
+                            ast.Call(func=f, args=node.args, keywords=kws),
+                        )
+                    )
         return out

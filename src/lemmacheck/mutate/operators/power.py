@@ -27,8 +27,15 @@ class ChangePower(Operator):
             if c is None:
                 return ()
             new = _changed(c)
-            return [Rewrite(f"power {c!r} → {new!r}", ast.BinOp(left=node.left, op=ast.Pow(), right=literal(new)))]
-        if isinstance(node, ast.Call) and call_name(node) == "sqrt" and len(node.args) == 1 and not node.keywords:
+            return [
+                Rewrite(f"power {c!r} → {new!r}", ast.BinOp(left=node.left, op=ast.Pow(), right=literal(new)))
+            ]
+        if (
+            isinstance(node, ast.Call)
+            and call_name(node) == "sqrt"
+            and len(node.args) == 1
+            and not node.keywords
+        ):
             return [Rewrite("square root dropped", node.args[0])]
         return ()
 

@@ -9,11 +9,21 @@ import sympy as sp
 from ..base import Operator, PyContext, Rewrite
 
 _FLIP = {"<=": ">=", ">=": "<=", "<": ">", ">": "<"}
-_AST_FLIP = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE, ast.Eq: ast.NotEq,
-             ast.NotEq: ast.Eq}
+_AST_FLIP = {
+    ast.Lt: ast.Gt,
+    ast.Gt: ast.Lt,
+    ast.LtE: ast.GtE,
+    ast.GtE: ast.LtE,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+}
 _AST_SYMBOL = {ast.Lt: "<", ast.Gt: ">", ast.LtE: "<=", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
-_SP_FLIP = {sp.LessThan: sp.GreaterThan, sp.GreaterThan: sp.LessThan, sp.StrictLessThan: sp.StrictGreaterThan,
-            sp.StrictGreaterThan: sp.StrictLessThan}
+_SP_FLIP = {
+    sp.LessThan: sp.GreaterThan,
+    sp.GreaterThan: sp.LessThan,
+    sp.StrictLessThan: sp.StrictGreaterThan,
+    sp.StrictGreaterThan: sp.StrictLessThan,
+}
 
 
 class FlipRelation(Operator):
@@ -34,8 +44,12 @@ class FlipRelation(Operator):
                 continue
             ops = list(node.ops)
             ops[i] = flipped()
-            out.append(Rewrite(f"comparison {_AST_SYMBOL[type(op)]} → {_AST_SYMBOL[flipped]}",
-                               ast.Compare(left=node.left, ops=ops, comparators=node.comparators)))
+            out.append(
+                Rewrite(
+                    f"comparison {_AST_SYMBOL[type(op)]} → {_AST_SYMBOL[flipped]}",
+                    ast.Compare(left=node.left, ops=ops, comparators=node.comparators),
+                )
+            )
         return out
 
     def sympy(self, expr, parent, index):

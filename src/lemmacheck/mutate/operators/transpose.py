@@ -24,7 +24,7 @@ def _einsum_variants(spec: str) -> list[tuple[str, str]]:
         if len(op) < 2 or op[-1] == op[-2]:
             continue
         swapped = op[:-2] + op[-1] + op[-2]
-        new = ",".join(operands[:i] + [swapped] + operands[i + 1:]) + "->" + out
+        new = ",".join(operands[:i] + [swapped] + operands[i + 1 :]) + "->" + out
         variants.append((f"einsum operand {i + 1} transposed: {spec!r} → {new!r}", new))
     return variants
 
@@ -38,11 +38,22 @@ class Transpose(Operator):
             return [Rewrite(f"transpose of {ast.unparse(node.value)} dropped", node.value)]
         if isinstance(node, ast.Call) and call_name(node) in _TRANSPOSE_CALLS and node.args:
             return [Rewrite(f"{call_name(node)}({ast.unparse(node.args[0])}) dropped", node.args[0])]
-        if (isinstance(node, ast.Call) and call_name(node) == "einsum" and node.args
-                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
-            return [Rewrite(text, ast.Call(func=node.func, args=[ast.Constant(value=new), *node.args[1:]],
-                                           keywords=node.keywords))
-                    for text, new in _einsum_variants(node.args[0].value)]
+        if (
+            isinstance(node, ast.Call)
+            and call_name(node) == "einsum"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            return [
+                Rewrite(
+                    text,
+                    ast.Call(
+                        func=node.func, args=[ast.Constant(value=new), *node.args[1:]], keywords=node.keywords
+                    ),
+                )
+                for text, new in _einsum_variants(node.args[0].value)
+            ]
         return ()
 
     def sympy(self, expr, parent, index):
