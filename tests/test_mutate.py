@@ -10,7 +10,7 @@ import json
 import pytest
 import sympy as sp
 
-from lemmacheck import REGISTRY, Source, Verdict, derivation, inequality
+from lemmacheck import REGISTRY, Source, Verdict, derivation, identity, inequality
 from lemmacheck.discovery import discover
 from lemmacheck.inputs import Array, Scalar
 from lemmacheck.mutate import (
@@ -272,3 +272,14 @@ def test_command_exit_code_follows_min_score(catalogue_imported, registry, tmp_p
     assert again["selected"] == 1 and again["claims"][0]["mutants"][0] == data["claims"][0]["mutants"][0] | {
         "seconds": again["claims"][0]["mutants"][0]["seconds"]
     }
+
+
+def test_identity_with_a_changed_anchor_is_the_same_identity(registry):
+    @identity("planted.anchored", inputs={"x": Array("n")}, dims={"n": [1, 3]}, **meta())
+    def anchored(xp, x):
+        ref = xp.sum(xp.abs(x), axis=-1) + 1  # an anchor added to both sides: the identity does not change
+        return xp.sum((x + 0.1) ** 2, axis=-1) + ref, xp.sum(x * x + 0.2 * x + 0.01, axis=-1) + ref
+
+    by_desc, _ = _run(["planted.anchored"], operators=("drop_term",))
+    m = by_desc["term 1 dropped"]
+    assert m["status"] == "equivalent" and "same identity" in m["reason"], m["reason"]

@@ -83,6 +83,17 @@ def implied_by_original(original: Claim, mutated: Claim, profile: Profile) -> tu
         return False, f"not implied by the original: lhs' {weak} lhs {rel} rhs {weak} rhs' is {detail}"
     if rels != mrels:
         return False, "the relations changed: no implication test"
+    if all(r == "=" for r in rels):
+        # An identity checked with an anchor added to every side (e + r = e' + r, to give the relative
+        # tolerance a scale) states the same thing whatever the anchor: the mutant is equivalent when it
+        # shifts every expression by the same amount, e_i' − e_i = e_j' − e_j, checked as a chain.
+        fn = _side_chain(check.fn, mcheck.fn, lambda o, m: tuple(a - b for a, b in zip(m, o, strict=True)))
+        ok, detail = _holds(original, check, fn, rels, profile, "shift")
+        if ok:
+            return True, (
+                f"same identity: the mutant adds the same amount to all {len(rels) + 1} expressions "
+                f"(lemmacheck checks e_i' − e_i equal for every i: {detail})"
+            )
     for i in range(len(rels) + 1):
         fn = _side_chain(check.fn, mcheck.fn, lambda o, m, i=i: (m[i], o[i]))
         ok, detail = _holds(original, check, fn, ("=",), profile, f"e{i}")
