@@ -37,5 +37,5 @@ def test_mutants_of_one_claim(benchmark, claim_id):
         "score": data["score"],
     }
     print(
-        f"\n{claim_id}: {data['selected']} mutants, {data['seconds_per_mutant']:.2f}s each, counts {data['counts']}"
+        f"\n{claim_id}: {data['selected']} mutants, {data['seconds_per_mutant']:.2f}s each, {data['counts']}"
     )
