@@ -37,8 +37,8 @@ _OUTCOME_FIELDS = ("verdict", "first_broken_step", "proof", "proof_status")
 # An ERROR that is the check noticing something, not the mutant being malformed: a non-finite value,
 # a shape that does not fit, or the SymPy derivation and the numeric check disagreeing.
 _GENUINE = re.compile(
-    r"not finite|finite real values|\bnan\b|\binf\b|shape|broadcast|operand|subscripts|"
-    r"dimension|disagree|proves what the numeric check refutes",
+    r"not finite|finite real values|\bnan\b|\binf\b|shape|broadcast|subscripts|"
+    r"mismatch in its core dimension|disagree|proves what the numeric check refutes",
     re.IGNORECASE,
 )
 
