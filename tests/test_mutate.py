@@ -299,3 +299,17 @@ def test_identity_with_a_changed_anchor_is_the_same_identity(registry):
     by_desc, _ = _run(["planted.anchored"], operators=("drop_term",))
     m = by_desc["term 1 dropped"]
     assert m["status"] == "equivalent" and "same identity" in m["reason"], m["reason"]
+
+
+def test_a_flipped_step_that_still_holds_is_an_equality(registry):
+    @inequality(
+        "planted.equal_step", inputs={"x": Array("n")}, dims={"n": [1, 3]}, relations=("<=", "<="), **meta()
+    )
+    def equal_step(xp, x):
+        s = xp.sum(x * x, axis=-1)
+        return s, s, s + xp.sum(xp.abs(x), axis=-1)
+
+    _, data = _run(["planted.equal_step"], operators=("relation",))
+    flips = data["claims"][0]["mutants"]
+    assert [m["status"] for m in flips] == ["equivalent", "killed"], flips
+    assert "both directions hold" in flips[0]["reason"]

@@ -14,7 +14,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from ..claim import Claim, ComplexityCheck
+from ..claim import ApproximationCheck, Claim, ComplexityCheck
 from ..engine import run_claim
 from ..profile import Profile
 from ..verdict import Verdict
@@ -174,8 +174,20 @@ def _classify(
             "the fitted growth exponents still match the stated ones: a constant factor or a "
             "lower-order term, which the statement does not constrain"
         )
+    if (
+        m.target == "relations"
+        and result.get("first_broken_step") is None
+        and not (isinstance(claim.check, ApproximationCheck) and m.location.startswith("check"))
+    ):
+        # The original relation held and so does the flipped one: the two sides are equal on every
+        # instance searched, and the mutant states something true (an approximation's verdict is its
+        # measured order, which no relation changes: those flips stay survivors).
+        return C.EQUIVALENT, (
+            f"both directions hold: the original step ({m.before}) and the flipped one "
+            f"({m.after}) are both {mut_v}, so its sides are equal on every instance searched"
+        )
     implication = None
-    if settings.implication and m.target in ("check", "relations"):
+    if settings.implication and m.target == "check":
         try:
             with time_cap(max(remaining, 1.0)):
                 ok, implication = implied_by_original(claim, mutated, profile)
