@@ -1,5 +1,6 @@
-"""``lemmacheck mutate``: how much would the suite notice?  Mutate every claim's check and derivation, run
-each mutant, and report how many changed the verdict.
+"""Mutation score: mutate each claim's check and derivation, run every mutant, count the verdicts changed.
+
+``lemmacheck mutate`` answers "how much would the suite notice?".
 
 The lead wires it into ``cli.py`` with ``mutate.command.add_parser(sub)`` and dispatches ``"mutate"`` to
 ``mutate.command.run``; ``python -m lemmacheck.mutate`` runs the same command on its own.
