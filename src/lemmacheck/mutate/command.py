@@ -1,0 +1,202 @@
+"""Mutation score: mutate each claim's check and derivation, run every mutant, count the verdicts changed.
+
+``lemmacheck mutate`` answers "how much would the suite notice?".
+
+The lead wires it into ``cli.py`` with ``mutate.command.add_parser(sub)`` and dispatches ``"mutate"`` to
+``mutate.command.run``; ``python -m lemmacheck.mutate`` runs the same command on its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+import time
+from pathlib import Path
+
+__all__ = ["add_parser", "run", "DEFAULT_MIN_SCORE"]
+
+DEFAULT_MIN_SCORE = 0.95
+
+
+def _fraction(text: str) -> float:
+    v = float(text)
+    if not 0 < v <= 1:
+        raise argparse.ArgumentTypeError(f"--fraction must be in (0, 1], got {text}")
+    return v
+
+
+def _positive_int(text: str) -> int:
+    v = int(text)
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text}")
+    return v
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Register ``mutate`` on a subparsers object (``argparse``'s ``add_subparsers()``)."""
+    from .operators import OPERATORS
+
+    p = subparsers.add_parser(
+        "mutate",
+        help="mutation score: how many small changes of each check the run notices",
+        description=__doc__.splitlines()[0],
+    )
+    p.add_argument("-k", dest="keyword", default=None, help="only claims whose id contains every word given")
+    p.add_argument("--seed", type=int, default=None, help="replay a run (default: a fresh seed, printed)")
+    sample = p.add_mutually_exclusive_group()
+    sample.add_argument(
+        "--sample", type=_positive_int, default=None, help="run N mutants drawn from the seed"
+    )
+    sample.add_argument("--fraction", type=_fraction, default=None, help="run this fraction of the mutants")
+    p.add_argument(
+        "--max-per-claim",
+        type=_positive_int,
+        default=None,
+        help="at most N mutants per claim (drawn from the seed), before --sample/--fraction",
+    )
+    p.add_argument(
+        "--operators",
+        default=None,
+        help=f"comma-separated operators (default: all of {','.join(op.name for op in OPERATORS)})",
+    )
+    p.add_argument(
+        "--mutant",
+        action="append",
+        default=[],
+        metavar="CLAIM#K",
+        help="run only this mutant (repeatable): replays one line of a report",
+    )
+    p.add_argument(
+        "--effort",
+        type=float,
+        default=0.25,
+        help="search effort of each run, a fraction of the quick profile (default 0.25)",
+    )
+    p.add_argument(
+        "--time-cap",
+        type=float,
+        default=20.0,
+        help="seconds per mutant, raised to 5x the unmutated claim's time (default 20)",
+    )
+    p.add_argument(
+        "--no-implication",
+        action="store_true",
+        help="skip the engine test of whether a surviving mutant is implied by the original",
+    )
+    p.add_argument(
+        "--min-score",
+        type=float,
+        default=DEFAULT_MIN_SCORE,
+        help=f"exit 1 when the score is below this (default {DEFAULT_MIN_SCORE})",
+    )
+    p.add_argument("--out", type=Path, default=None, help="report folder (default: <project>/reports)")
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+    return p
+
+
+def _replay(args, seed: int) -> str:
+    parts = [f"lemmacheck mutate --seed {seed}"]
+    if args.keyword:
+        parts.append(f"-k {args.keyword!r}")
+    for flag, value in (
+        ("--sample", args.sample),
+        ("--fraction", args.fraction),
+        ("--max-per-claim", args.max_per_claim),
+        ("--operators", args.operators),
+    ):
+        if value is not None:
+            parts.append(f"{flag} {value}")
+    if args.effort != 0.25:
+        parts.append(f"--effort {args.effort}")
+    return " ".join(parts)
+
+
+def run(args) -> int:
+    """Run the mutation analysis; 0 when the score is at least ``--min-score``, 1 otherwise."""
+    from ..claim import REGISTRY
+    from ..discovery import discover, find_root
+    from ..engine import select
+    from ..profile import profile_named
+    from .operators import OPERATORS, operators_named
+    from .results import summary_text, write_json
+    from .runner import Settings, run_mutation
+
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    names = (
+        tuple(n.strip() for n in args.operators.split(","))
+        if args.operators
+        else tuple(o.name for o in OPERATORS)
+    )
+    try:
+        operators_named(names)
+    except ValueError as exc:
+        print(f"lemmacheck mutate: {exc}", file=sys.stderr)
+        return 2
+    if not args.effort > 0:
+        print(f"lemmacheck mutate: --effort must be positive, got {args.effort}", file=sys.stderr)
+        return 2
+    print(f"lemmacheck mutate: seed {seed} (replay with: {_replay(args, seed)})", flush=True)
+    root = find_root()
+    for module, err in discover(root):
+        print(
+            f"lemmacheck mutate: content module {module} failed to import: {err.splitlines()[0]}",
+            file=sys.stderr,
+        )
+    keyword = args.keyword
+    if args.mutant and not keyword:
+        keyword = None
+    claims = select(REGISTRY, keyword)
+    if args.mutant:
+        wanted = {m.split("#", 1)[0] for m in args.mutant}
+        claims = [c for c in claims if c.id in wanted]
+    if not claims:
+        print("lemmacheck mutate: no claim selected; check -k / --mutant", file=sys.stderr)
+        return 2
+    settings = Settings(
+        seed=seed,
+        effort=args.effort,
+        time_cap=args.time_cap,
+        max_per_claim=args.max_per_claim,
+        sample=args.sample,
+        fraction=args.fraction,
+        operators=names,
+        only=tuple(args.mutant),
+        implication=not args.no_implication,
+    )
+    t0 = time.perf_counter()
+    tty = sys.stderr.isatty()
+
+    def progress(name: str, i: int, total: int) -> None:
+        if args.quiet:
+            return
+        line = f"[{i + 1:>5}/{total}] {time.perf_counter() - t0:7.1f}s  {name}"
+        if tty:
+            sys.stderr.write("\r\033[K" + line[:120])
+        elif (i + 1) % 50 == 0 or i + 1 == total:
+            sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+    path = (args.out or root / "reports") / "mutation.json"
+
+    def journal(data: dict) -> None:
+        data["run"] |= {"selection": args.keyword or "", "replay": _replay(args, seed)}
+        write_json(data, path)
+
+    data = run_mutation(
+        claims, profile_named("quick").with_seed(seed), settings, progress=progress, on_claim=journal
+    )
+    if tty and not args.quiet:
+        sys.stderr.write("\r\033[K")
+    journal(data)
+    out = path
+    print(summary_text(data))
+    print(f"\nwrote {out}")
+    score = data["score"]
+    if score is None:
+        print("no mutant was killed or survived: no score", file=sys.stderr)
+        return 1
+    if score < args.min_score:
+        print(f"score {100 * score:.1f} % is below --min-score {100 * args.min_score:.1f} %")
+        return 1
+    return 0

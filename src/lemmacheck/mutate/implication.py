@@ -1,0 +1,105 @@
+"""Is a surviving mutant of a true numeric claim implied by the original?  Asked of lemmacheck itself.
+
+A mutant of ``lhs ≤ rhs`` that computes ``lhs' ≤ rhs'`` is implied by the original wherever
+``lhs' ≤ lhs`` and ``rhs ≤ rhs'``: it is a weaker statement, true whenever the original is, so no sound
+checker could kill it.  That side condition is itself a chain claim, ``lhs' ≤ lhs ≤ rhs ≤ rhs'``, checked
+by the engine with the ordinary search and high-precision re-verification (on the claim's own inputs,
+dims and ``where``).  For an identity, or a longer chain, the mutant is equivalent when every expression
+it returns equals the original's, again checked as identities.  The answer is exactly as strong as a
+HOLDS verdict of the tool: adversarial search, not proof.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+from collections.abc import Callable
+
+from ..claim import Claim, NumericCheck
+from ..engine import run_claim
+from ..profile import Profile
+from ..verdict import Verdict
+
+__all__ = ["implied_by_original"]
+
+_CONFIRMED = (Verdict.HOLDS.value, Verdict.PROVED.value)
+_ORDERED = {"<=": "<=", "<": "<=", ">=": ">=", ">": ">="}
+
+
+def _side_chain(original: Callable, mutant: Callable, pick: Callable[[tuple, tuple], tuple]) -> Callable:
+    """A check with the original's signature (so the engine passes the same inputs and dims)."""
+
+    @functools.wraps(original)
+    def chain(xp, *args, **kwargs):
+        return pick(tuple(original(xp, *args, **kwargs)), tuple(mutant(xp, *args, **kwargs)))
+
+    chain.__signature__ = inspect.signature(original)
+    return chain
+
+
+def _holds(
+    claim: Claim, check: NumericCheck, fn: Callable, relations: tuple[str, ...], profile: Profile, suffix: str
+) -> tuple[bool, str]:
+    side = dataclasses.replace(
+        claim,
+        id=f"{claim.id}.mutant_{suffix}",
+        derivation=None,
+        steps_claimed=False,
+        expected=Verdict.HOLDS,
+        expected_broken_step=None,
+        check=dataclasses.replace(check, fn=fn, relations=relations, labels=()),
+    )
+    result = run_claim(side, profile).to_dict()
+    # A chain's links are checked one by one: a broken link is a failure even where the verdict is HOLDS.
+    ok = result["verdict"] in _CONFIRMED and result.get("first_broken_step") is None
+    detail = result["verdict"] + (
+        f", step {result['first_broken_step']} broken" if result.get("first_broken_step") else ""
+    )
+    cex = (result.get("evidence") or {}).get("counterexample")
+    if cex:
+        detail += f" (lhs={str(cex.get('lhs'))[:20]} rhs={str(cex.get('rhs'))[:20]})"
+    elif result.get("message"):
+        detail += f" ({result['message'].splitlines()[0][:120]})"
+    return ok, detail
+
+
+def implied_by_original(original: Claim, mutated: Claim, profile: Profile) -> tuple[bool, str]:
+    """(True, why) when lemmacheck finds the mutant implied by the original; else (False, what failed)."""
+    check, mcheck = original.check, mutated.check
+    if not isinstance(check, NumericCheck) or not isinstance(mcheck, NumericCheck) or check.is_property:
+        return False, "no implication test for this kind of check"
+    rels, mrels = check.relations, mcheck.relations
+    if len(rels) == 1 and rels == mrels and rels[0] in _ORDERED:
+        weak = _ORDERED[rels[0]]
+        fn = _side_chain(check.fn, mcheck.fn, lambda o, m: (m[0], o[0], o[1], m[1]))
+        ok, detail = _holds(original, check, fn, (weak, rels[0], weak), profile, "implied")
+        rel = rels[0]
+        if ok:
+            return True, (
+                f"weaker than the original: lemmacheck checks lhs' {weak} lhs {rel} rhs {weak} rhs' "
+                f"({detail}), so the mutant is true wherever the original is"
+            )
+        return False, f"not implied by the original: lhs' {weak} lhs {rel} rhs {weak} rhs' is {detail}"
+    if rels != mrels:
+        return False, "the relations changed: no implication test"
+    if all(r == "=" for r in rels):
+        # An identity checked with an anchor added to every side (e + r = e' + r, to give the relative
+        # tolerance a scale) states the same thing whatever the anchor: the mutant is equivalent when it
+        # shifts every expression by the same amount, e_i' − e_i = e_j' − e_j, checked as a chain.
+        fn = _side_chain(check.fn, mcheck.fn, lambda o, m: tuple(a - b for a, b in zip(m, o, strict=True)))
+        ok, detail = _holds(original, check, fn, rels, profile, "shift")
+        if ok:
+            return True, (
+                f"same identity: the mutant adds the same amount to all {len(rels) + 1} expressions "
+                f"(lemmacheck checks e_i' − e_i equal for every i: {detail})"
+            )
+    for i in range(len(rels) + 1):
+        fn = _side_chain(check.fn, mcheck.fn, lambda o, m, i=i: (m[i], o[i]))
+        ok, detail = _holds(original, check, fn, ("=",), profile, f"e{i}")
+        if not ok:
+            return False, f"not equal to the original: e{i}' = e{i} is {detail}"
+    return True, (
+        f"equal to the original: lemmacheck checks e{{i}}' = e{{i}} for all {len(rels) + 1} "
+        "expressions, so the mutant computes the same chain"
+    )

@@ -1,0 +1,118 @@
+"""The mutation section of the HTML report: data first (:func:`mutation_section`), then the autoescaping
+partial ``report/templates/_mutation.jinja2``.
+
+``report/html.py`` reads ``reports/mutation.json`` when it exists, passes it through
+:func:`mutation_section` into the page's context as ``mutation``, and includes the partial.
+"""
+
+from __future__ import annotations
+
+import collections
+from pathlib import Path
+
+import jinja2
+
+from . import classify as C
+
+__all__ = ["mutation_section", "render_mutation_section", "survivor_group", "TEMPLATE"]
+
+TEMPLATE = "_mutation.jinja2"
+_TEMPLATES = Path(__file__).resolve().parent.parent / "report" / "templates"
+
+
+def survivor_group(m: dict, kind: str = "") -> str:
+    """A survivor's reason in one phrase, from its own evidence (the groups of the survivor table)."""
+    ev = m.get("evidence") or {}
+    if m.get("target") == "derivation":
+        return "derivation: the mutated step still holds at every sampled point (not proved, not refuted)"
+    if "order_median" in ev and m.get("target") == "relations":
+        return (
+            "approximation: the verdict is the measured order of the remainder, which a flipped relation "
+            "does not change (only the failure rate of the written relation moves)"
+        )
+    if "order_median" in ev:
+        return "approximation: the mutant's remainder still has the claimed order"
+    if "failures" in ev:
+        return "property: the mutated property still holds on every instance searched"
+    if "max_relative_deviation" in ev:
+        return "identity: the mutant's sides still agree within the tolerance"
+    t = ev.get("tightness")
+    if isinstance(t, (int, float)):
+        if t >= 0.999:
+            return "inequality: the mutant is attained (max lhs/rhs ≈ 1) but never violated"
+        return (
+            "inequality: the mutant holds with slack (max lhs/rhs < 1) — the original is not tight against it"
+        )
+    if "computed" in ev:
+        return "worked value: the mutant still matches the stated value to the stated places"
+    return f"{kind or 'other'}: the mutant's outcome equals the original's"
+
+
+def _pct(score) -> str:
+    return "—" if score is None else f"{100 * score:.1f} %"
+
+
+def mutation_section(data: dict | None) -> dict | None:
+    """The context of the report's mutation section, or None when there is no mutation run to show."""
+    if not data or not data.get("claims"):
+        return None
+    rows, survivors, equivalents, still_false, invalid = [], [], [], [], []
+    groups: dict[str, list[dict]] = collections.defaultdict(list)
+    for c in data["claims"]:
+        counts = c["counts"]
+        rows.append(
+            {
+                "id": c["id"],
+                "kind": c.get("kind", ""),
+                "baseline": c["baseline"]["verdict"],
+                "counts": counts,
+                "score": _pct(c.get("score")),
+                "enumerated": c.get("enumerated", 0),
+                "weak": counts[C.SURVIVED] > 0,
+            }
+        )
+        for m in c["mutants"]:
+            m = dict(m)
+            if m["status"] == C.SURVIVED:
+                m["group"] = survivor_group(m, c.get("kind", ""))
+                survivors.append(m)
+                groups[m["group"]].append(m)
+            elif m["status"] == C.EQUIVALENT:
+                equivalents.append(m)
+            elif m["status"] == C.STILL_FALSE:
+                still_false.append(m)
+            elif m["status"] == C.INVALID:
+                invalid.append(m)
+    equivalent_reasons = collections.Counter(m["reason"].split(":")[0] for m in equivalents)
+    run = data.get("run", {})
+    return {
+        "score": _pct(data.get("score")),
+        "score_true_claims": _pct(data.get("score_true_claims")),
+        "raw_score": data.get("score"),
+        "counts": data["counts"],
+        "statuses": list(C.STATUSES),
+        "enumerated": data.get("enumerated"),
+        "selected": data.get("selected"),
+        "run": run,
+        "seconds_per_mutant": data.get("seconds_per_mutant"),
+        "operators": data.get("operators", []),
+        "claims": sorted(rows, key=lambda r: (not r["weak"], r["id"])),
+        "survivor_groups": sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])),
+        "survivors": survivors,
+        "equivalent_reasons": equivalent_reasons.most_common(),
+        "still_false": len(still_false),
+        "invalid": invalid[:200],
+        "invalid_total": len(invalid),
+    }
+
+
+def render_mutation_section(data: dict | None) -> str:
+    """The section on its own (autoescaped), for tests and for a page other than the main report."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(_TEMPLATES)),
+        autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
+        undefined=jinja2.ChainableUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return env.get_template(TEMPLATE).render(mutation=mutation_section(data))

@@ -1,0 +1,385 @@
+"""Run the mutants of the selected claims and classify each against the unmutated claim.
+
+Every claim is first run unmutated (the baseline) with the same reduced profile and seed as its
+mutants, so a difference is the mutation's doing, not the search's.  Mutants are enumerated in a stable
+order; sampling (``max_per_claim``, then ``sample`` or ``fraction``) draws from a ``random.Random``
+seeded with the run seed, so a run replays exactly from the seed it prints.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import random
+import time
+from collections.abc import Callable, Sequence
+
+from ..claim import ApproximationCheck, Claim, ComplexityCheck
+from ..engine import run_claim
+from ..profile import Profile
+from ..verdict import Verdict
+from . import classify as C
+from .implication import implied_by_original
+from .operators import OPERATORS
+from .targets import Mutant, MutantBuildError, enumerate_mutants
+from .timecap import CAP_AVAILABLE, MutantTimeout, time_cap
+
+__all__ = ["Settings", "MutantOutcome", "select_mutants", "run_mutation", "SCHEMA_VERSION"]
+
+SCHEMA_VERSION = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """How a mutation run samples and how hard it checks each mutant (all recorded in mutation.json)."""
+
+    seed: int
+    effort: float = 0.25  # the mutants' search effort, a fraction of the quick profile's
+    time_cap: float = 20.0  # seconds per mutant, at least; raised to cap_factor × the baseline's time
+    cap_factor: float = 5.0
+    max_per_claim: int | None = None
+    sample: int | None = None
+    fraction: float | None = None
+    operators: tuple[str, ...] = tuple(op.name for op in OPERATORS)
+    only: tuple[str, ...] = ()  # mutant ids ("claim#k") to run, for replaying one survivor
+    implication: bool = True  # ask the engine whether a surviving mutant is implied by the original
+
+
+@dataclasses.dataclass
+class MutantOutcome:
+    id: str
+    claim: str
+    operator: str
+    target: str
+    location: str
+    line: int | None
+    description: str
+    before: str
+    after: str
+    status: str
+    reason: str
+    verdict: str | None = None
+    baseline_verdict: str | None = None
+    first_broken_step: int | None = None
+    evidence: dict = dataclasses.field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def select_mutants(mutants_by_claim: dict[str, list[Mutant]], settings: Settings) -> list[Mutant]:
+    """The mutants to run, in enumeration order: at most ``max_per_claim`` per claim, then a ``sample`` or
+    ``fraction`` of the rest — each drawn with a generator seeded from the run seed."""
+    rng = random.Random(f"lemmacheck-mutate:{settings.seed}")
+    if settings.only:
+        wanted = set(settings.only)
+        return [m for ms in mutants_by_claim.values() for m in ms if m.id in wanted]
+    chosen: list[Mutant] = []
+    for ms in mutants_by_claim.values():
+        if settings.max_per_claim is not None and len(ms) > settings.max_per_claim:
+            keep = sorted(rng.sample(range(len(ms)), settings.max_per_claim))
+            ms = [ms[i] for i in keep]
+        chosen.extend(ms)
+    n = len(chosen)
+    if settings.sample is not None:
+        n = min(n, settings.sample)
+    elif settings.fraction is not None:
+        n = min(n, max(1, round(settings.fraction * len(chosen))))
+    if n < len(chosen):
+        keep = sorted(rng.sample(range(len(chosen)), n))
+        chosen = [chosen[i] for i in keep]
+    return chosen
+
+
+def _outcome(
+    m: Mutant,
+    status: str,
+    reason: str,
+    *,
+    result: dict | None = None,
+    baseline: dict | None = None,
+    seconds: float = 0.0,
+) -> MutantOutcome:
+    return MutantOutcome(
+        id=m.id,
+        claim=m.claim_id,
+        operator=m.operator,
+        target=m.target,
+        location=m.location,
+        line=m.line,
+        description=m.description,
+        before=m.before,
+        after=m.after,
+        status=status,
+        reason=reason,
+        verdict=None if result is None else result.get("verdict"),
+        baseline_verdict=None if baseline is None else baseline.get("verdict"),
+        first_broken_step=None if result is None else result.get("first_broken_step"),
+        evidence={} if result is None else C.digest(result),
+        seconds=round(seconds, 3),
+    )
+
+
+def _survivor_reason(claim: Claim, m: Mutant, result: dict, implication: str | None) -> str:
+    """Why a mutant survived, in the words of its own evidence."""
+    ev = result.get("evidence") or {}
+    verdict = result.get("verdict")
+    parts = [f"the mutant is {verdict}, as the original"]
+    if "tightness" in ev and ev["tightness"] is not None:
+        parts.append(f"max lhs/rhs over the instances searched {ev['tightness']:.3g}")
+    if "max_relative_deviation" in ev:
+        parts.append(f"max relative deviation {ev['max_relative_deviation']:.3g}")
+    if ev.get("unconfirmed_candidates"):
+        parts.append(f"{ev['unconfirmed_candidates']} float64 candidates not confirmed in high precision")
+    if "failures" in ev:
+        parts.append(f"{ev['failures']} instances fail the property")
+    if "order_median" in ev:
+        parts.append(f"measured order {ev['order_median']:.3g} (claimed {ev.get('order_claimed')})")
+    if isinstance(ev.get("derivation"), dict):
+        parts.append(f"derivation {ev['derivation'].get('end_status')}")
+    if implication:
+        parts.append(implication)
+    return "; ".join(parts)
+
+
+def _classify(
+    claim: Claim,
+    m: Mutant,
+    mutated: Claim,
+    baseline: dict,
+    result: dict,
+    profile: Profile,
+    settings: Settings,
+    remaining: float,
+) -> tuple[str, str]:
+    base_v, mut_v = baseline["verdict"], result["verdict"]
+    if mut_v == Verdict.ERROR.value:
+        full = result.get("message") or ""
+        message = full.splitlines()[0][:300] if full else ""
+        if C.genuine_error(full):
+            return C.KILLED, f"the check reports an error it is meant to catch: {message}"
+        return C.INVALID, f"the mutant broke the check (not a detection): {message}"
+    killed = C.kill_reason(baseline, result)
+    if killed:
+        return C.KILLED, killed
+    if C.identical(baseline, result):
+        return C.EQUIVALENT, (
+            "identical evidence: on the same seed the mutant computed the same values on every "
+            "instance searched"
+        )
+    if base_v == Verdict.REFUTED.value:
+        return C.STILL_FALSE, "still refuted with a certified counterexample: the mutant is false as well"
+    if base_v == Verdict.PROVED.value and m.target != "check":
+        return C.EQUIVALENT, "the mutated chain is proved by SymPy too: the statement stays true"
+    if isinstance(claim.check, ComplexityCheck) and base_v == mut_v:
+        return C.EQUIVALENT, (
+            "the fitted growth exponents still match the stated ones: a constant factor or a "
+            "lower-order term, which the statement does not constrain"
+        )
+    if (
+        m.target == "relations"
+        and result.get("first_broken_step") is None
+        and not (isinstance(claim.check, ApproximationCheck) and m.location.startswith("check"))
+    ):
+        # The original relation held and so does the flipped one: the two sides are equal on every
+        # instance searched, and the mutant states something true (an approximation's verdict is its
+        # measured order, which no relation changes: those flips stay survivors).
+        return C.EQUIVALENT, (
+            f"both directions hold: the original step ({m.before}) and the flipped one "
+            f"({m.after}) are both {mut_v}, so its sides are equal on every instance searched"
+        )
+    implication = None
+    if settings.implication and m.target == "check":
+        try:
+            with time_cap(max(remaining, 1.0)):
+                ok, implication = implied_by_original(claim, mutated, profile)
+        except MutantTimeout as exc:
+            ok, implication = False, f"implication test: {exc}"
+        if ok:
+            return C.EQUIVALENT, implication
+    return C.SURVIVED, _survivor_reason(claim, m, result, implication)
+
+
+def _run_one(
+    claim: Claim,
+    m: Mutant,
+    baseline: dict,
+    profile: Profile,
+    full_profile: Profile,
+    settings: Settings,
+    cap: float,
+) -> MutantOutcome:
+    t0 = time.perf_counter()
+    try:
+        with time_cap(cap):
+            static = m.static_equivalence()
+            if static:
+                return _outcome(m, C.EQUIVALENT, static, baseline=baseline, seconds=time.perf_counter() - t0)
+            mutated = m.build()
+            result = run_claim(mutated, profile).to_dict()
+    except MutantTimeout as exc:
+        return _outcome(
+            m, C.INVALID, f"timed out: {exc}", baseline=baseline, seconds=time.perf_counter() - t0
+        )
+    except MutantBuildError as exc:
+        return _outcome(
+            m, C.INVALID, f"could not be compiled: {exc}", baseline=baseline, seconds=time.perf_counter() - t0
+        )
+    remaining = cap - (time.perf_counter() - t0)
+    status, reason = _classify(claim, m, mutated, baseline, result, full_profile, settings, remaining)
+    return _outcome(m, status, reason, result=result, baseline=baseline, seconds=time.perf_counter() - t0)
+
+
+def run_mutation(
+    claims: Sequence[Claim],
+    profile: Profile,
+    settings: Settings,
+    *,
+    progress: Callable[[str, int, int], None] | None = None,
+    on_claim: Callable[[dict], None] | None = None,
+) -> dict:
+    """Mutate the claims, run every selected mutant, and return the data written to ``mutation.json``.
+
+    ``on_claim`` sees the data so far (marked ``"partial": true``) each time a claim's mutants are done,
+    so a caller can journal it and keep the work done when a long run is interrupted."""
+    from .operators import operators_named
+
+    started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    t0 = time.perf_counter()
+    ops = operators_named(settings.operators)
+    by_claim: dict[str, list[Mutant]] = {}
+    notes: dict[str, list[str]] = {}
+    for c in claims:
+        by_claim[c.id], notes[c.id] = enumerate_mutants(c, ops)
+    enumerated = sum(len(v) for v in by_claim.values())
+    chosen = select_mutants(by_claim, settings)
+    reduced = profile.scaled(settings.effort)
+    claims_by_id = {c.id: c for c in claims}
+    per_claim: dict[str, dict] = {}
+
+    def snapshot(*, partial: bool) -> dict:
+        claims_out = []
+        for entry in per_claim.values():
+            entry = {k: v for k, v in entry.items() if k != "_baseline"}
+            entry["counts"] = _counts(entry["mutants"])
+            entry["score"] = _score(entry["counts"])
+            claims_out.append(entry)
+        return _assemble(
+            claims_out,
+            settings,
+            profile,
+            ops,
+            started,
+            time.perf_counter() - t0,
+            enumerated,
+            len(chosen),
+            len(by_claim),
+            sum(1 for v in by_claim.values() if v),
+            partial=partial,
+        )
+
+    for i, m in enumerate(chosen):
+        claim = claims_by_id[m.claim_id]
+        entry = per_claim.get(claim.id)
+        if entry is None:
+            if on_claim and per_claim:
+                on_claim(snapshot(partial=True))
+            tb = time.perf_counter()
+            baseline = run_claim(claim, reduced).to_dict()
+            entry = per_claim[claim.id] = {
+                "id": claim.id,
+                "title": claim.title,
+                "module": claim.module,
+                "kind": claim.kind.value,
+                "baseline": {
+                    "verdict": baseline["verdict"],
+                    "first_broken_step": baseline.get("first_broken_step"),
+                    "evidence": C.digest(baseline),
+                    "seconds": round(time.perf_counter() - tb, 3),
+                },
+                "enumerated": len(by_claim[claim.id]),
+                "notes": notes[claim.id],
+                "mutants": [],
+                "_baseline": baseline,
+            }
+        if progress:
+            progress(m.id, i, len(chosen))
+        baseline = entry["_baseline"]
+        if baseline["verdict"] == Verdict.ERROR.value:
+            out = _outcome(
+                m, C.INVALID, "the unmutated claim is ERROR: nothing to compare with", baseline=baseline
+            )
+        else:
+            cap = max(settings.time_cap, settings.cap_factor * entry["baseline"]["seconds"])
+            out = _run_one(claim, m, baseline, reduced, profile, settings, cap)
+        entry["mutants"].append(dataclasses.asdict(out))
+    return snapshot(partial=False)
+
+
+def _assemble(
+    claims_out,
+    settings,
+    profile,
+    ops,
+    started,
+    seconds,
+    enumerated,
+    selected,
+    n_claims,
+    n_mutable,
+    *,
+    partial: bool,
+) -> dict:
+    totals = _counts([m for e in claims_out for m in e["mutants"]])
+    done = totals["total"]
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "partial": partial,
+        "run": {
+            "seed": settings.seed,
+            "profile": profile.name,
+            "effort": settings.effort,
+            "started": started,
+            "seconds": round(seconds, 3),
+            "time_cap": settings.time_cap,
+            "cap_factor": settings.cap_factor,
+            "time_cap_enforced": CAP_AVAILABLE,
+            "max_per_claim": settings.max_per_claim,
+            "sample": settings.sample,
+            "fraction": settings.fraction,
+            "operators": list(settings.operators),
+            "only": list(settings.only),
+            "implication_test": settings.implication,
+        },
+        "enumerated": enumerated,
+        "selected": selected,
+        "claims_selected": n_claims,
+        "claims_with_mutants": n_mutable,
+        "counts": totals,
+        "score": _score(totals),
+        "score_true_claims": _score(
+            _counts([m for e in claims_out if e["baseline"]["verdict"] != "REFUTED" for m in e["mutants"]])
+        ),
+        "seconds_per_mutant": round(seconds / max(done, 1), 3),
+        "operators": [
+            {
+                "name": op.name,
+                "summary": op.summary,
+                "counts": _counts([m for e in claims_out for m in e["mutants"] if m["operator"] == op.name]),
+            }
+            for op in ops
+        ],
+        "claims": claims_out,
+    }
+
+
+def _counts(mutants: Sequence[dict]) -> dict[str, int]:
+    out = {s: 0 for s in C.STATUSES}
+    for m in mutants:
+        out[m["status"]] += 1
+    out["total"] = len(mutants)
+    return out
+
+
+def _score(counts: dict[str, int]) -> float | None:
+    """Killed over killed + survived; equivalent, still-false and invalid mutants are reported apart."""
+    judged = counts[C.KILLED] + counts[C.SURVIVED]
+    return None if judged == 0 else counts[C.KILLED] / judged

@@ -1,0 +1,315 @@
+"""Mutation analysis on planted claims: killed, equivalent and surviving mutants, stable enumeration,
+an atomic results file, an escaped report section and the command's exit code."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+
+import pytest
+import sympy as sp
+
+from lemmacheck import REGISTRY, Source, Verdict, derivation, identity, inequality
+from lemmacheck.discovery import discover
+from lemmacheck.inputs import Array, Scalar
+from lemmacheck.mutate import (
+    OPERATORS,
+    Settings,
+    command,
+    enumerate_mutants,
+    operators_named,
+    run_mutation,
+    select_mutants,
+)
+from lemmacheck.mutate.classify import genuine_error
+from lemmacheck.mutate.report import render_mutation_section
+from lemmacheck.mutate.results import write_json
+from lemmacheck.mutate.targets import _python_sites, _replace_at
+from lemmacheck.profile import QUICK
+
+SRC = Source("planted.txt", "test")
+PROFILE = QUICK.with_seed(11).scaled(0.25)  # the implication test runs at this profile: keep tests fast
+
+
+@pytest.fixture
+def registry():
+    with REGISTRY.scratch() as reg:
+        yield reg
+
+
+def meta(expected=Verdict.HOLDS, **kw):
+    return dict(title="planted", source=SRC, statement=r"2ab \le a^2 + b^2", expected=expected, **kw)
+
+
+def plant_am_gm():
+    @inequality("planted.am_gm", inputs={"a": Scalar(-3.0, 3.0), "b": Scalar(-3.0, 3.0)}, **meta())
+    def am_gm(xp, a, b):
+        return 2 * a * b, a**2 + b**2
+
+
+def plant_dead_term():
+    @inequality("planted.dead_term", inputs={"x": Array("n")}, dims={"n": [1, 3]}, **meta())
+    def dead_term(xp, x):
+        return xp.sum(x * x, axis=-1) + 0 * xp.sum(x**3, axis=-1), xp.sum(xp.abs(x), axis=-1) ** 2
+
+
+def _run(claim_ids, operators=None, **kw):
+    claims = [REGISTRY[c] for c in claim_ids]
+    settings = Settings(seed=5, operators=operators or tuple(op.name for op in OPERATORS), **kw)
+    data = run_mutation(claims, PROFILE, settings)
+    return {m["description"]: m for c in data["claims"] for m in c["mutants"]}, data
+
+
+# --------------------------------------------------------------------------- operators, one row each
+
+OPERATOR_CASES = [
+    # (operator, source of an expression, one expected mutant after the change)
+    ("constant", "0.5 * x", "1.0 * x"),
+    ("constant", "0.5 * x", "0.25 * x"),
+    ("relation", "a <= b", "a >= b"),
+    ("drop_term", "a + b", "a"),
+    ("drop_term", "a - b", "-b"),
+    ("sign", "a - b", "a + b"),
+    ("power", "x ** 2", "x ** 1"),
+    ("power", "xp.sqrt(x)", "x"),
+    ("minmax", "xp.max(x, axis=-1)", "xp.min(x, axis=-1)"),
+    ("transpose", "A.T", "A"),
+    ("transpose", "xp.einsum('bij,bjk->bik', A, B)", "xp.einsum('bji,bjk->bik', A, B)"),
+    ("norm_index", "xp.vector_norm(x, 2)", "xp.vector_norm(x, 1)"),
+    ("norm_index", "xp.schatten_norm(M, math.inf)", "xp.schatten_norm(M, 2)"),
+    ("index_shift", "h[t]", "h[t - 1]"),
+    ("index_shift", "h[t - 1]", "h[t]"),
+]
+
+
+@pytest.mark.parametrize(("name", "before", "after"), OPERATOR_CASES, ids=repr)
+def test_operator_rewrites_one_node(name, before, after):
+    tree = ast.parse(f"def f(xp, x):\n    return {before}").body[0]
+    produced = [
+        ast.unparse(_replace_at(tree, path, rw.new).body[0].value)
+        for _, path, _, rw, _ in _python_sites(tree, operators_named([name]))
+    ]
+    assert after in produced, f"{name} on {before!r} gave {produced}"
+
+
+def test_operators_leave_structure_alone():
+    (const,) = operators_named(["constant"])
+    tree = ast.parse("def f(xp, x):\n    return xp.sum(x * 3, axis=-1)").body[0]
+    sites = [rw.description for _, _, _, rw, _ in _python_sites(tree, [const])]
+    assert sites == ["constant 3 → 6", "constant 3 → 1"], sites  # axis=-1 is not mutated
+
+
+def test_sympy_operators_mutate_a_derivation_chain(registry):
+    a, b = sp.symbols("a b", real=True)
+    derivation("planted.square", chain=[(a + b) ** 2, "=", a**2 + 2 * a * b + b**2], **meta())
+    mutants, notes = enumerate_mutants(registry["planted.square"], OPERATORS)
+    assert not notes
+    descriptions = [m.description for m in mutants]
+    assert "constant 2 → 4" in descriptions and any(d.startswith("term") for d in descriptions)
+    assert all(m.target == "derivation" for m in mutants)
+
+
+# --------------------------------------------------------------------------- classification
+
+
+def test_true_inequality_mutants_are_killed(registry):
+    plant_am_gm()
+    by_desc, _ = _run(["planted.am_gm"], operators=("constant", "relation", "power"))
+    for desc in ("constant 2 → 4", "relation <= → >=", "power 2 → 1"):
+        assert by_desc[desc]["status"] == "killed", by_desc[desc]
+        assert by_desc[desc]["verdict"] == "REFUTED"
+    assert "verdict HOLDS → REFUTED" in by_desc["constant 2 → 4"]["reason"]
+
+
+def test_stronger_but_true_mutant_survives_with_its_evidence(registry):
+    plant_am_gm()
+    by_desc, data = _run(["planted.am_gm"], operators=("constant",))
+    m = by_desc["constant 2 → 1"]  # a·b ≤ a² + b² is still true, but not implied by 2ab ≤ a² + b²
+    assert m["status"] == "survived", m
+    assert 0.4 < m["evidence"]["tightness"] <= 0.5 + 1e-9
+    assert "max lhs/rhs" in m["reason"] and "not implied by the original" in m["reason"]
+    assert data["score"] == pytest.approx(0.5)  # 2 → 4 killed, 2 → 1 survived
+
+
+def test_weaker_mutant_is_recognised_as_implied(registry):
+    @inequality("planted.half", inputs={"x": Array("n")}, dims={"n": [1, 2, 4]}, **meta())
+    def half(xp, x):
+        return xp.max(xp.abs(x), axis=-1) ** 2, 0.5 * xp.vector_norm(x, 2) ** 2 + 0.5 * xp.max(
+            xp.abs(x), axis=-1
+        ) ** 2
+
+    by_desc, _ = _run(["planted.half"], operators=("constant",))
+    weaker = [m for d, m in by_desc.items() if "0.5 → 1.0" in d]
+    assert weaker and all(m["status"] == "equivalent" for m in weaker), weaker
+    assert all("weaker than the original" in m["reason"] for m in weaker)
+
+
+def test_mutant_of_a_term_times_zero_is_equivalent(registry):
+    plant_dead_term()
+    by_desc, _ = _run(["planted.dead_term"], operators=("power",))
+    m = by_desc["power 3 → 2"]
+    assert m["status"] == "equivalent" and "multiplied by a literal zero" in m["reason"]
+    assert m["verdict"] is None  # recognised without running it
+
+
+def test_dead_code_is_recognised(registry):
+    @inequality("planted.dead_code", inputs={"x": Array("n")}, dims={"n": [2]}, **meta())
+    def dead_code(xp, x):
+        lhs = xp.sum(x * x, axis=-1)
+        return lhs, xp.sum(xp.abs(x), axis=-1) ** 2
+        lhs = lhs * 3  # never executed
+
+    mutants, _ = enumerate_mutants(registry["planted.dead_code"], operators_named(["constant"]))
+    dead = [m for m in mutants if m.before == "3"]
+    assert dead and all(m.static_equivalence().startswith("dead code") for m in dead)
+
+
+def test_refuted_claim_mutants_are_counted_apart(registry):
+    @inequality(
+        "planted.false",
+        inputs={"a": Scalar(-3.0, 3.0), "b": Scalar(-3.0, 3.0)},
+        **meta(expected=Verdict.REFUTED),
+    )
+    def false(xp, a, b):
+        return 3 * a * b, a**2 + b**2
+
+    by_desc, data = _run(["planted.false"], operators=("constant",))
+    assert by_desc["constant 3 → 6"]["status"] == "still_false"
+    assert data["counts"]["still_false"] >= 1 and data["score_true_claims"] is None
+
+
+def test_non_detecting_error_is_invalid_not_killed(registry):
+    @inequality("planted.listed", inputs={"x": Array("n")}, dims={"n": [2]}, **meta())
+    def listed(xp, x):
+        sides = [xp.sum(x * x, axis=-1), xp.sum(x * x, axis=-1) + 1]
+        i = 1
+        return sides[0], sides[i]
+
+    _, data = _run(["planted.listed"], operators=("constant",))
+    (index_error,) = [
+        m for m in data["claims"][0]["mutants"] if m["before"] == "1" and "IndexError" in m["reason"]
+    ]
+    assert index_error["status"] == "invalid" and "not a detection" in index_error["reason"]
+
+
+GENUINE_ERRORS = [
+    ("expression e0 is nan (not finite) at dims {'n': 2}", True),
+    ("the check raised ValueError: operands could not be broadcast together with shapes (3,2) (3,3)", True),
+    ("matmul: Input operand 1 has a mismatch in its core dimension 0", True),
+    ("the SymPy derivation is refuted at {...} but the numeric check holds — they disagree", True),
+    ("the check raised TypeError: unsupported operand type(s) for +: 'int' and 'str'", False),
+    ("IndexError: list index out of range", False),
+    ("high-precision re-evaluation failed (AttributeError: ...)", False),
+]
+
+
+@pytest.mark.parametrize(("message", "genuine"), GENUINE_ERRORS, ids=repr)
+def test_which_errors_count_as_detections(message, genuine):
+    assert genuine_error(message) is genuine
+
+
+# --------------------------------------------------------------------------- determinism and output
+
+
+def test_enumeration_and_sampling_are_deterministic(registry):
+    plant_am_gm()
+    plant_dead_term()
+    claims = [registry["planted.am_gm"], registry["planted.dead_term"]]
+    first = {c.id: enumerate_mutants(c, OPERATORS)[0] for c in claims}
+    second = {c.id: enumerate_mutants(c, OPERATORS)[0] for c in claims}
+    assert [(m.id, m.description) for ms in first.values() for m in ms] == [
+        (m.id, m.description) for ms in second.values() for m in ms
+    ]
+    pick = [m.id for m in select_mutants(first, Settings(seed=1, sample=5))]
+    assert pick == [m.id for m in select_mutants(second, Settings(seed=1, sample=5))]
+    others = {tuple(m.id for m in select_mutants(first, Settings(seed=s, sample=5))) for s in range(2, 8)}
+    assert len(others | {tuple(pick)}) > 1  # the seed does choose
+    capped = select_mutants(first, Settings(seed=1, max_per_claim=2))
+    assert len(capped) == 4 and [m.id for m in capped] == sorted(
+        (m.id for m in capped), key=lambda i: (i.split("#")[0] != "planted.am_gm", int(i.split("#")[1]))
+    )
+
+
+def test_results_file_is_written_atomically(tmp_path):
+    path = write_json({"a": [1, 2]}, tmp_path / "sub" / "mutation.json")
+    assert json.loads(path.read_text()) == {"a": [1, 2]}
+    assert [p.name for p in path.parent.iterdir()] == ["mutation.json"]
+    with pytest.raises(TypeError):
+        write_json({"bad": object()}, path)
+    assert json.loads(path.read_text()) == {"a": [1, 2]}  # the old file is intact
+    assert [p.name for p in path.parent.iterdir()] == ["mutation.json"]
+
+
+def test_report_section_escapes_mutant_text(registry):
+    plant_am_gm()
+    _, data = _run(["planted.am_gm"], operators=("constant",))
+    data["claims"][0]["mutants"][0]["description"] = "<script>alert(1)</script>"
+    for m in data["claims"][0]["mutants"]:
+        m["status"] = "survived"
+    data["counts"]["survived"] = len(data["claims"][0]["mutants"])
+    html = render_mutation_section(data)
+    assert "<script>alert" not in html and "&lt;script&gt;" in html
+    assert 'id="mutation"' in html and "planted.am_gm#" in html
+    assert render_mutation_section(None).strip() == ""
+
+
+@pytest.fixture
+def catalogue_imported():
+    """The command imports the content modules; they must land in the real registry, not a scratch one."""
+    discover()
+
+
+def test_command_exit_code_follows_min_score(catalogue_imported, registry, tmp_path, capsys):
+    plant_am_gm()
+    parser = argparse.ArgumentParser()
+    command.add_parser(parser.add_subparsers(dest="command"))
+    base = [
+        "mutate",
+        "-k",
+        "planted",
+        "--seed",
+        "3",
+        "--operators",
+        "constant",
+        "--out",
+        str(tmp_path),
+        "--quiet",
+    ]
+    assert command.run(parser.parse_args([*base, "--min-score", "0.4"])) == 0
+    assert command.run(parser.parse_args([*base, "--min-score", "0.95"])) == 1
+    out = capsys.readouterr().out
+    assert "seed 3" in out and "survivor" in out
+    data = json.loads((tmp_path / "mutation.json").read_text())
+    assert data["run"]["seed"] == 3 and data["claims"][0]["id"] == "planted.am_gm"
+    replay = parser.parse_args([*base, "--mutant", data["claims"][0]["mutants"][0]["id"]])
+    command.run(replay)
+    again = json.loads((tmp_path / "mutation.json").read_text())
+    assert again["selected"] == 1 and again["claims"][0]["mutants"][0] == data["claims"][0]["mutants"][0] | {
+        "seconds": again["claims"][0]["mutants"][0]["seconds"]
+    }
+
+
+def test_identity_with_a_changed_anchor_is_the_same_identity(registry):
+    @identity("planted.anchored", inputs={"x": Array("n")}, dims={"n": [1, 3]}, **meta())
+    def anchored(xp, x):
+        ref = xp.sum(xp.abs(x), axis=-1) + 1  # an anchor added to both sides: the identity does not change
+        return xp.sum((x + 0.1) ** 2, axis=-1) + ref, xp.sum(x * x + 0.2 * x + 0.01, axis=-1) + ref
+
+    by_desc, _ = _run(["planted.anchored"], operators=("drop_term",))
+    m = by_desc["term 1 dropped"]
+    assert m["status"] == "equivalent" and "same identity" in m["reason"], m["reason"]
+
+
+def test_a_flipped_step_that_still_holds_is_an_equality(registry):
+    @inequality(
+        "planted.equal_step", inputs={"x": Array("n")}, dims={"n": [1, 3]}, relations=("<=", "<="), **meta()
+    )
+    def equal_step(xp, x):
+        s = xp.sum(x * x, axis=-1)
+        return s, s, s + xp.sum(xp.abs(x), axis=-1)
+
+    _, data = _run(["planted.equal_step"], operators=("relation",))
+    flips = data["claims"][0]["mutants"]
+    assert [m["status"] for m in flips] == ["equivalent", "killed"], flips
+    assert "both directions hold" in flips[0]["reason"]
