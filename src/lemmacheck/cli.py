@@ -95,6 +95,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     render.add_argument("results", type=Path)
     render.add_argument("--out", type=Path, default=None, help="HTML file (default: index.html beside it)")
+    from .mutate.command import add_parser as add_mutate_parser
+
+    add_mutate_parser(sub)
     return p
 
 
@@ -521,7 +524,10 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # argparse: --help / --version (0) or a usage error (2)
         return int(exc.code or 0)
     try:
+        from .mutate.command import run as cmd_mutate
+
         commands = {
+            "mutate": cmd_mutate,
             "run": cmd_run,
             "list": cmd_list,
             "show": cmd_show,

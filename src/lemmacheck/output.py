@@ -145,10 +145,22 @@ def write_report(
     if html:
         from .report.html import render_html
 
-        files[HTML_NAME] = render_html(data, plot_cache=plot_cache)
+        files[HTML_NAME] = render_html(_with_mutation(folder, data), plot_cache=plot_cache)
     else:
         files[HTML_NAME] = None
     return _move_into_place(folder, files)
+
+
+def _with_mutation(folder: Path, data: dict) -> dict:
+    """The data to render: with the folder's ``mutation.json`` (written by ``lemmacheck mutate``), if any, so
+    the report shows its section; results.json itself stays the run's."""
+    path = folder / "mutation.json"
+    if "mutation" in data or not path.is_file():
+        return data
+    try:
+        return data | {"mutation": json.loads(path.read_text(encoding="utf-8"))}
+    except (OSError, ValueError):
+        return data
 
 
 def write_html_only(path: Path, data: dict) -> Path:

@@ -242,7 +242,7 @@ def run_mutation(
     so a caller can journal it and keep the work done when a long run is interrupted."""
     from .operators import operators_named
 
-    started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     ops = operators_named(settings.operators)
     by_claim: dict[str, list[Mutant]] = {}

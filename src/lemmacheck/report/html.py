@@ -31,6 +31,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from ..mutate.report import mutation_section
 from ..verdict import ProofStatus, Verdict
 from .documents import document_title
 
@@ -524,6 +525,7 @@ def _prepare(data: dict) -> dict:
         "short": _short,
         "summary_plots": _summary_plots(claims),
         "findings": _findings(claims, data.get("studies", [])),
+        "mutation": mutation_section(data.get("mutation")),
     }
 
 
