@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from conftest import planted_meta
 from lemmacheck import (
-    REGISTRY,
     Source,
     Verdict,
     approximation,
@@ -28,16 +28,6 @@ from lemmacheck.xp import mp_precision, mpmath_xp, numpy_xp, to_mp
 
 SRC = Source("planted.txt", "test")
 PROFILE = QUICK.with_seed(7)
-
-
-@pytest.fixture
-def registry():
-    with REGISTRY.scratch() as reg:
-        yield reg
-
-
-def meta(expected=Verdict.HOLDS, **kw):
-    return dict(title="planted", source=SRC, statement=r"a \le b", expected=expected, **kw)
 
 
 # --------------------------------------------------------------------------- norms
@@ -82,7 +72,9 @@ def test_to_mp_is_exact():
 
 
 def test_planted_true_inequality_holds_with_tightness(registry):
-    @inequality("planted.am_gm", inputs={"a": Array(positive=True), "b": Array(positive=True)}, **meta())
+    @inequality(
+        "planted.am_gm", inputs={"a": Array(positive=True), "b": Array(positive=True)}, **planted_meta()
+    )
     def am_gm(xp, a, b):
         return xp.sqrt(a * b), (a + b) / 2
 
@@ -94,7 +86,10 @@ def test_planted_true_inequality_holds_with_tightness(registry):
 
 def test_planted_false_inequality_is_refuted_and_reverified(registry):
     @inequality(
-        "planted.square_le_self", inputs={"x": Array("n")}, dims={"n": [1, 2, 3]}, **meta(Verdict.REFUTED)
+        "planted.square_le_self",
+        inputs={"x": Array("n")},
+        dims={"n": [1, 2, 3]},
+        **planted_meta(Verdict.REFUTED),
     )
     def square_le_self(xp, x):
         return xp.sum(x * x, axis=-1), xp.sum(xp.abs(x), axis=-1)
@@ -111,7 +106,7 @@ def test_planted_false_inequality_is_refuted_and_reverified(registry):
 
 def test_rounding_noise_never_refutes(registry):
     # (x + 1e8) - 1e8 == x exactly in real arithmetic; float64 keeps only ~8 digits of a small x.
-    @identity("planted.cancellation", inputs={"x": Array(scale=(1e-3, 1e-2))}, **meta())
+    @identity("planted.cancellation", inputs={"x": Array(scale=(1e-3, 1e-2))}, **planted_meta())
     def cancellation(xp, x):
         return (x + 1e8) - 1e8, x
 
@@ -129,7 +124,7 @@ def test_chain_names_first_broken_step(registry):
         dims={"n": [1, 2, 4]},
         relations=("<=", "<=", "="),
         labels=("Cauchy-Schwarz", "drop sqrt(n)", "rename"),
-        **meta(Verdict.REFUTED, expected_broken_step=2),
+        **planted_meta(Verdict.REFUTED, expected_broken_step=2),
     )
     def chain(xp, x, n):
         two = xp.vector_norm(x, 2)
@@ -143,11 +138,11 @@ def test_chain_names_first_broken_step(registry):
 
 
 def test_property_claims(registry):
-    @prop("planted.softmax_sums_to_one", inputs={"p": ProbVector("n")}, dims={"n": [2, 5]}, **meta())
+    @prop("planted.softmax_sums_to_one", inputs={"p": ProbVector("n")}, dims={"n": [2, 5]}, **planted_meta())
     def sums(xp, p):
         return np.abs(np.sum(p, axis=-1) - 1) < 1e-12
 
-    @prop("planted.always_sorted", inputs={"x": Array(3)}, exact=True, **meta(Verdict.REFUTED))
+    @prop("planted.always_sorted", inputs={"x": Array(3)}, exact=True, **planted_meta(Verdict.REFUTED))
     def always_sorted(xp, x):
         return np.all(np.diff(x, axis=-1) >= 0, axis=-1)
 
@@ -161,7 +156,7 @@ def test_approximation_order_measured_and_wrong_order_refuted(registry):
         "planted.exp_first_order",
         inputs={"x": Array(low=-1.0, high=1.0)},
         order=2,
-        **meta(Verdict.APPROXIMATE),
+        **planted_meta(Verdict.APPROXIMATE),
     )
     def exp_first(xp, eps, x):
         return xp.exp(x + eps), xp.exp(x) * (1 + eps)
@@ -170,7 +165,7 @@ def test_approximation_order_measured_and_wrong_order_refuted(registry):
         "planted.exp_claims_third_order",
         inputs={"x": Array(low=-1.0, high=1.0)},
         order=3,
-        **meta(Verdict.REFUTED),
+        **planted_meta(Verdict.REFUTED),
     )
     def exp_third(xp, eps, x):
         return xp.exp(x + eps), xp.exp(x) * (1 + eps)
@@ -190,21 +185,21 @@ def test_worked_values(registry):
         "planted.exact",
         computed=lambda: sp.Rational(1, 3) + sp.Rational(1, 6),
         stated=sp.Rational(1, 2),
-        **meta(Verdict.PROVED),
+        **planted_meta(Verdict.PROVED),
     )
     value(
         "planted.flags",
         computed=lambda: {"optimal": True, "unique": False},
         stated={"optimal": True, "unique": False},
-        **meta(Verdict.PROVED),
+        **planted_meta(Verdict.PROVED),
     )
-    value("planted.rounded", computed=lambda: sp.Rational(2, 3), stated=0.667, places=3, **meta())
+    value("planted.rounded", computed=lambda: sp.Rational(2, 3), stated=0.667, places=3, **planted_meta())
     value(
         "planted.wrong",
         computed=lambda: {"mean": sp.Rational(5, 2), "var": sp.Rational(5, 4)},
         stated={"mean": 2.5, "var": 1.30},
         places=2,
-        **meta(Verdict.REFUTED),
+        **planted_meta(Verdict.REFUTED),
     )
     assert run_claim(registry["planted.exact"], PROFILE).verdict is Verdict.PROVED
     assert run_claim(registry["planted.flags"], PROFILE).verdict is Verdict.PROVED
@@ -220,14 +215,14 @@ def test_complexity_fit(registry):
         cost=lambda N, T: N**2 * T,
         grid={"N": [4, 8, 16, 32], "T": [5, 10, 20]},
         stated={"N": 2, "T": 1},
-        **meta(),
+        **planted_meta(),
     )
     complexity(
         "planted.understated",
         cost=lambda N, T: N**2 * T,
         grid={"N": [4, 8, 16, 32], "T": [5, 10, 20]},
         stated={"N": 1, "T": 1},
-        **meta(Verdict.REFUTED),
+        **planted_meta(Verdict.REFUTED),
     )
     assert run_claim(registry["planted.cubic"], PROFILE).verdict is Verdict.HOLDS
     assert run_claim(registry["planted.understated"], PROFILE).verdict is Verdict.REFUTED
@@ -235,12 +230,16 @@ def test_complexity_fit(registry):
 
 def test_symbolic_derivation_proves_and_names_broken_step(registry):
     x, y = sp.symbols("x y", real=True)
-    derivation("planted.square", chain=[(x + y) ** 2, "=", x**2 + 2 * x * y + y**2], **meta(Verdict.PROVED))
+    derivation(
+        "planted.square",
+        chain=[(x + y) ** 2, "=", x**2 + 2 * x * y + y**2],
+        **planted_meta(Verdict.PROVED),
+    )
     derivation(
         "planted.broken",
         chain=[(x + y) ** 2, "=", x**2 + y**2 + 2 * x * y, "<=", x**2 + y**2],
         labels=("expand", "drop the cross term"),
-        **meta(Verdict.REFUTED, expected_broken_step=2),
+        **planted_meta(Verdict.REFUTED, expected_broken_step=2),
     )
     assert run_claim(registry["planted.square"], PROFILE).verdict is Verdict.PROVED
     r = run_claim(registry["planted.broken"], PROFILE)
@@ -252,19 +251,19 @@ def test_symbolic_derivation_proves_and_names_broken_step(registry):
 
 
 def test_error_is_contained_and_the_run_goes_on(registry):
-    @inequality("planted.raises", inputs={"x": Array()}, **meta())
+    @inequality("planted.raises", inputs={"x": Array()}, **planted_meta())
     def raises(xp, x):
         raise RuntimeError("boom")
 
-    @inequality("planted.nan_sampler", inputs={"x": Array(transform=lambda a: a * np.nan)}, **meta())
+    @inequality("planted.nan_sampler", inputs={"x": Array(transform=lambda a: a * np.nan)}, **planted_meta())
     def nan_sampler(xp, x):
         return x, x
 
-    @inequality("planted.wrong_shape", inputs={"x": Array(3)}, **meta())
+    @inequality("planted.wrong_shape", inputs={"x": Array(3)}, **planted_meta())
     def wrong_shape(xp, x):
         return x, x
 
-    @inequality("planted.fine", inputs={"x": Array()}, **meta())
+    @inequality("planted.fine", inputs={"x": Array()}, **planted_meta())
     def fine(xp, x):
         return x, x + 1
 
@@ -278,7 +277,7 @@ def test_error_is_contained_and_the_run_goes_on(registry):
 
 
 def test_nan_output_never_passes(registry):
-    @inequality("planted.nan_out", inputs={"x": Array()}, **meta())
+    @inequality("planted.nan_out", inputs={"x": Array()}, **planted_meta())
     def nan_out(xp, x):
         return xp.log(x), x  # log of a negative number
 
@@ -287,7 +286,7 @@ def test_nan_output_never_passes(registry):
 
 
 def test_malformed_claims_are_reported_not_raised(registry):
-    @inequality("Bad Id", inputs={"x": Array()}, **meta())
+    @inequality("Bad Id", inputs={"x": Array()}, **planted_meta())
     def bad_id(xp, x):
         return x, x
 
@@ -302,7 +301,7 @@ def test_malformed_claims_are_reported_not_raised(registry):
     def no_source(xp, x):
         return x, x
 
-    @inequality("planted.bad_relation", inputs={"x": Array()}, relations=("≤",), **meta())
+    @inequality("planted.bad_relation", inputs={"x": Array()}, relations=("≤",), **planted_meta())
     def bad_rel(xp, x):
         return x, x
 
@@ -315,7 +314,12 @@ def test_malformed_claims_are_reported_not_raised(registry):
 
 
 def test_replay_from_seed_is_exact(registry):
-    @inequality("planted.replay", inputs={"x": Array("n")}, dims={"n": [2, 3]}, **meta(Verdict.REFUTED))
+    @inequality(
+        "planted.replay",
+        inputs={"x": Array("n")},
+        dims={"n": [2, 3]},
+        **planted_meta(Verdict.REFUTED),
+    )
     def replay(xp, x):
         return xp.max(x, axis=-1), xp.mean(x, axis=-1)
 
@@ -335,9 +339,11 @@ def test_steps_claimed_makes_a_broken_link_refute(registry):
         return g**2 * (d / g) ** 2, g**2 * (d / g), d**2
 
     kw = dict(inputs={"g": Array(low=0.1, high=2.0), "d": Array(low=0.1, high=1.0)}, relations=("=", "="))
-    inequality("planted.proof", **kw, **meta(Verdict.HOLDS, expected_broken_step=1))(chain)
+    inequality("planted.proof", **kw, **planted_meta(Verdict.HOLDS, expected_broken_step=1))(chain)
     inequality(
-        "planted.as_written", **kw, **meta(Verdict.REFUTED, expected_broken_step=1, steps_claimed=True)
+        "planted.as_written",
+        **kw,
+        **planted_meta(Verdict.REFUTED, expected_broken_step=1, steps_claimed=True),
     )(chain)
     proof = run_claim(registry["planted.proof"], PROFILE)
     written = run_claim(registry["planted.as_written"], PROFILE)
@@ -348,7 +354,7 @@ def test_steps_claimed_makes_a_broken_link_refute(registry):
 
 def test_cancellation_to_zero_never_confirms(registry):
     # Both sides are exactly 0; float64 leaves ~1e-14 of a 1e2-sized cancellation, times 1e6.
-    @identity("planted.zero", inputs={"u": Array(3, scale=(1e2, 1e2))}, **meta())
+    @identity("planted.zero", inputs={"u": Array(3, scale=(1e2, 1e2))}, **planted_meta())
     def zero(xp, u):
         s = xp.sum(u, axis=-1)
         return (u[:, 0] + u[:, 1] + u[:, 2] - s) * 1e6, 0 * s
@@ -364,16 +370,23 @@ def test_derivation_steps_with_integrals_sums_and_infinities(registry):
         "planted.integral_half",
         chain=[sp.Integral(g, (t, 0, 1)), "=", g / 2],
         domain={g: (-5, 5)},
-        **meta(Verdict.REFUTED),
+        **planted_meta(Verdict.REFUTED),
     )
     derivation(
-        "planted.integral_t", chain=[sp.Integral(g * t, (t, 0, 1)), "=", g / 2], **meta(Verdict.PROVED)
+        "planted.integral_t",
+        chain=[sp.Integral(g * t, (t, 0, 1)), "=", g / 2],
+        **planted_meta(Verdict.PROVED),
     )
     derivation(
-        "planted.gauss_sum", chain=[sp.Sum(i, (i, 1, n)), "=", n * (n + 1) / 2], **meta(Verdict.PROVED)
+        "planted.gauss_sum",
+        chain=[sp.Sum(i, (i, 1, n)), "=", n * (n + 1) / 2],
+        **planted_meta(Verdict.PROVED),
     )
     value(
-        "planted.limit", computed=lambda: [sp.limit(1 / t, t, 0, "+")], stated=[sp.oo], **meta(Verdict.PROVED)
+        "planted.limit",
+        computed=lambda: [sp.limit(1 / t, t, 0, "+")],
+        stated=[sp.oo],
+        **planted_meta(Verdict.PROVED),
     )
     for cid, want in [
         ("planted.integral_half", Verdict.REFUTED),
@@ -391,7 +404,7 @@ def test_explicit_examples_always_replay_and_effort_scales_the_search(registry):
         "planted.witness",
         inputs={"x": Array(low=0.0, high=1.0)},
         examples=[{"dims": {}, "inputs": {"x": 1.5}}],
-        **meta(Verdict.REFUTED),
+        **planted_meta(Verdict.REFUTED),
     )
     def witness(xp, x):
         return x**3, x

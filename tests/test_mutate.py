@@ -10,6 +10,7 @@ import json
 import pytest
 import sympy as sp
 
+from conftest import planted_meta
 from lemmacheck import REGISTRY, Source, Verdict, derivation, identity, inequality
 from lemmacheck.discovery import discover
 from lemmacheck.inputs import Array, Scalar
@@ -32,14 +33,8 @@ SRC = Source("planted.txt", "test")
 PROFILE = QUICK.with_seed(11).scaled(0.25)  # the implication test runs at this profile: keep tests fast
 
 
-@pytest.fixture
-def registry():
-    with REGISTRY.scratch() as reg:
-        yield reg
-
-
 def meta(expected=Verdict.HOLDS, **kw):
-    return dict(title="planted", source=SRC, statement=r"2ab \le a^2 + b^2", expected=expected, **kw)
+    return planted_meta(expected, statement=r"2ab \le a^2 + b^2", **kw)
 
 
 def plant_am_gm():

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from lemmacheck import REGISTRY, Source, Verdict, derivation, identity, inequality
+from conftest import planted_meta
+from lemmacheck import Source, Verdict, derivation, identity, inequality
 from lemmacheck.engine import run_claim
 from lemmacheck.inputs import Array, ProbVector
 from lemmacheck.profile import QUICK
@@ -21,16 +22,6 @@ from lemmacheck.verdict import ProofStatus
 
 SRC = Source("planted.txt", "test")
 EXPONENTS = [1, 2, 4, math.inf]
-
-
-@pytest.fixture
-def registry():
-    with REGISTRY.scratch() as reg:
-        yield reg
-
-
-def meta(expected=Verdict.HOLDS, **kw):
-    return dict(title="planted", source=SRC, statement=r"a \le b", expected=expected, **kw)
 
 
 def holder_exponent(p, q):
@@ -50,7 +41,7 @@ def test_rounding_artefacts_at_small_dims_cannot_crowd_out_a_genuine_violation(r
         "planted.holder_half_exponent",
         inputs={"A": Array("m", "k", scale=(1e-3, 1e1)), "B": Array("k", "n", scale=(1e-3, 1e1))},
         dims={"m": [1, 2, 3, 5], "k": [1, 2, 4], "n": [1, 2, 3, 5], "p": EXPONENTS, "q": EXPONENTS},
-        **meta(Verdict.REFUTED),
+        **planted_meta(Verdict.REFUTED),
     )
     def holder_half(xp, A, B, p, q):
         r = holder_exponent(p, q) / 2
@@ -66,7 +57,7 @@ def test_a_holds_verdict_rests_on_settled_candidates_only(registry):
         "planted.holder",
         inputs={"A": Array("m", "k"), "B": Array("k", "n")},
         dims={"m": [1, 3], "k": [1, 2], "n": [1, 3], "p": [1, 2], "q": [1, 2]},
-        **meta(),
+        **planted_meta(),
     )
     def holder(xp, A, B, p, q):
         return xp.schatten_norm(A @ B, holder_exponent(p, q)), xp.schatten_norm(A, q) * xp.schatten_norm(B, p)
@@ -93,7 +84,7 @@ def test_a_homogeneous_inequality_is_judged_the_same_at_every_magnitude(registry
             "B": Array("k", "n", scale=(scale / 10, scale * 10)),
         },
         dims={"m": [1, 2, 3], "k": [1, 2], "n": [1, 2, 3]},
-        **meta(expected),
+        **planted_meta(expected),
     )
     def submultiplicative(xp, A, B):
         return xp.schatten_norm(A @ B, 2), constant * xp.schatten_norm(A, 2) * xp.schatten_norm(B, 2)
@@ -105,7 +96,10 @@ def test_a_homogeneous_inequality_is_judged_the_same_at_every_magnitude(registry
 def test_an_identity_at_the_noise_floor_is_never_refuted(registry):
     # Both sides are exactly zero; the summation order leaves float64 noise in the left one.
     @identity(
-        "planted.noise_floor", inputs={"x": Array("n", scale=(1e-3, 1e3))}, dims={"n": [3, 8, 16]}, **meta()
+        "planted.noise_floor",
+        inputs={"x": Array("n", scale=(1e-3, 1e3))},
+        dims={"n": [3, 8, 16]},
+        **planted_meta(),
     )
     def noise_floor(xp, x):
         return xp.sum(x, axis=-1) - xp.sum(x[..., ::-1], axis=-1), 0 * xp.sum(x, axis=-1)
@@ -121,7 +115,7 @@ def test_an_exact_zero_computed_through_a_square_root_is_settled_as_rounding(reg
         "planted.projection",
         inputs={"u": Array("n", low=0.5, high=2.0), "a": Array("n")},
         dims={"n": [2, 3, 5]},
-        **meta(),
+        **planted_meta(),
     )
     def projection(xp, u, a):
         v = u / xp.vector_norm(u, 2)[..., None]
@@ -139,7 +133,7 @@ def test_a_probability_vector_sums_to_one_exactly_in_high_precision(registry):
         "planted.centred_mean",
         inputs={"p": ProbVector("n"), "s": Array("n")},
         dims={"n": [2, 3, 9]},
-        **meta(),
+        **planted_meta(),
     )
     def centred_mean(xp, p, s):
         mean = xp.sum(p * s, axis=-1)
@@ -154,7 +148,7 @@ def test_a_probability_vector_sums_to_one_exactly_in_high_precision(registry):
 
 
 def test_candidates_high_precision_cannot_evaluate_make_the_verdict_inconclusive(registry):
-    @inequality("planted.no_high_precision", inputs={"x": Array("n")}, dims={"n": [2]}, **meta())
+    @inequality("planted.no_high_precision", inputs={"x": Array("n")}, dims={"n": [2]}, **planted_meta())
     def no_high_precision(xp, x):
         if xp.backend == "mpmath":
             raise RuntimeError("this formula has no high-precision form")
@@ -166,7 +160,7 @@ def test_candidates_high_precision_cannot_evaluate_make_the_verdict_inconclusive
 
 
 def test_a_spent_settling_budget_makes_the_verdict_inconclusive(registry):
-    @identity("planted.cancellation", inputs={"x": Array(scale=(1e-3, 1e-2))}, **meta())
+    @identity("planted.cancellation", inputs={"x": Array(scale=(1e-3, 1e-2))}, **planted_meta())
     def cancellation(xp, x):
         return (x + 1e8) - 1e8, x
 
@@ -179,7 +173,10 @@ def test_a_spent_settling_budget_makes_the_verdict_inconclusive(registry):
 
 def test_inconclusive_can_be_expected_only_with_a_reason(registry):
     @inequality(
-        "planted.expect_inconclusive", inputs={"x": Array("n")}, dims={"n": [2]}, **meta(Verdict.INCONCLUSIVE)
+        "planted.expect_inconclusive",
+        inputs={"x": Array("n")},
+        dims={"n": [2]},
+        **planted_meta(Verdict.INCONCLUSIVE),
     )
     def f(xp, x):
         return xp.sum(x, axis=-1), xp.sum(x, axis=-1)
@@ -199,7 +196,7 @@ def test_a_wrong_link_breaks_the_proof_while_the_statement_holds(registry):
         dims={"n": [1, 2]},
         relations=("<=", "<="),
         labels=("halve", "double"),
-        **meta(expected_broken_step=1),
+        **planted_meta(expected_broken_step=1),
     )
     def wrong_link(xp, x):
         a = xp.sum(xp.abs(x), axis=-1)
@@ -218,7 +215,7 @@ def test_a_proved_statement_with_a_wrong_intermediate_expression_has_a_broken_pr
         "planted.wrong_middle",
         chain=[(x + 1) ** 2, "=", x**2 + x + 1, "=", x**2 + 2 * x + 1],
         labels=("expand (wrong)", "fix"),
-        **meta(Verdict.PROVED, expected_broken_step=1),
+        **planted_meta(Verdict.PROVED, expected_broken_step=1),
     )
     r = run_claim(registry["planted.wrong_middle"], QUICK.with_seed(1))
     assert r.verdict is Verdict.PROVED
@@ -232,7 +229,7 @@ def test_a_chain_that_is_not_the_documents_is_shown_but_not_judged(registry):
         dims={"n": [1, 2]},
         relations=("<=", "<="),
         proof_not_asserted="our own route to the bound, not the document's",
-        **meta(expected_broken_step=1),
+        **planted_meta(expected_broken_step=1),
     )
     def own_chain(xp, x):
         a = xp.sum(xp.abs(x), axis=-1)
@@ -245,13 +242,17 @@ def test_a_chain_that_is_not_the_documents_is_shown_but_not_judged(registry):
 
 def test_a_sound_chain_and_a_claim_without_one(registry):
     @inequality(
-        "planted.sound_chain", inputs={"x": Array("n")}, dims={"n": [1, 3]}, relations=("<=", "<="), **meta()
+        "planted.sound_chain",
+        inputs={"x": Array("n")},
+        dims={"n": [1, 3]},
+        relations=("<=", "<="),
+        **planted_meta(),
     )
     def sound(xp, x):
         a = xp.sum(xp.abs(x), axis=-1)
         return a / 2, a, 2 * a
 
-    @inequality("planted.no_chain", inputs={"x": Array("n")}, dims={"n": [1, 3]}, **meta())
+    @inequality("planted.no_chain", inputs={"x": Array("n")}, dims={"n": [1, 3]}, **planted_meta())
     def single(xp, x):
         a = xp.sum(xp.abs(x), axis=-1)
         return a, 2 * a
@@ -270,7 +271,7 @@ def test_the_lse_bound_with_a_quarter_reports_its_smallest_witness(registry, see
         "planted.lse_quarter",
         inputs={"x": Array("n"), "dx": Array("n", scale=(1e-3, 3e1))},
         dims={"n": [1, 2, 3, 5, 8, 16]},
-        **meta(Verdict.REFUTED),
+        **planted_meta(Verdict.REFUTED),
     )
     def lse_quarter(xp, x, dx):
         rem = (
