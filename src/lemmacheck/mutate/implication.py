@@ -34,7 +34,8 @@ def _side_chain(original: Callable, mutant: Callable, pick: Callable[[tuple, tup
     def chain(xp, *args, **kwargs):
         return pick(tuple(original(xp, *args, **kwargs)), tuple(mutant(xp, *args, **kwargs)))
 
-    chain.__signature__ = inspect.signature(original)
+    # Function objects take any attribute, but typeshed cannot declare one on a function (python/mypy#2087).
+    chain.__signature__ = inspect.signature(original)  # type: ignore[attr-defined]
     return chain
 
 
@@ -95,7 +96,11 @@ def implied_by_original(original: Claim, mutated: Claim, profile: Profile) -> tu
                 f"(lemmacheck checks e_i' − e_i equal for every i: {detail})"
             )
     for i in range(len(rels) + 1):
-        fn = _side_chain(check.fn, mcheck.fn, lambda o, m, i=i: (m[i], o[i]))
+
+        def expression_pair(o: tuple, m: tuple, i: int = i) -> tuple:
+            return m[i], o[i]
+
+        fn = _side_chain(check.fn, mcheck.fn, expression_pair)
         ok, detail = _holds(original, check, fn, ("=",), profile, f"e{i}")
         if not ok:
             return False, f"not equal to the original: e{i}' = e{i} is {detail}"

@@ -17,6 +17,7 @@ import inspect
 import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import sympy as sp
 
@@ -25,6 +26,15 @@ from .base import Operator, PyContext
 from .operators._util import STRUCTURAL_KEYWORDS
 
 __all__ = ["Mutant", "enumerate_mutants", "check_function", "MutantBuildError"]
+
+# A mutant's (description, code before, code after): the description may be a callable (SymPy terms are
+# slow to print), before and after are AST source or SymPy expressions, made strings by ``Mutant.text``.
+MutantText = tuple[str | Callable[[], str], object, object]
+# The node of a check function: its ``def`` or its ``lambda``.
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+# The (field, position in a list field) steps from a function node down to one of its descendants.
+AstPath = tuple[tuple[str, int | None], ...]
+_Node = TypeVar("_Node", bound=ast.AST)
 
 
 class MutantBuildError(Exception):
@@ -42,7 +52,7 @@ class Mutant:
     location: str  # function and file:line, or the derivation expression
     line: int | None
     # (description, code before, code after), printed on demand: printing SymPy terms is slow.
-    _text: Callable[[], tuple[str, str, str]] = dataclasses.field(repr=False, compare=False)
+    _text: Callable[[], MutantText] = dataclasses.field(repr=False, compare=False)
     _build: Callable[[], Claim] = dataclasses.field(repr=False, compare=False)
     # Why the mutant is known equivalent without running it (dead code, a term times 0, SymPy equality),
     # computed on demand: SymPy's check is too slow to run on mutants that are not selected.
@@ -95,7 +105,7 @@ def check_function(claim: Claim) -> tuple[str, Callable] | None:
 
 @dataclasses.dataclass
 class _Source:
-    tree: ast.AST  # the FunctionDef or Lambda
+    tree: FunctionNode
     filename: str
     display: str  # file path relative to the working directory, for locations
 
@@ -108,7 +118,7 @@ def _function_source(fn: Callable) -> _Source:
         raise MutantBuildError(f"no source file for {fn.__qualname__}")
     module_tree = _parsed(filename)
     first = fn.__code__.co_firstlineno
-    found = []
+    found: list[FunctionNode] = []
     for node in ast.walk(module_tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == fn.__name__:
             start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
@@ -211,9 +221,9 @@ def _python_sites(root: ast.AST, operators: Sequence[Operator]):
     yield from visit(root, (), [], [], None, dead=False)
 
 
-def _replace_at(root: ast.AST, path, new: ast.AST) -> ast.AST:
+def _replace_at(root: _Node, path: AstPath, new: ast.AST) -> _Node:
     root = copy.deepcopy(root)
-    node = root
+    node: ast.AST = root
     for field, pos in path[:-1]:
         node = getattr(node, field) if pos is None else getattr(node, field)[pos]
     field, pos = path[-1]
@@ -225,7 +235,7 @@ def _replace_at(root: ast.AST, path, new: ast.AST) -> ast.AST:
     return root
 
 
-def compile_function(fn: Callable, source: _Source, tree: ast.AST) -> Callable:
+def compile_function(fn: Callable, source: _Source, tree: FunctionNode) -> Callable:
     """Compile a mutated function node in a copy of the function's module globals (decorators dropped)."""
     namespace = dict(fn.__globals__)
     try:
@@ -251,7 +261,7 @@ def _python_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
         return []
     field, fn = found
     source = _function_source(fn)
-    out = []
+    out: list[Mutant] = []
     for op, path, node, rw, static in _python_sites(source.tree, operators):
         if ast.dump(node) == ast.dump(rw.new):
             continue
@@ -259,6 +269,12 @@ def _python_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
         def build(path=path, new=rw.new):
             new_fn = compile_function(fn, source, _replace_at(source.tree, path, new))
             return dataclasses.replace(claim, check=dataclasses.replace(claim.check, **{field: new_fn}))
+
+        def text(node=node, rw=rw) -> MutantText:
+            return rw.description, ast.unparse(node), ast.unparse(rw.new)
+
+        def static_reason(static=static) -> str | None:
+            return static
 
         line = getattr(node, "lineno", None)
         out.append(
@@ -269,9 +285,9 @@ def _python_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
                 "check",
                 f"{fn.__name__} ({source.display}:{line})",
                 line,
-                lambda node=node, rw=rw: (rw.description, ast.unparse(node), ast.unparse(rw.new)),
+                text,
                 build,
-                lambda static=static: static,
+                static_reason,
             )
         )
     return out
@@ -281,7 +297,7 @@ def _python_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
 
 
 def _relation_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
-    out = []
+    out: list[Mutant] = []
     check = claim.check
     chains = []
     if isinstance(check, NumericCheck) and not check.is_property:
@@ -314,6 +330,13 @@ def _relation_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
             for op in operators:
                 for rw in op.relation(rel):
                     new = rels[:i] + (rw.new,) + rels[i + 1 :]
+
+                    def text(rw=rw, rel=rel) -> MutantText:
+                        return rw.description, rel, rw.new
+
+                    def build(new=new, rebuild=rebuild) -> Claim:
+                        return rebuild(new)
+
                     out.append(
                         Mutant(
                             claim.id,
@@ -322,8 +345,8 @@ def _relation_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
                             "relations",
                             f"{target} relation {i + 1} of {len(rels)}",
                             None,
-                            lambda rw=rw, rel=rel: (rw.description, rel, rw.new),
-                            lambda new=new, rebuild=rebuild: rebuild(new),
+                            text,
+                            build,
                         )
                     )
     return out
@@ -366,7 +389,7 @@ def _derivation_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
     d = claim.derivation
     if d is None:
         return []
-    out = []
+    out: list[Mutant] = []
     for k, raw in enumerate(d.exprs):
         try:
             expr = sp.sympify(raw)
@@ -385,6 +408,9 @@ def _derivation_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
                 new = mutated()
                 return _PROVABLY_EQUAL if new == old or _provably_equal(old, new) else None
 
+            def text(node=node, rw=rw) -> MutantText:
+                return rw.description, node, rw.new
+
             out.append(
                 Mutant(
                     claim.id,
@@ -393,7 +419,7 @@ def _derivation_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
                     "derivation",
                     f"derivation e{k} ({d.module or claim.module})",
                     None,
-                    lambda node=node, rw=rw: (rw.description, node, rw.new),
+                    text,
                     build,
                     static,
                 )

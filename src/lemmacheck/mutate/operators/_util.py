@@ -22,7 +22,7 @@ def number(node: ast.AST) -> float | int | None:
     return None
 
 
-def literal(value: float | int) -> ast.AST:
+def literal(value: float | int) -> ast.expr:
     if value < 0:
         return ast.UnaryOp(op=ast.USub(), operand=ast.Constant(value=-value))
     return ast.Constant(value=value)

@@ -40,8 +40,9 @@ class ScaleConstant(Operator):
         value = number(node)
         if value is None or value == 0 or self._owned_elsewhere(node, ctx):
             return ()
+        scaled: list[int | float]
         if isinstance(value, int):
-            scaled = [value * 2] + ([value // 2] if abs(value) >= 2 else [])
+            scaled = [value * 2, value // 2] if abs(value) >= 2 else [value * 2]
         else:
             scaled = [value * 2, value / 2]
         return [Rewrite(f"constant {value!r} → {s!r}", literal(s)) for s in scaled]

@@ -9,7 +9,7 @@ import sympy as sp
 from ..base import Operator, PyContext, Rewrite
 
 
-def _shifted(node: ast.AST) -> list[tuple[str, ast.AST]]:
+def _shifted(node: ast.expr) -> list[tuple[str, ast.expr]]:
     """Variants of one index expression: a name gets −1, a name ± constant loses its constant."""
     if isinstance(node, ast.Name):
         return [
@@ -29,9 +29,9 @@ def _shifted(node: ast.AST) -> list[tuple[str, ast.AST]]:
     return []
 
 
-def _variants(index: ast.AST) -> list[tuple[str, ast.AST]]:
+def _variants(index: ast.expr) -> list[tuple[str, ast.expr]]:
+    out: list[tuple[str, ast.expr]] = []
     if isinstance(index, ast.Tuple):
-        out = []
         for i, elt in enumerate(index.elts):
             for text, new in _variants(elt):
                 elts = list(index.elts)
@@ -39,14 +39,16 @@ def _variants(index: ast.AST) -> list[tuple[str, ast.AST]]:
                 out.append((text, ast.Tuple(elts=elts, ctx=ast.Load())))
         return out
     if isinstance(index, ast.Slice):
-        out = []
-        for part in ("lower", "upper"):
-            bound = getattr(index, part)
+        for part, bound in (("lower", index.lower), ("upper", index.upper)):
             if bound is None:
                 continue
             for text, new in _shifted(bound):
-                parts = {"lower": index.lower, "upper": index.upper, "step": index.step, part: new}
-                out.append((f"slice {part} bound: {text}", ast.Slice(**parts)))
+                shifted = ast.Slice(
+                    lower=new if part == "lower" else index.lower,
+                    upper=new if part == "upper" else index.upper,
+                    step=index.step,
+                )
+                out.append((f"slice {part} bound: {text}", shifted))
         return out
     return _shifted(index)
 

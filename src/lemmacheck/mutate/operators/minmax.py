@@ -28,6 +28,7 @@ class SwapMinMax(Operator):
         if not isinstance(node, ast.Call):
             return ()
         f = node.func
+        new_f: ast.expr
         if isinstance(f, ast.Name) and f.id in _SWAP:
             new_f = ast.Name(id=_SWAP[f.id], ctx=ast.Load())
         elif isinstance(f, ast.Attribute) and f.attr in _SWAP:

@@ -12,7 +12,7 @@ _NORM_CALLS = frozenset({"vector_norm", "schatten_norm", "matrix_norm", "norm"})
 _ORDER_KEYWORDS = ("ord", "p", "order")
 
 
-def _order(node: ast.AST) -> float | None:
+def _order(node: ast.expr) -> float | None:
     value = number(node)
     if value is not None:
         return value
@@ -30,7 +30,7 @@ def _order(node: ast.AST) -> float | None:
     return None
 
 
-def _order_node(value: float) -> ast.AST:
+def _order_node(value: float) -> ast.expr:
     if value == math.inf:
         return ast.Call(
             func=ast.Name(id="float", ctx=ast.Load()), args=[ast.Constant(value="inf")], keywords=[]
@@ -56,9 +56,9 @@ class ChangeNormIndex(Operator):
         name = f.attr if isinstance(f, ast.Attribute) else (f.id if isinstance(f, ast.Name) else "")
         if name not in _NORM_CALLS:
             return ()
-        out = []
-        if len(node.args) >= 2 and _order(node.args[1]) in _CHANGES:
-            p = _order(node.args[1])
+        out: list[Rewrite] = []
+        p = _order(node.args[1]) if len(node.args) >= 2 else None
+        if p is not None and p in _CHANGES:
             for q in _CHANGES[p]:
                 args = [node.args[0], _order_node(q), *node.args[2:]]
                 out.append(
@@ -68,8 +68,8 @@ class ChangeNormIndex(Operator):
                     )
                 )
         for i, kw in enumerate(node.keywords):
-            if kw.arg in _ORDER_KEYWORDS and _order(kw.value) in _CHANGES:
-                p = _order(kw.value)
+            p = _order(kw.value) if kw.arg in _ORDER_KEYWORDS else None
+            if p is not None and p in _CHANGES:
                 for q in _CHANGES[p]:
                     kws = list(node.keywords)
                     kws[i] = ast.keyword(arg=kw.arg, value=_order_node(q))
