@@ -42,7 +42,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         help="mutation score: how many small changes of each check the run notices",
         description=__doc__.splitlines()[0],
     )
-    p.add_argument("-k", dest="keyword", default=None, help="only claims whose id contains every word given")
+    p.add_argument(
+        "-k",
+        dest="keyword",
+        default=None,
+        help="claims selected as by pytest's -k (and, or, not, substrings of the id)",
+    )
     p.add_argument("--seed", type=int, default=None, help="replay a run (default: a fresh seed, printed)")
     sample = p.add_mutually_exclusive_group()
     sample.add_argument(

@@ -10,8 +10,6 @@ from __future__ import annotations
 import collections
 from pathlib import Path
 
-import jinja2
-
 from . import classify as C
 
 __all__ = ["mutation_section", "render_mutation_section", "survivor_group", "TEMPLATE"]
@@ -108,11 +106,6 @@ def mutation_section(data: dict | None) -> dict | None:
 
 def render_mutation_section(data: dict | None) -> str:
     """The section on its own (autoescaped), for tests and for a page other than the main report."""
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(_TEMPLATES)),
-        autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
-        undefined=jinja2.ChainableUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    return env.get_template(TEMPLATE).render(mutation=mutation_section(data))
+    from ..report.html import _environment  # the report's own environment: one set of escaping rules
+
+    return _environment().get_template(TEMPLATE).render(mutation=mutation_section(data))
