@@ -144,6 +144,28 @@ def test_a_probability_vector_sums_to_one_exactly_in_high_precision(registry):
         assert r.verdict is Verdict.HOLDS, (seed, r.reason, r.evidence.get("counterexample"))
 
 
+def test_noise_that_lands_on_exact_zero_at_some_precisions_is_still_rounding(registry):
+    # An exact-zero difference whose noise is exactly 0 at one precision and ~10^-digits at the next: no
+    # single pair of precisions shows it shrinking, the levels together do (seen on bn.mean_003).
+    import mpmath
+
+    calls: list[int] = []
+
+    @identity("planted.flickering_zero", inputs={"x": Array("n")}, dims={"n": [2]}, **planted_meta())
+    def flickering_zero(xp, x):
+        s = xp.sum(x, axis=-1)
+        if xp.backend == "numpy":  # float64 rounding noise of an exact zero
+            return (s + 1.0) - 1.0 - s, 0 * s
+        calls.append(
+            mpmath.mp.dps
+        )  # settling evaluates at two precisions a level: 0 at the first, noise next
+        noise = mpmath.mpf(10) ** (-mpmath.mp.dps) if len(calls) % 2 == 0 else mpmath.mpf(0)
+        return 0 * s + noise, 0 * s
+
+    r = run_claim(registry["planted.flickering_zero"], QUICK.with_seed(1))
+    assert r.verdict is Verdict.HOLDS, (r.reason, r.evidence.get("settlement"))
+
+
 # --------------------------------------------------------------------------- INCONCLUSIVE
 
 

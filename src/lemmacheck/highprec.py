@@ -145,8 +145,9 @@ def reverify(
     Evaluated at :func:`working_dps` digits and at ``EXTRA_DPS`` more.  *Confirmed* when the violation
     counts (:func:`confirms`) at both and the two amounts agree to ``STABILITY`` relative (a true violation
     converges as the precision grows), and it stands again at twice the precision; *rejected* as rounding
-    when it counts at neither, or when it shrinks with the precision by ``VANISHING`` or more (rounding
-    noise of an exactly zero difference does; a violation converges).  Anything between
+    when it counts at neither, or when it shrinks with the precision by ``VANISHING`` or more, between two
+    precisions or over all the levels tried (rounding noise of an exactly zero difference does; a violation
+    converges).  Anything between
     (counts at one precision only, or at both but not yet converged) means the precision itself is not
     enough: it is doubled, up to ``ESCALATIONS`` times, and a candidate still undecided is reported as such
     (``undecided=True``), never as rounding.
@@ -159,6 +160,7 @@ def reverify(
             )
         ok = mp_chain(claim_id, check, inst, dps)[0]
         return Confirmation(not ok, str(ok), "True", "property fails" if not ok else "holds", dps)
+    largest = []  # the largest violation seen at each precision level
     for _ in range(ESCALATIONS + 1):
         results = []
         for p in (dps, dps + EXTRA_DPS):
@@ -168,6 +170,7 @@ def reverify(
                 d = violation_amount(a, b, relation)
                 results.append((bool(confirms(a, b, d, relation, tol)), a, b, d))
         (ok1, a1, b1, d1), (ok2, a, b, d2) = results
+        largest.append(max(abs(d1), abs(d2)))
         with mp_precision(dps + EXTRA_DPS):
             stable = relation in ("<", ">") or abs(d1 - d2) <= STABILITY * abs(d2)
             r = _ratio(a, b, relation)
@@ -185,4 +188,9 @@ def reverify(
         if vanishing:  # noise: its lhs/rhs says nothing about how tight the relation is
             return Confirmation(False, *shown, dps)  # noqa: FBT003
         dps *= 2
+    with mp_precision(dps):
+        # Noise of an exact zero may land on exactly 0 at one precision and not at the next, so no single
+        # pair shows it shrinking; over the levels it does (the first to the last), a violation does not.
+        if relation not in ("<", ">") and largest[0] > 0 and largest[-1] <= VANISHING * largest[0]:
+            return Confirmation(False, *shown, dps // 2)  # noqa: FBT003
     return Confirmation(False, *shown, dps // 2, undecided=True)  # noqa: FBT003
