@@ -21,6 +21,13 @@ def _gram_spectra(xp, W):
     return (xp.eigvalsh(xp.matmul(W, xp.transpose(W))), xp.eigvalsh(xp.matmul(xp.transpose(W), W)))
 
 
+def _spectral_tol(xp, a, b):
+    """Rounding of two float64 spectra: eigvalsh is backward stable (errors ≲ n·eps·‖W‖²), so 1e-9 of the
+    spectra's size is rounding and nothing more; a zero eigenvalue comes out as ~1e-16 of it.  Purely
+    relative, so it reads the same at every scale (a failing instance is re-checked in high precision)."""
+    return 1e-9 * (xp.max(xp.abs(a), axis=-1) + xp.max(xp.abs(b), axis=-1))
+
+
 def _each_close_to_some(xp, a, b, tol):
     """True where every entry of a is within tol of some entry of b (per batch row)."""
     d = xp.abs(a[:, :, None] - b[:, None, :])
@@ -43,7 +50,7 @@ def _each_close_to_some(xp, a, b, tol):
 )
 def lemma51(xp, W):
     a, b = _gram_spectra(xp, W)
-    tol = 1e-9 * (1 + xp.max(xp.abs(a), axis=-1) + xp.max(xp.abs(b), axis=-1))
+    tol = _spectral_tol(xp, a, b)
     return _each_close_to_some(xp, a, b, tol) & _each_close_to_some(xp, b, a, tol)
 
 
@@ -61,8 +68,7 @@ def lemma51(xp, W):
 )
 def lemma51_square(xp, W):
     a, b = _gram_spectra(xp, W)
-    scale = 1 + xp.max(xp.abs(a), axis=-1)
-    return xp.max(xp.abs(a - b), axis=-1) <= 1e-9 * scale
+    return xp.max(xp.abs(a - b), axis=-1) <= _spectral_tol(xp, a, b)
 
 
 @prop(
@@ -80,14 +86,14 @@ def lemma51_square(xp, W):
 def lemma51_nonzero(xp, W):
     a, b = _gram_spectra(xp, W)  # ascending
     k = min(a.shape[-1], b.shape[-1])
-    scale = 1 + xp.max(xp.abs(a), axis=-1)
-    top = xp.max(xp.abs(a[:, -k:] - b[:, -k:]), axis=-1) <= 1e-9 * scale
+    tol = _spectral_tol(xp, a, b)
+    top = xp.max(xp.abs(a[:, -k:] - b[:, -k:]), axis=-1) <= tol
     rest_a = a[:, :-k] if a.shape[-1] > k else None
     rest_b = b[:, :-k] if b.shape[-1] > k else None
     ok = top
     for rest in (rest_a, rest_b):
         if rest is not None:
-            ok = ok & (xp.max(xp.abs(rest), axis=-1) <= 1e-9 * scale)
+            ok = ok & (xp.max(xp.abs(rest), axis=-1) <= tol)
     return ok
 
 
@@ -117,6 +123,7 @@ def proof_step(xp, w):
     nu = xp.sqrt(xp.sum(u * u, axis=-1))
     nw = xp.sqrt(xp.sum(w * w, axis=-1))
     valid = nu > 0
+    # ‖v‖ against ‖u‖‖w‖, the size it has when v ≠ 0: relative, as every tolerance here
     return (~valid) | (xp.sqrt(xp.sum(v * v, axis=-1)) > 1e-9 * nu * nw)
 
 
