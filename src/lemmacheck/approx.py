@@ -19,9 +19,10 @@ import numpy as np
 
 from .claim import ApproximationCheck
 from .errors import CheckError
+from .highprec import exact_mp_inputs
 from .search import _call, _draw, dims_combinations, violated
 from .tolerance import ORDER_SLACK, REVERIFY_DPS, Tolerance
-from .xp import mp_precision, mpmath_xp, numpy_xp, to_mp
+from .xp import mp_precision, mpmath_xp, numpy_xp
 
 __all__ = ["ApproxOutcome", "measure_approximation"]
 
@@ -60,10 +61,7 @@ def _slopes(eps: np.ndarray, rem: np.ndarray, scale: np.ndarray) -> np.ndarray:
 
 def _mp_order(claim_id, check: ApproximationCheck, inputs: dict, dims: dict, eps: np.ndarray) -> float:
     with mp_precision(REVERIFY_DPS):
-        mp_inputs = {
-            k: check.inputs[k].exact(to_mp(np.asarray(v))) if k in check.inputs else to_mp(np.asarray(v))
-            for k, v in inputs.items()
-        }
+        mp_inputs = exact_mp_inputs(check, inputs)
         rems = []
         for e in eps[-4:]:
             lhs, rhs = _call(check.fn, mpmath_xp, mp_inputs, dims, mpmath.mpf(float(e)))

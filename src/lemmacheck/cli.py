@@ -202,16 +202,9 @@ def _summary(run) -> str:
 def _preamble_results(keyword: str | None, index) -> list:
     """The results a run reports before any claim runs: modules that failed to import and malformed
     declarations (what :func:`run_claims` puts first; needed again for a partial report)."""
-    from .engine import definition_error_result, import_error_result
-    from .selection import matches
+    from .engine import preamble_results
 
-    out = [import_error_result(m, msg) for m, msg in index.failed_imports()]
-    out += [
-        definition_error_result(cid, m, msg)
-        for cid, m, msg in index.definition_errors()
-        if matches(keyword, str(cid))
-    ]
-    return out
+    return preamble_results(keyword, index.failed_imports(), index.definition_errors())
 
 
 def _sigterm_as_interrupt(signum, frame):  # CI cancellations send SIGTERM: keep the work done, as for Ctrl-C

@@ -281,6 +281,18 @@ def select(claims: Iterable[Claim], keyword: str | None) -> list[Claim]:
     return _select(claims, keyword)
 
 
+def preamble_results(keyword: str | None, import_errors, definition_errors) -> list[ClaimResult]:
+    """What a run reports before any claim runs: the modules that failed to import and the selected
+    malformed declarations (a partial report after Ctrl-C needs them again)."""
+    results = [import_error_result(m, msg) for m, msg in import_errors]
+    results += [
+        definition_error_result(cid, m, msg)
+        for cid, m, msg in definition_errors
+        if matches(keyword, str(cid))
+    ]
+    return results
+
+
 def run_claims(
     profile: Profile,
     *,
@@ -330,12 +342,7 @@ def run_claims(
         if study_ids:
             import_modules(index.root, index.declaring_modules(study_ids))
         studies = [REGISTRY.studies[s] for s in study_ids if s in REGISTRY.studies]
-    results = [import_error_result(m, msg) for m, msg in import_errors]
-    results += [
-        definition_error_result(cid, m, msg)
-        for cid, m, msg in definition_errors
-        if matches(keyword, str(cid))
-    ]
+    results = preamble_results(keyword, import_errors, definition_errors)
     total = len(ids) + len(studies)
 
     def finished(r: ClaimResult) -> None:

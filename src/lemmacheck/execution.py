@@ -79,12 +79,6 @@ class RunInterrupted(KeyboardInterrupt):
 # --------------------------------------------------------------------------- one claim, in this process
 
 
-def _blank_result(claim, profile: Profile, message: str) -> ClaimResult:
-    from .engine import blank_result
-
-    return blank_result(claim, profile, message)
-
-
 def _unknown_result(claim_id: str, profile: Profile, message: str) -> ClaimResult:
     from .engine import replay_command
     from .profile import claim_seed
@@ -195,7 +189,7 @@ def _run_one(
     declares it: a claim may have its check in one module and its derivation in another, and a process
     that imported only the first for an earlier claim would run it without its derivation)."""
     from .claim import REGISTRY
-    from .engine import run_claim
+    from .engine import blank_result, run_claim
     from .index import import_modules
 
     errors = import_modules(root, modules) if root is not None and modules else []
@@ -213,7 +207,7 @@ def _run_one(
             return run_claim(claim, profile)
     except ClaimTimeout as exc:
         reached = exc.args[0] if exc.args else {}
-        result = _blank_result(claim, profile, "")
+        result = blank_result(claim, profile)
         result.message = _timeout_message(claim_id, timeout, reached, result.replay)
         result.evidence = {"timed_out_after": timeout, "reached": reached}
         result.seconds = time.perf_counter() - t0
@@ -276,6 +270,7 @@ def _worker_main() -> None:
     import lemmacheck.engine  # noqa: F401  (imported before any claim: a waiting worker is a warm one)
 
     from .claim import REGISTRY
+    from .engine import blank_result
     from .index import import_modules
 
     root = Path(sys.argv[1])
@@ -287,7 +282,7 @@ def _worker_main() -> None:
         try:
             import_modules(root, modules)  # every time: already imported ones cost a dict lookup
             if claim_id in REGISTRY:
-                _send(protocol_out, ("start", claim_id, _blank_result(REGISTRY[claim_id], profile, "")))
+                _send(protocol_out, ("start", claim_id, blank_result(REGISTRY[claim_id], profile)))
             result = _run_one(claim_id, profile, timeout, root)
         except BaseException as exc:  # the worker's own machinery broke: report it, keep serving
             tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-3:])

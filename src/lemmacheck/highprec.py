@@ -21,7 +21,15 @@ from .search import _call
 from .tolerance import ESCALATIONS, EXTRA_DPS, MP_RTOL, REVERIFY_DPS, STABILITY, VANISHING, Tolerance
 from .xp import mp_precision, mpmath_xp, to_mp
 
-__all__ = ["Confirmation", "reverify", "mp_chain", "confirms", "violation_amount", "working_dps"]
+__all__ = [
+    "Confirmation",
+    "reverify",
+    "mp_chain",
+    "confirms",
+    "violation_amount",
+    "working_dps",
+    "exact_mp_inputs",
+]
 
 
 @dataclasses.dataclass
@@ -46,15 +54,20 @@ def _scalar(v):
     return a[0]
 
 
-def _exact_input(check, name: str, values):
-    spec = check.inputs.get(name)
-    return spec.exact(values) if spec is not None else values
+def exact_mp_inputs(check, inputs) -> dict:
+    """The instance's inputs converted exactly to mpmath, each with its spec's structure made exact."""
+    out = {}
+    for name, v in inputs.items():
+        values = to_mp(np.asarray(v))
+        spec = check.inputs.get(name)
+        out[name] = spec.exact(values) if spec is not None else values
+    return out
 
 
 def mp_chain(claim_id: str, check: NumericCheck, inst: Instance, dps: int) -> list:
     """The chain e0..ek of one instance, evaluated at ``dps`` digits."""
     with mp_precision(dps):
-        inputs = {k: _exact_input(check, k, to_mp(np.asarray(v))) for k, v in inst.inputs.items()}
+        inputs = exact_mp_inputs(check, inst.inputs)
         try:
             out = _call(check.fn, mpmath_xp, inputs, inst.dims)
         except Exception as exc:
@@ -124,17 +137,22 @@ def working_dps(inst: Instance) -> int:
     return REVERIFY_DPS + span
 
 
+def _violation_at(claim_id, check, inst, step, relation, tol, dps: int):
+    """``(counts, lhs, rhs, violation)`` of the relation, evaluated at ``dps`` digits."""
+    chain = mp_chain(claim_id, check, inst, dps)
+    a, b = (chain[0], chain[-1]) if step is None else (chain[step - 1], chain[step])
+    with mp_precision(dps):
+        d = violation_amount(a, b, relation)
+        return bool(confirms(a, b, d, relation, tol)), a, b, d
+
+
 def _survives_doubling(claim_id, check, inst, step, relation, tol, dps: int, d) -> bool:
     """A confirmation must also stand at twice the precision: an absorbed constant (``(x + 1e8) - 1e8`` with
     a tiny x) gives the same artefact at ``dps`` and ``dps + EXTRA_DPS``, but not once x is representable."""
     p = 2 * dps + EXTRA_DPS
-    chain = mp_chain(claim_id, check, inst, p)
-    a, b = (chain[0], chain[-1]) if step is None else (chain[step - 1], chain[step])
+    ok, _, _, d3 = _violation_at(claim_id, check, inst, step, relation, tol, p)
     with mp_precision(p):
-        d3 = violation_amount(a, b, relation)
-        return bool(confirms(a, b, d3, relation, tol)) and (
-            relation in ("<", ">") or abs(d3 - d) <= STABILITY * abs(d3)
-        )
+        return ok and (relation in ("<", ">") or abs(d3 - d) <= STABILITY * abs(d3))
 
 
 def reverify(
@@ -162,14 +180,8 @@ def reverify(
         return Confirmation(not ok, str(ok), "True", "property fails" if not ok else "holds", dps)
     largest = []  # the largest violation seen at each precision level
     for _ in range(ESCALATIONS + 1):
-        results = []
-        for p in (dps, dps + EXTRA_DPS):
-            chain = mp_chain(claim_id, check, inst, p)
-            a, b = (chain[0], chain[-1]) if step is None else (chain[step - 1], chain[step])
-            with mp_precision(p):
-                d = violation_amount(a, b, relation)
-                results.append((bool(confirms(a, b, d, relation, tol)), a, b, d))
-        (ok1, a1, b1, d1), (ok2, a, b, d2) = results
+        ok1, _, _, d1 = _violation_at(claim_id, check, inst, step, relation, tol, dps)
+        ok2, a, b, d2 = _violation_at(claim_id, check, inst, step, relation, tol, dps + EXTRA_DPS)
         largest.append(max(abs(d1), abs(d2)))
         with mp_precision(dps + EXTRA_DPS):
             stable = relation in ("<", ">") or abs(d1 - d2) <= STABILITY * abs(d2)

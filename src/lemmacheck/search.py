@@ -150,19 +150,11 @@ def gap(a, b, relation: str, tol: Tolerance):
 
 
 def _gap(a, b, relation: str, tol: Tolerance):
-    s = slack(a, b, tol)
-    scale = np.abs(a) + np.abs(b)
-    if relation in ("<=", "<"):
-        d = a - b
-    elif relation in (">=", ">"):
-        d = b - a
-    elif relation == "=":
-        d = np.abs(a - b)
-    else:  # "~": never a violation
+    if relation == "~":  # an approximate step: never a violation
         return np.full(np.shape(a), -np.inf)
     strict = relation in ("<", ">")
-    # strict: equality within the slack is a candidate too
-    num = d + s if strict else d - s
+    scale = np.abs(a) + np.abs(b)
+    num = excess(a, b, relation, tol)
     out = np.where(scale > 0, num / np.where(scale > 0, scale, 1.0), np.where(num > 0, np.inf, -np.inf))
     if strict:
         out = np.where((scale == 0) & (num >= 0), 0.0, out)
