@@ -117,10 +117,25 @@ class ResultCache:
     def _db(self):
         """One transaction on this cache's connection (opened once: a lookup per claim stays cheap)."""
         if self._connection is None:
-            self._connection = sqlite3.connect(self.path, timeout=60)
-            self._connection.execute("PRAGMA journal_mode=WAL")
+            self._connection = self._connect()
         with self._connection as db:  # committed whole or rolled back
             yield db
+
+    def _connect(self) -> sqlite3.Connection:
+        # One object is used by one thread at a time, but may be collected (and closed) on another.
+        conn = sqlite3.connect(self.path, timeout=60, check_same_thread=False)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+                return conn
+            except sqlite3.OperationalError as exc:
+                # Switching to WAL needs an exclusive lock, and SQLite answers "locked" at once instead
+                # of waiting on the busy timeout: processes opening a new cache together retry.
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    conn.close()
+                    raise
+                time.sleep(0.05)
 
     def close(self) -> None:
         if self._connection is not None:
