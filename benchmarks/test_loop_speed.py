@@ -20,7 +20,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from lemmacheck.discovery import find_root
@@ -127,45 +126,42 @@ def test_watch_latency(benchmark, tmp_path):
 
 # ---------------------------------------------------------------- Dask: a deep sweep split in chunks
 
-CHUNK = 50_000
-BATCH = 2048
+HOLDER = "schatten.holder"
 
 
-def _holder_chunk(seed: int, chunk: int, size: int) -> tuple[int, int, float]:
-    """Instances ``chunk*CHUNK ...`` of schatten.holder (n cycling 1..8), drawn from their own seed:
-    the result of the sweep does not depend on which worker runs which chunk."""
+def _holder_profile(instances: int):
+    """The deep profile with a sweep of about ``instances`` instances of schatten.holder and no
+    adversarial search or refinement (serial phases that would hide the sweep's scaling)."""
     import dataclasses
 
     from lemmacheck.claim import REGISTRY
-    from lemmacheck.search import evaluate_chain
-    from lemmacheck.xp import numpy_xp
+    from lemmacheck.profile import DEEP
+    from lemmacheck.search import dims_combinations
 
     _load_holder()
-    base = REGISTRY["schatten.holder"].check
-    rng = np.random.default_rng(np.random.SeedSequence([seed, chunk]))
-    n = 1 + chunk % 8
-    dims = {"m": n, "k": n, "n": n, "p": 2, "q": math.inf}
-    check = dataclasses.replace(base, dims={k: [v] for k, v in dims.items()})
-    done, violations, worst = 0, 0, 0.0
-    while done < size:
-        batch = min(BATCH, size - done)
-        inputs = {k: spec.draw(rng, batch, dims) for k, spec in check.inputs.items()}
-        lhs, rhs = evaluate_chain("schatten.holder", check, numpy_xp, inputs, dims, batch)[:2]
-        violations += int(np.sum(lhs > rhs * (1 + 1e-9)))
-        worst = max(worst, float(np.max(lhs / rhs)))
-        done += batch
-    return done, violations, worst
+    combos = len(dims_combinations(REGISTRY[HOLDER].check.dims))
+    return dataclasses.replace(
+        DEEP,
+        instance_budget=instances,
+        batches_per_dims=math.ceil(instances / (combos * DEEP.batch)),
+        hypothesis_examples=0,
+        refine_rounds=0,
+    ).with_seed(7)
 
 
 def _load_holder() -> None:
-    """Import the modules declaring schatten.holder (once per worker process)."""
+    """Import the modules declaring schatten.holder (once per process)."""
     from lemmacheck.index import import_modules
 
-    import_modules(ROOT, load_index(ROOT).declaring_modules(["schatten.holder"]))
+    import_modules(ROOT, load_index(ROOT).declaring_modules([HOLDER]))
 
 
-def _sweep_on(workers: int, instances: int) -> tuple[float, tuple]:
+def _sweep_on(workers: int, profile) -> tuple[float, dict]:
+    """The engine's own run of the claim on a LocalCluster of ``workers``: the sweep's chunks are
+    spread over the workers by lemmacheck.cluster."""
     from distributed import Client, LocalCluster
+
+    from lemmacheck.execution import execute
 
     with (
         LocalCluster(
@@ -174,28 +170,22 @@ def _sweep_on(workers: int, instances: int) -> tuple[float, tuple]:
         Client(cluster) as client,
     ):
         client.run(_load_holder)  # imports are not part of the sweep's time
-        chunks = range(math.ceil(instances / CHUNK))
         t0 = time.perf_counter()
-        parts = client.gather(
-            client.map(
-                _holder_chunk,
-                [7] * len(chunks),
-                chunks,
-                [min(CHUNK, instances - c * CHUNK) for c in chunks],
-                pure=False,
-            )
-        )
+        (result,) = execute([HOLDER], profile, jobs=workers, dask=cluster.scheduler_address, root=ROOT)
         seconds = time.perf_counter() - t0
-    return seconds, (sum(p[0] for p in parts), sum(p[1] for p in parts), max(p[2] for p in parts))
+    data = result.to_dict()
+    data.pop("seconds")
+    return seconds, data
 
 
 def test_dask_holder_sweep_one_vs_two_workers(benchmark):
     pytest.importorskip("distributed", reason="dask is an optional extra: pip install -e '.[dask]'")
-    instances = int(float(os.environ.get("LEMMACHECK_BENCH_INSTANCES", "1e6")))
-    one, totals_one = _sweep_on(1, instances)
-    two, totals_two = benchmark.pedantic(_sweep_on, args=(2, instances), rounds=1, iterations=1)
-    assert totals_one == totals_two, "the sweep's outcome does not depend on how it is split"
-    assert totals_two[1] == 0, "Hölder's inequality holds on every instance"
+    profile = _holder_profile(int(float(os.environ.get("LEMMACHECK_BENCH_INSTANCES", "1e6"))))
+    one, result_one = _sweep_on(1, profile)
+    two, result_two = benchmark.pedantic(_sweep_on, args=(2, profile), rounds=1, iterations=1)
+    assert result_one == result_two, "the result does not depend on how the sweep is split"
+    assert result_two["verdict"] == "HOLDS", result_two["message"]
+    instances = result_two["evidence"]["instances"]
     _record(
         benchmark,
         "dask_1_vs_2_workers",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from lemmacheck import execution
 from lemmacheck.claim import REGISTRY
 from lemmacheck.discovery import discover, find_root
+from lemmacheck.engine import run_claim, run_sweep_chunk
 from lemmacheck.execution import execute
 from lemmacheck.profile import QUICK
 from lemmacheck.verdict import Verdict
@@ -18,6 +20,7 @@ from planted_project import (
     INSTANT_VALUES,
     ITS_DERIVATION,
     KILLS_ITS_PROCESS,
+    RARELY_FALSE,
     SLEEPS_FOREVER,
     SLOW_SWEEP,
     TWO_CHECKS,
@@ -146,3 +149,57 @@ def test_a_worker_imports_a_claims_derivation_even_after_its_check_module(tmp_pa
     )
     assert plain.verdict is Verdict.HOLDS, plain.message
     assert derived.verdict is Verdict.PROVED, "the derivation module was imported for the second claim"
+
+
+# A sweep of 5 chunks (CHUNK_INSTANCES // 512 batches each), large enough that a cluster spreads it
+# (cluster.SPLIT_INSTANCES) and cheap enough for CI: a planted scalar check costs microseconds.
+SPLIT = dataclasses.replace(QUICK, batches_per_dims=600, instance_budget=10**7).with_seed(5)
+
+
+def test_a_sweep_whose_chunks_run_in_any_order_gives_the_serial_result(tmp_path):
+    pkg = make_project(tmp_path, {"mod": AM_GM + RARELY_FALSE})
+    with REGISTRY.scratch():
+        discover(tmp_path)
+        seen = []
+
+        def backwards(chunks):
+            seen.append(len(chunks))
+            parts = [run_sweep_chunk(claim, SPLIT, c) for c in reversed(chunks)]
+            return parts[::-1]
+
+        for name in ("am_gm", "rarely_false"):
+            claim = REGISTRY[f"{pkg}.{name}"]
+            serial = run_claim(claim, SPLIT)
+            spread = run_claim(claim, SPLIT, sweep_runner=backwards)
+            assert _comparable(serial) == _comparable(spread), f"{name}: chunk order changed the result"
+    assert seen and all(n > 1 for n in seen), "the sweep was split"
+    assert spread.verdict is Verdict.REFUTED, "the needle is found and certified"
+
+
+def test_dask_spreads_a_deep_sweep_over_the_workers_and_agrees_with_a_serial_run(tmp_path):
+    distributed = pytest.importorskip("distributed", reason="dask is an optional extra")
+    pkg = make_project(tmp_path, {"mod": AM_GM + RARELY_FALSE})
+    ids = [f"{pkg}.am_gm", f"{pkg}.rarely_false"]
+    serial = execute(ids, SPLIT, jobs=1, root=tmp_path)
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+        distributed.get_task_stream(client) as tasks,
+    ):
+        on_dask = execute(ids, SPLIT, jobs=2, dask=cluster.scheduler_address, root=tmp_path)
+    for a, b in zip(serial, on_dask, strict=True):
+        assert _comparable(a) == _comparable(b), f"{a.id}: serial and Dask disagree"
+    chunk_workers = {t["worker"] for t in tasks.data if str(t["key"]).startswith("lemmacheck-sweep-")}
+    assert len(chunk_workers) == 2, "the chunks of one sweep ran on both workers"
+
+
+def test_a_claim_that_sleeps_forever_on_dask_times_out_and_the_run_goes_on(tmp_path):
+    pytest.importorskip("distributed", reason="dask is an optional extra")
+    pkg = make_project(tmp_path, {"mod": AM_GM + SLEEPS_FOREVER})
+    ids = [f"{pkg}.sleeps_forever", f"{pkg}.am_gm"]
+    with REGISTRY.scratch():
+        hung, ok = execute(ids, PROFILE, jobs=2, timeout=1.5, dask="local", root=tmp_path)
+    assert ok.verdict is Verdict.HOLDS, ok.message
+    assert hung.verdict is Verdict.ERROR and "timed out after 1.5 s" in hung.message, hung.message
+    assert "restarted" in hung.message and hung.title == "planted", "the ERROR keeps the claim's metadata"
+    assert "sleeps_forever" in hung.evidence["reached"].get("where", ""), "where the task was stuck"

@@ -74,6 +74,13 @@ class DimsRecord:
         elif item[0] > self.strongest[0][0]:
             heapq.heapreplace(self.strongest, item)
 
+    def merge(self, other: DimsRecord) -> None:
+        self.count += other.count
+        self.significant += other.significant
+        self.max_gap = max(self.max_gap, other.max_gap)
+        for _, _, cand in sorted(other.strongest, key=lambda t: t[1]):  # in the order they were found
+            self.offer(cand)
+
     def ranked(self) -> list[Candidate]:
         return [c for _, _, c in sorted(self.strongest, key=lambda t: (t[0], -t[1]), reverse=True)]
 
@@ -92,11 +99,24 @@ class CandidatePool:
         if cand.must_settle:
             rec.significant += 1
             self.significant_total += 1
-            item = (cand.strength, next(_tiebreak), cand)
-            if len(self.must_settle) < MUST_SETTLE_CAP:
-                heapq.heappush(self.must_settle, item)
-            elif item[0] > self.must_settle[0][0]:
-                heapq.heapreplace(self.must_settle, item)
+            self._keep_significant(cand)
+
+    def _keep_significant(self, cand: Candidate) -> None:
+        item = (cand.strength, next(_tiebreak), cand)
+        if len(self.must_settle) < MUST_SETTLE_CAP:
+            heapq.heappush(self.must_settle, item)
+        elif item[0] > self.must_settle[0][0]:
+            heapq.heapreplace(self.must_settle, item)
+
+    def merge(self, other: CandidatePool) -> None:
+        """Take in another pool's candidates (a chunk of the same sweep), keeping what this pool would
+        have kept had it seen them itself: each combination's strongest, and the significant ones up to
+        the cap (equal strengths keep the one found first, the other pool's after this one's)."""
+        for key, rec in other.by_dims.items():
+            self.by_dims.setdefault(key, DimsRecord()).merge(rec)
+        self.significant_total += other.significant_total
+        for _, _, cand in sorted(other.must_settle, key=lambda t: t[1]):
+            self._keep_significant(cand)
 
     def __bool__(self) -> bool:
         return bool(self.by_dims)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as _dt
 import os
@@ -14,19 +15,28 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from . import __version__
-from .claim import REGISTRY, Claim
+from .claim import REGISTRY, Claim, NumericCheck
 from .errors import LemmacheckError
 from .kinds import Context, Outcome, checker_for
 from .kinds.derivation import combine
 from .profile import Profile, claim_seed
 from .results import SCHEMA_VERSION, ClaimResult, Proof, jsonable, record_to_json
+from .search import SweepChunk, SweepPart, SweepRunner, sweep_chunk
 from .selection import compile_expression, matches
 from .selection import select as _select
 from .settle import Budget
 from .tolerance import tolerance_for
 from .verdict import ProofStatus, Verdict
 
-__all__ = ["run_claim", "run_claims", "run_study", "RunResult", "replay_command", "blank_result"]
+__all__ = [
+    "run_claim",
+    "run_sweep_chunk",
+    "run_claims",
+    "run_study",
+    "RunResult",
+    "replay_command",
+    "blank_result",
+]
 
 
 def replay_command(claim_id: str, profile: Profile) -> str:
@@ -36,17 +46,40 @@ def replay_command(claim_id: str, profile: Profile) -> str:
     return f"{env}lemmacheck run --seed {profile.seed}{deep} -k {claim_id}"
 
 
-def run_claim(claim: Claim, profile: Profile) -> ClaimResult:
+@contextlib.contextmanager
+def _float_warnings_ignored():
+    # Floating-point warnings never decide a verdict (non-finite values are checked explicitly and
+    # reported as ERROR); ignoring them makes pytest's warnings-as-errors and the CLI agree.
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        yield
+
+
+def run_claim(claim: Claim, profile: Profile, *, sweep_runner: SweepRunner | None = None) -> ClaimResult:
+    """Check one claim.  ``sweep_runner`` may run the chunks of its sweep elsewhere (a cluster); the
+    result is the same wherever they run."""
     profile = profile.scaled(claim.effort)
     seed = claim_seed(profile.seed, claim.id)
     t0 = time.perf_counter()
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        # Floating-point warnings never decide a verdict (non-finite values are checked explicitly and
-        # reported as ERROR); ignoring them makes pytest's warnings-as-errors and the CLI agree.
-        warnings.simplefilter("ignore", RuntimeWarning)
-        result = _run_claim(claim, profile, seed)
+    with _float_warnings_ignored():
+        result = _run_claim(claim, profile, seed, sweep_runner)
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def run_sweep_chunk(claim: Claim, profile: Profile, chunk: SweepChunk) -> SweepPart:
+    """One chunk of ``claim``'s sweep in a run of ``profile``, with the seed and tolerance
+    :func:`run_claim` gives the claim (so a chunk run on another machine is the same chunk)."""
+    if not isinstance(claim.check, NumericCheck):
+        raise LemmacheckError(f"claim {claim.id!r} has no numeric check to sweep")
+    with _float_warnings_ignored():
+        return sweep_chunk(
+            claim.id,
+            claim.check,
+            claim_seed(profile.seed, claim.id),
+            tolerance_for(override=claim.tol),
+            chunk,
+        )
 
 
 def _proof(claim: Claim, outcome: Outcome) -> Proof:
@@ -110,7 +143,7 @@ def blank_result(claim: Claim, profile: Profile, message: str = "") -> ClaimResu
     )
 
 
-def _run_claim(claim: Claim, profile: Profile, seed: int) -> ClaimResult:
+def _run_claim(claim: Claim, profile: Profile, seed: int, sweep_runner: SweepRunner | None) -> ClaimResult:
     result = blank_result(claim, profile)
     tol = tolerance_for(override=claim.tol)
     ctx = Context(
@@ -119,6 +152,7 @@ def _run_claim(claim: Claim, profile: Profile, seed: int) -> ClaimResult:
         rng=np.random.default_rng(seed),
         tol=tol,
         budget=Budget(profile.settle_count),
+        sweep_runner=sweep_runner,
     )
     try:
         spec = claim.check if claim.check is not None else claim.derivation

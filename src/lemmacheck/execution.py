@@ -79,7 +79,7 @@ class RunInterrupted(KeyboardInterrupt):
 # --------------------------------------------------------------------------- one claim, in this process
 
 
-def _unknown_result(claim_id: str, profile: Profile, message: str) -> ClaimResult:
+def unknown_result(claim_id: str, profile: Profile, message: str) -> ClaimResult:
     from .engine import replay_command
     from .profile import claim_seed
 
@@ -99,6 +99,7 @@ def _unknown_result(claim_id: str, profile: Profile, message: str) -> ClaimResul
 
 _PHASES = {
     "_sweep": "the random sweep",
+    "sweep_chunk": "the random sweep",
     "_hypothesis": "the Hypothesis search",
     "_refine": "local refinement",
     "_explicit_examples": "the pinned examples",
@@ -115,6 +116,7 @@ def _reached(frame) -> dict:
     """Where an interrupted claim was: its search phase, the instances checked so far, and the innermost
     line of content code (read from the interrupted stack; nothing is recomputed)."""
     out: dict = {}
+    trackers: set[int] = set()
     f = frame
     while f is not None:
         name, filename = f.f_code.co_name, f.f_code.co_filename
@@ -128,11 +130,13 @@ def _reached(frame) -> dict:
         if "phase" not in out and name in _PHASES and f"{os.sep}lemmacheck{os.sep}" in filename:
             out["phase"] = _PHASES[name]
         tracker = f.f_locals.get("tracker")
-        if "instances" not in out and tracker is not None and hasattr(tracker, "instances"):
-            out["instances"] = int(tracker.instances)
+        # the sweep's chunk and the claim's whole search each keep one: their counts add up
+        if tracker is not None and hasattr(tracker, "instances") and id(tracker) not in trackers:
+            trackers.add(id(tracker))
+            out["instances"] = out.get("instances", 0) + int(tracker.instances)
             end = getattr(tracker, "end", None)
             if end is not None and hasattr(end, "violations"):
-                out["float64_violations"] = int(end.violations)
+                out["float64_violations"] = out.get("float64_violations", 0) + int(end.violations)
         f = f.f_back
     return out
 
@@ -182,12 +186,19 @@ def _time_limit(seconds: float | None):
         signal.signal(signal.SIGALRM, previous)
 
 
-def _run_one(
-    claim_id: str, profile: Profile, timeout: float | None, root: Path | None, modules: Sequence[str] = ()
+def run_one(
+    claim_id: str,
+    profile: Profile,
+    timeout: float | None,
+    root: Path | None,
+    modules: Sequence[str] = (),
+    *,
+    sweep_runner=None,
 ) -> ClaimResult:
     """Run one claim under the time limit, after importing ``modules`` (every module the index says
     declares it: a claim may have its check in one module and its derivation in another, and a process
-    that imported only the first for an earlier claim would run it without its derivation)."""
+    that imported only the first for an earlier claim would run it without its derivation).
+    ``sweep_runner``: where the chunks of its sweep run (a cluster; default here)."""
     from .claim import REGISTRY
     from .engine import blank_result, run_claim
     from .index import import_modules
@@ -197,21 +208,39 @@ def _run_one(
         errors += _load(root, [claim_id])
         if claim_id not in REGISTRY:
             detail = "; ".join(f"{m}: {e.splitlines()[0]}" for m, e in errors) or "no module declares it"
-            return _unknown_result(
+            return unknown_result(
                 claim_id, profile, f"claim {claim_id!r} is not in the catalogue of {root} ({detail})"
             )
     claim = REGISTRY[claim_id]
     t0 = time.perf_counter()
     try:
         with pinned_hypothesis_constants(), _time_limit(timeout):
-            return run_claim(claim, profile)
+            return run_claim(claim, profile, sweep_runner=sweep_runner)
     except ClaimTimeout as exc:
-        reached = exc.args[0] if exc.args else {}
-        result = blank_result(claim, profile)
-        result.message = _timeout_message(claim_id, timeout, reached, result.replay)
-        result.evidence = {"timed_out_after": timeout, "reached": reached}
+        result = _timed_out(blank_result(claim, profile), timeout, exc.args[0] if exc.args else {})
         result.seconds = time.perf_counter() - t0
         return result
+
+
+def _timed_out(result: ClaimResult, seconds: float | None, reached: dict, how: str = "") -> ClaimResult:
+    """``result`` (the claim's blank ERROR) saying it timed out, where it got to and how it was stopped."""
+    result.message = _timeout_message(result.id, seconds, reached, result.replay) + how
+    result.evidence = {"timed_out_after": seconds, "reached": reached}
+    return result
+
+
+def timed_out_elsewhere(
+    claim_id: str, profile: Profile, seconds: float, reached: dict, root: Path, how: str
+) -> ClaimResult:
+    """The ERROR of a claim stopped outside this process (its metadata read from the content here)."""
+    from .claim import REGISTRY
+    from .engine import blank_result
+
+    if claim_id not in REGISTRY:
+        _load(root, [claim_id])
+    if claim_id not in REGISTRY:
+        return _timed_out(unknown_result(claim_id, profile, ""), seconds, reached, how)
+    return _timed_out(blank_result(REGISTRY[claim_id], profile), seconds, reached, how)
 
 
 def _load(root: Path, claim_ids: Iterable[str]) -> list[tuple[str, str]]:
@@ -283,10 +312,10 @@ def _worker_main() -> None:
             import_modules(root, modules)  # every time: already imported ones cost a dict lookup
             if claim_id in REGISTRY:
                 _send(protocol_out, ("start", claim_id, blank_result(REGISTRY[claim_id], profile)))
-            result = _run_one(claim_id, profile, timeout, root)
+            result = run_one(claim_id, profile, timeout, root)
         except BaseException as exc:  # the worker's own machinery broke: report it, keep serving
             tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-3:])
-            result = _unknown_result(
+            result = unknown_result(
                 claim_id, profile, f"claim {claim_id!r}: worker failed: {type(exc).__name__}: {exc}\n{tb}"
             )
         _send(protocol_out, ("done", claim_id, result))
@@ -426,62 +455,13 @@ def _run_pool(
 
 def _lost(w: _Worker, profile: Profile, message: str | None, timeout: float | None = None) -> ClaimResult:
     """The ERROR result of a claim whose worker was killed (timeout) or died."""
-    result = w.template or _unknown_result(w.claim_id or "?", profile, "")
+    result = w.template or unknown_result(w.claim_id or "?", profile, "")
     result.seconds = time.monotonic() - w.started
     if message is None:
-        result.message = (
-            _timeout_message(w.claim_id, timeout, {}, result.replay)
-            + " (the worker did not answer the alarm and was killed)"
-        )
-        result.evidence = {"timed_out_after": timeout, "reached": {}}
+        _timed_out(result, timeout, {}, " (the worker did not answer the alarm and was killed)")
     else:
         result.message = f"claim {w.claim_id!r}: {message}"
     return result
-
-
-# --------------------------------------------------------------------------- Dask
-
-
-def _dask_task(
-    claim_id: str, profile: Profile, root: str, timeout: float | None, modules: Sequence[str]
-) -> ClaimResult:
-    """Runs on a Dask worker: load the claim's content there (once per worker process), then run it.
-    Dask runs tasks in threads, where no alarm can interrupt them, so the time limit is not enforced
-    there (use the cluster's own limits)."""
-    return _run_one(claim_id, profile, timeout, Path(root), modules)
-
-
-def _run_dask(
-    ids: Sequence[str],
-    profile: Profile,
-    *,
-    address: str,
-    jobs: int,
-    timeout: float | None,
-    root: Path,
-    done: Callable[[ClaimResult], None],
-    index,
-) -> None:
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError as exc:
-        raise RuntimeError("--dask needs dask.distributed: pip install -e '.[dask]'") from exc
-    with contextlib.ExitStack() as stack:
-        if address == "local":
-            cluster = stack.enter_context(
-                LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
-            )
-            client = stack.enter_context(Client(cluster))
-        else:
-            client = stack.enter_context(Client(address))
-        futures = [
-            client.submit(
-                _dask_task, cid, profile, str(root), timeout, index.declaring_modules([cid]), pure=False
-            )
-            for cid in ids
-        ]
-        for fut in as_completed(futures):
-            done(fut.result())
 
 
 # --------------------------------------------------------------------------- the entry point
@@ -544,8 +524,10 @@ def execute(
         if dask:
             for w in warm:
                 w.stop()
+            from .cluster import run_on_dask
+
             index = index or load_index(root)
-            _run_dask(
+            run_on_dask(
                 todo, profile, address=dask, jobs=jobs, timeout=limit, root=root, done=done, index=index
             )
         elif todo and (isolate or (jobs > 1 and len(todo) > 1)):
@@ -556,7 +538,7 @@ def execute(
             if todo:
                 index = index or load_index(root)
             for cid in todo:
-                done(_run_one(cid, profile, limit, root, index.declaring_modules([cid])))
+                done(run_one(cid, profile, limit, root, index.declaring_modules([cid])))
     except KeyboardInterrupt:
         raise RunInterrupted([results[c] for c in ids if c in results]) from None
     return [results[c] for c in ids]

@@ -43,6 +43,12 @@ __all__ = [
     "compose",
     "perturbed",
     "search_numeric",
+    "SweepChunk",
+    "SweepPart",
+    "SweepRunner",
+    "sweep_plan",
+    "sweep_chunk",
+    "CHUNK_INSTANCES",
 ]
 
 
@@ -58,6 +64,16 @@ class StepStats:
     max_gap: float = -math.inf
     max_deviation: float = 0.0  # max |a - b| / (|a| + |b|): how far from equality
     pool: CandidatePool = dataclasses.field(default_factory=CandidatePool)
+
+    def merge(self, other: StepStats) -> None:
+        """Add another record of the same relation (counts add, extremes take the larger, pools merge)."""
+        self.checked += other.checked
+        self.violations += other.violations
+        self.max_ratio = max(self.max_ratio, other.max_ratio)
+        self.max_ratio_raw = max(self.max_ratio_raw, other.max_ratio_raw)
+        self.max_gap = max(self.max_gap, other.max_gap)
+        self.max_deviation = max(self.max_deviation, other.max_deviation)
+        self.pool.merge(other.pool)
 
 
 @dataclasses.dataclass
@@ -325,6 +341,14 @@ class _Tracker:
                 self.worst = Instance(dict(dims), _take(inputs, worst_row))
         return eg
 
+    def absorb(self, part: SweepPart) -> None:
+        """Merge a chunk's statistics and candidates, as if its batches had been added here."""
+        self.instances += part.instances
+        for mine, theirs in zip([*self.steps, self.end], [*part.steps, part.end], strict=True):
+            mine.merge(theirs)
+        if part.worst is not None and part.worst_gap > self.worst_gap:
+            self.worst, self.worst_gap = part.worst, part.worst_gap
+
     def _relations(self, chain) -> list[_Relation]:
         """Each step of the chain, then the chain end to end (last)."""
         if self.check.is_property:
@@ -423,23 +447,95 @@ def _explicit_examples(claim_id, check, tracker) -> None:
         tracker.add(chain, inputs, ex["dims"])
 
 
-def _sweep(claim_id, check, tracker, profile: Profile, rng) -> tuple[int, int]:
-    drawn = kept = 0
-    combos = dims_combinations(check.dims)
+#: instances one chunk of a sweep holds at most.  A chunk is the unit of work a cluster receives: a deep
+#: sweep of 10⁷ instances is ~150 tasks, enough to keep many workers busy, and each is ~0.1-1 s of
+#: vectorised work, so a scheduler's ~1 ms per task is noise.
+CHUNK_INSTANCES = 1 << 16
+
+
+@dataclasses.dataclass(frozen=True)
+class SweepChunk:
+    """Consecutive batches of the sweep, which takes ``per_combo`` batches of every dims combination in
+    turn: batch ``i`` belongs to combination ``i // per_combo`` and draws from the generator seeded
+    ``[claim seed, i]``, so a chunk's draws do not depend on which other chunks run, where, or when."""
+
+    first: int  # the sweep's batch index this chunk starts at
+    batches: int
+    batch: int  # instances drawn per batch
+    per_combo: int  # batches per dims combination
+
+    @property
+    def instances(self) -> int:
+        return self.batches * self.batch
+
+
+@dataclasses.dataclass
+class SweepPart:
+    """What one chunk found: the statistics and candidates of every relation, and its worst instance."""
+
+    steps: list[StepStats]
+    end: StepStats
+    instances: int
+    drawn: int
+    kept: int
+    worst: Instance | None
+    worst_gap: float
+
+
+#: runs a sweep's chunks (anywhere) and returns their parts in the order given
+SweepRunner = Callable[[Sequence[SweepChunk]], Sequence[SweepPart]]
+
+
+def sweep_plan(check: NumericCheck, profile: Profile) -> list[SweepChunk]:
+    """The sweep as chunks of about CHUNK_INSTANCES each, a function of the check's dims and the profile."""
+    combos = len(dims_combinations(check.dims))
     # Spread the profile's instance budget over the dims combinations, within [64, profile.batch] a batch.
-    batch = int(
-        min(profile.batch, max(64, profile.instance_budget // (len(combos) * profile.batches_per_dims)))
+    batch = int(min(profile.batch, max(64, profile.instance_budget // (combos * profile.batches_per_dims))))
+    total = combos * profile.batches_per_dims
+    per_chunk = max(1, CHUNK_INSTANCES // batch)
+    return [
+        SweepChunk(first, min(per_chunk, total - first), batch, profile.batches_per_dims)
+        for first in range(0, total, per_chunk)
+    ]
+
+
+def sweep_chunk(
+    claim_id: str, check: NumericCheck, seed: int, tol: Tolerance, chunk: SweepChunk
+) -> SweepPart:
+    """Draw and evaluate one chunk of the sweep (on any machine: it needs only its arguments)."""
+    tracker = _Tracker(claim_id, check, tol)
+    combos = dims_combinations(check.dims)
+    drawn = kept = 0
+    for i in range(chunk.first, chunk.first + chunk.batches):
+        dims = combos[i // chunk.per_combo]
+        inputs = _draw(claim_id, check, np.random.default_rng([seed, i]), chunk.batch, dims)
+        drawn += chunk.batch
+        inputs, n = _apply_where(claim_id, check, inputs, dims)
+        kept += n
+        if n == 0:
+            continue
+        chain = evaluate_chain(claim_id, check, numpy_xp, inputs, dims, n)
+        tracker.add(chain, inputs, dims)
+    return SweepPart(
+        tracker.steps, tracker.end, tracker.instances, drawn, kept, tracker.worst, tracker.worst_gap
     )
-    for dims in combos:
-        for _ in range(profile.batches_per_dims):
-            inputs = _draw(claim_id, check, rng, batch, dims)
-            drawn += batch
-            inputs, n = _apply_where(claim_id, check, inputs, dims)
-            kept += n
-            if n == 0:
-                continue
-            chain = evaluate_chain(claim_id, check, numpy_xp, inputs, dims, n)
-            tracker.add(chain, inputs, dims)
+
+
+def _sweep(
+    claim_id, check, tracker, profile: Profile, seed: int, runner: SweepRunner | None
+) -> tuple[int, int]:
+    """The sweep's chunks, run by ``runner`` (default: here, in order), merged in plan order: however
+    they are split among workers, the merged statistics and candidates are the same."""
+    chunks = sweep_plan(check, profile)
+    if runner is None:
+        parts: Sequence[SweepPart] = [sweep_chunk(claim_id, check, seed, tracker.tol, c) for c in chunks]
+    else:
+        parts = runner(chunks)
+    drawn = kept = 0
+    for part in parts:
+        tracker.absorb(part)
+        drawn += part.drawn
+        kept += part.kept
     return drawn, kept
 
 
@@ -614,12 +710,13 @@ def search_numeric(
     refine: bool = True,
     verify: Callable[[Instance], bool] | None = None,
     refuted_by_sweep: Callable[[StepStats], bool] | None = None,
+    sweep_runner: SweepRunner | None = None,
 ) -> SweepOutcome:
     """Sweep, then (unless ``refuted_by_sweep`` already certifies a counterexample among the sweep's
     candidates, in which case the adversarial search has nothing left to find) Hypothesis and refinement."""
     tracker = _Tracker(claim_id, check, tol)
     _explicit_examples(claim_id, check, tracker)
-    drawn, kept = _sweep(claim_id, check, tracker, profile, rng)
+    drawn, kept = _sweep(claim_id, check, tracker, profile, seed, sweep_runner)
     if drawn and kept == 0:
         raise CheckError(claim_id, "where() rejected every sampled instance: build valid instances directly")
     if refuted_by_sweep is not None and refuted_by_sweep(tracker.end):

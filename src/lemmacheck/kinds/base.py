@@ -16,6 +16,7 @@ import numpy as np
 from ..claim import Claim
 from ..profile import Profile
 from ..results import StepResult
+from ..search import SweepRunner
 from ..settle import Budget
 from ..tolerance import Tolerance
 from ..verdict import Verdict
@@ -32,6 +33,7 @@ class Context:
     rng: np.random.Generator
     tol: Tolerance
     budget: Budget
+    sweep_runner: SweepRunner | None = None  # runs a sweep's chunks elsewhere (None: here, in order)
 
 
 @dataclasses.dataclass

@@ -115,6 +115,7 @@ class NumericChecker:
             ctx.tol,
             verify=verify,
             refuted_by_sweep=refuted_by_sweep,
+            sweep_runner=ctx.sweep_runner,
         )
         shrunk = None
         if out.shrunk is not None:
