@@ -25,6 +25,22 @@ def _optimal_mask(P, T):
     return seqs, probs == best[:, None], best
 
 
+#: two nonnegative functions f, g of one argument taking n values (probabilities)
+FG_PAIR = {
+    "inputs": {"f": Array("n", low=0.0, high=1.0), "g": Array("n", low=0.0, high=1.0)},
+    "dims": {"n": [1, 2, 3, 5, 8]},
+}
+
+
+def _time_varying_found_and_best(Ps, N, T):
+    """(likelihood of the sequence Viterbi finds with a time-varying P_t, the brute-force maximum)."""
+    seqs = dec.all_sequences(N, T)
+    best = dec.time_varying_probs(Ps, seqs).max(axis=1)
+    w = dec.viterbi_time_varying(Ps)
+    found = np.array([dec.time_varying_probs(Ps[k : k + 1], w[k : k + 1])[0, 0] for k in range(Ps.shape[0])])
+    return found, best
+
+
 # ---------------------------------------------------------------------------------------------- 2.2.a
 @identity(
     "viterbi.delta1",
@@ -124,15 +140,10 @@ def viterbi_recurrence_derivation(xp, P, N, t, j):
     statement=r"\max_{\mathrm{args}} f(\mathrm{args})\,g(\mathrm{args}) = \max_{\mathrm{args}} "
     r"f(\mathrm{args}) \max_{\mathrm{args}} g(\mathrm{args})",
     expected=Verdict.REFUTED,
-    inputs={"f": Array("n", low=0.0, high=1.0), "g": Array("n", low=0.0, high=1.0)},
-    dims={"n": [1, 2, 3, 5, 8]},
+    **FG_PAIR,
     notes="f, g are nonnegative functions of one argument taking n values (probabilities). False as soon "
     "as f and g peak at different arguments, e.g. f = (1, 0), g = (0, 1): max fg = 0 < 1 = max f max g.",
 )
-def viterbi_max_product(xp, f, g):
-    return xp.max(f * g, axis=-1), xp.max(f, axis=-1) * xp.max(g, axis=-1)
-
-
 @inequality(
     "viterbi.max_product_bound",
     title="Corrected: max f g ≤ max f · max g for nonnegative f, g",
@@ -141,11 +152,10 @@ def viterbi_max_product(xp, f, g):
     r"\ge 0)",
     expected=Verdict.HOLDS,
     corrects="viterbi.max_product",
-    inputs={"f": Array("n", low=0.0, high=1.0), "g": Array("n", low=0.0, high=1.0)},
-    dims={"n": [1, 2, 3, 5, 8]},
+    **FG_PAIR,
     notes="Equality when f and g share a maximiser (tightness 1 is attained).",
 )
-def viterbi_max_product_bound(xp, f, g):
+def viterbi_max_product(xp, f, g):
     return xp.max(f * g, axis=-1), xp.max(f, axis=-1) * xp.max(g, axis=-1)
 
 
@@ -323,10 +333,7 @@ def viterbi_algorithm1(xp, P, T):
 )
 def viterbi_homogeneity_essential(xp, Ps, N, T):
     """Viterbi with a time-varying P_t against brute force."""
-    seqs = dec.all_sequences(N, T)
-    best = dec.time_varying_probs(Ps, seqs).max(axis=1)
-    w = dec.viterbi_time_varying(Ps)
-    found = np.array([dec.time_varying_probs(Ps[k : k + 1], w[k : k + 1])[0, 0] for k in range(Ps.shape[0])])
+    found, best = _time_varying_found_and_best(Ps, N, T)
     return found < best
 
 
@@ -342,10 +349,7 @@ def viterbi_homogeneity_essential(xp, Ps, N, T):
     dims={"N": [1, 2, 3, 4], "T": [1, 2, 3, 4]},
 )
 def viterbi_time_varying_exact(xp, Ps, N, T):
-    seqs = dec.all_sequences(N, T)
-    best = dec.time_varying_probs(Ps, seqs).max(axis=1)
-    w = dec.viterbi_time_varying(Ps)
-    found = np.array([dec.time_varying_probs(Ps[k : k + 1], w[k : k + 1])[0, 0] for k in range(Ps.shape[0])])
+    found, best = _time_varying_found_and_best(Ps, N, T)
     return found == best
 
 
