@@ -230,14 +230,21 @@ def bn_wn_equivalence_002(xp, u, k, b, x_raw, n):
 
 
 _WN = {"u": Array("n"), "gw": Array("n"), "c": Array("n", scale=(1.0, 1.0)), "gain": Scalar(-10.0, 10.0)}
-_WN_WHERE = {"where": _nonzero}
+#: u ≠ 0, the loss gradient ∇_w L, a probe c and the gain: the gradient through w = γu/‖u‖
+WN_GRADIENT = {"inputs": _WN, "dims": _VEC_DIMS, "where": _nonzero}
+#: u ≠ 0, a vector a and a probe c: the projections onto u and its orthogonal complement
+WN_PROJECTED = {
+    "inputs": {"u": Array("n"), "a": Array("n"), "c": Array("n", scale=(1.0, 1.0))},
+    "dims": _VEC_DIMS,
+    "where": _nonzero,
+}
 
 
 @identity(
     "wn.jacobian_002",
     inputs={k: v for k, v in _WN.items() if k != "gw"},
     dims=_VEC_DIMS,
-    **_WN_WHERE,
+    where=_nonzero,
     title="Jacobian of w = g u/‖u‖: ∇_u w = (g/‖u‖)(I − uuᵀ/‖u‖²)",
     source=Source(
         SEED_002,
@@ -258,10 +265,8 @@ def wn_jacobian_002(xp, u, c, gain):
 
 @identity(
     "wn.projector_002",
-    inputs={"u": Array("n"), "a": Array("n"), "c": Array("n", scale=(1.0, 1.0))},
-    dims=_VEC_DIMS,
+    **WN_PROJECTED,
     relations=("=", "="),
-    **_WN_WHERE,
     labels=("W* a = a − v(vᵀa), v = u/‖u‖", "W* is idempotent (a projection)"),
     title="I − uuᵀ/‖u‖² is the projection onto the orthogonal complement of u",
     source=Source(
@@ -284,10 +289,8 @@ def wn_projector_002(xp, u, a, c):
 
 @identity(
     "wn.grad_002",
-    inputs=_WN,
-    dims=_VEC_DIMS,
+    **WN_GRADIENT,
     relations=("=", "="),
-    **_WN_WHERE,
     labels=("chain rule: ∇_w L · ∇_u w", "s = g/‖u‖ is a scalar, W* symmetric"),
     title="Gradient of the weight-norm parametrisation: ∇_u L = s W* ∇_w L, s = g/‖u‖",
     source=Source(
@@ -327,13 +330,13 @@ _STEP = {
     "gain": Scalar(-10.0, 10.0),
     "alpha": Scalar(1e-4, 10.0, log=True),
 }
+#: u ≠ 0, ∇_w L, the gain and a step size α: one gradient step on u
+WN_STEP = {"inputs": _STEP, "dims": _VEC_DIMS, "where": _nonzero}
 
 
 @identity(
     "wn.pythagoras_002",
-    inputs=_STEP,
-    dims=_VEC_DIMS,
-    **_WN_WHERE,
+    **WN_STEP,
     title="Squared norm after a gradient step on u: ‖u_{t+1}‖² = ‖u_t‖² + α²s²‖W*∇_wL_t‖²",
     source=Source(
         SEED_002,
@@ -351,9 +354,7 @@ def wn_pythagoras_002(xp, u, gw, gain, alpha):
 
 @inequality(
     "wn.norm_growth_002",
-    inputs=_STEP,
-    dims=_VEC_DIMS,
-    **_WN_WHERE,
+    **WN_STEP,
     title="The norm of u never decreases under gradient descent: ‖u_t‖ ≤ ‖u_{t+1}‖",
     source=Source(
         SEED_002,
