@@ -250,16 +250,28 @@ def final_bound_002(xp, W, U, b, X, h0, delta, s, act):
 
 
 def _delta_limits(deltas):
-    import sympy as sp
+    """lim_{T→∞} δ^T at each δ (rational strings), exactly, against the 0 the documents state."""
 
-    T = sp.Symbol("T", positive=True, integer=True)
-    return [sp.limit(sp.Rational(d) ** T, T, sp.oo) for d in deltas]
+    def limits():
+        import sympy as sp
+
+        T = sp.Symbol("T", positive=True, integer=True)
+        return [sp.limit(sp.Rational(d) ** T, T, sp.oo) for d in deltas]
+
+    return {"computed": limits, "stated": [0] * len(deltas)}
+
+
+#: the limit for 0 ≤ δ < 1, which seeds 002 (corrected), 003 and 004 state alike
+SUBUNIT_DELTA_LIMIT = {
+    "statement": r"0 \le \delta < 1 \implies \lim_{T\to\infty}\delta^T = 0",
+    "expected": Verdict.PROVED,
+    "notes": "Exact limits at sample values of delta in [0, 1).",
+}
 
 
 value(
     "vanish.s002.limit",
-    computed=lambda: _delta_limits(["0", "1/2", "9/10", "1"]),
-    stated=[0, 0, 0, 0],
+    **_delta_limits(["0", "1/2", "9/10", "1"]),
     title="delta^T -> 0 for 0 <= delta <= 1 (seed 002, as written)",
     source=Source(
         SEED_002,
@@ -276,37 +288,30 @@ value(
 
 value(
     "vanish.s003.limit",
-    computed=lambda: _delta_limits(["0", "1/2", "9/10", "999/1000"]),
-    stated=[0, 0, 0, 0],
+    **_delta_limits(["0", "1/2", "9/10", "999/1000"]),
     title="0 <= delta < 1 => delta^T -> 0 (seed 003)",
     source=Source(
         SEED_003,
         "Question 5, part 2, after (25)",
         quote="And as 0 \\leq \\delta < 1, we have \\lim_{T \\rightarrow \\infty} \\delta^T = 0",
     ),
-    statement=r"0 \le \delta < 1 \implies \lim_{T\to\infty}\delta^T = 0",
-    expected=Verdict.PROVED,
+    **SUBUNIT_DELTA_LIMIT,
     same_as=("vanish.s004.limit",),
-    notes="Exact limits at sample values of delta in [0, 1).",
 )
 
 value(
     "vanish.s002.limit_fixed",
-    computed=lambda: _delta_limits(["0", "1/2", "9/10", "99/100"]),
-    stated=[0, 0, 0, 0],
+    **_delta_limits(["0", "1/2", "9/10", "99/100"]),
     title="delta^T -> 0 for 0 <= delta < 1 (seed 002, corrected range)",
     source=Source(SEED_002, "Question 1, part 2 (corrected: 0 <= delta < 1, as the question states)"),
-    statement=r"0 \le \delta < 1 \implies \lim_{T\to\infty}\delta^T = 0",
-    expected=Verdict.PROVED,
+    **SUBUNIT_DELTA_LIMIT,
     corrects="vanish.s002.limit",
     same_as=("vanish.s003.limit", "vanish.s004.limit"),
-    notes="Exact limits at sample values of delta in [0, 1).",
 )
 
 value(
     "vanish.s004.limit",
-    computed=lambda: _delta_limits(["0", "1/3", "3/4", "99/100"]),
-    stated=[0, 0, 0, 0],
+    **_delta_limits(["0", "1/3", "3/4", "99/100"]),
     title="lim ||dh_T/dh_0|| <= lim delta^T = 0 for 0 <= delta < 1 (seed 004)",
     source=Source(
         SEED_004,
@@ -314,10 +319,8 @@ value(
         quote="\\lim_{T \\to \\infty} \\|\\frac{\\partial h_T}{\\partial h_0}\\| \\le \\lim_{T \\to "
         "\\infty} \\delta^T = 0",
     ),
-    statement=r"0 \le \delta < 1 \implies \lim_{T\to\infty}\delta^T = 0",
-    expected=Verdict.PROVED,
+    **SUBUNIT_DELTA_LIMIT,
     same_as=("vanish.s003.limit",),
-    notes="Exact limits at sample values of delta in [0, 1).",
 )
 
 
