@@ -125,6 +125,12 @@ def sgd_l2_trajectory(xp, A, b, theta0, eta, gamma, steps):
 # ---------------------------------------------------------------- weight normalisation
 
 
+def u_nonzero(xp, u, **_):
+    """u ≠ 0, the hypothesis of the weight-norm claims (W^⊥, u/‖u‖ and s = γ/‖u‖ need it); the floor keeps
+    ‖u‖³ clear of float64 underflow."""
+    return dot(xp, u, u) > 1e-100
+
+
 def weight_from_direction(xp, u, gain):
     """w = γ u / ‖u‖ (gain γ has shape (batch,))."""
     return gain[:, None] * u / xp.sqrt(dot(xp, u, u))[:, None]

@@ -23,6 +23,7 @@ from checks.optim._helpers import (
     orth_projector,
     probe,
     rademacher_support,
+    u_nonzero,
     weight_from_direction,
 )
 from lemmacheck import Source, Verdict, identity, inequality
@@ -59,11 +60,6 @@ def _resolvable(xp, w, b, k=None):
     """w ≠ 0 and wᵀx not lost below the rounding unit of the bias b (float64 would give Var = 0)."""
     scale = k if k is not None else 1.0
     return dot(xp, w, w) * scale**2 > 1e-12 * (1 + b * b)
-
-
-def _nonzero(xp, u, **_):
-    """u ≠ 0 (W^⊥ and u/‖u‖ need it); the floor keeps ‖u‖³ clear of float64 underflow."""
-    return dot(xp, u, u) > 1e-100
 
 
 def _dw(xp, u, gain, c):
@@ -184,7 +180,7 @@ def _support_point(xp, u, Q, s_raw, n):
     "wn.output_002",
     inputs={"u": Array("n"), "x": Array("n"), "g": Scalar(-10.0, 10.0), "b": Scalar(-10.0, 10.0)},
     dims=_VEC_DIMS,
-    where=_nonzero,
+    where=u_nonzero,
     title="Weight-normalised output",
     source=Source(
         SEED_002,
@@ -231,12 +227,12 @@ def bn_wn_equivalence_002(xp, u, k, b, x_raw, n):
 
 _WN = {"u": Array("n"), "gw": Array("n"), "c": Array("n", scale=(1.0, 1.0)), "gain": Scalar(-10.0, 10.0)}
 #: u ≠ 0, the loss gradient ∇_w L, a probe c and the gain: the gradient through w = γu/‖u‖
-WN_GRADIENT = {"inputs": _WN, "dims": _VEC_DIMS, "where": _nonzero}
+WN_GRADIENT = {"inputs": _WN, "dims": _VEC_DIMS, "where": u_nonzero}
 #: u ≠ 0, a vector a and a probe c: the projections onto u and its orthogonal complement
 WN_PROJECTED = {
     "inputs": {"u": Array("n"), "a": Array("n"), "c": Array("n", scale=(1.0, 1.0))},
     "dims": _VEC_DIMS,
-    "where": _nonzero,
+    "where": u_nonzero,
 }
 
 
@@ -244,7 +240,7 @@ WN_PROJECTED = {
     "wn.jacobian_002",
     inputs={k: v for k, v in _WN.items() if k != "gw"},
     dims=_VEC_DIMS,
-    where=_nonzero,
+    where=u_nonzero,
     title="Jacobian of w = g u/‖u‖: ∇_u w = (g/‖u‖)(I − uuᵀ/‖u‖²)",
     source=Source(
         SEED_002,
@@ -331,7 +327,7 @@ _STEP = {
     "alpha": Scalar(1e-4, 10.0, log=True),
 }
 #: u ≠ 0, ∇_w L, the gain and a step size α: one gradient step on u
-WN_STEP = {"inputs": _STEP, "dims": _VEC_DIMS, "where": _nonzero}
+WN_STEP = {"inputs": _STEP, "dims": _VEC_DIMS, "where": u_nonzero}
 
 
 @identity(

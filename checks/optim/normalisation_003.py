@@ -5,6 +5,7 @@ from checks._vocab.sources import SEED_003
 from checks.optim._helpers import (
     orth_projector,
     probe,
+    u_nonzero,
     unit_rows_transform,
     weight_from_direction,
 )
@@ -17,7 +18,6 @@ from checks.optim.normalisation import (
     WN_STEP,
     _dw,
     _expect,
-    _nonzero,
     _projections,
     _support,
     _support_point,
@@ -35,7 +35,7 @@ from lemmacheck.inputs import Array, Orthogonal, Scalar
     inputs={"u": Array("n"), "x": Array("n"), "gamma": Scalar(-10.0, 10.0), "beta": Scalar(-10.0, 10.0)},
     dims=_VEC_DIMS,
     relations=("=", "="),
-    where=_nonzero,
+    where=u_nonzero,
     labels=("w = γu/‖u‖", "y = uᵀx"),
     title="Eq. (19): wᵀx + β = γ y/‖u‖ + β",
     source=Source(
@@ -145,7 +145,7 @@ def bn_decorrelation_needed_003(xp, u, L, n):
     inputs={**_BN3, "s_raw": Array("n"), "gamma": Scalar(-10.0, 10.0), "beta": Scalar(-10.0, 10.0)},
     dims=_DIMS,
     relations=("=", "="),
-    where=_nonzero,
+    where=u_nonzero,
     labels=("eq. (19)", "μ_y = 0, σ_y = ‖u‖"),
     title="wᵀx + β = γ(y − μ_y)/σ_y + β = ŷ: weight norm reproduces batch norm",
     source=Source(
@@ -254,7 +254,7 @@ def wn_pythagoras_003(xp, u, gw, gain, alpha):
     "wn.growth_in_alpha_003",
     inputs={**_STEP, "alpha2": Scalar(1e-4, 10.0, log=True)},
     dims=_VEC_DIMS,
-    where=_nonzero,
+    where=u_nonzero,
     title="A larger step size gives a larger ‖u_{t+1}‖",
     source=Source(
         SEED_003,

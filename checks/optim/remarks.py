@@ -8,7 +8,7 @@ import sympy as sp
 
 from checks._vocab.linalg import dot
 from checks._vocab.sources import SEED_002, SEED_003, SEED_004
-from checks.optim._helpers import ema_recursive, orth_projector
+from checks.optim._helpers import ema_recursive, orth_projector, u_nonzero
 from lemmacheck import Source, Verdict, identity, inequality, prop, value
 from lemmacheck.inputs import Array, Scalar
 
@@ -175,13 +175,8 @@ def hat_estimates_mean_004(xp, mu, beta, t):
     return _adam_means(xp, mu, beta, t)[0], mu
 
 
-def _u_nonzero(xp, u, **_):
-    """u ≠ 0: W^⊥ and s = γ/‖u‖ need it (the floor keeps ‖u‖² clear of underflow)."""
-    return dot(xp, u, u) > 1e-100
-
-
-#: a weight-normalisation step: direction u ≠ 0, loss gradient, learning rate α, gain γ
-WN_STEP = {
+#: a weight-normalisation update of u: direction u ≠ 0, loss gradient, learning rate α, gain γ
+WN_UPDATE = {
     "inputs": {
         "u": Array("n"),
         "grad": Array("n"),
@@ -189,7 +184,7 @@ WN_STEP = {
         "gamma": Scalar(0.1, 3.0),
     },
     "dims": {"n": [1, 2, 3, 5]},
-    "where": _u_nonzero,
+    "where": u_nonzero,
 }
 
 
@@ -210,7 +205,7 @@ _INCREASES = "Then, we showed that the norm of u increases at each update."
     statement=r"\|u_{t+1}\| > \|u_t\|",
     expected=Verdict.REFUTED,
     relations=(">",),
-    **WN_STEP,
+    **WN_UPDATE,
     notes="What the derivation shows is ‖u_{t+1}‖² = ‖u_t‖² + ‖αsW^⊥∇_wL‖² ≥ ‖u_t‖² (wn.pythagoras_003): "
     "equality whenever W^⊥∇_wL = 0, i.e. ∇_wL ∥ u_t — always in dimension 1, and at any stationary point. "
     "Compared on squared norms. Corrected: wn.s003.norm_nondecreasing.",
@@ -224,7 +219,7 @@ _INCREASES = "Then, we showed that the norm of u increases at each update."
     relations=(">=",),
     corrects="wn.s003.norm_increases",
     same_as=("wn.pythagoras_003", "wn.norm_growth_002"),
-    **WN_STEP,
+    **WN_UPDATE,
 )
 def norm_growth_003(xp, u, grad, alpha, gamma):
     new = _wn_step(xp, u, grad, alpha, gamma)
@@ -240,7 +235,7 @@ _ORTH = "so u_t and -\\alpha s W^* \\cdot \\nabla_w L_t are orthogonal vectors"
     source=Source(SEED_002, "Question 4.3", quote=_ORTH),
     statement=r"u_t^\top\big(-\alpha s W^*\nabla_w L_t\big) = 0",
     expected=Verdict.HOLDS,
-    **WN_STEP,
+    **WN_UPDATE,
     same_as=("wn.orthogonal_update_003",),
     notes="Both sides anchored by ‖u‖‖step‖ + 1, so that a product that is zero up to rounding is compared "
     "with a number, not with 0.",
@@ -266,7 +261,7 @@ _PROJ = (
     labels=("P(Pa + u) = Pa + u (idempotent, fixes u)", "cᵀ(Pa + u) = aᵀPc + cᵀu (symmetric)"),
     inputs={"u": Array("n"), "a": Array("n"), "c": Array("n")},
     dims={"n": [1, 2, 3, 5]},
-    where=_u_nonzero,
+    where=u_nonzero,
     same_as=("wn.projector_002",),
     notes="Probed with vectors a, c; each side anchored by ‖c‖(‖a‖ + ‖u‖) + 1.",
 )
