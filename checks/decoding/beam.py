@@ -12,11 +12,9 @@ import numpy as np
 import checks.decoding._helpers as dec
 from checks._vocab.sources import SEED_004
 from checks.decoding._tree import tree_children
+from checks.decoding.viterbi import P_TIED, TIED_CHAIN
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, complexity, prop, study
-from lemmacheck.inputs import Array
 
-P_TIED = Array("N", "N", scale=(0.3, 3.0), transform=dec.row_stochastic_with_ties)
-FULL_DIMS = {"N": [1, 2, 3, 4], "T": [1, 2, 3, 4]}
 # Beam search scores in the log domain, Viterbi/brute force multiply probabilities: the same path can
 # differ in the last bit between the two, so "attains the maximum" is judged to 1e-12 relative.
 REL = 1e-12
@@ -40,8 +38,7 @@ def _attains_max(P, T, seqs_top):
     r"p(\boldsymbol w_{1:T})\quad\text{(Algorithm 2: } w_0^{(b)} = \langle BOS\rangle,\ l_0^{(b)} = 0\ "
     r"\forall b)",
     expected=Verdict.REFUTED,
-    inputs={"P": P_TIED},
-    dims=FULL_DIMS,
+    **TIED_CHAIN,
     notes="With every beam initialised to the same <BOS> and l_0 = 0 (as Algorithm 2 writes), each "
     "candidate (b', j) appears B times with the same score, so the B largest scores are B copies of the "
     "single best word: the beams collapse to one hypothesis and Algorithm 2 returns the greedy sequence B "
@@ -64,8 +61,7 @@ def beam_full_beam_literal(xp, P, N, T):
     r"w^{(1)}_{1:T}) = \max_{\boldsymbol w_{1:T}} p(\boldsymbol w_{1:T})",
     expected=Verdict.HOLDS,
     corrects="beam.full_beam_literal",
-    inputs={"P": P_TIED},
-    dims=FULL_DIMS,
+    **TIED_CHAIN,
     notes="B ≥ N^{T−1} already suffices: all N^{T−1} prefixes survive to the last step, whose top score is "
     "the maximum. Compared by likelihood (ties accepted), to 1e-12 relative because beam search sums logs "
     "while the brute force multiplies probabilities.",

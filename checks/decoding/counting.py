@@ -10,23 +10,27 @@ from lemmacheck import Source, Verdict, value
 GRID = [(N, T) for N in (1, 2, 3, 4, 5) for T in (1, 2, 3, 4, 5)]
 
 
-def _key(N, T):
-    return f"N={N}, T={T}"
+def _over_grid(count):
+    """count(N, T) at every point of the grid, keyed "N=…, T=…"."""
+    return {f"N={N}, T={T}": count(N, T) for N, T in GRID}
+
+
+#: what both claims state: N^T
+N_TO_THE_T = _over_grid(lambda N, T: N**T)
 
 
 def sequences_by_enumeration():
     """Sequences w_0 … w_T with w_0 = <BOS>, counted by enumeration."""
-    counts = {}
-    for N, T in GRID:
-        vocab = range(N)  # <BOS> is word 0 and may reappear, the document's (Piazza) reading
-        counts[_key(N, T)] = sum(1 for seq in itertools.product(vocab, repeat=T + 1) if seq[0] == dec.BOS)
-    return counts
+    # <BOS> is word 0 and may reappear, the document's (Piazza) reading
+    return _over_grid(
+        lambda N, T: sum(1 for seq in itertools.product(range(N), repeat=T + 1) if seq[0] == dec.BOS)
+    )
 
 
 value(
     "count.sequences",
     computed=sequences_by_enumeration,
-    stated={_key(N, T): N**T for N, T in GRID},
+    stated=N_TO_THE_T,
     title="Number of sequences of length T+1 starting with <BOS>: N^T",
     source=Source(
         SEED_004, "Q2.1", quote="So this gives N^T possible sequences of length T+1 starting with token <BOS>"
@@ -42,16 +46,13 @@ value(
 
 def naive_evaluations():
     """Sequence probabilities computed by the instrumented naive search."""
-    out = {}
-    for N, T in GRID:
-        out[_key(N, T)] = dec.naive_instrumented(N, T, keep_all=False).evaluations
-    return out
+    return _over_grid(lambda N, T: dec.naive_instrumented(N, T, keep_all=False).evaluations)
 
 
 value(
     "count.naive_evaluations",
     computed=naive_evaluations,
-    stated={_key(N, T): N**T for N, T in GRID},
+    stated=N_TO_THE_T,
     title="The naive search computes N^T sequence probabilities",
     source=Source(
         SEED_004,

@@ -17,12 +17,31 @@ from lemmacheck.inputs import Array
 CHAIN_DIMS = {"N": [1, 2, 3, 4], "T": [1, 2, 3, 4]}
 P_TIED = Array("N", "N", scale=(0.3, 3.0), transform=dec.row_stochastic_with_ties)
 P_GENERIC = Array("N", "N", scale=(0.3, 3.0), transform=dec.row_stochastic)
+#: a chain whose transition matrix often has exact ties between paths, or a generic one
+TIED_CHAIN = {"inputs": {"P": P_TIED}, "dims": CHAIN_DIMS}
+GENERIC_CHAIN = {"inputs": {"P": P_GENERIC}, "dims": CHAIN_DIMS}
 
 
 def _optimal_mask(P, T):
     """All maximisers of p(w_{1:T}): (seqs, mask (batch, N^T), max probability)."""
     seqs, probs, best, _ = dec.brute_force(P, T)
     return seqs, probs == best[:, None], best
+
+
+#: two nonnegative functions f, g of one argument taking n values (probabilities)
+FG_PAIR = {
+    "inputs": {"f": Array("n", low=0.0, high=1.0), "g": Array("n", low=0.0, high=1.0)},
+    "dims": {"n": [1, 2, 3, 5, 8]},
+}
+
+
+def _time_varying_found_and_best(Ps, N, T):
+    """(likelihood of the sequence Viterbi finds with a time-varying P_t, the brute-force maximum)."""
+    seqs = dec.all_sequences(N, T)
+    best = dec.time_varying_probs(Ps, seqs).max(axis=1)
+    w = dec.viterbi_time_varying(Ps)
+    found = np.array([dec.time_varying_probs(Ps[k : k + 1], w[k : k + 1])[0, 0] for k in range(Ps.shape[0])])
+    return found, best
 
 
 # ---------------------------------------------------------------------------------------------- 2.2.a
@@ -124,15 +143,10 @@ def viterbi_recurrence_derivation(xp, P, N, t, j):
     statement=r"\max_{\mathrm{args}} f(\mathrm{args})\,g(\mathrm{args}) = \max_{\mathrm{args}} "
     r"f(\mathrm{args}) \max_{\mathrm{args}} g(\mathrm{args})",
     expected=Verdict.REFUTED,
-    inputs={"f": Array("n", low=0.0, high=1.0), "g": Array("n", low=0.0, high=1.0)},
-    dims={"n": [1, 2, 3, 5, 8]},
+    **FG_PAIR,
     notes="f, g are nonnegative functions of one argument taking n values (probabilities). False as soon "
     "as f and g peak at different arguments, e.g. f = (1, 0), g = (0, 1): max fg = 0 < 1 = max f max g.",
 )
-def viterbi_max_product(xp, f, g):
-    return xp.max(f * g, axis=-1), xp.max(f, axis=-1) * xp.max(g, axis=-1)
-
-
 @inequality(
     "viterbi.max_product_bound",
     title="Corrected: max f g ≤ max f · max g for nonnegative f, g",
@@ -141,11 +155,10 @@ def viterbi_max_product(xp, f, g):
     r"\ge 0)",
     expected=Verdict.HOLDS,
     corrects="viterbi.max_product",
-    inputs={"f": Array("n", low=0.0, high=1.0), "g": Array("n", low=0.0, high=1.0)},
-    dims={"n": [1, 2, 3, 5, 8]},
+    **FG_PAIR,
     notes="Equality when f and g share a maximiser (tightness 1 is attained).",
 )
-def viterbi_max_product_bound(xp, f, g):
+def viterbi_max_product(xp, f, g):
     return xp.max(f * g, axis=-1), xp.max(f, axis=-1) * xp.max(g, axis=-1)
 
 
@@ -160,8 +173,7 @@ def viterbi_max_product_bound(xp, f, g):
     ),
     statement=r"\max_{\boldsymbol w_{1:T}} p(\boldsymbol w_{1:T}) = \max_{w_T}\delta_T(w_T)",
     expected=Verdict.HOLDS,
-    inputs={"P": P_TIED},
-    dims=CHAIN_DIMS,
+    **TIED_CHAIN,
 )
 def viterbi_best_prob(xp, P, T):
     return dec.max_sequence_prob(xp, P, T), xp.max(dec.delta_by_recurrence(xp, P, T), axis=1)
@@ -173,8 +185,7 @@ def viterbi_best_prob(xp, P, T):
     source=Source(SEED_004, "Q2.2.b", quote="Show that w_T^* = arg max_i δ_T(j)"),
     statement=r"w_T^\star = \arg\max_i \delta_T(j)",
     expected=Verdict.HOLDS,
-    inputs={"P": P_TIED},
-    dims=CHAIN_DIMS,
+    **TIED_CHAIN,
     notes="Read with arg max as a set (the document writes arg max_i δ_T(j), an index typo for arg max_j): "
     "{last word of w* : w* most likely} = arg max_j δ_T(j), compared as sets, so exact ties are handled. A "
     "pointwise reading with a fixed tie-break fails on ties, as viterbi.backtrack shows for 2.2.c.",
@@ -198,8 +209,7 @@ def viterbi_last_word(xp, P, N, T):
     statement=r"\forall\, 0<t<T:\ w_t^\star = a_{t+1}(w_{t+1}^\star),\quad a_t(j) = \arg\max_i "
     r"P_{ij}\,\delta_{t-1}(i)",
     expected=Verdict.REFUTED,
-    inputs={"P": P_TIED},
-    dims=CHAIN_DIMS,
+    **TIED_CHAIN,
     notes="a_t(j) ∈ {1..N} is a single index (the document defines a_t ∈ {1,…,N}^N), taken as the first "
     "maximiser; w* ranges over the most likely sequences. With a unique most likely sequence the statement "
     "is true; with exact ties it fails: two optimal paths through different w*_t can reach the same "
@@ -228,8 +238,7 @@ def viterbi_backtrack(xp, P, T):
     r"w_{t+1}^\star}\,\delta_t(i)",
     expected=Verdict.HOLDS,
     corrects="viterbi.backtrack",
-    inputs={"P": P_TIED},
-    dims=CHAIN_DIMS,
+    **TIED_CHAIN,
     notes="The set-valued reading (arg max as the set of maximisers) holds with ties; with a unique "
     "optimum it is the statement as written.",
 )
@@ -257,8 +266,7 @@ def viterbi_backtrack_set(xp, P, T):
     ),
     statement=r"\forall\, 0<t\le T:\ w_t^\star \in \arg\max_j \delta_t(j)",
     expected=Verdict.REFUTED,
-    inputs={"P": P_GENERIC},
-    dims=CHAIN_DIMS,
+    **GENERIC_CHAIN,
     notes="Our reading (flagged as such): the induction step's premise treats w*_t as the word that "
     "maximises δ_t(j). Checked in its most generous form (some most likely w* has every w*_t in the argmax "
     "set of δ_t). False: the most likely sequence may pass through a word that is not the best place to be "
@@ -287,8 +295,7 @@ def viterbi_intermediate_argmax(xp, P, T):
     ),
     statement=r"p(\mathrm{Viterbi}(\mathbf P, T)) = \max_{\boldsymbol w_{1:T}} p(\boldsymbol w_{1:T})",
     expected=Verdict.HOLDS,
-    inputs={"P": P_TIED},
-    dims=CHAIN_DIMS,
+    **TIED_CHAIN,
     notes="Compared by likelihood, so any of several tied optima is accepted (ties are frequent in the "
     "dyadic half of the sample: they are exercised, not avoided). The loop 'for t = 1 to T' recomputes δ_1 "
     "from the convention for δ_0, which agrees with the initialisation δ_1(j) ← P_<BOS>j; a_{t+1} is "
@@ -323,10 +330,7 @@ def viterbi_algorithm1(xp, P, T):
 )
 def viterbi_homogeneity_essential(xp, Ps, N, T):
     """Viterbi with a time-varying P_t against brute force."""
-    seqs = dec.all_sequences(N, T)
-    best = dec.time_varying_probs(Ps, seqs).max(axis=1)
-    w = dec.viterbi_time_varying(Ps)
-    found = np.array([dec.time_varying_probs(Ps[k : k + 1], w[k : k + 1])[0, 0] for k in range(Ps.shape[0])])
+    found, best = _time_varying_found_and_best(Ps, N, T)
     return found < best
 
 
@@ -342,10 +346,7 @@ def viterbi_homogeneity_essential(xp, Ps, N, T):
     dims={"N": [1, 2, 3, 4], "T": [1, 2, 3, 4]},
 )
 def viterbi_time_varying_exact(xp, Ps, N, T):
-    seqs = dec.all_sequences(N, T)
-    best = dec.time_varying_probs(Ps, seqs).max(axis=1)
-    w = dec.viterbi_time_varying(Ps)
-    found = np.array([dec.time_varying_probs(Ps[k : k + 1], w[k : k + 1])[0, 0] for k in range(Ps.shape[0])])
+    found, best = _time_varying_found_and_best(Ps, N, T)
     return found == best
 
 

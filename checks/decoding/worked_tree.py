@@ -313,6 +313,13 @@ value(
 )
 
 
+#: the result of beam search with B = 2 that the document states (Q2.4.c)
+BEAM2_RESULT = [
+    {"sequence": ["a", "blue", "square"], "log-likelihood": _ll("-9.3")},
+    {"sequence": ["a", "red", "circle"], "log-likelihood": _ll("-9.4")},
+]
+
+
 def beam2_final():
     return _beam_at(2, 3)
 
@@ -320,10 +327,7 @@ def beam2_final():
 value(
     "tree.beam2_final",
     computed=beam2_final,
-    stated=[
-        {"sequence": ["a", "blue", "square"], "log-likelihood": _ll("-9.3")},
-        {"sequence": ["a", "red", "circle"], "log-likelihood": _ll("-9.4")},
-    ],
+    stated=BEAM2_RESULT,
     title="Beam search B = 2 result: a blue square (−9.3) and a red circle (−9.4)",
     source=Source(
         SEED_004,
@@ -349,10 +353,7 @@ def beam2_final_alg2_literal():
 value(
     "tree.beam2_final_alg2_literal",
     computed=beam2_final_alg2_literal,
-    stated=[
-        {"sequence": ["a", "blue", "square"], "log-likelihood": _ll("-9.3")},
-        {"sequence": ["a", "red", "circle"], "log-likelihood": _ll("-9.4")},
-    ],
+    stated=BEAM2_RESULT,
     title="The same result attributed to Algorithm 2 as written (both beams start as <BOS> with l₀ = 0)",
     source=Source(
         SEED_004,

@@ -24,6 +24,8 @@ RNN_INPUTS = {
     "h0": Array("n", scale=(0.1, 2.0)),
 }
 ACT_DIMS = {"n": [1, 2, 4], "T": [1, 3, 6], "act": ALL_ACTS}
+#: both recurrences run from g_0 = σ(h_0), for every activation
+BOTH_RECURRENCES = {"inputs": RNN_INPUTS, "dims": ACT_DIMS}
 
 
 def _g_matches_sigma_h(xp, W, U, b, X, h0, act_name):
@@ -40,10 +42,10 @@ def _g_matches_sigma_h(xp, W, U, b, X, h0, act_name):
     return ok
 
 
+# Seeds 002, 003 and 004 each show g_t = σ(h_t): one simulation.
 @prop(
     "act.s002.g_eq_sigma_h",
-    inputs=RNN_INPUTS,
-    dims=ACT_DIMS,
+    **BOTH_RECURRENCES,
     title="g_t = sigma(h_t) relates the two recurrences (seed 002)",
     source=Source(
         SEED_002, "Question 1, part 1", quote="We can express g_t in terms of h_t by : g_t = \\sigma(h_t)"
@@ -57,7 +59,42 @@ def _g_matches_sigma_h(xp, W, U, b, X, h0, act_name):
     "The result needs no invertibility, although the written argument passes through sigma^{-1} (see "
     "act.s002.inverse_step).",
 )
-def g_eq_sigma_h_002(xp, W, U, b, X, h0, act):
+@prop(
+    "act.s003.identification",
+    **BOTH_RECURRENCES,
+    title="setting g_t = sigma(h_t) for all t makes the recurrences equivalent (seed 003)",
+    source=Source(
+        SEED_003,
+        "Question 5, part 1",
+        quote="setting \\forall t, g_t = \\sigma(h_t) suffices to make the recurrence for h_t and g_t "
+        "equivalent",
+    ),
+    statement=r"\forall t,\ g_t = \sigma(h_t)\ \text{makes}\ h_t = W\sigma(h_{t-1}) + Ux_t + b\ "
+    r"\text{and}\ g_t = \sigma(Wg_{t-1} + Ux_t + b)\ \text{equivalent}",
+    expected=Verdict.PROVED,
+    same_as=("act.s002.g_eq_sigma_h", "act.s004.induction"),
+    notes="Read as: if g_0 = sigma(h_0) then g_t = sigma(h_t) for all t. Induction step proved in SymPy, "
+    "simulated for seven activations including non-invertible relu and abs.",
+)
+@prop(
+    "act.s004.induction",
+    **BOTH_RECURRENCES,
+    title="induction step h_t = W g_{t-1} + U x_t + b, hence sigma(h_t) = g_t (seed 004)",
+    source=Source(
+        SEED_004,
+        "Question 1.1",
+        quote="h_t = W g_{t-1} + U x_t + b ... Now using the equation for g_t for the right hand side, we "
+        "will get: \\sigma(h_t) = g_t",
+    ),
+    statement=r"h_t = W\sigma(W\sigma(h_{t-2}) + Ux_{t-1} + b) + Ux_t + b = Wg_{t-1} + Ux_t + b,\ "
+    r"\sigma(h_t) = g_t",
+    expected=Verdict.PROVED,
+    same_as=("act.s002.g_eq_sigma_h", "act.s003.identification"),
+    notes="The chain unrolls two steps and uses sigma(h_{t-2}) = g_{t-2}; no inverse is needed, so it "
+    "holds for relu and abs too. Conversion garbling: 'W q_{t-1}' for W g_{t-1}; 'pass both sides through "
+    "a sigmoid' means the generic sigma; 'proved the inductive bias' means the induction step.",
+)
+def g_eq_sigma_h(xp, W, U, b, X, h0, act):
     return _g_matches_sigma_h(xp, W, U, b, X, h0, act)
 
 
@@ -96,12 +133,14 @@ def _injective_on_pairs(xp, h, h2, act_name):
 
 PAIR_INPUTS = {"h": Array("n", scale=(0.1, 3.0)), "h2": Array("n", scale=(0.1, 3.0))}
 PAIR_DIMS = {"n": [1, 2, 4], "act": ["tanh", "sigmoid", "softplus", "relu", "abs"]}
+#: pairs (h, h') on which σ(h) = σ(h') ⇒ h = h' is tested
+PAIRS = {"inputs": PAIR_INPUTS, "dims": PAIR_DIMS}
 
 
+# Seeds 002 and 003 both apply σ⁻¹: one injectivity check.
 @prop(
     "act.s002.inverse_step",
-    inputs=PAIR_INPUTS,
-    dims=PAIR_DIMS,
+    **PAIRS,
     title="g_{t-1} = sigma(h_{t-1}) 'that is' sigma^{-1}(g_{t-1}) = h_{t-1} (seed 002)",
     source=Source(
         SEED_002,
@@ -117,14 +156,9 @@ PAIR_DIMS = {"n": [1, 2, 4], "act": ["tanh", "sigmoid", "softplus", "relu", "abs
     "sigma(sigma^{-1}(g)) = g on the range of sigma is used, and sigma(h_{t-1}) = g_{t-1} directly gives "
     "it. Checked as injectivity of sigma on sampled pairs.",
 )
-def inverse_step_002(xp, h, h2, act):
-    return _injective_on_pairs(xp, h, h2, act)
-
-
 @prop(
     "act.s003.eq21_inverse",
-    inputs=PAIR_INPUTS,
-    dims=PAIR_DIMS,
+    **PAIRS,
     title="(20) => (21): sigma^{-1}(g_t) = W g_{t-1} + U x_t + b (seed 003)",
     source=Source(
         SEED_003, "Question 5, part 1, eq. (21)", quote="\\sigma^{-1}(g_t) = Wg_{t-1} + Ux_t + b (21)"
@@ -136,50 +170,5 @@ def inverse_step_002(xp, h, h2, act):
     "answer's 'Those two conditions being equivalent' (h_t = sigma^{-1}(g_t) and g_{t-1} = sigma(h_{t-1})) "
     "also needs it. The final recipe g_t = sigma(h_t) is still right (act.s003.identification).",
 )
-def eq21_inverse_003(xp, h, h2, act):
+def sigma_inverse_step(xp, h, h2, act):
     return _injective_on_pairs(xp, h, h2, act)
-
-
-@prop(
-    "act.s003.identification",
-    inputs=RNN_INPUTS,
-    dims=ACT_DIMS,
-    title="setting g_t = sigma(h_t) for all t makes the recurrences equivalent (seed 003)",
-    source=Source(
-        SEED_003,
-        "Question 5, part 1",
-        quote="setting \\forall t, g_t = \\sigma(h_t) suffices to make the recurrence for h_t and g_t "
-        "equivalent",
-    ),
-    statement=r"\forall t,\ g_t = \sigma(h_t)\ \text{makes}\ h_t = W\sigma(h_{t-1}) + Ux_t + b\ "
-    r"\text{and}\ g_t = \sigma(Wg_{t-1} + Ux_t + b)\ \text{equivalent}",
-    expected=Verdict.PROVED,
-    same_as=("act.s002.g_eq_sigma_h", "act.s004.induction"),
-    notes="Read as: if g_0 = sigma(h_0) then g_t = sigma(h_t) for all t. Induction step proved in SymPy, "
-    "simulated for seven activations including non-invertible relu and abs.",
-)
-def identification_003(xp, W, U, b, X, h0, act):
-    return _g_matches_sigma_h(xp, W, U, b, X, h0, act)
-
-
-@prop(
-    "act.s004.induction",
-    inputs=RNN_INPUTS,
-    dims=ACT_DIMS,
-    title="induction step h_t = W g_{t-1} + U x_t + b, hence sigma(h_t) = g_t (seed 004)",
-    source=Source(
-        SEED_004,
-        "Question 1.1",
-        quote="h_t = W g_{t-1} + U x_t + b ... Now using the equation for g_t for the right hand side, we "
-        "will get: \\sigma(h_t) = g_t",
-    ),
-    statement=r"h_t = W\sigma(W\sigma(h_{t-2}) + Ux_{t-1} + b) + Ux_t + b = Wg_{t-1} + Ux_t + b,\ "
-    r"\sigma(h_t) = g_t",
-    expected=Verdict.PROVED,
-    same_as=("act.s002.g_eq_sigma_h", "act.s003.identification"),
-    notes="The chain unrolls two steps and uses sigma(h_{t-2}) = g_{t-2}; no inverse is needed, so it "
-    "holds for relu and abs too. Conversion garbling: 'W q_{t-1}' for W g_{t-1}; 'pass both sides through "
-    "a sigmoid' means the generic sigma; 'proved the inductive bias' means the induction step.",
-)
-def induction_004(xp, W, U, b, X, h0, act):
-    return _g_matches_sigma_h(xp, W, U, b, X, h0, act)

@@ -27,6 +27,9 @@ BI_INPUTS = {
     "C": Array("T", "n", scale=(0.1, 3.0)),
 }
 BI_DIMS = {"n": [1, 2, 3], "T": [2, 4]}
+#: a bidirectional RNN and its loss coefficients; the loss read is fixed by the claim, or a dim
+BIRNN = {"inputs": BI_INPUTS, "dims": BI_DIMS}
+BIRNN_EITHER_LOSS = {"inputs": BI_INPUTS, "dims": BI_DIMS | {"loss": ["every", "last"]}}
 
 
 def _forward(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1):
@@ -51,26 +54,22 @@ def _direct(loss, t, T, h, coef):
     return g if _reads(loss, t, T) else 0 * g
 
 
+def _grad_through_chain(xp, U, h, coef, t, later, T, loss):
+    """dL/dh_t by forward-mode tangents: the Jacobians of the states ``later`` (in the order they follow
+    h_t) with respect to h_t, each applied to what the loss reads at that state."""
+    eye = xp.eye(U.shape[-1])[None] + 0 * U
+    J, g = eye, matvec(xp.transpose(eye), _direct(loss, t, T, h[t], coef))
+    for s in later:
+        d = h[s] * (1 - h[s])
+        J = d[:, :, None] * xp.matmul(U, J)
+        g = g + matvec(xp.transpose(J), _direct(loss, s, T, h[s], coef))
+    return g
+
+
 def _reference_grads(xp, Uf, Ub, hf, hb, A, C, T, loss):
-    """dL/dh^(f)_t and dL/dh^(b)_t by forward-mode tangents (Jacobians of later states w.r.t. h_t)."""
-    n = Uf.shape[-1]
-    eye = xp.eye(n)[None] + 0 * Uf
-    gf, gb = {}, {}
-    for t in range(1, T + 1):
-        # forward chain: h^(f)_s for s >= t depends on h^(f)_t
-        J, g = eye, matvec(xp.transpose(eye), _direct(loss, t, T, hf[t], A))
-        for s in range(t + 1, T + 1):
-            d = hf[s] * (1 - hf[s])
-            J = d[:, :, None] * xp.matmul(Uf, J)
-            g = g + matvec(xp.transpose(J), _direct(loss, s, T, hf[s], A))
-        gf[t] = g
-        # backward chain: h^(b)_s for s <= t depends on h^(b)_t
-        J, g = eye, matvec(xp.transpose(eye), _direct(loss, t, T, hb[t], C))
-        for s in range(t - 1, 0, -1):
-            d = hb[s] * (1 - hb[s])
-            J = d[:, :, None] * xp.matmul(Ub, J)
-            g = g + matvec(xp.transpose(J), _direct(loss, s, T, hb[s], C))
-        gb[t] = g
+    """dL/dh^(f)_t (through h^(f)_s, s > t) and dL/dh^(b)_t (through h^(b)_s, s < t), t = 1..T."""
+    gf = {t: _grad_through_chain(xp, Uf, hf, A, t, range(t + 1, T + 1), T, loss) for t in range(1, T + 1)}
+    gb = {t: _grad_through_chain(xp, Ub, hb, C, t, range(t - 1, 0, -1), T, loss) for t in range(1, T + 1)}
     return gf, gb
 
 
@@ -79,34 +78,22 @@ def _vec_close(xp, a, b):
     return xp.max(xp.abs(a - b), axis=-1) <= 1e-9 * size + 1e-300
 
 
-def _check_recursion(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, *, loss, direction, with_direct):
+def _check_recursion(xp, direction, *, loss, with_direct, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
+    """Recursion (31) (direction "f") or (32) ("b"), with or without the direct term, against the
+    forward-mode reference gradients at every step it covers."""
     T = X.shape[1]
     hf, hb = _forward(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1)
     gf, gb = _reference_grads(xp, Uf, Ub, hf, hb, A, C, T, loss)
+    if direction == "f":  # (31) for t = 1..T-1: h_{t+1} follows h_t
+        g, h, U, coef, covered, follows = gf, hf, Uf, A, range(1, T), 1
+    else:  # (32) for t = 2..T: h_{t-1} follows h_t
+        g, h, U, coef, covered, follows = gb, hb, Ub, C, range(2, T + 1), -1
     ok = None
-    if direction == "f":  # (31) for t = 1..T-1
-        steps = [
-            (
-                t,
-                gf[t],
-                matvec(xp.transpose(Uf), hf[t + 1] * (1 - hf[t + 1]) * gf[t + 1]),
-                _direct(loss, t, T, hf[t], A),
-            )
-            for t in range(1, T)
-        ]
-    else:  # (32) for t = 2..T
-        steps = [
-            (
-                t,
-                gb[t],
-                matvec(xp.transpose(Ub), hb[t - 1] * (1 - hb[t - 1]) * gb[t - 1]),
-                _direct(loss, t, T, hb[t], C),
-            )
-            for t in range(2, T + 1)
-        ]
-    for _, ref, rec, direct in steps:
-        formula = rec + direct if with_direct else rec
-        r = _vec_close(xp, ref, formula)
+    for t in covered:
+        nxt = h[t + follows]
+        rec = matvec(xp.transpose(U), nxt * (1 - nxt) * g[t + follows])
+        formula = rec + _direct(loss, t, T, h[t], coef) if with_direct else rec
+        r = _vec_close(xp, g[t], formula)
         ok = r if ok is None else (ok & r)
     return ok
 
@@ -131,8 +118,7 @@ EQ32_TEX = (
 
 @prop(
     "birnn.s003.eq31_every",
-    inputs=BI_INPUTS,
-    dims=BI_DIMS,
+    **BIRNN,
     title="(26)/(31) forward recursion, loss reading every time step (as written)",
     source=Source(SEED_003, "Question 6, part 2, eq. (26) and (31)", quote=EQ31_QUOTE),
     statement=EQ31_TEX + r",\quad L = \sum_t \ell_t(h_t^{(f)}, h_t^{(b)}),\ 1 \le t < T",
@@ -141,16 +127,13 @@ EQ32_TEX = (
     "the direct term d l_t/d h_t^(f) is missing: the recursion is off by exactly that term "
     "(birnn.s003.forward_corrected). Also in (29)-(31) 'I' stands for the all-ones vector.",
 )
-def eq31_every(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
-    return _check_recursion(
-        xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss="every", direction="f", with_direct=False
-    )
+def eq31_every(xp, **inputs):
+    return _check_recursion(xp, "f", loss="every", with_direct=False, **inputs)
 
 
 @prop(
     "birnn.s003.eq31_last",
-    inputs=BI_INPUTS,
-    dims=BI_DIMS,
+    **BIRNN,
     title="(26)/(31) forward recursion, loss reading only the last step",
     source=Source(SEED_003, "Question 6, part 2, eq. (26) and (31)", quote=EQ31_QUOTE),
     statement=EQ31_TEX + r",\quad L = \ell_T(h_T^{(f)}, h_T^{(b)}),\ 1 \le t < T",
@@ -158,16 +141,13 @@ def eq31_every(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
     notes="Exact here: for t < T, h_t^(f) reaches L only through h_{t+1}^(f). SymPy proves it for n = 1, T "
     "= 3 (derivations/gradflow/birnn.py).",
 )
-def eq31_last(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
-    return _check_recursion(
-        xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss="last", direction="f", with_direct=False
-    )
+def eq31_last(xp, **inputs):
+    return _check_recursion(xp, "f", loss="last", with_direct=False, **inputs)
 
 
 @prop(
     "birnn.s003.eq32_every",
-    inputs=BI_INPUTS,
-    dims=BI_DIMS,
+    **BIRNN,
     title="(27)/(32) backward recursion, loss reading every time step (as written)",
     source=Source(SEED_003, "Question 6, part 2, eq. (27) and (32)", quote=EQ32_QUOTE),
     statement=EQ32_TEX + r",\quad L = \sum_t \ell_t,\ 1 < t \le T",
@@ -175,16 +155,13 @@ def eq31_last(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
     notes="Same omission as (31): the direct term d l_t/d h_t^(b) is missing "
     "(birnn.s003.backward_corrected).",
 )
-def eq32_every(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
-    return _check_recursion(
-        xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss="every", direction="b", with_direct=False
-    )
+def eq32_every(xp, **inputs):
+    return _check_recursion(xp, "b", loss="every", with_direct=False, **inputs)
 
 
 @prop(
     "birnn.s003.eq32_last",
-    inputs=BI_INPUTS,
-    dims=BI_DIMS,
+    **BIRNN,
     title="(27)/(32) backward recursion, loss reading only the last step",
     source=Source(SEED_003, "Question 6, part 2, eq. (27) and (32)", quote=EQ32_QUOTE),
     statement=EQ32_TEX + r",\quad L = \ell_T(h_T^{(f)}, h_T^{(b)}),\ 1 < t \le T",
@@ -194,16 +171,13 @@ def eq32_every(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
     "grad_{h_{T-1}^(b)} L = 0. The backward direction's 'last' step for this loss is its first one; the "
     "recursion needs the direct term at t = T.",
 )
-def eq32_last(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
-    return _check_recursion(
-        xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss="last", direction="b", with_direct=False
-    )
+def eq32_last(xp, **inputs):
+    return _check_recursion(xp, "b", loss="last", with_direct=False, **inputs)
 
 
 @prop(
     "birnn.s003.forward_corrected",
-    inputs=BI_INPUTS,
-    dims=BI_DIMS | {"loss": ["every", "last"]},
+    **BIRNN_EITHER_LOSS,
     title="forward recursion with the direct term: grad_{h_t^(f)} L = d l_t/d h_t^(f) + U^(f)T "
     "diag(h_{t+1}(1-h_{t+1})) grad_{h_{t+1}^(f)} L",
     source=Source(SEED_003, "Question 6, part 2, eq. (31) (corrected)"),
@@ -213,16 +187,13 @@ def eq32_last(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
     corrects="birnn.s003.eq31_every",
     notes="Holds for both losses (the direct term is zero where the loss does not read step t).",
 )
-def forward_corrected(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss):
-    return _check_recursion(
-        xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss=loss, direction="f", with_direct=True
-    )
+def forward_corrected(xp, loss, **inputs):
+    return _check_recursion(xp, "f", loss=loss, with_direct=True, **inputs)
 
 
 @prop(
     "birnn.s003.backward_corrected",
-    inputs=BI_INPUTS,
-    dims=BI_DIMS | {"loss": ["every", "last"]},
+    **BIRNN_EITHER_LOSS,
     title="backward recursion with the direct term: grad_{h_t^(b)} L = d l_t/d h_t^(b) + U^(b)T "
     "diag(h_{t-1}(1-h_{t-1})) grad_{h_{t-1}^(b)} L",
     source=Source(SEED_003, "Question 6, part 2, eq. (32) (corrected)"),
@@ -232,10 +203,8 @@ def forward_corrected(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss):
     corrects="birnn.s003.eq32_every",
     notes="Holds for both losses; for L = l_T it also repairs birnn.s003.eq32_last.",
 )
-def backward_corrected(xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss):
-    return _check_recursion(
-        xp, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C, loss=loss, direction="b", with_direct=True
-    )
+def backward_corrected(xp, loss, **inputs):
+    return _check_recursion(xp, "b", loss=loss, with_direct=True, **inputs)
 
 
 STEP_INPUTS = {

@@ -33,6 +33,10 @@ DESIGN = {
     "y": Array("n", scale=(0.1, 10.0)),
     "p": Scalar(0.02, 0.98),
 }
+#: a design X (no zero column), weights w, targets y and a keep probability p; small designs are
+#: enumerated exactly over the 2^(nd) masks
+SMALL_DESIGN = {"inputs": DESIGN, "dims": SMALL_DIMS}
+DESIGN_GRID = {"inputs": DESIGN, "dims": {"n": [1, 2, 4, 8], "d": [1, 2, 4]}}
 
 
 def _mask_weights(xp, p, masks):
@@ -45,6 +49,13 @@ def _mask_weights(xp, p, masks):
 def _masked(xp, X):
     masks = bernoulli_masks(X.shape[-2], X.shape[-1])
     return masks, masks[None] * X[:, None]  # (K, n, d), (batch, K, n, d)
+
+
+def _over_masks(xp, X, p, f):
+    """E_R[f(R ⊙ X)] for a matrix-valued f, exactly: the weighted sum over every mask."""
+    masks, RX = _masked(xp, X)
+    P = _mask_weights(xp, p, masks)
+    return xp.sum(P[:, :, None, None] * f(RX), axis=1)
 
 
 def gram(xp, A):
@@ -87,8 +98,7 @@ def _rel_close(xp, a, b, rtol=1e-9):
 
 @identity(
     "dropout.s003.eq13_16",
-    inputs=DESIGN,
-    dims=SMALL_DIMS,
+    **SMALL_DESIGN,
     relations=("=", "=", "="),
     labels=("(14) squared norm as inner product", "(15) expand", "(16) linearity of E_R"),
     title="(13)-(16): E_R||(R.X)w - y||^2 = w^T E[(R.X)^T(R.X)] w - 2 y^T E[R.X] w + y^T y",
@@ -122,8 +132,7 @@ def eq13_16(xp, X, w, y, p):
 
 @prop(
     "dropout.s003.mask_mean",
-    inputs=DESIGN,
-    dims=SMALL_DIMS,
+    **SMALL_DESIGN,
     title="E_R[R.X] = pX",
     source=Source(
         SEED_003,
@@ -136,15 +145,12 @@ def eq13_16(xp, X, w, y, p):
     notes="Exact enumeration of masks; entrywise with relative tolerance 1e-9.",
 )
 def mask_mean(xp, X, p):
-    masks, RX = _masked(xp, X)
-    P = _mask_weights(xp, p, masks)
-    return _rel_close(xp, xp.sum(P[:, :, None, None] * RX, axis=1), p[:, None, None] * X)
+    return _rel_close(xp, _over_masks(xp, X, p, lambda RX: RX), p[:, None, None] * X)
 
 
 @prop(
     "dropout.s003.mask_gram",
-    inputs=DESIGN,
-    dims=SMALL_DIMS,
+    **SMALL_DESIGN,
     title="E_R[(R.X)^T(R.X)] = p^2 X^T X + p(1-p) I_d.(X^T X), using E[R_ki R_kj] = p^2 (i != j), p (i = j)",
     source=Source(
         SEED_003,
@@ -158,17 +164,14 @@ def mask_mean(xp, X, p):
     notes="Exact enumeration of masks; entrywise with relative tolerance 1e-9.",
 )
 def mask_gram(xp, X, p):
-    masks, RX = _masked(xp, X)
-    P = _mask_weights(xp, p, masks)
-    EG = xp.sum(P[:, :, None, None] * xp.matmul(xp.transpose(RX), RX), axis=1)
+    EG = _over_masks(xp, X, p, lambda RX: xp.matmul(xp.transpose(RX), RX))
     pp = p[:, None, None]
     return _rel_close(xp, EG, pp * pp * gram(xp, X) + pp * (1 - pp) * gamma_sq(xp, X))
 
 
 @identity(
     "dropout.s003.expected_loss",
-    inputs=DESIGN,
-    dims=SMALL_DIMS,
+    **SMALL_DESIGN,
     relations=("=", "="),
     labels=("(16) with the mask moments", "complete the square"),
     title="E_R[L(w)] = ||y - pXw||^2 + p(1-p)||Gamma w||^2, Gamma^2 = diag(X^T X)",
@@ -238,8 +241,7 @@ def expected_loss_mc(xp, X, w, y, p):
 
 @prop(
     "dropout.s003.convex",
-    inputs=DESIGN,
-    dims={"n": [1, 2, 4, 8], "d": [1, 2, 4]},
+    **DESIGN_GRID,
     title="X^T X and Gamma^2 are PSD, so E_R[L(w)] is convex in w",
     source=Source(
         SEED_003,
@@ -290,8 +292,7 @@ def _w_dropout(xp, X, y, p):
 
 @prop(
     "dropout.s003.minimiser",
-    inputs=DESIGN,
-    dims={"n": [1, 2, 4, 8], "d": [1, 2, 4]},
+    **DESIGN_GRID,
     title="gradient = 0 <=> X^T y = (pX^T X + (1-p)Gamma^2)w <=> (X^T X + ((1-p)/p) Gamma^2)^{-1} X^T y = "
     "p w",
     source=Source(

@@ -9,6 +9,8 @@ from lemmacheck.inputs import Scalar
 #: (fan_in, fan_out) = (d^{(t-1)}, d^{(t)}) of a few layers
 LAYERS = [(4, 4), (10, 5), (64, 128), (300, 100)]
 SQUARE_LAYERS = [(1, 1), (4, 4), (64, 64), (300, 300)]
+#: the variance σ² = 2/d^{(t-1)} of seed 003's ReLU scheme on those layers
+RELU_SCHEME = [Fraction(2, fan_in) for fan_in, _ in LAYERS]
 _REMARK = (
     "This kind of scheme reminds us of the Glorot initialization we already encountered in the previous "
     "homework."
@@ -30,7 +32,7 @@ def _he_variance(layers):
 value(
     "init.s003.glorot_relu",
     computed=lambda: _glorot_variance(LAYERS),
-    stated=[Fraction(2, fan_in) for fan_in, _ in LAYERS],
+    stated=RELU_SCHEME,
     title="Remark (c): the ReLU scheme σ² = 2/d^{(t-1)} read as Glorot's variance 2/(fan_in + fan_out)",
     source=Source(SEED_003, "Question 1, part 2(c)", quote=_REMARK),
     statement=r"\frac{2}{d^{(t-1)}} = \frac{2}{d^{(t-1)} + d^{(t)}}",
@@ -47,7 +49,7 @@ value(
 value(
     "init.s003.he_relu",
     computed=lambda: _he_variance(LAYERS),
-    stated=[Fraction(2, fan_in) for fan_in, _ in LAYERS],
+    stated=RELU_SCHEME,
     title="Corrected: the ReLU scheme σ² = 2/d^{(t-1)} is He (Kaiming) initialisation",
     source=Source(SEED_003, "Question 1, part 2(a)-(c) (corrected attribution)", quote=_REMARK),
     statement=r"\sigma^2 = \frac{2}{d^{(t-1)}} = \frac{2}{\mathrm{fan\_in}}",

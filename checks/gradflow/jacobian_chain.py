@@ -30,11 +30,31 @@ STEP_INPUTS = {
 }
 
 
+#: one step g_{t-1} ↦ g_t with probes c, d, and T steps; sides are central-difference Jacobians
+ONE_STEP = {"inputs": STEP_INPUTS, "dims": {"n": [1, 2, 4], "act": list(SMOOTH)}, "tol": FD_TOL}
+CHAIN_INPUTS = STEP_INPUTS | {"X": Array("T", 2, scale=(0.1, 2.0))}
+T_STEPS = {
+    "inputs": CHAIN_INPUTS,
+    "dims": {"n": [1, 2, 3], "T": [1, 2, 3], "act": list(SMOOTH)},
+    "tol": FD_TOL,
+}
+
+
 def _probes(xp, c, d, *Ms):
     """cᵀMd for each M, each anchored by Σ|c||M||d| over all of them + 1: the comparison is then relative
     to the size of the Jacobians, not to a probe value that can cancel to nearly 0."""
     ref = 1 + sum(xp.sum(xp.abs(c) * matvec(xp.abs(M), xp.abs(d)), axis=-1) for M in Ms)
     return tuple(xp.sum(c * matvec(M, d), axis=-1) + ref for M in Ms)
+
+
+def _middle_links(xp, W, U, b, x, g, c, d, act, middle):
+    """Probes cᵀJd of the Jacobians of g ↦ g_t and of g ↦ middle(Wg + Ux_t + b), and of diag(σ'(z))W."""
+    X = x[:, None, :]
+    step = lambda z: run_g(xp, W, U, b, X, z, act)[-1]  # noqa: E731
+    pre = lambda z: matvec(W, z) + matvec(U, x) + b  # noqa: E731
+    inner = lambda z: middle(xp, act, pre(z))  # noqa: E731
+    written = dact(xp, act, pre(g))[:, :, None] * W
+    return _probes(xp, c, d, fd_jacobian(xp, step, g), fd_jacobian(xp, inner, g), written)
 
 
 @identity(
@@ -53,9 +73,7 @@ def _probes(xp, c, d, *Ms):
     labels=("dg_t/dg_{t-1} = ∂σ'(·)/∂g_{t-1} (as written)", "∂σ'(·)/∂g_{t-1} = σ'(·)W"),
     steps_claimed=True,
     expected_broken_step=1,
-    inputs=STEP_INPUTS,
-    dims={"n": [1, 2, 4], "act": list(SMOOTH)},
-    tol=FD_TOL,
+    **ONE_STEP,
     notes="The middle expression differentiates σ' instead of σ: ∂σ'(z)/∂g_{t-1} = diag(σ''(z))W, "
     "not the Jacobian of g_t. Each side is the bilinear form cᵀJd of a central-difference Jacobian "
     "(of g_{t-1} ↦ g_t, and of g_{t-1} ↦ σ'(Wg_{t-1} + Ux_t + b) as written); the right side is "
@@ -65,12 +83,7 @@ def _probes(xp, c, d, *Ms):
 )
 def jacobian_middle_002(xp, W, U, b, x, g, c, d, act):
     """Each link as a probe cᵀJd: central differences of g ↦ g_t and of g ↦ σ'(z) against diag(σ'(z))W."""
-    X = x[:, None, :]
-    step = lambda z: run_g(xp, W, U, b, X, z, act)[-1]  # noqa: E731
-    pre = lambda z: matvec(W, z) + matvec(U, x) + b  # noqa: E731
-    slope = lambda z: dact(xp, act, pre(z))  # noqa: E731
-    written = dact(xp, act, pre(g))[:, :, None] * W
-    return _probes(xp, c, d, fd_jacobian(xp, step, g), fd_jacobian(xp, slope, g), written)
+    return _middle_links(xp, W, U, b, x, g, c, d, act, dact)
 
 
 @identity(
@@ -85,21 +98,13 @@ def jacobian_middle_002(xp, W, U, b, x, g, c, d, act):
     steps_claimed=True,
     corrects="vanish.s002.jacobian_middle",
     same_as=("vanish.s002.jacobian_step",),
-    inputs=STEP_INPUTS,
-    dims={"n": [1, 2, 4], "act": list(SMOOTH)},
-    tol=FD_TOL,
+    **ONE_STEP,
 )
 def jacobian_middle_corrected_002(xp, W, U, b, x, g, c, d, act):
     """Central differences of g ↦ g_t and of g ↦ σ(Wg + Ux_t + b) (its own formula) against diag(σ'(z))W."""
-    X = x[:, None, :]
-    step = lambda z: run_g(xp, W, U, b, X, z, act)[-1]  # noqa: E731
-    pre = lambda z: matvec(W, z) + matvec(U, x) + b  # noqa: E731
-    value = lambda z: apply_act(xp, act, pre(z))  # noqa: E731
-    written = dact(xp, act, pre(g))[:, :, None] * W
-    return _probes(xp, c, d, fd_jacobian(xp, step, g), fd_jacobian(xp, value, g), written)
+    return _middle_links(xp, W, U, b, x, g, c, d, act, apply_act)
 
 
-CHAIN_INPUTS = STEP_INPUTS | {"X": Array("T", 2, scale=(0.1, 2.0))}
 _PRODUCT = "\\frac{\\partial g_T}{\\partial g_0} = \\prod_{t=1}^T \\frac{\\partial g_t}{\\partial g_{t-1}}"
 
 
@@ -123,9 +128,7 @@ def _chain(xp, W, U, b, X, g, c, d, act, *, increasing):
     statement=r"\frac{\partial g_T}{\partial g_0} = \frac{\partial g_1}{\partial g_0}\frac{\partial g_2}"
     r"{\partial g_1}\cdots\frac{\partial g_T}{\partial g_{T-1}}",
     expected=Verdict.REFUTED,
-    inputs=CHAIN_INPUTS,
-    dims={"n": [1, 2, 3], "T": [1, 2, 3], "act": list(SMOOTH)},
-    tol=FD_TOL,
+    **T_STEPS,
     notes="Seed 002's step Jacobian σ'(·)W is in numerator layout (rows index g_t), and in that "
     "layout the chain "
     "rule orders the factors J_T ⋯ J_1; the unordered ∏ read left to right in t gives J_1 ⋯ J_T, "
@@ -149,9 +152,7 @@ def chain_product_order_002(xp, W, U, b, X, g, c, d, act):
     expected=Verdict.HOLDS,
     corrects="vanish.s002.chain_product_order",
     same_as=("vanish.s002.chain_product", "vanish.s004.chain"),
-    inputs=CHAIN_INPUTS,
-    dims={"n": [1, 2, 3], "T": [1, 2, 3], "act": list(SMOOTH)},
-    tol=FD_TOL,
+    **T_STEPS,
 )
 def chain_product_order_corrected_002(xp, W, U, b, X, g, c, d, act):
     return _chain(xp, W, U, b, X, g, c, d, act, increasing=False)

@@ -37,10 +37,15 @@ RNN_INPUTS = {
 }
 FD_DIMS = {"n": [1, 2, 4], "T": [1, 2, 4], "act": list(SMOOTH)}
 BOUND_DIMS = {"n": [1, 2, 4], "T": [1, 3, 6], "act": ALL_ACTS}
+#: an RNN whose exact Jacobians are checked against central differences (smooth activations)
+FD_CHECKED = {"inputs": RNN_INPUTS, "dims": FD_DIMS}
+#: an RNN with any of the activations, for the norm bounds
+BOUNDED = {"inputs": RNN_INPUTS, "dims": BOUND_DIMS}
 #: hypothesis-scaled RNNs: ||W|| = s * delta / gamma with s in (0, 1]
 HYP_INPUTS = RNN_INPUTS | {"delta": Scalar(0.0, 0.999), "s": Scalar(0.01, 1.0)}
 #: reversed condition: ||W|| = s * delta / gamma with s in (1, 4]
 REV_INPUTS = RNN_INPUTS | {"delta": Scalar(0.01, 0.999), "s": Scalar(1.001, 4.0)}
+UNDER_HYPOTHESIS = {"inputs": HYP_INPUTS, "dims": BOUND_DIMS}
 
 
 def _close(xp, A, B, scale_floor):
@@ -48,6 +53,12 @@ def _close(xp, A, B, scale_floor):
     err = xp.max(xp.max(xp.abs(A - B), axis=-1), axis=-1)
     size = xp.max(xp.max(xp.abs(A) + xp.abs(B), axis=-1), axis=-1)
     return err <= 1e-6 * size + 1e-7 * scale_floor
+
+
+def _matches_fd(xp, f, z, J, *, transposed=False):
+    """J against the central-difference Jacobian of f at z (its transpose for the denominator layout)."""
+    fd = fd_jacobian(xp, f, z)
+    return _close(xp, xp.transpose(fd) if transposed else fd, J, 1 + xp.max(xp.abs(f(z)), axis=-1))
 
 
 def _scaled(xp, W, target):
@@ -71,8 +82,7 @@ def _h_jacobians(xp, W, U, b, X, h0, act):
 
 @prop(
     "vanish.s002.jacobian_step",
-    inputs=RNN_INPUTS,
-    dims=FD_DIMS,
+    **FD_CHECKED,
     title="dg_t/dg_{t-1} = sigma'(W g_{t-1} + U x_t + b) W (seed 002)",
     source=Source(SEED_002, "Question 1, part 2", quote="= \\sigma'(Wg_{t-1} + Ux_t + b)W"),
     statement=r"\frac{\partial g_t}{\partial g_{t-1}} = \frac{\partial \sigma'(Wg_{t-1} + Ux_t + "
@@ -87,13 +97,12 @@ def jacobian_step_002(xp, W, U, b, X, h0, act):
     g_prev = h0
     step = lambda z: run_g(xp, W, U, b, X[:, :1], z, act)[-1]  # noqa: E731
     J = jac_g_step(xp, W, matvec(W, g_prev) + matvec(U, X[:, 0]) + b, act)
-    return _close(xp, fd_jacobian(xp, step, g_prev), J, 1 + xp.max(xp.abs(step(g_prev)), axis=-1))
+    return _matches_fd(xp, step, g_prev, J)
 
 
 @prop(
     "vanish.s002.chain_product",
-    inputs=RNN_INPUTS,
-    dims=FD_DIMS,
+    **FD_CHECKED,
     title="dg_T/dg_0 is the product of the step Jacobians (seed 002)",
     source=Source(
         SEED_002,
@@ -110,7 +119,7 @@ def jacobian_step_002(xp, W, U, b, X, h0, act):
 def chain_product_002(xp, W, U, b, X, h0, act):
     full = lambda z: run_g(xp, W, U, b, X, z, act)[-1]  # noqa: E731
     J = chain_product(xp, _g_jacobians(xp, W, U, b, X, h0, act))
-    return _close(xp, fd_jacobian(xp, full, h0), J, 1 + xp.max(xp.abs(full(h0)), axis=-1))
+    return _matches_fd(xp, full, h0, J)
 
 
 @inequality(
@@ -139,8 +148,7 @@ def step_bound_002(xp, W, U, b, X, h0, act):
 
 @inequality(
     "vanish.s002.bound_chain",
-    inputs=RNN_INPUTS,
-    dims=BOUND_DIMS,
+    **BOUNDED,
     relations=("<=", "<=", "="),
     labels=("submultiplicativity", "step bound", "||W|| = sqrt(lambda_1(W^T W))"),
     title="||dg_T/dg_0|| <= prod ||dg_t/dg_{t-1}|| <= gamma^T ||W||^T = gamma^T sqrt(lambda_1)^T (seed 002)",
@@ -172,14 +180,17 @@ def bound_chain_002(xp, W, U, b, X, h0, act):
     )
 
 
-DELTA_INPUTS = {"gamma": Scalar(0.05, 2.0), "delta": Scalar(0.0, 1.0)}
+#: γ^T(√(δ²/γ²))^T against δ^T, as written and corrected
+DELTA_SUBST = {
+    "inputs": {"gamma": Scalar(0.05, 2.0), "delta": Scalar(0.0, 1.0)},
+    "dims": {"T": [1, 2, 3, 5, 8]},
+    "relations": ("=",),
+}
 
 
 @inequality(
     "vanish.s002.delta_subst",
-    inputs=DELTA_INPUTS,
-    dims={"T": [1, 2, 3, 5, 8]},
-    relations=("=",),
+    **DELTA_SUBST,
     title="gamma^T (sqrt(delta^2/gamma^2))^T = gamma^T sqrt(delta^2/gamma^2) = delta^T (seed 002, as "
     "written)",
     source=Source(
@@ -203,9 +214,7 @@ def delta_subst_002(xp, gamma, delta, T):
 
 @inequality(
     "vanish.s002.delta_subst_fixed",
-    inputs=DELTA_INPUTS,
-    dims={"T": [1, 2, 3, 5, 8]},
-    relations=("=",),
+    **DELTA_SUBST,
     title="gamma^T (sqrt(delta^2/gamma^2))^T = delta^T (seed 002, corrected)",
     source=Source(SEED_002, "Question 1, part 2 (corrected)"),
     statement=r"\gamma^T\left(\sqrt{\frac{\delta^2}{\gamma^2}}\right)^T = \delta^T",
@@ -229,8 +238,7 @@ def _hyp_bound(xp, W, U, b, X, h0, delta, s, act, *, layout):
 
 @inequality(
     "vanish.s002.final_bound",
-    inputs=HYP_INPUTS,
-    dims=BOUND_DIMS,
+    **UNDER_HYPOTHESIS,
     title="lambda_1(W^T W) <= delta^2/gamma^2 => ||dg_T/dg_0|| <= delta^T (seed 002)",
     source=Source(
         SEED_002,
@@ -250,16 +258,28 @@ def final_bound_002(xp, W, U, b, X, h0, delta, s, act):
 
 
 def _delta_limits(deltas):
-    import sympy as sp
+    """lim_{T→∞} δ^T at each δ (rational strings), exactly, against the 0 the documents state."""
 
-    T = sp.Symbol("T", positive=True, integer=True)
-    return [sp.limit(sp.Rational(d) ** T, T, sp.oo) for d in deltas]
+    def limits():
+        import sympy as sp
+
+        T = sp.Symbol("T", positive=True, integer=True)
+        return [sp.limit(sp.Rational(d) ** T, T, sp.oo) for d in deltas]
+
+    return {"computed": limits, "stated": [0] * len(deltas)}
+
+
+#: the limit for 0 ≤ δ < 1, which seeds 002 (corrected), 003 and 004 state alike
+SUBUNIT_DELTA_LIMIT = {
+    "statement": r"0 \le \delta < 1 \implies \lim_{T\to\infty}\delta^T = 0",
+    "expected": Verdict.PROVED,
+    "notes": "Exact limits at sample values of delta in [0, 1).",
+}
 
 
 value(
     "vanish.s002.limit",
-    computed=lambda: _delta_limits(["0", "1/2", "9/10", "1"]),
-    stated=[0, 0, 0, 0],
+    **_delta_limits(["0", "1/2", "9/10", "1"]),
     title="delta^T -> 0 for 0 <= delta <= 1 (seed 002, as written)",
     source=Source(
         SEED_002,
@@ -276,37 +296,30 @@ value(
 
 value(
     "vanish.s003.limit",
-    computed=lambda: _delta_limits(["0", "1/2", "9/10", "999/1000"]),
-    stated=[0, 0, 0, 0],
+    **_delta_limits(["0", "1/2", "9/10", "999/1000"]),
     title="0 <= delta < 1 => delta^T -> 0 (seed 003)",
     source=Source(
         SEED_003,
         "Question 5, part 2, after (25)",
         quote="And as 0 \\leq \\delta < 1, we have \\lim_{T \\rightarrow \\infty} \\delta^T = 0",
     ),
-    statement=r"0 \le \delta < 1 \implies \lim_{T\to\infty}\delta^T = 0",
-    expected=Verdict.PROVED,
+    **SUBUNIT_DELTA_LIMIT,
     same_as=("vanish.s004.limit",),
-    notes="Exact limits at sample values of delta in [0, 1).",
 )
 
 value(
     "vanish.s002.limit_fixed",
-    computed=lambda: _delta_limits(["0", "1/2", "9/10", "99/100"]),
-    stated=[0, 0, 0, 0],
+    **_delta_limits(["0", "1/2", "9/10", "99/100"]),
     title="delta^T -> 0 for 0 <= delta < 1 (seed 002, corrected range)",
     source=Source(SEED_002, "Question 1, part 2 (corrected: 0 <= delta < 1, as the question states)"),
-    statement=r"0 \le \delta < 1 \implies \lim_{T\to\infty}\delta^T = 0",
-    expected=Verdict.PROVED,
+    **SUBUNIT_DELTA_LIMIT,
     corrects="vanish.s002.limit",
     same_as=("vanish.s003.limit", "vanish.s004.limit"),
-    notes="Exact limits at sample values of delta in [0, 1).",
 )
 
 value(
     "vanish.s004.limit",
-    computed=lambda: _delta_limits(["0", "1/3", "3/4", "99/100"]),
-    stated=[0, 0, 0, 0],
+    **_delta_limits(["0", "1/3", "3/4", "99/100"]),
     title="lim ||dh_T/dh_0|| <= lim delta^T = 0 for 0 <= delta < 1 (seed 004)",
     source=Source(
         SEED_004,
@@ -314,10 +327,8 @@ value(
         quote="\\lim_{T \\to \\infty} \\|\\frac{\\partial h_T}{\\partial h_0}\\| \\le \\lim_{T \\to "
         "\\infty} \\delta^T = 0",
     ),
-    statement=r"0 \le \delta < 1 \implies \lim_{T\to\infty}\delta^T = 0",
-    expected=Verdict.PROVED,
+    **SUBUNIT_DELTA_LIMIT,
     same_as=("vanish.s003.limit",),
-    notes="Exact limits at sample values of delta in [0, 1).",
 )
 
 

@@ -4,19 +4,17 @@ is."""
 import numpy as np
 
 from checks._vocab.activations import SUP_D1, dact
-from checks._vocab.fd import fd_jacobian
 from checks._vocab.linalg import op_norm
 from checks._vocab.sources import SEED_003, SEED_004
 from checks.gradflow._helpers import chain_product, jac_h_step, run_h
 from checks.gradflow.vanishing import (
     ALL_ACTS,
-    BOUND_DIMS,
-    FD_DIMS,
-    HYP_INPUTS,
-    RNN_INPUTS,
-    _close,
+    BOUNDED,
+    FD_CHECKED,
+    UNDER_HYPOTHESIS,
     _h_jacobians,
     _hyp_bound,
+    _matches_fd,
     _scaled,
 )
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, inequality, prop, study
@@ -27,8 +25,7 @@ from lemmacheck.inputs import Array
 
 @prop(
     "vanish.s003.jacobian_step",
-    inputs=RNN_INPUTS,
-    dims=FD_DIMS,
+    **FD_CHECKED,
     title="dh_t/dh_{t-1} = diag(sigma'(h_{t-1})) W^T (seed 003, denominator layout)",
     source=Source(
         SEED_003,
@@ -46,13 +43,12 @@ def jacobian_step_003(xp, W, U, b, X, h0, act):
     step = lambda z: run_h(xp, W, U, b, X[:, :1], z, act)[-1]  # noqa: E731
     D = dact(xp, act, h0)
     formula = D[:, :, None] * xp.transpose(W)
-    return _close(xp, xp.transpose(fd_jacobian(xp, step, h0)), formula, 1 + xp.max(xp.abs(step(h0)), axis=-1))
+    return _matches_fd(xp, step, h0, formula, transposed=True)
 
 
 @prop(
     "vanish.s003.eq22_23",
-    inputs=RNN_INPUTS,
-    dims=FD_DIMS,
+    **FD_CHECKED,
     title="(22)-(23): dh_1/dh_0 ... dh_T/dh_{T-1} = diag(sigma'(h_0))W^T ... diag(sigma'(h_{T-1}))W^T "
     "(seed 003)",
     source=Source(
@@ -76,13 +72,12 @@ def eq22_23_003(xp, W, U, b, X, h0, act):
     for t in range(X.shape[1]):
         F = dact(xp, act, hs[t])[:, :, None] * xp.transpose(W)
         P = F if P is None else xp.matmul(P, F)
-    return _close(xp, xp.transpose(fd_jacobian(xp, full, h0)), P, 1 + xp.max(xp.abs(full(h0)), axis=-1))
+    return _matches_fd(xp, full, h0, P, transposed=True)
 
 
 @inequality(
     "vanish.s003.eq24",
-    inputs=RNN_INPUTS,
-    dims=BOUND_DIMS,
+    **BOUNDED,
     relations=("<=",),
     title="(24): ||prod diag(sigma'(h_t)) W^T|| <= prod ||diag(sigma'(h_t))|| ||W^T|| (seed 003)",
     source=Source(
@@ -133,8 +128,7 @@ def diag_norm_003(xp, h, act):
 
 @inequality(
     "vanish.s003.eq25",
-    inputs=HYP_INPUTS,
-    dims=BOUND_DIMS,
+    **UNDER_HYPOTHESIS,
     relations=("<=", "<=", "="),
     labels=("(24) with ||diag|| <= gamma", "||W^T|| <= delta/gamma", "algebra"),
     title="(25): ||dh_T/dh_0|| <= gamma^T ||W^T||^T <= gamma^T (delta/gamma)^T = delta^T (seed 003)",
@@ -158,8 +152,7 @@ def eq25_003(xp, W, U, b, X, h0, delta, s, act):
 
 @inequality(
     "vanish.s003.not_met_no_explosion",
-    inputs=HYP_INPUTS,
-    dims=BOUND_DIMS,
+    **UNDER_HYPOTHESIS,
     relations=("<=", "<="),
     title="if lambda_1 <= delta^2/gamma^2 the gradients won't explode (seed 003)",
     source=Source(
@@ -183,8 +176,7 @@ def not_met_no_explosion_003(xp, W, U, b, X, h0, delta, s, act):
 
 @prop(
     "vanish.s004.jacobian_step",
-    inputs=RNN_INPUTS,
-    dims=FD_DIMS,
+    **FD_CHECKED,
     title="dh_t/dh_{t-1} = W D sigma(h_{t-1}) (seed 004, numerator layout)",
     source=Source(
         SEED_004,
@@ -199,15 +191,12 @@ def not_met_no_explosion_003(xp, W, U, b, X, h0, delta, s, act):
 )
 def jacobian_step_004(xp, W, U, b, X, h0, act):
     step = lambda z: run_h(xp, W, U, b, X[:, :1], z, act)[-1]  # noqa: E731
-    return _close(
-        xp, fd_jacobian(xp, step, h0), jac_h_step(xp, W, h0, act), 1 + xp.max(xp.abs(step(h0)), axis=-1)
-    )
+    return _matches_fd(xp, step, h0, jac_h_step(xp, W, h0, act))
 
 
 @prop(
     "vanish.s004.chain",
-    inputs=RNN_INPUTS,
-    dims=FD_DIMS,
+    **FD_CHECKED,
     title="dh_T/dh_0 = W Dsigma(h_{T-1}) W Dsigma(h_{T-2}) ... W Dsigma(h_0) (seed 004)",
     source=Source(
         SEED_004,
@@ -223,13 +212,12 @@ def jacobian_step_004(xp, W, U, b, X, h0, act):
 def chain_004(xp, W, U, b, X, h0, act):
     full = lambda z: run_h(xp, W, U, b, X, z, act)[-1]  # noqa: E731
     J = chain_product(xp, _h_jacobians(xp, W, U, b, X, h0, act)[1])
-    return _close(xp, fd_jacobian(xp, full, h0), J, 1 + xp.max(xp.abs(full(h0)), axis=-1))
+    return _matches_fd(xp, full, h0, J)
 
 
 @inequality(
     "vanish.s004.norm_chain",
-    inputs=HYP_INPUTS,
-    dims=BOUND_DIMS,
+    **UNDER_HYPOTHESIS,
     relations=("<=", "<=", "=", "<=", "="),
     labels=(
         "||AB|| <= ||A|| ||B||",

@@ -48,24 +48,15 @@ def reverse_chain_002(xp, W, U, b, X, h0, delta, s, act):
 
 
 NEC_INPUTS = RNN_INPUTS | {"delta": Scalar(0.0, 0.999)}
-
-
-def _necessary(xp, W, U, b, X, h0, delta, act):
-    """True where 'the gradient grows (||dh_T/dh_0|| > 1)' implies lambda_1(W^T W) > delta^2/gamma^2."""
-    g = SUP_D1[act]
-    J = chain_product(xp, _h_jacobians(xp, W, U, b, X, h0, act)[1])
-    grows = op_norm(xp, J) > 1
-    reversed_cond = lambda_max_gram(xp, W) > delta * delta / (g * g)
-    return (~grows) | reversed_cond
-
-
 NEC_DIMS = {"n": [1, 2, 4], "T": [2, 6], "act": ALL_ACTS}
+#: an RNN and a δ in [0, 1): does growth of the gradient imply the reversed condition?
+NECESSITY = {"inputs": NEC_INPUTS, "dims": NEC_DIMS}
 
 
+# Seeds 002, 003 and 004 state the same necessity: one check.
 @prop(
     "vanish.s002.reverse_necessary",
-    inputs=NEC_INPUTS,
-    dims=NEC_DIMS,
+    **NECESSITY,
     title="the reversed condition is necessary for the gradient to explode (seed 002)",
     source=Source(
         SEED_002,
@@ -79,14 +70,9 @@ NEC_DIMS = {"n": [1, 2, 4], "T": [2, 6], "act": ALL_ACTS}
     notes="Finite-T proxy: whenever the exact Jacobian norm exceeds 1 (growth), lambda_1(W^T W) > "
     "delta^2/gamma^2 for every sampled delta in [0, 1). This follows from ||J_T|| <= (gamma ||W||)^T.",
 )
-def reverse_necessary_002(xp, W, U, b, X, h0, delta, act):
-    return _necessary(xp, W, U, b, X, h0, delta, act)
-
-
 @prop(
     "vanish.s003.reverse_necessary",
-    inputs=NEC_INPUTS,
-    dims=NEC_DIMS,
+    **NECESSITY,
     title="the reversed condition is necessary for explosion (seed 003)",
     source=Source(
         SEED_003, "Question 5, part 3", quote="This condition will be necessary but not sufficient"
@@ -96,14 +82,9 @@ def reverse_necessary_002(xp, W, U, b, X, h0, delta, act):
     expected=Verdict.HOLDS,
     same_as=("vanish.s002.reverse_necessary",),
 )
-def reverse_necessary_003(xp, W, U, b, X, h0, delta, act):
-    return _necessary(xp, W, U, b, X, h0, delta, act)
-
-
 @prop(
     "vanish.s004.reverse_necessary",
-    inputs=NEC_INPUTS,
-    dims=NEC_DIMS,
+    **NECESSITY,
     title="the reversed condition is a necessary condition for explosion (seed 004)",
     source=Source(SEED_004, "Question 1.3", quote="so this condition is a necessary condition"),
     statement=r"\left\|\frac{\partial h_T}{\partial h_0}\right\| \to \infty \implies \lambda_1(W^\top W) "
@@ -111,12 +92,19 @@ def reverse_necessary_003(xp, W, U, b, X, h0, delta, act):
     expected=Verdict.HOLDS,
     same_as=("vanish.s002.reverse_necessary",),
 )
-def reverse_necessary_004(xp, W, U, b, X, h0, delta, act):
-    return _necessary(xp, W, U, b, X, h0, delta, act)
+def reverse_necessary(xp, W, U, b, X, h0, delta, act):
+    # True where 'the gradient grows (||dh_T/dh_0|| > 1)' implies lambda_1(W^T W) > delta^2/gamma^2
+    g = SUP_D1[act]
+    J = chain_product(xp, _h_jacobians(xp, W, U, b, X, h0, act)[1])
+    grows = op_norm(xp, J) > 1
+    reversed_cond = lambda_max_gram(xp, W) > delta * delta / (g * g)
+    return (~grows) | reversed_cond
 
 
 SAT_INPUTS = {"Q": Orthogonal("n"), "a": Scalar(1.05, 3.0), "delta": Scalar(0.0, 0.999)}
 SAT_DIMS = {"n": [1, 2, 4], "T": [4, 8], "act": ["tanh", "sigmoid"]}
+#: W = (a/γ)Q (Q orthogonal, a > 1) with a saturating bias: the reversed condition without explosion
+SATURATED = {"inputs": SAT_INPUTS, "dims": SAT_DIMS}
 
 
 def _saturated_witness(xp, Q, a, delta, T, act):
@@ -136,10 +124,10 @@ def _saturated_witness(xp, Q, a, delta, T, act):
     return reversed_cond & vanishes
 
 
+# Seeds 002 and 003 state the same insufficiency: one witness family.
 @prop(
     "vanish.s002.reverse_not_sufficient",
-    inputs=SAT_INPUTS,
-    dims=SAT_DIMS,
+    **SATURATED,
     title="the reversed condition is not sufficient: saturated units vanish anyway (seed 002)",
     source=Source(
         SEED_002,
@@ -154,14 +142,9 @@ def _saturated_witness(xp, Q, a, delta, T, act):
     "a bias large enough to saturate tanh/sigmoid makes sigma' tiny and the exact Jacobian decays faster "
     "than 2^{-T}. Explosion witnesses: vanish.s004.explosion_possible.",
 )
-def reverse_not_sufficient_002(xp, Q, a, delta, T, act):
-    return _saturated_witness(xp, Q, a, delta, T, act)
-
-
 @prop(
     "vanish.s003.reverse_not_sufficient",
-    inputs=SAT_INPUTS,
-    dims=SAT_DIMS,
+    **SATURATED,
     title="the reversed condition is not sufficient for explosion (seed 003)",
     source=Source(
         SEED_003,
@@ -175,7 +158,7 @@ def reverse_not_sufficient_002(xp, Q, a, delta, T, act):
     same_as=("vanish.s002.reverse_not_sufficient",),
     notes="Same saturated witness family as seed 002.",
 )
-def reverse_not_sufficient_003(xp, Q, a, delta, T, act):
+def reverse_not_sufficient(xp, Q, a, delta, T, act):
     return _saturated_witness(xp, Q, a, delta, T, act)
 
 
@@ -203,15 +186,24 @@ def explosion_possible_004(xp, Q, a, T):
     return (xp.abs(op_norm(xp, J) - a**T) <= 1e-9 * a**T) & (lambda_max_gram(xp, W) > 1)
 
 
+def _reversed_condition(s_low):
+    """W ≠ 0 rescaled so that λ_1(WᵀW) = (s δ/γ)² with s ≥ ``s_low``: the reversed condition (s > 1) or its
+    boundary (s = 1); γ‖W‖ is compared with 1."""
+    return {
+        "inputs": {
+            "W": Array("n", "n", scale=(0.3, 2.0), transform=_nonzero),
+            "delta": Scalar(0.01, 0.999),
+            "s": Scalar(s_low, 3.0),
+        },
+        "dims": {"n": [1, 2, 4], "act": ["tanh", "sigmoid"]},
+        "relations": (">=",),
+    }
+
+
+# Three documents read the reversed condition as removing the decay: one check.
 @inequality(
     "vanish.s004.reverse_bound_not_zero",
-    inputs={
-        "W": Array("n", "n", scale=(0.3, 2.0), transform=_nonzero),
-        "delta": Scalar(0.01, 0.999),
-        "s": Scalar(1.0, 3.0),
-    },
-    dims={"n": [1, 2, 4], "act": ["tanh", "sigmoid"]},
-    relations=(">=",),
+    **_reversed_condition(1.0),
     title="lambda_1 >= delta^2/gamma^2 => the upper bound (gamma ||W||)^T does not tend to 0 (seed 004)",
     source=Source(
         SEED_004,
@@ -226,24 +218,9 @@ def explosion_possible_004(xp, Q, a, T):
     "With delta < 1 the condition only gives gamma ||W|| >= delta, e.g. delta = 1/2, gamma ||W|| = 0.6: "
     "the bound still tends to 0 and the gradient vanishes. Corrected: vanish.s004.reverse_fixed.",
 )
-def reverse_bound_not_zero_004(xp, W, delta, s, act):
-    g = SUP_D1[act]
-    Ws = _scaled(xp, W, s * delta / g)
-    return g * xp.sqrt(lambda_max_gram(xp, Ws)), 0 * delta + 1
-
-
-REV_ONLY_INPUTS = {
-    "W": Array("n", "n", scale=(0.3, 2.0), transform=_nonzero),
-    "delta": Scalar(0.01, 0.999),
-    "s": Scalar(1.001, 3.0),
-}
-
-
 @inequality(
     "vanish.s002.reverse_likely_explode",
-    inputs=REV_ONLY_INPUTS,
-    dims={"n": [1, 2, 4], "act": ["tanh", "sigmoid"]},
-    relations=(">=",),
+    **_reversed_condition(1.001),
     title="lambda_1 > delta^2/gamma^2 => 'the gradients are likely to explode' (seed 002)",
     source=Source(
         SEED_002,
@@ -260,17 +237,9 @@ REV_ONLY_INPUTS = {
     "gamma ||W|| < 1, where ||dh_T/dh_0|| <= (gamma||W||)^T -> 0 for every input (e.g. delta = 0.5, gamma "
     "||W|| = 0.6). Puzzling wording, recorded as read.",
 )
-def reverse_likely_explode_002(xp, W, delta, s, act):
-    g = SUP_D1[act]
-    Ws = _scaled(xp, W, s * delta / g)
-    return g * xp.sqrt(lambda_max_gram(xp, Ws)), 0 * delta + 1
-
-
 @inequality(
     "vanish.s003.reverse_suppose_explode",
-    inputs=REV_ONLY_INPUTS,
-    dims={"n": [1, 2, 4], "act": ["tanh", "sigmoid"]},
-    relations=(">=",),
+    **_reversed_condition(1.001),
     title="lambda_1 > delta^2/gamma^2 => 'we can suppose that instead of vanishing, the gradients will "
     "explode' (seed 003)",
     source=Source(
@@ -286,7 +255,8 @@ def reverse_likely_explode_002(xp, W, delta, s, act):
     "(checked). False for delta < gamma ||W|| < 1. The answer's next sentence (necessary, not sufficient) "
     "is right: vanish.s003.reverse_necessary, vanish.s003.reverse_not_sufficient.",
 )
-def reverse_suppose_explode_003(xp, W, delta, s, act):
+def reverse_removes_decay(xp, W, delta, s, act):
+    # γ‖W‖ against 1, for a W scaled so that λ_1(WᵀW) = (s δ/γ)²: the decay of (γ‖W‖)^T is removed iff ≥ 1
     g = SUP_D1[act]
     Ws = _scaled(xp, W, s * delta / g)
     return g * xp.sqrt(lambda_max_gram(xp, Ws)), 0 * delta + 1

@@ -54,7 +54,7 @@ def rademacher_support(n):
 
 def probe(xp, c, vec):
     """A random linear functional c·vec: two vectors are equal iff c·a = c·b for almost every c."""
-    return xp.sum(c * vec, axis=-1)
+    return dot(xp, c, vec)
 
 
 def quadratic_gradient(xp, A, b, theta):
@@ -123,6 +123,12 @@ def sgd_l2_trajectory(xp, A, b, theta0, eta, gamma, steps):
 
 
 # ---------------------------------------------------------------- weight normalisation
+
+
+def u_nonzero(xp, u, **_):
+    """u ≠ 0, the hypothesis of the weight-norm claims (W^⊥, u/‖u‖ and s = γ/‖u‖ need it); the floor keeps
+    ‖u‖³ clear of float64 underflow."""
+    return dot(xp, u, u) > 1e-100
 
 
 def weight_from_direction(xp, u, gain):

@@ -24,6 +24,19 @@ from lemmacheck.inputs import Array, Scalar
 
 # ------------------------------------------------------------------ Question 3.2 (Adam + L2)
 
+#: a quadratic loss ½θᵀAθ − bᵀθ at θ, a probe c and the L2 weight γ
+QUADRATIC = {"inputs": _Q, "dims": _DIMS}
+
+
+def _l2_gradient_sides(xp, A, b, theta, c, gamma, factor):
+    """(cᵀ∇(L + γ‖θ‖²) by a central difference, cᵀ(∇L + factor·γθ)): the gradient line against the
+    penalty's gradient."""
+    return (
+        quadratic_directional(lambda th: _reg_loss(xp, A, b, gamma, th), theta, c),
+        probe(xp, c, quadratic_gradient(xp, A, b, theta) + factor * gamma[:, None] * theta),
+    )
+
+
 _L2_GRAD_SOURCE = Source(
     SEED_004,
     "Question 3.2",
@@ -34,8 +47,7 @@ _L2_GRAD_SOURCE = Source(
 
 @identity(
     "adam.l2_gradient_line_004",
-    inputs=_Q,
-    dims=_DIMS,
+    **QUADRATIC,
     title="Adam-L2 gradient line h ← ∇L + γθ (as written) is the gradient of L + γ‖θ‖²",
     source=_L2_GRAD_SOURCE,
     statement=r"h \leftarrow \frac1m\nabla_\theta\sum_i L(f(x^{(i)};\theta),y^{(i)})+\gamma\theta \;=\; "
@@ -47,36 +59,9 @@ _L2_GRAD_SOURCE = Source(
     "own L2 scheme changes its γ by a factor 2 between 3.1 and 3.2. It does not affect the qualitative "
     "argument of 3.3.",
 )
-def adam_l2_gradient_line_004(xp, A, b, theta, c, gamma):
-    return (
-        quadratic_directional(lambda th: _reg_loss(xp, A, b, gamma, th), theta, c),
-        probe(xp, c, quadratic_gradient(xp, A, b, theta) + gamma[:, None] * theta),
-    )
-
-
-@identity(
-    "adam.l2_gradient_line_corrected",
-    inputs=_Q,
-    dims=_DIMS,
-    title="Adam-L2 gradient line with the penalty's gradient: h ← ∇L + 2γθ",
-    source=_L2_GRAD_SOURCE,
-    statement=r"h \leftarrow \frac1m\nabla_\theta\sum_i L(f(x^{(i)};\theta),y^{(i)})+2\gamma\theta = "
-    r"\nabla_\theta\big(L+\gamma\|\theta\|_2^2\big)",
-    expected=Verdict.PROVED,
-    corrects="adam.l2_gradient_line_004",
-    notes="Equivalently keep γθ and define the penalty as (γ/2)‖θ‖².",
-)
-def adam_l2_gradient_line_corrected(xp, A, b, theta, c, gamma):
-    return (
-        quadratic_directional(lambda th: _reg_loss(xp, A, b, gamma, th), theta, c),
-        probe(xp, c, quadratic_gradient(xp, A, b, theta) + 2 * gamma[:, None] * theta),
-    )
-
-
 @identity(
     "adam.l2_gradient_33a_004",
-    inputs=_Q,
-    dims=_DIMS,
+    **QUADRATIC,
     title="The regularised-loss gradient used in 3.3(a): g_t = ∇L + γθ_t (as written)",
     source=Source(
         SEED_004,
@@ -91,8 +76,23 @@ def adam_l2_gradient_line_corrected(xp, A, b, theta, c, gamma):
     notes="Same factor-2 slip as Question 3.2, repeated where 3.3(a) calls g_t 'the gradient of the "
     "regularized loss'.",
 )
-def adam_l2_gradient_33a_004(xp, A, b, theta, c, gamma):
-    return adam_l2_gradient_line_004(xp, A, b, theta, c, gamma)
+def adam_l2_gradient_as_written_004(xp, A, b, theta, c, gamma):
+    return _l2_gradient_sides(xp, A, b, theta, c, gamma, 1)
+
+
+@identity(
+    "adam.l2_gradient_line_corrected",
+    **QUADRATIC,
+    title="Adam-L2 gradient line with the penalty's gradient: h ← ∇L + 2γθ",
+    source=_L2_GRAD_SOURCE,
+    statement=r"h \leftarrow \frac1m\nabla_\theta\sum_i L(f(x^{(i)};\theta),y^{(i)})+2\gamma\theta = "
+    r"\nabla_\theta\big(L+\gamma\|\theta\|_2^2\big)",
+    expected=Verdict.PROVED,
+    corrects="adam.l2_gradient_line_004",
+    notes="Equivalently keep γθ and define the penalty as (γ/2)‖θ‖².",
+)
+def adam_l2_gradient_line_corrected(xp, A, b, theta, c, gamma):
+    return _l2_gradient_sides(xp, A, b, theta, c, gamma, 2)
 
 
 # ------------------------------------------------------------------ Question 3.3(a): moment estimates
@@ -251,9 +251,13 @@ _DECAY_INPUTS = {
 }
 
 
-def _relative_mean(xp, theta_T, theta0):
-    """E[θ_T] / θ_0 over the sign patterns."""
-    return xp.mean(theta_T, axis=-1) / theta0
+def _relative_means(xp, theta0, gamma, eta_rel, small_ratio, large_ratio, **scheme):
+    """E[θ_T] / θ_0 over the sign patterns for the small- and the large-gradient weight, under Adam-L2
+    (``l2=γ``) or Adam-weight-decay (``decay=λ``)."""
+    eta = eta_rel * theta0
+    small = adam_run(xp, _NOISE_TABLE, small_ratio * gamma * theta0, theta0, eta, **scheme)
+    large = adam_run(xp, _NOISE_TABLE, large_ratio * gamma * theta0, theta0, eta, **scheme)
+    return xp.mean(small, axis=-1) / theta0, xp.mean(large, axis=-1) / theta0
 
 
 @prop(
@@ -278,10 +282,8 @@ def _relative_mean(xp, theta_T, theta0):
     "magnitude; we follow the definition (same θ_0, different gradient scales).",
 )
 def adam_l2_small_gradients_decay_more_004(xp, theta0, gamma, eta_rel, small_ratio, large_ratio):
-    eta = eta_rel * theta0
-    small = adam_run(xp, _NOISE_TABLE, small_ratio * gamma * theta0, theta0, eta, l2=gamma)
-    large = adam_run(xp, _NOISE_TABLE, large_ratio * gamma * theta0, theta0, eta, l2=gamma)
-    return _relative_mean(xp, small, theta0) < _relative_mean(xp, large, theta0)
+    small, large = _relative_means(xp, theta0, gamma, eta_rel, small_ratio, large_ratio, l2=gamma)
+    return small < large
 
 
 @identity(
@@ -307,10 +309,8 @@ def adam_l2_small_gradients_decay_more_004(xp, theta0, gamma, eta_rel, small_rat
     "systematic part.)",
 )
 def adam_decoupled_decay_uniform_004(xp, theta0, gamma, eta_rel, small_ratio, large_ratio, lam):
-    eta = eta_rel * theta0
-    small = adam_run(xp, _NOISE_TABLE, small_ratio * gamma * theta0, theta0, eta, decay=lam)
-    large = adam_run(xp, _NOISE_TABLE, large_ratio * gamma * theta0, theta0, eta, decay=lam)
-    return (_relative_mean(xp, small, theta0), _relative_mean(xp, large, theta0), (1 - lam) ** _NOISE_STEPS)
+    small, large = _relative_means(xp, theta0, gamma, eta_rel, small_ratio, large_ratio, decay=lam)
+    return small, large, (1 - lam) ** _NOISE_STEPS
 
 
 # ------------------------------------------------------------------ study: long runs of both schemes

@@ -18,8 +18,14 @@ _SEQ_INPUTS = {
     "beta": Scalar(0.0, 1.0),
 }
 _SEQ_DIMS = {"T": [1, 2, 3, 5, 8], "n": [1, 3]}
-_EXP_INPUTS = {"mu": Scalar(-10.0, 10.0), "sigma": Array("T", positive=True), "beta": Scalar(0.01, 0.99)}
-_EXP_DIMS = {"T": [1, 2, 3, 4, 6]}
+#: a gradient sequence g_1..g_T, a probe c and β; the running average starts at a sampled v0, or at 0
+ANY_START = {"inputs": _SEQ_INPUTS, "dims": _SEQ_DIMS}
+ZERO_START = {"inputs": {k: v for k, v in _SEQ_INPUTS.items() if k != "v0"}, "dims": _SEQ_DIMS}
+#: gradients g_i = μ + σ_i r_i (stationary mean μ, Rademacher r_i) and β, for exact expectations
+EXPECTATION = {
+    "inputs": {"mu": Scalar(-10.0, 10.0), "sigma": Array("T", positive=True), "beta": Scalar(0.01, 0.99)},
+    "dims": {"T": [1, 2, 3, 4, 6]},
+}
 
 
 def _ema_weights(xp, beta, T):
@@ -84,8 +90,7 @@ def ema_unroll_002(xp, v3, g, c, beta):
 
 @identity(
     "ema.closed_form_002",
-    inputs=_SEQ_INPUTS,
-    dims=_SEQ_DIMS,
+    **ANY_START,
     title="Closed form of the running average with a general start v_0",
     source=Source(
         SEED_002, "Question 2.2", quote="v_t = \\beta^t v_0 + \\sum_{i=1}^t (1 - \\beta) \\beta^{t-i} g_i"
@@ -100,33 +105,12 @@ def ema_closed_form_002(xp, g, v0, c, beta):
     return probe(xp, c, ema_recursive(xp, g, beta, v0)), probe(xp, c, ema_closed_form(xp, g, beta, v0))
 
 
-@identity(
-    "ema.closed_form_zero_init_002",
-    inputs={k: v for k, v in _SEQ_INPUTS.items() if k != "v0"},
-    dims=_SEQ_DIMS,
-    title="Closed form of the running average started at v_0 = 0",
-    source=Source(
-        SEED_002,
-        "Question 2.2",
-        quote="Since v_0 is initialized as a vector of zeros ... v_t = \\sum_{i=1}^t (1 - \\beta) "
-        "\\beta^{t-i} g_i",
-    ),
-    statement=r"v_0 = 0 \implies v_t = \sum_{i=1}^t (1-\beta)\beta^{t-i} g_i",
-    expected=Verdict.HOLDS,
-    same_as=("ema.closed_form_003",),
-)
-def ema_closed_form_zero_init_002(xp, g, c, beta):
-    zero = g[:, 0, :] * 0
-    return probe(xp, c, ema_recursive(xp, g, beta, zero)), probe(xp, c, ema_closed_form(xp, g, beta, zero))
-
-
 # ------------------------------------------------------------------ seed 002, Question 2.3
 
 
 @identity(
     "ema.expectation_002",
-    inputs=_EXP_INPUTS,
-    dims=_EXP_DIMS,
+    **EXPECTATION,
     relations=("=", "="),
     labels=("linearity of E", "stationary mean E[g_i] = μ_g"),
     title="Expectation of the running average under a stationary gradient mean",
@@ -146,8 +130,7 @@ def ema_expectation_002(xp, mu, sigma, beta, T):
 
 @identity(
     "ema.mu_estimator_002",
-    inputs=_EXP_INPUTS,
-    dims=_EXP_DIMS,
+    **EXPECTATION,
     title="The gradient mean recovered from E[v_t] divided by the weight sum",
     source=Source(
         SEED_002,
@@ -226,10 +209,24 @@ def ema_induction_step_003(xp, g, c, beta):
     )
 
 
+# The closed form from v_0 = 0 is stated by seed 002 (Question 2.2) and by seed 003: one check for both.
+@identity(
+    "ema.closed_form_zero_init_002",
+    **ZERO_START,
+    title="Closed form of the running average started at v_0 = 0",
+    source=Source(
+        SEED_002,
+        "Question 2.2",
+        quote="Since v_0 is initialized as a vector of zeros ... v_t = \\sum_{i=1}^t (1 - \\beta) "
+        "\\beta^{t-i} g_i",
+    ),
+    statement=r"v_0 = 0 \implies v_t = \sum_{i=1}^t (1-\beta)\beta^{t-i} g_i",
+    expected=Verdict.HOLDS,
+    same_as=("ema.closed_form_003",),
+)
 @identity(
     "ema.closed_form_003",
-    inputs={k: v for k, v in _SEQ_INPUTS.items() if k != "v0"},
-    dims=_SEQ_DIMS,
+    **ZERO_START,
     title="Closed form of the running average, for every n ≥ 1",
     source=Source(
         SEED_003,
@@ -240,7 +237,7 @@ def ema_induction_step_003(xp, g, c, beta):
     expected=Verdict.HOLDS,
     same_as=("ema.closed_form_zero_init_002",),
 )
-def ema_closed_form_003(xp, g, c, beta):
+def ema_closed_form_zero_start(xp, g, c, beta):
     zero = g[:, 0, :] * 0
     return probe(xp, c, ema_recursive(xp, g, beta, zero)), probe(xp, c, ema_closed_form(xp, g, beta, zero))
 
@@ -250,8 +247,7 @@ def ema_closed_form_003(xp, g, c, beta):
 
 @identity(
     "ema.expectation_chain_003",
-    inputs=_EXP_INPUTS,
-    dims=_EXP_DIMS,
+    **EXPECTATION,
     relations=("=", "=", "=", "="),
     labels=("linearity, stationary mean", "factor β^n", "geometric sum", "simplify"),
     title="E[v_n] = (1 − β^n) E[g_n] through the geometric sum",
@@ -284,8 +280,7 @@ def ema_expectation_chain_003(xp, mu, sigma, beta, T):
 
 @identity(
     "ema.bias_correction_003",
-    inputs=_EXP_INPUTS,
-    dims=_EXP_DIMS,
+    **EXPECTATION,
     title="The rescaled average v_n / (1 − β^n) is unbiased",
     source=Source(
         SEED_003,

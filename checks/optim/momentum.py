@@ -41,33 +41,11 @@ _TRAJ_INPUTS = {
     "delta": Scalar(1e-3, 1.0, log=True),
 }
 _TRAJ_DIMS = {"n": [1, 2, 4], "T": [1, 2, 5, 8]}
-
-
-def _momentum_step_chain(xp, dtheta_prev, g, c, alpha, eps):
-    v_prev = -dtheta_prev  # Δθ_{t-1} = −v_{t-1}
-    a, e = alpha[:, None], eps[:, None]
-    return (
-        probe(xp, c, -(a * v_prev + e * g)),
-        probe(xp, c, -a * (-dtheta_prev) - e * g),
-        probe(xp, c, a * dtheta_prev - e * g),
-    )
-
-
-def _average_step_chain(xp, dtheta_prev, g, c, beta, delta):
-    b, d = beta[:, None], delta[:, None]
-    v_prev = -dtheta_prev / d  # Δθ_{t-1} = −δ v_{t-1}
-    return (
-        probe(xp, c, -d * (b * v_prev + (1 - b) * g)),
-        probe(xp, c, -d * b * (-dtheta_prev / d) - d * (1 - b) * g),
-        probe(xp, c, b * dtheta_prev - (1 - b) * d * g),
-    )
-
-
-def _trajectories(xp, A, b, theta0, c, beta, delta, T):
-    # α = β and ε = (1 − β) δ, the identification both documents make
-    mom = momentum_trajectory(xp, A, b, theta0, beta, (1 - beta) * delta, T)
-    avg = running_average_trajectory(xp, A, b, theta0, beta, delta, T)
-    return probe(xp, c, mom), probe(xp, c, avg)
+#: one step of each scheme from a previous Δθ and a gradient g (vectors compared through a probe c)
+MOMENTUM_STEP = {"inputs": _STEP_INPUTS, "dims": VEC}
+AVERAGE_STEP = {"inputs": _AVG_INPUTS, "dims": VEC}
+#: T steps of both schemes on a quadratic loss ½θᵀAθ − bᵀθ (A SPD with spectrum in (0, 1))
+TRAJECTORIES = {"inputs": _TRAJ_INPUTS, "dims": _TRAJ_DIMS}
 
 
 # ------------------------------------------------------------------ seed 002, Question 2.1
@@ -75,8 +53,7 @@ def _trajectories(xp, A, b, theta0, c, beta, delta, T):
 
 @identity(
     "momentum.step_002",
-    inputs=_STEP_INPUTS,
-    dims=VEC,
+    **MOMENTUM_STEP,
     relations=("=", "="),
     labels=("substitute v_{t-1} = −Δθ_{t-1}", "simplify"),
     title="SGD momentum as a recursion in Δθ",
@@ -92,13 +69,18 @@ def _trajectories(xp, A, b, theta0, c, beta, delta, T):
     same_as=("momentum.eq17_003",),
 )
 def momentum_step_002(xp, dtheta_prev, g, c, alpha, eps):
-    return _momentum_step_chain(xp, dtheta_prev, g, c, alpha, eps)
+    v_prev = -dtheta_prev  # Δθ_{t-1} = −v_{t-1}
+    a, e = alpha[:, None], eps[:, None]
+    return (
+        probe(xp, c, -(a * v_prev + e * g)),
+        probe(xp, c, -a * (-dtheta_prev) - e * g),
+        probe(xp, c, a * dtheta_prev - e * g),
+    )
 
 
 @identity(
     "momentum.running_avg_step_002",
-    inputs=_AVG_INPUTS,
-    dims=VEC,
+    **AVERAGE_STEP,
     relations=("=", "="),
     labels=("substitute v_{t-1} = −Δθ_{t-1}/δ", "simplify"),
     title="SGD with a running average of g_t as a recursion in Δθ",
@@ -111,31 +93,13 @@ def momentum_step_002(xp, dtheta_prev, g, c, alpha, eps):
     same_as=("momentum.eq18_003",),
 )
 def momentum_running_avg_step_002(xp, dtheta_prev, g, c, beta, delta):
-    return _average_step_chain(xp, dtheta_prev, g, c, beta, delta)
-
-
-@identity(
-    "momentum.equivalence_002",
-    inputs=_TRAJ_INPUTS,
-    dims=_TRAJ_DIMS,
-    title="Momentum and running-average SGD coincide when α = β, ε = (1 − β)δ",
-    source=Source(
-        SEED_002,
-        "Question 2.1",
-        quote="\\alpha = \\beta \\quad \\text{and} \\quad \\epsilon = (1 - \\beta) \\delta",
-    ),
-    statement=r"\alpha = \beta,\ \epsilon = (1-\beta)\delta \implies \alpha\Delta\theta_{t-1}-\epsilon g_t "
-    r"= \beta\Delta\theta_{t-1}-(1-\beta)\delta g_t",
-    expected=Verdict.PROVED,
-    same_as=("momentum.equivalence_003",),
-    notes="Checked twice: symbolically on the one-step recursion, and numerically by running both "
-    "optimisers for T steps on a random quadratic loss (gradients depend on θ, so this also checks the "
-    "induction the documents leave implicit). Both start from v_0 = 0; with non-zero starts one also needs "
-    "v_0^{mom} = δ v_0^{avg}. The document writes 'we need', i.e. also necessity: for g_t ≠ 0 and Δθ_{t-1} "
-    "not parallel to g_t the coefficients must match, which the identification argument gives.",
-)
-def momentum_equivalence_002(xp, A, b, theta0, c, beta, delta, T):
-    return _trajectories(xp, A, b, theta0, c, beta, delta, T)
+    b, d = beta[:, None], delta[:, None]
+    v_prev = -dtheta_prev / d  # Δθ_{t-1} = −δ v_{t-1}
+    return (
+        probe(xp, c, -d * (b * v_prev + (1 - b) * g)),
+        probe(xp, c, -d * b * (-dtheta_prev / d) - d * (1 - b) * g),
+        probe(xp, c, b * dtheta_prev - (1 - b) * d * g),
+    )
 
 
 # ------------------------------------------------------------------ seed 003, Question 3.1
@@ -143,8 +107,7 @@ def momentum_equivalence_002(xp, A, b, theta0, c, beta, delta, T):
 
 @identity(
     "momentum.eq17_003",
-    inputs=_STEP_INPUTS,
-    dims=VEC,
+    **MOMENTUM_STEP,
     relations=("=", "="),
     labels=("expand v_t", "v_{t-1} = −Δθ_{t-1}"),
     title="SGD momentum as a recursion in Δθ, eq. (17)",
@@ -159,7 +122,7 @@ def momentum_equivalence_002(xp, A, b, theta0, c, beta, delta, T):
     same_as=("momentum.step_002",),
 )
 def momentum_eq17_003(xp, dtheta_prev, g, c, alpha, eps):
-    e0, _, e2 = _momentum_step_chain(xp, dtheta_prev, g, c, alpha, eps)
+    e0, _, e2 = momentum_step_002(xp, dtheta_prev, g, c, alpha, eps)
     v_prev = -dtheta_prev
     e1 = probe(xp, c, -alpha[:, None] * v_prev - eps[:, None] * g)
     return e0, e1, e2
@@ -167,8 +130,7 @@ def momentum_eq17_003(xp, dtheta_prev, g, c, alpha, eps):
 
 @identity(
     "momentum.eq18_003",
-    inputs=_AVG_INPUTS,
-    dims=VEC,
+    **AVERAGE_STEP,
     relations=("=", "="),
     labels=("expand v_t", "δ v_{t-1} = −Δθ_{t-1}"),
     title="SGD with a running average as a recursion in Δθ, eq. (18)",
@@ -193,10 +155,29 @@ def momentum_eq18_003(xp, dtheta_prev, g, c, beta, delta):
     )
 
 
+# The equivalence that seeds 002 and 003 both state is checked once, on trajectories.
+@identity(
+    "momentum.equivalence_002",
+    **TRAJECTORIES,
+    title="Momentum and running-average SGD coincide when α = β, ε = (1 − β)δ",
+    source=Source(
+        SEED_002,
+        "Question 2.1",
+        quote="\\alpha = \\beta \\quad \\text{and} \\quad \\epsilon = (1 - \\beta) \\delta",
+    ),
+    statement=r"\alpha = \beta,\ \epsilon = (1-\beta)\delta \implies \alpha\Delta\theta_{t-1}-\epsilon g_t "
+    r"= \beta\Delta\theta_{t-1}-(1-\beta)\delta g_t",
+    expected=Verdict.PROVED,
+    same_as=("momentum.equivalence_003",),
+    notes="Checked twice: symbolically on the one-step recursion, and numerically by running both "
+    "optimisers for T steps on a random quadratic loss (gradients depend on θ, so this also checks the "
+    "induction the documents leave implicit). Both start from v_0 = 0; with non-zero starts one also needs "
+    "v_0^{mom} = δ v_0^{avg}. The document writes 'we need', i.e. also necessity: for g_t ≠ 0 and Δθ_{t-1} "
+    "not parallel to g_t the coefficients must match, which the identification argument gives.",
+)
 @identity(
     "momentum.equivalence_003",
-    inputs=_TRAJ_INPUTS,
-    dims=_TRAJ_DIMS,
+    **TRAJECTORIES,
     title="Identifying (17) with (18): α = β and ε = δ(1 − β) make the schemes equivalent",
     source=Source(
         SEED_003,
@@ -211,5 +192,8 @@ def momentum_eq18_003(xp, dtheta_prev, g, c, beta, delta):
     "average then ignores the gradients), so β < 1 is tacit. Checked on trajectories of a random quadratic "
     "loss with β ∈ [0, 0.99].",
 )
-def momentum_equivalence_003(xp, A, b, theta0, c, beta, delta, T):
-    return _trajectories(xp, A, b, theta0, c, beta, delta, T)
+def momentum_equivalence(xp, A, b, theta0, c, beta, delta, T):
+    # α = β and ε = (1 − β) δ, the identification both documents make
+    mom = momentum_trajectory(xp, A, b, theta0, beta, (1 - beta) * delta, T)
+    avg = running_average_trajectory(xp, A, b, theta0, beta, delta, T)
+    return probe(xp, c, mom), probe(xp, c, avg)

@@ -13,6 +13,13 @@ from lemmacheck import Source, Verdict, value
 
 R = sp.Rational
 
+
+def hundredths(*values):
+    """Numbers the document prints with two decimals, as exact rationals: hundredths(-158, 42) is
+    [-1.58, 0.42]."""
+    return [R(v, 100) for v in values]
+
+
 # x[sample][channel][feature], as printed in Q4.1
 X = [
     [[1, 3, 2], [1, 2, 3]],
@@ -34,6 +41,11 @@ def _sq_dev_sum(vals):
 
 def _var(vals):
     return _sq_dev_sum(vals) / len(vals)
+
+
+def _sums_and_variances(groups):
+    """The sum of squared deviations and the variance of each group, as the document lists them."""
+    return {"sums of squares": [_sq_dev_sum(g) for g in groups], "variances": [_var(g) for g in groups]}
 
 
 def batch_group(c):
@@ -124,34 +136,8 @@ value(
     "normstats.batch_deviations",
     computed=batch_deviations,
     stated={
-        "channel 0 |x − μ|": [
-            R(3, 2),
-            R(1, 2),
-            R(1, 2),
-            R(1, 2),
-            R(1, 2),
-            R(1, 2),
-            R(3, 2),
-            R(1, 2),
-            R(1, 2),
-            R(1, 2),
-            R(1, 2),
-            R(1, 2),
-        ],
-        "channel 1 x − μ": [
-            R(-158, 100),
-            R(-58, 100),
-            R(42, 100),
-            R(-58, 100),
-            R(142, 100),
-            R(142, 100),
-            R(-158, 100),
-            R(-58, 100),
-            R(142, 100),
-            R(42, 100),
-            R(42, 100),
-            R(-58, 100),
-        ],
+        "channel 0 |x − μ|": hundredths(150, 50, 50, 50, 50, 50, 150, 50, 50, 50, 50, 50),
+        "channel 1 x − μ": hundredths(-158, -58, 42, -58, 142, 142, -158, -58, 142, 42, 42, -58),
     },
     places=2,
     title="The deviations the batch variances square: channel 0 (1.5, 0.5, …), channel 1 (−1.58, −0.58, "
@@ -260,10 +246,7 @@ value(
 
 
 def layer_var():
-    return {
-        "sums of squares": [_sq_dev_sum(layer_group(s)) for s in range(S)],
-        "variances": [_var(layer_group(s)) for s in range(S)],
-    }
+    return _sums_and_variances([layer_group(s) for s in range(S)])
 
 
 value(
@@ -291,13 +274,13 @@ value(
 _PAIRS = [(s, c) for s in range(S) for c in range(C)]
 
 
-def instance_mean():
+def instance_means():
     return [_mean(instance_group(s, c)) for s, c in _PAIRS]
 
 
 value(
     "normstats.instance_mean",
-    computed=instance_mean,
+    computed=instance_means,
     stated=[2, 2, R(8, 3), R(10, 3), R(8, 3), R(7, 3), R(8, 3), R(8, 3)],
     title="Instance-norm means as fractions: 2, 2, 8/3, 10/3, 8/3, 7/3, 8/3, 8/3",
     source=Source(
@@ -312,13 +295,9 @@ value(
 )
 
 
-def instance_mean_decimal():
-    return [_mean(instance_group(s, c)) for s, c in _PAIRS]
-
-
 value(
     "normstats.instance_mean_decimal",
-    computed=instance_mean_decimal,
+    computed=instance_means,
     stated=[2, 2, R(267, 100), R(333, 100), R(267, 100), R(233, 100), R(267, 100), R(267, 100)],
     places=2,
     title="Instance-norm means as decimals: 2, 2, 2.67, 3.33, 2.67, 2.33, 2.67, 2.67",
@@ -364,10 +343,7 @@ value(
 
 
 def instance_var():
-    return {
-        "sums of squares": [_sq_dev_sum(instance_group(s, c)) for s, c in _PAIRS],
-        "variances": [_var(instance_group(s, c)) for s, c in _PAIRS],
-    }
+    return _sums_and_variances([instance_group(s, c) for s, c in _PAIRS])
 
 
 value(
@@ -375,16 +351,7 @@ value(
     computed=instance_var,
     stated={
         "sums of squares": [2, 2, R(67, 100), R(267, 100), R(267, 100), R(467, 100), R(67, 100), R(67, 100)],
-        "variances": [
-            R(67, 100),
-            R(67, 100),
-            R(22, 100),
-            R(89, 100),
-            R(89, 100),
-            R(156, 100),
-            R(22, 100),
-            R(22, 100),
-        ],
+        "variances": hundredths(67, 67, 22, 89, 89, 156, 22, 22),
     },
     places=2,
     title="Instance-norm variances: 2/3, 2/3, 0.67/3, 2.67/3, 2.67/3, 4.67/3, 0.67/3, 0.67/3 and their "

@@ -23,6 +23,7 @@ from checks.optim._helpers import (
     orth_projector,
     probe,
     rademacher_support,
+    u_nonzero,
     weight_from_direction,
 )
 from lemmacheck import Source, Verdict, identity, inequality
@@ -59,11 +60,6 @@ def _resolvable(xp, w, b, k=None):
     """w ≠ 0 and wᵀx not lost below the rounding unit of the bias b (float64 would give Var = 0)."""
     scale = k if k is not None else 1.0
     return dot(xp, w, w) * scale**2 > 1e-12 * (1 + b * b)
-
-
-def _nonzero(xp, u, **_):
-    """u ≠ 0 (W^⊥ and u/‖u‖ need it); the floor keeps ‖u‖³ clear of float64 underflow."""
-    return dot(xp, u, u) > 1e-100
 
 
 def _dw(xp, u, gain, c):
@@ -184,7 +180,7 @@ def _support_point(xp, u, Q, s_raw, n):
     "wn.output_002",
     inputs={"u": Array("n"), "x": Array("n"), "g": Scalar(-10.0, 10.0), "b": Scalar(-10.0, 10.0)},
     dims=_VEC_DIMS,
-    where=_nonzero,
+    where=u_nonzero,
     title="Weight-normalised output",
     source=Source(
         SEED_002,
@@ -230,14 +226,21 @@ def bn_wn_equivalence_002(xp, u, k, b, x_raw, n):
 
 
 _WN = {"u": Array("n"), "gw": Array("n"), "c": Array("n", scale=(1.0, 1.0)), "gain": Scalar(-10.0, 10.0)}
-_WN_WHERE = {"where": _nonzero}
+#: u ≠ 0, the loss gradient ∇_w L, a probe c and the gain: the gradient through w = γu/‖u‖
+WN_GRADIENT = {"inputs": _WN, "dims": _VEC_DIMS, "where": u_nonzero}
+#: u ≠ 0, a vector a and a probe c: the projections onto u and its orthogonal complement
+WN_PROJECTED = {
+    "inputs": {"u": Array("n"), "a": Array("n"), "c": Array("n", scale=(1.0, 1.0))},
+    "dims": _VEC_DIMS,
+    "where": u_nonzero,
+}
 
 
 @identity(
     "wn.jacobian_002",
     inputs={k: v for k, v in _WN.items() if k != "gw"},
     dims=_VEC_DIMS,
-    **_WN_WHERE,
+    where=u_nonzero,
     title="Jacobian of w = g u/‖u‖: ∇_u w = (g/‖u‖)(I − uuᵀ/‖u‖²)",
     source=Source(
         SEED_002,
@@ -258,10 +261,8 @@ def wn_jacobian_002(xp, u, c, gain):
 
 @identity(
     "wn.projector_002",
-    inputs={"u": Array("n"), "a": Array("n"), "c": Array("n", scale=(1.0, 1.0))},
-    dims=_VEC_DIMS,
+    **WN_PROJECTED,
     relations=("=", "="),
-    **_WN_WHERE,
     labels=("W* a = a − v(vᵀa), v = u/‖u‖", "W* is idempotent (a projection)"),
     title="I − uuᵀ/‖u‖² is the projection onto the orthogonal complement of u",
     source=Source(
@@ -284,10 +285,8 @@ def wn_projector_002(xp, u, a, c):
 
 @identity(
     "wn.grad_002",
-    inputs=_WN,
-    dims=_VEC_DIMS,
+    **WN_GRADIENT,
     relations=("=", "="),
-    **_WN_WHERE,
     labels=("chain rule: ∇_w L · ∇_u w", "s = g/‖u‖ is a scalar, W* symmetric"),
     title="Gradient of the weight-norm parametrisation: ∇_u L = s W* ∇_w L, s = g/‖u‖",
     source=Source(
@@ -327,13 +326,13 @@ _STEP = {
     "gain": Scalar(-10.0, 10.0),
     "alpha": Scalar(1e-4, 10.0, log=True),
 }
+#: u ≠ 0, ∇_w L, the gain and a step size α: one gradient step on u
+WN_STEP = {"inputs": _STEP, "dims": _VEC_DIMS, "where": u_nonzero}
 
 
 @identity(
     "wn.pythagoras_002",
-    inputs=_STEP,
-    dims=_VEC_DIMS,
-    **_WN_WHERE,
+    **WN_STEP,
     title="Squared norm after a gradient step on u: ‖u_{t+1}‖² = ‖u_t‖² + α²s²‖W*∇_wL_t‖²",
     source=Source(
         SEED_002,
@@ -351,9 +350,7 @@ def wn_pythagoras_002(xp, u, gw, gain, alpha):
 
 @inequality(
     "wn.norm_growth_002",
-    inputs=_STEP,
-    dims=_VEC_DIMS,
-    **_WN_WHERE,
+    **WN_STEP,
     title="The norm of u never decreases under gradient descent: ‖u_t‖ ≤ ‖u_{t+1}‖",
     source=Source(
         SEED_002,

@@ -5,6 +5,7 @@ from checks._vocab.sources import SEED_003
 from checks.optim._helpers import (
     orth_projector,
     probe,
+    u_nonzero,
     unit_rows_transform,
     weight_from_direction,
 )
@@ -12,11 +13,11 @@ from checks.optim.normalisation import (
     _DIMS,
     _STEP,
     _VEC_DIMS,
-    _WN,
-    _WN_WHERE,
+    WN_GRADIENT,
+    WN_PROJECTED,
+    WN_STEP,
     _dw,
     _expect,
-    _nonzero,
     _projections,
     _support,
     _support_point,
@@ -34,7 +35,7 @@ from lemmacheck.inputs import Array, Orthogonal, Scalar
     inputs={"u": Array("n"), "x": Array("n"), "gamma": Scalar(-10.0, 10.0), "beta": Scalar(-10.0, 10.0)},
     dims=_VEC_DIMS,
     relations=("=", "="),
-    where=_nonzero,
+    where=u_nonzero,
     labels=("w = γu/‖u‖", "y = uᵀx"),
     title="Eq. (19): wᵀx + β = γ y/‖u‖ + β",
     source=Source(
@@ -58,12 +59,13 @@ def wn_eq19_003(xp, u, x, gamma, beta):
 
 
 _BN3 = {"u": Array("n"), "Q": Orthogonal("n")}
+#: a direction u and the orthogonal Q of the inputs x = Q r (centred, uncorrelated, unit variances)
+BN_WHITENED = {"inputs": _BN3, "dims": _DIMS}
 
 
 @identity(
     "bn.mean_003",
-    inputs=_BN3,
-    dims=_DIMS,
+    **BN_WHITENED,
     relations=("=", "="),
     labels=("linearity", "E[x] = 0"),
     title="μ_y = E[uᵀx] = uᵀE[x] = 0",
@@ -85,8 +87,7 @@ def bn_mean_003(xp, u, Q, n):
 
 @identity(
     "bn.var_uncorrelated_003",
-    inputs=_BN3,
-    dims=_DIMS,
+    **BN_WHITENED,
     relations=("=", "="),
     labels=("variance of a sum", "V[x_i] = 1, Cov = 0 (uncorrelated entries)"),
     title="σ_y² = ‖u‖² when the entries of x are uncorrelated with unit variance",
@@ -144,7 +145,7 @@ def bn_decorrelation_needed_003(xp, u, L, n):
     inputs={**_BN3, "s_raw": Array("n"), "gamma": Scalar(-10.0, 10.0), "beta": Scalar(-10.0, 10.0)},
     dims=_DIMS,
     relations=("=", "="),
-    where=_nonzero,
+    where=u_nonzero,
     labels=("eq. (19)", "μ_y = 0, σ_y = ‖u‖"),
     title="wᵀx + β = γ(y − μ_y)/σ_y + β = ŷ: weight norm reproduces batch norm",
     source=Source(
@@ -169,10 +170,8 @@ def bn_identify_003(xp, u, Q, s_raw, gamma, beta, n):
 
 @identity(
     "wn.grad_003",
-    inputs=_WN,
-    dims=_VEC_DIMS,
+    **WN_GRADIENT,
     relations=("=", "="),
-    **_WN_WHERE,
     labels=("∂w/∂u = γ/‖u‖ I − ½γu/‖u‖³·2uᵀ", "factor s = γ/‖u‖, W^⊥ = I − uuᵀ/‖u‖²"),
     title="∇_u L = (γ/‖u‖ I − ½γu/‖u‖³ 2uᵀ)∇_w L = s W^⊥ ∇_w L",
     source=Source(
@@ -201,10 +200,8 @@ def wn_grad_003(xp, u, gw, c, gain):
 
 @identity(
     "wn.orthogonal_update_003",
-    inputs={"u": Array("n"), "a": Array("n"), "c": Array("n", scale=(1.0, 1.0))},
-    dims=_VEC_DIMS,
+    **WN_PROJECTED,
     relations=("=", "="),
-    **_WN_WHERE,
     labels=("a = a_Vect(u) + a_Vect(u)^⊥", "W^⊥ a_Vect(u) = 0"),
     title="W^⊥a = W^⊥a_{Vect(u)^⊥} ∈ Vect(u)^⊥",
     source=Source(
@@ -233,10 +230,8 @@ def wn_orthogonal_update_003(xp, u, a, c):
 
 @inequality(
     "wn.pythagoras_003",
-    inputs=_STEP,
-    dims=_VEC_DIMS,
+    **WN_STEP,
     relations=("=", ">="),
-    **_WN_WHERE,
     labels=("Pythagoras: u_t ⊥ αsW^⊥∇_wL", "a squared norm is ≥ 0"),
     title="‖u_{t+1}‖² = ‖u_t‖² + ‖αsW^⊥∇_wL‖² ≥ ‖u_t‖²",
     source=Source(
@@ -259,7 +254,7 @@ def wn_pythagoras_003(xp, u, gw, gain, alpha):
     "wn.growth_in_alpha_003",
     inputs={**_STEP, "alpha2": Scalar(1e-4, 10.0, log=True)},
     dims=_VEC_DIMS,
-    **_WN_WHERE,
+    where=u_nonzero,
     title="A larger step size gives a larger ‖u_{t+1}‖",
     source=Source(
         SEED_003,

@@ -5,20 +5,19 @@ from checks._vocab.sources import SEED_004
 from checks.optim._helpers import (
     orth_projector,
     probe,
+    u_nonzero,
     weight_from_direction,
 )
 from checks.optim.normalisation import (
     _DIMS,
     _VEC_DIMS,
-    _WN_WHERE,
     _expect,
-    _nonzero,
     _projections,
     _support,
     _support_point,
     _whitening,
 )
-from checks.optim.normalisation_003 import _BN3, bn_mean_003
+from checks.optim.normalisation_003 import _BN3, BN_WHITENED, bn_mean_003
 from lemmacheck import Source, Verdict, identity
 from lemmacheck.inputs import Array, Scalar
 
@@ -27,8 +26,7 @@ from lemmacheck.inputs import Array, Scalar
 
 @identity(
     "bn.mean_004",
-    inputs=_BN3,
-    dims=_DIMS,
+    **BN_WHITENED,
     relations=("=", "="),
     labels=("u is not random: out of E", "E[x] = 0"),
     title="μ_y = E[uᵀx] = uᵀE[x] = 0 for centred inputs",
@@ -49,8 +47,7 @@ def bn_mean_004(xp, u, Q, n):
 
 @identity(
     "bn.var_004",
-    inputs=_BN3,
-    dims=_DIMS,
+    **BN_WHITENED,
     relations=("=", "=", "=", "=", "="),
     labels=(
         "μ_y = 0",
@@ -95,7 +92,7 @@ def bn_var_004(xp, u, Q, n):
     inputs={**_BN3, "s_raw": Array("n"), "gamma": Scalar(-10.0, 10.0), "beta": Scalar(-10.0, 10.0)},
     dims=_DIMS,
     relations=("=", "=", "="),
-    where=_nonzero,
+    where=u_nonzero,
     labels=("μ_y = 0, σ_y = ‖u‖", "y = uᵀx", "w = γu/‖u‖"),
     title="ŷ = γ(y − μ_y)/σ_y + β = wᵀx + β for whitened, centred inputs",
     source=Source(
@@ -153,7 +150,7 @@ def _quotient_chain(xp, u, x, c, gamma, with_denominator):
     inputs=_QR,
     dims=_QR_DIMS,
     relations=("=", "=", "=", "="),
-    **_WN_WHERE,
+    where=u_nonzero,
     labels=(
         "quotient rule, as written (no 1/‖u‖²)",
         "divide by ‖u‖²",
@@ -183,7 +180,7 @@ def wn_quotient_rule_004(xp, u, x, c, gamma):
     inputs=_QR,
     dims=_VEC_DIMS,
     relations=("=", "=", "=", "="),
-    **_WN_WHERE,
+    where=u_nonzero,
     labels=("quotient rule with its 1/‖u‖²", "(same expression)", "∂‖u‖/∂u = uᵀ/‖u‖", "factor W^⊥ γx/‖u‖"),
     title="∂ŷ/∂u by the quotient rule, with the denominator ‖u‖²",
     source=_QR_SOURCE,
@@ -202,7 +199,7 @@ def wn_quotient_rule_corrected_004(xp, u, x, c, gamma):
     inputs={**_QR, "dl": Scalar(-10.0, 10.0)},
     dims=_VEC_DIMS,
     relations=("=", "="),
-    **_WN_WHERE,
+    where=u_nonzero,
     labels=("chain rule through ŷ", "∇_wL = (∂L/∂ŷ) x, s = γ/‖u‖"),
     title="∇_u L = (∂L/∂ŷ)(I − uuᵀ/‖u‖²) γx/‖u‖ = (γ/‖u‖) W^⊥ ∇_w L",
     source=Source(
@@ -235,7 +232,7 @@ def wn_grad_004(xp, u, x, c, gamma, dl):
     "wn.perp_u_zero_004",
     inputs={"u": Array("n"), "c": Array("n", scale=(1.0, 1.0))},
     dims=_VEC_DIMS,
-    **_WN_WHERE,
+    where=u_nonzero,
     title="W^⊥u = 0",
     source=Source(
         SEED_004,

@@ -22,6 +22,10 @@ _MODEL_INPUTS = {
 _DIMS = {"n": [1, 2, 3, 5, 8]}
 
 
+#: a quadratic model at x0 (f(x0), g, a symmetric H) and a step size ε > 0
+MODEL_STEP = {"inputs": _MODEL_INPUTS, "dims": _DIMS}
+
+
 def _model(xp, f0, g, H, x0, x):
     d = x - x0
     return f0 + dot(xp, d, g) + 0.5 * dot(xp, d, matvec(H, d))
@@ -47,8 +51,7 @@ def _decreases(xp, g, H, eps):
 
 @identity(
     "quad.model_after_step_002",
-    inputs=_MODEL_INPUTS,
-    dims=_DIMS,
+    **MODEL_STEP,
     relations=("=", "="),
     labels=("substitute x_1 − x_0 = −εg", "simplify"),
     title="Quadratic model after one gradient step",
@@ -74,8 +77,7 @@ def quad_model_after_step_002(xp, x0, g, H, f0, eps):
 
 @identity(
     "quad.change_002",
-    inputs=_MODEL_INPUTS,
-    dims=_DIMS,
+    **MODEL_STEP,
     relations=("=", "="),
     labels=("subtract f(x_0)", "cancel"),
     title="Change of the quadratic model after one gradient step",
@@ -98,10 +100,10 @@ def quad_change_002(xp, x0, g, H, f0, eps):
     )
 
 
+# The written condition, on any symmetric H and on a positive-definite H: one check.
 @prop(
     "quad.lr_condition_iff_002",
-    inputs=_MODEL_INPUTS,
-    dims=_DIMS,
+    **MODEL_STEP,
     where=_nonzero_curvature,
     title="Gradient descent decreases the model iff ε < 2gᵀg / gᵀHg (as written)",
     source=Source(
@@ -119,34 +121,6 @@ def quad_change_002(xp, x0, g, H, f0, eps):
     "step sizes. The decrease is evaluated as ε(−gᵀg + ½εgᵀHg) < 0, equal to f̂(x_1) − f(x_0) by "
     "quad.change_002, so that it is not lost below the rounding unit of f(x_0).",
 )
-def quad_lr_condition_iff_002(xp, g, H, eps):
-    decreases = _decreases(xp, g, H, eps)
-    condition = eps < 2 * dot(xp, g, g) / dot(xp, g, matvec(H, g))
-    return decreases == condition
-
-
-@prop(
-    "quad.lr_condition_corrected",
-    inputs=_MODEL_INPUTS,
-    dims=_DIMS,
-    where=_nonzero_curvature,
-    title="For ε > 0: the model decreases iff gᵀHg ≤ 0 or ε < 2gᵀg / gᵀHg",
-    source=Source(SEED_002, "Question 3.2", quote="or equivalently, \\epsilon < \\frac{2g^T g}{g^T H g}"),
-    statement=r"\epsilon>0,\ g\ne0:\quad \hat f_{x_0}(x_1)<f(x_0) \iff g^THg\le0 \ \lor\ "
-    r"\epsilon<\frac{2g^Tg}{g^THg}",
-    expected=Verdict.HOLDS,
-    corrects="quad.lr_condition_iff_002",
-    notes="With H positive definite (a convex model) the document's condition is exactly this one. The "
-    "comparison is computed in the factored form ε(−gᵀg + ½εgᵀHg) < 0 on the left, so near the threshold ε "
-    "= 2gᵀg/gᵀHg only rounding can disagree; such candidates are re-checked in high precision.",
-)
-def quad_lr_condition_corrected(xp, g, H, eps):
-    gg, gHg = dot(xp, g, g), dot(xp, g, matvec(H, g))
-    decreases = _decreases(xp, g, H, eps)
-    condition = (gHg <= 0) | (eps < 2 * gg / gHg)
-    return decreases == condition
-
-
 @prop(
     "quad.lr_condition_iff_spd",
     inputs={**_MODEL_INPUTS, "H": SPD("n")},
@@ -166,8 +140,31 @@ def quad_lr_condition_corrected(xp, g, H, eps):
     "case its division tacitly assumes. Decrease evaluated in the factored form, as in "
     "quad.lr_condition_iff_002.",
 )
-def quad_lr_condition_iff_spd(xp, g, H, eps):
-    return _decreases(xp, g, H, eps) == (eps < 2 * dot(xp, g, g) / dot(xp, g, matvec(H, g)))
+def quad_lr_condition_as_written(xp, g, H, eps):
+    decreases = _decreases(xp, g, H, eps)
+    condition = eps < 2 * dot(xp, g, g) / dot(xp, g, matvec(H, g))
+    return decreases == condition
+
+
+@prop(
+    "quad.lr_condition_corrected",
+    **MODEL_STEP,
+    where=_nonzero_curvature,
+    title="For ε > 0: the model decreases iff gᵀHg ≤ 0 or ε < 2gᵀg / gᵀHg",
+    source=Source(SEED_002, "Question 3.2", quote="or equivalently, \\epsilon < \\frac{2g^T g}{g^T H g}"),
+    statement=r"\epsilon>0,\ g\ne0:\quad \hat f_{x_0}(x_1)<f(x_0) \iff g^THg\le0 \ \lor\ "
+    r"\epsilon<\frac{2g^Tg}{g^THg}",
+    expected=Verdict.HOLDS,
+    corrects="quad.lr_condition_iff_002",
+    notes="With H positive definite (a convex model) the document's condition is exactly this one. The "
+    "comparison is computed in the factored form ε(−gᵀg + ½εgᵀHg) < 0 on the left, so near the threshold ε "
+    "= 2gᵀg/gᵀHg only rounding can disagree; such candidates are re-checked in high precision.",
+)
+def quad_lr_condition_corrected(xp, g, H, eps):
+    gg, gHg = dot(xp, g, g), dot(xp, g, matvec(H, g))
+    decreases = _decreases(xp, g, H, eps)
+    condition = (gHg <= 0) | (eps < 2 * gg / gHg)
+    return decreases == condition
 
 
 @identity(

@@ -1,11 +1,14 @@
 """Optimiser and normalisation statements of seeds 002-004 that had no claim: the ranges of β in the EMA and
-momentum answers, what Adam's bias-corrected moments estimate, and remarks on weight normalisation."""
+momentum answers, what Adam's bias-corrected moments estimate, and remarks on weight normalisation.
+
+An as-written claim and its corrected form check the same thing on different ranges: one function carries
+both declarations."""
 
 import sympy as sp
 
 from checks._vocab.linalg import dot
 from checks._vocab.sources import SEED_002, SEED_003, SEED_004
-from checks.optim._helpers import ema_recursive, orth_projector
+from checks.optim._helpers import ema_recursive, orth_projector, u_nonzero
 from lemmacheck import Source, Verdict, identity, inequality, prop, value
 from lemmacheck.inputs import Array, Scalar
 
@@ -15,6 +18,10 @@ BETAS_CLOSED = [0.0, 0.5, 0.9, 1.0]
 BETAS_POSITIVE = [0.5, 0.9, 0.99, 1.0]
 #: β in [0, 1): the range where the rescaling by 1 − β^n is defined
 BETAS_BELOW_ONE = [0.0, 0.5, 0.9, 0.99]
+#: a stationary gradient mean E[g] = μ
+MEAN_INPUTS = {"mu": Scalar(0.1, 2.0)}
+#: the horizons n of the Question 3.3 claims on E[v_n]
+HORIZONS = [1, 2, 5]
 
 _Q33 = "\\mathbb{E}[v_n] = \\mathbb{E}[g_n] (1 - \\beta^n) \\neq \\mathbb{E}[g_n]"
 
@@ -31,17 +38,13 @@ def _mean_of_average(xp, mu, beta, n):
     statement=r"\forall \beta\in[0,1],\ n\ge1:\ "
     r"\mathbb{E}[v_n] = (1-\beta^n)\mathbb{E}[g_n] \ne \mathbb{E}[g_n]",
     expected=Verdict.REFUTED,
-    inputs={"mu": Scalar(0.1, 2.0)},
-    dims={"beta": BETAS_CLOSED, "n": [1, 2, 5]},
+    inputs=MEAN_INPUTS,
+    dims={"beta": BETAS_CLOSED, "n": HORIZONS},
     notes="Seed 003 declares β ∈ [0, 1] (Question 3.1). At β = 0, v_n = g_n and E[v_n] = E[g_n]: "
     "the closing "
     "'≠' fails (it also fails when E[g_n] = 0). Previously recorded only in the notes of "
     "ema.expectation_chain_003. Corrected: ema.s003.biased_positive_beta.",
 )
-def biased_as_written_003(xp, mu, beta, n):
-    return _mean_of_average(xp, mu, beta, n) != mu
-
-
 @prop(
     "ema.s003.biased_positive_beta",
     title="Corrected: for β in (0, 1] and E[g] ≠ 0, E[v_n] ≠ E[g_n]",
@@ -49,21 +52,14 @@ def biased_as_written_003(xp, mu, beta, n):
     statement=r"\beta\in(0,1],\ \mathbb{E}[g]\ne0 \implies \mathbb{E}[v_n] \ne \mathbb{E}[g_n]",
     expected=Verdict.HOLDS,
     corrects="ema.s003.biased_as_written",
-    inputs={"mu": Scalar(0.1, 2.0)},
-    dims={"beta": BETAS_POSITIVE, "n": [1, 2, 5]},
+    inputs=MEAN_INPUTS,
+    dims={"beta": BETAS_POSITIVE, "n": HORIZONS},
 )
-def biased_positive_beta_003(xp, mu, beta, n):
+def biased_003(xp, mu, beta, n):
     return _mean_of_average(xp, mu, beta, n) != mu
 
 
 _RESCALE = "v'_n = \\frac{v_n}{1 - \\beta^n} and \\forall n \\geq 1, \\mathbb{E}[v'_n] = \\mathbb{E}[g_n]"
-
-
-def _rescaled_is_unbiased(xp, mu, beta, n):
-    """1 − β^n ≠ 0 (the rescaling is defined) and E[v_n] = (1 − β^n)E[g], compared without dividing."""
-    den = 1 - beta**n
-    mean = _mean_of_average(xp, mu, beta, n)
-    return (den != 0) & (xp.abs(mean - mu * den) <= 1e-12 * xp.abs(mu))
 
 
 @prop(
@@ -72,17 +68,13 @@ def _rescaled_is_unbiased(xp, mu, beta, n):
     source=Source(SEED_003, "Question 3.3", quote=_RESCALE),
     statement=r"\forall\beta\in[0,1],\ n\ge1:\ \mathbb{E}\Big[\frac{v_n}{1-\beta^n}\Big] = \mathbb{E}[g_n]",
     expected=Verdict.REFUTED,
-    inputs={"mu": Scalar(0.1, 2.0)},
-    dims={"beta": BETAS_CLOSED, "n": [1, 2, 5]},
+    inputs=MEAN_INPUTS,
+    dims={"beta": BETAS_CLOSED, "n": HORIZONS},
     notes="At β = 1 (allowed by Question 3.1) 1 − β^n = 0: v'_n is undefined (and v_n = v_0 = 0 carries no "
     "information). Checked as: the divisor is non-zero and E[v_n] = (1 − β^n)E[g]. Previously "
     "recorded only "
     "in the notes of ema.bias_correction_003. Corrected: ema.s003.rescale_below_one.",
 )
-def rescale_as_written_003(xp, mu, beta, n):
-    return _rescaled_is_unbiased(xp, mu, beta, n)
-
-
 @prop(
     "ema.s003.rescale_below_one",
     title="Corrected: for β in [0, 1) the rescaled average v_n/(1 − β^n) is defined and unbiased",
@@ -91,20 +83,19 @@ def rescale_as_written_003(xp, mu, beta, n):
     expected=Verdict.HOLDS,
     corrects="ema.s003.rescale_as_written",
     same_as=("ema.bias_correction_003",),
-    inputs={"mu": Scalar(0.1, 2.0)},
-    dims={"beta": BETAS_BELOW_ONE, "n": [1, 2, 5]},
+    inputs=MEAN_INPUTS,
+    dims={"beta": BETAS_BELOW_ONE, "n": HORIZONS},
 )
-def rescale_below_one_003(xp, mu, beta, n):
-    return _rescaled_is_unbiased(xp, mu, beta, n)
+def rescale_003(xp, mu, beta, n):
+    # 1 − β^n ≠ 0 (the rescaling is defined) and E[v_n] = (1 − β^n)E[g], compared without dividing
+    den = 1 - beta**n
+    mean = _mean_of_average(xp, mu, beta, n)
+    return (den != 0) & (xp.abs(mean - mu * den) <= 1e-12 * xp.abs(mu))
 
 
 _IDENT = "if \\alpha = \\beta and \\epsilon = \\delta(1 - \\beta), then the two schemes are equivalent"
-
-
-def _identified_momentum_admissible(xp, delta, beta):
-    """(α, ε) = (β, δ(1 − β)) lies in the momentum scheme's range α ∈ [0, 1], ε > 0."""
-    alpha, eps = beta + 0 * delta, delta * (1 - beta)
-    return (alpha >= 0) & (alpha <= 1) & (eps > 0)
+#: the running average's step size δ > 0
+DELTA_INPUTS = {"delta": Scalar(1e-3, 10.0, log=True)}
 
 
 @prop(
@@ -114,7 +105,7 @@ def _identified_momentum_admissible(xp, delta, beta):
     statement=r"\delta>0,\ \beta\in[0,1] \implies (\alpha,\epsilon) = (\beta, \delta(1-\beta))"
     r" \in [0,1]\times(0,\infty)",
     expected=Verdict.REFUTED,
-    inputs={"delta": Scalar(1e-3, 10.0, log=True)},
+    inputs=DELTA_INPUTS,
     dims={"beta": BETAS_CLOSED},
     notes="Question 3.1 declares SGD momentum with ε > 0, α ∈ [0, 1] and the running average with δ > 0, "
     "β ∈ [0, 1]. At β = 1 the identification gives ε = 0, outside the momentum scheme's range (both "
@@ -122,10 +113,6 @@ def _identified_momentum_admissible(xp, delta, beta):
     "then never move). A boundary slip, previously recorded only in the notes of momentum.equivalence_003. "
     "Corrected: momentum.s003.identification_range_fixed.",
 )
-def identification_range_003(xp, delta, beta):
-    return _identified_momentum_admissible(xp, delta, beta)
-
-
 @prop(
     "momentum.s003.identification_range_fixed",
     title="Corrected: for β in [0, 1) the identified (α, ε) = (β, δ(1 − β)) is a momentum scheme",
@@ -133,11 +120,13 @@ def identification_range_003(xp, delta, beta):
     statement=r"\delta>0,\ \beta\in[0,1) \implies (\beta, \delta(1-\beta)) \in [0,1]\times(0,\infty)",
     expected=Verdict.HOLDS,
     corrects="momentum.s003.identification_range",
-    inputs={"delta": Scalar(1e-3, 10.0, log=True)},
+    inputs=DELTA_INPUTS,
     dims={"beta": BETAS_BELOW_ONE},
 )
-def identification_range_fixed_003(xp, delta, beta):
-    return _identified_momentum_admissible(xp, delta, beta)
+def identification_range_003(xp, delta, beta):
+    # (α, ε) = (β, δ(1 − β)) lies in the momentum scheme's range α ∈ [0, 1], ε > 0
+    alpha, eps = beta + 0 * delta, delta * (1 - beta)
+    return (alpha >= 0) & (alpha <= 1) & (eps > 0)
 
 
 _ADAM = (
@@ -186,20 +175,17 @@ def hat_estimates_mean_004(xp, mu, beta, t):
     return _adam_means(xp, mu, beta, t)[0], mu
 
 
-WN_INPUTS = {
-    "u": Array("n"),
-    "grad": Array("n"),
-    "alpha": Scalar(1e-3, 1.0, log=True),
-    "gamma": Scalar(0.1, 3.0),
+#: a weight-normalisation update of u: direction u ≠ 0, loss gradient, learning rate α, gain γ
+WN_UPDATE = {
+    "inputs": {
+        "u": Array("n"),
+        "grad": Array("n"),
+        "alpha": Scalar(1e-3, 1.0, log=True),
+        "gamma": Scalar(0.1, 3.0),
+    },
+    "dims": {"n": [1, 2, 3, 5]},
+    "where": u_nonzero,
 }
-
-
-def _u_nonzero(xp, u, **_):
-    """u ≠ 0: W^⊥ and s = γ/‖u‖ need it (the floor keeps ‖u‖² clear of underflow)."""
-    return dot(xp, u, u) > 1e-100
-
-
-_INCREASES = "Then, we showed that the norm of u increases at each update."
 
 
 def _wn_step(xp, u, grad, alpha, gamma):
@@ -209,6 +195,9 @@ def _wn_step(xp, u, grad, alpha, gamma):
     return u - (alpha * s)[:, None] * proj
 
 
+_INCREASES = "Then, we showed that the norm of u increases at each update."
+
+
 @inequality(
     "wn.s003.norm_increases",
     title="'The norm of u increases at each update': ‖u_{t+1}‖ > ‖u_t‖",
@@ -216,18 +205,11 @@ def _wn_step(xp, u, grad, alpha, gamma):
     statement=r"\|u_{t+1}\| > \|u_t\|",
     expected=Verdict.REFUTED,
     relations=(">",),
-    inputs=WN_INPUTS,
-    dims={"n": [1, 2, 3, 5]},
-    where=_u_nonzero,
+    **WN_UPDATE,
     notes="What the derivation shows is ‖u_{t+1}‖² = ‖u_t‖² + ‖αsW^⊥∇_wL‖² ≥ ‖u_t‖² (wn.pythagoras_003): "
     "equality whenever W^⊥∇_wL = 0, i.e. ∇_wL ∥ u_t — always in dimension 1, and at any stationary point. "
     "Compared on squared norms. Corrected: wn.s003.norm_nondecreasing.",
 )
-def norm_increases_003(xp, u, grad, alpha, gamma):
-    new = _wn_step(xp, u, grad, alpha, gamma)
-    return dot(xp, new, new), dot(xp, u, u)
-
-
 @inequality(
     "wn.s003.norm_nondecreasing",
     title="Corrected: the norm of u never decreases, ‖u_{t+1}‖ ≥ ‖u_t‖",
@@ -237,11 +219,9 @@ def norm_increases_003(xp, u, grad, alpha, gamma):
     relations=(">=",),
     corrects="wn.s003.norm_increases",
     same_as=("wn.pythagoras_003", "wn.norm_growth_002"),
-    inputs=WN_INPUTS,
-    dims={"n": [1, 2, 3, 5]},
-    where=_u_nonzero,
+    **WN_UPDATE,
 )
-def norm_nondecreasing_003(xp, u, grad, alpha, gamma):
+def norm_growth_003(xp, u, grad, alpha, gamma):
     new = _wn_step(xp, u, grad, alpha, gamma)
     return dot(xp, new, new), dot(xp, u, u)
 
@@ -255,9 +235,7 @@ _ORTH = "so u_t and -\\alpha s W^* \\cdot \\nabla_w L_t are orthogonal vectors"
     source=Source(SEED_002, "Question 4.3", quote=_ORTH),
     statement=r"u_t^\top\big(-\alpha s W^*\nabla_w L_t\big) = 0",
     expected=Verdict.HOLDS,
-    inputs=WN_INPUTS,
-    dims={"n": [1, 2, 3, 5]},
-    where=_u_nonzero,
+    **WN_UPDATE,
     same_as=("wn.orthogonal_update_003",),
     notes="Both sides anchored by ‖u‖‖step‖ + 1, so that a product that is zero up to rounding is compared "
     "with a number, not with 0.",
@@ -283,7 +261,7 @@ _PROJ = (
     labels=("P(Pa + u) = Pa + u (idempotent, fixes u)", "cᵀ(Pa + u) = aᵀPc + cᵀu (symmetric)"),
     inputs={"u": Array("n"), "a": Array("n"), "c": Array("n")},
     dims={"n": [1, 2, 3, 5]},
-    where=_u_nonzero,
+    where=u_nonzero,
     same_as=("wn.projector_002",),
     notes="Probed with vectors a, c; each side anchored by ‖c‖(‖a‖ + ‖u‖) + 1.",
 )
@@ -302,6 +280,12 @@ def projection_onto_u_002(xp, u, a, c):
 _A2 = "\\stackrel{A^2 = A^\\top A}{\\longrightarrow} = \\mathbb{E}((u^\\top x)^\\top u^\\top x)"
 
 
+def _a_squared_sides(xp, A, c, d):
+    """(cᵀA²d, cᵀAᵀAd): the rule A² = AᵀA probed with the vectors c, d."""
+    Ad = xp.matmul(A, d[..., None])
+    return dot(xp, c, xp.matmul(A, Ad)[..., 0]), dot(xp, c, xp.matmul(xp.transpose(A), Ad)[..., 0])
+
+
 @identity(
     "bn.a_squared_rule_004",
     title="The rule A² = AᵀA the step is labelled with, for a square matrix A",
@@ -316,8 +300,7 @@ _A2 = "\\stackrel{A^2 = A^\\top A}{\\longrightarrow} = \\mathbb{E}((u^\\top x)^\
     "Previously recorded only in the notes of bn.var_004. Corrected: bn.a_squared_rule_symmetric.",
 )
 def a_squared_rule_004(xp, A, c, d):
-    Ad = xp.matmul(A, d[..., None])
-    return dot(xp, c, xp.matmul(A, Ad)[..., 0]), dot(xp, c, xp.matmul(xp.transpose(A), Ad)[..., 0])
+    return _a_squared_sides(xp, A, c, d)
 
 
 @identity(
@@ -332,9 +315,7 @@ def a_squared_rule_004(xp, A, c, d):
     notes="A = B + Bᵀ is symmetric by construction.",
 )
 def a_squared_rule_symmetric(xp, B, c, d):
-    A = B + xp.transpose(B)
-    Ad = xp.matmul(A, d[..., None])
-    return dot(xp, c, xp.matmul(A, Ad)[..., 0]), dot(xp, c, xp.matmul(xp.transpose(A), Ad)[..., 0])
+    return _a_squared_sides(xp, B + xp.transpose(B), c, d)
 
 
 _GEOM = (
@@ -344,16 +325,20 @@ _GEOM = (
 
 
 def _geometric_step(betas, n=3):
-    """The third line of the chain, (1 − β)β^n (1/β)(1 − (1/β)^n)/(1 − 1/β), exactly (E[g] = 1)."""
+    """The third line of the chain at each β, exactly (E[g] = 1), and the value 1 − β^n it should equal.
+
+    The line is (1 − β)β^n (1/β)(1 − (1/β)^n)/(1 − 1/β); ``betas`` are rational strings."""
     b = sp.Symbol("beta")
     line = (1 - b) * b**n * (1 / b) * (1 - (1 / b) ** n) / (1 - 1 / b)
-    return [line.subs(b, sp.Rational(v)) for v in betas]
+    return {
+        "computed": lambda: [line.subs(b, sp.Rational(v)) for v in betas],
+        "stated": [1 - sp.Rational(v) ** n for v in betas],
+    }
 
 
 value(
     "ema.s003.geometric_step_range",
-    computed=lambda: _geometric_step(["0", "1/2", "9/10", "1"]),
-    stated=[1 - sp.Rational(v) ** 3 for v in ("0", "1/2", "9/10", "1")],
+    **_geometric_step(["0", "1/2", "9/10", "1"]),
     title="Q3.3's geometric-sum line equals (1 − β^n)E[g] for every β in [0, 1] (n = 3, E[g] = 1)",
     source=Source(SEED_003, "Question 3.3 (third line of the chain)", quote=_GEOM),
     statement=r"\forall\beta\in[0,1]:\ (1-\beta)\beta^n\frac1\beta\frac{1-(1/\beta)^n}{1-1/\beta} = "
@@ -367,8 +352,7 @@ value(
 
 value(
     "ema.s003.geometric_step_inside",
-    computed=lambda: _geometric_step(["1/10", "1/2", "9/10", "99/100"]),
-    stated=[1 - sp.Rational(v) ** 3 for v in ("1/10", "1/2", "9/10", "99/100")],
+    **_geometric_step(["1/10", "1/2", "9/10", "99/100"]),
     title="Corrected: for 0 < β < 1 the geometric-sum line equals 1 − β^n (n = 3)",
     source=Source(SEED_003, "Question 3.3 (third line, corrected: 0 < β < 1)", quote=_GEOM),
     statement=r"0<\beta<1:\ (1-\beta)\beta^n\frac1\beta\frac{1-(1/\beta)^n}{1-1/\beta} = 1-\beta^n",

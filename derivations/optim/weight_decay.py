@@ -70,32 +70,26 @@ derivation(
     labels=["λ = −2ηγ in θ_i − η∇L + λθ_i"],
 )
 
+
 # Adam + L2: the gradient line. ∇L is common to both sides, the penalty term is what is compared.
+def _penalty_gradient_against(term):
+    """cᵀ∇(γ‖θ‖²) = cᵀ(the term the gradient line adds)."""
+    return [scalar(c.T * grad(penalty)), "=", scalar(c.T * term)]
+
+
 derivation(
     "adam.l2_gradient_line_004",
-    chain=[
-        scalar(c.T * grad(penalty)),
-        "=",
-        scalar(c.T * gamma * theta),
-    ],
+    chain=_penalty_gradient_against(gamma * theta),
     labels=["∇(γ‖θ‖²) against the written new term γθ"],
 )
 derivation(
     "adam.l2_gradient_33a_004",
-    chain=[
-        scalar(c.T * grad(penalty)),
-        "=",
-        scalar(c.T * gamma * theta),
-    ],
+    chain=_penalty_gradient_against(gamma * theta),
     labels=["∇(γ‖θ‖²) against the written γθ_t"],
 )
 derivation(
     "adam.l2_gradient_line_corrected",
-    chain=[
-        scalar(c.T * grad(penalty)),
-        "=",
-        scalar(c.T * 2 * gamma * theta),
-    ],
+    chain=_penalty_gradient_against(2 * gamma * theta),
     labels=["∇(γ‖θ‖²) = 2γθ"],
 )
 
