@@ -58,6 +58,15 @@ class Candidate:
         return self.significance > SIGNIFICANCE
 
 
+def _keep_strongest(heap: list, cand: Candidate, cap: int) -> None:
+    """Keep ``cand`` in the min-heap of the ``cap`` strongest (equal strengths: the first found stays)."""
+    item = (cand.strength, next(_tiebreak), cand)
+    if len(heap) < cap:
+        heapq.heappush(heap, item)
+    elif item[0] > heap[0][0]:
+        heapq.heapreplace(heap, item)
+
+
 @dataclasses.dataclass
 class DimsRecord:
     """What one dims combination produced: counts, and its strongest candidates."""
@@ -68,11 +77,7 @@ class DimsRecord:
     strongest: list = dataclasses.field(default_factory=list)  # min-heap of (strength, tiebreak, Candidate)
 
     def offer(self, cand: Candidate) -> None:
-        item = (cand.strength, next(_tiebreak), cand)
-        if len(self.strongest) < SETTLE_PER_DIMS:
-            heapq.heappush(self.strongest, item)
-        elif item[0] > self.strongest[0][0]:
-            heapq.heapreplace(self.strongest, item)
+        _keep_strongest(self.strongest, cand, SETTLE_PER_DIMS)
 
     def merge(self, other: DimsRecord) -> None:
         self.count += other.count
@@ -99,14 +104,7 @@ class CandidatePool:
         if cand.must_settle:
             rec.significant += 1
             self.significant_total += 1
-            self._keep_significant(cand)
-
-    def _keep_significant(self, cand: Candidate) -> None:
-        item = (cand.strength, next(_tiebreak), cand)
-        if len(self.must_settle) < MUST_SETTLE_CAP:
-            heapq.heappush(self.must_settle, item)
-        elif item[0] > self.must_settle[0][0]:
-            heapq.heapreplace(self.must_settle, item)
+            _keep_strongest(self.must_settle, cand, MUST_SETTLE_CAP)
 
     def merge(self, other: CandidatePool) -> None:
         """Take in another pool's candidates (a chunk of the same sweep), keeping what this pool would
@@ -116,7 +114,7 @@ class CandidatePool:
             self.by_dims.setdefault(key, DimsRecord()).merge(rec)
         self.significant_total += other.significant_total
         for _, _, cand in sorted(other.must_settle, key=lambda t: t[1]):
-            self._keep_significant(cand)
+            _keep_strongest(self.must_settle, cand, MUST_SETTLE_CAP)
 
     def __bool__(self) -> bool:
         return bool(self.by_dims)
