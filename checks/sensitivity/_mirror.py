@@ -68,6 +68,25 @@ class Mirror:
     options: dict = field(default_factory=dict)
 
 
+def written_and_corrected(
+    kind: Callable, claim_id: str, wrt: Wrt, check: Callable, *, written: dict, corrected: dict, **shared
+) -> list[Mirror]:
+    """The two rows of a step recorded as written (``claim_id``) and corrected (``claim_id.corrected``,
+    which ``corrects`` it): ``shared`` is the setting both declare (inputs, dims, …), ``written`` and
+    ``corrected`` what each declares besides; ``check`` runs with ``corrected=False`` / ``True``."""
+    return [
+        Mirror(kind, claim_id, wrt, check, {**shared, **written}, options=dict(corrected=False)),
+        Mirror(
+            kind,
+            claim_id + ".corrected",
+            wrt,
+            check,
+            {**shared, **corrected, "corrects": claim_id},
+            options=dict(corrected=True),
+        ),
+    ]
+
+
 def declare(row: Mirror, module: str) -> None:
     """Declare ``row``'s claim (from ``module``) with a check bound to its parameter."""
     check, wrt, options = row.check, row.wrt, row.options
