@@ -288,6 +288,9 @@ QUAD_TOL = Tolerance(
 #: dims of the RNN claims: H ≤ 4, T ≤ 4 in the quick profile, all three activations
 SENS_RNN_DIMS = {"H": [1, 2, 3], "T": [1, 3], "act": list(SMOOTH)}
 SENS_RNN_DIMS_H2 = {"H": [2, 3], "T": [2, 4], "act": list(SMOOTH)}
+#: the setting of a first-order step "A ≤ B" (or "≃"): a Taylor test in ε; a remainder of order 2 vindicates
+#: the step
+FIRST_ORDER_STEP = dict(order=2, relation="<=")
 
 
 def sens_rnn_inputs(

@@ -15,6 +15,7 @@ from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.sources import SEED_000, SEED_001
 from checks.sensitivity._helpers import (
     FD_TOL,
+    FIRST_ORDER_STEP,
     SEC_U,
     SENS_RNN_DIMS,
     SENS_RNN_DIMS_H2,
@@ -253,6 +254,12 @@ def _first_order_inf(xp, eps, U, W, V, s0, X, act, T, wrt):
     return lhs, eps * xp.max(s1(xp, G_all), axis=-1) * sinf(xp, D)
 
 
+#: eq. (13) and (23), the same first-order step for U and for W, in the worst direction of the worst row
+_WORST_ROW = dict(
+    expected=Verdict.APPROXIMATE, inputs=sens_rnn_inputs(K=3), dims=SENS_RNN_DIMS_H2, **FIRST_ORDER_STEP
+)
+
+
 @approximation(
     "sens.eq13_first_order",
     title="Eq. (13): ‖Vs_t(U+ΔU) − Vs_t(U)‖_∞ ≤ max_p‖Q_tṼ_p‖_{S¹}‖ΔU‖_{S∞} — a first-order bound, worst "
@@ -266,11 +273,7 @@ def _first_order_inf(xp, eps, U, W, V, s0, X, act, T, wrt):
     statement=r"\|\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - "
     r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)\|_\infty \le \max_p\|\mathbf{Q}_t\tilde{\mathbf{V}}_p\|_{S^1}\|"
     r"\Delta\mathbf{U}\|_{S^\infty}",
-    expected=Verdict.APPROXIMATE,
-    inputs=sens_rnn_inputs(K=3),
-    dims=SENS_RNN_DIMS_H2,
-    order=2,
-    relation="<=",
+    **_WORST_ROW,
     notes="ΔU = ε × polar factor of ∂[Vs_t]_{p*}/∂U for the maximising row p*: the direction in which the "
     "bound is tight to first order, so the remainder is the second-order term (order 2 measured) and the "
     "failure rate is the fraction of instances where that term pushes the true change above the bound. In "
@@ -293,12 +296,8 @@ def eq13_first_order(xp, eps, U, W, V, s0, X, act, T):
     statement=r"\|\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
     r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)\|_\infty \le \max_p\|\mathbf{P}_t\tilde{\mathbf{V}}_p\|_{S^1}\|"
     r"\Delta\mathbf{W}\|_{S^\infty}",
-    expected=Verdict.APPROXIMATE,
     same_as=("sens.eq13_first_order",),
-    inputs=sens_rnn_inputs(K=3),
-    dims=SENS_RNN_DIMS_H2,
-    order=2,
-    relation="<=",
+    **_WORST_ROW,
     notes="As eq. (13), for W.",
 )
 def eq23_first_order(xp, eps, U, W, V, s0, X, act, T):
