@@ -65,6 +65,12 @@ def loss_rnn_inputs(labels: str = "onehot") -> dict:
     return spec
 
 
+#: the setting of a claim checked on one RNN instance with one-hot labels and a perturbation ΔΦ: its inputs
+#: and dims; claims expected to be refuted take the small dims
+ON_RNN = dict(inputs=loss_rnn_inputs("onehot"), dims=LOSS_RNN_DIMS)
+ON_SMALL_RNN = dict(ON_RNN, dims=LOSS_RNN_DIMS_SMALL)
+
+
 def _softmax_rows(raw: np.ndarray) -> np.ndarray:
     e = np.exp(raw - raw.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
