@@ -169,6 +169,17 @@ def first_order(xp, eps, wrt, U, W, s0, X, v, D, act, T, **_):
     return xp.sum(v * (moved - fw["states"][T]), axis=-1), eps * frob(xp, G, D)
 
 
+def integral_form(xp, wrt, U, W, s0, X, v, D, act, T, *, literal, **_):
+    """(V_p(s_T(θ + D) − s_T(θ)), ∫_0^1 G(θ + τD) paired with D dτ), G = ∇V_p s_T from the recursion, the
+    pairing the literal trace tr(G D) or the Frobenius ⟨G, D⟩ = tr(GᵀD); Gauss–Legendre quadrature."""
+    nodes, weights = gauss_legendre_01(xp)
+    total = 0
+    for tau, w in zip(nodes, weights, strict=True):
+        G = row_grad(xp, v, forward_sensitivities(xp, *wrt.moved(U, W, tau * D), s0, X, act)[wrt.sens][T])
+        total = total + w * (xp.trace(xp.matmul(G, D)) if literal else frob(xp, G, D))
+    return _change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0), total
+
+
 # --------------------------------------------------------------------------- remainder and ½ d/dt
 
 

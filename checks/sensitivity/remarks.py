@@ -14,7 +14,6 @@ from checks.sensitivity._helpers import (
     QUAD_TOL,
     const,
     forward_sensitivities,
-    gauss_legendre_01,
     row_grad,
     sens_rnn_inputs,
     slice_s1,
@@ -24,6 +23,7 @@ from checks.sensitivity._helpers import (
     true_ds,
     unit_sinf,
 )
+from checks.sensitivity._mirror import WRT, integral_form
 from lemmacheck import Source, Verdict, identity, inequality
 from lemmacheck.inputs import Array, OneHot, Scalar
 
@@ -230,19 +230,6 @@ _U_INT = "[Vs_t(U^k + ΔU) − Vs_t(U^k)]_p = ∫_0^1 tr[∂[Vs_t(U)]_p/∂U]_{U
 _U_SEC = "Loss Bound with Respect to U, item 2 (first display)"
 
 
-def _u_integral(xp, U, W, s0, X, v, D, act, T, *, literal):
-    """(v·(s_T(U+ΔU) − s_T(U)), ∫_0^1 tr(G(U+τΔU)ΔU) or ⟨G, ΔU⟩ dτ), G = Mtr(v Q_T) from the recursion."""
-    nodes, weights = gauss_legendre_01(xp)
-    total = 0
-    for tau, w in zip(nodes, weights, strict=True):
-        G = row_grad(xp, v, forward_sensitivities(xp, U + tau * D, W, s0, X, act)["Q"][T])
-        total = total + w * (xp.trace(xp.matmul(G, D)) if literal else frob(xp, G, D))
-    change = xp.sum(
-        v * (states_at(xp, U + D, W, s0, X, act)[T] - states_at(xp, U, W, s0, X, act)[T]), axis=-1
-    )
-    return change, total
-
-
 @identity(
     "sens.u_integral_000",
     title="U section: [Vs_t(U+ΔU) − Vs_t(U)]_p = ∫ tr[(∂[Vs_t]_p/∂U) ΔU] dt with the literal trace (N = H)",
@@ -267,7 +254,7 @@ def _u_integral(xp, U, W, s0, X, v, D, act, T, *, literal):
     "with ‖ΔU‖ ≈ 1 the integrand swings by orders of magnitude along the path.",
 )
 def u_integral_000(xp, U, W, s0, X, v, D, act, T):
-    return _u_integral(xp, U, W, s0, X, v, D, act, T, literal=True)
+    return integral_form(xp, WRT["U"], U, W, s0, X, v, D, act, T, literal=True)
 
 
 @identity(
@@ -287,7 +274,7 @@ def u_integral_000(xp, U, W, s0, X, v, D, act, T):
     tol=QUAD_TOL,
 )
 def u_integral_000_corrected(xp, U, W, s0, X, v, D, act, T):
-    return _u_integral(xp, U, W, s0, X, v, D, act, T, literal=False)
+    return integral_form(xp, WRT["U"], U, W, s0, X, v, D, act, T, literal=False)
 
 
 _GUESS = (

@@ -20,13 +20,13 @@ from checks.sensitivity._helpers import (
     SENS_RNN_DIMS_H2,
     const,
     forward_sensitivities,
-    gauss_legendre_01,
     row_grad,
     sens_rnn_inputs,
     states_at,
     true_ds,
     w_dgrad_parts,
 )
+from checks.sensitivity._mirror import WRT, integral_form
 from lemmacheck import Source, Verdict, identity, inequality
 from lemmacheck.inputs import Array, Scalar
 
@@ -73,19 +73,6 @@ def w_grad_mtr(xp, U, W, s0, X, v, B, act, T):
 # ------------------------------------------------------------------------ the integral form, first-order part
 
 
-def _integral(xp, U, W, s0, X, v, D, act, T, transpose):
-    nodes, weights = gauss_legendre_01(xp)
-    total = 0
-    for tau, w in zip(nodes, weights, strict=False):
-        G = row_grad(xp, v, forward_sensitivities(xp, U, W + tau * D, s0, X, act)["P"][T])
-        integrand = frob(xp, G, D) if transpose else xp.trace(xp.matmul(G, D))
-        total = total + w * integrand
-    diff = xp.sum(
-        v * (states_at(xp, U, W, s0, X, act, dW=D, e=1.0)[T] - states_at(xp, U, W, s0, X, act)[T]), axis=-1
-    )
-    return diff, total
-
-
 _INT_QUOTE = "[Vs_t(W^k + ΔW) − Vs_t(W^k)]_p = ∫_0^1 tr[∂[Vs_t(W)]_p/∂W |_{W=W^k+tΔW} ΔW] dt"
 
 
@@ -108,7 +95,7 @@ _INT_QUOTE = "[Vs_t(W^k + ΔW) − Vs_t(W^k)]_p = ∫_0^1 tr[∂[Vs_t(W)]_p/∂W
     "Corrected form: sens.w_integral_000.corrected.",
 )
 def w_integral_000(xp, U, W, s0, X, v, D, act, T):
-    return _integral(xp, U, W, s0, X, v, D, act, T, transpose=False)
+    return integral_form(xp, WRT["W"], U, W, s0, X, v, D, act, T, literal=True)
 
 
 @identity(
@@ -125,7 +112,7 @@ def w_integral_000(xp, U, W, s0, X, v, D, act, T):
     tol=QUAD_TOL,
 )
 def w_integral_000_corrected(xp, U, W, s0, X, v, D, act, T):
-    return _integral(xp, U, W, s0, X, v, D, act, T, transpose=True)
+    return integral_form(xp, WRT["W"], U, W, s0, X, v, D, act, T, literal=False)
 
 
 @inequality(
