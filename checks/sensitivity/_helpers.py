@@ -90,6 +90,11 @@ def true_ds(xp, U, W, s0, X, act, t, dU=None, dW=None):
     return directional(xp, lambda e: states_at(xp, U, W, s0, X, act, dU, dW, e)[t])
 
 
+def true_dvs(xp, U, W, s0, X, v, act, t, dU=None, dW=None):
+    """Ground-truth d(v·s_t)/de along (dU, dW), shape (B,)."""
+    return directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dU, dW, e)[t], axis=-1))
+
+
 def true_dlam(xp, U, W, s0, X, act, t, dU=None, dW=None):
     """Ground-truth d σ'(z_t) / de along (dU, dW)."""
     _, d1, _ = activation(xp, act)

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from checks._vocab.activations import SUP_D1, activation, curvature_ratio
-from checks._vocab.fd import directional
 from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.rnn import preactivations_and_states
 from checks.sensitivity._helpers import (
@@ -24,6 +23,7 @@ from checks.sensitivity._helpers import (
     states_at,
     tangents,
     true_ds,
+    true_dvs,
 )
 from lemmacheck import approximation
 
@@ -119,7 +119,7 @@ def linking(xp, wrt, U, W, s0, X, v, B, act, T, **_):
     pre, states = preactivations_and_states(xp, U, W, s0, X, act)
     _, d1, _ = activation(xp, act)
     step = wrt.direction(B)
-    vs = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, **step, e=e)[T], axis=-1))
+    vs = true_dvs(xp, U, W, s0, X, v, act, T, **step)
     ds = true_ds(xp, U, W, s0, X, act, T, **step)
     ds_prev = true_ds(xp, U, W, s0, X, act, T - 1, **step)
     rhs = d1(pre[T - 1]) * (matvec(B, wrt.input_at(states, X, T)) + matvec(W, ds_prev))

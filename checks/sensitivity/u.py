@@ -10,7 +10,6 @@ import math
 
 import numpy as np
 
-from checks._vocab.fd import directional
 from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.sources import SEED_000, SEED_001
 from checks.sensitivity._helpers import (
@@ -25,6 +24,7 @@ from checks.sensitivity._helpers import (
     row_grad,
     sens_rnn_inputs,
     states_at,
+    true_dvs,
 )
 from lemmacheck import Source, Verdict, approximation, identity, inequality
 
@@ -54,7 +54,7 @@ def u_grad_mtr(xp, U, W, s0, X, v, B, act, T):
     """⟨∇_U V_p s_t, B⟩ two ways against finite differences."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     l1 = fw["lam1"][T]
-    vs = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dU=B, e=e)[T], axis=-1))
+    vs = true_dvs(xp, U, W, s0, X, v, act, T, dU=B)
     g1 = row_grad(xp, v, fw["Q"][T])
     g2 = xp.outer(l1 * v, X[:, T - 1]) + row_grad(xp, l1 * v, xp.einsum("bkm,bmij->bkij", W, fw["Q"][T - 1]))
     return vs, frob(xp, g1, B), frob(xp, g2, B)
@@ -86,7 +86,7 @@ def eq16_grad(xp, U, W, s0, X, v, B, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     u = fw["lam1"][T] * v
     g = xp.outer(u, X[:, T - 1]) + row_grad(xp, matvec(xp.transpose(W), u), fw["Q"][T - 1])
-    vs = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dU=B, e=e)[T], axis=-1))
+    vs = true_dvs(xp, U, W, s0, X, v, act, T, dU=B)
     return vs, frob(xp, g, B)
 
 

@@ -9,7 +9,7 @@ with probability one).
 import numpy as np
 
 from checks._vocab.activations import SMOOTH, SUP_D1
-from checks._vocab.fd import directional, mixed
+from checks._vocab.fd import mixed
 from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.sources import SEED_000, SEED_001
 from checks.sensitivity._helpers import (
@@ -24,6 +24,7 @@ from checks.sensitivity._helpers import (
     sens_rnn_inputs,
     states_at,
     true_ds,
+    true_dvs,
     w_dgrad_parts,
 )
 from checks.sensitivity._mirror import WRT, integral_form
@@ -59,7 +60,7 @@ from lemmacheck.inputs import Array, Scalar
 def w_grad_mtr(xp, U, W, s0, X, v, B, act, T):
     """⟨∇_W V_p s_t, B⟩ three ways against finite differences."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
-    truth = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dW=B, e=e)[T], axis=-1))
+    truth = true_dvs(xp, U, W, s0, X, v, act, T, dW=B)
     l1, s_prev, P1 = fw["lam1"][T], fw["states"][T - 1], fw["P"][T - 1]
     eye = const(xp, np.eye(W.shape[-1]))
     Sbar = eye[None, :, :, None] * s_prev[:, None, None, :]
@@ -189,7 +190,7 @@ def w_chain_000(xp, U, W, s0, X, v, D, act, T):
 )
 def eq26_grad(xp, U, W, s0, X, v, B, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
-    truth = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dW=B, e=e)[T], axis=-1))
+    truth = true_dvs(xp, U, W, s0, X, v, act, T, dW=B)
     l1, s_prev, P1 = fw["lam1"][T], fw["states"][T - 1], fw["P"][T - 1]
     u = l1 * v  # Λ̃'_t Ṽ_pᵀ
     eye = const(xp, np.eye(W.shape[-1]))
