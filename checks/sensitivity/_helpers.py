@@ -25,7 +25,7 @@ from checks._vocab.fd import directional
 from checks._vocab.linalg import inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.rnn import preactivations_and_states, token_loss
 from lemmacheck import Tolerance
-from lemmacheck.inputs import Array
+from lemmacheck.inputs import Array, OneHot, Scalar
 
 #: section titles of seed 000
 SEC_U = "Loss Bound with Respect to U"
@@ -93,6 +93,11 @@ def true_ds(xp, U, W, s0, X, act, t, dU=None, dW=None):
 def true_dvs(xp, U, W, s0, X, v, act, t, dU=None, dW=None):
     """Ground-truth d(v·s_t)/de along (dU, dW), shape (B,)."""
     return directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dU, dW, e)[t], axis=-1))
+
+
+def entrywise_excess(xp, M, c, B):
+    """max_ij(|M_ij| − c B_ij), one scalar c per instance: ≤ 0 exactly when |M| ≤ cB entrywise."""
+    return xp.max(xp.max(xp.abs(M) - c[:, None, None] * B, axis=-1), axis=-1)
 
 
 def true_dlam(xp, U, W, s0, X, act, t, dU=None, dW=None):
@@ -296,6 +301,25 @@ SENS_RNN_DIMS_H2 = {"H": [2, 3], "T": [2, 4], "act": list(SMOOTH)}
 #: the setting of a first-order step "A ≤ B" (or "≃"): a Taylor test in ε; a remainder of order 2 vindicates
 #: the step
 FIRST_ORDER_STEP = dict(order=2, relation="<=")
+
+
+#: classes of the token loss E_t in the claims on it (the label y is one-hot)
+LOSS_K = 3
+
+
+def loss_step_inputs(direction: str, step=(1e-3, 2.0)) -> dict:
+    """U, W, V (LOSS_K rows), s0, X and a one-hot label y of one RNN instance, a direction D for U or W
+    and a step size log-uniform in ``step``: the inputs of the claims on the token loss E_t."""
+    return {
+        "U": Array("H", 2, low=-2.0, high=2.0),
+        "W": Array("H", "H", low=-1.2, high=1.2),
+        "V": Array(LOSS_K, "H", low=-2.0, high=2.0),
+        "s0": Array("H", low=-1.0, high=1.0),
+        "X": Array("T", 2, low=-2.0, high=2.0),
+        "y": OneHot(LOSS_K),
+        "D": Array("H", 2 if direction == "U" else "H", low=-1.0, high=1.0),
+        "step": Scalar(*step, log=True),
+    }
 
 
 def sens_rnn_inputs(

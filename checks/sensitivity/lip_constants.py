@@ -19,33 +19,20 @@ from checks._vocab.activations import SMOOTH, curvature_ratio
 from checks._vocab.linalg import frob, matvec, s1, sinf
 from checks._vocab.sources import SEED_001
 from checks.sensitivity._helpers import (
+    LOSS_K,
     forward_sensitivities,
     lipschitz_U,
     lipschitz_W,
+    loss_step_inputs,
     row_grad,
     softmax_residual,
     token_losses,
     unit_sinf,
 )
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, inequality, study
-from lemmacheck.inputs import Array, OneHot, Scalar
 from lemmacheck.xp import numpy_xp
 
-K = 3
 LIP_DIMS = {"H": [1, 2, 3], "T": [1, 3], "act": SMOOTH}
-
-
-def _inputs(direction):
-    return {
-        "U": Array("H", 2, low=-2.0, high=2.0),
-        "W": Array("H", "H", low=-1.2, high=1.2),
-        "V": Array(K, "H", low=-2.0, high=2.0),
-        "s0": Array("H", low=-1.0, high=1.0),
-        "X": Array("T", 2, low=-2.0, high=2.0),
-        "y": OneHot(K),
-        "D": Array("H", 2 if direction == "U" else "H", low=-1.0, high=1.0),
-        "step": Scalar(1e-3, 2.0, log=True),
-    }
 
 
 def _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, wrt, *, fixed=False):
@@ -88,7 +75,7 @@ _LU_QUOTE = (
     r"\mathbf{W}\|_{S^\infty}\|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\max_p(\lambda_p'^{-1}\lambda_p''\|"
     r"\mathbf{Q}_{t-1:,:,p}\|_{S^1})",
     expected=Verdict.REFUTED,
-    inputs=_inputs("U"),
+    inputs=loss_step_inputs("U"),
     dims=LIP_DIMS,
     notes="The form implied by eq. (7) + (13) + (17) + (18) is E_t(U+ΔU) ≤ E_t + ⟨∇E_t, ΔU⟩ + "
     "L_U‖ΔU‖²_{S∞} (the constant multiplies ‖Δ‖² directly, not L/2). λ', λ'' are taken at z_t. Checked as "
@@ -116,7 +103,7 @@ _LW_QUOTE = (
     r"\langle\nabla_{\mathbf{W}}E_t,\Delta\mathbf{W}\rangle + "
     r"L_{\mathbf{W}}\|\Delta\mathbf{W}\|_{S^\infty}^2",
     expected=Verdict.REFUTED,
-    inputs=_inputs("W"),
+    inputs=loss_step_inputs("W"),
     dims=LIP_DIMS,
     notes="Same form and reading as lip.l_u (the last ‖P_{t−1:,:,p}‖ is read as S¹). The 2× term is eq. "
     "(29) + eq. (30), each ‖λ'_t‖_∞‖V_p‖₂‖‖P_{t−1}‖‖₂‖ΔW‖. Fails for the same reasons (signed ratio, "
@@ -133,9 +120,9 @@ def _draw(rng, n, H, N, T, wnorm):
     U = rng.standard_normal((n, H, N))
     G = rng.standard_normal((n, H, H))
     W = G / np.linalg.svd(G, compute_uv=False)[:, :1, None] * wnorm
-    V = rng.standard_normal((n, K, H))
+    V = rng.standard_normal((n, LOSS_K, H))
     X = rng.standard_normal((n, T, N))
-    y = np.eye(K)[rng.integers(0, K, n)]
+    y = np.eye(LOSS_K)[rng.integers(0, LOSS_K, n)]
     return U, W, V, np.zeros((n, H)), X, y
 
 
@@ -233,7 +220,7 @@ def lip_majorisation(profile):
                     curves.setdefault((wrt, act), []).append((wnorm, step, 1 - holds.mean()))
     tables = [
         Table(
-            title=f"Majorisation E_t(Φ+Δ) ≤ E_t + ⟨∇E_t, Δ⟩ + L‖Δ‖²_S∞ (H={H}, N={N}, T={T}, K={K}, "
+            title=f"Majorisation E_t(Φ+Δ) ≤ E_t + ⟨∇E_t, Δ⟩ + L‖Δ‖²_S∞ (H={H}, N={N}, T={T}, K={LOSS_K}, "
             f"{n} instances per row, worst of 4 random directions)",
             columns=[
                 "constant",

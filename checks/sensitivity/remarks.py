@@ -14,6 +14,7 @@ from checks.sensitivity._helpers import (
     QUAD_TOL,
     const,
     forward_sensitivities,
+    loss_step_inputs,
     row_grad,
     sens_rnn_inputs,
     slice_s1,
@@ -25,22 +26,7 @@ from checks.sensitivity._helpers import (
 )
 from checks.sensitivity._mirror import WRT, integral_form
 from lemmacheck import Source, Verdict, identity, inequality
-from lemmacheck.inputs import Array, OneHot, Scalar
-
-K = 3
-
-
-def _loss_inputs(direction, step):
-    return {
-        "U": Array("H", 2, low=-2.0, high=2.0),
-        "W": Array("H", "H", low=-1.2, high=1.2),
-        "V": Array(K, "H", low=-2.0, high=2.0),
-        "s0": Array("H", low=-1.0, high=1.0),
-        "X": Array("T", 2, low=-2.0, high=2.0),
-        "y": OneHot(K),
-        "D": Array("H", 2 if direction == "U" else "H", low=-1.0, high=1.0),
-        "step": Scalar(*step, log=True),
-    }
+from lemmacheck.inputs import Array
 
 
 def _lip_u_lemma3_fixed(xp, V, X, W, fw, t, absratio):
@@ -106,7 +92,7 @@ _STUDY_INSTANCE = {
     r"|\lambda''_p/\lambda'_p|\,\|\mathbf{Q}_{t:,:,p}\|_{S^1}",
     expected=Verdict.REFUTED,
     corrects="lip.l_u",
-    inputs=_loss_inputs("U", (1e-3, 2.0)),
+    inputs=loss_step_inputs("U", (1e-3, 2.0)),
     dims={"H": [1, 2, 3], "T": [1, 3, 4], "act": list(SMOOTH)},
     examples=[_STUDY_INSTANCE],
     notes="The study lip.majorisation measures eq. (22) with the two defects of Lemma 3 repaired (signed "
@@ -164,7 +150,7 @@ def _w_parts(xp, U, W, V, s0, X, y, D, step, act, T):
     r"\Delta\mathbf{z} = "
     r"\mathbf{V}\mathbf{s}_t(\mathbf{W}+\Delta\mathbf{W}) - \mathbf{V}\mathbf{s}_t(\mathbf{W})",
     expected=Verdict.REFUTED,
-    inputs=_loss_inputs("W", (1e-2, 30.0)),
+    inputs=loss_step_inputs("W", (1e-2, 30.0)),
     dims={"H": [1, 2], "T": [1, 2], "act": list(SMOOTH)},
     notes="The sentence repeats the first part; the second must subtract the first-order change "
     "⟨V∇_W s_t, ΔW⟩, as eq. (24) does and §B.1 writes. Read as written, eq. (7) would bound the remainder "
@@ -187,7 +173,7 @@ def w_parts_as_written(xp, U, W, V, s0, X, y, D, step, act, T):
     expected=Verdict.HOLDS,
     corrects="lip.w_parts_as_written",
     same_as=("loss.eq7",),
-    inputs=_loss_inputs("W", (1e-2, 30.0)),
+    inputs=loss_step_inputs("W", (1e-2, 30.0)),
     dims={"H": [1, 2, 3], "T": [1, 3], "act": list(SMOOTH)},
 )
 def w_parts_corrected(xp, U, W, V, s0, X, y, D, step, act, T):

@@ -19,6 +19,7 @@ from checks.sensitivity._helpers import (
     SENS_RNN_DIMS,
     SENS_RNN_DIMS_H2,
     const,
+    entrywise_excess,
     forward_sensitivities,
     polar_direction,
     row_grad,
@@ -209,7 +210,7 @@ def u_n_elem_000(xp, U, W, s0, X, v, D, act, T):
         * sinf(xp, W)
     )
     Qb = xp.sqrt(xp.sum(Q1 * Q1, axis=1))
-    gap = xp.max(xp.max(xp.abs(N) - c[:, None, None] * Qb, axis=-1), axis=-1)
+    gap = entrywise_excess(xp, N, c, Qb)
     return gap, 0 * gap
 
 

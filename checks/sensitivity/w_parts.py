@@ -10,6 +10,7 @@ from checks.sensitivity._helpers import (
     SEC_W,
     SENS_RNN_DIMS,
     SENS_RNN_DIMS_H2,
+    entrywise_excess,
     forward_sensitivities,
     row_grad,
     sens_rnn_inputs,
@@ -277,7 +278,7 @@ _P3_QUOTE = (
 )
 def w_part3_elem_000(xp, U, W, s0, X, v, D, act, T):
     M, c, Pb = _part3(xp, U, W, s0, X, v, D, act, T)
-    gap = xp.max(xp.max(xp.abs(M) - c[:, None, None] * Pb, axis=-1), axis=-1)
+    gap = entrywise_excess(xp, M, c, Pb)
     return gap, 0 * gap
 
 
@@ -352,7 +353,7 @@ _P4_QUOTE = (
 )
 def w_part4_elem_000(xp, U, W, s0, X, v, D, act, T):
     M, c, Pb = _part4(xp, U, W, s0, X, v, D, act, T)
-    gap = xp.max(xp.max(xp.abs(M) - c[:, None, None] * Pb, axis=-1), axis=-1)
+    gap = entrywise_excess(xp, M, c, Pb)
     return gap, 0 * gap
 
 
