@@ -138,13 +138,19 @@ def _part1_chain(xp, U, W, s0, X, v, D, act, T, fixed):
     return e0, e1, e2, e3, e4, e5, e6
 
 
-_PART1_LABELS = (
-    "eq. (8) with a column and a row",
-    "vectors: S∞ = S¹ = ℓ²",
-    "‖x ⊙ y‖₂ ≤ ‖x‖₂‖y‖₂, ‖V_p‖_∞",
-    "‖λ''‖₂ → ‖λ''‖_∞ and triangle inequality",
-    "‖ΔW s‖ ≤ ‖ΔW‖‖s‖; ‖WPvecΔW‖₂ ≤ √H max_p …",
-    "factor",
+#: the part-1 chain, as written and corrected: the same six steps
+_PART1 = dict(
+    inputs=sens_rnn_inputs(direction="W"),
+    dims=SENS_RNN_DIMS_H2,
+    relations=("<=", "=", "<=", "<=", "<=", "="),
+    labels=(
+        "eq. (8) with a column and a row",
+        "vectors: S∞ = S¹ = ℓ²",
+        "‖x ⊙ y‖₂ ≤ ‖x‖₂‖y‖₂, ‖V_p‖_∞",
+        "‖λ''‖₂ → ‖λ''‖_∞ and triangle inequality",
+        "‖ΔW s‖ ≤ ‖ΔW‖‖s‖; ‖WPvecΔW‖₂ ≤ √H max_p …",
+        "factor",
+    ),
 )
 
 
@@ -161,10 +167,7 @@ _PART1_LABELS = (
     r"\mathbf{s}_{t-1}^T\|_2 + \sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})",
     expected=Verdict.HOLDS,
     expected_broken_step=4,
-    inputs=sens_rnn_inputs(direction="W"),
-    dims=SENS_RNN_DIMS_H2,
-    relations=("<=", "=", "<=", "<=", "<=", "="),
-    labels=_PART1_LABELS,
+    **_PART1,
     notes="Step 4 replaces ‖λ''_t‖₂ by the smaller ‖λ''_t‖_∞ while the triangle inequality only splits the "
     "other factor: ‖λ''‖₂‖a + b‖₂ ≤ ‖λ''‖_∞(‖a‖₂ + ‖b‖₂) is false when a, b are aligned and λ'' has two "
     "comparable entries. The final bound is nevertheless true, because ‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂ gives it "
@@ -184,10 +187,7 @@ def w_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
     r"\|_{S^1})",
     expected=Verdict.HOLDS,
     corrects="sens.w_part1_chain_000",
-    inputs=sens_rnn_inputs(direction="W"),
-    dims=SENS_RNN_DIMS_H2,
-    relations=("<=", "=", "<=", "<=", "<=", "="),
-    labels=_PART1_LABELS,
+    **_PART1,
 )
 def w_part1_chain_000_corrected(xp, U, W, s0, X, v, D, act, T):
     return _part1_chain(xp, U, W, s0, X, v, D, act, T, fixed=True)
