@@ -9,6 +9,12 @@ from lemmacheck import Source, StudyResult, Table, Verdict, inequality, study
 # -------------------------------------------------------------------------------- the general bound (7)
 
 
+def _eq7_sides(q, garbled):
+    """E_t's remainder E_t(Φ+ΔΦ) − E_t − ⟨∇E_t, ΔΦ⟩ against ½‖Δz‖∞² + 2·(the garbled last term, as read)."""
+    E, E_new = q["f"] + q["g"], q["f_new"] + q["g_new"]
+    return E_new - E - (q["grad_f"] + q["grad_g"]), q["half_sq"] + 2 * garbled
+
+
 @inequality(
     "loss.eq7",
     title="Eq. (7), the general upper bound of the token loss (garbled last term read as 2‖r‖∞)",
@@ -31,8 +37,7 @@ from lemmacheck import Source, StudyResult, Table, Verdict, inequality, study
 )
 @on_terms
 def loss_eq7(xp, q):
-    E, E_new = q["f"] + q["g"], q["f_new"] + q["g_new"]
-    return E_new - E - (q["grad_f"] + q["grad_g"]), q["half_sq"] + 2 * q["r_inf"]
+    return _eq7_sides(q, q["r_inf"])
 
 
 @inequality(
@@ -55,8 +60,7 @@ def loss_eq7(xp, q):
 )
 @on_terms
 def loss_eq7_reading_b(xp, q):
-    E, E_new = q["f"] + q["g"], q["f_new"] + q["g_new"]
-    return E_new - E - (q["grad_f"] + q["grad_g"]), q["half_sq"] + 2 * inf_norm(xp, q["dz"])
+    return _eq7_sides(q, inf_norm(xp, q["dz"]))
 
 
 # ------------------------------------------------------------------------------------------------ study
