@@ -9,6 +9,7 @@ topic modules declare each claim of a mirrored pair from a table (``MIRRORED``),
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -211,6 +212,36 @@ def half_derivative(xp, eps, wrt, U, W, s0, X, v, D, act, T, **_):
     dU, dW = wrt.moved(0 * U, 0 * W, eps * D)
     tg = tangents(xp, U, W, s0, X, act, dU, dW, fw)
     return s1(xp, integral), 0.5 * s1(xp, row_grad(xp, v, tg[wrt.sens_dot][T]))
+
+
+# --------------------------------------------------------------------------- seed 000's part-1 chain
+
+
+def part1_chain(xp, wrt, U, W, s0, X, v, D, act, T, *, step3, **_):
+    """‖(dλ_T/dt) ⊙ V_pᵀ yᵀ‖_{S¹} (y = x_T or s_{T−1}) down seed 000's part-1 chain, dλ_T/dt = λ'' ⊙ m with
+    m = Dy + W S_{T−1} vec D; ``step3`` is how its third line bounds the λ'' factor: "inside" keeps
+    ‖λ'' ⊙ m‖₂ (U), "swap" writes ‖λ''‖₂‖m‖₂ (W as written), "sup" ‖λ''‖_∞‖m‖₂ (W corrected)."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    l2, S1 = fw["lam2"][T], fw[wrt.sens][T - 1]
+    y = wrt.input_at(fw["states"], X, T)
+    a = matvec(D, y)
+    b = xp.einsum("bkm,bmij,bij->bk", W, S1, D)
+    dlam = l2 * (a + b)
+    H = W.shape[-1]
+    ws = xp.max(s1(xp, xp.einsum("bpm,bmij->bpij", W, S1)), axis=-1)  # max_p ‖Mtr(W_{p,:} S_{T−1})‖_{S¹}
+    ny, nD = norm2(xp, y), sinf(xp, D)
+    e0 = s1(xp, xp.outer(dlam * v, y))
+    e1 = norm2(xp, dlam * v) * ny  # ‖·‖_{S∞} of a column = ‖·‖₂, ‖yᵀ‖_{S¹} = ‖y‖₂
+    e2 = norm2(xp, dlam * v) * ny
+    if step3 == "inside":
+        e3 = norm2(xp, l2 * (a + b)) * inf_norm(xp, v) * ny
+    else:
+        lam_norm = norm2(xp, l2) if step3 == "swap" else inf_norm(xp, l2)
+        e3 = lam_norm * norm2(xp, a + b) * inf_norm(xp, v) * ny
+    e4 = inf_norm(xp, l2) * inf_norm(xp, v) * ny * (norm2(xp, a) + norm2(xp, b))
+    e5 = inf_norm(xp, l2) * inf_norm(xp, v) * ny * (nD * ny + math.sqrt(H) * ws * nD)
+    e6 = inf_norm(xp, l2) * inf_norm(xp, v) * ny * nD * (ny + math.sqrt(H) * ws)
+    return e0, e1, e2, e3, e4, e5, e6
 
 
 # --------------------------------------------------------------------------- Lemma 3 inside the bounds

@@ -27,6 +27,7 @@ from checks.sensitivity._helpers import (
     states_at,
     true_dvs,
 )
+from checks.sensitivity._mirror import WRT, part1_chain
 from lemmacheck import Source, Verdict, approximation, identity, inequality
 
 
@@ -125,25 +126,6 @@ def u_dlambda_000(xp, U, W, s0, X, D, c, act, T):
     return xp.sum(c * truth, axis=-1), xp.sum(c * form1, axis=-1), xp.sum(c * form2, axis=-1)
 
 
-def _u_part1(xp, U, W, s0, X, v, D, act, T, fixed):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    l2, x, Q1 = fw["lam2"][T], X[:, T - 1], fw["Q"][T - 1]
-    a = matvec(D, x)
-    b = xp.einsum("bkm,bmij,bij->bk", W, Q1, D)
-    dlam = l2 * (a + b)
-    H = U.shape[1]
-    wq = xp.max(s1(xp, xp.einsum("bpm,bmij->bpij", W, Q1)), axis=-1)
-    nx, nD = norm2(xp, x), sinf(xp, D)
-    e0 = s1(xp, xp.outer(dlam * v, x))
-    e1 = norm2(xp, dlam * v) * nx
-    e2 = norm2(xp, dlam * v) * nx
-    e3 = norm2(xp, l2 * (a + b)) * inf_norm(xp, v) * nx  # as written: ‖λ'' ⊙ (ΔU x_t + W Q vec ΔU)‖₂
-    e4 = inf_norm(xp, l2) * inf_norm(xp, v) * nx * (norm2(xp, a) + norm2(xp, b))
-    e5 = inf_norm(xp, l2) * inf_norm(xp, v) * nx * (nD * nx + math.sqrt(H) * wq * nD)
-    e6 = inf_norm(xp, l2) * inf_norm(xp, v) * nx * nD * (nx + math.sqrt(H) * wq)
-    return e0, e1, e2, e3, e4, e5, e6
-
-
 _UP1_QUOTE = (
     "||(d/dt λ_t) ⊙ V_{p,:}ᵀ x_tᵀ||_{S1} ≤ ... ≤ ||λ''_t ⊙ (ΔU x_t + W Q_{t−1}vec(ΔU))||_2 ||V_{p,:}ᵀ||_∞ "
     "||x_tᵀ||_2 ≤ ||λ''_t||_∞ ||V_{p,:}ᵀ||_∞ ||x_tᵀ||_2 (||ΔU x_t||_2 + ||W Q_{t−1}vec(ΔU)||_2) ≤ ... "
@@ -175,7 +157,7 @@ _UP1_QUOTE = (
     "ΔU)‖₂, and then uses ‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂: every step is sound.",
 )
 def u_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
-    return _u_part1(xp, U, W, s0, X, v, D, act, T, fixed=False)
+    return part1_chain(xp, WRT["U"], U, W, s0, X, v, D, act, T, step3="inside")
 
 
 @inequality(

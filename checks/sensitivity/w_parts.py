@@ -17,6 +17,7 @@ from checks.sensitivity._helpers import (
     true_dlam,
     true_ds,
 )
+from checks.sensitivity._mirror import WRT, part1_chain
 from lemmacheck import Source, Verdict, identity, inequality
 
 # --------------------------------------------------------------------------- dλ_t/dt
@@ -122,22 +123,6 @@ _PART1_QUOTE = (
 )
 
 
-def _part1_chain(xp, U, W, s0, X, v, D, act, T, fixed):
-    q = _part_quantities(xp, U, W, s0, X, v, D, act, T)
-    dlam, s, l2 = q["dlam"], q["s"], q["l2"]
-    ns, nD = norm2(xp, s), sinf(xp, D)
-    e0 = s1(xp, xp.outer(dlam * v, s))
-    e1 = norm2(xp, dlam * v) * ns  # ‖·‖_{S∞} of a column = ‖·‖₂, ‖sᵀ‖_{S¹} = ‖s‖₂
-    e2 = norm2(xp, dlam * v) * ns
-    y = q["Ds"] + q["WPd"]
-    lam_norm = inf_norm(xp, l2) if fixed else norm2(xp, l2)
-    e3 = lam_norm * norm2(xp, y) * inf_norm(xp, v) * ns
-    e4 = inf_norm(xp, l2) * inf_norm(xp, v) * ns * (norm2(xp, q["Ds"]) + norm2(xp, q["WPd"]))
-    e5 = inf_norm(xp, l2) * inf_norm(xp, v) * ns * (nD * ns + math.sqrt(q["H"]) * q["wp"] * nD)
-    e6 = inf_norm(xp, l2) * inf_norm(xp, v) * ns * nD * (ns + math.sqrt(q["H"]) * q["wp"])
-    return e0, e1, e2, e3, e4, e5, e6
-
-
 #: the part-1 chain, as written and corrected: the same six steps
 _PART1 = dict(
     inputs=sens_rnn_inputs(direction="W"),
@@ -174,7 +159,7 @@ _PART1 = dict(
     "directly (sens.w_part1_chain_000.corrected). dλ_t/dt uses σ'' at U x_t + W s_{t−1} (sens.dlambda_000).",
 )
 def w_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
-    return _part1_chain(xp, U, W, s0, X, v, D, act, T, fixed=False)
+    return part1_chain(xp, WRT["W"], U, W, s0, X, v, D, act, T, step3="swap")
 
 
 @inequality(
@@ -190,7 +175,7 @@ def w_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
     **_PART1,
 )
 def w_part1_chain_000_corrected(xp, U, W, s0, X, v, D, act, T):
-    return _part1_chain(xp, U, W, s0, X, v, D, act, T, fixed=True)
+    return part1_chain(xp, WRT["W"], U, W, s0, X, v, D, act, T, step3="sup")
 
 
 @inequality(
