@@ -106,7 +106,7 @@ def declare(row: Mirror, module: str) -> None:
     row.kind(row.claim_id, **row.meta)(fn)
 
 
-def _change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, e):
+def change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, e):
     """V_p (s_T(θ + eD) − s_T(θ)) from the forward pass."""
     moved = states_at(xp, U, W, s0, X, act, **wrt.direction(D), e=e)[T]
     return xp.sum(v * (moved - states_at(xp, U, W, s0, X, act)[T]), axis=-1)
@@ -178,7 +178,7 @@ def integral_form(xp, wrt, U, W, s0, X, v, D, act, T, *, literal, **_):
     for tau, w in zip(nodes, weights, strict=True):
         G = row_grad(xp, v, forward_sensitivities(xp, *wrt.moved(U, W, tau * D), s0, X, act)[wrt.sens][T])
         total = total + w * (xp.trace(xp.matmul(G, D)) if literal else frob(xp, G, D))
-    return _change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0), total
+    return change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0), total
 
 
 # --------------------------------------------------------------------------- remainder and ½ d/dt
@@ -194,7 +194,7 @@ def remainder_chain(xp, wrt, U, W, s0, X, v, D, act, T, **_):
         integral = integral + w * (
             row_grad(xp, v, forward_sensitivities(xp, U2, W2, s0, X, act)[wrt.sens][T]) - G0
         )
-    r = _change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0) - frob(xp, G0, D)
+    r = change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0) - frob(xp, G0, D)
     return r, frob(xp, integral, D), sinf(xp, D) * s1(xp, integral)
 
 

@@ -29,6 +29,7 @@ from checks.sensitivity._helpers import (
     token_losses,
     unit_sinf,
 )
+from checks.sensitivity._mirror import WRT
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, inequality, study
 from lemmacheck.xp import numpy_xp
 
@@ -41,12 +42,8 @@ def _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, wrt, *, fixed=False):
     Dn = unit_sinf(xp, D) * step[:, None, None]
     r = softmax_residual(xp, V, fw["states"][T], y)
     rV = matvec(xp.transpose(V), r)  # ∇_{s_t}E_t = Vᵀ(softmax − y)
-    if wrt == "U":
-        grad = row_grad(xp, rV, fw["Q"][T])
-        new = token_losses(xp, U + Dn, W, V, s0, X, y, act, T)
-    else:
-        grad = row_grad(xp, rV, fw["P"][T])
-        new = token_losses(xp, U, W + Dn, V, s0, X, y, act, T)
+    grad = row_grad(xp, rV, fw[WRT[wrt].sens][T])
+    new = token_losses(xp, *WRT[wrt].moved(U, W, Dn), V, s0, X, y, act, T)
     old = token_losses(xp, U, W, V, s0, X, y, act, T)
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
     if wrt == "U":

@@ -229,10 +229,9 @@ def eq12_holder(xp, U, W, s0, X, v, D, act, T):
 
 def _first_order_inf(xp, eps, U, W, V, s0, X, act, T, wrt):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
-    G_all = xp.einsum("bqk,bkij->bqij", V, fw["Q" if wrt == "U" else "P"][T])
+    G_all = xp.einsum("bqk,bkij->bqij", V, fw[wrt.sens][T])
     D = polar_direction(xp, _worst_row(xp, G_all))
-    dU, dW = (D, None) if wrt == "U" else (None, D)
-    s_new = states_at(xp, U, W, s0, X, act, dU=dU, dW=dW, e=eps)[T]
+    s_new = states_at(xp, U, W, s0, X, act, **wrt.direction(D), e=eps)[T]
     lhs = inf_norm(xp, matvec(V, s_new) - matvec(V, fw["states"][T]))
     return lhs, eps * xp.max(s1(xp, G_all), axis=-1) * sinf(xp, D)
 
@@ -263,7 +262,7 @@ _WORST_ROW = dict(
     "other directions the bound has first-order slack. It is a first-order statement, not a bound.",
 )
 def eq13_first_order(xp, eps, U, W, V, s0, X, act, T):
-    return _first_order_inf(xp, eps, U, W, V, s0, X, act, T, "U")
+    return _first_order_inf(xp, eps, U, W, V, s0, X, act, T, WRT["U"])
 
 
 @approximation(
@@ -284,4 +283,4 @@ def eq13_first_order(xp, eps, U, W, V, s0, X, act, T):
     notes="As eq. (13), for W.",
 )
 def eq23_first_order(xp, eps, U, W, V, s0, X, act, T):
-    return _first_order_inf(xp, eps, U, W, V, s0, X, act, T, "W")
+    return _first_order_inf(xp, eps, U, W, V, s0, X, act, T, WRT["W"])
