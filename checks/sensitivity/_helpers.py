@@ -113,6 +113,11 @@ def _eye_block(xp, H, shift=0):
     return const(xp, np.eye(H, k=shift))
 
 
+def bar_tensor(xp, y, H):
+    """X̄_t (y = x_t) or S̄_{t-1} (y = s_{t-1}) as a stack of 3-tensors, [k, i, j] = δ_ki y_j."""
+    return _eye_block(xp, H)[None, :, :, None] * y[:, None, None, :]
+
+
 def forward_sensitivities(xp, U, W, s0, X, act, *, sbar="correct"):
     r"""Forward pass with ``P_t = Λ_t(S̄_{t-1} + W P_{t-1})`` and ``Q_t = Λ_t(X̄_t + W Q_{t-1})``.
 

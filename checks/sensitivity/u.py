@@ -18,13 +18,14 @@ from checks.sensitivity._helpers import (
     SEC_U,
     SENS_RNN_DIMS,
     SENS_RNN_DIMS_H2,
-    const,
+    bar_tensor,
     entrywise_excess,
     forward_sensitivities,
     polar_direction,
     row_grad,
     sens_rnn_inputs,
     states_at,
+    true_dlam,
     true_dvs,
 )
 from checks.sensitivity._mirror import WRT, part1_chain
@@ -114,12 +115,9 @@ def eq16_grad(xp, U, W, s0, X, v, B, act, T):
     notes="Here the pre-activation index is right (compare sens.dlambda_000 in the W section).",
 )
 def u_dlambda_000(xp, U, W, s0, X, D, c, act, T):
-    from checks.sensitivity._helpers import true_dlam
-
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     l2, x, Q1 = fw["lam2"][T], X[:, T - 1], fw["Q"][T - 1]
-    eye = const(xp, np.eye(U.shape[1]))
-    Xbar = eye[None, :, :, None] * x[:, None, None, :]
+    Xbar = bar_tensor(xp, x, U.shape[1])
     form1 = l2 * xp.einsum("bkij,bij->bk", Xbar + xp.einsum("bkm,bmij->bkij", W, Q1), D)
     form2 = l2 * (matvec(D, x) + xp.einsum("bkm,bmij,bij->bk", W, Q1, D))
     truth = true_dlam(xp, U, W, s0, X, act, T, dU=D)

@@ -18,6 +18,7 @@ from checks.sensitivity._helpers import (
     SEC_W,
     SENS_RNN_DIMS,
     SENS_RNN_DIMS_H2,
+    bar_tensor,
     const,
     forward_sensitivities,
     row_grad,
@@ -62,8 +63,7 @@ def w_grad_mtr(xp, U, W, s0, X, v, B, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     truth = true_dvs(xp, U, W, s0, X, v, act, T, dW=B)
     l1, s_prev, P1 = fw["lam1"][T], fw["states"][T - 1], fw["P"][T - 1]
-    eye = const(xp, np.eye(W.shape[-1]))
-    Sbar = eye[None, :, :, None] * s_prev[:, None, None, :]
+    Sbar = bar_tensor(xp, s_prev, W.shape[-1])
     WP = xp.einsum("bkm,bmij->bkij", W, P1)
     g1 = row_grad(xp, v, fw["P"][T])
     g2 = row_grad(xp, v * l1, Sbar + WP)
@@ -193,8 +193,7 @@ def eq26_grad(xp, U, W, s0, X, v, B, act, T):
     truth = true_dvs(xp, U, W, s0, X, v, act, T, dW=B)
     l1, s_prev, P1 = fw["lam1"][T], fw["states"][T - 1], fw["P"][T - 1]
     u = l1 * v  # Λ̃'_t Ṽ_pᵀ
-    eye = const(xp, np.eye(W.shape[-1]))
-    Sbar = eye[None, :, :, None] * s_prev[:, None, None, :]  # [q, i, j] = δ_qi s_j
+    Sbar = bar_tensor(xp, s_prev, W.shape[-1])  # [q, i, j] = δ_qi s_j
     PWt = xp.einsum("bqij,bkq->bkij", P1, W)  # (P_{t-1} W̃ᵀ)[k] = Σ_q W_kq P[q]
     g_tensor = row_grad(xp, u, Sbar + PWt)
     g_split = xp.outer(u, s_prev) + row_grad(xp, u, PWt)
