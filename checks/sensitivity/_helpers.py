@@ -260,25 +260,26 @@ def softmax_residual(xp, V, s, y):
     return xp.softmax(matvec(V, s), axis=-1) - y
 
 
-def lipschitz_U(xp, V, X, W, fw, t, *, curvature):
-    r"""Seed 001 eq. (22) as written: L_U at token t (``curvature`` = λ''_p/λ'_p at z_t, signed)."""
+def lipschitz_U(xp, V, X, W, fw, t, *, curvature, lemma3_at_t=False):
+    r"""Seed 001 eq. (22): L_U at token t (``curvature`` = λ''_p/λ'_p at z_t, signed as written).  Lemma 3's
+    factor max_p(curvature_p ‖Q_{·,·,p}‖_{S¹}) takes Q_{t−1} as written, Q_t with ``lemma3_at_t``."""
     Q = fw["Q"]
     Vn = xp.max(norm2(xp, V), axis=-1)
     QV = xp.einsum("bqk,bkij->bqij", V, Q[t])
     first = 0.5 * xp.max(s1(xp, QV), axis=-1) ** 2
     qn = slice_s1(xp, Q[t - 1])
-    m = xp.max(curvature * qn, axis=-1)
+    m = xp.max(curvature * (slice_s1(xp, Q[t]) if lemma3_at_t else qn), axis=-1)
     return first + Vn * norm2(xp, X[:, t - 1]) * m + Vn * sinf(xp, W) * norm2(xp, qn) * m
 
 
-def lipschitz_W(xp, V, W, fw, t, *, curvature):
-    r"""Seed 001 eq. (32) as written: L_W at token t."""
+def lipschitz_W(xp, V, W, fw, t, *, curvature, lemma3_at_t=False):
+    r"""Seed 001 eq. (32): L_W at token t, Lemma 3's factor as in :func:`lipschitz_U` (P for Q)."""
     P = fw["P"]
     Vn = xp.max(norm2(xp, V), axis=-1)
     PV = xp.einsum("bqk,bkij->bqij", V, P[t])
     first = 0.5 * xp.max(s1(xp, PV), axis=-1) ** 2
     pn = slice_s1(xp, P[t - 1])
-    m = xp.max(curvature * pn, axis=-1)
+    m = xp.max(curvature * (slice_s1(xp, P[t]) if lemma3_at_t else pn), axis=-1)
     l1 = fw["lam1"][t]
     return (
         first

@@ -16,7 +16,7 @@ it holds, the worst ratio and the looseness per regime.
 import numpy as np
 
 from checks._vocab.activations import SMOOTH, curvature_ratio
-from checks._vocab.linalg import frob, matvec, s1, sinf
+from checks._vocab.linalg import frob, matvec, sinf
 from checks._vocab.sources import SEED_001
 from checks.sensitivity._helpers import (
     LOSS_K,
@@ -129,35 +129,11 @@ def _lip_variants(xp, U, W, V, s0, X, y, act, T, wrt):
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
     if wrt == "U":
         L = lipschitz_U(xp, V, X, W, fw, T, curvature=ratio)
-        Lf = _lip_u_fixed(xp, V, X, W, fw, T, np.abs(ratio))
+        Lf = lipschitz_U(xp, V, X, W, fw, T, curvature=np.abs(ratio), lemma3_at_t=True)
     else:
         L = lipschitz_W(xp, V, W, fw, T, curvature=ratio)
-        Lf = _lip_w_fixed(xp, V, W, fw, T, np.abs(ratio))
+        Lf = lipschitz_W(xp, V, W, fw, T, curvature=np.abs(ratio), lemma3_at_t=True)
     return fw, L, Lf
-
-
-def _lip_u_fixed(xp, V, X, W, fw, t, absratio):
-    Q = fw["Q"]
-    Vn = np.max(np.linalg.norm(V, axis=-1), axis=-1)
-    first = 0.5 * np.max(s1(xp, np.einsum("bqk,bkij->bqij", V, Q[t])), axis=-1) ** 2
-    m = np.max(absratio * s1(xp, Q[t]), axis=-1)
-    qn = np.linalg.norm(s1(xp, Q[t - 1]), axis=-1)
-    return first + Vn * np.linalg.norm(X[:, t - 1], axis=-1) * m + Vn * sinf(xp, W) * qn * m
-
-
-def _lip_w_fixed(xp, V, W, fw, t, absratio):
-    P = fw["P"]
-    Vn = np.max(np.linalg.norm(V, axis=-1), axis=-1)
-    first = 0.5 * np.max(s1(xp, np.einsum("bqk,bkij->bqij", V, P[t])), axis=-1) ** 2
-    m = np.max(absratio * s1(xp, P[t]), axis=-1)
-    pn = np.linalg.norm(s1(xp, P[t - 1]), axis=-1)
-    l1 = np.max(np.abs(fw["lam1"][t]), axis=-1)
-    return (
-        first
-        + Vn * np.linalg.norm(fw["states"][t - 1], axis=-1) * m
-        + 2 * Vn * l1 * pn
-        + Vn * sinf(xp, W) * pn * m
-    )
 
 
 @study(

@@ -14,10 +14,10 @@ from checks.sensitivity._helpers import (
     QUAD_TOL,
     const,
     forward_sensitivities,
+    lipschitz_U,
     loss_step_inputs,
     row_grad,
     sens_rnn_inputs,
-    slice_s1,
     softmax_residual,
     states_at,
     token_losses,
@@ -27,17 +27,6 @@ from checks.sensitivity._helpers import (
 from checks.sensitivity._mirror import WRT, integral_form
 from lemmacheck import Source, Verdict, identity, inequality
 from lemmacheck.inputs import Array
-
-
-def _lip_u_lemma3_fixed(xp, V, X, W, fw, t, absratio):
-    """Eq. (22) with Lemma 3 corrected in its max_p factor: |λ''/λ'| and Q_t (the study's 'fixed' L_U)."""
-    Q = fw["Q"]
-    Vn = xp.max(norm2(xp, V), axis=-1)
-    first = 0.5 * xp.max(s1(xp, xp.einsum("bqk,bkij->bqij", V, Q[t])), axis=-1) ** 2
-    m = xp.max(absratio * slice_s1(xp, Q[t]), axis=-1)
-    qn = norm2(xp, slice_s1(xp, Q[t - 1]))
-    return first + Vn * norm2(xp, X[:, t - 1]) * m + Vn * sinf(xp, W) * qn * m
-
 
 #: an instance of the study lip.majorisation (tanh, ‖W‖_{S∞} = 2, ‖ΔU‖_{S∞} = 1, remainder/(L‖Δ‖²) = 1.66)
 _STUDY_INSTANCE = {
@@ -114,7 +103,7 @@ def lip_u_lemma3_fixed(xp, U, W, V, s0, X, y, D, step, act, T):
     new = token_losses(xp, U + Dn, W, V, s0, X, y, act, T)
     old = token_losses(xp, U, W, V, s0, X, y, act, T)
     absratio = xp.abs(curvature_ratio(xp, fw["pre"][T - 1], act))
-    L = _lip_u_lemma3_fixed(xp, V, X, W, fw, T, absratio)
+    L = lipschitz_U(xp, V, X, W, fw, T, curvature=absratio, lemma3_at_t=True)
     return new - old - frob(xp, grad, Dn), L * sinf(xp, Dn) ** 2
 
 
