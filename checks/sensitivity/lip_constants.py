@@ -36,8 +36,9 @@ from lemmacheck.xp import numpy_xp
 LIP_DIMS = {"H": [1, 2, 3], "T": [1, 3], "act": SMOOTH}
 
 
-def _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, wrt, *, fixed=False):
-    """(remainder, L‖Δ‖²_{S∞}) with Δ = step · D/‖D‖_{S∞}."""
+def majorisation_sides(xp, U, W, V, s0, X, y, D, step, act, T, wrt, *, lemma3_fixed=False):
+    """(remainder, L‖Δ‖²_{S∞}) with Δ = step · D/‖D‖_{S∞}; L as written, or with Lemma 3's defects fixed
+    (|λ''/λ'|, Q_t/P_t in the max_p factor)."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     Dn = unit_sinf(xp, D) * step[:, None, None]
     r = softmax_residual(xp, V, fw["states"][T], y)
@@ -46,10 +47,11 @@ def _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, wrt, *, fixed=False):
     new = token_losses(xp, *WRT[wrt].moved(U, W, Dn), V, s0, X, y, act, T)
     old = token_losses(xp, U, W, V, s0, X, y, act, T)
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
+    lemma3 = dict(curvature=xp.abs(ratio), lemma3_at_t=True) if lemma3_fixed else dict(curvature=ratio)
     if wrt == "U":
-        L = lipschitz_U(xp, V, X, W, fw, T, curvature=ratio)
+        L = lipschitz_U(xp, V, X, W, fw, T, **lemma3)
     else:
-        L = lipschitz_W(xp, V, W, fw, T, curvature=ratio)
+        L = lipschitz_W(xp, V, W, fw, T, **lemma3)
     return new - old - frob(xp, grad, Dn), L * sinf(xp, Dn) ** 2
 
 
@@ -82,7 +84,7 @@ _LU_QUOTE = (
     "lip.majorisation.",
 )
 def lip_l_u(xp, U, W, V, s0, X, y, D, step, act, T):
-    return _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, "U")
+    return majorisation_sides(xp, U, W, V, s0, X, y, D, step, act, T, "U")
 
 
 _LW_QUOTE = (
@@ -107,7 +109,7 @@ _LW_QUOTE = (
     "P_{t−1} for P_t, first-order steps, ignored dP_{t−1}/dt). See lip.majorisation.",
 )
 def lip_l_w(xp, U, W, V, s0, X, y, D, step, act, T):
-    return _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, "W")
+    return majorisation_sides(xp, U, W, V, s0, X, y, D, step, act, T, "W")
 
 
 # --------------------------------------------------------------------------- study

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from checks._vocab.activations import SMOOTH, SUP_D1, curvature_ratio
+from checks._vocab.activations import SMOOTH, SUP_D1
 from checks._vocab.linalg import frob, matvec, norm2, s1, sinf
 from checks._vocab.sources import SEED_000, SEED_001
 from checks.sensitivity._helpers import (
@@ -14,7 +14,6 @@ from checks.sensitivity._helpers import (
     QUAD_TOL,
     const,
     forward_sensitivities,
-    lipschitz_U,
     loss_step_inputs,
     row_grad,
     sens_rnn_inputs,
@@ -25,6 +24,7 @@ from checks.sensitivity._helpers import (
     unit_sinf,
 )
 from checks.sensitivity._mirror import WRT, integral_form
+from checks.sensitivity.lip_constants import majorisation_sides
 from lemmacheck import Source, Verdict, identity, inequality
 from lemmacheck.inputs import Array
 
@@ -96,15 +96,7 @@ _STUDY_INSTANCE = {
 )
 def lip_u_lemma3_fixed(xp, U, W, V, s0, X, y, D, step, act, T):
     """(E_t remainder, L̃_U‖ΔU‖²_{S∞}) with ΔU = step·D/‖D‖_{S∞}, gradient from the Q recursion."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    Dn = unit_sinf(xp, D) * step[:, None, None]
-    rV = matvec(xp.transpose(V), softmax_residual(xp, V, fw["states"][T], y))
-    grad = row_grad(xp, rV, fw["Q"][T])
-    new = token_losses(xp, U + Dn, W, V, s0, X, y, act, T)
-    old = token_losses(xp, U, W, V, s0, X, y, act, T)
-    absratio = xp.abs(curvature_ratio(xp, fw["pre"][T - 1], act))
-    L = lipschitz_U(xp, V, X, W, fw, T, curvature=absratio, lemma3_at_t=True)
-    return new - old - frob(xp, grad, Dn), L * sinf(xp, Dn) ** 2
+    return majorisation_sides(xp, U, W, V, s0, X, y, D, step, act, T, "U", lemma3_fixed=True)
 
 
 _B2 = (
