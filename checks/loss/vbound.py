@@ -13,7 +13,13 @@ import math
 from checks._vocab.linalg import dot, frob, inf_norm, matvec
 from checks._vocab.rnn import hidden_states
 from checks._vocab.sources import SEED_000
-from checks.loss._helpers import LOSS_RNN_DIMS, LOSS_RNN_DIMS_SMALL, backprop_logits, loss_rnn_inputs
+from checks.loss._helpers import (
+    LOSS_RNN_DIMS,
+    LOSS_RNN_DIMS_SMALL,
+    backprop_logits,
+    loss_rnn_inputs,
+    token_gradient,
+)
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, identity, inequality, study
 from lemmacheck.inputs import Array
 
@@ -141,8 +147,7 @@ def loss_v_bound_chain(xp, U, W, V, s0, X, dV, act):
     dz = matvec(dV, s)
     f = xp.logsumexp(z, axis=-1)
     half = 0.5 * inf_norm(xp, dz) ** 2
-    C = [None] * (X.shape[1] - 1) + [p]
-    gV = _grad_v(xp, U, W, V, s0, X, C, act)
+    gV = token_gradient(xp, U, W, V, s0, X, p, act)[2]  # ∇_V f_t, back-propagated
     # f_t(V) subtracted from every element (same chain, no cancellation of large common terms)
     return (
         xp.logsumexp(matvec(V + dV, s), axis=-1) - f,
@@ -170,8 +175,8 @@ def loss_v_bound_chain(xp, U, W, V, s0, X, dV, act):
 )
 def loss_v_grad_pullback(xp, U, W, V, s0, X, dV, act):
     ss, zs, ps = _per_token(xp, U, W, V, s0, X, act)
-    C = [None] * (X.shape[1] - 1) + [ps[-1]]
-    return dot(xp, ps[-1], matvec(dV, ss[-1])), frob(xp, _grad_v(xp, U, W, V, s0, X, C, act), dV)
+    gV = token_gradient(xp, U, W, V, s0, X, ps[-1], act)[2]
+    return dot(xp, ps[-1], matvec(dV, ss[-1])), frob(xp, gV, dV)
 
 
 @inequality(
