@@ -8,6 +8,7 @@ the proof of Lemma 1 pairs it with ‖·‖∞.
 import numpy as np
 
 from checks._vocab.sources import SEED_000, SEED_001
+from checks.loss._helpers import softmax_rows
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, inequality, study
 from lemmacheck.inputs import Array
 
@@ -147,14 +148,9 @@ def _lse(x):
     return (m + np.log(np.exp(x - m).sum(axis=-1, keepdims=True)))[..., 0]
 
 
-def _softmax(x):
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
 def _ratio(x, d):
     """(h(x+d) − h(x) − ⟨∇h(x), d⟩) / (½‖d‖∞²): how much of eq. (2)'s constant ½ is used."""
-    rem = _lse(x + d) - _lse(x) - (_softmax(x) * d).sum(axis=-1)
+    rem = _lse(x + d) - _lse(x) - (softmax_rows(x) * d).sum(axis=-1)
     return rem / (0.5 * np.abs(d).max(axis=-1) ** 2)
 
 
