@@ -200,9 +200,16 @@ def eq26_grad(xp, U, W, s0, X, v, B, act, T):
     return truth, frob(xp, g_tensor, B), frob(xp, g_split, B)
 
 
-def _dgrad_truth(xp, U, W, s0, X, v, D, B, act, T):
-    """⟨d/dt ∇_W V_p s_t(W + tD)|_0, B⟩ = ∂²/∂a∂b V_p s_t(W + aD + bB) by nested finite differences."""
-    return mixed(xp, lambda a, b: xp.sum(v * states_at(xp, U, W + a * D + b * B, s0, X, act)[T], axis=-1))
+def _dgrad_sides(xp, U, W, s0, X, v, D, B, act, T, n_parts):
+    """⟨d/dt ∇_W V_p s_t(W + tD)|_0, B⟩ = ∂²/∂a∂b V_p s_t(W + aD + bB) by nested finite differences,
+    against the pairing of B with the sum of the first ``n_parts`` parts of w_dgrad_parts."""
+    parts, _, _ = w_dgrad_parts(xp, v, U, W, s0, X, act, T, D)
+    truth = mixed(xp, lambda a, b: xp.sum(v * states_at(xp, U, W + a * D + b * B, s0, X, act)[T], axis=-1))
+    return truth, frob(xp, sum(parts[1:n_parts], parts[0]), B)
+
+
+#: d/dt ∇_W V_p s_t along D, paired with a probe B and checked against nested finite differences
+_DGRAD = dict(inputs=sens_rnn_inputs(direction="W", probe=True), dims=SENS_RNN_DIMS_H2, tol=FD_TOL)
 
 
 _EQ27_QUOTE = (
@@ -221,9 +228,7 @@ _EQ27_QUOTE = (
     r"\tilde{\mathbf{V}}_p^T + \mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\frac{d}{d_t}\tilde{\mathbf{\Lambda}}'_t"
     r"\tilde{\mathbf{V}}_p^T",
     expected=Verdict.REFUTED,
-    inputs=sens_rnn_inputs(direction="W", probe=True),
-    dims=SENS_RNN_DIMS_H2,
-    tol=FD_TOL,
+    **_DGRAD,
     notes="The product rule on P_{t−1}W̃ᵀΛ̃'_tṼ_pᵀ has a fifth term, (dP_{t−1}/dt) W̃ᵀΛ̃'_tṼ_pᵀ. Eq. (27) "
     "is stated as an equality without mentioning any omission (for U the text says it ignores "
     "dQ_{t−1}/dt). The missing term is of the same order in ‖ΔW‖ as the four kept ones "
@@ -231,10 +236,7 @@ _EQ27_QUOTE = (
     "≠ 0).",
 )
 def eq27_four_parts(xp, U, W, s0, X, v, D, B, act, T):
-    parts, _, _ = w_dgrad_parts(xp, v, U, W, s0, X, act, T, D)
-    return _dgrad_truth(xp, U, W, s0, X, v, D, B, act, T), frob(
-        xp, parts[0] + parts[1] + parts[2] + parts[3], B
-    )
+    return _dgrad_sides(xp, U, W, s0, X, v, D, B, act, T, n_parts=4)
 
 
 @identity(
@@ -247,16 +249,13 @@ def eq27_four_parts(xp, U, W, s0, X, v, D, B, act, T):
     expected=Verdict.HOLDS,
     corrects="sens.eq27_four_parts",
     same_as=("sens.w_dgrad_000.corrected",),
-    inputs=sens_rnn_inputs(direction="W", probe=True),
-    dims=SENS_RNN_DIMS_H2,
-    tol=FD_TOL,
+    **_DGRAD,
     notes="dP_{t−1}/dt from the exact tangent recursion Ṗ_t = λ̇_t(S̄_{t−1} + WP_{t−1}) + λ_t(dS̄_{t−1} + "
     "ΔW P_{t−1} + W Ṗ_{t−1}) (derived here); the check is against nested finite differences of the forward "
     "pass.",
 )
 def eq27_five_parts(xp, U, W, s0, X, v, D, B, act, T):
-    parts, _, _ = w_dgrad_parts(xp, v, U, W, s0, X, act, T, D)
-    return _dgrad_truth(xp, U, W, s0, X, v, D, B, act, T), frob(xp, sum(parts[1:], parts[0]), B)
+    return _dgrad_sides(xp, U, W, s0, X, v, D, B, act, T, n_parts=5)
 
 
 @identity(
@@ -276,13 +275,10 @@ def eq27_five_parts(xp, U, W, s0, X, v, D, B, act, T):
     expected=Verdict.HOLDS,
     corrects="second_order.w_dropped_000",
     same_as=("sens.eq27_five_parts",),
-    inputs=sens_rnn_inputs(direction="W", probe=True),
-    dims=SENS_RNN_DIMS_H2,
-    tol=FD_TOL,
+    **_DGRAD,
 )
 def w_dgrad_000_corrected(xp, U, W, s0, X, v, D, B, act, T):
-    parts, _, _ = w_dgrad_parts(xp, v, U, W, s0, X, act, T, D)
-    return _dgrad_truth(xp, U, W, s0, X, v, D, B, act, T), frob(xp, sum(parts[1:], parts[0]), B)
+    return _dgrad_sides(xp, U, W, s0, X, v, D, B, act, T, n_parts=5)
 
 
 # --------------------------------------------------------------- item 1 (general bound) and item 2.1's remark
