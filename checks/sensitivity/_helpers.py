@@ -194,6 +194,12 @@ def slice_s1(xp, T3):
 # --------------------------------------------------------------------------- gradient pieces of d/dt ∇
 
 
+def kept_and_dropped(parts):
+    """(the sum of the parts of d/dt ∇V_p s_t the documents keep, the last part, which they drop)."""
+    *kept, dropped = parts
+    return sum(kept[1:], kept[0]), dropped
+
+
 def w_dgrad_parts(xp, v, U, W, s0, X, act, t, dW):
     r"""The five parts of d/dt ∇_W(V_p s_t)(W + tΔW) at t = 0 (seed 000 W §3.3, seed 001 eq. (27)).
 

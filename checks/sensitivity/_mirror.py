@@ -184,16 +184,23 @@ def integral_form(xp, wrt, U, W, s0, X, v, D, act, T, *, literal, **_):
 # --------------------------------------------------------------------------- remainder and ½ d/dt
 
 
-def remainder_chain(xp, wrt, U, W, s0, X, v, D, act, T, **_):
-    """r_p = ∫⟨G(θ+τD) − G(θ), D⟩dτ ≤ ‖D‖_{S∞}‖∫(G(θ+τD) − G(θ))dτ‖_{S¹}, G = ∇V_p s_T, by quadrature."""
-    G0 = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act)[wrt.sens][T])
-    nodes, weights = gauss_legendre_01(xp)
+def gradient_change_integral(xp, wrt, U, W, s0, X, v, D, act, T, G0, *, rule=(), scale=1.0):
+    """∫_0^1 G(θ + τ·scale·D) − G0 dτ, G = ∇V_p s_T from the recursion, by the Gauss–Legendre rule
+    ``gauss_legendre_01(xp, *rule)``."""
+    nodes, weights = gauss_legendre_01(xp, *rule)
     integral = 0
     for tau, w in zip(nodes, weights, strict=True):
-        U2, W2 = wrt.moved(U, W, tau * D)
+        U2, W2 = wrt.moved(U, W, (tau * scale) * D)
         integral = integral + w * (
             row_grad(xp, v, forward_sensitivities(xp, U2, W2, s0, X, act)[wrt.sens][T]) - G0
         )
+    return integral
+
+
+def remainder_chain(xp, wrt, U, W, s0, X, v, D, act, T, **_):
+    """r_p = ∫⟨G(θ+τD) − G(θ), D⟩dτ ≤ ‖D‖_{S∞}‖∫(G(θ+τD) − G(θ))dτ‖_{S¹}, G = ∇V_p s_T, by quadrature."""
+    G0 = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act)[wrt.sens][T])
+    integral = gradient_change_integral(xp, wrt, U, W, s0, X, v, D, act, T, G0)
     r = change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0) - frob(xp, G0, D)
     return r, frob(xp, integral, D), sinf(xp, D) * s1(xp, integral)
 
@@ -202,13 +209,7 @@ def half_derivative(xp, eps, wrt, U, W, s0, X, v, D, act, T, **_):
     """‖∫_0^1 G(θ+τεD) − G(θ) dτ‖_{S¹} against ½‖d/dτ G(θ+τεD)|_0‖_{S¹} (exact tangent recursion)."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     G0 = row_grad(xp, v, fw[wrt.sens][T])
-    nodes, weights = gauss_legendre_01(xp, 6, 1)
-    integral = 0
-    for tau, w in zip(nodes, weights, strict=True):
-        U2, W2 = wrt.moved(U, W, (tau * eps) * D)
-        integral = integral + w * (
-            row_grad(xp, v, forward_sensitivities(xp, U2, W2, s0, X, act)[wrt.sens][T]) - G0
-        )
+    integral = gradient_change_integral(xp, wrt, U, W, s0, X, v, D, act, T, G0, rule=(6, 1), scale=eps)
     dU, dW = wrt.moved(0 * U, 0 * W, eps * D)
     tg = tangents(xp, U, W, s0, X, act, dU, dW, fw)
     return s1(xp, integral), 0.5 * s1(xp, row_grad(xp, v, tg[wrt.sens_dot][T]))

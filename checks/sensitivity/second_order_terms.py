@@ -11,7 +11,13 @@ the kept part is measured across regimes in ``second_order.sweep`` (checks/sensi
 from checks._vocab.activations import SMOOTH
 from checks._vocab.linalg import s1
 from checks._vocab.sources import SEED_000, SEED_001
-from checks.sensitivity._helpers import FIRST_ORDER_STEP, sens_rnn_inputs, u_dgrad_parts, w_dgrad_parts
+from checks.sensitivity._helpers import (
+    FIRST_ORDER_STEP,
+    kept_and_dropped,
+    sens_rnn_inputs,
+    u_dgrad_parts,
+    w_dgrad_parts,
+)
 from lemmacheck import Source, Verdict, approximation
 
 #: every dropped term is refuted by the same Taylor test (needs t ≥ 3 for W, t ≥ 2 for U)
@@ -20,8 +26,7 @@ _DROPPED = dict(expected=Verdict.REFUTED, dims={"H": [2, 3], "T": [3, 4], "act":
 
 def _full_against_kept(xp, dgrad_parts, eps, U, W, s0, X, v, D, act, T):
     """‖d/dt ∇V_p s_t‖_{S¹} along εD (all its parts) against the same without the last, dropped part."""
-    *kept_parts, dropped = dgrad_parts(xp, v, U, W, s0, X, act, T, eps * D)[0]
-    kept = sum(kept_parts[1:], kept_parts[0])
+    kept, dropped = kept_and_dropped(dgrad_parts(xp, v, U, W, s0, X, act, T, eps * D)[0])
     return s1(xp, kept + dropped), s1(xp, kept)
 
 
