@@ -362,3 +362,10 @@ def sens_rnn_inputs(
             Array("H", "H", low=-1.0, high=1.0) if direction != "U" else Array("H", N, low=-1.0, high=1.0)
         )
     return spec
+
+
+#: the setting of a claim checked against finite differences of the forward pass along probes (c, B): one
+#: RNN instance with a step in U (or W), its dims and the finite-difference tolerance
+FD_PROBED = {
+    d: dict(inputs=sens_rnn_inputs(direction=d, probe=True), dims=SENS_RNN_DIMS, tol=FD_TOL) for d in "UW"
+}

@@ -4,7 +4,7 @@ first-order bounds and the Taylor step of seeds 000/001, for U and for W (checks
 from checks._vocab.activations import SMOOTH
 from checks._vocab.sources import SEED_000
 from checks.sensitivity._helpers import (
-    FD_TOL,
+    FD_PROBED,
     FIRST_ORDER_STEP,
     SEC_U,
     SEC_W,
@@ -32,9 +32,6 @@ _P_QUOTE = (
     "of the same size where S̄_t(i, (i−1)H + j) = s_{t,j} ... P_t = Λ_t(S̄_{t−1} + W P_{t−1})"
 )
 
-#: every part checked against finite differences of the forward pass along a probe direction B
-_U_PROBED = dict(inputs=sens_rnn_inputs(direction="U", probe=True), dims=SENS_RNN_DIMS, tol=FD_TOL)
-_W_PROBED = dict(inputs=sens_rnn_inputs(direction="W", probe=True), dims=SENS_RNN_DIMS, tol=FD_TOL)
 _LINKING = dict(expected=Verdict.PROVED, relations=("=", "="))
 #: the first-order bounds, checked on the first-order part in the worst direction (polar factor)
 _WORST_DIRECTION = dict(
@@ -62,7 +59,7 @@ MIRRORED = [
             r"\mathbf{W}\mathbf{s}_{t-1})_p\Big[\mathbf{x}_{t,j}\delta_{ip} + \sum_k\mathbf{W}_{pk}\frac{"
             r"\partial[\mathbf{s}_{t-1}]_k}{\partial\mathbf{U}_{ij}}\Big]",
             **_LINKING,
-            **_U_PROBED,
+            **FD_PROBED["U"],
             labels=("first linking equation", "second linking equation"),
             notes="Finite differences only (no recursion). derivations/sensitivity/linking.py proves it "
             "symbolically for H = 2, N = 1, T = 3.",
@@ -88,7 +85,7 @@ MIRRORED = [
             r"\mathbf{s}_{t-1})_p\Big([\mathbf{s}_{t-1}]_j\delta_{ip} + \sum_k "
             r"\frac{\partial[\mathbf{s}_{t-1}]_k}{\partial \mathbf{W}_{ij}}\mathbf{W}_{pk}\Big)",
             **_LINKING,
-            **_W_PROBED,
+            **FD_PROBED["W"],
             labels=("first linking equation (linearity of V)", "second linking equation (chain rule)"),
             notes="Both sides use only finite differences of the forward pass (no recursion): d/de of "
             "v·s_t(W+eB), v·(d/de s_t) and the right-hand side of the recursion with d/de s_{t-1} from "
@@ -113,7 +110,7 @@ MIRRORED = [
             r"\mathbf{W}\mathbf{Q}_{t-1}),\quad\mathbf{Q}_t(p, iN+j) = \frac{\partial[\mathbf{s}_t]_p}{"
             r"\partial\mathbf{U}_{ij}},\quad\bar{\mathbf{X}}_t(i, iN+j) = \mathbf{x}_t(j)",
             expected=Verdict.HOLDS,
-            **_U_PROBED,
+            **FD_PROBED["U"],
             notes="Unlike S̄ in the W section, X̄ is indexed consistently with Q (0-based iN + j); the "
             "time index t of X̄_t is right (the input of step t enters z_t directly).",
         ),
@@ -130,7 +127,7 @@ MIRRORED = [
             r"\mathbf{W}\mathbf{P}_{t-1}),\quad \mathbf{P}_t(k, iH+j) = \frac{\partial[\mathbf{s}_t]_k}{"
             r"\partial\mathbf{W}_{ij}},\quad \bar{\mathbf{S}}_t(i, (i-1)H+j) = \mathbf{s}_{t,j}",
             expected=Verdict.REFUTED,
-            **_W_PROBED,
+            **FD_PROBED["W"],
             notes="The two index maps disagree: P(k, iH+j) is in range only for 0-based i, j, while S̄(i, "
             "(i−1)H+j) is the 1-based map. Read with one convention (0-based, as P and the later Mtr/X̄ "
             "definitions require), row i of S̄ lands in the column block of W_{i−1,·} and row 0 falls off "
@@ -151,7 +148,7 @@ MIRRORED = [
             r"\mathbf{W}\mathbf{P}_{t-1}),\quad \bar{\mathbf{S}}_t(i, iH+j) = \mathbf{s}_{t,j}",
             expected=Verdict.HOLDS,
             corrects="sens.p_matrix_000",
-            **_W_PROBED,
+            **FD_PROBED["W"],
             notes="With S̄ indexed like P the recursion is exactly the linking equation in matrix form.",
         ),
     ),

@@ -11,6 +11,7 @@ from checks._vocab.activations import curvature_ratio
 from checks._vocab.linalg import frob, inf_norm, s1, sinf
 from checks._vocab.sources import SEED_001
 from checks.sensitivity._helpers import (
+    FD_PROBED,
     FD_TOL,
     SENS_RNN_DIMS,
     forward_sensitivities,
@@ -80,9 +81,7 @@ def lemma3_corrected(xp, U, W, s0, X, D, act, T):
     statement=r"\frac{\partial\lambda'_t}{\partial\mathbf{U}} = \mathbf{Q}_t\tilde{\mathbf{"
     r"\Lambda}}_t'^{-1}\tilde{\mathbf{\Lambda}}_t''",
     expected=Verdict.HOLDS,
-    inputs=sens_rnn_inputs(direction="U", probe=True),
-    dims=SENS_RNN_DIMS,
-    tol=FD_TOL,
+    **FD_PROBED["U"],
     notes="Both λ'_t and s_t are functions of the same pre-activation z_t, so their gradients are "
     "proportional entrywise: this fixes the time index of the sensitivity at t (Q_t), not t−1. Checked "
     "against finite differences of σ'(z_t) contracted with probes c, B.",

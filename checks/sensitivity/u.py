@@ -13,7 +13,7 @@ import numpy as np
 from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.sources import SEED_000, SEED_001
 from checks.sensitivity._helpers import (
-    FD_TOL,
+    FD_PROBED,
     FIRST_ORDER_STEP,
     SEC_U,
     SENS_RNN_DIMS,
@@ -45,11 +45,9 @@ from lemmacheck import Source, Verdict, approximation, identity, inequality
     r"\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{Q}_t) = \lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + "
     r"\mathrm{Mtr}(\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1})",
     expected=Verdict.HOLDS,
-    inputs=sens_rnn_inputs(direction="U", probe=True),
-    dims=SENS_RNN_DIMS,
+    **FD_PROBED["U"],
     relations=("=", "="),
     labels=("Mtr(V_p Q_t)", "split"),
-    tol=FD_TOL,
     notes="Mtr maps an HN-vector to an H×N matrix (row-major). Checked against ⟨·, B⟩ = d/de V_p s_t(U + "
     "eB).",
 )
@@ -79,9 +77,7 @@ def u_grad_mtr(xp, U, W, s0, X, v, B, act, T):
     r"\Lambda}}_t'\tilde{\mathbf{V}}_p^T",
     expected=Verdict.HOLDS,
     same_as=("sens.u_grad_mtr",),
-    inputs=sens_rnn_inputs(direction="U", probe=True),
-    dims=SENS_RNN_DIMS,
-    tol=FD_TOL,
+    **FD_PROBED["U"],
     notes="Read with V_pᵀx_tᵀ (outer product; the transpose on x_t is lost) and Q_{t−1} an H×N×H tensor "
     "whose third index is contracted with W̃ᵀ(λ'_t ⊙ V_pᵀ).",
 )
@@ -107,11 +103,9 @@ def eq16_grad(xp, U, W, s0, X, v, B, act, T):
     r"\mathbf{W}\mathbf{Q}_{t-1}\mathrm{vec}(\Delta\mathbf{U}))",
     expected=Verdict.HOLDS,
     same_as=("sens.dlambda_000.corrected",),
-    inputs=sens_rnn_inputs(direction="U", probe=True),
-    dims=SENS_RNN_DIMS,
+    **FD_PROBED["U"],
     relations=("=", "="),
     labels=("X̄/Q form", "expanded"),
-    tol=FD_TOL,
     notes="Here the pre-activation index is right (compare sens.dlambda_000 in the W section).",
 )
 def u_dlambda_000(xp, U, W, s0, X, D, c, act, T):

@@ -13,6 +13,7 @@ from checks._vocab.fd import mixed
 from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.sources import SEED_000, SEED_001
 from checks.sensitivity._helpers import (
+    FD_PROBED,
     FD_TOL,
     QUAD_TOL,
     SEC_W,
@@ -49,11 +50,9 @@ from lemmacheck.inputs import Array, Scalar
     r"\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1})] = \Lambda_t\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T + "
     r"\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\mathbf{W}\mathbf{P}_{t-1})",
     expected=Verdict.HOLDS,
-    inputs=sens_rnn_inputs(direction="W", probe=True),
-    dims=SENS_RNN_DIMS,
+    **FD_PROBED["W"],
     relations=("=", "=", "="),
     labels=("Mtr(V_p P_t)", "expanded recursion", "split into the two terms"),
-    tol=FD_TOL,
     notes="Mtr reads the H²-vector row-major (entry iH+j → (i, j)); this is the only reading under which "
     "the document's own Mtr(V_p S̄_{t−1}) = V_pᵀ s_{t−1}ᵀ holds. Checked against ⟨·, B⟩ = d/de V_p s_t(W + "
     "eB).",
@@ -178,11 +177,9 @@ def w_chain_000(xp, U, W, s0, X, v, D, act, T):
     r"\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T",
     expected=Verdict.HOLDS,
     same_as=("sens.w_grad_mtr",),
-    inputs=sens_rnn_inputs(direction="W", probe=True),
-    dims=SENS_RNN_DIMS,
+    **FD_PROBED["W"],
     relations=("=", "="),
     labels=("tensor form (S̄ + P W̃ᵀ) ×₃ (λ' ⊙ V_p)", "split"),
-    tol=FD_TOL,
     notes="Reading of the 3-tensor notation: P_{t−1} is H×H×H with P_{:,:,q} = ∂s_{t−1,q}/∂W, T·ṽ "
     "contracts the third index with a vector (Lemma 4's T ṽ), W̃ᵀ acts on the third index, S̄_{t−1}[i,j,q] "
     "= δ_iq s_{t−1,j}. 'V_pᵀ s_{t−1}' must be the outer product V_pᵀ s_{t−1}ᵀ (a transpose is lost in the "

@@ -6,6 +6,7 @@ from checks._vocab.activations import SMOOTH, activation
 from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.sources import SEED_000
 from checks.sensitivity._helpers import (
+    FD_PROBED,
     FD_TOL,
     SEC_W,
     SENS_RNN_DIMS,
@@ -48,9 +49,7 @@ _DLAM_QUOTE = (
     r"\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})),\quad \lambda_t'' = \sigma''(\mathbf{U}\mathbf{x}_t "
     r"+ \mathbf{W}\mathbf{s}_t)",
     expected=Verdict.REFUTED,
-    inputs=sens_rnn_inputs(direction="W", probe=True),
-    dims=SENS_RNN_DIMS,
-    tol=FD_TOL,
+    **FD_PROBED["W"],
     notes="λ''_t must be evaluated at the pre-activation of step t, U x_t + W s_{t−1} (as the U section of "
     "the same document writes); with s_t in place of s_{t−1} the formula is wrong unless s_t = s_{t−1}. "
     "vec(ΔW) is read row-major, consistently with P_t(k, iH + j).",
@@ -67,9 +66,7 @@ def dlambda_000(xp, U, W, s0, X, D, c, act, T):
     r"\Delta\mathbf{W}\mathbf{s}_{t-1} + \mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W}))",
     expected=Verdict.HOLDS,
     corrects="sens.dlambda_000",
-    inputs=sens_rnn_inputs(direction="W", probe=True),
-    dims=SENS_RNN_DIMS,
-    tol=FD_TOL,
+    **FD_PROBED["W"],
 )
 def dlambda_000_corrected(xp, U, W, s0, X, D, c, act, T):
     return _dlambda(xp, U, W, s0, X, D, c, act, T, T - 1)
