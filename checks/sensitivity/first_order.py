@@ -32,6 +32,7 @@ _P_QUOTE = (
     "of the same size where S̄_t(i, (i−1)H + j) = s_{t,j} ... P_t = Λ_t(S̄_{t−1} + W P_{t−1})"
 )
 
+#: the two linking equations, for U and for W
 _LINKING = dict(expected=Verdict.PROVED, relations=("=", "="))
 #: the first-order bounds, checked on the first-order part in the worst direction (polar factor)
 _WORST_DIRECTION = dict(
