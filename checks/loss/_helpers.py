@@ -61,11 +61,18 @@ def loss_rnn_inputs(labels: str = "onehot") -> dict:
     if labels == "onehot":
         spec["Y"] = Array("T", "K", low=0.0, high=1.0, transform=one_hot_rows)
     elif labels == "prob":
-        spec["Y"] = Array("T", "K", low=-3.0, high=3.0, transform=_softmax_rows)
+        spec["Y"] = Array("T", "K", low=-3.0, high=3.0, transform=softmax_rows)
     return spec
 
 
-def _softmax_rows(raw: np.ndarray) -> np.ndarray:
+#: the setting of a claim checked on one RNN instance with one-hot labels and a perturbation ΔΦ: its inputs
+#: and dims; claims expected to be refuted take the small dims
+ON_RNN = dict(inputs=loss_rnn_inputs("onehot"), dims=LOSS_RNN_DIMS)
+ON_SMALL_RNN = dict(ON_RNN, dims=LOSS_RNN_DIMS_SMALL)
+
+
+def softmax_rows(raw: np.ndarray) -> np.ndarray:
+    """Softmax along the last axis of a float64 array (a transform of sampled inputs; studies)."""
     e = np.exp(raw - raw.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 

@@ -2,14 +2,17 @@
 
 from checks._vocab.linalg import inf_norm
 from checks._vocab.sources import SEED_001
-from checks.loss._helpers import (
-    LOSS_RNN_DIMS,
-    LOSS_RNN_DIMS_SMALL,
-)
-from checks.loss.lemmas import RNN, _lemma_terms, on_terms
+from checks.loss._helpers import ON_RNN, ON_SMALL_RNN
+from checks.loss.lemmas import _lemma_terms, on_terms
 from lemmacheck import Source, StudyResult, Table, Verdict, inequality, study
 
 # -------------------------------------------------------------------------------- the general bound (7)
+
+
+def _eq7_sides(q, garbled):
+    """E_t's remainder E_t(Φ+ΔΦ) − E_t − ⟨∇E_t, ΔΦ⟩ against ½‖Δz‖∞² + 2·(the garbled last term, as read)."""
+    E, E_new = q["f"] + q["g"], q["f_new"] + q["g_new"]
+    return E_new - E - (q["grad_f"] + q["grad_g"]), q["half_sq"] + 2 * garbled
 
 
 @inequality(
@@ -25,8 +28,7 @@ from lemmacheck import Source, StudyResult, Table, Verdict, inequality, study
     r"\frac12\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty^2 + 2\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi), "
     r"\Delta\Phi\rangle\|_\infty",
     expected=Verdict.HOLDS,
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS,
+    **ON_RNN,
     notes="PUZZLE: the last term is garbled ('‖Vs_t(Φ+ΔΦ) − Vs_t(Φ), ΔΦ⟩‖∞' has a dangling ', ΔΦ⟩'). Our "
     "reading: 2‖Vs_t(Φ+ΔΦ) − Vs_t(Φ) − ⟨∇_Φ Vs_t(Φ), ΔΦ⟩‖∞ = 2‖r‖∞, i.e. Lemma 1 + corrected Lemma 2 (seed "
     "000 §'Loss Bound with Respect to W' item 1 prints this form). The other reading, 2‖Vs_t(Φ+ΔΦ) − "
@@ -35,8 +37,7 @@ from lemmacheck import Source, StudyResult, Table, Verdict, inequality, study
 )
 @on_terms
 def loss_eq7(xp, q):
-    E, E_new = q["f"] + q["g"], q["f_new"] + q["g_new"]
-    return E_new - E - (q["grad_f"] + q["grad_g"]), q["half_sq"] + 2 * q["r_inf"]
+    return _eq7_sides(q, q["r_inf"])
 
 
 @inequality(
@@ -51,8 +52,7 @@ def loss_eq7(xp, q):
     r"\frac12\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty^2 + 2\|Vs_t(\Phi+\Delta\Phi) - "
     r"Vs_t(\Phi)\|_\infty",
     expected=Verdict.REFUTED,
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS_SMALL,
+    **ON_SMALL_RNN,
     notes="Recorded to show the garbling matters: if the logits barely move (z⁺ ≈ z) while the first-order "
     "prediction ⟨∇_Φ E_t, ΔΦ⟩ is negative, the right side is below E_t(Φ+ΔΦ) ≈ E_t(Φ). E.g. for tanh, ΔΦ = "
     "−2Φ maps (U, W, V, s₀) to (−U, W, −V, −s₀), leaves every Vs_t unchanged, and has a nonzero "
@@ -60,8 +60,7 @@ def loss_eq7(xp, q):
 )
 @on_terms
 def loss_eq7_reading_b(xp, q):
-    E, E_new = q["f"] + q["g"], q["f_new"] + q["g_new"]
-    return E_new - E - (q["grad_f"] + q["grad_g"]), q["half_sq"] + 2 * inf_norm(xp, q["dz"])
+    return _eq7_sides(q, inf_norm(xp, q["dz"]))
 
 
 # ------------------------------------------------------------------------------------------------ study

@@ -21,9 +21,8 @@ cancel to below any working precision and the engine once "confirmed" such a rou
 from checks._vocab.linalg import dot, inf_norm
 from checks._vocab.sources import SEED_000, SEED_001
 from checks.loss._helpers import (
-    LOSS_RNN_DIMS,
-    LOSS_RNN_DIMS_SMALL,
-    loss_rnn_inputs,
+    ON_RNN,
+    ON_SMALL_RNN,
     pair_grad,
     token_gradient,
     token_terms,
@@ -31,8 +30,6 @@ from checks.loss._helpers import (
 from lemmacheck import Source, Verdict, identity, inequality
 
 HW = "handwritten appendix (end of file)"
-
-RNN = loss_rnn_inputs("onehot")
 
 
 def _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
@@ -89,8 +86,7 @@ LEMMA1_TEX = (
     ),
     statement=LEMMA1_TEX,
     expected=Verdict.HOLDS,
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS,
+    **ON_RNN,
     notes="True: eq. (2) at z = Vs_t(Φ) with Δz = r + ⟨∇_Φ Vs_t, ΔΦ⟩, the chain rule, and pᵀr ≤ ‖p‖₁‖r‖∞ = "
     "‖r‖∞. The proof's own Hölder step (‖r‖∞‖softmax‖∞) is wrong (see lemma1.proof_chain and "
     "softmax.holder_inf_inf) but the lemma survives. Checked as remainder ≤ ½‖Δz‖∞² + ‖r‖∞ so the "
@@ -99,6 +95,18 @@ LEMMA1_TEX = (
 @on_terms
 def lemma1_bound(xp, q):
     return q["f_new"] - q["f"] - q["grad_f"], q["half_sq"] + q["r_inf"]
+
+
+def _lemma1_chain(xp, q, p_norm):
+    """The proof of Lemma 1, its Hölder step pairing ‖r‖∞ with ``p_norm``, the norm of p = softmax."""
+    hs, gf = q["half_sq"], q["grad_f"]
+    return (
+        q["f_new"] - q["f"],
+        dot(xp, q["p"], q["dz"]) + hs,
+        dot(xp, q["r"], q["p"]) + gf + hs,
+        q["r_inf"] * p_norm + gf + hs,
+        q["r_inf"] + gf + hs,
+    )
 
 
 @inequality(
@@ -123,8 +131,7 @@ def lemma1_bound(xp, q):
         "rᵀ softmax ≤ ‖r‖∞ ‖softmax‖∞ (as written)",
         "‖softmax‖∞ ≤ 1",
     ],
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS,
+    **ON_RNN,
     notes="End to end the chain is Lemma 1 and holds; step 3 is false whenever r has entries of one sign "
     "and p is not one-hot (Hölder pairs ‖·‖∞ with ‖·‖₁, not with ‖·‖∞): e.g. r = (1, 1), p = (½, ½) gives "
     "1 > ½. Step 1 uses eq. (3) with the square of eq. (2); eq. (3) as printed (no square) is "
@@ -132,14 +139,7 @@ def lemma1_bound(xp, q):
 )
 @on_terms
 def lemma1_proof_chain(xp, q):
-    hs, gf = q["half_sq"], q["grad_f"]
-    return (
-        q["f_new"] - q["f"],
-        dot(xp, q["p"], q["dz"]) + hs,
-        dot(xp, q["r"], q["p"]) + gf + hs,
-        q["r_inf"] * inf_norm(xp, q["p"]) + gf + hs,
-        q["r_inf"] + gf + hs,
-    )
+    return _lemma1_chain(xp, q, inf_norm(xp, q["p"]))
 
 
 @inequality(
@@ -153,20 +153,12 @@ def lemma1_proof_chain(xp, q):
     expected=Verdict.HOLDS,
     relations=("<=", "=", "<=", "="),
     labels=["eq. (2) at z = Vs_t", "eq. (4)", "Hölder: rᵀp ≤ ‖r‖∞‖p‖₁", "‖softmax‖₁ = 1"],
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS,
+    **ON_RNN,
     same_as=("lemma1.proof_chain",),
 )
 @on_terms
 def lemma1_proof_chain_corrected(xp, q):
-    hs, gf = q["half_sq"], q["grad_f"]
-    return (
-        q["f_new"] - q["f"],
-        dot(xp, q["p"], q["dz"]) + hs,
-        dot(xp, q["r"], q["p"]) + gf + hs,
-        q["r_inf"] * xp.sum(xp.abs(q["p"]), axis=-1) + gf + hs,
-        q["r_inf"] + gf + hs,
-    )
+    return _lemma1_chain(xp, q, xp.sum(xp.abs(q["p"]), axis=-1))
 
 
 @identity(
@@ -189,8 +181,7 @@ def lemma1_proof_chain_corrected(xp, q):
         "linearity of ⟨·,·⟩",
         "chain rule (forward-mode JVP vs back-propagated gradient)",
     ],
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS,
+    **ON_RNN,
     notes="Numerically the last step compares pᵀ(forward-mode JVP of Vs_t) with ⟨back-propagated ∇_Φ f_t, "
     "ΔΦ⟩, two independent computations; SymPy proves the chain rule on a scalar RNN "
     "(derivations/loss/lemmas.py).",
@@ -218,15 +209,13 @@ def lemma1_eq4(xp, q):
     r"f_{-t}(\theta),\emptyset-\theta\rangle + \frac12\|VS_t(\emptyset) - VS_t(\theta)\|_\infty^2 + r",
     expected=Verdict.HOLDS,
     same_as=("lemma1.bound",),
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS,
+    **ON_RNN,
     notes="PUZZLE: as transcribed the statement adds the vector r to a scalar ('+ r'); the proof ends with "
     "'+ max_{‖r‖∞} r'. Our reading, consistent with seed 001's Lemma 1, is '+ ‖r‖∞'; '∅' is the "
     "transcription of the new point θ + Δθ. With that reading it is lemma1.bound (θ = {U, W, V, s₀}).",
 )
-@on_terms
-def lemma1_bound_hw(xp, q):
-    return q["f_new"] - q["f"] - q["grad_f"], q["half_sq"] + q["r_inf"]
+def lemma1_bound_hw(xp, act, **inputs):
+    return lemma1_bound(xp, act=act, **inputs)
 
 
 @identity(
@@ -246,8 +235,7 @@ def lemma1_bound_hw(xp, q):
     same_as=("lemma1.eq4",),
     relations=("=", "=", "="),
     labels=["definition of r", "linearity", "chain rule"],
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS,
+    **ON_RNN,
     notes="The three-argument bracket ⟨∇f, ∇_θ VS_t, ∅ − θ⟩ is read as ⟨∇f · ∇_θ VS_t, ∅ − θ⟩ (as in seed "
     "001 eq. (4)); r·∇f is the inner product rᵀ∇f.",
 )
@@ -264,8 +252,7 @@ def lemma1_eq4_hw(xp, act, **inputs):
     source=Source(SEED_001, "§A, Lemma 2", quote="g_t(Φ + ΔΦ) ≤ ⟨∇_Φ g_t(Φ), ΔΦ⟩ + ||r||_∞"),
     statement=r"g_t(\Phi+\Delta\Phi) \le \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
     expected=Verdict.REFUTED,
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS_SMALL,
+    **ON_SMALL_RNN,
     notes="A slip: the proof (eq. (5)–(6)) gives g_t(Φ) + ⟨∇g_t, ΔΦ⟩ + ‖r‖∞. Without g_t(Φ) = −yᵀVs_t(Φ) "
     "it fails whenever that term is positive and not compensated, e.g. ΔΦ = 0 (then r = 0) and yᵀVs_t < 0. "
     "Corrected: lemma2.bound.",
@@ -283,8 +270,7 @@ def lemma2_as_written(xp, q):
     r"\|r\|_\infty",
     expected=Verdict.HOLDS,
     corrects="lemma2.as_written",
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS,
+    **ON_RNN,
     notes="g_t(Φ+ΔΦ) − g_t(Φ) − ⟨∇g_t, ΔΦ⟩ = −yᵀr ≤ ‖y‖₁‖r‖∞ = ‖r‖∞: needs ‖y‖₁ ≤ 1 (one-hot or a "
     "probability vector). Tight (ratio 1) when r is concentrated on the label's coordinate with negative "
     "sign.",
@@ -304,8 +290,7 @@ def lemma2_bound(xp, q):
     ),
     statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle",
     expected=Verdict.REFUTED,
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS_SMALL,
+    **ON_SMALL_RNN,
     notes="g_t = −yᵀVs_t(Φ) is linear in the logits Vs_t, not in Φ = {U, W, V, s₀} (s_t is nonlinear in U, "
     "W, s₀ and V s_t is bilinear); the defect is exactly −yᵀr. What the proof uses is linearity in Vs_t, "
     "eq. (5) (lemma2.eq5).",
@@ -324,8 +309,7 @@ def lemma2_g_linear_in_phi(xp, q):
     statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_{Vs_t} g_t(\Phi), Vs_t(\Phi+\Delta\Phi) - "
     r"Vs_t(\Phi)\rangle",
     expected=Verdict.PROVED,
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS,
+    **ON_RNN,
     notes="∇_{Vs_t} g_t = −y. SymPy proves it for K = 3 (derivations/loss/lemmas.py).",
 )
 @on_terms
@@ -344,8 +328,7 @@ def lemma2_eq5(xp, q):
     statement=r"\langle\nabla_{Vs_t} g_t(\Phi), Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\rangle \le "
     r"\langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
     expected=Verdict.HOLDS,
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS,
+    **ON_RNN,
     notes="The left side is ⟨∇_Φ g_t, ΔΦ⟩ − yᵀr and −yᵀr ≤ ‖r‖∞ for one-hot y.",
 )
 @on_terms
@@ -365,14 +348,12 @@ def lemma2_eq6(xp, q):
     r"g_{-t}(\theta),\emptyset-\theta\rangle + \max_{\|r\|_\infty} r",
     expected=Verdict.HOLDS,
     same_as=("lemma2.bound",),
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS,
+    **ON_RNN,
     notes="PUZZLE: 'max_{‖r‖∞} r' is garbled; read as ‖r‖∞ = max_p |r_p|. Unlike seed 001's printed Lemma "
     "2, the handwritten one keeps g_{-t}(θ) and is true (y one-hot, g_{-t} = −y_tᵀVS_t).",
 )
-@on_terms
-def lemma2_bound_hw(xp, q):
-    return q["g_new"] - q["g"] - q["grad_g"], q["r_inf"]
+def lemma2_bound_hw(xp, act, **inputs):
+    return lemma2_bound(xp, act=act, **inputs)
 
 
 @identity(
@@ -387,8 +368,7 @@ def lemma2_bound_hw(xp, q):
     statement=r"\langle\nabla_{VS_t} g_{-t}(\theta), VS_t(\emptyset)-VS_t(\theta)\rangle = "
     r"\langle\nabla_\theta g_{-t}(\theta),\emptyset-\theta\rangle + \max_{\|r\|_\infty} r",
     expected=Verdict.REFUTED,
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS_SMALL,
+    **ON_SMALL_RNN,
     notes="With 'max_{‖r‖∞} r' read as ‖r‖∞ the '=' is false: the exact identity is ⟨∇_θ g, ∅ − θ⟩ − yᵀr, "
     "and −yᵀr = ‖r‖∞ only by accident. The next line of the document relaxes it to '≤', which is right "
     "(lemma2.hw_equality.corrected).",
@@ -410,8 +390,7 @@ def lemma2_hw_equality(xp, q):
     same_as=("lemma2.eq6",),
     relations=("=", "<="),
     labels=["chain rule, ∇_{VS_t} g = −y_t", "−yᵀr ≤ ‖y‖₁‖r‖∞ = ‖r‖∞"],
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS,
+    **ON_RNN,
 )
 @on_terms
 def lemma2_hw_equality_corrected(xp, q):
@@ -435,8 +414,7 @@ def lemma2_hw_equality_corrected(xp, q):
     r"VS_t(\emptyset) - VS_t(\theta)\rangle + \frac12\|VS_t(\emptyset) - VS_t(\theta)\|_\infty^2",
     expected=Verdict.HOLDS,
     same_as=("lse.bound_eq3.corrected", "lse.bound"),
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS,
+    **ON_RNN,
     notes="Unlike seed 001's eq. (3) (lse.bound_eq3, square missing) the handwritten version has the "
     "square and is true. Checked on RNN logits, ∅ = θ + Δθ with θ = {U, W, V, s₀}, remainder form.",
 )
@@ -458,8 +436,7 @@ def lemma1_eq3_hw(xp, q):
     r"VS_t(\emptyset) - VS_t(\theta)\rangle",
     expected=Verdict.HOLDS,
     same_as=("lemma2.eq5",),
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS,
+    **ON_RNN,
     notes="The stray comma in '⟨∇_{VS_t(θ)}, g_{-t}(θ), …⟩' is read as ∇_{VS_t(θ)} g_{-t}(θ) = −y_t.",
 )
 def lemma2_eq5_hw(xp, act, **inputs):
@@ -481,8 +458,7 @@ def lemma2_eq5_hw(xp, act, **inputs):
     same_as=("lemma2.bound",),
     relations=("=", "<="),
     labels=["eq. (5)", "eq. (6)"],
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS,
+    **ON_RNN,
     notes="The proof is sound and its conclusion contains g_t(Φ): what it proves is lemma2.bound, not the "
     "printed lemma2.as_written.",
 )

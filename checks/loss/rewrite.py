@@ -30,6 +30,7 @@ PROB = {
     "Y": Array("T", "K", low=0.01, high=1.0),
 }
 ONEHOT = {k: v for k, v in loss_rnn_inputs("onehot").items() if k in _MODEL + ("Y",)}
+_ON_ONEHOT = dict(inputs=ONEHOT, dims=DIMS)
 FREE = {**{k: v for k, v in PROB.items() if k != "Y"}, "Y": Array("T", "K", scale=(1e-1, 3.0))}
 
 
@@ -40,6 +41,14 @@ def _mean_over_tokens(xp, U, W, V, s0, X, Y, act, per_token):
     for t in range(2, T + 1):
         total = total + per_token(xp, V, ss[t], Y[:, t - 1])
     return total / T
+
+
+def _ce_against_rewrite(xp, U, W, V, s0, X, Y, act):
+    """The cross-entropy and its rewrite, log-sum-exp minus the linear part, each averaged over the tokens."""
+    return (
+        _mean_over_tokens(xp, U, W, V, s0, X, Y, act, cross_entropy),
+        _mean_over_tokens(xp, U, W, V, s0, X, Y, act, token_loss),
+    )
 
 
 REWRITE_TEX = (
@@ -70,10 +79,7 @@ REWRITE_TEX = (
 )
 def loss_ce_rewrite(xp, U, W, V, s0, X, Y, act):
     Y = Y / xp.sum(Y, axis=-1)[..., None]
-    return (
-        _mean_over_tokens(xp, U, W, V, s0, X, Y, act, cross_entropy),
-        _mean_over_tokens(xp, U, W, V, s0, X, Y, act, token_loss),
-    )
+    return _ce_against_rewrite(xp, U, W, V, s0, X, Y, act)
 
 
 @identity(
@@ -93,10 +99,7 @@ def loss_ce_rewrite(xp, U, W, V, s0, X, Y, act):
     "for soft labels, false e.g. for multi-label 0/1 targets).",
 )
 def loss_ce_rewrite_unnormalised(xp, U, W, V, s0, X, Y, act):
-    return (
-        _mean_over_tokens(xp, U, W, V, s0, X, Y, act, cross_entropy),
-        _mean_over_tokens(xp, U, W, V, s0, X, Y, act, token_loss),
-    )
+    return _ce_against_rewrite(xp, U, W, V, s0, X, Y, act)
 
 
 @identity(
@@ -111,8 +114,7 @@ def loss_ce_rewrite_unnormalised(xp, U, W, V, s0, X, Y, act):
     statement=r"E = \frac1M\big(f(\theta) - g(\theta)\big),\ f(\theta) = \sum_{t=1}^M\log\sum_{j=1}^K "
     r"e^{V_{j,:}s_t},\ g(\theta) = \sum_{t=1}^M y_t^\top V s_t",
     expected=Verdict.HOLDS,
-    inputs=ONEHOT,
-    dims=DIMS,
+    **_ON_ONEHOT,
     notes="E computed as the cross-entropy −(1/M)Σ y_tᵀ log softmax(Vs_t) (one-hot labels), f and g summed "
     "separately.",
 )
@@ -135,8 +137,7 @@ def loss_e_split(xp, U, W, V, s0, X, Y, act):
     r"s_t",
     expected=Verdict.HOLDS,
     same_as=("loss.ce_rewrite",),
-    inputs=ONEHOT,
-    dims=DIMS,
+    **_ON_ONEHOT,
     notes="Checked as: −yᵀ log softmax(Vs_t) = lse(Vs_t) − yᵀVs_t for the last token with its one-hot "
     "label (V_j is the j-th row of V; y is the label of token t, its index dropped in the text).",
 )
@@ -157,17 +158,13 @@ def loss_token_loss_eq1(xp, U, W, V, s0, X, Y, act):
     statement=r"E = \frac1M\sum_{t=1}^M\Big(\log\sum_{j=1}^K e^{V_{j,:}^T S_t}\Big) - y_t^T V S_t",
     expected=Verdict.HOLDS,
     same_as=("loss.ce_rewrite", "loss.token_loss_eq1"),
-    inputs=ONEHOT,
-    dims=DIMS,
+    **_ON_ONEHOT,
     notes="PUZZLE: as transcribed, the parenthesis closes before '− y_tᵀVS_t' (leaving t unbound outside "
     "the sum) and V_{j,:}ᵀS_t transposes a row. We read it as (1/M)Σ_t (log Σ_j e^{V_{j,:}s_t} − "
     "y_tᵀVs_t), the main text's formula; with that reading it holds (one-hot labels).",
 )
 def loss_ce_rewrite_hw(xp, U, W, V, s0, X, Y, act):
-    return (
-        _mean_over_tokens(xp, U, W, V, s0, X, Y, act, cross_entropy),
-        _mean_over_tokens(xp, U, W, V, s0, X, Y, act, token_loss),
-    )
+    return _ce_against_rewrite(xp, U, W, V, s0, X, Y, act)
 
 
 def _shape_of_v():

@@ -8,17 +8,24 @@ the proof of Lemma 1 pairs it with ‖·‖∞.
 import numpy as np
 
 from checks._vocab.sources import SEED_000, SEED_001
+from checks.loss._helpers import softmax_rows
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, inequality, study
 from lemmacheck.inputs import Array
 
 DIMS = {"n": [1, 2, 3, 5, 8]}
-X = {"x": Array("n")}
-XR = {"x": Array("n"), "r": Array("n")}
-XY = {"x": Array("n"), "y": Array("n")}
+#: the logits x alone, with a vector r, or with a second point y
+ON_X = dict(inputs={"x": Array("n")}, dims=DIMS)
+ON_XR = dict(inputs={"x": Array("n"), "r": Array("n")}, dims=DIMS)
+ON_XY = dict(inputs={"x": Array("n"), "y": Array("n")}, dims=DIMS)
 
 
 def _inf(xp, a):
     return xp.max(xp.abs(a), axis=-1)
+
+
+def _softmax_gap(xp, x, y):
+    """‖softmax(x) − softmax(y)‖₁."""
+    return xp.sum(xp.abs(xp.softmax(x, axis=-1) - xp.softmax(y, axis=-1)), axis=-1)
 
 
 @inequality(
@@ -31,8 +38,7 @@ def _inf(xp, a):
     ),
     statement=r"\|\mathrm{softmax}(\mathbf V\mathbf s_t)\|_\infty \le 1",
     expected=Verdict.HOLDS,
-    inputs=X,
-    dims=DIMS,
+    **ON_X,
     notes="Entries of a probability vector are ≤ 1; tightness 1 (attained at n = 1, approached by one "
     "dominant logit).",
 )
@@ -51,8 +57,7 @@ def softmax_inf_norm(xp, x):
     statement=r"\nabla_{VS_t(\theta)} f_{-t}(\theta) \le 1",
     expected=Verdict.HOLDS,
     same_as=("softmax.inf_norm",),
-    inputs=X,
-    dims=DIMS,
+    **ON_X,
     notes="Read entrywise: the gradient is softmax(VS_t), every entry of which is ≤ 1 (checked as its "
     "largest entry ≤ 1).",
 )
@@ -71,8 +76,7 @@ def softmax_grad_le_one_hw(xp, x):
     statement=r"\mathbf r^\top\nabla_{\mathbf V\mathbf s_t} f_t(\Phi) \le \|\mathbf "
     r"r\|_\infty\|\mathrm{softmax}(\mathbf V\mathbf s_t)\|_\infty",
     expected=Verdict.REFUTED,
-    inputs=XR,
-    dims=DIMS,
+    **ON_XR,
     notes="False for any r with entries of one sign and a spread-out softmax: r = (1, 1), x = (0, 0) gives "
     "1 > ½. The dual of ‖·‖∞ is ‖·‖₁: rᵀp ≤ ‖r‖∞‖p‖₁ = ‖r‖∞ (softmax.r_dot_softmax), which is all Lemma 1 "
     "needs, so the lemma survives.",
@@ -92,8 +96,7 @@ def softmax_holder_inf_inf(xp, x, r):
     corrects="softmax.holder_inf_inf",
     relations=("<=", "="),
     labels=["Hölder (‖·‖∞, ‖·‖₁)", "‖softmax‖₁ = 1"],
-    inputs=XR,
-    dims=DIMS,
+    **ON_XR,
     notes="Tight (ratio 1) when r is constant and positive on the support of the softmax.",
 )
 def softmax_r_dot_softmax(xp, x, r):
@@ -112,8 +115,7 @@ def softmax_r_dot_softmax(xp, x, r):
     statement=r"\|\nabla h(\mathbf x) - \nabla h(\mathbf y)\|_1 \le \tfrac12\|\mathbf x - \mathbf "
     r"y\|_\infty",
     expected=Verdict.REFUTED,
-    inputs=XY,
-    dims=DIMS,
+    **ON_XY,
     notes="PUZZLE (terminology): read as the Lipschitz constant of ∇h from (ℝ^J, ‖·‖∞) to its dual (ℝ^J, "
     "‖·‖₁), the constant L of the bound h(x+Δ) ≤ h(x) + ⟨∇h, Δ⟩ + (L/2)‖Δ‖∞², ½ is wrong: x = 0, y = (ε, "
     "−ε) gives ‖softmax(x) − softmax(y)‖₁ ≈ ε. The right constant is L = 1 (softmax.lipschitz_one), and "
@@ -121,8 +123,7 @@ def softmax_r_dot_softmax(xp, x, r):
     "constant'. Hessian view: lse.hessian_inf_bound.",
 )
 def softmax_lipschitz_half(xp, x, y):
-    d = xp.softmax(x, axis=-1) - xp.softmax(y, axis=-1)
-    return xp.sum(xp.abs(d), axis=-1), 0.5 * _inf(xp, x - y)
+    return _softmax_gap(xp, x, y), 0.5 * _inf(xp, x - y)
 
 
 @inequality(
@@ -134,14 +135,12 @@ def softmax_lipschitz_half(xp, x, y):
     expected=Verdict.HOLDS,
     corrects="softmax.lipschitz_half",
     same_as=("lse.hessian_inf_bound",),
-    inputs=XY,
-    dims=DIMS,
+    **ON_XY,
     notes="‖∇²h(ξ) d‖₁ = Σ_i p_i|d_i − pᵀd| is a mean absolute deviation of values in [−‖d‖∞, ‖d‖∞], hence "
     "≤ ‖d‖∞; integrate along the segment. Tightness → 1 at x = 0, y = (ε, −ε), ε → 0.",
 )
 def softmax_lipschitz_one(xp, x, y):
-    d = xp.softmax(x, axis=-1) - xp.softmax(y, axis=-1)
-    return xp.sum(xp.abs(d), axis=-1), _inf(xp, x - y)
+    return _softmax_gap(xp, x, y), _inf(xp, x - y)
 
 
 def _lse(x):
@@ -149,14 +148,9 @@ def _lse(x):
     return (m + np.log(np.exp(x - m).sum(axis=-1, keepdims=True)))[..., 0]
 
 
-def _softmax(x):
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
 def _ratio(x, d):
     """(h(x+d) − h(x) − ⟨∇h(x), d⟩) / (½‖d‖∞²): how much of eq. (2)'s constant ½ is used."""
-    rem = _lse(x + d) - _lse(x) - (_softmax(x) * d).sum(axis=-1)
+    rem = _lse(x + d) - _lse(x) - (softmax_rows(x) * d).sum(axis=-1)
     return rem / (0.5 * np.abs(d).max(axis=-1) ** 2)
 
 

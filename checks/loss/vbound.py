@@ -13,14 +13,23 @@ import math
 from checks._vocab.linalg import dot, frob, inf_norm, matvec
 from checks._vocab.rnn import hidden_states
 from checks._vocab.sources import SEED_000
-from checks.loss._helpers import LOSS_RNN_DIMS_SMALL, backprop_logits, loss_rnn_inputs
+from checks.loss._helpers import (
+    LOSS_RNN_DIMS,
+    LOSS_RNN_DIMS_SMALL,
+    backprop_logits,
+    loss_rnn_inputs,
+    token_gradient,
+)
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, identity, inequality, study
 from lemmacheck.inputs import Array
 
 SEC = "§Loss Bounded with Respect to V"
 
-DIMS = {"H": [1, 4], "N": [2], "K": [2, 3], "T": [1, 3], "act": ["tanh", "sigmoid", "softplus"]}
+#: the RNN instances of the loss claims, with only V perturbed; claims expected to be refuted take the
+#: small dims
 VIN = {k: v for k, v in loss_rnn_inputs("onehot").items() if k in ("U", "W", "V", "s0", "X", "Y", "dV")}
+ON_V = dict(inputs=VIN, dims=LOSS_RNN_DIMS)
+ON_SMALL_V = dict(inputs=VIN, dims=LOSS_RNN_DIMS_SMALL)
 
 
 def _per_token(xp, U, W, V, s0, X, act):
@@ -46,8 +55,7 @@ def _grad_v(xp, U, W, V, s0, X, C, act):
     statement=r"g(\mathbf V^k + \Delta\mathbf V) = g(\mathbf V^k) + \langle\nabla_{\mathbf V} g(\mathbf "
     r"V^k),\Delta\mathbf V\rangle",
     expected=Verdict.PROVED,
-    inputs=VIN,
-    dims=DIMS,
+    **ON_V,
     notes="True because s_t does not depend on V (U, W fixed). ∇_V g = Σ_t y_t s_tᵀ by back-propagation; "
     "SymPy proves the identity for H = K = 2 (derivations/loss/vbound.py).",
 )
@@ -70,8 +78,7 @@ def loss_g_linear_in_v(xp, U, W, V, s0, X, Y, dV, act):
     ),
     statement=r"f(\mathbf V) = \mathrm{lse}_{\mathbf 1}(\mathbf V\mathbf s_t)",
     expected=Verdict.REFUTED,
-    inputs=VIN,
-    dims=LOSS_RNN_DIMS_SMALL,
+    **ON_SMALL_V,
     notes="f(θ) = Σ_{t=1}^M lse(Vs_t) (item 2 of §Loss Function), so f = lse_1(V s_t) only for M = 1; the "
     "free index t is tested as the last token. The rest of the section (and our loss.v_bound_chain) reads "
     "f as the per-token f_t. Corrected: loss.f_sum_lse.",
@@ -96,8 +103,7 @@ def weighted_lse(xp, w, u):
     r"\mathrm{lse}_{\mathbf w}(\mathbf u) = \log\sum_{j=1}^K w_j e^{u_j}",
     expected=Verdict.HOLDS,
     corrects="loss.f_single_lse",
-    inputs=VIN,
-    dims=DIMS,
+    **ON_V,
 )
 def loss_f_sum_lse(xp, U, W, V, s0, X, act):
     _, zs, _ = _per_token(xp, U, W, V, s0, X, act)
@@ -129,8 +135,7 @@ def loss_f_sum_lse(xp, U, W, V, s0, X, act):
         "∇lse_1 = ∇_{Vs_t} f",
         "⟨p, ΔVs_t⟩ = ⟨∇_V f, ΔV⟩ and ‖ΔVs_t‖∞ ≤ ‖ΔV‖_{S∞}‖s_t‖₂",
     ],
-    inputs=VIN,
-    dims=DIMS,
+    **ON_V,
     notes="f is read per token (f_t = lse(Vs_t), t = the last token), as the chain needs; with f the sum "
     "over tokens the first '=' fails (loss.f_single_lse). ∇_V f is back-propagated, ⟨∇_{Vs_t} f, ΔVs_t⟩ "
     "uses softmax(Vs_t) directly. Steps 2 and 4 are tight only in limits; the slack on RNN states is "
@@ -142,8 +147,7 @@ def loss_v_bound_chain(xp, U, W, V, s0, X, dV, act):
     dz = matvec(dV, s)
     f = xp.logsumexp(z, axis=-1)
     half = 0.5 * inf_norm(xp, dz) ** 2
-    C = [None] * (X.shape[1] - 1) + [p]
-    gV = _grad_v(xp, U, W, V, s0, X, C, act)
+    gV = token_gradient(xp, U, W, V, s0, X, p, act)[2]  # ∇_V f_t, back-propagated
     # f_t(V) subtracted from every element (same chain, no cancellation of large common terms)
     return (
         xp.logsumexp(matvec(V + dV, s), axis=-1) - f,
@@ -165,15 +169,14 @@ def loss_v_bound_chain(xp, U, W, V, s0, X, dV, act):
     statement=r"\langle\nabla_{\mathbf V\mathbf s_t} f(\theta^k), \Delta\mathbf V\mathbf s_t\rangle = "
     r"\langle\nabla_{\mathbf V} f(\theta^k), \Delta\mathbf V\rangle",
     expected=Verdict.PROVED,
-    inputs=VIN,
-    dims=DIMS,
+    **ON_V,
     notes="The pull-back used (silently) in the last step of the V-chain; per token, f_t = lse(Vs_t). "
     "Numerically: softmax pairing vs back-propagated ∇_V f_t; SymPy: H = K = 2.",
 )
 def loss_v_grad_pullback(xp, U, W, V, s0, X, dV, act):
     ss, zs, ps = _per_token(xp, U, W, V, s0, X, act)
-    C = [None] * (X.shape[1] - 1) + [ps[-1]]
-    return dot(xp, ps[-1], matvec(dV, ss[-1])), frob(xp, _grad_v(xp, U, W, V, s0, X, C, act), dV)
+    gV = token_gradient(xp, U, W, V, s0, X, ps[-1], act)[2]
+    return dot(xp, ps[-1], matvec(dV, ss[-1])), frob(xp, gV, dV)
 
 
 @inequality(
@@ -186,8 +189,7 @@ def loss_v_grad_pullback(xp, U, W, V, s0, X, dV, act):
     ),
     statement=r"\|\Delta\mathbf V\mathbf s_t\|_\infty \le \|\Delta\mathbf V\|_{S^\infty}\|\mathbf s_t\|_2",
     expected=Verdict.HOLDS,
-    inputs=VIN,
-    dims=DIMS,
+    **ON_V,
     notes="‖ΔVs‖∞ ≤ ‖ΔVs‖₂ ≤ σ_max(ΔV)‖s‖₂. Tight (ratio 1) iff ΔVs is concentrated on one coordinate and "
     "s is a top right-singular vector — e.g. at H = 1 with one dominant entry of ΔV; on typical RNN states "
     "the ratio is far below 1 (study loss.v_bound_tightness).",
@@ -209,8 +211,7 @@ def loss_v_norm_step(xp, U, W, s0, X, dV, act):
     r"f_t,\Delta\mathbf V\rangle \le \tfrac12\|\Delta\mathbf V\|_{S^\infty}^2\|\mathbf s_t\|_2^2",
     expected=Verdict.HOLDS,
     same_as=("loss.v_bound_chain",),
-    inputs=VIN,
-    dims=DIMS,
+    **ON_V,
     notes="The end-to-end claim of loss.v_bound_chain with f_t(V) and its gradient moved to the left, so "
     "the reported tightness measures the constant. It stays ≤ ½: the log-sum-exp step is tight only for p "
     "= (½, ½) and ΔVs_t = (a, −a) (small a), the norm step only when ΔVs_t has a single nonzero coordinate "
@@ -251,8 +252,7 @@ def _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act):
     r"\langle\nabla_{\mathrm{vec}(\mathbf V)}E(\theta^k),\mathrm{vec}(\Delta\mathbf V)\rangle + "
     r"\frac12\|\Delta\mathbf V\|_{S^\infty}^2\|\mathbf s_t\|_2^2",
     expected=Verdict.REFUTED,
-    inputs=VIN,
-    dims=LOSS_RNN_DIMS_SMALL,
+    **ON_SMALL_V,
     notes="PUZZLE/slip: E averages M tokens but the right side keeps one ‖s_t‖₂² with t free. Read as 'for "
     "every t' (checked with the smallest ‖s_t‖₂²) it fails when one hidden state is small and the others "
     "are not (e.g. tanh with a pre-activation near 0 at one step). Per token (M = 1) it is "
@@ -273,8 +273,7 @@ def loss_v_bound_e(xp, U, W, V, s0, X, Y, dV, act):
     r"V\|_{S^\infty}^2\,\frac1M\sum_{t=1}^M\|\mathbf s_t\|_2^2",
     expected=Verdict.HOLDS,
     corrects="loss.v_bound_e",
-    inputs=VIN,
-    dims=DIMS,
+    **ON_V,
     notes="Average of the per-token bounds (g is exactly linear in V). max_t ‖s_t‖₂² also works but is "
     "looser.",
 )
@@ -316,8 +315,7 @@ def loss_lse_bound_hw(xp, x1, x2):
     r"f_t,\Delta\mathbf V\rangle \le \tfrac14\|\Delta\mathbf V\|_{S^\infty}^2\|\mathbf s_t\|_2^2",
     expected=Verdict.HOLDS,
     same_as=("loss.v_bound_token",),
-    inputs=VIN,
-    dims=DIMS,
+    **ON_V,
     notes="Not a claim of the document: a measured sharpening. The lse remainder is at most ½ sup Var_p(d) "
     "with d = ΔVs_t, and Var_p(d) ≤ (max d − min d)²/4 ≤ ‖d‖₂²/2 ≤ ‖ΔV‖²_{S∞}‖s_t‖₂²/2. The two "
     "inequalities behind the document's ½ (‖d‖∞ ≤ ‖d‖₂ and Var_p(d) ≤ ‖d‖∞²) are tight for incompatible d "

@@ -2,7 +2,7 @@
 Carlson et al., and a second reading of the garbled 'max_{‖r‖∞} r' of the handwritten lemmas."""
 
 from checks._vocab.sources import SEED_000
-from checks.loss._helpers import LOSS_RNN_DIMS, LOSS_RNN_DIMS_SMALL, loss_rnn_inputs, token_terms
+from checks.loss._helpers import ON_RNN, ON_SMALL_RNN, token_terms
 from lemmacheck import Source, Verdict, inequality
 from lemmacheck.inputs import Array
 
@@ -39,7 +39,6 @@ def lse_weighted_theorem1(xp, u, d, log_w):
 
 
 _HW = "handwritten appendix (end of file)"
-RNN = loss_rnn_inputs("onehot")
 
 
 def _hw_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
@@ -69,8 +68,7 @@ def _hw_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     r"f_{-t}(\theta),\emptyset-\theta\rangle"
     r" + \tfrac12\|VS_t(\emptyset)-VS_t(\theta)\|_\infty^2 + \max_p r_p",
     expected=Verdict.HOLDS,
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS,
+    **ON_RNN,
     notes="PUZZLE: 'max_{‖r‖∞} r' is garbled. lemma1.bound_hw reads it as ‖r‖∞; read as the largest entry "
     "max_p r_p (signed) the lemma is sharper and still true, because the term it bounds is pᵀr with p the "
     "softmax, a probability vector. Remainder form; the last token.",
@@ -92,8 +90,7 @@ def lemma1_bound_hw_max_entry(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     r"g_{-t}(\theta),\emptyset-\theta\rangle"
     r" + \max_p r_p",
     expected=Verdict.REFUTED,
-    inputs=RNN,
-    dims=LOSS_RNN_DIMS_SMALL,
+    **ON_SMALL_RNN,
     notes="PUZZLE, second reading of the garbled term (lemma2.bound_hw reads ‖r‖∞ and holds). The "
     "remainder "
     "of g_{-t} is exactly −y_tᵀr = −r_label, which exceeds max_p r_p whenever r is negative on the label's "

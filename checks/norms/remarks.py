@@ -4,6 +4,7 @@
 import math
 
 from checks._vocab.sources import SEED_000
+from checks.norms.schatten1 import l1, maxabs
 from lemmacheck import Source, Verdict, identity, inequality
 from lemmacheck.inputs import Array
 
@@ -11,8 +12,8 @@ _EQUIV = "Note that Schatten-1 norm and element-wise-1 norm are equivalent, 1/H 
 _W333 = "§Loss Bound with Respect to W, item 3.3.3"
 
 
-def _entrywise_l1(xp, M):
-    return xp.sum(xp.sum(xp.abs(M), axis=-1), axis=-1)
+#: one H × H matrix M
+_SQUARE = dict(inputs={"M": Array("H", "H")}, dims={"H": [1, 2, 3, 5, 8]})
 
 
 @inequality(
@@ -21,14 +22,13 @@ def _entrywise_l1(xp, M):
     source=Source(SEED_000, _W333, quote=_EQUIV),
     statement=r"\|M\|_{S^\infty} \le \|M\|_{\ell_1}",
     expected=Verdict.HOLDS,
-    inputs={"M": Array("H", "H")},
-    dims={"H": [1, 2, 3, 5, 8]},
+    **_SQUARE,
     notes="σ₁(M) ≤ ‖M‖_{S¹} ≤ ‖M‖_{ℓ1}; tight (ratio 1) for a single nonzero entry. Previously only "
     "noted in "
     "norms.equiv_w000 as covered by norms.s1_equiv_l1.",
 )
 def equiv_w000_upper(xp, M):
-    return xp.schatten_norm(M, math.inf), _entrywise_l1(xp, M)
+    return xp.schatten_norm(M, math.inf), l1(xp, M)
 
 
 @inequality(
@@ -41,15 +41,14 @@ def equiv_w000_upper(xp, M):
     labels=("‖M‖_{ℓ1}/H ≤ ‖M‖_{S¹}", "‖M‖_{S¹} ≤ ‖M‖_{ℓ1}"),
     corrects="norms.equiv_w000",
     same_as=("norms.s1_equiv_l1",),
-    inputs={"M": Array("H", "H")},
-    dims={"H": [1, 2, 3, 5, 8]},
+    **_SQUARE,
     notes="The typeset S^∞ makes the lower half false (norms.equiv_w000); with S¹ both halves hold, "
     "the lower "
     "one attained by the all-ones matrix (‖J‖_{ℓ1}/H = H = ‖J‖_{S¹}).",
 )
 def equiv_w000_s1(xp, M):
-    l1 = _entrywise_l1(xp, M)
-    return l1 / M.shape[-1], xp.schatten_norm(M, 1), l1
+    entrywise = l1(xp, M)
+    return entrywise / M.shape[-1], xp.schatten_norm(M, 1), entrywise
 
 
 #: power iterations: enough for the ratio σ₂/σ₁ of the sampled matrices to die out in most instances
@@ -62,7 +61,7 @@ _POWER = (
 
 def _power_estimate(xp, X, v0):
     """‖X v_k‖ after k steps of v ← XᵀX v/‖XᵀX v‖ from v0: the power method's estimate of a matrix norm."""
-    scale = xp.max(xp.max(xp.abs(X), axis=-1), axis=-1)  # iterate on X/scale: no underflow in XᵀX
+    scale = maxabs(xp, X)  # iterate on X/scale: no underflow in XᵀX
     X = X / scale[:, None, None]
     G = xp.matmul(xp.transpose(X), X)
     v = v0 / xp.vector_norm(v0, 2)[..., None]

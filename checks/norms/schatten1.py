@@ -13,6 +13,10 @@ from lemmacheck.inputs import Array, Scalar
 
 COMMENT3 = "§Comments, item 3"
 MN = {"m": [1, 2, 3, 4, 6], "n": [1, 2, 3, 4, 6]}
+#: a matrix B and an entrywise dominating A = B + D or |B| + D (D ≥ 0)
+_DOMINATED = dict(inputs={"B": Array("m", "n"), "D": Array("m", "n", positive=True)}, dims=MN)
+#: one m × n matrix, for the equivalences of ‖·‖_{S¹} with entrywise norms
+_ONE_MATRIX = dict(inputs={"X": Array("m", "n")}, dims=MN)
 
 
 def l1(xp, X):
@@ -39,8 +43,7 @@ def nuclear(xp, X):
     statement=r"\mathbf A_{ij} \ge \mathbf B_{ij}\ \forall i,j \Rightarrow \|\mathbf A\|_{S^1} \le "
     r"\|\mathbf B\|_{S^1}",
     expected=Verdict.REFUTED,
-    inputs={"B": Array("m", "n"), "D": Array("m", "n", positive=True)},
-    dims=MN,
+    **_DOMINATED,
     notes="A = B + D with D ≥ 0 entrywise. As written the inequality points the wrong way (B = 0, A = any "
     "nonzero nonnegative matrix). The intended reading, domination of the entries ⇒ larger nuclear norm, "
     "is also false (norms.s1_monotone_nonneg); what is true is norms.s1_dominated_l1 and, for the "
@@ -91,8 +94,7 @@ def norms_s1_monotone_nonneg(xp, B, D, lam):
     corrects="norms.s1_monotone",
     relations=("<=", "<="),
     labels=["triangle inequality over B = Σ B_ij e_i e_jᵀ", "entrywise domination"],
-    inputs={"B": Array("m", "n"), "D": Array("m", "n", positive=True)},
-    dims=MN,
+    **_DOMINATED,
     notes="A = |B| + D. Tight (ratio 1) for diagonal B with D = 0; the price is the factor up to √(mn) "
     "between ‖·‖_{ℓ1} and ‖·‖_{S¹} (norms.s1_equiv_l1).",
 )
@@ -107,8 +109,7 @@ def norms_s1_dominated_l1(xp, B, D):
     statement=r"|\mathbf B_{ij}| \le \mathbf A_{ij}\ \forall i,j \Rightarrow \|\mathbf B\|_{S^2} \le "
     r"\|\mathbf A\|_{S^2}",
     expected=Verdict.HOLDS,
-    inputs={"B": Array("m", "n"), "D": Array("m", "n", positive=True)},
-    dims=MN,
+    **_DOMINATED,
     notes="'strict' read as 'rigorous': ‖X‖_{S²} is the Frobenius norm, a monotone function of |X_ij|, so "
     "the comparison the document wants is exactly true for S²; tight as D → 0.",
 )
@@ -128,8 +129,7 @@ EQUIV_QUOTE = (
     source=Source(SEED_000, COMMENT3, quote=EQUIV_QUOTE),
     statement=r"\|\mathbf X\|_{S^1} \le \|\mathbf X\|_\infty",
     expected=Verdict.REFUTED,
-    inputs={"X": Array("m", "n")},
-    dims=MN,
+    **_ONE_MATRIX,
     notes="PUZZLE: the text says 'element-wise 1-norm' but typesets ‖X‖∞. Read literally (entrywise max) "
     "the upper half fails already for X = I₂ (2 > 1); read as the entrywise 1-norm both halves hold with "
     "optimal constants (norms.s1_equiv_l1). The lower half with the max-norm is norms.s1_equiv_lower.",
@@ -144,8 +144,7 @@ def norms_s1_equiv_upper(xp, X):
     source=Source(SEED_000, COMMENT3, quote=EQUIV_QUOTE),
     statement=r"\frac{1}{\sqrt{mn}}\|\mathbf X\|_\infty \le \|\mathbf X\|_{S^1}",
     expected=Verdict.HOLDS,
-    inputs={"X": Array("m", "n")},
-    dims=MN,
+    **_ONE_MATRIX,
     notes="True but loose for mn > 1: max|X_ij| ≤ σ₁(X) ≤ ‖X‖_{S¹}, so even without the 1/√(mn); the ratio "
     "reaches 1 only at m = n = 1.",
 )
@@ -166,8 +165,7 @@ def norms_s1_equiv_lower(xp, X):
     corrects="norms.s1_equiv_upper",
     relations=("<=", "<="),
     labels=["‖X‖_{ℓ1} ≤ √(mn)‖X‖_F ≤ √(mn)‖X‖_{S¹}", "triangle inequality over X = Σ X_ij e_i e_jᵀ"],
-    inputs={"X": Array("m", "n")},
-    dims=MN,
+    **_ONE_MATRIX,
     notes="Both constants are optimal: the left is attained by the all-ones matrix (‖J‖_{ℓ1} = mn, "
     "‖J‖_{S¹} = √(mn)), the right by any matrix with one nonzero per row and column (diagonal).",
 )
@@ -236,8 +234,11 @@ def _slices(xp, T, v):
     return weighted, xp.schatten_norm(T, 1)
 
 
-LEMMA4_IN = {"T": Array("P", "m", "n"), "v": Array("P")}
-LEMMA4_DIMS = {"P": [1, 2, 3, 5], "m": [1, 2, 3, 4], "n": [1, 2, 3, 4]}
+#: a 3-tensor T, stored (P, m, n), and a vector v of P weights
+_LEMMA4 = dict(
+    inputs={"T": Array("P", "m", "n"), "v": Array("P")},
+    dims={"P": [1, 2, 3, 5], "m": [1, 2, 3, 4], "n": [1, 2, 3, 4]},
+)
 LEMMA4_QUOTE = (
     "||T ṽ||_{S^1} = ||Σ_p v_p T_{:,:,p}||_{S^1} ≤ Σ_p v_p ||T_{:,:,p}||_{S^1} ≤ || ||T_{:,:,*}||_{S^1} "
     "||_2 ||v||_2"
@@ -257,8 +258,7 @@ LEMMA4_QUOTE = (
     r"T_{:,:,*}\|_{S^1}\big\|_2\,\|\mathbf v\|_2",
     expected=Verdict.HOLDS,
     same_as=("sens.lemma4",),
-    inputs=LEMMA4_IN,
-    dims=LEMMA4_DIMS,
+    **_LEMMA4,
     notes="T ṽ read as the mode-3 product Σ_p v_p T_{:,:,p} (eq. (21)'s first equality); 'T_{:::,*}' is a "
     "garbled T_{:,:,*}. True: triangle inequality with |v_p|, then Cauchy–Schwarz. Tight (ratio 1) when "
     "all slices are positive multiples of one matrix, T_p = v_p M.",
@@ -284,8 +284,7 @@ def lemma4_bound(xp, T, v):
         "triangle inequality, written without |v_p|",
         "Cauchy–Schwarz",
     ],
-    inputs=LEMMA4_IN,
-    dims=LEMMA4_DIMS,
+    **_LEMMA4,
     notes="End to end it is Lemma 4 (true). Step 2 fails as soon as some v_p < 0: with P = 1 and v₁ < 0 "
     "its right side is negative. The triangle inequality gives Σ_p |v_p| ‖T_p‖_{S¹} "
     "(lemma4.middle_step.corrected), after which Cauchy–Schwarz applies unchanged.",
@@ -307,8 +306,7 @@ def lemma4_chain(xp, T, v):
     statement=r"\|\textstyle\sum_p \mathbf v_p\mathbf T_{:,:,p}\|_{S^1} \le \sum_p \mathbf v_p\|\mathbf "
     r"T_{:,:,p}\|_{S^1}",
     expected=Verdict.REFUTED,
-    inputs=LEMMA4_IN,
-    dims=LEMMA4_DIMS,
+    **_LEMMA4,
     notes="v_p may be negative: P = 1, v₁ = −1, T₁ ≠ 0 gives ‖T₁‖ ≤ −‖T₁‖.",
 )
 def lemma4_middle_step(xp, T, v):
@@ -324,8 +322,7 @@ def lemma4_middle_step(xp, T, v):
     r"v_p|\,\|\mathbf T_{:,:,p}\|_{S^1}",
     expected=Verdict.HOLDS,
     corrects="lemma4.middle_step",
-    inputs=LEMMA4_IN,
-    dims=LEMMA4_DIMS,
+    **_LEMMA4,
     notes="Triangle inequality and homogeneity of ‖·‖_{S¹}; tight when the slices are aligned (T_p = "
     "sign(v_p) M).",
 )

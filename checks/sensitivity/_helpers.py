@@ -25,7 +25,7 @@ from checks._vocab.fd import directional
 from checks._vocab.linalg import inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.rnn import preactivations_and_states, token_loss
 from lemmacheck import Tolerance
-from lemmacheck.inputs import Array
+from lemmacheck.inputs import Array, OneHot, Scalar
 
 #: section titles of seed 000
 SEC_U = "Loss Bound with Respect to U"
@@ -90,6 +90,16 @@ def true_ds(xp, U, W, s0, X, act, t, dU=None, dW=None):
     return directional(xp, lambda e: states_at(xp, U, W, s0, X, act, dU, dW, e)[t])
 
 
+def true_dvs(xp, U, W, s0, X, v, act, t, dU=None, dW=None):
+    """Ground-truth d(v·s_t)/de along (dU, dW), shape (B,)."""
+    return directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dU, dW, e)[t], axis=-1))
+
+
+def entrywise_excess(xp, M, c, B):
+    """max_ij(|M_ij| − c B_ij), one scalar c per instance: ≤ 0 exactly when |M| ≤ cB entrywise."""
+    return xp.max(xp.max(xp.abs(M) - c[:, None, None] * B, axis=-1), axis=-1)
+
+
 def true_dlam(xp, U, W, s0, X, act, t, dU=None, dW=None):
     """Ground-truth d σ'(z_t) / de along (dU, dW)."""
     _, d1, _ = activation(xp, act)
@@ -101,6 +111,11 @@ def true_dlam(xp, U, W, s0, X, act, t, dU=None, dW=None):
 
 def _eye_block(xp, H, shift=0):
     return const(xp, np.eye(H, k=shift))
+
+
+def bar_tensor(xp, y, H):
+    """X̄_t (y = x_t) or S̄_{t-1} (y = s_{t-1}) as a stack of 3-tensors, [k, i, j] = δ_ki y_j."""
+    return _eye_block(xp, H)[None, :, :, None] * y[:, None, None, :]
 
 
 def forward_sensitivities(xp, U, W, s0, X, act, *, sbar="correct"):
@@ -179,6 +194,12 @@ def slice_s1(xp, T3):
 # --------------------------------------------------------------------------- gradient pieces of d/dt ∇
 
 
+def kept_and_dropped(parts):
+    """(the sum of the parts of d/dt ∇V_p s_t the documents keep, the last part, which they drop)."""
+    *kept, dropped = parts
+    return sum(kept[1:], kept[0]), dropped
+
+
 def w_dgrad_parts(xp, v, U, W, s0, X, act, t, dW):
     r"""The five parts of d/dt ∇_W(V_p s_t)(W + tΔW) at t = 0 (seed 000 W §3.3, seed 001 eq. (27)).
 
@@ -245,25 +266,26 @@ def softmax_residual(xp, V, s, y):
     return xp.softmax(matvec(V, s), axis=-1) - y
 
 
-def lipschitz_U(xp, V, X, W, fw, t, *, curvature):
-    r"""Seed 001 eq. (22) as written: L_U at token t (``curvature`` = λ''_p/λ'_p at z_t, signed)."""
+def lipschitz_U(xp, V, X, W, fw, t, *, curvature, lemma3_at_t=False):
+    r"""Seed 001 eq. (22): L_U at token t (``curvature`` = λ''_p/λ'_p at z_t, signed as written).  Lemma 3's
+    factor max_p(curvature_p ‖Q_{·,·,p}‖_{S¹}) takes Q_{t−1} as written, Q_t with ``lemma3_at_t``."""
     Q = fw["Q"]
     Vn = xp.max(norm2(xp, V), axis=-1)
     QV = xp.einsum("bqk,bkij->bqij", V, Q[t])
     first = 0.5 * xp.max(s1(xp, QV), axis=-1) ** 2
     qn = slice_s1(xp, Q[t - 1])
-    m = xp.max(curvature * qn, axis=-1)
+    m = xp.max(curvature * (slice_s1(xp, Q[t]) if lemma3_at_t else qn), axis=-1)
     return first + Vn * norm2(xp, X[:, t - 1]) * m + Vn * sinf(xp, W) * norm2(xp, qn) * m
 
 
-def lipschitz_W(xp, V, W, fw, t, *, curvature):
-    r"""Seed 001 eq. (32) as written: L_W at token t."""
+def lipschitz_W(xp, V, W, fw, t, *, curvature, lemma3_at_t=False):
+    r"""Seed 001 eq. (32): L_W at token t, Lemma 3's factor as in :func:`lipschitz_U` (P for Q)."""
     P = fw["P"]
     Vn = xp.max(norm2(xp, V), axis=-1)
     PV = xp.einsum("bqk,bkij->bqij", V, P[t])
     first = 0.5 * xp.max(s1(xp, PV), axis=-1) ** 2
     pn = slice_s1(xp, P[t - 1])
-    m = xp.max(curvature * pn, axis=-1)
+    m = xp.max(curvature * (slice_s1(xp, P[t]) if lemma3_at_t else pn), axis=-1)
     l1 = fw["lam1"][t]
     return (
         first
@@ -288,6 +310,28 @@ QUAD_TOL = Tolerance(
 #: dims of the RNN claims: H ≤ 4, T ≤ 4 in the quick profile, all three activations
 SENS_RNN_DIMS = {"H": [1, 2, 3], "T": [1, 3], "act": list(SMOOTH)}
 SENS_RNN_DIMS_H2 = {"H": [2, 3], "T": [2, 4], "act": list(SMOOTH)}
+#: the setting of a first-order step "A ≤ B" (or "≃"): a Taylor test in ε; a remainder of order 2 vindicates
+#: the step
+FIRST_ORDER_STEP = dict(order=2, relation="<=")
+
+
+#: classes of the token loss E_t in the claims on it (the label y is one-hot)
+LOSS_K = 3
+
+
+def loss_step_inputs(direction: str, step=(1e-3, 2.0)) -> dict:
+    """U, W, V (LOSS_K rows), s0, X and a one-hot label y of one RNN instance, a direction D for U or W
+    and a step size log-uniform in ``step``: the inputs of the claims on the token loss E_t."""
+    return {
+        "U": Array("H", 2, low=-2.0, high=2.0),
+        "W": Array("H", "H", low=-1.2, high=1.2),
+        "V": Array(LOSS_K, "H", low=-2.0, high=2.0),
+        "s0": Array("H", low=-1.0, high=1.0),
+        "X": Array("T", 2, low=-2.0, high=2.0),
+        "y": OneHot(LOSS_K),
+        "D": Array("H", 2 if direction == "U" else "H", low=-1.0, high=1.0),
+        "step": Scalar(*step, log=True),
+    }
 
 
 def sens_rnn_inputs(
@@ -318,3 +362,10 @@ def sens_rnn_inputs(
             Array("H", "H", low=-1.0, high=1.0) if direction != "U" else Array("H", N, low=-1.0, high=1.0)
         )
     return spec
+
+
+#: the setting of a claim checked against finite differences of the forward pass along probes (c, B): one
+#: RNN instance with a step in U (or W), its dims and the finite-difference tolerance
+FD_PROBED = {
+    d: dict(inputs=sens_rnn_inputs(direction=d, probe=True), dims=SENS_RNN_DIMS, tol=FD_TOL) for d in "UW"
+}

@@ -9,11 +9,11 @@ topic modules declare each claim of a mirrored pair from a table (``MIRRORED``),
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from checks._vocab.activations import SUP_D1, activation, curvature_ratio
-from checks._vocab.fd import directional
 from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.rnn import preactivations_and_states
 from checks.sensitivity._helpers import (
@@ -24,6 +24,7 @@ from checks.sensitivity._helpers import (
     states_at,
     tangents,
     true_ds,
+    true_dvs,
 )
 from lemmacheck import approximation
 
@@ -68,6 +69,25 @@ class Mirror:
     options: dict = field(default_factory=dict)
 
 
+def written_and_corrected(
+    kind: Callable, claim_id: str, wrt: Wrt, check: Callable, *, written: dict, corrected: dict, **shared
+) -> list[Mirror]:
+    """The two rows of a step recorded as written (``claim_id``) and corrected (``claim_id.corrected``,
+    which ``corrects`` it): ``shared`` is the setting both declare (inputs, dims, …), ``written`` and
+    ``corrected`` what each declares besides; ``check`` runs with ``corrected=False`` / ``True``."""
+    return [
+        Mirror(kind, claim_id, wrt, check, {**shared, **written}, options=dict(corrected=False)),
+        Mirror(
+            kind,
+            claim_id + ".corrected",
+            wrt,
+            check,
+            {**shared, **corrected, "corrects": claim_id},
+            options=dict(corrected=True),
+        ),
+    ]
+
+
 def declare(row: Mirror, module: str) -> None:
     """Declare ``row``'s claim (from ``module``) with a check bound to its parameter."""
     check, wrt, options = row.check, row.wrt, row.options
@@ -86,7 +106,7 @@ def declare(row: Mirror, module: str) -> None:
     row.kind(row.claim_id, **row.meta)(fn)
 
 
-def _change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, e):
+def change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, e):
     """V_p (s_T(θ + eD) − s_T(θ)) from the forward pass."""
     moved = states_at(xp, U, W, s0, X, act, **wrt.direction(D), e=e)[T]
     return xp.sum(v * (moved - states_at(xp, U, W, s0, X, act)[T]), axis=-1)
@@ -100,7 +120,7 @@ def linking(xp, wrt, U, W, s0, X, v, B, act, T, **_):
     pre, states = preactivations_and_states(xp, U, W, s0, X, act)
     _, d1, _ = activation(xp, act)
     step = wrt.direction(B)
-    vs = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, **step, e=e)[T], axis=-1))
+    vs = true_dvs(xp, U, W, s0, X, v, act, T, **step)
     ds = true_ds(xp, U, W, s0, X, act, T, **step)
     ds_prev = true_ds(xp, U, W, s0, X, act, T - 1, **step)
     rhs = d1(pre[T - 1]) * (matvec(B, wrt.input_at(states, X, T)) + matvec(W, ds_prev))
@@ -150,20 +170,38 @@ def first_order(xp, eps, wrt, U, W, s0, X, v, D, act, T, **_):
     return xp.sum(v * (moved - fw["states"][T]), axis=-1), eps * frob(xp, G, D)
 
 
+def integral_form(xp, wrt, U, W, s0, X, v, D, act, T, *, literal, **_):
+    """(V_p(s_T(θ + D) − s_T(θ)), ∫_0^1 G(θ + τD) paired with D dτ), G = ∇V_p s_T from the recursion, the
+    pairing the literal trace tr(G D) or the Frobenius ⟨G, D⟩ = tr(GᵀD); Gauss–Legendre quadrature."""
+    nodes, weights = gauss_legendre_01(xp)
+    total = 0
+    for tau, w in zip(nodes, weights, strict=True):
+        G = row_grad(xp, v, forward_sensitivities(xp, *wrt.moved(U, W, tau * D), s0, X, act)[wrt.sens][T])
+        total = total + w * (xp.trace(xp.matmul(G, D)) if literal else frob(xp, G, D))
+    return change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0), total
+
+
 # --------------------------------------------------------------------------- remainder and ½ d/dt
+
+
+def gradient_change_integral(xp, wrt, U, W, s0, X, v, D, act, T, G0, *, rule=(), scale=1.0):
+    """∫_0^1 G(θ + τ·scale·D) − G0 dτ, G = ∇V_p s_T from the recursion, by the Gauss–Legendre rule
+    ``gauss_legendre_01(xp, *rule)``."""
+    nodes, weights = gauss_legendre_01(xp, *rule)
+    integral = 0
+    for tau, w in zip(nodes, weights, strict=True):
+        U2, W2 = wrt.moved(U, W, (tau * scale) * D)
+        integral = integral + w * (
+            row_grad(xp, v, forward_sensitivities(xp, U2, W2, s0, X, act)[wrt.sens][T]) - G0
+        )
+    return integral
 
 
 def remainder_chain(xp, wrt, U, W, s0, X, v, D, act, T, **_):
     """r_p = ∫⟨G(θ+τD) − G(θ), D⟩dτ ≤ ‖D‖_{S∞}‖∫(G(θ+τD) − G(θ))dτ‖_{S¹}, G = ∇V_p s_T, by quadrature."""
     G0 = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act)[wrt.sens][T])
-    nodes, weights = gauss_legendre_01(xp)
-    integral = 0
-    for tau, w in zip(nodes, weights, strict=True):
-        U2, W2 = wrt.moved(U, W, tau * D)
-        integral = integral + w * (
-            row_grad(xp, v, forward_sensitivities(xp, U2, W2, s0, X, act)[wrt.sens][T]) - G0
-        )
-    r = _change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0) - frob(xp, G0, D)
+    integral = gradient_change_integral(xp, wrt, U, W, s0, X, v, D, act, T, G0)
+    r = change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0) - frob(xp, G0, D)
     return r, frob(xp, integral, D), sinf(xp, D) * s1(xp, integral)
 
 
@@ -171,16 +209,40 @@ def half_derivative(xp, eps, wrt, U, W, s0, X, v, D, act, T, **_):
     """‖∫_0^1 G(θ+τεD) − G(θ) dτ‖_{S¹} against ½‖d/dτ G(θ+τεD)|_0‖_{S¹} (exact tangent recursion)."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     G0 = row_grad(xp, v, fw[wrt.sens][T])
-    nodes, weights = gauss_legendre_01(xp, 6, 1)
-    integral = 0
-    for tau, w in zip(nodes, weights, strict=True):
-        U2, W2 = wrt.moved(U, W, (tau * eps) * D)
-        integral = integral + w * (
-            row_grad(xp, v, forward_sensitivities(xp, U2, W2, s0, X, act)[wrt.sens][T]) - G0
-        )
+    integral = gradient_change_integral(xp, wrt, U, W, s0, X, v, D, act, T, G0, rule=(6, 1), scale=eps)
     dU, dW = wrt.moved(0 * U, 0 * W, eps * D)
     tg = tangents(xp, U, W, s0, X, act, dU, dW, fw)
     return s1(xp, integral), 0.5 * s1(xp, row_grad(xp, v, tg[wrt.sens_dot][T]))
+
+
+# --------------------------------------------------------------------------- seed 000's part-1 chain
+
+
+def part1_chain(xp, wrt, U, W, s0, X, v, D, act, T, *, step3, **_):
+    """‖(dλ_T/dt) ⊙ V_pᵀ yᵀ‖_{S¹} (y = x_T or s_{T−1}) down seed 000's part-1 chain, dλ_T/dt = λ'' ⊙ m with
+    m = Dy + W S_{T−1} vec D; ``step3`` is how its third line bounds the λ'' factor: "inside" keeps
+    ‖λ'' ⊙ m‖₂ (U), "swap" writes ‖λ''‖₂‖m‖₂ (W as written), "sup" ‖λ''‖_∞‖m‖₂ (W corrected)."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    l2, S1 = fw["lam2"][T], fw[wrt.sens][T - 1]
+    y = wrt.input_at(fw["states"], X, T)
+    a = matvec(D, y)
+    b = xp.einsum("bkm,bmij,bij->bk", W, S1, D)
+    dlam = l2 * (a + b)
+    H = W.shape[-1]
+    ws = xp.max(s1(xp, xp.einsum("bpm,bmij->bpij", W, S1)), axis=-1)  # max_p ‖Mtr(W_{p,:} S_{T−1})‖_{S¹}
+    ny, nD = norm2(xp, y), sinf(xp, D)
+    e0 = s1(xp, xp.outer(dlam * v, y))
+    e1 = norm2(xp, dlam * v) * ny  # ‖·‖_{S∞} of a column = ‖·‖₂, ‖yᵀ‖_{S¹} = ‖y‖₂
+    e2 = norm2(xp, dlam * v) * ny
+    if step3 == "inside":
+        e3 = norm2(xp, l2 * (a + b)) * inf_norm(xp, v) * ny
+    else:
+        lam_norm = norm2(xp, l2) if step3 == "swap" else inf_norm(xp, l2)
+        e3 = lam_norm * norm2(xp, a + b) * inf_norm(xp, v) * ny
+    e4 = inf_norm(xp, l2) * inf_norm(xp, v) * ny * (norm2(xp, a) + norm2(xp, b))
+    e5 = inf_norm(xp, l2) * inf_norm(xp, v) * ny * (nD * ny + math.sqrt(H) * ws * nD)
+    e6 = inf_norm(xp, l2) * inf_norm(xp, v) * ny * nD * (ny + math.sqrt(H) * ws)
+    return e0, e1, e2, e3, e4, e5, e6
 
 
 # --------------------------------------------------------------------------- Lemma 3 inside the bounds

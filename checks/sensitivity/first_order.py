@@ -4,7 +4,8 @@ first-order bounds and the Taylor step of seeds 000/001, for U and for W (checks
 from checks._vocab.activations import SMOOTH
 from checks._vocab.sources import SEED_000
 from checks.sensitivity._helpers import (
-    FD_TOL,
+    FD_PROBED,
+    FIRST_ORDER_STEP,
     SEC_U,
     SEC_W,
     SENS_RNN_DIMS,
@@ -31,6 +32,13 @@ _P_QUOTE = (
     "of the same size where S̄_t(i, (i−1)H + j) = s_{t,j} ... P_t = Λ_t(S̄_{t−1} + W P_{t−1})"
 )
 
+#: the two linking equations, for U and for W
+_LINKING = dict(expected=Verdict.PROVED, relations=("=", "="))
+#: the first-order bounds, checked on the first-order part in the worst direction (polar factor)
+_WORST_DIRECTION = dict(
+    expected=Verdict.REFUTED, inputs=sens_rnn_inputs(), dims={"H": [1, 2, 3, 4], "T": [2, 4], "act": SMOOTH}
+)
+
 MIRRORED = [
     Mirror(
         identity,
@@ -51,12 +59,9 @@ MIRRORED = [
             r"\frac{\partial[\mathbf{s}_t]_p}{\partial\mathbf{U}_{ij}} = \sigma'(\mathbf{U}\mathbf{x}_t+"
             r"\mathbf{W}\mathbf{s}_{t-1})_p\Big[\mathbf{x}_{t,j}\delta_{ip} + \sum_k\mathbf{W}_{pk}\frac{"
             r"\partial[\mathbf{s}_{t-1}]_k}{\partial\mathbf{U}_{ij}}\Big]",
-            expected=Verdict.PROVED,
-            inputs=sens_rnn_inputs(direction="U", probe=True),
-            dims=SENS_RNN_DIMS,
-            relations=("=", "="),
+            **_LINKING,
+            **FD_PROBED["U"],
             labels=("first linking equation", "second linking equation"),
-            tol=FD_TOL,
             notes="Finite differences only (no recursion). derivations/sensitivity/linking.py proves it "
             "symbolically for H = 2, N = 1, T = 3.",
         ),
@@ -80,12 +85,9 @@ MIRRORED = [
             r"\mathbf{s}_t]_p}{\partial \mathbf{W}_{ij}} = \sigma'(\mathbf{U}\mathbf{x}_t + \mathbf{W}"
             r"\mathbf{s}_{t-1})_p\Big([\mathbf{s}_{t-1}]_j\delta_{ip} + \sum_k "
             r"\frac{\partial[\mathbf{s}_{t-1}]_k}{\partial \mathbf{W}_{ij}}\mathbf{W}_{pk}\Big)",
-            expected=Verdict.PROVED,
-            inputs=sens_rnn_inputs(direction="W", probe=True),
-            dims=SENS_RNN_DIMS,
-            relations=("=", "="),
+            **_LINKING,
+            **FD_PROBED["W"],
             labels=("first linking equation (linearity of V)", "second linking equation (chain rule)"),
-            tol=FD_TOL,
             notes="Both sides use only finite differences of the forward pass (no recursion): d/de of "
             "v·s_t(W+eB), v·(d/de s_t) and the right-hand side of the recursion with d/de s_{t-1} from "
             "finite differences. derivations/sensitivity/linking.py proves the same recursion symbolically "
@@ -109,9 +111,7 @@ MIRRORED = [
             r"\mathbf{W}\mathbf{Q}_{t-1}),\quad\mathbf{Q}_t(p, iN+j) = \frac{\partial[\mathbf{s}_t]_p}{"
             r"\partial\mathbf{U}_{ij}},\quad\bar{\mathbf{X}}_t(i, iN+j) = \mathbf{x}_t(j)",
             expected=Verdict.HOLDS,
-            inputs=sens_rnn_inputs(direction="U", probe=True),
-            dims=SENS_RNN_DIMS,
-            tol=FD_TOL,
+            **FD_PROBED["U"],
             notes="Unlike S̄ in the W section, X̄ is indexed consistently with Q (0-based iN + j); the "
             "time index t of X̄_t is right (the input of step t enters z_t directly).",
         ),
@@ -128,9 +128,7 @@ MIRRORED = [
             r"\mathbf{W}\mathbf{P}_{t-1}),\quad \mathbf{P}_t(k, iH+j) = \frac{\partial[\mathbf{s}_t]_k}{"
             r"\partial\mathbf{W}_{ij}},\quad \bar{\mathbf{S}}_t(i, (i-1)H+j) = \mathbf{s}_{t,j}",
             expected=Verdict.REFUTED,
-            inputs=sens_rnn_inputs(direction="W", probe=True),
-            dims=SENS_RNN_DIMS,
-            tol=FD_TOL,
+            **FD_PROBED["W"],
             notes="The two index maps disagree: P(k, iH+j) is in range only for 0-based i, j, while S̄(i, "
             "(i−1)H+j) is the 1-based map. Read with one convention (0-based, as P and the later Mtr/X̄ "
             "definitions require), row i of S̄ lands in the column block of W_{i−1,·} and row 0 falls off "
@@ -151,9 +149,7 @@ MIRRORED = [
             r"\mathbf{W}\mathbf{P}_{t-1}),\quad \bar{\mathbf{S}}_t(i, iH+j) = \mathbf{s}_{t,j}",
             expected=Verdict.HOLDS,
             corrects="sens.p_matrix_000",
-            inputs=sens_rnn_inputs(direction="W", probe=True),
-            dims=SENS_RNN_DIMS,
-            tol=FD_TOL,
+            **FD_PROBED["W"],
             notes="With S̄ indexed like P the recursion is exactly the linking equation in matrix form.",
         ),
     ),
@@ -229,9 +225,7 @@ MIRRORED = [
             r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)]_p \lesssim \max_x\sigma'(x)\|\Delta\mathbf{U}\|_{S^"
             r"\infty}\{\|\mathbf{V}_{p,:}\|_2\|\mathbf{x}_t\|_2 + \|\mathrm{Mtr}(\mathbf{V}_{p,:}"
             r"\mathbf{W}^k\mathbf{Q}_{t-1})\|_{S^1}\}",
-            expected=Verdict.REFUTED,
-            inputs=sens_rnn_inputs(),
-            dims={"H": [1, 2, 3, 4], "T": [2, 4], "act": SMOOTH},
+            **_WORST_DIRECTION,
             notes="First-order part in the worst direction ΔU = polar factor of ∇_U V_p s_t. As for W "
             "(sens.w_first_order_bound_000) the bound has max σ'‖Mtr(V_pWQ_{t−1})‖_{S¹} where "
             "‖Mtr(V_pΛ_tWQ_{t−1})‖_{S¹} is needed.",
@@ -255,9 +249,7 @@ MIRRORED = [
             r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p \lesssim \max_x\sigma'(x)\|\Delta\mathbf{W}\|_{S^"
             r"\infty}\{\|\mathbf{V}_{p,:}\|_2\|\mathbf{s}_{t-1}\|_2 + \|\mathrm{Mtr}(\mathbf{V}_{p,:}"
             r"\mathbf{W}^k\mathbf{P}_{t-1})\|_{S^1}\}",
-            expected=Verdict.REFUTED,
-            inputs=sens_rnn_inputs(),
-            dims={"H": [1, 2, 3, 4], "T": [2, 4], "act": SMOOTH},
+            **_WORST_DIRECTION,
             notes="The finite-step change is ⟨G, ΔW⟩ + O(‖ΔW‖²) with G = ∇_W V_p s_t; the claim is checked "
             "on its first-order part in the worst direction ΔW = polar factor of G (so ⟨G, ΔW⟩ = ‖G‖_{S¹}, "
             "‖ΔW‖_{S∞} = 1). Because Λ_t was pulled out before taking norms (sens.w_lambda_out_000), "
@@ -284,8 +276,7 @@ MIRRORED = [
             expected=Verdict.APPROXIMATE,
             inputs=sens_rnn_inputs(direction="U"),
             dims=SENS_RNN_DIMS_H2,
-            order=2,
-            relation="<=",
+            **FIRST_ORDER_STEP,
             notes="Taylor test of the first-order step; the failure rate of '≤' is the fraction of "
             "instances whose second-order term is positive.",
         ),
@@ -309,8 +300,7 @@ MIRRORED = [
             expected=Verdict.APPROXIMATE,
             inputs=sens_rnn_inputs(direction="W"),
             dims=SENS_RNN_DIMS_H2,
-            order=2,
-            relation="<=",
+            **FIRST_ORDER_STEP,
             notes="The remainder of the first-order step is measured (Taylor test, ε = 0.1/2^k). The "
             "written relation '≤' is a first-order statement: the reported failure rate is the fraction of "
             "instances where the true change exceeds its linearisation (the second-order term is "

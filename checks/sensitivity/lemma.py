@@ -11,6 +11,7 @@ from checks._vocab.activations import curvature_ratio
 from checks._vocab.linalg import frob, inf_norm, s1, sinf
 from checks._vocab.sources import SEED_001
 from checks.sensitivity._helpers import (
+    FD_PROBED,
     FD_TOL,
     SENS_RNN_DIMS,
     forward_sensitivities,
@@ -21,17 +22,10 @@ from checks.sensitivity._helpers import (
 from lemmacheck import Source, Verdict, identity, inequality
 
 
-def _u_lam(xp, U, W, s0, X, D, act, T):
-    """λ'_t, σ''/σ' at z_t, dλ'_t/dt along ΔU = D (exact tangent), Q_{t-1}, Q_t."""
+def _lam(xp, U, W, s0, X, act, T, dU, dW):
+    """The forward sensitivities, their exact tangents along (ΔU, ΔW) and σ''/σ' at z_t."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
-    tg = tangents(xp, U, W, s0, X, act, D, 0 * W, fw)
-    ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
-    return fw, tg["lamdot"][T], ratio
-
-
-def _w_lam(xp, U, W, s0, X, D, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    tg = tangents(xp, U, W, s0, X, act, 0 * U, D, fw)
+    tg = tangents(xp, U, W, s0, X, act, dU, dW, fw)
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
     return fw, tg, ratio
 
@@ -39,6 +33,8 @@ def _w_lam(xp, U, W, s0, X, D, act, T):
 # --------------------------------------------------------------------------- Lemma 3 and eq. (19)–(20)
 
 _L3_QUOTE = "Lemma 3 ||d/d_t λ'_t||_∞ ≤ max_q(λ'_{t_q}^{−1} λ''_{t_q} ||Q_{t:,:,q}||_{S1})"
+#: Lemma 3, as written and corrected, along a step ΔU = D
+_LEMMA3 = dict(inputs=sens_rnn_inputs(direction="U"), dims=SENS_RNN_DIMS)
 
 
 @inequality(
@@ -48,16 +44,15 @@ _L3_QUOTE = "Lemma 3 ||d/d_t λ'_t||_∞ ≤ max_q(λ'_{t_q}^{−1} λ''_{t_q} |
     statement=r"\|\tfrac{d}{d_t}\lambda_t'\|_\infty \le \max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|"
     r"\mathbf{Q}_{t:,:,q}\|_{S^1})",
     expected=Verdict.REFUTED,
-    inputs=sens_rnn_inputs(direction="U"),
-    dims=SENS_RNN_DIMS,
+    **_LEMMA3,
     notes="Two defects: the factor ‖ΔU‖_{S∞} is missing (d/dt λ'_t is linear in ΔU, so the claim fails as "
     "soon as ΔU is scaled up), and the ratio λ''/λ' is signed (negative for tanh at z > 0, for sigmoid at "
     "z > 0), so the right side can be negative. The time index t is right (lemma3.eq19). Corrected: "
     "lemma3.corrected.",
 )
 def lemma3_as_written(xp, U, W, s0, X, D, act, T):
-    fw, lamdot, ratio = _u_lam(xp, U, W, s0, X, D, act, T)
-    return inf_norm(xp, lamdot), xp.max(ratio * s1(xp, fw["Q"][T]), axis=-1)
+    fw, tg, ratio = _lam(xp, U, W, s0, X, act, T, D, 0 * W)
+    return inf_norm(xp, tg["lamdot"][T]), xp.max(ratio * s1(xp, fw["Q"][T]), axis=-1)
 
 
 @inequality(
@@ -68,14 +63,13 @@ def lemma3_as_written(xp, U, W, s0, X, D, act, T):
     r"\lambda_{t_q}'}\Big|\|\mathbf{Q}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}",
     expected=Verdict.HOLDS,
     corrects="lemma3.as_written",
-    inputs=sens_rnn_inputs(direction="U"),
-    dims=SENS_RNN_DIMS,
+    **_LEMMA3,
     notes="Proof: [dλ'_t/dt]_q = λ''_q⟨∂z_{t,q}/∂U, ΔU⟩ and ∂z_{t,q}/∂U = Q_{t,:,:,q}/λ'_q (eq. (19)), "
     "then Hölder. Tight when one q dominates and ΔU is the polar factor of Q_{t,:,:,q}.",
 )
 def lemma3_corrected(xp, U, W, s0, X, D, act, T):
-    fw, lamdot, ratio = _u_lam(xp, U, W, s0, X, D, act, T)
-    return inf_norm(xp, lamdot), xp.max(xp.abs(ratio) * s1(xp, fw["Q"][T]), axis=-1) * sinf(xp, D)
+    fw, tg, ratio = _lam(xp, U, W, s0, X, act, T, D, 0 * W)
+    return inf_norm(xp, tg["lamdot"][T]), xp.max(xp.abs(ratio) * s1(xp, fw["Q"][T]), axis=-1) * sinf(xp, D)
 
 
 @identity(
@@ -87,9 +81,7 @@ def lemma3_corrected(xp, U, W, s0, X, D, act, T):
     statement=r"\frac{\partial\lambda'_t}{\partial\mathbf{U}} = \mathbf{Q}_t\tilde{\mathbf{"
     r"\Lambda}}_t'^{-1}\tilde{\mathbf{\Lambda}}_t''",
     expected=Verdict.HOLDS,
-    inputs=sens_rnn_inputs(direction="U", probe=True),
-    dims=SENS_RNN_DIMS,
-    tol=FD_TOL,
+    **FD_PROBED["U"],
     notes="Both λ'_t and s_t are functions of the same pre-activation z_t, so their gradients are "
     "proportional entrywise: this fixes the time index of the sensitivity at t (Q_t), not t−1. Checked "
     "against finite differences of σ'(z_t) contracted with probes c, B.",
@@ -108,8 +100,14 @@ _EQ20_QUOTE = (
 )
 
 
+#: eq. (20), as written and corrected: its first step compares the formula with a finite difference
+_EQ20 = dict(
+    inputs=sens_rnn_inputs(direction="W"), dims=SENS_RNN_DIMS, relations=("=", "<=", "="), tol=FD_TOL
+)
+
+
 def _eq20(xp, U, W, s0, X, D, act, T, corrected):
-    fw, tg, ratio = _w_lam(xp, U, W, s0, X, D, act, T)
+    fw, _, ratio = _lam(xp, U, W, s0, X, act, T, 0 * U, D)
     r0 = ratio[:, 0]
     truth = true_dlam(xp, U, W, s0, X, act, T, dW=D)[:, 0]
     e1 = r0 * frob(xp, fw["P"][T][:, 0], D)
@@ -135,11 +133,7 @@ def _eq20(xp, U, W, s0, X, D, act, T, corrected):
     r"\mathbf{W}\|_{S^\infty}",
     expected=Verdict.REFUTED,
     expected_broken_step=2,
-    # step 1 compares the formula with a finite difference, as in the corrected form
-    tol=FD_TOL,
-    inputs=sens_rnn_inputs(direction="W"),
-    dims=SENS_RNN_DIMS,
-    relations=("=", "<=", "="),
+    **_EQ20,
     labels=(
         "∂λ'_{t,p}/∂W = (λ''_p/λ'_p)P_{t,:,:,p} (eq. 19 for W)",
         "Hölder with P_{t-1} in place of P_t",
@@ -162,11 +156,8 @@ def lemma3_eq20(xp, U, W, s0, X, D, act, T):
     r"\Delta\mathbf{W}\|_{S^\infty}",
     expected=Verdict.HOLDS,
     corrects="lemma3.eq20",
-    inputs=sens_rnn_inputs(direction="W"),
-    dims=SENS_RNN_DIMS,
-    relations=("=", "<=", "="),
+    **_EQ20,
     labels=("eq. (19) for W", "Hölder with P_t", "pull |·| out"),
-    tol=FD_TOL,
 )
 def lemma3_eq20_corrected(xp, U, W, s0, X, D, act, T):
     return _eq20(xp, U, W, s0, X, D, act, T, corrected=True)

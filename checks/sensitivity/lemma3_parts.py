@@ -4,7 +4,13 @@ corrected, declared from one table (checks in ``_mirror``)."""
 from checks._vocab.activations import SMOOTH
 from checks._vocab.sources import SEED_001
 from checks.sensitivity._helpers import SENS_RNN_DIMS, sens_rnn_inputs
-from checks.sensitivity._mirror import WRT, Mirror, declare, lemma3_outer_part, lemma3_tensor_part
+from checks.sensitivity._mirror import (
+    WRT,
+    declare,
+    lemma3_outer_part,
+    lemma3_tensor_part,
+    written_and_corrected,
+)
 from lemmacheck import Source, Verdict, inequality
 
 U, W = WRT["U"], WRT["W"]
@@ -32,13 +38,22 @@ _EQ31_QUOTE = (
     "||V_p||_2"
 )
 
+#: the steps of eq. (17)/(28) before Lemma 3, and of eq. (18)/(31)
+_OUTER_STEPS = ("rank one", "eq. (11)")
+_TENSOR_STEPS = ("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)")
+#: eq. (18)/(31), as written and corrected: the four steps on the tensor part
+_TENSOR = dict(dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH}, relations=("<=", "<=", "<=", "<="))
+
 MIRRORED = [
-    Mirror(
+    *written_and_corrected(
         inequality,
         "sens.eq17",
         U,
         lemma3_outer_part,
-        dict(
+        inputs=sens_rnn_inputs(direction="U"),
+        dims=SENS_RNN_DIMS,
+        relations=("<=", "<=", "<="),
+        written=dict(
             title="Eq. (17): ‖(dΛ'_t/dt)V_pᵀx_tᵀ‖_{S¹} ≤ … ≤ "
             "max_q(λ'^{-1}λ''‖Q_{t-1,:,:,q}‖_{S¹})‖ΔU‖‖V_p‖‖x_t‖",
             source=Source(SEED_001, "§B.1, eq. (17)", quote=_EQ17_QUOTE),
@@ -49,42 +64,29 @@ MIRRORED = [
             r"\|_2\|\mathbf{x}_t\|_2",
             expected=Verdict.REFUTED,
             expected_broken_step=3,
-            inputs=sens_rnn_inputs(direction="U"),
-            dims=SENS_RNN_DIMS,
-            relations=("<=", "<=", "<="),
-            labels=("rank one", "eq. (11)", "Lemma 3 with Q_{t-1}"),
+            labels=(*_OUTER_STEPS, "Lemma 3 with Q_{t-1}"),
             notes="The last step applies Lemma 3 with Q_{t−1} where Lemma 3 (and eq. (19)) has Q_t, and "
             "with the signed ratio λ''/λ'. At t = 1, Q_0 = 0 and the right side vanishes. 'V_pᵀ x_t' is "
             "the outer product V_pᵀx_tᵀ. Corrected: sens.eq17.corrected.",
         ),
-        options=dict(corrected=False),
-    ),
-    Mirror(
-        inequality,
-        "sens.eq17.corrected",
-        U,
-        lemma3_outer_part,
-        dict(
+        corrected=dict(
             title="Eq. (17) with Q_t and |λ''/λ'| in the last step",
             source=Source(SEED_001, "§B.1, eq. (17) (corrected)", quote=_EQ17_QUOTE),
             statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t^T\|_{S^1} \le \max_q"
             r"\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{Q}_{t,:,:,q}\|_{S^1}\Big)\|"
             r"\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2",
             expected=Verdict.HOLDS,
-            corrects="sens.eq17",
-            inputs=sens_rnn_inputs(direction="U"),
-            dims=SENS_RNN_DIMS,
-            relations=("<=", "<=", "<="),
-            labels=("rank one", "eq. (11)", "corrected Lemma 3"),
+            labels=(*_OUTER_STEPS, "corrected Lemma 3"),
         ),
-        options=dict(corrected=True),
     ),
-    Mirror(
+    *written_and_corrected(
         inequality,
         "sens.eq28",
         W,
         lemma3_outer_part,
-        dict(
+        inputs=sens_rnn_inputs(direction="W"),
+        dims=SENS_RNN_DIMS,
+        written=dict(
             title="Eq. (28): ‖(dΛ'_t/dt)V_pᵀs_{t-1}ᵀ‖_{S¹} ≤ … = "
             "max_q(λ'^{-1}λ''‖P_{t-1,:,:,q}‖_{S¹})‖ΔW‖‖V_p‖‖s_{t-1}‖",
             source=Source(SEED_001, "§B.2, eq. (28)", quote=_EQ28_QUOTE),
@@ -95,42 +97,31 @@ MIRRORED = [
             r"\|_2\|\mathbf{s}_{t-1}\|_2",
             expected=Verdict.REFUTED,
             expected_broken_step=3,
-            inputs=sens_rnn_inputs(direction="W"),
-            dims=SENS_RNN_DIMS,
             relations=("<=", "<=", "="),
-            labels=("rank one", "eq. (11)", "Lemma 3 for W, written as an equality, with P_{t-1}"),
+            labels=(*_OUTER_STEPS, "Lemma 3 for W, written as an equality, with P_{t-1}"),
             notes="The last relation is written '=' but Lemma 3 is at best an upper bound; with P_{t−1} "
             "and the signed ratio it is not even that (P_0 = 0 at t = 1). Corrected: sens.eq28.corrected "
             "('≤', P_t, |λ''/λ'|).",
         ),
-        options=dict(corrected=False),
-    ),
-    Mirror(
-        inequality,
-        "sens.eq28.corrected",
-        W,
-        lemma3_outer_part,
-        dict(
+        corrected=dict(
             title="Eq. (28) with '≤', P_t and |λ''/λ'|",
             source=Source(SEED_001, "§B.2, eq. (28) (corrected)", quote=_EQ28_QUOTE),
             statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{s}_{t-1}^T\|_{S^1} \le "
             r"\max_q\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}\|_{S^1}"
             r"\Big)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2",
             expected=Verdict.HOLDS,
-            corrects="sens.eq28",
-            inputs=sens_rnn_inputs(direction="W"),
-            dims=SENS_RNN_DIMS,
             relations=("<=", "<=", "<="),
-            labels=("rank one", "eq. (11)", "corrected Lemma 3 for W"),
+            labels=(*_OUTER_STEPS, "corrected Lemma 3 for W"),
         ),
-        options=dict(corrected=True),
     ),
-    Mirror(
+    *written_and_corrected(
         inequality,
         "sens.eq18",
         U,
         lemma3_tensor_part,
-        dict(
+        inputs=sens_rnn_inputs(direction="U"),
+        **_TENSOR,
+        written=dict(
             title="Eq. (18): ‖Q_{t-1}W̃ᵀ(dΛ̃'_t/dt)Ṽ_pᵀ‖_{S¹} ≤ ‖‖Q_{t-1}‖_{S¹}‖₂‖W‖ "
             "max_q(λ'^{-1}λ''‖Q_{t-1,q}‖_{S¹})‖ΔU‖‖V_p‖",
             source=Source(SEED_001, "§B.1, eq. (18) (unnumbered display before Lemma 3)", quote=_EQ18_QUOTE),
@@ -140,22 +131,12 @@ MIRRORED = [
             r"\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2",
             expected=Verdict.REFUTED,
             expected_broken_step=4,
-            inputs=sens_rnn_inputs(direction="U"),
-            dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH},
-            relations=("<=", "<=", "<=", "<="),
-            labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "Lemma 3 with Q_{t-1}"),
+            labels=(*_TENSOR_STEPS, "Lemma 3 with Q_{t-1}"),
             notes="The display carries no number in the converted text (the (18) tag is lost; its last "
             "line is printed three times). Same defect as eq. (17) in the last step. Corrected: "
             "sens.eq18.corrected.",
         ),
-        options=dict(corrected=False),
-    ),
-    Mirror(
-        inequality,
-        "sens.eq18.corrected",
-        U,
-        lemma3_tensor_part,
-        dict(
+        corrected=dict(
             title="Eq. (18) with Q_t and |λ''/λ'| in the last step",
             source=Source(SEED_001, "§B.1, eq. (18) (corrected)", quote=_EQ18_QUOTE),
             statement=r"\|\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'"
@@ -163,20 +144,17 @@ MIRRORED = [
             r"\infty}\max_q\Big(\Big|\tfrac{\lambda_{tq}''}{\lambda_{tq}'}\Big|\|\mathbf{Q}_{t:,:,q}"
             r"\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2",
             expected=Verdict.HOLDS,
-            corrects="sens.eq18",
-            inputs=sens_rnn_inputs(direction="U"),
-            dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH},
-            relations=("<=", "<=", "<=", "<="),
-            labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "corrected Lemma 3"),
+            labels=(*_TENSOR_STEPS, "corrected Lemma 3"),
         ),
-        options=dict(corrected=True),
     ),
-    Mirror(
+    *written_and_corrected(
         inequality,
         "sens.eq31",
         W,
         lemma3_tensor_part,
-        dict(
+        inputs=sens_rnn_inputs(direction="W"),
+        **_TENSOR,
+        written=dict(
             title="Eq. (31): ‖P_{t-1}W̃ᵀ(dΛ̃'_t/dt)Ṽ_pᵀ‖_{S¹} ≤ … ≤ ‖‖P_{t-1}‖‖₂‖W‖ "
             "max_q(λ'^{-1}λ''‖P_{t-1,q}‖)‖ΔW‖‖V_p‖",
             source=Source(SEED_001, "§B.2, eq. (31)", quote=_EQ31_QUOTE),
@@ -186,21 +164,11 @@ MIRRORED = [
             r"\|_{S^\infty}\|\mathbf{V}_p\|_2",
             expected=Verdict.REFUTED,
             expected_broken_step=4,
-            inputs=sens_rnn_inputs(direction="W"),
-            dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH},
-            relations=("<=", "<=", "<=", "<="),
-            labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "Lemma 3 with P_{t-1}"),
+            labels=(*_TENSOR_STEPS, "Lemma 3 with P_{t-1}"),
             notes="The unlabelled norm ‖P_{t−1:,:,q}‖ in the last line is read as S¹ (as in eq. (28)). "
             "Same defect as eq. (17)/(28) in the last step. Corrected: sens.eq31.corrected.",
         ),
-        options=dict(corrected=False),
-    ),
-    Mirror(
-        inequality,
-        "sens.eq31.corrected",
-        W,
-        lemma3_tensor_part,
-        dict(
+        corrected=dict(
             title="Eq. (31) with P_t and |λ''/λ'| in the last step",
             source=Source(SEED_001, "§B.2, eq. (31) (corrected)", quote=_EQ31_QUOTE),
             statement=r"\|\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'"
@@ -208,13 +176,8 @@ MIRRORED = [
             r"\infty}\max_q\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}"
             r"\|_{S^1}\Big)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2",
             expected=Verdict.HOLDS,
-            corrects="sens.eq31",
-            inputs=sens_rnn_inputs(direction="W"),
-            dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH},
-            relations=("<=", "<=", "<=", "<="),
-            labels=("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)", "corrected Lemma 3"),
+            labels=(*_TENSOR_STEPS, "corrected Lemma 3"),
         ),
-        options=dict(corrected=True),
     ),
 ]
 

@@ -8,21 +8,11 @@ from checks.sensitivity._helpers import (
     row_grad,
     sens_rnn_inputs,
 )
-from checks.sensitivity.lemma import _w_lam
+from checks.sensitivity.lemma import _lam
 from lemmacheck import Source, Verdict, inequality
 from lemmacheck.inputs import Array
 
 # --------------------------------------------------------------------------- eq. (28)–(31): the W parts
-
-
-def _eq29(xp, U, W, s0, X, v, D, act, T):
-    fw, tg, _ = _w_lam(xp, U, W, s0, X, D, act, T)
-    l1, sd = fw["lam1"][T], tg["sdot"][T - 1]
-    e0 = s1(xp, xp.outer(l1 * v, sd))
-    e1 = norm2(xp, l1 * v) * norm2(xp, sd)
-    e2 = inf_norm(xp, l1) * norm2(xp, v) * norm2(xp, sd)
-    e3 = inf_norm(xp, l1) * norm2(xp, v) * sinf(xp, D) * norm2(xp, s1(xp, fw["P"][T - 1]))
-    return e0, e1, e2, e3
 
 
 _EQ29_QUOTE = (
@@ -51,7 +41,13 @@ _EQ29_QUOTE = (
     "it is s_{t−1} that is differentiated.",
 )
 def eq29(xp, U, W, s0, X, v, D, act, T):
-    return _eq29(xp, U, W, s0, X, v, D, act, T)
+    fw, tg, _ = _lam(xp, U, W, s0, X, act, T, 0 * U, D)
+    l1, sd = fw["lam1"][T], tg["sdot"][T - 1]
+    e0 = s1(xp, xp.outer(l1 * v, sd))
+    e1 = norm2(xp, l1 * v) * norm2(xp, sd)
+    e2 = inf_norm(xp, l1) * norm2(xp, v) * norm2(xp, sd)
+    e3 = inf_norm(xp, l1) * norm2(xp, v) * sinf(xp, D) * norm2(xp, s1(xp, fw["P"][T - 1]))
+    return e0, e1, e2, e3
 
 
 _EQ30_QUOTE = (

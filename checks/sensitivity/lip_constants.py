@@ -16,56 +16,42 @@ it holds, the worst ratio and the looseness per regime.
 import numpy as np
 
 from checks._vocab.activations import SMOOTH, curvature_ratio
-from checks._vocab.linalg import frob, matvec, s1, sinf
+from checks._vocab.linalg import frob, matvec, sinf
 from checks._vocab.sources import SEED_001
 from checks.sensitivity._helpers import (
+    LOSS_K,
     forward_sensitivities,
     lipschitz_U,
     lipschitz_W,
+    loss_step_inputs,
     row_grad,
     softmax_residual,
     token_losses,
     unit_sinf,
 )
+from checks.sensitivity._mirror import WRT
 from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, inequality, study
-from lemmacheck.inputs import Array, OneHot, Scalar
 from lemmacheck.xp import numpy_xp
 
-K = 3
 LIP_DIMS = {"H": [1, 2, 3], "T": [1, 3], "act": SMOOTH}
 
 
-def _inputs(direction):
-    return {
-        "U": Array("H", 2, low=-2.0, high=2.0),
-        "W": Array("H", "H", low=-1.2, high=1.2),
-        "V": Array(K, "H", low=-2.0, high=2.0),
-        "s0": Array("H", low=-1.0, high=1.0),
-        "X": Array("T", 2, low=-2.0, high=2.0),
-        "y": OneHot(K),
-        "D": Array("H", 2 if direction == "U" else "H", low=-1.0, high=1.0),
-        "step": Scalar(1e-3, 2.0, log=True),
-    }
-
-
-def _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, wrt, *, fixed=False):
-    """(remainder, L‖Δ‖²_{S∞}) with Δ = step · D/‖D‖_{S∞}."""
+def majorisation_sides(xp, U, W, V, s0, X, y, D, step, act, T, wrt, *, lemma3_fixed=False):
+    """(remainder, L‖Δ‖²_{S∞}) with Δ = step · D/‖D‖_{S∞}; L as written, or with Lemma 3's defects fixed
+    (|λ''/λ'|, Q_t/P_t in the max_p factor)."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     Dn = unit_sinf(xp, D) * step[:, None, None]
     r = softmax_residual(xp, V, fw["states"][T], y)
     rV = matvec(xp.transpose(V), r)  # ∇_{s_t}E_t = Vᵀ(softmax − y)
-    if wrt == "U":
-        grad = row_grad(xp, rV, fw["Q"][T])
-        new = token_losses(xp, U + Dn, W, V, s0, X, y, act, T)
-    else:
-        grad = row_grad(xp, rV, fw["P"][T])
-        new = token_losses(xp, U, W + Dn, V, s0, X, y, act, T)
+    grad = row_grad(xp, rV, fw[WRT[wrt].sens][T])
+    new = token_losses(xp, *WRT[wrt].moved(U, W, Dn), V, s0, X, y, act, T)
     old = token_losses(xp, U, W, V, s0, X, y, act, T)
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
+    lemma3 = dict(curvature=xp.abs(ratio), lemma3_at_t=True) if lemma3_fixed else dict(curvature=ratio)
     if wrt == "U":
-        L = lipschitz_U(xp, V, X, W, fw, T, curvature=ratio)
+        L = lipschitz_U(xp, V, X, W, fw, T, **lemma3)
     else:
-        L = lipschitz_W(xp, V, W, fw, T, curvature=ratio)
+        L = lipschitz_W(xp, V, W, fw, T, **lemma3)
     return new - old - frob(xp, grad, Dn), L * sinf(xp, Dn) ** 2
 
 
@@ -88,7 +74,7 @@ _LU_QUOTE = (
     r"\mathbf{W}\|_{S^\infty}\|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\max_p(\lambda_p'^{-1}\lambda_p''\|"
     r"\mathbf{Q}_{t-1:,:,p}\|_{S^1})",
     expected=Verdict.REFUTED,
-    inputs=_inputs("U"),
+    inputs=loss_step_inputs("U"),
     dims=LIP_DIMS,
     notes="The form implied by eq. (7) + (13) + (17) + (18) is E_t(U+ΔU) ≤ E_t + ⟨∇E_t, ΔU⟩ + "
     "L_U‖ΔU‖²_{S∞} (the constant multiplies ‖Δ‖² directly, not L/2). λ', λ'' are taken at z_t. Checked as "
@@ -98,7 +84,7 @@ _LU_QUOTE = (
     "lip.majorisation.",
 )
 def lip_l_u(xp, U, W, V, s0, X, y, D, step, act, T):
-    return _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, "U")
+    return majorisation_sides(xp, U, W, V, s0, X, y, D, step, act, T, "U")
 
 
 _LW_QUOTE = (
@@ -116,14 +102,14 @@ _LW_QUOTE = (
     r"\langle\nabla_{\mathbf{W}}E_t,\Delta\mathbf{W}\rangle + "
     r"L_{\mathbf{W}}\|\Delta\mathbf{W}\|_{S^\infty}^2",
     expected=Verdict.REFUTED,
-    inputs=_inputs("W"),
+    inputs=loss_step_inputs("W"),
     dims=LIP_DIMS,
     notes="Same form and reading as lip.l_u (the last ‖P_{t−1:,:,p}‖ is read as S¹). The 2× term is eq. "
     "(29) + eq. (30), each ‖λ'_t‖_∞‖V_p‖₂‖‖P_{t−1}‖‖₂‖ΔW‖. Fails for the same reasons (signed ratio, "
     "P_{t−1} for P_t, first-order steps, ignored dP_{t−1}/dt). See lip.majorisation.",
 )
 def lip_l_w(xp, U, W, V, s0, X, y, D, step, act, T):
-    return _majorisation(xp, U, W, V, s0, X, y, D, step, act, T, "W")
+    return majorisation_sides(xp, U, W, V, s0, X, y, D, step, act, T, "W")
 
 
 # --------------------------------------------------------------------------- study
@@ -133,9 +119,9 @@ def _draw(rng, n, H, N, T, wnorm):
     U = rng.standard_normal((n, H, N))
     G = rng.standard_normal((n, H, H))
     W = G / np.linalg.svd(G, compute_uv=False)[:, :1, None] * wnorm
-    V = rng.standard_normal((n, K, H))
+    V = rng.standard_normal((n, LOSS_K, H))
     X = rng.standard_normal((n, T, N))
-    y = np.eye(K)[rng.integers(0, K, n)]
+    y = np.eye(LOSS_K)[rng.integers(0, LOSS_K, n)]
     return U, W, V, np.zeros((n, H)), X, y
 
 
@@ -145,35 +131,11 @@ def _lip_variants(xp, U, W, V, s0, X, y, act, T, wrt):
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
     if wrt == "U":
         L = lipschitz_U(xp, V, X, W, fw, T, curvature=ratio)
-        Lf = _lip_u_fixed(xp, V, X, W, fw, T, np.abs(ratio))
+        Lf = lipschitz_U(xp, V, X, W, fw, T, curvature=np.abs(ratio), lemma3_at_t=True)
     else:
         L = lipschitz_W(xp, V, W, fw, T, curvature=ratio)
-        Lf = _lip_w_fixed(xp, V, W, fw, T, np.abs(ratio))
+        Lf = lipschitz_W(xp, V, W, fw, T, curvature=np.abs(ratio), lemma3_at_t=True)
     return fw, L, Lf
-
-
-def _lip_u_fixed(xp, V, X, W, fw, t, absratio):
-    Q = fw["Q"]
-    Vn = np.max(np.linalg.norm(V, axis=-1), axis=-1)
-    first = 0.5 * np.max(s1(xp, np.einsum("bqk,bkij->bqij", V, Q[t])), axis=-1) ** 2
-    m = np.max(absratio * s1(xp, Q[t]), axis=-1)
-    qn = np.linalg.norm(s1(xp, Q[t - 1]), axis=-1)
-    return first + Vn * np.linalg.norm(X[:, t - 1], axis=-1) * m + Vn * sinf(xp, W) * qn * m
-
-
-def _lip_w_fixed(xp, V, W, fw, t, absratio):
-    P = fw["P"]
-    Vn = np.max(np.linalg.norm(V, axis=-1), axis=-1)
-    first = 0.5 * np.max(s1(xp, np.einsum("bqk,bkij->bqij", V, P[t])), axis=-1) ** 2
-    m = np.max(absratio * s1(xp, P[t]), axis=-1)
-    pn = np.linalg.norm(s1(xp, P[t - 1]), axis=-1)
-    l1 = np.max(np.abs(fw["lam1"][t]), axis=-1)
-    return (
-        first
-        + Vn * np.linalg.norm(fw["states"][t - 1], axis=-1) * m
-        + 2 * Vn * l1 * pn
-        + Vn * sinf(xp, W) * pn * m
-    )
 
 
 @study(
@@ -233,7 +195,7 @@ def lip_majorisation(profile):
                     curves.setdefault((wrt, act), []).append((wnorm, step, 1 - holds.mean()))
     tables = [
         Table(
-            title=f"Majorisation E_t(Φ+Δ) ≤ E_t + ⟨∇E_t, Δ⟩ + L‖Δ‖²_S∞ (H={H}, N={N}, T={T}, K={K}, "
+            title=f"Majorisation E_t(Φ+Δ) ≤ E_t + ⟨∇E_t, Δ⟩ + L‖Δ‖²_S∞ (H={H}, N={N}, T={T}, K={LOSS_K}, "
             f"{n} instances per row, worst of 4 random directions)",
             columns=[
                 "constant",

@@ -9,6 +9,7 @@ are catalogued in ``checks/norms/schatten1.py``.)
 import math
 
 from checks._vocab.sources import SEED_000
+from checks.norms.schatten import schatten_hadamard, schatten_holder
 from lemmacheck import Source, Tolerance, Verdict, identity, inequality
 from lemmacheck.inputs import Array
 
@@ -30,7 +31,7 @@ _QUOTE = (
     dims={"n": [1, 2, 3, 5, 8]},
 )
 def hadamard_000(xp, x, y):
-    return xp.vector_norm(x * y, 2), xp.vector_norm(x, math.inf) * xp.vector_norm(y, 2)
+    return schatten_hadamard(xp, x, y)
 
 
 @inequality(
@@ -57,10 +58,7 @@ def hadamard_000(xp, x, y):
     "= q = 1 the left side is the Schatten-½ quasi-norm; Hölder still holds.",
 )
 def holder_000(xp, A, B, pq):
-    p, q = pq
-    inv = 1.0 / p + 1.0 / q
-    r = math.inf if inv == 0 else 1.0 / inv
-    return xp.schatten_norm(A @ B, r), xp.schatten_norm(A, q) * xp.schatten_norm(B, p)
+    return schatten_holder(xp, A, B, *pq)
 
 
 @identity(

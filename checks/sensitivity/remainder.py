@@ -4,6 +4,7 @@ r"""Mirrored claims, second order: the remainder as an integral with its Hölder
 from checks._vocab.activations import SMOOTH
 from checks._vocab.sources import SEED_000, SEED_001
 from checks.sensitivity._helpers import (
+    FIRST_ORDER_STEP,
     QUAD_TOL,
     SEC_U,
     SEC_W,
@@ -36,6 +37,20 @@ _HALF_NOTES = (
     "rule (the path is short: ε ≤ 0.1)."
 )
 
+#: the remainder as an integral with its Hölder bound, as seeds 000 and 001 both state it
+_REMAINDER = dict(
+    expected=Verdict.HOLDS,
+    dims={"H": [1, 2, 3], "T": [2, 4], "act": SMOOTH},
+    relations=("=", "<="),
+    labels=("integral form of the remainder", "Hölder, eq. (10)"),
+    tol=QUAD_TOL,
+)
+_U_REMAINDER = dict(_REMAINDER, inputs=sens_rnn_inputs(direction="U", step=(-0.15, 0.15)), notes=_UREM_NOTES)
+_W_REMAINDER = dict(_REMAINDER, inputs=sens_rnn_inputs(direction="W", step=(-0.15, 0.15)))
+#: the step ∫ ≃ ½ d/dt
+_HALF = dict(expected=Verdict.APPROXIMATE, dims=SENS_RNN_DIMS_H2, **FIRST_ORDER_STEP)
+_W_HALF = dict(_HALF, inputs=sens_rnn_inputs(direction="W"), notes=_HALF_NOTES)
+
 MIRRORED = [
     Mirror(
         inequality,
@@ -55,14 +70,8 @@ MIRRORED = [
             r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k) - \langle\mathbf{V}\nabla_{\mathbf{U}}\mathbf{s}_t("
             r"\mathbf{U}^k),\Delta\mathbf{U}\rangle]_p = \int_0^1\mathrm{tr}([\ldots]\Delta\mathbf{U})d_t "
             r"\le \|\Delta\mathbf{U}\|_{S^\infty}\Big\|\int_0^1\ldots d_t\Big\|_{S^1}",
-            expected=Verdict.HOLDS,
             same_as=("sens.eq14_remainder",),
-            inputs=sens_rnn_inputs(direction="U", step=(-0.15, 0.15)),
-            dims={"H": [1, 2, 3], "T": [2, 4], "act": SMOOTH},
-            relations=("=", "<="),
-            labels=("integral form of the remainder", "Hölder, eq. (10)"),
-            tol=QUAD_TOL,
-            notes=_UREM_NOTES,
+            **_U_REMAINDER,
         ),
     ),
     Mirror(
@@ -82,14 +91,8 @@ MIRRORED = [
             r"\mathbf{U}^k+t\Delta\mathbf{U}) - \mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t("
             r"\mathbf{U}^k)]\Delta\mathbf{U})d_t \le "
             r"\|\Delta\mathbf{U}\|_{S^\infty}\|\int_0^1\ldots\|_{S^1}d_t",
-            expected=Verdict.HOLDS,
             same_as=("sens.u_remainder_000",),
-            inputs=sens_rnn_inputs(direction="U", step=(-0.15, 0.15)),
-            dims={"H": [1, 2, 3], "T": [2, 4], "act": SMOOTH},
-            relations=("=", "<="),
-            labels=("integral form of the remainder", "Hölder, eq. (10)"),
-            tol=QUAD_TOL,
-            notes=_UREM_NOTES,
+            **_U_REMAINDER,
         ),
     ),
     Mirror(
@@ -112,13 +115,8 @@ MIRRORED = [
             r"\le \|\Delta\mathbf{W}\|_{S^\infty}\Big\|\int_0^1 \mathbf{V}_{p,:}\nabla_{\mathbf{W}}"
             r"\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W}) - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}"
             r"\mathbf{s}_t(\mathbf{W}^k)\Big\|_{S^1}dt",
-            expected=Verdict.HOLDS,
             same_as=("sens.eq24_remainder",),
-            inputs=sens_rnn_inputs(direction="W", step=(-0.15, 0.15)),
-            dims={"H": [1, 2, 3], "T": [2, 4], "act": SMOOTH},
-            relations=("=", "<="),
-            labels=("integral form of the remainder", "Hölder, eq. (10)"),
-            tol=QUAD_TOL,
+            **_W_REMAINDER,
             notes=_REM_NOTES,
         ),
     ),
@@ -139,13 +137,8 @@ MIRRORED = [
             r"\mathbf{W}^k+t\Delta\mathbf{W}) - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t("
             r"\mathbf{W}^k)]\Delta\mathbf{W})d_t \le \|\Delta\mathbf{W}\|_{S^\infty}\|\int_0^1 "
             r"\ldots\|_{S^1}d_t",
-            expected=Verdict.HOLDS,
             same_as=("sens.w_remainder_000",),
-            inputs=sens_rnn_inputs(direction="W", step=(-0.15, 0.15)),
-            dims={"H": [1, 2, 3], "T": [2, 4], "act": SMOOTH},
-            relations=("=", "<="),
-            labels=("integral form of the remainder", "Hölder, eq. (10)"),
-            tol=QUAD_TOL,
+            **_W_REMAINDER,
             notes=_REM_NOTES
             + " The text before eq. (24) repeats the first part twice ('we need to upper bound "
             "‖Vs_t(W^k+ΔW) − Vs_t(W^k)‖∞ and ‖Vs_t(W^k+ΔW) − Vs_t(W^k)‖∞'); the second should subtract "
@@ -169,12 +162,9 @@ MIRRORED = [
             r"\mathbf{U}) - \mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k) \simeq \frac12"
             r"\frac{d}{d_t}\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta\mathbf{U})"
             r"\Big|_{t=0}",
-            expected=Verdict.APPROXIMATE,
             same_as=("sens.u_half_derivative_000",),
             inputs=sens_rnn_inputs(direction="U"),
-            dims=SENS_RNN_DIMS_H2,
-            order=2,
-            relation="<=",
+            **_HALF,
             notes="In S¹ norm (what the bound uses); d/dt from the exact tangent recursion Q̇_t. Seed "
             "000's version of this step drops the factor t inside the integral "
             "(sens.u_half_derivative_000, derivations/sensitivity/calculus.py).",
@@ -197,13 +187,8 @@ MIRRORED = [
             r"\mathbf{W}) - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)dt \simeq \frac12"
             r"\frac{d}{dt}\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W})"
             r"\Big|_{t=0}",
-            expected=Verdict.APPROXIMATE,
             same_as=("sens.eq25_half_derivative",),
-            inputs=sens_rnn_inputs(direction="W"),
-            dims=SENS_RNN_DIMS_H2,
-            order=2,
-            relation="<=",
-            notes=_HALF_NOTES,
+            **_W_HALF,
         ),
     ),
     Mirror(
@@ -223,13 +208,8 @@ MIRRORED = [
             r"\mathbf{W}) - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)d_t \simeq \frac12"
             r"\frac{d}{d_t}\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W})"
             r"\Big|_{t=0}",
-            expected=Verdict.APPROXIMATE,
             same_as=("sens.w_half_derivative_000",),
-            inputs=sens_rnn_inputs(direction="W"),
-            dims=SENS_RNN_DIMS_H2,
-            order=2,
-            relation="<=",
-            notes=_HALF_NOTES,
+            **_W_HALF,
         ),
     ),
 ]

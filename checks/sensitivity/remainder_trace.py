@@ -11,8 +11,8 @@ from checks.sensitivity._helpers import (
     gauss_legendre_01,
     row_grad,
     sens_rnn_inputs,
-    states_at,
 )
+from checks.sensitivity._mirror import WRT, change_of_row
 from lemmacheck import Source, Verdict, identity
 
 _U_QUOTE = "= ∫_0^1 tr([V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k)]ΔU) d_t"
@@ -43,14 +43,12 @@ DISPLAYS = [
 
 def _remainder(xp, U, W, s0, X, v, D, act, T, *, wrt, literal):
     """(v·Δs_T − ⟨G(0), Δ⟩, ∫_0^1 tr((G(τ) − G(0))Δ) or ⟨G(τ) − G(0), Δ⟩ dτ), G the gradient of v·s_T."""
+    param = WRT[wrt]
 
     def grad(tau):
-        fw = (
-            forward_sensitivities(xp, U + tau * D, W, s0, X, act)
-            if wrt == "U"
-            else forward_sensitivities(xp, U, W + tau * D, s0, X, act)
+        return row_grad(
+            xp, v, forward_sensitivities(xp, *param.moved(U, W, tau * D), s0, X, act)[param.sens][T]
         )
-        return row_grad(xp, v, fw["Q" if wrt == "U" else "P"][T])
 
     def against(G):
         return xp.trace(xp.matmul(G, D)) if literal else frob(xp, G, D)
@@ -60,9 +58,7 @@ def _remainder(xp, U, W, s0, X, v, D, act, T, *, wrt, literal):
     total = 0
     for tau, w in zip(nodes, weights, strict=True):
         total = total + w * against(grad(tau) - G0)
-    dU, dW = (D, None) if wrt == "U" else (None, D)
-    moved = states_at(xp, U, W, s0, X, act, dU=dU, dW=dW, e=1.0)[T] - states_at(xp, U, W, s0, X, act)[T]
-    return xp.sum(v * moved, axis=-1) - frob(xp, G0, D), total
+    return change_of_row(xp, param, U, W, s0, X, v, D, act, T, 1.0) - frob(xp, G0, D), total
 
 
 def _declare(stem, seed, location, quote, wrt, chain):

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from checks._vocab.activations import SMOOTH, SUP_D1, curvature_ratio
+from checks._vocab.activations import SMOOTH, SUP_D1
 from checks._vocab.linalg import frob, matvec, norm2, s1, sinf
 from checks._vocab.sources import SEED_000, SEED_001
 from checks.sensitivity._helpers import (
@@ -14,44 +14,19 @@ from checks.sensitivity._helpers import (
     QUAD_TOL,
     const,
     forward_sensitivities,
-    gauss_legendre_01,
+    loss_step_inputs,
     row_grad,
     sens_rnn_inputs,
-    slice_s1,
     softmax_residual,
     states_at,
     token_losses,
     true_ds,
     unit_sinf,
 )
+from checks.sensitivity._mirror import WRT, integral_form
+from checks.sensitivity.lip_constants import majorisation_sides
 from lemmacheck import Source, Verdict, identity, inequality
-from lemmacheck.inputs import Array, OneHot, Scalar
-
-K = 3
-
-
-def _loss_inputs(direction, step):
-    return {
-        "U": Array("H", 2, low=-2.0, high=2.0),
-        "W": Array("H", "H", low=-1.2, high=1.2),
-        "V": Array(K, "H", low=-2.0, high=2.0),
-        "s0": Array("H", low=-1.0, high=1.0),
-        "X": Array("T", 2, low=-2.0, high=2.0),
-        "y": OneHot(K),
-        "D": Array("H", 2 if direction == "U" else "H", low=-1.0, high=1.0),
-        "step": Scalar(*step, log=True),
-    }
-
-
-def _lip_u_lemma3_fixed(xp, V, X, W, fw, t, absratio):
-    """Eq. (22) with Lemma 3 corrected in its max_p factor: |λ''/λ'| and Q_t (the study's 'fixed' L_U)."""
-    Q = fw["Q"]
-    Vn = xp.max(norm2(xp, V), axis=-1)
-    first = 0.5 * xp.max(s1(xp, xp.einsum("bqk,bkij->bqij", V, Q[t])), axis=-1) ** 2
-    m = xp.max(absratio * slice_s1(xp, Q[t]), axis=-1)
-    qn = norm2(xp, slice_s1(xp, Q[t - 1]))
-    return first + Vn * norm2(xp, X[:, t - 1]) * m + Vn * sinf(xp, W) * qn * m
-
+from lemmacheck.inputs import Array
 
 #: an instance of the study lip.majorisation (tanh, ‖W‖_{S∞} = 2, ‖ΔU‖_{S∞} = 1, remainder/(L‖Δ‖²) = 1.66)
 _STUDY_INSTANCE = {
@@ -106,7 +81,7 @@ _STUDY_INSTANCE = {
     r"|\lambda''_p/\lambda'_p|\,\|\mathbf{Q}_{t:,:,p}\|_{S^1}",
     expected=Verdict.REFUTED,
     corrects="lip.l_u",
-    inputs=_loss_inputs("U", (1e-3, 2.0)),
+    inputs=loss_step_inputs("U", (1e-3, 2.0)),
     dims={"H": [1, 2, 3], "T": [1, 3, 4], "act": list(SMOOTH)},
     examples=[_STUDY_INSTANCE],
     notes="The study lip.majorisation measures eq. (22) with the two defects of Lemma 3 repaired (signed "
@@ -121,15 +96,7 @@ _STUDY_INSTANCE = {
 )
 def lip_u_lemma3_fixed(xp, U, W, V, s0, X, y, D, step, act, T):
     """(E_t remainder, L̃_U‖ΔU‖²_{S∞}) with ΔU = step·D/‖D‖_{S∞}, gradient from the Q recursion."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    Dn = unit_sinf(xp, D) * step[:, None, None]
-    rV = matvec(xp.transpose(V), softmax_residual(xp, V, fw["states"][T], y))
-    grad = row_grad(xp, rV, fw["Q"][T])
-    new = token_losses(xp, U + Dn, W, V, s0, X, y, act, T)
-    old = token_losses(xp, U, W, V, s0, X, y, act, T)
-    absratio = xp.abs(curvature_ratio(xp, fw["pre"][T - 1], act))
-    L = _lip_u_lemma3_fixed(xp, V, X, W, fw, T, absratio)
-    return new - old - frob(xp, grad, Dn), L * sinf(xp, Dn) ** 2
+    return majorisation_sides(xp, U, W, V, s0, X, y, D, step, act, T, "U", lemma3_fixed=True)
 
 
 _B2 = (
@@ -164,7 +131,7 @@ def _w_parts(xp, U, W, V, s0, X, y, D, step, act, T):
     r"\Delta\mathbf{z} = "
     r"\mathbf{V}\mathbf{s}_t(\mathbf{W}+\Delta\mathbf{W}) - \mathbf{V}\mathbf{s}_t(\mathbf{W})",
     expected=Verdict.REFUTED,
-    inputs=_loss_inputs("W", (1e-2, 30.0)),
+    inputs=loss_step_inputs("W", (1e-2, 30.0)),
     dims={"H": [1, 2], "T": [1, 2], "act": list(SMOOTH)},
     notes="The sentence repeats the first part; the second must subtract the first-order change "
     "⟨V∇_W s_t, ΔW⟩, as eq. (24) does and §B.1 writes. Read as written, eq. (7) would bound the remainder "
@@ -187,7 +154,7 @@ def w_parts_as_written(xp, U, W, V, s0, X, y, D, step, act, T):
     expected=Verdict.HOLDS,
     corrects="lip.w_parts_as_written",
     same_as=("loss.eq7",),
-    inputs=_loss_inputs("W", (1e-2, 30.0)),
+    inputs=loss_step_inputs("W", (1e-2, 30.0)),
     dims={"H": [1, 2, 3], "T": [1, 3], "act": list(SMOOTH)},
 )
 def w_parts_corrected(xp, U, W, V, s0, X, y, D, step, act, T):
@@ -230,19 +197,6 @@ _U_INT = "[Vs_t(U^k + ΔU) − Vs_t(U^k)]_p = ∫_0^1 tr[∂[Vs_t(U)]_p/∂U]_{U
 _U_SEC = "Loss Bound with Respect to U, item 2 (first display)"
 
 
-def _u_integral(xp, U, W, s0, X, v, D, act, T, *, literal):
-    """(v·(s_T(U+ΔU) − s_T(U)), ∫_0^1 tr(G(U+τΔU)ΔU) or ⟨G, ΔU⟩ dτ), G = Mtr(v Q_T) from the recursion."""
-    nodes, weights = gauss_legendre_01(xp)
-    total = 0
-    for tau, w in zip(nodes, weights, strict=True):
-        G = row_grad(xp, v, forward_sensitivities(xp, U + tau * D, W, s0, X, act)["Q"][T])
-        total = total + w * (xp.trace(xp.matmul(G, D)) if literal else frob(xp, G, D))
-    change = xp.sum(
-        v * (states_at(xp, U + D, W, s0, X, act)[T] - states_at(xp, U, W, s0, X, act)[T]), axis=-1
-    )
-    return change, total
-
-
 @identity(
     "sens.u_integral_000",
     title="U section: [Vs_t(U+ΔU) − Vs_t(U)]_p = ∫ tr[(∂[Vs_t]_p/∂U) ΔU] dt with the literal trace (N = H)",
@@ -267,7 +221,7 @@ def _u_integral(xp, U, W, s0, X, v, D, act, T, *, literal):
     "with ‖ΔU‖ ≈ 1 the integrand swings by orders of magnitude along the path.",
 )
 def u_integral_000(xp, U, W, s0, X, v, D, act, T):
-    return _u_integral(xp, U, W, s0, X, v, D, act, T, literal=True)
+    return integral_form(xp, WRT["U"], U, W, s0, X, v, D, act, T, literal=True)
 
 
 @identity(
@@ -287,7 +241,7 @@ def u_integral_000(xp, U, W, s0, X, v, D, act, T):
     tol=QUAD_TOL,
 )
 def u_integral_000_corrected(xp, U, W, s0, X, v, D, act, T):
-    return _u_integral(xp, U, W, s0, X, v, D, act, T, literal=False)
+    return integral_form(xp, WRT["U"], U, W, s0, X, v, D, act, T, literal=False)
 
 
 _GUESS = (

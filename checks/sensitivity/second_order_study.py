@@ -22,11 +22,12 @@ from checks._vocab.linalg import s1
 from checks._vocab.sources import SEED_000
 from checks.sensitivity._helpers import (
     forward_sensitivities,
-    gauss_legendre_01,
+    kept_and_dropped,
     row_grad,
     u_dgrad_parts,
     w_dgrad_parts,
 )
+from checks.sensitivity._mirror import WRT, gradient_change_integral
 from lemmacheck import Plot, Series, Source, StudyResult, Table, study
 from lemmacheck.xp import numpy_xp
 
@@ -50,12 +51,10 @@ def _instances(rng, n, H, T, wnorm):
 
 def _ratios(U, W, X, v, s0, DW, DU, act, T):
     """(ρ_W, ρ_U) per instance: dropped part over kept parts, Schatten-1 norms."""
-    pw, _, _ = w_dgrad_parts(XP, v, U, W, s0, X, act, T, DW)
-    kept_w = pw[0] + pw[1] + pw[2] + pw[3]
-    pu, _, _ = u_dgrad_parts(XP, v, U, W, s0, X, act, T, DU)
-    kept_u = pu[0] + pu[1]
+    kept_w, dropped_w = kept_and_dropped(w_dgrad_parts(XP, v, U, W, s0, X, act, T, DW)[0])
+    kept_u, dropped_u = kept_and_dropped(u_dgrad_parts(XP, v, U, W, s0, X, act, T, DU)[0])
     tiny = 1e-300
-    return s1(XP, pw[4]) / (s1(XP, kept_w) + tiny), s1(XP, pu[2]) / (s1(XP, kept_u) + tiny)
+    return s1(XP, dropped_w) / (s1(XP, kept_w) + tiny), s1(XP, dropped_u) / (s1(XP, kept_u) + tiny)
 
 
 def _summ(r):
@@ -67,15 +66,9 @@ def _step_errors(U, W, X, v, s0, DW, act, T, step):
     D = step * DW
     fw = forward_sensitivities(XP, U, W, s0, X, act)
     G0 = row_grad(XP, v, fw["P"][T])
-    nodes, weights = gauss_legendre_01(XP, 8, 2)
-    integral = 0
-    for tau, w in zip(nodes, weights, strict=False):
-        integral = integral + w * (
-            row_grad(XP, v, forward_sensitivities(XP, U, W + tau * D, s0, X, act)["P"][T]) - G0
-        )
-    parts, _, _ = w_dgrad_parts(XP, v, U, W, s0, X, act, T, D)
-    kept = parts[0] + parts[1] + parts[2] + parts[3]
-    full = kept + parts[4]
+    integral = gradient_change_integral(XP, WRT["W"], U, W, s0, X, v, D, act, T, G0, rule=(8, 2))
+    kept, dropped = kept_and_dropped(w_dgrad_parts(XP, v, U, W, s0, X, act, T, D)[0])
+    full = kept + dropped
     ni = s1(XP, integral) + 1e-300
     return (np.abs(ni - 0.5 * s1(XP, kept)) / ni, np.abs(ni - 0.5 * s1(XP, full)) / ni)
 

@@ -11,10 +11,23 @@ the kept part is measured across regimes in ``second_order.sweep`` (checks/sensi
 from checks._vocab.activations import SMOOTH
 from checks._vocab.linalg import s1
 from checks._vocab.sources import SEED_000, SEED_001
-from checks.sensitivity._helpers import sens_rnn_inputs, u_dgrad_parts, w_dgrad_parts
+from checks.sensitivity._helpers import (
+    FIRST_ORDER_STEP,
+    kept_and_dropped,
+    sens_rnn_inputs,
+    u_dgrad_parts,
+    w_dgrad_parts,
+)
 from lemmacheck import Source, Verdict, approximation
 
-DIMS = {"H": [2, 3], "T": [3, 4], "act": SMOOTH}
+#: every dropped term is refuted by the same Taylor test (needs t ≥ 3 for W, t ≥ 2 for U)
+_DROPPED = dict(expected=Verdict.REFUTED, dims={"H": [2, 3], "T": [3, 4], "act": SMOOTH}, **FIRST_ORDER_STEP)
+
+
+def _full_against_kept(xp, dgrad_parts, eps, U, W, s0, X, v, D, act, T):
+    """‖d/dt ∇V_p s_t‖_{S¹} along εD (all its parts) against the same without the last, dropped part."""
+    kept, dropped = kept_and_dropped(dgrad_parts(xp, v, U, W, s0, X, act, T, eps * D)[0])
+    return s1(xp, kept + dropped), s1(xp, kept)
 
 
 @approximation(
@@ -31,11 +44,8 @@ DIMS = {"H": [2, 3], "T": [3, 4], "act": SMOOTH}
     r"\Lambda_t\mathbf{V}_{p,:}^T\tfrac{d}{dt}\mathbf{s}_{t-1}^T + \mathrm{Mtr}(\mathbf{V}_{p,:}"
     r"\tfrac{d}{dt}\Lambda_t\mathbf{W}\mathbf{P}_{t-1}) + \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta"
     r"\mathbf{W}\mathbf{P}_{t-1})\Big\|_{S^1} + o(\|\Delta\mathbf{W}\|)",
-    expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="W"),
-    dims=DIMS,
-    order=2,
-    relation="<=",
+    **_DROPPED,
     notes="Δ = εD. The dropped term Mtr(V_pΛ_tW dP_{t−1}/dt) is a first derivative of P_{t−1} along ΔW, "
     "hence linear in ε exactly like the four kept parts: the remainder |‖full‖_{S¹} − ‖kept‖_{S¹}| has "
     "order 1 (measured), not ≥ 2. 'Second-order' refers to ∂²s_{t−1}/∂W², but contracted with ΔW once it "
@@ -45,9 +55,7 @@ DIMS = {"H": [2, 3], "T": [3, 4], "act": SMOOTH}
 )
 def w_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
     """The full derivative (five parts) against the four kept parts, in S¹ norm."""
-    parts, _, _ = w_dgrad_parts(xp, v, U, W, s0, X, act, T, eps * D)
-    kept = parts[0] + parts[1] + parts[2] + parts[3]
-    return s1(xp, kept + parts[4]), s1(xp, kept)
+    return _full_against_kept(xp, w_dgrad_parts, eps, U, W, s0, X, v, D, act, T)
 
 
 @approximation(
@@ -63,19 +71,14 @@ def w_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
     r"\odot\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1})) \simeq \frac12\Big(\tfrac{d}{dt}\lambda_t\odot"
     r"\mathbf{V}_{p,:}^T\mathbf{x}_t^T + \mathrm{Mtr}(\tfrac{d}{dt}\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}"
     r"\mathbf{Q}_{t-1})\Big)",
-    expected=Verdict.REFUTED,
     inputs=sens_rnn_inputs(direction="U"),
-    dims=DIMS,
-    order=2,
-    relation="<=",
+    **_DROPPED,
     notes="Measured on S¹ norms (the factor ½ cancels). The dropped Mtr(λ_t ⊙ V_pW dQ_{t−1}/dt) is linear "
     "in ΔU: order 1, same as the kept part. Needs t ≥ 2.",
 )
 def u_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
     """The full derivative (three parts) against the two kept parts."""
-    parts, _, _ = u_dgrad_parts(xp, v, U, W, s0, X, act, T, eps * D)
-    kept = parts[0] + parts[1]
-    return s1(xp, kept + parts[2]), s1(xp, kept)
+    return _full_against_kept(xp, u_dgrad_parts, eps, U, W, s0, X, v, D, act, T)
 
 
 @approximation(
@@ -90,17 +93,12 @@ def u_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
     statement=r"\frac{d}{d_t}\nabla_{\mathbf{U}}\mathbf{V}_p\mathbf{s}_t = "
     r"\frac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t + \mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T"
     r"\frac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T",
-    expected=Verdict.REFUTED,
     same_as=("second_order.u_dropped_000",),
     inputs=sens_rnn_inputs(direction="U"),
-    dims=DIMS,
-    order=2,
-    relation="<=",
+    **_DROPPED,
     notes="The text itself writes the ignored part as tr(∂²s_{t−1}/∂U² ΔU): one factor of ΔU, i.e. first "
     "order in ‖ΔU‖ — the same order as what is kept. Measured order 1.",
 )
 def eq16_dropped(xp, eps, U, W, s0, X, v, D, act, T):
     """The full derivative against the two kept parts, in S¹ norm."""
-    parts, _, _ = u_dgrad_parts(xp, v, U, W, s0, X, act, T, eps * D)
-    kept = parts[0] + parts[1]
-    return s1(xp, kept + parts[2]), s1(xp, kept)
+    return _full_against_kept(xp, u_dgrad_parts, eps, U, W, s0, X, v, D, act, T)

@@ -10,21 +10,25 @@ import math
 
 import numpy as np
 
-from checks._vocab.fd import directional
 from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.sources import SEED_000, SEED_001
 from checks.sensitivity._helpers import (
-    FD_TOL,
+    FD_PROBED,
+    FIRST_ORDER_STEP,
     SEC_U,
     SENS_RNN_DIMS,
     SENS_RNN_DIMS_H2,
-    const,
+    bar_tensor,
+    entrywise_excess,
     forward_sensitivities,
     polar_direction,
     row_grad,
     sens_rnn_inputs,
     states_at,
+    true_dlam,
+    true_dvs,
 )
+from checks.sensitivity._mirror import WRT, part1_chain
 from lemmacheck import Source, Verdict, approximation, identity, inequality
 
 
@@ -41,11 +45,9 @@ from lemmacheck import Source, Verdict, approximation, identity, inequality
     r"\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{Q}_t) = \lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + "
     r"\mathrm{Mtr}(\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1})",
     expected=Verdict.HOLDS,
-    inputs=sens_rnn_inputs(direction="U", probe=True),
-    dims=SENS_RNN_DIMS,
+    **FD_PROBED["U"],
     relations=("=", "="),
     labels=("Mtr(V_p Q_t)", "split"),
-    tol=FD_TOL,
     notes="Mtr maps an HN-vector to an H×N matrix (row-major). Checked against ⟨·, B⟩ = d/de V_p s_t(U + "
     "eB).",
 )
@@ -53,7 +55,7 @@ def u_grad_mtr(xp, U, W, s0, X, v, B, act, T):
     """⟨∇_U V_p s_t, B⟩ two ways against finite differences."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     l1 = fw["lam1"][T]
-    vs = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dU=B, e=e)[T], axis=-1))
+    vs = true_dvs(xp, U, W, s0, X, v, act, T, dU=B)
     g1 = row_grad(xp, v, fw["Q"][T])
     g2 = xp.outer(l1 * v, X[:, T - 1]) + row_grad(xp, l1 * v, xp.einsum("bkm,bmij->bkij", W, fw["Q"][T - 1]))
     return vs, frob(xp, g1, B), frob(xp, g2, B)
@@ -75,9 +77,7 @@ def u_grad_mtr(xp, U, W, s0, X, v, B, act, T):
     r"\Lambda}}_t'\tilde{\mathbf{V}}_p^T",
     expected=Verdict.HOLDS,
     same_as=("sens.u_grad_mtr",),
-    inputs=sens_rnn_inputs(direction="U", probe=True),
-    dims=SENS_RNN_DIMS,
-    tol=FD_TOL,
+    **FD_PROBED["U"],
     notes="Read with V_pᵀx_tᵀ (outer product; the transpose on x_t is lost) and Q_{t−1} an H×N×H tensor "
     "whose third index is contracted with W̃ᵀ(λ'_t ⊙ V_pᵀ).",
 )
@@ -85,7 +85,7 @@ def eq16_grad(xp, U, W, s0, X, v, B, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     u = fw["lam1"][T] * v
     g = xp.outer(u, X[:, T - 1]) + row_grad(xp, matvec(xp.transpose(W), u), fw["Q"][T - 1])
-    vs = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dU=B, e=e)[T], axis=-1))
+    vs = true_dvs(xp, U, W, s0, X, v, act, T, dU=B)
     return vs, frob(xp, g, B)
 
 
@@ -103,43 +103,19 @@ def eq16_grad(xp, U, W, s0, X, v, B, act, T):
     r"\mathbf{W}\mathbf{Q}_{t-1}\mathrm{vec}(\Delta\mathbf{U}))",
     expected=Verdict.HOLDS,
     same_as=("sens.dlambda_000.corrected",),
-    inputs=sens_rnn_inputs(direction="U", probe=True),
-    dims=SENS_RNN_DIMS,
+    **FD_PROBED["U"],
     relations=("=", "="),
     labels=("X̄/Q form", "expanded"),
-    tol=FD_TOL,
     notes="Here the pre-activation index is right (compare sens.dlambda_000 in the W section).",
 )
 def u_dlambda_000(xp, U, W, s0, X, D, c, act, T):
-    from checks.sensitivity._helpers import true_dlam
-
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     l2, x, Q1 = fw["lam2"][T], X[:, T - 1], fw["Q"][T - 1]
-    eye = const(xp, np.eye(U.shape[1]))
-    Xbar = eye[None, :, :, None] * x[:, None, None, :]
+    Xbar = bar_tensor(xp, x, U.shape[1])
     form1 = l2 * xp.einsum("bkij,bij->bk", Xbar + xp.einsum("bkm,bmij->bkij", W, Q1), D)
     form2 = l2 * (matvec(D, x) + xp.einsum("bkm,bmij,bij->bk", W, Q1, D))
     truth = true_dlam(xp, U, W, s0, X, act, T, dU=D)
     return xp.sum(c * truth, axis=-1), xp.sum(c * form1, axis=-1), xp.sum(c * form2, axis=-1)
-
-
-def _u_part1(xp, U, W, s0, X, v, D, act, T, fixed):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    l2, x, Q1 = fw["lam2"][T], X[:, T - 1], fw["Q"][T - 1]
-    a = matvec(D, x)
-    b = xp.einsum("bkm,bmij,bij->bk", W, Q1, D)
-    dlam = l2 * (a + b)
-    H = U.shape[1]
-    wq = xp.max(s1(xp, xp.einsum("bpm,bmij->bpij", W, Q1)), axis=-1)
-    nx, nD = norm2(xp, x), sinf(xp, D)
-    e0 = s1(xp, xp.outer(dlam * v, x))
-    e1 = norm2(xp, dlam * v) * nx
-    e2 = norm2(xp, dlam * v) * nx
-    e3 = norm2(xp, l2 * (a + b)) * inf_norm(xp, v) * nx  # as written: ‖λ'' ⊙ (ΔU x_t + W Q vec ΔU)‖₂
-    e4 = inf_norm(xp, l2) * inf_norm(xp, v) * nx * (norm2(xp, a) + norm2(xp, b))
-    e5 = inf_norm(xp, l2) * inf_norm(xp, v) * nx * (nD * nx + math.sqrt(H) * wq * nD)
-    e6 = inf_norm(xp, l2) * inf_norm(xp, v) * nx * nD * (nx + math.sqrt(H) * wq)
-    return e0, e1, e2, e3, e4, e5, e6
 
 
 _UP1_QUOTE = (
@@ -173,7 +149,7 @@ _UP1_QUOTE = (
     "ΔU)‖₂, and then uses ‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂: every step is sound.",
 )
 def u_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
-    return _u_part1(xp, U, W, s0, X, v, D, act, T, fixed=False)
+    return part1_chain(xp, WRT["U"], U, W, s0, X, v, D, act, T, step3="inside")
 
 
 @inequality(
@@ -208,7 +184,7 @@ def u_n_elem_000(xp, U, W, s0, X, v, D, act, T):
         * sinf(xp, W)
     )
     Qb = xp.sqrt(xp.sum(Q1 * Q1, axis=1))
-    gap = xp.max(xp.max(xp.abs(N) - c[:, None, None] * Qb, axis=-1), axis=-1)
+    gap = entrywise_excess(xp, N, c, Qb)
     return gap, 0 * gap
 
 
@@ -245,12 +221,17 @@ def eq12_holder(xp, U, W, s0, X, v, D, act, T):
 
 def _first_order_inf(xp, eps, U, W, V, s0, X, act, T, wrt):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
-    G_all = xp.einsum("bqk,bkij->bqij", V, fw["Q" if wrt == "U" else "P"][T])
+    G_all = xp.einsum("bqk,bkij->bqij", V, fw[wrt.sens][T])
     D = polar_direction(xp, _worst_row(xp, G_all))
-    dU, dW = (D, None) if wrt == "U" else (None, D)
-    s_new = states_at(xp, U, W, s0, X, act, dU=dU, dW=dW, e=eps)[T]
+    s_new = states_at(xp, U, W, s0, X, act, **wrt.direction(D), e=eps)[T]
     lhs = inf_norm(xp, matvec(V, s_new) - matvec(V, fw["states"][T]))
     return lhs, eps * xp.max(s1(xp, G_all), axis=-1) * sinf(xp, D)
+
+
+#: eq. (13) and (23), the same first-order step for U and for W, in the worst direction of the worst row
+_WORST_ROW = dict(
+    expected=Verdict.APPROXIMATE, inputs=sens_rnn_inputs(K=3), dims=SENS_RNN_DIMS_H2, **FIRST_ORDER_STEP
+)
 
 
 @approximation(
@@ -266,18 +247,14 @@ def _first_order_inf(xp, eps, U, W, V, s0, X, act, T, wrt):
     statement=r"\|\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - "
     r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)\|_\infty \le \max_p\|\mathbf{Q}_t\tilde{\mathbf{V}}_p\|_{S^1}\|"
     r"\Delta\mathbf{U}\|_{S^\infty}",
-    expected=Verdict.APPROXIMATE,
-    inputs=sens_rnn_inputs(K=3),
-    dims=SENS_RNN_DIMS_H2,
-    order=2,
-    relation="<=",
+    **_WORST_ROW,
     notes="ΔU = ε × polar factor of ∂[Vs_t]_{p*}/∂U for the maximising row p*: the direction in which the "
     "bound is tight to first order, so the remainder is the second-order term (order 2 measured) and the "
     "failure rate is the fraction of instances where that term pushes the true change above the bound. In "
     "other directions the bound has first-order slack. It is a first-order statement, not a bound.",
 )
 def eq13_first_order(xp, eps, U, W, V, s0, X, act, T):
-    return _first_order_inf(xp, eps, U, W, V, s0, X, act, T, "U")
+    return _first_order_inf(xp, eps, U, W, V, s0, X, act, T, WRT["U"])
 
 
 @approximation(
@@ -293,13 +270,9 @@ def eq13_first_order(xp, eps, U, W, V, s0, X, act, T):
     statement=r"\|\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
     r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)\|_\infty \le \max_p\|\mathbf{P}_t\tilde{\mathbf{V}}_p\|_{S^1}\|"
     r"\Delta\mathbf{W}\|_{S^\infty}",
-    expected=Verdict.APPROXIMATE,
     same_as=("sens.eq13_first_order",),
-    inputs=sens_rnn_inputs(K=3),
-    dims=SENS_RNN_DIMS_H2,
-    order=2,
-    relation="<=",
+    **_WORST_ROW,
     notes="As eq. (13), for W.",
 )
 def eq23_first_order(xp, eps, U, W, V, s0, X, act, T):
-    return _first_order_inf(xp, eps, U, W, V, s0, X, act, T, "W")
+    return _first_order_inf(xp, eps, U, W, V, s0, X, act, T, WRT["W"])

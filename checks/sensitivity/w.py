@@ -9,24 +9,27 @@ with probability one).
 import numpy as np
 
 from checks._vocab.activations import SMOOTH, SUP_D1
-from checks._vocab.fd import directional, mixed
+from checks._vocab.fd import mixed
 from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.sources import SEED_000, SEED_001
 from checks.sensitivity._helpers import (
+    FD_PROBED,
     FD_TOL,
     QUAD_TOL,
     SEC_W,
     SENS_RNN_DIMS,
     SENS_RNN_DIMS_H2,
+    bar_tensor,
     const,
     forward_sensitivities,
-    gauss_legendre_01,
     row_grad,
     sens_rnn_inputs,
     states_at,
     true_ds,
+    true_dvs,
     w_dgrad_parts,
 )
+from checks.sensitivity._mirror import WRT, integral_form
 from lemmacheck import Source, Verdict, identity, inequality
 from lemmacheck.inputs import Array, Scalar
 
@@ -47,11 +50,9 @@ from lemmacheck.inputs import Array, Scalar
     r"\mathbf{S}}_{t-1}+\mathbf{W}\mathbf{P}_{t-1})] = \Lambda_t\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T + "
     r"\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\mathbf{W}\mathbf{P}_{t-1})",
     expected=Verdict.HOLDS,
-    inputs=sens_rnn_inputs(direction="W", probe=True),
-    dims=SENS_RNN_DIMS,
+    **FD_PROBED["W"],
     relations=("=", "=", "="),
     labels=("Mtr(V_p P_t)", "expanded recursion", "split into the two terms"),
-    tol=FD_TOL,
     notes="Mtr reads the H²-vector row-major (entry iH+j → (i, j)); this is the only reading under which "
     "the document's own Mtr(V_p S̄_{t−1}) = V_pᵀ s_{t−1}ᵀ holds. Checked against ⟨·, B⟩ = d/de V_p s_t(W + "
     "eB).",
@@ -59,10 +60,9 @@ from lemmacheck.inputs import Array, Scalar
 def w_grad_mtr(xp, U, W, s0, X, v, B, act, T):
     """⟨∇_W V_p s_t, B⟩ three ways against finite differences."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
-    truth = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dW=B, e=e)[T], axis=-1))
+    truth = true_dvs(xp, U, W, s0, X, v, act, T, dW=B)
     l1, s_prev, P1 = fw["lam1"][T], fw["states"][T - 1], fw["P"][T - 1]
-    eye = const(xp, np.eye(W.shape[-1]))
-    Sbar = eye[None, :, :, None] * s_prev[:, None, None, :]
+    Sbar = bar_tensor(xp, s_prev, W.shape[-1])
     WP = xp.einsum("bkm,bmij->bkij", W, P1)
     g1 = row_grad(xp, v, fw["P"][T])
     g2 = row_grad(xp, v * l1, Sbar + WP)
@@ -71,19 +71,6 @@ def w_grad_mtr(xp, U, W, s0, X, v, B, act, T):
 
 
 # ------------------------------------------------------------------------ the integral form, first-order part
-
-
-def _integral(xp, U, W, s0, X, v, D, act, T, transpose):
-    nodes, weights = gauss_legendre_01(xp)
-    total = 0
-    for tau, w in zip(nodes, weights, strict=False):
-        G = row_grad(xp, v, forward_sensitivities(xp, U, W + tau * D, s0, X, act)["P"][T])
-        integrand = frob(xp, G, D) if transpose else xp.trace(xp.matmul(G, D))
-        total = total + w * integrand
-    diff = xp.sum(
-        v * (states_at(xp, U, W, s0, X, act, dW=D, e=1.0)[T] - states_at(xp, U, W, s0, X, act)[T]), axis=-1
-    )
-    return diff, total
 
 
 _INT_QUOTE = "[Vs_t(W^k + ΔW) − Vs_t(W^k)]_p = ∫_0^1 tr[∂[Vs_t(W)]_p/∂W |_{W=W^k+tΔW} ΔW] dt"
@@ -108,7 +95,7 @@ _INT_QUOTE = "[Vs_t(W^k + ΔW) − Vs_t(W^k)]_p = ∫_0^1 tr[∂[Vs_t(W)]_p/∂W
     "Corrected form: sens.w_integral_000.corrected.",
 )
 def w_integral_000(xp, U, W, s0, X, v, D, act, T):
-    return _integral(xp, U, W, s0, X, v, D, act, T, transpose=False)
+    return integral_form(xp, WRT["W"], U, W, s0, X, v, D, act, T, literal=True)
 
 
 @identity(
@@ -125,7 +112,7 @@ def w_integral_000(xp, U, W, s0, X, v, D, act, T):
     tol=QUAD_TOL,
 )
 def w_integral_000_corrected(xp, U, W, s0, X, v, D, act, T):
-    return _integral(xp, U, W, s0, X, v, D, act, T, transpose=True)
+    return integral_form(xp, WRT["W"], U, W, s0, X, v, D, act, T, literal=False)
 
 
 @inequality(
@@ -190,11 +177,9 @@ def w_chain_000(xp, U, W, s0, X, v, D, act, T):
     r"\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T",
     expected=Verdict.HOLDS,
     same_as=("sens.w_grad_mtr",),
-    inputs=sens_rnn_inputs(direction="W", probe=True),
-    dims=SENS_RNN_DIMS,
+    **FD_PROBED["W"],
     relations=("=", "="),
     labels=("tensor form (S̄ + P W̃ᵀ) ×₃ (λ' ⊙ V_p)", "split"),
-    tol=FD_TOL,
     notes="Reading of the 3-tensor notation: P_{t−1} is H×H×H with P_{:,:,q} = ∂s_{t−1,q}/∂W, T·ṽ "
     "contracts the third index with a vector (Lemma 4's T ṽ), W̃ᵀ acts on the third index, S̄_{t−1}[i,j,q] "
     "= δ_iq s_{t−1,j}. 'V_pᵀ s_{t−1}' must be the outer product V_pᵀ s_{t−1}ᵀ (a transpose is lost in the "
@@ -202,20 +187,26 @@ def w_chain_000(xp, U, W, s0, X, v, D, act, T):
 )
 def eq26_grad(xp, U, W, s0, X, v, B, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
-    truth = directional(xp, lambda e: xp.sum(v * states_at(xp, U, W, s0, X, act, dW=B, e=e)[T], axis=-1))
+    truth = true_dvs(xp, U, W, s0, X, v, act, T, dW=B)
     l1, s_prev, P1 = fw["lam1"][T], fw["states"][T - 1], fw["P"][T - 1]
     u = l1 * v  # Λ̃'_t Ṽ_pᵀ
-    eye = const(xp, np.eye(W.shape[-1]))
-    Sbar = eye[None, :, :, None] * s_prev[:, None, None, :]  # [q, i, j] = δ_qi s_j
+    Sbar = bar_tensor(xp, s_prev, W.shape[-1])  # [q, i, j] = δ_qi s_j
     PWt = xp.einsum("bqij,bkq->bkij", P1, W)  # (P_{t-1} W̃ᵀ)[k] = Σ_q W_kq P[q]
     g_tensor = row_grad(xp, u, Sbar + PWt)
     g_split = xp.outer(u, s_prev) + row_grad(xp, u, PWt)
     return truth, frob(xp, g_tensor, B), frob(xp, g_split, B)
 
 
-def _dgrad_truth(xp, U, W, s0, X, v, D, B, act, T):
-    """⟨d/dt ∇_W V_p s_t(W + tD)|_0, B⟩ = ∂²/∂a∂b V_p s_t(W + aD + bB) by nested finite differences."""
-    return mixed(xp, lambda a, b: xp.sum(v * states_at(xp, U, W + a * D + b * B, s0, X, act)[T], axis=-1))
+def _dgrad_sides(xp, U, W, s0, X, v, D, B, act, T, n_parts):
+    """⟨d/dt ∇_W V_p s_t(W + tD)|_0, B⟩ = ∂²/∂a∂b V_p s_t(W + aD + bB) by nested finite differences,
+    against the pairing of B with the sum of the first ``n_parts`` parts of w_dgrad_parts."""
+    parts, _, _ = w_dgrad_parts(xp, v, U, W, s0, X, act, T, D)
+    truth = mixed(xp, lambda a, b: xp.sum(v * states_at(xp, U, W + a * D + b * B, s0, X, act)[T], axis=-1))
+    return truth, frob(xp, sum(parts[1:n_parts], parts[0]), B)
+
+
+#: d/dt ∇_W V_p s_t along D, paired with a probe B and checked against nested finite differences
+_DGRAD = dict(inputs=sens_rnn_inputs(direction="W", probe=True), dims=SENS_RNN_DIMS_H2, tol=FD_TOL)
 
 
 _EQ27_QUOTE = (
@@ -234,9 +225,7 @@ _EQ27_QUOTE = (
     r"\tilde{\mathbf{V}}_p^T + \mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\frac{d}{d_t}\tilde{\mathbf{\Lambda}}'_t"
     r"\tilde{\mathbf{V}}_p^T",
     expected=Verdict.REFUTED,
-    inputs=sens_rnn_inputs(direction="W", probe=True),
-    dims=SENS_RNN_DIMS_H2,
-    tol=FD_TOL,
+    **_DGRAD,
     notes="The product rule on P_{t−1}W̃ᵀΛ̃'_tṼ_pᵀ has a fifth term, (dP_{t−1}/dt) W̃ᵀΛ̃'_tṼ_pᵀ. Eq. (27) "
     "is stated as an equality without mentioning any omission (for U the text says it ignores "
     "dQ_{t−1}/dt). The missing term is of the same order in ‖ΔW‖ as the four kept ones "
@@ -244,10 +233,7 @@ _EQ27_QUOTE = (
     "≠ 0).",
 )
 def eq27_four_parts(xp, U, W, s0, X, v, D, B, act, T):
-    parts, _, _ = w_dgrad_parts(xp, v, U, W, s0, X, act, T, D)
-    return _dgrad_truth(xp, U, W, s0, X, v, D, B, act, T), frob(
-        xp, parts[0] + parts[1] + parts[2] + parts[3], B
-    )
+    return _dgrad_sides(xp, U, W, s0, X, v, D, B, act, T, n_parts=4)
 
 
 @identity(
@@ -260,16 +246,13 @@ def eq27_four_parts(xp, U, W, s0, X, v, D, B, act, T):
     expected=Verdict.HOLDS,
     corrects="sens.eq27_four_parts",
     same_as=("sens.w_dgrad_000.corrected",),
-    inputs=sens_rnn_inputs(direction="W", probe=True),
-    dims=SENS_RNN_DIMS_H2,
-    tol=FD_TOL,
+    **_DGRAD,
     notes="dP_{t−1}/dt from the exact tangent recursion Ṗ_t = λ̇_t(S̄_{t−1} + WP_{t−1}) + λ_t(dS̄_{t−1} + "
     "ΔW P_{t−1} + W Ṗ_{t−1}) (derived here); the check is against nested finite differences of the forward "
     "pass.",
 )
 def eq27_five_parts(xp, U, W, s0, X, v, D, B, act, T):
-    parts, _, _ = w_dgrad_parts(xp, v, U, W, s0, X, act, T, D)
-    return _dgrad_truth(xp, U, W, s0, X, v, D, B, act, T), frob(xp, sum(parts[1:], parts[0]), B)
+    return _dgrad_sides(xp, U, W, s0, X, v, D, B, act, T, n_parts=5)
 
 
 @identity(
@@ -289,13 +272,10 @@ def eq27_five_parts(xp, U, W, s0, X, v, D, B, act, T):
     expected=Verdict.HOLDS,
     corrects="second_order.w_dropped_000",
     same_as=("sens.eq27_five_parts",),
-    inputs=sens_rnn_inputs(direction="W", probe=True),
-    dims=SENS_RNN_DIMS_H2,
-    tol=FD_TOL,
+    **_DGRAD,
 )
 def w_dgrad_000_corrected(xp, U, W, s0, X, v, D, B, act, T):
-    parts, _, _ = w_dgrad_parts(xp, v, U, W, s0, X, act, T, D)
-    return _dgrad_truth(xp, U, W, s0, X, v, D, B, act, T), frob(xp, sum(parts[1:], parts[0]), B)
+    return _dgrad_sides(xp, U, W, s0, X, v, D, B, act, T, n_parts=5)
 
 
 # --------------------------------------------------------------- item 1 (general bound) and item 2.1's remark

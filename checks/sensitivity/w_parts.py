@@ -6,16 +6,19 @@ from checks._vocab.activations import SMOOTH, activation
 from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.sources import SEED_000
 from checks.sensitivity._helpers import (
+    FD_PROBED,
     FD_TOL,
     SEC_W,
     SENS_RNN_DIMS,
     SENS_RNN_DIMS_H2,
+    entrywise_excess,
     forward_sensitivities,
     row_grad,
     sens_rnn_inputs,
     true_dlam,
     true_ds,
 )
+from checks.sensitivity._mirror import WRT, part1_chain
 from lemmacheck import Source, Verdict, identity, inequality
 
 # --------------------------------------------------------------------------- dλ_t/dt
@@ -46,9 +49,7 @@ _DLAM_QUOTE = (
     r"\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})),\quad \lambda_t'' = \sigma''(\mathbf{U}\mathbf{x}_t "
     r"+ \mathbf{W}\mathbf{s}_t)",
     expected=Verdict.REFUTED,
-    inputs=sens_rnn_inputs(direction="W", probe=True),
-    dims=SENS_RNN_DIMS,
-    tol=FD_TOL,
+    **FD_PROBED["W"],
     notes="λ''_t must be evaluated at the pre-activation of step t, U x_t + W s_{t−1} (as the U section of "
     "the same document writes); with s_t in place of s_{t−1} the formula is wrong unless s_t = s_{t−1}. "
     "vec(ΔW) is read row-major, consistently with P_t(k, iH + j).",
@@ -65,9 +66,7 @@ def dlambda_000(xp, U, W, s0, X, D, c, act, T):
     r"\Delta\mathbf{W}\mathbf{s}_{t-1} + \mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W}))",
     expected=Verdict.HOLDS,
     corrects="sens.dlambda_000",
-    inputs=sens_rnn_inputs(direction="W", probe=True),
-    dims=SENS_RNN_DIMS,
-    tol=FD_TOL,
+    **FD_PROBED["W"],
 )
 def dlambda_000_corrected(xp, U, W, s0, X, D, c, act, T):
     return _dlambda(xp, U, W, s0, X, D, c, act, T, T - 1)
@@ -121,29 +120,19 @@ _PART1_QUOTE = (
 )
 
 
-def _part1_chain(xp, U, W, s0, X, v, D, act, T, fixed):
-    q = _part_quantities(xp, U, W, s0, X, v, D, act, T)
-    dlam, s, l2 = q["dlam"], q["s"], q["l2"]
-    ns, nD = norm2(xp, s), sinf(xp, D)
-    e0 = s1(xp, xp.outer(dlam * v, s))
-    e1 = norm2(xp, dlam * v) * ns  # ‖·‖_{S∞} of a column = ‖·‖₂, ‖sᵀ‖_{S¹} = ‖s‖₂
-    e2 = norm2(xp, dlam * v) * ns
-    y = q["Ds"] + q["WPd"]
-    lam_norm = inf_norm(xp, l2) if fixed else norm2(xp, l2)
-    e3 = lam_norm * norm2(xp, y) * inf_norm(xp, v) * ns
-    e4 = inf_norm(xp, l2) * inf_norm(xp, v) * ns * (norm2(xp, q["Ds"]) + norm2(xp, q["WPd"]))
-    e5 = inf_norm(xp, l2) * inf_norm(xp, v) * ns * (nD * ns + math.sqrt(q["H"]) * q["wp"] * nD)
-    e6 = inf_norm(xp, l2) * inf_norm(xp, v) * ns * nD * (ns + math.sqrt(q["H"]) * q["wp"])
-    return e0, e1, e2, e3, e4, e5, e6
-
-
-_PART1_LABELS = (
-    "eq. (8) with a column and a row",
-    "vectors: S∞ = S¹ = ℓ²",
-    "‖x ⊙ y‖₂ ≤ ‖x‖₂‖y‖₂, ‖V_p‖_∞",
-    "‖λ''‖₂ → ‖λ''‖_∞ and triangle inequality",
-    "‖ΔW s‖ ≤ ‖ΔW‖‖s‖; ‖WPvecΔW‖₂ ≤ √H max_p …",
-    "factor",
+#: the part-1 chain, as written and corrected: the same six steps
+_PART1 = dict(
+    inputs=sens_rnn_inputs(direction="W"),
+    dims=SENS_RNN_DIMS_H2,
+    relations=("<=", "=", "<=", "<=", "<=", "="),
+    labels=(
+        "eq. (8) with a column and a row",
+        "vectors: S∞ = S¹ = ℓ²",
+        "‖x ⊙ y‖₂ ≤ ‖x‖₂‖y‖₂, ‖V_p‖_∞",
+        "‖λ''‖₂ → ‖λ''‖_∞ and triangle inequality",
+        "‖ΔW s‖ ≤ ‖ΔW‖‖s‖; ‖WPvecΔW‖₂ ≤ √H max_p …",
+        "factor",
+    ),
 )
 
 
@@ -160,17 +149,14 @@ _PART1_LABELS = (
     r"\mathbf{s}_{t-1}^T\|_2 + \sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})",
     expected=Verdict.HOLDS,
     expected_broken_step=4,
-    inputs=sens_rnn_inputs(direction="W"),
-    dims=SENS_RNN_DIMS_H2,
-    relations=("<=", "=", "<=", "<=", "<=", "="),
-    labels=_PART1_LABELS,
+    **_PART1,
     notes="Step 4 replaces ‖λ''_t‖₂ by the smaller ‖λ''_t‖_∞ while the triangle inequality only splits the "
     "other factor: ‖λ''‖₂‖a + b‖₂ ≤ ‖λ''‖_∞(‖a‖₂ + ‖b‖₂) is false when a, b are aligned and λ'' has two "
     "comparable entries. The final bound is nevertheless true, because ‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂ gives it "
     "directly (sens.w_part1_chain_000.corrected). dλ_t/dt uses σ'' at U x_t + W s_{t−1} (sens.dlambda_000).",
 )
 def w_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
-    return _part1_chain(xp, U, W, s0, X, v, D, act, T, fixed=False)
+    return part1_chain(xp, WRT["W"], U, W, s0, X, v, D, act, T, step3="swap")
 
 
 @inequality(
@@ -183,13 +169,10 @@ def w_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
     r"\|_{S^1})",
     expected=Verdict.HOLDS,
     corrects="sens.w_part1_chain_000",
-    inputs=sens_rnn_inputs(direction="W"),
-    dims=SENS_RNN_DIMS_H2,
-    relations=("<=", "=", "<=", "<=", "<=", "="),
-    labels=_PART1_LABELS,
+    **_PART1,
 )
 def w_part1_chain_000_corrected(xp, U, W, s0, X, v, D, act, T):
-    return _part1_chain(xp, U, W, s0, X, v, D, act, T, fixed=True)
+    return part1_chain(xp, WRT["W"], U, W, s0, X, v, D, act, T, step3="sup")
 
 
 @inequality(
@@ -277,7 +260,7 @@ _P3_QUOTE = (
 )
 def w_part3_elem_000(xp, U, W, s0, X, v, D, act, T):
     M, c, Pb = _part3(xp, U, W, s0, X, v, D, act, T)
-    gap = xp.max(xp.max(xp.abs(M) - c[:, None, None] * Pb, axis=-1), axis=-1)
+    gap = entrywise_excess(xp, M, c, Pb)
     return gap, 0 * gap
 
 
@@ -352,7 +335,7 @@ _P4_QUOTE = (
 )
 def w_part4_elem_000(xp, U, W, s0, X, v, D, act, T):
     M, c, Pb = _part4(xp, U, W, s0, X, v, D, act, T)
-    gap = xp.max(xp.max(xp.abs(M) - c[:, None, None] * Pb, axis=-1), axis=-1)
+    gap = entrywise_excess(xp, M, c, Pb)
     return gap, 0 * gap
 
 

@@ -10,6 +10,7 @@ by SymPy) equals :math:`\mathrm{softmax}(z)^\top \dot z` with :math:`\dot z` the
 
 import sympy as sp
 
+from derivations.loss._symbolic import lse_and_softmax
 from lemmacheck import derivation
 
 # ---------------------------------------------------------------- eq. (4): chain rule on a scalar RNN
@@ -30,9 +31,8 @@ z_eps = _logits(u + eps * du, w + eps * dw, s0 + eps * ds0, v1 + eps * dv1, v2 +
 z_new = sp.symbols("zplus1 zplus2", real=True)
 jvp = [sp.diff(zi, eps).subs(eps, 0) for zi in z_eps]  # ⟨∇_Φ V s_t, ΔΦ⟩
 r = [zn - zi - ji for zn, zi, ji in zip(z_new, z, jvp, strict=False)]  # the remainder of seed 001 §A
-den = sp.exp(z[0]) + sp.exp(z[1])
-p = [sp.exp(z[0]) / den, sp.exp(z[1]) / den]  # ∇_{Vs_t} f_t = softmax
-f_eps = sp.log(sp.exp(z_eps[0]) + sp.exp(z_eps[1]))
+_, p = lse_and_softmax(z)  # ∇_{Vs_t} f_t = softmax
+f_eps, _ = lse_and_softmax(z_eps)
 grad_f_pair = sp.diff(f_eps, eps).subs(eps, 0)  # ⟨∇_Φ f_t, ΔΦ⟩ (differentiated directly)
 
 derivation(

@@ -6,14 +6,13 @@ The Hessian of :math:`h(x) = \log(e^{x_1} + e^{x_2})` is computed by SymPy, its 
 
 import sympy as sp
 
+from derivations.loss._symbolic import lse_and_softmax
 from lemmacheck import derivation
 
 x1, x2, d1, d2 = sp.symbols("x1 x2 d1 d2", real=True)
-h = sp.log(sp.exp(x1) + sp.exp(x2))
+h, (p1, p2) = lse_and_softmax((x1, x2))
 hessian = sp.hessian(h, (x1, x2))
 d = sp.Matrix([d1, d2])
-p1 = sp.exp(x1) / (sp.exp(x1) + sp.exp(x2))
-p2 = sp.exp(x2) / (sp.exp(x1) + sp.exp(x2))
 
 derivation(
     "lse.hessian_inf_bound",

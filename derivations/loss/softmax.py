@@ -7,12 +7,11 @@ eq. (2) (the curvature bound itself is the lead's ``lse.hessian_inf_bound``).
 import sympy as sp
 from checks._vocab.sources import SEED_001
 
+from derivations.loss._symbolic import lse_and_softmax
 from lemmacheck import Source, Verdict, derivation
 
 x = sp.symbols("x1:4", real=True)
-den = sum(sp.exp(xi) for xi in x)
-h = sp.log(den)
-p = [sp.exp(xi) / den for xi in x]
+h, p = lse_and_softmax(x)
 c = sp.symbols("c1:4", real=True)  # an arbitrary direction: the identities are tested as ⟨·, c⟩ / cᵀ·c
 d = sp.symbols("d1:4", real=True)
 

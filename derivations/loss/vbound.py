@@ -6,6 +6,7 @@ With U, W fixed, the state s is a constant vector: g = yᵀ V s is linear in V, 
 
 import sympy as sp
 
+from derivations.loss._symbolic import lse_and_softmax
 from lemmacheck import derivation
 
 H = K = 2
@@ -32,8 +33,7 @@ derivation(
 )
 
 z = V * s
-f = sp.log(sum(sp.exp(z[i]) for i in range(K)))
-p = [sp.exp(z[i]) / sum(sp.exp(z[j]) for j in range(K)) for i in range(K)]
+f, p = lse_and_softmax(z)
 dz = dV * s
 derivation(
     "loss.v_grad_pullback",
