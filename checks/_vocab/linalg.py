@@ -28,6 +28,16 @@ def inf_norm(xp, v):
     return xp.max(xp.abs(v), axis=-1)
 
 
+def l1(xp, M):
+    """Entrywise ℓ1 norm of a stack of matrices (the sum of |M_ij|)."""
+    return xp.sum(xp.sum(xp.abs(M), axis=-1), axis=-1)
+
+
+def maxabs(xp, M):
+    """Entrywise max norm of a stack of matrices (the largest |M_ij|)."""
+    return xp.max(xp.max(xp.abs(M), axis=-1), axis=-1)
+
+
 def s1(xp, M):
     """Schatten-1 (trace) norm of a stack of matrices."""
     return xp.schatten_norm(M, 1)

@@ -12,6 +12,8 @@ flattened Jacobians ``∂s_t/∂vec(W)`` and ``∂s_t/∂vec(U)``.
 
 from __future__ import annotations
 
+import numpy as np
+
 from checks._vocab.activations import activation
 from checks._vocab.linalg import matvec
 
@@ -50,3 +52,12 @@ def sequence_loss(xp, U, W, V, s0, X, Y, act: str):
     for t in range(1, len(states)):
         total = total + token_loss(xp, V, states[t], Y[:, t - 1])
     return total / (len(states) - 1)
+
+
+def one_hot_rows(raw: np.ndarray) -> np.ndarray:
+    """Transform for ``Array(..., "K", low=0, high=1)``: one-hot labels along the last axis (argmax of the
+    raw draw)."""
+    idx = np.argmax(raw, axis=-1)
+    out = np.zeros_like(raw)
+    np.put_along_axis(out, idx[..., None], 1.0, axis=-1)
+    return out

@@ -20,22 +20,13 @@ import numpy as np
 
 from checks._vocab.activations import SMOOTH, activation
 from checks._vocab.linalg import dot, frob, matvec
-from checks._vocab.rnn import hidden_states
+from checks._vocab.rnn import hidden_states, one_hot_rows
 
 #: dims of the RNN instances: small (2 shared cores), every activation of the model
 LOSS_RNN_DIMS = {"H": [1, 4], "N": [2], "K": [2, 3], "T": [1, 3], "act": list(SMOOTH)}
 #: smaller dims for claims expected to be refuted: Hypothesis shrinks a failure over every input entry, and
 #: with ten RNN arrays the shrink phase dominates the run time (a counterexample needs no large dims)
 LOSS_RNN_DIMS_SMALL = {"H": [1, 2], "N": [1], "K": [2, 3], "T": [1, 2], "act": list(SMOOTH)}
-
-
-def one_hot_rows(raw: np.ndarray) -> np.ndarray:
-    """Transform for ``Array(..., "K", low=0, high=1)``: one-hot along the last axis (argmax of the raw
-    draw)."""
-    idx = np.argmax(raw, axis=-1)
-    out = np.zeros_like(raw)
-    np.put_along_axis(out, idx[..., None], 1.0, axis=-1)
-    return out
 
 
 def loss_rnn_inputs(labels: str = "onehot") -> dict:

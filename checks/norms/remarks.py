@@ -3,8 +3,8 @@
 
 import math
 
+from checks._vocab.linalg import l1, maxabs
 from checks._vocab.sources import SEED_000
-from checks.norms.schatten1 import l1, maxabs
 from lemmacheck import Source, Verdict, identity, inequality
 from lemmacheck.inputs import Array
 

@@ -7,6 +7,7 @@ entrywise norms; seed 001's Lemma 4 bounds the nuclear norm of a vector-weighted
 
 import math
 
+from checks._vocab.linalg import l1, maxabs
 from checks._vocab.sources import SEED_000, SEED_001
 from lemmacheck import Source, Verdict, complexity, inequality, value
 from lemmacheck.inputs import Array, Scalar
@@ -17,14 +18,6 @@ MN = {"m": [1, 2, 3, 4, 6], "n": [1, 2, 3, 4, 6]}
 _DOMINATED = dict(inputs={"B": Array("m", "n"), "D": Array("m", "n", positive=True)}, dims=MN)
 #: one m × n matrix, for the equivalences of ‖·‖_{S¹} with entrywise norms
 _ONE_MATRIX = dict(inputs={"X": Array("m", "n")}, dims=MN)
-
-
-def l1(xp, X):
-    return xp.sum(xp.sum(xp.abs(X), axis=-1), axis=-1)
-
-
-def maxabs(xp, X):
-    return xp.max(xp.max(xp.abs(X), axis=-1), axis=-1)
 
 
 def nuclear(xp, X):

@@ -11,6 +11,7 @@ import numpy as np
 from checks._vocab.activations import SMOOTH, SUP_D1
 from checks._vocab.fd import mixed
 from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
+from checks._vocab.rnn import one_hot_rows
 from checks._vocab.sources import SEED_000, SEED_001
 from checks.sensitivity._helpers import (
     FD_PROBED,
@@ -281,20 +282,13 @@ def w_dgrad_000_corrected(xp, U, W, s0, X, v, D, B, act, T):
 # --------------------------------------------------------------- item 1 (general bound) and item 2.1's remark
 
 
-def _one_hot_rows(raw):
-    """One-hot along the last axis (position of the largest raw entry)."""
-    out = np.zeros_like(raw)
-    np.put_along_axis(out, np.argmax(raw, axis=-1)[..., None], 1.0, axis=-1)
-    return out
-
-
 _GB_INPUTS = {
     "U": Array("H", 2, low=-2.0, high=2.0),
     "W": Array("H", "H", low=-1.2, high=1.2),
     "V": Array(3, "H", low=-2.0, high=2.0),
     "s0": Array("H", low=-1.0, high=1.0),
     "X": Array("T", 2, low=-2.0, high=2.0),
-    "Y": Array("T", 3, low=0.0, high=1.0, transform=_one_hot_rows),
+    "Y": Array("T", 3, low=0.0, high=1.0, transform=one_hot_rows),
     "DU": Array("H", 2, low=-1.0, high=1.0),
     "DW": Array("H", "H", low=-1.0, high=1.0),
     "step": Scalar(1e-3, 2.0, log=True),
