@@ -35,7 +35,8 @@ class Profile:
         return dataclasses.replace(self, seed=int(seed))
 
     def scaled(self, effort: float) -> Profile:
-        """More (or less) search for one claim: budgets and example counts times ``effort``."""
+        """More (or less) search: budgets and example counts times ``effort`` (a claim's effort, or
+        ``LEMMACHECK_SCALE`` for a whole run)."""
         if effort == 1:
             return self
         return dataclasses.replace(
@@ -82,18 +83,8 @@ DEEP = Profile(
 
 
 def profile_named(name: str) -> Profile:
-    """``quick`` or ``deep``; ``LEMMACHECK_SCALE`` multiplies the sample counts for slow runs."""
-    base = {"quick": QUICK, "deep": DEEP}[name]
-    scale = float(os.environ.get("LEMMACHECK_SCALE", "1"))
-    if scale == 1:
-        return base
-    return dataclasses.replace(
-        base,
-        batches_per_dims=max(1, round(base.batches_per_dims * scale)),
-        instance_budget=max(256, round(base.instance_budget * scale)),
-        hypothesis_examples=max(10, round(base.hypothesis_examples * scale)),
-        refine_rounds=max(1, round(base.refine_rounds * scale)),
-    )
+    """``quick`` or ``deep``; ``LEMMACHECK_SCALE`` multiplies the sample counts, as a claim's effort does."""
+    return {"quick": QUICK, "deep": DEEP}[name].scaled(float(os.environ.get("LEMMACHECK_SCALE", "1")))
 
 
 def claim_seed(run_seed: int, claim_id: str) -> int:
