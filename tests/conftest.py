@@ -19,3 +19,12 @@ def registry():
     """An empty registry for the test's planted claims; the catalogue is restored after it."""
     with REGISTRY.scratch() as reg:
         yield reg
+
+
+@pytest.fixture(autouse=True)
+def _planted_claims_stay_in_their_test():
+    """A planted claim left in the catalogue changes what later tests see (the mutation gate's fixed
+    sample is drawn from the whole catalogue): name the test that leaked it."""
+    yield
+    leaked = [c.id for c in REGISTRY if not c.module.startswith(("checks.", "derivations."))]
+    assert not leaked, f"planted claims left in the catalogue (run them inside REGISTRY.scratch()): {leaked}"

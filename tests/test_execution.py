@@ -180,7 +180,8 @@ def test_dask_spreads_a_deep_sweep_over_the_workers_and_agrees_with_a_serial_run
     distributed = pytest.importorskip("distributed", reason="dask is an optional extra")
     pkg = make_project(tmp_path, {"mod": AM_GM + RARELY_FALSE})
     ids = [f"{pkg}.am_gm", f"{pkg}.rarely_false"]
-    serial = execute(ids, SPLIT, jobs=1, root=tmp_path)
+    with REGISTRY.scratch():  # the serial run imports the planted claims here
+        serial = execute(ids, SPLIT, jobs=1, root=tmp_path)
     with (
         distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
         distributed.Client(cluster) as client,

@@ -23,11 +23,6 @@ def survivor_group(m: dict, kind: str = "") -> str:
     ev = m.get("evidence") or {}
     if m.get("target") == "derivation":
         return "derivation: the mutated step still holds at every sampled point (not proved, not refuted)"
-    if "order_median" in ev and m.get("target") == "relations":
-        return (
-            "approximation: the verdict is the measured order of the remainder, which a flipped relation "
-            "does not change (only the failure rate of the written relation moves)"
-        )
     if "order_median" in ev:
         return "approximation: the mutant's remainder still has the claimed order"
     if "failures" in ev:

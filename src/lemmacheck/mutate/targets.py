@@ -296,16 +296,31 @@ def _python_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
 # --------------------------------------------------------------------------- relation chains
 
 
+# An approximation states lhs = rhs + O(eps^order), and that is what its verdict measures; the relation
+# it is written with only says how often the exact relation fails (the ignored higher-order terms).  With
+# the remainder term, lhs <= rhs + O(eps^k) and lhs >= rhs + O(eps^k) state the same thing.
+_APPROXIMATION_RELATION = (
+    "an approximation claims lhs = rhs + O(eps^order); with the remainder term a flipped relation states "
+    "the same (the written relation is measured only as the failure rate of the exact relation)"
+)
+
+
+def _known(reason: str | None) -> str | None:
+    return reason
+
+
 def _relation_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
     out: list[Mutant] = []
     check = claim.check
-    chains = []
+    # (target, the chain's relations, rebuild the claim from new relations, why any flip is equivalent)
+    chains: list[tuple[str, tuple[str, ...], Callable[[tuple[str, ...]], Claim], str | None]] = []
     if isinstance(check, NumericCheck) and not check.is_property:
         chains.append(
             (
                 "check",
                 tuple(check.relations),
                 lambda rels: dataclasses.replace(claim, check=dataclasses.replace(check, relations=rels)),
+                None,
             )
         )
     if isinstance(check, ApproximationCheck):
@@ -314,6 +329,7 @@ def _relation_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
                 "check",
                 (check.relation,),
                 lambda rels: dataclasses.replace(claim, check=dataclasses.replace(check, relation=rels[0])),
+                _APPROXIMATION_RELATION,
             )
         )
     if claim.derivation is not None:
@@ -323,9 +339,10 @@ def _relation_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
                 "derivation",
                 tuple(d.relations),
                 lambda rels: dataclasses.replace(claim, derivation=dataclasses.replace(d, relations=rels)),
+                None,
             )
         )
-    for target, rels, rebuild in chains:
+    for target, rels, rebuild, equivalent in chains:
         for i, rel in enumerate(rels):
             for op in operators:
                 for rw in op.relation(rel):
@@ -347,6 +364,7 @@ def _relation_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
                             None,
                             text,
                             build,
+                            functools.partial(_known, equivalent),
                         )
                     )
     return out
