@@ -297,10 +297,18 @@ def lipschitz_W(xp, V, W, fw, t, *, curvature, lemma3_at_t=False):
 
 # --------------------------------------------------------------------------- shared samplers
 
-FD_TOL = Tolerance(rtol=1e-5, atol=1e-8, reason=FD_REASON)
+#: The absolute floor is for a difference compared with an exact zero (at T = 1 the W-direction terms of
+#: sens.w_part2_000 vanish identically): there a relative slack is 0 and the difference's ~1e-12 noise
+#: (on forward-pass values of order 1) would make every instance a candidate, and the settling budget run
+#: out (INCONCLUSIVE, seen with atol = 0).  1e-11 is ten times that noise; it was 1e-8 until every
+#: verdict was seen to hold at 1e-11 over twelve seeds.  It hides absolute violations below 1e-11.
+FD_TOL = Tolerance(
+    rtol=1e-5,
+    atol=1e-11,
+    reason=FD_REASON + "; absolute floor 1e-11 (ten times the difference's noise) for sides exactly 0",
+)
 QUAD_TOL = Tolerance(
     rtol=1e-7,
-    atol=1e-10,
     reason="one side is a 4×16-point composite Gauss–Legendre quadrature of an analytic integrand over [0, "
     "1]; the remainder it is compared with is second order in Δ while the integrand is first order, so the "
     "error is measured against a small number (4×8 points left ~1e-5 relative on some instances, 4×16 "
