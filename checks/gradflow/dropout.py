@@ -81,12 +81,16 @@ def expected_loss_enum(xp, X, w, y, p):
     return xp.sum(P * xp.sum(r * r, axis=-1), axis=-1)
 
 
+#: the rtol of an identity whose side goes through a float64 linear solve (three claims): a solve loses
+#: digits with the condition number of XᵀX + λI, which the policy's 1e-9 does not allow for
+SOLVE_RTOL = 1e-7
+
+
 def _rel_close(xp, a, b, rtol=1e-9):
     """Vectors/matrices a, b (batch, ...) equal up to rtol relative to their size.
 
     The engine's relations compare scalars per instance; these identities are between vectors, so they
-    are properties with the policy's float64 rtol (1e-9). The three that go through a linear solve use
-    1e-7: float64 solves lose digits with the condition number of XᵀX + λI. A failing instance is still
+    are properties with the policy's float64 rtol (1e-9), or SOLVE_RTOL. A failing instance is still
     re-evaluated in high precision (exact=False) before it refutes anything.
     """
     flat = lambda m: m.reshape(m.shape[0], -1)  # noqa: E731
@@ -313,7 +317,7 @@ def minimiser(xp, X, y, p):
     pp = p[:, None, None]
     lhs = matvec(xp.transpose(X), y)
     rhs = matvec(pp * gram(xp, X) + (1 - pp) * gamma_sq(xp, X), wd)
-    return _rel_close(xp, lhs, rhs, rtol=1e-7)
+    return _rel_close(xp, lhs, rhs, rtol=SOLVE_RTOL)
 
 
 def _lambda_limits():
@@ -362,7 +366,7 @@ def ridge_solution(xp, X, y, lam):
     d = X.shape[-1]
     A = gram(xp, X) + lam[:, None, None] * xp.eye(d)
     wr = matvec(xp.inv(A), matvec(xp.transpose(X), y))
-    return _rel_close(xp, matvec(xp.transpose(X), y), matvec(A, wr), rtol=1e-7)
+    return _rel_close(xp, matvec(xp.transpose(X), y), matvec(A, wr), rtol=SOLVE_RTOL)
 
 
 def _equal_column_norms(raw):
@@ -399,7 +403,7 @@ def similar_role(xp, X, y, p):
     lam = c * (1 - p) / p
     A = gram(xp, X) + lam[:, None, None] * xp.eye(d)
     wr = matvec(xp.inv(A), matvec(xp.transpose(X), y))
-    return _rel_close(xp, p[:, None] * _w_dropout(xp, X, y, p), wr, rtol=1e-7)
+    return _rel_close(xp, p[:, None] * _w_dropout(xp, X, y, p), wr, rtol=SOLVE_RTOL)
 
 
 PEN_INPUTS = {
