@@ -84,6 +84,22 @@ def test_planted_true_inequality_holds_with_tightness(registry):
     assert 0.99 < r.evidence["tightness"] <= 1 + 1e-9  # attained at a = b
 
 
+@pytest.mark.parametrize("sizes", [[1], [1, 2, 3], list(range(1, 17)), list(range(1, 769))])
+def test_the_sweep_spends_the_profiles_instance_budget_whatever_the_dims(sizes):
+    # A claim with one dims combination is searched as widely as one with many: the budget is not
+    # capped at batches_per_dims × batch per combination (1,024 instances in the quick profile).
+    from lemmacheck.claim import NumericCheck
+    from lemmacheck.search import sweep_plan
+
+    check = NumericCheck(fn=None, inputs={"x": Array("n")}, dims={"n": sizes}, relations=("<=",))
+    plan = sweep_plan(check, PROFILE)
+    swept = sum(chunk.instances for chunk in plan)
+    batch, per_combo = plan[0].batch, plan[0].per_combo
+    assert swept == len(sizes) * per_combo * batch, "every combination gets the same number of batches"
+    assert swept >= PROFILE.instance_budget, f"{swept} instances swept, budget {PROFILE.instance_budget}"
+    assert per_combo == PROFILE.batches_per_dims or swept < PROFILE.instance_budget + len(sizes) * batch
+
+
 def test_planted_false_inequality_is_refuted_and_reverified(registry):
     @inequality(
         "planted.square_le_self",

@@ -151,9 +151,10 @@ def test_a_worker_imports_a_claims_derivation_even_after_its_check_module(tmp_pa
     assert derived.verdict is Verdict.PROVED, "the derivation module was imported for the second claim"
 
 
-# A sweep of 5 chunks (CHUNK_INSTANCES // 512 batches each), large enough that a cluster spreads it
-# (cluster.SPLIT_INSTANCES) and cheap enough for CI: a planted scalar check costs microseconds.
-SPLIT = dataclasses.replace(QUICK, batches_per_dims=600, instance_budget=10**7).with_seed(5)
+# A sweep of 600 batches of 512, 5 chunks (CHUNK_INSTANCES // 512 batches each), large enough that a
+# cluster spreads it (cluster.SPLIT_INSTANCES) and cheap enough for CI: a planted scalar check costs
+# microseconds.
+SPLIT = dataclasses.replace(QUICK, instance_budget=600 * 512).with_seed(5)
 
 
 def test_a_sweep_whose_chunks_run_in_any_order_gives_the_serial_result(tmp_path):

@@ -17,8 +17,8 @@ class Profile:
 
     name: str
     batch: int  # instances per vectorised batch
-    batches_per_dims: int  # batches per combination of dims
-    instance_budget: int  # instances per claim in the sweep, spread over the dims combinations
+    batches_per_dims: int  # batches per combination of dims, at least (more where the budget needs them)
+    instance_budget: int  # instances per claim in the sweep, spread over the dims combinations, all spent
     hypothesis_examples: int  # examples per claim for the adversarial search
     shrink_calls: int  # calls Hypothesis may spend shrinking a failure (a count, so the result replays)
     refine_rounds: int  # rounds of local refinement of the worst instance

@@ -489,14 +489,15 @@ SweepRunner = Callable[[Sequence[SweepChunk]], Sequence[SweepPart]]
 def sweep_plan(check: NumericCheck, profile: Profile) -> list[SweepChunk]:
     """The sweep as chunks of about CHUNK_INSTANCES each, a function of the check's dims and the profile."""
     combos = len(dims_combinations(check.dims))
-    # Spread the profile's instance budget over the dims combinations, within [64, profile.batch] a batch.
+    # Spread the profile's instance budget over the dims combinations, within [64, profile.batch] a batch,
+    # and take as many batches of each as spend the budget (at least batches_per_dims): a claim with few
+    # combinations is searched as widely as one with many, not capped at batches_per_dims × batch.
     batch = int(min(profile.batch, max(64, profile.instance_budget // (combos * profile.batches_per_dims))))
-    total = combos * profile.batches_per_dims
+    per_combo = max(profile.batches_per_dims, math.ceil(profile.instance_budget / (combos * batch)))
+    total = combos * per_combo
     per_chunk = max(1, CHUNK_INSTANCES // batch)
-    return [
-        SweepChunk(first, min(per_chunk, total - first), batch, profile.batches_per_dims)
-        for first in range(0, total, per_chunk)
-    ]
+    firsts = range(0, total, per_chunk)
+    return [SweepChunk(first, min(per_chunk, total - first), batch, per_combo) for first in firsts]
 
 
 def sweep_chunk(
