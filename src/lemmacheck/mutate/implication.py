@@ -85,9 +85,9 @@ def implied_by_original(original: Claim, mutated: Claim, profile: Profile) -> tu
     if rels != mrels:
         return False, "the relations changed: no implication test"
     if all(r == "=" for r in rels):
-        # An identity checked with an anchor added to every side (e + r = e' + r, to give the relative
-        # tolerance a scale) states the same thing whatever the anchor: the mutant is equivalent when it
-        # shifts every expression by the same amount, e_i' − e_i = e_j' − e_j, checked as a chain.
+        # A term common to every side of an identity (e + r = e' + r) does not change what it states,
+        # whatever r: the mutant is equivalent when it shifts every expression by the same amount,
+        # e_i' − e_i = e_j' − e_j, checked as a chain.
         fn = _side_chain(check.fn, mcheck.fn, lambda o, m: tuple(a - b for a, b in zip(m, o, strict=True)))
         ok, detail = _holds(original, check, fn, rels, profile, "shift")
         if ok:
