@@ -13,6 +13,21 @@ import numpy as np
 
 from checks._vocab.activations import act, dact
 from checks._vocab.linalg import matvec, op_norm
+from lemmacheck import Tolerance
+
+FD_JACOBIAN_TOL = Tolerance(
+    rtol=1e-5,
+    reason="sides are 2-point central-difference Jacobians (step 1e-5 in float64): the O(h²) truncation "
+    "grows with the third derivatives of the unrolled map and reaches ~1e-6 relative on T = 3 chains; in "
+    "high precision the step follows the precision (checks/_vocab/fd.py), so the difference's own error "
+    "shrinks as a candidate is settled",
+)
+
+
+def probes(xp, c, d, *Ms):
+    """cᵀMd for each matrix M: a Jacobian compared through random probes c, d (equal matrices give equal
+    probes; unequal ones differ for almost every c, d)."""
+    return tuple(xp.sum(c * matvec(M, d), axis=-1) for M in Ms)
 
 
 def lambda_max_gram(xp, W):

@@ -6,17 +6,9 @@ from checks._vocab.activations import act as apply_act
 from checks._vocab.fd import fd_jacobian
 from checks._vocab.linalg import matvec, op_norm
 from checks._vocab.sources import SEED_002, SEED_004
-from checks.gradflow._helpers import run_g
-from lemmacheck import Source, Tolerance, Verdict, identity, inequality
+from checks.gradflow._helpers import FD_JACOBIAN_TOL, probes, run_g
+from lemmacheck import Source, Verdict, identity, inequality
 from lemmacheck.inputs import Array
-
-FD_JACOBIAN_TOL = Tolerance(
-    rtol=1e-5,
-    reason="sides are 2-point central-difference Jacobians (step 1e-5 in float64): the O(h²) truncation "
-    "grows with the third derivatives of the unrolled map and reaches ~1e-6 relative on T = 3 chains; in "
-    "high precision the step follows the precision (checks/_vocab/fd.py), so the difference's own error "
-    "shrinks as a candidate is settled",
-)
 
 STEP_INPUTS = {
     "W": Array("n", "n", scale=(0.3, 2.0)),
@@ -39,11 +31,6 @@ T_STEPS = {
 }
 
 
-def _probes(xp, c, d, *Ms):
-    """cᵀMd for each M."""
-    return tuple(xp.sum(c * matvec(M, d), axis=-1) for M in Ms)
-
-
 def _middle_links(xp, W, U, b, x, g, c, d, act, middle):
     """Probes cᵀJd of the Jacobians of g ↦ g_t and of g ↦ middle(Wg + Ux_t + b), and of diag(σ'(z))W."""
     X = x[:, None, :]
@@ -51,7 +38,7 @@ def _middle_links(xp, W, U, b, x, g, c, d, act, middle):
     pre = lambda z: matvec(W, z) + matvec(U, x) + b  # noqa: E731
     inner = lambda z: middle(xp, act, pre(z))  # noqa: E731
     written = dact(xp, act, pre(g))[:, :, None] * W
-    return _probes(xp, c, d, fd_jacobian(xp, step, g), fd_jacobian(xp, inner, g), written)
+    return probes(xp, c, d, fd_jacobian(xp, step, g), fd_jacobian(xp, inner, g), written)
 
 
 @identity(
@@ -115,7 +102,7 @@ def _chain(xp, W, U, b, X, g, c, d, act, *, increasing):
     for J in jacs[1:]:
         product = xp.matmul(product, J) if increasing else xp.matmul(J, product)
     full = lambda z: run_g(xp, W, U, b, X, z, act)[-1]  # noqa: E731
-    return _probes(xp, c, d, fd_jacobian(xp, full, g), product)
+    return probes(xp, c, d, fd_jacobian(xp, full, g), product)
 
 
 @identity(

@@ -13,8 +13,17 @@ from checks._vocab.activations import SMOOTH, SUP_D1, dact
 from checks._vocab.fd import fd_jacobian
 from checks._vocab.linalg import matvec, op_norm
 from checks._vocab.sources import SEED_002, SEED_003, SEED_004
-from checks.gradflow._helpers import chain_product, jac_g_step, jac_h_step, lambda_max_gram, run_g, run_h
-from lemmacheck import Source, Verdict, inequality, prop, value
+from checks.gradflow._helpers import (
+    FD_JACOBIAN_TOL,
+    chain_product,
+    jac_g_step,
+    jac_h_step,
+    lambda_max_gram,
+    probes,
+    run_g,
+    run_h,
+)
+from lemmacheck import Source, Verdict, identity, inequality, prop, value
 from lemmacheck.inputs import Array, Orthogonal, Scalar
 
 ALL_ACTS = list(SUP_D1)
@@ -38,7 +47,11 @@ RNN_INPUTS = {
 FD_DIMS = {"n": [1, 2, 4], "T": [1, 2, 4], "act": list(SMOOTH)}
 BOUND_DIMS = {"n": [1, 2, 4], "T": [1, 3, 6], "act": ALL_ACTS}
 #: an RNN whose exact Jacobians are checked against central differences (smooth activations)
-FD_CHECKED = {"inputs": RNN_INPUTS, "dims": FD_DIMS}
+FD_CHECKED = {
+    "inputs": RNN_INPUTS | {"c": Array("n", low=-1.0, high=1.0), "d": Array("n", low=-1.0, high=1.0)},
+    "dims": FD_DIMS,
+    "tol": FD_JACOBIAN_TOL,
+}
 #: an RNN with any of the activations, for the norm bounds
 BOUNDED = {"inputs": RNN_INPUTS, "dims": BOUND_DIMS}
 #: hypothesis-scaled RNNs: ||W|| = s * delta / gamma with s in (0, 1]
@@ -48,17 +61,11 @@ REV_INPUTS = RNN_INPUTS | {"delta": Scalar(0.01, 0.999), "s": Scalar(1.001, 4.0)
 UNDER_HYPOTHESIS = {"inputs": HYP_INPUTS, "dims": BOUND_DIMS}
 
 
-def _close(xp, A, B, scale_floor):
-    """max |A - B| small relative to the entries (central differences: ~1e-10 relative in float64)."""
-    err = xp.max(xp.max(xp.abs(A - B), axis=-1), axis=-1)
-    size = xp.max(xp.max(xp.abs(A) + xp.abs(B), axis=-1), axis=-1)
-    return err <= 1e-6 * size + 1e-7 * scale_floor
-
-
-def _matches_fd(xp, f, z, J, *, transposed=False):
-    """J against the central-difference Jacobian of f at z (its transpose for the denominator layout)."""
+def _matches_fd(xp, f, z, J, c, d, *, transposed=False):
+    """(cᵀFd, cᵀJd): the central-difference Jacobian F of f at z (its transpose for the denominator
+    layout) and J, probed with c, d."""
     fd = fd_jacobian(xp, f, z)
-    return _close(xp, xp.transpose(fd) if transposed else fd, J, 1 + xp.max(xp.abs(f(z)), axis=-1))
+    return probes(xp, c, d, xp.transpose(fd) if transposed else fd, J)
 
 
 def _scaled(xp, W, target):
@@ -80,7 +87,7 @@ def _h_jacobians(xp, W, U, b, X, h0, act):
 # =========================================================================== seed 002, Question 1.2
 
 
-@prop(
+@identity(
     "vanish.s002.jacobian_step",
     **FD_CHECKED,
     title="dg_t/dg_{t-1} = sigma'(W g_{t-1} + U x_t + b) W (seed 002)",
@@ -93,14 +100,14 @@ def _h_jacobians(xp, W, U, b, X, h0, act):
     "sigma' instead of sigma (a slip that the right-hand side does not carry). Checked against central "
     "differences of g_{t-1} -> g_t (X[:, 0] is x_t) and proved in SymPy for n = 2, generic sigma.",
 )
-def jacobian_step_002(xp, W, U, b, X, h0, act):
+def jacobian_step_002(xp, W, U, b, X, h0, act, c, d):
     g_prev = h0
     step = lambda z: run_g(xp, W, U, b, X[:, :1], z, act)[-1]  # noqa: E731
     J = jac_g_step(xp, W, matvec(W, g_prev) + matvec(U, X[:, 0]) + b, act)
-    return _matches_fd(xp, step, g_prev, J)
+    return _matches_fd(xp, step, g_prev, J, c, d)
 
 
-@prop(
+@identity(
     "vanish.s002.chain_product",
     **FD_CHECKED,
     title="dg_T/dg_0 is the product of the step Jacobians (seed 002)",
@@ -116,10 +123,10 @@ def jacobian_step_002(xp, W, U, b, X, h0, act):
     notes="The product is ordered J_T ... J_1 (numerator layout); the document leaves the order implicit. "
     "Checked against central differences of the whole map g_0 -> g_T.",
 )
-def chain_product_002(xp, W, U, b, X, h0, act):
+def chain_product_002(xp, W, U, b, X, h0, act, c, d):
     full = lambda z: run_g(xp, W, U, b, X, z, act)[-1]  # noqa: E731
     J = chain_product(xp, _g_jacobians(xp, W, U, b, X, h0, act))
-    return _matches_fd(xp, full, h0, J)
+    return _matches_fd(xp, full, h0, J, c, d)
 
 
 @inequality(

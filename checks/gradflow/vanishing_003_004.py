@@ -17,13 +17,13 @@ from checks.gradflow.vanishing import (
     _matches_fd,
     _scaled,
 )
-from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, inequality, prop, study
+from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, identity, inequality, study
 from lemmacheck.inputs import Array
 
 # =========================================================================== seed 003, Question 5.2
 
 
-@prop(
+@identity(
     "vanish.s003.jacobian_step",
     **FD_CHECKED,
     title="dh_t/dh_{t-1} = diag(sigma'(h_{t-1})) W^T (seed 003, denominator layout)",
@@ -39,14 +39,14 @@ from lemmacheck.inputs import Array
     notes="Seed 003 uses the denominator layout ([dh_t/dh_{t-1}]_{ij} = d h_{t,j} / d h_{t-1,i}): checked "
     "as the transpose of the central-difference Jacobian. In numerator layout it would be wrong.",
 )
-def jacobian_step_003(xp, W, U, b, X, h0, act):
+def jacobian_step_003(xp, W, U, b, X, h0, act, c, d):
     step = lambda z: run_h(xp, W, U, b, X[:, :1], z, act)[-1]  # noqa: E731
     D = dact(xp, act, h0)
     formula = D[:, :, None] * xp.transpose(W)
-    return _matches_fd(xp, step, h0, formula, transposed=True)
+    return _matches_fd(xp, step, h0, formula, c, d, transposed=True)
 
 
-@prop(
+@identity(
     "vanish.s003.eq22_23",
     **FD_CHECKED,
     title="(22)-(23): dh_1/dh_0 ... dh_T/dh_{T-1} = diag(sigma'(h_0))W^T ... diag(sigma'(h_{T-1}))W^T "
@@ -65,14 +65,14 @@ def jacobian_step_003(xp, W, U, b, X, h0, act):
     notes="Consistent denominator layout: the left-to-right order 1..T is right for it. Checked against "
     "the transpose of the central-difference Jacobian of h_0 -> h_T.",
 )
-def eq22_23_003(xp, W, U, b, X, h0, act):
+def eq22_23_003(xp, W, U, b, X, h0, act, c, d):
     full = lambda z: run_h(xp, W, U, b, X, z, act)[-1]  # noqa: E731
     hs = run_h(xp, W, U, b, X, h0, act)
     P = None
     for t in range(X.shape[1]):
         F = dact(xp, act, hs[t])[:, :, None] * xp.transpose(W)
         P = F if P is None else xp.matmul(P, F)
-    return _matches_fd(xp, full, h0, P, transposed=True)
+    return _matches_fd(xp, full, h0, P, c, d, transposed=True)
 
 
 @inequality(
@@ -174,7 +174,7 @@ def not_met_no_explosion_003(xp, W, U, b, X, h0, delta, s, act):
 # =========================================================================== seed 004, Question 1.2
 
 
-@prop(
+@identity(
     "vanish.s004.jacobian_step",
     **FD_CHECKED,
     title="dh_t/dh_{t-1} = W D sigma(h_{t-1}) (seed 004, numerator layout)",
@@ -189,12 +189,12 @@ def not_met_no_explosion_003(xp, W, U, b, X, h0, delta, s, act):
     notes="Numerator layout; Dsigma = diag(sigma') for an elementwise sigma. The middle term '\\partial^0 "
     "v x_t / \\partial h_{t-1} b' is conversion garbling of the vanishing U x_t + b terms.",
 )
-def jacobian_step_004(xp, W, U, b, X, h0, act):
+def jacobian_step_004(xp, W, U, b, X, h0, act, c, d):
     step = lambda z: run_h(xp, W, U, b, X[:, :1], z, act)[-1]  # noqa: E731
-    return _matches_fd(xp, step, h0, jac_h_step(xp, W, h0, act))
+    return _matches_fd(xp, step, h0, jac_h_step(xp, W, h0, act), c, d)
 
 
-@prop(
+@identity(
     "vanish.s004.chain",
     **FD_CHECKED,
     title="dh_T/dh_0 = W Dsigma(h_{T-1}) W Dsigma(h_{T-2}) ... W Dsigma(h_0) (seed 004)",
@@ -209,10 +209,10 @@ def jacobian_step_004(xp, W, U, b, X, h0, act):
     expected=Verdict.HOLDS,
     same_as=("vanish.s002.chain_product", "vanish.s003.eq22_23"),
 )
-def chain_004(xp, W, U, b, X, h0, act):
+def chain_004(xp, W, U, b, X, h0, act, c, d):
     full = lambda z: run_h(xp, W, U, b, X, z, act)[-1]  # noqa: E731
     J = chain_product(xp, _h_jacobians(xp, W, U, b, X, h0, act)[1])
-    return _matches_fd(xp, full, h0, J)
+    return _matches_fd(xp, full, h0, J, c, d)
 
 
 @inequality(
