@@ -14,6 +14,7 @@ import numpy as np
 from checks._vocab.activations import act, dact
 from checks._vocab.linalg import matvec, op_norm
 from lemmacheck import Tolerance
+from lemmacheck.inputs import Array
 
 FD_JACOBIAN_TOL = Tolerance(
     rtol=1e-5,
@@ -22,6 +23,10 @@ FD_JACOBIAN_TOL = Tolerance(
     "high precision the step follows the precision (checks/_vocab/fd.py), so the difference's own error "
     "shrinks as a candidate is settled",
 )
+
+
+#: the probe vectors of :func:`probes`, for a claim whose matrices are n × n
+JACOBIAN_PROBES = {"c": Array("n", low=-1.0, high=1.0), "d": Array("n", low=-1.0, high=1.0)}
 
 
 def probes(xp, c, d, *Ms):

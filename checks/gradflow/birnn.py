@@ -12,7 +12,8 @@ recursions under test; the document's Jacobians are in denominator layout.
 from checks._vocab.fd import fd_jacobian
 from checks._vocab.linalg import matvec
 from checks._vocab.sources import SEED_003
-from lemmacheck import Source, Verdict, prop
+from checks.gradflow._helpers import FD_JACOBIAN_TOL, JACOBIAN_PROBES, probes
+from lemmacheck import Source, Verdict, identity, prop
 from lemmacheck.inputs import Array
 
 BI_INPUTS = {
@@ -216,10 +217,11 @@ STEP_INPUTS = {
 }
 
 
-@prop(
+@identity(
     "birnn.s003.eq28_30",
-    inputs=STEP_INPUTS,
+    inputs=STEP_INPUTS | JACOBIAN_PROBES,
     dims={"n": [1, 2, 3, 5]},
+    tol=FD_JACOBIAN_TOL,
     title="(28)-(30): dh_{t+1}/dh_t = (df/dh_t)(dh_{t+1}/df) = U^(f)T diag(h_{t+1}(1 - h_{t+1})) "
     "(denominator layout)",
     source=Source(
@@ -237,14 +239,12 @@ STEP_INPUTS = {
     "Checked against the transposed central-difference Jacobian of h_t -> h_{t+1}; SymPy proves sigma' = "
     "sigma(1 - sigma) and the factorisation for n = 2.",
 )
-def eq28_30(xp, Wf, Uf, x_next, h_t):
+def eq28_30(xp, Wf, Uf, x_next, h_t, c, d):
+    """The transposed central-difference Jacobian of h_t ↦ h_{t+1} against the formula, probed with c, d."""
     step = lambda z: xp.sigmoid(matvec(Wf, x_next) + matvec(Uf, z))  # noqa: E731
     h_next = step(h_t)
     formula = xp.transpose(Uf) * (h_next * (1 - h_next))[:, None, :]
-    J = xp.transpose(fd_jacobian(xp, step, h_t))
-    err = xp.max(xp.max(xp.abs(J - formula), axis=-1), axis=-1)
-    size = xp.max(xp.max(xp.abs(formula), axis=-1), axis=-1)
-    return err <= 1e-6 * size + 1e-9
+    return probes(xp, c, d, xp.transpose(fd_jacobian(xp, step, h_t)), formula)
 
 
 @prop(

@@ -15,6 +15,7 @@ from checks._vocab.linalg import matvec, op_norm
 from checks._vocab.sources import SEED_002, SEED_003, SEED_004
 from checks.gradflow._helpers import (
     FD_JACOBIAN_TOL,
+    JACOBIAN_PROBES,
     chain_product,
     jac_g_step,
     jac_h_step,
@@ -48,7 +49,7 @@ FD_DIMS = {"n": [1, 2, 4], "T": [1, 2, 4], "act": list(SMOOTH)}
 BOUND_DIMS = {"n": [1, 2, 4], "T": [1, 3, 6], "act": ALL_ACTS}
 #: an RNN whose exact Jacobians are checked against central differences (smooth activations)
 FD_CHECKED = {
-    "inputs": RNN_INPUTS | {"c": Array("n", low=-1.0, high=1.0), "d": Array("n", low=-1.0, high=1.0)},
+    "inputs": RNN_INPUTS | JACOBIAN_PROBES,
     "dims": FD_DIMS,
     "tol": FD_JACOBIAN_TOL,
 }
