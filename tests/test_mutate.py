@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import warnings
 
 import pytest
 import sympy as sp
@@ -26,7 +27,7 @@ from lemmacheck.mutate import (
 from lemmacheck.mutate.classify import genuine_error
 from lemmacheck.mutate.report import render_mutation_section
 from lemmacheck.mutate.results import write_json
-from lemmacheck.mutate.targets import _python_sites, _replace_at
+from lemmacheck.mutate.targets import _function_source, _python_sites, _replace_at, compile_function
 from lemmacheck.profile import QUICK
 
 SRC = Source("planted.txt", "test")
@@ -308,3 +309,19 @@ def test_a_flipped_step_that_still_holds_is_an_equality(registry):
     flips = data["claims"][0]["mutants"]
     assert [m["status"] for m in flips] == ["equivalent", "killed"], flips
     assert "both directions hold" in flips[0]["reason"]
+
+
+def _rows_after(x):
+    return (1 - x)[None]
+
+
+def test_a_mutant_python_warns_about_compiles_silently_and_fails_when_run():
+    # Mutating x to a constant gives `(1 - 2)[None]`: Python warns at compile time, with the real file's
+    # name and line, about a bug that is only in the mutant.  The mutant is built without a warning.
+    source = _function_source(_rows_after)
+    tree = ast.parse("def _rows_after(x):\n    return (1 - 2)[None]\n").body[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mutant = compile_function(_rows_after, source, tree)
+    with pytest.raises(TypeError):
+        mutant(0)

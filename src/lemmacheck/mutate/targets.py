@@ -15,6 +15,7 @@ import dataclasses
 import functools
 import inspect
 import os
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -239,20 +240,27 @@ def compile_function(fn: Callable, source: _Source, tree: FunctionNode) -> Calla
     """Compile a mutated function node in a copy of the function's module globals (decorators dropped)."""
     namespace = dict(fn.__globals__)
     try:
-        if isinstance(tree, ast.Lambda):
-            code = compile(ast.fix_missing_locations(ast.Expression(body=tree)), source.filename, "eval")
-            new = eval(code, namespace)  # noqa: S307 - the project's own source, mutated
-        else:
-            tree.decorator_list = []
-            code = compile(
-                ast.fix_missing_locations(ast.Module(body=[tree], type_ignores=[])), source.filename, "exec"
-            )
-            exec(code, namespace)  # noqa: S102 - the project's own source, mutated
-            new = namespace[tree.name]
+        # A mutant may be code Python warns about at compile time (a constant subscripted, `x is 1`);
+        # the warning would carry the real file's name and line and point at a bug that is not there.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)
+            new = _compile_and_bind(source, tree, namespace)
     except Exception as exc:  # a mutant that does not compile is invalid, never killed
         raise MutantBuildError(f"{type(exc).__name__}: {exc}") from exc
     new.__doc__ = fn.__doc__
     return new
+
+
+def _compile_and_bind(source: _Source, tree: FunctionNode, namespace: dict) -> Callable:
+    if isinstance(tree, ast.Lambda):
+        code = compile(ast.fix_missing_locations(ast.Expression(body=tree)), source.filename, "eval")
+        return eval(code, namespace)  # noqa: S307 - the project's own source, mutated
+    tree.decorator_list = []
+    code = compile(
+        ast.fix_missing_locations(ast.Module(body=[tree], type_ignores=[])), source.filename, "exec"
+    )
+    exec(code, namespace)  # noqa: S102 - the project's own source, mutated
+    return namespace[tree.name]
 
 
 def _python_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
