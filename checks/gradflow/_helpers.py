@@ -25,6 +25,16 @@ FD_JACOBIAN_TOL = Tolerance(
 )
 
 
+def relatively_equal(xp, a, b, rtol=1e-9):
+    """True where arrays a, b (batch, ...) agree to ``rtol`` relative to their size: max|a − b| ≤
+    rtol·(max|a| + max|b|), no absolute floor.  For properties that compare whole vectors or matrices (a
+    relation compares one scalar per instance); the default is the policy's float64 rtol, and a failing
+    instance is re-evaluated in high precision before it refutes anything."""
+    da, db = a.reshape(a.shape[0], -1), b.reshape(b.shape[0], -1)
+    size = xp.max(xp.abs(da), axis=-1) + xp.max(xp.abs(db), axis=-1)
+    return xp.max(xp.abs(da - db), axis=-1) <= rtol * size
+
+
 #: the probe vectors of :func:`probes`, for a claim whose matrices are n × n
 JACOBIAN_PROBES = {"c": Array("n", low=-1.0, high=1.0), "d": Array("n", low=-1.0, high=1.0)}
 

@@ -12,7 +12,7 @@ recursions under test; the document's Jacobians are in denominator layout.
 from checks._vocab.fd import fd_jacobian
 from checks._vocab.linalg import matvec
 from checks._vocab.sources import SEED_003
-from checks.gradflow._helpers import FD_JACOBIAN_TOL, JACOBIAN_PROBES, probes
+from checks.gradflow._helpers import FD_JACOBIAN_TOL, JACOBIAN_PROBES, probes, relatively_equal
 from lemmacheck import Source, Verdict, identity, prop
 from lemmacheck.inputs import Array
 
@@ -74,11 +74,6 @@ def _reference_grads(xp, Uf, Ub, hf, hb, A, C, T, loss):
     return gf, gb
 
 
-def _vec_close(xp, a, b):
-    size = xp.max(xp.abs(a), axis=-1) + xp.max(xp.abs(b), axis=-1)
-    return xp.max(xp.abs(a - b), axis=-1) <= 1e-9 * size + 1e-300
-
-
 def _check_recursion(xp, direction, *, loss, with_direct, Wf, Uf, Wb, Ub, X, hf0, hbT1, A, C):
     """Recursion (31) (direction "f") or (32) ("b"), with or without the direct term, against the
     forward-mode reference gradients at every step it covers."""
@@ -94,7 +89,7 @@ def _check_recursion(xp, direction, *, loss, with_direct, Wf, Uf, Wb, Ub, X, hf0
         nxt = h[t + follows]
         rec = matvec(xp.transpose(U), nxt * (1 - nxt) * g[t + follows])
         formula = rec + _direct(loss, t, T, h[t], coef) if with_direct else rec
-        r = _vec_close(xp, g[t], formula)
+        r = relatively_equal(xp, g[t], formula)
         ok = r if ok is None else (ok & r)
     return ok
 
@@ -271,4 +266,4 @@ def eq29_as_written(xp, Wf, Uf, x_t, x_next, h_t):
     """(29) evaluated at x_t against h_{t+1}."""
     as_written = xp.sigmoid(matvec(Wf, x_t) + matvec(Uf, h_t))
     h_next = xp.sigmoid(matvec(Wf, x_next) + matvec(Uf, h_t))
-    return _vec_close(xp, as_written, h_next)
+    return relatively_equal(xp, as_written, h_next)

@@ -12,7 +12,7 @@ import sympy as sp
 from checks._vocab.fd import quadratic_directional
 from checks._vocab.linalg import matvec
 from checks._vocab.sources import SEED_003
-from checks.gradflow._helpers import bernoulli_masks
+from checks.gradflow._helpers import bernoulli_masks, relatively_equal
 from lemmacheck import Source, Verdict, identity, prop, value
 from lemmacheck.inputs import Array, Scalar
 
@@ -86,20 +86,6 @@ def expected_loss_enum(xp, X, w, y, p):
 SOLVE_RTOL = 1e-7
 
 
-def _rel_close(xp, a, b, rtol=1e-9):
-    """Vectors/matrices a, b (batch, ...) equal up to rtol relative to their size.
-
-    The engine's relations compare scalars per instance; these identities are between vectors, so they
-    are properties with the policy's float64 rtol (1e-9), or SOLVE_RTOL. A failing instance is still
-    re-evaluated in high precision (exact=False) before it refutes anything.
-    """
-    flat = lambda m: m.reshape(m.shape[0], -1)  # noqa: E731
-    da, db = flat(a), flat(b)
-    return xp.max(xp.abs(da - db), axis=-1) <= rtol * (
-        xp.max(xp.abs(da), axis=-1) + xp.max(xp.abs(db), axis=-1)
-    )
-
-
 @identity(
     "dropout.s003.eq13_16",
     **SMALL_DESIGN,
@@ -149,7 +135,7 @@ def eq13_16(xp, X, w, y, p):
     notes="Exact enumeration of masks; entrywise with relative tolerance 1e-9.",
 )
 def mask_mean(xp, X, p):
-    return _rel_close(xp, _over_masks(xp, X, p, lambda RX: RX), p[:, None, None] * X)
+    return relatively_equal(xp, _over_masks(xp, X, p, lambda RX: RX), p[:, None, None] * X)
 
 
 @prop(
@@ -170,7 +156,7 @@ def mask_mean(xp, X, p):
 def mask_gram(xp, X, p):
     EG = _over_masks(xp, X, p, lambda RX: xp.matmul(xp.transpose(RX), RX))
     pp = p[:, None, None]
-    return _rel_close(xp, EG, pp * pp * gram(xp, X) + pp * (1 - pp) * gamma_sq(xp, X))
+    return relatively_equal(xp, EG, pp * pp * gram(xp, X) + pp * (1 - pp) * gamma_sq(xp, X))
 
 
 @identity(
@@ -317,7 +303,7 @@ def minimiser(xp, X, y, p):
     pp = p[:, None, None]
     lhs = matvec(xp.transpose(X), y)
     rhs = matvec(pp * gram(xp, X) + (1 - pp) * gamma_sq(xp, X), wd)
-    return _rel_close(xp, lhs, rhs, rtol=SOLVE_RTOL)
+    return relatively_equal(xp, lhs, rhs, rtol=SOLVE_RTOL)
 
 
 def _lambda_limits():
@@ -366,7 +352,7 @@ def ridge_solution(xp, X, y, lam):
     d = X.shape[-1]
     A = gram(xp, X) + lam[:, None, None] * xp.eye(d)
     wr = matvec(xp.inv(A), matvec(xp.transpose(X), y))
-    return _rel_close(xp, matvec(xp.transpose(X), y), matvec(A, wr), rtol=SOLVE_RTOL)
+    return relatively_equal(xp, matvec(xp.transpose(X), y), matvec(A, wr), rtol=SOLVE_RTOL)
 
 
 def _equal_column_norms(raw):
@@ -403,7 +389,7 @@ def similar_role(xp, X, y, p):
     lam = c * (1 - p) / p
     A = gram(xp, X) + lam[:, None, None] * xp.eye(d)
     wr = matvec(xp.inv(A), matvec(xp.transpose(X), y))
-    return _rel_close(xp, p[:, None] * _w_dropout(xp, X, y, p), wr, rtol=SOLVE_RTOL)
+    return relatively_equal(xp, p[:, None] * _w_dropout(xp, X, y, p), wr, rtol=SOLVE_RTOL)
 
 
 PEN_INPUTS = {
