@@ -1,0 +1,65 @@
+"""A claim about an expectation must see a small error in one of its terms.
+
+The expected dropout loss of seed 003 (Question 2) is checked exactly (every mask enumerated, or every
+mask of one row at larger sizes), not by sampling: these tests plant the same identity with one term of
+the closed form scaled by 1 + ε and require REFUTED, and the unscaled identity HOLDS.
+"""
+
+from __future__ import annotations
+
+import pytest
+from checks.gradflow.dropout import (
+    DESIGN,
+    SMALL_DIMS,
+    dropout_penalty,
+    expected_loss_by_rows,
+    expected_loss_enum,
+    shrunk_residual,
+)
+
+from conftest import planted_meta
+from lemmacheck import Verdict, identity
+from lemmacheck.engine import run_claim
+from lemmacheck.profile import QUICK
+from lemmacheck.tolerance import REVERIFY_DPS
+
+ROWS_DIMS = {"n": [3, 6, 10], "d": [3, 4]}
+#: how the expectation is computed: all 2^(nd) masks at small sizes, or row by row at larger ones
+ENUMERATIONS = {
+    "all_masks": (expected_loss_enum, SMALL_DIMS),
+    "by_rows": (expected_loss_by_rows, ROWS_DIMS),
+}
+#: which term of ||y - pXw||^2 + p(1-p)||Gamma w||^2 is scaled
+TERMS = ("penalty", "residual")
+
+
+def _plant(registry, claim_id, enumeration, term, factor, expected):
+    expectation, dims = ENUMERATIONS[enumeration]
+
+    @identity(claim_id, inputs=DESIGN, dims=dims, **planted_meta(expected))
+    def scaled_closed_form(xp, X, w, y, p):
+        penalty, residual = dropout_penalty(xp, X, w, p), shrunk_residual(xp, X, w, y, p)
+        if term == "penalty":
+            penalty = penalty * factor
+        else:
+            residual = residual * factor
+        return expectation(xp, X, w, y, p), residual + penalty
+
+    return registry[claim_id]
+
+
+@pytest.mark.parametrize("enumeration", sorted(ENUMERATIONS))
+@pytest.mark.parametrize("term", TERMS)
+@pytest.mark.parametrize("factor", [1.01, 1.001], ids=["1%", "0.1%"])
+def test_a_small_error_in_one_term_of_the_expected_loss_is_refuted(registry, enumeration, term, factor):
+    claim = _plant(registry, "planted.dropout_scaled", enumeration, term, factor, Verdict.REFUTED)
+    r = run_claim(claim, QUICK.with_seed(1))
+    assert r.verdict is Verdict.REFUTED, (r.reason, r.evidence.get("settlement"))
+    assert r.evidence["counterexample"]["dps"] >= REVERIFY_DPS
+
+
+@pytest.mark.parametrize("enumeration", sorted(ENUMERATIONS))
+def test_the_unscaled_expected_loss_holds(registry, enumeration):
+    claim = _plant(registry, "planted.dropout_exact", enumeration, "penalty", 1, Verdict.HOLDS)
+    r = run_claim(claim, QUICK.with_seed(1))
+    assert r.verdict is Verdict.HOLDS, (r.reason, r.evidence.get("counterexample"))
