@@ -96,43 +96,90 @@ def bn_preact_mean_002(xp, w, b, n):
     )
 
 
+_VAR_002_SOURCE = Source(
+    SEED_002,
+    "Question 4.1",
+    quote="Var[w^T x + b] = Var[w^T x] = E[(w^T x)^2] - (E[w^T x])^2 = E[w^T x w] - 0^2 = w^T E[x x^T] "
+    "w = w^T w = \\|w\\|^2",
+)
+_VAR_002_STATEMENT = (
+    r"\mathrm{Var}[w^Tx+b] = \mathrm{Var}[w^Tx] = \mathbb{E}[(w^Tx)^2]-(\mathbb{E}[w^Tx])^2 = "
+    r"\mathbb{E}[w^Txw]-0^2 = w^T\mathbb{E}[xx^T]w = w^Tw = \|w\|^2"
+)
+
+
+def _var_chain_002(xp, w, b, n, fourth):
+    """The six expressions of the chain over the exact support (x = r, independent ±1 entries), the
+    fourth one given by ``fourth(X, y)`` (its reading)."""
+    X = _support(xp, None, n)
+    y = _projections(xp, w, X)
+    yb = y + b[:, None]
+    var_yb = _expect(xp, (yb - _expect(xp, yb)[:, None]) ** 2)
+    var_y = _expect(xp, (y - _expect(xp, y)[:, None]) ** 2)
+    exx = _expect(xp, X[:, :, :, None] * X[:, :, None, :] + 0 * w[:, None, :, None])  # E[xxᵀ], (batch, n, n)
+    return (
+        var_yb,
+        var_y,
+        _expect(xp, y**2) - _expect(xp, y) ** 2,
+        fourth(X, y) - 0**2,
+        dot(xp, w, matvec(exx, w)),
+        dot(xp, w, w),
+    )
+
+
 @identity(
     "bn.preact_var_002",
+    inputs=_BN2,
+    dims={"n": [1]},
+    relations=("=", "=", "=", "=", "="),
+    labels=(
+        "b is a constant",
+        "Var = E[·²] − E[·]²",
+        "E[(wᵀx)²] = E[wᵀxw] as written, E[wᵀx] = 0",
+        "pull w out of E",
+        "E[xxᵀ] = I",
+    ),
+    expected_broken_step=3,
+    title="Variance of the pre-activation for whitened independent inputs, E[wᵀxw] as written",
+    source=_VAR_002_SOURCE,
+    statement=_VAR_002_STATEMENT,
+    expected=Verdict.HOLDS,
+    same_as=("bn.preact_var_002_xxt", "bn.var_uncorrelated_003", "bn.var_004"),
+    notes="The fourth expression E[wᵀxw] read literally: wᵀx times w, a vector for n ≥ 2 (the equation is "
+    "then ill-typed) and the scalar w²x for n = 1, where it is checked: E[w x w] = w² E[x] = 0, not E[(wx)²] "
+    "= w², so the chain breaks at step 3 (and step 4) while its two ends agree (Var[wᵀx + b] = ‖w‖² "
+    "holds). The reading with an xᵀ supplied, E[wᵀxxᵀw], is bn.preact_var_002_xxt, whose links all hold.",
+)
+def bn_preact_var_002(xp, w, b, n):
+    # n = 1: wᵀxw = w x w, a scalar
+    return _var_chain_002(xp, w, b, n, lambda X, y: _expect(xp, y * w[:, None, 0]))
+
+
+@identity(
+    "bn.preact_var_002_xxt",
     inputs=_BN2,
     dims=_DIMS,
     relations=("=", "=", "=", "=", "="),
     labels=(
         "b is a constant",
         "Var = E[·²] − E[·]²",
-        "(wᵀx)² = wᵀxxᵀw, E[wᵀx] = 0",
+        "(wᵀx)² = wᵀxxᵀw (E[wᵀxw] read as E[wᵀxxᵀw]), E[wᵀx] = 0",
         "pull w out of E",
         "E[xxᵀ] = I",
     ),
-    title="Variance of the pre-activation for whitened independent inputs",
-    source=Source(
-        SEED_002,
-        "Question 4.1",
-        quote="Var[w^T x + b] = Var[w^T x] = E[(w^T x)^2] - (E[w^T x])^2 = E[w^T x w] - 0^2 = w^T E[x x^T] "
-        "w = w^T w = \\|w\\|^2",
-    ),
-    statement=r"\mathrm{Var}[w^Tx+b] = \mathrm{Var}[w^Tx] = \mathbb{E}[(w^Tx)^2]-(\mathbb{E}[w^Tx])^2 = "
-    r"\mathbb{E}[w^Txw]-0^2 = w^T\mathbb{E}[xx^T]w = w^Tw = \|w\|^2",
+    proof_not_asserted="the document's fourth expression is E[wᵀxw]; this chain reads it as E[wᵀxxᵀw] (an "
+    "xᵀ supplied by the catalogue). The chain as written is bn.preact_var_002, broken at step 3",
+    title="Variance of the pre-activation for whitened independent inputs, E[wᵀxw] read as E[wᵀxxᵀw]",
+    source=_VAR_002_SOURCE,
+    statement=_VAR_002_STATEMENT.replace(r"\mathbb{E}[w^Txw]", r"\mathbb{E}[w^Txx^Tw]"),
     expected=Verdict.HOLDS,
-    same_as=("bn.var_uncorrelated_003", "bn.var_004"),
-    notes="Puzzle: the fourth expression 'E[w^T x w]' is not a scalar (wᵀx times the vector w); we read it "
-    "as E[wᵀxxᵀw] (an xᵀ lost in the document or its conversion) and check that reading. E[xxᵀ] = I needs "
-    "the entries uncorrelated with unit variance; the document assumes independence, which is more than "
-    "needed (see bn.var_uncorrelated_003).",
+    same_as=("bn.preact_var_002", "bn.var_uncorrelated_003", "bn.var_004"),
+    notes="The reading that makes every link true: an xᵀ lost in the document or its conversion. E[xxᵀ] = "
+    "I needs the entries uncorrelated with unit variance; the document assumes independence, which is more "
+    "than needed (see bn.var_uncorrelated_003).",
 )
-def bn_preact_var_002(xp, w, b, n):
-    X = _support(xp, None, n)
-    y = _projections(xp, w, X)
-    yb = y + b[:, None]
-    var_yb = _expect(xp, (yb - _expect(xp, yb)[:, None]) ** 2)
-    var_y = _expect(xp, (y - _expect(xp, y)[:, None]) ** 2)
-    second = _expect(xp, y**2)
-    exx = _expect(xp, X[:, :, :, None] * X[:, :, None, :] + 0 * w[:, None, :, None])  # E[xxᵀ], (batch, n, n)
-    return (var_yb, var_y, second - _expect(xp, y) ** 2, second, dot(xp, w, matvec(exx, w)), dot(xp, w, w))
+def bn_preact_var_002_xxt(xp, w, b, n):
+    return _var_chain_002(xp, w, b, n, lambda X, y: _expect(xp, y * y))
 
 
 @identity(
