@@ -55,6 +55,9 @@ def _g_matches_sigma_h(xp, W, U, b, X, h0, act_name):
     r"\sigma(h_{t-1}) \implies g_t = \sigma(h_t)",
     expected=Verdict.PROVED,
     same_as=("act.s003.identification", "act.s004.induction"),
+    proof_not_asserted="the catalogue's route: it uses the hypothesis σ(h_{t-1}) = g_{t-1} directly, where "
+    "the document substitutes h_{t-1} = σ^{-1}(g_{t-1}), a step that needs an injective σ "
+    "(act.s002.inverse_step, REFUTED)",
     notes="Induction step proved in SymPy with a generic sigma (derivations/gradflow/activation.py); "
     "simulated for tanh, sigmoid, softplus, softsign, relu, abs and the identity from g_0 = sigma(h_0). "
     "The result needs no invertibility, although the written argument passes through sigma^{-1} (see "
@@ -74,6 +77,9 @@ def _g_matches_sigma_h(xp, W, U, b, X, h0, act_name):
     r"\text{and}\ g_t = \sigma(Wg_{t-1} + Ux_t + b)\ \text{equivalent}",
     expected=Verdict.PROVED,
     same_as=("act.s002.g_eq_sigma_h", "act.s004.induction"),
+    proof_not_asserted="the catalogue's route: σ(h_t) = σ(Wσ(h_{t-1}) + Ux_t + b) with σ(h_{t-1}) = g_{t-1}; "
+    "the document identifies h_t with σ^{-1}(g_t) through (21), which needs an injective σ "
+    "(act.s003.eq21_inverse, REFUTED)",
     notes="Read as: if g_0 = sigma(h_0) then g_t = sigma(h_t) for all t. Induction step proved in SymPy, "
     "simulated for seven activations including non-invertible relu and abs.",
 )

@@ -81,6 +81,8 @@ def jacobian_middle_002(xp, W, U, b, x, g, c, d, act):
     labels=("dg_t/dg_{t-1} = ∂σ(·)/∂g_{t-1}", "∂σ(·)/∂g_{t-1} = σ'(·)W"),
     steps_claimed=True,
     corrects="vanish.s002.jacobian_middle",
+    proof_not_asserted="the catalogue's corrected chain (σ, not the document's σ', in the middle "
+    "expression); the chain as written is vanish.s002.jacobian_middle, broken at step 1",
     same_as=("vanish.s002.jacobian_step",),
     **ONE_STEP,
 )

@@ -228,6 +228,8 @@ def delta_subst_002(xp, gamma, delta, T):
     statement=r"\gamma^T\left(\sqrt{\frac{\delta^2}{\gamma^2}}\right)^T = \delta^T",
     expected=Verdict.PROVED,
     corrects="vanish.s002.delta_subst",
+    proof_not_asserted="the catalogue's corrected chain (the exponent T kept on the square root); the "
+    "document's chain drops it (vanish.s002.delta_subst, REFUTED)",
 )
 def delta_subst_fixed_002(xp, gamma, delta, T):
     return gamma**T * xp.sqrt(delta * delta / (gamma * gamma)) ** T, delta**T

@@ -229,6 +229,8 @@ def adam_l2_update_expansion_004(xp, m_prev, v_prev, grad, theta, c, gamma, eta,
     r"\beta_2v_{t-1}+(1-\beta_2)(\nabla L+\gamma\theta_t)^2}{1-\beta_2^t}}+\epsilon\Big)",
     expected=Verdict.PROVED,
     corrects="adam.l2_update_expansion_004",
+    proof_not_asserted="the catalogue's corrected chain ((∇L + γθ)² in the second moment); the chain as "
+    "written is adam.l2_update_expansion_004, broken at step 2",
     notes="The decay part η(1 − β₁)γθ_t / D_t, relative to θ_t, shrinks as the gradient history in D_t "
     "grows: the mechanism the document invokes for 3.3(a).",
 )
@@ -302,6 +304,8 @@ def adam_l2_small_gradients_decay_more_004(xp, theta0, gamma, eta_rel, small_rat
     r"r}+\delta}+\lambda\theta\Big)\implies \frac{\mathbb{E}[\theta^{small}_T]}{\theta_0} = "
     r"\frac{\mathbb{E}[\theta^{large}_T]}{\theta_0} = (1-\lambda)^T",
     expected=Verdict.HOLDS,
+    proof_not_asserted="the document argues in words; the chain E[θ_small]/θ_0 = E[θ_large]/θ_0 = (1 − λ)^T "
+    "is the catalogue's formalisation on its noise model",
     notes="Same model as adam.l2_small_gradients_decay_more_004. The adaptive step ŝ/(√r̂ + δ) is an odd "
     "function of the noise, so its expectation vanishes exactly for either σ, and the decoupled term gives "
     "E[θ_T] = (1 − λ)^T θ_0 for both sets; the answer to (b) is 'yes, it changes'. (Individual "

@@ -321,6 +321,8 @@ def wn_jacobian_002(xp, u, c, gain):
     statement=r"W^* = I-\frac{uu^T}{\|u\|^2} = I-vv^T,\quad (I-vv^T)a = a-v(v^Ta),\quad W^*W^* = W^*",
     expected=Verdict.PROVED,
     same_as=("wn.orthogonal_update_003", "wn.perp_u_zero_004"),
+    proof_not_asserted="the document asserts only (I - vvᵀ)a = a - v(vᵀa); the second link, W*W* = W*, is "
+    "the catalogue's check that W* is a projection",
     notes="The document uses W* for the matrix seed 003 and 004 call W^⊥.",
 )
 def wn_projector_002(xp, u, a, c):

@@ -189,6 +189,8 @@ def wn_quotient_rule_004(xp, u, x, c, gamma):
     r"\Big(I-\frac{uu^\top}{\|u\|^2}\Big)\frac{\gamma x}{\|u\|}",
     expected=Verdict.PROVED,
     corrects="wn.quotient_rule_004",
+    proof_not_asserted="the catalogue's corrected chain (the quotient rule with its 1/‖u‖²); the chain as "
+    "written is wn.quotient_rule_004, broken at step 1",
 )
 def wn_quotient_rule_corrected_004(xp, u, x, c, gamma):
     return _quotient_chain(xp, u, x, c, gamma, with_denominator=True)
