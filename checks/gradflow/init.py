@@ -185,6 +185,8 @@ def eq9(xp, sw, pw, sh, ph):
     r"d\left(\mathbb{V}[w_{i1}] + \mathbb{E}[w_{i1}]^2\right)",
     expected=Verdict.HOLDS,
     corrects="init.s003.eq10_as_typeset",
+    proof_not_asserted="the catalogue's chain with the brackets of (9) and (10) restored around both terms; "
+    "as typeset, (10) is init.s003.eq10_as_typeset (REFUTED)",
     notes="d = 2; h_1, h_2 independent standardised 3-point laws (so uncorrelated, mean 0, variance 1), "
     "weights i.i.d. and independent of h; the weights' mean is not zero, so (8)'s covariances vanish "
     "because the h_j are uncorrelated.",
@@ -279,40 +281,6 @@ SYM_LAW = {"s": Array(4, scale=(0.1, 3.0), transform=positive_support), "p": Pro
 
 def _relu(xp, x):
     return xp.where(x > 0, x, 0 * x)
-
-
-@identity(
-    "init.s003.relu_half",
-    inputs=SYM_LAW,
-    dims={},
-    relations=("=", "=", "=", "="),
-    labels=("E[a] = 0", "symmetry of p", "(x 1_{x>0})^2 = x^2 1_{x>0}", "conclusion"),
-    title="symmetric a, E[a] = 0, V[a] = 1 => E[ReLU(a)^2] = 1/2 (seed 003, part 2)",
-    source=Source(
-        SEED_003,
-        "Question 1, part 2",
-        quote="1 = 2 \\int_0^{\\infty} x^2 p_{a_j^{(t-1)}}(x) dx ... \\Leftrightarrow \\frac{1}{2} = "
-        "\\mathbb{E}[g(a_j^{(t-1)})^2]",
-    ),
-    statement=r"1 = \mathbb{V}[a] = \int x^2 p(x)\,dx = 2\int_0^\infty x^2 p(x)\,dx = 2\int "
-    r"(x\mathbb{1}_{x>0})^2 p(x)\,dx,\ \text{so}\ \mathbb{E}[\mathrm{ReLU}(a)^2] = \tfrac12",
-    expected=Verdict.HOLDS,
-    notes="Exact on symmetric discrete laws with variance 1 and an optional atom at 0 (the integrals "
-    "become sums; an atom at 0 contributes nothing). True for every symmetric law with V[a] = 1; symbolic "
-    "integrals for the Gaussian, uniform and Laplace laws in init.s003.relu_half_families. Without "
-    "symmetry it fails: init.s003.relu_half_needs_symmetry.",
-)
-def relu_half(xp, s, p):
-    v, q = symmetric_law(xp, s, p)
-    m = expect(xp, q, v)
-    pos = xp.where(v > 0, 0 * v + 1, 0 * v)
-    return (
-        expect(xp, q, (v - m[:, None]) ** 2),
-        expect(xp, q, v * v),
-        2 * expect(xp, q, v * v * pos),
-        2 * expect(xp, q, _relu(xp, v) ** 2),
-        0 * m + 1,
-    )
 
 
 def _relu_second_moments():
