@@ -2,7 +2,8 @@
 
 import checks.decoding._helpers as dec
 from checks._vocab.sources import SEED_004
-from lemmacheck import Source, Verdict, complexity
+from checks.decoding._tree import TREE, TREE_DEPTH
+from lemmacheck import Source, Verdict, complexity, value
 
 # ---------------------------------------------------------------------------------------------- 2.2.e
 _GRID = {"N": [4, 8, 16, 32, 64], "T": [4, 8, 16, 32, 64]}
@@ -72,6 +73,33 @@ complexity(
     "memory complexity doesn't have the T factor' is garbled (it reads as the opposite of what is needed). "
     "On the symmetric grid N, T ∈ {4..64} the fitted exponents are ≈ (1.4, 0.5), not (2, 0). Corrected "
     "form: viterbi.memory_deltas (the δ table, O(NT)); total O(N² + NT).",
+)
+
+
+def _worked_example_t_at_least_n():
+    """T ≥ N on the document's own language model of Q2.4: T = 3 words after <BOS>, N its vocabulary."""
+    vocabulary = {"<BOS>"} | {word for children in TREE.values() for word in children}
+    return {"T": TREE_DEPTH, "N": len(vocabulary), "T >= N": TREE_DEPTH >= len(vocabulary)}
+
+
+value(
+    "viterbi.t_always_at_least_n",
+    computed=_worked_example_t_at_least_n,
+    stated={"T >= N": True},
+    title="'unless T ≥ N (which always is!)': the sequence length is always at least the vocabulary size",
+    source=Source(
+        SEED_004,
+        "Q2.2.e (after the complexity table)",
+        quote="Also for the memory complexity, unless T \\geq N (which always is!), then the memory "
+        "complexity doesn't have the T factor",
+    ),
+    statement=r"T \ge N\ \text{for every decoding problem}",
+    expected=Verdict.REFUTED,
+    same_as=("viterbi.memory",),
+    notes="Read literally, 'which always is' asserts T ≥ N; the document's own language model of Q2.4 has "
+    "T = 3 and a vocabulary of 10 words with <BOS>. (Read as 'T ≤ N always', it would be what O(N² + NT) = "
+    "O(N²) needs, but that is no more always true: long sequences over a small vocabulary; see "
+    "viterbi.memory.) Previously recorded only in the notes of viterbi.memory.",
 )
 
 
