@@ -145,12 +145,47 @@ def chain_product_002(xp, W, U, b, X, h0, act, c, d):
     statement=r"\left\|\frac{\partial g_t}{\partial g_{t-1}}\right\| \le "
     r"\|\sigma'(Wg_{t-1}+Ux_t+b)\|\cdot\|W\| \le \gamma\|W\|",
     expected=Verdict.HOLDS,
-    notes="gamma = sup|sigma'| per activation; tight (ratio 1) for the identity activation.",
+    same_as=("vanish.s002.step_bound_vector_norm",),
+    notes="σ'(·) read as the matrix diag(σ'(·)), as the document's own product σ'(·)W and its use of "
+    "||AB|| <= ||A|| ||B|| need; ||σ'(·)|| is then the operator norm, max|σ'|. gamma = sup|sigma'| per "
+    "activation; tight (ratio 1) for the identity activation. Read as the Euclidean norm of the vector "
+    "σ'(·): vanish.s002.step_bound_vector_norm.",
 )
 def step_bound_002(xp, W, U, b, X, h0, act):
     pre = matvec(W, h0) + matvec(U, X[:, 0]) + b
     J = jac_g_step(xp, W, pre, act)
     d = xp.max(xp.abs(dact(xp, act, pre)), axis=-1)
+    return op_norm(xp, J), d * op_norm(xp, W), SUP_D1[act] * op_norm(xp, W)
+
+
+@inequality(
+    "vanish.s002.step_bound_vector_norm",
+    inputs=RNN_INPUTS,
+    dims={"n": [1, 2, 4], "T": [1], "act": ALL_ACTS},
+    relations=("<=", "<="),
+    labels=("||AB|| <= ||A|| ||B||, ||σ'|| the vector 2-norm", "|sigma'| <= gamma"),
+    expected_broken_step=2,
+    title="||dg_t/dg_{t-1}|| <= ||sigma'(.)||_2 ||W|| <= gamma ||W||, ||σ'(·)|| read as the vector 2-norm "
+    "(seed 002)",
+    source=Source(
+        SEED_002,
+        "Question 1, part 2",
+        quote="\\left\\| \\frac{\\partial g_t}{\\partial g_{t-1}} \\right\\| \\leq "
+        "\\|\\sigma'(W g_{t-1} + U x_t + b)\\| \\cdot \\|W\\|",
+    ),
+    statement=r"\left\|\frac{\partial g_t}{\partial g_{t-1}}\right\| \le "
+    r"\|\sigma'(Wg_{t-1}+Ux_t+b)\|_2\cdot\|W\| \le \gamma\|W\|",
+    expected=Verdict.HOLDS,
+    same_as=("vanish.s002.step_bound",),
+    notes="The other reading of ||σ'(·)||: the Euclidean norm of the vector σ'(Wg_{t-1} + Ux_t + b). Step 1 "
+    "still holds (the vector 2-norm bounds max|σ'|), but |σ'| <= γ entrywise gives only ||σ'(·)||_2 <= √n γ, "
+    "so step 2 breaks for n >= 2 while the ends agree. Under the diag reading every link holds "
+    "(vanish.s002.step_bound).",
+)
+def step_bound_vector_norm_002(xp, W, U, b, X, h0, act):
+    pre = matvec(W, h0) + matvec(U, X[:, 0]) + b
+    J = jac_g_step(xp, W, pre, act)
+    d = xp.vector_norm(dact(xp, act, pre), 2)
     return op_norm(xp, J), d * op_norm(xp, W), SUP_D1[act] * op_norm(xp, W)
 
 
