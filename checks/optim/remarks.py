@@ -260,6 +260,8 @@ _PROJ = (
     dims={"n": [1, 2, 3, 5]},
     where=u_nonzero,
     same_as=("wn.projector_002",),
+    proof_not_asserted="the document says in words that uuᵀ/‖u‖² is the projection onto u; the chain "
+    "(idempotent, fixes u, symmetric) is the catalogue's formalisation",
     notes="Probed with vectors a, c.",
 )
 def projection_onto_u_002(xp, u, a, c):
