@@ -70,7 +70,8 @@ complexity(
     expected=Verdict.REFUTED,
     notes="The document's own sum contains O(NT) for the δ's kept for the backward pass, and drops it: "
     "O(N² + NT) is O(N²) only when T = O(N). The justification 'unless T ≥ N (which always is!), then the "
-    "memory complexity doesn't have the T factor' is garbled (it reads as the opposite of what is needed). "
+    "memory complexity doesn't have the T factor' is garbled (it reads as the opposite of what is needed; "
+    "as written it is viterbi.t_always_at_least_n). "
     "On the symmetric grid N, T ∈ {4..64} the fitted exponents are ≈ (1.4, 0.5), not (2, 0). Corrected "
     "form: viterbi.memory_deltas (the δ table, O(NT)); total O(N² + NT).",
 )

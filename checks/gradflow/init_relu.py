@@ -52,7 +52,7 @@ def _relu_half_chain(xp, s, p, second):
     r"x^2 p(x)\,dx = 2\int (x\mathbb{1}_{x>0})^2 p(x)\,dx,\ \text{so}\ \mathbb{E}[\mathrm{ReLU}(a)^2] = "
     r"\tfrac12",
     expected=Verdict.HOLDS,
-    same_as=("init.s003.relu_half_second_moment",),
+    same_as=("init.s003.relu_half_second_moment", "init.s003.relu_var_line"),
     notes="The second expression as written, E[a]^2 - E[a]^2, is 0 whatever the law, so the chain breaks at "
     "step 1 (1 = V[a] against 0) while its ends agree: E[ReLU(a)^2] = 1/2 holds. Read as E[a^2] - E[a]^2 "
     "(a misplaced square), every link holds: init.s003.relu_half_second_moment. Exact on symmetric "
