@@ -225,9 +225,13 @@ def validate_meta(claim_id: str, meta: Mapping[str, Any]) -> None:
             "proof_not_asserted='the chain is our derivation of ...'",
         )
     tol = meta.get("tol")
-    if tol is not None and (not isinstance(tol, Tolerance) or not tol.reason):
+    if tol is not None and (not isinstance(tol, Tolerance) or tol.problem()):
+        problem = tol.problem() if isinstance(tol, Tolerance) else f"{tol!r} is not a Tolerance"
         raise ClaimDefinitionError(
-            claim_id, "a tolerance override needs a reason", "tol=Tolerance(rtol=..., atol=..., reason='why')"
+            claim_id,
+            f"tol: {problem}",
+            "tol=Tolerance(rtol=1e-7, reason='why the default 1e-9 is too tight'); "
+            "rtol and atol finite, 0 <= rtol < 1, atol >= 0",
         )
 
 
