@@ -100,6 +100,16 @@ BAD = [
         "HOLDS (the imaginary part dropped with a warning)",
     ),
     Bad(
+        "complex_approximation",
+        """
+        @approximation("planted.bad", inputs={"x": Scalar(0.5, 2)}, **META)
+        def bad(xp, eps, x):
+            return xp.exp(1j * eps * x), 1 + 1j * eps * x
+        """,
+        ("lhs", "complex", "real"),
+        "APPROXIMATE, the imaginary parts dropped with a warning",
+    ),
+    Bad(
         "fractional_dim",
         """
         @inequality("planted.bad", inputs={"x": Array("n")}, dims={"n": [2.5]}, **META)
