@@ -27,7 +27,10 @@ PROFILE = QUICK.with_seed(21)
 HEADER = """\
 import math
 
-from lemmacheck import Source, Tolerance, Verdict, approximation, identity, inequality, prop, value
+import sympy as sp
+
+from lemmacheck import Source, Tolerance, Verdict, approximation, complexity, derivation, identity
+from lemmacheck import inequality, prop, value
 from lemmacheck.inputs import Array, ProbVector, Scalar
 
 SRC = Source("planted.txt", "test")
@@ -198,6 +201,23 @@ BAD = [
         """,
         ("order=inf",),
         "REFUTED: a measured order judged against an infinite one",
+    ),
+    Bad(
+        "complexity_grid_through_zero",
+        """
+        complexity("planted.bad", cost=lambda n: n * n, grid={"n": [0, 8, 16]}, stated={"n": 2}, **META)
+        """,
+        ("grid['n']", "0"),
+        "ERROR mid-run: 'cost must be finite and positive at every grid point', with a traceback",
+    ),
+    Bad(
+        "derivation_reversed_domain",
+        """
+        x = sp.Symbol("x")
+        derivation("planted.bad", chain=[x**2, ">=", 0], domain={x: (1, -1)}, **META)
+        """,
+        ("domain[x]", "(1, -1)"),
+        "ERROR mid-run: numpy's 'high - low < 0', with a traceback",
     ),
 ]
 

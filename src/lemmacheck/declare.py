@@ -24,7 +24,14 @@ from .claim import (
     validate_relations,
 )
 from .errors import ClaimDefinitionError
-from .fields import check_input_specs, check_positive, check_shape_dims, check_statement
+from .fields import (
+    check_domain,
+    check_growth,
+    check_input_specs,
+    check_positive,
+    check_shape_dims,
+    check_statement,
+)
 from .inputs import InputSpec, resolve_shape
 from .verdict import Kind
 
@@ -410,6 +417,11 @@ def complexity(
             )
         )
         return
+    try:
+        check_growth(claim_id, grid, stated)
+    except ClaimDefinitionError as exc:
+        _declaration_failed(claim_id, module, exc)
+        return
     _register(
         claim_id,
         Kind.COMPLEXITY,
@@ -454,6 +466,7 @@ def derivation(
         rels = validate_relations(claim_id, rels)
         if labels and len(labels) != len(rels):
             raise ClaimDefinitionError(claim_id, f"{len(labels)} labels for {len(rels)} steps")
+        check_domain(claim_id, domain or {})
         d = SymbolicDerivation(
             exprs=exprs, relations=rels, labels=tuple(labels), domain=dict(domain or {}), module=module
         )

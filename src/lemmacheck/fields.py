@@ -22,6 +22,8 @@ __all__ = [
     "check_input_specs",
     "check_shape_dims",
     "check_positive",
+    "check_domain",
+    "check_growth",
     "statement_problem",
     "is_finite_real",
     "is_size",
@@ -101,6 +103,38 @@ def check_positive(claim_id: str, field: str, value: Any, fix: str, *, whole: bo
     if not ok:
         kind = "a positive whole number" if whole else "a finite number > 0"
         raise ClaimDefinitionError(claim_id, f"{field}={value!r} must be {kind}", fix)
+
+
+def check_domain(claim_id: str, domain: Mapping[Any, Any]) -> None:
+    """A derivation's numeric fallback samples each symbol uniformly on its range: finite, lo < hi."""
+    if not isinstance(domain, Mapping):
+        raise ClaimDefinitionError(claim_id, f"domain={domain!r} is not a mapping", "domain={x: (0.1, 10)}")
+    for sym, rng in domain.items():
+        ok = isinstance(rng, (tuple, list)) and len(rng) == 2 and all(is_finite_real(v) for v in rng)
+        if not ok or not rng[0] < rng[1]:
+            raise ClaimDefinitionError(
+                claim_id,
+                f"domain[{sym}] = {rng!r} must be a range (lo, hi) of finite numbers with lo < hi",
+                f"domain={{{sym}: (0.1, 10)}}",
+            )
+
+
+def check_growth(claim_id: str, grid: Mapping[str, Any], stated: Mapping[str, Any]) -> None:
+    """A complexity fit is log-log: grid points finite and > 0, stated exponents finite."""
+    for name, points in grid.items():
+        bad = [v for v in points if not (is_finite_real(v) and v > 0)]
+        if bad:
+            raise ClaimDefinitionError(
+                claim_id,
+                f"grid[{name!r}] holds {bad[0]!r}; exponents are fitted on log-log, "
+                "so every point is finite and > 0",
+                f"grid={{{name!r}: [8, 16, 32]}}",
+            )
+    bad_stated = {k: v for k, v in stated.items() if not is_finite_real(v)}
+    if bad_stated:
+        raise ClaimDefinitionError(
+            claim_id, f"stated={dict(stated)!r}: exponents are finite numbers", "stated={'n': 2}"
+        )
 
 
 def is_finite_real(x: Any) -> bool:
