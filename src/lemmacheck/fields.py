@@ -144,4 +144,4 @@ def is_finite_real(x: Any) -> bool:
 
 def is_size(x: Any) -> bool:
     """A length of an axis: a positive whole number (not a bool, not 2.0)."""
-    return isinstance(x, numbers.Integral) and not isinstance(x, bool) and x > 0
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool) and int(x) > 0

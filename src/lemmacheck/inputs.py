@@ -41,6 +41,7 @@ class InputSpec:
 
     shape: tuple[Dim, ...] = ()
     transform: Callable[[np.ndarray], np.ndarray] | None = None
+    _problem: str = ""  # set by a constructor given arguments it cannot sample from
 
     def raw_draw(self, rng: np.random.Generator, batch: int, shape: tuple[int, ...]) -> np.ndarray:
         raise NotImplementedError
@@ -51,7 +52,7 @@ class InputSpec:
     def problem(self) -> str:
         """What is wrong with this spec ('' when nothing is).  Found when the spec is built but reported
         with the claim that declares it: a bad spec never stops its module from importing."""
-        return getattr(self, "_problem", "")
+        return self._problem
 
     def finish(self, raw: np.ndarray) -> np.ndarray:
         """Apply the structural transform to a batch (leading batch axis)."""
