@@ -30,7 +30,7 @@ import math
 import sympy as sp
 
 from lemmacheck import Source, Tolerance, Verdict, approximation, complexity, derivation, identity
-from lemmacheck import inequality, prop, value
+from lemmacheck import StudyResult, inequality, prop, study, value
 from lemmacheck.inputs import Array, ProbVector, Scalar
 
 SRC = Source("planted.txt", "test")
@@ -218,6 +218,16 @@ BAD = [
         """,
         ("domain[x]", "(1, -1)"),
         "ERROR mid-run: numpy's 'high - low < 0', with a traceback",
+    ),
+    Bad(
+        "study_cited_by_a_string",
+        """
+        @study("planted.bad", title="width sweep", source="planted.txt")
+        def bad():
+            return StudyResult(conclusion="measured")
+        """,
+        ("source", "'planted.txt'", "not a Source"),
+        "registered; run_study raised AttributeError ('str' has no 'file') outside its try",
     ),
 ]
 

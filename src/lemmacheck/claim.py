@@ -33,7 +33,8 @@ __all__ = [
 ]
 
 RELATIONS = ("=", "<=", "<", ">=", ">", "~")
-_ID_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
+#: a claim's (or study's) id: dotted lower-case, ``topic.name``
+ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
 _EXPECTABLE = (Verdict.PROVED, Verdict.HOLDS, Verdict.REFUTED, Verdict.APPROXIMATE, Verdict.INCONCLUSIVE)
 
 
@@ -188,7 +189,7 @@ class Claim:
 
 def validate_meta(claim_id: str, meta: Mapping[str, Any]) -> None:
     """Validate before anything runs, and say what to change (Hypothesis ``validation`` style)."""
-    if not isinstance(claim_id, str) or not _ID_RE.match(claim_id):
+    if not isinstance(claim_id, str) or not ID_PATTERN.match(claim_id):
         raise ClaimDefinitionError(
             str(claim_id), "the id must be dotted lower-case, like 'lse.bound'", "rename the claim"
         )

@@ -31,6 +31,7 @@ from .fields import (
     check_positive,
     check_shape_dims,
     check_statement,
+    check_study,
 )
 from .inputs import InputSpec, resolve_shape
 from .verdict import Kind
@@ -539,10 +540,11 @@ def study(study_id: str, *, title: str, source=None, related: Sequence[str] = ()
                 raise ClaimDefinitionError(
                     study_id, f"study declared twice (in {first} and {module})", "give one of them another id"
                 )
-            if isinstance(related, str):
+            if isinstance(related, str) or not all(isinstance(r, str) for r in related):
                 raise ClaimDefinitionError(
-                    study_id, "related must be a list of claim ids", f"related=[{related!r}]"
+                    study_id, f"related={related!r} must be a list of claim ids", "related=['topic.claim']"
                 )
+            check_study(study_id, title, source)
             REGISTRY.studies[study_id] = Study(
                 id=study_id, title=title, source=source, fn=fn, related=tuple(related), module=module
             )

@@ -24,6 +24,7 @@ __all__ = [
     "check_positive",
     "check_domain",
     "check_growth",
+    "check_study",
     "statement_problem",
     "is_finite_real",
     "is_size",
@@ -134,6 +135,23 @@ def check_growth(claim_id: str, grid: Mapping[str, Any], stated: Mapping[str, An
     if bad_stated:
         raise ClaimDefinitionError(
             claim_id, f"stated={dict(stated)!r}: exponents are finite numbers", "stated={'n': 2}"
+        )
+
+
+def check_study(study_id: str, title: str, source: Any) -> None:
+    """A study is named and cited like a claim (its source may be left out)."""
+    from .claim import ID_PATTERN, Source  # claim imports inputs, which imports this module
+
+    if not ID_PATTERN.match(study_id):
+        raise ClaimDefinitionError(
+            study_id, "the id must be dotted lower-case, like 'topic.sweep'", "rename it"
+        )
+    if not title.strip():
+        raise ClaimDefinitionError(study_id, "title='' says nothing", "title='what the study measures'")
+    if source is not None and (not isinstance(source, Source) or source.problem()):
+        problem = source.problem() if isinstance(source, Source) else f"{source!r} is not a Source"
+        raise ClaimDefinitionError(
+            study_id, f"source: {problem}", "source=Source(file, location), or leave it out"
         )
 
 
