@@ -288,3 +288,13 @@ def test_a_bad_input_spec_costs_only_its_claim_in_a_run_through_the_index(tmp_pa
     assert "input 'x'" in results[f"{pkg}.reversed"].message
     assert results[f"{pkg}.endless"].verdict is Verdict.ERROR
     assert "effort=inf" in results[f"{pkg}.endless"].message
+
+
+@pytest.mark.parametrize("scale", ["inf", "nan", "0", "-2", "lots"])
+def test_a_run_scale_that_is_not_a_finite_positive_number_is_named(scale, monkeypatch):
+    """LEMMACHECK_SCALE scales every claim as ``effort`` scales one: ``inf`` raised OverflowError mid-run."""
+    from lemmacheck.profile import profile_named
+
+    monkeypatch.setenv("LEMMACHECK_SCALE", scale)
+    with pytest.raises(ValueError, match=f"LEMMACHECK_SCALE='{scale}' must be a finite number > 0"):
+        profile_named("quick")
