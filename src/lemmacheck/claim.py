@@ -231,8 +231,8 @@ def validate_meta(claim_id: str, meta: Mapping[str, Any]) -> None:
         raise ClaimDefinitionError(
             claim_id,
             f"tol: {problem}",
-            "tol=Tolerance(rtol=1e-7, reason='why the default 1e-9 is too tight'); "
-            "rtol and atol finite, 0 <= rtol < 1, atol >= 0",
+            "tol=Tolerance(rtol=..., reason='why the default is too tight'), "
+            "with 0 <= rtol < 1 and atol >= 0, both finite",
         )
 
 

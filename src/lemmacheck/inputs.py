@@ -54,6 +54,12 @@ class InputSpec:
         with the claim that declares it: a bad spec never stops its module from importing."""
         return self._problem
 
+    def _refuse_if_malformed(self) -> None:
+        # A declaration reports the problem as its claim's ERROR; a spec used outside one must not
+        # sample anyway (numpy's uniform(5, 1) draws from (1, 5] without a word).
+        if self._problem:
+            raise ValueError(self._problem)
+
     def finish(self, raw: np.ndarray) -> np.ndarray:
         """Apply the structural transform to a batch (leading batch axis)."""
         return self.transform(raw) if self.transform is not None else raw
@@ -66,10 +72,12 @@ class InputSpec:
         return values
 
     def draw(self, rng: np.random.Generator, batch: int, dims: Mapping[str, Any]) -> np.ndarray:
+        self._refuse_if_malformed()
         return self.finish(self.raw_draw(rng, batch, resolve_shape(self.shape, dims)))
 
     def strategy(self, dims: Mapping[str, Any]) -> st.SearchStrategy:
         """One instance *with* a batch axis of 1, so the same function applies."""
+        self._refuse_if_malformed()
         return self.raw_strategy(resolve_shape(self.shape, dims)).map(
             lambda a: self.finish(np.asarray(a)[None])
         )
