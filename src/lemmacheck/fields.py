@@ -72,15 +72,20 @@ def check_statement(claim_id: str, statement: str) -> None:
     if problem:
         raise ClaimDefinitionError(
             claim_id,
-            f"statement={statement!r} is not LaTeX the report can render: {problem}",
+            f"statement={_raw(statement)} is not LaTeX the report can render: {problem}",
             "balance every { with } and \\left with \\right (a raw string: statement=r'\\frac{a}{b}')",
         )
+
+
+def _raw(text: str) -> str:
+    """``text`` as the user wrote it in a raw string (no doubled backslashes), when it can be."""
+    return f"r'{text}'" if "'" not in text and "\n" not in text else repr(text)
 
 
 def check_input_specs(claim_id: str, inputs: Mapping[str, InputSpec]) -> None:
     for name, spec in inputs.items():
         if spec.problem():
-            raise ClaimDefinitionError(claim_id, f"input {name!r}: {spec.problem()}", "fix that input's spec")
+            raise ClaimDefinitionError(claim_id, f"input {name!r}: {spec.problem()}", spec.fix())
 
 
 def check_shape_dims(claim_id: str, inputs: Mapping[str, InputSpec], dims: Mapping[str, Any]) -> None:

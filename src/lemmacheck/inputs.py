@@ -41,7 +41,7 @@ class InputSpec:
 
     shape: tuple[Dim, ...] = ()
     transform: Callable[[np.ndarray], np.ndarray] | None = None
-    _problem: str = ""  # set by a constructor given arguments it cannot sample from
+    _problem: tuple[str, str] = ("", "")  # (what is wrong, what to write): arguments it cannot sample from
 
     def raw_draw(self, rng: np.random.Generator, batch: int, shape: tuple[int, ...]) -> np.ndarray:
         raise NotImplementedError
@@ -52,13 +52,17 @@ class InputSpec:
     def problem(self) -> str:
         """What is wrong with this spec ('' when nothing is).  Found when the spec is built but reported
         with the claim that declares it: a bad spec never stops its module from importing."""
-        return self._problem
+        return self._problem[0]
+
+    def fix(self) -> str:
+        """What to write instead, when :meth:`problem` says something."""
+        return self._problem[1]
 
     def _refuse_if_malformed(self) -> None:
         # A declaration reports the problem as its claim's ERROR; a spec used outside one must not
         # sample anyway (numpy's uniform(5, 1) draws from (1, 5] without a word).
-        if self._problem:
-            raise ValueError(self._problem)
+        if self.problem():
+            raise ValueError(f"{self.problem()}; {self.fix()}")
 
     def finish(self, raw: np.ndarray) -> np.ndarray:
         """Apply the structural transform to a batch (leading batch axis)."""
@@ -106,9 +110,13 @@ class Array(InputSpec):
         object.__setattr__(self, "high", high)
         object.__setattr__(self, "positive", positive)
         object.__setattr__(self, "transform", transform)
-        object.__setattr__(self, "_problem", _array_problem(type(self).__name__, shape, scale, low, high))
-        if transform is not None and not callable(transform) and not self._problem:
-            object.__setattr__(self, "_problem", f"transform={transform!r} is not a function")
+        problem = _array_problem(type(self).__name__, shape, scale, low, high)
+        if transform is not None and not callable(transform) and not problem[0]:
+            problem = (
+                f"transform={transform!r} is not a function",
+                "transform=lambda raw: ... (a NumPy function)",
+            )
+        object.__setattr__(self, "_problem", problem)
 
     def raw_draw(self, rng, batch, shape):
         if self.low is not None:
@@ -137,10 +145,10 @@ class Scalar(Array):
     def __init__(self, low: float, high: float, *, log: bool = False, transform=None):
         super().__init__(low=low, high=high, transform=transform)
         object.__setattr__(self, "log", log)
-        if log and not self._problem and not low > 0:
+        if log and not self.problem() and not low > 0:
             example = f"Scalar({high * 1e-6:g}, {high!r}, log=True)" if high > 0 else "a range above 0"
             problem = f"Scalar({low!r}, {high!r}, log=True) is log-uniform, so it needs low > 0"
-            object.__setattr__(self, "_problem", f"{problem}: write e.g. {example}, or drop log=True")
+            object.__setattr__(self, "_problem", (problem, f"e.g. {example}, or drop log=True"))
 
     def raw_draw(self, rng, batch, shape):
         if getattr(self, "log", False):
@@ -148,27 +156,30 @@ class Scalar(Array):
         return super().raw_draw(rng, batch, shape)
 
 
-def _array_problem(name: str, shape, scale, low, high) -> str:
-    """Why ``name(*shape, scale=, low=, high=)`` cannot sample ('' when it can), and what to write."""
+def _array_problem(name: str, shape, scale, low, high) -> tuple[str, str]:
+    """Why ``name(*shape, scale=, low=, high=)`` cannot sample, and what to write; ``("", "")`` if it can."""
     bad = [d for d in shape if not (isinstance(d, str) and d.isidentifier()) and not is_size(d)]
     if bad:
         return (
-            f"{name} shape {tuple(shape)}: {bad[0]!r} is neither a dim name nor a positive whole number "
-            f"(write {name}('n') with dims={{'n': [...]}}, or {name}(3))"
+            f"{name} shape {tuple(shape)}: {bad[0]!r} is neither a dim name nor a positive whole number",
+            f"{name}('n') with dims={{'n': [...]}}, or {name}(3)",
         )
     if (low is None) != (high is None):
-        return f"{name}: give both low and high, or neither (low={low!r}, high={high!r})"
+        return f"{name}(low={low!r}, high={high!r}): give both or neither", f"{name}(..., low=0.0, high=1.0)"
     if low is not None:
         if not (is_finite_real(low) and is_finite_real(high)):
-            return f"{name}: low={low!r} and high={high!r} must be finite real numbers"
+            return f"{name}(low={low!r}, high={high!r}): the bounds are not finite numbers", "finite bounds"
         if not low < high:
-            return f"{name}: low={low!r} must be below high={high!r} (write low={high!r}, high={low!r})"
+            return (
+                f"{name}(low={low!r}, high={high!r}): low is not below high",
+                f"swap them: low={high!r}, high={low!r}",
+            )
     if (
         not (isinstance(scale, Sequence) and len(scale) == 2 and all(is_finite_real(x) for x in scale))
         or not 0 < scale[0] <= scale[1]
     ):
-        return f"{name}: scale={scale!r} must be a pair (lo, hi) of numbers with 0 < lo <= hi"
-    return ""
+        return f"{name}: scale={scale!r} is not a range of magnitudes", "scale=(lo, hi) with 0 < lo <= hi"
+    return "", ""
 
 
 def _softmax_last(a: np.ndarray) -> np.ndarray:
