@@ -20,6 +20,7 @@ import numpy as np
 from .claim import ApproximationCheck
 from .errors import CheckError
 from .highprec import exact_mp_inputs
+from .returns import real_side
 from .search import _call, _draw, dims_combinations, violated
 from .tolerance import ORDER_SLACK, REVERIFY_DPS, Tolerance
 from .xp import mp_precision, mpmath_xp, numpy_xp
@@ -100,11 +101,8 @@ def measure_approximation(
                 raise CheckError(
                     claim_id, f"the approximation raised {type(exc).__name__}: {exc} (dims {dims}, eps {e:g})"
                 ) from exc
-            lhs, rhs = np.asarray(lhs, dtype=float), np.asarray(rhs, dtype=float)
-            if lhs.shape != (n,) or rhs.shape != (n,):
-                raise CheckError(claim_id, f"lhs/rhs have shapes {lhs.shape}/{rhs.shape}; expected ({n},)")
-            if not (np.isfinite(lhs).all() and np.isfinite(rhs).all()):
-                raise CheckError(claim_id, f"lhs or rhs not finite at eps {e:g}, dims {dims}")
+            lhs = real_side(claim_id, "lhs", lhs, n, dims, inputs, f", eps {e:g}")
+            rhs = real_side(claim_id, "rhs", rhs, n, dims, inputs, f", eps {e:g}")
             rem[k] = np.abs(lhs - rhs)
             scale[k] = np.abs(lhs) + np.abs(rhs)
             fails[k] += np.count_nonzero(violated(lhs, rhs, check.relation, tol))

@@ -33,7 +33,8 @@ __all__ = [
 ]
 
 RELATIONS = ("=", "<=", "<", ">=", ">", "~")
-_ID_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
+#: a claim's (or study's) id: dotted lower-case, ``topic.name``
+ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
 _EXPECTABLE = (Verdict.PROVED, Verdict.HOLDS, Verdict.REFUTED, Verdict.APPROXIMATE, Verdict.INCONCLUSIVE)
 
 
@@ -188,7 +189,7 @@ class Claim:
 
 def validate_meta(claim_id: str, meta: Mapping[str, Any]) -> None:
     """Validate before anything runs, and say what to change (Hypothesis ``validation`` style)."""
-    if not isinstance(claim_id, str) or not _ID_RE.match(claim_id):
+    if not isinstance(claim_id, str) or not ID_PATTERN.match(claim_id):
         raise ClaimDefinitionError(
             str(claim_id), "the id must be dotted lower-case, like 'lse.bound'", "rename the claim"
         )
@@ -225,9 +226,13 @@ def validate_meta(claim_id: str, meta: Mapping[str, Any]) -> None:
             "proof_not_asserted='the chain is our derivation of ...'",
         )
     tol = meta.get("tol")
-    if tol is not None and (not isinstance(tol, Tolerance) or not tol.reason):
+    if tol is not None and (not isinstance(tol, Tolerance) or tol.problem()):
+        problem = tol.problem() if isinstance(tol, Tolerance) else f"{tol!r} is not a Tolerance"
         raise ClaimDefinitionError(
-            claim_id, "a tolerance override needs a reason", "tol=Tolerance(rtol=..., atol=..., reason='why')"
+            claim_id,
+            f"tol: {problem}",
+            "tol=Tolerance(rtol=..., reason='why the default is too tight'), "
+            "with 0 <= rtol < 1 and atol >= 0, both finite",
         )
 
 

@@ -24,6 +24,15 @@ from .claim import (
     validate_relations,
 )
 from .errors import ClaimDefinitionError
+from .fields import (
+    check_domain,
+    check_growth,
+    check_input_specs,
+    check_positive,
+    check_shape_dims,
+    check_statement,
+    check_study,
+)
 from .inputs import InputSpec, resolve_shape
 from .verdict import Kind
 
@@ -103,13 +112,10 @@ def _validate_more_meta(claim_id: str, meta: Mapping[str, Any]) -> None:
         )
     if "steps_claimed" in meta and not isinstance(meta["steps_claimed"], bool):
         raise ClaimDefinitionError(claim_id, "steps_claimed must be True or False")
-    effort = meta.get("effort", 1.0)
-    if isinstance(effort, bool) or not isinstance(effort, (int, float)) or not effort > 0:
-        raise ClaimDefinitionError(
-            claim_id,
-            f"effort={effort!r} must be a positive number",
-            "effort=1 is the default; 4 searches four times as long",
-        )
+    check_positive(
+        claim_id, "effort", meta.get("effort", 1.0), "effort=1 is the default; 4 searches four times as long"
+    )
+    check_statement(claim_id, meta["statement"])
 
 
 def _register(
@@ -166,6 +172,7 @@ def _validate_inputs(claim_id: str, fn: Callable, inputs, dims) -> None:
         raise ClaimDefinitionError(
             claim_id, "inputs must map names to InputSpec (Array, Scalar, ...)", "inputs={'x': Array('n')}"
         )
+    check_input_specs(claim_id, inputs)
     bad_names = [k for k in inputs if not (isinstance(k, str) and k.isidentifier())]
     if bad_names:
         raise ClaimDefinitionError(
@@ -189,6 +196,7 @@ def _validate_inputs(claim_id: str, fn: Callable, inputs, dims) -> None:
                 f"input {name!r} has shape {spec.shape}, but dim(s) {missing} are not in dims {sorted(dims)}",
                 f"add them to dims=, e.g. dims={{{missing[0]!r}: [1, 2, 3]}}",
             )
+    check_shape_dims(claim_id, inputs, dims)
     params = inspect.signature(fn).parameters
     names = list(params)
     if not names or names[0] != "xp":
@@ -325,8 +333,11 @@ def approximation(
                     claim_id, f"relation={relation!r} must be one relation", "relation='<='"
                 )
             validate_relations(claim_id, [relation])
-            if not (order > 0 and eps0 > 0 and levels >= 4):
-                raise ClaimDefinitionError(claim_id, "need order > 0, eps0 > 0 and levels >= 4")
+            check_positive(claim_id, "order", order, "order=2: the remainder is O(eps^2)")
+            check_positive(claim_id, "eps0", eps0, "eps0=0.1, the largest step of the fit")
+            check_positive(claim_id, "levels", levels, "levels=8 halvings of eps0", whole=True)
+            if levels < 4:
+                raise ClaimDefinitionError(claim_id, f"levels={levels}: too few to fit an order", "levels=8")
             check = ApproximationCheck(
                 fn=fn,
                 inputs=dict(inputs),
@@ -407,6 +418,11 @@ def complexity(
             )
         )
         return
+    try:
+        check_growth(claim_id, grid, stated)
+    except ClaimDefinitionError as exc:
+        _declaration_failed(claim_id, module, exc)
+        return
     _register(
         claim_id,
         Kind.COMPLEXITY,
@@ -451,6 +467,7 @@ def derivation(
         rels = validate_relations(claim_id, rels)
         if labels and len(labels) != len(rels):
             raise ClaimDefinitionError(claim_id, f"{len(labels)} labels for {len(rels)} steps")
+        check_domain(claim_id, domain or {})
         d = SymbolicDerivation(
             exprs=exprs, relations=rels, labels=tuple(labels), domain=dict(domain or {}), module=module
         )
@@ -523,10 +540,11 @@ def study(study_id: str, *, title: str, source=None, related: Sequence[str] = ()
                 raise ClaimDefinitionError(
                     study_id, f"study declared twice (in {first} and {module})", "give one of them another id"
                 )
-            if isinstance(related, str):
+            if isinstance(related, str) or not all(isinstance(r, str) for r in related):
                 raise ClaimDefinitionError(
-                    study_id, "related must be a list of claim ids", f"related=[{related!r}]"
+                    study_id, f"related={related!r} must be a list of claim ids", "related=['topic.claim']"
                 )
+            check_study(study_id, title, source)
             REGISTRY.studies[study_id] = Study(
                 id=study_id, title=title, source=source, fn=fn, related=tuple(related), module=module
             )

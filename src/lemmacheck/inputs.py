@@ -17,6 +17,8 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from .fields import is_finite_real, is_size
+
 __all__ = ["InputSpec", "Array", "Scalar", "ProbVector", "OneHot", "SPD", "Orthogonal", "resolve_shape"]
 
 Dim = int | str
@@ -39,12 +41,28 @@ class InputSpec:
 
     shape: tuple[Dim, ...] = ()
     transform: Callable[[np.ndarray], np.ndarray] | None = None
+    _problem: tuple[str, str] = ("", "")  # (what is wrong, what to write): arguments it cannot sample from
 
     def raw_draw(self, rng: np.random.Generator, batch: int, shape: tuple[int, ...]) -> np.ndarray:
         raise NotImplementedError
 
     def raw_strategy(self, shape: tuple[int, ...]) -> st.SearchStrategy:
         raise NotImplementedError
+
+    def problem(self) -> str:
+        """What is wrong with this spec ('' when nothing is).  Found when the spec is built but reported
+        with the claim that declares it: a bad spec never stops its module from importing."""
+        return self._problem[0]
+
+    def fix(self) -> str:
+        """What to write instead, when :meth:`problem` says something."""
+        return self._problem[1]
+
+    def _refuse_if_malformed(self) -> None:
+        # A declaration reports the problem as its claim's ERROR; a spec used outside one must not
+        # sample anyway (numpy's uniform(5, 1) draws from (1, 5] without a word).
+        if self.problem():
+            raise ValueError(f"{self.problem()}; {self.fix()}")
 
     def finish(self, raw: np.ndarray) -> np.ndarray:
         """Apply the structural transform to a batch (leading batch axis)."""
@@ -58,10 +76,12 @@ class InputSpec:
         return values
 
     def draw(self, rng: np.random.Generator, batch: int, dims: Mapping[str, Any]) -> np.ndarray:
+        self._refuse_if_malformed()
         return self.finish(self.raw_draw(rng, batch, resolve_shape(self.shape, dims)))
 
     def strategy(self, dims: Mapping[str, Any]) -> st.SearchStrategy:
         """One instance *with* a batch axis of 1, so the same function applies."""
+        self._refuse_if_malformed()
         return self.raw_strategy(resolve_shape(self.shape, dims)).map(
             lambda a: self.finish(np.asarray(a)[None])
         )
@@ -85,17 +105,18 @@ class Array(InputSpec):
 
     def __init__(self, *shape: Dim, scale=(1e-2, 1e2), low=None, high=None, positive=False, transform=None):
         object.__setattr__(self, "shape", tuple(shape))
-        object.__setattr__(self, "scale", tuple(scale))
+        object.__setattr__(self, "scale", tuple(scale) if isinstance(scale, Sequence) else scale)
         object.__setattr__(self, "low", low)
         object.__setattr__(self, "high", high)
         object.__setattr__(self, "positive", positive)
         object.__setattr__(self, "transform", transform)
-        if (low is None) != (high is None):
-            raise ValueError("Array: give both low and high, or neither")
-        if low is not None and not low < high:
-            raise ValueError(f"Array: low={low} must be < high={high}")
-        if not 0 < scale[0] <= scale[1]:
-            raise ValueError(f"Array: scale={scale} must satisfy 0 < lo <= hi")
+        problem = _array_problem(type(self).__name__, shape, scale, low, high)
+        if transform is not None and not callable(transform) and not problem[0]:
+            problem = (
+                f"transform={transform!r} is not a function",
+                "transform=lambda raw: ... (a NumPy function)",
+            )
+        object.__setattr__(self, "_problem", problem)
 
     def raw_draw(self, rng, batch, shape):
         if self.low is not None:
@@ -122,15 +143,43 @@ class Scalar(Array):
     """A real number per instance (shape ``(batch,)`` inside the function)."""
 
     def __init__(self, low: float, high: float, *, log: bool = False, transform=None):
-        if log and not 0 < low < high:
-            raise ValueError(f"Scalar(log=True) needs 0 < low < high, got {low}, {high}")
         super().__init__(low=low, high=high, transform=transform)
         object.__setattr__(self, "log", log)
+        if log and not self.problem() and not low > 0:
+            example = f"Scalar({high * 1e-6:g}, {high!r}, log=True)" if high > 0 else "a range above 0"
+            problem = f"Scalar({low!r}, {high!r}, log=True) is log-uniform, so it needs low > 0"
+            object.__setattr__(self, "_problem", (problem, f"e.g. {example}, or drop log=True"))
 
     def raw_draw(self, rng, batch, shape):
         if getattr(self, "log", False):
             return 10.0 ** rng.uniform(math.log10(self.low), math.log10(self.high), size=(batch, *shape))
         return super().raw_draw(rng, batch, shape)
+
+
+def _array_problem(name: str, shape, scale, low, high) -> tuple[str, str]:
+    """Why ``name(*shape, scale=, low=, high=)`` cannot sample, and what to write; ``("", "")`` if it can."""
+    bad = [d for d in shape if not (isinstance(d, str) and d.isidentifier()) and not is_size(d)]
+    if bad:
+        return (
+            f"{name} shape {tuple(shape)}: {bad[0]!r} is neither a dim name nor a positive whole number",
+            f"{name}('n') with dims={{'n': [...]}}, or {name}(3)",
+        )
+    if (low is None) != (high is None):
+        return f"{name}(low={low!r}, high={high!r}): give both or neither", f"{name}(..., low=0.0, high=1.0)"
+    if low is not None:
+        if not (is_finite_real(low) and is_finite_real(high)):
+            return f"{name}(low={low!r}, high={high!r}): the bounds are not finite numbers", "finite bounds"
+        if not low < high:
+            return (
+                f"{name}(low={low!r}, high={high!r}): low is not below high",
+                f"swap them: low={high!r}, high={low!r}",
+            )
+    if (
+        not (isinstance(scale, Sequence) and len(scale) == 2 and all(is_finite_real(x) for x in scale))
+        or not 0 < scale[0] <= scale[1]
+    ):
+        return f"{name}: scale={scale!r} is not a range of magnitudes", "scale=(lo, hi) with 0 < lo <= hi"
+    return "", ""
 
 
 def _softmax_last(a: np.ndarray) -> np.ndarray:

@@ -8,6 +8,8 @@ import zlib
 
 import numpy as np
 
+from .fields import is_finite_real
+
 __all__ = ["Profile", "QUICK", "DEEP", "claim_seed", "profile_named"]
 
 
@@ -39,6 +41,8 @@ class Profile:
         ``LEMMACHECK_SCALE`` for a whole run)."""
         if effort == 1:
             return self
+        if not is_finite_real(effort) or effort <= 0:  # round(inf * budget) would raise mid-run
+            raise ValueError(f"effort={effort!r}: a search is scaled by a finite number > 0")
         return dataclasses.replace(
             self,
             instance_budget=max(256, round(self.instance_budget * effort)),
@@ -84,7 +88,11 @@ DEEP = Profile(
 
 def profile_named(name: str) -> Profile:
     """``quick`` or ``deep``; ``LEMMACHECK_SCALE`` multiplies the sample counts, as a claim's effort does."""
-    return {"quick": QUICK, "deep": DEEP}[name].scaled(float(os.environ.get("LEMMACHECK_SCALE", "1")))
+    scale = os.environ.get("LEMMACHECK_SCALE", "1")
+    try:
+        return {"quick": QUICK, "deep": DEEP}[name].scaled(float(scale))
+    except ValueError:
+        raise ValueError(f"LEMMACHECK_SCALE={scale!r} must be a finite number > 0, like 4 or 0.5") from None
 
 
 def claim_seed(run_seed: int, claim_id: str) -> int:

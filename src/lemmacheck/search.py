@@ -28,6 +28,7 @@ from .claim import ApproximationCheck, NumericCheck
 from .errors import CheckError, SamplerError
 from .profile import Profile
 from .reproducible import pinned_hypothesis_constants
+from .returns import validated_chain
 from .tolerance import NOISE_REPEATS, NOISE_ULPS, SIGNIFICANCE, Tolerance, slack
 from .xp import numpy_xp
 
@@ -118,41 +119,7 @@ def evaluate_chain(
         raise
     except Exception as exc:  # the check itself broke: name the claim, the dims and the cause
         raise CheckError(claim_id, f"the check raised {type(exc).__name__}: {exc} (dims {dims})") from exc
-    if check.is_property:
-        out = (out,)
-    if not isinstance(out, (tuple, list)):
-        raise CheckError(claim_id, f"the check must return a tuple (e0, ..., ek), got {type(out).__name__}")
-    want = 1 if check.is_property else len(check.relations) + 1
-    if len(out) != want:
-        raise CheckError(
-            claim_id,
-            f"the check returned {len(out)} expressions; its relations {check.relations} need {want}",
-        )
-    chain = []
-    for i, e in enumerate(out):
-        a = np.asarray(e)
-        if a.shape == () and batch == 1:
-            a = a.reshape(1)
-        if a.shape != (batch,):
-            raise CheckError(
-                claim_id,
-                f"expression e{i} has shape {a.shape}; expected ({batch},) — reduce "
-                "every non-batch axis (sum/max/norm over axis=-1 ...)",
-            )
-        if xp.backend == "numpy" and not check.is_property:
-            a = a.astype(float)
-            bad = ~np.isfinite(a)
-            if bad.any():
-                j = int(np.argmax(bad))
-                sample = {k: np.asarray(v)[j].tolist() for k, v in inputs.items()}
-                raise CheckError(
-                    claim_id,
-                    f"expression e{i} is {a[j]} (not finite) at dims {dims}, "
-                    f"instance {sample}; NaN and inf never pass silently: "
-                    "narrow the sampler or guard the formula",
-                )
-        chain.append(a)
-    return chain
+    return validated_chain(claim_id, check, out, inputs, dims, batch)
 
 
 def gap(a, b, relation: str, tol: Tolerance):

@@ -40,6 +40,8 @@ report.  The table is keyed by dtype in the manner of JAX's ``public_test_util``
 from __future__ import annotations
 
 import dataclasses
+import math
+import numbers
 
 import numpy as np
 
@@ -68,6 +70,25 @@ class Tolerance:
     rtol: float
     atol: float = 0.0
     reason: str = ""
+
+    def problem(self) -> str:
+        """What makes this override unusable ('' when nothing does); checked where a claim declares it.
+
+        A negative or NaN slack makes equal sides a violation, an infinite one or ``rtol >= 1`` makes
+        every pair of sides pass (``|lhs - rhs| <= |lhs| + |rhs|`` always): either way the verdict would
+        say nothing about the claim."""
+        for name in ("rtol", "atol"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) or v < 0:
+                return f"{name}={v!r}: a tolerance is a finite number >= 0"
+        if self.rtol >= 1:
+            return (
+                f"rtol={self.rtol!r}: a relative slack of 1 or more, rtol * (|lhs| + |rhs|), "
+                "covers every difference of the sides, so no instance could fail"
+            )
+        if not isinstance(self.reason, str) or not self.reason.strip():
+            return "a tolerance override needs a reason"
+        return ""
 
 
 DEFAULT_TOLERANCES: dict[np.dtype, Tolerance] = {
