@@ -44,6 +44,14 @@ _TENSOR_STEPS = ("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)")
 #: eq. (18)/(31), as written and corrected: the four steps on the tensor part
 _TENSOR = dict(dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH}, relations=("<=", "<=", "<=", "<="))
 
+
+def _corrected_route(change: str, written: str, step: int) -> str:
+    return (
+        f"the catalogue's corrected route: {change}; the document's chain is {written} "
+        f"(broken at step {step})"
+    )
+
+
 MIRRORED = [
     *written_and_corrected(
         inequality,
@@ -76,6 +84,11 @@ MIRRORED = [
             r"\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{Q}_{t,:,:,q}\|_{S^1}\Big)\|"
             r"\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2",
             expected=Verdict.HOLDS,
+            proof_not_asserted=_corrected_route(
+                "Q_t and |λ''/λ'| in the last step where eq. (17) has Q_{t−1} and the signed ratio",
+                "sens.eq17",
+                3,
+            ),
             labels=(*_OUTER_STEPS, "corrected Lemma 3"),
         ),
     ),
@@ -110,6 +123,12 @@ MIRRORED = [
             r"\max_q\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}\|_{S^1}"
             r"\Big)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2",
             expected=Verdict.HOLDS,
+            proof_not_asserted=_corrected_route(
+                "'≤', P_t and |λ''/λ'| in the last step where eq. (28) writes '=', P_{t−1} and the "
+                "signed ratio",
+                "sens.eq28",
+                3,
+            ),
             relations=("<=", "<=", "<="),
             labels=(*_OUTER_STEPS, "corrected Lemma 3 for W"),
         ),
@@ -144,6 +163,11 @@ MIRRORED = [
             r"\infty}\max_q\Big(\Big|\tfrac{\lambda_{tq}''}{\lambda_{tq}'}\Big|\|\mathbf{Q}_{t:,:,q}"
             r"\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2",
             expected=Verdict.HOLDS,
+            proof_not_asserted=_corrected_route(
+                "Q_t and |λ''/λ'| in the last step where eq. (18) has Q_{t−1} and the signed ratio",
+                "sens.eq18",
+                4,
+            ),
             labels=(*_TENSOR_STEPS, "corrected Lemma 3"),
         ),
     ),
@@ -176,6 +200,11 @@ MIRRORED = [
             r"\infty}\max_q\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}"
             r"\|_{S^1}\Big)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2",
             expected=Verdict.HOLDS,
+            proof_not_asserted=_corrected_route(
+                "P_t and |λ''/λ'| in the last step where eq. (31) has P_{t−1} and the signed ratio",
+                "sens.eq31",
+                4,
+            ),
             labels=(*_TENSOR_STEPS, "corrected Lemma 3"),
         ),
     ),
