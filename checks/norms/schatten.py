@@ -119,6 +119,8 @@ def schatten_trace_duality(xp, M1, M2):
     source=Source(SEED_001, "§B, eq. (11)", quote="||x ⊙ y||_2 ≤ ||x||_∞ ||y||_2"),
     statement=r"\|\mathbf{x}\odot\mathbf{y}\|_2 \le \|\mathbf{x}\|_\infty\|\mathbf{y}\|_2",
     expected=Verdict.HOLDS,
+    proof_not_asserted="the document states eq. (11) among the facts whose proofs it refers to [2], [3]; the "
+    "SymPy chain (derivations/norms/schatten.py, n = 2) is the catalogue's own",
     inputs={"x": Array("n"), "y": Array("n")},
     dims={"n": [1, 2, 3, 5, 8, 16]},
     notes="Attained when |x| is constant on the support of y (tightness → 1; exactly 1 at n = 1).",
