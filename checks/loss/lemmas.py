@@ -411,6 +411,35 @@ def lemma2_hw_equality(xp, q):
 
 
 @inequality(
+    "lemma2.hw_chain",
+    title="Handwritten proof of Lemma 2, its two lines as written: '= ⟨∇g, ∅ − θ⟩ + max r ≤ ⟨∇g, ∅ − θ⟩ + "
+    "max r'",
+    source=Source(
+        SEED_000,
+        HW + ", proof of Lemma 2",
+        quote="similarly, ⟨∇_{VS_t(θ)}, g_{-t}(θ), VS_t(∅) − VS_t(θ)⟩ = ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + "
+        "max_{||r||_∞} r ≤ ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + max r",
+    ),
+    statement=r"\langle\nabla_{VS_t} g_{-t}, VS_t(\emptyset)-VS_t(\theta)\rangle = \langle\nabla_\theta "
+    r"g_{-t},\emptyset-\theta\rangle + \max_{\|r\|_\infty} r \le \langle\nabla_\theta g_{-t},\emptyset-"
+    r"\theta\rangle + \max r",
+    expected=Verdict.HOLDS,
+    expected_broken_step=1,
+    same_as=("lemma2.hw_equality", "lemma2.eq6"),
+    relations=("=", "<="),
+    labels=["'= … + max_{‖r‖∞} r' (as written)", "'≤ … + max r'"],
+    **ON_RNN,
+    notes="Both 'max_{‖r‖∞} r' and 'max r' are read as ‖r‖∞, as in lemma2.hw_equality and lemma2.bound_hw. "
+    "End to end it is eq. (6) of seed 001 and holds; the first link, an '=' where only '≤' is true, is "
+    "lemma2.hw_equality (refuted), and the second is then an equality.",
+)
+@on_terms
+def lemma2_hw_chain(xp, q):
+    bound = q["grad_g"] + q["r_inf"]
+    return dot(xp, -q["y"], q["dz"]), bound, bound
+
+
+@inequality(
     "lemma2.hw_equality.corrected",
     title="Handwritten proof of Lemma 2 corrected: = ⟨∇g, Δθ⟩ − yᵀr ≤ ⟨∇g, Δθ⟩ + ‖r‖∞",
     source=Source(SEED_000, HW + ", proof of Lemma 2 (corrected)"),
@@ -420,7 +449,8 @@ def lemma2_hw_equality(xp, q):
     expected=Verdict.HOLDS,
     corrects="lemma2.hw_equality",
     proof_not_asserted="the catalogue's corrected route (= ⟨∇g, Δθ⟩ − yᵀr, then ≤): the handwritten proof "
-    "writes the first link as '= ⟨∇_θ g, ∅ − θ⟩ + max r' (lemma2.hw_equality, refuted)",
+    "writes the first link as '= ⟨∇_θ g, ∅ − θ⟩ + max r' (lemma2.hw_equality, refuted); its chain as written "
+    "is lemma2.hw_chain (broken at step 1)",
     same_as=("lemma2.eq6",),
     relations=("=", "<="),
     labels=["chain rule, ∇_{VS_t} g = −y_t", "−yᵀr ≤ ‖y‖₁‖r‖∞ = ‖r‖∞"],
