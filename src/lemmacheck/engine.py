@@ -19,6 +19,7 @@ from .claim import REGISTRY, Claim, NumericCheck
 from .errors import LemmacheckError
 from .kinds import Context, Outcome, checker_for
 from .kinds.derivation import combine
+from .links import judge_links
 from .profile import Profile, claim_seed
 from .results import SCHEMA_VERSION, ClaimResult, Proof, jsonable, record_to_json
 from .search import SweepChunk, SweepPart, SweepRunner, sweep_chunk
@@ -208,17 +209,6 @@ def run_with_links(claim: Claim, profile: Profile) -> ClaimResult:
 def registry_runner(profile: Profile) -> Callable[[list[str]], list[ClaimResult]]:
     """Run claims by id from the registry, here (ids it does not hold are left out)."""
     return lambda ids: [run_claim(REGISTRY[i], profile) for i in ids if i in REGISTRY]
-
-
-def judge_links(results: list[ClaimResult], run_missing: Callable[[list[str]], list[ClaimResult]]) -> None:
-    """Judge every linked step from the linked claims' results: those of the run, and for a claim the
-    selection left out, the result ``run_missing`` computes for it (not added to the run's results)."""
-    by_id = {r.id: r for r in results}
-    missing = [i for i in links.linked_ids(results) if i not in by_id]
-    if missing:
-        by_id |= {r.id: r for r in run_missing(missing)}
-    for r in results:
-        links.resolve(r, by_id)
 
 
 def run_study(study, profile: Profile) -> dict:

@@ -8,12 +8,12 @@ computed, never declared.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from .results import ClaimResult, Proof
 from .verdict import ProofStatus, Verdict
 
-__all__ = ["pending", "resolve", "linked_ids"]
+__all__ = ["pending", "resolve", "linked_ids", "judge_links"]
 
 #: verdicts under which the linked step stands (APPROXIMATE: a first-order statement, measured as one)
 _STANDS = (Verdict.PROVED, Verdict.HOLDS, Verdict.APPROXIMATE)
@@ -67,7 +67,7 @@ def resolve(result: ClaimResult, verdicts: Mapping[str, ClaimResult]) -> None:
             return  # broken already, no later than this link
         linked = verdicts.get(other)
         verdict = linked.verdict if linked is not None else None
-        if verdict is Verdict.REFUTED:
+        if linked is not None and verdict is Verdict.REFUTED:
             result.proof = Proof(
                 ProofStatus.BROKEN,
                 step,
@@ -84,3 +84,14 @@ def resolve(result: ClaimResult, verdicts: Mapping[str, ClaimResult]) -> None:
             return
     if own_break is None:
         result.proof = _own(result)
+
+
+def judge_links(results: list[ClaimResult], run_missing: Callable[[list[str]], list[ClaimResult]]) -> None:
+    """Judge every linked step from the linked claims' results: those of the run, and for a claim the
+    selection left out, the result ``run_missing`` computes for it (not added to the run's results)."""
+    by_id = {r.id: r for r in results}
+    missing = [i for i in linked_ids(results) if i not in by_id]
+    if missing:
+        by_id |= {r.id: r for r in run_missing(missing)}
+    for r in results:
+        resolve(r, by_id)
