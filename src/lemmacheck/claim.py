@@ -33,7 +33,8 @@ __all__ = [
 ]
 
 RELATIONS = ("=", "<=", "<", ">=", ">", "~")
-_ID_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
+#: a claim's (or study's) id: dotted lower-case, ``topic.name``
+ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
 _EXPECTABLE = (Verdict.PROVED, Verdict.HOLDS, Verdict.REFUTED, Verdict.APPROXIMATE, Verdict.INCONCLUSIVE)
 
 
@@ -196,7 +197,7 @@ class Claim:
 
 def validate_meta(claim_id: str, meta: Mapping[str, Any]) -> None:
     """Validate before anything runs, and say what to change (Hypothesis ``validation`` style)."""
-    if not isinstance(claim_id, str) or not _ID_RE.match(claim_id):
+    if not isinstance(claim_id, str) or not ID_PATTERN.match(claim_id):
         raise ClaimDefinitionError(
             str(claim_id), "the id must be dotted lower-case, like 'lse.bound'", "rename the claim"
         )
@@ -250,7 +251,7 @@ def validate_step_links(claim_id: str, meta: Mapping[str, Any]) -> tuple[tuple[i
     for step, other in links.items():
         if isinstance(step, bool) or not isinstance(step, int) or step < 1:
             raise ClaimDefinitionError(claim_id, f"step_is: {step!r} is not a 1-based step number", fix)
-        if not isinstance(other, str) or not _ID_RE.match(other) or other == claim_id:
+        if not isinstance(other, str) or not ID_PATTERN.match(other) or other == claim_id:
             raise ClaimDefinitionError(
                 claim_id, f"step_is: step {step} names {other!r}, not the id of another claim", fix
             )
