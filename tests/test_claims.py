@@ -1,6 +1,7 @@
 """Every registered claim: its computed verdict and proof status must equal the catalogue's expectation.
 
-The test id is the claim id, so ``pytest -k lse`` selects the log-sum-exp claims.  A derivation that
+The test id is the claim id, so ``pytest -k lse`` selects the log-sum-exp claims.  A chain whose step is
+another claim's statement (``step_is=``) is judged with that claim run beside it.  A derivation that
 changes so that its verdict, its first broken step or its proof status changes breaks this test.  A
 declaration that is malformed is a failing test under its own id, so ``pytest -k <id>`` never passes it.
 """
@@ -15,7 +16,7 @@ import pytest
 
 from lemmacheck.claim import REGISTRY
 from lemmacheck.discovery import discover, find_root
-from lemmacheck.engine import run_claim
+from lemmacheck.engine import run_with_links
 
 IMPORT_ERRORS = discover()
 CLAIM_IDS = REGISTRY.ids()
@@ -74,6 +75,7 @@ def test_links_between_claims_resolve():
         (c.id, link) for c in REGISTRY for link in (c.corrects, *c.same_as) if link and link not in ids
     ]
     assert not dangling, f"corrects= / same_as= naming no claim: {dangling}"
+    assert not REGISTRY.link_problems(), "\n".join(msg for _, _, msg in REGISTRY.link_problems())
     # A corrected form must correct something: a claim refuted or only approximate as written, or one whose
     # proof as written is broken.
     uncorrected = [
@@ -89,7 +91,7 @@ def test_links_between_claims_resolve():
 @pytest.mark.parametrize("claim_id", CLAIM_IDS, ids=CLAIM_IDS)
 def test_claim(claim_id, lemmacheck_profile, lemmacheck_record):
     claim = REGISTRY[claim_id]
-    result = run_claim(claim, lemmacheck_profile)
+    result = run_with_links(claim, lemmacheck_profile)
     lemmacheck_record(result)
     where = f"{claim_id} ({claim.source.file}, {claim.source.location})"
     assert result.verdict.value != "ERROR", result.message

@@ -15,7 +15,7 @@ import sympy as sp
 
 from conftest import planted_meta
 from lemmacheck import Source, Verdict, derivation, identity, inequality
-from lemmacheck.engine import run_claim
+from lemmacheck.engine import run_claim, run_claims, run_with_links
 from lemmacheck.inputs import Array, ProbVector
 from lemmacheck.profile import QUICK
 from lemmacheck.verdict import ProofStatus
@@ -281,6 +281,99 @@ def test_a_sound_chain_and_a_claim_without_one(registry):
 
     assert run_claim(registry["planted.sound_chain"], QUICK.with_seed(1)).proof.status is ProofStatus.SOUND
     assert run_claim(registry["planted.no_chain"], QUICK.with_seed(1)).proof.status is ProofStatus.NONE
+
+
+def _chain_and_sibling(sibling_constant: float, *, expected_broken_step: int | None):
+    """A sound chain |x|/2 <= |x| <= 2|x| whose step 2 is declared to be the statement of a sibling,
+    |x| <= c|x|: REFUTED for c < 1, HOLDS for c >= 1."""
+
+    @inequality(
+        "planted.sibling",
+        inputs={"x": Array("n")},
+        dims={"n": [1, 2]},
+        **planted_meta(Verdict.REFUTED if sibling_constant < 1 else Verdict.HOLDS),
+    )
+    def sibling(xp, x):
+        a = xp.sum(xp.abs(x), axis=-1)
+        return a, sibling_constant * a
+
+    @inequality(
+        "planted.linked_chain",
+        inputs={"x": Array("n")},
+        dims={"n": [1, 2]},
+        relations=("<=", "<="),
+        step_is={2: "planted.sibling"},
+        **planted_meta(expected_broken_step=expected_broken_step),
+    )
+    def linked_chain(xp, x):
+        a = xp.sum(xp.abs(x), axis=-1)
+        return a / 2, a, 2 * a
+
+
+def test_a_chain_whose_step_is_a_refuted_claim_is_broken_there_naming_it(registry):
+    _chain_and_sibling(0.5, expected_broken_step=2)
+    alone = run_claim(registry["planted.linked_chain"], QUICK.with_seed(1))
+    assert alone.proof.status is ProofStatus.UNSETTLED  # never sound over a link nobody checked
+    assert alone.proof.linked_claim == "planted.sibling"
+    r = run_with_links(registry["planted.linked_chain"], QUICK.with_seed(1))
+    assert r.verdict is Verdict.HOLDS and all(s.status == "holds" for s in r.steps)
+    assert r.proof.status is ProofStatus.BROKEN and r.proof.step == 2 == r.first_broken_step
+    assert r.proof.linked_claim == "planted.sibling" and "planted.sibling" in r.proof.reason
+    assert r.proof.counterexample is not None and r.proof.counterexample["dps"] >= 60
+    assert r.matches_expectation
+    run = run_claims(QUICK.with_seed(1), keyword="linked_chain", with_studies=False)
+    (chain,) = run.results  # the sibling ran to judge the link, and is not added to the selection
+    assert chain.proof.status is ProofStatus.BROKEN and chain.proof.linked_claim == "planted.sibling"
+
+
+def test_a_chain_whose_linked_claim_holds_stays_sound(registry):
+    _chain_and_sibling(1.0, expected_broken_step=None)
+    r = run_with_links(registry["planted.linked_chain"], QUICK.with_seed(1))
+    assert r.proof.status is ProofStatus.SOUND and r.first_broken_step is None
+    assert r.matches_expectation
+
+
+@pytest.mark.parametrize(
+    ("step_is", "problem"),
+    [
+        ({3: "planted.sibling"}, "the chain has 2 step(s)"),
+        ({0: "planted.sibling"}, "not a 1-based step number"),
+        ({1: "Not An Id"}, "not the id of another claim"),
+        ({1: "planted.bad_link"}, "not the id of another claim"),
+    ],
+)
+def test_a_malformed_step_link_is_a_declaration_error(registry, step_is, problem):
+    @inequality(
+        "planted.bad_link",
+        inputs={"x": Array("n")},
+        dims={"n": [1]},
+        relations=("<=", "<="),
+        step_is=step_is,
+        **planted_meta(),
+    )
+    def bad(xp, x):
+        return x[..., 0], x[..., 0], x[..., 0]
+
+    assert "planted.bad_link" not in registry
+    assert any(problem in msg for cid, _, msg in registry.definition_errors if cid == "planted.bad_link")
+
+
+def test_a_link_to_an_undeclared_claim_is_an_error_naming_both(registry):
+    @inequality(
+        "planted.dangling_link",
+        inputs={"x": Array("n")},
+        dims={"n": [1]},
+        relations=("<=", "<="),
+        step_is={1: "planted.nowhere"},
+        **planted_meta(),
+    )
+    def dangling(xp, x):
+        return x[..., 0], x[..., 0], x[..., 0]
+
+    ((cid, _, msg),) = registry.link_problems()
+    assert cid == "planted.dangling_link" and "planted.nowhere" in msg
+    r = run_with_links(registry["planted.dangling_link"], QUICK.with_seed(1))
+    assert r.proof.status is ProofStatus.UNSETTLED and "did not check" in r.proof.reason
 
 
 # --------------------------------------------------------------------------- minimal counterexamples

@@ -123,19 +123,21 @@ def _lemma1_chain(xp, q, p_norm):
     r"\tfrac12\|z^+-z\|_\infty^2 \le f_t + \|r\|_\infty + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + "
     r"\tfrac12\|z^+-z\|_\infty^2",
     expected=Verdict.HOLDS,
-    expected_broken_step=3,
+    expected_broken_step=1,
+    step_is={1: "lse.bound_eq3"},
     relations=("<=", "=", "<=", "<="),
     labels=[
-        "eq. (2)/(3) at z = Vs_t (square restored, as in eq. (2) and Lemma 1)",
+        "eq. (3) at z = Vs_t (printed without the square of eq. (2) and Lemma 1)",
         "eq. (4): z⁺ − z = r + ⟨∇_Φ Vs_t, ΔΦ⟩ and the chain rule",
         "rᵀ softmax ≤ ‖r‖∞ ‖softmax‖∞ (as written)",
         "‖softmax‖∞ ≤ 1",
     ],
     **ON_RNN,
-    notes="End to end the chain is Lemma 1 and holds; step 3 is false whenever r has entries of one sign "
-    "and p is not one-hot (Hölder pairs ‖·‖∞ with ‖·‖₁, not with ‖·‖∞): e.g. r = (1, 1), p = (½, ½) gives "
-    "1 > ½. Step 1 uses eq. (3) with the square of eq. (2); eq. (3) as printed (no square) is "
-    "lse.bound_eq3. The corrected chain is lemma1.proof_chain.corrected.",
+    notes="End to end the chain is Lemma 1 and holds. Step 1 is eq. (3) as printed, with ½‖z⁺ − z‖∞ and "
+    "no square: that is lse.bound_eq3, REFUTED, so the proof as written breaks at step 1 (the check of the "
+    "step itself restores the square of eq. (2), and holds). Step 3 is false as well whenever r has entries "
+    "of one sign and p is not one-hot (Hölder pairs ‖·‖∞ with ‖·‖₁, not with ‖·‖∞): e.g. r = (1, 1), "
+    "p = (½, ½) gives 1 > ½. The corrected chain is lemma1.proof_chain.corrected.",
 )
 @on_terms
 def lemma1_proof_chain(xp, q):
@@ -155,6 +157,9 @@ def lemma1_proof_chain(xp, q):
     labels=["eq. (2) at z = Vs_t", "eq. (4)", "Hölder: rᵀp ≤ ‖r‖∞‖p‖₁", "‖softmax‖₁ = 1"],
     **ON_RNN,
     same_as=("lemma1.proof_chain",),
+    proof_not_asserted="the catalogue's corrected route: eq. (3) with the square of eq. (2) and Hölder with "
+    "‖softmax‖₁ = 1, where the document writes no square and ‖softmax‖∞; the document's chain is "
+    "lemma1.proof_chain (broken at step 1)",
 )
 @on_terms
 def lemma1_proof_chain_corrected(xp, q):
@@ -208,7 +213,7 @@ def lemma1_eq4(xp, q):
     statement=r"f_{-t}(\emptyset) \le f_{-t}(\theta) + \langle\nabla_\theta "
     r"f_{-t}(\theta),\emptyset-\theta\rangle + \frac12\|VS_t(\emptyset) - VS_t(\theta)\|_\infty^2 + r",
     expected=Verdict.HOLDS,
-    same_as=("lemma1.bound",),
+    same_as=("lemma1.bound", "lemma1.bound_hw.each_entry", "lemma1.bound_hw.max_entry"),
     **ON_RNN,
     notes="PUZZLE: as transcribed the statement adds the vector r to a scalar ('+ r'); the proof ends with "
     "'+ max_{‖r‖∞} r'. Our reading, consistent with seed 001's Lemma 1, is '+ ‖r‖∞'; '∅' is the "
@@ -216,6 +221,33 @@ def lemma1_eq4(xp, q):
 )
 def lemma1_bound_hw(xp, act, **inputs):
     return lemma1_bound(xp, act=act, **inputs)
+
+
+_HW_LEMMA1 = Source(
+    SEED_000,
+    HW + ", Lemma 1 ('+ r' read entry by entry)",
+    quote="Lemma 1: f_{-t}(∅) ≤ f_{-t}(θ) + ⟨∇_θ f_{-t}(θ), ∅ − θ⟩ + 1/2 ||V S_t(∅) − V S_t(θ)||_∞^2 + r",
+)
+
+
+@inequality(
+    "lemma1.bound_hw.each_entry",
+    title="Handwritten Lemma 1 of seed 000 with '+ r' read as a vector inequality: the bound with + r_j "
+    "holds for every entry j (so with min_j r_j)",
+    source=_HW_LEMMA1,
+    statement=r"f_{-t}(\emptyset) \le f_{-t}(\theta) + \langle\nabla_\theta f_{-t}(\theta),\emptyset-\theta"
+    r"\rangle + \frac12\|VS_t(\emptyset) - VS_t(\theta)\|_\infty^2 + r_j\ \ \forall j",
+    expected=Verdict.REFUTED,
+    same_as=("lemma1.bound_hw", "lemma1.bound_hw.max_entry"),
+    **ON_SMALL_RNN,
+    notes="One of the readings of the trailing '+ r' (a vector added to a scalar): the scalar inequality "
+    "broadcast over the entries of r, i.e. with min_j r_j. lemma1.bound_hw reads '+ ‖r‖∞' (seed 001's "
+    "Lemma 1); lemma1.bound_hw.max_entry (weighted_lse.py) reads the proof's last line, '+ max r', as "
+    "max_j r_j.",
+)
+@on_terms
+def lemma1_bound_hw_each_entry(xp, q):
+    return q["f_new"] - q["f"] - q["grad_f"], q["half_sq"] + xp.min(q["r"], axis=-1)
 
 
 @identity(
@@ -379,6 +411,35 @@ def lemma2_hw_equality(xp, q):
 
 
 @inequality(
+    "lemma2.hw_chain",
+    title="Handwritten proof of Lemma 2, its two lines as written: '= ⟨∇g, ∅ − θ⟩ + max r ≤ ⟨∇g, ∅ − θ⟩ + "
+    "max r'",
+    source=Source(
+        SEED_000,
+        HW + ", proof of Lemma 2",
+        quote="similarly, ⟨∇_{VS_t(θ)}, g_{-t}(θ), VS_t(∅) − VS_t(θ)⟩ = ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + "
+        "max_{||r||_∞} r ≤ ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + max r",
+    ),
+    statement=r"\langle\nabla_{VS_t} g_{-t}, VS_t(\emptyset)-VS_t(\theta)\rangle = \langle\nabla_\theta "
+    r"g_{-t},\emptyset-\theta\rangle + \max_{\|r\|_\infty} r \le \langle\nabla_\theta g_{-t},\emptyset-"
+    r"\theta\rangle + \max r",
+    expected=Verdict.HOLDS,
+    expected_broken_step=1,
+    same_as=("lemma2.hw_equality", "lemma2.eq6"),
+    relations=("=", "<="),
+    labels=["'= … + max_{‖r‖∞} r' (as written)", "'≤ … + max r'"],
+    **ON_RNN,
+    notes="Both 'max_{‖r‖∞} r' and 'max r' are read as ‖r‖∞, as in lemma2.hw_equality and lemma2.bound_hw. "
+    "End to end it is eq. (6) of seed 001 and holds; the first link, an '=' where only '≤' is true, is "
+    "lemma2.hw_equality (refuted), and the second is then an equality.",
+)
+@on_terms
+def lemma2_hw_chain(xp, q):
+    bound = q["grad_g"] + q["r_inf"]
+    return dot(xp, -q["y"], q["dz"]), bound, bound
+
+
+@inequality(
     "lemma2.hw_equality.corrected",
     title="Handwritten proof of Lemma 2 corrected: = ⟨∇g, Δθ⟩ − yᵀr ≤ ⟨∇g, Δθ⟩ + ‖r‖∞",
     source=Source(SEED_000, HW + ", proof of Lemma 2 (corrected)"),
@@ -387,6 +448,9 @@ def lemma2_hw_equality(xp, q):
     r"+ \|r\|_\infty",
     expected=Verdict.HOLDS,
     corrects="lemma2.hw_equality",
+    proof_not_asserted="the catalogue's corrected route (= ⟨∇g, Δθ⟩ − yᵀr, then ≤): the handwritten proof "
+    "writes the first link as '= ⟨∇_θ g, ∅ − θ⟩ + max r' (lemma2.hw_equality, refuted); its chain as written "
+    "is lemma2.hw_chain (broken at step 1)",
     same_as=("lemma2.eq6",),
     relations=("=", "<="),
     labels=["chain rule, ∇_{VS_t} g = −y_t", "−yᵀr ≤ ‖y‖₁‖r‖∞ = ‖r‖∞"],
@@ -455,13 +519,44 @@ def lemma2_eq5_hw(xp, act, **inputs):
     r"Vs_t(\Phi+\Delta\Phi)-Vs_t(\Phi)\rangle \le g_t(\Phi) + \langle\nabla_\Phi "
     r"g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
     expected=Verdict.HOLDS,
-    same_as=("lemma2.bound",),
+    same_as=("lemma2.bound", "lemma2.proof_chain_as_written"),
     relations=("=", "<="),
     labels=["eq. (5)", "eq. (6)"],
     **ON_RNN,
-    notes="The proof is sound and its conclusion contains g_t(Φ): what it proves is lemma2.bound, not the "
-    "printed lemma2.as_written.",
+    proof_not_asserted="the document's chain ends 'Combine formula 5 with 6, we will get Lemma 2', the "
+    "printed Lemma 2 without g_t(Φ) (lemma2.proof_chain_as_written); this chain stops at eq. (6) and keeps "
+    "g_t(Φ) in its conclusion, the catalogue's ending",
+    notes="Eq. (5) and eq. (6) hold and give g_t(Φ) + ⟨∇g_t, ΔΦ⟩ + ‖r‖∞: they prove lemma2.bound, not "
+    "the printed lemma2.as_written. The document's chain as written, with its last step to the printed "
+    "Lemma 2, is lemma2.proof_chain_as_written.",
 )
 @on_terms
 def lemma2_proof_chain(xp, q):
     return q["g_new"] - q["g"], dot(xp, -q["y"], q["dz"]), q["grad_g"] + q["r_inf"]
+
+
+@inequality(
+    "lemma2.proof_chain_as_written",
+    title="Proof of Lemma 2 as written: eq. (5), eq. (6), then 'we will get Lemma 2' as printed (no g_t(Φ))",
+    source=Source(
+        SEED_001,
+        "§A, proof of Lemma 2, eq. (5)–(6) and the line after (6)",
+        quote="Combine formula 5 with 6, we will get Lemma 2 immediately.",
+    ),
+    statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_{Vs_t} g_t, "
+    r"Vs_t(\Phi+\Delta\Phi)-Vs_t(\Phi)\rangle \le g_t(\Phi) + \langle\nabla_\Phi "
+    r"g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty \le \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + "
+    r"\|r\|_\infty",
+    expected=Verdict.REFUTED,
+    expected_broken_step=3,
+    same_as=("lemma2.as_written", "lemma2.proof_chain"),
+    relations=("=", "<=", "<="),
+    labels=["eq. (5)", "eq. (6)", "'we will get Lemma 2' (printed without g_t(Φ))"],
+    **ON_SMALL_RNN,
+    notes="End to end the chain is the printed Lemma 2 (lemma2.as_written), refuted. Steps 1 and 2 (eq. (5), "
+    "(6)) hold; the last step drops g_t(Φ) = −yᵀVs_t(Φ), true only where g_t(Φ) ≤ 0.",
+)
+@on_terms
+def lemma2_proof_chain_as_written(xp, q):
+    g, bound = q["g"], q["grad_g"] + q["r_inf"]
+    return q["g_new"], g + dot(xp, -q["y"], q["dz"]), g + bound, bound

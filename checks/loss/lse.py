@@ -84,6 +84,8 @@ def lse_bound_eq3_corrected(xp, x, dx):
     statement=r"v^\top\left(\mathrm{diag}(p) - pp^\top\right)v \le \|v\|_\infty^2 \quad (p = "
     r"\mathrm{softmax}(x))",
     expected=Verdict.HOLDS,
+    proof_not_asserted="the document cites the constant from [1] and gives no derivation; the SymPy chain "
+    "(derivations/loss/lse.py, n = 2) is the catalogue's own",
     inputs={"p": ProbVector("n"), "v": Array("n")},
     dims=DIMS,
     notes="vᵀ∇²h v is the variance of v under p, at most ((max v − min v)/2)² ≤ ‖v‖∞² (Popoviciu); the "

@@ -157,14 +157,45 @@ def loss_token_loss_eq1(xp, U, W, V, s0, X, Y, act):
     ),
     statement=r"E = \frac1M\sum_{t=1}^M\Big(\log\sum_{j=1}^K e^{V_{j,:}^T S_t}\Big) - y_t^T V S_t",
     expected=Verdict.HOLDS,
-    same_as=("loss.ce_rewrite", "loss.token_loss_eq1"),
+    same_as=("loss.ce_rewrite", "loss.token_loss_eq1", "loss.ce_rewrite_hw.literal"),
     **_ON_ONEHOT,
-    notes="PUZZLE: as transcribed, the parenthesis closes before '− y_tᵀVS_t' (leaving t unbound outside "
+    notes="The reading with the parenthesis as typeset is loss.ce_rewrite_hw.literal. PUZZLE: as "
+    "transcribed, the parenthesis closes before '− y_tᵀVS_t' (leaving t unbound outside "
     "the sum) and V_{j,:}ᵀS_t transposes a row. We read it as (1/M)Σ_t (log Σ_j e^{V_{j,:}s_t} − "
     "y_tᵀVs_t), the main text's formula; with that reading it holds (one-hot labels).",
 )
 def loss_ce_rewrite_hw(xp, U, W, V, s0, X, Y, act):
     return _ce_against_rewrite(xp, U, W, V, s0, X, Y, act)
+
+
+@identity(
+    "loss.ce_rewrite_hw.literal",
+    title="Handwritten restatement of the rewrite (seed 000 appendix), parenthesis as typeset: only the "
+    "log-sum-exp inside the sum, − y_tᵀVS_t outside it (t = M, the last token)",
+    source=Source(
+        SEED_000,
+        "handwritten appendix (end of file), first line (parenthesis as typeset)",
+        quote="E = 1/M Σ_{t=1}^M ( log Σ_{j=1}^K e^{V_{j,:}^T S_t} ) − y_t^T V S_t.",
+    ),
+    statement=r"E = \frac1M\sum_{t=1}^M\Big(\log\sum_{j=1}^K e^{V_{j,:}^T S_t}\Big) - y_M^T V S_M",
+    expected=Verdict.REFUTED,
+    same_as=("loss.ce_rewrite_hw",),
+    **_ON_ONEHOT,
+    notes="The second reading of the line; loss.ce_rewrite_hw reads the parenthesis as enclosing both "
+    "terms. As typeset, '− y_t^T V S_t' stands outside the sum, where t is bound by nothing; we bind it to "
+    "the last token t = M (the index the sum ends on) and leave it outside the 1/M. The two readings "
+    "agree for one token (M = 1) and differ from M = 2 on.",
+)
+def loss_ce_rewrite_hw_literal(xp, U, W, V, s0, X, Y, act):
+    ss = hidden_states(xp, U, W, s0, X, act)
+    T = X.shape[1]
+    mean_lse = _mean_over_tokens(
+        xp, U, W, V, s0, X, Y, act, lambda xp, V, s, y: xp.logsumexp(matvec(V, s), axis=-1)
+    )
+    return (
+        _mean_over_tokens(xp, U, W, V, s0, X, Y, act, cross_entropy),
+        mean_lse - dot(xp, Y[:, T - 1], matvec(V, ss[T])),
+    )
 
 
 def _shape_of_v():

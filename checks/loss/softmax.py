@@ -94,6 +94,8 @@ def softmax_holder_inf_inf(xp, x, r):
     r"r\|_\infty\|\mathrm{softmax}(\mathbf V\mathbf s_t)\|_1 = \|\mathbf r\|_\infty",
     expected=Verdict.HOLDS,
     corrects="softmax.holder_inf_inf",
+    proof_not_asserted="the catalogue's corrected Hölder step (‖·‖∞ with ‖·‖₁): the document pairs ‖r‖∞ with "
+    "‖softmax‖∞ (softmax.holder_inf_inf)",
     relations=("<=", "="),
     labels=["Hölder (‖·‖∞, ‖·‖₁)", "‖softmax‖₁ = 1"],
     **ON_XR,

@@ -128,6 +128,8 @@ def loss_f_sum_lse(xp, U, W, V, s0, X, act):
     r"V\|_{S^\infty}^2\|s_t\|_2^2",
     expected=Verdict.HOLDS,
     same_as=("lse.bound",),
+    step_is={1: "loss.f_single_lse"},
+    expected_broken_step=1,
     relations=("=", "<=", "=", "<="),
     labels=[
         "f_t(V + ΔV) = lse_1((V + ΔV)s_t)",
@@ -136,8 +138,9 @@ def loss_f_sum_lse(xp, U, W, V, s0, X, act):
         "⟨p, ΔVs_t⟩ = ⟨∇_V f, ΔV⟩ and ‖ΔVs_t‖∞ ≤ ‖ΔV‖_{S∞}‖s_t‖₂",
     ],
     **ON_V,
-    notes="f is read per token (f_t = lse(Vs_t), t = the last token), as the chain needs; with f the sum "
-    "over tokens the first '=' fails (loss.f_single_lse). ∇_V f is back-propagated, ⟨∇_{Vs_t} f, ΔVs_t⟩ "
+    notes="The check reads f per token (f_t = lse(Vs_t), t = the last token), as the chain needs; as written "
+    "f is the sum over tokens (§Loss Function, item 2), and the first '=' is then loss.f_single_lse, "
+    "REFUTED: the proof as written breaks at step 1. ∇_V f is back-propagated, ⟨∇_{Vs_t} f, ΔVs_t⟩ "
     "uses softmax(Vs_t) directly. Steps 2 and 4 are tight only in limits; the slack on RNN states is "
     "measured in loss.v_bound_token and the study loss.v_bound_tightness.",
 )

@@ -68,6 +68,7 @@ def _hw_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     r"f_{-t}(\theta),\emptyset-\theta\rangle"
     r" + \tfrac12\|VS_t(\emptyset)-VS_t(\theta)\|_\infty^2 + \max_p r_p",
     expected=Verdict.HOLDS,
+    same_as=("lemma1.bound_hw", "lemma1.bound_hw.each_entry"),
     **ON_RNN,
     notes="PUZZLE: 'max_{‖r‖∞} r' is garbled. lemma1.bound_hw reads it as ‖r‖∞; read as the largest entry "
     "max_p r_p (signed) the lemma is sharper and still true, because the term it bounds is pᵀr with p the "

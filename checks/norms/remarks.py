@@ -107,6 +107,8 @@ def s2_power_method(xp, X, v0):
     relations=("<=", "<="),
     labels=("power estimate ≤ σ₁", "σ₁ ≤ ‖X‖_F"),
     corrects="norms.s2_power_method",
+    proof_not_asserted="the catalogue's own chain: the document says the power method approximates the S² "
+    "norm (norms.s2_power_method) and gives no chain; this one bounds the estimate by σ₁ ≤ ‖X‖_F",
     inputs={"X": Array("m", "n"), "v0": Array("n")},
     dims={"m": [1, 2, 3], "n": [1, 2, 3]},
     where=_nondegenerate,

@@ -64,13 +64,39 @@ def schatten_holder(xp, A, B, p, q):
     statement=r"\mathbf{v}\ \text{a vector} \Rightarrow \|\mathbf{r}\|_{S^p} = \|\mathbf{r}\|_2\ \forall "
     r"p\in[1,+\infty]",
     expected=Verdict.PROVED,
+    same_as=("schatten.vector.r_as_written",),
     inputs={"v": Array("n", 1)},
     dims={"n": [1, 2, 3, 8, 16], "p": [1, 1.5, 2, 3, math.inf]},
-    notes="The hypothesis names v and the conclusion r (a slip of notation). A column vector has one "
+    notes="The hypothesis names v and the conclusion r, read here as a slip of the letter (the reading "
+    "with r as written is schatten.vector.r_as_written). A column vector has one "
     "singular value, ‖v‖₂, so every Schatten norm equals it; checked for column vectors.",
 )
 def schatten_vector(xp, v, p):
     return xp.schatten_norm(v, p), xp.vector_norm(v[..., 0], 2)
+
+
+@identity(
+    "schatten.vector.r_as_written",
+    title="Eq. (9) with its letters as written: the hypothesis is on v, the conclusion on r, which nothing "
+    "makes a vector",
+    source=Source(
+        SEED_001,
+        "§B, eq. (9) (r read as written, a matrix the hypothesis says nothing about)",
+        quote="if v is a vector, then ||r||_{S^p} = ||r||_2 ∀p ∈ [1, +∞]",
+    ),
+    statement=r"\|\mathbf{r}\|_{S^p} = \|\mathbf{r}\|_2\ \forall p\in[1,+\infty],\ \mathbf{r}\ "
+    r"\text{any matrix}",
+    expected=Verdict.REFUTED,
+    same_as=("schatten.vector",),
+    inputs={"r": Array("m", "n")},
+    dims={"m": [1, 2, 3], "n": [1, 2, 3], "p": [1, 2, math.inf]},
+    notes="The second reading of eq. (9): schatten.vector reads r as the vector v (a slip of the letter). "
+    "Read as written, the hypothesis constrains v and the conclusion is about r; for a matrix r with two "
+    "nonzero singular values ‖r‖_{S^p} depends on p, so it cannot equal ‖r‖₂ (here the Euclidean norm of "
+    "its entries, ‖r‖_{S²}) for every p.",
+)
+def schatten_vector_r_as_written(xp, r, p):
+    return xp.schatten_norm(r, p), xp.sqrt(xp.sum(r * r, axis=(-2, -1)))
 
 
 @inequality(
@@ -93,6 +119,8 @@ def schatten_trace_duality(xp, M1, M2):
     source=Source(SEED_001, "§B, eq. (11)", quote="||x ⊙ y||_2 ≤ ||x||_∞ ||y||_2"),
     statement=r"\|\mathbf{x}\odot\mathbf{y}\|_2 \le \|\mathbf{x}\|_\infty\|\mathbf{y}\|_2",
     expected=Verdict.HOLDS,
+    proof_not_asserted="the document states eq. (11) among the facts whose proofs it refers to [2], [3]; the "
+    "SymPy chain (derivations/norms/schatten.py, n = 2) is the catalogue's own",
     inputs={"x": Array("n"), "y": Array("n")},
     dims={"n": [1, 2, 3, 5, 8, 16]},
     notes="Attained when |x| is constant on the support of y (tightness → 1; exactly 1 at n = 1).",

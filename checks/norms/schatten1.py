@@ -85,6 +85,8 @@ def norms_s1_monotone_nonneg(xp, B, D, lam):
     r"\|\mathbf B\|_{\ell_1} \le \|\mathbf A\|_{\ell_1}",
     expected=Verdict.HOLDS,
     corrects="norms.s1_monotone",
+    proof_not_asserted="the catalogue's own route to what entrywise domination gives (through ‖·‖_{ℓ1}); the "
+    "document asserts S¹ monotonicity directly (norms.s1_monotone) with no chain",
     relations=("<=", "<="),
     labels=["triangle inequality over B = Σ B_ij e_i e_jᵀ", "entrywise domination"],
     **_DOMINATED,

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from checks._vocab.activations import SUP_D1, activation, curvature_ratio
-from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
+from checks._vocab.linalg import dot, frob, inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.rnn import preactivations_and_states
 from checks.sensitivity._helpers import (
     forward_sensitivities,
@@ -270,6 +270,14 @@ def lemma3_outer_part(xp, wrt, U, W, s0, X, v, D, act, T, *, corrected, **_):
     e1 = norm2(xp, lamdot * v) * norm2(xp, y)
     e2 = inf_norm(xp, lamdot) * norm2(xp, v) * norm2(xp, y)
     return e0, e1, e2, m * sinf(xp, D) * norm2(xp, v) * norm2(xp, y)
+
+
+def lemma3_outer_inner(xp, wrt, U, W, s0, X, v, D, act, T, **_):
+    """The first step of eq. (17)/(28) with V_pᵀy as typeset, an inner product: ‖(dλ'/dt)(V_p·y)‖_{S¹} =
+    |V_p·y|‖dλ'/dt‖₁ against ‖dλ'/dt ⊙ V_pᵀ‖₂‖y‖₂ (y = x_T, needing N = H, or s_{T−1})."""
+    fw, lamdot, _ = _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected=False)
+    y = wrt.input_at(fw["states"], X, T)
+    return xp.abs(dot(xp, v, y)) * xp.sum(xp.abs(lamdot), axis=-1), norm2(xp, lamdot * v) * norm2(xp, y)
 
 
 def lemma3_tensor_part(xp, wrt, U, W, s0, X, v, D, act, T, *, corrected, **_):

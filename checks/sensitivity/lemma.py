@@ -156,6 +156,8 @@ def lemma3_eq20(xp, U, W, s0, X, D, act, T):
     r"\Delta\mathbf{W}\|_{S^\infty}",
     expected=Verdict.HOLDS,
     corrects="lemma3.eq20",
+    proof_not_asserted="the catalogue's corrected route (|λ''/λ'| and the S¹ norm of P_t); the document's "
+    "chain is lemma3.eq20 (broken at step 2)",
     **_EQ20,
     labels=("eq. (19) for W", "Hölder with P_t", "pull |·| out"),
 )

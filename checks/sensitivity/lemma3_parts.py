@@ -6,7 +6,9 @@ from checks._vocab.sources import SEED_001
 from checks.sensitivity._helpers import SENS_RNN_DIMS, sens_rnn_inputs
 from checks.sensitivity._mirror import (
     WRT,
+    Mirror,
     declare,
+    lemma3_outer_inner,
     lemma3_outer_part,
     lemma3_tensor_part,
     written_and_corrected,
@@ -44,6 +46,14 @@ _TENSOR_STEPS = ("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)")
 #: eq. (18)/(31), as written and corrected: the four steps on the tensor part
 _TENSOR = dict(dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH}, relations=("<=", "<=", "<=", "<="))
 
+
+def _corrected_route(change: str, written: str, step: int) -> str:
+    return (
+        f"the catalogue's corrected route: {change}; the document's chain is {written} "
+        f"(broken at step {step})"
+    )
+
+
 MIRRORED = [
     *written_and_corrected(
         inequality,
@@ -76,6 +86,11 @@ MIRRORED = [
             r"\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{Q}_{t,:,:,q}\|_{S^1}\Big)\|"
             r"\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2",
             expected=Verdict.HOLDS,
+            proof_not_asserted=_corrected_route(
+                "Q_t and |λ''/λ'| in the last step where eq. (17) has Q_{t−1} and the signed ratio",
+                "sens.eq17",
+                3,
+            ),
             labels=(*_OUTER_STEPS, "corrected Lemma 3"),
         ),
     ),
@@ -110,6 +125,12 @@ MIRRORED = [
             r"\max_q\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}\|_{S^1}"
             r"\Big)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2",
             expected=Verdict.HOLDS,
+            proof_not_asserted=_corrected_route(
+                "'≤', P_t and |λ''/λ'| in the last step where eq. (28) writes '=', P_{t−1} and the "
+                "signed ratio",
+                "sens.eq28",
+                3,
+            ),
             relations=("<=", "<=", "<="),
             labels=(*_OUTER_STEPS, "corrected Lemma 3 for W"),
         ),
@@ -144,6 +165,11 @@ MIRRORED = [
             r"\infty}\max_q\Big(\Big|\tfrac{\lambda_{tq}''}{\lambda_{tq}'}\Big|\|\mathbf{Q}_{t:,:,q}"
             r"\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2",
             expected=Verdict.HOLDS,
+            proof_not_asserted=_corrected_route(
+                "Q_t and |λ''/λ'| in the last step where eq. (18) has Q_{t−1} and the signed ratio",
+                "sens.eq18",
+                4,
+            ),
             labels=(*_TENSOR_STEPS, "corrected Lemma 3"),
         ),
     ),
@@ -176,10 +202,53 @@ MIRRORED = [
             r"\infty}\max_q\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}"
             r"\|_{S^1}\Big)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2",
             expected=Verdict.HOLDS,
+            proof_not_asserted=_corrected_route(
+                "P_t and |λ''/λ'| in the last step where eq. (31) has P_{t−1} and the signed ratio",
+                "sens.eq31",
+                4,
+            ),
             labels=(*_TENSOR_STEPS, "corrected Lemma 3"),
         ),
     ),
 ]
 
-for row in MIRRORED:
+
+def _inner_reading(claim_id: str, wrt, eq: str, y: str, quote: str, written: str, inputs: dict) -> Mirror:
+    """The first step of eq. (17)/(28) with 'V_pᵀ y' as typeset (an inner product), beside ``written``,
+    which reads it as the outer product V_pᵀyᵀ."""
+    return Mirror(
+        inequality,
+        claim_id,
+        wrt,
+        lemma3_outer_inner,
+        dict(
+            title=f"Eq. ({eq}), first step, with 'V_pᵀ {y}' as typeset: the inner product V_p·{y}",
+            source=Source(SEED_001, f"{_SECTION[eq]}, eq. ({eq}) (V_pᵀ{y} read as typeset)", quote=quote),
+            statement=rf"\|\tfrac{{d}}{{d_t}}\mathbf{{\Lambda}}_t'\,(\mathbf{{V}}_p^T\mathbf{{{y}}})"
+            rf"\|_{{S^1}} \le \|\tfrac{{d}}{{d_t}}\lambda_t'\odot\mathbf{{V}}_p^T\|_2\|\mathbf{{{y}}}\|_2,\ "
+            rf"\mathbf{{V}}_p^T\mathbf{{{y}}}\in\mathbb{{R}}",
+            expected=Verdict.REFUTED,
+            same_as=(written,),
+            inputs=inputs,
+            dims=SENS_RNN_DIMS,
+            notes=f"The second reading of the left side of eq. ({eq}); {written} (and its chain) reads 'V_pᵀ "
+            f"{y}' as the outer product V_pᵀ{y}ᵀ, a transpose lost in the conversion. As typeset, V_pᵀ{y} "
+            f"is the inner product of two H-vectors (for x_t: with N = H, the only case it is defined), and "
+            "the matrix is the diagonal (V_p·y) dΛ'_t/dt, whose S¹ norm |V_p·y|‖dλ'_t/dt‖₁ the step's right "
+            "side does not bound (V_p = y = e₁, dλ'/dt = (1, 1) gives 2 > 1).",
+        ),
+    )
+
+
+_SECTION = {"17": "§B.1", "28": "§B.2"}
+INNER_READINGS = [
+    _inner_reading(
+        "sens.eq17.inner", U, "17", "x_t", _EQ17_QUOTE, "sens.eq17", sens_rnn_inputs(N="H", direction="U")
+    ),
+    _inner_reading(
+        "sens.eq28.inner", W, "28", "s_{t-1}", _EQ28_QUOTE, "sens.eq28", sens_rnn_inputs(direction="W")
+    ),
+]
+
+for row in MIRRORED + INNER_READINGS:
     declare(row, __name__)

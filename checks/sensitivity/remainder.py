@@ -43,6 +43,9 @@ _REMAINDER = dict(
     dims={"H": [1, 2, 3], "T": [2, 4], "act": SMOOTH},
     relations=("=", "<="),
     labels=("integral form of the remainder", "Hölder, eq. (10)"),
+    # Step 1 as written pairs with tr([·]Δ), which the literal-trace claims (remainder_trace.py) refute;
+    # the check computes the step with the Frobenius pairing, so the link, not the step, breaks the proof.
+    expected_broken_step=1,
     tol=QUAD_TOL,
 )
 _U_REMAINDER = dict(_REMAINDER, inputs=sens_rnn_inputs(direction="U", step=(-0.15, 0.15)), notes=_UREM_NOTES)
@@ -71,6 +74,7 @@ MIRRORED = [
             r"\mathbf{U}^k),\Delta\mathbf{U}\rangle]_p = \int_0^1\mathrm{tr}([\ldots]\Delta\mathbf{U})d_t "
             r"\le \|\Delta\mathbf{U}\|_{S^\infty}\Big\|\int_0^1\ldots d_t\Big\|_{S^1}",
             same_as=("sens.eq14_remainder",),
+            step_is={1: "sens.u_remainder_trace_000"},
             **_U_REMAINDER,
         ),
     ),
@@ -92,6 +96,7 @@ MIRRORED = [
             r"\mathbf{U}^k)]\Delta\mathbf{U})d_t \le "
             r"\|\Delta\mathbf{U}\|_{S^\infty}\|\int_0^1\ldots\|_{S^1}d_t",
             same_as=("sens.u_remainder_000",),
+            step_is={1: "sens.eq14_trace"},
             **_U_REMAINDER,
         ),
     ),
@@ -116,6 +121,7 @@ MIRRORED = [
             r"\mathbf{s}_t(\mathbf{W}^k+t\Delta\mathbf{W}) - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}"
             r"\mathbf{s}_t(\mathbf{W}^k)\Big\|_{S^1}dt",
             same_as=("sens.eq24_remainder",),
+            step_is={1: "sens.w_remainder_trace_000"},
             **_W_REMAINDER,
             notes=_REM_NOTES,
         ),
@@ -138,6 +144,7 @@ MIRRORED = [
             r"\mathbf{W}^k)]\Delta\mathbf{W})d_t \le \|\Delta\mathbf{W}\|_{S^\infty}\|\int_0^1 "
             r"\ldots\|_{S^1}d_t",
             same_as=("sens.w_remainder_000",),
+            step_is={1: "sens.eq24_trace"},
             **_W_REMAINDER,
             notes=_REM_NOTES
             + " The text before eq. (24) repeats the first part twice ('we need to upper bound "

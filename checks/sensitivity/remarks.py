@@ -260,6 +260,8 @@ _GUESS = (
     r"H\max_p\|\mathrm{Mtr}"
     r"(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}",
     expected=Verdict.HOLDS,
+    proof_not_asserted="the document only guesses a tighter bound exists with a 3-D tensor and gives no "
+    "chain; this chain is the catalogue's reading of the guess",
     relations=("<=", "<="),
     labels=("Hölder per row, then the Euclidean norm of the rows (3-tensor form)", "‖a‖₂ ≤ √H‖a‖∞"),
     inputs={k: v for k, v in sens_rnn_inputs(direction="W").items() if k != "v"},

@@ -144,9 +144,13 @@ _UP1_QUOTE = (
         "Hölder, √H max_p",
         "factor",
     ),
-    notes="'‖x_t^2‖₂' is read as ‖x_t‖₂ (conversion garble). Unlike the W section (sens.w_part1_chain_000, "
-    "broken at its step 4), the U section keeps λ''_t inside the norm, ‖λ''_t ⊙ (ΔU x_t + W Q_{t−1}vec "
-    "ΔU)‖₂, and then uses ‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂: every step is sound.",
+    step_is={5: "sens.u_x_squared_000"},
+    expected_broken_step=5,
+    notes="As written, step 5 bounds ‖ΔU x_t‖₂ by ‖ΔU‖_{S∞}‖x_t^2‖₂, which sens.u_x_squared_000 refutes: the "
+    "proof as written breaks there (the check of the step itself reads ‖x_t^2‖₂ as ‖x_t‖₂, and holds). "
+    "Unlike the W section (sens.w_part1_chain_000, broken at its step 4), the U section keeps λ''_t inside "
+    "the norm, "
+    "‖λ''_t ⊙ (ΔU x_t + W Q_{t−1}vec ΔU)‖₂, and then uses ‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂: steps 1-4 and 6 hold.",
 )
 def u_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
     return part1_chain(xp, WRT["U"], U, W, s0, X, v, D, act, T, step3="inside")

@@ -177,14 +177,14 @@ def w_chain_000(xp, U, W, s0, X, v, D, act, T):
     r"\mathbf{\Lambda}'_t\mathbf{V}_p^T\mathbf{s}_{t-1} + \mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tilde{"
     r"\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T",
     expected=Verdict.HOLDS,
-    same_as=("sens.w_grad_mtr",),
+    same_as=("sens.w_grad_mtr", "sens.eq26_grad.inner"),
     **FD_PROBED["W"],
     relations=("=", "="),
     labels=("tensor form (S̄ + P W̃ᵀ) ×₃ (λ' ⊙ V_p)", "split"),
     notes="Reading of the 3-tensor notation: P_{t−1} is H×H×H with P_{:,:,q} = ∂s_{t−1,q}/∂W, T·ṽ "
     "contracts the third index with a vector (Lemma 4's T ṽ), W̃ᵀ acts on the third index, S̄_{t−1}[i,j,q] "
     "= δ_iq s_{t−1,j}. 'V_pᵀ s_{t−1}' must be the outer product V_pᵀ s_{t−1}ᵀ (a transpose is lost in the "
-    "conversion).",
+    "conversion); the reading as typeset, an inner product, is sens.eq26_grad.inner.",
 )
 def eq26_grad(xp, U, W, s0, X, v, B, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
@@ -196,6 +196,35 @@ def eq26_grad(xp, U, W, s0, X, v, B, act, T):
     g_tensor = row_grad(xp, u, Sbar + PWt)
     g_split = xp.outer(u, s_prev) + row_grad(xp, u, PWt)
     return truth, frob(xp, g_tensor, B), frob(xp, g_split, B)
+
+
+@identity(
+    "sens.eq26_grad.inner",
+    title="Eq. (26) with 'Λ'_t V_pᵀ s_{t-1}' as typeset: V_pᵀs_{t-1} the inner product, times Λ'_t",
+    source=Source(
+        SEED_001,
+        "§B.2, eq. (26) (V_pᵀ s_{t−1} read as typeset, an inner product)",
+        quote="∇_W(V_p s_t) = (S̄_{t−1} + P_{t−1}W̃ᵀ)Λ̃'_t Ṽ_pᵀ = Λ'_t V_pᵀ s_{t−1} + P_{t−1}W̃ᵀΛ̃'_tṼ_pᵀ",
+    ),
+    statement=r"\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t) = \mathbf{\Lambda}'_t\,(\mathbf{V}_p^T"
+    r"\mathbf{s}_{t-1}) + \mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t"
+    r"\tilde{\mathbf{V}}_p^T,\ \mathbf{V}_p^T\mathbf{s}_{t-1}\in\mathbb{R}",
+    expected=Verdict.REFUTED,
+    same_as=("sens.eq26_grad",),
+    **FD_PROBED["W"],
+    notes="The second reading of eq. (26)'s split; sens.eq26_grad reads V_pᵀ s_{t−1} as the outer product "
+    "V_pᵀ s_{t−1}ᵀ. As typeset, with V_p (a row of V) transposed into a column, V_pᵀ s_{t−1} is the inner "
+    "product of two H-vectors, a number, and Λ'_t (V_pᵀ s_{t−1}) the H × H diagonal matrix "
+    "(V_p·s_{t−1}) diag(λ'_t): the same as the outer product at H = 1, a different matrix from H = 2 on.",
+)
+def eq26_grad_inner(xp, U, W, s0, X, v, B, act, T):
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    truth = true_dvs(xp, U, W, s0, X, v, act, T, dW=B)
+    l1, s_prev, P1 = fw["lam1"][T], fw["states"][T - 1], fw["P"][T - 1]
+    PWt = xp.einsum("bqij,bkq->bkij", P1, W)
+    inner = xp.sum(v * s_prev, axis=-1)
+    g_inner = xp.diag_embed(l1) * inner[:, None, None] + row_grad(xp, l1 * v, PWt)
+    return truth, frob(xp, g_inner, B)
 
 
 def _dgrad_sides(xp, U, W, s0, X, v, D, B, act, T, n_parts):

@@ -169,6 +169,8 @@ def w_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
     r"\|_{S^1})",
     expected=Verdict.HOLDS,
     corrects="sens.w_part1_chain_000",
+    proof_not_asserted="the catalogue's corrected route (‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂ in step 3); the document's "
+    "chain is sens.w_part1_chain_000 (broken at step 4)",
     **_PART1,
 )
 def w_part1_chain_000_corrected(xp, U, W, s0, X, v, D, act, T):

@@ -49,14 +49,14 @@ def check(
     claim_id: str, *, seed: int = DEFAULT_SEED, deep: bool = False, root: str | Path | None = None
 ) -> ClaimResult:
     """Check one claim by its exact id and return its result."""
-    from .engine import run_claim
+    from .engine import run_with_links
 
     _discover(root)
     if claim_id not in REGISTRY:
         close = [c for c in REGISTRY.ids() if claim_id in c][:5]
         hint = f"; ids containing it: {close}" if close else "; `lemmacheck list` shows every id"
         raise KeyError(f"no claim {claim_id!r}{hint}")
-    return run_claim(REGISTRY[claim_id], _profile(seed, deep=deep))
+    return run_with_links(REGISTRY[claim_id], _profile(seed, deep=deep))
 
 
 def check_all(
@@ -67,11 +67,13 @@ def check_all(
     root: str | Path | None = None,
 ) -> Results:
     """Check every claim the ``-k`` expression selects (all of them with ``None``)."""
-    from .engine import run_claim
+    from .engine import judge_links, registry_runner, run_claim
 
     _discover(root)
     profile = _profile(seed, deep=deep)
-    return Results(run_claim(c, profile) for c in _select(expression))
+    results = [run_claim(c, profile) for c in _select(expression)]
+    judge_links(results, registry_runner(profile))
+    return Results(results)
 
 
 def catalogue(expression: str | None = None, *, root: str | Path | None = None) -> Catalogue:

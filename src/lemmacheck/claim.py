@@ -153,6 +153,7 @@ class Claim:
     expected_broken_step: int | None = None
     steps_claimed: bool = False
     proof_not_asserted: str = ""  # why the chain is not the document's own (its links are then not judged)
+    step_is: tuple[tuple[int, str], ...] = ()  # (k, id): step k of the chain is the statement of claim id
     inconclusive_because: str = ""  # why the catalogue expects INCONCLUSIVE
     effort: float = 1.0
     tol: Tolerance | None = None
@@ -166,13 +167,7 @@ class Claim:
     @property
     def has_chain(self) -> bool:
         """Whether the claim comes with a chain of steps (a proof) as well as its statement."""
-        numeric = (
-            isinstance(self.check, NumericCheck)
-            and not self.check.is_property
-            and len(self.check.relations) > 1
-        )
-        symbolic = self.derivation is not None and len(self.derivation.relations) > 1
-        return numeric or symbolic
+        return self.chain_length > 0
 
     @property
     def expected_proof(self) -> ProofStatus:
@@ -185,6 +180,19 @@ class Claim:
     @property
     def document(self) -> str:
         return self.source.file
+
+    @property
+    def chain_length(self) -> int:
+        """How many steps the chain has (0 without a chain): the check's, else the derivation's."""
+        if (
+            isinstance(self.check, NumericCheck)
+            and not self.check.is_property
+            and len(self.check.relations) > 1
+        ):
+            return len(self.check.relations)
+        if self.derivation is not None and len(self.derivation.relations) > 1:
+            return len(self.derivation.relations)
+        return 0
 
 
 def validate_meta(claim_id: str, meta: Mapping[str, Any]) -> None:
@@ -234,6 +242,34 @@ def validate_meta(claim_id: str, meta: Mapping[str, Any]) -> None:
             "tol=Tolerance(rtol=..., reason='why the default is too tight'), "
             "with 0 <= rtol < 1 and atol >= 0, both finite",
         )
+
+
+def validate_step_links(claim_id: str, meta: Mapping[str, Any]) -> tuple[tuple[int, str], ...]:
+    """``step_is={k: "other.id"}`` as sorted ``(k, id)`` pairs, or a clear error naming the claim."""
+    links = meta.get("step_is") or {}
+    fix = 'step_is={3: "topic.claim_id"} (step 3 of this chain is the statement of that claim)'
+    if not isinstance(links, Mapping):
+        raise ClaimDefinitionError(
+            claim_id, f"step_is must map step numbers to claim ids, got {links!r}", fix
+        )
+    for step, other in links.items():
+        if isinstance(step, bool) or not isinstance(step, int) or step < 1:
+            raise ClaimDefinitionError(claim_id, f"step_is: {step!r} is not a 1-based step number", fix)
+        if not isinstance(other, str) or not ID_PATTERN.match(other) or other == claim_id:
+            raise ClaimDefinitionError(
+                claim_id, f"step_is: step {step} names {other!r}, not the id of another claim", fix
+            )
+    if links and meta.get("proof_not_asserted"):
+        raise ClaimDefinitionError(
+            claim_id, "step_is on a chain that is not asserted: its links are not judged", "drop one of them"
+        )
+    if links and meta.get("steps_claimed"):
+        raise ClaimDefinitionError(
+            claim_id,
+            "step_is on a steps_claimed chain: the statement itself asserts the step",
+            "check the step's reading in the chain itself, or drop steps_claimed",
+        )
+    return tuple(sorted(links.items()))
 
 
 def validate_relations(claim_id: str, relations: Sequence[str]) -> tuple[str, ...]:
@@ -286,6 +322,26 @@ class Registry:
 
     def orphan_derivations(self) -> list[str]:
         return sorted(self._pending_derivations)
+
+    def link_problems(self) -> list[tuple[str, str, str]]:
+        """``(claim id, module, message)`` for every ``step_is`` link naming no claim of the catalogue or
+        a step the chain does not have (the catalogue is complete only once every module is imported)."""
+        out = []
+        for c in self._claims.values():
+            for step, other in c.step_is:
+                if other not in self._claims:
+                    problem = f"step {step} is linked (step_is=) to claim {other!r}, which no module declares"
+                    fix = "name a declared claim id (lemmacheck list shows them) or remove the link"
+                elif step > c.chain_length:
+                    problem = (
+                        f"step_is links step {step} to claim {other!r}, "
+                        f"but the chain has {c.chain_length} step(s)"
+                    )
+                    fix = "use a 1-based step number of the chain"
+                else:
+                    continue
+                out.append((c.id, c.module, str(ClaimDefinitionError(c.id, problem, fix))))
+        return out
 
     def __iter__(self):
         return iter(self._claims.values())

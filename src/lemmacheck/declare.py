@@ -22,6 +22,7 @@ from .claim import (
     ValueCheck,
     validate_meta,
     validate_relations,
+    validate_step_links,
 )
 from .errors import ClaimDefinitionError
 from .fields import (
@@ -63,6 +64,7 @@ _META_KEYS = (
     "expected_broken_step",
     "steps_claimed",
     "proof_not_asserted",
+    "step_is",
     "inconclusive_because",
     "effort",
     "tol",
@@ -118,6 +120,18 @@ def _validate_more_meta(claim_id: str, meta: Mapping[str, Any]) -> None:
     check_statement(claim_id, meta["statement"])
 
 
+def _validate_step_range(claim: Claim) -> None:
+    """A linked step must be a step of the chain this declaration gives (a derivation attached later is
+    checked with the catalogue: :meth:`Registry.link_problems`)."""
+    last = max((k for k, _ in claim.step_is), default=0)
+    if last and claim.chain_length and last > claim.chain_length:
+        raise ClaimDefinitionError(
+            claim.id,
+            f"step_is names step {last}, but the chain has {claim.chain_length} step(s)",
+            "use a 1-based step number of the chain",
+        )
+
+
 def _register(
     claim_id: str, kind: Kind, meta: Mapping[str, Any], module: str, doc: str = "", **parts
 ) -> None:
@@ -135,28 +149,29 @@ def _register(
                 "use one of " + ", ".join(f"Kind.{k.name}" for k in Kind),
             )
         _validate_more_meta(claim_id, meta)
-        REGISTRY.add(
-            Claim(
-                id=claim_id,
-                title=meta["title"],
-                source=meta["source"],
-                statement=meta["statement"],
-                kind=kind,
-                expected=meta["expected"],
-                corrects=meta.get("corrects"),
-                same_as=tuple(meta.get("same_as", ())),
-                notes=meta.get("notes", ""),
-                expected_broken_step=meta.get("expected_broken_step"),
-                steps_claimed=bool(meta.get("steps_claimed", False)),
-                proof_not_asserted=str(meta.get("proof_not_asserted") or ""),
-                inconclusive_because=str(meta.get("inconclusive_because") or ""),
-                effort=float(meta.get("effort", 1.0)),
-                tol=meta.get("tol"),
-                module=module,
-                doc=inspect.cleandoc(doc or ""),
-                **parts,
-            )
+        claim = Claim(
+            id=claim_id,
+            title=meta["title"],
+            source=meta["source"],
+            statement=meta["statement"],
+            kind=kind,
+            expected=meta["expected"],
+            corrects=meta.get("corrects"),
+            same_as=tuple(meta.get("same_as", ())),
+            notes=meta.get("notes", ""),
+            expected_broken_step=meta.get("expected_broken_step"),
+            steps_claimed=bool(meta.get("steps_claimed", False)),
+            proof_not_asserted=str(meta.get("proof_not_asserted") or ""),
+            step_is=validate_step_links(claim_id, meta),
+            inconclusive_because=str(meta.get("inconclusive_because") or ""),
+            effort=float(meta.get("effort", 1.0)),
+            tol=meta.get("tol"),
+            module=module,
+            doc=inspect.cleandoc(doc or ""),
+            **parts,
         )
+        _validate_step_range(claim)
+        REGISTRY.add(claim)
     except Exception as exc:
         _declaration_failed(claim_id, module, exc)
 

@@ -14,11 +14,12 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from . import __version__
+from . import __version__, links
 from .claim import REGISTRY, Claim, NumericCheck
 from .errors import LemmacheckError
 from .kinds import Context, Outcome, checker_for
 from .kinds.derivation import combine
+from .links import judge_links
 from .profile import Profile, claim_seed
 from .results import SCHEMA_VERSION, ClaimResult, Proof, jsonable, record_to_json
 from .search import SweepChunk, SweepPart, SweepRunner, sweep_chunk
@@ -30,6 +31,9 @@ from .verdict import ProofStatus, Verdict
 
 __all__ = [
     "run_claim",
+    "run_with_links",
+    "judge_links",
+    "registry_runner",
     "run_sweep_chunk",
     "run_claims",
     "run_study",
@@ -133,6 +137,7 @@ def blank_result(claim: Claim, profile: Profile, message: str = "") -> ClaimResu
         expected_broken_step=claim.expected_broken_step,
         corrects=claim.corrects,
         same_as=list(claim.same_as),
+        step_links=list(claim.step_is),
         notes=claim.notes,
         seed=claim_seed(profile.seed, claim.id),
         replay=replay_command(claim.id, profile),
@@ -183,7 +188,7 @@ def _run_claim(claim: Claim, profile: Profile, seed: int, sweep_runner: SweepRun
             verdict, outcome.reason = Verdict.INCONCLUSIVE, f"evidence contradicts the verdict: {problem}"
         result.verdict, result.evidence, result.steps = verdict, evidence, outcome.steps
         result.first_broken_step, result.reason = outcome.first_broken, outcome.reason
-        result.proof = _proof(claim, outcome)
+        result.proof = links.pending(result, _proof(claim, outcome))
         result.evidence_kind = outcome.kind
     except LemmacheckError as exc:
         result.message = str(exc)
@@ -191,6 +196,19 @@ def _run_claim(claim: Claim, profile: Profile, seed: int, sweep_runner: SweepRun
         tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
         result.message = f"claim {claim.id!r}: {type(exc).__name__}: {exc}\n" + "".join(tb[-3:])
     return result
+
+
+def run_with_links(claim: Claim, profile: Profile) -> ClaimResult:
+    """One claim, and the claims its chain's steps are (``step_is=``) run here from the registry, so its
+    proof as written is judged whole."""
+    result = run_claim(claim, profile)
+    judge_links([result], registry_runner(profile))
+    return result
+
+
+def registry_runner(profile: Profile) -> Callable[[list[str]], list[ClaimResult]]:
+    """Run claims by id from the registry, here (ids it does not hold are left out)."""
+    return lambda ids: [run_claim(REGISTRY[i], profile) for i in ids if i in REGISTRY]
 
 
 def run_study(study, profile: Profile) -> dict:
@@ -310,6 +328,22 @@ def definition_error_result(claim_id: str, module: str, message: str) -> ClaimRe
     )
 
 
+def _dangling_links(results: list[ClaimResult], known: set[str]) -> list[ClaimResult]:
+    """A declaration error for every step link naming no claim of the catalogue (the index's view of
+    :meth:`Registry.link_problems`)."""
+    return [
+        definition_error_result(
+            r.id,
+            r.module,
+            f"claim {r.id!r}: step {step} is linked (step_is=) to claim {other!r}, which no module declares"
+            "\n  fix: name a declared claim id (lemmacheck list shows them) or remove the link",
+        )
+        for r in results
+        for step, other in r.step_links
+        if other not in known
+    ]
+
+
 def select(claims: Iterable[Claim], keyword: str | None) -> list[Claim]:
     """``-k`` selection with pytest's grammar (``and``, ``or``, ``not``, substrings of the id)."""
     return _select(claims, keyword)
@@ -360,7 +394,7 @@ def run_claims(
         for c in REGISTRY:
             if c.corrects:
                 corrected_by.setdefault(c.corrects, []).append(c.id)
-        definition_errors = REGISTRY.definition_errors
+        definition_errors = REGISTRY.definition_errors + REGISTRY.link_problems()
         orphans = REGISTRY.orphan_derivations()
         studies = _select(REGISTRY.studies.values(), keyword) if with_studies else []
     else:
@@ -391,21 +425,21 @@ def run_claims(
             r = run_claim(c, profile)
             finished(r)
             results.append(r)
+        judge_links(results, registry_runner(profile))
     else:
         from .execution import execute
 
-        results += execute(
+        settings = dict(jobs=jobs, timeout=timeout, cache=cache, dask=dask, root=root, index=index)
+        checked = execute(
             ids,
             profile,
-            jobs=jobs,
-            timeout=timeout,
-            cache=cache,
-            dask=dask,
-            root=root,
-            index=index,
+            **settings,
             progress=lambda cid, i, n: progress(cid, i, total) if progress else None,
             on_result=finished,
         )
+        known = set(index.claim_ids())
+        results += checked + _dangling_links(checked, known)
+        judge_links(results, lambda more: execute([i for i in more if i in known], profile, **settings))
     study_results = []
     for j, s in enumerate(studies):
         if progress:

@@ -47,6 +47,7 @@ class Proof:
     label: str = ""
     reason: str = ""
     counterexample: dict | None = None
+    linked_claim: str | None = None  # the claim whose statement the named step is (step_is=)
 
 
 @dataclasses.dataclass
@@ -65,6 +66,7 @@ class ClaimResult:
     corrects: str | None = None
     corrected_by: list[str] = dataclasses.field(default_factory=list)
     same_as: list[str] = dataclasses.field(default_factory=list)
+    step_links: list[tuple[int, str]] = dataclasses.field(default_factory=list)  # (step, claim id)
     notes: str = ""
     message: str = ""
     seed: int = 0
