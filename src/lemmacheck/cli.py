@@ -489,8 +489,8 @@ def cmd_watch(args) -> int:
 def cmd_show(args) -> int:
     from .api import DEFAULT_SEED
     from .claim import REGISTRY
-    from .discovery import discover
-    from .engine import run_claim
+    from .discovery import discover, find_root
+    from .execution import execute
     from .profile import profile_named
     from .show import format_claim
 
@@ -504,7 +504,8 @@ def cmd_show(args) -> int:
         return ExitCode.USAGE
     seed = DEFAULT_SEED if args.seed is None else args.seed
     claim = REGISTRY[args.claim_id]
-    result = run_claim(claim, profile_named("deep" if args.deep else "quick").with_seed(seed))
+    profile = profile_named("deep" if args.deep else "quick").with_seed(seed)
+    (result,) = execute([claim.id], profile, jobs=1, root=find_root())  # in a worker: see execution
     print(format_claim(claim, result))
     return ExitCode.OK if result.matches_expectation else ExitCode.MISMATCH
 
