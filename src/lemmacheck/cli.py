@@ -352,7 +352,11 @@ def cmd_run(args) -> int:
     failed = bool(run.mismatches()) or any(s.get("error") for s in run.studies)
     if write_error:
         print(f"\n{len(run.results)} claims in {run.seconds:.1f}s", flush=True)
-        kept = f"; every result is kept in {journal.path}" if journal is not None and not problem else ""
+        kept = (
+            f"; every result is kept in {journal.path}"
+            if journal and not journal.failed and not problem
+            else ""
+        )
         _say(f"{write_error}; no report written (the verdicts above are complete{kept})")
         return ExitCode.MISMATCH if failed else ExitCode.USAGE
     print(f"\n{len(run.results)} claims in {run.seconds:.1f}s; wrote " + ", ".join(str(p) for p in written))
