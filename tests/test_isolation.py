@@ -84,8 +84,7 @@ def test_a_check_that_swallows_signals_does_not_keep_the_run(tmp_path, signum):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == ExitCode.INTERRUPTED, out + err
     assert "interrupted after" in err and "Traceback" not in err, err
-    with pytest.raises(ProcessLookupError):
-        os.kill(worker, 0)  # the worker went with the run
+    assert not _running(worker), "the worker went with the run"
     assert f"{pkg}" in (tmp_path / "reports" / "results.json").read_text(), "the partial report is written"
 
 
@@ -102,3 +101,31 @@ def test_a_module_that_exits_at_import_costs_that_module_only(tmp_path):
     (tmp_path / pkg / "exits.py").unlink()
     code, out = _run(tmp_path, "run", "--seed", "3", "--quiet", "--no-studies")
     assert code == ExitCode.OK, out
+
+
+def test_a_run_killed_outright_takes_its_busy_worker_with_it(tmp_path):
+    make_project(tmp_path, {"mod": SWALLOWS_EVERYTHING})
+    marker = tmp_path / "inside-the-loop"
+    proc = _lemmacheck(tmp_path, "run", "-j", "1", "--quiet", "--no-studies", PLANTED_MARKER=str(marker))
+    deadline = time.monotonic() + 120
+    while not marker.exists():
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.02)
+    worker = int(marker.read_text())
+    proc.kill()
+    proc.communicate()
+    deadline = time.monotonic() + 30
+    while _running(worker):  # the worker notices within a second that its parent is gone
+        if time.monotonic() > deadline:
+            os.kill(worker, signal.SIGKILL)
+            pytest.fail("the worker outlived the run killed outright")
+        time.sleep(0.05)
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting for a reaper that may never come has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

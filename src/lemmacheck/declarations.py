@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 import tempfile
@@ -152,7 +153,10 @@ def main(argv: list[str]) -> None:
     errors: dict[str, str] = {}
     for name in modules:
         _say(protocol, {"importing": name})
+        # the parent stops a hang; this alarm ends the child if the parent itself was killed meanwhile
+        signal.alarm(int(_IMPORT_SECONDS) + 30)
         errors.update(import_modules(root, [name]))
+    signal.alarm(0)
     _say(protocol, {"declarations": _declared_by(modules, errors)})
 
 

@@ -304,6 +304,7 @@ def _worker_main() -> None:
     the claim), and answers ``("start", id, blank result)`` then ``("done", id, result)`` on the stdout
     it was given; content that prints goes to stderr, never into the protocol."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
+    _exit_with_parent()
     protocol_out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     requests = os.fdopen(os.dup(0), "rb")
@@ -333,6 +334,19 @@ def _worker_main() -> None:
                 claim_id, profile, f"claim {claim_id!r}: worker failed: {type(exc).__name__}: {exc}\n{tb}"
             )
         _send(protocol_out, ("done", claim_id, result))
+
+
+def _exit_with_parent() -> None:
+    """End this process when its parent is gone (the run was killed outright): a claim busy in a loop
+    that swallows every exception would otherwise run on forever in its own session."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="lemmacheck-orphan-watch").start()
 
 
 class _Worker:
