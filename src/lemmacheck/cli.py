@@ -108,7 +108,7 @@ def _add_execution_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="worker processes (default: every core; 1 checks in this process)",
+        help="worker processes (default: every core; 1: one worker; a claim never runs in this process)",
     )
     parser.add_argument(
         "--timeout",

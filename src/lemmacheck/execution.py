@@ -9,8 +9,9 @@ agree bit for bit (only wall times differ).
 
 Every claim runs in a worker process, at every ``-j`` (``-j 1`` is one worker): whatever a check does,
 ``sys.exit()``, a hang, a bare ``except:`` that swallows the time limit or Ctrl-C, a crash of the
-interpreter, it costs that claim an ERROR and never ends, hangs or fakes the run.  A worker costs its
-start-up once per run (about 0.3 s on this machine, measured in the commit that made it so).
+interpreter, it costs that claim an ERROR and never ends, hangs or fakes the run.  The price is one
+interpreter importing the engine per worker and run (the import the run itself pays: 1.3-2.4 s at load
+average 8 on this 2-core machine); a single claim waits for it, a long run does not notice it.
 
 A claim past its time limit becomes an ERROR saying ``timed out after S s``, where the search had got
 to, and its replay command.  Inside a worker the limit is a ``SIGALRM`` that interrupts the claim where
