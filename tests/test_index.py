@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from lemmacheck import index as index_module
+from lemmacheck.claim import REGISTRY
+from lemmacheck.discovery import discover
 from lemmacheck.index import load_index
 from planted_project import AM_GM, make_project
 
@@ -135,7 +137,6 @@ def test_a_module_that_ends_its_interpreter_fails_alone_and_is_forgotten_when_re
 
 def test_a_module_that_hangs_at_import_is_named_and_list_does_not_hang(project, monkeypatch, capsys):
     from lemmacheck import cli, declarations
-    from lemmacheck.claim import REGISTRY
 
     root, pkg, _ = project
     monkeypatch.setattr(declarations, "_IMPORT_SECONDS", 2.0)
@@ -164,6 +165,8 @@ def test_a_failure_no_module_is_to_blame_for_is_not_kept(project, monkeypatch):
     root, pkg, _ = project
     monkeypatch.setattr(declarations, "_index_in_child", lambda root, modules: (None, None, "killed"))
     assert "indexing failed: killed" in dict(load_index(root).failed_imports())[f"{pkg}.flat"]
+    with REGISTRY.scratch():
+        assert discover(root) == [] and f"{pkg}.am_gm" in REGISTRY, "list and show import it here"
     monkeypatch.undo()
     idx = load_index(root)
     assert idx.failed_imports() == [] and len(idx.claim_ids()) == 2, "indexed again, not read back"

@@ -65,11 +65,13 @@ def discover(root: Path | None = None) -> list[tuple[str, str]]:
     root = (root or find_root()).resolve()
     if root in _DONE:
         return _DONE[root]
+    from .declarations import UNKNOWN
     from .index import load_index
 
     # The index imported every module in a child process: one that hung, ended or crashed it there is
-    # reported from the index, never imported here.
-    known_bad = dict(load_index(root).failed_imports())
+    # reported from the index, never imported here (unless the failure was no module's doing).
+    index = load_index(root)
+    known_bad = {m: e for m, e in index.failed_imports() if index.modules[m].fingerprint != UNKNOWN}
     run_current_source(root)
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
