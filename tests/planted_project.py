@@ -106,3 +106,28 @@ from lemmacheck import derivation
 _x = sp.Symbol("x", real=True)
 derivation("{pkg}.checks.derived", chain=[(_x + 1) ** 2, "=", _x**2 + 2 * _x + 1])
 """
+
+CALLS_SYS_EXIT = """
+@inequality("{pkg}.calls_sys_exit", inputs={"x": Array()}, **META)
+def calls_sys_exit(xp, x):
+    import sys
+
+    sys.exit(0)
+"""
+
+# A retry loop with a bare except: it swallows the time limit's alarm, Ctrl-C and SIGTERM alike.  It
+# writes its pid to $PLANTED_MARKER once it is inside the loop, so a test can wait for that.
+SWALLOWS_EVERYTHING = """
+@inequality("{pkg}.swallows_everything", inputs={"x": Array()}, **META)
+def swallows_everything(xp, x):
+    marker = os.environ.get("PLANTED_MARKER")
+    if marker:
+        with open(marker + ".tmp", "w") as fh:
+            fh.write(str(os.getpid()))
+        os.replace(marker + ".tmp", marker)
+    while True:
+        try:
+            time.sleep(0.01)
+        except:  # noqa: E722
+            pass
+"""

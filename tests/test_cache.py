@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
+import random
+import shutil
+import sqlite3
 import threading
 
 import pytest
 
 from lemmacheck import cache as cache_module
+from lemmacheck import cli
 from lemmacheck.cache import ResultCache, result_from_dict
 from lemmacheck.claim import REGISTRY
+from lemmacheck.discovery import find_root
 from lemmacheck.execution import execute
 from lemmacheck.profile import QUICK
 from planted_project import make_project
@@ -157,3 +163,75 @@ def test_a_study_is_cached_like_a_claim(tmp_path):
         first = ResultCache(tmp_path).study(s, PROFILE, compute)
         again = ResultCache(tmp_path).study(s, PROFILE, compute)
     assert len(calls) == 1 and again.pop("cached") is True and again == first and not first["error"]
+
+
+def _damage(path, how: str) -> None:
+    if how == "random bytes":
+        path.write_bytes(random.Random(0).randbytes(path.stat().st_size or 4096))
+    elif how == "truncated":
+        path.write_bytes(path.read_bytes()[:1000])
+    else:
+        path.unlink()
+        path.mkdir()
+
+
+@pytest.mark.parametrize("how", ["random bytes", "truncated", "a folder"])
+def test_a_damaged_store_is_set_aside_with_a_warning_and_rebuilt(project, how, capsys, monkeypatch):
+    root, pkg = project
+    ids = [f"{pkg}.beta.square"]
+    _run(root, ids)
+    path = root / ".lemmacheck-cache" / "results.sqlite"
+    _damage(path, how)
+    assert _cached(_run(root, ids)) == {ids[0]: False}, "checked again"
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "lemmacheck: warning:" in err, err
+    assert "set aside as results.sqlite.damaged" in err, err
+    assert _cached(_run(root, ids)) == {ids[0]: True}, "the new store keeps results"
+    _damage(path, how)
+    monkeypatch.chdir(root)
+    assert cli.main(["cache", "clear"]) == cli.ExitCode.OK
+    assert "forgot 0 cached results" in capsys.readouterr().out
+
+
+def test_a_full_disk_turns_the_cache_off_for_the_run_with_a_warning(project, monkeypatch, capsys):
+    root, pkg = project
+    cache = ResultCache(root)
+    full = sqlite3.OperationalError("database or disk is full")
+    full.sqlite_errorcode = 13  # SQLITE_FULL
+    real = cache._db
+
+    def failing():
+        raise full
+
+    monkeypatch.setattr(cache, "_db", failing)
+    (r,) = execute([f"{pkg}.beta.square"], PROFILE, jobs=1, root=root, cache=cache)
+    assert r.verdict.value == "HOLDS" and not cache.store(r, PROFILE)
+    assert capsys.readouterr().err.count("database or disk is full") == 1, "one warning"
+    monkeypatch.setattr(cache, "_db", real)
+    assert cache.lookup(r.id, PROFILE) is None, "off for the rest of the run"
+
+
+def test_the_code_that_runs_is_the_code_whose_hash_keys_the_result(tmp_path, monkeypatch):
+    """Issue 20 §5: with bytecode on, a same-size edit of lse.bound (0.5 -> 0.3) that keeps the file's
+    modification time must run the new code, not the old .pyc, and be stored under the new key."""
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+    real = find_root()
+    for folder in ("checks", "derivations"):
+        shutil.copytree(real / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(real / "pyproject.toml", tmp_path)
+    first = _run(tmp_path, ["lse.bound"])["lse.bound"]
+    assert first.verdict.value == "HOLDS" and list(
+        (tmp_path / "checks" / "loss" / "__pycache__").glob("lse.*")
+    )
+    path = tmp_path / "checks" / "loss" / "lse.py"
+    before, text = path.stat(), path.read_text()
+    edited = text.replace(
+        "return lse_remainder(xp, x, dx), 0.5 *", "return lse_remainder(xp, x, dx), 0.3 *", 1
+    )
+    assert edited != text and len(edited) == len(text)
+    path.write_text(edited)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size and path.stat().st_mtime_ns == before.st_mtime_ns
+    again = _run(tmp_path, ["lse.bound"])["lse.bound"]
+    assert not again.cached and again.verdict.value == "REFUTED", again.message
+    assert _run(tmp_path, ["lse.bound"])["lse.bound"].verdict.value == "REFUTED", "stored under its key"

@@ -144,9 +144,7 @@ def test_claims_finishing_instantly_are_never_mistaken_for_hung_workers(tmp_path
 
 def test_a_worker_imports_a_claims_derivation_even_after_its_check_module(tmp_path):
     pkg = make_project(tmp_path, {"checks": TWO_CHECKS, "derivs": ITS_DERIVATION})
-    plain, derived = execute(
-        [f"{pkg}.checks.plain", f"{pkg}.checks.derived"], PROFILE, jobs=1, isolate=True, root=tmp_path
-    )
+    plain, derived = execute([f"{pkg}.checks.plain", f"{pkg}.checks.derived"], PROFILE, jobs=1, root=tmp_path)
     assert plain.verdict is Verdict.HOLDS, plain.message
     assert derived.verdict is Verdict.PROVED, "the derivation module was imported for the second claim"
 

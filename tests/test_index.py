@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from lemmacheck import index as index_module
+from lemmacheck.claim import REGISTRY
+from lemmacheck.discovery import discover
 from lemmacheck.index import load_index
 from planted_project import AM_GM, make_project
 
@@ -27,9 +29,9 @@ def project(tmp_path, monkeypatch):
     imported: list[list[str]] = []
     real = index_module._declarations_into
 
-    def recording(root, stale, records):
+    def recording(root, stale, records, old):
         imported.append(sorted(stale))
-        return real(root, stale, records)
+        return real(root, stale, records, old)
 
     monkeypatch.setattr(index_module, "_declarations_into", recording)
     return tmp_path, pkg, imported
@@ -101,3 +103,112 @@ def test_links_and_malformed_declarations_are_known_without_importing(project):
     ((cid, module, message),) = idx.definition_errors()
     assert cid == "Not A Valid Id" and module == f"{pkg}.links" and "dotted lower-case" in message
     assert idx.declaring_modules(["Not A Valid Id"]) == [f"{pkg}.links"]
+
+
+# Modules that take their indexing interpreter down at import, each in its own way.
+EXITS_AT_IMPORT = "import sys\nsys.exit(0)\n"
+DIES_AT_IMPORT = "import os\nos._exit(7)\n"
+HANGS_AT_IMPORT = "import time\ntime.sleep(10**6)\n"
+# killed (as by the OOM killer or a user) the first time only: the module is innocent
+KILLED_ONCE = """\
+import os, pathlib, signal
+_mark = pathlib.Path(__file__).with_suffix(".killed")
+if not _mark.exists():
+    _mark.touch()
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+@pytest.mark.parametrize(
+    "body, words",
+    [(EXITS_AT_IMPORT, "SystemExit: sys.exit(0) called at import"), (DIES_AT_IMPORT, "(exit 7)")],
+    ids=["sys.exit", "os._exit"],
+)
+def test_a_module_that_ends_its_interpreter_fails_alone_and_is_forgotten_when_removed(project, body, words):
+    root, pkg, _ = project
+    (root / pkg / "ends.py").write_text(body)
+    idx = load_index(root)
+    assert list(dict(idx.failed_imports())) == [f"{pkg}.ends"]
+    assert words in dict(idx.failed_imports())[f"{pkg}.ends"]
+    assert idx.claim_ids() == [f"{pkg}.am_gm", f"{pkg}.nested.am_gm"], "every other module is indexed"
+    (root / pkg / "ends.py").unlink()
+    assert load_index(root).failed_imports() == []
+
+
+def test_a_module_that_hangs_at_import_is_named_and_list_does_not_hang(project, monkeypatch, capsys):
+    from lemmacheck import cli, declarations
+
+    root, pkg, _ = project
+    monkeypatch.setattr(declarations, "_IMPORT_SECONDS", 2.0)
+    (root / pkg / "hangs.py").write_text(HANGS_AT_IMPORT)
+    idx = load_index(root)
+    assert "hung at import" in dict(idx.failed_imports())[f"{pkg}.hangs"]
+    assert idx.claim_ids() == [f"{pkg}.am_gm", f"{pkg}.nested.am_gm"]
+    monkeypatch.chdir(root)
+    with REGISTRY.scratch():
+        assert cli.main(["list"]) == cli.ExitCode.OK
+    out = capsys.readouterr().out
+    assert f"IMPORT ERROR {pkg}.hangs: hung at import" in out and f"{pkg}.nested.am_gm" in out
+
+
+def test_an_interpreter_killed_from_outside_blames_no_module(project):
+    root, pkg, _ = project
+    (root / pkg / "killed_once.py").write_text(KILLED_ONCE)
+    idx = load_index(root)
+    assert (root / pkg / "killed_once.killed").exists(), "the indexing interpreter was killed"
+    assert idx.failed_imports() == [] and len(idx.claim_ids()) == 2
+
+
+def test_a_failure_no_module_is_to_blame_for_is_not_kept(project, monkeypatch):
+    from lemmacheck import declarations
+
+    root, pkg, _ = project
+    monkeypatch.setattr(declarations, "_index_in_child", lambda root, modules: (None, None, "killed"))
+    assert "indexing failed: killed" in dict(load_index(root).failed_imports())[f"{pkg}.flat"]
+    with REGISTRY.scratch():
+        assert discover(root) == [] and f"{pkg}.am_gm" in REGISTRY, "list and show import it here"
+    monkeypatch.undo()
+    idx = load_index(root)
+    assert idx.failed_imports() == [] and len(idx.claim_ids()) == 2, "indexed again, not read back"
+
+
+DUPLICATE = """
+@inequality("{pkg}.am_gm", inputs={"x": Array()}, **META)
+def the_same_id(xp, x):
+    return x, x
+"""
+
+
+def test_a_duplicate_id_across_modules_is_reported_whichever_is_edited(project):
+    root, pkg, _ = project
+    (root / pkg / "dup.py").write_text(
+        (root / pkg / "flat.py").read_text().split("\n@")[0] + DUPLICATE.replace("{pkg}", pkg)
+    )
+
+    def reported() -> bool:
+        return any("declared twice" in m for _, _, m in load_index(root).definition_errors())
+
+    assert reported(), "a new module declaring an id another declares"
+    for name in ("dup", "flat", "dup"):
+        _append = root / pkg / f"{name}.py"
+        _append.write_text(_append.read_text() + f"\n# edited {name}\n")
+        assert reported(), f"after an edit of {name}.py"
+
+
+@pytest.mark.parametrize("damage", ["random bytes", "truncated", "a folder"])
+def test_a_damaged_index_is_set_aside_with_a_warning_and_rebuilt(project, damage, capsys):
+    root, pkg, _ = project
+    load_index(root)
+    path = root / index_module.CACHE_DIR / "index.json"
+    if damage == "random bytes":
+        path.write_bytes(bytes(range(256)) * 8)
+    elif damage == "truncated":
+        path.write_text(path.read_text()[:100])
+    else:
+        path.unlink()
+        path.mkdir()
+    assert load_index(root).claim_ids() == [f"{pkg}.am_gm", f"{pkg}.nested.am_gm"]
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "lemmacheck: warning:" in err and "set aside as index.json.damaged" in err
+    assert path.is_file() and load_index(root).claim_ids(), "rebuilt, and read back next time"
+    assert capsys.readouterr().err == ""

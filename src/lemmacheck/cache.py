@@ -29,8 +29,9 @@ import typing
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
+from typing import TypeVar
 
-from .index import CACHE_DIR, ContentIndex, load_index
+from .index import CACHE_DIR, ContentIndex, load_index, set_aside
 from .profile import Profile
 from .results import ClaimResult
 
@@ -86,38 +87,94 @@ def engine_fingerprint() -> str:
     return h.hexdigest()
 
 
-_FILE_HASHES: dict[tuple[str, int, int], str] = {}
+T = TypeVar("T")
+_FILE_HASHES: dict[tuple[str, int, int, int, int], str] = {}
 
 
 def _file_hash(path: Path) -> str:
     st = path.stat()
-    memo = (str(path), st.st_mtime_ns, st.st_size)
+    # st_ctime_ns too: an edit that restores the mtime (os.utime) cannot restore it
+    memo = (str(path), st.st_mtime_ns, st.st_size, st.st_ctime_ns, st.st_ino)
     if memo not in _FILE_HASHES:
         _FILE_HASHES[memo] = hashlib.sha256(path.read_bytes()).hexdigest()
     return _FILE_HASHES[memo]
 
 
+# SQLite's primary result codes (``sqlite_errorcode & 0xFF``) for a store that is not a database (or a
+# damaged one, or a folder at its path), and for a full disk.
+_DAMAGED_CODES = {11, 14, 26}  # SQLITE_CORRUPT, SQLITE_CANTOPEN, SQLITE_NOTADB
+_FULL_CODES = {13}  # SQLITE_FULL
+
+
+def _trouble(exc: BaseException) -> str:
+    """``"damaged"``, ``"full"`` or ``""`` (another error, e.g. a lock held too long: raised)."""
+    if isinstance(exc, OSError):
+        return "damaged"
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    return "damaged" if code in _DAMAGED_CODES else "full" if code in _FULL_CODES else ""
+
+
 class ResultCache:
-    """``lookup`` / ``store`` / ``clear`` results of one project, keyed as the module docstring says."""
+    """``lookup`` / ``store`` / ``clear`` results of one project, keyed as the module docstring says.
+
+    A store that is damaged (truncated, garbled, a folder at its path) is set aside with a one-line
+    warning and started afresh; on a full disk the cache stops storing for the run, with a warning.
+    Either way the run goes on: the cache only ever saves time."""
 
     def __init__(self, root: Path, *, index: ContentIndex | None = None, path: Path | None = None):
         self.root = Path(root).resolve()
         self._index = index
         self.path = Path(path) if path is not None else self.root / CACHE_DIR / "results.sqlite"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._connection: sqlite3.Connection | None = None
-        with self._db() as db:
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, claim_id TEXT, profile TEXT, "
-                "seconds REAL, result TEXT, stored REAL)"
-            )
-            db.execute("CREATE INDEX IF NOT EXISTS results_by_claim ON results (profile, claim_id, stored)")
+        self._off = ""  # why the cache is off for this run (a warning said so)
+        self._use(lambda db: None, otherwise=None)
+
+    def _use(self, op: Callable[[sqlite3.Connection], T], *, otherwise: T) -> T:
+        """``op`` in one transaction; ``otherwise`` when the cache is off or turns off now."""
+        for attempt in (1, 2):
+            if self._off:
+                return otherwise
+            try:
+                with self._db() as db:
+                    return op(db)
+            except (sqlite3.DatabaseError, OSError) as exc:
+                trouble = _trouble(exc)
+                if not trouble:
+                    raise
+                self.close()
+                if trouble == "damaged" and attempt == 1 and self._set_aside(exc):
+                    continue
+                self._off = f"{self.path}: {exc}"
+                print(
+                    f"lemmacheck: warning: {self._off}; results are neither read from nor kept in the "
+                    "cache this run",
+                    file=sys.stderr,
+                    flush=True,
+                )
+        return otherwise
+
+    def _set_aside(self, exc: BaseException) -> bool:
+        """Move the damaged store away (its WAL files belong to it: removed); whether it moved."""
+        set_aside(self.path, f"the result cache could not be read ({exc})")
+        for suffix in ("-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                self.path.with_name(self.path.name + suffix).unlink()
+        return not self.path.exists()
 
     @contextlib.contextmanager
     def _db(self):
         """One transaction on this cache's connection (opened once: a lookup per claim stays cheap)."""
         if self._connection is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             self._connection = self._connect()
+            with self._connection as db:
+                db.execute(
+                    "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, claim_id TEXT, "
+                    "profile TEXT, seconds REAL, result TEXT, stored REAL)"
+                )
+                db.execute(
+                    "CREATE INDEX IF NOT EXISTS results_by_claim ON results (profile, claim_id, stored)"
+                )
         with self._connection as db:  # committed whole or rolled back
             yield db
 
@@ -129,7 +186,7 @@ class ResultCache:
             try:
                 conn.execute("PRAGMA journal_mode=WAL")
                 return conn
-            except sqlite3.OperationalError as exc:
+            except sqlite3.DatabaseError as exc:
                 # Switching to WAL needs an exclusive lock, and SQLite answers "locked" at once instead
                 # of waiting on the busy timeout: processes opening a new cache together retry.
                 if "locked" not in str(exc) or time.monotonic() > deadline:
@@ -180,17 +237,38 @@ class ResultCache:
             h.update(path.relative_to(self.root).as_posix().encode() + b"\0" + _file_hash(path).encode())
         return h.hexdigest()
 
+    def _row(self, key: str) -> dict | None:
+        """The stored dict under ``key``; None if absent or unreadable (a garbled row is a miss)."""
+        row = self._use(
+            lambda db: db.execute("SELECT result FROM results WHERE key = ?", (key,)).fetchone(),
+            otherwise=None,
+        )
+        try:
+            return json.loads(row[0]) if row is not None else None
+        except (TypeError, ValueError):
+            return None
+
+    def _put(self, key: str, claim_id: str, profile: Profile, seconds: float, data: dict) -> bool:
+        """Store ``data`` under ``key``; whether it was kept (not when the cache is off)."""
+        row = (key, claim_id, profile.name, seconds, json.dumps(data), time.time())
+
+        def insert(db) -> bool:
+            db.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)", row)
+            return True
+
+        return self._use(insert, otherwise=False)
+
     def lookup(self, claim, profile: Profile) -> ClaimResult | None:
         """The stored result of ``claim`` (a Claim or its id), marked ``cached``, or None."""
         claim_id = claim if isinstance(claim, str) else claim.id
         key = self.key(claim_id, profile)
-        if key is None:
+        data = self._row(key) if key is not None else None
+        if data is None:
             return None
-        with self._db() as db:
-            row = db.execute("SELECT result FROM results WHERE key = ?", (key,)).fetchone()
-        if row is None:
+        try:
+            result = result_from_dict(data)
+        except (TypeError, ValueError, KeyError, AttributeError):  # a row of another shape: a miss
             return None
-        result = result_from_dict(json.loads(row[0]))
         result.cached = True
         return result
 
@@ -204,49 +282,31 @@ class ResultCache:
         data = result.to_dict()
         data["corrected_by"] = []  # a property of the catalogue, filled by the run, not of this result
         data.pop("cached", None)
-        with self._db() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)",
-                (key, result.id, profile.name, result.seconds, json.dumps(data), time.time()),
-            )
-        return True
+        return self._put(key, result.id, profile, result.seconds, data)
 
     def study(self, study, profile: Profile, compute: Callable[[], dict]) -> dict:
         """A study's result dict: stored, marked ``"cached": True``, when nothing it depends on changed;
         else ``compute()``, stored unless it reports an error."""
         key = self.key(study.id, profile, kind="study")
-        if key is not None:
-            with self._db() as db:
-                row = db.execute("SELECT result FROM results WHERE key = ?", (key,)).fetchone()
-            if row is not None:
-                return json.loads(row[0]) | {"cached": True}
+        stored = self._row(key) if key is not None else None
+        if isinstance(stored, dict):
+            return stored | {"cached": True}
         result = compute()
         if key is not None and not result.get("error"):
-            with self._db() as db:
-                db.execute(
-                    "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)",
-                    (
-                        key,
-                        f"study:{study.id}",
-                        profile.name,
-                        result.get("seconds", 0.0),
-                        json.dumps(result),
-                        time.time(),
-                    ),
-                )
+            self._put(key, f"study:{study.id}", profile, result.get("seconds", 0.0), result)
         return result
 
     def timings(self, profile_name: str) -> dict[str, float]:
         """The last measured seconds of each claim under a profile (to schedule the longest first)."""
-        with self._db() as db:
-            rows = db.execute(
-                "SELECT claim_id, seconds FROM results WHERE profile = ? ORDER BY stored", (profile_name,)
-            ).fetchall()
-        return dict(rows)
+        query = "SELECT claim_id, seconds FROM results WHERE profile = ? ORDER BY stored"
+        return dict(self._use(lambda db: db.execute(query, (profile_name,)).fetchall(), otherwise=[]))
 
     def clear(self) -> int:
         """Forget every stored result; return how many there were."""
-        with self._db() as db:
+
+        def forget(db) -> int:
             n = db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
             db.execute("DELETE FROM results")
-        return n
+            return n
+
+        return self._use(forget, otherwise=0)

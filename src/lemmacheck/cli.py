@@ -108,7 +108,7 @@ def _add_execution_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="worker processes (default: every core; 1 checks in this process)",
+        help="worker processes (default: every core; 1: one worker; a claim never runs in this process)",
     )
     parser.add_argument(
         "--timeout",
@@ -352,7 +352,11 @@ def cmd_run(args) -> int:
     failed = bool(run.mismatches()) or any(s.get("error") for s in run.studies)
     if write_error:
         print(f"\n{len(run.results)} claims in {run.seconds:.1f}s", flush=True)
-        kept = f"; every result is kept in {journal.path}" if journal is not None and not problem else ""
+        kept = (
+            f"; every result is kept in {journal.path}"
+            if journal and not journal.failed and not problem
+            else ""
+        )
         _say(f"{write_error}; no report written (the verdicts above are complete{kept})")
         return ExitCode.MISMATCH if failed else ExitCode.USAGE
     print(f"\n{len(run.results)} claims in {run.seconds:.1f}s; wrote " + ", ".join(str(p) for p in written))
@@ -489,8 +493,8 @@ def cmd_watch(args) -> int:
 def cmd_show(args) -> int:
     from .api import DEFAULT_SEED
     from .claim import REGISTRY
-    from .discovery import discover
-    from .engine import run_claim
+    from .discovery import discover, find_root
+    from .execution import execute
     from .profile import profile_named
     from .show import format_claim
 
@@ -504,7 +508,8 @@ def cmd_show(args) -> int:
         return ExitCode.USAGE
     seed = DEFAULT_SEED if args.seed is None else args.seed
     claim = REGISTRY[args.claim_id]
-    result = run_claim(claim, profile_named("deep" if args.deep else "quick").with_seed(seed))
+    profile = profile_named("deep" if args.deep else "quick").with_seed(seed)
+    (result,) = execute([claim.id], profile, jobs=1, root=find_root())  # in a worker: see execution
     print(format_claim(claim, result))
     return ExitCode.OK if result.matches_expectation else ExitCode.MISMATCH
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import importlib.machinery
+import importlib.util
+import marshal
 import pkgutil
 import sys
 import traceback
 from pathlib import Path
 
-__all__ = ["find_root", "content_dirs", "discover"]
+__all__ = ["find_root", "content_dirs", "discover", "run_current_source"]
 
 _DONE: dict[Path, list[tuple[str, str]]] = {}
 
@@ -61,6 +65,14 @@ def discover(root: Path | None = None) -> list[tuple[str, str]]:
     root = (root or find_root()).resolve()
     if root in _DONE:
         return _DONE[root]
+    from .declarations import UNKNOWN
+    from .index import load_index
+
+    # The index imported every module in a child process: one that hung, ended or crashed it there is
+    # reported from the index, never imported here (unless the failure was no module's doing).
+    index = load_index(root)
+    known_bad = {m: e for m, e in index.failed_imports() if index.modules[m].fingerprint != UNKNOWN}
+    run_current_source(root)
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     errors: list[tuple[str, str]] = []
@@ -68,20 +80,83 @@ def discover(root: Path | None = None) -> list[tuple[str, str]]:
         pkg_dir = root / pkg_name
         if not pkg_dir.is_dir():
             continue
+        if pkg_name in known_bad:
+            errors.append((pkg_name, known_bad[pkg_name]))
+            continue
         try:
             importlib.import_module(pkg_name)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             errors.append((pkg_name, f"{type(exc).__name__}: {exc}"))
             continue
         failed: list[str] = []
         for name in _content_modules(pkg_name, pkg_dir):
             if any(name.startswith(f + ".") for f in failed):
                 continue  # inside a sub-package that failed to import: reported once, by the package
+            if name in known_bad:
+                errors.append((name, known_bad[name]))
+                failed.append(name)
+                continue
             try:
                 importlib.import_module(name)
-            except Exception as exc:
+            except (Exception, SystemExit) as exc:
                 tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
                 errors.append((name, f"{type(exc).__name__}: {exc}\n{''.join(tb[-2:])}"))
                 failed.append(name)
     _DONE[root] = errors
     return errors
+
+
+# A pyc whose header says: hash-based, checked against the source (PEP 552), for this interpreter.
+_CHECKED_HASH_FLAGS = (0b11).to_bytes(4, "little")
+
+
+class _HashCheckedLoader(importlib.machinery.SourceFileLoader):
+    """Runs a project module from the bytecode of its text as it is now.  Python's default ``.pyc``
+    check is the source's modification time and size, so a same-size edit that keeps the time would
+    run the old code while the result cache keys the result by the new text's hash; here the ``.pyc``
+    is hash-based, and used only when its hash is the source's."""
+
+    def get_code(self, fullname):
+        path = self.get_filename(fullname)
+        source = self.get_data(path)
+        header = importlib.util.MAGIC_NUMBER + _CHECKED_HASH_FLAGS + importlib.util.source_hash(source)
+        try:
+            cached = importlib.util.cache_from_source(path)
+        except NotImplementedError:
+            cached = None
+        if cached is not None:
+            with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
+                data = self.get_data(cached)
+                if data[:16] == header:
+                    return marshal.loads(data[16:])
+        code = self.source_to_code(source, path)
+        if cached is not None and not sys.dont_write_bytecode:
+            with contextlib.suppress(OSError, NotImplementedError):
+                self.set_data(cached, header + marshal.dumps(code))
+        return code
+
+
+class _ProjectFinder:
+    """Finds modules of one project (files under its root, outside virtual environments) with
+    :class:`_HashCheckedLoader`; anything else is left to the usual finders."""
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    def find_spec(self, fullname, path=None, target=None):
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or type(spec.loader) is not importlib.machinery.SourceFileLoader:
+            return None
+        origin = Path(spec.origin)
+        if not origin.is_relative_to(self.root) or {".venv", "site-packages"} & set(origin.parts):
+            return None
+        spec.loader = _HashCheckedLoader(fullname, spec.origin)
+        return spec
+
+
+def run_current_source(root: Path) -> None:
+    """From now on, this process imports ``root``'s modules from their current text (see
+    :class:`_HashCheckedLoader`).  Idempotent."""
+    root = Path(root).resolve()
+    if not any(isinstance(f, _ProjectFinder) and f.root == root for f in sys.meta_path):
+        sys.meta_path.insert(0, _ProjectFinder(root))

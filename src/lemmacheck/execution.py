@@ -7,10 +7,16 @@ is derived from the run seed and its id, so how claims are split among workers n
 verdict, a counterexample or a piece of evidence: a serial run and a parallel run of the same seed
 agree bit for bit (only wall times differ).
 
+Every claim runs in a worker process, at every ``-j`` (``-j 1`` is one worker): whatever a check does,
+``sys.exit()``, a hang, a bare ``except:`` that swallows the time limit or Ctrl-C, a crash of the
+interpreter, it costs that claim an ERROR and never ends, hangs or fakes the run.  The price is one
+interpreter importing the engine per worker and run (the import the run itself pays: 1.3-2.4 s at load
+average 8 on this 2-core machine); a single claim waits for it, a long run does not notice it.
+
 A claim past its time limit becomes an ERROR saying ``timed out after S s``, where the search had got
-to, and its replay command.  Inside a worker (and in-process on the main thread) the limit is a
-``SIGALRM`` that interrupts the claim where it is; a worker that does not answer even then (stuck in C
-code) is killed and replaced, and the run goes on.
+to, and its replay command.  Inside a worker the limit is a ``SIGALRM`` that interrupts the claim where
+it is; a worker that does not answer even then (stuck in C code, or a check that swallows the alarm) is
+killed and replaced, and the run goes on.
 """
 
 from __future__ import annotations
@@ -218,8 +224,14 @@ def run_one(
             return run_claim(claim, profile, sweep_runner=sweep_runner)
     except ClaimTimeout as exc:
         result = _timed_out(blank_result(claim, profile), timeout, exc.args[0] if exc.args else {})
-        result.seconds = time.perf_counter() - t0
-        return result
+    except SystemExit as exc:  # sys.exit() in content ends the claim, never the run
+        result = blank_result(claim, profile)
+        result.message = (
+            f"claim {claim_id!r}: the check called sys.exit({exc.code!r}); a check returns its values and "
+            f"never ends the process; replay: {result.replay}"
+        )
+    result.seconds = time.perf_counter() - t0
+    return result
 
 
 def _timed_out(result: ClaimResult, seconds: float | None, reached: dict, how: str = "") -> ClaimResult:
@@ -293,9 +305,13 @@ def _worker_main() -> None:
     the claim), and answers ``("start", id, blank result)`` then ``("done", id, result)`` on the stdout
     it was given; content that prints goes to stderr, never into the protocol."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
+    _exit_with_parent()
     protocol_out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     requests = os.fdopen(os.dup(0), "rb")
+    nothing = os.open(os.devnull, os.O_RDONLY)  # content reading stdin must not eat the requests
+    os.dup2(nothing, 0)
+    os.close(nothing)
     import lemmacheck.engine  # noqa: F401  (imported before any claim: a waiting worker is a warm one)
 
     from .claim import REGISTRY
@@ -319,6 +335,19 @@ def _worker_main() -> None:
                 claim_id, profile, f"claim {claim_id!r}: worker failed: {type(exc).__name__}: {exc}\n{tb}"
             )
         _send(protocol_out, ("done", claim_id, result))
+
+
+def _exit_with_parent() -> None:
+    """End this process when its parent is gone (the run was killed outright): a claim busy in a loop
+    that swallows every exception would otherwise run on forever in its own session."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="lemmacheck-orphan-watch").start()
 
 
 class _Worker:
@@ -477,18 +506,17 @@ def execute(
     cache=None,
     dask: str | None = None,
     root: Path | None = None,
-    isolate: bool = False,
     progress: Callable[[str, int, int], None] | None = None,
     index=None,
     warm: Sequence[_Worker] = (),
 ) -> list[ClaimResult]:
     """Check ``claim_ids`` under ``profile``; return their results in the order given.
 
-    ``jobs``: worker processes (default every core; 1 runs in this process).  ``timeout``: seconds per
+    ``jobs``: worker processes (default every core; never fewer than one: no claim runs in this
+    process).  ``timeout``: seconds per
     claim (default :func:`default_timeout`; ``math.inf`` for none).  ``cache``: a
     :class:`lemmacheck.cache.ResultCache` answered first and filled after.  ``dask``: ``"local"`` or a
-    scheduler address.  ``isolate``: never run in this process (its imported content may be stale, as
-    in ``watch``).  ``on_result`` and ``progress`` see each result as it finishes (cached ones first).
+    scheduler address.  ``on_result`` and ``progress`` see each result as it finishes (cached ones first).
     ``root``: the project whose content workers import (default: found from the working directory).
     ``index``: the content index to read (default: :func:`lemmacheck.index.load_index`, refreshed);
     ``warm``: workers started ahead (:func:`start_worker`) to use first; every worker stops at the end.
@@ -530,15 +558,11 @@ def execute(
             run_on_dask(
                 todo, profile, address=dask, jobs=jobs, timeout=limit, root=root, done=done, index=index
             )
-        elif todo and (isolate or (jobs > 1 and len(todo) > 1)):
+        elif todo:
             _run_pool(todo, profile, jobs=jobs, timeout=limit, root=root, done=done, index=index, warm=warm)
         else:
             for w in warm:
                 w.stop()
-            if todo:
-                index = index or load_index(root)
-            for cid in todo:
-                done(run_one(cid, profile, limit, root, index.declaring_modules([cid])))
     except KeyboardInterrupt:
         raise RunInterrupted([results[c] for c in ids if c in results]) from None
     return [results[c] for c in ids]

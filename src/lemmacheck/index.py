@@ -18,20 +18,20 @@ import dataclasses
 import importlib
 import json
 import os
-import subprocess
+import shutil
 import sys
 import tempfile
 import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
 
-from .discovery import content_dirs
+from .declarations import declarations_into as _declarations_into
+from .discovery import content_dirs, run_current_source
 
-__all__ = ["ContentIndex", "CACHE_DIR", "load_index", "import_modules", "write_atomic"]
+__all__ = ["ContentIndex", "CACHE_DIR", "load_index", "import_modules", "write_atomic", "set_aside"]
 
 CACHE_DIR = ".lemmacheck-cache"
-_FORMAT = 2  # bump when the index layout changes
+_FORMAT = 3  # bump when the index layout changes
 
 
 @dataclasses.dataclass
@@ -39,7 +39,7 @@ class ModuleRecord:
     """One project file: what it declares (filled by importing it) and what it imports (from its source)."""
 
     file: str  # relative to the project root, POSIX separators
-    fingerprint: tuple[int, int]  # (mtime_ns, size)
+    fingerprint: tuple[int, int, int]  # (mtime_ns, size, ctime_ns): an edit that restores the mtime is seen
     content: bool  # under a content folder (imported by discovery); False for other project files it imports
     imports: list[str] = dataclasses.field(default_factory=list)  # project modules it imports
     claims: list[str] = dataclasses.field(default_factory=list)  # ids it declares (metadata or check)
@@ -124,9 +124,9 @@ def _imports_of(source: str, module: str, *, is_package: bool) -> set[str]:
     return {".".join(n.split(".")[: i + 1]) for n in names for i in range(len(n.split(".")))}
 
 
-def _fingerprint(path: Path) -> tuple[int, int]:
+def _fingerprint(path: Path) -> tuple[int, int, int]:
     st = path.stat()
-    return (st.st_mtime_ns, st.st_size)
+    return (st.st_mtime_ns, st.st_size, st.st_ctime_ns)
 
 
 @dataclasses.dataclass
@@ -217,6 +217,7 @@ class ContentIndex:
 
     @classmethod
     def from_json(cls, root: Path, text: str) -> ContentIndex | None:
+        """The index ``text`` holds; None when another version wrote it; ValueError when damaged."""
         try:
             data = json.loads(text)
             if data.get("format") != _FORMAT or tuple(data.get("python", ())) != tuple(sys.version_info[:2]):
@@ -225,8 +226,8 @@ class ContentIndex:
                 m: ModuleRecord(**(r | {"fingerprint": tuple(r["fingerprint"])}))
                 for m, r in data["modules"].items()
             }
-        except (ValueError, TypeError, KeyError):
-            return None  # an unreadable index is rebuilt, never trusted
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise ValueError(f"{type(exc).__name__}: {exc}") from None  # damaged: rebuilt, never trusted
         return cls(root, mods)
 
 
@@ -254,7 +255,7 @@ def load_index(root: Path, *, rebuild: bool = False) -> ContentIndex:
     # project files outside the content folders that content imports (shared helpers): tracked, not imported
     changed_extra = _add_imported_project_files(root, records, old_mods)
     if stale:
-        _declarations_into(root, stale, records)
+        _declarations_into(root, stale, records, old_mods)
     index = ContentIndex(root, records)
     if old is None or stale or changed_extra or set(old_mods) != set(records):
         try:
@@ -265,10 +266,28 @@ def load_index(root: Path, *, rebuild: bool = False) -> ContentIndex:
 
 
 def _read(root: Path) -> ContentIndex | None:
+    path = _index_path(root)
     try:
-        return ContentIndex.from_json(root, _index_path(root).read_text(encoding="utf-8"))
-    except OSError:
+        return ContentIndex.from_json(root, path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
         return None
+    except (OSError, ValueError) as exc:  # garbled, truncated, not text, a folder: set aside, rebuilt
+        set_aside(path, f"the content index could not be read ({exc})")
+        return None
+
+
+def set_aside(path: Path, problem: str) -> None:
+    """Move a damaged state file (or whatever stands at its path) to ``<name>.damaged`` so it is
+    rebuilt, and say so in one line on stderr.  A file that cannot be moved is left (and said)."""
+    damaged = path.with_name(path.name + ".damaged")
+    try:
+        if damaged.is_dir() and not damaged.is_symlink():
+            shutil.rmtree(damaged)
+        os.replace(path, damaged)
+        done = f"set aside as {damaged.name} and rebuilt"
+    except OSError as exc:
+        done = f"and could not be set aside ({exc.strerror or exc}); remove it by hand"
+    print(f"lemmacheck: warning: {path}: {problem}; {done}", file=sys.stderr, flush=True)
 
 
 def _static_record(root: Path, name: str, path: Path, fp, *, content: bool) -> ModuleRecord:
@@ -305,87 +324,19 @@ def _add_imported_project_files(root: Path, records: dict[str, ModuleRecord], ol
     return changed
 
 
-def _declarations_into(root: Path, stale: list[str], records: dict[str, ModuleRecord]) -> None:
-    """Import the stale modules in a fresh interpreter and copy what each declares into ``records``."""
-    cmd = [
-        sys.executable,
-        "-c",
-        "import sys, lemmacheck.index as i; i._declarations_main(sys.argv[1:])",
-        str(root),
-        *stale,
-    ]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root, check=False)
-    try:
-        found = json.loads(proc.stdout.strip().splitlines()[-1])
-    except (IndexError, ValueError):
-        msg = f"indexing failed (exit {proc.returncode}): {proc.stderr.strip()[-2000:]}"
-        found = {m: {"import_error": msg} for m in stale}
-    for name, decl in found.items():
-        if name in records:
-            for key in (
-                "claims",
-                "derivations",
-                "studies",
-                "errors",
-                "error_messages",
-                "corrects",
-                "import_error",
-            ):
-                if key in decl:
-                    setattr(records[name], key, decl[key])
-
-
 def import_modules(root: Path, modules: Iterable[str]) -> list[tuple[str, str]]:
     """Import content ``modules`` (discovery order); return ``(module, error)`` for those that fail,
     in the form :func:`lemmacheck.discovery.discover` returns."""
     root = root.resolve()
+    run_current_source(root)
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     errors = []
     for name in modules:
         try:
             importlib.import_module(name)
-        except Exception as exc:
-            tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
-            errors.append((name, f"{type(exc).__name__}: {exc}\n{''.join(tb[-2:])}"))
+        except (Exception, SystemExit) as exc:  # sys.exit() at import fails that module, not the process
+            tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-2:])
+            what = f"sys.exit({exc.code!r}) called at import" if isinstance(exc, SystemExit) else exc
+            errors.append((name, f"{type(exc).__name__}: {what}\n{tb}"))
     return errors
-
-
-def _declarations_main(argv: list[str]) -> None:
-    """Child side of :func:`_declarations_into`: print ``{module: declarations}`` as one JSON line."""
-    from .claim import REGISTRY
-
-    root, stale = Path(argv[0]), argv[1:]
-    errors = dict(import_modules(root, stale))
-    out: dict[str, dict[str, Any]] = {
-        m: {
-            "claims": [],
-            "derivations": [],
-            "studies": [],
-            "errors": [],
-            "error_messages": [],
-            "corrects": {},
-            "import_error": errors.get(m, ""),
-        }
-        for m in stale
-    }
-    for c in REGISTRY:
-        if c.module in out:
-            out[c.module]["claims"].append(c.id)
-            if c.corrects:
-                out[c.module]["corrects"][c.id] = c.corrects
-        if c.derivation is not None and c.derivation.module in out:
-            out[c.derivation.module]["derivations"].append(c.id)
-    # a derivation whose claim lives in a module not imported here waits in the registry's pending list
-    for cid, d in REGISTRY._pending_derivations.items():
-        if d.module in out:
-            out[d.module]["derivations"].append(cid)
-    for s in REGISTRY.studies.values():
-        if s.module in out:
-            out[s.module]["studies"].append(s.id)
-    for cid, m, message in REGISTRY.definition_errors:
-        if m in out:
-            out[m]["errors"].append(str(cid))
-            out[m]["error_messages"].append(message)
-    sys.stdout.write("\n" + json.dumps(out) + "\n")

@@ -18,8 +18,9 @@ import contextlib
 import json
 import os
 import signal
+import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .errors import OutputError
@@ -99,9 +100,12 @@ def _temp_file(folder: Path, name: str, text: str) -> Path:
     return Path(tmp)
 
 
-def _move_into_place(folder: Path, files: dict[str, str | None]) -> list[Path]:
+def _move_into_place(
+    folder: Path, files: dict[str, str | None], *, still_newest: Callable[[], bool] = lambda: True
+) -> list[Path]:
     """Write each ``name -> text`` to a temporary file, then move all into place together (``None``:
-    remove that name, so a stale file from another run never sits beside the new one)."""
+    remove that name, so a stale file from another run never sits beside the new one).  Nothing is
+    moved (and ``[]`` returned) when ``still_newest()``, asked under the folder's lock, says no."""
     temps: dict[str, Path] = {}
     moved = False
     try:
@@ -109,6 +113,8 @@ def _move_into_place(folder: Path, files: dict[str, str | None]) -> list[Path]:
             if text is not None:
                 temps[name] = _temp_file(folder, name, text)
         with folder_lock(folder), _no_sigint():
+            if not still_newest():
+                return []
             for name, text in files.items():
                 if text is None:
                     with contextlib.suppress(FileNotFoundError):
@@ -163,47 +169,111 @@ def _with_mutation(folder: Path, data: dict) -> dict:
         return data
 
 
+def _identity(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
 def write_html_only(path: Path, data: dict) -> Path:
-    """``lemmacheck render``: write one HTML file atomically (results.json is left as it is)."""
+    """``lemmacheck render``: write one HTML file atomically (results.json is left as it is).
+
+    A run that writes its pair into the same folder while this renders is newer: its ``index.html``
+    is kept (said in one line), never replaced by this older one."""
     from .report.html import render_html
 
     path = Path(path)
     problem = folder_problem(path.parent)
     if problem:
         raise OutputError(problem)
-    return _move_into_place(path.parent, {path.name: render_html(data)})[0]
+    results = path.parent / RESULTS_NAME
+    before = _identity(results)
+    html = render_html(data)
+    if path.name != HTML_NAME:
+        return _move_into_place(path.parent, {path.name: html})[0]
+    if not _move_into_place(
+        path.parent, {path.name: html}, still_newest=lambda: _identity(results) == before
+    ):
+        print(
+            f"lemmacheck: a run wrote a newer report into {path.parent} while this was rendered; "
+            f"its {HTML_NAME} is kept",
+            file=sys.stderr,
+            flush=True,
+        )
+    return path
 
 
 class Journal:
-    """Results appended one JSON line each as claims finish; removed once the report is written."""
+    """Results appended one JSON line each as claims finish; removed once the report is written.
+
+    A write that fails after the header (a full disk) stops the journal, with a one-line warning, and
+    never the run: the verdicts are still computed and printed, as when the report cannot be written.
+    """
 
     def __init__(self, folder: Path, header: dict):
         self.path = Path(folder) / f".journal-{os.getpid()}.jsonl"
+        self.failed = ""  # why the journal stopped (it then holds only the results before)
         self._fh = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - kept open for the run
-        self._write({"journal": 1, **header})
-
-    def _write(self, obj: dict) -> None:
-        self._fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        self._fh.write(json.dumps({"journal": 1, **header}, ensure_ascii=False) + "\n")
         self._fh.flush()
 
     def append(self, result: dict) -> None:
-        self._write(result)
+        if self.failed:
+            return
+        try:
+            self._fh.write(json.dumps(result, ensure_ascii=False) + "\n")
+            self._fh.flush()
+        except OSError as exc:
+            self.failed = f"cannot write the journal {self.path}: {_why(exc)}"
+            with contextlib.suppress(OSError):
+                self._fh.close()
+            print(
+                f"lemmacheck: warning: {self.failed}; the run goes on, its last result there may be torn",
+                file=sys.stderr,
+                flush=True,
+            )
 
     def discard(self) -> None:
-        self._fh.close()
+        with contextlib.suppress(OSError):
+            self._fh.close()
         with contextlib.suppress(OSError):
             self.path.unlink()
 
     def close(self) -> None:
-        self._fh.close()
+        with contextlib.suppress(OSError):
+            self._fh.close()
+
+
+def _records(text: str) -> tuple[list[dict], int]:
+    """The JSON objects of a journal's lines, and how many lines were torn (a killed run or a full
+    disk can leave its last line half-written)."""
+    records, torn = [], 0
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            torn += 1
+            continue
+        if isinstance(record, dict):
+            records.append(record)
+        else:
+            torn += 1
+    return records, torn
 
 
 def read_journal(path: Path) -> dict:
-    """A results dict (marked incomplete) from a journal a killed run left behind."""
-    lines = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    """A results dict (marked incomplete) from a journal a killed run left behind: every complete
+    result in it (torn lines are skipped and counted)."""
+    lines, torn = _records(Path(path).read_text(encoding="utf-8", errors="replace"))
     if not lines or lines[0].get("journal") != 1:
         raise ValueError("not a lemmacheck journal (its first line is not a journal header)")
-    header, claims = lines[0], lines[1:]
+    header = lines[0]
+    claims = [c for c in lines[1:] if isinstance(c.get("id"), str) and isinstance(c.get("verdict"), str)]
+    torn += len(lines) - 1 - len(claims)
     data = dict(header["data"])
     data["claims"] = [*data.get("claims", []), *claims]
     counts = dict.fromkeys(data.get("counts", {}), 0)
@@ -214,6 +284,7 @@ def read_journal(path: Path) -> dict:
     data["run"] = dict(
         data["run"],
         incomplete=f"recovered from the journal of a run that stopped after "
-        f"{len(claims)} of {header.get('total', '?')} results",
+        f"{len(claims)} of {header.get('total', '?')} results"
+        + (f" ({torn} torn line{'s' if torn > 1 else ''} skipped)" if torn else ""),
     )
     return data

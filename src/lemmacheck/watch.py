@@ -81,7 +81,6 @@ class Watcher:
                 timeout=self.timeout,
                 cache=self.cache,
                 root=self.root,
-                isolate=True,
                 index=self.index,
                 warm=warm,
                 on_result=on_result,

@@ -58,11 +58,7 @@ def load_results(path: Path) -> dict:
         raise ReportInputError(f"{path}: cannot be read ({exc.strerror})") from None
     if not raw.strip():
         raise ReportInputError(f"{path}: the file is empty (a run that was stopped while writing?)")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ReportInputError(f"{path}: not a text file (byte {exc.start} is not UTF-8)") from None
-    if path.suffix == ".jsonl":
+    if path.suffix == ".jsonl":  # read whole by read_journal: its last line may be torn mid-character
         from ..output import read_journal
 
         try:
@@ -70,6 +66,10 @@ def load_results(path: Path) -> dict:
         except (ValueError, KeyError, TypeError) as exc:
             raise ReportInputError(f"{path}: not a readable lemmacheck journal ({exc})") from None
         return validate_results(data, name=str(path))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReportInputError(f"{path}: not a text file (byte {exc.start} is not UTF-8)") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
