@@ -23,7 +23,7 @@ import pytest
 
 from lemmacheck import __version__, cli
 from lemmacheck.claim import REGISTRY
-from lemmacheck.cli import ExitCode
+from lemmacheck.exitcodes import ExitCode
 from lemmacheck.schema import validate_results
 
 SLOW_CLAIMS = """
@@ -112,7 +112,7 @@ def test_version(capsys):
     ],
 )
 def test_usage_errors_exit_2(in_project, argv, capsys):
-    assert cli.main(argv) == ExitCode.USAGE
+    assert cli.main(argv) == ExitCode.USAGE_ERROR
     err = capsys.readouterr().err
     assert "error" in err and "Traceback" not in err
 
@@ -132,18 +132,39 @@ def test_nothing_selected_exits_5_and_leaves_the_report_alone(in_project, expres
     reports.mkdir()
     (reports / "results.json").write_text("previous run")
     (reports / "index.html").write_text("previous page")
-    assert cli.main(["run", "-k", expression, "--quiet"]) == ExitCode.NOTHING_SELECTED
+    assert cli.main(["run", "-k", expression, "--quiet"]) == ExitCode.NO_TESTS_COLLECTED
     assert "no claim selected" in capsys.readouterr().err
     assert (reports / "results.json").read_text() == "previous run"
     assert (reports / "index.html").read_text() == "previous page"
-    assert cli.main(["list", "-k", expression]) == ExitCode.NOTHING_SELECTED
+    assert cli.main(["list", "-k", expression]) == ExitCode.NO_TESTS_COLLECTED
 
 
-def test_outside_a_project_nothing_is_checked(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("argv", [["run", "--quiet"], ["show", "lse.bound"], ["list"]])
+def test_outside_a_project_is_a_usage_error_saying_where_it_looked(tmp_path, monkeypatch, capsys, argv):
     monkeypatch.chdir(tmp_path)
-    assert cli.main(["run", "--quiet"]) == ExitCode.NOTHING_SELECTED
-    assert "no lemmacheck project" in capsys.readouterr().err
+    monkeypatch.delenv("LEMMACHECK_ROOT", raising=False)
+    assert cli.main(argv) == ExitCode.USAGE_ERROR
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1, err
+    assert f"no lemmacheck project at or above {tmp_path}" in err
+    assert "--root DIR" in err and "LEMMACHECK_ROOT" in err and "Traceback" not in err
     assert not (tmp_path / "reports").exists()
+
+
+def test_root_option_points_at_a_project_from_elsewhere(in_project, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["list", "--root", str(in_project)]) == ExitCode.OK
+    assert "quick.one" in capsys.readouterr().out
+    assert "LEMMACHECK_ROOT" not in os.environ  # the option does not leak past the command
+
+
+def test_the_api_outside_a_project_says_how_to_point_at_one(tmp_path, monkeypatch):
+    import lemmacheck
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("LEMMACHECK_ROOT", raising=False)
+    with pytest.raises(FileNotFoundError, match="no lemmacheck project.*LEMMACHECK_ROOT"):
+        lemmacheck.check("lse.bound")
 
 
 def test_list_follows_pytest_grammar(in_project, capsys):
@@ -165,7 +186,7 @@ def test_internal_error_exits_3(in_project, monkeypatch, capsys):
         raise RuntimeError("planted bug")
 
     monkeypatch.setattr(lemmacheck.engine, "run_claims", broken)
-    assert cli.main(["run", "--quiet"]) == ExitCode.INTERNAL
+    assert cli.main(["run", "--quiet"]) == ExitCode.INTERNAL_ERROR
     assert "internal error: RuntimeError: planted bug" in capsys.readouterr().err
 
 
@@ -185,7 +206,7 @@ def test_a_failing_study_is_shown_and_exits_1(tmp_path, monkeypatch, capsys):
     )
     monkeypatch.chdir(root)
     with REGISTRY.scratch():
-        assert cli.main(["run", "--quiet", "--no-html"]) == ExitCode.MISMATCH
+        assert cli.main(["run", "--quiet", "--no-html"]) == ExitCode.TESTS_FAILED
     out = capsys.readouterr().out
     assert "st.broken: study 'st.broken': ValueError: planted study failure" in out
     assert "every computed verdict matches" not in out
@@ -194,7 +215,7 @@ def test_a_failing_study_is_shown_and_exits_1(tmp_path, monkeypatch, capsys):
 def test_unwritable_report_folder_is_one_line_after_the_summary(in_project, capsys):
     blocker = in_project / "not-a-folder"
     blocker.write_text("a file where the report folder should be")
-    assert cli.main(["run", "--quiet", "--out", str(blocker / "reports")]) == ExitCode.USAGE
+    assert cli.main(["run", "--quiet", "--out", str(blocker / "reports")]) == ExitCode.USAGE_ERROR
     captured = capsys.readouterr()
     assert "every computed verdict matches" in captured.out  # the verdicts were computed and printed
     last = captured.err.strip().splitlines()[-1]
@@ -212,7 +233,7 @@ def test_read_only_report_folder(in_project, capsys):
     reports.mkdir()
     reports.chmod(0o500)
     try:
-        assert cli.main(["run", "--quiet"]) == ExitCode.USAGE
+        assert cli.main(["run", "--quiet"]) == ExitCode.USAGE_ERROR
     finally:
         reports.chmod(0o700)
     assert "Permission denied" in capsys.readouterr().err.strip().splitlines()[-1]
@@ -232,7 +253,7 @@ def test_a_folder_that_refuses_the_write_keeps_the_previous_pair(in_project, mon
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(lemmacheck.output.os, "replace", refuse)
-    assert cli.main(["run", "--quiet"]) == ExitCode.USAGE
+    assert cli.main(["run", "--quiet"]) == ExitCode.USAGE_ERROR
     captured = capsys.readouterr()
     assert "every computed verdict matches" in captured.out
     last = captured.err.strip().splitlines()[-1]
@@ -261,7 +282,7 @@ def test_a_move_that_fails_half_way_leaves_no_pair_of_two_runs(in_project, monke
         real_replace(src, dst)
 
     monkeypatch.setattr(lemmacheck.output.os, "replace", second_fails)
-    assert cli.main(["run", "--quiet"]) == ExitCode.USAGE
+    assert cli.main(["run", "--quiet"]) == ExitCode.USAGE_ERROR
     assert "No space left on device" in capsys.readouterr().err
     assert not (reports / "results.json").exists() and not (reports / "index.html").exists()
     assert not list(reports.glob("*.tmp"))
@@ -303,7 +324,7 @@ def test_render_says_in_one_line_what_is_wrong(in_project, capsys, name, content
     if content is not None:
         path.write_bytes(content)
     capsys.readouterr()
-    assert cli.main(["render", str(path), "--out", str(in_project / "out.html")]) == ExitCode.USAGE
+    assert cli.main(["render", str(path), "--out", str(in_project / "out.html")]) == ExitCode.USAGE_ERROR
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and words in err, err
     assert not (in_project / "out.html").exists()

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
+from .examples import fingerprint as examples_fingerprint
 from .index import CACHE_DIR, ContentIndex, load_index
 from .profile import Profile
 from .results import ClaimResult
@@ -176,6 +177,7 @@ class ResultCache:
         h.update(f"{kind}:{claim_id}".encode() + b"\0")
         h.update(json.dumps(dataclasses.asdict(profile), sort_keys=True).encode())
         h.update(engine_fingerprint().encode())
+        h.update(examples_fingerprint(claim_id, self.root))  # the instances kept for it are replayed too
         for path in files:
             h.update(path.relative_to(self.root).as_posix().encode() + b"\0" + _file_hash(path).encode())
         return h.hexdigest()
