@@ -28,11 +28,18 @@ from lemmacheck.schema import validate_results
 
 SLOW_CLAIMS = """
 import time
+from pathlib import Path
 from lemmacheck import Source, Verdict, value
+
+RELEASE = Path(__file__).resolve().parents[1] / "release"
 
 def slow(v):
     def computed():
         time.sleep({delay})
+        if v >= {gate}:  # held until the test releases it: the run cannot end before the test's signal
+            start = time.monotonic()
+            while not RELEASE.exists() and time.monotonic() - start < 60:
+                time.sleep(0.05)
         return v
     return computed
 
@@ -53,8 +60,10 @@ def _project(root: Path, package: str, body: str) -> Path:
     return root
 
 
-def _slow_project(root: Path, *, n: int, delay: float) -> Path:
-    return _project(root, "planted_slow", SLOW_CLAIMS.format(n=n, delay=delay))
+def _slow_project(root: Path, *, n: int, delay: float, gate: int | None = None) -> Path:
+    """``n`` claims of ``delay`` seconds each; those from ``gate`` on wait for ``root/release``."""
+    gate = n if gate is None else gate
+    return _project(root, "planted_slow", SLOW_CLAIMS.format(n=n, delay=delay, gate=gate))
 
 
 def _lemmacheck(root: Path, *args: str, **kw) -> subprocess.Popen:
@@ -341,7 +350,9 @@ def test_render_of_a_valid_file(in_project, capsys):
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_an_interrupt_keeps_the_work_done_in_a_partial_report(tmp_path, signum):
-    root = _slow_project(tmp_path / "p", n=12, delay=0.6)
+    # claims 4.. wait for a release that comes only after the signal: the interrupt always arrives
+    # while the run is going, once the journal says three claims are done
+    root = _slow_project(tmp_path / "p", n=12, delay=0.2, gate=4)
     proc = _lemmacheck(root, "run", "--seed", "1", "--quiet")
     reports = root / "reports"
     deadline = time.monotonic() + 180
@@ -355,7 +366,10 @@ def test_an_interrupt_keeps_the_work_done_in_a_partial_report(tmp_path, signum):
         proc.kill()
         pytest.fail("the run did not start in time")
     proc.send_signal(signum)
-    out, err = proc.communicate(timeout=120)
+    try:
+        out, err = proc.communicate(timeout=120)
+    finally:
+        (root / "release").touch()
     assert proc.returncode == ExitCode.INTERRUPTED, out + err
     assert "Traceback" not in err
     m = re.search(
@@ -365,7 +379,7 @@ def test_an_interrupt_keeps_the_work_done_in_a_partial_report(tmp_path, signum):
     )
     assert m, err
     done = int(m.group(1))
-    assert 3 <= done < 12
+    assert 3 <= done <= 4
     data = validate_results(json.loads((reports / "results.json").read_text()))
     assert len(data["claims"]) == done and "interrupted after" in data["run"]["incomplete"]
     assert all(c["verdict"] == "PROVED" for c in data["claims"])
@@ -374,7 +388,7 @@ def test_an_interrupt_keeps_the_work_done_in_a_partial_report(tmp_path, signum):
 
 
 def test_a_killed_run_leaves_a_journal_that_renders(tmp_path):
-    root = _slow_project(tmp_path / "p", n=12, delay=0.6)
+    root = _slow_project(tmp_path / "p", n=12, delay=0.2, gate=4)
     proc = _lemmacheck(root, "run", "--seed", "1", "--quiet")
     reports = root / "reports"
     deadline = time.monotonic() + 180
@@ -385,6 +399,7 @@ def test_a_killed_run_leaves_a_journal_that_renders(tmp_path):
         time.sleep(0.05)
     proc.kill()
     proc.communicate()
+    (root / "release").touch()  # the killed run's workers, left running, finish and exit
     journal = journals[0]
     assert not (reports / "results.json").exists()  # killed outright: nothing half-written either
     assert cli.main(["render", str(journal), "--out", str(tmp_path / "recovered.html")]) == ExitCode.OK

@@ -111,7 +111,7 @@ def _plan(args, index, previous) -> tuple[list[str], list[str], str]:
         return (
             last,
             [c for c in selected if c not in failed],
-            f"--ff: {len(last)} claim(s) that differed first",
+            f"--ff: the {len(last)} claim(s) that differed last time first",
         )
     return selected, [], ""
 
