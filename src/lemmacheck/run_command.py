@@ -281,7 +281,8 @@ class _RunContext:
         data = merge(self.previous, data, self.index.claim_ids())
         from .changes import diff
 
-        data["changes"] = [t.to_dict() for t in diff(self.previous, data)]
+        if self.previous is not None:  # no previous report: nothing to compare with (not "no change")
+            data["changes"] = [t.to_dict() for t in diff(self.previous, data)]
         self.checked = [r.id for r in run.results]
         written, write_error = self._write(data)
         if written is None:  # interrupted while writing
@@ -352,7 +353,7 @@ class _RunContext:
         carried = data["run"].get("carried", 0)
         if carried:
             emit(f"{carried} claims not selected are kept in the report as last checked")
-        emit(format_changes(data["changes"], self.previous))
+        emit(format_changes(data.get("changes", []), self.previous))
         failed = bool(run.mismatches()) or any(s.get("error") for s in run.studies)
         if write_error:
             emit(f"\n{len(run.results)} claims in {run.seconds:.1f}s")
