@@ -295,3 +295,74 @@ def test_control_characters_from_claims_are_escaped_on_the_terminal(tmp_path, mo
     text = captured.out + captured.err
     assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
     assert "\\x1b[2J" in text and "\\u202e" in text
+
+
+# --------------------------------------------------------------------------- 24.5 watch sees every save
+
+
+@pytest.mark.parametrize("delay", [0.0, 1.0], ids=["at-once", "one-second-later"])
+def test_watch_sees_a_save_made_right_after_it_says_watching(tmp_path, delay):
+    import signal
+    import threading
+    import time
+
+    pytest.importorskip("watchfiles")
+    from planted_project import AM_GM, make_project
+
+    pkg = make_project(tmp_path, {"first": AM_GM})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lemmacheck.cli", "watch", "-j", "1", "--no-html", "--seed", "3"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
+    )
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 180
+        while not any(line.startswith("watching") for line in lines):
+            assert time.monotonic() < deadline and proc.poll() is None, "".join(lines)
+            time.sleep(0.02)
+        time.sleep(delay)
+        first = tmp_path / pkg / "first.py"
+        first.write_text(first.read_text().replace("(a + b) / 2", "(a + b) / 4"))  # now false
+        while not any("HOLDS -> REFUTED" in line for line in lines):
+            assert time.monotonic() < deadline, "the save was not seen:\n" + "".join(lines)
+            time.sleep(0.05)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+        reader.join(timeout=10)
+        proc.stdout.close()
+
+
+# --------------------------------------------------------------------------- 24.3 history
+
+
+def test_history_keeps_one_entry_per_commit_and_renders_a_static_page(three, capsys):
+    from lemmacheck.history import read
+
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "init", "-q", str(three)], check=True)
+    subprocess.run([*git, "-C", str(three), "add", "."], check=True)
+    subprocess.run([*git, "-C", str(three), "commit", "-qm", "one"], check=True)
+    cli.main(["run", "--quiet", "-j", "1"])
+    cli.main(["run", "--quiet", "-j", "1", "--seed", "9"])  # the same commit: its entry is replaced
+    history = read(three / "reports")
+    assert len(history) == 1 and history[0]["seed"] == 9 and not history[0]["commit"].endswith("+dirty")
+    planted = next(three.glob("planted_loop_*/planted.py"))
+    planted.write_text(planted.read_text().replace("computed=lambda: 2", "computed=lambda: 1"))
+    subprocess.run([*git, "-C", str(three), "commit", "-qam", "two: b fixed"], check=True)
+    cli.main(["run", "--quiet", "-j", "2"])  # in worker processes, which import the edited module
+    history = read(three / "reports")
+    assert [h["claims"]["loop.b_bad"][0] for h in history] == ["REFUTED", "PROVED"]
+    assert [h["counts"]["PROVED"] for h in history] == [2, 3]
+    page = (three / "reports" / "history.html").read_text()
+    assert "Claims whose verdict or proof changed (1)" in page and "<script" not in page
+    assert page.index("loop.b_bad") < page.index("Claims that never changed")
+    capsys.readouterr()
+    assert cli.main(["history"]) == ExitCode.OK
+    assert capsys.readouterr().out.strip().endswith("history.html")

@@ -148,6 +148,9 @@ def _parser() -> argparse.ArgumentParser:
     diff = sub.add_parser("diff", help="what changed between two results.json: verdicts, proofs, evidence")
     diff.add_argument("before", type=Path)
     diff.add_argument("after", type=Path)
+    history = sub.add_parser("history", help="render reports/history.html: verdicts and counts per commit")
+    history.add_argument("--out", type=Path, default=None, help="report folder (default: <project>/reports)")
+    add_root_option(history)
     from .mutate.command import add_parser as add_mutate_parser
 
     add_mutate_parser(sub)
@@ -302,6 +305,19 @@ def cmd_show(args) -> int:
     return ExitCode.OK if result.matches_expectation else ExitCode.TESTS_FAILED
 
 
+def cmd_history(args) -> int:
+    from .history import HISTORY_HTML, HISTORY_NAME, history_html, read
+    from .index import write_atomic
+
+    out = (args.out or project_root() / "reports").resolve()
+    history = read(out)
+    if not history:
+        raise UsageError(f"no history in {out / HISTORY_NAME}: `lemmacheck run` records one per commit")
+    write_atomic(out / HISTORY_HTML, history_html(history))
+    emit(str(out / HISTORY_HTML))
+    return ExitCode.OK
+
+
 def cmd_diff(args) -> int:
     from .diff import diff_files
 
@@ -326,6 +342,7 @@ def _commands() -> dict:
         "cache": cmd_cache,
         "watch": cmd_watch,
         "diff": cmd_diff,
+        "history": cmd_history,
     }
 
 

@@ -316,10 +316,27 @@ class _RunContext:
                     self.journal.close()
                 say(f"interrupted while writing the report; the previous report is untouched{kept}")
                 return None, ""
+        if written and not write_error:
+            written += self._history(data)
         written += self._machine_outputs(data)
         if self.journal is not None:
             self.journal.discard() if written and not write_error else self.journal.close()
         return written, write_error
+
+    def _history(self, data: dict) -> list[Path]:
+        """The folder's history gains this report (one entry per commit); its page is re-rendered."""
+        from .history import HISTORY_HTML, history_html, record
+        from .index import write_atomic
+
+        try:
+            history = record(self.out, data, self.root)
+            if self.args.no_html:
+                return []
+            write_atomic(self.out / HISTORY_HTML, history_html(history))
+        except OSError as exc:
+            say(f"the history could not be written ({exc}); the report is")
+            return []
+        return [self.out / HISTORY_HTML]
 
     def _machine_outputs(self, data: dict) -> list[Path]:
         from .badge import write_badge
