@@ -366,3 +366,20 @@ def test_history_keeps_one_entry_per_commit_and_renders_a_static_page(three, cap
     capsys.readouterr()
     assert cli.main(["history"]) == ExitCode.OK
     assert capsys.readouterr().out.strip().endswith("history.html")
+
+
+@pytest.mark.slow  # a LocalCluster of two workers
+def test_dask_local_prints_no_hypothesis_warnings(tmp_path):
+    pytest.importorskip("distributed")
+    from planted_project import AM_GM, make_project
+
+    make_project(tmp_path, {"first": AM_GM, "second": AM_GM.replace("am_gm", "am_gm_again")})
+    proc = subprocess.run(
+        [sys.executable, "-m", "lemmacheck.cli", "run", "--dask", "local", "-j", "2", "--quiet", "--no-html"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == ExitCode.OK, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "HypothesisDeprecationWarning" not in proc.stderr, proc.stderr[-2000:]
