@@ -171,7 +171,7 @@ def cmd_run(args) -> int:
 class _RunContext:
     """One ``run``: executes the plan, journals each result, writes the merged report, prints the end."""
 
-    def __init__(self, args, root, index, profile, out, previous, journal, problem):
+    def __init__(self, args, root, index, profile, out, previous, journal, problem) -> None:
         self.args, self.root, self.index, self.profile = args, root, index, profile
         self.out, self.previous, self.journal, self.problem = out, previous, journal, problem
         self.done: list = []

@@ -240,7 +240,9 @@ def run(args) -> int:
     )
     folders = [root / d for d in content_dirs(root) if (root / d).is_dir()]
     try:
-        before = stamps(folders)  # a save between this and the notifier's start is found by comparing
+        before: dict[Path, tuple[int, int]] | None = stamps(
+            folders
+        )  # a save between this and the notifier's start is found by comparing
         watcher.start()
         # debounce 50 ms: an editor's save is one event; the default 1.6 s would be most of the budget.
         # The first (possibly empty) yield comes once the notifier is up: the files are compared then.
