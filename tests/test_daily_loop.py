@@ -291,6 +291,7 @@ def test_control_characters_from_claims_are_escaped_on_the_terminal(tmp_path, mo
     with REGISTRY.scratch():
         assert cli.main(["run", "--no-html", "-j", "1"]) == ExitCode.TESTS_FAILED
         assert cli.main(["list"]) == ExitCode.OK
+        assert cli.main(["show", "loop.escape"]) == ExitCode.TESTS_FAILED
     captured = capsys.readouterr()
     text = captured.out + captured.err
     assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text

@@ -15,7 +15,7 @@ import traceback
 from pathlib import Path
 
 from .exitcodes import EPILOG, ExitCode
-from .terminal import printable_line
+from .terminal import printable, printable_line
 
 __all__ = ["main", "ExitCode", "UsageError", "say", "emit"]
 
@@ -301,7 +301,7 @@ def cmd_show(args) -> int:
     seed = resolve_seed(args.seed)
     claim = REGISTRY[args.claim_id]
     result = run_claim(claim, profile_named("deep" if args.deep else "quick").with_seed(seed))
-    emit(format_claim(claim, result))
+    emit(printable(format_claim(claim, result)))
     return ExitCode.OK if result.matches_expectation else ExitCode.TESTS_FAILED
 
 

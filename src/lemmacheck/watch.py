@@ -23,6 +23,7 @@ from .execution import default_jobs, execute, start_worker
 from .index import load_index, write_atomic
 from .profile import Profile, profile_named
 from .results import ClaimResult
+from .terminal import printable
 
 __all__ = ["run", "Watcher"]
 
@@ -237,6 +238,7 @@ def run(args) -> int:
         use_cache=not getattr(args, "no_cache", False),
         out=getattr(args, "out", None),
         html=not getattr(args, "no_html", False),
+        echo=lambda line: print(printable(line), flush=True),  # ids come from claims: escaped
     )
     folders = [root / d for d in content_dirs(root) if (root / d).is_dir()]
     try:
