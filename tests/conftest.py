@@ -50,3 +50,18 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _kept_counterexamples_in_a_scratch_folder(tmp_path_factory):
+    """Counterexamples the tests' runs keep go to a folder of the session's, never the checkout's
+    .lemmacheck-cache (a planted claim shares ids with others; a later session starts clean)."""
+    import os
+
+    saved = os.environ.get("LEMMACHECK_EXAMPLES")
+    os.environ["LEMMACHECK_EXAMPLES"] = str(tmp_path_factory.mktemp("kept-examples"))
+    yield
+    if saved is None:
+        os.environ.pop("LEMMACHECK_EXAMPLES", None)
+    else:
+        os.environ["LEMMACHECK_EXAMPLES"] = saved

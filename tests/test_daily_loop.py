@@ -23,6 +23,7 @@ from conftest import planted_meta
 from lemmacheck import Verdict, cli, inequality
 from lemmacheck.claim import REGISTRY
 from lemmacheck.engine import run_claim
+from lemmacheck.examples import keeping
 from lemmacheck.exitcodes import ExitCode
 from lemmacheck.inputs import Array
 from lemmacheck.profile import QUICK
@@ -106,8 +107,20 @@ def test_a_counterexample_once_found_is_replayed_at_every_seed(tmp_path, monkeyp
     assert not (tmp_path / "examples").exists()
     with REGISTRY.scratch() as found_once:
         declare([{"dims": {}, "inputs": {"x": 1.5}}])  # the one run that saw the counterexample
-        assert run_claim(found_once["planted.kept"], QUICK.with_seed(2)).verdict is Verdict.REFUTED
+        claim = found_once["planted.kept"]
+        assert run_claim(claim, QUICK.with_seed(2)).verdict is Verdict.REFUTED
+        assert not (tmp_path / "examples").exists(), "kept only by run, watch and show (not a mutant's)"
+        with keeping():
+            assert run_claim(claim, QUICK.with_seed(2)).verdict is Verdict.REFUTED
     assert len(list((tmp_path / "examples").glob("*.json"))) == 1
+    with REGISTRY.scratch() as other_domain:
+        # the same id over another domain (x in [2, 3]) never replays an instance outside it
+        @inequality("planted.kept", inputs={"x": Array(low=2.0, high=3.0)}, **planted_meta(Verdict.REFUTED))
+        def kept_elsewhere(xp, x):
+            return 0 * x + 2.0, x  # 2 <= x: true on [2, 3], false at the kept x = 1.5
+
+        r = run_claim(other_domain["planted.kept"], QUICK.with_seed(3))
+        assert r.verdict is Verdict.HOLDS and r.evidence.get("counterexample") is None
     with REGISTRY.scratch() as later:
         declare([])  # the witness is gone from the declaration: the kept example still refutes it
         for seed in (3, 4):

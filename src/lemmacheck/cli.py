@@ -275,14 +275,17 @@ def cmd_cache(args) -> int:
 
 def cmd_watch(args) -> int:
     from . import watch
+    from .examples import keeping
 
     project_root()
-    return int(watch.run(args))
+    with keeping():
+        return int(watch.run(args))
 
 
 def cmd_show(args) -> int:
     from .claim import REGISTRY
     from .engine import run_claim
+    from .examples import keeping
     from .index import import_modules, load_index
     from .profile import profile_named
     from .seed import resolve_seed
@@ -300,7 +303,8 @@ def cmd_show(args) -> int:
         raise UsageError(f"claim {args.claim_id!r} could not be loaded ({detail})")
     seed = resolve_seed(args.seed)
     claim = REGISTRY[args.claim_id]
-    result = run_claim(claim, profile_named("deep" if args.deep else "quick").with_seed(seed))
+    with keeping():
+        result = run_claim(claim, profile_named("deep" if args.deep else "quick").with_seed(seed))
     emit(printable(format_claim(claim, result)))
     return ExitCode.OK if result.matches_expectation else ExitCode.TESTS_FAILED
 

@@ -165,7 +165,10 @@ def cmd_run(args) -> int:
     total = len(first) + len(then)
     journal = None if problem else _journal(out, seed, profile.name, preamble, total, args.keyword or "")
     ctx = _RunContext(args, root, index, profile, out, previous, journal, problem)
-    return ctx.execute(first, then, with_studies=bool(studies))
+    from .examples import keeping
+
+    with keeping():  # the counterexamples this run finds are replayed by every later one
+        return ctx.execute(first, then, with_studies=bool(studies))
 
 
 class _RunContext:
