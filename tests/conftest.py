@@ -28,3 +28,40 @@ def _planted_claims_stay_in_their_test():
     yield
     leaked = [c.id for c in REGISTRY if not c.module.startswith(("checks.", "derivations."))]
     assert not leaked, f"planted claims left in the catalogue (run them inside REGISTRY.scratch()): {leaked}"
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--run-slow",
+        action="store_true",
+        default=False,
+        help="also run the tests marked slow (every claim against the catalogue, the mutation gate, "
+        "pytest -n 2 sessions): the README's test command and .ci/run pass it",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    """Slow tests are skipped in a plain run; a run that names what it wants (``-k lse``, a node id such
+    as ``tests/test_claims.py::test_claim[lse.bound]``) gets it, as does ``--run-slow``."""
+    chosen = config.getoption("keyword") or any("::" in str(a) for a in config.args)
+    if config.getoption("--run-slow") or chosen:
+        return
+    skip = pytest.mark.skip(reason="slow: python -m pytest --run-slow runs it (as .ci/run does)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _kept_counterexamples_in_a_scratch_folder(tmp_path_factory):
+    """Counterexamples the tests' runs keep go to a folder of the session's, never the checkout's
+    .lemmacheck-cache (a planted claim shares ids with others; a later session starts clean)."""
+    import os
+
+    saved = os.environ.get("LEMMACHECK_EXAMPLES")
+    os.environ["LEMMACHECK_EXAMPLES"] = str(tmp_path_factory.mktemp("kept-examples"))
+    yield
+    if saved is None:
+        os.environ.pop("LEMMACHECK_EXAMPLES", None)
+    else:
+        os.environ["LEMMACHECK_EXAMPLES"] = saved

@@ -88,6 +88,7 @@ def test_links_between_claims_resolve():
     assert not uncorrected, f"corrected forms of claims the catalogue does not refute: {uncorrected}"
 
 
+@pytest.mark.slow  # the whole catalogue: minutes of search; `lemmacheck run -k ID` or --run-slow
 @pytest.mark.parametrize("claim_id", CLAIM_IDS, ids=CLAIM_IDS)
 def test_claim(claim_id, lemmacheck_profile, lemmacheck_record):
     claim = REGISTRY[claim_id]

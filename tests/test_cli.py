@@ -23,16 +23,23 @@ import pytest
 
 from lemmacheck import __version__, cli
 from lemmacheck.claim import REGISTRY
-from lemmacheck.cli import ExitCode
+from lemmacheck.exitcodes import ExitCode
 from lemmacheck.schema import validate_results
 
 SLOW_CLAIMS = """
 import time
+from pathlib import Path
 from lemmacheck import Source, Verdict, value
+
+RELEASE = Path(__file__).resolve().parents[1] / "release"
 
 def slow(v):
     def computed():
         time.sleep({delay})
+        if v >= {gate}:  # held until the test releases it: the run cannot end before the test's signal
+            start = time.monotonic()
+            while not RELEASE.exists() and time.monotonic() - start < 60:
+                time.sleep(0.05)
         return v
     return computed
 
@@ -53,8 +60,10 @@ def _project(root: Path, package: str, body: str) -> Path:
     return root
 
 
-def _slow_project(root: Path, *, n: int, delay: float) -> Path:
-    return _project(root, "planted_slow", SLOW_CLAIMS.format(n=n, delay=delay))
+def _slow_project(root: Path, *, n: int, delay: float, gate: int | None = None) -> Path:
+    """``n`` claims of ``delay`` seconds each; those from ``gate`` on wait for ``root/release``."""
+    gate = n if gate is None else gate
+    return _project(root, "planted_slow", SLOW_CLAIMS.format(n=n, delay=delay, gate=gate))
 
 
 def _lemmacheck(root: Path, *args: str, **kw) -> subprocess.Popen:
@@ -112,7 +121,7 @@ def test_version(capsys):
     ],
 )
 def test_usage_errors_exit_2(in_project, argv, capsys):
-    assert cli.main(argv) == ExitCode.USAGE
+    assert cli.main(argv) == ExitCode.USAGE_ERROR
     err = capsys.readouterr().err
     assert "error" in err and "Traceback" not in err
 
@@ -132,18 +141,39 @@ def test_nothing_selected_exits_5_and_leaves_the_report_alone(in_project, expres
     reports.mkdir()
     (reports / "results.json").write_text("previous run")
     (reports / "index.html").write_text("previous page")
-    assert cli.main(["run", "-k", expression, "--quiet"]) == ExitCode.NOTHING_SELECTED
+    assert cli.main(["run", "-k", expression, "--quiet"]) == ExitCode.NO_TESTS_COLLECTED
     assert "no claim selected" in capsys.readouterr().err
     assert (reports / "results.json").read_text() == "previous run"
     assert (reports / "index.html").read_text() == "previous page"
-    assert cli.main(["list", "-k", expression]) == ExitCode.NOTHING_SELECTED
+    assert cli.main(["list", "-k", expression]) == ExitCode.NO_TESTS_COLLECTED
 
 
-def test_outside_a_project_nothing_is_checked(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("argv", [["run", "--quiet"], ["show", "lse.bound"], ["list"]])
+def test_outside_a_project_is_a_usage_error_saying_where_it_looked(tmp_path, monkeypatch, capsys, argv):
     monkeypatch.chdir(tmp_path)
-    assert cli.main(["run", "--quiet"]) == ExitCode.NOTHING_SELECTED
-    assert "no lemmacheck project" in capsys.readouterr().err
+    monkeypatch.delenv("LEMMACHECK_ROOT", raising=False)
+    assert cli.main(argv) == ExitCode.USAGE_ERROR
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1, err
+    assert f"no lemmacheck project at or above {tmp_path}" in err
+    assert "--root DIR" in err and "LEMMACHECK_ROOT" in err and "Traceback" not in err
     assert not (tmp_path / "reports").exists()
+
+
+def test_root_option_points_at_a_project_from_elsewhere(in_project, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["list", "--root", str(in_project)]) == ExitCode.OK
+    assert "quick.one" in capsys.readouterr().out
+    assert "LEMMACHECK_ROOT" not in os.environ  # the option does not leak past the command
+
+
+def test_the_api_outside_a_project_says_how_to_point_at_one(tmp_path, monkeypatch):
+    import lemmacheck
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("LEMMACHECK_ROOT", raising=False)
+    with pytest.raises(FileNotFoundError, match="no lemmacheck project.*LEMMACHECK_ROOT"):
+        lemmacheck.check("lse.bound")
 
 
 def test_list_follows_pytest_grammar(in_project, capsys):
@@ -165,7 +195,7 @@ def test_internal_error_exits_3(in_project, monkeypatch, capsys):
         raise RuntimeError("planted bug")
 
     monkeypatch.setattr(lemmacheck.engine, "run_claims", broken)
-    assert cli.main(["run", "--quiet"]) == ExitCode.INTERNAL
+    assert cli.main(["run", "--quiet"]) == ExitCode.INTERNAL_ERROR
     assert "internal error: RuntimeError: planted bug" in capsys.readouterr().err
 
 
@@ -185,7 +215,7 @@ def test_a_failing_study_is_shown_and_exits_1(tmp_path, monkeypatch, capsys):
     )
     monkeypatch.chdir(root)
     with REGISTRY.scratch():
-        assert cli.main(["run", "--quiet", "--no-html"]) == ExitCode.MISMATCH
+        assert cli.main(["run", "--quiet", "--no-html"]) == ExitCode.TESTS_FAILED
     out = capsys.readouterr().out
     assert "st.broken: study 'st.broken': ValueError: planted study failure" in out
     assert "every computed verdict matches" not in out
@@ -194,7 +224,7 @@ def test_a_failing_study_is_shown_and_exits_1(tmp_path, monkeypatch, capsys):
 def test_unwritable_report_folder_is_one_line_after_the_summary(in_project, capsys):
     blocker = in_project / "not-a-folder"
     blocker.write_text("a file where the report folder should be")
-    assert cli.main(["run", "--quiet", "--out", str(blocker / "reports")]) == ExitCode.USAGE
+    assert cli.main(["run", "--quiet", "--out", str(blocker / "reports")]) == ExitCode.USAGE_ERROR
     captured = capsys.readouterr()
     assert "every computed verdict matches" in captured.out  # the verdicts were computed and printed
     last = captured.err.strip().splitlines()[-1]
@@ -212,7 +242,7 @@ def test_read_only_report_folder(in_project, capsys):
     reports.mkdir()
     reports.chmod(0o500)
     try:
-        assert cli.main(["run", "--quiet"]) == ExitCode.USAGE
+        assert cli.main(["run", "--quiet"]) == ExitCode.USAGE_ERROR
     finally:
         reports.chmod(0o700)
     assert "Permission denied" in capsys.readouterr().err.strip().splitlines()[-1]
@@ -232,7 +262,7 @@ def test_a_folder_that_refuses_the_write_keeps_the_previous_pair(in_project, mon
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(lemmacheck.output.os, "replace", refuse)
-    assert cli.main(["run", "--quiet"]) == ExitCode.USAGE
+    assert cli.main(["run", "--quiet"]) == ExitCode.USAGE_ERROR
     captured = capsys.readouterr()
     assert "every computed verdict matches" in captured.out
     last = captured.err.strip().splitlines()[-1]
@@ -261,7 +291,7 @@ def test_a_move_that_fails_half_way_leaves_no_pair_of_two_runs(in_project, monke
         real_replace(src, dst)
 
     monkeypatch.setattr(lemmacheck.output.os, "replace", second_fails)
-    assert cli.main(["run", "--quiet"]) == ExitCode.USAGE
+    assert cli.main(["run", "--quiet"]) == ExitCode.USAGE_ERROR
     assert "No space left on device" in capsys.readouterr().err
     assert not (reports / "results.json").exists() and not (reports / "index.html").exists()
     assert not list(reports.glob("*.tmp"))
@@ -303,7 +333,7 @@ def test_render_says_in_one_line_what_is_wrong(in_project, capsys, name, content
     if content is not None:
         path.write_bytes(content)
     capsys.readouterr()
-    assert cli.main(["render", str(path), "--out", str(in_project / "out.html")]) == ExitCode.USAGE
+    assert cli.main(["render", str(path), "--out", str(in_project / "out.html")]) == ExitCode.USAGE_ERROR
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and words in err, err
     assert not (in_project / "out.html").exists()
@@ -320,7 +350,9 @@ def test_render_of_a_valid_file(in_project, capsys):
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_an_interrupt_keeps_the_work_done_in_a_partial_report(tmp_path, signum):
-    root = _slow_project(tmp_path / "p", n=12, delay=0.6)
+    # claims 4.. wait for a release that comes only after the signal: the interrupt always arrives
+    # while the run is going, once the journal says three claims are done
+    root = _slow_project(tmp_path / "p", n=12, delay=0.2, gate=4)
     proc = _lemmacheck(root, "run", "--seed", "1", "--quiet")
     reports = root / "reports"
     deadline = time.monotonic() + 180
@@ -334,7 +366,10 @@ def test_an_interrupt_keeps_the_work_done_in_a_partial_report(tmp_path, signum):
         proc.kill()
         pytest.fail("the run did not start in time")
     proc.send_signal(signum)
-    out, err = proc.communicate(timeout=120)
+    try:
+        out, err = proc.communicate(timeout=120)
+    finally:
+        (root / "release").touch()
     assert proc.returncode == ExitCode.INTERRUPTED, out + err
     assert "Traceback" not in err
     m = re.search(
@@ -344,7 +379,7 @@ def test_an_interrupt_keeps_the_work_done_in_a_partial_report(tmp_path, signum):
     )
     assert m, err
     done = int(m.group(1))
-    assert 3 <= done < 12
+    assert 3 <= done <= 4
     data = validate_results(json.loads((reports / "results.json").read_text()))
     assert len(data["claims"]) == done and "interrupted after" in data["run"]["incomplete"]
     assert all(c["verdict"] == "PROVED" for c in data["claims"])
@@ -353,7 +388,7 @@ def test_an_interrupt_keeps_the_work_done_in_a_partial_report(tmp_path, signum):
 
 
 def test_a_killed_run_leaves_a_journal_that_renders(tmp_path):
-    root = _slow_project(tmp_path / "p", n=12, delay=0.6)
+    root = _slow_project(tmp_path / "p", n=12, delay=0.2, gate=4)
     proc = _lemmacheck(root, "run", "--seed", "1", "--quiet")
     reports = root / "reports"
     deadline = time.monotonic() + 180
@@ -364,6 +399,7 @@ def test_a_killed_run_leaves_a_journal_that_renders(tmp_path):
         time.sleep(0.05)
     proc.kill()
     proc.communicate()
+    (root / "release").touch()  # the killed run's workers, left running, finish and exit
     journal = journals[0]
     assert not (reports / "results.json").exists()  # killed outright: nothing half-written either
     assert cli.main(["render", str(journal), "--out", str(tmp_path / "recovered.html")]) == ExitCode.OK

@@ -15,8 +15,8 @@ import time
 import pytest
 
 from lemmacheck import execution
-from lemmacheck.cli import ExitCode
 from lemmacheck.execution import execute
+from lemmacheck.exitcodes import ExitCode
 from lemmacheck.profile import QUICK
 from lemmacheck.verdict import Verdict
 from planted_project import AM_GM, CALLS_SYS_EXIT, SWALLOWS_EVERYTHING, make_project
@@ -47,16 +47,16 @@ def test_sys_exit_in_a_check_is_an_error_at_every_jobs_in_show_and_in_the_replay
     said = f"claim '{bad}': the check called sys.exit(0)"
     for jobs in ("1", "2"):
         code, out = _run(tmp_path, "run", "--seed", "3", "--quiet", "--no-studies", "--no-cache", "-j", jobs)
-        assert code == ExitCode.MISMATCH, out
+        assert code == ExitCode.TESTS_FAILED, out
         assert said in out, out
         claims = json.loads((tmp_path / "reports" / "results.json").read_text())["claims"]
         assert {c["id"]: c["verdict"] for c in claims} == {f"{pkg}.am_gm": "HOLDS", bad: "ERROR"}
     replay = re.search(rf"replay: (lemmacheck run --seed 3 -k {re.escape(bad)})$", out, re.MULTILINE)
     assert replay, out
     code, out = _run(tmp_path, *shlex.split(replay.group(1))[1:], "--no-cache")
-    assert code == ExitCode.MISMATCH and said in out, out
+    assert code == ExitCode.TESTS_FAILED and said in out, out
     code, out = _run(tmp_path, "show", bad)
-    assert code == ExitCode.MISMATCH and said in out, out
+    assert code == ExitCode.TESTS_FAILED and said in out, out
 
 
 def test_a_check_that_swallows_the_alarm_is_stopped_at_its_time_limit(tmp_path, monkeypatch):
@@ -93,7 +93,7 @@ def test_a_module_that_exits_at_import_costs_that_module_only(tmp_path):
     (tmp_path / pkg / "exits.py").write_text("import sys\nsys.exit(0)\n")
     for _ in range(2):  # the second run reads the index the first one wrote
         code, out = _run(tmp_path, "run", "--seed", "3", "--quiet", "--no-studies", "--no-cache")
-        assert code == ExitCode.MISMATCH, out
+        assert code == ExitCode.TESTS_FAILED, out
         claims = json.loads((tmp_path / "reports" / "results.json").read_text())["claims"]
         verdicts = {c["id"]: c["verdict"] for c in claims}
         assert verdicts == {f"module:{pkg}.exits": "ERROR", f"{pkg}.am_gm": "HOLDS"}, out

@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from lemmacheck.cli import main
+from lemmacheck.exitcodes import ExitCode
 
 SAMPLE = ["--seed", "1", "--max-per-claim", "1", "--sample", "80", "--time-cap", "10", "--quiet"]
 
 
+@pytest.mark.slow  # 80 mutants, each a search of its own
 def test_the_checks_notice_at_least_95_percent_of_a_fixed_sample_of_mutants(tmp_path, capsys):
     code = main(["mutate", *SAMPLE, "--out", str(tmp_path)])
     out = capsys.readouterr().out
     data = json.loads((tmp_path / "mutation.json").read_text())
-    assert code == 0, f"mutation score below the gate:\n{out[-3000:]}"
+    assert code == ExitCode.OK, f"mutation score below the gate:\n{out[-3000:]}"
     survivors = [m for c in data["claims"] for m in c.get("mutants", []) if m.get("status") == "survived"]
     for m in survivors:  # every survivor carries its explanation into the report
         assert m.get("reason") or m.get("evidence"), m

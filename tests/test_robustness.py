@@ -131,7 +131,7 @@ def planted(tmp_path, monkeypatch, request):
 def test_every_malformed_declaration_is_an_error_and_the_rest_runs(planted, capsys):
     code = cli.main(["run", "--seed", "1", "--quiet", "--no-studies"])
     out = capsys.readouterr().out
-    assert code == cli.ExitCode.MISMATCH, out
+    assert code == cli.ExitCode.TESTS_FAILED, out
     data = json.loads((planted / "reports" / "results.json").read_text())
     by_id: dict[str, list[dict]] = {}
     for c in data["claims"]:
@@ -161,6 +161,6 @@ def test_list_shows_malformed_declarations_and_does_not_crash(planted, capsys):
 
 
 def test_render_of_a_run_with_malformed_declarations(planted, capsys):
-    assert cli.main(["run", "--seed", "1", "--quiet", "--no-studies"]) == cli.ExitCode.MISMATCH
+    assert cli.main(["run", "--seed", "1", "--quiet", "--no-studies"]) == cli.ExitCode.TESTS_FAILED
     capsys.readouterr()
     assert cli.main(["render", str(planted / "reports" / "results.json")]) == cli.ExitCode.OK

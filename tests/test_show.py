@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from lemmacheck.cli import main
+from lemmacheck.exitcodes import ExitCode
 
 
 def test_show_prints_statement_verdicts_counterexample_replay_and_location(capsys):
     code = main(["show", "lse.bound_eq3", "--seed", "1"])
     out = capsys.readouterr().out
-    assert code == 0
+    assert code == ExitCode.OK
     for expected in (
         "statement:",
         r"\frac12",
@@ -31,5 +32,5 @@ def test_show_names_the_broken_step_of_a_proof(capsys):
 
 
 def test_show_an_unknown_id_is_a_usage_error(capsys):
-    assert main(["show", "lse.boun"]) == 2
+    assert main(["show", "lse.boun"]) == ExitCode.USAGE_ERROR
     assert "lse.bound" in capsys.readouterr().err

@@ -13,6 +13,7 @@ import pytest
 
 from lemmacheck import cli, output
 from lemmacheck.claim import REGISTRY
+from lemmacheck.exitcodes import ExitCode
 from lemmacheck.output import read_journal, write_html_only, write_report
 from planted_project import make_project
 
@@ -79,7 +80,7 @@ def test_a_full_disk_while_the_journal_is_written_prints_the_verdicts_and_exits_
         timeout=300,
         check=False,
     )
-    assert proc.returncode == cli.ExitCode.USAGE, proc.stdout + proc.stderr
+    assert proc.returncode == ExitCode.USAGE_ERROR, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr, proc.stderr
     assert f"cannot write the journal {root / 'reports'}" in proc.stderr
     assert "no report written (the verdicts above are complete)" in proc.stderr, proc.stderr

@@ -11,32 +11,39 @@ Results and the catalogue display as the report's cards in a notebook (``_repr_h
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from .claim import REGISTRY, Claim
 from .results import ClaimResult
+from .seed import DEFAULT_SEED, resolve_seed
 
 __all__ = ["check", "check_all", "catalogue", "Results", "Catalogue", "DEFAULT_SEED"]
 
-#: the seed used when none is given, so that a notebook cell replays (the pytest plugin's default too)
-DEFAULT_SEED = 20261125
-
 
 def _discover(root: str | Path | None) -> None:
-    from .discovery import discover, find_root
+    from .discovery import content_dirs, discover, find_root
 
-    errors = discover(find_root(Path(root)) if root is not None else None)
+    found = find_root(Path(root)) if root is not None else find_root()
+    if not any((found / d).is_dir() for d in content_dirs(found)):
+        where = root or os.environ.get("LEMMACHECK_ROOT") or f"at or above {Path.cwd()}"
+        raise FileNotFoundError(
+            f"no lemmacheck project {where} (a folder with pyproject.toml and checks/ or derivations/): "
+            "pass root='path/to/project' or set LEMMACHECK_ROOT"
+        )
+    errors = discover(found)
     if errors:
         details = "; ".join(f"{m}: {e.splitlines()[0]}" for m, e in errors)
         raise ImportError(f"content modules failed to import: {details}")
 
 
-def _profile(seed: int, *, deep: bool):
+def _profile(seed: int | str, *, deep: bool):
+    """``seed``: an integer, or ``"random"`` for a fresh one (read it back from a result's ``replay``)."""
     from .profile import profile_named
 
-    return profile_named("deep" if deep else "quick").with_seed(seed)
+    return profile_named("deep" if deep else "quick").with_seed(resolve_seed(seed))
 
 
 def _select(expression: str | None) -> list[Claim]:
@@ -46,7 +53,7 @@ def _select(expression: str | None) -> list[Claim]:
 
 
 def check(
-    claim_id: str, *, seed: int = DEFAULT_SEED, deep: bool = False, root: str | Path | None = None
+    claim_id: str, *, seed: int | str = DEFAULT_SEED, deep: bool = False, root: str | Path | None = None
 ) -> ClaimResult:
     """Check one claim by its exact id and return its result."""
     from .engine import run_with_links
@@ -62,7 +69,7 @@ def check(
 def check_all(
     expression: str | None = None,
     *,
-    seed: int = DEFAULT_SEED,
+    seed: int | str = DEFAULT_SEED,
     deep: bool = False,
     root: str | Path | None = None,
 ) -> Results:

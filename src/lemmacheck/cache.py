@@ -31,6 +31,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TypeVar
 
+from .examples import fingerprint as examples_fingerprint
 from .index import CACHE_DIR, ContentIndex, load_index, set_aside
 from .profile import Profile
 from .results import ClaimResult
@@ -233,6 +234,7 @@ class ResultCache:
         h.update(f"{kind}:{claim_id}".encode() + b"\0")
         h.update(json.dumps(dataclasses.asdict(profile), sort_keys=True).encode())
         h.update(engine_fingerprint().encode())
+        h.update(examples_fingerprint(claim_id, self.root))  # the instances kept for it are replayed too
         for path in files:
             h.update(path.relative_to(self.root).as_posix().encode() + b"\0" + _file_hash(path).encode())
         return h.hexdigest()

@@ -19,6 +19,7 @@ import os
 import re
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -61,6 +62,10 @@ def _claim_task(
     task was queued), then run the claim, its large sweeps spread over the cluster."""
     from distributed import get_worker, worker_client
 
+    # Dask's own threads touch the global `random` while Hypothesis draws here; Hypothesis reads that as
+    # a strategy using `random` and warns once per claim (the suite's filter, pyproject.toml, says why it
+    # does not affect the seeded draws).  The same filter, on the worker.
+    warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies")
     get_worker().log_event(_START_TOPIC, {"claim": claim_id, "token": token})
 
     def on_the_cluster(chunks: Sequence[SweepChunk]) -> Sequence[SweepPart]:

@@ -7,6 +7,7 @@ import importlib
 import importlib.machinery
 import importlib.util
 import marshal
+import os
 import pkgutil
 import sys
 import traceback
@@ -18,7 +19,10 @@ _DONE: dict[Path, list[tuple[str, str]]] = {}
 
 
 def find_root(start: Path | None = None) -> Path:
-    """The project root: the nearest folder upwards holding a ``pyproject.toml`` with content folders."""
+    """The project root: the nearest folder upwards holding a ``pyproject.toml`` with content folders
+    (from ``LEMMACHECK_ROOT`` when it is set and no ``start`` is given)."""
+    if start is None and os.environ.get("LEMMACHECK_ROOT"):
+        start = Path(os.environ["LEMMACHECK_ROOT"])
     here = (start or Path.cwd()).resolve()
     for d in (here, *here.parents):
         if (d / "pyproject.toml").is_file() and any((d / c).is_dir() for c in ("checks", "derivations")):

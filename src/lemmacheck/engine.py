@@ -10,13 +10,14 @@ import platform
 import time
 import traceback
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
 from . import __version__, links
 from .claim import REGISTRY, Claim, NumericCheck
 from .errors import LemmacheckError
+from .examples import remember
 from .kinds import Context, Outcome, checker_for
 from .kinds.derivation import combine
 from .links import judge_links
@@ -68,6 +69,7 @@ def run_claim(claim: Claim, profile: Profile, *, sweep_runner: SweepRunner | Non
     with _float_warnings_ignored():
         result = _run_claim(claim, profile, seed, sweep_runner)
     result.seconds = time.perf_counter() - t0
+    remember(claim, result)  # a counterexample once found is replayed first at every seed
     return result
 
 
@@ -375,6 +377,7 @@ def run_claims(
     timeout: float | None = None,
     cache=None,
     dask: str | None = None,
+    claim_ids: Sequence[str] | None = None,
 ) -> RunResult:
     """Check the selected claims (and studies); ``on_result`` sees each claim's result as it finishes,
     so a caller can journal them and keep the work done when the run is interrupted.
@@ -401,7 +404,7 @@ def run_claims(
         from .index import import_modules
 
         match = compile_expression(keyword)
-        ids = index.claim_ids(match)
+        ids = index.claim_ids(match) if claim_ids is None else list(claim_ids)  # --lf, --ff: given ones
         corrected_by = index.corrected_by()
         definition_errors = index.definition_errors()
         orphans = index.orphan_derivations()

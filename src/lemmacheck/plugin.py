@@ -7,22 +7,22 @@ asks for the ``lemmacheck_profile`` fixture or the report is written.
 from __future__ import annotations
 
 import os
-import secrets
 
 import pytest
+
+from .seed import DEFAULT_SEED, parse_seed, resolve_seed
 
 _RESULTS_KEY = pytest.StashKey[list]()
 #: the run seed of this session (the controller's under xdist)
 SEED_KEY = pytest.StashKey[int]()
 _WORKER_RESULTS = "lemmacheck_results"
-DEFAULT_TEST_SEED = 20261125
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("lemmacheck", "lemmacheck claim checking")
     group.addoption(
         "--lemmacheck-seed",
-        default=os.environ.get("LEMMACHECK_SEED", str(DEFAULT_TEST_SEED)),
+        default=os.environ.get("LEMMACHECK_SEED", str(DEFAULT_SEED)),
         help="run seed for claim checks: an integer, or 'random' (default %(default)s)",
     )
     group.addoption(
@@ -42,7 +42,11 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[SEED_KEY] = int(worker_input["lemmacheck_seed"])  # the controller's, never redrawn
     else:
         raw = config.getoption("--lemmacheck-seed")
-        config.stash[SEED_KEY] = secrets.randbelow(2**31) if raw == "random" else int(raw)
+        try:
+            seed = parse_seed(raw)
+        except ValueError:
+            raise pytest.UsageError(f"--lemmacheck-seed: an integer or 'random', not {raw!r}") from None
+        config.stash[SEED_KEY] = resolve_seed(seed)
     config.stash[_RESULTS_KEY] = []
     config.pluginmanager.register(_XdistController(), "lemmacheck-xdist")
 

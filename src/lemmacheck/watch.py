@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
-import secrets
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -24,6 +23,7 @@ from .execution import default_jobs, execute, start_worker
 from .index import load_index, write_atomic
 from .profile import Profile, profile_named
 from .results import ClaimResult
+from .terminal import printable
 
 __all__ = ["run", "Watcher"]
 
@@ -38,6 +38,14 @@ def _matcher(keyword: str | None) -> Callable[[str], bool]:
         words = keyword.split()
         return lambda claim_id: all(w in claim_id for w in words)
     return compile_expression(keyword)
+
+
+def _readable(path: Path) -> dict | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("claims"), list) else None
 
 
 class Watcher:
@@ -68,6 +76,7 @@ class Watcher:
 
             self.cache = ResultCache(self.root, index=self.index)
         self.results: dict[str, ClaimResult] = {}
+        self.base = _readable(self.out / "results.json")
         self.last_latency = math.nan  # seconds from the last save to its verdicts
         self.warm = [start_worker(self.root)]
 
@@ -163,7 +172,10 @@ class Watcher:
         ).to_dict()
 
     def write_reports(self) -> None:
-        data = self._document()
+        from .fullreport import merge
+
+        # the claims watched update their place in the folder's full report; the others are kept
+        data = merge(self.base, self._document(), self.index.claim_ids())
         write_atomic(self.out / "results.json", json.dumps(data, indent=1, ensure_ascii=False))
         if self.html:
             from .report.html import write_html
@@ -176,6 +188,25 @@ class Watcher:
         self.warm = []
 
 
+def stamps(folders: Iterable[Path]) -> dict[Path, tuple[int, int]]:
+    """``{file: (mtime_ns, size)}`` of the Python files under ``folders``."""
+    out = {}
+    for folder in folders:
+        for path in Path(folder).rglob("*.py"):
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            out[path] = (st.st_mtime_ns, st.st_size)
+    return out
+
+
+def changed_since(before: dict[Path, tuple[int, int]], folders: Iterable[Path]) -> set[Path]:
+    """The Python files saved, added or removed since ``before`` was taken."""
+    now = stamps(folders)
+    return {p for p in before.keys() | now.keys() if before.get(p) != now.get(p)}
+
+
 def run(args) -> int:
     """``lemmacheck watch [-k EXPR] [--seed N] [--deep] [-j N] [--timeout S] [--no-cache] [--out DIR]
     [--no-html]``: runs until Ctrl-C."""
@@ -183,8 +214,13 @@ def run(args) -> int:
         import watchfiles
     except ImportError:
         print("lemmacheck watch needs watchfiles: pip install -e '.[watch]'", file=sys.stderr)
-        return 2
-    seed = args.seed if getattr(args, "seed", None) is not None else secrets.randbelow(2**31)
+        from .exitcodes import USAGE_ERROR
+
+        return USAGE_ERROR
+    from .exitcodes import OK
+    from .seed import resolve_seed
+
+    seed = resolve_seed(getattr(args, "seed", None))
     deep = getattr(args, "deep", False)
     profile = profile_named("deep" if deep else "quick").with_seed(seed)
     root = find_root()
@@ -201,17 +237,32 @@ def run(args) -> int:
         use_cache=not getattr(args, "no_cache", False),
         out=getattr(args, "out", None),
         html=not getattr(args, "no_html", False),
+        echo=lambda line: print(printable(line), flush=True),  # ids come from claims: escaped
     )
     folders = [root / d for d in content_dirs(root) if (root / d).is_dir()]
     try:
+        before: dict[Path, tuple[int, int]] | None = stamps(
+            folders
+        )  # a save between this and the notifier's start is found by comparing
         watcher.start()
-        # debounce 50 ms: an editor's save is one event; the default 1.6 s would be most of the budget
+        # debounce 50 ms: an editor's save is one event; the default 1.6 s would be most of the budget.
+        # The first (possibly empty) yield comes once the notifier is up: the files are compared then.
         for changes in watchfiles.watch(
-            *folders, watch_filter=watchfiles.PythonFilter(), debounce=50, step=20
+            *folders,
+            watch_filter=watchfiles.PythonFilter(),
+            debounce=50,
+            step=20,
+            rust_timeout=200,
+            yield_on_timeout=True,
         ):
-            watcher.handle(Path(path) for _, path in changes)
+            paths = {Path(path) for _, path in changes}
+            if before is not None:
+                paths |= changed_since(before, folders)
+                before = None
+            if paths:
+                watcher.handle(sorted(paths))
     except KeyboardInterrupt:
         print("\nstopped watching", flush=True)
     finally:
         watcher.close()
-    return 0
+    return OK

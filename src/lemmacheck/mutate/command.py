@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+from ..exitcodes import NO_TESTS_COLLECTED, OK, TESTS_FAILED, USAGE_ERROR
+
 __all__ = ["add_parser", "run", "DEFAULT_MIN_SCORE"]
 
 DEFAULT_MIN_SCORE = 0.95
@@ -137,10 +139,10 @@ def run(args) -> int:
         operators_named(names)
     except ValueError as exc:
         print(f"lemmacheck mutate: {exc}", file=sys.stderr)
-        return 2
+        return USAGE_ERROR
     if not args.effort > 0:
         print(f"lemmacheck mutate: --effort must be positive, got {args.effort}", file=sys.stderr)
-        return 2
+        return USAGE_ERROR
     print(f"lemmacheck mutate: seed {seed} (replay with: {_replay(args, seed)})", flush=True)
     root = find_root()
     for module, err in discover(root):
@@ -157,7 +159,7 @@ def run(args) -> int:
         claims = [c for c in claims if c.id in wanted]
     if not claims:
         print("lemmacheck mutate: no claim selected; check -k / --mutant", file=sys.stderr)
-        return 2
+        return NO_TESTS_COLLECTED
     settings = Settings(
         seed=seed,
         effort=args.effort,
@@ -200,8 +202,8 @@ def run(args) -> int:
     score = data["score"]
     if score is None:
         print("no mutant was killed or survived: no score", file=sys.stderr)
-        return 1
+        return TESTS_FAILED
     if score < args.min_score:
         print(f"score {100 * score:.1f} % is below --min-score {100 * args.min_score:.1f} %")
-        return 1
-    return 0
+        return TESTS_FAILED
+    return OK

@@ -473,6 +473,16 @@ def _groups(claims: list[dict]) -> list[tuple[str, list[tuple[str, list[dict]]]]
     return out
 
 
+def _kept_from(claim: dict, run: dict) -> dict | None:
+    """When and at which seed a claim the run did not check (a selection's report) was checked."""
+    checked = claim.get("checked")
+    if not isinstance(checked, dict) or not run.get("carried"):
+        return None
+    if (checked.get("at"), checked.get("seed")) == (run.get("started"), run.get("seed")):
+        return None
+    return checked
+
+
 def _prepare(data: dict) -> dict:
     # Grouped for reading: by document, then topic, then id (the JSON keeps the run's order).
     claims = sorted(
@@ -487,6 +497,7 @@ def _prepare(data: dict) -> dict:
             c["plot"] = None
         c["document"] = c.get("source", {}).get("file", "")
         c.setdefault("topic", c["id"].split(".", 1)[0])
+        c["kept_from"] = _kept_from(c, data.get("run") or {})
     for s in data.get("studies", []):
         s["svgs"] = []
         for p in s.get("plots", []):
