@@ -404,7 +404,10 @@ def test_a_killed_run_leaves_a_journal_that_renders(tmp_path):
     assert not (reports / "results.json").exists()  # killed outright: nothing half-written either
     assert cli.main(["render", str(journal), "--out", str(tmp_path / "recovered.html")]) == ExitCode.OK
     html = (tmp_path / "recovered.html").read_text()
-    assert "Incomplete run: recovered from the journal" in html and "slow.claim_00" in html
+    # Workers finish in any order: the claims recovered are the ones the journal holds.
+    journaled = [json.loads(line)["id"] for line in journal.read_text().splitlines()[1:] if line.strip()]
+    assert journaled and all(f"{cid}" in html for cid in journaled)
+    assert "Incomplete run: recovered from the journal" in html
 
 
 def test_concurrent_runs_into_one_folder_never_tear_the_pair(tmp_path):
