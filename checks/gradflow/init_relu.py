@@ -44,6 +44,7 @@ def _relu_half_chain(xp, s, p, second):
     dims={},
     relations=("=",) * 5,
     labels=_RELU_HALF_LABELS,
+    step_is={1: "init.s003.relu_var_line"},
     expected_broken_step=1,
     title="symmetric a, E[a] = 0, V[a] = 1 => E[ReLU(a)^2] = 1/2 (seed 003, part 2; E[a]^2 - E[a]^2 as "
     "written)",

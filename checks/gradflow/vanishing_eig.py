@@ -143,7 +143,13 @@ def proof_step(xp, w):
     ),
     statement=r"\|W^\top\| = \sqrt{\lambda_1(WW^\top)} = \sqrt{\lambda_1(W^\top W)}",
     expected=Verdict.HOLDS,
-    notes="True for every W, square or not: the largest eigenvalue is the squared top singular value.",
+    step_is={2: "eig.s003.lemma51"},
+    expected_broken_step=2,
+    notes="True for every W, square or not: the largest eigenvalue is the squared top singular value. "
+    "The proof's step 2 is 'Sp(W^T W) = Sp(W W^T)', Lemma 5.1 as written for every matrix "
+    "(eig.s003.lemma51, REFUTED for non-square W), while this check's step 2 compares only the "
+    "largest eigenvalues: so the proof is broken at step 2 over the n x m matrices this claim ranges "
+    "over. For the square W of the RNN the step holds (eig.s003.lemma51_square).",
 )
 def top_eig(xp, W):
     a, b = _gram_spectra(xp, W)

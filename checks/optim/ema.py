@@ -261,9 +261,15 @@ def ema_closed_form_zero_start(xp, g, c, beta):
     r"\beta}\frac{1-(1/\beta)^n}{1-1/\beta} = \mathbb{E}[g_n](1-\beta^n)",
     expected=Verdict.PROVED,
     same_as=("ema.expectation_002",),
+    step_is={2: "ema.s003.factor_step_range", 4: "ema.s003.geometric_step_range"},
+    expected_broken_step=2,
     notes="Valid for 0 < β < 1: the middle steps divide by β and by 1 − 1/β, although the document "
-    "declares β ∈ [0, 1]. The closing '≠ E[g_n]' needs β > 0 and E[g_n] ≠ 0 (at β = 0, v_n = g_n is "
-    "unbiased); it is not checked as a separate claim.",
+    "declares β ∈ [0, 1]. The checks here (β ∈ [0.01, 0.99]) and the SymPy derivation (β = 1/(1 + κ)) "
+    "read the chain on 0 < β < 1; as written, step 2 (factor β^n) is ema.s003.factor_step_range and step "
+    "4 (the geometric-sum line equals (1 − β^n)E[g]) is ema.s003.geometric_step_range, both REFUTED at "
+    "the ends of [0, 1], so the proof breaks at step 2. Step 3 (the geometric sum, a division by "
+    "1 − 1/β) is also 0/0 at β = 1 and has no sibling claim. The closing '≠ E[g_n]' needs β > 0 and "
+    "E[g_n] ≠ 0 (at β = 0, v_n = g_n is unbiased); it is not checked as a separate claim.",
 )
 def ema_expectation_chain_003(xp, mu, sigma, beta, T):
     n, b = T, beta

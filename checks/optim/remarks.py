@@ -348,6 +348,41 @@ value(
     "recorded only in the notes of ema.expectation_chain_003. Corrected: ema.s003.geometric_step_inside.",
 )
 
+_FACTOR = (
+    "\\mathbb{E}[v_n] = \\mathbb{E}[g_n] (1 - \\beta) \\beta^n \\sum_{t=1}^n "
+    "\\left(\\frac{1}{\\beta}\\right)^t"
+)
+
+
+def _factor_step(betas, n=3):
+    """The chain's first and second lines at each β, exactly (E[g] = 1): (1 − β)Σβ^{n−t}, and the line
+    that factors β^n out, (1 − β)β^n Σ(1/β)^t; ``betas`` are rational strings."""
+    b = sp.Symbol("beta")
+    t = sp.Symbol("t", integer=True, positive=True)
+    # the sums are expanded before β is substituted: substituting first lets SymPy cancel 0 against the
+    # unevaluated sum Σ(1/0)^t and report 0 where the line is 0 · ∞
+    first = ((1 - b) * sp.Sum(b ** (n - t), (t, 1, n))).doit()
+    second = ((1 - b) * b**n * sp.Sum((1 / b) ** t, (t, 1, n))).doit()
+    return {
+        "computed": lambda: [second.subs(b, sp.Rational(v)) for v in betas],
+        "stated": [first.subs(b, sp.Rational(v)) for v in betas],
+    }
+
+
+value(
+    "ema.s003.factor_step_range",
+    **_factor_step(["0", "1/2", "9/10", "1"]),
+    title="Q3.3's second line (β^n factored out) equals the first for every β in [0, 1] (n = 3, E[g] = 1)",
+    source=Source(SEED_003, "Question 3.3 (second line of the chain)", quote=_FACTOR),
+    statement=r"\forall\beta\in[0,1]:\ (1-\beta)\sum_{t=1}^n\beta^{n-t} = "
+    r"(1-\beta)\beta^n\sum_{t=1}^n(1/\beta)^t",
+    expected=Verdict.REFUTED,
+    notes="Factoring β^n out writes β^{n−t} as β^n (1/β)^t, a division by β: at β = 0, which Question 3.1 "
+    "declares (β ∈ [0, 1]), the first line is 1 and the second 0 · ∞ (computed as nan). Step 2 of "
+    "ema.expectation_chain_003 as written; the chain's own checks take 0 < β < 1, where the step holds "
+    "(the SymPy derivation sets β = 1/(1 + κ), κ > 0).",
+)
+
 value(
     "ema.s003.geometric_step_inside",
     **_geometric_step(["1/10", "1/2", "9/10", "99/100"]),
