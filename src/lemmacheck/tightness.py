@@ -213,8 +213,8 @@ def figure(claim_id, check, record: RatioRecord, settled: list, relation: str, k
 
 
 def tightness_evidence(claim_id: str, check: NumericCheck, end, settled: list, combos: list) -> dict:
-    """``tightness`` (settled), its witness, the excluded count, and the non-trivial figure beside them
-    when the claim has trivial dims combinations."""
+    """``tightness`` (settled), its witness, the excluded count, and, when the figure is attained at a
+    size below 2, the figure over the dims combinations with every size at least 2 beside it."""
     sizes = sizes_of(check)
     overall = figure(claim_id, check, end.tight, settled, end.relation, lambda d: True)
     if overall is None:
@@ -225,7 +225,7 @@ def tightness_evidence(claim_id: str, check: NumericCheck, end, settled: list, c
         "tightness_witness": overall,
         "tightness_excluded": overall.pop("excluded"),
     }
-    if any(not nontrivial(c, sizes) for c in combos):
+    if overall["trivial"] and any(nontrivial(c, sizes) for c in combos):
         keep = lambda d: nontrivial(d, sizes)  # noqa: E731
         nt = figure(claim_id, check, end.tight_nontrivial, settled, end.relation, keep)
         if nt is not None:
