@@ -17,10 +17,12 @@ import sympy as sp
 
 from conftest import planted_meta
 from lemmacheck import Verdict, derivation, inequality
+from lemmacheck.candidates import Instance
 from lemmacheck.engine import run_claim
 from lemmacheck.inputs import Array, Scalar
 from lemmacheck.profile import QUICK
 from lemmacheck.report.notebook import cards_html
+from lemmacheck.tightness import RatioRecord, resolve_batch
 from lemmacheck.tolerance import REVERIFY_DPS
 from lemmacheck.verdict import ProofStatus
 
@@ -168,3 +170,28 @@ def test_a_symmetric_counterexample_is_shrunk_in_its_untransformed_coordinates(r
     assert np.array_equal(A, A.T)  # still symmetric
     assert all(float(4 * a).is_integer() for a in A.ravel()), A  # quarters at most: simple values
     assert float(cx["difference"]) > 0.1  # a violation by a visible amount, not a refined 4e-9
+
+
+def test_the_tightness_record_is_the_same_however_the_sweep_is_split():
+    # Ratios above 0.9 are unresolved (rounding); the figure and the excluded count must not depend on
+    # whether the instances came in one batch or in chunks merged afterwards (a sweep split among workers).
+    rng = np.random.default_rng(0)
+    ratio = rng.uniform(0, 1, 2000)
+
+    def offer(rec, part):
+        r = ratio[part]
+        resolved = lambda rows: r[rows] <= 0.9  # noqa: E731
+        resolve_batch([rec], r, np.ones(r.size, bool), resolved, lambda j: Instance({}, {}))
+
+    whole = RatioRecord()
+    for part in np.array_split(np.arange(ratio.size), 4):
+        offer(whole, part)
+    merged = RatioRecord()
+    for part in np.array_split(np.arange(ratio.size), 16):
+        chunk = RatioRecord()
+        offer(chunk, part)
+        merged.merge(chunk)
+    assert whole.value == merged.value == ratio[ratio <= 0.9].max()
+    above = int(np.count_nonzero(ratio > 0.9))
+    for rec in (whole, merged):
+        assert sum(1 for r in rec.unresolved if r > rec.value) == above

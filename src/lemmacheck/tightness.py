@@ -117,12 +117,9 @@ def resolve_batch(
     if rows.size == 0:
         return
     rows = rows[np.argsort(-ratio[rows], kind="stable")]
-    for rec in records:
-        rec.exclude(ratio[rows[RESOLVE_ROWS:]])
-    rows = rows[:RESOLVE_ROWS]
     start, group, kept = 0, 8, 0
-    while start < rows.size and kept < WITNESSES:
-        part = rows[start : start + group]
+    while start < min(rows.size, RESOLVE_ROWS) and kept < WITNESSES:
+        part = rows[start : min(start + group, RESOLVE_ROWS)]
         ok = resolved_rows(part)
         for j, good in zip(part.tolist(), ok.tolist(), strict=True):
             for rec in records:
@@ -131,8 +128,11 @@ def resolve_batch(
                 else:
                     rec.exclude([ratio[j]])
         kept += int(np.count_nonzero(ok))
-        start += group
+        start += part.size
         group *= 4
+    if kept < WITNESSES:  # the rows past the cap were never examined: not resolved
+        for rec in records:
+            rec.exclude(ratio[rows[RESOLVE_ROWS:]])
 
 
 def settled_witness(claim_id: str, check: NumericCheck, inst: Instance, relation: str) -> dict | None:
