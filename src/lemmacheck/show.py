@@ -70,7 +70,10 @@ def _tightness(ev: dict) -> str:
     """The tightness figure, where it is attained, what was excluded, and the figure at sizes >= 2."""
     w = ev["tightness_witness"]
     how = f"settled at {w['dps']} digits" if w.get("dps") else "float64 (high precision cannot evaluate it)"
-    text = f"{w['ratio']:.6g} ({how}; float64 {w.get('float64_ratio', w['ratio']):.6g}) at dims {w['dims']}"
+    f64 = w.get("float64_ratio", w["ratio"])
+    if f64 != w["ratio"]:
+        how += f"; float64 showed {f64!r}"
+    text = f"{w['ratio']:.6g} ({how}) at dims {w['dims']}"
     if w.get("trivial"):
         text += " (a size below 2)"
     text += f"\ninputs {json.dumps(w['inputs'], ensure_ascii=False)[:1000]}"
