@@ -29,10 +29,13 @@ _tiebreak = itertools.count()
 
 @dataclasses.dataclass
 class Instance:
-    """One instance (batch axis of 1): dims and input arrays."""
+    """One instance (batch axis of 1): dims and input arrays, and for the inputs drawn through a
+    ``transform`` the untransformed values they came from (where known), in which they are shrunk and
+    refined: a perturbation of the transformed values would leave the structure."""
 
     dims: dict
     inputs: dict
+    raw: dict = dataclasses.field(default_factory=dict)
 
     def size(self) -> int:
         return int(sum(np.size(v) for v in self.inputs.values()))

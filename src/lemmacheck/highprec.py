@@ -40,7 +40,8 @@ class Confirmation:
     difference: str
     dps: int
     exact: bool = False
-    ratio: float | None = None  # high-precision lhs/rhs (rhs/lhs for >=): the settled tightness
+    ratio: float | None = None  # high-precision lhs/rhs (rhs/lhs for >=): a rejected candidate's settled
+    # tightness, or a confirmed counterexample's ratio (None where undefined, or for rounding noise)
     undecided: bool = False  # the violation did not converge even at the highest precision tried
 
     def as_dict(self) -> dict:
@@ -189,7 +190,7 @@ def reverify(
         shown = (mpmath.nstr(a, 40), mpmath.nstr(b, 40), mpmath.nstr(d2, 20))
         if ok1 and ok2 and stable:
             if _survives_doubling(claim_id, check, inst, step, relation, tol, dps, d2):
-                return Confirmation(True, *shown, dps)  # noqa: FBT003 (the dataclass's first field)
+                return Confirmation(True, *shown, dps, ratio=r)  # noqa: FBT003 (the dataclass's first field)
             dps *= 2
             continue
         with mp_precision(dps + EXTRA_DPS):

@@ -26,9 +26,11 @@ from hypothesis import strategies as st
 from .candidates import Candidate, CandidatePool, Instance
 from .claim import ApproximationCheck, NumericCheck
 from .errors import CheckError, SamplerError
+from .inputs import resolve_shape
 from .profile import Profile
 from .reproducible import pinned_hypothesis_constants
 from .returns import validated_chain
+from .tightness import RatioRecord, nontrivial, resolve_batch, sizes_of
 from .tolerance import NOISE_REPEATS, NOISE_ULPS, SIGNIFICANCE, Tolerance, slack
 from .xp import numpy_xp
 
@@ -60,8 +62,11 @@ class StepStats:
     relation: str
     checked: int = 0
     violations: int = 0  # float64 candidates (before settling)
-    max_ratio: float = -math.inf  # float64 lhs/rhs over instances that are not candidates
     max_ratio_raw: float = -math.inf  # float64 lhs/rhs over every instance, candidates included
+    # the largest resolved float64 lhs/rhs over instances that are not candidates (lemmacheck.tightness),
+    # over every dims combination and over the non-trivial ones
+    tight: RatioRecord = dataclasses.field(default_factory=RatioRecord)
+    tight_nontrivial: RatioRecord = dataclasses.field(default_factory=RatioRecord)
     max_gap: float = -math.inf
     max_deviation: float = 0.0  # max |a - b| / (|a| + |b|): how far from equality
     pool: CandidatePool = dataclasses.field(default_factory=CandidatePool)
@@ -70,11 +75,17 @@ class StepStats:
         """Add another record of the same relation (counts add, extremes take the larger, pools merge)."""
         self.checked += other.checked
         self.violations += other.violations
-        self.max_ratio = max(self.max_ratio, other.max_ratio)
+        self.tight.merge(other.tight)
+        self.tight_nontrivial.merge(other.tight_nontrivial)
         self.max_ratio_raw = max(self.max_ratio_raw, other.max_ratio_raw)
         self.max_gap = max(self.max_gap, other.max_gap)
         self.max_deviation = max(self.max_deviation, other.max_deviation)
         self.pool.merge(other.pool)
+
+    @property
+    def max_ratio(self) -> float:
+        """The largest resolved float64 lhs/rhs over the instances that hold (-inf: none)."""
+        return self.tight.value
 
 
 @dataclasses.dataclass
@@ -240,6 +251,7 @@ class _Tracker:
         self.worst_gap = -math.inf
         self.last_failure: Instance | None = None
         self.end_significance = np.zeros(0)
+        self.sizes = sizes_of(check)
 
     def _sensitivity(self, inputs, dims, rows: np.ndarray) -> list[np.ndarray] | None:
         """Per side of the chain, its observed rounding sensitivity on the given rows.
@@ -273,10 +285,15 @@ class _Tracker:
             worst = [np.maximum(w, np.abs(x - y)) for w, x, y in zip(worst, alt, base, strict=True)]
         return worst
 
-    def add(self, chain, inputs, dims, *, pool: bool = True) -> np.ndarray:
+    def add(self, chain, inputs, dims, *, pool: bool = True, raw: Mapping | None = None) -> np.ndarray:
         """Count a batch; with ``pool`` its candidates join the pools (a shrinking search sets it False:
-        its calls are variants of one failure, and only the shrunk one is kept).  Returns the end gaps."""
+        its calls are variants of one failure, and only the shrunk one is kept).  ``raw``: the
+        untransformed values of the inputs drawn through a transform.  Returns the end gaps."""
         n = len(chain[0])
+
+        def inst_of(j: int) -> Instance:
+            return Instance(dict(dims), _take(inputs, j), _take(raw, j) if raw else {})
+
         self.instances += n
         relations = self._relations(chain)
         bad_any = np.logical_or.reduce([rel.bad for rel in relations])
@@ -286,15 +303,26 @@ class _Tracker:
             sens = self._sensitivity(inputs, dims, rows)
             for e, s_ in enumerate(sens or ()):
                 noise[e, rows] = s_
+
+        def noise_on(rows: np.ndarray) -> np.ndarray:
+            """Each side's rounding sensitivity on ``rows`` (measured once per row; inf: no estimate)."""
+            todo = rows[np.isnan(noise[0, rows])]
+            if todo.size:
+                sens = self._sensitivity(inputs, dims, todo)
+                for e in range(len(chain)):
+                    noise[e, todo] = sens[e] if sens is not None else np.inf
+            return noise[:, rows]
+
         for rel in relations:
             self._count(rel, n)
+            self._resolve(rel, noise_on, dims, inst_of)
             sig = self._significance(rel, noise, n)
             if rel.stats is self.end:
                 self.end_significance = np.where(rel.bad, sig, -np.inf)
             for j in np.flatnonzero(rel.bad) if pool else ():
                 rel.stats.pool.add(
                     Candidate(
-                        Instance(dict(dims), _take(inputs, int(j))),
+                        inst_of(int(j)),
                         float(rel.gap[j]),
                         float(sig[j]),
                         float(rel.ratio[j]),
@@ -305,7 +333,7 @@ class _Tracker:
             worst_row = int(np.nanargmax(np.where(np.isfinite(eg), eg, -np.inf)))
             if eg[worst_row] > self.worst_gap:
                 self.worst_gap = float(eg[worst_row])
-                self.worst = Instance(dict(dims), _take(inputs, worst_row))
+                self.worst = inst_of(worst_row)
         return eg
 
     def absorb(self, part: SweepPart) -> None:
@@ -351,9 +379,6 @@ class _Tracker:
             finite_r &= self.tol.rtol * (np.abs(a) + np.abs(b)) >= self.tol.atol
         if np.any(finite_r):
             st_.max_ratio_raw = max(st_.max_ratio_raw, float(np.max(rel.ratio[finite_r])))
-            clean = finite_r & ~rel.bad
-            if clean.any():
-                st_.max_ratio = max(st_.max_ratio, float(np.max(rel.ratio[clean])))
         if a is not None and b is not None:
             with np.errstate(all="ignore"):
                 dev = np.abs(a - b) / (np.abs(a) + np.abs(b))
@@ -363,6 +388,29 @@ class _Tracker:
         finite_g = rel.gap[np.isfinite(rel.gap)]
         if finite_g.size:
             st_.max_gap = max(st_.max_gap, float(finite_g.max()))
+
+    def _resolve(self, rel: _Relation, noise_on, dims, inst_of) -> None:
+        """Offer the ratios of the instances that hold to the relation's tightness records, counting only
+        those resolved above their rounding sensitivity (see :mod:`lemmacheck.tightness`)."""
+        a, b = rel.a, rel.b
+        if a is None or b is None or not np.isfinite(rel.ratio).any():
+            return
+        eligible = np.isfinite(rel.ratio) & ~rel.bad
+        if self.tol.atol > 0:  # where an override's absolute slack decides, lhs/rhs says nothing
+            eligible &= self.tol.rtol * (np.abs(a) + np.abs(b)) >= self.tol.atol
+        lo, hi = (0, -1) if rel.index is None else (rel.index, rel.index + 1)
+
+        def resolved(rows: np.ndarray) -> np.ndarray:
+            sens = noise_on(rows)
+            with np.errstate(invalid="ignore"):
+                return (np.abs(a[rows]) >= SIGNIFICANCE * sens[lo]) & (
+                    np.abs(b[rows]) >= SIGNIFICANCE * sens[hi]
+                )
+
+        records = [rel.stats.tight]
+        if nontrivial(dims, self.sizes):
+            records.append(rel.stats.tight_nontrivial)
+        resolve_batch(records, rel.ratio, eligible, resolved, inst_of)
 
     def _significance(self, rel: _Relation, noise: np.ndarray, n: int) -> np.ndarray:
         """Violation over rounding sensitivity (inf where the evaluation is exact or not assessed)."""
@@ -378,10 +426,21 @@ class _Tracker:
 def _draw(
     claim_id: str, check: NumericCheck | ApproximationCheck, rng, batch: int, dims: Mapping[str, Any]
 ) -> dict:
-    inputs = {}
+    return _draw_with_raw(claim_id, check, rng, batch, dims)[0]
+
+
+def _draw_with_raw(
+    claim_id: str, check: NumericCheck | ApproximationCheck, rng, batch: int, dims: Mapping[str, Any]
+) -> tuple[dict, dict]:
+    """A batch of inputs, and the untransformed values of those drawn through a transform (the same
+    draws as ``spec.draw``: the transform consumes no randomness)."""
+    inputs, raw = {}, {}
     for name, spec in check.inputs.items():
         try:
-            a = np.asarray(spec.draw(rng, batch, dims))
+            r = spec.raw_draw(rng, batch, resolve_shape(spec.shape, dims))
+            if spec.transform is not None:
+                raw[name] = np.asarray(r)
+            a = np.asarray(spec.finish(r))
         except Exception as exc:
             raise SamplerError(claim_id, f"input {name!r} failed to draw at dims {dims}: {exc}") from exc
         if a.shape[:1] != (batch,):
@@ -393,16 +452,23 @@ def _draw(
                 claim_id, f"input {name!r} contains NaN or inf at dims {dims}; fix its transform or scale"
             )
         inputs[name] = a
-    return inputs
+    return inputs, raw
+
+
+def _where_mask(claim_id: str, check: NumericCheck, inputs: dict, dims) -> np.ndarray | None:
+    """Which instances satisfy the claim's ``where`` (None: it has none)."""
+    if check.where is None:
+        return None
+    try:
+        return np.asarray(_call(check.where, numpy_xp, inputs, dims), dtype=bool)
+    except Exception as exc:
+        raise CheckError(claim_id, f"where() raised {type(exc).__name__}: {exc}") from exc
 
 
 def _apply_where(claim_id: str, check: NumericCheck, inputs: dict, dims) -> tuple[dict, int]:
-    if check.where is None:
+    mask = _where_mask(claim_id, check, inputs, dims)
+    if mask is None:
         return inputs, len(next(iter(inputs.values()))) if inputs else 0
-    try:
-        mask = np.asarray(_call(check.where, numpy_xp, inputs, dims), dtype=bool)
-    except Exception as exc:
-        raise CheckError(claim_id, f"where() raised {type(exc).__name__}: {exc}") from exc
     return {k: v[mask] for k, v in inputs.items()}, int(mask.sum())
 
 
@@ -484,14 +550,18 @@ def sweep_chunk(
     drawn = kept = 0
     for i in range(chunk.first, chunk.first + chunk.batches):
         dims = combos[i // chunk.per_combo]
-        inputs = _draw(claim_id, check, np.random.default_rng([seed, i]), chunk.batch, dims)
+        inputs, raw = _draw_with_raw(claim_id, check, np.random.default_rng([seed, i]), chunk.batch, dims)
         drawn += chunk.batch
-        inputs, n = _apply_where(claim_id, check, inputs, dims)
+        mask = _where_mask(claim_id, check, inputs, dims)
+        if mask is not None:
+            inputs = {k: v[mask] for k, v in inputs.items()}
+            raw = {k: v[mask] for k, v in raw.items()}
+        n = int(mask.sum()) if mask is not None else (chunk.batch if inputs else 0)
         kept += n
         if n == 0:
             continue
         chain = evaluate_chain(claim_id, check, numpy_xp, inputs, dims, n)
-        tracker.add(chain, inputs, dims)
+        tracker.add(chain, inputs, dims, raw=raw)
     return SweepPart(
         tracker.steps, tracker.end, tracker.instances, drawn, kept, tracker.worst, tracker.worst_gap
     )
@@ -554,8 +624,18 @@ def _hypothesis(
 
     @st.composite
     def instances(draw):
+        # An input drawn through a transform is drawn untransformed (the same choices as its strategy,
+        # which only maps them): Hypothesis shrinks it in those coordinates, and refinement moves them.
         dims = combos[draw(st.integers(0, len(combos) - 1))]
-        return dims, {k: draw(spec.strategy(dims)) for k, spec in check.inputs.items()}
+        inputs, raw = {}, {}
+        for k, spec in check.inputs.items():
+            if spec.transform is None:
+                inputs[k] = draw(spec.strategy(dims))
+            else:
+                shape = resolve_shape(spec.shape, dims)
+                raw[k] = draw(spec.raw_strategy(shape).map(lambda a: np.asarray(a)[None]))
+                inputs[k] = spec.finish(raw[k])
+        return dims, inputs, raw
 
     @settings(
         max_examples=profile.hypothesis_examples,
@@ -569,7 +649,7 @@ def _hypothesis(
     @hypothesis_seed(seed)
     @given(instances())
     def search(inst):
-        dims, inputs = inst
+        dims, inputs, raw = inst
         if shrinking[0]:
             # Shrinking is capped by a number of calls (not a time, so the shrunk example replays): past
             # it, an input not already seen failing passes without evaluation and the shrinker stops.
@@ -586,14 +666,14 @@ def _hypothesis(
         except CheckError as exc:
             error.append(exc)
             raise
-        g = float(tracker.add(chain, inputs, dims, pool=not shrinking[0])[0])
+        g = float(tracker.add(chain, inputs, dims, pool=not shrinking[0], raw=raw)[0])
         if math.isfinite(g):
             target(g, label="normalised violation of the end-to-end relation")
         violation = g > 0 or (tracker.end.relation in ("<", ">") and g >= 0)
         # Only a violation rounding cannot explain stops the search and is shrunk; rounding-level ones are
         # recorded (and settled later) while the search goes on looking for a genuine one.
         if violation and float(tracker.end_significance[0]) > SIGNIFICANCE:
-            inst = Instance(dict(dims), {k: np.asarray(v).copy() for k, v in inputs.items()})
+            inst = Instance(dict(dims), {k: np.asarray(v).copy() for k, v in inputs.items()}, dict(raw))
             if certified(inst):
                 tracker.last_failure = inst
                 shrinking[0] = True
@@ -614,6 +694,46 @@ def _hypothesis(
     return count[0]
 
 
+def _moved(spec, v: np.ndarray, step: float, w: int, rng) -> np.ndarray:
+    """``w`` random perturbations of one input's values (batch axis of 1), within its declared domain."""
+    mag = np.abs(v) + 1e-3 * (np.max(np.abs(v)) + 1e-12)
+    pert = v + step * mag * rng.standard_normal((w, *v.shape[1:]))
+    # Stay in the declared domain (the one Hypothesis searches): refinement sharpens instances, it must
+    # not wander to magnitudes the claim was never sampled at.
+    if getattr(spec, "low", None) is not None:
+        pert = np.clip(pert, spec.low, spec.high)
+    else:
+        pert = np.clip(pert, -3.0 * spec.scale[1], 3.0 * spec.scale[1])
+    if getattr(spec, "positive", False):
+        pert = np.abs(pert)
+    return pert
+
+
+def _movable(check, best: Instance) -> list[str]:
+    """The inputs refinement moves: float inputs, and those drawn through a transform whose untransformed
+    values are known (moved in those, so the structure is kept)."""
+    return [
+        k
+        for k, v in best.inputs.items()
+        if (check.inputs[k].transform is None and np.asarray(v).dtype.kind == "f")
+        or (check.inputs[k].transform is not None and k in best.raw)
+    ]
+
+
+def _perturbations(check, best: Instance, names, step: float, w: int, rng) -> tuple[dict, dict]:
+    cand, raw = {}, {}
+    for k, v in best.inputs.items():
+        spec = check.inputs[k]
+        if k not in names:
+            cand[k] = np.repeat(np.asarray(v), w, axis=0)
+        elif spec.transform is None:
+            cand[k] = _moved(spec, np.asarray(v), step, w, rng)
+        else:
+            raw[k] = _moved(spec, np.asarray(best.raw[k]), step, w, rng)
+            cand[k] = np.asarray(spec.finish(raw[k]))
+    return cand, raw
+
+
 def _refine(claim_id, check, tracker, profile: Profile, rng) -> int:
     """Random local search around the worst instance: one vectorised batch of perturbations a round."""
     if tracker.worst is None or check.is_property:
@@ -622,35 +742,15 @@ def _refine(claim_id, check, tracker, profile: Profile, rng) -> int:
     best_gap = tracker.worst_gap
     step = 0.1
     evaluated = 0
-    # Structured inputs (a transform imposes structure) stay fixed: a perturbation would leave the set.
-    float_names = [
-        k
-        for k, v in best.inputs.items()
-        if np.asarray(v).dtype.kind == "f" and check.inputs[k].transform is None
-    ]
-    if not float_names:
+    names = _movable(check, best)
+    if not names:
         return 0
     for _ in range(profile.refine_rounds):
-        w = profile.refine_width
-        cand = {}
-        for k, v in best.inputs.items():
-            v = np.asarray(v)
-            if k in float_names:
-                mag = np.abs(v) + 1e-3 * (np.max(np.abs(v)) + 1e-12)
-                pert = v + step * mag * rng.standard_normal((w, *v.shape[1:]))
-                spec = check.inputs[k]
-                # Stay in the declared domain (the one Hypothesis searches): refinement sharpens
-                # instances, it must not wander to magnitudes the claim was never sampled at.
-                if getattr(spec, "low", None) is not None:
-                    pert = np.clip(pert, spec.low, spec.high)
-                else:
-                    pert = np.clip(pert, -3.0 * spec.scale[1], 3.0 * spec.scale[1])
-                if getattr(spec, "positive", False):
-                    pert = np.abs(pert)
-                cand[k] = pert
-            else:
-                cand[k] = np.repeat(v, w, axis=0)
-        cand, n = _apply_where(claim_id, check, cand, best.dims)
+        cand, raw = _perturbations(check, best, names, step, profile.refine_width, rng)
+        mask = _where_mask(claim_id, check, cand, best.dims)
+        if mask is not None:
+            cand, raw = {k: v[mask] for k, v in cand.items()}, {k: v[mask] for k, v in raw.items()}
+        n = len(next(iter(cand.values())))
         if n == 0:
             step *= 0.5
             continue
@@ -664,9 +764,9 @@ def _refine(claim_id, check, tracker, profile: Profile, rng) -> int:
         # candidates they would only repeat the one question high precision has to answer.
         g = gap(chain[0], chain[-1], tracker.end.relation, tracker.tol)
         j = int(np.nanargmax(np.where(np.isfinite(g), g, -np.inf)))
-        tracker.add([e[j : j + 1] for e in chain], _take(cand, j), best.dims)
+        tracker.add([e[j : j + 1] for e in chain], _take(cand, j), best.dims, raw=_take(raw, j))
         if g[j] > best_gap:
-            best_gap, best = float(g[j]), Instance(dict(best.dims), _take(cand, j))
+            best_gap, best = float(g[j]), Instance(dict(best.dims), _take(cand, j), _take(raw, j))
             step *= 1.5
         else:
             step *= 0.7

@@ -48,6 +48,8 @@ class Settlement:
     confirmed: Candidate | None = None
     confirmation: Confirmation | None = None
     settled_max_ratio: float | None = None  # the high-precision tightness of the rejected candidates
+    # the rejected candidates with a ratio, each with it and its high-precision sides (tightness witnesses)
+    settled_ratios: list[tuple[float, Candidate, Confirmation]] = dataclasses.field(default_factory=list)
     reason: str = ""  # why candidates remain unsettled
 
     @property
@@ -144,6 +146,7 @@ def settle(
         rec["rejected"] += 1
         if conf.ratio is not None:
             out.settled_max_ratio = max(out.settled_max_ratio or conf.ratio, conf.ratio)
+            out.settled_ratios.append((conf.ratio, cand, conf))
     return out
 
 

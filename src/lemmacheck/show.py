@@ -66,6 +66,30 @@ def _block(title: str, body: str) -> list[str]:
     return [f"{title}:", textwrap.indent(body.rstrip(), "  ")]
 
 
+def _tightness(ev: dict) -> str:
+    """The tightness figure, where it is attained, what was excluded, and the figure at sizes >= 2."""
+    w = ev["tightness_witness"]
+    how = f"settled at {w['dps']} digits" if w.get("dps") else "float64 (high precision cannot evaluate it)"
+    f64 = w.get("float64_ratio", w["ratio"])
+    if f64 != w["ratio"]:
+        how += f"; float64 showed {f64!r}"
+    text = f"{w['ratio']:.6g} ({how}) at dims {w['dims']}"
+    if w.get("trivial"):
+        text += " (a size below 2)"
+    text += f"\ninputs {json.dumps(w['inputs'], ensure_ascii=False)[:1000]}"
+    if w.get("lhs") is not None:
+        text += f"\nlhs {w['lhs']}\nrhs {w['rhs']}"
+    if ev.get("tightness_excluded"):
+        text += (
+            f"\n{ev['tightness_excluded']} instances with a larger float64 ratio excluded: "
+            "not resolved above their rounding sensitivity, or rounding in high precision"
+        )
+    nw = ev.get("nontrivial_witness")
+    if nw:
+        text += f"\nevery size >= 2: {nw['ratio']:.6g} at dims {nw['dims']}"
+    return text
+
+
 def format_claim(claim: Claim, result: ClaimResult) -> str:
     lines = [f"{result.id} — {result.title}", ""]
     lines += _block("statement", result.statement)
@@ -89,9 +113,12 @@ def format_claim(claim: Claim, result: ClaimResult) -> str:
     )
     for s in result.steps:
         lines.append(f"  step {s.index} [{s.status}] {s.label}: {s.detail}")
-    ev = {k: v for k, v in result.evidence.items() if k not in ("counterexample", "settlement")}
+    shown_apart = ("counterexample", "settlement", "tightness_witness", "nontrivial_witness")
+    ev = {k: v for k, v in result.evidence.items() if k not in shown_apart}
     if ev:
         lines += _block("evidence", json.dumps(ev, indent=1, ensure_ascii=False)[:3000])
+    if result.evidence.get("tightness_witness"):
+        lines += _block("tightness", _tightness(result.evidence))
     settled = result.evidence.get("settlement")
     if settled:
         lines += _block(

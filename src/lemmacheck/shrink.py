@@ -2,7 +2,8 @@
 
 Hypothesis's own shrunk example is preferred when high precision confirms it (it is the smallest by
 Hypothesis's order: smallest dims, then simplest values).  Otherwise the confirmed instance is simplified
-here, entry by entry: each float entry tries ``0``, then ``±1, ±½, ±2, ±¼, …`` up to its magnitude, then its
+here, entry by entry (an input drawn through a transform in its untransformed values): each float entry
+tries ``0``, then ``±1, ±½, ±2, ±¼, …`` up to its magnitude, then its
 value rounded to an integer and to a half, keeping the first that still violates the relation in float64
 (within the input's declared domain and the claim's ``where``).  After each input's pass the instance is
 re-certified
@@ -70,6 +71,39 @@ def _in_domain(spec, x: float) -> bool:
     return low is None or high is None or low <= x <= high
 
 
+def _simplified(claim_id, check, best: Instance, name, spec, step, relation, tol, budget: list) -> tuple:
+    """One input's entries moved to simple values, one at a time, each kept while the relation still
+    fails in float64.  An input drawn through a transform is simplified in its untransformed values (the
+    transform then gives the structure: a symmetric matrix of halves).  Returns (inputs, raw, moved)."""
+    structured = spec.transform is not None
+    work = np.asarray(best.raw[name] if structured else best.inputs[name]).copy()
+    inputs, raw, moved = dict(best.inputs), dict(best.raw), 0
+    for idx in np.ndindex(work.shape):
+        if budget[0] <= 0:
+            break
+        original = work[idx]
+        for x in simple_values(float(original)):
+            if not _in_domain(spec, x):
+                continue
+            budget[0] -= 1
+            work[idx] = x
+            if structured:
+                raw[name] = work.copy()
+                inputs[name] = np.asarray(spec.finish(raw[name]))
+            else:
+                inputs[name] = work.copy()
+            if _violates(claim_id, check, Instance(best.dims, inputs, raw), step, relation, tol):
+                moved += 1
+                break
+            work[idx] = original
+        if structured:
+            raw[name] = work.copy()
+            inputs[name] = np.asarray(spec.finish(raw[name]))
+        else:
+            inputs[name] = work.copy()
+    return inputs, raw, moved
+
+
 def shrink_counterexample(
     claim_id: str,
     check: NumericCheck,
@@ -82,38 +116,23 @@ def shrink_counterexample(
 ) -> tuple[Instance, Confirmation, int]:
     """The simplest certified variant of ``inst`` found within ``trials`` evaluations; and how many entries
     changed."""
-    spent = 0
+    budget = [trials]
     best, best_conf, changed = inst, conf, 0
     for name, spec in check.inputs.items():
-        arr = np.asarray(best.inputs[name])
-        if arr.dtype.kind != "f" or spec.transform is not None:
-            continue  # structured inputs (a transform imposes structure) stay as they are
-        trial_inputs = dict(best.inputs)
-        work = arr.copy()
-        moved = 0
-        for idx in np.ndindex(work.shape):
-            if spent >= trials:
-                break
-            original = work[idx]
-            for x in simple_values(float(original)):
-                if not _in_domain(spec, x):
-                    continue
-                spent += 1
-                work[idx] = x
-                trial_inputs[name] = work
-                if _violates(claim_id, check, Instance(best.dims, trial_inputs), step, relation, tol):
-                    moved += 1
-                    break
-                work[idx] = original
+        if budget[0] <= 0:
+            break
+        if spec.transform is not None and name not in best.raw:
+            continue  # structured, with no untransformed values to shrink in: it stays as it is
+        if spec.transform is None and np.asarray(best.inputs[name]).dtype.kind != "f":
+            continue
+        inputs, raw, moved = _simplified(claim_id, check, best, name, spec, step, relation, tol, budget)
         if not moved:
             continue
-        trial = Instance(dict(best.dims), dict(best.inputs) | {name: work.copy()})
+        trial = Instance(dict(best.dims), inputs, raw)
         try:
             c = reverify(claim_id, check, trial, step, relation, tol)
         except CheckError:
             continue
         if c.confirmed:
             best, best_conf, changed = trial, c, changed + moved
-        if spent >= trials:
-            break
     return best, best_conf, changed

@@ -23,6 +23,7 @@ from .highprec import confirms, violation_amount
 from .results import StepResult
 from .search import compose, excess, gap
 from .settle import Budget
+from .shrink import simple_values
 from .tolerance import (
     EXTRA_DPS,
     NOISE_ULPS,
@@ -43,6 +44,7 @@ class DerivationOutcome:
     end_status: str  # proved | holds | broken | measured | unsettled
     end_counterexample: dict | None = None
     first_broken_step: int | None = None
+    step_counterexamples: dict[int, dict] = dataclasses.field(default_factory=dict)  # broken step -> record
 
     @property
     def proved(self) -> bool:
@@ -171,7 +173,7 @@ def _numeric_step(claim_id, a, b, relation, domain, n, rng, tol: Tolerance, budg
             point = {s: float(pts[s][finite][j]) for s in syms}
             conf = _confirm(a, b, relation, point, tol)
             if conf is not None:
-                worst = conf
+                worst = _shrunk(a, b, relation, domain, point, conf, tol)
                 break
     return int(finite.sum()), int(bad.sum()), worst, unsettled
 
@@ -200,18 +202,77 @@ def _confirm(a, b, relation, point, tol: Tolerance) -> dict | None:
     with mpmath.workdps(REVERIFY_DPS + EXTRA_DPS):
         if relation not in ("<", ">") and abs(found[0] - found[1]) > STABILITY * abs(found[1]):
             return None
-    return {
-        "point": {str(s): v for s, v in point.items()},
+        ratio = _ratio(va_m, vb_m, relation)
+    record = {
+        "dims": {},
+        "inputs": {str(s): v for s, v in point.items()},
         "lhs": mpmath.nstr(va_m, 30),
         "rhs": mpmath.nstr(vb_m, 30),
+        "difference": mpmath.nstr(found[1], 20),
         "dps": REVERIFY_DPS,
+        "exact": False,
     }
+    return record | ({"ratio": ratio} if ratio is not None else {})
+
+
+def _shrunk(a, b, relation, domain, point: dict, record: dict, tol: Tolerance) -> dict:
+    """The certified point with each symbol moved to the simplest value (0, ±1, ±½, ±2, …) at which the
+    step still fails in float64 and high precision confirms it, as a statement's counterexample is."""
+    syms = sorted(point, key=str)
+    best, best_record, moved = dict(point), record, 0
+    for s in syms:
+        for x in simple_values(best[s]):
+            if not _admissible(s, x, domain):
+                continue
+            trial = best | {s: x}
+            if not _fails_in_float64(a, b, relation, syms, trial, tol):
+                continue
+            conf = _confirm(a, b, relation, trial, tol)
+            if conf is not None:
+                best, best_record, moved = trial, conf, moved + 1
+                break
+    return best_record | {"minimised": f"shrunk: {moved} entries simplified" if moved else "as found"}
+
+
+def _admissible(s, x: float, domain) -> bool:
+    """Whether ``x`` is a value the step's symbol ``s`` is sampled from (its domain, its assumptions)."""
+    if s in domain:
+        lo, hi = domain[s]
+        if not lo <= x <= hi:
+            return False
+    if s.is_integer and x != round(x):
+        return False
+    if s.is_positive and x <= 0:
+        return False
+    return not (s.is_nonnegative and x < 0)
+
+
+def _fails_in_float64(a, b, relation, syms, point: dict, tol: Tolerance) -> bool:
+    pts = {s: np.array([float(point[s])]) for s in syms}
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        va, vb = _evaluate(a, syms, pts, 1), _evaluate(b, syms, pts, 1)
+    if not (np.isfinite(va).all() and np.isfinite(vb).all()):
+        return False
+    if abs(va.imag[0]) > 1e-12 * (1 + abs(va.real[0])) or abs(vb.imag[0]) > 1e-12 * (1 + abs(vb.real[0])):
+        return False
+    g = gap(va.real, vb.real, relation, tol)
+    return bool(g[0] >= 0 if relation in ("<", ">") else g[0] > 0)
+
+
+def _ratio(a, b, relation: str) -> float | None:
+    if relation in ("<=", "<") and b > 0:
+        return float(a / b)
+    if relation in (">=", ">") and a > 0:
+        return float(b / a)
+    return None
 
 
 def check_derivation(
     claim_id: str, d: SymbolicDerivation, n: int, rng, tol: Tolerance, budget: Budget | None = None
 ) -> DerivationOutcome:
     steps: list[StepResult] = []
+    step_cex: dict[int, dict] = {}
     first_broken = None
     for i, (a, rel, b) in enumerate(zip(d.exprs[:-1], d.relations, d.exprs[1:], strict=True), start=1):
         a, b = sp.sympify(a), sp.sympify(b)
@@ -235,9 +296,10 @@ def check_derivation(
                     "broken",
                     checked=checked,
                     violations=violations,
-                    detail=f"at {worst['point']}: lhs={worst['lhs']} rhs={worst['rhs']}",
+                    detail=f"at {worst['inputs']}: lhs={worst['lhs']} rhs={worst['rhs']}",
                 )
             )
+            step_cex[i] = worst
             first_broken = first_broken or i
         elif unsettled:
             steps.append(
@@ -278,4 +340,4 @@ def check_derivation(
     else:
         _, _, end_cex, unsettled = _numeric_step(claim_id, a, b, end_rel, d.domain, n, rng, tol, budget)
         end_status = "broken" if end_cex is not None else ("unsettled" if unsettled else "holds")
-    return DerivationOutcome(steps, end_rel, end_status, end_cex, first_broken)
+    return DerivationOutcome(steps, end_rel, end_status, end_cex, first_broken, step_cex)

@@ -15,6 +15,12 @@ that sensitivity.  It orders the candidates (genuine violations first) and decid
 settled: every candidate whose significance exceeds ``SIGNIFICANCE`` (it cannot be rounding of the
 float64 evaluation), plus the ``SETTLE_PER_DIMS`` strongest of every dims combination.
 
+**Tightness.**  The largest lhs/rhs of a relation that holds is taken over instances whose float64 ratio
+is *resolved*: each side exceeds its rounding sensitivity (measured as above) ``SIGNIFICANCE`` times, so a
+remainder of 7e-17 made by cancellation from terms of size 1 never sets the figure.  The highest resolved
+instances are then re-evaluated at ``REVERIFY_DPS`` digits until one confirms its float64 ratio; the figure
+reported is that settled value, with the instance attaining it (:mod:`lemmacheck.tightness`).
+
 **Settling (high precision).**  A candidate is settled by evaluating the same function on the exactly
 converted inputs at ``REVERIFY_DPS`` digits *beyond the dynamic range of the inputs and 1* (``log10`` of the
 largest over the smallest nonzero magnitude: ``1 + 1e-256`` must not be absorbed at high precision as it is

@@ -57,7 +57,9 @@ class DerivationChecker:
         ev = DerivationOnlyEvidence(dout.end_counterexample if verdict is Verdict.REFUTED else None)
         first = dout.first_broken_step if len(dout.steps) > 1 else None
         reason = "a sampled violation of the chain was not settled" if verdict is Verdict.INCONCLUSIVE else ""
-        return Outcome(verdict, ev, dout.steps, first, reason=reason, derivation=rec)
+        return Outcome(
+            verdict, ev, dout.steps, first, dout.step_counterexamples, reason=reason, derivation=rec
+        )
 
 
 def combine(claim: Claim, outcome: Outcome, ctx: Context) -> Outcome:
@@ -71,6 +73,7 @@ def combine(claim: Claim, outcome: Outcome, ctx: Context) -> Outcome:
         # A one-step numeric chain is the claim itself: the derivation's steps are the proof.
         outcome.steps = dout.steps
         outcome.first_broken = dout.first_broken_step if len(dout.steps) > 1 else None
+        outcome.step_counterexamples = dout.step_counterexamples
     else:
         rec.steps = [dataclasses.asdict(s) for s in dout.steps]
         outcome.first_broken = outcome.first_broken or dout.first_broken_step

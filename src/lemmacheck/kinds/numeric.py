@@ -18,9 +18,10 @@ from ..claim import Claim, NumericCheck
 from ..errors import CheckError
 from ..highprec import Confirmation, reverify
 from ..results import StepResult, jsonable
-from ..search import StepStats, compose, search_numeric
+from ..search import StepStats, compose, dims_combinations, search_numeric
 from ..settle import Settlement, settle
 from ..shrink import shrink_counterexample
+from ..tightness import tightness_evidence
 from ..tolerance import REVERIFY_DPS
 from ..verdict import Verdict
 from .base import Context, Outcome, register
@@ -39,7 +40,13 @@ class NumericEvidence:
     relation: str
     kept_fraction: float
     tolerance: dict
-    tightness: float | None = None  # settled: float64 over clean instances, high precision over candidates
+    # the largest lhs/rhs of a relation that holds, settled in high precision at the instance attaining it
+    # (lemmacheck.tightness); its witness; the instances above it whose float64 ratio was rounding
+    tightness: float | None = None
+    tightness_witness: dict | None = None
+    tightness_excluded: int | None = None
+    nontrivial_tightness: float | None = None  # over the dims combinations with every size >= 2
+    nontrivial_witness: dict | None = None
     float64_max_ratio: float | None = None  # raw float64, rounding artefacts included
     max_relative_deviation: float | None = None
     failures: int | None = None  # properties: float64 failures
@@ -50,7 +57,9 @@ class NumericEvidence:
 
 
 def counterexample_record(inst: Instance, conf: Confirmation, **extra) -> dict:
-    return {
+    """A certified counterexample as data: its dims and inputs, and the sides at high precision with
+    their ratio (lhs/rhs, rhs/lhs for >=: how far past the bound it is), where one is defined."""
+    record = {
         "dims": jsonable(inst.dims),
         "inputs": {k: np.asarray(v)[0].tolist() for k, v in inst.inputs.items()},
         "lhs": conf.lhs,
@@ -58,7 +67,10 @@ def counterexample_record(inst: Instance, conf: Confirmation, **extra) -> dict:
         "difference": conf.difference,
         "dps": conf.dps,
         "exact": conf.exact,
-    } | extra
+    }
+    if conf.ratio is not None and math.isfinite(conf.ratio):
+        record["ratio"] = conf.ratio
+    return record | extra
 
 
 def _finite(x: float | None) -> float | None:
@@ -143,13 +155,14 @@ class NumericChecker:
                     s = settle(claim.id, check, st.pool, i, st.relation, ctx.tol, ctx.budget)
                     res.settlement = s.as_evidence()
                     if s.confirmed is not None and s.confirmation is not None:
-                        step_cex[i] = _certified(claim, check, s, i, ctx, None)
+                        cx = step_cex[i] = _certified(claim, check, s, i, ctx, None)
                         res.status = "broken"
                         res.violations = st.violations
+                        # the shrunk counterexample's sides: the ones proof.counterexample holds
                         res.detail = (
                             f"{st.violations}/{st.checked} float64 instances violate it; certified at "
-                            f"dims {step_cex[i]['dims']}: lhs={s.confirmation.lhs[:24]} "
-                            f"rhs={s.confirmation.rhs[:24]} ({s.confirmation.dps} digits)"
+                            f"dims {cx['dims']}: lhs={cx['lhs'][:24]} rhs={cx['rhs'][:24]} "
+                            f"({cx['dps']} digits)"
                         )
                         first_broken = first_broken or i
                     elif not s.complete:
@@ -176,7 +189,6 @@ class NumericChecker:
         elif end.relation == "=":
             ev.max_relative_deviation = end.max_deviation
         else:
-            ev.tightness = _finite(end.max_ratio)
             ev.float64_max_ratio = _finite(end.max_ratio_raw)
         outcome = Outcome(Verdict.HOLDS, ev, steps, first_broken, step_cex)
         if end.relation == "~":  # mixed directions: the claim is its steps
@@ -185,6 +197,7 @@ class NumericChecker:
             elif any(s_.status == "unsettled" for s_ in steps):
                 outcome.verdict, outcome.reason = Verdict.INCONCLUSIVE, "a step has unsettled candidates"
             return outcome
+        settled: list = []
         if end.pool or shrunk is not None:
             s = settle(claim.id, check, end.pool, None, end.relation, ctx.tol, ctx.budget, first=shrunk)
             ev.settlement = s.as_evidence()
@@ -192,6 +205,7 @@ class NumericChecker:
                 ev.violations = end.violations
                 ev.violation_rate = end.violations / max(end.checked, 1)
                 ev.counterexample = _certified(claim, check, s, None, ctx, shrunk)
+                ev.tightness = None  # lhs/rhs over the instances that hold measures no slack of a false claim
                 outcome.verdict = Verdict.REFUTED
                 return outcome
             if not s.complete:
@@ -199,10 +213,11 @@ class NumericChecker:
                 outcome.reason = (
                     f"{s.unsettled} of {s.to_settle} candidates that must be settled were not: {s.reason}"
                 )
-            elif s.settled_max_ratio is not None and ev.tightness is not None:
-                ev.tightness = max(ev.tightness, s.settled_max_ratio)
-            elif s.settled_max_ratio is not None:
-                ev.tightness = s.settled_max_ratio
+            settled = s.settled_ratios
+        if end.relation in ("<=", "<", ">=", ">"):
+            combos = dims_combinations(check.dims)
+            for k, v in tightness_evidence(claim.id, check, end, settled, combos).items():
+                setattr(ev, k, v)
         return outcome
 
 
