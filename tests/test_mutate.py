@@ -6,13 +6,14 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import time
 import warnings
 
 import pytest
 import sympy as sp
 
 from conftest import planted_meta
-from lemmacheck import REGISTRY, Source, Verdict, derivation, identity, inequality
+from lemmacheck import REGISTRY, Source, Verdict, derivation, identity, inequality, prop
 from lemmacheck.discovery import discover
 from lemmacheck.inputs import Array, Scalar
 from lemmacheck.mutate import (
@@ -175,7 +176,7 @@ def test_refuted_claim_mutants_are_counted_apart(registry):
     assert data["counts"]["still_false"] >= 1 and data["score_true_claims"] is None
 
 
-def test_non_detecting_error_is_invalid_not_killed(registry):
+def test_a_mutant_that_errors_when_run_is_an_undecided_survivor(registry):
     @inequality("planted.listed", inputs={"x": Array("n")}, dims={"n": [2]}, **meta())
     def listed(xp, x):
         sides = [xp.sum(x * x, axis=-1), xp.sum(x * x, axis=-1) + 1]
@@ -186,7 +187,10 @@ def test_non_detecting_error_is_invalid_not_killed(registry):
     (index_error,) = [
         m for m in data["claims"][0]["mutants"] if m["before"] == "1" and "IndexError" in m["reason"]
     ]
-    assert index_error["status"] == "invalid" and "not a detection" in index_error["reason"]
+    # It compiles, so it is not invalid; the run ends in ERROR, not in a verdict on the mutated statement,
+    # so it is not killed either: undecided, against the score.
+    assert index_error["status"] == "survived" and "not a detection" in index_error["reason"]
+    assert data["score"] < 1
 
 
 GENUINE_ERRORS = [
@@ -325,3 +329,43 @@ def test_a_mutant_python_warns_about_compiles_silently_and_fails_when_run():
         mutant = compile_function(_rows_after, source, tree)
     with pytest.raises(TypeError):
         mutant(0)
+
+
+def test_a_mutant_that_times_out_counts_against_the_score(registry):
+    @inequality("planted.slow_when_mutated", inputs={"x": Array("n")}, dims={"n": [2]}, **meta())
+    def slow_when_mutated(xp, x):
+        time.sleep(30 - 30)  # the sign mutant sleeps a minute
+        return xp.sum(x * x, axis=-1), xp.sum(xp.abs(x), axis=-1) ** 2
+
+    _, data = _run(["planted.slow_when_mutated"], operators=("sign",), time_cap=1.0)
+    (slow,) = [m for m in data["claims"][0]["mutants"] if m["after"] == "30 + 30"]
+    assert slow["status"] == "timed_out" and "timed out" in slow["reason"], slow
+    assert data["counts"]["timed_out"] >= 1
+    killed = data["counts"]["killed"]
+    assert data["score"] == killed / (killed + data["counts"]["survived"] + data["counts"]["timed_out"])
+    assert data["score"] < 1
+
+
+def test_a_property_mutant_that_still_passes_is_a_survivor_not_equivalent(registry):
+    # A property's evidence is only counts, so identical evidence says nothing about the statement.
+    @prop("planted.positive", inputs={"x": Array("n")}, dims={"n": [1, 3]}, **meta())
+    def positive(xp, x):
+        return xp.sum(x * x, axis=-1) + 1 > 0
+
+    by_desc, _ = _run(["planted.positive"], operators=("constant",))
+    m = by_desc["constant 1 → 2"]
+    assert m["status"] == "survived", m
+
+
+def test_a_derivation_mutant_equal_to_the_original_is_equivalent_by_simplify(registry):
+    x, y = sp.symbols("x y", real=True)
+    derivation(
+        "planted.zero_term",
+        chain=[x + y * (sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1), "=", x],
+        **meta(expected=Verdict.PROVED),
+    )
+    mutants, _ = enumerate_mutants(registry["planted.zero_term"], operators_named(["drop_term"]))
+    reasons = {m.description: m.static_equivalence() for m in mutants}
+    dropped = [r for d, r in reasons.items() if d.startswith("term y*")]
+    assert dropped and all(r and "simplify(new − old) = 0" in r for r in dropped), reasons
+    assert reasons["term x dropped"] is None  # a real change: a difference at a rational point

@@ -1,8 +1,12 @@
-"""The mutation score gate (issue 11): a fixed, seeded sample of the catalogue's mutants, run as the suite
-runs, so `.ci/run` (the README's test command) fails when the checks stop noticing small changes.
+"""The mutation score gate (issue 11, made honest in issue 20 §4): a fixed, seeded sample of the catalogue's
+mutants, run as the suite runs, so `.ci/run` (the README's test command) fails when the checks stop
+noticing small changes.
 
 The whole catalogue (about 10,000 mutants, 1.5 h of one core) does not fit CI; `lemmacheck mutate` runs it.
-The sample's seed was fixed before its result was seen (docs/mutation.md).
+The sample's seed was fixed before its result was seen (docs/mutation.md).  A mutant the run cannot decide
+(timed out, or an ERROR that is not a detection) counts against the score.  Measured: 76.5 % (52 killed,
+15 survived of which 9 ERROR on the mutant, 1 timed out); the gate leaves room for a few mutants whose
+time cap a loaded machine decides (an implication test or a SymPy proof that runs out of time).
 """
 
 from __future__ import annotations
@@ -15,14 +19,23 @@ from lemmacheck.cli import main
 from lemmacheck.exitcodes import ExitCode
 
 SAMPLE = ["--seed", "1", "--max-per-claim", "1", "--sample", "80", "--time-cap", "10", "--quiet"]
+GATE = "0.70"
 
 
 @pytest.mark.slow  # 80 mutants, each a search of its own
-def test_the_checks_notice_at_least_95_percent_of_a_fixed_sample_of_mutants(tmp_path, capsys):
-    code = main(["mutate", *SAMPLE, "--out", str(tmp_path)])
+def test_the_checks_notice_a_fixed_sample_of_mutants_with_timeouts_counted(tmp_path, capsys):
+    code = main(["mutate", *SAMPLE, "--min-score", GATE, "--out", str(tmp_path)])
     out = capsys.readouterr().out
     data = json.loads((tmp_path / "mutation.json").read_text())
     assert code == ExitCode.OK, f"mutation score below the gate:\n{out[-3000:]}"
-    survivors = [m for c in data["claims"] for m in c.get("mutants", []) if m.get("status") == "survived"]
-    for m in survivors:  # every survivor carries its explanation into the report
+    counts = data["counts"]
+    undecided = counts["survived"] + counts["timed_out"]
+    assert data["score"] == counts["killed"] / (counts["killed"] + undecided)  # timeouts count against it
+    assert data["selected"] == 80 and any(
+        m["target"] == "derivation" for c in data["claims"] for m in c["mutants"]
+    )  # the sample includes derivation mutants
+    not_noticed = [
+        m for c in data["claims"] for m in c["mutants"] if m["status"] in ("survived", "timed_out")
+    ]
+    for m in not_noticed:  # every survivor carries its explanation into the report
         assert m.get("reason") or m.get("evidence"), m

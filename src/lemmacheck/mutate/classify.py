@@ -1,5 +1,6 @@
-"""How a mutant's result compares with the unmutated claim's: killed, survived, equivalent, still false,
-or invalid.  The rules are stated in ``docs/mutation.md``; this module is their one implementation.
+"""How a mutant's result compares with the unmutated claim's: killed, survived, timed out, equivalent,
+still false, or invalid.  The rules are stated in ``docs/mutation.md``; this module is their one
+implementation.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Any
 __all__ = [
     "KILLED",
     "SURVIVED",
+    "TIMED_OUT",
     "EQUIVALENT",
     "STILL_FALSE",
     "INVALID",
@@ -17,18 +19,24 @@ __all__ = [
     "outcome_key",
     "kill_reason",
     "genuine_error",
-    "identical",
+    "sympy_stopped",
+    "UNDECIDED",
+    "score",
     "digest",
 ]
 
-KILLED, SURVIVED, EQUIVALENT, STILL_FALSE, INVALID = (
+KILLED, SURVIVED, TIMED_OUT, EQUIVALENT, STILL_FALSE, INVALID = (
     "killed",
     "survived",
+    "timed_out",
     "equivalent",
     "still_false",
     "invalid",
 )
-STATUSES = (KILLED, SURVIVED, EQUIVALENT, STILL_FALSE, INVALID)
+STATUSES = (KILLED, SURVIVED, TIMED_OUT, EQUIVALENT, STILL_FALSE, INVALID)
+# The mutants the run did not notice: in the score's denominator with the killed ones.  A mutant that
+# timed out is undecided, so it counts against the score like a survivor; it is listed apart.
+UNDECIDED = (SURVIVED, TIMED_OUT)
 
 # Fields of a result whose change is a detection: the verdict, the first broken step, and whatever
 # proof status the engine reports (the keys are read if present, so a newer engine's status counts too).
@@ -41,9 +49,6 @@ _GENUINE = re.compile(
     r"mismatch in its core dimension|disagree|proves what the numeric check refutes",
     re.IGNORECASE,
 )
-
-# Evidence fields that vary with the wall clock or the mutation's code, never with the values computed.
-_VOLATILE = frozenset({"seconds", "module", "replay"})
 
 
 def _counterexample_status(result: dict) -> tuple[bool, Any]:
@@ -75,18 +80,17 @@ def genuine_error(message: str) -> bool:
     return bool(_GENUINE.search(message or ""))
 
 
-def _strip(obj):
-    if isinstance(obj, dict):
-        return {k: _strip(v) for k, v in obj.items() if k not in _VOLATILE}
-    if isinstance(obj, list):
-        return [_strip(v) for v in obj]
-    return obj
+def sympy_stopped(result: dict) -> bool:
+    """Whether SymPy ran out of its own time on some step (the step was then only sampled)."""
+    derivation = (result.get("evidence") or {}).get("derivation")
+    steps = list(result.get("steps") or []) + list((derivation or {}).get("steps") or [])
+    return any("SymPy stopped" in (s.get("detail") or "") for s in steps)
 
 
-def identical(baseline: dict, mutant: dict) -> bool:
-    """Same verdict, evidence and steps: on the same seed the search drew the same instances and the
-    mutant computed the same values on every one of them (its tightness, deviations and counts agree)."""
-    return all(_strip(baseline.get(k)) == _strip(mutant.get(k)) for k in ("verdict", "evidence", "steps"))
+def score(counts: dict[str, int]) -> float | None:
+    """Killed over killed + survived + timed out; equivalent, still-false and invalid mutants are apart."""
+    judged = counts[KILLED] + sum(counts[s] for s in UNDECIDED)
+    return None if judged == 0 else counts[KILLED] / judged
 
 
 def digest(result: dict) -> dict:

@@ -21,6 +21,10 @@ _TEMPLATES = Path(__file__).resolve().parent.parent / "report" / "templates"
 def survivor_group(m: dict, kind: str = "") -> str:
     """A survivor's reason in one phrase, from its own evidence (the groups of the survivor table)."""
     ev = m.get("evidence") or {}
+    if m.get("baseline_verdict") == "ERROR":
+        return "undecided: the unmutated claim is ERROR, so no change to it can be noticed"
+    if m.get("verdict") == "ERROR":
+        return "undecided: the check ERRORs on the mutant (not a detection), so it says nothing about it"
     if m.get("target") == "derivation":
         return "derivation: the mutated step still holds at every sampled point (not proved, not refuted)"
     if "order_median" in ev:
@@ -49,7 +53,7 @@ def mutation_section(data: dict | None) -> dict | None:
     """The context of the report's mutation section, or None when there is no mutation run to show."""
     if not data or not data.get("claims"):
         return None
-    rows, survivors, equivalents, still_false, invalid = [], [], [], [], []
+    rows, survivors, equivalents, still_false, invalid, timed_out = [], [], [], [], [], []
     groups: dict[str, list[dict]] = collections.defaultdict(list)
     for c in data["claims"]:
         counts = c["counts"]
@@ -76,6 +80,8 @@ def mutation_section(data: dict | None) -> dict | None:
                 still_false.append(m)
             elif m["status"] == C.INVALID:
                 invalid.append(m)
+            elif m["status"] == C.TIMED_OUT:
+                timed_out.append(m)
     equivalent_reasons = collections.Counter(m["reason"].split(":")[0] for m in equivalents)
     run = data.get("run", {})
     return {
@@ -96,6 +102,8 @@ def mutation_section(data: dict | None) -> dict | None:
         "still_false": len(still_false),
         "invalid": invalid[:200],
         "invalid_total": len(invalid),
+        "timed_out": timed_out[:200],
+        "score_formula": "killed / (killed + survived + timed out)",
     }
 
 

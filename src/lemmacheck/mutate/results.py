@@ -31,8 +31,8 @@ def write_json(data: dict, path: Path) -> Path:
     return path
 
 
-def survivors(data: dict) -> list[dict]:
-    return [m for c in data.get("claims", []) for m in c["mutants"] if m["status"] == C.SURVIVED]
+def survivors(data: dict, statuses: tuple[str, ...] = (C.SURVIVED,)) -> list[dict]:
+    return [m for c in data.get("claims", []) for m in c["mutants"] if m["status"] in statuses]
 
 
 def _pct(score) -> str:
@@ -47,15 +47,16 @@ def summary_text(data: dict) -> str:
         "-" * 22,
         f"{'total':<14}{counts['total']:>8}",
         "",
-        f"score {_pct(data['score'])} (killed / (killed + survived)); "
+        f"score {_pct(data['score'])} (killed / (killed + survived + timed out)); "
         f"on claims that hold: {_pct(data['score_true_claims'])}",
         f"{data['selected']} of {data['enumerated']} mutants run in {data['run']['seconds']:.1f}s "
         f"({data['seconds_per_mutant']:.2f}s per mutant)",
     ]
-    surv = survivors(data)
-    if surv:
-        lines += ["", f"{len(surv)} survivor(s):"]
-        for m in surv:
-            lines.append(f"  {m['id']} [{m['operator']}] {m['location']}: {m['description']}")
-            lines.append(f"      {m['reason'][:400]}")
+    for status, title in ((C.SURVIVED, "survivor(s)"), (C.TIMED_OUT, "timed out (counted as survivors)")):
+        listed = survivors(data, (status,))
+        if listed:
+            lines += ["", f"{len(listed)} {title}:"]
+            for m in listed:
+                lines.append(f"  {m['id']} [{m['operator']}] {m['location']}: {m['description']}")
+                lines.append(f"      {m['reason'][:400]}")
     return "\n".join(lines)

@@ -140,6 +140,11 @@ def _survivor_reason(claim: Claim, m: Mutant, result: dict, implication: str | N
     return "; ".join(parts)
 
 
+def _refuted(result: dict) -> bool:
+    """A certified counterexample stands: of the statement, or of a step."""
+    return result["verdict"] == Verdict.REFUTED.value or result.get("first_broken_step") is not None
+
+
 def _classify(
     claim: Claim,
     m: Mutant,
@@ -156,15 +161,16 @@ def _classify(
         message = full.splitlines()[0][:300] if full else ""
         if C.genuine_error(full):
             return C.KILLED, f"the check reports an error it is meant to catch: {message}"
-        return C.INVALID, f"the mutant broke the check (not a detection): {message}"
+        # The run ends in ERROR, not in a verdict on the mutated statement: undecided, so not a kill.
+        return C.SURVIVED, f"undecided: the check ERRORs on the mutant, which is not a detection: {message}"
     killed = C.kill_reason(baseline, result)
+    if killed and C.sympy_stopped(result) and not _refuted(result):
+        return C.TIMED_OUT, (
+            f"SymPy ran out of its time on the mutant ({killed}, no counterexample): a proof not "
+            "found in time is not a detection"
+        )
     if killed:
         return C.KILLED, killed
-    if C.identical(baseline, result):
-        return C.EQUIVALENT, (
-            "identical evidence: on the same seed the mutant computed the same values on every "
-            "instance searched"
-        )
     if base_v == Verdict.REFUTED.value:
         return C.STILL_FALSE, "still refuted with a certified counterexample: the mutant is false as well"
     if base_v == Verdict.PROVED.value and m.target != "check":
@@ -176,6 +182,7 @@ def _classify(
         )
     if (
         m.target == "relations"
+        and mut_v in (Verdict.HOLDS.value, Verdict.PROVED.value)
         and result.get("first_broken_step") is None
         and not (isinstance(claim.check, ApproximationCheck) and m.location.startswith("check"))
     ):
@@ -217,7 +224,7 @@ def _run_one(
             result = run_claim(mutated, profile).to_dict()
     except MutantTimeout as exc:
         return _outcome(
-            m, C.INVALID, f"timed out: {exc}", baseline=baseline, seconds=time.perf_counter() - t0
+            m, C.TIMED_OUT, f"timed out: {exc}", baseline=baseline, seconds=time.perf_counter() - t0
         )
     except MutantBuildError as exc:
         return _outcome(
@@ -260,7 +267,7 @@ def run_mutation(
         for entry in per_claim.values():
             entry = {k: v for k, v in entry.items() if k != "_baseline"}
             entry["counts"] = _counts(entry["mutants"])
-            entry["score"] = _score(entry["counts"])
+            entry["score"] = C.score(entry["counts"])
             claims_out.append(entry)
         return _assemble(
             claims_out,
@@ -305,7 +312,10 @@ def run_mutation(
         baseline = entry["_baseline"]
         if baseline["verdict"] == Verdict.ERROR.value:
             out = _outcome(
-                m, C.INVALID, "the unmutated claim is ERROR: nothing to compare with", baseline=baseline
+                m,
+                C.SURVIVED,
+                "undecided: the unmutated claim is ERROR, so no change to it can be noticed",
+                baseline=baseline,
             )
         else:
             cap = max(settings.time_cap, settings.cap_factor * entry["baseline"]["seconds"])
@@ -354,8 +364,8 @@ def _assemble(
         "claims_selected": n_claims,
         "claims_with_mutants": n_mutable,
         "counts": totals,
-        "score": _score(totals),
-        "score_true_claims": _score(
+        "score": C.score(totals),
+        "score_true_claims": C.score(
             _counts([m for e in claims_out if e["baseline"]["verdict"] != "REFUTED" for m in e["mutants"]])
         ),
         "seconds_per_mutant": round(seconds / max(done, 1), 3),
@@ -377,9 +387,3 @@ def _counts(mutants: Sequence[dict]) -> dict[str, int]:
         out[m["status"]] += 1
     out["total"] = len(mutants)
     return out
-
-
-def _score(counts: dict[str, int]) -> float | None:
-    """Killed over killed + survived; equivalent, still-false and invalid mutants are reported apart."""
-    judged = counts[C.KILLED] + counts[C.SURVIVED]
-    return None if judged == 0 else counts[C.KILLED] / judged

@@ -24,6 +24,7 @@ import sympy as sp
 
 from ..claim import ApproximationCheck, Claim, ComplexityCheck, NumericCheck, ValueCheck
 from .base import Operator, PyContext
+from .equivalence import equal_expressions
 from .operators._util import STRUCTURAL_KEYWORDS
 
 __all__ = ["Mutant", "enumerate_mutants", "check_function", "MutantBuildError"]
@@ -400,17 +401,6 @@ def _sympy_replace(expr, path, new):
     return expr.func(*args)
 
 
-_PROVABLY_EQUAL = "SymPy: expand(new − old) = 0, the mutated expression equals the original"
-
-
-def _provably_equal(old, new) -> bool:
-    """A cheap SymPy equality (``expand``): a full ``simplify`` per mutant would dominate the run."""
-    try:
-        return sp.expand(new - old) == 0
-    except Exception:  # SymPy could not expand it: not known equal
-        return False
-
-
 def _derivation_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
     d = claim.derivation
     if d is None:
@@ -427,12 +417,20 @@ def _derivation_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
                 return _sympy_replace(expr, path, new)
 
             def build(k=k, mutated=mutated):
-                exprs = d.exprs[:k] + (mutated(),) + d.exprs[k + 1 :]
+                try:
+                    exprs = d.exprs[:k] + (mutated(),) + d.exprs[k + 1 :]
+                except Exception as exc:  # SymPy refuses the rebuilt node: the mutant cannot be built
+                    raise MutantBuildError(f"{type(exc).__name__}: {exc}") from exc
                 return dataclasses.replace(claim, derivation=dataclasses.replace(d, exprs=exprs))
 
-            def static(old=expr, mutated=mutated):
-                new = mutated()
-                return _PROVABLY_EQUAL if new == old or _provably_equal(old, new) else None
+            index = start + len(out)
+
+            def static(old=expr, mutated=mutated, index=index):
+                try:
+                    new = mutated()
+                except Exception:  # not built: build() says why
+                    return None
+                return equal_expressions(old, new, d.domain, f"{claim.id}#{index}")
 
             def text(node=node, rw=rw) -> MutantText:
                 return rw.description, node, rw.new
@@ -440,7 +438,7 @@ def _derivation_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
             out.append(
                 Mutant(
                     claim.id,
-                    start + len(out),
+                    index,
                     op.name,
                     "derivation",
                     f"derivation e{k} ({d.module or claim.module})",

@@ -1,0 +1,60 @@
+"""A wall-clock cap on SymPy: ``simplify`` has no budget in counts, and on some false identities (nested
+undefined functions) it does not return in any time worth waiting for.
+
+The cap is an alarm (``SIGALRM``), so it is enforced in the main thread on POSIX only; elsewhere (a Dask
+worker's thread) SymPy runs uncapped and the run's own time limit still applies.  An alarm already set
+(the run's per-claim limit, a mutant's cap) is respected: when it falls first it is left to fire as it
+would have; otherwise it is re-armed with its remaining time when the capped block ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
+from collections.abc import Iterator
+
+__all__ = ["SymPyStopped", "sympy_cap", "capped"]
+
+
+class SymPyStopped(BaseException):
+    """SymPy's time is up.  A BaseException: SymPy's own ``except Exception`` must not swallow it."""
+
+
+def capped() -> bool:
+    """Whether a cap can be enforced here."""
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+@contextlib.contextmanager
+def sympy_cap(seconds: float) -> Iterator[None]:
+    """Raise :class:`SymPyStopped` in the block after ``seconds`` (nothing happens when it ends first)."""
+    if not capped():
+        yield
+        return
+    outer_left, outer_interval = signal.getitimer(signal.ITIMER_REAL)
+    if outer_left and outer_left <= seconds:
+        yield  # the alarm already set falls first: it is the cap
+        return
+    armed = [True]
+
+    def stop(signum, frame):
+        if armed[0]:  # an alarm landing while the block is being left is not this cap's business
+            armed[0] = False
+            raise SymPyStopped(f"SymPy stopped after {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    start = time.monotonic()
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        try:
+            armed[0] = False
+        finally:  # restored even when the alarm interrupts the line above
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
+            if outer_left:
+                left = max(outer_left - (time.monotonic() - start), 1e-3)
+                signal.setitimer(signal.ITIMER_REAL, left, outer_interval)
