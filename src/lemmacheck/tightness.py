@@ -22,6 +22,7 @@ says so.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import heapq
 import itertools
 import math
@@ -86,7 +87,7 @@ class RatioRecord:
 
     def merge(self, other: RatioRecord) -> None:
         for ratio, _, inst in sorted(other.top, key=lambda t: t[1]):
-            self.offer(ratio, lambda inst=inst: inst)
+            self.offer(ratio, functools.partial(_same, inst))
         self.exclude(other.unresolved)
 
     def ranked(self) -> list[tuple[float, Instance]]:
@@ -124,7 +125,7 @@ def resolve_batch(
         for j, good in zip(part.tolist(), ok.tolist(), strict=True):
             for rec in records:
                 if good:
-                    rec.offer(float(ratio[j]), lambda j=j: inst_of(j))
+                    rec.offer(float(ratio[j]), functools.partial(inst_of, j))
                 else:
                     rec.exclude([ratio[j]])
         kept += int(np.count_nonzero(ok))
@@ -232,3 +233,7 @@ def tightness_evidence(claim_id: str, check: NumericCheck, end, settled: list, c
             nt.pop("excluded")
             out |= {"nontrivial_tightness": nt["ratio"], "nontrivial_witness": nt}
     return out
+
+
+def _same(inst: Instance) -> Instance:
+    return inst
