@@ -111,7 +111,8 @@ def confirms(a, b, d, relation: str, tol: Tolerance) -> bool:
     return d > tol.rtol * scale + tol.atol
 
 
-def _ratio(a, b, relation: str) -> float | None:
+def side_ratio(a, b, relation: str) -> float | None:
+    """lhs/rhs of an upper bound (rhs/lhs of a lower one) where the bounding side is positive."""
     if relation in ("<=", "<") and b > 0:
         return float(a / b)
     if relation in (">=", ">") and a > 0:
@@ -186,7 +187,7 @@ def reverify(
         largest.append(max(abs(d1), abs(d2)))
         with mp_precision(dps + EXTRA_DPS):
             stable = relation in ("<", ">") or abs(d1 - d2) <= STABILITY * abs(d2)
-            r = _ratio(a, b, relation)
+            r = side_ratio(a, b, relation)
         shown = (mpmath.nstr(a, 40), mpmath.nstr(b, 40), mpmath.nstr(d2, 20))
         if ok1 and ok2 and stable:
             if _survives_doubling(claim_id, check, inst, step, relation, tol, dps, d2):

@@ -78,6 +78,14 @@ def _simplified(claim_id, check, best: Instance, name, spec, step, relation, tol
     structured = spec.transform is not None
     work = np.asarray(best.raw[name] if structured else best.inputs[name]).copy()
     inputs, raw, moved = dict(best.inputs), dict(best.raw), 0
+
+    def place(values) -> None:
+        if structured:
+            raw[name] = values.copy()
+            inputs[name] = np.asarray(spec.finish(raw[name]))
+        else:
+            inputs[name] = values.copy()
+
     for idx in np.ndindex(work.shape):
         if budget[0] <= 0:
             break
@@ -87,20 +95,12 @@ def _simplified(claim_id, check, best: Instance, name, spec, step, relation, tol
                 continue
             budget[0] -= 1
             work[idx] = x
-            if structured:
-                raw[name] = work.copy()
-                inputs[name] = np.asarray(spec.finish(raw[name]))
-            else:
-                inputs[name] = work.copy()
+            place(work)
             if _violates(claim_id, check, Instance(best.dims, inputs, raw), step, relation, tol):
                 moved += 1
                 break
             work[idx] = original
-        if structured:
-            raw[name] = work.copy()
-            inputs[name] = np.asarray(spec.finish(raw[name]))
-        else:
-            inputs[name] = work.copy()
+        place(work)
     return inputs, raw, moved
 
 

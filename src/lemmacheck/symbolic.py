@@ -32,7 +32,7 @@ import sympy as sp
 
 from .claim import SymbolicDerivation
 from .errors import CheckError
-from .highprec import confirms, violation_amount
+from .highprec import confirms, side_ratio, violation_amount
 from .results import StepResult
 from .search import compose, excess, gap
 from .settle import Budget
@@ -230,7 +230,7 @@ def _confirm(a, b, relation, point, tol: Tolerance) -> dict | None:
     with mpmath.workdps(REVERIFY_DPS + EXTRA_DPS):
         if relation not in ("<", ">") and abs(found[0] - found[1]) > STABILITY * abs(found[1]):
             return None
-        ratio = _ratio(va_m, vb_m, relation)
+        ratio = side_ratio(va_m, vb_m, relation)
     record = {
         "dims": {},
         "inputs": {str(s): v for s, v in point.items()},
@@ -286,14 +286,6 @@ def _fails_in_float64(a, b, relation, syms, point: dict, tol: Tolerance) -> bool
         return False
     g = gap(va.real, vb.real, relation, tol)
     return bool(g[0] >= 0 if relation in ("<", ">") else g[0] > 0)
-
-
-def _ratio(a, b, relation: str) -> float | None:
-    if relation in ("<=", "<") and b > 0:
-        return float(a / b)
-    if relation in (">=", ">") and a > 0:
-        return float(b / a)
-    return None
 
 
 @dataclasses.dataclass
