@@ -26,10 +26,10 @@ from lemmacheck.mutate import (
     select_mutants,
 )
 from lemmacheck.mutate.classify import genuine_error
-from lemmacheck.mutate.report import render_mutation_section
 from lemmacheck.mutate.results import write_json
 from lemmacheck.mutate.targets import _function_source, _python_sites, _replace_at, compile_function
 from lemmacheck.profile import QUICK
+from lemmacheck.report.html import render_mutation_section
 
 SRC = Source("planted.txt", "test")
 PROFILE = QUICK.with_seed(11).scaled(0.25)  # the implication test runs at this profile: keep tests fast

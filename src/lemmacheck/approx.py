@@ -20,8 +20,9 @@ import numpy as np
 from .claim import ApproximationCheck
 from .errors import CheckError
 from .highprec import exact_mp_inputs
+from .inputs import call_with_inputs
 from .returns import real_side
-from .search import _call, _draw, dims_combinations, violated
+from .search import _draw, dims_combinations, violated
 from .tolerance import ORDER_SLACK, REVERIFY_DPS, Tolerance
 from .xp import mp_precision, mpmath_xp, numpy_xp
 
@@ -65,7 +66,7 @@ def _mp_order(claim_id, check: ApproximationCheck, inputs: dict, dims: dict, eps
         mp_inputs = exact_mp_inputs(check, inputs)
         rems = []
         for e in eps[-4:]:
-            lhs, rhs = _call(check.fn, mpmath_xp, mp_inputs, dims, mpmath.mpf(float(e)))
+            lhs, rhs = call_with_inputs(check.fn, mpmath_xp, mp_inputs, dims, mpmath.mpf(float(e)))
             rems.append(
                 abs(
                     np.asarray(lhs, dtype=object).reshape(-1)[0]
@@ -96,7 +97,7 @@ def measure_approximation(
             try:
                 with np.errstate(all="ignore"), warnings.catch_warnings():
                     warnings.simplefilter("ignore", RuntimeWarning)
-                    lhs, rhs = _call(check.fn, numpy_xp, inputs, dims, float(e))
+                    lhs, rhs = call_with_inputs(check.fn, numpy_xp, inputs, dims, float(e))
             except Exception as exc:
                 raise CheckError(
                     claim_id, f"the approximation raised {type(exc).__name__}: {exc} (dims {dims}, eps {e:g})"

@@ -20,6 +20,7 @@ from .verdict import Kind, ProofStatus, Verdict
 
 __all__ = [
     "Source",
+    "check_study",
     "SOURCE_KINDS",
     "Claim",
     "NumericCheck",
@@ -370,3 +371,18 @@ class Registry:
 
 
 REGISTRY = Registry()
+
+
+def check_study(study_id: str, title: str, source: Any) -> None:
+    """A study is named and cited like a claim (its source may be left out)."""
+    if not ID_PATTERN.match(study_id):
+        raise ClaimDefinitionError(
+            study_id, "the id must be dotted lower-case, like 'topic.sweep'", "rename it"
+        )
+    if not title.strip():
+        raise ClaimDefinitionError(study_id, "title='' says nothing", "title='what the study measures'")
+    if source is not None and (not isinstance(source, Source) or source.problem()):
+        problem = source.problem() if isinstance(source, Source) else f"{source!r} is not a Source"
+        raise ClaimDefinitionError(
+            study_id, f"source: {problem}", "source=Source(file, location), or leave it out"
+        )

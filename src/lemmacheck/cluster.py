@@ -23,10 +23,11 @@ import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .execution import run_one, timed_out_elsewhere, unknown_result
+from .claimrun import run_sweep_chunk, unknown_result
 from .profile import Profile
 from .results import ClaimResult
 from .search import CHUNK_INSTANCES, SweepChunk, SweepPart
+from .timelimit import run_one, timed_out_elsewhere
 
 __all__ = ["run_on_dask", "SPLIT_INSTANCES"]
 
@@ -48,7 +49,6 @@ def _claim_key(claim_id: str, token: str) -> str:
 def _chunk_task(claim_id: str, profile: Profile, root: str, modules: Sequence[str], chunk: SweepChunk):
     """On a worker: one chunk of a claim's sweep (its content imported there, once per process)."""
     from .claim import REGISTRY
-    from .engine import run_sweep_chunk
     from .index import import_modules
 
     import_modules(Path(root), modules)

@@ -147,7 +147,7 @@ def main(argv: list[str]) -> None:
     module declares as one JSON line.  Content that prints goes to stderr, never into the protocol."""
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
-    from .index import import_modules
+    from .content import import_modules
 
     root, modules = Path(argv[0]), argv[1:]
     errors: dict[str, str] = {}

@@ -20,6 +20,7 @@ from .claim import (
     NumericCheck,
     SymbolicDerivation,
     ValueCheck,
+    check_study,
     validate_meta,
     validate_relations,
     validate_step_links,
@@ -32,7 +33,6 @@ from .fields import (
     check_positive,
     check_shape_dims,
     check_statement,
-    check_study,
 )
 from .inputs import InputSpec, resolve_shape
 from .verdict import Kind

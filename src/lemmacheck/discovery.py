@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.machinery
 import importlib.util
-import marshal
 import os
 import pkgutil
 import sys
 import traceback
 from pathlib import Path
+
+from .content import content_dirs, run_current_source
 
 __all__ = ["find_root", "content_dirs", "discover", "run_current_source"]
 
@@ -28,17 +28,6 @@ def find_root(start: Path | None = None) -> Path:
         if (d / "pyproject.toml").is_file() and any((d / c).is_dir() for c in ("checks", "derivations")):
             return d
     return here
-
-
-def content_dirs(root: Path) -> list[str]:
-    import tomllib
-
-    pp = root / "pyproject.toml"
-    if pp.is_file():
-        cfg = tomllib.loads(pp.read_text()).get("tool", {}).get("lemmacheck", {})
-        if "content" in cfg:
-            return list(cfg["content"])
-    return ["derivations", "checks"]
 
 
 def _content_modules(pkg_name: str, pkg_dir: Path) -> list[str]:
@@ -108,59 +97,3 @@ def discover(root: Path | None = None) -> list[tuple[str, str]]:
                 failed.append(name)
     _DONE[root] = errors
     return errors
-
-
-# A pyc whose header says: hash-based, checked against the source (PEP 552), for this interpreter.
-_CHECKED_HASH_FLAGS = (0b11).to_bytes(4, "little")
-
-
-class _HashCheckedLoader(importlib.machinery.SourceFileLoader):
-    """Runs a project module from the bytecode of its text as it is now.  Python's default ``.pyc``
-    check is the source's modification time and size, so a same-size edit that keeps the time would
-    run the old code while the result cache keys the result by the new text's hash; here the ``.pyc``
-    is hash-based, and used only when its hash is the source's."""
-
-    def get_code(self, fullname):
-        path = self.get_filename(fullname)
-        source = self.get_data(path)
-        header = importlib.util.MAGIC_NUMBER + _CHECKED_HASH_FLAGS + importlib.util.source_hash(source)
-        try:
-            cached = importlib.util.cache_from_source(path)
-        except NotImplementedError:
-            cached = None
-        if cached is not None:
-            with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
-                data = self.get_data(cached)
-                if data[:16] == header:
-                    return marshal.loads(data[16:])
-        code = self.source_to_code(source, path)
-        if cached is not None and not sys.dont_write_bytecode:
-            with contextlib.suppress(OSError, NotImplementedError):
-                self.set_data(cached, header + marshal.dumps(code))
-        return code
-
-
-class _ProjectFinder:
-    """Finds modules of one project (files under its root, outside virtual environments) with
-    :class:`_HashCheckedLoader`; anything else is left to the usual finders."""
-
-    def __init__(self, root: Path):
-        self.root = root
-
-    def find_spec(self, fullname, path=None, target=None):
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-        if spec is None or type(spec.loader) is not importlib.machinery.SourceFileLoader:
-            return None
-        origin = Path(spec.origin)
-        if not origin.is_relative_to(self.root) or {".venv", "site-packages"} & set(origin.parts):
-            return None
-        spec.loader = _HashCheckedLoader(fullname, spec.origin)
-        return spec
-
-
-def run_current_source(root: Path) -> None:
-    """From now on, this process imports ``root``'s modules from their current text (see
-    :class:`_HashCheckedLoader`).  Idempotent."""
-    root = Path(root).resolve()
-    if not any(isinstance(f, _ProjectFinder) and f.root == root for f in sys.meta_path):
-        sys.meta_path.insert(0, _ProjectFinder(root))

@@ -1,11 +1,12 @@
 """Run claims on every core, each under a time limit, answering from the result cache where it can.
 
-One entry point, :func:`execute`.  Claims travel to workers by id (a claim holds lambdas, which do not
+One entry point, :func:`execute`. Claims travel to workers by id (a claim holds lambdas, which do not
 pickle); each worker imports the content it needs itself (through :mod:`lemmacheck.index`, so only the
-modules declaring the claims it runs) and calls :func:`lemmacheck.engine.run_claim`.  Each claim's seed
-is derived from the run seed and its id, so how claims are split among workers never changes a
-verdict, a counterexample or a piece of evidence: a serial run and a parallel run of the same seed
-agree bit for bit (only wall times differ).
+modules declaring the claims it runs) and calls :func:`lemmacheck.timelimit.run_one`, which runs
+:func:`lemmacheck.claimrun.run_claim` under the time limit. Each claim's seed is derived from the run
+seed and its id, so how claims are split among workers never changes a verdict, a counterexample or a
+piece of evidence: a serial run and a parallel run of the same seed agree bit for bit (only wall times
+differ).
 
 Every claim runs in a worker process, at every ``-j`` (``-j 1`` is one worker): whatever a check does,
 ``sys.exit()``, a hang, a bare ``except:`` that swallows the time limit or Ctrl-C, a crash of the
@@ -33,15 +34,16 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from .claimrun import blank_result, unknown_result
+from .cluster import run_on_dask
 from .profile import Profile
-from .reproducible import pinned_hypothesis_constants
 from .results import ClaimResult
-from .verdict import Verdict
+from .timelimit import run_one, timed_out
 
-__all__ = ["execute", "start_worker", "default_jobs", "default_timeout", "ClaimTimeout", "RunInterrupted"]
+__all__ = ["execute", "start_worker", "default_jobs", "default_timeout", "RunInterrupted"]
 
 # Seconds per claim before it is an ERROR, by profile, at the profile's base budget (LEMMACHECK_SCALE
 # raises it in proportion).  Quick claims take 0.1-5 s on this machine; 120 s leaves room for a loaded
@@ -69,203 +71,12 @@ def default_timeout(profile: Profile) -> float:
     return _BASE_TIMEOUT.get(profile.name, _BASE_TIMEOUT["deep"]) * scale
 
 
-class ClaimTimeout(BaseException):
-    """Raised inside a claim when its time is up.  A BaseException so that neither the engine's nor a
-    check's ``except Exception`` (nor Hypothesis, which would try to shrink it) can swallow it."""
-
-
 class RunInterrupted(KeyboardInterrupt):
     """Ctrl-C during :func:`execute`: ``results`` holds every claim finished before it (catalogue order)."""
 
     def __init__(self, results: list[ClaimResult]):
         super().__init__(f"interrupted after {len(results)} claims")
         self.results = results
-
-
-# --------------------------------------------------------------------------- one claim, in this process
-
-
-def unknown_result(claim_id: str, profile: Profile, message: str) -> ClaimResult:
-    from .engine import replay_command
-    from .profile import claim_seed
-
-    return ClaimResult(
-        id=claim_id,
-        title="claim could not be run",
-        source={"file": "", "location": "", "quote": ""},
-        statement="",
-        kind="unknown",
-        expected="",
-        verdict=Verdict.ERROR,
-        message=message,
-        seed=claim_seed(profile.seed, claim_id),
-        replay=replay_command(claim_id, profile),
-    )
-
-
-_PHASES = {
-    "_sweep": "the random sweep",
-    "sweep_chunk": "the random sweep",
-    "_hypothesis": "the Hypothesis search",
-    "_refine": "local refinement",
-    "_explicit_examples": "the pinned examples",
-    "_confirm_first": "high-precision re-verification",
-    "reverify": "high-precision re-verification",
-    "check_derivation": "the SymPy derivation",
-    "measure_approximation": "the remainder-order fit",
-    "compare_value": "the worked value",
-    "fit_complexity": "the complexity fit",
-}
-
-
-def _reached(frame) -> dict:
-    """Where an interrupted claim was: its search phase, the instances checked so far, and the innermost
-    line of content code (read from the interrupted stack; nothing is recomputed)."""
-    out: dict = {}
-    trackers: set[int] = set()
-    f = frame
-    while f is not None:
-        name, filename = f.f_code.co_name, f.f_code.co_filename
-        if (
-            "where" not in out
-            and f"{os.sep}lemmacheck{os.sep}" not in filename
-            and "site-packages" not in filename
-            and f"{os.sep}lib{os.sep}python" not in filename
-        ):
-            out["where"] = f"{filename}:{f.f_lineno} in {name}"
-        if "phase" not in out and name in _PHASES and f"{os.sep}lemmacheck{os.sep}" in filename:
-            out["phase"] = _PHASES[name]
-        tracker = f.f_locals.get("tracker")
-        # the sweep's chunk and the claim's whole search each keep one: their counts add up
-        if tracker is not None and hasattr(tracker, "instances") and id(tracker) not in trackers:
-            trackers.add(id(tracker))
-            out["instances"] = out.get("instances", 0) + int(tracker.instances)
-            end = getattr(tracker, "end", None)
-            if end is not None and hasattr(end, "violations"):
-                out["float64_violations"] = out.get("float64_violations", 0) + int(end.violations)
-        f = f.f_back
-    return out
-
-
-def _timeout_message(claim_id: str | None, seconds: float | None, reached: dict, replay: str) -> str:
-    where = []
-    if "phase" in reached:
-        where.append(f"in {reached['phase']}")
-    if "instances" in reached:
-        where.append(
-            f"after {reached['instances']} instances checked "
-            f"({reached.get('float64_violations', 0)} float64 violations so far, unconfirmed)"
-        )
-    if "where" in reached:
-        where.append(f"at {reached['where']}")
-    got = "; reached: " + ", ".join(where) if where else ""
-    return (
-        f"claim {claim_id!r}: timed out after {seconds:g} s{got}. Raise --timeout or lower the claim's "
-        f"effort; replay: {replay}"
-    )
-
-
-@contextlib.contextmanager
-def _time_limit(seconds: float | None):
-    """Raise ClaimTimeout (with where the claim got to) after ``seconds``, then every second until the
-    block exits (a check that swallows it is interrupted again).  Main thread only; else no limit here
-    (the worker's parent still enforces it)."""
-    usable = (
-        seconds is not None
-        and math.isfinite(seconds)
-        and hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-    )
-    if not usable or seconds is None:
-        yield
-        return
-
-    def on_alarm(signum, frame):
-        raise ClaimTimeout(_reached(frame))
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def run_one(
-    claim_id: str,
-    profile: Profile,
-    timeout: float | None,
-    root: Path | None,
-    modules: Sequence[str] = (),
-    *,
-    sweep_runner=None,
-) -> ClaimResult:
-    """Run one claim under the time limit, after importing ``modules`` (every module the index says
-    declares it: a claim may have its check in one module and its derivation in another, and a process
-    that imported only the first for an earlier claim would run it without its derivation).
-    ``sweep_runner``: where the chunks of its sweep run (a cluster; default here)."""
-    from .claim import REGISTRY
-    from .engine import blank_result, run_claim
-    from .index import import_modules
-
-    errors = import_modules(root, modules) if root is not None and modules else []
-    if claim_id not in REGISTRY and root is not None:
-        errors += _load(root, [claim_id])
-        if claim_id not in REGISTRY:
-            detail = "; ".join(f"{m}: {e.splitlines()[0]}" for m, e in errors) or "no module declares it"
-            return unknown_result(
-                claim_id, profile, f"claim {claim_id!r} is not in the catalogue of {root} ({detail})"
-            )
-    claim = REGISTRY[claim_id]
-    t0 = time.perf_counter()
-    try:
-        with pinned_hypothesis_constants(), _time_limit(timeout):
-            return run_claim(claim, profile, sweep_runner=sweep_runner)
-    except ClaimTimeout as exc:
-        result = _timed_out(blank_result(claim, profile), timeout, exc.args[0] if exc.args else {})
-    except SystemExit as exc:  # sys.exit() in content ends the claim, never the run
-        result = blank_result(claim, profile)
-        result.message = (
-            f"claim {claim_id!r}: the check called sys.exit({exc.code!r}); a check returns its values and "
-            f"never ends the process; replay: {result.replay}"
-        )
-    result.seconds = time.perf_counter() - t0
-    return result
-
-
-def _timed_out(result: ClaimResult, seconds: float | None, reached: dict, how: str = "") -> ClaimResult:
-    """``result`` (the claim's blank ERROR) saying it timed out, where it got to and how it was stopped."""
-    result.message = _timeout_message(result.id, seconds, reached, result.replay) + how
-    result.evidence = {"timed_out_after": seconds, "reached": reached}
-    return result
-
-
-def timed_out_elsewhere(
-    claim_id: str, profile: Profile, seconds: float, reached: dict, root: Path, how: str
-) -> ClaimResult:
-    """The ERROR of a claim stopped outside this process (its metadata read from the content here)."""
-    from .claim import REGISTRY
-    from .engine import blank_result
-
-    if claim_id not in REGISTRY:
-        _load(root, [claim_id])
-    if claim_id not in REGISTRY:
-        return _timed_out(unknown_result(claim_id, profile, ""), seconds, reached, how)
-    return _timed_out(blank_result(REGISTRY[claim_id], profile), seconds, reached, how)
-
-
-def _load(root: Path, claim_ids: Iterable[str]) -> list[tuple[str, str]]:
-    """Import the modules declaring ``claim_ids`` (from the index); the whole catalogue if it fails."""
-    from .claim import REGISTRY
-    from .discovery import discover
-    from .index import import_modules, load_index
-
-    ids = list(claim_ids)
-    errors = import_modules(root, load_index(root).declaring_modules(ids))
-    if any(c not in REGISTRY for c in ids):
-        errors += discover(root)
-    return errors
 
 
 # --------------------------------------------------------------------------- worker processes
@@ -312,10 +123,9 @@ def _worker_main() -> None:
     nothing = os.open(os.devnull, os.O_RDONLY)  # content reading stdin must not eat the requests
     os.dup2(nothing, 0)
     os.close(nothing)
-    import lemmacheck.engine  # noqa: F401  (imported before any claim: a waiting worker is a warm one)
+    import lemmacheck.claimrun  # noqa: F401  (imported before any claim: a waiting worker is a warm one)
 
     from .claim import REGISTRY
-    from .engine import blank_result
     from .index import import_modules
 
     root = Path(sys.argv[1])
@@ -487,7 +297,7 @@ def _lost(w: _Worker, profile: Profile, message: str | None, timeout: float | No
     result = w.template or unknown_result(w.claim_id or "?", profile, "")
     result.seconds = time.monotonic() - w.started
     if message is None:
-        _timed_out(result, timeout, {}, " (the worker did not answer the alarm and was killed)")
+        timed_out(result, timeout, {}, " (the worker did not answer the alarm and was killed)")
     else:
         result.message = f"claim {w.claim_id!r}: {message}"
     return result
@@ -552,8 +362,6 @@ def execute(
         if dask:
             for w in warm:
                 w.stop()
-            from .cluster import run_on_dask
-
             index = index or load_index(root)
             run_on_dask(
                 todo, profile, address=dask, jobs=jobs, timeout=limit, root=root, done=done, index=index

@@ -6,15 +6,14 @@ instead; the declaring decorator records it as that claim's ERROR, so the module
 
 from __future__ import annotations
 
-import math
-import numbers
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .errors import ClaimDefinitionError
+from .scalars import is_finite_real, is_size
 
-if TYPE_CHECKING:  # inputs imports the predicates below
+if TYPE_CHECKING:
     from .inputs import InputSpec
 
 __all__ = [
@@ -24,10 +23,7 @@ __all__ = [
     "check_positive",
     "check_domain",
     "check_growth",
-    "check_study",
     "statement_problem",
-    "is_finite_real",
-    "is_size",
 ]
 
 # A backslash escape (``\{``, ``\\``, ``\frac``) is one token, so an escaped brace is not a group brace.
@@ -141,30 +137,3 @@ def check_growth(claim_id: str, grid: Mapping[str, Any], stated: Mapping[str, An
         raise ClaimDefinitionError(
             claim_id, f"stated={dict(stated)!r}: exponents are finite numbers", "stated={'n': 2}"
         )
-
-
-def check_study(study_id: str, title: str, source: Any) -> None:
-    """A study is named and cited like a claim (its source may be left out)."""
-    from .claim import ID_PATTERN, Source  # claim imports inputs, which imports this module
-
-    if not ID_PATTERN.match(study_id):
-        raise ClaimDefinitionError(
-            study_id, "the id must be dotted lower-case, like 'topic.sweep'", "rename it"
-        )
-    if not title.strip():
-        raise ClaimDefinitionError(study_id, "title='' says nothing", "title='what the study measures'")
-    if source is not None and (not isinstance(source, Source) or source.problem()):
-        problem = source.problem() if isinstance(source, Source) else f"{source!r} is not a Source"
-        raise ClaimDefinitionError(
-            study_id, f"source: {problem}", "source=Source(file, location), or leave it out"
-        )
-
-
-def is_finite_real(x: Any) -> bool:
-    """A real number that is not a bool, NaN or infinite."""
-    return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)
-
-
-def is_size(x: Any) -> bool:
-    """A length of an axis: a positive whole number (not a bool, not 2.0)."""
-    return isinstance(x, numbers.Integral) and not isinstance(x, bool) and int(x) > 0

@@ -17,7 +17,7 @@ import numpy as np
 from .candidates import Instance
 from .claim import NumericCheck
 from .errors import CheckError
-from .search import _call
+from .inputs import call_with_inputs
 from .tolerance import ESCALATIONS, EXTRA_DPS, MP_RTOL, REVERIFY_DPS, STABILITY, VANISHING, Tolerance
 from .xp import mp_precision, mpmath_xp, to_mp
 
@@ -70,7 +70,7 @@ def mp_chain(claim_id: str, check: NumericCheck, inst: Instance, dps: int) -> li
     with mp_precision(dps):
         inputs = exact_mp_inputs(check, inst.inputs)
         try:
-            out = _call(check.fn, mpmath_xp, inputs, inst.dims)
+            out = call_with_inputs(check.fn, mpmath_xp, inputs, inst.dims)
         except Exception as exc:
             raise CheckError(
                 claim_id,

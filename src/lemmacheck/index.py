@@ -15,18 +15,16 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import importlib
 import json
 import os
 import shutil
 import sys
 import tempfile
-import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from .content import content_dirs, import_modules
 from .declarations import declarations_into as _declarations_into
-from .discovery import content_dirs, run_current_source
 
 __all__ = ["ContentIndex", "CACHE_DIR", "load_index", "import_modules", "write_atomic", "set_aside"]
 
@@ -322,21 +320,3 @@ def _add_imported_project_files(root: Path, records: dict[str, ModuleRecord], ol
     for rec in records.values():  # keep only edges to project modules
         rec.imports = [i for i in rec.imports if i in records or _project_module_file(root, i) is not None]
     return changed
-
-
-def import_modules(root: Path, modules: Iterable[str]) -> list[tuple[str, str]]:
-    """Import content ``modules`` (discovery order); return ``(module, error)`` for those that fail,
-    in the form :func:`lemmacheck.discovery.discover` returns."""
-    root = root.resolve()
-    run_current_source(root)
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
-    errors = []
-    for name in modules:
-        try:
-            importlib.import_module(name)
-        except (Exception, SystemExit) as exc:  # sys.exit() at import fails that module, not the process
-            tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-2:])
-            what = f"sys.exit({exc.code!r}) called at import" if isinstance(exc, SystemExit) else exc
-            errors.append((name, f"{type(exc).__name__}: {what}\n{tb}"))
-    return errors

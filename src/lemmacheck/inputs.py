@@ -9,6 +9,7 @@ the values of the claim's ``dims`` table.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -17,7 +18,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from .fields import is_finite_real, is_size
+from .scalars import is_finite_real, is_size
 
 __all__ = ["InputSpec", "Array", "Scalar", "ProbVector", "OneHot", "SPD", "Orthogonal", "resolve_shape"]
 
@@ -252,3 +253,12 @@ class Orthogonal(Array):
                     v = v - q[:, i] * np.sum(q[:, i] * v)
                 q[:, j] = v / mpmath.sqrt(np.sum(v * v))
         return out
+
+
+def call_with_inputs(fn: Callable, xp, inputs: Mapping[str, Any], dims: Mapping[str, Any], *extra) -> Any:
+    """Call a check with the inputs and dims it names; ``**inputs`` in its signature takes every input."""
+    params = inspect.signature(fn).parameters
+    takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    kwargs = {k: v for k, v in inputs.items() if takes_all or k in params}
+    kwargs.update({k: v for k, v in dims.items() if k in params})
+    return fn(xp, *extra, **kwargs)

@@ -8,7 +8,7 @@ import zlib
 
 import numpy as np
 
-from .fields import is_finite_real
+from .scalars import is_finite_real
 
 __all__ = ["Profile", "QUICK", "DEEP", "claim_seed", "profile_named"]
 

@@ -11,10 +11,9 @@ import signal
 import time
 from pathlib import Path
 
-from .cli import (
-    _K_HELP,
-    _SEED_HELP,
-    EPILOG,
+from .commandline import (
+    K_HELP,
+    SEED_HELP,
     UsageError,
     add_execution_options,
     emit,
@@ -22,7 +21,7 @@ from .cli import (
     say,
     seed_argument,
 )
-from .exitcodes import ExitCode
+from .exitcodes import EPILOG, ExitCode
 from .run_output import Progress, format_changes, summary
 
 __all__ = ["add_parser", "cmd_run"]
@@ -32,8 +31,8 @@ def add_parser(sub) -> None:
     run = sub.add_parser(
         "run", help="check every claim, write reports/results.json and reports/index.html", epilog=EPILOG
     )
-    run.add_argument("-k", dest="keyword", default=None, metavar="EXPRESSION", help=_K_HELP)
-    run.add_argument("--seed", type=seed_argument, default=None, help=_SEED_HELP)
+    run.add_argument("-k", dest="keyword", default=None, metavar="EXPRESSION", help=K_HELP)
+    run.add_argument("--seed", type=seed_argument, default=None, help=SEED_HELP)
     run.add_argument("--deep", action="store_true", help="long searches (more instances and examples)")
     run.add_argument(
         "--lf",

@@ -10,7 +10,6 @@ perturbation.  Candidates are *not* verdicts: :mod:`lemmacheck.highprec` re-veri
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import itertools
 import math
 import warnings
@@ -26,7 +25,7 @@ from hypothesis import strategies as st
 from .candidates import Candidate, CandidatePool, Instance
 from .claim import ApproximationCheck, NumericCheck
 from .errors import CheckError, SamplerError
-from .inputs import resolve_shape
+from .inputs import call_with_inputs, resolve_shape
 from .profile import Profile
 from .reproducible import pinned_hypothesis_constants
 from .returns import validated_chain
@@ -107,15 +106,6 @@ def dims_combinations(dims: Mapping[str, Sequence[Any]]) -> list[dict]:
     return [{n: v for n, (_, v) in zip(names, c, strict=True)} for c in combos] or [{}]
 
 
-def _call(fn: Callable, xp, inputs: Mapping[str, Any], dims: Mapping[str, Any], *extra) -> Any:
-    """Call a check with the inputs and dims it names; ``**inputs`` in its signature takes every input."""
-    params = inspect.signature(fn).parameters
-    takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-    kwargs = {k: v for k, v in inputs.items() if takes_all or k in params}
-    kwargs.update({k: v for k, v in dims.items() if k in params})
-    return fn(xp, *extra, **kwargs)
-
-
 def evaluate_chain(
     claim_id: str, check: NumericCheck, xp, inputs: Mapping[str, Any], dims: Mapping[str, Any], batch: int
 ) -> list:
@@ -125,7 +115,7 @@ def evaluate_chain(
         # the same way under pytest's warnings-as-errors as on the command line.
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            out = _call(check.fn, xp, inputs, dims)
+            out = call_with_inputs(check.fn, xp, inputs, dims)
     except CheckError:
         raise
     except Exception as exc:  # the check itself broke: name the claim, the dims and the cause
@@ -460,7 +450,7 @@ def _where_mask(claim_id: str, check: NumericCheck, inputs: dict, dims) -> np.nd
     if check.where is None:
         return None
     try:
-        return np.asarray(_call(check.where, numpy_xp, inputs, dims), dtype=bool)
+        return np.asarray(call_with_inputs(check.where, numpy_xp, inputs, dims), dtype=bool)
     except Exception as exc:
         raise CheckError(claim_id, f"where() raised {type(exc).__name__}: {exc}") from exc
 

@@ -1,21 +1,17 @@
-"""The mutation section of the HTML report: data first (:func:`mutation_section`), then the autoescaping
-partial ``report/templates/_mutation.jinja2``.
+"""The data of the HTML report's mutation section (:func:`mutation_section`), handed to the report.
 
 ``report/html.py`` reads ``reports/mutation.json`` when it exists, passes it through
-:func:`mutation_section` into the page's context as ``mutation``, and includes the partial.
+:func:`mutation_section` into the page's context as ``mutation``, and renders it with the autoescaping
+partial ``report/templates/_mutation.jinja2``; this module knows nothing of the report's templates.
 """
 
 from __future__ import annotations
 
 import collections
-from pathlib import Path
 
 from . import classify as C
 
-__all__ = ["mutation_section", "render_mutation_section", "survivor_group", "TEMPLATE"]
-
-TEMPLATE = "_mutation.jinja2"
-_TEMPLATES = Path(__file__).resolve().parent.parent / "report" / "templates"
+__all__ = ["mutation_section", "survivor_group"]
 
 
 def survivor_group(m: dict, kind: str = "") -> str:
@@ -105,10 +101,3 @@ def mutation_section(data: dict | None) -> dict | None:
         "timed_out": timed_out[:200],
         "score_formula": "killed / (killed + survived + timed out)",
     }
-
-
-def render_mutation_section(data: dict | None) -> str:
-    """The section on its own (autoescaped), for tests and for a page other than the main report."""
-    from ..report.html import _environment  # the report's own environment: one set of escaping rules
-
-    return _environment().get_template(TEMPLATE).render(mutation=mutation_section(data))

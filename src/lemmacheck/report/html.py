@@ -45,6 +45,7 @@ __all__ = [
     "sanitize_svg",
     "REPORT_SCRIPT",
     "CONTENT_SECURITY_POLICY",
+    "render_mutation_section",
 ]
 
 _TEMPLATES = Path(__file__).with_name("templates")
@@ -538,6 +539,12 @@ def _prepare(data: dict) -> dict:
         "findings": _findings(claims, data.get("studies", [])),
         "mutation": mutation_section(data.get("mutation")),
     }
+
+
+def render_mutation_section(data: dict | None) -> str:
+    """The mutation section on its own (autoescaped, the page's environment), from the data of
+    ``reports/mutation.json``: for tests and for a page other than the main report."""
+    return _environment().get_template("_mutation.jinja2").render(mutation=mutation_section(data))
 
 
 def _environment() -> jinja2.Environment:

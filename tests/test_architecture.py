@@ -1,0 +1,124 @@
+"""The engine's import graph runs one way: no module of ``src/lemmacheck`` reaches itself again.
+
+Every module is parsed with :mod:`ast` and every import counts, wherever it is written: at the top,
+inside a function, under ``if TYPE_CHECKING``. An import hidden in a function still makes the two
+modules depend on each other; it only moves the failure from import time to call time.
+
+How an import statement becomes edges:
+
+* ``import a.b`` is an edge to ``a.b``; relative imports are resolved against the importing module
+  (a package's ``__init__`` resolves them against the package itself).
+* ``from pkg import name`` is an edge to ``pkg.name`` when that is a module of ``src/``, else to
+  ``pkg``; importing a package is importing its ``__init__``.
+* Edges into the top-level package ``lemmacheck`` are left out: its ``__init__`` is the public façade
+  for content modules and users, and re-exports from ``api`` (which reaches the whole engine), so any
+  engine module reading ``lemmacheck.__version__`` would close a cycle through it that says nothing
+  about how the engine's modules depend on one another. Every other package ``__init__``
+  (``kinds``, ``mutate``, ``report``) is an ordinary node: a cycle through one of them fails.
+* Imports of modules outside ``src/lemmacheck`` (the standard library, NumPy, content) are not edges.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+ROOT_PACKAGE = "lemmacheck"
+
+
+def _module_names() -> dict[str, Path]:
+    names: dict[str, Path] = {}
+    for path in sorted((SRC / ROOT_PACKAGE).rglob("*.py")):
+        parts = list(path.relative_to(SRC).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        names[".".join(parts)] = path
+    return names
+
+
+def _import_targets(module: str, path: Path, modules: set[str]) -> set[str]:
+    """The modules of ``src/`` that ``module`` imports, anywhere in its text."""
+    is_package = path.name == "__init__.py"
+    package = module if is_package else module.rpartition(".")[0]
+    targets: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            targets.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                anchor = package.split(".")
+                base_parts = anchor[: len(anchor) - (node.level - 1)]
+                if node.module:
+                    base_parts.append(node.module)
+                base = ".".join(base_parts)
+            else:
+                base = node.module or ""
+            for alias in node.names:
+                candidate = f"{base}.{alias.name}"
+                targets.add(candidate if candidate in modules else base)
+    return {t for t in targets if t in modules and t != ROOT_PACKAGE and t != module}
+
+
+def import_graph() -> dict[str, set[str]]:
+    names = _module_names()
+    modules = set(names)
+    return {module: _import_targets(module, path, modules) for module, path in names.items()}
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected component of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component: list[str] = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                components.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(components)
+
+
+def test_graph_sees_imports_inside_functions_and_resolves_relative_ones() -> None:
+    graph = import_graph()
+    # cli imports watch inside a function (``from . import watch``): a module, so an edge to it
+    assert "lemmacheck.watch" in graph["lemmacheck.cli"]
+    # kinds/__init__: ``from . import numeric`` resolves against the package itself
+    assert "lemmacheck.kinds.numeric" in graph["lemmacheck.kinds"]
+    # ``from .base import CHECKERS`` in kinds/__init__ is an import of the module kinds.base
+    assert "lemmacheck.kinds.base" in graph["lemmacheck.kinds"]
+
+
+def test_cycle_finder_reports_a_planted_cycle() -> None:
+    planted = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert import_cycles(planted) == [["a", "b", "c"]]
+
+
+def test_import_graph_of_src_is_acyclic() -> None:
+    cycles = import_cycles(import_graph())
+    if cycles:
+        pytest.fail("import cycles in src/:\n" + "\n".join("  " + " <-> ".join(c) for c in cycles))
