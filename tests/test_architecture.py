@@ -10,11 +10,9 @@ How an import statement becomes edges:
   (a package's ``__init__`` resolves them against the package itself).
 * ``from pkg import name`` is an edge to ``pkg.name`` when that is a module of ``src/``, else to
   ``pkg``; importing a package is importing its ``__init__``.
-* Edges into the top-level package ``lemmacheck`` are left out: its ``__init__`` is the public façade
-  for content modules and users, and re-exports from ``api`` (which reaches the whole engine), so any
-  engine module reading ``lemmacheck.__version__`` would close a cycle through it that says nothing
-  about how the engine's modules depend on one another. Every other package ``__init__``
-  (``kinds``, ``mutate``, ``report``) is an ordinary node: a cycle through one of them fails.
+* The top-level package ``lemmacheck`` is an ordinary node too: its ``__init__`` is the public façade
+  and imports the engine, so no engine module may import it (the version lives in ``version.py``).
+  Every other package ``__init__`` (``kinds``, ``mutate``, ``report``) is an ordinary node as well.
 * Imports of modules outside ``src/lemmacheck`` (the standard library, NumPy, content) are not edges.
 """
 
@@ -59,7 +57,7 @@ def _import_targets(module: str, path: Path, modules: set[str]) -> set[str]:
             for alias in node.names:
                 candidate = f"{base}.{alias.name}"
                 targets.add(candidate if candidate in modules else base)
-    return {t for t in targets if t in modules and t != ROOT_PACKAGE and t != module}
+    return {t for t in targets if t in modules and t != module}
 
 
 def import_graph() -> dict[str, set[str]]:

@@ -5,8 +5,6 @@ Content modules declare claims with the units re-exported here; the engine compu
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 from .api import catalogue, check, check_all
 from .claim import REGISTRY, Claim, Source
 from .declare import (
@@ -26,6 +24,7 @@ from .declare import (
 from .errors import CheckError, ClaimDefinitionError, LemmacheckError, SamplerError
 from .tolerance import Tolerance
 from .verdict import Kind, ProofStatus, Verdict
+from .version import __version__
 
 __all__ = [
     "__version__",

@@ -32,7 +32,7 @@ __all__ = ["main", "ExitCode", "UsageError", "say", "emit"]
 
 
 def _version() -> str:
-    from . import __version__
+    from .version import __version__
 
     return f"lemmacheck {__version__}"
 

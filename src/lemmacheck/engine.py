@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
-from . import __version__
 from .claim import REGISTRY, Claim
 from .claimrun import blank_result, replay_command, run_claim, run_sweep_chunk
 from .execution import execute
@@ -20,6 +19,7 @@ from .results import SCHEMA_VERSION, ClaimResult, jsonable
 from .selection import compile_expression, matches
 from .selection import select as _select
 from .verdict import ProofStatus, Verdict
+from .version import __version__
 
 __all__ = [
     "run_claim",
