@@ -41,6 +41,8 @@ def equiv_w000_upper(xp, M):
     labels=("‖M‖_{ℓ1}/H ≤ ‖M‖_{S¹}", "‖M‖_{S¹} ≤ ‖M‖_{ℓ1}"),
     corrects="norms.equiv_w000",
     same_as=("norms.s1_equiv_l1",),
+    proof_not_asserted="the document's pair of bounds is norms.equiv_w000, with S^∞ as typeset; this chain "
+    "is our S¹ reading of it",
     **_SQUARE,
     notes="The typeset S^∞ makes the lower half false (norms.equiv_w000); with S¹ both halves hold, "
     "the lower "

@@ -158,6 +158,8 @@ def norms_s1_equiv_lower(xp, X):
     r"X\|_{\ell_1}",
     expected=Verdict.HOLDS,
     corrects="norms.s1_equiv_upper",
+    proof_not_asserted="the document's pair of bounds is norms.s1_equiv_upper; this chain is our ℓ1 reading "
+    "of it, with steps (via √(mn)‖X‖_F and the triangle inequality) the document does not write",
     relations=("<=", "<="),
     labels=["‖X‖_{ℓ1} ≤ √(mn)‖X‖_F ≤ √(mn)‖X‖_{S¹}", "triangle inequality over X = Σ X_ij e_i e_jᵀ"],
     **_ONE_MATRIX,
