@@ -14,8 +14,7 @@ import sympy as sp
 
 from conftest import planted_meta
 from lemmacheck import REGISTRY, Source, Verdict, derivation, identity, inequality, prop
-from lemmacheck.discovery import discover
-from lemmacheck.inputs import Array, Scalar
+from lemmacheck.model.inputs import Array, Scalar
 from lemmacheck.mutate import (
     OPERATORS,
     Settings,
@@ -28,8 +27,9 @@ from lemmacheck.mutate import (
 from lemmacheck.mutate.classify import genuine_error
 from lemmacheck.mutate.results import write_json
 from lemmacheck.mutate.targets import _function_source, _python_sites, _replace_at, compile_function
-from lemmacheck.profile import QUICK
+from lemmacheck.project.discovery import discover
 from lemmacheck.report.html import render_mutation_section
+from lemmacheck.search.profile import QUICK
 
 SRC = Source("planted.txt", "test")
 PROFILE = QUICK.with_seed(11).scaled(0.25)  # the implication test runs at this profile: keep tests fast

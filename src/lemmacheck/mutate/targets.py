@@ -22,7 +22,7 @@ from typing import TypeVar
 
 import sympy as sp
 
-from ..claim import ApproximationCheck, Claim, ComplexityCheck, NumericCheck, ValueCheck
+from ..model.claim import ApproximationCheck, Claim, ComplexityCheck, NumericCheck, ValueCheck
 from .base import Operator, PyContext
 from .equivalence import equal_expressions
 from .operators._util import STRUCTURAL_KEYWORDS
