@@ -13,7 +13,7 @@ Adding a kind is one module here and one template partial in the report (docs/au
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, ClassVar, Protocol
 
 import numpy as np
@@ -85,9 +85,9 @@ class Checker(Protocol):
     spec: ClassVar[type]  # the check spec this checker handles
     name: ClassVar[str]  # the evidence partial the report uses for it (results.json's evidence_kind)
     # the claim kinds its declaration units record: {"IDENTITY": "identity"} makes Kind.IDENTITY
-    claim_kinds: ClassVar[Mapping[str, str]]
+    claim_kinds: ClassVar[dict[str, str]]
     # JSON-schema properties of its evidence record, merged into results.schema.json's evidence
-    evidence_schema: ClassVar[Mapping[str, Any]]
+    evidence_schema: ClassVar[dict[str, Any]]
 
     def run(self, claim: Claim, spec: Any, ctx: Context) -> Outcome: ...
 

@@ -317,10 +317,10 @@ def _relation_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
         targets = _targets(getattr(claim, field))
         if targets is not None and targets.relations and targets.with_relations is not None:
 
-            def rebuild(rels, field=field, with_relations=targets.with_relations) -> Claim:
+            def with_new(rels, field=field, with_relations=targets.with_relations) -> Claim:
                 return dataclasses.replace(claim, **{field: with_relations(rels)})
 
-            chains.append((field, targets.relations, rebuild, targets.relations_equivalent))
+            chains.append((field, targets.relations, with_new, targets.relations_equivalent))
     for target, rels, rebuild, equivalent in chains:
         for i, rel in enumerate(rels):
             for op in operators:
