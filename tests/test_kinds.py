@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import pickle
 import sys
 from typing import ClassVar
 
@@ -68,6 +69,14 @@ def test_the_built_in_kinds_are_registered_by_their_modules():
         Kind("monotone")
     with pytest.raises(AttributeError, match="no claim kind 'MONOTONE'"):
         _ = Kind.MONOTONE
+
+
+def test_a_kind_member_unpickles_as_the_member_even_before_its_module_registers_it(unregistered_afterwards):
+    data = pickle.dumps(Kind.WORKED_EXAMPLE)
+    assert pickle.loads(data) is Kind.WORKED_EXAMPLE
+    del Kind._members["WORKED_EXAMPLE"]  # a worker that has not imported the kind's module yet
+    again = pickle.loads(data)
+    assert again == "worked example" and again.name == "WORKED_EXAMPLE" and Kind.WORKED_EXAMPLE is again
 
 
 def test_a_kind_registered_twice_under_another_value_is_an_error():
