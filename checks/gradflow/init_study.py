@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from checks._vocab.sources import SEED_003
-from lemmacheck import Plot, Series, Source, StudyResult, Table, study
+from checks._vocab.sources import S3_Q1
+from lemmacheck import Plot, Series, StudyResult, Table, study
 
 # --------------------------------------------------------------------------- study: deep random networks
 
@@ -11,7 +11,7 @@ from lemmacheck import Plot, Series, Source, StudyResult, Table, study
 @study(
     "init.propagation",
     title="Variance of pre-activations through deep random networks (seed 003 Q1 schemes)",
-    source=Source(SEED_003, "Question 1, parts 1-2"),
+    source=S3_Q1.at("parts 1-2").cite(),
     related=(
         "init.s003.linear_gauss",
         "init.s003.linear_uniform",

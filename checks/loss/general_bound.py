@@ -1,10 +1,10 @@
 """The general bound (7) of seed 001 §A assembled from Lemmas 1–2, and a study of its tightness."""
 
 from checks._vocab.linalg import inf_norm
-from checks._vocab.sources import SEED_001
+from checks._vocab.sources import S1_A
 from checks.loss._helpers import ON_RNN, ON_SMALL_RNN
 from checks.loss.lemmas import _lemma_terms, on_terms
-from lemmacheck import Source, StudyResult, Table, Verdict, inequality, study
+from lemmacheck import StudyResult, Table, Verdict, inequality, study
 
 # -------------------------------------------------------------------------------- the general bound (7)
 
@@ -18,11 +18,9 @@ def _eq7_sides(q, garbled):
 @inequality(
     "loss.eq7",
     title="Eq. (7), the general upper bound of the token loss (garbled last term read as 2‖r‖∞)",
-    source=Source(
-        SEED_001,
-        "§A, eq. (7)",
-        quote="E_t(Φ + ΔΦ) ≤ E_t(Φ) + ⟨∇_Φ E_t(Φ), ΔΦ⟩ + 1/2 ||Vs_t(Φ + ΔΦ) − Vs_t(Φ)||_∞^2 + 2||Vs_t(Φ + "
-        "ΔΦ) − Vs_t(Φ), ΔΦ⟩||_∞",
+    source=S1_A.at("eq. (7)").quote(
+        "E_t(Φ + ΔΦ) ≤ E_t(Φ) + ⟨∇_Φ E_t(Φ), ΔΦ⟩ + 1/2 ||Vs_t(Φ + ΔΦ) − Vs_t(Φ)||_∞^2 + 2||Vs_t(Φ + "
+        "ΔΦ) − Vs_t(Φ), ΔΦ⟩||_∞"
     ),
     statement=r"E_t(\Phi+\Delta\Phi) \le E_t(\Phi) + \langle\nabla_\Phi E_t(\Phi),\Delta\Phi\rangle + "
     r"\frac12\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty^2 + 2\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi), "
@@ -43,10 +41,8 @@ def loss_eq7(xp, q):
 @inequality(
     "loss.eq7.reading_b",
     title="Eq. (7) with the garbled last term read as 2‖Vs_t(Φ+ΔΦ) − Vs_t(Φ)‖∞ (no first-order part)",
-    source=Source(
-        SEED_001,
-        "§A, eq. (7) (alternative reading of the garbled term)",
-        quote="2||Vs_t(Φ + ΔΦ) − Vs_t(Φ), ΔΦ⟩||_∞",
+    source=S1_A.at("eq. (7) (alternative reading of the garbled term)").quote(
+        "2||Vs_t(Φ + ΔΦ) − Vs_t(Φ), ΔΦ⟩||_∞"
     ),
     statement=r"E_t(\Phi+\Delta\Phi) \le E_t(\Phi) + \langle\nabla_\Phi E_t(\Phi),\Delta\Phi\rangle + "
     r"\frac12\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty^2 + 2\|Vs_t(\Phi+\Delta\Phi) - "
@@ -69,7 +65,7 @@ def loss_eq7_reading_b(xp, q):
 @study(
     "loss.eq7_tightness",
     title="How much of eq. (7) (Lemma 1 + Lemma 2) is used on realistic RNN instances?",
-    source=Source(SEED_001, "§A, eq. (7)"),
+    source=S1_A.at("eq. (7)").cite(),
     related=("loss.eq7", "lemma1.bound", "lemma2.bound"),
 )
 def eq7_tightness(profile):

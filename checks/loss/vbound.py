@@ -12,7 +12,7 @@ import math
 
 from checks._vocab.linalg import dot, frob, inf_norm, matvec
 from checks._vocab.rnn import hidden_states
-from checks._vocab.sources import SEED_000
+from checks._vocab.sources import S0_APPENDIX, S0_LOSS_V
 from checks.loss._helpers import (
     LOSS_RNN_DIMS,
     LOSS_RNN_DIMS_SMALL,
@@ -20,9 +20,7 @@ from checks.loss._helpers import (
     loss_rnn_inputs,
     token_gradient,
 )
-from lemmacheck import Array, Plot, Series, Source, StudyResult, Table, Verdict, identity, inequality, study
-
-SEC = "§Loss Bounded with Respect to V"
+from lemmacheck import Array, Plot, Series, StudyResult, Table, Verdict, identity, inequality, study
 
 #: the RNN instances of the loss claims, with only V perturbed; claims expected to be refuted take the
 #: small dims
@@ -46,10 +44,8 @@ def _grad_v(xp, U, W, V, s0, X, C, act):
 @identity(
     "loss.g_linear_in_v",
     title="g is linear in V: g(V + ΔV) = g(V) + ⟨∇_V g(V), ΔV⟩",
-    source=Source(
-        SEED_000,
-        SEC + ", item 1",
-        quote="For g(θ) is linear with respect to V, so we have: g(V^k + ΔV) = g(V^k) + ⟨∇_V g(V^k), ΔV⟩",
+    source=S0_LOSS_V.at("item 1").quote(
+        "For g(θ) is linear with respect to V, so we have: g(V^k + ΔV) = g(V^k) + ⟨∇_V g(V^k), ΔV⟩"
     ),
     statement=r"g(\mathbf V^k + \Delta\mathbf V) = g(\mathbf V^k) + \langle\nabla_{\mathbf V} g(\mathbf "
     r"V^k),\Delta\mathbf V\rangle",
@@ -70,10 +66,8 @@ def loss_g_linear_in_v(xp, U, W, V, s0, X, Y, dV, act):
 @identity(
     "loss.f_single_lse",
     title="'f(V) = lse_1(V s_t)' as written (f was defined as a sum over all tokens)",
-    source=Source(
-        SEED_000,
-        SEC + ", item 2",
-        quote="Let lse_w(u) = log Σ_{j=1}^K w_j exp(u_j), we have: f(V) = lse_1(V s_t)",
+    source=S0_LOSS_V.at("item 2").quote(
+        "Let lse_w(u) = log Σ_{j=1}^K w_j exp(u_j), we have: f(V) = lse_1(V s_t)"
     ),
     statement=r"f(\mathbf V) = \mathrm{lse}_{\mathbf 1}(\mathbf V\mathbf s_t)",
     expected=Verdict.REFUTED,
@@ -97,7 +91,7 @@ def weighted_lse(xp, w, u):
 @identity(
     "loss.f_sum_lse",
     title="f(V) = Σ_t lse_1(V s_t): f is a sum of weighted log-sum-exps with unit weights",
-    source=Source(SEED_000, SEC + ", item 2 (corrected)"),
+    source=S0_LOSS_V.at("item 2 (corrected)").cite(),
     statement=r"f(\mathbf V) = \sum_{t=1}^M \mathrm{lse}_{\mathbf 1}(\mathbf V\mathbf s_t),\quad "
     r"\mathrm{lse}_{\mathbf w}(\mathbf u) = \log\sum_{j=1}^K w_j e^{u_j}",
     expected=Verdict.HOLDS,
@@ -114,11 +108,9 @@ def loss_f_sum_lse(xp, U, W, V, s0, X, act):
 @inequality(
     "loss.v_bound_chain",
     title="The V-bound of a token, step by step (eq. (2) at Vs_t, then ‖ΔV s_t‖∞ ≤ ‖ΔV‖_{S∞}‖s_t‖₂)",
-    source=Source(
-        SEED_000,
-        SEC + ", item 2",
-        quote="f(U^k, W^k, V^k + ΔV) = lse_1(V^k s_t + ΔV s_t) ≤ lse_1(V^k s_t) + ⟨∇ lse_1(V^k s_t), ΔV "
-        "s_t⟩ + 1/2 ||ΔV s_t||_∞^2 = ... ≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2",
+    source=S0_LOSS_V.at("item 2").quote(
+        "f(U^k, W^k, V^k + ΔV) = lse_1(V^k s_t + ΔV s_t) ≤ lse_1(V^k s_t) + ⟨∇ lse_1(V^k s_t), ΔV "
+        "s_t⟩ + 1/2 ||ΔV s_t||_∞^2 = ... ≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2"
     ),
     statement=r"f(U^k, W^k, V^k+\Delta V) = \mathrm{lse}_1(V^k s_t + \Delta V s_t) \le \mathrm{lse}_1(V^k "
     r"s_t) + \langle\nabla\mathrm{lse}_1(V^k s_t),\Delta V s_t\rangle + \tfrac12\|\Delta V s_t\|_\infty^2 "
@@ -163,10 +155,8 @@ def loss_v_bound_chain(xp, U, W, V, s0, X, dV, act):
 @identity(
     "loss.v_grad_pullback",
     title="⟨∇_{Vs_t} f, ΔV s_t⟩ = ⟨∇_V f, ΔV⟩ (∇_V f = softmax(Vs_t) s_tᵀ)",
-    source=Source(
-        SEED_000,
-        SEC + ", item 2, last step",
-        quote="⟨∇_{V s_t} f(θ^k), ΔV s_t⟩ ... ≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + ...",
+    source=S0_LOSS_V.at("item 2, last step").quote(
+        "⟨∇_{V s_t} f(θ^k), ΔV s_t⟩ ... ≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + ..."
     ),
     statement=r"\langle\nabla_{\mathbf V\mathbf s_t} f(\theta^k), \Delta\mathbf V\mathbf s_t\rangle = "
     r"\langle\nabla_{\mathbf V} f(\theta^k), \Delta\mathbf V\rangle",
@@ -184,10 +174,8 @@ def loss_v_grad_pullback(xp, U, W, V, s0, X, dV, act):
 @inequality(
     "loss.v_norm_step",
     title="‖ΔV s_t‖∞ ≤ ‖ΔV‖_{S∞} ‖s_t‖₂ on RNN hidden states",
-    source=Source(
-        SEED_000,
-        SEC + ", item 2, last step",
-        quote="1/2 ||ΔV s_t||_∞^2 ... ≤ ... 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2",
+    source=S0_LOSS_V.at("item 2, last step").quote(
+        "1/2 ||ΔV s_t||_∞^2 ... ≤ ... 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2"
     ),
     statement=r"\|\Delta\mathbf V\mathbf s_t\|_\infty \le \|\Delta\mathbf V\|_{S^\infty}\|\mathbf s_t\|_2",
     expected=Verdict.HOLDS,
@@ -204,10 +192,8 @@ def loss_v_norm_step(xp, U, W, s0, X, dV, act):
 @inequality(
     "loss.v_bound_token",
     title="V-bound of one token, remainder form: f_t(V+ΔV) − f_t − ⟨∇_V f_t, ΔV⟩ ≤ ½‖ΔV‖²_{S∞}‖s_t‖₂²",
-    source=Source(
-        SEED_000,
-        SEC + ", item 2 (end to end)",
-        quote="≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2",
+    source=S0_LOSS_V.at("item 2 (end to end)").quote(
+        "≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2"
     ),
     statement=r"f_t(\mathbf V+\Delta\mathbf V) - f_t(\mathbf V) - \langle\nabla_{\mathbf V} "
     r"f_t,\Delta\mathbf V\rangle \le \tfrac12\|\Delta\mathbf V\|_{S^\infty}^2\|\mathbf s_t\|_2^2",
@@ -245,10 +231,8 @@ def _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act):
 @inequality(
     "loss.v_bound_e",
     title="Loss bound in V for the sequence loss E, as written (a single ‖s_t‖₂² with t unbound)",
-    source=Source(
-        SEED_000,
-        SEC + ", item 3",
-        quote="E(U^k, W^k, V^k + ΔV) ≤ E(θ^k) + ⟨∇_{vec(V)} E(θ^k), vec(ΔV)⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2",
+    source=S0_LOSS_V.at("item 3").quote(
+        "E(U^k, W^k, V^k + ΔV) ≤ E(θ^k) + ⟨∇_{vec(V)} E(θ^k), vec(ΔV)⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2"
     ),
     statement=r"E(\mathbf U^k,\mathbf W^k,\mathbf V^k+\Delta\mathbf V) \le E(\theta^k) + "
     r"\langle\nabla_{\mathrm{vec}(\mathbf V)}E(\theta^k),\mathrm{vec}(\Delta\mathbf V)\rangle + "
@@ -269,7 +253,7 @@ def loss_v_bound_e(xp, U, W, V, s0, X, Y, dV, act):
 @inequality(
     "loss.v_bound_e.mean",
     title="Loss bound in V for E corrected: ½‖ΔV‖²_{S∞} times the mean of ‖s_t‖₂² over the tokens",
-    source=Source(SEED_000, SEC + ", item 3 (corrected)"),
+    source=S0_LOSS_V.at("item 3 (corrected)").cite(),
     statement=r"E(\mathbf V^k+\Delta\mathbf V) \le E(\theta^k) + \langle\nabla_{\mathrm{vec}(\mathbf "
     r"V)}E(\theta^k),\mathrm{vec}(\Delta\mathbf V)\rangle + \frac12\|\Delta\mathbf "
     r"V\|_{S^\infty}^2\,\frac1M\sum_{t=1}^M\|\mathbf s_t\|_2^2",
@@ -289,11 +273,9 @@ def loss_v_bound_e_mean(xp, U, W, V, s0, X, Y, dV, act):
 @inequality(
     "loss.lse_bound_hw",
     title="Handwritten restatement of the log-sum-exp bound (seed 000 appendix)",
-    source=Source(
-        SEED_000,
-        "handwritten appendix (end of file), proof of Lemma 1",
-        quote="We already know, for function l_se(x) = log Σ_{j=1}^J e^{x_j}, we have l_se(x_2) ≤ "
-        "l_se(x_1) + ⟨∇_{x_1} l_se(x_1), x_2 − x_1⟩ + 1/2 ||x_2 − x_1||_∞^2",
+    source=S0_APPENDIX.at("proof of Lemma 1").quote(
+        "We already know, for function l_se(x) = log Σ_{j=1}^J e^{x_j}, we have l_se(x_2) ≤ "
+        "l_se(x_1) + ⟨∇_{x_1} l_se(x_1), x_2 − x_1⟩ + 1/2 ||x_2 − x_1||_∞^2"
     ),
     statement=r"l_{se}(x_2) \le l_{se}(x_1) + \langle\nabla_{x_1} l_{se}(x_1), x_2 - x_1\rangle + "
     r"\frac12\|x_2 - x_1\|_\infty^2",
@@ -312,7 +294,7 @@ def loss_lse_bound_hw(xp, x1, x2):
 @inequality(
     "loss.v_bound_token.quarter",
     title="Sharpened V-bound: the composite constant is ¼, not ½ (½ is never approached)",
-    source=Source(SEED_000, SEC + ", item 2 (tightness of the end-to-end bound)"),
+    source=S0_LOSS_V.at("item 2 (tightness of the end-to-end bound)").cite(),
     statement=r"f_t(\mathbf V+\Delta\mathbf V) - f_t(\mathbf V) - \langle\nabla_{\mathbf V} "
     r"f_t,\Delta\mathbf V\rangle \le \tfrac14\|\Delta\mathbf V\|_{S^\infty}^2\|\mathbf s_t\|_2^2",
     expected=Verdict.HOLDS,
@@ -346,7 +328,7 @@ def _rnn_batch(rng, B, H, N, K, T, weight_gain):
 @study(
     "loss.v_bound_tightness",
     title="How loose is the V-bound on real RNN states? (seed 000 §Loss Bounded w.r.t. V)",
-    source=Source(SEED_000, SEC + ", item 2"),
+    source=S0_LOSS_V.at("item 2").cite(),
     related=(
         "loss.v_bound_chain",
         "loss.v_norm_step",

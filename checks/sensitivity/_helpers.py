@@ -26,10 +26,6 @@ from checks._vocab.linalg import inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.rnn import preactivations_and_states, token_loss
 from lemmacheck import Array, OneHot, Scalar, Tolerance
 
-#: section titles of seed 000
-SEC_U = "Loss Bound with Respect to U"
-SEC_W = "Loss Bound with Respect to W"
-
 #: a tolerance reason shared by every check whose one side is a finite-difference ground truth
 FD_REASON = (
     "one side is a 4-point central finite difference of the forward pass (h = 1e-3 in float64, truncation "

@@ -13,7 +13,7 @@ import numpy as np
 
 from checks._vocab.activations import SMOOTH
 from checks._vocab.fd import central4, directional, mixed
-from checks._vocab.sources import SEED_000, SEED_001
+from checks._vocab.sources import S0_LOSS_W, S1_B1, SEED_000
 from checks.sensitivity._helpers import (
     FD_TOL,
     SENS_RNN_DIMS_H2,
@@ -57,10 +57,8 @@ def pdot_recursion(xp, U, W, s0, X, D, c, B, act, T):
 @identity(
     "sens.qdot_recursion",
     title="dQ_t/dt along ΔU: Q̇_t = λ̇_t(X̄_t + WQ_{t-1}) + λ_t WQ̇_{t-1}",
-    source=Source(
-        SEED_001,
-        "§B.1, text before eq. (16) (the ignored d_{Q_{t−1}}/d_t)",
-        quote="where we ignore the second order part d_{Q_{t−1}}/d_t = tr(∂²s_{t−1}/∂U² ΔU)",
+    source=S1_B1.at("text before eq. (16) (the ignored d_{Q_{t−1}}/d_t)").quote(
+        "where we ignore the second order part d_{Q_{t−1}}/d_t = tr(∂²s_{t−1}/∂U² ΔU)"
     ),
     statement=r"\dot{\mathbf{Q}}_t = \dot\Lambda_t(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1}) + "
     r"\Lambda_t\mathbf{W}\dot{\mathbf{Q}}_{t-1}",
@@ -88,7 +86,7 @@ def _probe_along(xp, c, U, W, s0, X, act, D, T):
     "sens.groundtruth_steps",
     title="Step-size study of the finite-difference ground truth (float64 4-point stencil vs 130-digit "
     "reference)",
-    source=Source(SEED_000, "Loss Bound with Respect to W, item 2.1 (the derivatives being checked)"),
+    source=S0_LOSS_W.at("item 2.1 (the derivatives being checked)").cite(),
     related=("sens.w_linking", "sens.p_matrix_000.corrected", "sens.pdot_recursion"),
 )
 def groundtruth_steps(profile):

@@ -17,7 +17,7 @@ import numpy as np
 
 from checks._vocab.activations import SMOOTH, curvature_ratio
 from checks._vocab.linalg import frob, matvec, sinf
-from checks._vocab.sources import SEED_001
+from checks._vocab.sources import S1_B1, S1_B2, SEED_001
 from checks.sensitivity._helpers import (
     LOSS_K,
     forward_sensitivities,
@@ -65,7 +65,7 @@ _LU_QUOTE = (
 @inequality(
     "lip.l_u",
     title="L_U of eq. (22) majorises the loss: E_t(U+ΔU) ≤ E_t(U) + ⟨∇_U E_t, ΔU⟩ + L_U‖ΔU‖²_{S∞}",
-    source=Source(SEED_001, "§B.1, eq. (22)", quote=_LU_QUOTE),
+    source=S1_B1.at("eq. (22)").quote(_LU_QUOTE),
     statement=r"E_t(\mathbf{U}+\Delta\mathbf{U}) \le E_t(\mathbf{U}) + "
     r"\langle\nabla_{\mathbf{U}}E_t,\Delta\mathbf{U}\rangle + "
     r"L_{\mathbf{U}}\|\Delta\mathbf{U}\|_{S^\infty}^2,\quad L_{\mathbf{U}} = "
@@ -97,7 +97,7 @@ _LW_QUOTE = (
 @inequality(
     "lip.l_w",
     title="L_W of eq. (32) majorises the loss: E_t(W+ΔW) ≤ E_t(W) + ⟨∇_W E_t, ΔW⟩ + L_W‖ΔW‖²_{S∞}",
-    source=Source(SEED_001, "§B.2, eq. (32)", quote=_LW_QUOTE),
+    source=S1_B2.at("eq. (32)").quote(_LW_QUOTE),
     statement=r"E_t(\mathbf{W}+\Delta\mathbf{W}) \le E_t(\mathbf{W}) + "
     r"\langle\nabla_{\mathbf{W}}E_t,\Delta\mathbf{W}\rangle + "
     r"L_{\mathbf{W}}\|\Delta\mathbf{W}\|_{S^\infty}^2",

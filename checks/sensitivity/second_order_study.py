@@ -19,7 +19,7 @@ import numpy as np
 
 from checks._vocab.activations import SMOOTH
 from checks._vocab.linalg import s1
-from checks._vocab.sources import SEED_000
+from checks._vocab.sources import S0_LOSS_W
 from checks.sensitivity._helpers import (
     forward_sensitivities,
     kept_and_dropped,
@@ -28,7 +28,7 @@ from checks.sensitivity._helpers import (
     w_dgrad_parts,
 )
 from checks.sensitivity._mirror import WRT, gradient_change_integral
-from lemmacheck import Plot, Series, Source, StudyResult, Table, study
+from lemmacheck import Plot, Series, StudyResult, Table, study
 from lemmacheck.xp import numpy_xp
 
 XP = numpy_xp
@@ -77,7 +77,7 @@ def _step_errors(U, W, X, v, s0, DW, act, T, step):
     "second_order.sweep",
     title="Size of the ignored terms Mtr(V_pΛ_tW dP_{t-1}/dt) and Mtr(λ_t⊙V_pW dQ_{t-1}/dt) relative to "
     "the kept ones",
-    source=Source(SEED_000, "Loss Bound with Respect to W, item 3.3; Comments, item 1"),
+    source=S0_LOSS_W.at("item 3.3; Comments, item 1").cite(),
     related=(
         "second_order.w_dropped_000",
         "second_order.u_dropped_000",

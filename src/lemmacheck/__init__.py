@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .api import catalogue, check, check_all
 from .errors import CheckError, ClaimDefinitionError, LemmacheckError, SamplerError
-from .model.claim import REGISTRY, Claim, Source
+from .model.claim import REGISTRY, Claim
 from .model.declare import (
     Plot,
     Series,
@@ -23,6 +23,7 @@ from .model.declare import (
     value,
 )
 from .model.inputs import SPD, Array, OneHot, Orthogonal, ProbVector, Scalar
+from .model.sources import Document, Section, Source, SourceError
 from .model.tolerance import REVERIFY_DPS, Tolerance
 from .model.verdict import Kind, ProofStatus, Verdict
 from .version import __version__
@@ -32,6 +33,8 @@ __all__ = [
     "REGISTRY",
     "Claim",
     "Source",
+    "Document",
+    "Section",
     "Kind",
     "Verdict",
     "ProofStatus",
@@ -62,4 +65,5 @@ __all__ = [
     "ClaimDefinitionError",
     "SamplerError",
     "CheckError",
+    "SourceError",
 ]
