@@ -33,11 +33,9 @@ def _g_matches_sigma_h(xp, W, U, b, X, h0, act_name):
     gs = run_g(xp, W, U, b, X, apply_act(xp, act_name, h0), act_name)
     ok = None
     for h, g in zip(hs, gs, strict=False):
-        s = apply_act(xp, act_name, h)
         # rounding differs between the two recurrences: the policy's rtol, relative to the size of the
         # states and with no absolute floor, so states near 0 are compared as strictly as large ones
-        scale = xp.max(xp.abs(h), axis=-1) + xp.max(xp.abs(s), axis=-1)
-        step_ok = xp.max(xp.abs(g - s), axis=-1) <= 1e-9 * scale
+        step_ok = relatively_equal(xp, g, apply_act(xp, act_name, h))
         ok = step_ok if ok is None else (ok & step_ok)
     return ok
 

@@ -16,6 +16,7 @@ from checks._vocab.sources import S2_Q1, S3_Q5, S4_Q1_2
 from checks.gradflow._helpers import (
     FD_JACOBIAN_TOL,
     JACOBIAN_PROBES,
+    POLICY_RTOL,
     chain_product,
     jac_g_step,
     jac_h_step,
@@ -377,6 +378,6 @@ def delta_one_witness(xp, Q, T):
         hs.append(matvec(Q, xp.tanh(hs[-1])))
     J = chain_product(xp, [jac_h_step(xp, Q, hs[t], "tanh") for t in range(T)])
     lam = lambda_max_gram(xp, Q)
-    ok_hyp = xp.abs(lam - 1) <= 1e-9
-    ok_norm = xp.abs(op_norm(xp, J) - 1) <= 1e-9 * (1 + n)
+    ok_hyp = xp.abs(lam - 1) <= POLICY_RTOL
+    ok_norm = xp.abs(op_norm(xp, J) - 1) <= POLICY_RTOL * (1 + n)
     return ok_hyp & ok_norm

@@ -7,7 +7,7 @@ multiplicity) and the largest eigenvalue always agree, which is all the vanishin
 
 from checks._vocab.linalg import matvec, op_norm
 from checks._vocab.sources import S3_Q5, S4_Q1_2
-from checks.gradflow._helpers import relatively_equal
+from checks.gradflow._helpers import POLICY_RTOL, relatively_equal
 from lemmacheck import Array, Verdict, identity, prop
 
 RECT_DIMS = {"n": [1, 2, 3, 5], "m": [1, 2, 3, 5]}
@@ -22,10 +22,11 @@ def _gram_spectra(xp, W):
 
 
 def _spectral_tol(xp, a, b):
-    """Rounding of two float64 spectra: eigvalsh is backward stable (errors ≲ n·eps·‖W‖²), so 1e-9 of the
-    spectra's size is rounding and nothing more; a zero eigenvalue comes out as ~1e-16 of it.  Purely
-    relative, so it reads the same at every scale (a failing instance is re-checked in high precision)."""
-    return 1e-9 * (xp.max(xp.abs(a), axis=-1) + xp.max(xp.abs(b), axis=-1))
+    """Rounding of two float64 spectra: eigvalsh is backward stable (errors ≲ n·eps·‖W‖²), so the
+    policy's rtol of the spectra's size is rounding and nothing more; a zero eigenvalue comes out as
+    ~1e-16 of it.  Purely relative, so it reads the same at every scale (a failing instance is re-checked
+    in high precision)."""
+    return POLICY_RTOL * (xp.max(xp.abs(a), axis=-1) + xp.max(xp.abs(b), axis=-1))
 
 
 def _each_close_to_some(xp, a, b, tol):
@@ -122,7 +123,7 @@ def proof_step(xp, w):
     nw = xp.sqrt(xp.sum(w * w, axis=-1))
     valid = nu > 0
     # ‖v‖ against ‖u‖‖w‖, the size it has when v ≠ 0: relative, as every tolerance here
-    return (~valid) | (xp.sqrt(xp.sum(v * v, axis=-1)) > 1e-9 * nu * nw)
+    return (~valid) | (xp.sqrt(xp.sum(v * v, axis=-1)) > POLICY_RTOL * nu * nw)
 
 
 @identity(

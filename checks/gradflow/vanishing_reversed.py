@@ -4,7 +4,7 @@ from checks._vocab.activations import SUP_D1
 from checks._vocab.activations import act as apply_act
 from checks._vocab.linalg import matvec, op_norm
 from checks._vocab.sources import S2_Q1, S3_Q5, S4_Q1_3
-from checks.gradflow._helpers import chain_product, jac_h_step, lambda_max_gram
+from checks.gradflow._helpers import POLICY_RTOL, chain_product, jac_h_step, lambda_max_gram
 from checks.gradflow.vanishing import (
     ALL_ACTS,
     BOUND_DIMS,
@@ -169,7 +169,7 @@ def explosion_possible_004(xp, Q, a, T):
     W = Q * a[:, None, None]
     h = 0 * Q[:, 0]
     J = chain_product(xp, [jac_h_step(xp, W, h, "tanh") for _ in range(T)])
-    return (xp.abs(op_norm(xp, J) - a**T) <= 1e-9 * a**T) & (lambda_max_gram(xp, W) > 1)
+    return (xp.abs(op_norm(xp, J) - a**T) <= POLICY_RTOL * a**T) & (lambda_max_gram(xp, W) > 1)
 
 
 def _reversed_condition(s_low):

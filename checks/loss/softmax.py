@@ -7,6 +7,7 @@ the proof of Lemma 1 pairs it with ‖·‖∞.
 
 import numpy as np
 
+from checks._vocab.linalg import inf_norm
 from checks._vocab.sources import S0_APPENDIX, S1_A
 from checks.loss._helpers import softmax_rows
 from lemmacheck import Array, Plot, Series, StudyResult, Table, Verdict, inequality, study
@@ -16,10 +17,6 @@ DIMS = {"n": [1, 2, 3, 5, 8]}
 ON_X = dict(inputs={"x": Array("n")}, dims=DIMS)
 ON_XR = dict(inputs={"x": Array("n"), "r": Array("n")}, dims=DIMS)
 ON_XY = dict(inputs={"x": Array("n"), "y": Array("n")}, dims=DIMS)
-
-
-def _inf(xp, a):
-    return xp.max(xp.abs(a), axis=-1)
 
 
 def _softmax_gap(xp, x, y):
@@ -40,7 +37,7 @@ def _softmax_gap(xp, x, y):
     "dominant logit).",
 )
 def softmax_inf_norm(xp, x):
-    return _inf(xp, xp.softmax(x, axis=-1)), _inf(xp, x) * 0 + 1
+    return inf_norm(xp, xp.softmax(x, axis=-1)), inf_norm(xp, x) * 0 + 1
 
 
 @inequality(
@@ -57,7 +54,7 @@ def softmax_inf_norm(xp, x):
     "largest entry ≤ 1).",
 )
 def softmax_grad_le_one_hw(xp, x):
-    return xp.max(xp.softmax(x, axis=-1), axis=-1), _inf(xp, x) * 0 + 1
+    return xp.max(xp.softmax(x, axis=-1), axis=-1), inf_norm(xp, x) * 0 + 1
 
 
 @inequality(
@@ -76,7 +73,7 @@ def softmax_grad_le_one_hw(xp, x):
 )
 def softmax_holder_inf_inf(xp, x, r):
     p = xp.softmax(x, axis=-1)
-    return xp.sum(r * p, axis=-1), _inf(xp, r) * _inf(xp, p)
+    return xp.sum(r * p, axis=-1), inf_norm(xp, r) * inf_norm(xp, p)
 
 
 @inequality(
@@ -96,7 +93,7 @@ def softmax_holder_inf_inf(xp, x, r):
 )
 def softmax_r_dot_softmax(xp, x, r):
     p = xp.softmax(x, axis=-1)
-    return xp.sum(r * p, axis=-1), _inf(xp, r) * xp.sum(xp.abs(p), axis=-1), _inf(xp, r)
+    return xp.sum(r * p, axis=-1), inf_norm(xp, r) * xp.sum(xp.abs(p), axis=-1), inf_norm(xp, r)
 
 
 @inequality(
@@ -116,7 +113,7 @@ def softmax_r_dot_softmax(xp, x, r):
     "constant'. Hessian view: lse.hessian_inf_bound.",
 )
 def softmax_lipschitz_half(xp, x, y):
-    return _softmax_gap(xp, x, y), 0.5 * _inf(xp, x - y)
+    return _softmax_gap(xp, x, y), 0.5 * inf_norm(xp, x - y)
 
 
 @inequality(
@@ -133,7 +130,7 @@ def softmax_lipschitz_half(xp, x, y):
     "≤ ‖d‖∞; integrate along the segment. Tightness → 1 at x = 0, y = (ε, −ε), ε → 0.",
 )
 def softmax_lipschitz_one(xp, x, y):
-    return _softmax_gap(xp, x, y), _inf(xp, x - y)
+    return _softmax_gap(xp, x, y), inf_norm(xp, x - y)
 
 
 def _lse(x):

@@ -7,7 +7,7 @@ entrywise norms; seed 001's Lemma 4 bounds the nuclear norm of a vector-weighted
 
 import math
 
-from checks._vocab.linalg import l1, maxabs
+from checks._vocab.linalg import l1, maxabs, s1
 from checks._vocab.sources import S0_COMMENTS, S0_LOSS_W_S, S1_B1
 from lemmacheck import Array, Scalar, Verdict, complexity, inequality, value
 
@@ -16,10 +16,6 @@ MN = {"m": [1, 2, 3, 4, 6], "n": [1, 2, 3, 4, 6]}
 _DOMINATED = dict(inputs={"B": Array("m", "n"), "D": Array("m", "n", positive=True)}, dims=MN)
 #: one m × n matrix, for the equivalences of ‖·‖_{S¹} with entrywise norms
 _ONE_MATRIX = dict(inputs={"X": Array("m", "n")}, dims=MN)
-
-
-def nuclear(xp, X):
-    return xp.schatten_norm(X, 1)
 
 
 @inequality(
@@ -39,7 +35,7 @@ def nuclear(xp, X):
     "Schatten-2 norm, norms.s2_monotone.",
 )
 def norms_s1_monotone(xp, B, D):
-    return nuclear(xp, B + D), nuclear(xp, B)
+    return s1(xp, B + D), s1(xp, B)
 
 
 @inequality(
@@ -68,7 +64,7 @@ def norms_s1_monotone(xp, B, D):
 def norms_s1_monotone_nonneg(xp, B, D, lam):
     lam = lam[..., None, None]
     A = B + lam * D + (1 - lam) * (1 - B)
-    return nuclear(xp, B), nuclear(xp, A)
+    return s1(xp, B), s1(xp, A)
 
 
 @inequality(
@@ -88,7 +84,7 @@ def norms_s1_monotone_nonneg(xp, B, D, lam):
     "between ‖·‖_{ℓ1} and ‖·‖_{S¹} (norms.s1_equiv_l1).",
 )
 def norms_s1_dominated_l1(xp, B, D):
-    return nuclear(xp, B), l1(xp, B), l1(xp, xp.abs(B) + D)
+    return s1(xp, B), l1(xp, B), l1(xp, xp.abs(B) + D)
 
 
 @inequality(
@@ -124,7 +120,7 @@ EQUIV_QUOTE = (
     "optimal constants (norms.s1_equiv_l1). The lower half with the max-norm is norms.s1_equiv_lower.",
 )
 def norms_s1_equiv_upper(xp, X):
-    return nuclear(xp, X), maxabs(xp, X)
+    return s1(xp, X), maxabs(xp, X)
 
 
 @inequality(
@@ -139,7 +135,7 @@ def norms_s1_equiv_upper(xp, X):
 )
 def norms_s1_equiv_lower(xp, X):
     m, n = X.shape[-2], X.shape[-1]
-    return maxabs(xp, X) / math.sqrt(m * n), nuclear(xp, X)
+    return maxabs(xp, X) / math.sqrt(m * n), s1(xp, X)
 
 
 @inequality(
@@ -160,7 +156,7 @@ def norms_s1_equiv_lower(xp, X):
 )
 def norms_s1_equiv_l1(xp, X):
     m, n = X.shape[-2], X.shape[-1]
-    return l1(xp, X) / math.sqrt(m * n), nuclear(xp, X), l1(xp, X)
+    return l1(xp, X) / math.sqrt(m * n), s1(xp, X), l1(xp, X)
 
 
 # Operation counts for an n × n matrix (dense, real).  Schatten-2 = Frobenius: one multiply-add per entry and
@@ -249,7 +245,7 @@ LEMMA4_QUOTE = (
 )
 def lemma4_bound(xp, T, v):
     weighted, norms = _slices(xp, T, v)
-    return nuclear(xp, weighted), xp.vector_norm(norms, 2) * xp.vector_norm(v, 2)
+    return s1(xp, weighted), xp.vector_norm(norms, 2) * xp.vector_norm(v, 2)
 
 
 @inequality(
@@ -276,8 +272,8 @@ def lemma4_bound(xp, T, v):
 def lemma4_chain(xp, T, v):
     weighted, norms = _slices(xp, T, v)
     return (
-        nuclear(xp, xp.sum(v[..., None, None] * T, axis=-3)),
-        nuclear(xp, weighted),
+        s1(xp, xp.sum(v[..., None, None] * T, axis=-3)),
+        s1(xp, weighted),
         xp.sum(v * norms, axis=-1),
         xp.vector_norm(norms, 2) * xp.vector_norm(v, 2),
     )
@@ -295,7 +291,7 @@ def lemma4_chain(xp, T, v):
 )
 def lemma4_middle_step(xp, T, v):
     weighted, norms = _slices(xp, T, v)
-    return nuclear(xp, weighted), xp.sum(v * norms, axis=-1)
+    return s1(xp, weighted), xp.sum(v * norms, axis=-1)
 
 
 @inequality(
@@ -312,7 +308,7 @@ def lemma4_middle_step(xp, T, v):
 )
 def lemma4_middle_step_corrected(xp, T, v):
     weighted, norms = _slices(xp, T, v)
-    return nuclear(xp, weighted), xp.sum(xp.abs(v) * norms, axis=-1)
+    return s1(xp, weighted), xp.sum(xp.abs(v) * norms, axis=-1)
 
 
 @inequality(

@@ -17,20 +17,21 @@ from lemmacheck import Array, Scalar, Verdict, identity
 
 VEC = {"n": [1, 2, 3, 5]}
 
-_STEP_INPUTS = {
-    "dtheta_prev": Array("n"),
-    "g": Array("n"),
-    "c": Array("n", scale=(1.0, 1.0)),
-    "alpha": Scalar(0.0, 1.0),
-    "eps": Scalar(1e-3, 1.0, log=True),
-}
-_AVG_INPUTS = {
-    "dtheta_prev": Array("n"),
-    "g": Array("n"),
-    "c": Array("n", scale=(1.0, 1.0)),
-    "beta": Scalar(0.0, 1.0),
-    "delta": Scalar(1e-3, 1.0, log=True),
-}
+
+def _one_step_inputs(rate: str, step: str) -> dict:
+    """One step of a scheme: the previous step, the gradient, a probe c, the scheme's rate in [0, 1] and
+    its step size, named as the scheme names them."""
+    return {
+        "dtheta_prev": Array("n"),
+        "g": Array("n"),
+        "c": Array("n", scale=(1.0, 1.0)),
+        rate: Scalar(0.0, 1.0),
+        step: Scalar(1e-3, 1.0, log=True),
+    }
+
+
+_STEP_INPUTS = _one_step_inputs("alpha", "eps")
+_AVG_INPUTS = _one_step_inputs("beta", "delta")
 _TRAJ_INPUTS = {
     "A": Array("n", "n", transform=contraction_spd_transform),
     "b": Array("n"),

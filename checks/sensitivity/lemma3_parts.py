@@ -11,7 +11,7 @@ from checks.sensitivity._mirror import (
     lemma3_outer_inner,
     lemma3_outer_part,
     lemma3_tensor_part,
-    written_and_corrected,
+    mirrored_pair,
 )
 from lemmacheck import Source, Verdict, inequality
 
@@ -55,7 +55,7 @@ def _corrected_route(change: str, written: str, step: int) -> str:
 
 
 MIRRORED = [
-    *written_and_corrected(
+    *mirrored_pair(
         inequality,
         "sens.eq17",
         U,
@@ -94,7 +94,7 @@ MIRRORED = [
             labels=(*_OUTER_STEPS, "corrected Lemma 3"),
         ),
     ),
-    *written_and_corrected(
+    *mirrored_pair(
         inequality,
         "sens.eq28",
         W,
@@ -135,7 +135,7 @@ MIRRORED = [
             labels=(*_OUTER_STEPS, "corrected Lemma 3 for W"),
         ),
     ),
-    *written_and_corrected(
+    *mirrored_pair(
         inequality,
         "sens.eq18",
         U,
@@ -173,7 +173,7 @@ MIRRORED = [
             labels=(*_TENSOR_STEPS, "corrected Lemma 3"),
         ),
     ),
-    *written_and_corrected(
+    *mirrored_pair(
         inequality,
         "sens.eq31",
         W,

@@ -1,11 +1,11 @@
 """The W parts of seed 001 §B.2 that have no U twin, eq. (29)–(30), and Lemma 4."""
 
-from checks._vocab.linalg import inf_norm, matvec, norm2, s1, sinf
+from checks._vocab.linalg import inf_norm, norm2, s1, sinf
 from checks._vocab.sources import S1_B1, S1_B2
 from checks.sensitivity._helpers import (
     SENS_RNN_DIMS,
     forward_sensitivities,
-    row_grad,
+    lemma4_steps,
     sens_rnn_inputs,
 )
 from checks.sensitivity.lemma import _lam
@@ -72,16 +72,7 @@ _EQ30_QUOTE = (
 )
 def eq30(xp, U, W, s0, X, v, D, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
-    l1, P1 = fw["lam1"][T], fw["P"][T - 1]
-    a = l1 * v
-    da = matvec(xp.transpose(D), a)
-    pn = norm2(xp, s1(xp, P1))
-    return (
-        s1(xp, row_grad(xp, da, P1)),
-        pn * norm2(xp, da),
-        pn * sinf(xp, D) * norm2(xp, a),
-        pn * sinf(xp, D) * inf_norm(xp, l1) * norm2(xp, v),
-    )
+    return lemma4_steps(xp, fw["P"][T - 1], D, fw["lam1"][T], v)
 
 
 # --------------------------------------------------------------------------- Lemma 4

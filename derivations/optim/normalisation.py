@@ -9,6 +9,7 @@ rule uses; for seed 004 the one-sample loss is L = ℓ·ŷ with ∂L/∂ŷ = ℓ
 import sympy as sp
 from checks._vocab.sources import S4_Q4_3
 
+from derivations.optim._helpers import scalar
 from lemmacheck import Verdict, derivation
 
 u = sp.Matrix(sp.symbols("u_1 u_2", real=True))
@@ -23,10 +24,6 @@ nu = sp.sqrt(uu)
 W_perp = I2 - u * u.T / uu
 s = gain / nu
 w = gain * u / nu
-
-
-def scalar(m):
-    return m[0, 0]
 
 
 def grad_u(expr):

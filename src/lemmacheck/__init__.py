@@ -23,8 +23,9 @@ from .model.declare import (
     value,
 )
 from .model.inputs import SPD, Array, OneHot, Orthogonal, ProbVector, Scalar
+from .model.pairs import WrittenAndCorrected, written_and_corrected
 from .model.sources import Document, Section, Source, SourceError
-from .model.tolerance import REVERIFY_DPS, Tolerance
+from .model.tolerance import REVERIFY_DPS, Tolerance, tolerance_for
 from .model.verdict import Kind, ProofStatus, Verdict
 from .version import __version__
 
@@ -40,6 +41,7 @@ __all__ = [
     "ProofStatus",
     "Tolerance",
     "REVERIFY_DPS",
+    "tolerance_for",
     "Array",
     "Scalar",
     "Orthogonal",
@@ -56,6 +58,8 @@ __all__ = [
     "value",
     "complexity",
     "derivation",
+    "written_and_corrected",
+    "WrittenAndCorrected",
     "study",
     "StudyResult",
     "Table",
