@@ -10,6 +10,8 @@ Gradients with respect to V are computed by back-propagation (independently of t
 
 import math
 
+import numpy as np
+
 from checks._vocab.linalg import dot, frob, inf_norm, matvec
 from checks._vocab.rnn import hidden_states
 from checks._vocab.sources import S0_APPENDIX, S0_LOSS_V
@@ -18,6 +20,7 @@ from checks.loss._helpers import (
     LOSS_RNN_DIMS_SMALL,
     backprop_logits,
     loss_rnn_inputs,
+    regime_table,
     token_gradient,
 )
 from lemmacheck import Array, Plot, Series, StudyResult, Table, Verdict, identity, inequality, study
@@ -315,8 +318,6 @@ def loss_v_bound_token_quarter(xp, U, W, V, s0, X, dV, act):
 
 def _rnn_batch(rng, B, H, N, K, T, weight_gain):
     """Realistic instances: Glorot-like weights times a gain, inputs N(0, 1), one-hot labels."""
-    import numpy as np
-
     U = rng.standard_normal((B, H, N)) * weight_gain / np.sqrt(N)
     W = rng.standard_normal((B, H, H)) * weight_gain / np.sqrt(H)
     V = rng.standard_normal((B, K, H)) * weight_gain / np.sqrt(H)
@@ -338,32 +339,13 @@ def _rnn_batch(rng, B, H, N, K, T, weight_gain):
     ),
 )
 def v_bound_tightness(profile):
-    import numpy as np
-
-    from lemmacheck.xp import numpy_xp as xp
-
     B = 2000 if profile.name == "quick" else 20000
     rows, series = [], {}
-    N, T = 4, 6
-    rel_steps = [1e-3, 1e-2, 1e-1, 1.0]
     for act in ("tanh", "sigmoid", "softplus"):
         for H, K in ((4, 3), (16, 10)):
-            U, W, V, s0, X = _rnn_batch(profile.rng, B, H, N, K, T, weight_gain=1.0)
-            s = hidden_states(xp, U, W, s0, X, act)[-1]
-            z = matvec(V, s)
-            p = xp.softmax(z, axis=-1)
-            for rel in rel_steps:
-                D = profile.rng.standard_normal(V.shape)
-                spec_v = np.linalg.norm(V, ord=2, axis=(-2, -1))
-                D *= (rel * spec_v / np.linalg.norm(D, ord=2, axis=(-2, -1)))[:, None, None]
-                dz = matvec(D, s)
-                rem = xp.logsumexp(z + dz, axis=-1) - xp.logsumexp(z, axis=-1) - (p * dz).sum(-1)
-                dinf = np.abs(dz).max(-1)
-                spec = np.linalg.norm(D, ord=2, axis=(-2, -1))
-                s2 = (s * s).sum(-1)
-                norm_ratio = dinf / (spec * np.sqrt(s2))
-                lse_ratio = rem / (0.5 * dinf**2)
-                total_ratio = rem / (0.5 * spec**2 * s2)
+            U, W, V, s0, X = _rnn_batch(profile.rng, B, H, N_TIGHT, K, T_TIGHT, weight_gain=1.0)
+            for rel in REL_STEPS:
+                norm_ratio, lse_ratio, total_ratio = _bound_ratios(profile.rng, U, W, V, s0, X, act, rel)
                 rows.append(
                     [
                         act,
@@ -377,33 +359,61 @@ def v_bound_tightness(profile):
                     ]
                 )
                 series.setdefault(f"{act}, H={H}, K={K}", []).append(float(np.median(total_ratio)))
-    table = Table(
-        title="Median ratios (actual / bound) over random RNN instances; ‖ΔV‖_{S∞} = rel·‖V‖_{S∞}",
-        columns=[
-            "activation",
-            "H",
-            "K",
-            "rel. step",
-            "‖ΔVs‖∞ / (‖ΔV‖‖s‖₂)",
-            "lse remainder / ½‖ΔVs‖∞²",
-            "remainder / ½‖ΔV‖²‖s‖₂²",
-            "max of the last",
-        ],
-        rows=rows,
-    )
     plot = Plot(
         title="How much of the V-bound is used (median)",
         x_label="‖ΔV‖_{S∞}/‖V‖_{S∞}",
         y_label="remainder / bound",
         logx=True,
         logy=True,
-        series=[Series(label=k, x=rel_steps, y=v) for k, v in series.items()],
+        series=[Series(label=k, x=REL_STEPS, y=v) for k, v in series.items()],
     )
+    return StudyResult(tables=[_tightness_table(rows)], plots=[plot], conclusion=_tightness_conclusion(rows))
+
+
+#: the study's input size and length, and the steps ‖ΔV‖_{S∞} relative to ‖V‖_{S∞}
+N_TIGHT, T_TIGHT = 4, 6
+REL_STEPS = [1e-3, 1e-2, 1e-1, 1.0]
+
+
+def _bound_ratios(rng, U, W, V, s0, X, act, rel):
+    """At a random step of relative size ``rel``: ‖ΔVs‖∞/(‖ΔV‖‖s‖₂), the lse remainder over ½‖ΔVs‖∞² and
+    the remainder over the whole bound ½‖ΔV‖²‖s‖₂², per instance (at the last token)."""
+    from lemmacheck.xp import numpy_xp as xp
+
+    s = hidden_states(xp, U, W, s0, X, act)[-1]
+    z = matvec(V, s)
+    p = xp.softmax(z, axis=-1)
+    D = rng.standard_normal(V.shape)
+    spec_v = np.linalg.norm(V, ord=2, axis=(-2, -1))
+    D *= (rel * spec_v / np.linalg.norm(D, ord=2, axis=(-2, -1)))[:, None, None]
+    dz = matvec(D, s)
+    rem = xp.logsumexp(z + dz, axis=-1) - xp.logsumexp(z, axis=-1) - (p * dz).sum(-1)
+    dinf = np.abs(dz).max(-1)
+    spec = np.linalg.norm(D, ord=2, axis=(-2, -1))
+    s2 = (s * s).sum(-1)
+    return dinf / (spec * np.sqrt(s2)), rem / (0.5 * dinf**2), rem / (0.5 * spec**2 * s2)
+
+
+def _tightness_table(rows) -> Table:
+    return regime_table(
+        "Median ratios (actual / bound) over random RNN instances; ‖ΔV‖_{S∞} = rel·‖V‖_{S∞}",
+        [
+            "rel. step",
+            "‖ΔVs‖∞ / (‖ΔV‖‖s‖₂)",
+            "lse remainder / ½‖ΔVs‖∞²",
+            "remainder / ½‖ΔV‖²‖s‖₂²",
+            "max of the last",
+        ],
+        rows,
+    )
+
+
+def _tightness_conclusion(rows) -> str:
     med_total = [r[6] for r in rows]
     med_norm = [r[4] for r in rows]
     med_lse = [r[5] for r in rows]
     mx = max(r[7] for r in rows)
-    conclusion = (
+    return (
         f"On RNN states the end-to-end V-bound uses a median {min(med_total):.3f}–{max(med_total):.3f} of "
         f"its allowance (largest single ratio seen {mx:.3f}; it can never exceed ½ — the composite "
         f"constant could be ¼, see loss.v_bound_token.quarter), whatever the step size. Both relaxations "
@@ -413,4 +423,3 @@ def v_bound_tightness(profile):
         f"log-sum-exp step keeps {min(med_lse):.2f}–{max(med_lse):.2f} (the variance of ΔVs_t under the "
         f"softmax against ‖ΔVs_t‖∞²). The bound is loosest for large K and H (H = 16, K = 10: about 1/50)."
     )
-    return StudyResult(tables=[table], plots=[plot], conclusion=conclusion)
