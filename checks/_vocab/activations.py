@@ -22,24 +22,34 @@ class Activation:
     curvature: Callable | None = None
 
 
-def _sig_d1(xp, z):
-    s = xp.sigmoid(z)
-    return s * (1 - s)
+def _polynomial_in_sigma(name: str, *, d1, d2, curvature, sup_d1: float, sup_d2: float) -> Activation:
+    """An activation whose derivatives are polynomials of σ itself (tanh, sigmoid): σ = ``xp.<name>``, and
+    ``d1``, ``d2``, ``curvature`` map the value s = σ(z) to σ′(z), σ″(z), σ″/σ′."""
+
+    def of_sigma(p):
+        return lambda xp, z: p(getattr(xp, name)(z))
+
+    return Activation(
+        of_sigma(lambda s: s), of_sigma(d1), of_sigma(d2), sup_d1, sup_d2, curvature=of_sigma(curvature)
+    )
 
 
-def _sig_d2(xp, z):
-    s = xp.sigmoid(z)
-    return s * (1 - s) * (1 - 2 * s)
-
-
-def _tanh_d1(xp, z):
-    t = xp.tanh(z)
-    return 1 - t * t
-
-
-def _tanh_d2(xp, z):
-    t = xp.tanh(z)
-    return -2 * t * (1 - t * t)
+_TANH = _polynomial_in_sigma(
+    "tanh",
+    d1=lambda t: 1 - t * t,
+    d2=lambda t: -2 * t * (1 - t * t),
+    curvature=lambda t: -2 * t,
+    sup_d1=1.0,
+    sup_d2=4 / (3 * math.sqrt(3)),
+)
+_SIGMOID = _polynomial_in_sigma(
+    "sigmoid",
+    d1=lambda s: s * (1 - s),
+    d2=lambda s: s * (1 - s) * (1 - 2 * s),
+    curvature=lambda s: 1 - 2 * s,
+    sup_d1=0.25,
+    sup_d2=1 / (6 * math.sqrt(3)),
+)
 
 
 def _softsign_d1(xp, z):
@@ -48,26 +58,12 @@ def _softsign_d1(xp, z):
 
 
 ACTIVATIONS: dict[str, Activation] = {
-    "tanh": Activation(
-        lambda xp, z: xp.tanh(z),
-        _tanh_d1,
-        _tanh_d2,
-        1.0,
-        4 / (3 * math.sqrt(3)),
-        curvature=lambda xp, z: -2 * xp.tanh(z),
-    ),
-    "sigmoid": Activation(
-        lambda xp, z: xp.sigmoid(z),
-        _sig_d1,
-        _sig_d2,
-        0.25,
-        1 / (6 * math.sqrt(3)),
-        curvature=lambda xp, z: 1 - 2 * xp.sigmoid(z),
-    ),
+    "tanh": _TANH,
+    "sigmoid": _SIGMOID,
     "softplus": Activation(
         lambda xp, z: xp.softplus(z),
-        lambda xp, z: xp.sigmoid(z),
-        _sig_d1,
+        _SIGMOID.sigma,
+        _SIGMOID.d1,
         1.0,
         0.25,
         curvature=lambda xp, z: 1 - xp.sigmoid(z),

@@ -10,10 +10,10 @@ follows the document's analysis (a merge sort of the B·N scores for each b, cop
 import numpy as np
 
 import checks.decoding._helpers as dec
-from checks._vocab.sources import SEED_004
+from checks._vocab.sources import S4_Q2_3, S4_Q2_4D
 from checks.decoding._tree import tree_children
 from checks.decoding.viterbi import P_TIED, TIED_CHAIN
-from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, complexity, prop, study
+from lemmacheck import Plot, Series, StudyResult, Table, Verdict, complexity, prop, study
 
 # Beam search scores in the log domain, Viterbi/brute force multiply probabilities: the same path can
 # differ in the last bit between the two, so "attains the maximum" is judged to 1e-12 relative.
@@ -28,11 +28,9 @@ def _attains_max(P, T, seqs_top):
 @prop(
     "beam.full_beam_literal",
     title="Algorithm 2 as written 'reduces to the maximum likelihood solution if we keep all possible beams'",
-    source=Source(
-        SEED_004,
-        "Q2.4.d (about Algorithm 2)",
-        quote="It becomes more robust as we keep more and more beams by increasing B, and it reduces to "
-        "the maximum likelihood solution if we keep all possible beams at each step",
+    source=S4_Q2_4D.at("(about Algorithm 2)").quote(
+        "It becomes more robust as we keep more and more beams by increasing B, and it reduces to "
+        "the maximum likelihood solution if we keep all possible beams at each step"
     ),
     statement=r"B \ge N^T \implies \boldsymbol w^{(1)}_{1:T} = \arg\max_{\boldsymbol w_{1:T}} "
     r"p(\boldsymbol w_{1:T})\quad\text{(Algorithm 2: } w_0^{(b)} = \langle BOS\rangle,\ l_0^{(b)} = 0\ "
@@ -56,7 +54,7 @@ def beam_full_beam_literal(xp, P, N, T):
 @prop(
     "beam.full_beam_exact",
     title="Corrected: with one live <BOS> beam at t = 0 (l_0^{(b)} = −∞ for b > 1), a full beam is exact",
-    source=Source(SEED_004, "Q2.4.d (corrected Algorithm 2 initialisation)"),
+    source=S4_Q2_4D.at("(corrected Algorithm 2 initialisation)").cite(),
     statement=r"l_0^{(1)} = 0,\ l_0^{(b>1)} = -\infty,\ B \ge N^{T-1} \implies p(\boldsymbol "
     r"w^{(1)}_{1:T}) = \max_{\boldsymbol w_{1:T}} p(\boldsymbol w_{1:T})",
     expected=Verdict.HOLDS,
@@ -91,10 +89,8 @@ complexity(
     grid=_LARGE_N,
     stated={"B": 2, "N": 1, "T": 1},
     title="Time of beam search O(BT(N + T + BN log BN)): the B²TN log BN term (vocabulary large)",
-    source=Source(
-        SEED_004,
-        "Q2.3, time items (a)–(g)",
-        quote="the overall time complexity would be larger by a factor of T: O(BT(N+T+BN log BN))",
+    source=S4_Q2_3.at("time items (a)–(g)").quote(
+        "the overall time complexity would be larger by a factor of T: O(BT(N+T+BN log BN))"
     ),
     statement=r"\text{time}(\text{Alg. 2}) = O\big(BT(N + T + BN\log BN)\big)",
     expected=Verdict.HOLDS,
@@ -111,11 +107,9 @@ complexity(
     grid=_LONG_T,
     stated={"B": 1, "N": 0, "T": 2},
     title="Time of beam search O(BT(N + T + BN log BN)): the BT² term (long sequences)",
-    source=Source(
-        SEED_004,
-        "Q2.3, time item (g)",
-        quote="Assigning the partial sequence of length t takes O(T) in the worst case, and doing that for "
-        "all b will result in a factor of O(B), hence O(BT)",
+    source=S4_Q2_3.at("time item (g)").quote(
+        "Assigning the partial sequence of length t takes O(T) in the worst case, and doing that for "
+        "all b will result in a factor of O(B), hence O(BT)"
     ),
     statement=r"\text{time}(\text{Alg. 2}) = O\big(BT(N + T + BN\log BN)\big) \ni O(BT^2)",
     expected=Verdict.HOLDS,
@@ -128,10 +122,8 @@ complexity(
     grid=_LARGE_N,
     stated={"B": 1, "N": 1, "T": 0},
     title="Memory of beam search O(B(N + T)): the BN term (vocabulary large)",
-    source=Source(
-        SEED_004,
-        "Q2.3, memory items (a)–(e)",
-        quote="So the overall memory complexity would be O(B)+O(BN)+O(BT)=O(B(N+T))",
+    source=S4_Q2_3.at("memory items (a)–(e)").quote(
+        "So the overall memory complexity would be O(B)+O(BN)+O(BT)=O(B(N+T))"
     ),
     statement=r"\text{memory}(\text{Alg. 2}) = O\big(B(N+T)\big)",
     expected=Verdict.HOLDS,
@@ -144,11 +136,9 @@ complexity(
     grid=_LONG_T,
     stated={"B": 1, "N": 0, "T": 1},
     title="Memory of beam search O(B(N + T)): the BT term (long sequences)",
-    source=Source(
-        SEED_004,
-        "Q2.3, memory item (d)",
-        quote="Saving the partial sequence in the worst case requires a memory of O(BT) because in the "
-        "worst case we need to store b beams of length T",
+    source=S4_Q2_3.at("memory item (d)").quote(
+        "Saving the partial sequence in the worst case requires a memory of O(BT) because in the "
+        "worst case we need to store b beams of length T"
     ),
     statement=r"\text{memory}(\text{Alg. 2}) = O\big(B(N+T)\big) \ni O(BT)",
     expected=Verdict.HOLDS,
@@ -167,11 +157,9 @@ complexity(
     grid={"N": [64, 128, 256, 512, 1024, 2048, 4096]},
     stated={"N": 1},
     title="'Practical when N is large': time grows only like N log N in N (vs N² for Viterbi)",
-    source=Source(
-        SEED_004,
-        "Q2.3 (conclusion)",
-        quote="its time complexity is not polynomial or exponential in N but only in the worst case grows "
-        "with N log N which is significantly better than N^2 and N^T",
+    source=S4_Q2_3.at("(conclusion)").quote(
+        "its time complexity is not polynomial or exponential in N but only in the worst case grows "
+        "with N log N which is significantly better than N^2 and N^T"
     ),
     statement=r"\text{time}(\text{Alg. 2}) = O(N\log N) \text{ in } N \ (B, T \text{ fixed})",
     expected=Verdict.HOLDS,
@@ -188,11 +176,9 @@ complexity(
 @prop(
     "beam.greedy_reruns",
     title="'Greedy is cheap, so we can run it several times and obtain multiple most likely sequences'",
-    source=Source(
-        SEED_004,
-        "Q2.4.d",
-        quote="on the other hand, it's very cheap computationally, so we can run it several times and "
-        "obtain multiple most likely sequences and decide based on that",
+    source=S4_Q2_4D.quote(
+        "on the other hand, it's very cheap computationally, so we can run it several times and "
+        "obtain multiple most likely sequences and decide based on that"
     ),
     statement=r"\text{several runs of greedy decoding yield more than one sequence}",
     expected=Verdict.REFUTED,
@@ -211,9 +197,7 @@ def beam_greedy_reruns(xp, P, T):
 @study(
     "beam.width_monotonicity",
     title="How often does widening the beam lower the best log-likelihood found?",
-    source=Source(
-        SEED_004, "Q2.4.d", quote="It becomes more robust as we keep more and more beams by increasing B"
-    ),
+    source=S4_Q2_4D.quote("It becomes more robust as we keep more and more beams by increasing B"),
     related=("tree.beam_monotone_in_width", "beam.full_beam_exact"),
 )
 def beam_width_monotonicity(profile):

@@ -4,8 +4,8 @@ relies on. Counted by enumeration (itertools), never by the formula being checke
 import itertools
 
 import checks.decoding._helpers as dec
-from checks._vocab.sources import SEED_004
-from lemmacheck import Source, Verdict, value
+from checks._vocab.sources import S4_Q2_1, S4_Q2_2E
+from lemmacheck import Verdict, value
 
 GRID = [(N, T) for N in (1, 2, 3, 4, 5) for T in (1, 2, 3, 4, 5)]
 
@@ -32,9 +32,7 @@ value(
     computed=sequences_by_enumeration,
     stated=N_TO_THE_T,
     title="Number of sequences of length T+1 starting with <BOS>: N^T",
-    source=Source(
-        SEED_004, "Q2.1", quote="So this gives N^T possible sequences of length T+1 starting with token <BOS>"
-    ),
+    source=S4_Q2_1.quote("So this gives N^T possible sequences of length T+1 starting with token <BOS>"),
     statement=r"\#\{\boldsymbol w_{0:T} : w_0 = \langle BOS\rangle\} = N^T",
     expected=Verdict.PROVED,
     notes="Under the document's reading (from Piazza) that <BOS> is one of the N words and may appear "
@@ -54,10 +52,8 @@ value(
     computed=naive_evaluations,
     stated=N_TO_THE_T,
     title="The naive search computes N^T sequence probabilities",
-    source=Source(
-        SEED_004,
-        "Q2.2.e (naive approach)",
-        quote="Using the naive approach, requires computing N^T probabilities for sequences of length T",
+    source=S4_Q2_2E.at("(naive approach)").quote(
+        "Using the naive approach, requires computing N^T probabilities for sequences of length T"
     ),
     statement=r"\#\{\text{probabilities computed by the naive search}\} = N^T",
     expected=Verdict.PROVED,

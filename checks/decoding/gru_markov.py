@@ -1,7 +1,8 @@
 """Seed 004, Q2.2.f: 'LSTM and GRU … won't satisfy any n-th order Markov property', checked for a GRU."""
 
+from checks._vocab.sources import S4_Q2_2F
 from checks.decoding._helpers import BOS
-from lemmacheck import Array, Source, Verdict, prop
+from lemmacheck import Array, Verdict, prop
 
 _GRU = (
     "So LSTM and GRU cannot exploit the Viterbi algorithm because they model the full conditional "
@@ -34,7 +35,7 @@ def _generic(xp, Wz, Uz, Wr, Ur, W, U, V, **_):
 @prop(
     "viterbi.gru_not_markov",
     title="A GRU language model is not n-th order Markov: the first word still moves p(w_t | w_{0:t-1})",
-    source=Source("004_e57a68eb4e5e7a82.txt", "Q2.2.f", quote=_GRU),
+    source=S4_Q2_2F.quote(_GRU),
     statement=r"\text{GRU LM: } \exists\,\boldsymbol w, \boldsymbol w' \text{ equal on the last } n "
     r"\text{ words with }"
     r" p(\cdot\mid\boldsymbol w) \ne p(\cdot\mid\boldsymbol w')",

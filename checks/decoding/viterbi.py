@@ -10,8 +10,8 @@ exercised on purpose; ties are then judged by comparing likelihoods or argmax *s
 import numpy as np
 
 import checks.decoding._helpers as dec
-from checks._vocab.sources import SEED_004
-from lemmacheck import Array, Source, Verdict, identity, inequality, prop
+from checks._vocab.sources import S4_Q2_2A, S4_Q2_2B, S4_Q2_2C, S4_Q2_2D, S4_Q2_2F
+from lemmacheck import Array, Verdict, identity, inequality, prop
 
 CHAIN_DIMS = {"N": [1, 2, 3, 4], "T": [1, 2, 3, 4]}
 P_TIED = Array("N", "N", scale=(0.3, 3.0), transform=dec.row_stochastic_with_ties)
@@ -47,10 +47,8 @@ def _time_varying_found_and_best(Ps, N, T):
 @identity(
     "viterbi.delta1",
     title="Initial step of the recurrence: δ₁(j) = max_i P_ij δ₀(i) = P_{<BOS> j}",
-    source=Source(
-        SEED_004,
-        "Q2.2.a (end of the solution)",
-        quote="the maximum value for max_i P_ij δ_0(i) is P_<BOS>j = δ_1(j)",
+    source=S4_Q2_2A.at("(end of the solution)").quote(
+        "the maximum value for max_i P_ij δ_0(i) is P_<BOS>j = δ_1(j)"
     ),
     statement=r"\delta_1(j) = \max_i P_{ij}\,\delta_0(i) = P_{\langle BOS\rangle j}",
     expected=Verdict.PROVED,
@@ -67,11 +65,9 @@ def viterbi_delta1(xp, P, N, j):
 @identity(
     "viterbi.recurrence",
     title="The Viterbi recurrence δ_t(j) = max_i P_ij δ_{t−1}(i) equals the definition of δ_t",
-    source=Source(
-        SEED_004,
-        "Q2.2.a",
-        quote="So after cleaning up a bit, we have arrived at our recurrence relation: δ_t(j) = max_i P_ij "
-        "δ_{t−1}(i)",
+    source=S4_Q2_2A.quote(
+        "So after cleaning up a bit, we have arrived at our recurrence relation: δ_t(j) = max_i P_ij "
+        "δ_{t−1}(i)"
     ),
     statement=r"\delta_t(j) = \max_{\boldsymbol w_{1:t-1}} p(\boldsymbol w_{1:t-1}, w_t = j) = \max_i "
     r"P_{ij}\,\delta_{t-1}(i)",
@@ -88,11 +84,9 @@ def viterbi_recurrence(xp, P, N, t, j):
 @identity(
     "viterbi.recurrence_derivation",
     title="The solution's derivation of the recurrence, step by step (two wrong steps that cancel)",
-    source=Source(
-        SEED_004,
-        "Q2.2.a (the derivation)",
-        quote="the product of a sequence of numbers is maximized when each of them is at its maximum, so "
-        "max f g = max f max g … mixing the max operators (since they're the same)",
+    source=S4_Q2_2A.at("(the derivation)").quote(
+        "the product of a sequence of numbers is maximized when each of them is at its maximum, so "
+        "max f g = max f max g … mixing the max operators (since they're the same)"
     ),
     statement=r"\delta_t(j) = \max_{w_{1:t-1}} p(w_t=j\mid w_{t-1})p(w_{1:t-1}) = \max_{w_{1:t-1}} "
     r"p(w_t=j\mid w_{t-1}) \max_{w_{1:t-1}} p(w_{1:t-1}) = \max_{w_{t-1}} P_{w_{t-1}j} "
@@ -133,11 +127,9 @@ def viterbi_recurrence_derivation(xp, P, N, t, j):
 @identity(
     "viterbi.max_product",
     title="'max f g = max f · max g' (product maximised when each factor is maximal), as written",
-    source=Source(
-        SEED_004,
-        "Q2.2.a",
-        quote="the product of a sequence of numbers is maximized when each of them is at its maximum, so "
-        "max_args f(args)g(args) = max_args f(args) max_args g(args)",
+    source=S4_Q2_2A.quote(
+        "the product of a sequence of numbers is maximized when each of them is at its maximum, so "
+        "max_args f(args)g(args) = max_args f(args) max_args g(args)"
     ),
     statement=r"\max_{\mathrm{args}} f(\mathrm{args})\,g(\mathrm{args}) = \max_{\mathrm{args}} "
     r"f(\mathrm{args}) \max_{\mathrm{args}} g(\mathrm{args})",
@@ -149,7 +141,7 @@ def viterbi_recurrence_derivation(xp, P, N, t, j):
 @inequality(
     "viterbi.max_product_bound",
     title="Corrected: max f g ≤ max f · max g for nonnegative f, g",
-    source=Source(SEED_004, "Q2.2.a (corrected)"),
+    source=S4_Q2_2A.at("(corrected)").cite(),
     statement=r"\max_{\mathrm{args}} f\,g \le \max_{\mathrm{args}} f \max_{\mathrm{args}} g \quad (f, g "
     r"\ge 0)",
     expected=Verdict.HOLDS,
@@ -165,10 +157,8 @@ def viterbi_max_product(xp, f, g):
 @identity(
     "viterbi.best_prob",
     title="The probability of the most likely sequence is max_j δ_T(j)",
-    source=Source(
-        SEED_004,
-        "Q2.2.b",
-        quote="max_{w_{1:T}} p(w_{1:T}) = max_{w_T} max_{w_{1:T−1}} p(w_{1:T−1}, w_T) = max_{w_T} δ_T(w_T)",
+    source=S4_Q2_2B.quote(
+        "max_{w_{1:T}} p(w_{1:T}) = max_{w_T} max_{w_{1:T−1}} p(w_{1:T−1}, w_T) = max_{w_T} δ_T(w_T)"
     ),
     statement=r"\max_{\boldsymbol w_{1:T}} p(\boldsymbol w_{1:T}) = \max_{w_T}\delta_T(w_T)",
     expected=Verdict.HOLDS,
@@ -181,7 +171,7 @@ def viterbi_best_prob(xp, P, T):
 @prop(
     "viterbi.last_word",
     title="w*_T = argmax_j δ_T(j): the last words of the most likely sequences are the maximisers of δ_T",
-    source=Source(SEED_004, "Q2.2.b", quote="Show that w_T^* = arg max_i δ_T(j)"),
+    source=S4_Q2_2B.quote("Show that w_T^* = arg max_i δ_T(j)"),
     statement=r"w_T^\star = \arg\max_i \delta_T(j)",
     expected=Verdict.HOLDS,
     **TIED_CHAIN,
@@ -199,11 +189,9 @@ def viterbi_last_word(xp, P, N, T):
 @prop(
     "viterbi.backtrack",
     title="Backtracking w*_t = a_{t+1}(w*_{t+1}), as written (a_t a single index)",
-    source=Source(
-        SEED_004,
-        "Q2.2.c",
-        quote="Show that ∀ 0 < t < T, w_t^* = a_{t+1}(w_{t+1}^*) … thus our proof concludes and we have "
-        "w_t^* = a_{t+1}(w_{t+1}^*)",
+    source=S4_Q2_2C.quote(
+        "Show that ∀ 0 < t < T, w_t^* = a_{t+1}(w_{t+1}^*) … thus our proof concludes and we have "
+        "w_t^* = a_{t+1}(w_{t+1}^*)"
     ),
     statement=r"\forall\, 0<t<T:\ w_t^\star = a_{t+1}(w_{t+1}^\star),\quad a_t(j) = \arg\max_i "
     r"P_{ij}\,\delta_{t-1}(i)",
@@ -232,7 +220,7 @@ def viterbi_backtrack(xp, P, T):
 @prop(
     "viterbi.backtrack_set",
     title="Corrected: every most likely w* has w*_t ∈ argmax_i P_{i w*_{t+1}} δ_t(i)",
-    source=Source(SEED_004, "Q2.2.c (corrected)"),
+    source=S4_Q2_2C.at("(corrected)").cite(),
     statement=r"\forall\,\boldsymbol w^\star\ \forall\, 0<t<T:\ w_t^\star \in \arg\max_i P_{i "
     r"w_{t+1}^\star}\,\delta_t(i)",
     expected=Verdict.HOLDS,
@@ -257,11 +245,9 @@ def viterbi_backtrack_set(xp, P, T):
 @prop(
     "viterbi.intermediate_argmax",
     title="Reading of the induction step: the t-th word of w* maximises δ_t (for t < T)",
-    source=Source(
-        SEED_004,
-        "Q2.2.c (induction step)",
-        quote="δ_t(j) is the maximum possible probability that the t-th word is the j-th word of the "
-        "vocabulary, so if this probability is maximized when the j-th word is w_t^*, then …",
+    source=S4_Q2_2C.at("(induction step)").quote(
+        "δ_t(j) is the maximum possible probability that the t-th word is the j-th word of the "
+        "vocabulary, so if this probability is maximized when the j-th word is w_t^*, then …"
     ),
     statement=r"\forall\, 0<t\le T:\ w_t^\star \in \arg\max_j \delta_t(j)",
     expected=Verdict.REFUTED,
@@ -286,11 +272,9 @@ def viterbi_intermediate_argmax(xp, P, T):
 @prop(
     "viterbi.algorithm1",
     title="Algorithm 1 (Viterbi decoding, as written) returns a most likely sequence",
-    source=Source(
-        SEED_004,
-        "Q2.2.d, Algorithm 1",
-        quote="Compute w_T^* ← arg max_i δ_T(i) … for t = T−1 to 1 do w_t^* ← a_{t+1}(w_{t+1}^*) … Return "
-        "the list w as the desired sequence w_{1:T}^*",
+    source=S4_Q2_2D.at("Algorithm 1").quote(
+        "Compute w_T^* ← arg max_i δ_T(i) … for t = T−1 to 1 do w_t^* ← a_{t+1}(w_{t+1}^*) … Return "
+        "the list w as the desired sequence w_{1:T}^*"
     ),
     statement=r"p(\mathrm{Viterbi}(\mathbf P, T)) = \max_{\boldsymbol w_{1:T}} p(\boldsymbol w_{1:T})",
     expected=Verdict.HOLDS,
@@ -310,11 +294,9 @@ def viterbi_algorithm1(xp, P, T):
 @prop(
     "viterbi.homogeneity_essential",
     title="'The component essential for Viterbi is the time-homogeneous Markov assumption'",
-    source=Source(
-        SEED_004,
-        "Q2.2.f",
-        quote="The component essential for the Viterbi algorithm is the time-homogeneous Markov assumption "
-        "that constitutes those recursions we derived earlier",
+    source=S4_Q2_2F.quote(
+        "The component essential for the Viterbi algorithm is the time-homogeneous Markov assumption "
+        "that constitutes those recursions we derived earlier"
     ),
     statement=r"\text{without time-homogeneity } (P_t \text{ depending on } t)\text{, the Viterbi "
     r"recursion does not find } \boldsymbol w^\star_{1:T}",
@@ -336,7 +318,7 @@ def viterbi_homogeneity_essential(xp, Ps, N, T):
 @prop(
     "viterbi.time_varying_exact",
     title="Corrected: Viterbi with a step-dependent P_t is exact for any (inhomogeneous) Markov chain",
-    source=Source(SEED_004, "Q2.2.f (corrected)"),
+    source=S4_Q2_2F.at("(corrected)").cite(),
     statement=r"p(\mathrm{Viterbi}(\mathbf P_1,\dots,\mathbf P_T)) = \max_{\boldsymbol w_{1:T}} \prod_t "
     r"[\mathbf P_t]_{w_{t-1}w_t}",
     expected=Verdict.HOLDS,
@@ -352,11 +334,9 @@ def viterbi_time_varying_exact(xp, Ps, N, T):
 @prop(
     "viterbi.rnn_markov",
     title="'A simple old RNN satisfies some n-th order Markov property' (unlike LSTM/GRU)",
-    source=Source(
-        SEED_004,
-        "Q2.2.f",
-        quote="But a simple old RNN that satisfies some n^th order Markov property can yield a recursion "
-        "(by defining a larger matrix P)",
+    source=S4_Q2_2F.quote(
+        "But a simple old RNN that satisfies some n^th order Markov property can yield a recursion "
+        "(by defining a larger matrix P)"
     ),
     statement=r"\text{vanilla RNN LM: } p(w_t\mid \boldsymbol w_{0:t-1}) = p(w_t \mid \boldsymbol "
     r"w_{t-n:t-1})",
@@ -384,11 +364,9 @@ def viterbi_rnn_markov(xp, W, U, V, n):
     "viterbi.nth_order_lift",
     title="An n-th order Markov model becomes first order on a larger matrix P; Viterbi on it is exact (n "
     "= 2)",
-    source=Source(
-        SEED_004,
-        "Q2.2.f",
-        quote="can yield a recursion (by defining a larger matrix P) and then we can exploit the Viterbi "
-        "algorithm with such language model",
+    source=S4_Q2_2F.quote(
+        "can yield a recursion (by defining a larger matrix P) and then we can exploit the Viterbi "
+        "algorithm with such language model"
     ),
     statement=r"\tilde P_{(a,b),(b,c)} = p(w_t=c\mid w_{t-2}=a, w_{t-1}=b):\ "
     r"p(\mathrm{Viterbi}(\tilde{\mathbf P})) = \max_{\boldsymbol w_{1:T}} p(\boldsymbol w_{1:T})",

@@ -1,9 +1,9 @@
 """Seed 004 Q2.2.e: the time and memory of Viterbi and of the naive search, from instrumented runs."""
 
 import checks.decoding._helpers as dec
-from checks._vocab.sources import SEED_004
+from checks._vocab.sources import S4_Q2_2E
 from checks.decoding._tree import TREE, TREE_DEPTH
-from lemmacheck import Source, Verdict, complexity, value
+from lemmacheck import Verdict, complexity, value
 
 # ---------------------------------------------------------------------------------------------- 2.2.e
 _GRID = {"N": [4, 8, 16, 32, 64], "T": [4, 8, 16, 32, 64]}
@@ -20,11 +20,7 @@ complexity(
     grid=_GRID,
     stated={"N": 2, "T": 1},
     title="Time complexity of Viterbi decoding: O(TN²)",
-    source=Source(
-        SEED_004,
-        "Q2.2.e",
-        quote="So the overall time complexity would be O(N)+O(TN^2)+O(N)+O(1)+O(NT)=O(TN^2)",
-    ),
+    source=S4_Q2_2E.quote("So the overall time complexity would be O(N)+O(TN^2)+O(N)+O(1)+O(NT)=O(TN^2)"),
     statement=r"\text{time}(\mathrm{Viterbi}) = O(TN^2)",
     expected=Verdict.HOLDS,
 )
@@ -40,10 +36,8 @@ complexity(
     grid=_GRID,
     stated={"N": 1, "T": 1},
     title="The backward pass of Viterbi costs O(NT)",
-    source=Source(
-        SEED_004,
-        "Q2.2.e, time item v",
-        quote="the backward pass will contribute to a time complexity of O(N)×O(1)×O(T)=O(NT)",
+    source=S4_Q2_2E.at("time item v").quote(
+        "the backward pass will contribute to a time complexity of O(N)×O(1)×O(T)=O(NT)"
     ),
     statement=r"\text{time}(\text{backward pass}) = O(NT)",
     expected=Verdict.HOLDS,
@@ -61,10 +55,8 @@ complexity(
     grid=_GRID,
     stated={"N": 2, "T": 0},
     title="Memory complexity of Viterbi decoding: O(N²), as written",
-    source=Source(
-        SEED_004,
-        "Q2.2.e, memory items i–vi",
-        quote="So the overall memory complexity would be O(N^2)+O(N)+O(NT)+O(N)+O(N)+O(N)+O(N)=O(N^2)",
+    source=S4_Q2_2E.at("memory items i–vi").quote(
+        "So the overall memory complexity would be O(N^2)+O(N)+O(NT)+O(N)+O(N)+O(N)+O(N)=O(N^2)"
     ),
     statement=r"\text{memory}(\mathrm{Viterbi}) = O(N^2)",
     expected=Verdict.REFUTED,
@@ -88,11 +80,9 @@ value(
     computed=_worked_example_t_at_least_n,
     stated={"T >= N": True},
     title="'unless T ≥ N (which always is!)': the sequence length is always at least the vocabulary size",
-    source=Source(
-        SEED_004,
-        "Q2.2.e (after the complexity table)",
-        quote="Also for the memory complexity, unless T \\geq N (which always is!), then the memory "
-        "complexity doesn't have the T factor",
+    source=S4_Q2_2E.at("(after the complexity table)").quote(
+        "Also for the memory complexity, unless T \\geq N (which always is!), then the memory "
+        "complexity doesn't have the T factor"
     ),
     statement=r"T \ge N\ \text{for every decoding problem}",
     expected=Verdict.REFUTED,
@@ -115,7 +105,7 @@ complexity(
     grid=_GRID,
     stated={"N": 1, "T": 1},
     title="Keeping all δ's for the backward pass takes O(NT) memory",
-    source=Source(SEED_004, "Q2.2.e, memory item iii", quote="But for keeping all δs we need O(NT) memory"),
+    source=S4_Q2_2E.at("memory item iii").quote("But for keeping all δs we need O(NT) memory"),
     statement=r"\text{memory}(\delta_{1..T}) = O(NT)",
     expected=Verdict.HOLDS,
     corrects="viterbi.memory",
@@ -134,11 +124,9 @@ complexity(
     grid={"N": [2, 3, 4, 5, 6]},
     stated={"N": 4},
     title="Naive search by enumeration costs O(T N^T) time (growth in N at T = 4)",
-    source=Source(
-        SEED_004,
-        "Q2.2.e (naive approach)",
-        quote="the total computation for all the probabilities would give rise to an exponential time "
-        "complexity of O(TN^T)",
+    source=S4_Q2_2E.at("(naive approach)").quote(
+        "the total computation for all the probabilities would give rise to an exponential time "
+        "complexity of O(TN^T)"
     ),
     statement=r"\text{time}(\text{naive}) = O(T N^T)",
     expected=Verdict.HOLDS,
@@ -158,10 +146,8 @@ complexity(
     grid={"N": [2, 3, 4, 5, 6]},
     stated={"N": 3},
     title="Naive search keeping all sequences needs O(T N^T) memory (growth in N at T = 3)",
-    source=Source(
-        SEED_004,
-        "Q2.2.e (naive approach)",
-        quote="we need to keep all N^T probabilities … so it'll consume O(N^T)+O(N^T×T)=O(TN^T)",
+    source=S4_Q2_2E.at("(naive approach)").quote(
+        "we need to keep all N^T probabilities … so it'll consume O(N^T)+O(N^T×T)=O(TN^T)"
     ),
     statement=r"\text{memory}(\text{naive, keep all}) = O(T N^T)",
     expected=Verdict.HOLDS,
@@ -179,11 +165,9 @@ complexity(
     grid={"N": [2, 4, 8, 16], "T": [8, 16, 32, 64]},
     stated={"N": 0, "T": 1},
     title="Enumerating sequences by index, keeping only the best so far, needs O(T) memory",
-    source=Source(
-        SEED_004,
-        "Q2.2.e (after the table)",
-        quote="In this case, the space complexity of the naive approach would just be O(T) so Viterbi will "
-        "only be advantageous only in terms of time complexity",
+    source=S4_Q2_2E.at("(after the table)").quote(
+        "In this case, the space complexity of the naive approach would just be O(T) so Viterbi will "
+        "only be advantageous only in terms of time complexity"
     ),
     statement=r"\text{memory}(\text{naive, by index}) = O(T)",
     expected=Verdict.HOLDS,

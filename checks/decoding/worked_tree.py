@@ -10,7 +10,7 @@ rationals, so a mismatch is a mismatch. Missing branches are absent (log-probabi
 import sympy as sp
 
 import checks.decoding._helpers as dec
-from checks._vocab.sources import SEED_004
+from checks._vocab.sources import S4_Q2_4A, S4_Q2_4B, S4_Q2_4C, S4_Q2_4D, SEED_004
 from checks.decoding._tree import tree_children, tree_greedy, tree_joint, tree_paths
 from lemmacheck import Source, Verdict, value
 
@@ -44,11 +44,9 @@ value(
         "square": [_ll("-9.3"), _ll("-9.6")],
     },
     title="The joint log-likelihoods of the 8 leaves, grouped by last word (the lists inside δ₃'s max)",
-    source=Source(
-        SEED_004,
-        "Q2.4.a",
-        quote="δ3(ellipse) = max{−8.5, −9.7} … δ3(rectangle) = max{−8.2, −9.1} … δ3(circle) = max{−9.4, "
-        "−9.4} … δ3(square) = max{−9.3, −9.6}",
+    source=S4_Q2_4A.quote(
+        "δ3(ellipse) = max{−8.5, −9.7} … δ3(rectangle) = max{−8.2, −9.1} … δ3(circle) = max{−9.4, "
+        "−9.4} … δ3(square) = max{−9.3, −9.6}"
     ),
     statement=r"\{\log p(\boldsymbol w_{1:3}) : w_3 = \cdot\} = "
     r"\{-8.5,-9.7\},\{-8.2,-9.1\},\{-9.4,-9.4\},\{-9.3,-9.6\}",
@@ -68,11 +66,7 @@ value(
     computed=delta3,
     stated={"ellipse": _ll("-8.5"), "rectangle": _ll("-8.2"), "circle": _ll("-9.4"), "square": _ll("-9.3")},
     title="δ₃ (in log space) for the four words at position 3",
-    source=Source(
-        SEED_004,
-        "Q2.4.a",
-        quote="δ3(ellipse) = −8.5, δ3(rectangle) = −8.2, δ3(circle) = −9.4, δ3(square) = −9.3",
-    ),
+    source=S4_Q2_4A.quote("δ3(ellipse) = −8.5, δ3(rectangle) = −8.2, δ3(circle) = −9.4, δ3(square) = −9.3"),
     statement=r"\log\delta_3 = (\text{ellipse}: -8.5,\ \text{rectangle}: -8.2,\ \text{circle}: -9.4,\ "
     r"\text{square}: -9.3)",
     expected=Verdict.PROVED,
@@ -90,11 +84,9 @@ value(
     computed=map_sequence,
     stated={"sequence": ["<BOS>", "the", "green", "rectangle"], "log-likelihood": _ll("-8.2")},
     title="The most likely sequence w*₀:₃ = <BOS>, the, green, rectangle with log-likelihood −8.2",
-    source=Source(
-        SEED_004,
-        "Q2.4.a",
-        quote="This leaves us with w_3^* = arg max_j δ_3(j) = rectangle. Tracing back this leaf to the "
-        "root, we get: w_{0:3}^* = {<BOS>, the, green, rectangle}",
+    source=S4_Q2_4A.quote(
+        "This leaves us with w_3^* = arg max_j δ_3(j) = rectangle. Tracing back this leaf to the "
+        "root, we get: w_{0:3}^* = {<BOS>, the, green, rectangle}"
     ),
     statement=r"\boldsymbol w^\star_{0:3} = (\langle BOS\rangle, \text{the}, \text{green}, "
     r"\text{rectangle}),\ \log p(\boldsymbol w^\star_{1:3}) = -8.2",
@@ -123,11 +115,9 @@ value(
         "log-likelihood": _ll("-9.1"),
     },
     title="Greedy decoding: the, red, rectangle with log-likelihood −9.1",
-    source=Source(
-        SEED_004,
-        "Q2.4.b",
-        quote="w̄1 = argmax{−1.5, −1.8} = the, w̄2 = argmax{−3.4, −3.1} = red, w̄3 = argmax{−4.8, −4.5} = "
-        "rectangle … {the, red, rectangle}, and its log-likelihood … is −9.1",
+    source=S4_Q2_4B.quote(
+        "w̄1 = argmax{−1.5, −1.8} = the, w̄2 = argmax{−3.4, −3.1} = red, w̄3 = argmax{−4.8, −4.5} = "
+        "rectangle … {the, red, rectangle}, and its log-likelihood … is −9.1"
     ),
     statement=r"\overline{\boldsymbol w}_{1:3} = (\text{the}, \text{red}, \text{rectangle}),\ \log "
     r"p(\overline{\boldsymbol w}_{1:3}) = -9.1",
@@ -146,11 +136,8 @@ value(
     computed=beam2_step1,
     stated={"the": _ll("-1.5"), "a": _ll("-1.8")},
     title="Beam search, step 1: the two possibilities {the, a} with log-likelihoods {−1.5, −1.8}",
-    source=Source(
-        SEED_004,
-        "Q2.4.c",
-        quote="Starting from the root, there are only two possibilities: {the, a} with log-likelihoods "
-        "{−1.5, −1.8}",
+    source=S4_Q2_4C.quote(
+        "Starting from the root, there are only two possibilities: {the, a} with log-likelihoods {−1.5, −1.8}"
     ),
     statement=r"\{\text{the}: -1.5,\ \text{a}: -1.8\}",
     expected=Verdict.PROVED,
@@ -181,11 +168,9 @@ value(
         "the green": _ll("-4.9"),
     },
     title="Beam search, step 2: four candidates (three words, red twice) and their joint log-likelihoods",
-    source=Source(
-        SEED_004,
-        "Q2.4.c",
-        quote="there are three possibilities and red appearing twice, so there are four candidates … "
-        "{red(1): −4.5, blue: −4.3, red(2): −4.6, green: −4.9}",
+    source=S4_Q2_4C.quote(
+        "there are three possibilities and red appearing twice, so there are four candidates … "
+        "{red(1): −4.5, blue: −4.3, red(2): −4.6, green: −4.9}"
     ),
     statement=r"\{\text{red}^{(1)}: -4.5,\ \text{blue}: -4.3,\ \text{red}^{(2)}: -4.6,\ \text{green}: "
     r"-4.9\}",
@@ -216,9 +201,7 @@ value(
         {"sequence": ["a", "red"], "log-likelihood": _ll("-4.6")},
     ],
     title="Beam search B = 2, beams after step 2 (as written: a red → −4.6)",
-    source=Source(
-        SEED_004, "Q2.4.c", quote="b_1: a blue → log-likelihood= −4.3  b_2: a red → log-likelihood= −4.6"
-    ),
+    source=S4_Q2_4C.quote("b_1: a blue → log-likelihood= −4.3  b_2: a red → log-likelihood= −4.6"),
     statement=r"b_1 = (\text{a}, \text{blue}): -4.3,\quad b_2 = (\text{a}, \text{red}): -4.6",
     expected=Verdict.REFUTED,
     notes="'a red' has log-likelihood −4.5 (red(1) in the document's own list); −4.6 is 'the red'. The "
@@ -234,7 +217,7 @@ value(
         {"sequence": ["a", "red"], "log-likelihood": _ll("-4.5")},
     ],
     title="Corrected: beams after step 2 are a blue (−4.3) and a red (−4.5)",
-    source=Source(SEED_004, "Q2.4.c (corrected)"),
+    source=S4_Q2_4C.at("(corrected)").cite(),
     statement=r"b_1 = (\text{a}, \text{blue}): -4.3,\quad b_2 = (\text{a}, \text{red}): -4.5",
     expected=Verdict.PROVED,
     corrects="tree.beam2_step2",
@@ -253,11 +236,9 @@ value(
     computed=step3_options,
     stated={"a blue": ["ellipse", "square"], "a red": ["circle", "rectangle"]},
     title="Beam search B = 2, step 3: the continuations of each beam (as written: a red → circle, rectangle)",
-    source=Source(
-        SEED_004,
-        "Q2.4.c",
-        quote="For the first beam there are two options: {ellipse, square}, and for the second beam there "
-        "are two options: {circle, rectangle}",
+    source=S4_Q2_4C.quote(
+        "For the first beam there are two options: {ellipse, square}, and for the second beam there "
+        "are two options: {circle, rectangle}"
     ),
     statement=r"\text{a blue} \to \{\text{ellipse}, \text{square}\},\quad \text{a red} \to "
     r"\{\text{circle}, \text{rectangle}\}",
@@ -273,7 +254,7 @@ value(
     computed=step3_options,
     stated={"a blue": ["ellipse", "square"], "a red": ["circle", "square"]},
     title="Corrected: the continuations are a blue → {ellipse, square}, a red → {circle, square}",
-    source=Source(SEED_004, "Q2.4.c (corrected from the document's own candidate list)"),
+    source=S4_Q2_4C.at("(corrected from the document's own candidate list)").cite(),
     statement=r"\text{a blue} \to \{\text{ellipse}, \text{square}\},\quad \text{a red} \to "
     r"\{\text{circle}, \text{square}\}",
     expected=Verdict.PROVED,
@@ -299,11 +280,9 @@ value(
         "a red square": _ll("-9.6"),
     },
     title="Beam search B = 2, step 3: the four candidates and their log-likelihoods",
-    source=Source(
-        SEED_004,
-        "Q2.4.c",
-        quote="b_1: a,blue ellipse → −9.7 ✓b_2: a,blue square → −9.3 ✓b_3: a,red circle → −9.4 b_4: a,red "
-        "square → −9.6",
+    source=S4_Q2_4C.quote(
+        "b_1: a,blue ellipse → −9.7 ✓b_2: a,blue square → −9.3 ✓b_3: a,red circle → −9.4 b_4: a,red "
+        "square → −9.6"
     ),
     statement=r"\{\text{a blue ellipse}: -9.7,\ \text{a blue square}: -9.3,\ \text{a red circle}: -9.4,\ "
     r"\text{a red square}: -9.6\}",
@@ -329,11 +308,9 @@ value(
     computed=beam2_final,
     stated=BEAM2_RESULT,
     title="Beam search B = 2 result: a blue square (−9.3) and a red circle (−9.4)",
-    source=Source(
-        SEED_004,
-        "Q2.4.c",
-        quote="w_{1:3}^{(1)}: a,blue,square → log-likelihood= −9.3  w_{1:3}^{(2)}: a,red,circle → "
-        "log-likelihood= −9.4",
+    source=S4_Q2_4C.quote(
+        "w_{1:3}^{(1)}: a,blue,square → log-likelihood= −9.3  w_{1:3}^{(2)}: a,red,circle → "
+        "log-likelihood= −9.4"
     ),
     statement=r"\boldsymbol w^{(1)}_{1:3} = (\text{a}, \text{blue}, \text{square}): -9.3,\quad \boldsymbol "
     r"w^{(2)}_{1:3} = (\text{a}, \text{red}, \text{circle}): -9.4",
@@ -380,10 +357,8 @@ value(
     computed=beam_width4,
     stated={"sequence": ["the", "green", "rectangle"], "log-likelihood": _ll("-8.2")},
     title="A beam width of 4 recovers the exact solution",
-    source=Source(
-        SEED_004,
-        "Q2.4.d",
-        quote="In this problem it can be easily seen that a beam width of 4 could recover the exact solution",
+    source=S4_Q2_4D.quote(
+        "In this problem it can be easily seen that a beam width of 4 could recover the exact solution"
     ),
     statement=r"B = 4:\ \boldsymbol w^{(1)}_{1:3} = \boldsymbol w^\star_{1:3}",
     expected=Verdict.PROVED,
@@ -403,7 +378,7 @@ value(
     computed=min_beam_width,
     stated=4,
     title="The smallest beam width that recovers the exact answer is 4",
-    source=Source(SEED_004, "Q2.4.d", quote="a beam width of 4 could recover the exact solution"),
+    source=S4_Q2_4D.quote("a beam width of 4 could recover the exact solution"),
     statement=r"\min\{B : \boldsymbol w^{(1)}_{1:3}(B) = \boldsymbol w^\star_{1:3}\} = 4",
     expected=Verdict.PROVED,
     notes="The document says 4 suffices; we also check it is the smallest: with B = 3 the step-2 "

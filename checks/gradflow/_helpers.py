@@ -13,7 +13,7 @@ import numpy as np
 
 from checks._vocab.activations import act, dact
 from checks._vocab.linalg import matvec, op_norm
-from lemmacheck import Array, Tolerance
+from lemmacheck import Array, Tolerance, tolerance_for
 
 FD_JACOBIAN_TOL = Tolerance(
     rtol=1e-5,
@@ -23,8 +23,12 @@ FD_JACOBIAN_TOL = Tolerance(
     "shrinks as a candidate is settled",
 )
 
+#: the tolerance policy's float64 rtol, for properties that compare whole arrays (a relation gets it from
+#: the engine)
+POLICY_RTOL = tolerance_for().rtol
 
-def relatively_equal(xp, a, b, rtol=1e-9):
+
+def relatively_equal(xp, a, b, rtol=POLICY_RTOL):
     """True where arrays a, b (batch, ...) agree to ``rtol`` relative to their size: max|a − b| ≤
     rtol·(max|a| + max|b|), no absolute floor.  For properties that compare whole vectors or matrices (a
     relation compares one scalar per instance); the default is the policy's float64 rtol, and a failing

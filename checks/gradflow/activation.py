@@ -8,9 +8,9 @@ are not invertible: the identity needs no inverse, but the argument of seeds 002
 
 from checks._vocab.activations import SUP_D1
 from checks._vocab.activations import act as apply_act
-from checks._vocab.sources import SEED_002, SEED_003, SEED_004
+from checks._vocab.sources import S2_Q1, S3_Q5, S4_Q1_1
 from checks.gradflow._helpers import relatively_equal, run_g, run_h
-from lemmacheck import Array, Source, Verdict, prop
+from lemmacheck import Array, Verdict, prop
 
 ALL_ACTS = list(SUP_D1)
 INVERTIBLE_ACTS = ["tanh", "sigmoid", "softplus", "softsign"]
@@ -33,11 +33,9 @@ def _g_matches_sigma_h(xp, W, U, b, X, h0, act_name):
     gs = run_g(xp, W, U, b, X, apply_act(xp, act_name, h0), act_name)
     ok = None
     for h, g in zip(hs, gs, strict=False):
-        s = apply_act(xp, act_name, h)
         # rounding differs between the two recurrences: the policy's rtol, relative to the size of the
         # states and with no absolute floor, so states near 0 are compared as strictly as large ones
-        scale = xp.max(xp.abs(h), axis=-1) + xp.max(xp.abs(s), axis=-1)
-        step_ok = xp.max(xp.abs(g - s), axis=-1) <= 1e-9 * scale
+        step_ok = relatively_equal(xp, g, apply_act(xp, act_name, h))
         ok = step_ok if ok is None else (ok & step_ok)
     return ok
 
@@ -47,9 +45,7 @@ def _g_matches_sigma_h(xp, W, U, b, X, h0, act_name):
     "act.s002.g_eq_sigma_h",
     **BOTH_RECURRENCES,
     title="g_t = sigma(h_t) relates the two recurrences (seed 002)",
-    source=Source(
-        SEED_002, "Question 1, part 1", quote="We can express g_t in terms of h_t by : g_t = \\sigma(h_t)"
-    ),
+    source=S2_Q1.at("part 1").quote("We can express g_t in terms of h_t by : g_t = \\sigma(h_t)"),
     statement=r"h_t = W\sigma(h_{t-1}) + Ux_t + b,\ g_t = \sigma(Wg_{t-1} + Ux_t + b),\ g_{t-1} = "
     r"\sigma(h_{t-1}) \implies g_t = \sigma(h_t)",
     expected=Verdict.PROVED,
@@ -66,11 +62,8 @@ def _g_matches_sigma_h(xp, W, U, b, X, h0, act_name):
     "act.s003.identification",
     **BOTH_RECURRENCES,
     title="setting g_t = sigma(h_t) for all t makes the recurrences equivalent (seed 003)",
-    source=Source(
-        SEED_003,
-        "Question 5, part 1",
-        quote="setting \\forall t, g_t = \\sigma(h_t) suffices to make the recurrence for h_t and g_t "
-        "equivalent",
+    source=S3_Q5.at("part 1").quote(
+        "setting \\forall t, g_t = \\sigma(h_t) suffices to make the recurrence for h_t and g_t equivalent"
     ),
     statement=r"\forall t,\ g_t = \sigma(h_t)\ \text{makes}\ h_t = W\sigma(h_{t-1}) + Ux_t + b\ "
     r"\text{and}\ g_t = \sigma(Wg_{t-1} + Ux_t + b)\ \text{equivalent}",
@@ -86,11 +79,9 @@ def _g_matches_sigma_h(xp, W, U, b, X, h0, act_name):
     "act.s004.induction",
     **BOTH_RECURRENCES,
     title="induction step h_t = W g_{t-1} + U x_t + b, hence sigma(h_t) = g_t (seed 004)",
-    source=Source(
-        SEED_004,
-        "Question 1.1",
-        quote="h_t = W g_{t-1} + U x_t + b ... Now using the equation for g_t for the right hand side, we "
-        "will get: \\sigma(h_t) = g_t",
+    source=S4_Q1_1.quote(
+        "h_t = W g_{t-1} + U x_t + b ... Now using the equation for g_t for the right hand side, we "
+        "will get: \\sigma(h_t) = g_t"
     ),
     statement=r"h_t = W\sigma(W\sigma(h_{t-2}) + Ux_{t-1} + b) + Ux_t + b = Wg_{t-1} + Ux_t + b,\ "
     r"\sigma(h_t) = g_t",
@@ -109,11 +100,8 @@ def g_eq_sigma_h(xp, W, U, b, X, h0, act):
     inputs=RNN_INPUTS,
     dims={"n": [1, 2, 4], "T": [1, 3], "act": INVERTIBLE_ACTS},
     title="'we need to show g_t = sigma^{-1}(h_t)' (seed 002, as written)",
-    source=Source(
-        SEED_002,
-        "Question 1, part 1",
-        quote="Then we need to show that the relationship also holds for time step t : g_t = "
-        "\\sigma^{-1}(h_t)",
+    source=S2_Q1.at("part 1").quote(
+        "Then we need to show that the relationship also holds for time step t : g_t = \\sigma^{-1}(h_t)"
     ),
     statement=r"g_t = \sigma^{-1}(h_t)",
     expected=Verdict.REFUTED,
@@ -148,10 +136,8 @@ PAIRS = {"inputs": PAIR_INPUTS, "dims": PAIR_DIMS}
     "act.s002.inverse_step",
     **PAIRS,
     title="g_{t-1} = sigma(h_{t-1}) 'that is' sigma^{-1}(g_{t-1}) = h_{t-1} (seed 002)",
-    source=Source(
-        SEED_002,
-        "Question 1, part 1",
-        quote="that is \\sigma^{-1}(g_{t-1}) = h_{t-1}, where \\sigma^{-1} is inverse activation function",
+    source=S2_Q1.at("part 1").quote(
+        "that is \\sigma^{-1}(g_{t-1}) = h_{t-1}, where \\sigma^{-1} is inverse activation function"
     ),
     statement=r"g_{t-1} = \sigma(h_{t-1}) \iff \sigma^{-1}(g_{t-1}) = h_{t-1}",
     expected=Verdict.REFUTED,
@@ -166,9 +152,7 @@ PAIRS = {"inputs": PAIR_INPUTS, "dims": PAIR_DIMS}
     "act.s003.eq21_inverse",
     **PAIRS,
     title="(20) => (21): sigma^{-1}(g_t) = W g_{t-1} + U x_t + b (seed 003)",
-    source=Source(
-        SEED_003, "Question 5, part 1, eq. (21)", quote="\\sigma^{-1}(g_t) = Wg_{t-1} + Ux_t + b (21)"
-    ),
+    source=S3_Q5.at("part 1, eq. (21)").quote("\\sigma^{-1}(g_t) = Wg_{t-1} + Ux_t + b (21)"),
     statement=r"g_t = \sigma(Wg_{t-1} + Ux_t + b) \implies \sigma^{-1}(g_t) = Wg_{t-1} + Ux_t + b",
     expected=Verdict.REFUTED,
     same_as=("act.s002.inverse_step",),

@@ -2,8 +2,8 @@
 "σ(h_{t-1}))."""
 
 from checks._vocab.activations import act, dact
-from checks._vocab.sources import SEED_003
-from lemmacheck import Array, Source, Verdict, prop
+from checks._vocab.sources import S3_Q5
+from lemmacheck import Array, Verdict, prop
 
 _EQUIV = (
     "we are tempted to write \\forall t, h_t = \\sigma^{-1}(g_t) and g_{t-1} = \\sigma(h_{t-1}). Those two "
@@ -28,7 +28,7 @@ def _same_image_same_point(xp, h, other, name):
     "act.s003.conditions_equivalent",
     title="'Those two conditions being equivalent': h = σ⁻¹(g) ⟺ σ(h) = g, for the activations of "
     "the question",
-    source=Source(SEED_003, "Question 5, part 1", quote=_EQUIV),
+    source=S3_Q5.at("part 1").quote(_EQUIV),
     statement=r"h_t = \sigma^{-1}(g_t)\ \forall t \iff g_{t-1} = \sigma(h_{t-1})\ \forall t",
     expected=Verdict.REFUTED,
     inputs=PAIRS,
@@ -50,7 +50,7 @@ def conditions_equivalent_003(xp, h, other, act):
 @prop(
     "act.s003.conditions_equivalent_injective",
     title="Corrected: for an injective σ (tanh, sigmoid, softplus) the two conditions are equivalent",
-    source=Source(SEED_003, "Question 5, part 1 (corrected: σ injective)", quote=_EQUIV),
+    source=S3_Q5.at("part 1 (corrected: σ injective)").quote(_EQUIV),
     statement=r"\sigma \text{ injective}:\ h = \sigma^{-1}(g) \iff \sigma(h) = g",
     expected=Verdict.HOLDS,
     corrects="act.s003.conditions_equivalent",

@@ -11,9 +11,9 @@ recursions under test; the document's Jacobians are in denominator layout.
 
 from checks._vocab.fd import fd_jacobian
 from checks._vocab.linalg import matvec
-from checks._vocab.sources import SEED_003
+from checks._vocab.sources import S3_Q6
 from checks.gradflow._helpers import FD_JACOBIAN_TOL, JACOBIAN_PROBES, probes, relatively_equal
-from lemmacheck import Array, Source, Verdict, identity, prop
+from lemmacheck import Array, Verdict, identity, prop
 
 BI_INPUTS = {
     "Wf": Array("n", 2, scale=(0.1, 2.0)),
@@ -115,7 +115,7 @@ EQ32_TEX = (
     "birnn.s003.eq31_every",
     **BIRNN,
     title="(26)/(31) forward recursion, loss reading every time step (as written)",
-    source=Source(SEED_003, "Question 6, part 2, eq. (26) and (31)", quote=EQ31_QUOTE),
+    source=S3_Q6.at("part 2, eq. (26) and (31)").quote(EQ31_QUOTE),
     statement=EQ31_TEX + r",\quad L = \sum_t \ell_t(h_t^{(f)}, h_t^{(b)}),\ 1 \le t < T",
     expected=Verdict.REFUTED,
     notes="(26) asserts that L depends on h_t^(f) only through h_{t+1}^(f). When the loss reads every step "
@@ -130,7 +130,7 @@ def eq31_every(xp, **inputs):
     "birnn.s003.eq31_last",
     **BIRNN,
     title="(26)/(31) forward recursion, loss reading only the last step",
-    source=Source(SEED_003, "Question 6, part 2, eq. (26) and (31)", quote=EQ31_QUOTE),
+    source=S3_Q6.at("part 2, eq. (26) and (31)").quote(EQ31_QUOTE),
     statement=EQ31_TEX + r",\quad L = \ell_T(h_T^{(f)}, h_T^{(b)}),\ 1 \le t < T",
     expected=Verdict.PROVED,
     notes="Exact here: for t < T, h_t^(f) reaches L only through h_{t+1}^(f). SymPy proves it for n = 1, T "
@@ -144,7 +144,7 @@ def eq31_last(xp, **inputs):
     "birnn.s003.eq32_every",
     **BIRNN,
     title="(27)/(32) backward recursion, loss reading every time step (as written)",
-    source=Source(SEED_003, "Question 6, part 2, eq. (27) and (32)", quote=EQ32_QUOTE),
+    source=S3_Q6.at("part 2, eq. (27) and (32)").quote(EQ32_QUOTE),
     statement=EQ32_TEX + r",\quad L = \sum_t \ell_t,\ 1 < t \le T",
     expected=Verdict.REFUTED,
     notes="Same omission as (31): the direct term d l_t/d h_t^(b) is missing "
@@ -158,7 +158,7 @@ def eq32_every(xp, **inputs):
     "birnn.s003.eq32_last",
     **BIRNN,
     title="(27)/(32) backward recursion, loss reading only the last step",
-    source=Source(SEED_003, "Question 6, part 2, eq. (27) and (32)", quote=EQ32_QUOTE),
+    source=S3_Q6.at("part 2, eq. (27) and (32)").quote(EQ32_QUOTE),
     statement=EQ32_TEX + r",\quad L = \ell_T(h_T^{(f)}, h_T^{(b)}),\ 1 < t \le T",
     expected=Verdict.REFUTED,
     notes="With L = l_T the backward states h_t^(b), t < T, do not reach the loss at all (both sides are 0 "
@@ -175,7 +175,7 @@ def eq32_last(xp, **inputs):
     **BIRNN_EITHER_LOSS,
     title="forward recursion with the direct term: grad_{h_t^(f)} L = d l_t/d h_t^(f) + U^(f)T "
     "diag(h_{t+1}(1-h_{t+1})) grad_{h_{t+1}^(f)} L",
-    source=Source(SEED_003, "Question 6, part 2, eq. (31) (corrected)"),
+    source=S3_Q6.at("part 2, eq. (31) (corrected)").cite(),
     statement=r"\nabla_{h_t^{(f)}}L = \frac{\partial \ell_t}{\partial h_t^{(f)}} + "
     + EQ31_TEX.split("= ", 1)[1],
     expected=Verdict.HOLDS,
@@ -191,7 +191,7 @@ def forward_corrected(xp, loss, **inputs):
     **BIRNN_EITHER_LOSS,
     title="backward recursion with the direct term: grad_{h_t^(b)} L = d l_t/d h_t^(b) + U^(b)T "
     "diag(h_{t-1}(1-h_{t-1})) grad_{h_{t-1}^(b)} L",
-    source=Source(SEED_003, "Question 6, part 2, eq. (32) (corrected)"),
+    source=S3_Q6.at("part 2, eq. (32) (corrected)").cite(),
     statement=r"\nabla_{h_t^{(b)}}L = \frac{\partial \ell_t}{\partial h_t^{(b)}} + "
     + EQ32_TEX.split("= ", 1)[1],
     expected=Verdict.HOLDS,
@@ -218,11 +218,9 @@ STEP_INPUTS = {
     tol=FD_JACOBIAN_TOL,
     title="(28)-(30): dh_{t+1}/dh_t = (df/dh_t)(dh_{t+1}/df) = U^(f)T diag(h_{t+1}(1 - h_{t+1})) "
     "(denominator layout)",
-    source=Source(
-        SEED_003,
-        "Question 6, part 2, eq. (28)-(30)",
-        quote="\\frac{\\partial f^{(f)}}{\\partial h_t^{(f)}} = U^{(f)T} (28) ... = "
-        "\\text{diag}\\left(h_{t+1}^{(f)} \\odot (I - h_{t+1}^{(f)})\\right) (30)",
+    source=S3_Q6.at("part 2, eq. (28)-(30)").quote(
+        "\\frac{\\partial f^{(f)}}{\\partial h_t^{(f)}} = U^{(f)T} (28) ... = "
+        "\\text{diag}\\left(h_{t+1}^{(f)} \\odot (I - h_{t+1}^{(f)})\\right) (30)"
     ),
     statement=r"\frac{\partial f^{(f)}}{\partial h_t^{(f)}}\frac{\partial h_{t+1}^{(f)}}{\partial f^{(f)}} "
     r"= U^{(f)\top}\,\mathrm{diag}\big(\sigma(f)\odot(1-\sigma(f))\big) = U^{(f)\top}\,\mathrm{diag}"
@@ -248,13 +246,11 @@ def eq28_30(xp, Wf, Uf, x_next, h_t, c, d):
     inputs=STEP_INPUTS,
     dims={"n": [1, 2, 3, 5]},
     title="(29)->(30) as written: sigma(f^(f)(x_t, h_t^(f))) = h_{t+1}^(f)",
-    source=Source(
-        SEED_003,
-        "Question 6, part 2, eq. (29)-(30)",
-        quote="\\frac{\\partial h_{t+1}^{(f)}}{\\partial f^{(f)}(x_t, h_t^{(f)})} = ... = "
+    source=S3_Q6.at("part 2, eq. (29)-(30)").quote(
+        "\\frac{\\partial h_{t+1}^{(f)}}{\\partial f^{(f)}(x_t, h_t^{(f)})} = ... = "
         "\\text{diag}\\left(\\sigma(f^{(f)}(x_t, h_t^{(f)})) \\odot (I - \\sigma(f^{(f)}(x_t, "
         "h_t^{(f)})))\\right) (29) = \\text{diag}\\left(h_{t+1}^{(f)} \\odot (I - h_{t+1}^{(f)})\\right) "
-        "(30)",
+        "(30)"
     ),
     statement=r"\sigma\big(f^{(f)}(x_t, h_t^{(f)})\big) = h_{t+1}^{(f)} = \sigma\big(f^{(f)}(x_{t+1}, "
     r"h_t^{(f)})\big)",

@@ -12,9 +12,9 @@ import sympy as sp
 
 from checks._vocab.fd import quadratic_directional
 from checks._vocab.linalg import matvec
-from checks._vocab.sources import SEED_003
+from checks._vocab.sources import S3_Q2
 from checks.gradflow._helpers import bernoulli_masks, relatively_equal
-from lemmacheck import Array, Scalar, Source, Verdict, identity, prop, value
+from lemmacheck import Array, Scalar, Verdict, identity, prop, value
 
 SMALL_DIMS = {"n": [1, 2, 3], "d": [1, 2]}
 
@@ -101,11 +101,8 @@ SOLVE_RTOL = 1e-7
     relations=("=", "=", "="),
     labels=("(14) squared norm as inner product", "(15) expand", "(16) linearity of E_R"),
     title="(13)-(16): E_R||(R.X)w - y||^2 = w^T E[(R.X)^T(R.X)] w - 2 y^T E[R.X] w + y^T y",
-    source=Source(
-        SEED_003,
-        "Question 2, part 2, eq. (13)-(16)",
-        quote="= w^T \\mathbb{E}_R[(R \\odot X)^T (R \\odot X)]w - 2y^T \\mathbb{E}_R[R \\odot X]w + y^T y "
-        "(16)",
+    source=S3_Q2.at("part 2, eq. (13)-(16)").quote(
+        "= w^T \\mathbb{E}_R[(R \\odot X)^T (R \\odot X)]w - 2y^T \\mathbb{E}_R[R \\odot X]w + y^T y (16)"
     ),
     statement=r"\mathbb{E}_R\|(R\odot X)w - y\|_2^2 = \mathbb{E}_R[((R\odot X)w-y)^\top((R\odot X)w-y)] = "
     r"\mathbb{E}_R[w^\top(R\odot X)^\top(R\odot X)w - 2y^\top(R\odot X)w + y^\top y] = "
@@ -133,11 +130,9 @@ def eq13_16(xp, X, w, y, p):
     "dropout.s003.mask_mean",
     **SMALL_DESIGN,
     title="E_R[R.X] = pX",
-    source=Source(
-        SEED_003,
-        "Question 2, part 2",
-        quote="\\mathbb{E}_R[R \\odot X]_{ij} = \\mathbb{E}_R[R_{ij}x_{ij}] = px_{ij} ... And then, "
-        "\\mathbb{E}_R[R \\odot X] = pX",
+    source=S3_Q2.at("part 2").quote(
+        "\\mathbb{E}_R[R \\odot X]_{ij} = \\mathbb{E}_R[R_{ij}x_{ij}] = px_{ij} ... And then, "
+        "\\mathbb{E}_R[R \\odot X] = pX"
     ),
     statement=r"\mathbb{E}_R[R\odot X] = pX",
     expected=Verdict.HOLDS,
@@ -151,11 +146,9 @@ def mask_mean(xp, X, p):
     "dropout.s003.mask_gram",
     **SMALL_DESIGN,
     title="E_R[(R.X)^T(R.X)] = p^2 X^T X + p(1-p) I_d.(X^T X), using E[R_ki R_kj] = p^2 (i != j), p (i = j)",
-    source=Source(
-        SEED_003,
-        "Question 2, part 2",
-        quote="\\mathbb{E}_R[(R \\odot X)^T(R \\odot X)] = p^2 X^T X + p(1-p) \\underbrace{I_d \\odot (X^T "
-        "X)}_{=\\Gamma^2}",
+    source=S3_Q2.at("part 2").quote(
+        "\\mathbb{E}_R[(R \\odot X)^T(R \\odot X)] = p^2 X^T X + p(1-p) \\underbrace{I_d \\odot (X^T "
+        "X)}_{=\\Gamma^2}"
     ),
     statement=r"\mathbb{E}_R[(R\odot X)^\top(R\odot X)] = p^2X^\top X + p(1-p)\,I_d\odot(X^\top X),\quad "
     r"\mathbb{E}[R_{ki}R_{kj}] = p^2\ (i\ne j),\ p = p^2 + p(1-p)\ (i = j)",
@@ -174,11 +167,9 @@ def mask_gram(xp, X, p):
     relations=("=", "="),
     labels=("(16) with the mask moments", "complete the square"),
     title="E_R[L(w)] = ||y - pXw||^2 + p(1-p)||Gamma w||^2, Gamma^2 = diag(X^T X)",
-    source=Source(
-        SEED_003,
-        "Question 2, part 2",
-        quote="= \\underbrace{p^2 w^T X^T X w - 2py^T Xw + y^T y}_{=\\|y-pXw\\|_2^2} + "
-        "\\underbrace{p(1-p)w^T \\Gamma^2 w}_{=p(1-p)\\|\\Gamma w\\|_2^2}",
+    source=S3_Q2.at("part 2").quote(
+        "= \\underbrace{p^2 w^T X^T X w - 2py^T Xw + y^T y}_{=\\|y-pXw\\|_2^2} + "
+        "\\underbrace{p(1-p)w^T \\Gamma^2 w}_{=p(1-p)\\|\\Gamma w\\|_2^2}"
     ),
     statement=r"\mathbb{E}_R[L(w)] = w^\top[p^2X^\top X + p(1-p)\Gamma^2]w - 2py^\top Xw + y^\top y = \|y "
     r"- pXw\|_2^2 + p(1-p)\|\Gamma w\|_2^2",
@@ -210,10 +201,8 @@ def expected_loss_by_rows(xp, X, w, y, p):
     inputs=DESIGN,
     dims={"n": [3, 6, 10], "d": [3, 4, 6]},
     title="E_R[L(w)] = ||y - pXw||^2 + p(1-p)||Gamma w||^2 for larger n, d (exact, row by row)",
-    source=Source(
-        SEED_003,
-        "Question 2, part 2",
-        quote="\\mathbb{E}_R[L(w)] = ... \\|y-pXw\\|_2^2 ... + p(1-p)\\|\\Gamma w\\|_2^2",
+    source=S3_Q2.at("part 2").quote(
+        "\\mathbb{E}_R[L(w)] = ... \\|y-pXw\\|_2^2 ... + p(1-p)\\|\\Gamma w\\|_2^2"
     ),
     statement=r"\mathbb{E}_R\|(R\odot X)w - y\|_2^2 = \|y - pXw\|_2^2 + p(1-p)\|\Gamma w\|_2^2",
     expected=Verdict.HOLDS,
@@ -233,10 +222,8 @@ def expected_loss_rows(xp, X, w, y, p):
     "dropout.s003.convex",
     **DESIGN_GRID,
     title="X^T X and Gamma^2 are PSD, so E_R[L(w)] is convex in w",
-    source=Source(
-        SEED_003,
-        "Question 2, part 3",
-        quote="As we have X^T X and \\Gamma^2 are semi-definite positive, \\mathbb{E}_R[L(w)] is convex in w",
+    source=S3_Q2.at("part 3").quote(
+        "As we have X^T X and \\Gamma^2 are semi-definite positive, \\mathbb{E}_R[L(w)] is convex in w"
     ),
     statement=r"\nabla_w^2\,\mathbb{E}_R[L(w)] = 2p^2X^\top X + 2p(1-p)\Gamma^2 \succeq 0",
     expected=Verdict.HOLDS,
@@ -260,7 +247,7 @@ def _grad_formula(xp, X, w, y, p):
     inputs=DESIGN | {"v": Array("d", scale=(0.1, 10.0))},
     dims=SMALL_DIMS,
     title="d E_R[L]/dw = 2p^2 X^T X w - 2p X^T y + 2p(1-p) Gamma^2 w",
-    source=Source(SEED_003, "Question 2, part 3", quote="0 = 2p^2 X^T X w - 2pX^T y + 2p(1-p)\\Gamma^2 w"),
+    source=S3_Q2.at("part 3").quote("0 = 2p^2 X^T X w - 2pX^T y + 2p(1-p)\\Gamma^2 w"),
     statement=r"\frac{\partial\,\mathbb{E}_R[L(w)]}{\partial w} = 2p^2X^\top Xw - 2pX^\top y + "
     r"2p(1-p)\Gamma^2w",
     expected=Verdict.PROVED,
@@ -285,11 +272,9 @@ def _w_dropout(xp, X, y, p):
     **DESIGN_GRID,
     title="gradient = 0 <=> X^T y = (pX^T X + (1-p)Gamma^2)w <=> (X^T X + ((1-p)/p) Gamma^2)^{-1} X^T y = "
     "p w",
-    source=Source(
-        SEED_003,
-        "Question 2, part 3",
-        quote="\\Leftrightarrow \\left(X^T X + "
-        "\\underbrace{\\frac{(1-p)}{p}\\Gamma^2}_{=\\lambda^{dropout}}\\right)^{-1} X^T y = pw^{dropout}",
+    source=S3_Q2.at("part 3").quote(
+        "\\Leftrightarrow \\left(X^T X + "
+        "\\underbrace{\\frac{(1-p)}{p}\\Gamma^2}_{=\\lambda^{dropout}}\\right)^{-1} X^T y = pw^{dropout}"
     ),
     statement=r"\nabla_w\mathbb{E}_R[L] = 0 \iff X^\top y = (pX^\top X + (1-p)\Gamma^2)w \iff \left(X^\top "
     r"X + \tfrac{1-p}{p}\Gamma^2\right)^{-1}X^\top y = pw^{dropout}",
@@ -318,11 +303,9 @@ value(
     computed=_lambda_limits,
     stated=["oo", "0"],
     title="lim_{p->0} lambda^dropout = infinity and lim_{p->1} lambda^dropout = 0",
-    source=Source(
-        SEED_003,
-        "Question 2, part 3",
-        quote="we observe that \\lim_{p \\rightarrow 0} \\lambda^{dropout} = \\infty and \\lim_{p "
-        "\\rightarrow 1} \\lambda^{dropout} = 0",
+    source=S3_Q2.at("part 3").quote(
+        "we observe that \\lim_{p \\rightarrow 0} \\lambda^{dropout} = \\infty and \\lim_{p "
+        "\\rightarrow 1} \\lambda^{dropout} = 0"
     ),
     statement=r"\lambda^{dropout} = \frac{1-p}{p}:\ \lim_{p\to0}\lambda^{dropout} = \infty,\ "
     r"\lim_{p\to1}\lambda^{dropout} = 0",
@@ -337,11 +320,9 @@ value(
     inputs=DESIGN | {"lam": Scalar(1e-3, 1e2, log=True)},
     dims={"n": [1, 2, 4, 8], "d": [1, 2, 4]},
     title="ridge: gradient 0 <=> (X^T X + lambda I)^{-1} X^T y = w^{L2}",
-    source=Source(
-        SEED_003,
-        "Question 2, part 4",
-        quote="0 = -2X^T y + 2X^T X w + 2\\lambda^{L_2} w \\Leftrightarrow (X^T X + \\lambda^{L_2} "
-        "I_d)^{-1} X^T y = w^{L_2}",
+    source=S3_Q2.at("part 4").quote(
+        "0 = -2X^T y + 2X^T X w + 2\\lambda^{L_2} w \\Leftrightarrow (X^T X + \\lambda^{L_2} "
+        "I_d)^{-1} X^T y = w^{L_2}"
     ),
     statement=r"\nabla_w\left(\|y-Xw\|^2 + \lambda\|w\|^2\right) = -2X^\top y + 2X^\top Xw + 2\lambda w = "
     r"0 \iff w^{L_2} = (X^\top X + \lambda I_d)^{-1}X^\top y",
@@ -372,10 +353,8 @@ def _equal_column_norms(raw):
     dims={"n": [1, 2, 4, 8], "d": [1, 2, 4]},
     title="lambda^L2 and lambda^dropout play a similar role: with equal column norms c, p w^dropout = "
     "ridge with lambda = c (1-p)/p",
-    source=Source(
-        SEED_003,
-        "Question 2, part 5",
-        quote="We could say that \\lambda^{L_2} and \\lambda^{dropout} play a similar role",
+    source=S3_Q2.at("part 5").quote(
+        "We could say that \\lambda^{L_2} and \\lambda^{dropout} play a similar role"
     ),
     statement=r"\Gamma^2 = cI \implies p\,w^{dropout} = (X^\top X + c\tfrac{1-p}{p}I)^{-1}X^\top y = "
     r"w^{L_2}\big|_{\lambda^{L_2} = c(1-p)/p}",
@@ -404,11 +383,9 @@ PEN_INPUTS = {
     dims={"n": [1, 2, 3, 5]},
     title="'in dropout, due to Gamma^2, we penalize more the rows of X which have a greater norm' (as "
     "written)",
-    source=Source(
-        SEED_003,
-        "Question 2, part 5",
-        quote="in dropout, due to \\Gamma^2, we penalize more the rows of X which has a greater mass/norm, "
-        "whereas in the L_2 regularization scheme the penalization is uniform",
+    source=S3_Q2.at("part 5").quote(
+        "in dropout, due to \\Gamma^2, we penalize more the rows of X which has a greater mass/norm, "
+        "whereas in the L_2 regularization scheme the penalization is uniform"
     ),
     statement=r"\|\Gamma w\|_2^2 = \sum_i w_i^2\,\|X_{i,:}\|_2^2\quad\text{(penalty weighted by the row "
     r"norms of }X)",
@@ -427,7 +404,7 @@ def rows_penalised(xp, X, w):
     inputs={"X": Array("n", "d", scale=(0.1, 10.0)), "w": Array("d", scale=(0.1, 10.0))},
     dims={"n": [1, 2, 3, 5], "d": [1, 2, 3]},
     title="||Gamma w||^2 = sum_j w_j^2 ||X_{:,j}||^2: dropout penalises the weights of high-norm columns",
-    source=Source(SEED_003, "Question 2, part 5 (corrected: columns)"),
+    source=S3_Q2.at("part 5 (corrected: columns)").cite(),
     statement=r"\|\Gamma w\|_2^2 = w^\top(I_d\odot X^\top X)w = \sum_j w_j^2\,\|X_{:,j}\|_2^2",
     expected=Verdict.PROVED,
     corrects="dropout.s003.rows_penalised",

@@ -11,9 +11,9 @@ the study ``init.propagation``.
 import itertools
 from fractions import Fraction
 
-from checks._vocab.sources import SEED_003
+from checks._vocab.sources import S3_Q1
 from checks.gradflow._helpers import distinct_support, expect, positive_support, standardize, symmetric_law
-from lemmacheck import Array, ProbVector, Scalar, Source, Verdict, identity, prop, value
+from lemmacheck import Array, ProbVector, Scalar, Verdict, identity, prop, value
 
 SUPPORT = dict(scale=(0.1, 3.0), transform=distinct_support)
 GRID2 = list(itertools.product(range(3), repeat=2))  # the 9 configurations of two 3-point variables
@@ -47,10 +47,8 @@ EQ14_INPUTS = {
     relations=("=", "=", "="),
     labels=("(2) linearity", "(3) W independent of h", "(4) w_ij i.i.d."),
     title="(1)-(4): E[a_i] = c + sum_j E[w_ij h_j] = c + sum_j E[w_ij]E[h_j] = c + E[w_i1] sum_j E[h_j]",
-    source=Source(
-        SEED_003,
-        "Question 1, eq. (1)-(4)",
-        quote="c = -\\mathbb{E}[w_{i1}^{(t)}] \\sum_{j=1}^{d^{(t-1)}} \\mathbb{E}[h_j^{(t-1)}] (4)",
+    source=S3_Q1.at("eq. (1)-(4)").quote(
+        "c = -\\mathbb{E}[w_{i1}^{(t)}] \\sum_{j=1}^{d^{(t-1)}} \\mathbb{E}[h_j^{(t-1)}] (4)"
     ),
     statement=r"\mathbb{E}[a_i] = 0 \iff c = -\sum_j \mathbb{E}[w_{ij}h_j] = "
     r"-\sum_j\mathbb{E}[w_{ij}]\mathbb{E}[h_j] = -\mathbb{E}[w_{i1}]\sum_j\mathbb{E}[h_j]",
@@ -76,11 +74,9 @@ def eq1_4(xp, c, sw, pw, sh, ph):
     inputs={"sw": Array(3, **SUPPORT), "sh": Array(3, **SUPPORT), "pj": ProbVector(9)},
     dims={},
     title="without W independent of h, E[w h] = E[w] E[h] (step (2) -> (3)) fails",
-    source=Source(
-        SEED_003,
-        "Question 1, eq. (3) (hypothesis W^{(t)} independent of h^{(t-1)})",
-        quote="W^{(t)} \\perp h^{(t-1)} \\rightarrow \\Leftrightarrow c = - \\sum_{j=1}^{d^{(t-1)}} "
-        "\\mathbb{E}[w_{ij}^{(t)}] \\mathbb{E}[h_j^{(t-1)}] (3)",
+    source=S3_Q1.at("eq. (3) (hypothesis W^{(t)} independent of h^{(t-1)})").quote(
+        "W^{(t)} \\perp h^{(t-1)} \\rightarrow \\Leftrightarrow c = - \\sum_{j=1}^{d^{(t-1)}} "
+        "\\mathbb{E}[w_{ij}^{(t)}] \\mathbb{E}[h_j^{(t-1)}] (3)"
     ),
     statement=r"\mathbb{E}[w_{ij}h_j] = \mathbb{E}[w_{ij}]\,\mathbb{E}[h_j]\ \text{for an arbitrary joint "
     r"law of }(w_{ij}, h_j)",
@@ -103,11 +99,9 @@ def eq3_needs_independence(xp, sw, sh, pj):
     relations=("=", "="),
     labels=("(6) c is a constant", "(7) variance of a sum"),
     title="(5)-(7): V[c + sum_j w_j h_j] = V[sum_j w_j h_j] = sum_j V[w_j h_j] + 2 sum_{j1<j2} Cov",
-    source=Source(
-        SEED_003,
-        "Question 1, eq. (5)-(7)",
-        quote="1 = \\sum_{j=1}^{d^{(t-1)}} \\mathbb{V}[w_{ij}^{(t)} h_j^{(t-1)}] + 2 \\sum_{1 \\leq j_1 < "
-        "j_2 \\leq d^{(t-1)}} \\text{Cov}[...] (7)",
+    source=S3_Q1.at("eq. (5)-(7)").quote(
+        "1 = \\sum_{j=1}^{d^{(t-1)}} \\mathbb{V}[w_{ij}^{(t)} h_j^{(t-1)}] + 2 \\sum_{1 \\leq j_1 < "
+        "j_2 \\leq d^{(t-1)}} \\text{Cov}[...] (7)"
     ),
     statement=r"\mathbb{V}\Big[c + \sum_j w_{ij}h_j\Big] = \mathbb{V}\Big[\sum_j w_{ij}h_j\Big] = \sum_j "
     r"\mathbb{V}[w_{ij}h_j] + 2\sum_{j_1<j_2}\mathrm{Cov}[w_{ij_1}h_{j_1}, w_{ij_2}h_{j_2}]",
@@ -142,11 +136,9 @@ def _var_product_independent(xp, sw, pw, sh, ph):
     inputs={"sw": Array(3, **SUPPORT), "pw": ProbVector(3), "sh": Array(3, **SUPPORT), "ph": ProbVector(3)},
     dims={},
     title="V[w h] = V[w](V[h] + E[h]^2) + V[h] E[w]^2 for independent w, h (the term of (9))",
-    source=Source(
-        SEED_003,
-        "Question 1, eq. (9)",
-        quote="\\mathbb{V}[w_{ij}^{(t)}] \\left( \\mathbb{V}[h_j^{(t-1)}] + \\mathbb{E}[h_j^{(t-1)}]^2 "
-        "\\right) + \\mathbb{V}[h_j^{(t-1)}] \\mathbb{E}[w_{ij}^{(t)}]^2 (9)",
+    source=S3_Q1.at("eq. (9)").quote(
+        "\\mathbb{V}[w_{ij}^{(t)}] \\left( \\mathbb{V}[h_j^{(t-1)}] + \\mathbb{E}[h_j^{(t-1)}]^2 "
+        "\\right) + \\mathbb{V}[h_j^{(t-1)}] \\mathbb{E}[w_{ij}^{(t)}]^2 (9)"
     ),
     statement=r"w \perp h \implies \mathbb{V}[wh] = \mathbb{V}[w]\left(\mathbb{V}[h] + "
     r"\mathbb{E}[h]^2\right) + \mathbb{V}[h]\,\mathbb{E}[w]^2",
@@ -173,11 +165,9 @@ def eq9(xp, sw, pw, sh, ph):
     relations=("=", "=", "="),
     labels=("(8) covariances vanish", "(9)", "(10) E[h]=0, V[h]=1, w i.i.d."),
     title="(8)-(10): with E[h_j] = 0, V[h_j] = 1, uncorrelated h, i.i.d. w: 1 = d (V[w] + E[w]^2)",
-    source=Source(
-        SEED_003,
-        "Question 1, part 1, eq. (8)-(10)",
-        quote="1 = \\sum_{j=1}^{d^{(t-1)}} \\mathbb{V}[w_{ij}^{(t)}] + \\mathbb{E}[w_{ij}^{(t)}]^2 = "
-        "d^{(t-1)} \\left( \\mathbb{V}[w_{i1}^{(t)}] + \\mathbb{E}[w_{i1}^{(t)}]^2 \\right) (10)",
+    source=S3_Q1.at("part 1, eq. (8)-(10)").quote(
+        "1 = \\sum_{j=1}^{d^{(t-1)}} \\mathbb{V}[w_{ij}^{(t)}] + \\mathbb{E}[w_{ij}^{(t)}]^2 = "
+        "d^{(t-1)} \\left( \\mathbb{V}[w_{i1}^{(t)}] + \\mathbb{E}[w_{i1}^{(t)}]^2 \\right) (10)"
     ),
     statement=r"\mathbb{V}\Big[\sum_j w_{ij}h_j\Big] = \sum_j\mathbb{V}[w_{ij}h_j] = \sum_j "
     r"\mathbb{V}[w_{ij}](\mathbb{V}[h_j] + \mathbb{E}[h_j]^2) + \mathbb{V}[h_j]\mathbb{E}[w_{ij}]^2 = "
@@ -216,11 +206,9 @@ def eq8_10(xp, sw, pw, sh, ph1, ph2):
     dims={},
     title="U(alpha, beta): V + E^2 = (beta-alpha)^2/12 + (alpha+beta)^2/4 = (alpha^2 + beta^2 + alpha "
     "beta)/3",
-    source=Source(
-        SEED_003,
-        "Question 1, part 1(b)",
-        quote="= d^{(t-1)} \\left[ \\frac{(\\beta - \\alpha)^2}{12} + \\frac{(\\alpha + \\beta)^2}{4} "
-        "\\right] = d^{(t-1)} \\frac{\\alpha^2 + \\beta^2 + \\alpha\\beta}{3}",
+    source=S3_Q1.at("part 1(b)").quote(
+        "= d^{(t-1)} \\left[ \\frac{(\\beta - \\alpha)^2}{12} + \\frac{(\\alpha + \\beta)^2}{4} "
+        "\\right] = d^{(t-1)} \\frac{\\alpha^2 + \\beta^2 + \\alpha\\beta}{3}"
     ),
     statement=r"\frac{(\beta-\alpha)^2}{12} + \frac{(\alpha+\beta)^2}{4} = "
     r"\frac{\alpha^2+\beta^2+\alpha\beta}{3}",
@@ -243,11 +231,9 @@ GENERAL_LAW = {"s": Array(4, **SUPPORT), "p": ProbVector(4)}
     inputs=GENERAL_LAW,
     dims={},
     title="'1 = V[a] <=> 1 = E[a]^2 - E[a]^2' (seed 003, part 2, first line as written)",
-    source=Source(
-        SEED_003,
-        "Question 1, part 2",
-        quote="1 = \\mathbb{V}[a_j^{(t-1)}] &\\Leftrightarrow 1 = \\mathbb{E}[a_j^{(t-1)}]^2 - "
-        "\\underbrace{\\mathbb{E}[a_j^{(t-1)}]^2}_{=0}",
+    source=S3_Q1.at("part 2").quote(
+        "1 = \\mathbb{V}[a_j^{(t-1)}] &\\Leftrightarrow 1 = \\mathbb{E}[a_j^{(t-1)}]^2 - "
+        "\\underbrace{\\mathbb{E}[a_j^{(t-1)}]^2}_{=0}"
     ),
     statement=r"\mathbb{V}[a] = \mathbb{E}[a]^2 - \mathbb{E}[a]^2",
     expected=Verdict.REFUTED,
@@ -265,7 +251,7 @@ def relu_var_line(xp, s, p):
     inputs=GENERAL_LAW,
     dims={},
     title="V[a] = E[a^2] - E[a]^2",
-    source=Source(SEED_003, "Question 1, part 2 (corrected)"),
+    source=S3_Q1.at("part 2 (corrected)").cite(),
     statement=r"\mathbb{V}[a] = \mathbb{E}[a^2] - \mathbb{E}[a]^2",
     expected=Verdict.HOLDS,
     corrects="init.s003.relu_var_line",
@@ -303,7 +289,7 @@ value(
     computed=_relu_second_moments,
     stated=[Fraction(1, 2)] * 3,
     title="E[ReLU(a)^2] = 1/2 for standard Gaussian, uniform(-sqrt 3, sqrt 3) and Laplace(1/sqrt 2) a",
-    source=Source(SEED_003, "Question 1, part 2", quote="\\frac{1}{2} = \\mathbb{E}[g(a_j^{(t-1)})^2]"),
+    source=S3_Q1.at("part 2").quote("\\frac{1}{2} = \\mathbb{E}[g(a_j^{(t-1)})^2]"),
     statement=r"\mathbb{E}[\mathrm{ReLU}(a)^2] = \int_0^\infty x^2 p(x)\,dx = \tfrac12\ \text{for "
     r"symmetric }a\ \text{with}\ \mathbb{V}[a] = 1",
     expected=Verdict.PROVED,
@@ -317,10 +303,8 @@ value(
     inputs=GENERAL_LAW,
     dims={},
     title="without symmetry, E[a] = 0 and V[a] = 1 do not give E[ReLU(a)^2] = 1/2",
-    source=Source(
-        SEED_003,
-        "Question 1, part 2 (hypothesis 'a has a symmetric distribution')",
-        quote="that a_j^{(t-1)} has a symmetric distribution",
+    source=S3_Q1.at("part 2 (hypothesis 'a has a symmetric distribution')").quote(
+        "that a_j^{(t-1)} has a symmetric distribution"
     ),
     statement=r"\mathbb{E}[a] = 0,\ \mathbb{V}[a] = 1 \implies \mathbb{E}[\mathrm{ReLU}(a)^2] = \tfrac12",
     expected=Verdict.REFUTED,
@@ -338,11 +322,9 @@ def relu_half_needs_symmetry(xp, s, p):
     inputs=SYM_LAW,
     dims={},
     title="symmetric a, not a Dirac at 0 => E[ReLU(a)] > 0, hence c = 0 <=> E[w] = 0 by (4)",
-    source=Source(
-        SEED_003,
-        "Question 1, part 2",
-        quote="we have that \\forall j, \\mathbb{E}[h_j^{(t-1)}] = \\mathbb{E}[g(a_j^{(t-1)})] > 0. Then, "
-        "we deduce from (4) that \\mathbb{E}[w_{i1}^{(t)}] = 0 \\Leftrightarrow c = 0",
+    source=S3_Q1.at("part 2").quote(
+        "we have that \\forall j, \\mathbb{E}[h_j^{(t-1)}] = \\mathbb{E}[g(a_j^{(t-1)})] > 0. Then, "
+        "we deduce from (4) that \\mathbb{E}[w_{i1}^{(t)}] = 0 \\Leftrightarrow c = 0"
     ),
     statement=r"a\ \text{symmetric},\ \mathbb{V}[a] = 1 \implies \mathbb{E}[\mathrm{ReLU}(a)] > 0",
     expected=Verdict.HOLDS,
@@ -383,11 +365,9 @@ COV_INPUTS = {
     inputs=COV_INPUTS,
     dims={},
     title="'as the a^{(t-1)} are uncorrelated ... the covariance term is equal to 0 in (7)' (seed 003)",
-    source=Source(
-        SEED_003,
-        "Question 1, part 2, before (11)",
-        quote="As the a^{(t-1)} are uncorrelated and h_j^{(t-1)} is either equal to 0 or a_j^{(t-1)}, we "
-        "still have that the covariance term is equal to 0 in (7)",
+    source=S3_Q1.at("part 2, before (11)").quote(
+        "As the a^{(t-1)} are uncorrelated and h_j^{(t-1)} is either equal to 0 or a_j^{(t-1)}, we "
+        "still have that the covariance term is equal to 0 in (7)"
     ),
     statement=r"\mathrm{Cov}[a_{j_1}, a_{j_2}] = 0 \implies \mathrm{Cov}[w_{ij_1}\mathrm{ReLU}(a_{j_1}), "
     r"w_{ij_2}\mathrm{ReLU}(a_{j_2})] = 0",
@@ -413,7 +393,7 @@ def relu_cov_zero(xp, sw, pw, s, p):
     inputs=COV_INPUTS | {"s2": Array(3, scale=(0.1, 3.0), transform=positive_support), "p2": ProbVector(4)},
     dims={},
     title="independent pre-activations (or E[w] = 0) make the covariance term of (7) vanish",
-    source=Source(SEED_003, "Question 1, part 2 (corrected: independent a_j)"),
+    source=S3_Q1.at("part 2 (corrected: independent a_j)").cite(),
     statement=r"a_{j_1} \perp a_{j_2} \implies \mathrm{Cov}[w_{ij_1}\mathrm{ReLU}(a_{j_1}), "
     r"w_{ij_2}\mathrm{ReLU}(a_{j_2})] = 0",
     expected=Verdict.HOLDS,

@@ -1,17 +1,15 @@
 """Seed 003, Question 1, part 2: E[ReLU(a)^2] = 1/2 for a symmetric a with V[a] = 1, the chain as written
 and read with the square inside the expectation; exact on symmetric discrete laws."""
 
-from checks._vocab.sources import SEED_003
+from checks._vocab.sources import S3_Q1
 from checks.gradflow._helpers import expect, symmetric_law
 from checks.gradflow.init import SYM_LAW, _relu
-from lemmacheck import Source, Verdict, identity
+from lemmacheck import Verdict, identity
 
-_RELU_HALF_SOURCE = Source(
-    SEED_003,
-    "Question 1, part 2",
-    quote="1 = \\mathbb{V}[a_j^{(t-1)}] &\\Leftrightarrow 1 = \\mathbb{E}[a_j^{(t-1)}]^2 - "
+_RELU_HALF_SOURCE = S3_Q1.at("part 2").quote(
+    "1 = \\mathbb{V}[a_j^{(t-1)}] &\\Leftrightarrow 1 = \\mathbb{E}[a_j^{(t-1)}]^2 - "
     "\\underbrace{\\mathbb{E}[a_j^{(t-1)}]^2}_{=0} ... \\Leftrightarrow \\frac{1}{2} = "
-    "\\mathbb{E}[g(a_j^{(t-1)})^2]",
+    "\\mathbb{E}[g(a_j^{(t-1)})^2]"
 )
 _RELU_HALF_LABELS = (
     "Var = E[·²] − E[·]²",

@@ -2,8 +2,8 @@
 
 from fractions import Fraction
 
-from checks._vocab.sources import SEED_003
-from lemmacheck import Scalar, Source, Verdict, identity, value
+from checks._vocab.sources import S3_Q1
+from lemmacheck import Scalar, Verdict, identity, value
 
 #: (fan_in, fan_out) = (d^{(t-1)}, d^{(t)}) of a few layers
 LAYERS = [(4, 4), (10, 5), (64, 128), (300, 100)]
@@ -33,7 +33,7 @@ value(
     computed=lambda: _glorot_variance(LAYERS),
     stated=RELU_SCHEME,
     title="Remark (c): the ReLU scheme σ² = 2/d^{(t-1)} read as Glorot's variance 2/(fan_in + fan_out)",
-    source=Source(SEED_003, "Question 1, part 2(c)", quote=_REMARK),
+    source=S3_Q1.at("part 2(c)").quote(_REMARK),
     statement=r"\frac{2}{d^{(t-1)}} = \frac{2}{d^{(t-1)} + d^{(t)}}",
     expected=Verdict.REFUTED,
     notes="Our reading of 'reminds us of' (flagged): the scheme just derived is Glorot's. Glorot's "
@@ -50,7 +50,7 @@ value(
     computed=lambda: _he_variance(LAYERS),
     stated=RELU_SCHEME,
     title="Corrected: the ReLU scheme σ² = 2/d^{(t-1)} is He (Kaiming) initialisation",
-    source=Source(SEED_003, "Question 1, part 2(a)-(c) (corrected attribution)", quote=_REMARK),
+    source=S3_Q1.at("part 2(a)-(c) (corrected attribution)").quote(_REMARK),
     statement=r"\sigma^2 = \frac{2}{d^{(t-1)}} = \frac{2}{\mathrm{fan\_in}}",
     expected=Verdict.PROVED,
     corrects="init.s003.glorot_relu",
@@ -62,7 +62,7 @@ value(
     computed=lambda: _glorot_variance(SQUARE_LAYERS),
     stated=[Fraction(1, fan_in) for fan_in, _ in SQUARE_LAYERS],
     title="Where the likeness holds: the linear scheme σ² = 1/d^{(t-1)} is Glorot's on square layers",
-    source=Source(SEED_003, "Question 1, part 1(a) and part 2(c)", quote=_REMARK),
+    source=S3_Q1.at("part 1(a) and part 2(c)").quote(_REMARK),
     statement=r"d^{(t)} = d^{(t-1)} \implies \frac{1}{d^{(t-1)}} = \frac{2}{d^{(t-1)} + d^{(t)}}",
     expected=Verdict.PROVED,
     same_as=("init.s003.linear_gauss",),
@@ -79,7 +79,7 @@ MOMENTS = {"var_w": Scalar(0.01, 2.0), "mean_w": Scalar(0.05, 2.0)}
 @identity(
     "init.s003.eq10_as_typeset",
     title="(10) as typeset: Σ_j V[w_ij] + E[w_ij]² (mean term outside the sum) = d(V[w] + E[w]²)",
-    source=Source(SEED_003, "Question 1, part 1, eq. (9)-(10)", quote=_EQ10),
+    source=S3_Q1.at("part 1, eq. (9)-(10)").quote(_EQ10),
     statement=r"\sum_{j=1}^{d}\mathbb{V}[w_{ij}] + \mathbb{E}[w_{ij}]^2 = "
     r"d\,(\mathbb{V}[w_{i1}] + \mathbb{E}[w_{i1}]^2)",
     expected=Verdict.REFUTED,

@@ -5,9 +5,9 @@ from checks._vocab.activations import SMOOTH, dact
 from checks._vocab.activations import act as apply_act
 from checks._vocab.fd import fd_jacobian
 from checks._vocab.linalg import matvec, op_norm
-from checks._vocab.sources import SEED_002, SEED_004
+from checks._vocab.sources import S2_Q1, S4_Q1_2
 from checks.gradflow._helpers import FD_JACOBIAN_TOL, probes, run_g
-from lemmacheck import Array, Source, Verdict, identity, inequality
+from lemmacheck import Array, Verdict, identity, inequality
 
 STEP_INPUTS = {
     "W": Array("n", "n", scale=(0.3, 2.0)),
@@ -43,11 +43,9 @@ def _middle_links(xp, W, U, b, x, g, c, d, act, middle):
 @identity(
     "vanish.s002.jacobian_middle",
     title="dg_t/dg_{t-1} = ∂σ'(Wg_{t-1} + Ux_t + b)/∂g_{t-1} = σ'(Wg_{t-1} + Ux_t + b)W (every link)",
-    source=Source(
-        SEED_002,
-        "Question 1, part 2",
-        quote="\\frac{\\partial g_t}{\\partial g_{t-1}} = \\frac{\\partial \\sigma'(Wg_{t-1} + Ux_t + b)}"
-        "{\\partial g_{t-1}} = \\sigma'(Wg_{t-1} + Ux_t + b)W",
+    source=S2_Q1.at("part 2").quote(
+        "\\frac{\\partial g_t}{\\partial g_{t-1}} = \\frac{\\partial \\sigma'(Wg_{t-1} + Ux_t + b)}"
+        "{\\partial g_{t-1}} = \\sigma'(Wg_{t-1} + Ux_t + b)W"
     ),
     statement=r"\frac{\partial g_t}{\partial g_{t-1}} = "
     r"\frac{\partial \sigma'(Wg_{t-1} + Ux_t + b)}{\partial g_{t-1}} = \sigma'(Wg_{t-1} + Ux_t + b)W",
@@ -72,7 +70,7 @@ def jacobian_middle_002(xp, W, U, b, x, g, c, d, act):
 @identity(
     "vanish.s002.jacobian_middle.corrected",
     title="dg_t/dg_{t-1} = ∂σ(Wg_{t-1} + Ux_t + b)/∂g_{t-1} = σ'(Wg_{t-1} + Ux_t + b)W (σ in the middle)",
-    source=Source(SEED_002, "Question 1, part 2 (corrected: σ, not σ', in the middle expression)"),
+    source=S2_Q1.at("part 2 (corrected: σ, not σ', in the middle expression)").cite(),
     statement=r"\frac{\partial g_t}{\partial g_{t-1}} = "
     r"\frac{\partial \sigma(Wg_{t-1} + Ux_t + b)}{\partial g_{t-1}} = \sigma'(Wg_{t-1} + Ux_t + b)W",
     expected=Verdict.HOLDS,
@@ -109,7 +107,7 @@ def _chain(xp, W, U, b, X, g, c, d, act, *, increasing):
 @identity(
     "vanish.s002.chain_product_order",
     title="∂g_T/∂g_0 = ∏_{t=1}^T ∂g_t/∂g_{t-1} with the product read in increasing t (J_1 J_2 ⋯ J_T)",
-    source=Source(SEED_002, "Question 1, part 2", quote=_PRODUCT),
+    source=S2_Q1.at("part 2").quote(_PRODUCT),
     statement=r"\frac{\partial g_T}{\partial g_0} = \frac{\partial g_1}{\partial g_0}\frac{\partial g_2}"
     r"{\partial g_1}\cdots\frac{\partial g_T}{\partial g_{T-1}}",
     expected=Verdict.REFUTED,
@@ -131,7 +129,7 @@ def chain_product_order_002(xp, W, U, b, X, g, c, d, act):
 @identity(
     "vanish.s002.chain_product_order.corrected",
     title="∂g_T/∂g_0 = J_T ⋯ J_1 (decreasing t, the order of the numerator layout)",
-    source=Source(SEED_002, "Question 1, part 2 (corrected: decreasing order)", quote=_PRODUCT),
+    source=S2_Q1.at("part 2 (corrected: decreasing order)").quote(_PRODUCT),
     statement=r"\frac{\partial g_T}{\partial g_0} = \frac{\partial g_T}{\partial g_{T-1}}\cdots"
     r"\frac{\partial g_1}{\partial g_0}",
     expected=Verdict.HOLDS,
@@ -146,11 +144,7 @@ def chain_product_order_corrected_002(xp, W, U, b, X, g, c, d, act):
 @inequality(
     "eig.s004.submultiplicative",
     title="||AB|| <= ||A|| ||B|| for the L2 operator norm (the property seeds 004 and 003 invoke)",
-    source=Source(
-        SEED_004,
-        "Question 1.2",
-        quote="Use the following properties of the L_2 operator norm ||AB|| \\le ||A|| \\, ||B||",
-    ),
+    source=S4_Q1_2.quote("Use the following properties of the L_2 operator norm ||AB|| \\le ||A|| \\, ||B||"),
     statement=r"\|AB\| \le \|A\|\,\|B\|",
     expected=Verdict.HOLDS,
     inputs={"A": Array("m", "k"), "B": Array("k", "n")},

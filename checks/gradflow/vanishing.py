@@ -12,10 +12,11 @@ import numpy as np
 from checks._vocab.activations import SMOOTH, SUP_D1, dact
 from checks._vocab.fd import fd_jacobian
 from checks._vocab.linalg import matvec, op_norm
-from checks._vocab.sources import SEED_002, SEED_003, SEED_004
+from checks._vocab.sources import S2_Q1, S3_Q5, S4_Q1_2
 from checks.gradflow._helpers import (
     FD_JACOBIAN_TOL,
     JACOBIAN_PROBES,
+    POLICY_RTOL,
     chain_product,
     jac_g_step,
     jac_h_step,
@@ -24,7 +25,7 @@ from checks.gradflow._helpers import (
     run_g,
     run_h,
 )
-from lemmacheck import Array, Orthogonal, Scalar, Source, Verdict, identity, inequality, prop, value
+from lemmacheck import Array, Orthogonal, Scalar, Verdict, identity, inequality, prop, value
 
 ALL_ACTS = list(SUP_D1)
 
@@ -91,7 +92,7 @@ def _h_jacobians(xp, W, U, b, X, h0, act):
     "vanish.s002.jacobian_step",
     **FD_CHECKED,
     title="dg_t/dg_{t-1} = sigma'(W g_{t-1} + U x_t + b) W (seed 002)",
-    source=Source(SEED_002, "Question 1, part 2", quote="= \\sigma'(Wg_{t-1} + Ux_t + b)W"),
+    source=S2_Q1.at("part 2").quote("= \\sigma'(Wg_{t-1} + Ux_t + b)W"),
     statement=r"\frac{\partial g_t}{\partial g_{t-1}} = \frac{\partial \sigma'(Wg_{t-1} + Ux_t + "
     r"b)}{\partial g_{t-1}} = \sigma'(Wg_{t-1} + Ux_t + b)W",
     expected=Verdict.PROVED,
@@ -111,11 +112,8 @@ def jacobian_step_002(xp, W, U, b, X, h0, act, c, d):
     "vanish.s002.chain_product",
     **FD_CHECKED,
     title="dg_T/dg_0 is the product of the step Jacobians (seed 002)",
-    source=Source(
-        SEED_002,
-        "Question 1, part 2",
-        quote="\\frac{\\partial g_T}{\\partial g_0} = \\prod_{t=1}^T \\frac{\\partial g_t}{\\partial "
-        "g_{t-1}}",
+    source=S2_Q1.at("part 2").quote(
+        "\\frac{\\partial g_T}{\\partial g_0} = \\prod_{t=1}^T \\frac{\\partial g_t}{\\partial g_{t-1}}"
     ),
     statement=r"\frac{\partial g_T}{\partial g_0} = \prod_{t=1}^T \frac{\partial g_t}{\partial g_{t-1}}",
     expected=Verdict.HOLDS,
@@ -136,10 +134,8 @@ def chain_product_002(xp, W, U, b, X, h0, act, c, d):
     relations=("<=", "<="),
     labels=("||AB|| <= ||A|| ||B||", "|sigma'| <= gamma"),
     title="||dg_t/dg_{t-1}|| <= ||sigma'(.)|| ||W|| <= gamma ||W|| (seed 002)",
-    source=Source(
-        SEED_002,
-        "Question 1, part 2",
-        quote="\\left\\| \\frac{\\partial g_t}{\\partial g_{t-1}} \\right\\| \\leq \\gamma \\|W\\|",
+    source=S2_Q1.at("part 2").quote(
+        "\\left\\| \\frac{\\partial g_t}{\\partial g_{t-1}} \\right\\| \\leq \\gamma \\|W\\|"
     ),
     statement=r"\left\|\frac{\partial g_t}{\partial g_{t-1}}\right\| \le "
     r"\|\sigma'(Wg_{t-1}+Ux_t+b)\|\cdot\|W\| \le \gamma\|W\|",
@@ -166,11 +162,9 @@ def step_bound_002(xp, W, U, b, X, h0, act):
     expected_broken_step=2,
     title="||dg_t/dg_{t-1}|| <= ||sigma'(.)||_2 ||W|| <= gamma ||W||, ||σ'(·)|| read as the vector 2-norm "
     "(seed 002)",
-    source=Source(
-        SEED_002,
-        "Question 1, part 2",
-        quote="\\left\\| \\frac{\\partial g_t}{\\partial g_{t-1}} \\right\\| \\leq "
-        "\\|\\sigma'(W g_{t-1} + U x_t + b)\\| \\cdot \\|W\\|",
+    source=S2_Q1.at("part 2").quote(
+        "\\left\\| \\frac{\\partial g_t}{\\partial g_{t-1}} \\right\\| \\leq "
+        "\\|\\sigma'(W g_{t-1} + U x_t + b)\\| \\cdot \\|W\\|"
     ),
     statement=r"\left\|\frac{\partial g_t}{\partial g_{t-1}}\right\| \le "
     r"\|\sigma'(Wg_{t-1}+Ux_t+b)\|_2\cdot\|W\| \le \gamma\|W\|",
@@ -194,10 +188,8 @@ def step_bound_vector_norm_002(xp, W, U, b, X, h0, act):
     relations=("<=", "<=", "="),
     labels=("submultiplicativity", "step bound", "||W|| = sqrt(lambda_1(W^T W))"),
     title="||dg_T/dg_0|| <= prod ||dg_t/dg_{t-1}|| <= gamma^T ||W||^T = gamma^T sqrt(lambda_1)^T (seed 002)",
-    source=Source(
-        SEED_002,
-        "Question 1, part 2",
-        quote="\\leq \\gamma^T \\|W\\|^T = \\gamma^T (\\sqrt{\\lambda_1(W^\\top W)})^T",
+    source=S2_Q1.at("part 2").quote(
+        "\\leq \\gamma^T \\|W\\|^T = \\gamma^T (\\sqrt{\\lambda_1(W^\\top W)})^T"
     ),
     statement=r"\left\|\frac{\partial g_T}{\partial g_0}\right\| \le \prod_{t=1}^T\left\|\frac{\partial "
     r"g_t}{\partial g_{t-1}}\right\| \le \gamma^T\|W\|^T = \gamma^T\left(\sqrt{\lambda_1(W^\top "
@@ -235,11 +227,9 @@ DELTA_SUBST = {
     **DELTA_SUBST,
     title="gamma^T (sqrt(delta^2/gamma^2))^T = gamma^T sqrt(delta^2/gamma^2) = delta^T (seed 002, as "
     "written)",
-    source=Source(
-        SEED_002,
-        "Question 1, part 2",
-        quote="\\gamma^T \\left( \\sqrt{\\frac{\\delta^2}{\\gamma^2}} \\right)^T = \\gamma^T "
-        "\\sqrt{\\frac{\\delta^2}{\\gamma^2}} = \\delta^T",
+    source=S2_Q1.at("part 2").quote(
+        "\\gamma^T \\left( \\sqrt{\\frac{\\delta^2}{\\gamma^2}} \\right)^T = \\gamma^T "
+        "\\sqrt{\\frac{\\delta^2}{\\gamma^2}} = \\delta^T"
     ),
     statement=r"\gamma^T\left(\sqrt{\frac{\delta^2}{\gamma^2}}\right)^T = "
     r"\gamma^T\sqrt{\frac{\delta^2}{\gamma^2}} = \delta^T",
@@ -258,7 +248,7 @@ def delta_subst_002(xp, gamma, delta, T):
     "vanish.s002.delta_subst_fixed",
     **DELTA_SUBST,
     title="gamma^T (sqrt(delta^2/gamma^2))^T = delta^T (seed 002, corrected)",
-    source=Source(SEED_002, "Question 1, part 2 (corrected)"),
+    source=S2_Q1.at("part 2 (corrected)").cite(),
     statement=r"\gamma^T\left(\sqrt{\frac{\delta^2}{\gamma^2}}\right)^T = \delta^T",
     expected=Verdict.PROVED,
     corrects="vanish.s002.delta_subst",
@@ -284,10 +274,8 @@ def _hyp_bound(xp, W, U, b, X, h0, delta, s, act, *, layout):
     "vanish.s002.final_bound",
     **UNDER_HYPOTHESIS,
     title="lambda_1(W^T W) <= delta^2/gamma^2 => ||dg_T/dg_0|| <= delta^T (seed 002)",
-    source=Source(
-        SEED_002,
-        "Question 1, part 2",
-        quote="Substitute \\lambda_1(W^\\top W) \\leq \\frac{\\delta^2}{\\gamma^2} ... = \\delta^T",
+    source=S2_Q1.at("part 2").quote(
+        "Substitute \\lambda_1(W^\\top W) \\leq \\frac{\\delta^2}{\\gamma^2} ... = \\delta^T"
     ),
     statement=r"\lambda_1(W^\top W) \le \frac{\delta^2}{\gamma^2} \implies \left\|\frac{\partial "
     r"g_T}{\partial g_0}\right\| \le \delta^T",
@@ -325,11 +313,9 @@ value(
     "vanish.s002.limit",
     **_delta_limits(["0", "1/2", "9/10", "1"]),
     title="delta^T -> 0 for 0 <= delta <= 1 (seed 002, as written)",
-    source=Source(
-        SEED_002,
-        "Question 1, part 2",
-        quote="where \\gamma > 0, 0 \\leq \\delta \\leq 1 ... Thus, \\delta^T \\rightarrow 0 as T "
-        "\\rightarrow \\infty",
+    source=S2_Q1.at("part 2").quote(
+        "where \\gamma > 0, 0 \\leq \\delta \\leq 1 ... Thus, \\delta^T \\rightarrow 0 as T "
+        "\\rightarrow \\infty"
     ),
     statement=r"0 \le \delta \le 1 \implies \lim_{T\to\infty}\delta^T = 0",
     expected=Verdict.REFUTED,
@@ -342,10 +328,8 @@ value(
     "vanish.s003.limit",
     **_delta_limits(["0", "1/2", "9/10", "999/1000"]),
     title="0 <= delta < 1 => delta^T -> 0 (seed 003)",
-    source=Source(
-        SEED_003,
-        "Question 5, part 2, after (25)",
-        quote="And as 0 \\leq \\delta < 1, we have \\lim_{T \\rightarrow \\infty} \\delta^T = 0",
+    source=S3_Q5.at("part 2, after (25)").quote(
+        "And as 0 \\leq \\delta < 1, we have \\lim_{T \\rightarrow \\infty} \\delta^T = 0"
     ),
     **SUBUNIT_DELTA_LIMIT,
     same_as=("vanish.s004.limit",),
@@ -355,7 +339,7 @@ value(
     "vanish.s002.limit_fixed",
     **_delta_limits(["0", "1/2", "9/10", "99/100"]),
     title="delta^T -> 0 for 0 <= delta < 1 (seed 002, corrected range)",
-    source=Source(SEED_002, "Question 1, part 2 (corrected: 0 <= delta < 1, as the question states)"),
+    source=S2_Q1.at("part 2 (corrected: 0 <= delta < 1, as the question states)").cite(),
     **SUBUNIT_DELTA_LIMIT,
     corrects="vanish.s002.limit",
     same_as=("vanish.s003.limit", "vanish.s004.limit"),
@@ -365,11 +349,9 @@ value(
     "vanish.s004.limit",
     **_delta_limits(["0", "1/3", "3/4", "99/100"]),
     title="lim ||dh_T/dh_0|| <= lim delta^T = 0 for 0 <= delta < 1 (seed 004)",
-    source=Source(
-        SEED_004,
-        "Question 1.2",
-        quote="\\lim_{T \\to \\infty} \\|\\frac{\\partial h_T}{\\partial h_0}\\| \\le \\lim_{T \\to "
-        "\\infty} \\delta^T = 0",
+    source=S4_Q1_2.quote(
+        "\\lim_{T \\to \\infty} \\|\\frac{\\partial h_T}{\\partial h_0}\\| \\le \\lim_{T \\to "
+        "\\infty} \\delta^T = 0"
     ),
     **SUBUNIT_DELTA_LIMIT,
     same_as=("vanish.s003.limit",),
@@ -381,11 +363,7 @@ value(
     inputs={"Q": Orthogonal("n")},
     dims={"n": [1, 2, 4], "T": [1, 4, 16]},
     title="at delta = 1 the hypothesis allows ||dh_T/dh_0|| = 1 for every T",
-    source=Source(
-        SEED_002,
-        "Question 1, part 2 (boundary delta = 1)",
-        quote="where \\gamma > 0, 0 \\leq \\delta \\leq 1",
-    ),
+    source=S2_Q1.at("part 2 (boundary delta = 1)").quote("where \\gamma > 0, 0 \\leq \\delta \\leq 1"),
     statement=r"\sigma = \tanh,\ W = Q\ \text{orthogonal},\ b = 0,\ x_t = 0,\ h_0 = 0:\ \lambda_1(W^\top "
     r"W) = 1 = \delta^2/\gamma^2\ \text{and}\ \|\partial h_T/\partial h_0\| = 1",
     expected=Verdict.HOLDS,
@@ -400,6 +378,6 @@ def delta_one_witness(xp, Q, T):
         hs.append(matvec(Q, xp.tanh(hs[-1])))
     J = chain_product(xp, [jac_h_step(xp, Q, hs[t], "tanh") for t in range(T)])
     lam = lambda_max_gram(xp, Q)
-    ok_hyp = xp.abs(lam - 1) <= 1e-9
-    ok_norm = xp.abs(op_norm(xp, J) - 1) <= 1e-9 * (1 + n)
+    ok_hyp = xp.abs(lam - 1) <= POLICY_RTOL
+    ok_norm = xp.abs(op_norm(xp, J) - 1) <= POLICY_RTOL * (1 + n)
     return ok_hyp & ok_norm

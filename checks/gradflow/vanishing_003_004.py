@@ -5,7 +5,7 @@ import numpy as np
 
 from checks._vocab.activations import SUP_D1, dact
 from checks._vocab.linalg import op_norm
-from checks._vocab.sources import SEED_003, SEED_004
+from checks._vocab.sources import S3_Q5, S4_Q1_2
 from checks.gradflow._helpers import chain_product, jac_h_step, run_h
 from checks.gradflow.vanishing import (
     ALL_ACTS,
@@ -17,7 +17,7 @@ from checks.gradflow.vanishing import (
     _matches_fd,
     _scaled,
 )
-from lemmacheck import Array, Plot, Series, Source, StudyResult, Table, Verdict, identity, inequality, study
+from lemmacheck import Array, Plot, Series, StudyResult, Table, Verdict, identity, inequality, study
 
 # =========================================================================== seed 003, Question 5.2
 
@@ -26,11 +26,9 @@ from lemmacheck import Array, Plot, Series, Source, StudyResult, Table, Verdict,
     "vanish.s003.jacobian_step",
     **FD_CHECKED,
     title="dh_t/dh_{t-1} = diag(sigma'(h_{t-1})) W^T (seed 003, denominator layout)",
-    source=Source(
-        SEED_003,
-        "Question 5, part 2",
-        quote="\\frac{\\partial h_t}{\\partial h_{t-1}} = \\frac{\\partial \\sigma(h_{t-1})}{\\partial "
-        "h_{t-1}} \\frac{\\partial h_t}{\\partial \\sigma(h_{t-1})} = \\text{diag}(\\sigma'(h_{t-1}))W^T",
+    source=S3_Q5.at("part 2").quote(
+        "\\frac{\\partial h_t}{\\partial h_{t-1}} = \\frac{\\partial \\sigma(h_{t-1})}{\\partial "
+        "h_{t-1}} \\frac{\\partial h_t}{\\partial \\sigma(h_{t-1})} = \\text{diag}(\\sigma'(h_{t-1}))W^T"
     ),
     statement=r"\frac{\partial h_t}{\partial h_{t-1}} = \mathrm{diag}(\sigma'(h_{t-1}))W^\top",
     expected=Verdict.PROVED,
@@ -50,12 +48,10 @@ def jacobian_step_003(xp, W, U, b, X, h0, act, c, d):
     **FD_CHECKED,
     title="(22)-(23): dh_1/dh_0 ... dh_T/dh_{T-1} = diag(sigma'(h_0))W^T ... diag(sigma'(h_{T-1}))W^T "
     "(seed 003)",
-    source=Source(
-        SEED_003,
-        "Question 5, part 2, eq. (22)-(23)",
-        quote="\\left\\| \\frac{\\partial h_1}{\\partial h_0} \\frac{\\partial h_2}{\\partial h_1} \\dots "
+    source=S3_Q5.at("part 2, eq. (22)-(23)").quote(
+        "\\left\\| \\frac{\\partial h_1}{\\partial h_0} \\frac{\\partial h_2}{\\partial h_1} \\dots "
         "\\frac{\\partial h_T}{\\partial h_{T-1}} \\right\\| = \\left\\| \\text{diag}(\\sigma'(h_0))W^T "
-        "\\dots \\text{diag}(\\sigma'(h_{T-1}))W^T \\right\\|",
+        "\\dots \\text{diag}(\\sigma'(h_{T-1}))W^T \\right\\|"
     ),
     statement=r"\frac{\partial h_T}{\partial h_0} = \frac{\partial h_1}{\partial h_0}\cdots\frac{\partial "
     r"h_T}{\partial h_{T-1}} = \mathrm{diag}(\sigma'(h_0))W^\top\cdots\mathrm{diag}(\sigma'(h_{T-1}))W^\top",
@@ -79,11 +75,9 @@ def eq22_23_003(xp, W, U, b, X, h0, act, c, d):
     **BOUNDED,
     relations=("<=",),
     title="(24): ||prod diag(sigma'(h_t)) W^T|| <= prod ||diag(sigma'(h_t))|| ||W^T|| (seed 003)",
-    source=Source(
-        SEED_003,
-        "Question 5, part 2, eq. (24)",
-        quote="\\|AB\\| \\leq \\|A\\|\\|B\\| \\rightarrow \\leq \\left\\| \\text{diag}(\\sigma'(h_0)) "
-        "\\right\\| \\|W^T\\| \\dots",
+    source=S3_Q5.at("part 2, eq. (24)").quote(
+        "\\|AB\\| \\leq \\|A\\|\\|B\\| \\rightarrow \\leq \\left\\| \\text{diag}(\\sigma'(h_0)) "
+        "\\right\\| \\|W^T\\| \\dots"
     ),
     statement=r"\left\|\mathrm{diag}(\sigma'(h_0))W^\top\cdots\mathrm{diag}(\sigma'(h_{T-1}))W^\top\right"
     r"\| \le \prod_{t=0}^{T-1}\|\mathrm{diag}(\sigma'(h_t))\|\,\|W^\top\|",
@@ -109,11 +103,9 @@ def eq24_003(xp, W, U, b, X, h0, act):
     relations=("=", "<="),
     labels=("||A|| = sqrt(lambda_1(A^T A))", "|sigma'| <= gamma"),
     title="||diag(sigma'(h_t))|| = sqrt(lambda_1(diag(sigma'(h_t))^2)) <= gamma (seed 003)",
-    source=Source(
-        SEED_003,
-        "Question 5, part 2",
-        quote="\\left\\| \\text{diag}(\\sigma'(h_t)) \\right\\| = "
-        "\\sqrt{\\lambda_1(\\text{diag}(\\sigma'(h_t))^2)} ... \\leq \\sqrt{\\gamma^2} = \\gamma",
+    source=S3_Q5.at("part 2").quote(
+        "\\left\\| \\text{diag}(\\sigma'(h_t)) \\right\\| = "
+        "\\sqrt{\\lambda_1(\\text{diag}(\\sigma'(h_t))^2)} ... \\leq \\sqrt{\\gamma^2} = \\gamma"
     ),
     statement=r"\|\mathrm{diag}(\sigma'(h_t))\| = \sqrt{\lambda_1(\mathrm{diag}(\sigma'(h_t))^2)} \le "
     r"\sqrt{\lambda_1(\mathrm{diag}(\gamma)^2)} = \gamma",
@@ -131,11 +123,9 @@ def diag_norm_003(xp, h, act):
     relations=("<=", "<=", "="),
     labels=("(24) with ||diag|| <= gamma", "||W^T|| <= delta/gamma", "algebra"),
     title="(25): ||dh_T/dh_0|| <= gamma^T ||W^T||^T <= gamma^T (delta/gamma)^T = delta^T (seed 003)",
-    source=Source(
-        SEED_003,
-        "Question 5, part 2, eq. (25)",
-        quote="\\left\\| \\frac{\\partial h_T}{\\partial h_0} \\right\\| \\leq \\gamma^T \\|W^T\\|^T \\leq "
-        "\\gamma^T \\left( \\frac{\\delta}{\\gamma} \\right)^T = \\delta^T",
+    source=S3_Q5.at("part 2, eq. (25)").quote(
+        "\\left\\| \\frac{\\partial h_T}{\\partial h_0} \\right\\| \\leq \\gamma^T \\|W^T\\|^T \\leq "
+        "\\gamma^T \\left( \\frac{\\delta}{\\gamma} \\right)^T = \\delta^T"
     ),
     statement=r"\left\|\frac{\partial h_T}{\partial h_0}\right\| \le \gamma^T\|W^\top\|^T \le "
     r"\gamma^T\left(\frac{\delta}{\gamma}\right)^T = \delta^T",
@@ -154,11 +144,9 @@ def eq25_003(xp, W, U, b, X, h0, delta, s, act):
     **UNDER_HYPOTHESIS,
     relations=("<=", "<="),
     title="if lambda_1 <= delta^2/gamma^2 the gradients won't explode (seed 003)",
-    source=Source(
-        SEED_003,
-        "Question 5, part 3",
-        quote="if this condition is not met (i.e the largest eigenvalue of the weights is smaller than "
-        "\\frac{\\delta^2}{\\gamma^2}), we are sure that the gradients won't explode",
+    source=S3_Q5.at("part 3").quote(
+        "if this condition is not met (i.e the largest eigenvalue of the weights is smaller than "
+        "\\frac{\\delta^2}{\\gamma^2}), we are sure that the gradients won't explode"
     ),
     statement=r"\lambda_1(W^\top W) \le \frac{\delta^2}{\gamma^2} \implies \left\|\frac{\partial "
     r"h_T}{\partial h_0}\right\| \le \delta^T \le 1",
@@ -177,11 +165,7 @@ def not_met_no_explosion_003(xp, W, U, b, X, h0, delta, s, act):
     "vanish.s004.jacobian_step",
     **FD_CHECKED,
     title="dh_t/dh_{t-1} = W D sigma(h_{t-1}) (seed 004, numerator layout)",
-    source=Source(
-        SEED_004,
-        "Question 1.2",
-        quote="\\frac{\\partial h_{t}}{\\partial h_{t-1}} = ... = W D \\sigma(h_{t-1})",
-    ),
+    source=S4_Q1_2.quote("\\frac{\\partial h_{t}}{\\partial h_{t-1}} = ... = W D \\sigma(h_{t-1})"),
     statement=r"\frac{\partial h_t}{\partial h_{t-1}} = W\,D\sigma(h_{t-1})",
     expected=Verdict.PROVED,
     same_as=("vanish.s002.jacobian_step", "vanish.s003.jacobian_step"),
@@ -197,11 +181,7 @@ def jacobian_step_004(xp, W, U, b, X, h0, act, c, d):
     "vanish.s004.chain",
     **FD_CHECKED,
     title="dh_T/dh_0 = W Dsigma(h_{T-1}) W Dsigma(h_{T-2}) ... W Dsigma(h_0) (seed 004)",
-    source=Source(
-        SEED_004,
-        "Question 1.2",
-        quote="= W D \\sigma(h_{T-1}) W D \\sigma(h_{T-2}) \\dots W D \\sigma(h_{0})",
-    ),
+    source=S4_Q1_2.quote("= W D \\sigma(h_{T-1}) W D \\sigma(h_{T-2}) \\dots W D \\sigma(h_{0})"),
     statement=r"\frac{\partial h_T}{\partial h_0} = \frac{\partial h_T}{\partial "
     r"h_{T-1}}\cdots\frac{\partial h_1}{\partial h_0} = WD\sigma(h_{T-1})\,WD\sigma(h_{T-2})\cdots "
     r"WD\sigma(h_0)",
@@ -227,11 +207,9 @@ def chain_004(xp, W, U, b, X, h0, act, c, d):
     ),
     title="||dh_T/dh_0|| <= prod ||W|| ||Dsigma|| <= ||W||^T gamma^T = (||W||^2 gamma^2)^{T/2} <= "
     "(delta^2)^{T/2} = delta^T (seed 004)",
-    source=Source(
-        SEED_004,
-        "Question 1.2",
-        quote="\\leq \\|W\\|^{T}\\gamma^{T} ... \\leq (\\|W\\|^2 \\gamma^2)^{T/2} ... \\leq "
-        "(\\delta^2)^{T/2} = \\delta^T",
+    source=S4_Q1_2.quote(
+        "\\leq \\|W\\|^{T}\\gamma^{T} ... \\leq (\\|W\\|^2 \\gamma^2)^{T/2} ... \\leq "
+        "(\\delta^2)^{T/2} = \\delta^T"
     ),
     statement=r"\left\|\frac{\partial h_T}{\partial h_0}\right\| \le "
     r"\|W\|\|D\sigma(h_{T-1})\|\cdots\|W\|\|D\sigma(h_0)\| \le \|W\|^T\gamma^T = (\|W\|^2\gamma^2)^{T/2} "
@@ -265,7 +243,7 @@ def norm_chain_004(xp, W, U, b, X, h0, delta, s, act):
 @study(
     "vanish.bound_tightness",
     title="How tight is ||dh_T/dh_0|| <= delta^T on simulated RNNs?",
-    source=Source(SEED_003, "Question 5, part 2, eq. (25)"),
+    source=S3_Q5.at("part 2, eq. (25)").cite(),
     related=("vanish.s002.final_bound", "vanish.s003.eq25", "vanish.s004.norm_chain"),
 )
 def bound_tightness(profile):

@@ -6,9 +6,9 @@ multiplicity) and the largest eigenvalue always agree, which is all the vanishin
 """
 
 from checks._vocab.linalg import matvec, op_norm
-from checks._vocab.sources import SEED_003, SEED_004
-from checks.gradflow._helpers import relatively_equal
-from lemmacheck import Array, Source, Verdict, identity, prop
+from checks._vocab.sources import S3_Q5, S4_Q1_2
+from checks.gradflow._helpers import POLICY_RTOL, relatively_equal
+from lemmacheck import Array, Verdict, identity, prop
 
 RECT_DIMS = {"n": [1, 2, 3, 5], "m": [1, 2, 3, 5]}
 LEMMA_QUOTE = (
@@ -22,10 +22,11 @@ def _gram_spectra(xp, W):
 
 
 def _spectral_tol(xp, a, b):
-    """Rounding of two float64 spectra: eigvalsh is backward stable (errors ≲ n·eps·‖W‖²), so 1e-9 of the
-    spectra's size is rounding and nothing more; a zero eigenvalue comes out as ~1e-16 of it.  Purely
-    relative, so it reads the same at every scale (a failing instance is re-checked in high precision)."""
-    return 1e-9 * (xp.max(xp.abs(a), axis=-1) + xp.max(xp.abs(b), axis=-1))
+    """Rounding of two float64 spectra: eigvalsh is backward stable (errors ≲ n·eps·‖W‖²), so the
+    policy's rtol of the spectra's size is rounding and nothing more; a zero eigenvalue comes out as
+    ~1e-16 of it.  Purely relative, so it reads the same at every scale (a failing instance is re-checked
+    in high precision)."""
+    return POLICY_RTOL * (xp.max(xp.abs(a), axis=-1) + xp.max(xp.abs(b), axis=-1))
 
 
 def _each_close_to_some(xp, a, b, tol):
@@ -39,7 +40,7 @@ def _each_close_to_some(xp, a, b, tol):
     inputs={"W": Array("n", "m", scale=(0.1, 10.0))},
     dims=RECT_DIMS,
     title="Lemma 5.1: Sp(W W^T) = Sp(W^T W) for every matrix W (seed 003, as written)",
-    source=Source(SEED_003, "Question 5, part 2, Lemma 5.1", quote=LEMMA_QUOTE),
+    source=S3_Q5.at("part 2, Lemma 5.1").quote(LEMMA_QUOTE),
     statement=r"\forall W,\ \mathrm{Sp}(WW^\top) = \mathrm{Sp}(W^\top W)",
     expected=Verdict.REFUTED,
     notes="Compared as sets (multiplicities ignored). Fails for non-square W: W = (w_1, w_2) (1 x 2) gives "
@@ -59,7 +60,7 @@ def lemma51(xp, W):
     inputs={"W": Array("n", "n", scale=(0.1, 10.0))},
     dims={"n": [1, 2, 3, 5, 8]},
     title="Lemma 5.1 for square W: W W^T and W^T W have the same eigenvalues with multiplicity",
-    source=Source(SEED_003, "Question 5, part 2, Lemma 5.1 (corrected: W square)"),
+    source=S3_Q5.at("part 2, Lemma 5.1 (corrected: W square)").cite(),
     statement=r"W \in \mathbb{R}^{n\times n} \implies \mathrm{Sp}(WW^\top) = \mathrm{Sp}(W^\top W)\ "
     r"\text{(with multiplicity)}",
     expected=Verdict.HOLDS,
@@ -76,7 +77,7 @@ def lemma51_square(xp, W):
     inputs={"W": Array("n", "m", scale=(0.1, 10.0))},
     dims=RECT_DIMS,
     title="Lemma 5.1 corrected: the nonzero eigenvalues of W W^T and W^T W coincide (with multiplicity)",
-    source=Source(SEED_003, "Question 5, part 2, Lemma 5.1 (corrected: nonzero spectrum)"),
+    source=S3_Q5.at("part 2, Lemma 5.1 (corrected: nonzero spectrum)").cite(),
     statement=r"\mathrm{Sp}(WW^\top)\setminus\{0\} = \mathrm{Sp}(W^\top W)\setminus\{0\}\ \text{(with "
     r"multiplicity)}",
     expected=Verdict.HOLDS,
@@ -102,12 +103,10 @@ def lemma51_nonzero(xp, W):
     inputs={"w": Array(2, scale=(0.1, 10.0))},
     dims={},
     title="proof of Lemma 5.1: W W^T u = lambda u => W^T u is an eigenvector of W^T W",
-    source=Source(
-        SEED_003,
-        "Question 5, part 2, proof of Lemma 5.1",
-        quote="\\lambda \\in Sp(WW^T) \\Rightarrow \\exists u \\text{ s.t. } WW^T u = \\lambda u "
+    source=S3_Q5.at("part 2, proof of Lemma 5.1").quote(
+        "\\lambda \\in Sp(WW^T) \\Rightarrow \\exists u \\text{ s.t. } WW^T u = \\lambda u "
         "\\Rightarrow W^T W \\underbrace{W^T u}_{=v} = \\lambda \\underbrace{W^T u}_{=v} \\Rightarrow "
-        "\\lambda \\in Sp(W^TW)",
+        "\\lambda \\in Sp(W^TW)"
     ),
     statement=r"WW^\top u = \lambda u,\ u \ne 0 \implies v = W^\top u \ne 0\ \text{and}\ W^\top W v = "
     r"\lambda v",
@@ -124,7 +123,7 @@ def proof_step(xp, w):
     nw = xp.sqrt(xp.sum(w * w, axis=-1))
     valid = nu > 0
     # ‖v‖ against ‖u‖‖w‖, the size it has when v ≠ 0: relative, as every tolerance here
-    return (~valid) | (xp.sqrt(xp.sum(v * v, axis=-1)) > 1e-9 * nu * nw)
+    return (~valid) | (xp.sqrt(xp.sum(v * v, axis=-1)) > POLICY_RTOL * nu * nw)
 
 
 @identity(
@@ -134,11 +133,9 @@ def proof_step(xp, w):
     relations=("=", "="),
     labels=("||A|| = sqrt(lambda_1(A A^T)) for A = W^T", "largest eigenvalues agree"),
     title="||W^T|| = sqrt(lambda_1(W W^T)) = sqrt(lambda_1(W^T W)) (seed 003)",
-    source=Source(
-        SEED_003,
-        "Question 5, part 2, after Lemma 5.1",
-        quote="\\|W^T\\| = \\sqrt{\\lambda_1(WW^T)} ... Sp(W^TW) = Sp(WW^T) \\rightarrow \\|W^T\\| = "
-        "\\sqrt{\\lambda_1(W^TW)}",
+    source=S3_Q5.at("part 2, after Lemma 5.1").quote(
+        "\\|W^T\\| = \\sqrt{\\lambda_1(WW^T)} ... Sp(W^TW) = Sp(WW^T) \\rightarrow \\|W^T\\| = "
+        "\\sqrt{\\lambda_1(W^TW)}"
     ),
     statement=r"\|W^\top\| = \sqrt{\lambda_1(WW^\top)} = \sqrt{\lambda_1(W^\top W)}",
     expected=Verdict.HOLDS,
@@ -160,11 +157,9 @@ def top_eig(xp, W):
     inputs={"A": Array("n", "m", scale=(0.1, 10.0))},
     dims=RECT_DIMS,
     title="||A|| = sqrt(lambda_1(A^T A)) (seed 004, stated property of the L2 operator norm)",
-    source=Source(
-        SEED_004,
-        "Question 1.2",
-        quote="Use the following properties of the L_2 operator norm ||AB|| \\le ||A|| \\, ||B|| and ||A|| "
-        "= \\sqrt{\\lambda_1(A^{\\top}A)}",
+    source=S4_Q1_2.quote(
+        "Use the following properties of the L_2 operator norm ||AB|| \\le ||A|| \\, ||B|| and ||A|| "
+        "= \\sqrt{\\lambda_1(A^{\\top}A)}"
     ),
     statement=r"\|A\| = \sqrt{\lambda_1(A^\top A)}",
     expected=Verdict.HOLDS,

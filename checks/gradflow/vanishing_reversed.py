@@ -3,8 +3,8 @@
 from checks._vocab.activations import SUP_D1
 from checks._vocab.activations import act as apply_act
 from checks._vocab.linalg import matvec, op_norm
-from checks._vocab.sources import SEED_002, SEED_003, SEED_004
-from checks.gradflow._helpers import chain_product, jac_h_step, lambda_max_gram
+from checks._vocab.sources import S2_Q1, S3_Q5, S4_Q1_3
+from checks.gradflow._helpers import POLICY_RTOL, chain_product, jac_h_step, lambda_max_gram
 from checks.gradflow.vanishing import (
     ALL_ACTS,
     BOUND_DIMS,
@@ -15,7 +15,7 @@ from checks.gradflow.vanishing import (
     _nonzero,
     _scaled,
 )
-from lemmacheck import Array, Orthogonal, Scalar, Source, Verdict, inequality, prop
+from lemmacheck import Array, Orthogonal, Scalar, Verdict, inequality, prop
 
 # --------------------------------------------------------------------------- reversed condition
 
@@ -26,11 +26,9 @@ from lemmacheck import Array, Orthogonal, Scalar, Source, Verdict, inequality, p
     dims=BOUND_DIMS,
     relations=("<=", ">"),
     title="lambda_1 > delta^2/gamma^2: ||dg_T/dg_0|| <= gamma^T sqrt(lambda_1)^T > delta^T (seed 002)",
-    source=Source(
-        SEED_002,
-        "Question 1, part 3",
-        quote="\\left\\| \\frac{\\partial g_T}{\\partial g_0} \\right\\| \\leq \\gamma^T "
-        "(\\sqrt{\\lambda_1(W^\\top W)})^T > \\delta^T",
+    source=S2_Q1.at("part 3").quote(
+        "\\left\\| \\frac{\\partial g_T}{\\partial g_0} \\right\\| \\leq \\gamma^T "
+        "(\\sqrt{\\lambda_1(W^\\top W)})^T > \\delta^T"
     ),
     statement=r"\left\|\frac{\partial g_T}{\partial g_0}\right\| \le \gamma^T\left(\sqrt{\lambda_1(W^\top "
     r"W)}\right)^T > \delta^T",
@@ -57,10 +55,8 @@ NECESSITY = {"inputs": NEC_INPUTS, "dims": NEC_DIMS}
     "vanish.s002.reverse_necessary",
     **NECESSITY,
     title="the reversed condition is necessary for the gradient to explode (seed 002)",
-    source=Source(
-        SEED_002,
-        "Question 1, part 3",
-        quote="this condition is necessary but not sufficient for the gradient to explode",
+    source=S2_Q1.at("part 3").quote(
+        "this condition is necessary but not sufficient for the gradient to explode"
     ),
     statement=r"\left\|\frac{\partial h_T}{\partial h_0}\right\| \to \infty \implies \lambda_1(W^\top W) > "
     r"\frac{\delta^2}{\gamma^2}",
@@ -73,9 +69,7 @@ NECESSITY = {"inputs": NEC_INPUTS, "dims": NEC_DIMS}
     "vanish.s003.reverse_necessary",
     **NECESSITY,
     title="the reversed condition is necessary for explosion (seed 003)",
-    source=Source(
-        SEED_003, "Question 5, part 3", quote="This condition will be necessary but not sufficient"
-    ),
+    source=S3_Q5.at("part 3").quote("This condition will be necessary but not sufficient"),
     statement=r"\left\|\frac{\partial h_T}{\partial h_0}\right\| \to \infty \implies \lambda_1(W^\top W) > "
     r"\frac{\delta^2}{\gamma^2}",
     expected=Verdict.HOLDS,
@@ -85,7 +79,7 @@ NECESSITY = {"inputs": NEC_INPUTS, "dims": NEC_DIMS}
     "vanish.s004.reverse_necessary",
     **NECESSITY,
     title="the reversed condition is a necessary condition for explosion (seed 004)",
-    source=Source(SEED_004, "Question 1.3", quote="so this condition is a necessary condition"),
+    source=S4_Q1_3.quote("so this condition is a necessary condition"),
     statement=r"\left\|\frac{\partial h_T}{\partial h_0}\right\| \to \infty \implies \lambda_1(W^\top W) "
     r"\not< \frac{\delta^2}{\gamma^2}",
     expected=Verdict.HOLDS,
@@ -128,10 +122,8 @@ def _saturated_witness(xp, Q, a, delta, T, act):
     "vanish.s002.reverse_not_sufficient",
     **SATURATED,
     title="the reversed condition is not sufficient: saturated units vanish anyway (seed 002)",
-    source=Source(
-        SEED_002,
-        "Question 1, part 3",
-        quote="this condition is necessary but not sufficient for the gradient to explode",
+    source=S2_Q1.at("part 3").quote(
+        "this condition is necessary but not sufficient for the gradient to explode"
     ),
     statement=r"\exists\,W,b:\ \lambda_1(W^\top W) > \frac{\delta^2}{\gamma^2}\ \text{and}\ "
     r"\left\|\frac{\partial h_T}{\partial h_0}\right\| \le 2^{-T}",
@@ -145,11 +137,9 @@ def _saturated_witness(xp, Q, a, delta, T, act):
     "vanish.s003.reverse_not_sufficient",
     **SATURATED,
     title="the reversed condition is not sufficient for explosion (seed 003)",
-    source=Source(
-        SEED_003,
-        "Question 5, part 3",
-        quote="we can only say that the gradients will be smaller than something that is greater than 0, "
-        "but this doesn't imply that the gradients will tend to infinity",
+    source=S3_Q5.at("part 3").quote(
+        "we can only say that the gradients will be smaller than something that is greater than 0, "
+        "but this doesn't imply that the gradients will tend to infinity"
     ),
     statement=r"\lambda_1(W^\top W) > \frac{\delta^2}{\gamma^2} \not\Rightarrow \left\|\frac{\partial "
     r"h_T}{\partial h_0}\right\| \to \infty",
@@ -166,11 +156,8 @@ def reverse_not_sufficient(xp, Q, a, delta, T, act):
     inputs={"Q": Orthogonal("n"), "a": Scalar(1.05, 3.0)},
     dims={"n": [1, 2, 4], "T": [2, 8, 16]},
     title="under the reversed condition the gradient can explode (seed 004; seed 002 'likely to explode')",
-    source=Source(
-        SEED_004,
-        "Question 1.3",
-        quote="gradient explosion is possible. It won't certainly explode but now it has the potential to "
-        "explode",
+    source=S4_Q1_3.quote(
+        "gradient explosion is possible. It won't certainly explode but now it has the potential to explode"
     ),
     statement=r"\exists\,W:\ \lambda_1(W^\top W) > \frac{1}{\gamma^2},\ \left\|\frac{\partial "
     r"h_T}{\partial h_0}\right\| = (\gamma\|W\|)^T \to \infty",
@@ -182,7 +169,7 @@ def explosion_possible_004(xp, Q, a, T):
     W = Q * a[:, None, None]
     h = 0 * Q[:, 0]
     J = chain_product(xp, [jac_h_step(xp, W, h, "tanh") for _ in range(T)])
-    return (xp.abs(op_norm(xp, J) - a**T) <= 1e-9 * a**T) & (lambda_max_gram(xp, W) > 1)
+    return (xp.abs(op_norm(xp, J) - a**T) <= POLICY_RTOL * a**T) & (lambda_max_gram(xp, W) > 1)
 
 
 def _reversed_condition(s_low):
@@ -204,11 +191,9 @@ def _reversed_condition(s_low):
     "vanish.s004.reverse_bound_not_zero",
     **_reversed_condition(1.0),
     title="lambda_1 >= delta^2/gamma^2 => the upper bound (gamma ||W||)^T does not tend to 0 (seed 004)",
-    source=Source(
-        SEED_004,
-        "Question 1.3",
-        quote="Hence if the largest eigenvalue is not smaller than \\frac{\\delta^2}{\\gamma^2}, then the "
-        "upper bound won't tend to zero",
+    source=S4_Q1_3.quote(
+        "Hence if the largest eigenvalue is not smaller than \\frac{\\delta^2}{\\gamma^2}, then the "
+        "upper bound won't tend to zero"
     ),
     statement=r"\lambda_1(W^\top W) \ge \frac{\delta^2}{\gamma^2} \implies (\gamma\|W\|)^T \not\to 0",
     expected=Verdict.REFUTED,
@@ -221,11 +206,9 @@ def _reversed_condition(s_low):
     "vanish.s002.reverse_likely_explode",
     **_reversed_condition(1.001),
     title="lambda_1 > delta^2/gamma^2 => 'the gradients are likely to explode' (seed 002)",
-    source=Source(
-        SEED_002,
-        "Question 1, part 3",
-        quote="If the largest eigenvalue of the weights is larger than \\frac{\\delta^2}{\\gamma^2}, then "
-        "the gradients of the hidden state are likely to explode.",
+    source=S2_Q1.at("part 3").quote(
+        "If the largest eigenvalue of the weights is larger than \\frac{\\delta^2}{\\gamma^2}, then "
+        "the gradients of the hidden state are likely to explode."
     ),
     statement=r"\lambda_1(W^\top W) > \frac{\delta^2}{\gamma^2} \implies \text{the gradients are likely to "
     r"explode}",
@@ -241,11 +224,9 @@ def _reversed_condition(s_low):
     **_reversed_condition(1.001),
     title="lambda_1 > delta^2/gamma^2 => 'we can suppose that instead of vanishing, the gradients will "
     "explode' (seed 003)",
-    source=Source(
-        SEED_003,
-        "Question 5, part 3",
-        quote="If the largest eigenvalue of the weights is greater than \\frac{\\delta^2}{\\gamma^2}, then "
-        "we can suppose that instead of vanishing, the gradients will explode.",
+    source=S3_Q5.at("part 3").quote(
+        "If the largest eigenvalue of the weights is greater than \\frac{\\delta^2}{\\gamma^2}, then "
+        "we can suppose that instead of vanishing, the gradients will explode."
     ),
     statement=r"\lambda_1(W^\top W) > \frac{\delta^2}{\gamma^2} \implies \text{the gradients do not vanish}",
     expected=Verdict.REFUTED,
@@ -267,7 +248,7 @@ def reverse_removes_decay(xp, W, delta, s, act):
     dims={"n": [1, 2, 4], "T": [1, 4, 16], "act": ["tanh", "sigmoid"]},
     relations=(">=",),
     title="the bound gamma^T ||W||^T stays >= 1 exactly when lambda_1(W^T W) >= 1/gamma^2",
-    source=Source(SEED_004, "Question 1.3 (corrected)"),
+    source=S4_Q1_3.at("(corrected)").cite(),
     statement=r"\lambda_1(W^\top W) \ge \frac{1}{\gamma^2} \implies \gamma^T\|W\|^T \ge 1\ \forall T",
     expected=Verdict.HOLDS,
     corrects="vanish.s004.reverse_bound_not_zero",

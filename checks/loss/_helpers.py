@@ -21,6 +21,7 @@ import numpy as np
 from checks._vocab.activations import SMOOTH, activation
 from checks._vocab.linalg import dot, frob, matvec
 from checks._vocab.rnn import hidden_states, one_hot_rows
+from lemmacheck import Table
 
 #: dims of the RNN instances: small (2 shared cores), every activation of the model
 LOSS_RNN_DIMS = {"H": [1, 4], "N": [2], "K": [2, 3], "T": [1, 3], "act": list(SMOOTH)}
@@ -141,3 +142,9 @@ def token_gradient(xp, U, W, V, s0, X, c, act, t=None, forward=None):
     C = [None] * T
     C[t - 1] = c
     return backprop_logits(xp, U, W, V, s0, X, C, act, forward)
+
+
+def regime_table(title: str, measured: list, rows: list) -> Table:
+    """A study's table with one row per regime (activation, hidden size H, classes K) and step, then the
+    figures measured there: ``measured`` names the step's column and the figures'."""
+    return Table(title=title, columns=["activation", "H", "K", *measured], rows=rows)

@@ -1,10 +1,12 @@
 """The general bound (7) of seed 001 §A assembled from Lemmas 1–2, and a study of its tightness."""
 
+import numpy as np
+
 from checks._vocab.linalg import inf_norm
-from checks._vocab.sources import SEED_001
-from checks.loss._helpers import ON_RNN, ON_SMALL_RNN
+from checks._vocab.sources import S1_A
+from checks.loss._helpers import ON_RNN, ON_SMALL_RNN, regime_table
 from checks.loss.lemmas import _lemma_terms, on_terms
-from lemmacheck import Source, StudyResult, Table, Verdict, inequality, study
+from lemmacheck import StudyResult, Table, Verdict, inequality, study
 
 # -------------------------------------------------------------------------------- the general bound (7)
 
@@ -18,11 +20,9 @@ def _eq7_sides(q, garbled):
 @inequality(
     "loss.eq7",
     title="Eq. (7), the general upper bound of the token loss (garbled last term read as 2‖r‖∞)",
-    source=Source(
-        SEED_001,
-        "§A, eq. (7)",
-        quote="E_t(Φ + ΔΦ) ≤ E_t(Φ) + ⟨∇_Φ E_t(Φ), ΔΦ⟩ + 1/2 ||Vs_t(Φ + ΔΦ) − Vs_t(Φ)||_∞^2 + 2||Vs_t(Φ + "
-        "ΔΦ) − Vs_t(Φ), ΔΦ⟩||_∞",
+    source=S1_A.at("eq. (7)").quote(
+        "E_t(Φ + ΔΦ) ≤ E_t(Φ) + ⟨∇_Φ E_t(Φ), ΔΦ⟩ + 1/2 ||Vs_t(Φ + ΔΦ) − Vs_t(Φ)||_∞^2 + 2||Vs_t(Φ + "
+        "ΔΦ) − Vs_t(Φ), ΔΦ⟩||_∞"
     ),
     statement=r"E_t(\Phi+\Delta\Phi) \le E_t(\Phi) + \langle\nabla_\Phi E_t(\Phi),\Delta\Phi\rangle + "
     r"\frac12\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty^2 + 2\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi), "
@@ -43,10 +43,8 @@ def loss_eq7(xp, q):
 @inequality(
     "loss.eq7.reading_b",
     title="Eq. (7) with the garbled last term read as 2‖Vs_t(Φ+ΔΦ) − Vs_t(Φ)‖∞ (no first-order part)",
-    source=Source(
-        SEED_001,
-        "§A, eq. (7) (alternative reading of the garbled term)",
-        quote="2||Vs_t(Φ + ΔΦ) − Vs_t(Φ), ΔΦ⟩||_∞",
+    source=S1_A.at("eq. (7) (alternative reading of the garbled term)").quote(
+        "2||Vs_t(Φ + ΔΦ) − Vs_t(Φ), ΔΦ⟩||_∞"
     ),
     statement=r"E_t(\Phi+\Delta\Phi) \le E_t(\Phi) + \langle\nabla_\Phi E_t(\Phi),\Delta\Phi\rangle + "
     r"\frac12\|Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\|_\infty^2 + 2\|Vs_t(\Phi+\Delta\Phi) - "
@@ -69,37 +67,17 @@ def loss_eq7_reading_b(xp, q):
 @study(
     "loss.eq7_tightness",
     title="How much of eq. (7) (Lemma 1 + Lemma 2) is used on realistic RNN instances?",
-    source=Source(SEED_001, "§A, eq. (7)"),
+    source=S1_A.at("eq. (7)").cite(),
     related=("loss.eq7", "lemma1.bound", "lemma2.bound"),
 )
 def eq7_tightness(profile):
-    import numpy as np
-
-    from lemmacheck.xp import numpy_xp as xp
-
     B = 1000 if profile.name == "quick" else 10000
-    N, T = 3, 5
     rows = []
     for act in ("tanh", "sigmoid", "softplus"):
         for H, K in ((4, 3), (12, 8)):
-            rng = profile.rng
-            U = rng.standard_normal((B, H, N)) / np.sqrt(N)
-            W = rng.standard_normal((B, H, H)) / np.sqrt(H)
-            V = rng.standard_normal((B, K, H)) / np.sqrt(H)
-            s0 = np.zeros((B, H))
-            X = rng.standard_normal((B, T, N))
-            Y = np.eye(K)[rng.integers(0, K, (B, T))]
+            instance = _eq7_instances(profile.rng, B, H, K)
             for rel in (1e-2, 1e-1, 1.0):
-                d = [
-                    rng.standard_normal(a.shape)
-                    * rel
-                    * np.abs(a).mean(axis=tuple(range(1, a.ndim)), keepdims=True)
-                    for a in (U, W, V)
-                ]
-                q = _lemma_terms(xp, U, W, V, s0, X, d[0], d[1], d[2], np.zeros_like(s0), Y, act)
-                rem = q["f_new"] + q["g_new"] - q["f"] - q["g"] - q["grad_f"] - q["grad_g"]
-                bound = q["half_sq"] + 2 * q["r_inf"]
-                share_r = 2 * q["r_inf"] / bound
+                rem, bound, share_r = _eq7_sides(profile.rng, instance, act, rel)
                 rows.append(
                     [
                         act,
@@ -112,23 +90,53 @@ def eq7_tightness(profile):
                         float(np.mean(rem < 0)),
                     ]
                 )
-    table = Table(
-        title="remainder E_t(Φ+ΔΦ) − E_t − ⟨∇E_t, ΔΦ⟩ against the bound ½‖Δz‖∞² + 2‖r‖∞ (last token, ΔΦ "
+    return StudyResult(tables=[_eq7_table(rows)], conclusion=_eq7_conclusion(rows))
+
+
+#: the study's input size and length
+N_EQ7, T_EQ7 = 3, 5
+
+
+def _eq7_instances(rng, B, H, K):
+    """Glorot-like U, W, V, s_0 = 0, inputs N(0, 1) and one-hot labels Y."""
+    N, T = N_EQ7, T_EQ7
+    U = rng.standard_normal((B, H, N)) / np.sqrt(N)
+    W = rng.standard_normal((B, H, H)) / np.sqrt(H)
+    V = rng.standard_normal((B, K, H)) / np.sqrt(H)
+    s0 = np.zeros((B, H))
+    X = rng.standard_normal((B, T, N))
+    Y = np.eye(K)[rng.integers(0, K, (B, T))]
+    return U, W, V, s0, X, Y
+
+
+def _eq7_sides(rng, instance, act, rel):
+    """At a random ΔΦ of entrywise relative size ``rel``: the remainder, the eq. (7) bound and the share of
+    2‖r‖∞ in it, per instance (last token)."""
+    from lemmacheck.xp import numpy_xp as xp
+
+    U, W, V, s0, X, Y = instance
+    d = [
+        rng.standard_normal(a.shape) * rel * np.abs(a).mean(axis=tuple(range(1, a.ndim)), keepdims=True)
+        for a in (U, W, V)
+    ]
+    q = _lemma_terms(xp, U, W, V, s0, X, d[0], d[1], d[2], np.zeros_like(s0), Y, act)
+    rem = q["f_new"] + q["g_new"] - q["f"] - q["g"] - q["grad_f"] - q["grad_g"]
+    bound = q["half_sq"] + 2 * q["r_inf"]
+    return rem, bound, 2 * q["r_inf"] / bound
+
+
+def _eq7_table(rows) -> Table:
+    return regime_table(
+        "remainder E_t(Φ+ΔΦ) − E_t − ⟨∇E_t, ΔΦ⟩ against the bound ½‖Δz‖∞² + 2‖r‖∞ (last token, ΔΦ "
         "relative size 'rel' entrywise)",
-        columns=[
-            "activation",
-            "H",
-            "K",
-            "rel",
-            "median ratio",
-            "max ratio",
-            "median share of 2‖r‖∞",
-            "fraction with remainder < 0",
-        ],
-        rows=rows,
+        ["rel", "median ratio", "max ratio", "median share of 2‖r‖∞", "fraction with remainder < 0"],
+        rows,
     )
+
+
+def _eq7_conclusion(rows) -> str:
     med = [r[4] for r in rows]
-    conclusion = (
+    return (
         f"On these instances the remainder of the token loss uses a median "
         f"{min(med):.3f}–{max(med):.3f} of "
         f"the eq. (7) bound (max seen {max(r[5] for r in rows):.3f}); the remainder is negative on "
@@ -137,4 +145,3 @@ def eq7_tightness(profile):
         f"{min(r[6] for r in rows):.2f}–{max(r[6] for r in rows):.2f} of the bound, so the second-order "
         f"term of the logits, not the log-sum-exp curvature, dominates it as soon as U, W move."
     )
-    return StudyResult(tables=[table], conclusion=conclusion)

@@ -19,7 +19,7 @@ cancel to below any working precision and the engine once "confirmed" such a rou
 """
 
 from checks._vocab.linalg import dot, inf_norm
-from checks._vocab.sources import SEED_000, SEED_001
+from checks._vocab.sources import S0_APPENDIX, S1_A
 from checks.loss._helpers import (
     ON_RNN,
     ON_SMALL_RNN,
@@ -27,9 +27,7 @@ from checks.loss._helpers import (
     token_gradient,
     token_terms,
 )
-from lemmacheck import Source, Verdict, identity, inequality
-
-HW = "handwritten appendix (end of file)"
+from lemmacheck import Verdict, identity, inequality
 
 
 def _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
@@ -79,10 +77,8 @@ LEMMA1_TEX = (
 @inequality(
     "lemma1.bound",
     title="Lemma 1: log-sum-exp part of the token loss, bounded with the remainder r",
-    source=Source(
-        SEED_001,
-        "§A, Lemma 1",
-        quote="f_t(Φ + ΔΦ) ≤ f_t(Φ) + ⟨∇_Φ f_t(Φ), ΔΦ⟩ + 1/2 ||Vs_t(Φ + ΔΦ) − Vs_t(Φ)||_∞^2 + ||r||_∞",
+    source=S1_A.at("Lemma 1").quote(
+        "f_t(Φ + ΔΦ) ≤ f_t(Φ) + ⟨∇_Φ f_t(Φ), ΔΦ⟩ + 1/2 ||Vs_t(Φ + ΔΦ) − Vs_t(Φ)||_∞^2 + ||r||_∞"
     ),
     statement=LEMMA1_TEX,
     expected=Verdict.HOLDS,
@@ -112,10 +108,8 @@ def _lemma1_chain(xp, q, p_norm):
 @inequality(
     "lemma1.proof_chain",
     title="Proof of Lemma 1 step by step (eq. (3), (4), the softmax/Hölder step), as written",
-    source=Source(
-        SEED_001,
-        "§A, proof of Lemma 1, eq. (3)–(4) and the line after (4)",
-        quote="we have r^T ∇_{Vs_t} f_t(Φ) ≤ ||r||_∞ ||softmax(Vs_t)||_∞ ≤ ||r||_∞",
+    source=S1_A.at("proof of Lemma 1, eq. (3)–(4) and the line after (4)").quote(
+        "we have r^T ∇_{Vs_t} f_t(Φ) ≤ ||r||_∞ ||softmax(Vs_t)||_∞ ≤ ||r||_∞"
     ),
     statement=r"f_t(\Phi+\Delta\Phi) \le f_t + \langle p, z^+ - z\rangle + \tfrac12\|z^+-z\|_\infty^2 = "
     r"f_t + r^\top p + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + \tfrac12\|z^+-z\|_\infty^2 \le f_t + "
@@ -147,7 +141,7 @@ def lemma1_proof_chain(xp, q):
 @inequality(
     "lemma1.proof_chain.corrected",
     title="Proof of Lemma 1 with the Hölder step corrected (‖softmax‖₁ = 1 in place of ‖softmax‖∞)",
-    source=Source(SEED_001, "§A, proof of Lemma 1 (corrected)"),
+    source=S1_A.at("proof of Lemma 1 (corrected)").cite(),
     statement=r"f_t(\Phi+\Delta\Phi) \le f_t + \langle p, z^+ - z\rangle + \tfrac12\|z^+-z\|_\infty^2 = "
     r"f_t + r^\top p + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + \tfrac12\|z^+-z\|_\infty^2 \le f_t + "
     r"\|r\|_\infty\|p\|_1 + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + \tfrac12\|z^+-z\|_\infty^2 = f_t + "
@@ -169,11 +163,8 @@ def lemma1_proof_chain_corrected(xp, q):
 @identity(
     "lemma1.eq4",
     title="Eq. (4): the linear term of eq. (3) splits into rᵀ∇f_t plus the Φ-gradient term (chain rule)",
-    source=Source(
-        SEED_001,
-        "§A, eq. (4)",
-        quote="= r^T ∇_{Vs_t} f_t(Φ) + ⟨∇_{Vs_t} f_t(Φ) ∇_Φ Vs_t(Φ), ΔΦ⟩ = r^T ∇_{Vs_t} f_t(Φ) + ⟨∇_Φ "
-        "f_t(Φ), ΔΦ⟩",
+    source=S1_A.at("eq. (4)").quote(
+        "= r^T ∇_{Vs_t} f_t(Φ) + ⟨∇_{Vs_t} f_t(Φ) ∇_Φ Vs_t(Φ), ΔΦ⟩ = r^T ∇_{Vs_t} f_t(Φ) + ⟨∇_Φ f_t(Φ), ΔΦ⟩"
     ),
     statement=r"\langle\nabla_{Vs_t} f_t, Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\rangle = \langle\nabla_{Vs_t} "
     r"f_t, r + \langle\nabla_\Phi Vs_t,\Delta\Phi\rangle\rangle = r^\top\nabla_{Vs_t} f_t + "
@@ -205,10 +196,8 @@ def lemma1_eq4(xp, q):
 @inequality(
     "lemma1.bound_hw",
     title="Handwritten Lemma 1 of seed 000 (the trailing '+ r' read as ‖r‖∞)",
-    source=Source(
-        SEED_000,
-        HW + ", Lemma 1",
-        quote="Lemma 1: f_{-t}(∅) ≤ f_{-t}(θ) + ⟨∇_θ f_{-t}(θ), ∅ − θ⟩ + 1/2 ||V S_t(∅) − V S_t(θ)||_∞^2 + r",
+    source=S0_APPENDIX.at("Lemma 1").quote(
+        "Lemma 1: f_{-t}(∅) ≤ f_{-t}(θ) + ⟨∇_θ f_{-t}(θ), ∅ − θ⟩ + 1/2 ||V S_t(∅) − V S_t(θ)||_∞^2 + r"
     ),
     statement=r"f_{-t}(\emptyset) \le f_{-t}(\theta) + \langle\nabla_\theta "
     r"f_{-t}(\theta),\emptyset-\theta\rangle + \frac12\|VS_t(\emptyset) - VS_t(\theta)\|_\infty^2 + r",
@@ -223,10 +212,8 @@ def lemma1_bound_hw(xp, act, **inputs):
     return lemma1_bound(xp, act=act, **inputs)
 
 
-_HW_LEMMA1 = Source(
-    SEED_000,
-    HW + ", Lemma 1 ('+ r' read entry by entry)",
-    quote="Lemma 1: f_{-t}(∅) ≤ f_{-t}(θ) + ⟨∇_θ f_{-t}(θ), ∅ − θ⟩ + 1/2 ||V S_t(∅) − V S_t(θ)||_∞^2 + r",
+_HW_LEMMA1 = S0_APPENDIX.at("Lemma 1 ('+ r' read entry by entry)").quote(
+    "Lemma 1: f_{-t}(∅) ≤ f_{-t}(θ) + ⟨∇_θ f_{-t}(θ), ∅ − θ⟩ + 1/2 ||V S_t(∅) − V S_t(θ)||_∞^2 + r"
 )
 
 
@@ -253,11 +240,9 @@ def lemma1_bound_hw_each_entry(xp, q):
 @identity(
     "lemma1.eq4_hw",
     title="Handwritten chain-rule split of the linear term (seed 000), the analogue of eq. (4)",
-    source=Source(
-        SEED_000,
-        HW + ", proof of Lemma 1",
-        quote="where ⟨∇_{VS_t} f_{-t}(θ), VS_t(∅) − VS_t(θ)⟩ = ∇_{VS_t} f_{-t}(θ)[r + ⟨∇_θ VS_t(θ), ∅ − "
-        "θ⟩] = r·∇ f + ⟨∇ f, ∇_θ VS_t(θ), ∅ − θ⟩ = r·∇ f + ⟨∇_θ f_{-t}(θ), ∅ − θ⟩",
+    source=S0_APPENDIX.at("proof of Lemma 1").quote(
+        "where ⟨∇_{VS_t} f_{-t}(θ), VS_t(∅) − VS_t(θ)⟩ = ∇_{VS_t} f_{-t}(θ)[r + ⟨∇_θ VS_t(θ), ∅ − "
+        "θ⟩] = r·∇ f + ⟨∇ f, ∇_θ VS_t(θ), ∅ − θ⟩ = r·∇ f + ⟨∇_θ f_{-t}(θ), ∅ − θ⟩"
     ),
     statement=r"\langle\nabla_{VS_t} f_{-t}, VS_t(\emptyset)-VS_t(\theta)\rangle = \nabla_{VS_t} f_{-t}[r "
     r"+ \langle\nabla_\theta VS_t,\emptyset-\theta\rangle] = r\cdot\nabla_{VS_t} f_{-t} + "
@@ -281,7 +266,7 @@ def lemma1_eq4_hw(xp, act, **inputs):
 @inequality(
     "lemma2.as_written",
     title="Lemma 2 as printed: the term g_t(Φ) is missing from the right side",
-    source=Source(SEED_001, "§A, Lemma 2", quote="g_t(Φ + ΔΦ) ≤ ⟨∇_Φ g_t(Φ), ΔΦ⟩ + ||r||_∞"),
+    source=S1_A.at("Lemma 2").quote("g_t(Φ + ΔΦ) ≤ ⟨∇_Φ g_t(Φ), ΔΦ⟩ + ||r||_∞"),
     statement=r"g_t(\Phi+\Delta\Phi) \le \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
     expected=Verdict.REFUTED,
     **ON_SMALL_RNN,
@@ -297,7 +282,7 @@ def lemma2_as_written(xp, q):
 @inequality(
     "lemma2.bound",
     title="Lemma 2 corrected: g_t(Φ+ΔΦ) ≤ g_t(Φ) + ⟨∇_Φ g_t, ΔΦ⟩ + ‖r‖∞ (y one-hot)",
-    source=Source(SEED_001, "§A, Lemma 2 (corrected) and eq. (5)–(6)"),
+    source=S1_A.at("Lemma 2 (corrected) and eq. (5)–(6)").cite(),
     statement=r"g_t(\Phi+\Delta\Phi) \le g_t(\Phi) + \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + "
     r"\|r\|_\infty",
     expected=Verdict.HOLDS,
@@ -315,10 +300,8 @@ def lemma2_bound(xp, q):
 @identity(
     "lemma2.g_linear_in_phi",
     title="'g_t(Φ) is linear, so it is equal to its first-order Taylor expansion' (in Φ)",
-    source=Source(
-        SEED_001,
-        "§A, proof of Lemma 2",
-        quote="g_t(Φ) is linear, so it is equal to its first-order Taylor expansion.",
+    source=S1_A.at("proof of Lemma 2").quote(
+        "g_t(Φ) is linear, so it is equal to its first-order Taylor expansion."
     ),
     statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle",
     expected=Verdict.REFUTED,
@@ -335,9 +318,7 @@ def lemma2_g_linear_in_phi(xp, q):
 @identity(
     "lemma2.eq5",
     title="Eq. (5): g_t is linear in Vs_t, so its first-order expansion in Vs_t is exact",
-    source=Source(
-        SEED_001, "§A, eq. (5)", quote="g_t(Φ + ΔΦ) = g_t(Φ) + ⟨∇_{Vs_t} g_t(Φ), Vs_t(Φ + ΔΦ) − Vs_t(Φ)⟩"
-    ),
+    source=S1_A.at("eq. (5)").quote("g_t(Φ + ΔΦ) = g_t(Φ) + ⟨∇_{Vs_t} g_t(Φ), Vs_t(Φ + ΔΦ) − Vs_t(Φ)⟩"),
     statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_{Vs_t} g_t(\Phi), Vs_t(\Phi+\Delta\Phi) - "
     r"Vs_t(\Phi)\rangle",
     expected=Verdict.PROVED,
@@ -352,11 +333,7 @@ def lemma2_eq5(xp, q):
 @inequality(
     "lemma2.eq6",
     title="Eq. (6): ⟨∇_{Vs_t} g_t, Δ(Vs_t)⟩ ≤ ⟨∇_Φ g_t, ΔΦ⟩ + ‖r‖∞",
-    source=Source(
-        SEED_001,
-        "§A, eq. (6)",
-        quote="⟨∇_{Vs_t} g_t(Φ), Vs_t(Φ + ΔΦ) − Vs_t(Φ)⟩ ≤ ⟨∇_Φ g_t(Φ), ΔΦ⟩ + ||r||_∞",
-    ),
+    source=S1_A.at("eq. (6)").quote("⟨∇_{Vs_t} g_t(Φ), Vs_t(Φ + ΔΦ) − Vs_t(Φ)⟩ ≤ ⟨∇_Φ g_t(Φ), ΔΦ⟩ + ||r||_∞"),
     statement=r"\langle\nabla_{Vs_t} g_t(\Phi), Vs_t(\Phi+\Delta\Phi) - Vs_t(\Phi)\rangle \le "
     r"\langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
     expected=Verdict.HOLDS,
@@ -371,10 +348,8 @@ def lemma2_eq6(xp, q):
 @inequality(
     "lemma2.bound_hw",
     title="Handwritten Lemma 2 of seed 000 ('max_{‖r‖∞} r' read as ‖r‖∞)",
-    source=Source(
-        SEED_000,
-        HW + ", Lemma 2",
-        quote="Lemma 2: g_{-t}(∅) ≤ g_{-t}(θ) + ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + max_{||r||_∞} r",
+    source=S0_APPENDIX.at("Lemma 2").quote(
+        "Lemma 2: g_{-t}(∅) ≤ g_{-t}(θ) + ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + max_{||r||_∞} r"
     ),
     statement=r"g_{-t}(\emptyset) \le g_{-t}(\theta) + \langle\nabla_\theta "
     r"g_{-t}(\theta),\emptyset-\theta\rangle + \max_{\|r\|_\infty} r",
@@ -391,11 +366,8 @@ def lemma2_bound_hw(xp, act, **inputs):
 @identity(
     "lemma2.hw_equality",
     title="Handwritten proof of Lemma 2: the linear term written as an equality with '+ max r'",
-    source=Source(
-        SEED_000,
-        HW + ", proof of Lemma 2",
-        quote="similarly, ⟨∇_{VS_t(θ)}, g_{-t}(θ), VS_t(∅) − VS_t(θ)⟩ = ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + "
-        "max_{||r||_∞} r",
+    source=S0_APPENDIX.at("proof of Lemma 2").quote(
+        "similarly, ⟨∇_{VS_t(θ)}, g_{-t}(θ), VS_t(∅) − VS_t(θ)⟩ = ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + max_{||r||_∞} r"
     ),
     statement=r"\langle\nabla_{VS_t} g_{-t}(\theta), VS_t(\emptyset)-VS_t(\theta)\rangle = "
     r"\langle\nabla_\theta g_{-t}(\theta),\emptyset-\theta\rangle + \max_{\|r\|_\infty} r",
@@ -414,11 +386,9 @@ def lemma2_hw_equality(xp, q):
     "lemma2.hw_chain",
     title="Handwritten proof of Lemma 2, its two lines as written: '= ⟨∇g, ∅ − θ⟩ + max r ≤ ⟨∇g, ∅ − θ⟩ + "
     "max r'",
-    source=Source(
-        SEED_000,
-        HW + ", proof of Lemma 2",
-        quote="similarly, ⟨∇_{VS_t(θ)}, g_{-t}(θ), VS_t(∅) − VS_t(θ)⟩ = ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + "
-        "max_{||r||_∞} r ≤ ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + max r",
+    source=S0_APPENDIX.at("proof of Lemma 2").quote(
+        "similarly, ⟨∇_{VS_t(θ)}, g_{-t}(θ), VS_t(∅) − VS_t(θ)⟩ = ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + "
+        "max_{||r||_∞} r ≤ ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + max r"
     ),
     statement=r"\langle\nabla_{VS_t} g_{-t}, VS_t(\emptyset)-VS_t(\theta)\rangle = \langle\nabla_\theta "
     r"g_{-t},\emptyset-\theta\rangle + \max_{\|r\|_\infty} r \le \langle\nabla_\theta g_{-t},\emptyset-"
@@ -442,7 +412,7 @@ def lemma2_hw_chain(xp, q):
 @inequality(
     "lemma2.hw_equality.corrected",
     title="Handwritten proof of Lemma 2 corrected: = ⟨∇g, Δθ⟩ − yᵀr ≤ ⟨∇g, Δθ⟩ + ‖r‖∞",
-    source=Source(SEED_000, HW + ", proof of Lemma 2 (corrected)"),
+    source=S0_APPENDIX.at("proof of Lemma 2 (corrected)").cite(),
     statement=r"\langle\nabla_{VS_t} g_{-t}, VS_t(\emptyset)-VS_t(\theta)\rangle = \langle\nabla_\theta "
     r"g_{-t},\emptyset-\theta\rangle - y_t^\top r \le \langle\nabla_\theta g_{-t},\emptyset-\theta\rangle "
     r"+ \|r\|_\infty",
@@ -468,11 +438,8 @@ def lemma2_hw_equality_corrected(xp, q):
     "lemma1.eq3_hw",
     title="Handwritten: the log-sum-exp bound applied at VS_t (seed 000's version of eq. (3), with the "
     "square)",
-    source=Source(
-        SEED_000,
-        HW + ", proof of Lemma 1",
-        quote="so f_{-t}(∅) ≤ f_{-t}(θ) + ⟨∇_{VS_t} f_{-t}(θ), VS_t(∅) − VS_t(θ)⟩ + 1/2 ||VS_t(∅) − "
-        "VS_t(θ)||_∞^2",
+    source=S0_APPENDIX.at("proof of Lemma 1").quote(
+        "so f_{-t}(∅) ≤ f_{-t}(θ) + ⟨∇_{VS_t} f_{-t}(θ), VS_t(∅) − VS_t(θ)⟩ + 1/2 ||VS_t(∅) − VS_t(θ)||_∞^2"
     ),
     statement=r"f_{-t}(\emptyset) \le f_{-t}(\theta) + \langle\nabla_{VS_t} f_{-t}(\theta), "
     r"VS_t(\emptyset) - VS_t(\theta)\rangle + \frac12\|VS_t(\emptyset) - VS_t(\theta)\|_\infty^2",
@@ -490,11 +457,9 @@ def lemma1_eq3_hw(xp, q):
 @identity(
     "lemma2.eq5_hw",
     title="Handwritten: g_{-t} is linear in VS_t, so its expansion in VS_t is exact (seed 000's eq. (5))",
-    source=Source(
-        SEED_000,
-        HW + ", proof of Lemma 2",
-        quote="g_{-t}(θ) is linear to V S_t(θ), so. g_{-t}(∅) = g_{-t}(θ) + ⟨∇_{VS_t(θ)}, g_{-t}(θ), "
-        "VS_t(∅) − VS_t(θ)⟩",
+    source=S0_APPENDIX.at("proof of Lemma 2").quote(
+        "g_{-t}(θ) is linear to V S_t(θ), so. g_{-t}(∅) = g_{-t}(θ) + ⟨∇_{VS_t(θ)}, g_{-t}(θ), "
+        "VS_t(∅) − VS_t(θ)⟩"
     ),
     statement=r"g_{-t}(\emptyset) = g_{-t}(\theta) + \langle\nabla_{VS_t(\theta)} g_{-t}(\theta), "
     r"VS_t(\emptyset) - VS_t(\theta)\rangle",
@@ -510,10 +475,8 @@ def lemma2_eq5_hw(xp, act, **inputs):
 @inequality(
     "lemma2.proof_chain",
     title="Proof of Lemma 2 step by step: eq. (5), then eq. (6) (gives the corrected Lemma 2)",
-    source=Source(
-        SEED_001,
-        "§A, proof of Lemma 2, eq. (5)–(6)",
-        quote="Combine formula 5 with 6, we will get Lemma 2 immediately.",
+    source=S1_A.at("proof of Lemma 2, eq. (5)–(6)").quote(
+        "Combine formula 5 with 6, we will get Lemma 2 immediately."
     ),
     statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_{Vs_t} g_t, "
     r"Vs_t(\Phi+\Delta\Phi)-Vs_t(\Phi)\rangle \le g_t(\Phi) + \langle\nabla_\Phi "
@@ -538,10 +501,8 @@ def lemma2_proof_chain(xp, q):
 @inequality(
     "lemma2.proof_chain_as_written",
     title="Proof of Lemma 2 as written: eq. (5), eq. (6), then 'we will get Lemma 2' as printed (no g_t(Φ))",
-    source=Source(
-        SEED_001,
-        "§A, proof of Lemma 2, eq. (5)–(6) and the line after (6)",
-        quote="Combine formula 5 with 6, we will get Lemma 2 immediately.",
+    source=S1_A.at("proof of Lemma 2, eq. (5)–(6) and the line after (6)").quote(
+        "Combine formula 5 with 6, we will get Lemma 2 immediately."
     ),
     statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_{Vs_t} g_t, "
     r"Vs_t(\Phi+\Delta\Phi)-Vs_t(\Phi)\rangle \le g_t(\Phi) + \langle\nabla_\Phi "

@@ -4,8 +4,8 @@ r"""The log-sum-exp bound of seed 001 §A, eq. (2) and (3), and the Hessian fact
 :math:`\nabla^2 h = \mathrm{diag}(p) - pp^\top`.
 """
 
-from checks._vocab.sources import SEED_001
-from lemmacheck import Array, ProbVector, Source, Verdict, inequality
+from checks._vocab.sources import S1_A
+from lemmacheck import Array, ProbVector, Verdict, inequality
 
 DIMS = {"n": [1, 2, 3, 5, 8, 16]}
 #: a point x and a step Δx of any size, for the bound of eq. (2) and its restatement eq. (3)
@@ -24,7 +24,7 @@ def lse_remainder(xp, x, dx):
 @inequality(
     "lse.bound",
     title="Log-sum-exp upper bound with ½‖Δx‖∞² (Lipschitz gradient in the ∞-norm)",
-    source=Source(SEED_001, "§A, eq. (2)", quote="h(x + Δx) ≤ h(x) + ⟨∇x h(x), Δx⟩ + 1/2 ||Δx||_∞^2"),
+    source=S1_A.at("eq. (2)").quote("h(x + Δx) ≤ h(x) + ⟨∇x h(x), Δx⟩ + 1/2 ||Δx||_∞^2"),
     statement=r"h(\mathbf{x}+\Delta\mathbf{x}) \le h(\mathbf{x}) + \langle \nabla_{\mathbf{x}} "
     r"h(\mathbf{x}),\Delta\mathbf{x}\rangle + \frac{1}{2}\|\Delta\mathbf{x}\|_\infty^2",
     expected=Verdict.HOLDS,
@@ -39,10 +39,8 @@ def lse_bound(xp, x, dx):
 @inequality(
     "lse.bound_eq3",
     title="Eq. (3): the bound of eq. (2) applied to V s_t, as written (norm not squared)",
-    source=Source(
-        SEED_001,
-        "§A, eq. (3)",
-        quote="f_t(Φ+ΔΦ) ≤ f(Φ) + ⟨∇_{Vs_t} f_t(Φ), Vs_t(Φ+ΔΦ) − Vs_t(Φ)⟩ + 1/2 ||Vs_t(Φ+ΔΦ) − Vs_t(Φ)||_∞",
+    source=S1_A.at("eq. (3)").quote(
+        "f_t(Φ+ΔΦ) ≤ f(Φ) + ⟨∇_{Vs_t} f_t(Φ), Vs_t(Φ+ΔΦ) − Vs_t(Φ)⟩ + 1/2 ||Vs_t(Φ+ΔΦ) − Vs_t(Φ)||_∞"
     ),
     statement=r"f_t(\Phi+\Delta\Phi) \le f(\Phi) + \langle \nabla_{V s_t} f_t(\Phi), V "
     r"s_t(\Phi+\Delta\Phi) - V s_t(\Phi)\rangle + \frac12 \|V s_t(\Phi+\Delta\Phi) - V s_t(\Phi)\|_\infty",
@@ -60,7 +58,7 @@ def lse_bound_eq3(xp, x, dx):
 @inequality(
     "lse.bound_eq3.corrected",
     title="Eq. (3) corrected: the squared ∞-norm, as eq. (2) gives and Lemma 1 uses",
-    source=Source(SEED_001, "§A, eq. (3) (corrected) and Lemma 1"),
+    source=S1_A.at("eq. (3) (corrected) and Lemma 1").cite(),
     statement=r"f_t(\Phi+\Delta\Phi) \le f_t(\Phi) + \langle \nabla_{V s_t} f_t(\Phi), V "
     r"s_t(\Phi+\Delta\Phi) - V s_t(\Phi)\rangle + \frac12 \|V s_t(\Phi+\Delta\Phi) - V s_t(\Phi)\|_\infty^2",
     expected=Verdict.HOLDS,
@@ -75,10 +73,8 @@ def lse_bound_eq3_corrected(xp, x, dx):
 @inequality(
     "lse.hessian_inf_bound",
     title="The Hessian of log-sum-exp has curvature at most 1 in the ∞-norm (why ½ is the constant)",
-    source=Source(
-        SEED_001,
-        "§A, text before eq. (2)",
-        quote="for log-sum-exp function h(x) ... Lipschitz constant L_∞ = 1/2",
+    source=S1_A.at("text before eq. (2)").quote(
+        "for log-sum-exp function h(x) ... Lipschitz constant L_∞ = 1/2"
     ),
     statement=r"v^\top\left(\mathrm{diag}(p) - pp^\top\right)v \le \|v\|_\infty^2 \quad (p = "
     r"\mathrm{softmax}(x))",

@@ -11,9 +11,9 @@ which needs :math:`\mathbf 1^\top y_t = 1` (a probability vector; one-hot is not
 
 from checks._vocab.linalg import dot, matvec
 from checks._vocab.rnn import cross_entropy, hidden_states, token_loss
-from checks._vocab.sources import SEED_000, SEED_001
+from checks._vocab.sources import S0_APPENDIX, S0_BASICS, S0_LOSS_FN, S1_A
 from checks.loss._helpers import loss_rnn_inputs
-from lemmacheck import Array, Source, Verdict, identity, value
+from lemmacheck import Array, Verdict, identity, value
 
 _MODEL = ("U", "W", "V", "s0", "X")
 # Bounded activations only: the rewrite is a statement about the logits V s_t whatever σ is, and with the
@@ -61,11 +61,9 @@ REWRITE_TEX = (
     "loss.ce_rewrite",
     title="Cross-entropy of the RNN = mean over tokens of log-sum-exp minus the linear part (labels sum to "
     "1)",
-    source=Source(
-        SEED_000,
-        "§Loss Function of RNN, item 1",
-        quote="Obviously, we have that all the entries in y_t sum up to one. We can simplify the "
-        "expression of loss function of RNN.",
+    source=S0_LOSS_FN.at("item 1").quote(
+        "Obviously, we have that all the entries in y_t sum up to one. We can simplify the "
+        "expression of loss function of RNN."
     ),
     statement=REWRITE_TEX,
     expected=Verdict.PROVED,
@@ -84,10 +82,8 @@ def loss_ce_rewrite(xp, U, W, V, s0, X, Y, act):
 @identity(
     "loss.ce_rewrite.unnormalised_labels",
     title="The same rewrite for labels that do not sum to one (the hypothesis dropped)",
-    source=Source(
-        SEED_000,
-        "§Loss Function of RNN, item 1 (hypothesis removed)",
-        quote="Obviously, we have that all the entries in y_t sum up to one.",
+    source=S0_LOSS_FN.at("item 1 (hypothesis removed)").quote(
+        "Obviously, we have that all the entries in y_t sum up to one."
     ),
     statement=REWRITE_TEX + r"\quad (y_t\in\mathbb R^K\ \text{arbitrary})",
     expected=Verdict.REFUTED,
@@ -104,11 +100,9 @@ def loss_ce_rewrite_unnormalised(xp, U, W, V, s0, X, Y, act):
 @identity(
     "loss.e_split",
     title="E = (f(θ) − g(θ))/M with f = Σ_t lse(Vs_t), g = Σ_t y_tᵀVs_t",
-    source=Source(
-        SEED_000,
-        "§Loss Function of RNN, item 2",
-        quote="We define θ = {U, W, V}, f(θ) = Σ_{t=1}^M log(Σ_{j=1}^K e^{V_{j,:} s_t}) and g(θ) = "
-        "Σ_{t=1}^M y_t^T V s_t, so E = 1/M (f(θ) − g(θ))",
+    source=S0_LOSS_FN.at("item 2").quote(
+        "We define θ = {U, W, V}, f(θ) = Σ_{t=1}^M log(Σ_{j=1}^K e^{V_{j,:} s_t}) and g(θ) = "
+        "Σ_{t=1}^M y_t^T V s_t, so E = 1/M (f(θ) − g(θ))"
     ),
     statement=r"E = \frac1M\big(f(\theta) - g(\theta)\big),\ f(\theta) = \sum_{t=1}^M\log\sum_{j=1}^K "
     r"e^{V_{j,:}s_t},\ g(\theta) = \sum_{t=1}^M y_t^\top V s_t",
@@ -131,7 +125,7 @@ def loss_e_split(xp, U, W, V, s0, X, Y, act):
 @identity(
     "loss.token_loss_eq1",
     title="Eq. (1): the t-th token's contribution to the loss is log-sum-exp minus yᵀVs_t",
-    source=Source(SEED_001, "§A, eq. (1)", quote="E_t(Φ) = log Σ_{j=1}^K e^{V_j s_t} − y^T V s_t"),
+    source=S1_A.at("eq. (1)").quote("E_t(Φ) = log Σ_{j=1}^K e^{V_j s_t} − y^T V s_t"),
     statement=r"E_t(\Phi) = \log\sum_{j=1}^K e^{\mathbf V_j\mathbf s_t} - \mathbf y^\top\mathbf V\mathbf "
     r"s_t",
     expected=Verdict.HOLDS,
@@ -149,10 +143,8 @@ def loss_token_loss_eq1(xp, U, W, V, s0, X, Y, act):
     "loss.ce_rewrite_hw",
     title="Handwritten restatement of the rewrite (seed 000 appendix), parenthesis read as enclosing both "
     "terms",
-    source=Source(
-        SEED_000,
-        "handwritten appendix (end of file), first line",
-        quote="E = 1/M Σ_{t=1}^M ( log Σ_{j=1}^K e^{V_{j,:}^T S_t} ) − y_t^T V S_t.",
+    source=S0_APPENDIX.at("first line").quote(
+        "E = 1/M Σ_{t=1}^M ( log Σ_{j=1}^K e^{V_{j,:}^T S_t} ) − y_t^T V S_t."
     ),
     statement=r"E = \frac1M\sum_{t=1}^M\Big(\log\sum_{j=1}^K e^{V_{j,:}^T S_t}\Big) - y_t^T V S_t",
     expected=Verdict.HOLDS,
@@ -171,10 +163,8 @@ def loss_ce_rewrite_hw(xp, U, W, V, s0, X, Y, act):
     "loss.ce_rewrite_hw.literal",
     title="Handwritten restatement of the rewrite (seed 000 appendix), parenthesis as typeset: only the "
     "log-sum-exp inside the sum, − y_tᵀVS_t outside it (t = M, the last token)",
-    source=Source(
-        SEED_000,
-        "handwritten appendix (end of file), first line (parenthesis as typeset)",
-        quote="E = 1/M Σ_{t=1}^M ( log Σ_{j=1}^K e^{V_{j,:}^T S_t} ) − y_t^T V S_t.",
+    source=S0_APPENDIX.at("first line (parenthesis as typeset)").quote(
+        "E = 1/M Σ_{t=1}^M ( log Σ_{j=1}^K e^{V_{j,:}^T S_t} ) − y_t^T V S_t."
     ),
     statement=r"E = \frac1M\sum_{t=1}^M\Big(\log\sum_{j=1}^K e^{V_{j,:}^T S_t}\Big) - y_M^T V S_M",
     expected=Verdict.REFUTED,
@@ -212,7 +202,7 @@ value(
     computed=_shape_of_v,
     stated=("H", "K"),
     title="Notation: the output connection V is declared H × K, but o_t = softmax(V s_t) needs K × H",
-    source=Source(SEED_000, "§Basic Knowledge of RNN, 1. Notation", quote="Output connection: V ∈ R^{H×K}"),
+    source=S0_BASICS.at("1. Notation").quote("Output connection: V ∈ R^{H×K}"),
     statement=r"\mathbf V\in\mathbb R^{H\times K}",
     expected=Verdict.REFUTED,
     notes="With s_t ∈ R^H and o_t = softmax(V s_t) ∈ R^K, V s_t is defined only for V ∈ R^{K×H} (or the "

@@ -7,19 +7,16 @@ the proof of Lemma 1 pairs it with ‖·‖∞.
 
 import numpy as np
 
-from checks._vocab.sources import SEED_000, SEED_001
+from checks._vocab.linalg import inf_norm
+from checks._vocab.sources import S0_APPENDIX, S1_A
 from checks.loss._helpers import softmax_rows
-from lemmacheck import Array, Plot, Series, Source, StudyResult, Table, Verdict, inequality, study
+from lemmacheck import Array, Plot, Series, StudyResult, Table, Verdict, inequality, study
 
 DIMS = {"n": [1, 2, 3, 5, 8]}
 #: the logits x alone, with a vector r, or with a second point y
 ON_X = dict(inputs={"x": Array("n")}, dims=DIMS)
 ON_XR = dict(inputs={"x": Array("n"), "r": Array("n")}, dims=DIMS)
 ON_XY = dict(inputs={"x": Array("n"), "y": Array("n")}, dims=DIMS)
-
-
-def _inf(xp, a):
-    return xp.max(xp.abs(a), axis=-1)
 
 
 def _softmax_gap(xp, x, y):
@@ -30,10 +27,8 @@ def _softmax_gap(xp, x, y):
 @inequality(
     "softmax.inf_norm",
     title="‖softmax(Vs_t)‖∞ ≤ 1",
-    source=Source(
-        SEED_001,
-        "§A, proof of Lemma 1 (line after eq. (4))",
-        quote="||softmax(Vs_t)||_∞ ≤ ||r||_∞ ... ≤ ||r||_∞",
+    source=S1_A.at("proof of Lemma 1 (line after eq. (4))").quote(
+        "||softmax(Vs_t)||_∞ ≤ ||r||_∞ ... ≤ ||r||_∞"
     ),
     statement=r"\|\mathrm{softmax}(\mathbf V\mathbf s_t)\|_\infty \le 1",
     expected=Verdict.HOLDS,
@@ -42,16 +37,14 @@ def _softmax_gap(xp, x, y):
     "dominant logit).",
 )
 def softmax_inf_norm(xp, x):
-    return _inf(xp, xp.softmax(x, axis=-1)), _inf(xp, x) * 0 + 1
+    return inf_norm(xp, xp.softmax(x, axis=-1)), inf_norm(xp, x) * 0 + 1
 
 
 @inequality(
     "softmax.grad_le_one_hw",
     title="Handwritten: '∇_{VS_t} f_{-t}(θ) ≤ 1 (softmax)'",
-    source=Source(
-        SEED_000,
-        "handwritten appendix (end of file), proof of Lemma 1",
-        quote="It can be proved that ∇_{VS_t(θ)} f_{-t}(θ) ≤ 1 (softmax)",
+    source=S0_APPENDIX.at("proof of Lemma 1").quote(
+        "It can be proved that ∇_{VS_t(θ)} f_{-t}(θ) ≤ 1 (softmax)"
     ),
     statement=r"\nabla_{VS_t(\theta)} f_{-t}(\theta) \le 1",
     expected=Verdict.HOLDS,
@@ -61,16 +54,14 @@ def softmax_inf_norm(xp, x):
     "largest entry ≤ 1).",
 )
 def softmax_grad_le_one_hw(xp, x):
-    return xp.max(xp.softmax(x, axis=-1), axis=-1), _inf(xp, x) * 0 + 1
+    return xp.max(xp.softmax(x, axis=-1), axis=-1), inf_norm(xp, x) * 0 + 1
 
 
 @inequality(
     "softmax.holder_inf_inf",
     title="rᵀ softmax ≤ ‖r‖∞ ‖softmax‖∞ (Hölder with the wrong dual norm)",
-    source=Source(
-        SEED_001,
-        "§A, proof of Lemma 1 (line after eq. (4))",
-        quote="we have r^T ∇_{Vs_t} f_t(Φ) ≤ ||r||_∞ ||softmax(Vs_t)||_∞",
+    source=S1_A.at("proof of Lemma 1 (line after eq. (4))").quote(
+        "we have r^T ∇_{Vs_t} f_t(Φ) ≤ ||r||_∞ ||softmax(Vs_t)||_∞"
     ),
     statement=r"\mathbf r^\top\nabla_{\mathbf V\mathbf s_t} f_t(\Phi) \le \|\mathbf "
     r"r\|_\infty\|\mathrm{softmax}(\mathbf V\mathbf s_t)\|_\infty",
@@ -82,13 +73,13 @@ def softmax_grad_le_one_hw(xp, x):
 )
 def softmax_holder_inf_inf(xp, x, r):
     p = xp.softmax(x, axis=-1)
-    return xp.sum(r * p, axis=-1), _inf(xp, r) * _inf(xp, p)
+    return xp.sum(r * p, axis=-1), inf_norm(xp, r) * inf_norm(xp, p)
 
 
 @inequality(
     "softmax.r_dot_softmax",
     title="rᵀ softmax ≤ ‖r‖∞ ‖softmax‖₁ = ‖r‖∞ (Hölder corrected)",
-    source=Source(SEED_001, "§A, proof of Lemma 1 (corrected)"),
+    source=S1_A.at("proof of Lemma 1 (corrected)").cite(),
     statement=r"\mathbf r^\top\mathrm{softmax}(\mathbf V\mathbf s_t) \le \|\mathbf "
     r"r\|_\infty\|\mathrm{softmax}(\mathbf V\mathbf s_t)\|_1 = \|\mathbf r\|_\infty",
     expected=Verdict.HOLDS,
@@ -102,16 +93,14 @@ def softmax_holder_inf_inf(xp, x, r):
 )
 def softmax_r_dot_softmax(xp, x, r):
     p = xp.softmax(x, axis=-1)
-    return xp.sum(r * p, axis=-1), _inf(xp, r) * xp.sum(xp.abs(p), axis=-1), _inf(xp, r)
+    return xp.sum(r * p, axis=-1), inf_norm(xp, r) * xp.sum(xp.abs(p), axis=-1), inf_norm(xp, r)
 
 
 @inequality(
     "softmax.lipschitz_half",
     title="'Lipschitz constant L∞ = ½' of log-sum-exp: ‖∇h(x) − ∇h(y)‖₁ ≤ ½‖x − y‖∞",
-    source=Source(
-        SEED_001,
-        "§A, text before eq. (2)",
-        quote="for log-sum-exp function h(x) = log Σ_{j=1}^J e^{x_j}, Lipschitz constant L_∞ = 1/2",
+    source=S1_A.at("text before eq. (2)").quote(
+        "for log-sum-exp function h(x) = log Σ_{j=1}^J e^{x_j}, Lipschitz constant L_∞ = 1/2"
     ),
     statement=r"\|\nabla h(\mathbf x) - \nabla h(\mathbf y)\|_1 \le \tfrac12\|\mathbf x - \mathbf "
     r"y\|_\infty",
@@ -124,13 +113,13 @@ def softmax_r_dot_softmax(xp, x, r):
     "constant'. Hessian view: lse.hessian_inf_bound.",
 )
 def softmax_lipschitz_half(xp, x, y):
-    return _softmax_gap(xp, x, y), 0.5 * _inf(xp, x - y)
+    return _softmax_gap(xp, x, y), 0.5 * inf_norm(xp, x - y)
 
 
 @inequality(
     "softmax.lipschitz_one",
     title="The gradient of log-sum-exp is 1-Lipschitz from ‖·‖∞ to ‖·‖₁ (L∞ = 1, coefficient L/2 = ½)",
-    source=Source(SEED_001, "§A, text before eq. (2) (corrected)"),
+    source=S1_A.at("text before eq. (2) (corrected)").cite(),
     statement=r"\|\mathrm{softmax}(\mathbf x) - \mathrm{softmax}(\mathbf y)\|_1 \le \|\mathbf x - \mathbf "
     r"y\|_\infty",
     expected=Verdict.HOLDS,
@@ -141,7 +130,7 @@ def softmax_lipschitz_half(xp, x, y):
     "≤ ‖d‖∞; integrate along the segment. Tightness → 1 at x = 0, y = (ε, −ε), ε → 0.",
 )
 def softmax_lipschitz_one(xp, x, y):
-    return _softmax_gap(xp, x, y), _inf(xp, x - y)
+    return _softmax_gap(xp, x, y), inf_norm(xp, x - y)
 
 
 def _lse(x):
@@ -158,7 +147,7 @@ def _ratio(x, d):
 @study(
     "softmax.half_constant_limit",
     title="Is the constant ½ of the log-sum-exp bound (eq. (2)) attained? The ratio remainder / (½‖Δx‖∞²)",
-    source=Source(SEED_001, "§A, eq. (2) and 'Lipschitz constant L∞ = 1/2'"),
+    source=S1_A.at("eq. (2) and 'Lipschitz constant L∞ = 1/2'").cite(),
     related=("lse.bound", "lse.hessian_inf_bound", "softmax.lipschitz_half", "softmax.lipschitz_one"),
 )
 def half_constant_limit(profile):

@@ -10,19 +10,20 @@ Gradients with respect to V are computed by back-propagation (independently of t
 
 import math
 
+import numpy as np
+
 from checks._vocab.linalg import dot, frob, inf_norm, matvec
 from checks._vocab.rnn import hidden_states
-from checks._vocab.sources import SEED_000
+from checks._vocab.sources import S0_APPENDIX, S0_LOSS_V
 from checks.loss._helpers import (
     LOSS_RNN_DIMS,
     LOSS_RNN_DIMS_SMALL,
     backprop_logits,
     loss_rnn_inputs,
+    regime_table,
     token_gradient,
 )
-from lemmacheck import Array, Plot, Series, Source, StudyResult, Table, Verdict, identity, inequality, study
-
-SEC = "§Loss Bounded with Respect to V"
+from lemmacheck import Array, Plot, Series, StudyResult, Table, Verdict, identity, inequality, study
 
 #: the RNN instances of the loss claims, with only V perturbed; claims expected to be refuted take the
 #: small dims
@@ -46,10 +47,8 @@ def _grad_v(xp, U, W, V, s0, X, C, act):
 @identity(
     "loss.g_linear_in_v",
     title="g is linear in V: g(V + ΔV) = g(V) + ⟨∇_V g(V), ΔV⟩",
-    source=Source(
-        SEED_000,
-        SEC + ", item 1",
-        quote="For g(θ) is linear with respect to V, so we have: g(V^k + ΔV) = g(V^k) + ⟨∇_V g(V^k), ΔV⟩",
+    source=S0_LOSS_V.at("item 1").quote(
+        "For g(θ) is linear with respect to V, so we have: g(V^k + ΔV) = g(V^k) + ⟨∇_V g(V^k), ΔV⟩"
     ),
     statement=r"g(\mathbf V^k + \Delta\mathbf V) = g(\mathbf V^k) + \langle\nabla_{\mathbf V} g(\mathbf "
     r"V^k),\Delta\mathbf V\rangle",
@@ -70,10 +69,8 @@ def loss_g_linear_in_v(xp, U, W, V, s0, X, Y, dV, act):
 @identity(
     "loss.f_single_lse",
     title="'f(V) = lse_1(V s_t)' as written (f was defined as a sum over all tokens)",
-    source=Source(
-        SEED_000,
-        SEC + ", item 2",
-        quote="Let lse_w(u) = log Σ_{j=1}^K w_j exp(u_j), we have: f(V) = lse_1(V s_t)",
+    source=S0_LOSS_V.at("item 2").quote(
+        "Let lse_w(u) = log Σ_{j=1}^K w_j exp(u_j), we have: f(V) = lse_1(V s_t)"
     ),
     statement=r"f(\mathbf V) = \mathrm{lse}_{\mathbf 1}(\mathbf V\mathbf s_t)",
     expected=Verdict.REFUTED,
@@ -97,7 +94,7 @@ def weighted_lse(xp, w, u):
 @identity(
     "loss.f_sum_lse",
     title="f(V) = Σ_t lse_1(V s_t): f is a sum of weighted log-sum-exps with unit weights",
-    source=Source(SEED_000, SEC + ", item 2 (corrected)"),
+    source=S0_LOSS_V.at("item 2 (corrected)").cite(),
     statement=r"f(\mathbf V) = \sum_{t=1}^M \mathrm{lse}_{\mathbf 1}(\mathbf V\mathbf s_t),\quad "
     r"\mathrm{lse}_{\mathbf w}(\mathbf u) = \log\sum_{j=1}^K w_j e^{u_j}",
     expected=Verdict.HOLDS,
@@ -114,11 +111,9 @@ def loss_f_sum_lse(xp, U, W, V, s0, X, act):
 @inequality(
     "loss.v_bound_chain",
     title="The V-bound of a token, step by step (eq. (2) at Vs_t, then ‖ΔV s_t‖∞ ≤ ‖ΔV‖_{S∞}‖s_t‖₂)",
-    source=Source(
-        SEED_000,
-        SEC + ", item 2",
-        quote="f(U^k, W^k, V^k + ΔV) = lse_1(V^k s_t + ΔV s_t) ≤ lse_1(V^k s_t) + ⟨∇ lse_1(V^k s_t), ΔV "
-        "s_t⟩ + 1/2 ||ΔV s_t||_∞^2 = ... ≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2",
+    source=S0_LOSS_V.at("item 2").quote(
+        "f(U^k, W^k, V^k + ΔV) = lse_1(V^k s_t + ΔV s_t) ≤ lse_1(V^k s_t) + ⟨∇ lse_1(V^k s_t), ΔV "
+        "s_t⟩ + 1/2 ||ΔV s_t||_∞^2 = ... ≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2"
     ),
     statement=r"f(U^k, W^k, V^k+\Delta V) = \mathrm{lse}_1(V^k s_t + \Delta V s_t) \le \mathrm{lse}_1(V^k "
     r"s_t) + \langle\nabla\mathrm{lse}_1(V^k s_t),\Delta V s_t\rangle + \tfrac12\|\Delta V s_t\|_\infty^2 "
@@ -163,10 +158,8 @@ def loss_v_bound_chain(xp, U, W, V, s0, X, dV, act):
 @identity(
     "loss.v_grad_pullback",
     title="⟨∇_{Vs_t} f, ΔV s_t⟩ = ⟨∇_V f, ΔV⟩ (∇_V f = softmax(Vs_t) s_tᵀ)",
-    source=Source(
-        SEED_000,
-        SEC + ", item 2, last step",
-        quote="⟨∇_{V s_t} f(θ^k), ΔV s_t⟩ ... ≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + ...",
+    source=S0_LOSS_V.at("item 2, last step").quote(
+        "⟨∇_{V s_t} f(θ^k), ΔV s_t⟩ ... ≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + ..."
     ),
     statement=r"\langle\nabla_{\mathbf V\mathbf s_t} f(\theta^k), \Delta\mathbf V\mathbf s_t\rangle = "
     r"\langle\nabla_{\mathbf V} f(\theta^k), \Delta\mathbf V\rangle",
@@ -184,10 +177,8 @@ def loss_v_grad_pullback(xp, U, W, V, s0, X, dV, act):
 @inequality(
     "loss.v_norm_step",
     title="‖ΔV s_t‖∞ ≤ ‖ΔV‖_{S∞} ‖s_t‖₂ on RNN hidden states",
-    source=Source(
-        SEED_000,
-        SEC + ", item 2, last step",
-        quote="1/2 ||ΔV s_t||_∞^2 ... ≤ ... 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2",
+    source=S0_LOSS_V.at("item 2, last step").quote(
+        "1/2 ||ΔV s_t||_∞^2 ... ≤ ... 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2"
     ),
     statement=r"\|\Delta\mathbf V\mathbf s_t\|_\infty \le \|\Delta\mathbf V\|_{S^\infty}\|\mathbf s_t\|_2",
     expected=Verdict.HOLDS,
@@ -204,10 +195,8 @@ def loss_v_norm_step(xp, U, W, s0, X, dV, act):
 @inequality(
     "loss.v_bound_token",
     title="V-bound of one token, remainder form: f_t(V+ΔV) − f_t − ⟨∇_V f_t, ΔV⟩ ≤ ½‖ΔV‖²_{S∞}‖s_t‖₂²",
-    source=Source(
-        SEED_000,
-        SEC + ", item 2 (end to end)",
-        quote="≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2",
+    source=S0_LOSS_V.at("item 2 (end to end)").quote(
+        "≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2"
     ),
     statement=r"f_t(\mathbf V+\Delta\mathbf V) - f_t(\mathbf V) - \langle\nabla_{\mathbf V} "
     r"f_t,\Delta\mathbf V\rangle \le \tfrac12\|\Delta\mathbf V\|_{S^\infty}^2\|\mathbf s_t\|_2^2",
@@ -245,10 +234,8 @@ def _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act):
 @inequality(
     "loss.v_bound_e",
     title="Loss bound in V for the sequence loss E, as written (a single ‖s_t‖₂² with t unbound)",
-    source=Source(
-        SEED_000,
-        SEC + ", item 3",
-        quote="E(U^k, W^k, V^k + ΔV) ≤ E(θ^k) + ⟨∇_{vec(V)} E(θ^k), vec(ΔV)⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2",
+    source=S0_LOSS_V.at("item 3").quote(
+        "E(U^k, W^k, V^k + ΔV) ≤ E(θ^k) + ⟨∇_{vec(V)} E(θ^k), vec(ΔV)⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2"
     ),
     statement=r"E(\mathbf U^k,\mathbf W^k,\mathbf V^k+\Delta\mathbf V) \le E(\theta^k) + "
     r"\langle\nabla_{\mathrm{vec}(\mathbf V)}E(\theta^k),\mathrm{vec}(\Delta\mathbf V)\rangle + "
@@ -269,7 +256,7 @@ def loss_v_bound_e(xp, U, W, V, s0, X, Y, dV, act):
 @inequality(
     "loss.v_bound_e.mean",
     title="Loss bound in V for E corrected: ½‖ΔV‖²_{S∞} times the mean of ‖s_t‖₂² over the tokens",
-    source=Source(SEED_000, SEC + ", item 3 (corrected)"),
+    source=S0_LOSS_V.at("item 3 (corrected)").cite(),
     statement=r"E(\mathbf V^k+\Delta\mathbf V) \le E(\theta^k) + \langle\nabla_{\mathrm{vec}(\mathbf "
     r"V)}E(\theta^k),\mathrm{vec}(\Delta\mathbf V)\rangle + \frac12\|\Delta\mathbf "
     r"V\|_{S^\infty}^2\,\frac1M\sum_{t=1}^M\|\mathbf s_t\|_2^2",
@@ -289,11 +276,9 @@ def loss_v_bound_e_mean(xp, U, W, V, s0, X, Y, dV, act):
 @inequality(
     "loss.lse_bound_hw",
     title="Handwritten restatement of the log-sum-exp bound (seed 000 appendix)",
-    source=Source(
-        SEED_000,
-        "handwritten appendix (end of file), proof of Lemma 1",
-        quote="We already know, for function l_se(x) = log Σ_{j=1}^J e^{x_j}, we have l_se(x_2) ≤ "
-        "l_se(x_1) + ⟨∇_{x_1} l_se(x_1), x_2 − x_1⟩ + 1/2 ||x_2 − x_1||_∞^2",
+    source=S0_APPENDIX.at("proof of Lemma 1").quote(
+        "We already know, for function l_se(x) = log Σ_{j=1}^J e^{x_j}, we have l_se(x_2) ≤ "
+        "l_se(x_1) + ⟨∇_{x_1} l_se(x_1), x_2 − x_1⟩ + 1/2 ||x_2 − x_1||_∞^2"
     ),
     statement=r"l_{se}(x_2) \le l_{se}(x_1) + \langle\nabla_{x_1} l_{se}(x_1), x_2 - x_1\rangle + "
     r"\frac12\|x_2 - x_1\|_\infty^2",
@@ -312,7 +297,7 @@ def loss_lse_bound_hw(xp, x1, x2):
 @inequality(
     "loss.v_bound_token.quarter",
     title="Sharpened V-bound: the composite constant is ¼, not ½ (½ is never approached)",
-    source=Source(SEED_000, SEC + ", item 2 (tightness of the end-to-end bound)"),
+    source=S0_LOSS_V.at("item 2 (tightness of the end-to-end bound)").cite(),
     statement=r"f_t(\mathbf V+\Delta\mathbf V) - f_t(\mathbf V) - \langle\nabla_{\mathbf V} "
     r"f_t,\Delta\mathbf V\rangle \le \tfrac14\|\Delta\mathbf V\|_{S^\infty}^2\|\mathbf s_t\|_2^2",
     expected=Verdict.HOLDS,
@@ -333,8 +318,6 @@ def loss_v_bound_token_quarter(xp, U, W, V, s0, X, dV, act):
 
 def _rnn_batch(rng, B, H, N, K, T, weight_gain):
     """Realistic instances: Glorot-like weights times a gain, inputs N(0, 1), one-hot labels."""
-    import numpy as np
-
     U = rng.standard_normal((B, H, N)) * weight_gain / np.sqrt(N)
     W = rng.standard_normal((B, H, H)) * weight_gain / np.sqrt(H)
     V = rng.standard_normal((B, K, H)) * weight_gain / np.sqrt(H)
@@ -346,7 +329,7 @@ def _rnn_batch(rng, B, H, N, K, T, weight_gain):
 @study(
     "loss.v_bound_tightness",
     title="How loose is the V-bound on real RNN states? (seed 000 §Loss Bounded w.r.t. V)",
-    source=Source(SEED_000, SEC + ", item 2"),
+    source=S0_LOSS_V.at("item 2").cite(),
     related=(
         "loss.v_bound_chain",
         "loss.v_norm_step",
@@ -356,32 +339,13 @@ def _rnn_batch(rng, B, H, N, K, T, weight_gain):
     ),
 )
 def v_bound_tightness(profile):
-    import numpy as np
-
-    from lemmacheck.xp import numpy_xp as xp
-
     B = 2000 if profile.name == "quick" else 20000
     rows, series = [], {}
-    N, T = 4, 6
-    rel_steps = [1e-3, 1e-2, 1e-1, 1.0]
     for act in ("tanh", "sigmoid", "softplus"):
         for H, K in ((4, 3), (16, 10)):
-            U, W, V, s0, X = _rnn_batch(profile.rng, B, H, N, K, T, weight_gain=1.0)
-            s = hidden_states(xp, U, W, s0, X, act)[-1]
-            z = matvec(V, s)
-            p = xp.softmax(z, axis=-1)
-            for rel in rel_steps:
-                D = profile.rng.standard_normal(V.shape)
-                spec_v = np.linalg.norm(V, ord=2, axis=(-2, -1))
-                D *= (rel * spec_v / np.linalg.norm(D, ord=2, axis=(-2, -1)))[:, None, None]
-                dz = matvec(D, s)
-                rem = xp.logsumexp(z + dz, axis=-1) - xp.logsumexp(z, axis=-1) - (p * dz).sum(-1)
-                dinf = np.abs(dz).max(-1)
-                spec = np.linalg.norm(D, ord=2, axis=(-2, -1))
-                s2 = (s * s).sum(-1)
-                norm_ratio = dinf / (spec * np.sqrt(s2))
-                lse_ratio = rem / (0.5 * dinf**2)
-                total_ratio = rem / (0.5 * spec**2 * s2)
+            U, W, V, s0, X = _rnn_batch(profile.rng, B, H, N_TIGHT, K, T_TIGHT, weight_gain=1.0)
+            for rel in REL_STEPS:
+                norm_ratio, lse_ratio, total_ratio = _bound_ratios(profile.rng, U, W, V, s0, X, act, rel)
                 rows.append(
                     [
                         act,
@@ -395,33 +359,61 @@ def v_bound_tightness(profile):
                     ]
                 )
                 series.setdefault(f"{act}, H={H}, K={K}", []).append(float(np.median(total_ratio)))
-    table = Table(
-        title="Median ratios (actual / bound) over random RNN instances; ‖ΔV‖_{S∞} = rel·‖V‖_{S∞}",
-        columns=[
-            "activation",
-            "H",
-            "K",
-            "rel. step",
-            "‖ΔVs‖∞ / (‖ΔV‖‖s‖₂)",
-            "lse remainder / ½‖ΔVs‖∞²",
-            "remainder / ½‖ΔV‖²‖s‖₂²",
-            "max of the last",
-        ],
-        rows=rows,
-    )
     plot = Plot(
         title="How much of the V-bound is used (median)",
         x_label="‖ΔV‖_{S∞}/‖V‖_{S∞}",
         y_label="remainder / bound",
         logx=True,
         logy=True,
-        series=[Series(label=k, x=rel_steps, y=v) for k, v in series.items()],
+        series=[Series(label=k, x=REL_STEPS, y=v) for k, v in series.items()],
     )
+    return StudyResult(tables=[_tightness_table(rows)], plots=[plot], conclusion=_tightness_conclusion(rows))
+
+
+#: the study's input size and length, and the steps ‖ΔV‖_{S∞} relative to ‖V‖_{S∞}
+N_TIGHT, T_TIGHT = 4, 6
+REL_STEPS = [1e-3, 1e-2, 1e-1, 1.0]
+
+
+def _bound_ratios(rng, U, W, V, s0, X, act, rel):
+    """At a random step of relative size ``rel``: ‖ΔVs‖∞/(‖ΔV‖‖s‖₂), the lse remainder over ½‖ΔVs‖∞² and
+    the remainder over the whole bound ½‖ΔV‖²‖s‖₂², per instance (at the last token)."""
+    from lemmacheck.xp import numpy_xp as xp
+
+    s = hidden_states(xp, U, W, s0, X, act)[-1]
+    z = matvec(V, s)
+    p = xp.softmax(z, axis=-1)
+    D = rng.standard_normal(V.shape)
+    spec_v = np.linalg.norm(V, ord=2, axis=(-2, -1))
+    D *= (rel * spec_v / np.linalg.norm(D, ord=2, axis=(-2, -1)))[:, None, None]
+    dz = matvec(D, s)
+    rem = xp.logsumexp(z + dz, axis=-1) - xp.logsumexp(z, axis=-1) - (p * dz).sum(-1)
+    dinf = np.abs(dz).max(-1)
+    spec = np.linalg.norm(D, ord=2, axis=(-2, -1))
+    s2 = (s * s).sum(-1)
+    return dinf / (spec * np.sqrt(s2)), rem / (0.5 * dinf**2), rem / (0.5 * spec**2 * s2)
+
+
+def _tightness_table(rows) -> Table:
+    return regime_table(
+        "Median ratios (actual / bound) over random RNN instances; ‖ΔV‖_{S∞} = rel·‖V‖_{S∞}",
+        [
+            "rel. step",
+            "‖ΔVs‖∞ / (‖ΔV‖‖s‖₂)",
+            "lse remainder / ½‖ΔVs‖∞²",
+            "remainder / ½‖ΔV‖²‖s‖₂²",
+            "max of the last",
+        ],
+        rows,
+    )
+
+
+def _tightness_conclusion(rows) -> str:
     med_total = [r[6] for r in rows]
     med_norm = [r[4] for r in rows]
     med_lse = [r[5] for r in rows]
     mx = max(r[7] for r in rows)
-    conclusion = (
+    return (
         f"On RNN states the end-to-end V-bound uses a median {min(med_total):.3f}–{max(med_total):.3f} of "
         f"its allowance (largest single ratio seen {mx:.3f}; it can never exceed ½ — the composite "
         f"constant could be ¼, see loss.v_bound_token.quarter), whatever the step size. Both relaxations "
@@ -431,4 +423,3 @@ def v_bound_tightness(profile):
         f"log-sum-exp step keeps {min(med_lse):.2f}–{max(med_lse):.2f} (the variance of ΔVs_t under the "
         f"softmax against ‖ΔVs_t‖∞²). The bound is loosest for large K and H (H = 16, K = 10: about 1/50)."
     )
-    return StudyResult(tables=[table], plots=[plot], conclusion=conclusion)

@@ -1,9 +1,9 @@
 """Seed 000's loss statements that had no claim: the weighted log-sum-exp bound it attributes to Theorem 1 of
 Carlson et al., and a second reading of the garbled 'max_{‖r‖∞} r' of the handwritten lemmas."""
 
-from checks._vocab.sources import SEED_000
+from checks._vocab.sources import S0_APPENDIX, S0_LOSS_V
 from checks.loss._helpers import ON_RNN, ON_SMALL_RNN, token_terms
-from lemmacheck import Array, Source, Verdict, inequality
+from lemmacheck import Array, Verdict, inequality
 
 _THM1 = (
     'f(θ) is sum of several exponentiations. According to [Theorem 1 in "Stochastic Spectral Descent for '
@@ -14,7 +14,7 @@ _THM1 = (
 @inequality(
     "loss.lse_weighted_theorem1",
     title="The bound attributed to Theorem 1: lse_w(u + d) ≤ lse_w(u) + ⟨∇lse_w(u), d⟩ + ½‖d‖∞² for w > 0",
-    source=Source(SEED_000, "§Loss Bounded with Respect to V, item 2", quote=_THM1),
+    source=S0_LOSS_V.at("item 2").quote(_THM1),
     statement=r"\mathrm{lse}_w(u+d) \le \mathrm{lse}_w(u) + \langle\nabla\mathrm{lse}_w(u), d\rangle + "
     r"\tfrac12\|d\|_\infty^2,\quad \mathrm{lse}_w(u) = \log\sum_j w_j e^{u_j},\ w > 0",
     expected=Verdict.HOLDS,
@@ -37,9 +37,6 @@ def lse_weighted_theorem1(xp, u, d, log_w):
     return remainder, 0.5 * xp.max(xp.abs(d), axis=-1) ** 2
 
 
-_HW = "handwritten appendix (end of file)"
-
-
 def _hw_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     """Remainders of f_{-t} = lse(VS_t) and g_{-t} = −y_tᵀVS_t for the last token, and max_p r_p, ‖Δz‖∞."""
     tt = token_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, act)
@@ -56,12 +53,10 @@ def _hw_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
 @inequality(
     "lemma1.bound_hw.max_entry",
     title="Handwritten Lemma 1 with 'max_{‖r‖∞} r' read as the largest entry max_p r_p (a sharper bound)",
-    source=Source(
-        SEED_000,
-        f"{_HW}, proof of Lemma 1 (last line)",
-        quote="so f_{-t}(∅) ≤ f_{-t}(θ) + ⟨∇_θ f_{-t}(θ), ∅ − θ⟩ + 1/2 ||V S_t(∅) − V "
+    source=S0_APPENDIX.at("proof of Lemma 1 (last line)").quote(
+        "so f_{-t}(∅) ≤ f_{-t}(θ) + ⟨∇_θ f_{-t}(θ), ∅ − θ⟩ + 1/2 ||V S_t(∅) − V "
         "S_t(θ)||_∞^2 + "
-        "max_{||r||_∞} r",
+        "max_{||r||_∞} r"
     ),
     statement=r"f_{-t}(\emptyset) \le f_{-t}(\theta) + \langle\nabla_\theta "
     r"f_{-t}(\theta),\emptyset-\theta\rangle"
@@ -81,10 +76,8 @@ def lemma1_bound_hw_max_entry(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
 @inequality(
     "lemma2.bound_hw.max_entry",
     title="Handwritten Lemma 2 with 'max_{‖r‖∞} r' read as the largest entry max_p r_p",
-    source=Source(
-        SEED_000,
-        f"{_HW}, Lemma 2",
-        quote="Lemma 2: g_{-t}(∅) ≤ g_{-t}(θ) + ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + max_{||r||_∞} r",
+    source=S0_APPENDIX.at("Lemma 2").quote(
+        "Lemma 2: g_{-t}(∅) ≤ g_{-t}(θ) + ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + max_{||r||_∞} r"
     ),
     statement=r"g_{-t}(\emptyset) \le g_{-t}(\theta) + \langle\nabla_\theta "
     r"g_{-t}(\theta),\emptyset-\theta\rangle"

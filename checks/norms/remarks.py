@@ -4,11 +4,10 @@
 import math
 
 from checks._vocab.linalg import l1, maxabs
-from checks._vocab.sources import SEED_000
-from lemmacheck import Array, Source, Verdict, identity, inequality
+from checks._vocab.sources import S0_COMMENTS, S0_LOSS_W_S
+from lemmacheck import Array, Verdict, identity, inequality
 
 _EQUIV = "Note that Schatten-1 norm and element-wise-1 norm are equivalent, 1/H ||M|| ≤ ||M||_{S^∞} ≤ ||M||"
-_W333 = "§Loss Bound with Respect to W, item 3.3.3"
 
 
 #: one H × H matrix M
@@ -18,7 +17,7 @@ _SQUARE = dict(inputs={"M": Array("H", "H")}, dims={"H": [1, 2, 3, 5, 8]})
 @inequality(
     "norms.equiv_w000_upper",
     title="Upper half of the W-section equivalence as typeset: ‖M‖_{S∞} ≤ ‖M‖ (entrywise 1-norm)",
-    source=Source(SEED_000, _W333, quote=_EQUIV),
+    source=S0_LOSS_W_S.at("item 3.3.3").quote(_EQUIV),
     statement=r"\|M\|_{S^\infty} \le \|M\|_{\ell_1}",
     expected=Verdict.HOLDS,
     **_SQUARE,
@@ -33,7 +32,7 @@ def equiv_w000_upper(xp, M):
 @inequality(
     "norms.equiv_w000_s1",
     title="The equivalence with the Schatten-1 norm the sentence names: ‖M‖/H ≤ ‖M‖_{S¹} ≤ ‖M‖ (H × H)",
-    source=Source(SEED_000, f"{_W333} (read with S¹, as the sentence says)", quote=_EQUIV),
+    source=S0_LOSS_W_S.at("item 3.3.3 (read with S¹, as the sentence says)").quote(_EQUIV),
     statement=r"\frac1H\|M\|_{\ell_1} \le \|M\|_{S^1} \le \|M\|_{\ell_1}",
     expected=Verdict.HOLDS,
     relations=("<=", "<="),
@@ -81,7 +80,7 @@ def _nondegenerate(xp, X, v0, **_):
 @identity(
     "norms.s2_power_method",
     title="'S-2 norm … can be approximated by super power method': the power method's value is ‖X‖_{S²}",
-    source=Source(SEED_000, "§Comments, item 3", quote=_POWER),
+    source=S0_COMMENTS.at("item 3").quote(_POWER),
     statement=r"\lim_{k\to\infty}\|X v_k\|_2 = \|X\|_{S^2},\quad v_{k+1} = \frac{X^\top X "
     r"v_k}{\|X^\top X v_k\|}",
     expected=Verdict.REFUTED,
@@ -102,7 +101,7 @@ def s2_power_method(xp, X, v0):
 @inequality(
     "norms.power_method_spectral",
     title="Corrected: the power method's value never exceeds ‖X‖_{S∞}, itself ≤ ‖X‖_{S²}",
-    source=Source(SEED_000, "§Comments, item 3 (corrected: the power method targets S^∞)", quote=_POWER),
+    source=S0_COMMENTS.at("item 3 (corrected: the power method targets S^∞)").quote(_POWER),
     statement=r"\|X v_k\|_2 \le \|X\|_{S^\infty} \le \|X\|_{S^2}",
     expected=Verdict.HOLDS,
     relations=("<=", "<="),

@@ -5,8 +5,8 @@ r"""The Schatten-norm toolbox of seed 001 §B, eq. (8)–(11).
 
 import math
 
-from checks._vocab.sources import SEED_001
-from lemmacheck import Array, Source, Verdict, identity, inequality
+from checks._vocab.sources import S1_B
+from lemmacheck import Array, Verdict, identity, inequality
 
 EXPONENTS = [1, 2, 4, math.inf]
 
@@ -20,10 +20,8 @@ def holder_exponent(p, q):
 @inequality(
     "schatten.holder_eq8",
     title="Eq. (8) as written: ‖M‖_{S^r} ≤ ‖M‖_{S^q}‖M‖_{S^p} for one matrix M",
-    source=Source(
-        SEED_001,
-        "§B, eq. (8)",
-        quote="if q^{-1} + p^{-1} = r^{-1} and p, q ∈ [1, +∞], then ||M||_{S^r} ≤ ||M||_{S^q} ||M||_{S^p}",
+    source=S1_B.at("eq. (8)").quote(
+        "if q^{-1} + p^{-1} = r^{-1} and p, q ∈ [1, +∞], then ||M||_{S^r} ≤ ||M||_{S^q} ||M||_{S^p}"
     ),
     statement=r"q^{-1}+p^{-1}=r^{-1},\ p,q\in[1,+\infty] \Rightarrow \|\mathbf{M}\|_{S^r} \le "
     r"\|\mathbf{M}\|_{S^q}\|\mathbf{M}\|_{S^p}",
@@ -42,7 +40,7 @@ def schatten_holder_eq8(xp, M, p, q):
 @inequality(
     "schatten.holder",
     title="Schatten–Hölder inequality for a product (eq. (8) corrected)",
-    source=Source(SEED_001, "§B, eq. (8) (corrected, as in Bernstein 2009 §9.3)"),
+    source=S1_B.at("eq. (8) (corrected, as in Bernstein 2009 §9.3)").cite(),
     statement=r"q^{-1}+p^{-1}=r^{-1},\ p,q\in[1,+\infty] \Rightarrow \|\mathbf{A}\mathbf{B}\|_{S^r} \le "
     r"\|\mathbf{A}\|_{S^q}\|\mathbf{B}\|_{S^p}",
     expected=Verdict.HOLDS,
@@ -59,7 +57,7 @@ def schatten_holder(xp, A, B, p, q):
 @identity(
     "schatten.vector",
     title="Eq. (9): every Schatten norm of a vector is its Euclidean norm",
-    source=Source(SEED_001, "§B, eq. (9)", quote="if v is a vector, then ||r||_{S^p} = ||r||_2 ∀p ∈ [1, +∞]"),
+    source=S1_B.at("eq. (9)").quote("if v is a vector, then ||r||_{S^p} = ||r||_2 ∀p ∈ [1, +∞]"),
     statement=r"\mathbf{v}\ \text{a vector} \Rightarrow \|\mathbf{r}\|_{S^p} = \|\mathbf{r}\|_2\ \forall "
     r"p\in[1,+\infty]",
     expected=Verdict.PROVED,
@@ -78,10 +76,8 @@ def schatten_vector(xp, v, p):
     "schatten.vector.r_as_written",
     title="Eq. (9) with its letters as written: the hypothesis is on v, the conclusion on r, which nothing "
     "makes a vector",
-    source=Source(
-        SEED_001,
-        "§B, eq. (9) (r read as written, a matrix the hypothesis says nothing about)",
-        quote="if v is a vector, then ||r||_{S^p} = ||r||_2 ∀p ∈ [1, +∞]",
+    source=S1_B.at("eq. (9) (r read as written, a matrix the hypothesis says nothing about)").quote(
+        "if v is a vector, then ||r||_{S^p} = ||r||_2 ∀p ∈ [1, +∞]"
     ),
     statement=r"\|\mathbf{r}\|_{S^p} = \|\mathbf{r}\|_2\ \forall p\in[1,+\infty],\ \mathbf{r}\ "
     r"\text{any matrix}",
@@ -101,7 +97,7 @@ def schatten_vector_r_as_written(xp, r, p):
 @inequality(
     "schatten.trace_duality",
     title="Eq. (10): trace duality tr(M₁M₂) ≤ ‖M₁‖_{S¹}‖M₂‖_{S^∞}",
-    source=Source(SEED_001, "§B, eq. (10)", quote="tr(M1 M2) ≤ ||M1||_{S^1} ||M2||_{S^∞}"),
+    source=S1_B.at("eq. (10)").quote("tr(M1 M2) ≤ ||M1||_{S^1} ||M2||_{S^∞}"),
     statement=r"\mathrm{tr}(\mathbf{M}_1\mathbf{M}_2) \le \|\mathbf{M}_1\|_{S^1}\|\mathbf{M}_2\|_{S^\infty}",
     expected=Verdict.HOLDS,
     inputs={"M1": Array("m", "n", scale=(1e-2, 1e1)), "M2": Array("n", "m", scale=(1e-2, 1e1))},
@@ -115,7 +111,7 @@ def schatten_trace_duality(xp, M1, M2):
 @inequality(
     "schatten.hadamard",
     title="Eq. (11): ‖x ⊙ y‖₂ ≤ ‖x‖∞‖y‖₂",
-    source=Source(SEED_001, "§B, eq. (11)", quote="||x ⊙ y||_2 ≤ ||x||_∞ ||y||_2"),
+    source=S1_B.at("eq. (11)").quote("||x ⊙ y||_2 ≤ ||x||_∞ ||y||_2"),
     statement=r"\|\mathbf{x}\odot\mathbf{y}\|_2 \le \|\mathbf{x}\|_\infty\|\mathbf{y}\|_2",
     expected=Verdict.HOLDS,
     proof_not_asserted="the document states eq. (11) among the facts whose proofs it refers to [2], [3]; the "

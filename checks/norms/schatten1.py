@@ -7,11 +7,10 @@ entrywise norms; seed 001's Lemma 4 bounds the nuclear norm of a vector-weighted
 
 import math
 
-from checks._vocab.linalg import l1, maxabs
-from checks._vocab.sources import SEED_000, SEED_001
-from lemmacheck import Array, Scalar, Source, Verdict, complexity, inequality, value
+from checks._vocab.linalg import l1, maxabs, s1
+from checks._vocab.sources import S0_COMMENTS, S0_LOSS_W_S, S1_B1
+from lemmacheck import Array, Scalar, Verdict, complexity, inequality, value
 
-COMMENT3 = "§Comments, item 3"
 MN = {"m": [1, 2, 3, 4, 6], "n": [1, 2, 3, 4, 6]}
 #: a matrix B and an entrywise dominating A = B + D or |B| + D (D ≥ 0)
 _DOMINATED = dict(inputs={"B": Array("m", "n"), "D": Array("m", "n", positive=True)}, dims=MN)
@@ -19,18 +18,12 @@ _DOMINATED = dict(inputs={"B": Array("m", "n"), "D": Array("m", "n", positive=Tr
 _ONE_MATRIX = dict(inputs={"X": Array("m", "n")}, dims=MN)
 
 
-def nuclear(xp, X):
-    return xp.schatten_norm(X, 1)
-
-
 @inequality(
     "norms.s1_monotone",
     title="'If every element of A is bigger than B's, then ‖A‖_{S¹} ≤ ‖B‖_{S¹}' (as written)",
-    source=Source(
-        SEED_000,
-        COMMENT3,
-        quote="I assume that if matrix A's every element is bigger than B's corresponding element, then "
-        "||A||_{S^1} ≤ ||B||_{S^1}.",
+    source=S0_COMMENTS.at("item 3").quote(
+        "I assume that if matrix A's every element is bigger than B's corresponding element, then "
+        "||A||_{S^1} ≤ ||B||_{S^1}."
     ),
     statement=r"\mathbf A_{ij} \ge \mathbf B_{ij}\ \forall i,j \Rightarrow \|\mathbf A\|_{S^1} \le "
     r"\|\mathbf B\|_{S^1}",
@@ -42,17 +35,15 @@ def nuclear(xp, X):
     "Schatten-2 norm, norms.s2_monotone.",
 )
 def norms_s1_monotone(xp, B, D):
-    return nuclear(xp, B + D), nuclear(xp, B)
+    return s1(xp, B + D), s1(xp, B)
 
 
 @inequality(
     "norms.s1_monotone_nonneg",
     title="Intended reading: A ≥ B ≥ 0 entrywise ⇒ ‖B‖_{S¹} ≤ ‖A‖_{S¹} (also false)",
-    source=Source(
-        SEED_000,
-        COMMENT3 + " (intended reading) and §Loss Bound w.r.t. W, item 3.3",
-        quote="so we can approximately think that a matrix whose elements are all greater than other one "
-        "has a greater Schatten-1 norm",
+    source=S0_COMMENTS.at("item 3 (intended reading) and §Loss Bound w.r.t. W, item 3.3").quote(
+        "so we can approximately think that a matrix whose elements are all greater than other one "
+        "has a greater Schatten-1 norm"
     ),
     statement=r"\mathbf A \ge \mathbf B \ge 0\ \text{entrywise} \Rightarrow \|\mathbf B\|_{S^1} \le "
     r"\|\mathbf A\|_{S^1}",
@@ -73,13 +64,13 @@ def norms_s1_monotone(xp, B, D):
 def norms_s1_monotone_nonneg(xp, B, D, lam):
     lam = lam[..., None, None]
     A = B + lam * D + (1 - lam) * (1 - B)
-    return nuclear(xp, B), nuclear(xp, A)
+    return s1(xp, B), s1(xp, A)
 
 
 @inequality(
     "norms.s1_dominated_l1",
     title="What entrywise domination does give: |B| ≤ A ⇒ ‖B‖_{S¹} ≤ ‖B‖_{ℓ1} ≤ ‖A‖_{ℓ1}",
-    source=Source(SEED_000, COMMENT3 + " (corrected)"),
+    source=S0_COMMENTS.at("item 3 (corrected)").cite(),
     statement=r"|\mathbf B_{ij}| \le \mathbf A_{ij}\ \forall i,j \Rightarrow \|\mathbf B\|_{S^1} \le "
     r"\|\mathbf B\|_{\ell_1} \le \|\mathbf A\|_{\ell_1}",
     expected=Verdict.HOLDS,
@@ -93,13 +84,13 @@ def norms_s1_monotone_nonneg(xp, B, D, lam):
     "between ‖·‖_{ℓ1} and ‖·‖_{S¹} (norms.s1_equiv_l1).",
 )
 def norms_s1_dominated_l1(xp, B, D):
-    return nuclear(xp, B), l1(xp, B), l1(xp, xp.abs(B) + D)
+    return s1(xp, B), l1(xp, B), l1(xp, xp.abs(B) + D)
 
 
 @inequality(
     "norms.s2_monotone",
     title="'This relation is strict if we use Schatten-2 norm': |B| ≤ A ⇒ ‖B‖_{S²} ≤ ‖A‖_{S²}",
-    source=Source(SEED_000, COMMENT3, quote="This relation is strict if we use Schatten-2 norm"),
+    source=S0_COMMENTS.at("item 3").quote("This relation is strict if we use Schatten-2 norm"),
     statement=r"|\mathbf B_{ij}| \le \mathbf A_{ij}\ \forall i,j \Rightarrow \|\mathbf B\|_{S^2} \le "
     r"\|\mathbf A\|_{S^2}",
     expected=Verdict.HOLDS,
@@ -120,7 +111,7 @@ EQUIV_QUOTE = (
 @inequality(
     "norms.s1_equiv_upper",
     title="Norm equivalence as written, upper half: ‖X‖_{S¹} ≤ ‖X‖∞ with ‖·‖∞ the entrywise max",
-    source=Source(SEED_000, COMMENT3, quote=EQUIV_QUOTE),
+    source=S0_COMMENTS.at("item 3").quote(EQUIV_QUOTE),
     statement=r"\|\mathbf X\|_{S^1} \le \|\mathbf X\|_\infty",
     expected=Verdict.REFUTED,
     **_ONE_MATRIX,
@@ -129,13 +120,13 @@ EQUIV_QUOTE = (
     "optimal constants (norms.s1_equiv_l1). The lower half with the max-norm is norms.s1_equiv_lower.",
 )
 def norms_s1_equiv_upper(xp, X):
-    return nuclear(xp, X), maxabs(xp, X)
+    return s1(xp, X), maxabs(xp, X)
 
 
 @inequality(
     "norms.s1_equiv_lower",
     title="Norm equivalence as written, lower half: ‖X‖∞/√(mn) ≤ ‖X‖_{S¹} (entrywise max)",
-    source=Source(SEED_000, COMMENT3, quote=EQUIV_QUOTE),
+    source=S0_COMMENTS.at("item 3").quote(EQUIV_QUOTE),
     statement=r"\frac{1}{\sqrt{mn}}\|\mathbf X\|_\infty \le \|\mathbf X\|_{S^1}",
     expected=Verdict.HOLDS,
     **_ONE_MATRIX,
@@ -144,15 +135,13 @@ def norms_s1_equiv_upper(xp, X):
 )
 def norms_s1_equiv_lower(xp, X):
     m, n = X.shape[-2], X.shape[-1]
-    return maxabs(xp, X) / math.sqrt(m * n), nuclear(xp, X)
+    return maxabs(xp, X) / math.sqrt(m * n), s1(xp, X)
 
 
 @inequality(
     "norms.s1_equiv_l1",
     title="Norm equivalence with the entrywise 1-norm: ‖X‖_{ℓ1}/√(mn) ≤ ‖X‖_{S¹} ≤ ‖X‖_{ℓ1}",
-    source=Source(
-        SEED_000, COMMENT3 + " (read with the element-wise 1-norm the text names)", quote=EQUIV_QUOTE
-    ),
+    source=S0_COMMENTS.at("item 3 (read with the element-wise 1-norm the text names)").quote(EQUIV_QUOTE),
     statement=r"\frac{1}{\sqrt{mn}}\|\mathbf X\|_{\ell_1} \le \|\mathbf X\|_{S^1} \le \|\mathbf "
     r"X\|_{\ell_1}",
     expected=Verdict.HOLDS,
@@ -167,7 +156,7 @@ def norms_s1_equiv_lower(xp, X):
 )
 def norms_s1_equiv_l1(xp, X):
     m, n = X.shape[-2], X.shape[-1]
-    return l1(xp, X) / math.sqrt(m * n), nuclear(xp, X), l1(xp, X)
+    return l1(xp, X) / math.sqrt(m * n), s1(xp, X), l1(xp, X)
 
 
 # Operation counts for an n × n matrix (dense, real).  Schatten-2 = Frobenius: one multiply-add per entry and
@@ -191,11 +180,9 @@ value(
     computed=lambda: ["S1" if nuclear_flops(n) < frobenius_flops(n) else "S2" for n in (4, 16, 64, 256)],
     stated=["S1", "S1", "S1", "S1"],
     title="'S-2 norm is very expensive to compute … so we approximate it by using S-1 norm'",
-    source=Source(
-        SEED_000,
-        COMMENT3,
-        quote="but S-2 norm is very expensive to compute.(It can be approximated by super power method) "
-        "So, we approximate it by using S-1 norm.",
+    source=S0_COMMENTS.at("item 3").quote(
+        "but S-2 norm is very expensive to compute.(It can be approximated by super power method) "
+        "So, we approximate it by using S-1 norm."
     ),
     statement=r"\mathrm{cost}(\|\mathbf X\|_{S^2}) > \mathrm{cost}(\|\mathbf X\|_{S^1})\ \text{(the "
     r"cheaper norm is } S^1)",
@@ -213,7 +200,7 @@ complexity(
     grid={"n": [8, 16, 32, 64, 128, 256]},
     stated={"n": 2},
     title="Computing ‖X‖_{S²} of an n × n matrix costs Θ(n²) (the Frobenius norm)",
-    source=Source(SEED_000, COMMENT3 + " (corrected)"),
+    source=S0_COMMENTS.at("item 3 (corrected)").cite(),
     statement=r"\mathrm{cost}(\|\mathbf X\|_{S^2}) = \Theta(n^2)",
     expected=Verdict.HOLDS,
     corrects="norms.s2_expensive",
@@ -244,11 +231,8 @@ LEMMA4_QUOTE = (
 @inequality(
     "lemma4.bound",
     title="Lemma 4: ‖T ṽ‖_{S¹} ≤ ‖(‖T_{:,:,p}‖_{S¹})_p‖₂ ‖v‖₂",
-    source=Source(
-        SEED_001,
-        "§B.1, Lemma 4",
-        quote="For a 3-d tensor T and a vector v, we have ||T ṽ||_{S^1} ≤ || ||T_{:::,*}||_{S^1} ||_2 "
-        "||v||_2",
+    source=S1_B1.at("Lemma 4").quote(
+        "For a 3-d tensor T and a vector v, we have ||T ṽ||_{S^1} ≤ || ||T_{:::,*}||_{S^1} ||_2 ||v||_2"
     ),
     statement=r"\|\mathbf T\tilde{\mathbf v}\|_{S^1} \le \big\|\,\|\mathbf "
     r"T_{:,:,*}\|_{S^1}\big\|_2\,\|\mathbf v\|_2",
@@ -261,13 +245,13 @@ LEMMA4_QUOTE = (
 )
 def lemma4_bound(xp, T, v):
     weighted, norms = _slices(xp, T, v)
-    return nuclear(xp, weighted), xp.vector_norm(norms, 2) * xp.vector_norm(v, 2)
+    return s1(xp, weighted), xp.vector_norm(norms, 2) * xp.vector_norm(v, 2)
 
 
 @inequality(
     "lemma4.chain",
     title="Eq. (21), the proof of Lemma 4 step by step, as written (Σ_p v_p ‖T_p‖ with signed v_p)",
-    source=Source(SEED_001, "§B.1, eq. (21)", quote=LEMMA4_QUOTE),
+    source=S1_B1.at("eq. (21)").quote(LEMMA4_QUOTE),
     statement=r"\|\mathbf T\tilde{\mathbf v}\|_{S^1} = \|\textstyle\sum_p \mathbf v_p\mathbf "
     r"T_{:,:,p}\|_{S^1} \le \sum_p \mathbf v_p\|\mathbf T_{:,:,p}\|_{S^1} \le \big\|\,\|\mathbf "
     r"T_{:,:,*}\|_{S^1}\big\|_2\|\mathbf v\|_2",
@@ -288,8 +272,8 @@ def lemma4_bound(xp, T, v):
 def lemma4_chain(xp, T, v):
     weighted, norms = _slices(xp, T, v)
     return (
-        nuclear(xp, xp.sum(v[..., None, None] * T, axis=-3)),
-        nuclear(xp, weighted),
+        s1(xp, xp.sum(v[..., None, None] * T, axis=-3)),
+        s1(xp, weighted),
         xp.sum(v * norms, axis=-1),
         xp.vector_norm(norms, 2) * xp.vector_norm(v, 2),
     )
@@ -298,7 +282,7 @@ def lemma4_chain(xp, T, v):
 @inequality(
     "lemma4.middle_step",
     title="The middle step of eq. (21) on its own: ‖Σ_p v_p T_p‖_{S¹} ≤ Σ_p v_p ‖T_p‖_{S¹}",
-    source=Source(SEED_001, "§B.1, eq. (21), middle inequality", quote=LEMMA4_QUOTE),
+    source=S1_B1.at("eq. (21), middle inequality").quote(LEMMA4_QUOTE),
     statement=r"\|\textstyle\sum_p \mathbf v_p\mathbf T_{:,:,p}\|_{S^1} \le \sum_p \mathbf v_p\|\mathbf "
     r"T_{:,:,p}\|_{S^1}",
     expected=Verdict.REFUTED,
@@ -307,13 +291,13 @@ def lemma4_chain(xp, T, v):
 )
 def lemma4_middle_step(xp, T, v):
     weighted, norms = _slices(xp, T, v)
-    return nuclear(xp, weighted), xp.sum(v * norms, axis=-1)
+    return s1(xp, weighted), xp.sum(v * norms, axis=-1)
 
 
 @inequality(
     "lemma4.middle_step.corrected",
     title="Middle step of eq. (21) corrected: ‖Σ_p v_p T_p‖_{S¹} ≤ Σ_p |v_p| ‖T_p‖_{S¹}",
-    source=Source(SEED_001, "§B.1, eq. (21), middle inequality (corrected)"),
+    source=S1_B1.at("eq. (21), middle inequality (corrected)").cite(),
     statement=r"\|\textstyle\sum_p \mathbf v_p\mathbf T_{:,:,p}\|_{S^1} \le \sum_p |\mathbf "
     r"v_p|\,\|\mathbf T_{:,:,p}\|_{S^1}",
     expected=Verdict.HOLDS,
@@ -324,17 +308,14 @@ def lemma4_middle_step(xp, T, v):
 )
 def lemma4_middle_step_corrected(xp, T, v):
     weighted, norms = _slices(xp, T, v)
-    return nuclear(xp, weighted), xp.sum(xp.abs(v) * norms, axis=-1)
+    return s1(xp, weighted), xp.sum(xp.abs(v) * norms, axis=-1)
 
 
 @inequality(
     "norms.equiv_w000",
     title="Norm equivalence in §Loss Bound w.r.t. W, lower half: ‖M‖/H ≤ ‖M‖_{S∞} (‖·‖ the entrywise 1-norm)",
-    source=Source(
-        SEED_000,
-        "§Loss Bound with Respect to W, item 3.3.3",
-        quote="Note that Schatten-1 norm and element-wise-1 norm are equivalent, 1/H ||M|| ≤ ||M||_{S^∞} ≤ "
-        "||M||",
+    source=S0_LOSS_W_S.at("item 3.3.3").quote(
+        "Note that Schatten-1 norm and element-wise-1 norm are equivalent, 1/H ||M|| ≤ ||M||_{S^∞} ≤ ||M||"
     ),
     statement=r"\frac1H\|\mathbf M\| \le \|\mathbf M\|_{S^\infty} \le \|\mathbf M\|",
     expected=Verdict.REFUTED,

@@ -8,7 +8,7 @@ the regulariser's; expectations over the noise are exact averages over all 2^T s
 import numpy as np
 
 from checks._vocab.fd import quadratic_directional
-from checks._vocab.sources import SEED_004
+from checks._vocab.sources import S4_Q3_2, S4_Q3_3, S4_Q3_3A, S4_Q3_3B
 from checks.optim._helpers import (
     ADAM_BETA1,
     ADAM_BETA2,
@@ -19,7 +19,7 @@ from checks.optim._helpers import (
     rademacher_support,
 )
 from checks.optim.weight_decay import _DIMS, _Q, _reg_loss
-from lemmacheck import Array, Plot, Scalar, Series, Source, StudyResult, Table, Verdict, identity, prop, study
+from lemmacheck import Array, Plot, Scalar, Series, StudyResult, Table, Verdict, identity, prop, study
 
 # ------------------------------------------------------------------ Question 3.2 (Adam + L2)
 
@@ -36,11 +36,9 @@ def _l2_gradient_sides(xp, A, b, theta, c, gamma, factor):
     )
 
 
-_L2_GRAD_SOURCE = Source(
-    SEED_004,
-    "Question 3.2",
-    quote="h \\longleftarrow \\frac{1}{m} \\nabla_{\\theta} \\sum_{i} L(f(x^{(i)}; \\theta), y^{(i)}) + "
-    "\\underbrace{\\gamma \\theta}_{\\text{new term}}",
+_L2_GRAD_SOURCE = S4_Q3_2.quote(
+    "h \\longleftarrow \\frac{1}{m} \\nabla_{\\theta} \\sum_{i} L(f(x^{(i)}; \\theta), y^{(i)}) + "
+    "\\underbrace{\\gamma \\theta}_{\\text{new term}}"
 )
 
 
@@ -62,11 +60,9 @@ _L2_GRAD_SOURCE = Source(
     "adam.l2_gradient_33a_004",
     **QUADRATIC,
     title="The regularised-loss gradient used in 3.3(a): g_t = ∇L + γθ_t (as written)",
-    source=Source(
-        SEED_004,
-        "Question 3.3(a)",
-        quote="g_t is the gradient of the regularized loss ... g_t = \\frac{1}{m} \\nabla_{\\theta_t} "
-        "\\sum_{i} L(...) + \\gamma \\theta_t",
+    source=S4_Q3_3A.quote(
+        "g_t is the gradient of the regularized loss ... g_t = \\frac{1}{m} \\nabla_{\\theta_t} "
+        "\\sum_{i} L(...) + \\gamma \\theta_t"
     ),
     statement=r"g_t = \frac1m\nabla_{\theta_t}\sum_i L(f(x^{(i)};\theta_t),y^{(i)})+\gamma\theta_t \;=\; "
     r"\nabla_{\theta_t}\big(L+\gamma\|\theta_t\|_2^2\big)",
@@ -110,11 +106,9 @@ _MOMENT_INPUTS = {
     inputs=_MOMENT_INPUTS,
     dims=_DIMS,
     title="Bias-corrected first moment of Adam",
-    source=Source(
-        SEED_004,
-        "Question 3.3(a)",
-        quote="\\hat{m}_t = \\frac{m_t}{1 - \\beta_1^t} = \\frac{\\beta_1 m_{t-1} + (1 - \\beta_1) g_t}{1 "
-        "- \\beta_1^t}",
+    source=S4_Q3_3A.quote(
+        "\\hat{m}_t = \\frac{m_t}{1 - \\beta_1^t} = \\frac{\\beta_1 m_{t-1} + (1 - \\beta_1) g_t}{1 "
+        "- \\beta_1^t}"
     ),
     statement=r"\hat m_t = \frac{m_t}{1-\beta_1^t} = \frac{\beta_1 m_{t-1}+(1-\beta_1)g_t}{1-\beta_1^t}",
     expected=Verdict.PROVED,
@@ -135,11 +129,9 @@ def adam_first_moment_004(xp, prev, g, c, beta, t):
     inputs={**_MOMENT_INPUTS, "prev": Array("n", positive=True)},
     dims=_DIMS,
     title="Bias-corrected second moment of Adam",
-    source=Source(
-        SEED_004,
-        "Question 3.3(a)",
-        quote="\\hat{v}_t = \\frac{v_t}{1 - \\beta_2^t} = \\frac{\\beta_2 v_{t-1} + (1 - \\beta_2) "
-        "g_t^2}{1 - \\beta_2^t}",
+    source=S4_Q3_3A.quote(
+        "\\hat{v}_t = \\frac{v_t}{1 - \\beta_2^t} = \\frac{\\beta_2 v_{t-1} + (1 - \\beta_2) "
+        "g_t^2}{1 - \\beta_2^t}"
     ),
     statement=r"\hat v_t = \frac{v_t}{1-\beta_2^t} = \frac{\beta_2 v_{t-1}+(1-\beta_2)g_t^2}{1-\beta_2^t}",
     expected=Verdict.PROVED,
@@ -191,11 +183,9 @@ def _expansion_chain(xp, m_prev, v_prev, grad, theta, c, gamma, eta, t, squared_
     expected_broken_step=2,
     steps_claimed=True,
     title="Adam-L2 update expanded into a loss part and a decay part (as written)",
-    source=Source(
-        SEED_004,
-        "Question 3.3(a)",
-        quote="\\sqrt{\\frac{\\beta_{2} v_{t-1} + (1 - \\beta_{2}) \\nabla_{\\theta_{t}}^{2} L}{1 - "
-        "\\beta_{2}^{t}}}",
+    source=S4_Q3_3A.quote(
+        "\\sqrt{\\frac{\\beta_{2} v_{t-1} + (1 - \\beta_{2}) \\nabla_{\\theta_{t}}^{2} L}{1 - "
+        "\\beta_{2}^{t}}}"
     ),
     statement=r"\theta_{t+1} = \theta_t-\eta\frac{\hat m_t}{\sqrt{\hat v_t}+\epsilon} = "
     r"\theta_t-\eta\frac{\beta_1m_{t-1}+(1-\beta_1)(\nabla L+\gamma\theta_t)}{(1-\beta_1^t)(\sqrt{\hat "
@@ -222,7 +212,7 @@ def adam_l2_update_expansion_004(xp, m_prev, v_prev, grad, theta, c, gamma, eta,
     relations=("=", "=", "="),
     labels=("expand m̂_t", "expand v̂_t with (∇L + γθ)²", "split the L2 term off"),
     title="Adam-L2 update expanded with the regularised gradient in both moments",
-    source=Source(SEED_004, "Question 3.3(a)", quote="g_t is the gradient of the *regularized* loss"),
+    source=S4_Q3_3A.quote("g_t is the gradient of the *regularized* loss"),
     statement=r"\theta_{t+1} = \theta_t-\eta\frac{\beta_1m_{t-1}+(1-\beta_1)\nabla "
     r"L}{D_t}-\eta\frac{(1-\beta_1)\gamma\theta_t}{D_t},\quad D_t = (1-\beta_1^t)\Big(\sqrt{\frac{"
     r"\beta_2v_{t-1}+(1-\beta_2)(\nabla L+\gamma\theta_t)^2}{1-\beta_2^t}}+\epsilon\Big)",
@@ -265,11 +255,9 @@ def _relative_means(xp, theta0, gamma, eta_rel, small_ratio, large_ratio, **sche
     "adam.l2_small_gradients_decay_more_004",
     inputs=_DECAY_INPUTS,
     title="Under Adam-L2, weights with small gradients are driven to zero faster (relative to θ_0)",
-    source=Source(
-        SEED_004,
-        "Question 3.3(a)",
-        quote="for \\theta_{\\text{small}}, the gradients are smaller and thus the denominator is smaller "
-        "and the regularization or decay is stronger for this set of parameters",
+    source=S4_Q3_3A.quote(
+        "for \\theta_{\\text{small}}, the gradients are smaller and thus the denominator is smaller "
+        "and the regularization or decay is stronger for this set of parameters"
     ),
     statement=r"\text{Adam-L2: } \frac{\mathbb{E}[\theta^{small}_T]}{\theta_0} < "
     r"\frac{\mathbb{E}[\theta^{large}_T]}{\theta_0}",
@@ -293,11 +281,9 @@ def adam_l2_small_gradients_decay_more_004(xp, theta0, gamma, eta_rel, small_rat
     relations=("=", "="),
     labels=("same relative decay for both sets", "E[θ_T] = (1 − λ)^T θ_0"),
     title="Under Adam-weight-decay the relative decay does not depend on the gradient magnitude",
-    source=Source(
-        SEED_004,
-        "Question 3.3(b)",
-        quote="the decay will not depend on any moving average and thus the magnitude of gradients for "
-        "different set of parameters won't affect it",
+    source=S4_Q3_3B.quote(
+        "the decay will not depend on any moving average and thus the magnitude of gradients for "
+        "different set of parameters won't affect it"
     ),
     statement=r"\Delta\theta = -\Big(\epsilon\frac{\hat s}{\sqrt{\hat "
     r"r}+\delta}+\lambda\theta\Big)\implies \frac{\mathbb{E}[\theta^{small}_T]}{\theta_0} = "
@@ -322,11 +308,9 @@ def adam_decoupled_decay_uniform_004(xp, theta0, gamma, eta_rel, small_ratio, la
 @study(
     "adam.decay_rates",
     title="Adam-L2 vs decoupled weight decay: relative decay rate against gradient magnitude",
-    source=Source(
-        SEED_004,
-        "Question 3.3 (a)–(b), 3.4",
-        quote="we are interested in the rate at which the weights are regularized, relative to their "
-        "initial magnitudes",
+    source=S4_Q3_3.at("(a)–(b), 3.4").quote(
+        "we are interested in the rate at which the weights are regularized, relative to their "
+        "initial magnitudes"
     ),
     related=("adam.l2_small_gradients_decay_more_004", "adam.decoupled_decay_uniform_004"),
 )

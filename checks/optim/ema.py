@@ -6,9 +6,9 @@ all 2^T sign patterns (no Monte-Carlo error, and the same average re-runs in hig
 across i: only the stationarity of the mean, which the documents use, is assumed.
 """
 
-from checks._vocab.sources import SEED_002, SEED_003
+from checks._vocab.sources import S2_Q2_2, S2_Q2_3, S3_Q3_2, S3_Q3_3
 from checks.optim._helpers import ema_closed_form, ema_recursive, probe, rademacher_support
-from lemmacheck import Array, Scalar, Source, Verdict, identity
+from lemmacheck import Array, Scalar, Verdict, identity
 
 _SEQ_INPUTS = {
     "g": Array("T", "n"),
@@ -62,11 +62,8 @@ def _expected_ema(xp, mu, sigma, beta, T):
     relations=("=", "=", "="),
     labels=("substitute v_{t-1}", "expand", "substitute v_{t-2}"),
     title="Unrolling the running average three steps",
-    source=Source(
-        SEED_002,
-        "Question 2.2",
-        quote="= \\beta^3 v_{t-3} + \\beta^2(1 - \\beta) g_{t-2} + \\beta(1 - \\beta) g_{t-1} + (1 - "
-        "\\beta) g_t",
+    source=S2_Q2_2.quote(
+        "= \\beta^3 v_{t-3} + \\beta^2(1 - \\beta) g_{t-2} + \\beta(1 - \\beta) g_{t-1} + (1 - \\beta) g_t"
     ),
     statement=r"v_t = \beta v_{t-1}+(1-\beta)g_t = \beta(\beta v_{t-2}+(1-\beta)g_{t-1})+(1-\beta)g_t = "
     r"\beta^2 v_{t-2}+\beta(1-\beta)g_{t-1}+(1-\beta)g_t = \beta^3 v_{t-3}+\beta^2(1-\beta)g_{t-2}+\beta(1-"
@@ -91,9 +88,7 @@ def ema_unroll_002(xp, v3, g, c, beta):
     "ema.closed_form_002",
     **ANY_START,
     title="Closed form of the running average with a general start v_0",
-    source=Source(
-        SEED_002, "Question 2.2", quote="v_t = \\beta^t v_0 + \\sum_{i=1}^t (1 - \\beta) \\beta^{t-i} g_i"
-    ),
+    source=S2_Q2_2.quote("v_t = \\beta^t v_0 + \\sum_{i=1}^t (1 - \\beta) \\beta^{t-i} g_i"),
     statement=r"v_t = \beta^t v_0 + \sum_{i=1}^t (1-\beta)\beta^{t-i} g_i",
     expected=Verdict.HOLDS,
     notes="The document extrapolates from three unrolled steps ('continue this process'). Checked "
@@ -113,9 +108,7 @@ def ema_closed_form_002(xp, g, v0, c, beta):
     relations=("=", "="),
     labels=("linearity of E", "stationary mean E[g_i] = μ_g"),
     title="Expectation of the running average under a stationary gradient mean",
-    source=Source(
-        SEED_002, "Question 2.3", quote="\\mathbb{E}[v_t] = \\mu_{g} \\sum_{i=1}^t (1 - \\beta) \\beta^{t-i}"
-    ),
+    source=S2_Q2_3.quote("\\mathbb{E}[v_t] = \\mu_{g} \\sum_{i=1}^t (1 - \\beta) \\beta^{t-i}"),
     statement=r"\mathbb{E}[v_t] = \sum_{i=1}^t (1-\beta)\beta^{t-i}\mathbb{E}[g_i] = \mu_g \sum_{i=1}^t "
     r"(1-\beta)\beta^{t-i}",
     expected=Verdict.PROVED,
@@ -131,10 +124,8 @@ def ema_expectation_002(xp, mu, sigma, beta, T):
     "ema.mu_estimator_002",
     **EXPECTATION,
     title="The gradient mean recovered from E[v_t] divided by the weight sum",
-    source=Source(
-        SEED_002,
-        "Question 2.3",
-        quote="\\mathbb{E}[g_i] = \\frac{\\mathbb{E}[v_t]}{\\sum_{i=1}^t (1 - \\beta) \\beta^{t-i}}",
+    source=S2_Q2_3.quote(
+        "\\mathbb{E}[g_i] = \\frac{\\mathbb{E}[v_t]}{\\sum_{i=1}^t (1 - \\beta) \\beta^{t-i}}"
     ),
     statement=r"\mu_g = \mathbb{E}[g_i] = \frac{\mathbb{E}[v_t]}{\sum_{i=1}^t (1-\beta)\beta^{t-i}}",
     expected=Verdict.PROVED,
@@ -158,11 +149,7 @@ def ema_mu_estimator_002(xp, mu, sigma, beta, T):
     relations=("=", "="),
     labels=("v_1 = (1−β) g_1", "v_2 from the recursion"),
     title="First two terms of the running average from v_0 = 0",
-    source=Source(
-        SEED_003,
-        "Question 3.2",
-        quote="v_2 = \\beta v_1 + (1 - \\beta) g_2 = \\beta(1 - \\beta) g_1 + (1 - \\beta) g_2",
-    ),
+    source=S3_Q3_2.quote("v_2 = \\beta v_1 + (1 - \\beta) g_2 = \\beta(1 - \\beta) g_1 + (1 - \\beta) g_2"),
     statement=r"v_1 = (1-\beta)g_1,\quad v_2 = \beta v_1+(1-\beta)g_2 = \beta(1-\beta)g_1+(1-\beta)g_2",
     expected=Verdict.PROVED,
 )
@@ -184,11 +171,9 @@ def ema_first_terms_003(xp, g, c, beta):
     relations=("=", "="),
     labels=("induction hypothesis at rank n", "absorb β and the new term"),
     title="Induction step for the closed form of the running average",
-    source=Source(
-        SEED_003,
-        "Question 3.2",
-        quote="v_{n+1} = \\beta \\sum_{t=1}^n \\beta^{n-t} (1 - \\beta) g_t + (1 - \\beta) g_{n+1} ... = "
-        "\\sum_{t=1}^{n+1} \\beta^{n+1-t} (1 - \\beta) g_t",
+    source=S3_Q3_2.quote(
+        "v_{n+1} = \\beta \\sum_{t=1}^n \\beta^{n-t} (1 - \\beta) g_t + (1 - \\beta) g_{n+1} ... = "
+        "\\sum_{t=1}^{n+1} \\beta^{n+1-t} (1 - \\beta) g_t"
     ),
     statement=r"v_{n+1} = \beta v_n+(1-\beta)g_{n+1} = "
     r"\beta\sum_{t=1}^n\beta^{n-t}(1-\beta)g_t+(1-\beta)g_{n+1} = \sum_{t=1}^{n+1}\beta^{n+1-t}(1-\beta)g_t",
@@ -213,11 +198,8 @@ def ema_induction_step_003(xp, g, c, beta):
     "ema.closed_form_zero_init_002",
     **ZERO_START,
     title="Closed form of the running average started at v_0 = 0",
-    source=Source(
-        SEED_002,
-        "Question 2.2",
-        quote="Since v_0 is initialized as a vector of zeros ... v_t = \\sum_{i=1}^t (1 - \\beta) "
-        "\\beta^{t-i} g_i",
+    source=S2_Q2_2.quote(
+        "Since v_0 is initialized as a vector of zeros ... v_t = \\sum_{i=1}^t (1 - \\beta) \\beta^{t-i} g_i"
     ),
     statement=r"v_0 = 0 \implies v_t = \sum_{i=1}^t (1-\beta)\beta^{t-i} g_i",
     expected=Verdict.HOLDS,
@@ -227,11 +209,7 @@ def ema_induction_step_003(xp, g, c, beta):
     "ema.closed_form_003",
     **ZERO_START,
     title="Closed form of the running average, for every n ≥ 1",
-    source=Source(
-        SEED_003,
-        "Question 3.2",
-        quote="\\forall n \\in \\mathbb{N}^*, v_n = \\sum_{t=1}^n \\beta^{n-t} (1 - \\beta) g_t",
-    ),
+    source=S3_Q3_2.quote("\\forall n \\in \\mathbb{N}^*, v_n = \\sum_{t=1}^n \\beta^{n-t} (1 - \\beta) g_t"),
     statement=r"\forall n\in\mathbb{N}^*,\ v_n = \sum_{t=1}^n \beta^{n-t}(1-\beta)g_t",
     expected=Verdict.HOLDS,
     same_as=("ema.closed_form_zero_init_002",),
@@ -250,11 +228,7 @@ def ema_closed_form_zero_start(xp, g, c, beta):
     relations=("=", "=", "=", "="),
     labels=("linearity, stationary mean", "factor β^n", "geometric sum", "simplify"),
     title="E[v_n] = (1 − β^n) E[g_n] through the geometric sum",
-    source=Source(
-        SEED_003,
-        "Question 3.3",
-        quote="\\mathbb{E}[v_n] = \\mathbb{E}[g_n] (1 - \\beta^n) \\neq \\mathbb{E}[g_n]",
-    ),
+    source=S3_Q3_3.quote("\\mathbb{E}[v_n] = \\mathbb{E}[g_n] (1 - \\beta^n) \\neq \\mathbb{E}[g_n]"),
     statement=r"\mathbb{E}[v_n] = \mathbb{E}[g_n](1-\beta)\sum_{t=1}^n\beta^{n-t} = "
     r"\mathbb{E}[g_n](1-\beta)\beta^n\sum_{t=1}^n(1/\beta)^t = \mathbb{E}[g_n](1-\beta)\beta^n\frac{1}{"
     r"\beta}\frac{1-(1/\beta)^n}{1-1/\beta} = \mathbb{E}[g_n](1-\beta^n)",
@@ -287,10 +261,8 @@ def ema_expectation_chain_003(xp, mu, sigma, beta, T):
     "ema.bias_correction_003",
     **EXPECTATION,
     title="The rescaled average v_n / (1 − β^n) is unbiased",
-    source=Source(
-        SEED_003,
-        "Question 3.3",
-        quote="v'_n = \\frac{v_n}{1 - \\beta^n} and \\forall n \\geq 1, \\mathbb{E}[v'_n] = \\mathbb{E}[g_n]",
+    source=S3_Q3_3.quote(
+        "v'_n = \\frac{v_n}{1 - \\beta^n} and \\forall n \\geq 1, \\mathbb{E}[v'_n] = \\mathbb{E}[g_n]"
     ),
     statement=r"v'_n = \frac{v_n}{1-\beta^n},\quad \forall n\ge1,\ \mathbb{E}[v'_n] = \mathbb{E}[g_n]",
     expected=Verdict.PROVED,

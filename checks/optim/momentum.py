@@ -6,31 +6,32 @@ linear functional c·(.)), and run both optimisers on a random quadratic loss to
 coefficients give the same trajectory, not only the same one-step formula.
 """
 
-from checks._vocab.sources import SEED_002, SEED_003
+from checks._vocab.sources import S2_Q2_1, S3_Q3_1
 from checks.optim._helpers import (
     contraction_spd_transform,
     momentum_trajectory,
     probe,
     running_average_trajectory,
 )
-from lemmacheck import Array, Scalar, Source, Verdict, identity
+from lemmacheck import Array, Scalar, Verdict, identity
 
 VEC = {"n": [1, 2, 3, 5]}
 
-_STEP_INPUTS = {
-    "dtheta_prev": Array("n"),
-    "g": Array("n"),
-    "c": Array("n", scale=(1.0, 1.0)),
-    "alpha": Scalar(0.0, 1.0),
-    "eps": Scalar(1e-3, 1.0, log=True),
-}
-_AVG_INPUTS = {
-    "dtheta_prev": Array("n"),
-    "g": Array("n"),
-    "c": Array("n", scale=(1.0, 1.0)),
-    "beta": Scalar(0.0, 1.0),
-    "delta": Scalar(1e-3, 1.0, log=True),
-}
+
+def _one_step_inputs(rate: str, step: str) -> dict:
+    """One step of a scheme: the previous step, the gradient, a probe c, the scheme's rate in [0, 1] and
+    its step size, named as the scheme names them."""
+    return {
+        "dtheta_prev": Array("n"),
+        "g": Array("n"),
+        "c": Array("n", scale=(1.0, 1.0)),
+        rate: Scalar(0.0, 1.0),
+        step: Scalar(1e-3, 1.0, log=True),
+    }
+
+
+_STEP_INPUTS = _one_step_inputs("alpha", "eps")
+_AVG_INPUTS = _one_step_inputs("beta", "delta")
 _TRAJ_INPUTS = {
     "A": Array("n", "n", transform=contraction_spd_transform),
     "b": Array("n"),
@@ -56,11 +57,9 @@ TRAJECTORIES = {"inputs": _TRAJ_INPUTS, "dims": _TRAJ_DIMS}
     relations=("=", "="),
     labels=("substitute v_{t-1} = −Δθ_{t-1}", "simplify"),
     title="SGD momentum as a recursion in Δθ",
-    source=Source(
-        SEED_002,
-        "Question 2.1",
-        quote="\\Delta \\theta_t = -\\alpha(-\\Delta \\theta_{t-1}) - \\epsilon g_t = \\alpha \\Delta "
-        "\\theta_{t-1} - \\epsilon g_t",
+    source=S2_Q2_1.quote(
+        "\\Delta \\theta_t = -\\alpha(-\\Delta \\theta_{t-1}) - \\epsilon g_t = \\alpha \\Delta "
+        "\\theta_{t-1} - \\epsilon g_t"
     ),
     statement=r"\Delta\theta_t = -(\alpha v_{t-1}+\epsilon g_t) = -\alpha(-\Delta\theta_{t-1})-\epsilon "
     r"g_t = \alpha\Delta\theta_{t-1}-\epsilon g_t",
@@ -83,9 +82,7 @@ def momentum_step_002(xp, dtheta_prev, g, c, alpha, eps):
     relations=("=", "="),
     labels=("substitute v_{t-1} = −Δθ_{t-1}/δ", "simplify"),
     title="SGD with a running average of g_t as a recursion in Δθ",
-    source=Source(
-        SEED_002, "Question 2.1", quote="= \\beta \\Delta \\theta_{t-1} - (1 - \\beta) \\delta g_t"
-    ),
+    source=S2_Q2_1.quote("= \\beta \\Delta \\theta_{t-1} - (1 - \\beta) \\delta g_t"),
     statement=r"\Delta\theta_t = -\delta(\beta v_{t-1}+(1-\beta)g_t) = -\delta\beta\left(-\frac{1}{\delta}"
     r"\Delta\theta_{t-1}\right)-\delta(1-\beta)g_t = \beta\Delta\theta_{t-1}-(1-\beta)\delta g_t",
     expected=Verdict.PROVED,
@@ -110,11 +107,9 @@ def momentum_running_avg_step_002(xp, dtheta_prev, g, c, beta, delta):
     relations=("=", "="),
     labels=("expand v_t", "v_{t-1} = −Δθ_{t-1}"),
     title="SGD momentum as a recursion in Δθ, eq. (17)",
-    source=Source(
-        SEED_003,
-        "Question 3.1, eq. (17)",
-        quote="\\Delta \\theta_t = -\\alpha v_{t-1} - \\epsilon g_t = \\alpha \\Delta \\theta_{t-1} - "
-        "\\epsilon g_t \\quad (17)",
+    source=S3_Q3_1.at("eq. (17)").quote(
+        "\\Delta \\theta_t = -\\alpha v_{t-1} - \\epsilon g_t = \\alpha \\Delta \\theta_{t-1} - "
+        "\\epsilon g_t \\quad (17)"
     ),
     statement=r"\Delta\theta_t = -\alpha v_{t-1}-\epsilon g_t = \alpha\Delta\theta_{t-1}-\epsilon g_t",
     expected=Verdict.PROVED,
@@ -133,11 +128,9 @@ def momentum_eq17_003(xp, dtheta_prev, g, c, alpha, eps):
     relations=("=", "="),
     labels=("expand v_t", "δ v_{t-1} = −Δθ_{t-1}"),
     title="SGD with a running average as a recursion in Δθ, eq. (18)",
-    source=Source(
-        SEED_003,
-        "Question 3.1, eq. (18)",
-        quote="\\Delta \\theta_t = -\\delta \\beta v_{t-1} - \\delta(1 - \\beta) g_t = \\beta \\Delta "
-        "\\theta_{t-1} - \\delta(1 - \\beta) g_t \\quad (18)",
+    source=S3_Q3_1.at("eq. (18)").quote(
+        "\\Delta \\theta_t = -\\delta \\beta v_{t-1} - \\delta(1 - \\beta) g_t = \\beta \\Delta "
+        "\\theta_{t-1} - \\delta(1 - \\beta) g_t \\quad (18)"
     ),
     statement=r"\Delta\theta_t = -\delta\beta v_{t-1}-\delta(1-\beta)g_t = "
     r"\beta\Delta\theta_{t-1}-\delta(1-\beta)g_t",
@@ -159,11 +152,7 @@ def momentum_eq18_003(xp, dtheta_prev, g, c, beta, delta):
     "momentum.equivalence_002",
     **TRAJECTORIES,
     title="Momentum and running-average SGD coincide when α = β, ε = (1 − β)δ",
-    source=Source(
-        SEED_002,
-        "Question 2.1",
-        quote="\\alpha = \\beta \\quad \\text{and} \\quad \\epsilon = (1 - \\beta) \\delta",
-    ),
+    source=S2_Q2_1.quote("\\alpha = \\beta \\quad \\text{and} \\quad \\epsilon = (1 - \\beta) \\delta"),
     statement=r"\alpha = \beta,\ \epsilon = (1-\beta)\delta \implies \alpha\Delta\theta_{t-1}-\epsilon g_t "
     r"= \beta\Delta\theta_{t-1}-(1-\beta)\delta g_t",
     expected=Verdict.PROVED,
@@ -178,10 +167,8 @@ def momentum_eq18_003(xp, dtheta_prev, g, c, beta, delta):
     "momentum.equivalence_003",
     **TRAJECTORIES,
     title="Identifying (17) with (18): α = β and ε = δ(1 − β) make the schemes equivalent",
-    source=Source(
-        SEED_003,
-        "Question 3.1",
-        quote="if \\alpha = \\beta and \\epsilon = \\delta(1 - \\beta), then the two schemes are equivalent",
+    source=S3_Q3_1.quote(
+        "if \\alpha = \\beta and \\epsilon = \\delta(1 - \\beta), then the two schemes are equivalent"
     ),
     statement=r"\alpha=\beta,\ \epsilon=\delta(1-\beta) \implies \text{(17)} \equiv \text{(18)}",
     expected=Verdict.PROVED,

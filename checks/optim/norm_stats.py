@@ -8,8 +8,8 @@ Variances are the biased ones (divide by the count), as the document computes th
 
 import sympy as sp
 
-from checks._vocab.sources import SEED_004
-from lemmacheck import Source, Verdict, value
+from checks._vocab.sources import S4_Q4_1
+from lemmacheck import Verdict, value
 
 R = sp.Rational
 
@@ -77,11 +77,9 @@ value(
     computed=shapes,
     stated={"tensor": [4, 2, 3], "mu_batch": [2, 1], "mu_layer": [4, 1], "instance statistics": 8},
     title="Shapes: tensor 4×2×3; μ_batch 2×1; μ_layer 4×1; 4×2 = 8 instance means and variances",
-    source=Source(
-        SEED_004,
-        "Q4.1",
-        quote="The size of this tensor is 4 x 2 x 3 … (μ_batch^(2×1)) … the shape of μ_layer is 4 × 1 … So "
-        "we will have 4 × 2 = 8 means and variances overall",
+    source=S4_Q4_1.quote(
+        "The size of this tensor is 4 x 2 x 3 … (μ_batch^(2×1)) … the shape of μ_layer is 4 × 1 … So "
+        "we will have 4 × 2 = 8 means and variances overall"
     ),
     statement=r"x \in \mathbb R^{4\times2\times3},\ \mu_{batch} \in \mathbb R^{2\times1},\ "
     r"\mu_{layer}\in\mathbb R^{4\times1},\ 4\times2 = 8 \text{ instance statistics}",
@@ -113,10 +111,8 @@ value(
     },
     places=2,
     title="Batch-norm means: μ⁽⁰⁾ = (6+8+8+8)/12 = 2.5, μ⁽¹⁾ = (6+10+7+8)/12 = 2.58",
-    source=Source(
-        SEED_004,
-        "Q4.1, batch normalization",
-        quote="μ_batch^(0): 1/12 (6+8+8+8) = 2.5 … μ_batch^(1): 1/12 (6+10+7+8) = 2.58",
+    source=S4_Q4_1.at("batch normalization").quote(
+        "μ_batch^(0): 1/12 (6+8+8+8) = 2.5 … μ_batch^(1): 1/12 (6+10+7+8) = 2.58"
     ),
     statement=r"\mu_{batch}^{(0)} = \tfrac1{12}(6+8+8+8) = 2.5,\quad \mu_{batch}^{(1)} = "
     r"\tfrac1{12}(6+10+7+8) = 2.58",
@@ -142,11 +138,9 @@ value(
     places=2,
     title="The deviations the batch variances square: channel 0 (1.5, 0.5, …), channel 1 (−1.58, −0.58, "
     "0.42, …)",
-    source=Source(
-        SEED_004,
-        "Q4.1, batch normalization (variance)",
-        quote="(1.5^2 + 0.5^2 + 0.5^2) + (0.5^2 + 0.5^2 + 0.5^2) + (1.5^2 + 0.5^2 + 0.5^2) + (0.5^2 + "
-        "0.5^2 + 0.5^2) … ((−1.58)^2 + (−0.58)^2 + 0.42^2) + ((−0.58)^2 + 1.42^2 + 1.42^2) + …",
+    source=S4_Q4_1.at("batch normalization (variance)").quote(
+        "(1.5^2 + 0.5^2 + 0.5^2) + (0.5^2 + 0.5^2 + 0.5^2) + (1.5^2 + 0.5^2 + 0.5^2) + (0.5^2 + "
+        "0.5^2 + 0.5^2) … ((−1.58)^2 + (−0.58)^2 + 0.42^2) + ((−0.58)^2 + 1.42^2 + 1.42^2) + …"
     ),
     statement=r"\text{ch. 0: } 1.5, 0.5, 0.5;\ 0.5, 0.5, 0.5;\ 1.5, 0.5, 0.5;\ 0.5, 0.5, 0.5 \quad "
     r"\text{ch. 1: } -1.58, -0.58, 0.42;\ -0.58, 1.42, 1.42;\ -1.58, -0.58, 1.42;\ 0.42, 0.42, -0.58",
@@ -166,9 +160,7 @@ value(
     computed=batch_var_ch0,
     stated=R(7, 12),
     title="Batch-norm variance of channel 0: 7/12",
-    source=Source(
-        SEED_004, "Q4.1, batch normalization (variance)", quote="σ²_batch^(0) = 1/(4×3) ( … ) = 7/12"
-    ),
+    source=S4_Q4_1.at("batch normalization (variance)").quote("σ²_batch^(0) = 1/(4×3) ( … ) = 7/12"),
     statement=r"\sigma^{2\,(0)}_{batch} = \tfrac{7}{12}",
     expected=Verdict.PROVED,
 )
@@ -184,7 +176,7 @@ value(
     stated={"sum of squares": R(1292, 100), "variance": R(108, 100)},
     places=2,
     title="Batch-norm variance of channel 1: 12.92/12 = 1.08",
-    source=Source(SEED_004, "Q4.1, batch normalization (variance)", quote="= 12.92/12 = 1.08"),
+    source=S4_Q4_1.at("batch normalization (variance)").quote("= 12.92/12 = 1.08"),
     statement=r"\sigma^{2\,(1)}_{batch} = \tfrac{12.92}{12} = 1.08",
     expected=Verdict.HOLDS,
     notes="Exactly 155/12 = 12.9166… and 155/144 = 1.0763…",
@@ -205,10 +197,8 @@ value(
     stated={"row sums": [[6, 6], [8, 10], [8, 7], [8, 8]], "means": [2, 3, R(25, 10), R(267, 100)]},
     places=2,
     title="Layer-norm means: 12/6 = 2, 18/6 = 3, 15/6 = 2.5, 16/6 = 2.67",
-    source=Source(
-        SEED_004,
-        "Q4.1, layer normalization",
-        quote="1/6 (6+6) = 2 … 1/6 (8+10) = 3 … 1/6 (8+7) = 2.5 … 1/6 (8+8) = 2.67",
+    source=S4_Q4_1.at("layer normalization").quote(
+        "1/6 (6+6) = 2 … 1/6 (8+10) = 3 … 1/6 (8+7) = 2.5 … 1/6 (8+8) = 2.67"
     ),
     statement=r"\mu_{layer} = \big(\tfrac16(6+6), \tfrac16(8+10), \tfrac16(8+7), \tfrac16(8+8)\big) = (2, "
     r"3, 2.5, 2.67)",
@@ -232,12 +222,10 @@ value(
     ],
     places=2,
     title="The deviations the layer variances square, sample by sample",
-    source=Source(
-        SEED_004,
-        "Q4.1, layer normalization (variance)",
-        quote="((−1)^2 + 1^2 + 0^2) + ((−1)^2 + 0^2 + 1^2) … (0^2 + 0^2 + (−1)^2) + ((−1)^2 + 1^2 + 1^2) … "
+    source=S4_Q4_1.at("layer normalization (variance)").quote(
+        "((−1)^2 + 1^2 + 0^2) + ((−1)^2 + 0^2 + 1^2) … (0^2 + 0^2 + (−1)^2) + ((−1)^2 + 1^2 + 1^2) … "
         "(1.5^2 + (−0.5)^2 + (−0.5)^2) + ((−1.5)^2 + (−0.5)^2 + (1.5)^2) … (0.33^2 + 0.33^2 + (−0.67)^2) + "
-        "(0.33^2 + 0.33^2 + (−0.67)^2)",
+        "(0.33^2 + 0.33^2 + (−0.67)^2)"
     ),
     statement=r"(-1,1,0,-1,0,1),\ (0,0,-1,-1,1,1),\ (1.5,-0.5,-0.5,-1.5,-0.5,1.5),\ "
     r"(0.33,0.33,-0.67,0.33,0.33,-0.67)",
@@ -258,10 +246,8 @@ value(
     },
     places=2,
     title="Layer-norm variances: 4/6 = 0.67, 4/6 = 0.67, 7.5/6 = 1.25, 1.33/6 = 0.22",
-    source=Source(
-        SEED_004,
-        "Q4.1, layer normalization (variance)",
-        quote="= 4/6 = 0.67 … = 4/6 = 0.67 … = 7.5/6 = 1.25 … = 1.33/6 = 0.22",
+    source=S4_Q4_1.at("layer normalization (variance)").quote(
+        "= 4/6 = 0.67 … = 4/6 = 0.67 … = 7.5/6 = 1.25 … = 1.33/6 = 0.22"
     ),
     statement=r"\sigma^2_{layer} = (\tfrac46, \tfrac46, \tfrac{7.5}6, \tfrac{1.33}6) = (0.67, 0.67, 1.25, "
     r"0.22)",
@@ -283,10 +269,8 @@ value(
     computed=instance_means,
     stated=[2, 2, R(8, 3), R(10, 3), R(8, 3), R(7, 3), R(8, 3), R(8, 3)],
     title="Instance-norm means as fractions: 2, 2, 8/3, 10/3, 8/3, 7/3, 8/3, 8/3",
-    source=Source(
-        SEED_004,
-        "Q4.1, instance normalization",
-        quote="1/3(1+3+2) = 2 … 1/3(1+2+3) = 2 … 8/3 … 10/3 … 8/3 … 7/3 … 8/3 … 8/3",
+    source=S4_Q4_1.at("instance normalization").quote(
+        "1/3(1+3+2) = 2 … 1/3(1+2+3) = 2 … 8/3 … 10/3 … 8/3 … 7/3 … 8/3 … 8/3"
     ),
     statement=r"\mu_{instance} = (2, 2;\ \tfrac83, \tfrac{10}3;\ \tfrac83, \tfrac73;\ \tfrac83, \tfrac83)",
     expected=Verdict.PROVED,
@@ -301,10 +285,8 @@ value(
     stated=[2, 2, R(267, 100), R(333, 100), R(267, 100), R(233, 100), R(267, 100), R(267, 100)],
     places=2,
     title="Instance-norm means as decimals: 2, 2, 2.67, 3.33, 2.67, 2.33, 2.67, 2.67",
-    source=Source(
-        SEED_004,
-        "Q4.1, instance normalization",
-        quote="= 8/3 = 2.67 … = 10/3 = 3.33 … = 8/3 = 2.67 … = 7/3 = 2.33 … = 8/3 = 2.67",
+    source=S4_Q4_1.at("instance normalization").quote(
+        "= 8/3 = 2.67 … = 10/3 = 3.33 … = 8/3 = 2.67 … = 7/3 = 2.33 … = 8/3 = 2.67"
     ),
     statement=r"\mu_{instance} = (2, 2;\ 2.67, 3.33;\ 2.67, 2.33;\ 2.67, 2.67)",
     expected=Verdict.HOLDS,
@@ -330,11 +312,9 @@ value(
     ],
     places=2,
     title="The deviations the instance variances square",
-    source=Source(
-        SEED_004,
-        "Q4.1, instance normalization (variance)",
-        quote="((−1)^2 + 1^2 + 0^2) … (0.33^2+0.33^2+(−0.67)^2) … ((−1.33)^2+0.67^2+0.67^2) … (1.33^2 + "
-        "(−0.67)^2 + (−0.67)^2) … ((−1.33)^2 + (−0.33)^2 + 1.67^2)",
+    source=S4_Q4_1.at("instance normalization (variance)").quote(
+        "((−1)^2 + 1^2 + 0^2) … (0.33^2+0.33^2+(−0.67)^2) … ((−1.33)^2+0.67^2+0.67^2) … (1.33^2 + "
+        "(−0.67)^2 + (−0.67)^2) … ((−1.33)^2 + (−0.33)^2 + 1.67^2)"
     ),
     statement=r"(-1,1,0), (-1,0,1);\ (0.33,0.33,-0.67), (-1.33,0.67,0.67);\ (1.33,-0.67,-0.67), "
     r"(-1.33,-0.33,1.67);\ (0.33,0.33,-0.67), (0.33,0.33,-0.67)",
@@ -356,11 +336,9 @@ value(
     places=2,
     title="Instance-norm variances: 2/3, 2/3, 0.67/3, 2.67/3, 2.67/3, 4.67/3, 0.67/3, 0.67/3 and their "
     "decimals",
-    source=Source(
-        SEED_004,
-        "Q4.1, instance normalization (variance)",
-        quote="= 2/3 = 0.67 … = 2/3 = 0.67 … = 0.67/3 = 0.22 … = 2.67/3 = 0.89 … = 2.67/3 = 0.89 … = "
-        "4.67/3 = 1.56 … = 0.67/3 = 0.22 … = 0.67/3 = 0.22",
+    source=S4_Q4_1.at("instance normalization (variance)").quote(
+        "= 2/3 = 0.67 … = 2/3 = 0.67 … = 0.67/3 = 0.22 … = 2.67/3 = 0.89 … = 2.67/3 = 0.89 … = "
+        "4.67/3 = 1.56 … = 0.67/3 = 0.22 … = 0.67/3 = 0.22"
     ),
     statement=r"\sigma^2_{instance} = (0.67, 0.67;\ 0.22, 0.89;\ 0.89, 1.56;\ 0.22, 0.22)",
     expected=Verdict.HOLDS,

@@ -17,7 +17,7 @@ expression from the projection form s W^⊥.
 """
 
 from checks._vocab.linalg import dot, matvec
-from checks._vocab.sources import SEED_002
+from checks._vocab.sources import S2_Q4_1, S2_Q4_2, S2_Q4_3
 from checks.optim._helpers import (
     gram_schmidt_rows,
     orth_projector,
@@ -26,7 +26,7 @@ from checks.optim._helpers import (
     u_nonzero,
     weight_from_direction,
 )
-from lemmacheck import Array, Scalar, Source, Verdict, identity, inequality
+from lemmacheck import Array, Scalar, Verdict, identity, inequality
 
 _DIMS = {"n": [1, 2, 3, 4, 6]}
 _VEC_DIMS = {"n": [1, 2, 3, 5, 8]}
@@ -79,7 +79,7 @@ _BN2 = {"w": Array("n"), "b": Scalar(-10.0, 10.0)}
     relations=("=", "="),
     labels=("linearity", "E[x] = 0"),
     title="Mean of the pre-activation for centred inputs",
-    source=Source(SEED_002, "Question 4.1", quote="E[w^T x + b] = w^T E[x] + b = w^T(0) + b = b"),
+    source=S2_Q4_1.quote("E[w^T x + b] = w^T E[x] + b = w^T(0) + b = b"),
     statement=r"\mathbb{E}[w^Tx+b] = w^T\mathbb{E}[x]+b = b",
     expected=Verdict.HOLDS,
     same_as=("bn.mean_003", "bn.mean_004"),
@@ -95,11 +95,9 @@ def bn_preact_mean_002(xp, w, b, n):
     )
 
 
-_VAR_002_SOURCE = Source(
-    SEED_002,
-    "Question 4.1",
-    quote="Var[w^T x + b] = Var[w^T x] = E[(w^T x)^2] - (E[w^T x])^2 = E[w^T x w] - 0^2 = w^T E[x x^T] "
-    "w = w^T w = \\|w\\|^2",
+_VAR_002_SOURCE = S2_Q4_1.quote(
+    "Var[w^T x + b] = Var[w^T x] = E[(w^T x)^2] - (E[w^T x])^2 = E[w^T x w] - 0^2 = w^T E[x x^T] "
+    "w = w^T w = \\|w\\|^2"
 )
 _VAR_002_STATEMENT = (
     r"\mathrm{Var}[w^Tx+b] = \mathrm{Var}[w^Tx] = \mathbb{E}[(w^Tx)^2]-(\mathbb{E}[w^Tx])^2 = "
@@ -187,10 +185,8 @@ def bn_preact_var_002_xxt(xp, w, b, n):
     dims=_DIMS,
     where=lambda xp, w, b, **_: _resolvable(xp, w, b),
     title="Batch-normalised output for whitened inputs is wᵀx/‖w‖",
-    source=Source(
-        SEED_002,
-        "Question 4.1",
-        quote="y_{BN} = \\frac{w^T x + b - E[w^T x + b]}{\\sqrt{Var[w^T x + b]}} = \\frac{w^T x}{\\|w\\|}",
+    source=S2_Q4_1.quote(
+        "y_{BN} = \\frac{w^T x + b - E[w^T x + b]}{\\sqrt{Var[w^T x + b]}} = \\frac{w^T x}{\\|w\\|}"
     ),
     statement=r"y_{BN} = \frac{w^Tx+b-\mathbb{E}[w^Tx+b]}{\sqrt{\mathrm{Var}[w^Tx+b]}} = \frac{w^Tx}{\|w\|}",
     expected=Verdict.HOLDS,
@@ -228,10 +224,8 @@ def _support_point(xp, u, Q, s_raw, n):
     dims=_VEC_DIMS,
     where=u_nonzero,
     title="Weight-normalised output",
-    source=Source(
-        SEED_002,
-        "Question 4.1",
-        quote="y_{WN} = \\left(\\frac{g}{\\|u\\|} u\\right)^T x + b = g \\frac{u^T x}{\\|u\\|} + b",
+    source=S2_Q4_1.quote(
+        "y_{WN} = \\left(\\frac{g}{\\|u\\|} u\\right)^T x + b = g \\frac{u^T x}{\\|u\\|} + b"
     ),
     statement=r"y_{WN} = \Big(\frac{g}{\|u\|}u\Big)^Tx+b = g\frac{u^Tx}{\|u\|}+b",
     expected=Verdict.PROVED,
@@ -247,11 +241,9 @@ def wn_output_002(xp, u, x, g, b):
     dims=_DIMS,
     where=lambda xp, u, k, b, **_: _resolvable(xp, u, b, k),
     title="Ignoring learned scale and shift, y_WN equals y_BN for whitened inputs",
-    source=Source(
-        SEED_002,
-        "Question 4.1",
-        quote="in the condition of ignoring the learned scale and shift terms for both BN and WN, we can "
-        "say in this case y_{WN} is equivalent to y_{BN}",
+    source=S2_Q4_1.quote(
+        "in the condition of ignoring the learned scale and shift terms for both BN and WN, we can "
+        "say in this case y_{WN} is equivalent to y_{BN}"
     ),
     statement=r"g = 1,\ b_{WN} = 0:\quad y_{WN} = \frac{u^Tx}{\|u\|} = \frac{w^Tx}{\|w\|} = y_{BN}\quad (w "
     r"= k u,\ k>0)",
@@ -288,11 +280,7 @@ WN_PROJECTED = {
     dims=_VEC_DIMS,
     where=u_nonzero,
     title="Jacobian of w = g u/‖u‖: ∇_u w = (g/‖u‖)(I − uuᵀ/‖u‖²)",
-    source=Source(
-        SEED_002,
-        "Question 4.2",
-        quote="\\nabla_u w = \\frac{g}{\\|u\\|} \\left( I - \\frac{u u^T}{\\|u\\|^2} \\right)",
-    ),
+    source=S2_Q4_2.quote("\\nabla_u w = \\frac{g}{\\|u\\|} \\left( I - \\frac{u u^T}{\\|u\\|^2} \\right)"),
     statement=r"\nabla_u w = \frac{g}{\|u\|}\Big(I-\frac{uu^T}{\|u\|^2}\Big)",
     expected=Verdict.PROVED,
     notes="Numerically: the matrix applied to a direction c against the quotient-rule directional "
@@ -311,11 +299,9 @@ def wn_jacobian_002(xp, u, c, gain):
     relations=("=", "="),
     labels=("W* a = a − v(vᵀa), v = u/‖u‖", "W* is idempotent (a projection)"),
     title="I − uuᵀ/‖u‖² is the projection onto the orthogonal complement of u",
-    source=Source(
-        SEED_002,
-        "Question 4.2",
-        quote="I - \\frac{u u^T}{\\|u\\|^2} (that is I - vv^T) is the orthogonal complement projection "
-        "matrix, because : (I - vv^T)a = a - v(v^T a)",
+    source=S2_Q4_2.quote(
+        "I - \\frac{u u^T}{\\|u\\|^2} (that is I - vv^T) is the orthogonal complement projection "
+        "matrix, because : (I - vv^T)a = a - v(v^T a)"
     ),
     statement=r"W^* = I-\frac{uu^T}{\|u\|^2} = I-vv^T,\quad (I-vv^T)a = a-v(v^Ta),\quad W^*W^* = W^*",
     expected=Verdict.PROVED,
@@ -337,11 +323,9 @@ def wn_projector_002(xp, u, a, c):
     relations=("=", "="),
     labels=("chain rule: ∇_w L · ∇_u w", "s = g/‖u‖ is a scalar, W* symmetric"),
     title="Gradient of the weight-norm parametrisation: ∇_u L = s W* ∇_w L, s = g/‖u‖",
-    source=Source(
-        SEED_002,
-        "Question 4.2",
-        quote="\\nabla_u L = \\nabla_w L \\cdot \\frac{g}{\\|u\\|} \\cdot W^* ... \\nabla_u L = sW^* "
-        "\\cdot \\nabla_w L where s = \\frac{g}{\\|u\\|}",
+    source=S2_Q4_2.quote(
+        "\\nabla_u L = \\nabla_w L \\cdot \\frac{g}{\\|u\\|} \\cdot W^* ... \\nabla_u L = sW^* "
+        "\\cdot \\nabla_w L where s = \\frac{g}{\\|u\\|}"
     ),
     statement=r"\nabla_uL = \nabla_wL\cdot\frac{g}{\|u\|}\cdot W^* = sW^*\cdot\nabla_wL,\quad "
     r"s=\frac{g}{\|u\|}",
@@ -382,11 +366,7 @@ WN_STEP = {"inputs": _STEP, "dims": _VEC_DIMS, "where": u_nonzero}
     "wn.pythagoras_002",
     **WN_STEP,
     title="Squared norm after a gradient step on u: ‖u_{t+1}‖² = ‖u_t‖² + α²s²‖W*∇_wL_t‖²",
-    source=Source(
-        SEED_002,
-        "Question 4.3",
-        quote="\\|u_{t+1}\\|^2 = \\|u_t\\|^2 + \\alpha^2 s^2 \\|W^* \\cdot \\nabla_w L_t\\|^2",
-    ),
+    source=S2_Q4_3.quote("\\|u_{t+1}\\|^2 = \\|u_t\\|^2 + \\alpha^2 s^2 \\|W^* \\cdot \\nabla_w L_t\\|^2"),
     statement=r"\|u_{t+1}\|^2 = \|u_t\|^2+\alpha^2s^2\|W^*\cdot\nabla_wL_t\|^2",
     expected=Verdict.PROVED,
     same_as=("wn.pythagoras_003",),
@@ -400,11 +380,7 @@ def wn_pythagoras_002(xp, u, gw, gain, alpha):
     "wn.norm_growth_002",
     **WN_STEP,
     title="The norm of u never decreases under gradient descent: ‖u_t‖ ≤ ‖u_{t+1}‖",
-    source=Source(
-        SEED_002,
-        "Question 4.3",
-        quote="\\|u_t\\|^2 \\leq \\|u_{t+1}\\|^2 \\implies \\|u_t\\| \\leq \\|u_{t+1}\\|",
-    ),
+    source=S2_Q4_3.quote("\\|u_t\\|^2 \\leq \\|u_{t+1}\\|^2 \\implies \\|u_t\\| \\leq \\|u_{t+1}\\|"),
     statement=r"\|u_t\|^2\le\|u_{t+1}\|^2 \implies \|u_t\|\le\|u_{t+1}\|",
     expected=Verdict.PROVED,
     same_as=("wn.pythagoras_003",),

@@ -1,7 +1,7 @@
 """Batch and weight normalisation of seed 003, Question 4."""
 
 from checks._vocab.linalg import dot, matvec
-from checks._vocab.sources import SEED_003
+from checks._vocab.sources import S3_Q4_1, S3_Q4_2, S3_Q4_3
 from checks.optim._helpers import (
     orth_projector,
     probe,
@@ -24,7 +24,7 @@ from checks.optim.normalisation import (
     _whitening,
     _wn_step,
 )
-from lemmacheck import Array, Orthogonal, Scalar, Source, Verdict, identity, inequality
+from lemmacheck import Array, Orthogonal, Scalar, Verdict, identity, inequality
 
 # ====================================================================== seed 003, Question 4
 
@@ -37,11 +37,9 @@ from lemmacheck import Array, Orthogonal, Scalar, Source, Verdict, identity, ine
     where=u_nonzero,
     labels=("w = γu/‖u‖", "y = uᵀx"),
     title="Eq. (19): wᵀx + β = γ y/‖u‖ + β",
-    source=Source(
-        SEED_003,
-        "Question 4.1, eq. (19)",
-        quote="w^T x + \\beta = \\gamma \\frac{u^T}{\\|u\\|} x + \\beta = \\gamma \\frac{y}{\\|u\\|} + "
-        "\\beta \\quad (19)",
+    source=S3_Q4_1.at("eq. (19)").quote(
+        "w^T x + \\beta = \\gamma \\frac{u^T}{\\|u\\|} x + \\beta = \\gamma \\frac{y}{\\|u\\|} + "
+        "\\beta \\quad (19)"
     ),
     statement=r"w^Tx+\beta = \gamma\frac{u^T}{\|u\|}x+\beta = \gamma\frac{y}{\|u\|}+\beta",
     expected=Verdict.PROVED,
@@ -68,11 +66,7 @@ BN_WHITENED = {"inputs": _BN3, "dims": _DIMS}
     relations=("=", "="),
     labels=("linearity", "E[x] = 0"),
     title="μ_y = E[uᵀx] = uᵀE[x] = 0",
-    source=Source(
-        SEED_003,
-        "Question 4.1",
-        quote="\\mu_y = \\mathbb{E}[y] = \\mathbb{E}[u^T x] = u^T \\mathbb{E}[x] = 0",
-    ),
+    source=S3_Q4_1.quote("\\mu_y = \\mathbb{E}[y] = \\mathbb{E}[u^T x] = u^T \\mathbb{E}[x] = 0"),
     statement=r"\mu_y = \mathbb{E}[u^Tx] = u^T\mathbb{E}[x] = 0",
     expected=Verdict.HOLDS,
     same_as=("bn.preact_mean_002", "bn.mean_004"),
@@ -90,9 +84,7 @@ def bn_mean_003(xp, u, Q, n):
     relations=("=", "="),
     labels=("variance of a sum", "V[x_i] = 1, Cov = 0 (uncorrelated entries)"),
     title="σ_y² = ‖u‖² when the entries of x are uncorrelated with unit variance",
-    source=Source(
-        SEED_003, "Question 4.1", quote="if we suppose that the entries of x are uncorrelated ... = \\|u\\|^2"
-    ),
+    source=S3_Q4_1.quote("if we suppose that the entries of x are uncorrelated ... = \\|u\\|^2"),
     statement=r"\sigma_y^2 = \mathbb{V}\Big[\sum_i u_ix_i\Big] = \sum_i "
     r"u_i^2\mathbb{V}[x_i]+2\sum_{i<j}\mathrm{Cov}(u_ix_i,u_jx_j) = \|u\|^2",
     expected=Verdict.HOLDS,
@@ -121,11 +113,7 @@ def bn_var_uncorrelated_003(xp, u, Q, n):
     inputs={"u": Array("n"), "L": Array("n", "n", transform=unit_rows_transform)},
     dims={"n": [2, 3, 4]},
     title="Without decorrelation, unit variances alone do not give σ_y² = ‖u‖²",
-    source=Source(
-        SEED_003,
-        "Question 4.1",
-        quote="Moreover, if we suppose that the entries of x are uncorrelated, we can write",
-    ),
+    source=S3_Q4_1.quote("Moreover, if we suppose that the entries of x are uncorrelated, we can write"),
     statement=r"\mathbb{E}[x]=0,\ \mathbb{V}[x_i]=1\ \ (\text{entries correlated}) \implies "
     r"\mathbb{V}[u^Tx] = \|u\|^2",
     expected=Verdict.REFUTED,
@@ -147,11 +135,9 @@ def bn_decorrelation_needed_003(xp, u, L, n):
     where=u_nonzero,
     labels=("eq. (19)", "μ_y = 0, σ_y = ‖u‖"),
     title="wᵀx + β = γ(y − μ_y)/σ_y + β = ŷ: weight norm reproduces batch norm",
-    source=Source(
-        SEED_003,
-        "Question 4.1",
-        quote="w^T x + \\beta = \\gamma \\frac{y}{\\|u\\|} + \\beta = \\gamma \\frac{y - "
-        "\\mu_y}{\\sigma_y} + \\beta = \\hat{y}",
+    source=S3_Q4_1.quote(
+        "w^T x + \\beta = \\gamma \\frac{y}{\\|u\\|} + \\beta = \\gamma \\frac{y - "
+        "\\mu_y}{\\sigma_y} + \\beta = \\hat{y}"
     ),
     statement=r"w^Tx+\beta = \gamma\frac{y}{\|u\|}+\beta = \gamma\frac{y-\mu_y}{\sigma_y}+\beta = \hat y",
     expected=Verdict.HOLDS,
@@ -173,12 +159,10 @@ def bn_identify_003(xp, u, Q, s_raw, gamma, beta, n):
     relations=("=", "="),
     labels=("∂w/∂u = γ/‖u‖ I − ½γu/‖u‖³·2uᵀ", "factor s = γ/‖u‖, W^⊥ = I − uuᵀ/‖u‖²"),
     title="∇_u L = (γ/‖u‖ I − ½γu/‖u‖³ 2uᵀ)∇_w L = s W^⊥ ∇_w L",
-    source=Source(
-        SEED_003,
-        "Question 4.2",
-        quote="\\left( \\frac{\\gamma}{\\|u\\|} I - \\frac{1}{2} \\frac{\\gamma u}{\\|u\\|^3} 2u^T "
+    source=S3_Q4_2.quote(
+        "\\left( \\frac{\\gamma}{\\|u\\|} I - \\frac{1}{2} \\frac{\\gamma u}{\\|u\\|^3} 2u^T "
         "\\right) \\nabla_w L = \\frac{\\gamma}{\\|u\\|} \\left( I - \\frac{uu^T}{\\|u\\|^2} \\right) "
-        "\\nabla_w L",
+        "\\nabla_w L"
     ),
     statement=r"\nabla_uL = \frac{\partial w(u)}{\partial u}\frac{\partial L}{\partial w} = "
     r"\Big(\frac{\gamma}{\|u\|}I-\frac12\frac{\gamma u}{\|u\|^3}2u^T\Big)\nabla_wL = \frac{\gamma}{\|u\|}"
@@ -203,11 +187,9 @@ def wn_grad_003(xp, u, gw, c, gain):
     relations=("=", "="),
     labels=("a = a_Vect(u) + a_Vect(u)^⊥", "W^⊥ a_Vect(u) = 0"),
     title="W^⊥a = W^⊥a_{Vect(u)^⊥} ∈ Vect(u)^⊥",
-    source=Source(
-        SEED_003,
-        "Question 4.3",
-        quote="W^\\perp a = W^\\perp (a_{\\text{Vect}(u_t)} + a_{\\text{Vect}(u_t)^\\perp}) = W^\\perp "
-        "a_{\\text{Vect}(u_t)^\\perp} + 0 \\in \\text{Vect}(u_t)^\\perp",
+    source=S3_Q4_3.quote(
+        "W^\\perp a = W^\\perp (a_{\\text{Vect}(u_t)} + a_{\\text{Vect}(u_t)^\\perp}) = W^\\perp "
+        "a_{\\text{Vect}(u_t)^\\perp} + 0 \\in \\text{Vect}(u_t)^\\perp"
     ),
     statement=r"W^\perp a = W^\perp(a_{\mathrm{Vect}(u)}+a_{\mathrm{Vect}(u)^\perp}) = W^\perp "
     r"a_{\mathrm{Vect}(u)^\perp}+0 \in \mathrm{Vect}(u)^\perp",
@@ -233,10 +215,8 @@ def wn_orthogonal_update_003(xp, u, a, c):
     relations=("=", ">="),
     labels=("Pythagoras: u_t ⊥ αsW^⊥∇_wL", "a squared norm is ≥ 0"),
     title="‖u_{t+1}‖² = ‖u_t‖² + ‖αsW^⊥∇_wL‖² ≥ ‖u_t‖²",
-    source=Source(
-        SEED_003,
-        "Question 4.3",
-        quote="\\|u_{t+1}\\|^2 = \\|u_t\\|^2 + \\|\\alpha s W^\\perp \\nabla_{w_t} L\\|^2 \\geq \\|u_t\\|^2",
+    source=S3_Q4_3.quote(
+        "\\|u_{t+1}\\|^2 = \\|u_t\\|^2 + \\|\\alpha s W^\\perp \\nabla_{w_t} L\\|^2 \\geq \\|u_t\\|^2"
     ),
     statement=r"\|u_{t+1}\|^2 = \|u_t\|^2+\|\alpha sW^\perp\nabla_{w_t}L\|^2 \ge \|u_t\|^2",
     expected=Verdict.PROVED,
@@ -255,10 +235,8 @@ def wn_pythagoras_003(xp, u, gw, gain, alpha):
     dims=_VEC_DIMS,
     where=u_nonzero,
     title="A larger step size gives a larger ‖u_{t+1}‖",
-    source=Source(
-        SEED_003,
-        "Question 4.3",
-        quote="larger values of \\alpha implies larger values of \\|u_{t+1}\\| and leads to faster growth",
+    source=S3_Q4_3.quote(
+        "larger values of \\alpha implies larger values of \\|u_{t+1}\\| and leads to faster growth"
     ),
     statement=r"0<\alpha\le\alpha' \implies \|u_{t+1}(\alpha)\|\le\|u_{t+1}(\alpha')\|",
     expected=Verdict.HOLDS,

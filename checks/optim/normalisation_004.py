@@ -1,7 +1,7 @@
 """Weight normalisation of seed 004, Questions 4.2–4.3."""
 
 from checks._vocab.linalg import dot, matvec
-from checks._vocab.sources import SEED_004
+from checks._vocab.sources import S4_Q4_2, S4_Q4_3
 from checks.optim._helpers import (
     orth_projector,
     probe,
@@ -18,7 +18,7 @@ from checks.optim.normalisation import (
     _whitening,
 )
 from checks.optim.normalisation_003 import _BN3, BN_WHITENED, bn_mean_003
-from lemmacheck import Array, Scalar, Source, Verdict, identity
+from lemmacheck import Array, Scalar, Verdict, identity
 
 # ====================================================================== seed 004, Questions 4.2–4.3
 
@@ -29,11 +29,7 @@ from lemmacheck import Array, Scalar, Source, Verdict, identity
     relations=("=", "="),
     labels=("u is not random: out of E", "E[x] = 0"),
     title="μ_y = E[uᵀx] = uᵀE[x] = 0 for centred inputs",
-    source=Source(
-        SEED_004,
-        "Question 4.2",
-        quote="\\mu_{u} = \\mathbb{E}[y] = \\mathbb{E}[u^{\\top}x] = u^{\\top}\\mathbb{E}[x] = 0",
-    ),
+    source=S4_Q4_2.quote("\\mu_{u} = \\mathbb{E}[y] = \\mathbb{E}[u^{\\top}x] = u^{\\top}\\mathbb{E}[x] = 0"),
     statement=r"\mu_y = \mathbb{E}[y] = \mathbb{E}[u^\top x] = u^\top\mathbb{E}[x] = 0",
     expected=Verdict.HOLDS,
     same_as=("bn.mean_003", "bn.preact_mean_002"),
@@ -56,11 +52,9 @@ def bn_mean_004(xp, u, Q, n):
         "E[xxᵀ] = Var(x) = I",
     ),
     title="σ_y² = E[(uᵀx)²] = uᵀE[xxᵀ]u = ‖u‖² for whitened inputs",
-    source=Source(
-        SEED_004,
-        "Question 4.2",
-        quote="\\sigma_u^2 = \\mathbb{E}[u^{\\top} x x^{\\top} u] = u^{\\top} \\mathbb{E}[x x^{\\top}] u = "
-        "u^{\\top} I u = \\|u\\|_2^2",
+    source=S4_Q4_2.quote(
+        "\\sigma_u^2 = \\mathbb{E}[u^{\\top} x x^{\\top} u] = u^{\\top} \\mathbb{E}[x x^{\\top}] u = "
+        "u^{\\top} I u = \\|u\\|_2^2"
     ),
     statement=r"\sigma_y^2 = \mathbb{E}[(y-\mu_y)^2] = \mathbb{E}[y^2] = \mathbb{E}[(u^\top x)^\top u^\top "
     r"x] = \mathbb{E}[u^\top xx^\top u] = u^\top\mathbb{E}[xx^\top]u = u^\top Iu = \|u\|_2^2",
@@ -94,10 +88,8 @@ def bn_var_004(xp, u, Q, n):
     where=u_nonzero,
     labels=("μ_y = 0, σ_y = ‖u‖", "y = uᵀx", "w = γu/‖u‖"),
     title="ŷ = γ(y − μ_y)/σ_y + β = wᵀx + β for whitened, centred inputs",
-    source=Source(
-        SEED_004,
-        "Question 4.2",
-        quote="\\hat{y} = \\gamma \\cdot \\frac{u^{\\top}}{\\|u\\|_{2}} x + \\beta = w^{\\top} x + \\beta",
+    source=S4_Q4_2.quote(
+        "\\hat{y} = \\gamma \\cdot \\frac{u^{\\top}}{\\|u\\|_{2}} x + \\beta = w^{\\top} x + \\beta"
     ),
     statement=r"\hat y = \gamma\frac{y-\mu_y}{\sigma_y}+\beta = \gamma\frac{y-0}{\|u\|_2}+\beta = "
     r"\gamma\frac{u^\top}{\|u\|_2}x+\beta = w^\top x+\beta",
@@ -120,12 +112,10 @@ def bn_wn_equivalence_004(xp, u, Q, s_raw, gamma, beta, n):
 # crowd the engine's few kept candidates; the step is checked from n = 2 on.
 _QR_DIMS = {"n": [2, 3, 5, 8]}
 _QR = {"u": Array("n"), "x": Array("n"), "c": Array("n", scale=(1.0, 1.0)), "gamma": Scalar(-10.0, 10.0)}
-_QR_SOURCE = Source(
-    SEED_004,
-    "Question 4.3",
-    quote="= \\gamma \\left( \\frac{\\partial u}{\\partial u} \\|u\\| - u \\frac{\\partial "
+_QR_SOURCE = S4_Q4_3.quote(
+    "= \\gamma \\left( \\frac{\\partial u}{\\partial u} \\|u\\| - u \\frac{\\partial "
     "\\|u\\|}{\\partial u} \\right) x = \\gamma \\left( \\frac{I \\|u\\| - u \\frac{\\partial "
-    "\\|u\\|}{\\partial u}}{\\|u\\|^{2}} \\right) x",
+    "\\|u\\|}{\\partial u}}{\\|u\\|^{2}} \\right) x"
 )
 
 
@@ -203,12 +193,10 @@ def wn_quotient_rule_corrected_004(xp, u, x, c, gamma):
     where=u_nonzero,
     labels=("chain rule through ŷ", "∇_wL = (∂L/∂ŷ) x, s = γ/‖u‖"),
     title="∇_u L = (∂L/∂ŷ)(I − uuᵀ/‖u‖²) γx/‖u‖ = (γ/‖u‖) W^⊥ ∇_w L",
-    source=Source(
-        SEED_004,
-        "Question 4.3",
-        quote="\\nabla_{u} L(u, \\gamma, \\beta) = \\frac{\\partial L}{\\partial \\hat{y}} \\Big( I - "
+    source=S4_Q4_3.quote(
+        "\\nabla_{u} L(u, \\gamma, \\beta) = \\frac{\\partial L}{\\partial \\hat{y}} \\Big( I - "
         "\\frac{u u^{\\top}}{\\|u\\|^{2}} \\Big) \\frac{\\gamma x}{\\|u\\|} = \\frac{\\gamma}{\\|u\\|} "
-        "W^{\\perp} \\nabla_{w} L",
+        "W^{\\perp} \\nabla_{w} L"
     ),
     statement=r"\nabla_uL = \frac{\partial L}{\partial\hat "
     r"y}\Big(I-\frac{uu^\top}{\|u\|^2}\Big)\frac{\gamma x}{\|u\|} = "
@@ -235,11 +223,8 @@ def wn_grad_004(xp, u, x, c, gamma, dl):
     dims=_VEC_DIMS,
     where=u_nonzero,
     title="W^⊥u = 0",
-    source=Source(
-        SEED_004,
-        "Question 4.3",
-        quote="where W^{\\perp} = \\left(I - \\frac{u u^{\\top}}{||u||^2}\\right). Note that {}^2 "
-        "W^{\\perp} u = 0",
+    source=S4_Q4_3.quote(
+        "where W^{\\perp} = \\left(I - \\frac{u u^{\\top}}{||u||^2}\\right). Note that {}^2 W^{\\perp} u = 0"
     ),
     statement=r"W^\perp u = \Big(I-\frac{uu^\top}{\|u\|^2}\Big)u = 0",
     expected=Verdict.PROVED,

@@ -7,9 +7,9 @@ is how the document states it.
 
 from checks._vocab.fd import quadratic_directional
 from checks._vocab.linalg import dot, matvec
-from checks._vocab.sources import SEED_002
+from checks._vocab.sources import S2_Q3_1, S2_Q3_2, S2_Q3_3
 from checks.optim._helpers import probe, symmetric_transform
-from lemmacheck import SPD, Array, Scalar, Source, Verdict, identity, prop
+from lemmacheck import SPD, Array, Scalar, Verdict, identity, prop
 
 _MODEL_INPUTS = {
     "x0": Array("n"),
@@ -54,11 +54,7 @@ def _decreases(xp, g, H, eps):
     relations=("=", "="),
     labels=("substitute x_1 − x_0 = −εg", "simplify"),
     title="Quadratic model after one gradient step",
-    source=Source(
-        SEED_002,
-        "Question 3.1",
-        quote="\\hat{f}_{x_0}(x_1) = f(x_0) - \\epsilon g^T g + \\frac{1}{2} \\epsilon^2 g^T H g",
-    ),
+    source=S2_Q3_1.quote("\\hat{f}_{x_0}(x_1) = f(x_0) - \\epsilon g^T g + \\frac{1}{2} \\epsilon^2 g^T H g"),
     statement=r"\hat f_{x_0}(x_1) = f(x_0)+(-\epsilon g)^Tg+\tfrac12(-\epsilon g)^TH(-\epsilon g) = "
     r"f(x_0)-\epsilon g^Tg+\tfrac12\epsilon^2 g^THg,\quad x_1 = x_0-\epsilon g",
     expected=Verdict.PROVED,
@@ -80,10 +76,8 @@ def quad_model_after_step_002(xp, x0, g, H, f0, eps):
     relations=("=", "="),
     labels=("subtract f(x_0)", "cancel"),
     title="Change of the quadratic model after one gradient step",
-    source=Source(
-        SEED_002,
-        "Question 3.2",
-        quote="\\hat{f}_{x_0}(x_1) - f(x_0) = -\\epsilon g^T g + \\frac{1}{2} \\epsilon^2 g^T H g",
+    source=S2_Q3_2.quote(
+        "\\hat{f}_{x_0}(x_1) - f(x_0) = -\\epsilon g^T g + \\frac{1}{2} \\epsilon^2 g^T H g"
     ),
     statement=r"\hat f_{x_0}(x_1)-f(x_0) = f(x_0)-\epsilon g^Tg+\tfrac12\epsilon^2g^THg-f(x_0) = -\epsilon "
     r"g^Tg+\tfrac12\epsilon^2 g^THg",
@@ -105,11 +99,9 @@ def quad_change_002(xp, x0, g, H, f0, eps):
     **MODEL_STEP,
     where=_nonzero_curvature,
     title="Gradient descent decreases the model iff ε < 2gᵀg / gᵀHg (as written)",
-    source=Source(
-        SEED_002,
-        "Question 3.2",
-        quote="gradient descent would work if and only if \\epsilon is small enough such that ... or "
-        "equivalently, \\epsilon < \\frac{2g^T g}{g^T H g}",
+    source=S2_Q3_2.quote(
+        "gradient descent would work if and only if \\epsilon is small enough such that ... or "
+        "equivalently, \\epsilon < \\frac{2g^T g}{g^T H g}"
     ),
     statement=r"\hat f_{x_0}(x_1) < f(x_0) \iff -\epsilon g^Tg+\tfrac12\epsilon^2g^THg<0 \iff \epsilon < "
     r"\frac{2g^Tg}{g^THg}",
@@ -126,10 +118,8 @@ def quad_change_002(xp, x0, g, H, f0, eps):
     dims=_DIMS,
     where=_nonzero_curvature,
     title="Where the written condition is an 'if and only if': H positive definite",
-    source=Source(
-        SEED_002,
-        "Question 3.2",
-        quote="gradient descent would work if and only if ... \\epsilon < \\frac{2g^T g}{g^T H g}",
+    source=S2_Q3_2.quote(
+        "gradient descent would work if and only if ... \\epsilon < \\frac{2g^T g}{g^T H g}"
     ),
     statement=r"H\succ0,\ \epsilon>0,\ g\ne0:\quad \hat f_{x_0}(x_1)<f(x_0) \iff "
     r"\epsilon<\frac{2g^Tg}{g^THg}",
@@ -150,7 +140,7 @@ def quad_lr_condition_as_written(xp, g, H, eps):
     **MODEL_STEP,
     where=_nonzero_curvature,
     title="For ε > 0: the model decreases iff gᵀHg ≤ 0 or ε < 2gᵀg / gᵀHg",
-    source=Source(SEED_002, "Question 3.2", quote="or equivalently, \\epsilon < \\frac{2g^T g}{g^T H g}"),
+    source=S2_Q3_2.quote("or equivalently, \\epsilon < \\frac{2g^T g}{g^T H g}"),
     statement=r"\epsilon>0,\ g\ne0:\quad \hat f_{x_0}(x_1)<f(x_0) \iff g^THg\le0 \ \lor\ "
     r"\epsilon<\frac{2g^Tg}{g^THg}",
     expected=Verdict.HOLDS,
@@ -180,11 +170,7 @@ def quad_lr_condition_corrected(xp, g, H, eps):
     relations=("=", "="),
     labels=("central difference, exact for a quadratic", "½·2 = 1"),
     title="Gradient of the quadratic model",
-    source=Source(
-        SEED_002,
-        "Question 3.3",
-        quote="\\nabla_x \\hat{f}_{x_0}(x) = g + \\frac{1}{2} * 2H((x - x_0)) = g + H(x - x_0)",
-    ),
+    source=S2_Q3_3.quote("\\nabla_x \\hat{f}_{x_0}(x) = g + \\frac{1}{2} * 2H((x - x_0)) = g + H(x - x_0)"),
     statement=r"\nabla_x\hat f_{x_0}(x) = g+\tfrac12\cdot2H(x-x_0) = g+H(x-x_0)",
     expected=Verdict.PROVED,
     notes="Uses H = Hᵀ (true for a Hessian); for a non-symmetric H the gradient is g + ½(H + Hᵀ)(x − x_0). "
@@ -208,7 +194,7 @@ def newton_model_gradient_002(xp, x0, x, g, H, f0, c):
     dims=_DIMS,
     where=lambda xp, H, **_: _well_conditioned(xp, H),
     title="Setting the model gradient to zero gives Newton's step x = x_0 − H⁻¹g",
-    source=Source(SEED_002, "Question 3.3", quote="x = x_0 - H^{-1}g which is the Newton's Method"),
+    source=S2_Q3_3.quote("x = x_0 - H^{-1}g which is the Newton's Method"),
     statement=r"g+H(x-x_0)=0 \iff x = x_0-H^{-1}g",
     expected=Verdict.PROVED,
     notes="Needs H invertible. The point is a stationary point of the model; it is its minimiser only when "

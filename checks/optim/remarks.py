@@ -7,9 +7,17 @@ both declarations."""
 import sympy as sp
 
 from checks._vocab.linalg import dot
-from checks._vocab.sources import SEED_002, SEED_003, SEED_004
+from checks._vocab.sources import (
+    S2_Q4_2,
+    S2_Q4_3,
+    S3_Q3_1,
+    S3_Q3_3,
+    S3_Q4_3,
+    S4_Q3_3A,
+    S4_Q4_2,
+)
 from checks.optim._helpers import ema_recursive, orth_projector, u_nonzero
-from lemmacheck import Array, Scalar, Source, Verdict, identity, inequality, prop, value
+from lemmacheck import Array, Scalar, Verdict, identity, inequality, prop, value
 
 #: β at the ends and inside the range [0, 1] that seed 003 declares (Question 3.1)
 BETAS_CLOSED = [0.0, 0.5, 0.9, 1.0]
@@ -33,7 +41,7 @@ def _mean_of_average(xp, mu, beta, n):
 @prop(
     "ema.s003.biased_as_written",
     title="E[v_n] = E[g_n](1 − β^n) ≠ E[g_n] for every β in [0, 1] (the range of Question 3.1)",
-    source=Source(SEED_003, "Question 3.3", quote=_Q33),
+    source=S3_Q3_3.quote(_Q33),
     statement=r"\forall \beta\in[0,1],\ n\ge1:\ "
     r"\mathbb{E}[v_n] = (1-\beta^n)\mathbb{E}[g_n] \ne \mathbb{E}[g_n]",
     expected=Verdict.REFUTED,
@@ -47,7 +55,7 @@ def _mean_of_average(xp, mu, beta, n):
 @prop(
     "ema.s003.biased_positive_beta",
     title="Corrected: for β in (0, 1] and E[g] ≠ 0, E[v_n] ≠ E[g_n]",
-    source=Source(SEED_003, "Question 3.3 (corrected: β > 0, E[g] ≠ 0)", quote=_Q33),
+    source=S3_Q3_3.at("(corrected: β > 0, E[g] ≠ 0)").quote(_Q33),
     statement=r"\beta\in(0,1],\ \mathbb{E}[g]\ne0 \implies \mathbb{E}[v_n] \ne \mathbb{E}[g_n]",
     expected=Verdict.HOLDS,
     corrects="ema.s003.biased_as_written",
@@ -64,7 +72,7 @@ _RESCALE = "v'_n = \\frac{v_n}{1 - \\beta^n} and \\forall n \\geq 1, \\mathbb{E}
 @prop(
     "ema.s003.rescale_as_written",
     title="v'_n = v_n/(1 − β^n) is defined and unbiased for every β in [0, 1] (the range of Question 3.1)",
-    source=Source(SEED_003, "Question 3.3", quote=_RESCALE),
+    source=S3_Q3_3.quote(_RESCALE),
     statement=r"\forall\beta\in[0,1],\ n\ge1:\ \mathbb{E}\Big[\frac{v_n}{1-\beta^n}\Big] = \mathbb{E}[g_n]",
     expected=Verdict.REFUTED,
     inputs=MEAN_INPUTS,
@@ -77,7 +85,7 @@ _RESCALE = "v'_n = \\frac{v_n}{1 - \\beta^n} and \\forall n \\geq 1, \\mathbb{E}
 @prop(
     "ema.s003.rescale_below_one",
     title="Corrected: for β in [0, 1) the rescaled average v_n/(1 − β^n) is defined and unbiased",
-    source=Source(SEED_003, "Question 3.3 (corrected: β < 1)", quote=_RESCALE),
+    source=S3_Q3_3.at("(corrected: β < 1)").quote(_RESCALE),
     statement=r"\beta\in[0,1) \implies \mathbb{E}\Big[\frac{v_n}{1-\beta^n}\Big] = \mathbb{E}[g_n]",
     expected=Verdict.HOLDS,
     corrects="ema.s003.rescale_as_written",
@@ -100,7 +108,7 @@ DELTA_INPUTS = {"delta": Scalar(1e-3, 10.0, log=True)}
 @prop(
     "momentum.s003.identification_range",
     title="For every running-average scheme (δ > 0, β ∈ [0, 1]) the identified (α, ε) is a momentum scheme",
-    source=Source(SEED_003, "Question 3.1", quote=_IDENT),
+    source=S3_Q3_1.quote(_IDENT),
     statement=r"\delta>0,\ \beta\in[0,1] \implies (\alpha,\epsilon) = (\beta, \delta(1-\beta))"
     r" \in [0,1]\times(0,\infty)",
     expected=Verdict.REFUTED,
@@ -115,7 +123,7 @@ DELTA_INPUTS = {"delta": Scalar(1e-3, 10.0, log=True)}
 @prop(
     "momentum.s003.identification_range_fixed",
     title="Corrected: for β in [0, 1) the identified (α, ε) = (β, δ(1 − β)) is a momentum scheme",
-    source=Source(SEED_003, "Question 3.1 (corrected: β < 1)", quote=_IDENT),
+    source=S3_Q3_1.at("(corrected: β < 1)").quote(_IDENT),
     statement=r"\delta>0,\ \beta\in[0,1) \implies (\beta, \delta(1-\beta)) \in [0,1]\times(0,\infty)",
     expected=Verdict.HOLDS,
     corrects="momentum.s003.identification_range",
@@ -145,7 +153,7 @@ def _adam_means(xp, mu, beta, t):
 @identity(
     "adam.hat_estimates_average_004",
     title="m̂_t is an unbiased estimate of the moving average m_t: E[m̂_t] = E[m_t] (as written)",
-    source=Source(SEED_004, "Question 3.3(a)", quote=_ADAM),
+    source=S4_Q3_3A.quote(_ADAM),
     statement=r"\mathbb{E}[\hat{m}_t] = \mathbb{E}[m_t],\quad \hat{m}_t = \frac{m_t}{1-\beta_1^t}",
     expected=Verdict.REFUTED,
     inputs=ADAM_INPUTS,
@@ -162,7 +170,7 @@ def hat_estimates_average_004(xp, mu, beta, t):
 @identity(
     "adam.hat_estimates_mean_004",
     title="Corrected: m̂_t is an unbiased estimate of the gradient mean, E[m̂_t] = E[g]",
-    source=Source(SEED_004, "Question 3.3(a) (corrected: estimates of E[g] and E[g²])", quote=_ADAM),
+    source=S4_Q3_3A.at("(corrected: estimates of E[g] and E[g²])").quote(_ADAM),
     statement=r"\mathbb{E}[\hat{m}_t] = \mathbb{E}[g]",
     expected=Verdict.HOLDS,
     corrects="adam.hat_estimates_average_004",
@@ -200,7 +208,7 @@ _INCREASES = "Then, we showed that the norm of u increases at each update."
 @inequality(
     "wn.s003.norm_increases",
     title="'The norm of u increases at each update': ‖u_{t+1}‖ > ‖u_t‖",
-    source=Source(SEED_003, "Question 4.3", quote=_INCREASES),
+    source=S3_Q4_3.quote(_INCREASES),
     statement=r"\|u_{t+1}\| > \|u_t\|",
     expected=Verdict.REFUTED,
     relations=(">",),
@@ -212,7 +220,7 @@ _INCREASES = "Then, we showed that the norm of u increases at each update."
 @inequality(
     "wn.s003.norm_nondecreasing",
     title="Corrected: the norm of u never decreases, ‖u_{t+1}‖ ≥ ‖u_t‖",
-    source=Source(SEED_003, "Question 4.3 (corrected: non-decreasing)", quote=_INCREASES),
+    source=S3_Q4_3.at("(corrected: non-decreasing)").quote(_INCREASES),
     statement=r"\|u_{t+1}\| \ge \|u_t\|",
     expected=Verdict.HOLDS,
     relations=(">=",),
@@ -231,7 +239,7 @@ _ORTH = "so u_t and -\\alpha s W^* \\cdot \\nabla_w L_t are orthogonal vectors"
 @identity(
     "wn.s002.orthogonal_step",
     title="u_t and the step −αsW*∇_wL_t are orthogonal vectors",
-    source=Source(SEED_002, "Question 4.3", quote=_ORTH),
+    source=S2_Q4_3.quote(_ORTH),
     statement=r"u_t^\top\big(-\alpha s W^*\nabla_w L_t\big) = 0",
     expected=Verdict.HOLDS,
     **WN_UPDATE,
@@ -250,7 +258,7 @@ _PROJ = (
 @identity(
     "wn.s002.projection_onto_u",
     title="uuᵀ/‖u‖² is the orthogonal projection onto the direction of u: P(Pa + u) = Pa + u, P = Pᵀ",
-    source=Source(SEED_002, "Question 4.2", quote=_PROJ),
+    source=S2_Q4_2.quote(_PROJ),
     statement=r"P = \frac{uu^\top}{\|u\|^2}:\ P^2 = P,\ Pu = u,\ P^\top = P",
     expected=Verdict.HOLDS,
     relations=("=", "="),
@@ -286,7 +294,7 @@ def _a_squared_sides(xp, A, c, d):
 @identity(
     "bn.a_squared_rule_004",
     title="The rule A² = AᵀA the step is labelled with, for a square matrix A",
-    source=Source(SEED_004, "Question 4.2", quote=_A2),
+    source=S4_Q4_2.quote(_A2),
     statement=r"A^2 = A^\top A",
     expected=Verdict.REFUTED,
     inputs={"A": Array("n", "n"), "c": Array("n"), "d": Array("n")},
@@ -303,7 +311,7 @@ def a_squared_rule_004(xp, A, c, d):
 @identity(
     "bn.a_squared_rule_symmetric",
     title="Corrected: A² = AᵀA for symmetric A (in particular for the scalar uᵀx)",
-    source=Source(SEED_004, "Question 4.2 (corrected: A symmetric or scalar)", quote=_A2),
+    source=S4_Q4_2.at("(corrected: A symmetric or scalar)").quote(_A2),
     statement=r"A = A^\top \implies A^2 = A^\top A",
     expected=Verdict.HOLDS,
     corrects="bn.a_squared_rule_004",
@@ -337,7 +345,7 @@ value(
     "ema.s003.geometric_step_range",
     **_geometric_step(["0", "1/2", "9/10", "1"]),
     title="Q3.3's geometric-sum line equals (1 − β^n)E[g] for every β in [0, 1] (n = 3, E[g] = 1)",
-    source=Source(SEED_003, "Question 3.3 (third line of the chain)", quote=_GEOM),
+    source=S3_Q3_3.at("(third line of the chain)").quote(_GEOM),
     statement=r"\forall\beta\in[0,1]:\ (1-\beta)\beta^n\frac1\beta\frac{1-(1/\beta)^n}{1-1/\beta} = "
     r"1-\beta^n",
     expected=Verdict.REFUTED,
@@ -372,7 +380,7 @@ value(
     "ema.s003.factor_step_range",
     **_factor_step(["0", "1/2", "9/10", "1"]),
     title="Q3.3's second line (β^n factored out) equals the first for every β in [0, 1] (n = 3, E[g] = 1)",
-    source=Source(SEED_003, "Question 3.3 (second line of the chain)", quote=_FACTOR),
+    source=S3_Q3_3.at("(second line of the chain)").quote(_FACTOR),
     statement=r"\forall\beta\in[0,1]:\ (1-\beta)\sum_{t=1}^n\beta^{n-t} = "
     r"(1-\beta)\beta^n\sum_{t=1}^n(1/\beta)^t",
     expected=Verdict.REFUTED,
@@ -386,7 +394,7 @@ value(
     "ema.s003.geometric_step_inside",
     **_geometric_step(["1/10", "1/2", "9/10", "99/100"]),
     title="Corrected: for 0 < β < 1 the geometric-sum line equals 1 − β^n (n = 3)",
-    source=Source(SEED_003, "Question 3.3 (third line, corrected: 0 < β < 1)", quote=_GEOM),
+    source=S3_Q3_3.at("(third line, corrected: 0 < β < 1)").quote(_GEOM),
     statement=r"0<\beta<1:\ (1-\beta)\beta^n\frac1\beta\frac{1-(1/\beta)^n}{1-1/\beta} = 1-\beta^n",
     expected=Verdict.PROVED,
     corrects="ema.s003.geometric_step_range",

@@ -7,7 +7,7 @@ random direction c, which is exact for quadratics.
 
 from checks._vocab.fd import quadratic_directional
 from checks._vocab.linalg import dot, matvec
-from checks._vocab.sources import SEED_004
+from checks._vocab.sources import S4_Q3_1
 from checks.optim._helpers import (
     contraction_spd_transform,
     probe,
@@ -15,7 +15,7 @@ from checks.optim._helpers import (
     sgd_l2_trajectory,
     sgd_weight_decay_trajectory,
 )
-from lemmacheck import Array, Scalar, Source, Verdict, identity
+from lemmacheck import Array, Scalar, Verdict, identity
 
 _Q = {
     "A": Array("n", "n", transform=contraction_spd_transform),
@@ -46,11 +46,9 @@ def _reg_loss(xp, A, b, gamma, theta):
     relations=("=", "="),
     labels=("average the per-sample regularised losses", "the penalty does not depend on j"),
     title="Averaging the per-sample regularised loss keeps γ‖θ‖² once",
-    source=Source(
-        SEED_004,
-        "Question 3.1",
-        quote="L_{reg} = \\frac{1}{m} \\sum_{j} L(...) + \\frac{1}{m} \\sum_{j} \\gamma "
-        "\\|\\theta\\|_{2}^{2} = \\frac{1}{m} \\sum_{j} L(...) + \\gamma \\|\\theta\\|_{2}^{2}",
+    source=S4_Q3_1.quote(
+        "L_{reg} = \\frac{1}{m} \\sum_{j} L(...) + \\frac{1}{m} \\sum_{j} \\gamma "
+        "\\|\\theta\\|_{2}^{2} = \\frac{1}{m} \\sum_{j} L(...) + \\gamma \\|\\theta\\|_{2}^{2}"
     ),
     statement=r"L_{reg} = \frac1m\sum_j L^j + \frac1m\sum_j\gamma\|\theta\|_2^2 = \frac1m\sum_j L^j + "
     r"\gamma\|\theta\|_2^2",
@@ -71,11 +69,9 @@ def wd_l2_average_004(xp, losses, theta, gamma):
     inputs={"theta": Array("n"), "c": Array("n", scale=(1.0, 1.0))},
     dims=_DIMS,
     title="Gradient of the squared norm: ∂(θᵀθ)/∂θ = 2θ",
-    source=Source(
-        SEED_004,
-        "Question 3.1",
-        quote="\\frac{\\partial}{\\partial \\theta}\\|\\theta\\|_2^2 = \\frac{\\partial}{\\partial "
-        "\\theta}\\theta^{\\top}\\theta = 2\\theta",
+    source=S4_Q3_1.quote(
+        "\\frac{\\partial}{\\partial \\theta}\\|\\theta\\|_2^2 = \\frac{\\partial}{\\partial "
+        "\\theta}\\theta^{\\top}\\theta = 2\\theta"
     ),
     statement=r"\frac{\partial}{\partial\theta}\|\theta\|_2^2 = "
     r"\frac{\partial}{\partial\theta}\theta^\top\theta = 2\theta",
@@ -90,11 +86,9 @@ def wd_penalty_gradient_004(xp, theta, c):
     inputs={**_Q, "eta": Scalar(1e-3, 1.0, log=True)},
     dims=_DIMS,
     title="SGD on the L2-regularised loss",
-    source=Source(
-        SEED_004,
-        "Question 3.1",
-        quote="\\theta_{t+1} = \\theta_t - \\eta \\frac{1}{m} \\sum_{i} \\frac{\\partial L}{\\partial "
-        "\\theta} - 2\\eta \\gamma \\theta_t",
+    source=S4_Q3_1.quote(
+        "\\theta_{t+1} = \\theta_t - \\eta \\frac{1}{m} \\sum_{i} \\frac{\\partial L}{\\partial "
+        "\\theta} - 2\\eta \\gamma \\theta_t"
     ),
     statement=r"\theta_{t+1} = \theta_t-\eta\nabla_\theta L_{reg} = "
     r"\theta_t-\eta\frac1m\sum_j\frac{\partial L^j}{\partial\theta}-2\eta\gamma\theta_t",
@@ -125,7 +119,7 @@ def wd_l2_sgd_update_004(xp, A, b, theta, c, gamma, eta):
     },
     dims={"n": [1, 2, 4], "T": [1, 2, 5, 8]},
     title="SGD with weight decay (+λθ) equals SGD on the L2 loss when λ = −2ηγ",
-    source=Source(SEED_004, "Question 3.1", quote="they're identical if we set \\lambda = -2\\eta\\gamma"),
+    source=S4_Q3_1.quote("they're identical if we set \\lambda = -2\\eta\\gamma"),
     statement=r"\lambda = -2\eta\gamma:\quad \theta_i-\eta\nabla L(\theta_i)+\lambda\theta_i = "
     r"\theta_i-\eta\nabla L(\theta_i)-2\eta\gamma\theta_i",
     expected=Verdict.PROVED,

@@ -26,10 +26,6 @@ from checks._vocab.linalg import inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.rnn import preactivations_and_states, token_loss
 from lemmacheck import Array, OneHot, Scalar, Tolerance
 
-#: section titles of seed 000
-SEC_U = "Loss Bound with Respect to U"
-SEC_W = "Loss Bound with Respect to W"
-
 #: a tolerance reason shared by every check whose one side is a finite-difference ground truth
 FD_REASON = (
     "one side is a 4-point central finite difference of the forward pass (h = 1e-3 in float64, truncation "
@@ -265,26 +261,40 @@ def softmax_residual(xp, V, s, y):
     return xp.softmax(matvec(V, s), axis=-1) - y
 
 
+def _lipschitz_parts(xp, V, S, t, curvature, lemma3_at_t):
+    """What eq. (22) and eq. (32) share, for the sensitivity tensor S (Q or P): max_p ‖V_p‖₂,
+    ½ max_q ‖(V S_t)_q‖²_{S¹}, the slice norms of S_{t−1} and Lemma 3's factor."""
+    Vn = xp.max(norm2(xp, V), axis=-1)
+    first = 0.5 * xp.max(s1(xp, xp.einsum("bqk,bkij->bqij", V, S[t])), axis=-1) ** 2
+    sn = slice_s1(xp, S[t - 1])
+    m = xp.max(curvature * (slice_s1(xp, S[t]) if lemma3_at_t else sn), axis=-1)
+    return Vn, first, sn, m
+
+
+def lemma4_steps(xp, S, M, lam, v):
+    """‖S Mᵀ(λ ⊙ v)‖_{S¹} (the tensor S contracted with a vector) down Lemma 4, ‖Mᵀa‖₂ ≤ ‖M‖_{S∞}‖a‖₂ and
+    eq. (11): the four sides of the chain of eq. (18)/(30)/(31)."""
+    a = lam * v
+    ma = matvec(xp.transpose(M), a)
+    sn = norm2(xp, s1(xp, S))
+    return (
+        s1(xp, row_grad(xp, ma, S)),
+        sn * norm2(xp, ma),
+        sn * sinf(xp, M) * norm2(xp, a),
+        sn * sinf(xp, M) * inf_norm(xp, lam) * norm2(xp, v),
+    )
+
+
 def lipschitz_U(xp, V, X, W, fw, t, *, curvature, lemma3_at_t=False):
     r"""Seed 001 eq. (22): L_U at token t (``curvature`` = λ''_p/λ'_p at z_t, signed as written).  Lemma 3's
     factor max_p(curvature_p ‖Q_{·,·,p}‖_{S¹}) takes Q_{t−1} as written, Q_t with ``lemma3_at_t``."""
-    Q = fw["Q"]
-    Vn = xp.max(norm2(xp, V), axis=-1)
-    QV = xp.einsum("bqk,bkij->bqij", V, Q[t])
-    first = 0.5 * xp.max(s1(xp, QV), axis=-1) ** 2
-    qn = slice_s1(xp, Q[t - 1])
-    m = xp.max(curvature * (slice_s1(xp, Q[t]) if lemma3_at_t else qn), axis=-1)
+    Vn, first, qn, m = _lipschitz_parts(xp, V, fw["Q"], t, curvature, lemma3_at_t)
     return first + Vn * norm2(xp, X[:, t - 1]) * m + Vn * sinf(xp, W) * norm2(xp, qn) * m
 
 
 def lipschitz_W(xp, V, W, fw, t, *, curvature, lemma3_at_t=False):
     r"""Seed 001 eq. (32): L_W at token t, Lemma 3's factor as in :func:`lipschitz_U` (P for Q)."""
-    P = fw["P"]
-    Vn = xp.max(norm2(xp, V), axis=-1)
-    PV = xp.einsum("bqk,bkij->bqij", V, P[t])
-    first = 0.5 * xp.max(s1(xp, PV), axis=-1) ** 2
-    pn = slice_s1(xp, P[t - 1])
-    m = xp.max(curvature * (slice_s1(xp, P[t]) if lemma3_at_t else pn), axis=-1)
+    Vn, first, pn, m = _lipschitz_parts(xp, V, fw["P"], t, curvature, lemma3_at_t)
     l1 = fw["lam1"][t]
     return (
         first

@@ -19,6 +19,7 @@ from checks._vocab.rnn import preactivations_and_states
 from checks.sensitivity._helpers import (
     forward_sensitivities,
     gauss_legendre_01,
+    lemma4_steps,
     polar_direction,
     row_grad,
     states_at,
@@ -26,7 +27,7 @@ from checks.sensitivity._helpers import (
     true_ds,
     true_dvs,
 )
-from lemmacheck import approximation
+from lemmacheck import approximation, written_and_corrected
 
 
 @dataclass(frozen=True)
@@ -69,22 +70,13 @@ class Mirror:
     options: dict = field(default_factory=dict)
 
 
-def written_and_corrected(
-    kind: Callable, claim_id: str, wrt: Wrt, check: Callable, *, written: dict, corrected: dict, **shared
-) -> list[Mirror]:
-    """The two rows of a step recorded as written (``claim_id``) and corrected (``claim_id.corrected``,
-    which ``corrects`` it): ``shared`` is the setting both declare (inputs, dims, …), ``written`` and
-    ``corrected`` what each declares besides; ``check`` runs with ``corrected=False`` / ``True``."""
+def mirrored_pair(kind: Callable, claim_id: str, wrt: Wrt, check: Callable, **pair) -> list[Mirror]:
+    """The two rows of a step recorded as written and corrected (``lemmacheck.written_and_corrected``
+    takes ``pair``); ``check`` runs with ``corrected=False`` / ``True``."""
+    both = written_and_corrected(kind, claim_id, **pair)
     return [
-        Mirror(kind, claim_id, wrt, check, {**shared, **written}, options=dict(corrected=False)),
-        Mirror(
-            kind,
-            claim_id + ".corrected",
-            wrt,
-            check,
-            {**shared, **corrected, "corrects": claim_id},
-            options=dict(corrected=True),
-        ),
+        Mirror(kind, both.written_id, wrt, check, dict(both.written), options=dict(corrected=False)),
+        Mirror(kind, both.corrected_id, wrt, check, dict(both.corrected), options=dict(corrected=True)),
     ]
 
 
@@ -284,13 +276,8 @@ def lemma3_tensor_part(xp, wrt, U, W, s0, X, v, D, act, T, *, corrected, **_):
     """‖S_{T−1} W̃ᵀ (dλ'/dt ⊙ V_pᵀ)‖_{S¹} (S = Q or P) down the written chain to the Lemma 3 bound."""
     fw, lamdot, m = _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected)
     S1 = fw[wrt.sens][T - 1]
-    a = lamdot * v
-    wa = matvec(xp.transpose(W), a)  # W̃ᵀ (dλ' ⊙ V_pᵀ)
     sn = norm2(xp, s1(xp, S1))
     return (
-        s1(xp, row_grad(xp, wa, S1)),
-        sn * norm2(xp, wa),
-        sn * sinf(xp, W) * norm2(xp, a),
-        sn * sinf(xp, W) * inf_norm(xp, lamdot) * norm2(xp, v),
+        *lemma4_steps(xp, S1, W, lamdot, v),  # with W̃ᵀ (dλ' ⊙ V_pᵀ)
         sn * sinf(xp, W) * m * sinf(xp, D) * norm2(xp, v),
     )

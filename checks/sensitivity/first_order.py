@@ -2,12 +2,10 @@ r"""Mirrored claims, first order: linking equations, the matrix recursions Q_t/P
 first-order bounds and the Taylor step of seeds 000/001, for U and for W (checks in ``_mirror``)."""
 
 from checks._vocab.activations import SMOOTH
-from checks._vocab.sources import SEED_000
+from checks._vocab.sources import S0_LOSS_U, S0_LOSS_W
 from checks.sensitivity._helpers import (
     FD_PROBED,
     FIRST_ORDER_STEP,
-    SEC_U,
-    SEC_W,
     SENS_RNN_DIMS,
     SENS_RNN_DIMS_H2,
     sens_rnn_inputs,
@@ -23,7 +21,7 @@ from checks.sensitivity._mirror import (
     sens_matrix,
     sens_matrix_as_written,
 )
-from lemmacheck import Source, Verdict, approximation, identity, inequality
+from lemmacheck import Verdict, approximation, identity, inequality
 
 U, W = WRT["U"], WRT["W"]
 
@@ -48,11 +46,8 @@ MIRRORED = [
         dict(
             title="Linking equations for U: ∂[s_t]_p/∂U_ij = σ'(z_t)_p[x_{t,j}δ_ip + Σ_k W_pk "
             "∂[s_{t-1}]_k/∂U_ij]",
-            source=Source(
-                SEED_000,
-                f"{SEC_U}, 'Linking equation'",
-                quote="∂[s_t(U)]_p/∂U_ij = σ'(Ux_t + W s_{t−1})_p [x_{t,j} δ_ip + Σ_k W_pk "
-                "∂[s_{t−1}(U)]_k/∂U_ij]",
+            source=S0_LOSS_U.at("'Linking equation'").quote(
+                "∂[s_t(U)]_p/∂U_ij = σ'(Ux_t + W s_{t−1})_p [x_{t,j} δ_ip + Σ_k W_pk ∂[s_{t−1}(U)]_k/∂U_ij]"
             ),
             statement=r"\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}_{ij}} = \sum_k"
             r"\mathbf{V}_{pk}\frac{\partial[\mathbf{s}_t]_k}{\partial\mathbf{U}_{ij}},\quad "
@@ -74,11 +69,9 @@ MIRRORED = [
         dict(
             title="Linking equations for W: ∂[V s_t]_p/∂W_ij = Σ_k V_pk ∂[s_t]_k/∂W_ij and the per-entry "
             "recursion",
-            source=Source(
-                SEED_000,
-                f"{SEC_W}, item 2.1 (linking equation)",
-                quote="∂[s_t(W)]_p/∂W_ij = σ'(Ux_t + W s_{t-1})_p ([s_{t-1}]_j δ_ip + Σ_k "
-                "∂[s_{t-1}(W)]_k/∂W_ij W_pk)",
+            source=S0_LOSS_W.at("item 2.1 (linking equation)").quote(
+                "∂[s_t(W)]_p/∂W_ij = σ'(Ux_t + W s_{t-1})_p ([s_{t-1}]_j δ_ip + Σ_k "
+                "∂[s_{t-1}(W)]_k/∂W_ij W_pk)"
             ),
             statement=r"\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial \mathbf{W}_{ij}} = \sum_k "
             r"\mathbf{V}_{pk}\frac{\partial[\mathbf{s}_t]_k}{\partial \mathbf{W}_{ij}},\quad\frac{\partial["
@@ -101,11 +94,9 @@ MIRRORED = [
         sens_matrix,
         dict(
             title="Q_t = Λ_t(X̄_t + W Q_{t-1}) with Q_t(p, iN+j) = ∂[s_t]_p/∂U_ij and X̄_t(i, iN+j) = x_t(j)",
-            source=Source(
-                SEED_000,
-                f"{SEC_U}, matrix form",
-                quote="Q_t = Λ_t(X̄_t + W Q_{t−1}) ... Q_t is a H × HN matrix where Q_t(p, iN + j) = "
-                "∂[s_t(U)]_p/∂U_ij, X̄_t is a sparse matrix of the same size where X̄_t(i, iN + j) = x_t(j)",
+            source=S0_LOSS_U.at("matrix form").quote(
+                "Q_t = Λ_t(X̄_t + W Q_{t−1}) ... Q_t is a H × HN matrix where Q_t(p, iN + j) = "
+                "∂[s_t(U)]_p/∂U_ij, X̄_t is a sparse matrix of the same size where X̄_t(i, iN + j) = x_t(j)"
             ),
             statement=r"\mathbf{Q}_t = \mathbf{\Lambda}_t(\bar{\mathbf{X}}_t + "
             r"\mathbf{W}\mathbf{Q}_{t-1}),\quad\mathbf{Q}_t(p, iN+j) = \frac{\partial[\mathbf{s}_t]_p}{"
@@ -123,7 +114,7 @@ MIRRORED = [
         sens_matrix_as_written,
         dict(
             title="P_t = Λ_t(S̄_{t-1} + W P_{t-1}) with S̄ indexed as written, S̄(i,(i−1)H+j) next to P(k,iH+j)",
-            source=Source(SEED_000, f"{SEC_W}, item 2.2", quote=_P_QUOTE),
+            source=S0_LOSS_W.at("item 2.2").quote(_P_QUOTE),
             statement=r"\mathbf{P}_t = \Lambda_t(\bar{\mathbf{S}}_{t-1} + "
             r"\mathbf{W}\mathbf{P}_{t-1}),\quad \mathbf{P}_t(k, iH+j) = \frac{\partial[\mathbf{s}_t]_k}{"
             r"\partial\mathbf{W}_{ij}},\quad \bar{\mathbf{S}}_t(i, (i-1)H+j) = \mathbf{s}_{t,j}",
@@ -144,7 +135,7 @@ MIRRORED = [
         sens_matrix,
         dict(
             title="P_t = Λ_t(S̄_{t-1} + W P_{t-1}) with S̄_t(i, iH+j) = s_{t,j} (consistent 0-based indexing)",
-            source=Source(SEED_000, f"{SEC_W}, item 2.2 (corrected indexing)", quote=_P_QUOTE),
+            source=S0_LOSS_W.at("item 2.2 (corrected indexing)").quote(_P_QUOTE),
             statement=r"\mathbf{P}_t = \Lambda_t(\bar{\mathbf{S}}_{t-1} + "
             r"\mathbf{W}\mathbf{P}_{t-1}),\quad \bar{\mathbf{S}}_t(i, iH+j) = \mathbf{s}_{t,j}",
             expected=Verdict.HOLDS,
@@ -161,11 +152,8 @@ MIRRORED = [
         dict(
             title="Pulling Λ_t out (U): ⟨Mtr(V_pΛ_t(X̄_t+WQ_{t-1})), ΔU⟩ ≤ max σ' {V_pΔUx_t + "
             "tr[Mtr(V_pWQ_{t-1})ΔU]}",
-            source=Source(
-                SEED_000,
-                f"{SEC_U}, item 2 ('Approximate this equation at t = 0')",
-                quote="[Vs_t(U^k + ΔU) − Vs_t(U^k)]_p ≤ max_x σ'(x){V_{p,:}ΔU x_t + tr[Mtr(V_{p,:} W^k "
-                "Q_{t−1})ΔU]}",
+            source=S0_LOSS_U.at("item 2 ('Approximate this equation at t = 0')").quote(
+                "[Vs_t(U^k + ΔU) − Vs_t(U^k)]_p ≤ max_x σ'(x){V_{p,:}ΔU x_t + tr[Mtr(V_{p,:} W^k Q_{t−1})ΔU]}"
             ),
             statement=r"\langle\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{\Lambda}_t(\bar{\mathbf{X}}_t+"
             r"\mathbf{W}\mathbf{Q}_{t-1})),\Delta\mathbf{U}\rangle \le \max_x\sigma'(x)\{\mathbf{V}_{p,:}"
@@ -186,12 +174,10 @@ MIRRORED = [
         lambda_out,
         dict(
             title="Pulling Λ_t out: tr[Mtr(V_p Λ_t(S̄+WP))ΔWᵀ] ≤ max σ' · tr[Mtr(V_p(S̄+WP))ΔWᵀ]",
-            source=Source(
-                SEED_000,
-                f"{SEC_W}, item 3 (second display, first line)",
-                quote="Approximate this formula at t = 0 and note that every diagonal element of Λ_t is "
+            source=S0_LOSS_W.at("item 3 (second display, first line)").quote(
+                "Approximate this formula at t = 0 and note that every diagonal element of Λ_t is "
                 "smaller than max_x σ'(x), so we have: [...]_p ≤ max_x σ'(x) tr[Mtr(V_{p,:}(S̄_{t−1} + W "
-                "P_{t−1}))ΔWᵀ]",
+                "P_{t−1}))ΔWᵀ]"
             ),
             statement=r"\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t(\bar{\mathbf{S}}_{t-1}+"
             r"\mathbf{W}\mathbf{P}_{t-1}))\Delta\mathbf{W}^T] \le \max_x\sigma'(x)\,\mathrm{tr}["
@@ -215,11 +201,8 @@ MIRRORED = [
         dict(
             title="First-order U bound of seed 000: first-order change ≤ max σ'‖ΔU‖(‖V_p‖‖x_t‖ + "
             "‖Mtr(V_pWQ_{t-1})‖_{S¹})",
-            source=Source(
-                SEED_000,
-                f"{SEC_U}, item 2 (last line)",
-                quote="= max_x σ'(x) ||ΔU||_{S∞} {||V_{p,:}||_2 ||x_t||_2 + ||Mtr(V_{p,:} W^k "
-                "Q_{t−1})||_{S1}}",
+            source=S0_LOSS_U.at("item 2 (last line)").quote(
+                "= max_x σ'(x) ||ΔU||_{S∞} {||V_{p,:}||_2 ||x_t||_2 + ||Mtr(V_{p,:} W^k Q_{t−1})||_{S1}}"
             ),
             statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - "
             r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)]_p \lesssim \max_x\sigma'(x)\|\Delta\mathbf{U}\|_{S^"
@@ -239,11 +222,8 @@ MIRRORED = [
         dict(
             title="First-order W bound of seed 000: |first-order change|_p ≤ max σ' ‖ΔW‖(‖V_p‖‖s_{t-1}‖ + "
             "‖Mtr(V_p W P_{t-1})‖_{S¹})",
-            source=Source(
-                SEED_000,
-                f"{SEC_W}, item 3 (second display, last line)",
-                quote="= max_x σ'(x) ||ΔW||_{S∞} {||V_{p,:}||_2 ||s_{t−1}||_2 + ||Mtr(V_{p,:} W^k "
-                "P_{t−1})||_{S1}}",
+            source=S0_LOSS_W.at("item 3 (second display, last line)").quote(
+                "= max_x σ'(x) ||ΔW||_{S∞} {||V_{p,:}||_2 ||s_{t−1}||_2 + ||Mtr(V_{p,:} W^k P_{t−1})||_{S1}}"
             ),
             statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
             r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p \lesssim \max_x\sigma'(x)\|\Delta\mathbf{W}\|_{S^"
@@ -265,10 +245,8 @@ MIRRORED = [
         first_order,
         dict(
             title="'Approximate this equation at t = 0' (U): finite change ≈ ⟨∇_U V_p s_t, ΔU⟩",
-            source=Source(
-                SEED_000,
-                f"{SEC_U}, item 2 ('Approximate this equation at t = 0')",
-                quote="Approximate this equation at t = 0: [Vs_t(U^k + ΔU) − Vs_t(U^k)]_p ≤ ...",
+            source=S0_LOSS_U.at("item 2 ('Approximate this equation at t = 0')").quote(
+                "Approximate this equation at t = 0: [Vs_t(U^k + ΔU) − Vs_t(U^k)]_p ≤ ..."
             ),
             statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\epsilon\mathbf{D}) - "
             r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)]_p \le \epsilon\,\langle\nabla_{\mathbf{U}}"
@@ -288,11 +266,9 @@ MIRRORED = [
         first_order,
         dict(
             title="'Approximate this formula at t = 0': finite change ≈ first-order part ⟨∇_W V_p s_t, ΔW⟩",
-            source=Source(
-                SEED_000,
-                f'{SEC_W}, item 3 ("Approximate this formula at t = 0")',
-                quote="Approximate this formula at t = 0 and note that every diagonal element of Λ_t is "
-                "smaller than max_x σ'(x), so we have: [Vs_t(W^k + ΔW) − Vs_t(W^k)]_p ≤ ...",
+            source=S0_LOSS_W.at('item 3 ("Approximate this formula at t = 0")').quote(
+                "Approximate this formula at t = 0 and note that every diagonal element of Λ_t is "
+                "smaller than max_x σ'(x), so we have: [Vs_t(W^k + ΔW) − Vs_t(W^k)]_p ≤ ..."
             ),
             statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\epsilon\mathbf{D}) - "
             r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p \le \epsilon\,\langle\nabla_{\mathbf{W}}"

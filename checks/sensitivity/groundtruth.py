@@ -13,7 +13,7 @@ import numpy as np
 
 from checks._vocab.activations import SMOOTH
 from checks._vocab.fd import central4, directional, mixed
-from checks._vocab.sources import SEED_000, SEED_001
+from checks._vocab.sources import S0_LOSS_W, S1_B1, SEED_000
 from checks.sensitivity._helpers import (
     FD_TOL,
     SENS_RNN_DIMS_H2,
@@ -57,10 +57,8 @@ def pdot_recursion(xp, U, W, s0, X, D, c, B, act, T):
 @identity(
     "sens.qdot_recursion",
     title="dQ_t/dt along ΔU: Q̇_t = λ̇_t(X̄_t + WQ_{t-1}) + λ_t WQ̇_{t-1}",
-    source=Source(
-        SEED_001,
-        "§B.1, text before eq. (16) (the ignored d_{Q_{t−1}}/d_t)",
-        quote="where we ignore the second order part d_{Q_{t−1}}/d_t = tr(∂²s_{t−1}/∂U² ΔU)",
+    source=S1_B1.at("text before eq. (16) (the ignored d_{Q_{t−1}}/d_t)").quote(
+        "where we ignore the second order part d_{Q_{t−1}}/d_t = tr(∂²s_{t−1}/∂U² ΔU)"
     ),
     statement=r"\dot{\mathbf{Q}}_t = \dot\Lambda_t(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1}) + "
     r"\Lambda_t\mathbf{W}\dot{\mathbf{Q}}_{t-1}",
@@ -88,57 +86,31 @@ def _probe_along(xp, c, U, W, s0, X, act, D, T):
     "sens.groundtruth_steps",
     title="Step-size study of the finite-difference ground truth (float64 4-point stencil vs 130-digit "
     "reference)",
-    source=Source(SEED_000, "Loss Bound with Respect to W, item 2.1 (the derivatives being checked)"),
+    source=S0_LOSS_W.at("item 2.1 (the derivatives being checked)").cite(),
     related=("sens.w_linking", "sens.p_matrix_000.corrected", "sens.pdot_recursion"),
 )
 def groundtruth_steps(profile):
     rng = profile.rng
     n = 6 if profile.name == "quick" else 24
-    H, N, T = 3, 2, 4
-    hs = [10.0 ** (-k) for k in (1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 6)]
     rows, series = [], []
     for act in SMOOTH:
-        U = rng.uniform(-2, 2, (n, H, N))
-        W = rng.uniform(-1.2, 1.2, (n, H, H))
-        s0 = rng.uniform(-1, 1, (n, H))
-        X = rng.uniform(-2, 2, (n, T, N))
-        D = rng.uniform(-1, 1, (n, H, H))
-        c = rng.uniform(-1, 1, (n, H))
-        with mpmath.workdps(REVERIFY_DPS):
-            mp = {k: to_mp(a) for k, a in dict(U=U, W=W, s0=s0, X=X, D=D, c=c).items()}
-            ref = directional(
-                mpmath_xp,
-                _probe_along(mpmath_xp, mp["c"], mp["U"], mp["W"], mp["s0"], mp["X"], act, mp["D"], T),
-            )
-            ref = np.asarray(ref, dtype=float)
+        inst = _gt_instances(rng, n)
+        ref = _reference(inst, act)
         errs = []
-        for h in hs:
-            est = central4(_probe_along(numpy_xp, c, U, W, s0, X, act, D, T), h)
+        for h in _HS:
+            est = central4(_probe_along(numpy_xp, inst["c"], *_model(inst), act, inst["D"], _T), h)
             err = float(np.max(np.abs(est - ref) / (np.abs(ref) + 1e-3)))
             errs.append(err)
             rows.append([act, h, err])
-        series.append(Series(label=act, x=hs, y=[max(e, 1e-17) for e in errs]))
+        series.append(Series(label=act, x=_HS, y=[max(e, 1e-17) for e in errs]))
         # the recursion agrees with the 130-digit reference as well (independent confirmation)
-        fw = forward_sensitivities(numpy_xp, U, W, s0, X, act)
-        rec = np.einsum("bk,bkij,bij->b", c, fw["P"][T], D)
+        fw = forward_sensitivities(numpy_xp, *_model(inst), act)
+        rec = np.einsum("bk,bkij,bij->b", inst["c"], fw["P"][_T], inst["D"])
         rows.append([act, "recursion P_t", float(np.max(np.abs(rec - ref) / (np.abs(ref) + 1e-3)))])
-    best = {}
-    for act in SMOOTH:
-        r = [(row[1], row[2]) for row in rows if row[0] == act and not isinstance(row[1], str)]
-        best[act] = min(r, key=lambda p: p[1])
-    at_1e3 = max(row[2] for row in rows if row[1] == 1e-3)
-    concl = (
-        "The 4-point central difference has truncation error O(h⁴) and rounding error O(ε/h); the measured "
-        "error against a 130-digit reference (h = 1e-30) is smallest near h = "
-        + ", ".join(f"{a}: {b[0]:.0e} ({b[1]:.1e})" for a, b in best.items())
-        + f". At the h = 1e-3 used by the checks the worst relative error is {at_1e3:.1e}, far inside the "
-        "1e-5 tolerance of FD_TOL and far from the O(1) discrepancies the refuted claims show. The P_t "
-        "recursion agrees with the reference to rounding (rows 'recursion P_t')."
-    )
     return StudyResult(
         tables=[
             Table(
-                title=f"Max relative error of d/de c·s_T(W + eD), {n} instances, H={H}, T={T}",
+                title=f"Max relative error of d/de c·s_T(W + eD), {n} instances, H={_H}, T={_T}",
                 columns=["activation", "h", "max relative error"],
                 rows=rows,
             )
@@ -153,5 +125,50 @@ def groundtruth_steps(profile):
                 series=series,
             )
         ],
-        conclusion=concl,
+        conclusion=_gt_conclusion(rows),
+    )
+
+
+#: the study's RNN size, and the finite-difference steps it measures
+_H, _N, _T = 3, 2, 4
+_HS = [10.0 ** (-k) for k in (1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 6)]
+
+
+def _gt_instances(rng, n) -> dict:
+    """Bounded U, W, s_0, X, a direction D and a probe c (drawn in this order)."""
+    return dict(
+        U=rng.uniform(-2, 2, (n, _H, _N)),
+        W=rng.uniform(-1.2, 1.2, (n, _H, _H)),
+        s0=rng.uniform(-1, 1, (n, _H)),
+        X=rng.uniform(-2, 2, (n, _T, _N)),
+        D=rng.uniform(-1, 1, (n, _H, _H)),
+        c=rng.uniform(-1, 1, (n, _H)),
+    )
+
+
+def _model(inst) -> tuple:
+    return inst["U"], inst["W"], inst["s0"], inst["X"]
+
+
+def _reference(inst, act):
+    """d/de c·s_T(W + eD) at ``REVERIFY_DPS`` digits, as float64."""
+    with mpmath.workdps(REVERIFY_DPS):
+        mp = {k: to_mp(a) for k, a in inst.items()}
+        ref = directional(mpmath_xp, _probe_along(mpmath_xp, mp["c"], *_model(mp), act, mp["D"], _T))
+        return np.asarray(ref, dtype=float)
+
+
+def _gt_conclusion(rows) -> str:
+    best = {}
+    for act in SMOOTH:
+        r = [(row[1], row[2]) for row in rows if row[0] == act and not isinstance(row[1], str)]
+        best[act] = min(r, key=lambda p: p[1])
+    at_1e3 = max(row[2] for row in rows if row[1] == 1e-3)
+    return (
+        "The 4-point central difference has truncation error O(h⁴) and rounding error O(ε/h); the measured "
+        "error against a 130-digit reference (h = 1e-30) is smallest near h = "
+        + ", ".join(f"{a}: {b[0]:.0e} ({b[1]:.1e})" for a, b in best.items())
+        + f". At the h = 1e-3 used by the checks the worst relative error is {at_1e3:.1e}, far inside the "
+        "1e-5 tolerance of FD_TOL and far from the O(1) discrepancies the refuted claims show. The P_t "
+        "recursion agrees with the reference to rounding (rows 'recursion P_t')."
     )

@@ -9,7 +9,7 @@ Throughout, ``D`` is the step ΔU (or ΔW) and ``v`` the row V_p.
 
 from checks._vocab.activations import curvature_ratio
 from checks._vocab.linalg import frob, inf_norm, s1, sinf
-from checks._vocab.sources import SEED_001
+from checks._vocab.sources import S1_B1
 from checks.sensitivity._helpers import (
     FD_PROBED,
     FD_TOL,
@@ -19,7 +19,7 @@ from checks.sensitivity._helpers import (
     tangents,
     true_dlam,
 )
-from lemmacheck import Source, Verdict, identity, inequality
+from lemmacheck import Verdict, identity, inequality
 
 
 def _lam(xp, U, W, s0, X, act, T, dU, dW):
@@ -40,7 +40,7 @@ _LEMMA3 = dict(inputs=sens_rnn_inputs(direction="U"), dims=SENS_RNN_DIMS)
 @inequality(
     "lemma3.as_written",
     title="Lemma 3 as written: ‖dλ'_t/dt‖_∞ ≤ max_q(λ'^{-1}_{t,q}λ''_{t,q}‖Q_{t,:,:,q}‖_{S¹})",
-    source=Source(SEED_001, "§B.1, Lemma 3", quote=_L3_QUOTE),
+    source=S1_B1.at("Lemma 3").quote(_L3_QUOTE),
     statement=r"\|\tfrac{d}{d_t}\lambda_t'\|_\infty \le \max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|"
     r"\mathbf{Q}_{t:,:,q}\|_{S^1})",
     expected=Verdict.REFUTED,
@@ -58,7 +58,7 @@ def lemma3_as_written(xp, U, W, s0, X, D, act, T):
 @inequality(
     "lemma3.corrected",
     title="Lemma 3 corrected: ‖dλ'_t/dt‖_∞ ≤ max_q(|λ''_{t,q}/λ'_{t,q}|‖Q_{t,:,:,q}‖_{S¹})‖ΔU‖_{S∞}",
-    source=Source(SEED_001, "§B.1, Lemma 3 (corrected)", quote=_L3_QUOTE),
+    source=S1_B1.at("Lemma 3 (corrected)").quote(_L3_QUOTE),
     statement=r"\|\tfrac{d}{d_t}\lambda_t'\|_\infty \le \max_q\Big(\Big|\frac{\lambda_{t_q}''}{"
     r"\lambda_{t_q}'}\Big|\|\mathbf{Q}_{t:,:,q}\|_{S^1}\Big)\|\Delta\mathbf{U}\|_{S^\infty}",
     expected=Verdict.HOLDS,
@@ -75,9 +75,7 @@ def lemma3_corrected(xp, U, W, s0, X, D, act, T):
 @identity(
     "lemma3.eq19",
     title="Eq. (19): ∂λ'_t/∂U = Q_t Λ̃'^{-1}_t Λ̃''_t, i.e. ∂λ'_{t,q}/∂U = (λ''_{t,q}/λ'_{t,q}) Q_{t,:,:,q}",
-    source=Source(
-        SEED_001, "§B.1, eq. (19)", quote="(∂s_t/∂U)/λ'_t = (∂λ'_t/∂U)/λ''_t → ∂λ'_t/∂U = Q_t Λ̃'_t^{−1} Λ̃''_t"
-    ),
+    source=S1_B1.at("eq. (19)").quote("(∂s_t/∂U)/λ'_t = (∂λ'_t/∂U)/λ''_t → ∂λ'_t/∂U = Q_t Λ̃'_t^{−1} Λ̃''_t"),
     statement=r"\frac{\partial\lambda'_t}{\partial\mathbf{U}} = \mathbf{Q}_t\tilde{\mathbf{"
     r"\Lambda}}_t'^{-1}\tilde{\mathbf{\Lambda}}_t''",
     expected=Verdict.HOLDS,
@@ -126,7 +124,7 @@ def _eq20(xp, U, W, s0, X, D, act, T, corrected):
     "lemma3.eq20",
     title="Eq. (20): [dλ_t/dt]_p ≤ ‖P_{t-1,:,:,p}λ'^{-1}_pλ''_p‖_{S¹}‖ΔW‖ = "
     "λ'^{-1}_pλ''_p‖P_{t-1,:,:,p}‖_{S¹}‖ΔW‖",
-    source=Source(SEED_001, "§B.1, eq. (20)", quote=_EQ20_QUOTE),
+    source=S1_B1.at("eq. (20)").quote(_EQ20_QUOTE),
     statement=r"[\tfrac{d}{d_t}\lambda_t]_p = \mathrm{tr}[\tfrac{\partial\lambda_t'}{\partial"
     r"\mathbf{W}}_{:,:,p}\Delta\mathbf{W}]\le \|\mathbf{P}_{t-1:,:,p}\lambda_p'^{-1}\lambda_p''\|_{S^1}\|"
     r"\Delta\mathbf{W}\|_{S^\infty} = \lambda_p'^{-1}\lambda_p''\|\mathbf{P}_{t-1:,:,p}\|_{S^1}\|\Delta"
@@ -150,7 +148,7 @@ def lemma3_eq20(xp, U, W, s0, X, D, act, T):
 @inequality(
     "lemma3.eq20.corrected",
     title="Eq. (20) corrected: [dλ_t/dt]_p ≤ |λ''_p/λ'_p|‖P_{t,:,:,p}‖_{S¹}‖ΔW‖_{S∞}",
-    source=Source(SEED_001, "§B.1, eq. (20) (corrected)", quote=_EQ20_QUOTE),
+    source=S1_B1.at("eq. (20) (corrected)").quote(_EQ20_QUOTE),
     statement=r"[\tfrac{d}{d_t}\lambda_t]_p = \tfrac{\lambda_p''}{\lambda_p'}\langle\mathbf{P}_{t:,:,p},"
     r"\Delta\mathbf{W}\rangle\le \Big|\tfrac{\lambda_p''}{\lambda_p'}\Big|\|\mathbf{P}_{t:,:,p}\|_{S^1}\|"
     r"\Delta\mathbf{W}\|_{S^\infty}",

@@ -2,7 +2,7 @@ r"""Lemma 3 inside the bounds of seed 001: eq. (17)/(18) for U and eq. (28)/(31)
 corrected, declared from one table (checks in ``_mirror``)."""
 
 from checks._vocab.activations import SMOOTH
-from checks._vocab.sources import SEED_001
+from checks._vocab.sources import S1_B1, S1_B2, SEED_001
 from checks.sensitivity._helpers import SENS_RNN_DIMS, sens_rnn_inputs
 from checks.sensitivity._mirror import (
     WRT,
@@ -11,7 +11,7 @@ from checks.sensitivity._mirror import (
     lemma3_outer_inner,
     lemma3_outer_part,
     lemma3_tensor_part,
-    written_and_corrected,
+    mirrored_pair,
 )
 from lemmacheck import Source, Verdict, inequality
 
@@ -55,7 +55,7 @@ def _corrected_route(change: str, written: str, step: int) -> str:
 
 
 MIRRORED = [
-    *written_and_corrected(
+    *mirrored_pair(
         inequality,
         "sens.eq17",
         U,
@@ -66,7 +66,7 @@ MIRRORED = [
         written=dict(
             title="Eq. (17): ‖(dΛ'_t/dt)V_pᵀx_tᵀ‖_{S¹} ≤ … ≤ "
             "max_q(λ'^{-1}λ''‖Q_{t-1,:,:,q}‖_{S¹})‖ΔU‖‖V_p‖‖x_t‖",
-            source=Source(SEED_001, "§B.1, eq. (17)", quote=_EQ17_QUOTE),
+            source=S1_B1.at("eq. (17)").quote(_EQ17_QUOTE),
             statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t\|_{S^1} \le \|"
             r"\tfrac{d}{d_t}\lambda_t'\odot\mathbf{V}_p^T\|_2\|\mathbf{x}_t\|_2 \le \|\tfrac{d}{d_t}"
             r"\lambda_t'\|_\infty\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2\le \max_q(\lambda_{t_q}'^{-1}"
@@ -81,7 +81,7 @@ MIRRORED = [
         ),
         corrected=dict(
             title="Eq. (17) with Q_t and |λ''/λ'| in the last step",
-            source=Source(SEED_001, "§B.1, eq. (17) (corrected)", quote=_EQ17_QUOTE),
+            source=S1_B1.at("eq. (17) (corrected)").quote(_EQ17_QUOTE),
             statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t^T\|_{S^1} \le \max_q"
             r"\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{Q}_{t,:,:,q}\|_{S^1}\Big)\|"
             r"\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{x}_t\|_2",
@@ -94,7 +94,7 @@ MIRRORED = [
             labels=(*_OUTER_STEPS, "corrected Lemma 3"),
         ),
     ),
-    *written_and_corrected(
+    *mirrored_pair(
         inequality,
         "sens.eq28",
         W,
@@ -104,7 +104,7 @@ MIRRORED = [
         written=dict(
             title="Eq. (28): ‖(dΛ'_t/dt)V_pᵀs_{t-1}ᵀ‖_{S¹} ≤ … = "
             "max_q(λ'^{-1}λ''‖P_{t-1,:,:,q}‖_{S¹})‖ΔW‖‖V_p‖‖s_{t-1}‖",
-            source=Source(SEED_001, "§B.2, eq. (28)", quote=_EQ28_QUOTE),
+            source=S1_B2.at("eq. (28)").quote(_EQ28_QUOTE),
             statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{s}_{t-1}\|_{S^1} \le \|"
             r"\tfrac{d}{d_t}\lambda_t'\odot\mathbf{V}_p^T\|_2\|\mathbf{s}_{t-1}\|_2 \le \|\tfrac{d}{d_t}"
             r"\lambda_t'\|_\infty\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2 = \max_q(\lambda_{t_q}'^{-1}"
@@ -120,7 +120,7 @@ MIRRORED = [
         ),
         corrected=dict(
             title="Eq. (28) with '≤', P_t and |λ''/λ'|",
-            source=Source(SEED_001, "§B.2, eq. (28) (corrected)", quote=_EQ28_QUOTE),
+            source=S1_B2.at("eq. (28) (corrected)").quote(_EQ28_QUOTE),
             statement=r"\|\tfrac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{s}_{t-1}^T\|_{S^1} \le "
             r"\max_q\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}\|_{S^1}"
             r"\Big)\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p\|_2\|\mathbf{s}_{t-1}\|_2",
@@ -135,7 +135,7 @@ MIRRORED = [
             labels=(*_OUTER_STEPS, "corrected Lemma 3 for W"),
         ),
     ),
-    *written_and_corrected(
+    *mirrored_pair(
         inequality,
         "sens.eq18",
         U,
@@ -145,7 +145,7 @@ MIRRORED = [
         written=dict(
             title="Eq. (18): ‖Q_{t-1}W̃ᵀ(dΛ̃'_t/dt)Ṽ_pᵀ‖_{S¹} ≤ ‖‖Q_{t-1}‖_{S¹}‖₂‖W‖ "
             "max_q(λ'^{-1}λ''‖Q_{t-1,q}‖_{S¹})‖ΔU‖‖V_p‖",
-            source=Source(SEED_001, "§B.1, eq. (18) (unnumbered display before Lemma 3)", quote=_EQ18_QUOTE),
+            source=S1_B1.at("eq. (18) (unnumbered display before Lemma 3)").quote(_EQ18_QUOTE),
             statement=r"\|\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'"
             r"\tilde{\mathbf{V}}_p^T\|_{S^1}\le \|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^"
             r"\infty}\max_q(\lambda_{tq}'^{-1}\lambda_{tq}''\|\mathbf{Q}_{t-1:,:,q}\|_{S^1})\|\Delta"
@@ -159,7 +159,7 @@ MIRRORED = [
         ),
         corrected=dict(
             title="Eq. (18) with Q_t and |λ''/λ'| in the last step",
-            source=Source(SEED_001, "§B.1, eq. (18) (corrected)", quote=_EQ18_QUOTE),
+            source=S1_B1.at("eq. (18) (corrected)").quote(_EQ18_QUOTE),
             statement=r"\|\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'"
             r"\tilde{\mathbf{V}}_p^T\|_{S^1}\le \|\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^"
             r"\infty}\max_q\Big(\Big|\tfrac{\lambda_{tq}''}{\lambda_{tq}'}\Big|\|\mathbf{Q}_{t:,:,q}"
@@ -173,7 +173,7 @@ MIRRORED = [
             labels=(*_TENSOR_STEPS, "corrected Lemma 3"),
         ),
     ),
-    *written_and_corrected(
+    *mirrored_pair(
         inequality,
         "sens.eq31",
         W,
@@ -183,7 +183,7 @@ MIRRORED = [
         written=dict(
             title="Eq. (31): ‖P_{t-1}W̃ᵀ(dΛ̃'_t/dt)Ṽ_pᵀ‖_{S¹} ≤ … ≤ ‖‖P_{t-1}‖‖₂‖W‖ "
             "max_q(λ'^{-1}λ''‖P_{t-1,q}‖)‖ΔW‖‖V_p‖",
-            source=Source(SEED_001, "§B.2, eq. (31)", quote=_EQ31_QUOTE),
+            source=S1_B2.at("eq. (31)").quote(_EQ31_QUOTE),
             statement=r"\|\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'"
             r"\tilde{\mathbf{V}}_p^T\|_{S^1}\le \|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^"
             r"\infty}\max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|\mathbf{P}_{t-1:,:,q}\|)\|\Delta\mathbf{W}"
@@ -196,7 +196,7 @@ MIRRORED = [
         ),
         corrected=dict(
             title="Eq. (31) with P_t and |λ''/λ'| in the last step",
-            source=Source(SEED_001, "§B.2, eq. (31) (corrected)", quote=_EQ31_QUOTE),
+            source=S1_B2.at("eq. (31) (corrected)").quote(_EQ31_QUOTE),
             statement=r"\|\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'"
             r"\tilde{\mathbf{V}}_p^T\|_{S^1}\le \|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\mathbf{W}\|_{S^"
             r"\infty}\max_q\Big(\Big|\tfrac{\lambda_{t_q}''}{\lambda_{t_q}'}\Big|\|\mathbf{P}_{t:,:,q}"

@@ -1,15 +1,15 @@
 """The W parts of seed 001 §B.2 that have no U twin, eq. (29)–(30), and Lemma 4."""
 
-from checks._vocab.linalg import inf_norm, matvec, norm2, s1, sinf
-from checks._vocab.sources import SEED_001
+from checks._vocab.linalg import inf_norm, norm2, s1, sinf
+from checks._vocab.sources import S1_B1, S1_B2
 from checks.sensitivity._helpers import (
     SENS_RNN_DIMS,
     forward_sensitivities,
-    row_grad,
+    lemma4_steps,
     sens_rnn_inputs,
 )
 from checks.sensitivity.lemma import _lam
-from lemmacheck import Array, Source, Verdict, inequality
+from lemmacheck import Array, Verdict, inequality
 
 # --------------------------------------------------------------------------- eq. (28)–(31): the W parts
 
@@ -23,7 +23,7 @@ _EQ29_QUOTE = (
 @inequality(
     "sens.eq29",
     title="Eq. (29): ‖Λ'_tV_pᵀ(ds_{t-1}/dt)ᵀ‖_{S¹} ≤ … = ‖λ'_t‖_∞‖V_p‖₂‖ΔW‖_{S∞}‖‖P_{t-1,:,:,*}‖_{S¹}‖₂",
-    source=Source(SEED_001, "§B.2, eq. (29)", quote=_EQ29_QUOTE),
+    source=S1_B2.at("eq. (29)").quote(_EQ29_QUOTE),
     statement=r"\|\mathbf{\Lambda}_t'\mathbf{V}_{p,:}^T(\tfrac{d}{d_t}\mathbf{s}_{t-1}^T)\|_{S^1} \le \|"
     r"\lambda_t'\odot\mathbf{V}_p^T\|_2\|\tfrac{d}{d_t}\mathbf{s}_{t-1}\|_2 \le \|\lambda_t'\|_\infty\|"
     r"\mathbf{V}_p\|_2\|\mathrm{tr}[\tfrac{\partial\mathbf{s}_{t-1}}{\partial\mathbf{W}}\Delta\mathbf{W}]"
@@ -58,7 +58,7 @@ _EQ30_QUOTE = (
 @inequality(
     "sens.eq30",
     title="Eq. (30): ‖P_{t-1}ΔW̃ᵀΛ̃'_tṼ_pᵀ‖_{S¹} ≤ ‖‖P_{t-1,:,:,*}‖_{S¹}‖₂‖ΔW‖_{S∞}‖λ'_t‖_∞‖V_p‖₂",
-    source=Source(SEED_001, "§B.2, eq. (30)", quote=_EQ30_QUOTE),
+    source=S1_B2.at("eq. (30)").quote(_EQ30_QUOTE),
     statement=r"\|\mathbf{P}_{t-1}\tfrac{d}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}_t'\tilde{"
     r"\mathbf{V}}_p^T\|_{S^1}\le \|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\Delta\mathbf{W}^T\mathbf{"
     r"\Lambda}_t'\mathbf{V}_p^T\|_2 \le \|\|\mathbf{P}_{t-1:,:,*}\|_{S^1}\|_2\|\Delta\mathbf{W}\|_{S^"
@@ -72,16 +72,7 @@ _EQ30_QUOTE = (
 )
 def eq30(xp, U, W, s0, X, v, D, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
-    l1, P1 = fw["lam1"][T], fw["P"][T - 1]
-    a = l1 * v
-    da = matvec(xp.transpose(D), a)
-    pn = norm2(xp, s1(xp, P1))
-    return (
-        s1(xp, row_grad(xp, da, P1)),
-        pn * norm2(xp, da),
-        pn * sinf(xp, D) * norm2(xp, a),
-        pn * sinf(xp, D) * inf_norm(xp, l1) * norm2(xp, v),
-    )
+    return lemma4_steps(xp, fw["P"][T - 1], D, fw["lam1"][T], v)
 
 
 # --------------------------------------------------------------------------- Lemma 4
@@ -98,7 +89,7 @@ _L4_DIMS = {"p": [1, 2, 3, 5], "m": [1, 2, 3], "n": [2, 4]}
 @inequality(
     "sens.lemma4",
     title="Lemma 4: ‖T ṽ‖_{S¹} ≤ ‖(‖T_{:,:,p}‖_{S¹})_p‖₂ ‖v‖₂",
-    source=Source(SEED_001, "§B.1, Lemma 4", quote=_L4_QUOTE),
+    source=S1_B1.at("Lemma 4").quote(_L4_QUOTE),
     statement=r"\|\mathbf{T}\tilde{\mathbf{v}}\|_{S^1} \le "
     r"\|\|\mathbf{T}_{:,:,*}\|_{S^1}\|_2\|\mathbf{v}\|_2",
     expected=Verdict.HOLDS,
@@ -115,7 +106,7 @@ def lemma4(xp, Tt, v):
 @inequality(
     "sens.lemma4_proof",
     title="Proof of Lemma 4, eq. (21): ‖Σ_p v_pT_p‖_{S¹} ≤ Σ_p v_p‖T_p‖_{S¹} ≤ ‖‖T_*‖_{S¹}‖₂‖v‖₂",
-    source=Source(SEED_001, "§B.1, eq. (21)", quote=_L4_QUOTE),
+    source=S1_B1.at("eq. (21)").quote(_L4_QUOTE),
     statement=r"\|\sum_p\mathbf{v}_p\mathbf{T}_{:,:,p}\|_{S^1} \le "
     r"\sum_p\mathbf{v}_p\|\mathbf{T}_{:,:,p}\|_{S^1} \le \|\|\mathbf{T}_{:,:,*}\|_{S^1}\|_2\|\mathbf{v}\|_2",
     expected=Verdict.HOLDS,

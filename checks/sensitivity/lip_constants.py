@@ -17,7 +17,7 @@ import numpy as np
 
 from checks._vocab.activations import SMOOTH, curvature_ratio
 from checks._vocab.linalg import frob, matvec, sinf
-from checks._vocab.sources import SEED_001
+from checks._vocab.sources import S1_B1, S1_B2, SEED_001
 from checks.sensitivity._helpers import (
     LOSS_K,
     forward_sensitivities,
@@ -65,7 +65,7 @@ _LU_QUOTE = (
 @inequality(
     "lip.l_u",
     title="L_U of eq. (22) majorises the loss: E_t(U+ΔU) ≤ E_t(U) + ⟨∇_U E_t, ΔU⟩ + L_U‖ΔU‖²_{S∞}",
-    source=Source(SEED_001, "§B.1, eq. (22)", quote=_LU_QUOTE),
+    source=S1_B1.at("eq. (22)").quote(_LU_QUOTE),
     statement=r"E_t(\mathbf{U}+\Delta\mathbf{U}) \le E_t(\mathbf{U}) + "
     r"\langle\nabla_{\mathbf{U}}E_t,\Delta\mathbf{U}\rangle + "
     r"L_{\mathbf{U}}\|\Delta\mathbf{U}\|_{S^\infty}^2,\quad L_{\mathbf{U}} = "
@@ -97,7 +97,7 @@ _LW_QUOTE = (
 @inequality(
     "lip.l_w",
     title="L_W of eq. (32) majorises the loss: E_t(W+ΔW) ≤ E_t(W) + ⟨∇_W E_t, ΔW⟩ + L_W‖ΔW‖²_{S∞}",
-    source=Source(SEED_001, "§B.2, eq. (32)", quote=_LW_QUOTE),
+    source=S1_B2.at("eq. (32)").quote(_LW_QUOTE),
     statement=r"E_t(\mathbf{W}+\Delta\mathbf{W}) \le E_t(\mathbf{W}) + "
     r"\langle\nabla_{\mathbf{W}}E_t,\Delta\mathbf{W}\rangle + "
     r"L_{\mathbf{W}}\|\Delta\mathbf{W}\|_{S^\infty}^2",
@@ -146,72 +146,89 @@ def _lip_variants(xp, U, W, V, s0, X, y, act, T, wrt):
 )
 def lip_majorisation(profile):
     rng = profile.rng
-    xp = numpy_xp
     n = 300 if profile.name == "quick" else 3000
-    H, N, T = 3, 2, 4
-    steps = [1e-3, 1e-2, 1e-1, 1.0]
-    rows = []
-    curves = {}
+    rows, curves = [], {}
     for wrt in ("U", "W"):
         for act in SMOOTH:
             for wnorm in (0.5, 1.0, 2.0):
-                U, W, V, s0, X, y = _draw(rng, n, H, N, T, wnorm)
-                fw, L, Lf = _lip_variants(xp, U, W, V, s0, X, y, act, T, wrt)
-                r = softmax_residual(xp, V, fw["states"][T], y)
-                rV = np.einsum("bqk,bq->bk", V, r)
-                grad = row_grad(xp, rV, fw["Q" if wrt == "U" else "P"][T])
-                old = token_losses(xp, U, W, V, s0, X, y, act, T)
-                for step in steps:
-                    worst = np.full(n, -np.inf)
-                    for _ in range(4):  # four random directions per instance; keep the worst
-                        D = rng.standard_normal(grad.shape)
-                        D = D / np.linalg.svd(D, compute_uv=False)[:, :1, None] * step
-                        if wrt == "U":
-                            new = token_losses(xp, U + D, W, V, s0, X, y, act, T)
-                        else:
-                            new = token_losses(xp, U, W + D, V, s0, X, y, act, T)
-                        rem = new - old - np.sum(grad * D, axis=(-1, -2))
-                        worst = np.maximum(worst, rem / step**2)
-                    ratio = worst / L  # remainder / (L‖Δ‖²) where L > 0
-                    ratio_f = worst / Lf
-                    holds = np.where(L > 0, worst <= L, worst <= 0)
-                    holds_f = worst <= Lf
-                    pos = (worst > 0) & (L > 0)
-                    loose = np.median(L[pos] / worst[pos]) if pos.any() else float("nan")
-                    rows.append(
-                        [
-                            f"L_{wrt}",
-                            act,
-                            wnorm,
-                            step,
-                            round(float(holds.mean()), 4),
-                            float(np.max(ratio[L > 0])) if (L > 0).any() else float("nan"),
-                            round(float((L <= 0).mean()), 4),
-                            float(loose),
-                            round(float(holds_f.mean()), 4),
-                            float(np.max(ratio_f)),
-                        ]
-                    )
-                    curves.setdefault((wrt, act), []).append((wnorm, step, 1 - holds.mean()))
-    tables = [
-        Table(
-            title=f"Majorisation E_t(Φ+Δ) ≤ E_t + ⟨∇E_t, Δ⟩ + L‖Δ‖²_S∞ (H={H}, N={N}, T={T}, K={LOSS_K}, "
-            f"{n} instances per row, worst of 4 random directions)",
-            columns=[
-                "constant",
-                "activation",
-                "‖W‖_S∞",
-                "‖Δ‖_S∞",
-                "fraction holding",
-                "worst ratio remainder/(L‖Δ‖²)",
-                "fraction L ≤ 0",
-                "median looseness L‖Δ‖²/remainder",
-                "fraction holding, Lemma-3-fixed L",
-                "worst ratio, fixed L",
-            ],
-            rows=rows,
-        )
+                regime, failures = _regime_rows(rng, n, wrt, act, wnorm)
+                rows += regime
+                curves.setdefault((wrt, act), []).extend((wnorm, step, f) for step, f in failures)
+    return StudyResult(
+        tables=[_majorisation_table(rows, n)], plots=_failure_plots(curves), conclusion=_conclusion(rows)
+    )
+
+
+#: the study's RNN size and the step sizes ‖Δ‖_{S∞} it measures at
+_H, _N, _T = 3, 2, 4
+_STEPS = [1e-3, 1e-2, 1e-1, 1.0]
+
+
+def _regime_rows(rng, n, wrt, act, wnorm) -> tuple[list, list]:
+    """One row per step size: how often L (as written, and Lemma-3-fixed) majorises the loss's remainder;
+    and the (step, fraction failing as written) of each."""
+    xp = numpy_xp
+    U, W, V, s0, X, y = _draw(rng, n, _H, _N, _T, wnorm)
+    fw, L, Lf = _lip_variants(xp, U, W, V, s0, X, y, act, _T, wrt)
+    r = softmax_residual(xp, V, fw["states"][_T], y)
+    grad = row_grad(xp, np.einsum("bqk,bq->bk", V, r), fw["Q" if wrt == "U" else "P"][_T])
+    old = token_losses(xp, U, W, V, s0, X, y, act, _T)
+    rows, failures = [], []
+    for step in _STEPS:
+        worst = np.full(n, -np.inf)
+        for _ in range(4):  # four random directions per instance; keep the worst
+            D = rng.standard_normal(grad.shape)
+            D = D / np.linalg.svd(D, compute_uv=False)[:, :1, None] * step
+            moved = (U + D, W) if wrt == "U" else (U, W + D)
+            new = token_losses(xp, *moved, V, s0, X, y, act, _T)
+            rem = new - old - np.sum(grad * D, axis=(-1, -2))
+            worst = np.maximum(worst, rem / step**2)
+        figures, failing = _majorisation_figures(worst, L, Lf)
+        rows.append([f"L_{wrt}", act, wnorm, step, *figures])
+        failures.append((step, failing))
+    return rows, failures
+
+
+def _majorisation_figures(worst, L, Lf) -> tuple[list, float]:
+    """The figures of one row from the worst remainder/‖Δ‖² per instance and the two constants, and the
+    fraction failing as written (unrounded, for the plot)."""
+    ratio = worst / L  # remainder / (L‖Δ‖²) where L > 0
+    holds = np.where(L > 0, worst <= L, worst <= 0)
+    pos = (worst > 0) & (L > 0)
+    loose = np.median(L[pos] / worst[pos]) if pos.any() else float("nan")
+    figures = [
+        round(float(holds.mean()), 4),
+        float(np.max(ratio[L > 0])) if (L > 0).any() else float("nan"),
+        round(float((L <= 0).mean()), 4),
+        float(loose),
+        round(float((worst <= Lf).mean()), 4),
+        float(np.max(worst / Lf)),
     ]
+    return figures, 1 - holds.mean()
+
+
+def _majorisation_table(rows, n) -> Table:
+    return Table(
+        title=f"Majorisation E_t(Φ+Δ) ≤ E_t + ⟨∇E_t, Δ⟩ + L‖Δ‖²_S∞ (H={_H}, N={_N}, T={_T}, K={LOSS_K}, "
+        f"{n} instances per row, worst of 4 random directions)",
+        columns=[
+            "constant",
+            "activation",
+            "‖W‖_S∞",
+            "‖Δ‖_S∞",
+            "fraction holding",
+            "worst ratio remainder/(L‖Δ‖²)",
+            "fraction L ≤ 0",
+            "median looseness L‖Δ‖²/remainder",
+            "fraction holding, Lemma-3-fixed L",
+            "worst ratio, fixed L",
+        ],
+        rows=rows,
+    )
+
+
+def _failure_plots(curves) -> list:
+    """Per constant, the failure fraction against the step size at ‖W‖ = 1, one series per activation."""
     plots = []
     for wrt in ("U", "W"):
         series = []
@@ -230,23 +247,28 @@ def lip_majorisation(profile):
                 series=series,
             )
         )
+    return plots
 
-    def span(rows_, col):
-        v = [1 - r[col] for r in rows_]
-        return f"{100 * min(v):.1f}–{100 * max(v):.1f}%"
 
+def _failure_span(rows, col) -> str:
+    v = [1 - r[col] for r in rows]
+    return f"{100 * min(v):.1f}–{100 * max(v):.1f}%"
+
+
+def _conclusion(rows) -> str:
+    """The plain-language answer, from the table's rows."""
     parts = []
     for const in ("L_U", "L_W"):
         for act in SMOOTH:
             sel = [r for r in rows if r[0] == const and r[1] == act]
             parts.append(
-                f"{const}/{act}: fails on {span(sel, 4)} of instances as written, "
-                f"{span(sel, 8)} with Lemma 3 fixed; median looseness "
+                f"{const}/{act}: fails on {_failure_span(sel, 4)} of instances as written, "
+                f"{_failure_span(sel, 8)} with Lemma 3 fixed; median looseness "
                 f"{min(r[7] for r in sel):.0f}–{max(r[7] for r in sel):.0f}×"
             )
     neg = {act: max(r[6] for r in rows if r[1] == act) for act in SMOOTH}
     worst_fixed = max(r[9] for r in rows)
-    concl = (
+    return (
         "The constants as written are not majorisation constants: " + "; ".join(parts) + ". L can be ≤ 0 "
         "because λ''/λ' is signed (largest fraction with L ≤ 0: "
         + ", ".join(f"{a} {100 * v:.1f}%" for a, v in neg.items())
@@ -263,4 +285,3 @@ def lip_majorisation(profile):
         "of the same order as the kept terms (second_order.sweep). Where they hold they are loose: median "
         f"L‖Δ‖²/remainder between {min(r[7] for r in rows):.0f}× and {max(r[7] for r in rows):.0f}×."
     )
-    return StudyResult(tables=tables, plots=plots, conclusion=concl)

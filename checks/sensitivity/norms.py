@@ -8,11 +8,10 @@ are catalogued in ``checks/norms/schatten1.py``.)
 
 import math
 
-from checks._vocab.sources import SEED_000
+from checks._vocab.sources import S0_LOSS_W
 from checks.norms.schatten import schatten_hadamard, schatten_holder
-from lemmacheck import Array, Source, Tolerance, Verdict, identity, inequality
+from lemmacheck import Array, Tolerance, Verdict, identity, inequality
 
-SEC = "Loss Bound with Respect to W, item 3.3.1 ('We have taken advantage of the conclusion')"
 _QUOTE = (
     "1) ||x ⊙ y||_2 ≤ ||x||_∞ ||y||_2. 2) ||AB||_{S^r} ≤ ||A||_{S^q} ||B||_{S^p} if r^{−1} = p^{−1} + "
     "q^{−1}. 3) For vector (no matter row or column) x, we have ||x||_{S∞} = ||x||_{S1} = ||x||_2."
@@ -22,7 +21,7 @@ _QUOTE = (
 @inequality(
     "sens.hadamard_000",
     title="Seed 000's fact 1: ‖x ⊙ y‖₂ ≤ ‖x‖_∞‖y‖₂",
-    source=Source(SEED_000, SEC, quote=_QUOTE),
+    source=S0_LOSS_W.at("item 3.3.1 ('We have taken advantage of the conclusion')").quote(_QUOTE),
     statement=r"\|\mathbf{x}\odot\mathbf{y}\|_2 \le \|\mathbf{x}\|_\infty\|\mathbf{y}\|_2",
     expected=Verdict.HOLDS,
     same_as=("schatten.hadamard",),
@@ -36,7 +35,7 @@ def hadamard_000(xp, x, y):
 @inequality(
     "sens.holder_000",
     title="Seed 000's fact 2: ‖AB‖_{S^r} ≤ ‖A‖_{S^q}‖B‖_{S^p} when 1/r = 1/p + 1/q",
-    source=Source(SEED_000, SEC, quote=_QUOTE),
+    source=S0_LOSS_W.at("item 3.3.1 ('We have taken advantage of the conclusion')").quote(_QUOTE),
     statement=r"\|\mathbf{A}\mathbf{B}\|_{S^r} \le \|\mathbf{A}\|_{S^q}\|\mathbf{B}\|_{S^p},\quad r^{-1} = "
     r"p^{-1} + q^{-1}",
     expected=Verdict.HOLDS,
@@ -63,7 +62,7 @@ def holder_000(xp, A, B, pq):
 @identity(
     "sens.vector_norms_000",
     title="Seed 000's fact 3: for a vector (row or column) x, ‖x‖_{S∞} = ‖x‖_{S¹} = ‖x‖₂",
-    source=Source(SEED_000, SEC, quote=_QUOTE),
+    source=S0_LOSS_W.at("item 3.3.1 ('We have taken advantage of the conclusion')").quote(_QUOTE),
     statement=r"\|\mathbf{x}\|_{S^\infty} = \|\mathbf{x}\|_{S^1} = \|\mathbf{x}\|_2",
     expected=Verdict.HOLDS,
     same_as=("schatten.vector",),

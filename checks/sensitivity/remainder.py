@@ -2,17 +2,15 @@ r"""Mirrored claims, second order: the remainder as an integral with its Hölder
 ∫ ≃ ½ d/dt, of seeds 000/001, for U and for W (checks in ``_mirror``)."""
 
 from checks._vocab.activations import SMOOTH
-from checks._vocab.sources import SEED_000, SEED_001
+from checks._vocab.sources import S0_LOSS_U, S0_LOSS_W, S1_B1, S1_B2
 from checks.sensitivity._helpers import (
     FIRST_ORDER_STEP,
     QUAD_TOL,
-    SEC_U,
-    SEC_W,
     SENS_RNN_DIMS_H2,
     sens_rnn_inputs,
 )
 from checks.sensitivity._mirror import WRT, Mirror, declare, half_derivative, remainder_chain
-from lemmacheck import Source, Verdict, approximation, inequality
+from lemmacheck import Verdict, approximation, inequality
 
 U, W = WRT["U"], WRT["W"]
 
@@ -63,11 +61,9 @@ MIRRORED = [
         dict(
             title="Remainder of the U step as an integral, bounded by ‖ΔU‖_{S∞}‖∫(∇V_ps_t(U+tΔU) − "
             "∇V_ps_t(U))‖_{S¹}",
-            source=Source(
-                SEED_000,
-                f"{SEC_U}, second item 2.1",
-                quote="= ∫_0^1 tr([V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k)]ΔU) d_t ≤ ||ΔU||_{S∞} "
-                "||∫_0^1 V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k) d_t||_{S1}",
+            source=S0_LOSS_U.at("second item 2.1").quote(
+                "= ∫_0^1 tr([V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k)]ΔU) d_t ≤ ||ΔU||_{S∞} "
+                "||∫_0^1 V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k) d_t||_{S1}"
             ),
             statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - "
             r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k) - \langle\mathbf{V}\nabla_{\mathbf{U}}\mathbf{s}_t("
@@ -85,11 +81,9 @@ MIRRORED = [
         remainder_chain,
         dict(
             title="Eq. (14): the remainder integral and its Hölder bound for U (seed 001)",
-            source=Source(
-                SEED_001,
-                "§B.1, eq. (14)",
-                quote="= ∫_0^1 tr([V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k)]ΔU)d_t ≤ ||ΔU||_{S∞} "
-                "||∫_0^1 ...||_{S1} d_t",
+            source=S1_B1.at("eq. (14)").quote(
+                "= ∫_0^1 tr([V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k)]ΔU)d_t ≤ ||ΔU||_{S∞} "
+                "||∫_0^1 ...||_{S1} d_t"
             ),
             statement=r"[\ldots]_p = \int_0^1\mathrm{tr}([\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t("
             r"\mathbf{U}^k+t\Delta\mathbf{U}) - \mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t("
@@ -108,11 +102,9 @@ MIRRORED = [
         dict(
             title="Remainder r_p of the W step as an integral, bounded by ‖ΔW‖_{S∞}‖∫(∇V_p s_t(W+tΔW) − "
             "∇V_p s_t(W))‖_{S¹}",
-            source=Source(
-                SEED_000,
-                f"{SEC_W}, item 3.1",
-                quote="= ∫_0^1 tr([V_{p,:}∇_W s_t(W^k + tΔW) − V_{p,:}∇_W s_t(W^k)]ΔW)dt ≤ ||ΔW||_{S∞} "
-                "||∫_0^1 V_{p,:}∇_W s_t(W^k + tΔW) − V_{p,:}∇_W s_t(W^k)||_{S1} dt",
+            source=S0_LOSS_W.at("item 3.1").quote(
+                "= ∫_0^1 tr([V_{p,:}∇_W s_t(W^k + tΔW) − V_{p,:}∇_W s_t(W^k)]ΔW)dt ≤ ||ΔW||_{S∞} "
+                "||∫_0^1 V_{p,:}∇_W s_t(W^k + tΔW) − V_{p,:}∇_W s_t(W^k)||_{S1} dt"
             ),
             statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
             r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k) - \langle\mathbf{V}\nabla_{\mathbf{W}}\mathbf{s}_t("
@@ -133,11 +125,9 @@ MIRRORED = [
         remainder_chain,
         dict(
             title="Eq. (24): the same remainder integral and Hölder bound for W (seed 001)",
-            source=Source(
-                SEED_001,
-                "§B.2, eq. (24)",
-                quote="= ∫_0^1 tr([V_{p,:}∇_W s_t(W^k + tΔW) − V_{p,:}∇_W s_t(W^k)]ΔW)d_t ≤ ||ΔW||_{S∞} "
-                "||∫_0^1 ...||_{S1} d_t",
+            source=S1_B2.at("eq. (24)").quote(
+                "= ∫_0^1 tr([V_{p,:}∇_W s_t(W^k + tΔW) − V_{p,:}∇_W s_t(W^k)]ΔW)d_t ≤ ||ΔW||_{S∞} "
+                "||∫_0^1 ...||_{S1} d_t"
             ),
             statement=r"[\ldots]_p = \int_0^1 \mathrm{tr}([\mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t("
             r"\mathbf{W}^k+t\Delta\mathbf{W}) - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t("
@@ -159,11 +149,9 @@ MIRRORED = [
         half_derivative,
         dict(
             title="Eq. (15): ∫_0^1 [∇_U V_ps_t(U+tΔU) − ∇_U V_ps_t(U)] ≃ ½ d/dt ∇_U V_ps_t(U+tΔU)|_{t=0}",
-            source=Source(
-                SEED_001,
-                "§B.1, eq. (15)",
-                quote="≃ ∫_0^1 d/d_t V_{p,:}∇_U s_t(U^k + tΔU)|_{t=0} t d_t = 1/2 d/d_t V_{p,:}∇_U s_t(U^k "
-                "+ tΔU)|_{t=0}",
+            source=S1_B1.at("eq. (15)").quote(
+                "≃ ∫_0^1 d/d_t V_{p,:}∇_U s_t(U^k + tΔU)|_{t=0} t d_t = 1/2 d/d_t V_{p,:}∇_U s_t(U^k "
+                "+ tΔU)|_{t=0}"
             ),
             statement=r"\int_0^1\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta"
             r"\mathbf{U}) - \mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k) \simeq \frac12"
@@ -184,11 +172,9 @@ MIRRORED = [
         half_derivative,
         dict(
             title="∫_0^1 [∇V_p s_t(W+tΔW) − ∇V_p s_t(W)]dt ≃ ½ d/dt ∇V_p s_t(W+tΔW)|_{t=0} (seed 000, W)",
-            source=Source(
-                SEED_000,
-                f"{SEC_W}, item 3.2",
-                quote="≃ ∫_0^1 d/dt V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0} t dt = 1/2 d/dt V_{p,:}∇_W s_t(W^k + "
-                "tΔW)|_{t=0}",
+            source=S0_LOSS_W.at("item 3.2").quote(
+                "≃ ∫_0^1 d/dt V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0} t dt = 1/2 d/dt V_{p,:}∇_W s_t(W^k + "
+                "tΔW)|_{t=0}"
             ),
             statement=r"\int_0^1 \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta"
             r"\mathbf{W}) - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)dt \simeq \frac12"
@@ -205,11 +191,9 @@ MIRRORED = [
         half_derivative,
         dict(
             title="Eq. (25): the same first-order step ∫ ≃ ½ d/dt for W (seed 001)",
-            source=Source(
-                SEED_001,
-                "§B.2, eq. (25)",
-                quote="≃ ∫_0^1 d/d_t V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0} t d_t = 1/2 d/d_t V_{p,:}∇_W s_t(W^k "
-                "+ tΔW)|_{t=0}",
+            source=S1_B2.at("eq. (25)").quote(
+                "≃ ∫_0^1 d/d_t V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0} t d_t = 1/2 d/d_t V_{p,:}∇_W s_t(W^k "
+                "+ tΔW)|_{t=0}"
             ),
             statement=r"\int_0^1 \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k+t\Delta"
             r"\mathbf{W}) - \mathbf{V}_{p,:}\nabla_{\mathbf{W}}\mathbf{s}_t(\mathbf{W}^k)d_t \simeq \frac12"

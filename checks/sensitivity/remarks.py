@@ -8,7 +8,7 @@ import numpy as np
 
 from checks._vocab.activations import SMOOTH, SUP_D1
 from checks._vocab.linalg import frob, matvec, norm2, s1, sinf
-from checks._vocab.sources import SEED_000, SEED_001
+from checks._vocab.sources import S0_COMMENTS, S0_LOSS_U, S0_LOSS_W, S1_B1, S1_B2
 from checks.sensitivity._helpers import (
     FD_TOL,
     QUAD_TOL,
@@ -25,7 +25,7 @@ from checks.sensitivity._helpers import (
 )
 from checks.sensitivity._mirror import WRT, integral_form
 from checks.sensitivity.lip_constants import majorisation_sides
-from lemmacheck import Array, Source, Verdict, identity, inequality
+from lemmacheck import Array, Verdict, identity, inequality
 
 #: an instance of the study lip.majorisation (tanh, ‖W‖_{S∞} = 2, ‖ΔU‖_{S∞} = 1, remainder/(L‖Δ‖²) = 1.66)
 _STUDY_INSTANCE = {
@@ -67,11 +67,9 @@ _STUDY_INSTANCE = {
 @inequality(
     "lip.l_u.lemma3_fixed",
     title="L_U of eq. (22) with Lemma 3 corrected (|λ''/λ'|, Q_t) still does not majorise the loss",
-    source=Source(
-        SEED_001,
-        "§B.1, eq. (22) with Lemma 3 corrected (study lip.majorisation)",
-        quote="Integrate formula 13,14,15,17 and 18, we can obtain the upper bound of Lipschitz "
-        "constant in Schatten-∞ norm for input matrix U.",
+    source=S1_B1.at("eq. (22) with Lemma 3 corrected (study lip.majorisation)").quote(
+        "Integrate formula 13,14,15,17 and 18, we can obtain the upper bound of Lipschitz "
+        "constant in Schatten-∞ norm for input matrix U."
     ),
     statement=r"E_t(\mathbf{U}+\Delta\mathbf{U}) \le E_t(\mathbf{U}) + "
     r"\langle\nabla_{\mathbf{U}}E_t,\Delta\mathbf{U}"
@@ -123,7 +121,7 @@ def _w_parts(xp, U, W, V, s0, X, y, D, step, act, T):
 @inequality(
     "lip.w_parts_as_written",
     title="§B.2: the two parts of eq. (7) to bound for W, as written (both ‖Vs_t(W+ΔW) − Vs_t(W)‖∞)",
-    source=Source(SEED_001, "§B.2, text before eq. (23)", quote=_B2),
+    source=S1_B2.at("text before eq. (23)").quote(_B2),
     statement=r"E_t(\mathbf{W}+\Delta\mathbf{W}) - E_t(\mathbf{W}) - "
     r"\langle\nabla_{\mathbf{W}}E_t,\Delta\mathbf{W}"
     r"\rangle \le \tfrac12\|\Delta\mathbf{z}\|_\infty^2 + 2\|\Delta\mathbf{z}\|_\infty,\ "
@@ -146,7 +144,7 @@ def w_parts_as_written(xp, U, W, V, s0, X, y, D, step, act, T):
 @inequality(
     "lip.w_parts_corrected",
     title="Corrected: the second part is ‖r‖∞, r = Δz − ⟨V∇_W s_t, ΔW⟩ (eq. (7) along W)",
-    source=Source(SEED_001, "§B.2, text before eq. (23) (corrected as in §B.1 and eq. (24))", quote=_B2),
+    source=S1_B2.at("text before eq. (23) (corrected as in §B.1 and eq. (24))").quote(_B2),
     statement=r"E_t(\mathbf{W}+\Delta\mathbf{W}) - E_t(\mathbf{W}) - "
     r"\langle\nabla_{\mathbf{W}}E_t,\Delta\mathbf{W}"
     r"\rangle \le \tfrac12\|\Delta\mathbf{z}\|_\infty^2 + 2\|\mathbf{r}\|_\infty",
@@ -172,7 +170,7 @@ _OFFDIAG_INPUTS = {
 @identity(
     "sens.w_offdiag_s0_000",
     title="Item 2.1 for a general s_0: ∂[s_t]_p/∂W_ij = 0 for p ≠ i while t ≤ 2",
-    source=Source(SEED_000, "Loss Bound with Respect to W, item 2.1", quote=_MISTAKE),
+    source=S0_LOSS_W.at("item 2.1").quote(_MISTAKE),
     statement=r"t \le 2,\ p \ne i \implies \frac{\partial[\mathbf{s}_t]_p}{\partial\mathbf{W}_{ij}} = 0",
     expected=Verdict.REFUTED,
     inputs=_OFFDIAG_INPUTS,
@@ -193,13 +191,12 @@ def w_offdiag_s0_000(xp, U, W, s0, X, c, B, act, T):
 
 
 _U_INT = "[Vs_t(U^k + ΔU) − Vs_t(U^k)]_p = ∫_0^1 tr[∂[Vs_t(U)]_p/∂U]_{U=U^k+tΔU} ΔU d_t"
-_U_SEC = "Loss Bound with Respect to U, item 2 (first display)"
 
 
 @identity(
     "sens.u_integral_000",
     title="U section: [Vs_t(U+ΔU) − Vs_t(U)]_p = ∫ tr[(∂[Vs_t]_p/∂U) ΔU] dt with the literal trace (N = H)",
-    source=Source(SEED_000, _U_SEC, quote=_U_INT),
+    source=S0_LOSS_U.at("item 2 (first display)").quote(_U_INT),
     statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}+\Delta\mathbf{U}) - "
     r"\mathbf{V}\mathbf{s}_t(\mathbf{U})]_p = "
     r"\int_0^1 "
@@ -226,7 +223,7 @@ def u_integral_000(xp, U, W, s0, X, v, D, act, T):
 @identity(
     "sens.u_integral_000.corrected",
     title="U section: the integral form with the Frobenius pairing ⟨∂[Vs_t]_p/∂U, ΔU⟩ (any N)",
-    source=Source(SEED_000, f"{_U_SEC}, corrected", quote=_U_INT),
+    source=S0_LOSS_U.at("item 2 (first display), corrected").quote(_U_INT),
     statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}+\Delta\mathbf{U}) - "
     r"\mathbf{V}\mathbf{s}_t(\mathbf{U})]_p = "
     r"\int_0^1 "
@@ -252,7 +249,7 @@ _GUESS = (
 @inequality(
     "sens.tensor_bound_000",
     title="Comments item 2: the 3-tensor bound ‖(‖Mtr(W_pP_{t-1})‖_{S¹})_p‖₂‖ΔW‖ is below √H max_p(…)‖ΔW‖",
-    source=Source(SEED_000, "§Comments, item 2", quote=_GUESS),
+    source=S0_COMMENTS.at("item 2").quote(_GUESS),
     statement=r"\|\mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})\|_2 \le "
     r"\big\|(\|\mathrm{Mtr}(\mathbf{W}"
     r"_{p,:}\mathbf{P}_{t-1})\|_{S^1})_p\big\|_2\|\Delta\mathbf{W}\|_{S^\infty} \le \sqrt "
@@ -288,7 +285,7 @@ _DU_X_DIMS = {"H": [1, 2, 3], "N": [1, 2, 3]}
 @inequality(
     "sens.u_x_squared_000",
     title="U item 3 as typeset: ‖ΔU x_t‖₂ ≤ ‖ΔU‖_{S∞}‖x_t^2‖₂ (x_t^2 the entrywise square)",
-    source=Source(SEED_000, "Loss Bound with Respect to U, item 3 (last two lines)", quote=_U3),
+    source=S0_LOSS_U.at("item 3 (last two lines)").quote(_U3),
     statement=r"\|\Delta\mathbf{U}\mathbf{x}_t\|_2 \le \|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{x}_t^2\|_2",
     expected=Verdict.REFUTED,
     inputs=_DU_X,
@@ -306,7 +303,7 @@ def u_x_squared_000(xp, dU, x):
 @inequality(
     "sens.u_x_squared_000.corrected",
     title="U item 3 read with ‖x_t‖₂: ‖ΔU x_t‖₂ ≤ ‖ΔU‖_{S∞}‖x_t‖₂",
-    source=Source(SEED_000, "Loss Bound with Respect to U, item 3 (‖x_t^2‖₂ read as ‖x_t‖₂)", quote=_U3),
+    source=S0_LOSS_U.at("item 3 (‖x_t^2‖₂ read as ‖x_t‖₂)").quote(_U3),
     statement=r"\|\Delta\mathbf{U}\mathbf{x}_t\|_2 \le \|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{x}_t\|_2",
     expected=Verdict.HOLDS,
     corrects="sens.u_x_squared_000",
@@ -327,7 +324,7 @@ _LAMBDA = (
 @inequality(
     "sens.lambda_below_max_000",
     title="Every diagonal element of Λ_t = diag(σ'(Ux_t + Ws_{t-1})) is at most max_x σ'(x)",
-    source=Source(SEED_000, "Loss Bound with Respect to W, item 3 (second display)", quote=_LAMBDA),
+    source=S0_LOSS_W.at("item 3 (second display)").quote(_LAMBDA),
     statement=r"\max_k [\Lambda_t]_{kk} \le \max_x \sigma'(x)",
     expected=Verdict.HOLDS,
     inputs={k: v for k, v in sens_rnn_inputs().items() if k != "v"},

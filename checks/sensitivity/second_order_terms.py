@@ -10,7 +10,7 @@ the kept part is measured across regimes in ``second_order.sweep`` (checks/sensi
 
 from checks._vocab.activations import SMOOTH
 from checks._vocab.linalg import s1
-from checks._vocab.sources import SEED_000, SEED_001
+from checks._vocab.sources import S0_LOSS_U, S0_LOSS_W, S1_B1
 from checks.sensitivity._helpers import (
     FIRST_ORDER_STEP,
     kept_and_dropped,
@@ -18,7 +18,7 @@ from checks.sensitivity._helpers import (
     u_dgrad_parts,
     w_dgrad_parts,
 )
-from lemmacheck import Source, Verdict, approximation
+from lemmacheck import Verdict, approximation
 
 #: every dropped term is refuted by the same Taylor test (needs t ≥ 3 for W, t ≥ 2 for U)
 _DROPPED = dict(expected=Verdict.REFUTED, dims={"H": [2, 3], "T": [3, 4], "act": SMOOTH}, **FIRST_ORDER_STEP)
@@ -33,11 +33,8 @@ def _full_against_kept(xp, dgrad_parts, eps, U, W, s0, X, v, D, act, T):
 @approximation(
     "second_order.w_dropped_000",
     title="Seed 000 (W): dropping Mtr(V_pΛ_tW dP_{t-1}/dt) from d/dt ∇_W V_p s_t — 'vanishes much faster'",
-    source=Source(
-        SEED_000,
-        "Loss Bound with Respect to W, item 3.3",
-        quote="We ignore the second-order derivative part, which vanish much faster then the first order "
-        "part.",
+    source=S0_LOSS_W.at("item 3.3").quote(
+        "We ignore the second-order derivative part, which vanish much faster then the first order part."
     ),
     statement=r"\Big\|\frac{d}{dt}\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t\Big\|_{S^1} \simeq \Big"
     r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T + "
@@ -61,11 +58,9 @@ def w_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
 @approximation(
     "second_order.u_dropped_000",
     title="Seed 000 (U): dropping Mtr(λ_t ⊙ V_pW dQ_{t-1}/dt) — 'we have ignored the second derivation part'",
-    source=Source(
-        SEED_000,
-        "Loss Bound with Respect to U, item 2.2",
-        quote="≃ 1/2 (d/dt λ_t ⊙ V_{p,:}ᵀ x_tᵀ + Mtr(d/dt λ_t ⊙ V_{p,:} W Q_{t−1})) In this situation, we "
-        "have ignored the second derivation part.",
+    source=S0_LOSS_U.at("item 2.2").quote(
+        "≃ 1/2 (d/dt λ_t ⊙ V_{p,:}ᵀ x_tᵀ + Mtr(d/dt λ_t ⊙ V_{p,:} W Q_{t−1})) In this situation, we "
+        "have ignored the second derivation part."
     ),
     statement=r"\frac12\frac{d}{dt}(\lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + \mathrm{Mtr}(\lambda_t"
     r"\odot\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1})) \simeq \frac12\Big(\tfrac{d}{dt}\lambda_t\odot"
@@ -84,11 +79,9 @@ def u_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
 @approximation(
     "second_order.eq16",
     title="Eq. (16): d/dt ∇_U V_ps_t ≈ dΛ'_tV_pᵀx_t + Q_{t-1}W̃ᵀ dΛ̃'_tṼ_pᵀ, ignoring dQ_{t-1}/dt",
-    source=Source(
-        SEED_001,
-        "§B.1, eq. (16)",
-        quote="we can obtain the following equation where we ignore the second order part d_{Q_{t−1}}/d_t "
-        "= tr(∂²s_{t−1}/∂U² ΔU)",
+    source=S1_B1.at("eq. (16)").quote(
+        "we can obtain the following equation where we ignore the second order part d_{Q_{t−1}}/d_t "
+        "= tr(∂²s_{t−1}/∂U² ΔU)"
     ),
     statement=r"\frac{d}{d_t}\nabla_{\mathbf{U}}\mathbf{V}_p\mathbf{s}_t = "
     r"\frac{d}{d_t}\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t + \mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T"

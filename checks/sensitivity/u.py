@@ -11,11 +11,10 @@ import math
 import numpy as np
 
 from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
-from checks._vocab.sources import SEED_000, SEED_001
+from checks._vocab.sources import S0_LOSS_U, S1_B1, S1_B2
 from checks.sensitivity._helpers import (
     FD_PROBED,
     FIRST_ORDER_STEP,
-    SEC_U,
     SENS_RNN_DIMS,
     SENS_RNN_DIMS_H2,
     bar_tensor,
@@ -29,17 +28,15 @@ from checks.sensitivity._helpers import (
     true_dvs,
 )
 from checks.sensitivity._mirror import WRT, part1_chain
-from lemmacheck import Source, Verdict, approximation, identity, inequality
+from lemmacheck import Verdict, approximation, identity, inequality
 
 
 @identity(
     "sens.u_grad_mtr",
     title="∂[V s_t]_p/∂U = Mtr(V_{p,:} Q_t) = λ_t ⊙ V_pᵀx_tᵀ + Mtr(λ_t ⊙ V_p W Q_{t-1})",
-    source=Source(
-        SEED_000,
-        f"{SEC_U}, matrix form and item 2.2",
-        quote="∂[Vs_t(U)]_p/∂U = Mtr(V_{p,:} Q_t) ... = 1/2 d/dt (λ_t ⊙ V_{p,:}ᵀ x_tᵀ + Mtr(λ_t ⊙ V_{p,:} "
-        "W Q_{t−1}))",
+    source=S0_LOSS_U.at("matrix form and item 2.2").quote(
+        "∂[Vs_t(U)]_p/∂U = Mtr(V_{p,:} Q_t) ... = 1/2 d/dt (λ_t ⊙ V_{p,:}ᵀ x_tᵀ + Mtr(λ_t ⊙ V_{p,:} "
+        "W Q_{t−1}))"
     ),
     statement=r"\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}} = "
     r"\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{Q}_t) = \lambda_t\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T + "
@@ -67,10 +64,8 @@ def u_grad_mtr(xp, U, W, s0, X, v, B, act, T):
 @identity(
     "sens.eq16_grad",
     title="∇_U V_ps_t = Λ'_tV_pᵀx_t + Q_{t-1}W̃ᵀΛ̃'_tṼ_pᵀ (3-tensor form, text before eq. (16))",
-    source=Source(
-        SEED_001,
-        "§B.1, text before eq. (16)",
-        quote="we can calculate U's first order gradient: ∇_U V_p s_t = Λ'_t V_pᵀ x_t + Q_{t−1} W̃ᵀ Λ̃'_t Ṽ_pᵀ",
+    source=S1_B1.at("text before eq. (16)").quote(
+        "we can calculate U's first order gradient: ∇_U V_p s_t = Λ'_t V_pᵀ x_t + Q_{t−1} W̃ᵀ Λ̃'_t Ṽ_pᵀ"
     ),
     statement=r"\nabla_{\mathbf{U}}\mathbf{V}_p\mathbf{s}_t = "
     r"\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t + \mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tilde{\mathbf{"
@@ -92,11 +87,9 @@ def eq16_grad(xp, U, W, s0, X, v, B, act, T):
 @identity(
     "sens.u_dlambda_000",
     title="dλ_t/dt = λ''_t ⊙ (ΔUx_t + WQ_{t-1}vec ΔU), λ''_t = σ''(Ux_t + Ws_{t-1}) (U direction)",
-    source=Source(
-        SEED_000,
-        f"{SEC_U}, item 3",
-        quote="Let λ''_t be a column vector of σ''(Ux_t + W s_{t−1}): d/dt λ_t = λ''_t ⊙ [(X̄_t + W "
-        "Q_{t−1})vec(ΔU)] = λ''_t ⊙ (ΔU x_t + W Q_{t−1} vec(ΔU))",
+    source=S0_LOSS_U.at("item 3").quote(
+        "Let λ''_t be a column vector of σ''(Ux_t + W s_{t−1}): d/dt λ_t = λ''_t ⊙ [(X̄_t + W "
+        "Q_{t−1})vec(ΔU)] = λ''_t ⊙ (ΔU x_t + W Q_{t−1} vec(ΔU))"
     ),
     statement=r"\frac{d}{dt}\lambda_t = \lambda_t''\odot[(\bar{\mathbf{X}}_t+\mathbf{W}\mathbf{Q}_{t-1})"
     r"\mathrm{vec}(\Delta\mathbf{U})] = \lambda_t''\odot(\Delta\mathbf{U}\mathbf{x}_t + "
@@ -128,7 +121,7 @@ _UP1_QUOTE = (
 @inequality(
     "sens.u_part1_chain_000",
     title="Bound on ‖(dλ_t/dt) ⊙ V_pᵀx_tᵀ‖_{S¹} (seed 000 U, item 3), line by line",
-    source=Source(SEED_000, f"{SEC_U}, item 3", quote=_UP1_QUOTE),
+    source=S0_LOSS_U.at("item 3").quote(_UP1_QUOTE),
     statement=r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T\|_{S^1} \le \ldots \le \|"
     r"\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{x}_t^T\|_2\|\Delta\mathbf{U}\|_{S^\infty}("
     r"\|\mathbf{x}_t^2\|_2 + \sqrt{H}\max_p(\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{Q}_{t-1})\|_{S^1}))",
@@ -159,11 +152,9 @@ def u_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
 @inequality(
     "sens.u_n_elem_000",
     title="Entrywise bound on N = Mtr((dλ_t/dt) ⊙ V_pWQ_{t-1}) (seed 000 U, item 4)",
-    source=Source(
-        SEED_000,
-        f"{SEC_U}, item 4",
-        quote="N_ij = d/dt λ_t ⊙ V_{p,:} W Q_{t−1,:,iN+j} ≤ ... ≤ ||λ''_t||_∞ ||ΔU||_{S∞}(||x_t||_2 + √H "
-        "max_p(||Mtr(W_{p,:}Q_{t−1})||_{S1}) ||V_{p,:}||_∞ ||W||_{S∞} ||Q_{t−1,:,iN+j}||_2",
+    source=S0_LOSS_U.at("item 4").quote(
+        "N_ij = d/dt λ_t ⊙ V_{p,:} W Q_{t−1,:,iN+j} ≤ ... ≤ ||λ''_t||_∞ ||ΔU||_{S∞}(||x_t||_2 + √H "
+        "max_p(||Mtr(W_{p,:}Q_{t−1})||_{S1}) ||V_{p,:}||_∞ ||W||_{S∞} ||Q_{t−1,:,iN+j}||_2"
     ),
     statement=r"|\mathbf{N}_{ij}| \le \|\lambda_t''\|_\infty\|\Delta\mathbf{U}\|_{S^\infty}(\|\mathbf{x}_t"
     r"\|_2 + \sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{Q}_{t-1})\|_{S^1})\|\mathbf{V}_{p,:}\|_"
@@ -205,10 +196,8 @@ def _worst_row(xp, G_all):
 @inequality(
     "sens.eq12_holder",
     title="Eq. (12), second step: tr[(∂[Vs_t]_p/∂U) ΔU] ≤ ‖Q_tṼ_p‖_{S¹}‖ΔU‖_{S∞} (first-order part)",
-    source=Source(
-        SEED_001,
-        "§B.1, eq. (12)",
-        quote="[Vs_t(U^k + ΔU) − Vs_t(U^k)]_p ≃ tr[∂[Vs_t]_p/∂U ΔU] ≤ ||Q_t Ṽ_p||_{S1} ||ΔU||_{S∞}",
+    source=S1_B1.at("eq. (12)").quote(
+        "[Vs_t(U^k + ΔU) − Vs_t(U^k)]_p ≃ tr[∂[Vs_t]_p/∂U ΔU] ≤ ||Q_t Ṽ_p||_{S1} ||ΔU||_{S∞}"
     ),
     statement=r"\mathrm{tr}\Big[\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}}\Delta"
     r"\mathbf{U}\Big] \le \|\mathbf{Q}_t\tilde{\mathbf{V}}_p\|_{S^1}\|\Delta\mathbf{U}\|_{S^\infty}",
@@ -242,11 +231,9 @@ _WORST_ROW = dict(
     "sens.eq13_first_order",
     title="Eq. (13): ‖Vs_t(U+ΔU) − Vs_t(U)‖_∞ ≤ max_p‖Q_tṼ_p‖_{S¹}‖ΔU‖_{S∞} — a first-order bound, worst "
     "direction",
-    source=Source(
-        SEED_001,
-        "§B.1, eq. (13)",
-        quote="The first part is easy. We can approximate s_t(U + ΔU) using its first order Taylor "
-        "expansion. ... ||Vs_t(U^k + ΔU) − Vs_t(U^k)||_∞ ≤ max_p ||Q_t Ṽ_p||_{S1} ||ΔU||_{S∞}",
+    source=S1_B1.at("eq. (13)").quote(
+        "The first part is easy. We can approximate s_t(U + ΔU) using its first order Taylor "
+        "expansion. ... ||Vs_t(U^k + ΔU) − Vs_t(U^k)||_∞ ≤ max_p ||Q_t Ṽ_p||_{S1} ||ΔU||_{S∞}"
     ),
     statement=r"\|\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\Delta\mathbf{U}) - "
     r"\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)\|_\infty \le \max_p\|\mathbf{Q}_t\tilde{\mathbf{V}}_p\|_{S^1}\|"
@@ -265,11 +252,9 @@ def eq13_first_order(xp, eps, U, W, V, s0, X, act, T):
     "sens.eq23_first_order",
     title="Eq. (23): ‖Vs_t(W+ΔW) − Vs_t(W)‖_∞ ≤ max_p‖P_tṼ_p‖_{S¹}‖ΔW‖_{S∞} — first-order bound, worst "
     "direction",
-    source=Source(
-        SEED_001,
-        "§B.2, eq. (23)",
-        quote="Like formula 13, we can use first order approximation to obtain the upper bound of the "
-        "first part. ||Vs_t(W^k + ΔW) − Vs_t(W^k)||_∞ ≤ max_p ||P_t Ṽ_p||_{S1} ||ΔW||_{S∞}",
+    source=S1_B2.at("eq. (23)").quote(
+        "Like formula 13, we can use first order approximation to obtain the upper bound of the "
+        "first part. ||Vs_t(W^k + ΔW) − Vs_t(W^k)||_∞ ≤ max_p ||P_t Ṽ_p||_{S1} ||ΔW||_{S∞}"
     ),
     statement=r"\|\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
     r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)\|_\infty \le \max_p\|\mathbf{P}_t\tilde{\mathbf{V}}_p\|_{S^1}\|"

@@ -12,12 +12,11 @@ from checks._vocab.activations import SMOOTH, SUP_D1
 from checks._vocab.fd import mixed
 from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.rnn import one_hot_rows
-from checks._vocab.sources import SEED_000, SEED_001
+from checks._vocab.sources import S0_LOSS_W, S1_B2
 from checks.sensitivity._helpers import (
     FD_PROBED,
     FD_TOL,
     QUAD_TOL,
-    SEC_W,
     SENS_RNN_DIMS,
     SENS_RNN_DIMS_H2,
     bar_tensor,
@@ -31,7 +30,7 @@ from checks.sensitivity._helpers import (
     w_dgrad_parts,
 )
 from checks.sensitivity._mirror import WRT, integral_form
-from lemmacheck import Array, Scalar, Source, Verdict, identity, inequality
+from lemmacheck import Array, Scalar, Verdict, identity, inequality
 
 # --------------------------------------------------------------------------- the gradient, P_t
 
@@ -39,11 +38,9 @@ from lemmacheck import Array, Scalar, Source, Verdict, identity, inequality
 @identity(
     "sens.w_grad_mtr",
     title="∂[V s_t]_p/∂W = Mtr(V_{p,:} P_t) and its expansion Λ_t V_pᵀ s_{t-1}ᵀ + Mtr(V_p Λ_t W P_{t-1})",
-    source=Source(
-        SEED_000,
-        f"{SEC_W}, items 2.2 and 3.3",
-        quote="∇_W V_{p,:} s_t(W) = Mtr[V_{p,:} Λ_t (S̄_{t−1} + W P_{t−1})] = Λ_t V_{p,:}ᵀ s_{t−1}ᵀ + "
-        "Mtr(V_{p,:} Λ_t W P_{t−1})",
+    source=S0_LOSS_W.at("items 2.2 and 3.3").quote(
+        "∇_W V_{p,:} s_t(W) = Mtr[V_{p,:} Λ_t (S̄_{t−1} + W P_{t−1})] = Λ_t V_{p,:}ᵀ s_{t−1}ᵀ + "
+        "Mtr(V_{p,:} Λ_t W P_{t−1})"
     ),
     statement=r"\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t = "
     r"\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{P}_t) = \mathrm{Mtr}[\mathbf{V}_{p,:}\Lambda_t(\bar{"
@@ -79,7 +76,7 @@ _INT_QUOTE = "[Vs_t(W^k + ΔW) − Vs_t(W^k)]_p = ∫_0^1 tr[∂[Vs_t(W)]_p/∂W
 @identity(
     "sens.w_integral_000",
     title="Integral form of [V s_t(W+ΔW) − V s_t(W)]_p with tr[(∂/∂W) ΔW] (no transpose), as written",
-    source=Source(SEED_000, f"{SEC_W}, item 3 (first display)", quote=_INT_QUOTE),
+    source=S0_LOSS_W.at("item 3 (first display)").quote(_INT_QUOTE),
     statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
     r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p = \int_0^1 \mathrm{tr}\Big[\frac{\partial[\mathbf{V}"
     r"\mathbf{s}_t(\mathbf{W})]_p}{\partial\mathbf{W}}\Big|_{\mathbf{W}^k+t\Delta\mathbf{W}}\Delta"
@@ -101,7 +98,7 @@ def w_integral_000(xp, U, W, s0, X, v, D, act, T):
 @identity(
     "sens.w_integral_000.corrected",
     title="Integral form with the Frobenius pairing ⟨∂[V s_t]_p/∂W, ΔW⟩ = tr[(∂/∂W)ᵀ ΔW]",
-    source=Source(SEED_000, f"{SEC_W}, item 3 (first display, corrected)", quote=_INT_QUOTE),
+    source=S0_LOSS_W.at("item 3 (first display, corrected)").quote(_INT_QUOTE),
     statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
     r"\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p = \int_0^1 \mathrm{tr}\Big[\frac{\partial[\mathbf{V}"
     r"\mathbf{s}_t]_p}{\partial\mathbf{W}}\Big|_{\mathbf{W}^k+t\Delta\mathbf{W}}^T\Delta\mathbf{W}\Big]dt",
@@ -118,11 +115,9 @@ def w_integral_000_corrected(xp, U, W, s0, X, v, D, act, T):
 @inequality(
     "sens.w_chain_000",
     title="The W first-order derivation of seed 000, line by line (a transpose is dropped in line 3)",
-    source=Source(
-        SEED_000,
-        f"{SEC_W}, item 3 (second display)",
-        quote="= max_x σ'(x) {V_{p,:} ΔW s_{t−1} + tr[Mtr(V_{p,:} W^k P_{t−1}) ΔW]} ≤ max_x σ'(x) "
-        "{||V_{p,:}||_2 ||ΔW||_{S∞} ||s_{t−1}||_2 + ||Mtr(V_{p,:} W^k P_{t−1})||_{S1} ||ΔW||_{S∞}}",
+    source=S0_LOSS_W.at("item 3 (second display)").quote(
+        "= max_x σ'(x) {V_{p,:} ΔW s_{t−1} + tr[Mtr(V_{p,:} W^k P_{t−1}) ΔW]} ≤ max_x σ'(x) "
+        "{||V_{p,:}||_2 ||ΔW||_{S∞} ||s_{t−1}||_2 + ||Mtr(V_{p,:} W^k P_{t−1})||_{S1} ||ΔW||_{S∞}}"
     ),
     statement=r"\max\sigma'\,\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}(\bar{\mathbf{S}}_{t-1}+\mathbf{W}"
     r"\mathbf{P}_{t-1}))\Delta\mathbf{W}^T] = \max\sigma'\{\mathrm{tr}[\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T"
@@ -166,10 +161,8 @@ def w_chain_000(xp, U, W, s0, X, v, D, act, T):
     "sens.eq26_grad",
     title="Eq. (26): ∇_W(V_p s_t) = (S̄_{t-1} + P_{t-1}W̃ᵀ)Λ̃'_t Ṽ_pᵀ = Λ'_t V_pᵀ s_{t-1} + "
     "P_{t-1}W̃ᵀΛ̃'_tṼ_pᵀ (3-tensor form)",
-    source=Source(
-        SEED_001,
-        "§B.2, eq. (26)",
-        quote="∇_W(V_p s_t) = (S̄_{t−1} + P_{t−1}W̃ᵀ)Λ̃'_t Ṽ_pᵀ = Λ'_t V_pᵀ s_{t−1} + P_{t−1}W̃ᵀΛ̃'_tṼ_pᵀ",
+    source=S1_B2.at("eq. (26)").quote(
+        "∇_W(V_p s_t) = (S̄_{t−1} + P_{t−1}W̃ᵀ)Λ̃'_t Ṽ_pᵀ = Λ'_t V_pᵀ s_{t−1} + P_{t−1}W̃ᵀΛ̃'_tṼ_pᵀ"
     ),
     statement=r"\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t) = (\bar{\mathbf{S}}_{t-1} + \mathbf{P}_{t-1}"
     r"\tilde{\mathbf{W}}^T)\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T = "
@@ -200,10 +193,8 @@ def eq26_grad(xp, U, W, s0, X, v, B, act, T):
 @identity(
     "sens.eq26_grad.inner",
     title="Eq. (26) with 'Λ'_t V_pᵀ s_{t-1}' as typeset: V_pᵀs_{t-1} the inner product, times Λ'_t",
-    source=Source(
-        SEED_001,
-        "§B.2, eq. (26) (V_pᵀ s_{t−1} read as typeset, an inner product)",
-        quote="∇_W(V_p s_t) = (S̄_{t−1} + P_{t−1}W̃ᵀ)Λ̃'_t Ṽ_pᵀ = Λ'_t V_pᵀ s_{t−1} + P_{t−1}W̃ᵀΛ̃'_tṼ_pᵀ",
+    source=S1_B2.at("eq. (26) (V_pᵀ s_{t−1} read as typeset, an inner product)").quote(
+        "∇_W(V_p s_t) = (S̄_{t−1} + P_{t−1}W̃ᵀ)Λ̃'_t Ṽ_pᵀ = Λ'_t V_pᵀ s_{t−1} + P_{t−1}W̃ᵀΛ̃'_tṼ_pᵀ"
     ),
     statement=r"\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t) = \mathbf{\Lambda}'_t\,(\mathbf{V}_p^T"
     r"\mathbf{s}_{t-1}) + \mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t"
@@ -247,7 +238,7 @@ _EQ27_QUOTE = (
 @identity(
     "sens.eq27_four_parts",
     title="Eq. (27): d/dt ∇_W(V_p s_t) 'contains four parts' (as an identity)",
-    source=Source(SEED_001, "§B.2, eq. (27)", quote="is complicated and contains four parts. " + _EQ27_QUOTE),
+    source=S1_B2.at("eq. (27)").quote("is complicated and contains four parts. " + _EQ27_QUOTE),
     statement=r"\frac{d}{d_t}\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t) = \frac{d}{d_t}\mathbf{"
     r"\Lambda}'_t\mathbf{V}_p^T\mathbf{s}_{t-1} + \mathbf{\Lambda}'_t\mathbf{V}_p^T\frac{d}{d_t}"
     r"\mathbf{s}_{t-1} + \mathbf{P}_{t-1}\frac{d}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t"
@@ -268,7 +259,7 @@ def eq27_four_parts(xp, U, W, s0, X, v, D, B, act, T):
 @identity(
     "sens.eq27_five_parts",
     title="d/dt ∇_W(V_p s_t) with the fifth part P-dot: (dP_{t-1}/dt) W̃ᵀ Λ̃'_t Ṽ_pᵀ",
-    source=Source(SEED_001, "§B.2, eq. (27) (corrected)", quote=_EQ27_QUOTE),
+    source=S1_B2.at("eq. (27) (corrected)").quote(_EQ27_QUOTE),
     statement=r"\frac{d}{d_t}\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t) = (\text{four parts of eq. "
     r"(27)}) + \frac{d\mathbf{P}_{t-1}}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t\tilde{"
     r"\mathbf{V}}_p^T",
@@ -287,11 +278,9 @@ def eq27_five_parts(xp, U, W, s0, X, v, D, B, act, T):
 @identity(
     "sens.w_dgrad_000.corrected",
     title="Seed 000's four-part d/dt ∇_W V_{p,:}s_t completed by Mtr(V_p Λ_t W dP_{t-1}/dt)",
-    source=Source(
-        SEED_000,
-        f"{SEC_W}, item 3.3 (corrected)",
-        quote="d/dt ∇_W V_{p,:}s_t(W) = (d/dt λ_t) ⊙ V_{p,:}ᵀ s_{t−1}ᵀ + Λ_t V_{p,:}ᵀ (d/dt s_{t−1}ᵀ) + "
-        "Mtr(V_{p,:} d/dt Λ_t W P_{t−1}) + Mtr(V_{p,:} Λ_t ΔW P_{t−1})",
+    source=S0_LOSS_W.at("item 3.3 (corrected)").quote(
+        "d/dt ∇_W V_{p,:}s_t(W) = (d/dt λ_t) ⊙ V_{p,:}ᵀ s_{t−1}ᵀ + Λ_t V_{p,:}ᵀ (d/dt s_{t−1}ᵀ) + "
+        "Mtr(V_{p,:} d/dt Λ_t W P_{t−1}) + Mtr(V_{p,:} Λ_t ΔW P_{t−1})"
     ),
     statement=r"\frac{d}{dt}\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t = (\tfrac{d}{dt}\lambda_t)\odot"
     r"\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T + \Lambda_t\mathbf{V}_{p,:}^T\tfrac{d}{dt}\mathbf{s}_{t-1}^T + "
@@ -327,11 +316,9 @@ _GB_INPUTS = {
     "sens.general_bound_000",
     title="Seed 000 (W, item 1): E(Φ+ΔΦ) ≤ E(Φ) + ⟨∇E, ΔΦ⟩ + (1/M)Σ_t(½‖ΔVs_t‖∞² + 2‖ΔVs_t − ⟨V∇s_t, "
     "ΔΦ⟩‖∞), Φ = {W, U}",
-    source=Source(
-        SEED_000,
-        f"{SEC_W}, item 1",
-        quote="E(Φ + ΔΦ) ≤ E(Φ) + ⟨∇_Φ E(Φ), ΔΦ⟩ + 1/M Σ_{t=1}^M (1/2 ||Vs_t(Φ + ΔΦ) − Vs_t(Φ)||_∞^2 + "
-        "2||Vs_t(Φ + ΔΦ) − Vs_t(Φ) − ⟨V∇_{s_t(Φ)}, ΔΦ⟩||_∞)",
+    source=S0_LOSS_W.at("item 1").quote(
+        "E(Φ + ΔΦ) ≤ E(Φ) + ⟨∇_Φ E(Φ), ΔΦ⟩ + 1/M Σ_{t=1}^M (1/2 ||Vs_t(Φ + ΔΦ) − Vs_t(Φ)||_∞^2 + "
+        "2||Vs_t(Φ + ΔΦ) − Vs_t(Φ) − ⟨V∇_{s_t(Φ)}, ΔΦ⟩||_∞)"
     ),
     statement=r"E(\Phi+\Delta\Phi) \le E(\Phi) + \langle\nabla_\Phi E(\Phi),\Delta\Phi\rangle + \frac1M"
     r"\sum_{t=1}^M\Big(\frac12\|\mathbf{V}\mathbf{s}_t(\Phi+\Delta\Phi)-\mathbf{V}\mathbf{s}_t(\Phi)\|_"
@@ -371,10 +358,8 @@ def general_bound_000(xp, U, W, V, s0, X, Y, DU, DW, step, act, T):
     "sens.w_offdiag_000",
     title="With s_0 = 0, ∂[s_t]_p/∂W_ij = 0 for p ≠ i up to t = 2 (the 'mistake' of item 2.1 holds only "
     "there)",
-    source=Source(
-        SEED_000,
-        f"{SEC_W}, item 2.1",
-        quote="Last week, I made a mistake. ∂[s_t(W)]_p/∂W_ij ≠ 0 even if p ≠ i when t > 2.",
+    source=S0_LOSS_W.at("item 2.1").quote(
+        "Last week, I made a mistake. ∂[s_t(W)]_p/∂W_ij ≠ 0 even if p ≠ i when t > 2."
     ),
     statement=r"\mathbf{s}_0 = 0:\ \frac{\partial[\mathbf{s}_t]_p}{\partial\mathbf{W}_{ij}} = 0\ (p \ne "
     r"i,\ t \le 2),\quad \ne 0 \text{ in general for } t > 2",

@@ -4,11 +4,10 @@ import math
 
 from checks._vocab.activations import SMOOTH, activation
 from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
-from checks._vocab.sources import SEED_000
+from checks._vocab.sources import S0_LOSS_W
 from checks.sensitivity._helpers import (
     FD_PROBED,
     FD_TOL,
-    SEC_W,
     SENS_RNN_DIMS,
     SENS_RNN_DIMS_H2,
     entrywise_excess,
@@ -19,7 +18,7 @@ from checks.sensitivity._helpers import (
     true_ds,
 )
 from checks.sensitivity._mirror import WRT, part1_chain
-from lemmacheck import Source, Verdict, identity, inequality
+from lemmacheck import Verdict, identity, inequality
 
 # --------------------------------------------------------------------------- dλ_t/dt
 
@@ -44,7 +43,7 @@ _DLAM_QUOTE = (
 @identity(
     "sens.dlambda_000",
     title="dλ_t/dt = λ''_t ⊙ (ΔW s_{t-1} + W P_{t-1} vec ΔW) with λ''_t = σ''(Ux_t + W s_t) as written",
-    source=Source(SEED_000, f"{SEC_W}, item 3.3.1", quote=_DLAM_QUOTE),
+    source=S0_LOSS_W.at("item 3.3.1").quote(_DLAM_QUOTE),
     statement=r"\frac{d}{dt}\lambda_t = \lambda_t''\odot(\Delta\mathbf{W}\mathbf{s}_{t-1} + \mathbf{W}"
     r"\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})),\quad \lambda_t'' = \sigma''(\mathbf{U}\mathbf{x}_t "
     r"+ \mathbf{W}\mathbf{s}_t)",
@@ -61,7 +60,7 @@ def dlambda_000(xp, U, W, s0, X, D, c, act, T):
 @identity(
     "sens.dlambda_000.corrected",
     title="dλ_t/dt = σ''(Ux_t + W s_{t-1}) ⊙ (ΔW s_{t-1} + W P_{t-1} vec ΔW)",
-    source=Source(SEED_000, f"{SEC_W}, item 3.3.1 (corrected index)", quote=_DLAM_QUOTE),
+    source=S0_LOSS_W.at("item 3.3.1 (corrected index)").quote(_DLAM_QUOTE),
     statement=r"\frac{d}{dt}\lambda_t = \sigma''(\mathbf{U}\mathbf{x}_t + \mathbf{W}\mathbf{s}_{t-1})\odot("
     r"\Delta\mathbf{W}\mathbf{s}_{t-1} + \mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W}))",
     expected=Verdict.HOLDS,
@@ -75,10 +74,8 @@ def dlambda_000_corrected(xp, U, W, s0, X, D, c, act, T):
 @inequality(
     "sens.w_trace_elem_000",
     title="[W P_{t-1} vec ΔW]_p = tr[Mtr(W_{p,:}P_{t-1})ΔW] ≤ ‖Mtr(W_{p,:}P_{t-1})‖_{S¹}‖ΔW‖_{S∞}",
-    source=Source(
-        SEED_000,
-        f"{SEC_W}, item 3.3.1 (second bullet)",
-        quote="W_{p,:}P_{t−1}vec(ΔW) = tr[Mtr(W_{p,:}P_{t−1})ΔW] ≤ ||Mtr(W_{p,:}P_{t−1})||_{S1} ||ΔW||_{S∞}",
+    source=S0_LOSS_W.at("item 3.3.1 (second bullet)").quote(
+        "W_{p,:}P_{t−1}vec(ΔW) = tr[Mtr(W_{p,:}P_{t−1})ΔW] ≤ ||Mtr(W_{p,:}P_{t−1})||_{S1} ||ΔW||_{S∞}"
     ),
     statement=r"\mathbf{W}_{p,:}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W}) = \mathrm{tr}[\mathrm{Mtr}("
     r"\mathbf{W}_{p,:}\mathbf{P}_{t-1})\Delta\mathbf{W}] \le \|\mathrm{Mtr}(\mathbf{W}_{p,:}"
@@ -139,7 +136,7 @@ _PART1 = dict(
 @inequality(
     "sens.w_part1_chain_000",
     title="Bound on ‖(dλ_t/dt) ⊙ V_pᵀ s_{t-1}ᵀ‖_{S¹} (seed 000 W, part 1), line by line",
-    source=Source(SEED_000, f"{SEC_W}, item 3.3.1 ('As a result')", quote=_PART1_QUOTE),
+    source=S0_LOSS_W.at("item 3.3.1 ('As a result')").quote(_PART1_QUOTE),
     statement=r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T\|_{S^1} \le \ldots \le "
     r"\|\lambda_t''\|_2\|\Delta\mathbf{W}\mathbf{s}_{t-1}+\mathbf{W}\mathbf{P}_{t-1}\mathrm{vec}(\Delta"
     r"\mathbf{W})\|_2\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}^T\|_2 \le \|\lambda_t''\|_\infty\|"
@@ -162,7 +159,7 @@ def w_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
 @inequality(
     "sens.w_part1_chain_000.corrected",
     title="Part-1 chain with ‖λ'' ⊙ y‖₂ ≤ ‖λ''‖_∞‖y‖₂ in step 3 (no norm swap)",
-    source=Source(SEED_000, f"{SEC_W}, item 3.3.1 (corrected step)", quote=_PART1_QUOTE),
+    source=S0_LOSS_W.at("item 3.3.1 (corrected step)").quote(_PART1_QUOTE),
     statement=r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T\|_{S^1} \le \|"
     r"\lambda_t''\|_\infty\|\mathbf{V}_{p,:}^T\|_\infty\|\mathbf{s}_{t-1}\|_2\|\Delta\mathbf{W}\|_{S^"
     r"\infty}(\|\mathbf{s}_{t-1}\|_2 + \sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})"
@@ -181,12 +178,10 @@ def w_part1_chain_000_corrected(xp, U, W, s0, X, v, D, act, T):
     "sens.w_part2_000",
     title="Part 2: ds_{t-1}/dt = P_{t-1}vec ΔW and ‖Λ_t V_pᵀ(ds_{t-1}/dt)ᵀ‖_{S¹} ≤ ‖λ_t‖_∞‖V_p‖₂‖ΔW‖√H "
     "max_p‖Mtr(P_{t-1,p})‖_{S¹}",
-    source=Source(
-        SEED_000,
-        f"{SEC_W}, item 3.3.2",
-        quote="d/dt s_{t−1}ᵀ = P_{t−1}vec(ΔW) whose p-th element is bounded by "
+    source=S0_LOSS_W.at("item 3.3.2").quote(
+        "d/dt s_{t−1}ᵀ = P_{t−1}vec(ΔW) whose p-th element is bounded by "
         "||Mtr(P_{t−1,p})||_{S1}||ΔW||_{S∞} ... ≤ ||λ_t||_∞ ||V_{p,:}ᵀ||_2 ||ΔW||_{S∞} √H "
-        "max_p(||Mtr(P_{t−1,p})||_{S1})",
+        "max_p(||Mtr(P_{t−1,p})||_{S1})"
     ),
     statement=r"\|\Lambda_t\mathbf{V}_{p,:}^T(\tfrac{d}{dt}\mathbf{s}_{t-1}^T)\|_{S^1} \le \|\Lambda_t"
     r"\mathbf{V}_{p,:}^T\|_2\|\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})\|_2 \le \|\lambda_t\|_\infty\|"
@@ -249,7 +244,7 @@ _P3_QUOTE = (
     "sens.w_part3_elem_000",
     title="Part 3, entrywise: |M_ij| ≤ ‖λ''‖_∞‖ΔW‖(‖s_{t-1}‖ + √H "
     "max_p‖Mtr(W_pP_{t-1})‖_{S¹})‖V_p‖_∞‖W‖_{S∞}‖P_{t-1}(:, iH+j)‖₂",
-    source=Source(SEED_000, f"{SEC_W}, item 3.3.3 (first display)", quote=_P3_QUOTE),
+    source=S0_LOSS_W.at("item 3.3.3 (first display)").quote(_P3_QUOTE),
     statement=r"|\mathbf{M}_{ij}| \le \|\lambda_t''\|_\infty\|\Delta\mathbf{W}\|_{S^\infty}(\|"
     r"\mathbf{s}_{t-1}\|_2 + \sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})\|"
     r"\mathbf{V}_{p,:}\|_\infty\|\mathbf{W}\|_{S^\infty}\|\mathbf{P}_{t-1,:,iH+j}\|_2,\ \mathbf{M} = "
@@ -270,12 +265,10 @@ def w_part3_elem_000(xp, U, W, s0, X, v, D, act, T):
     "sens.w_part3_s1_000",
     title="Part 3 in S¹: ‖M‖_{S¹} ≤ c ‖P̄_{t-1}‖_{S¹} from the entrywise bound (S¹ monotone in |entries| "
     "assumed)",
-    source=Source(
-        SEED_000,
-        f"{SEC_W}, item 3.3.3 (second display)",
-        quote="so we can approximately think that a matrix whose elements are all greater than other one "
+    source=S0_LOSS_W.at("item 3.3.3 (second display)").quote(
+        "so we can approximately think that a matrix whose elements are all greater than other one "
         "has a greater Schatten-1 norm. ||M||_{S1} ≤ ||λ''_t||_∞ ||ΔW||_{S∞}(...) ||V_{p,:}||_∞ ||W||_{S∞} "
-        "||P̄_{t−1}||_{S1} where P̄_{t−1}(i,j) = ||P_{t−1}(:, iH+j)||_2",
+        "||P̄_{t−1}||_{S1} where P̄_{t−1}(i,j) = ||P_{t−1}(:, iH+j)||_2"
     ),
     statement=r"\|\mathbf{M}\|_{S^1} \le \|\lambda_t''\|_\infty\|\Delta\mathbf{W}\|_{S^\infty}(\|"
     r"\mathbf{s}_{t-1}\|_2 + \sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})\|"
@@ -326,7 +319,7 @@ _P4_QUOTE = (
 @inequality(
     "sens.w_part4_elem_000",
     title="Part 4, entrywise: |Mtr(V_pΛ_tΔWP_{t-1})_ij| ≤ ‖λ_t‖_∞‖V_p‖₂‖ΔW‖_{S∞}‖P_{t-1}(:, iH+j)‖₂",
-    source=Source(SEED_000, f"{SEC_W}, item 3.3.4 (first display)", quote=_P4_QUOTE),
+    source=S0_LOSS_W.at("item 3.3.4 (first display)").quote(_P4_QUOTE),
     statement=r"|\mathbf{M}_{ij}| \le \|\lambda_t\|_\infty\|\mathbf{V}_{p,:}\|_2\|\Delta\mathbf{W}\|_{S^"
     r"\infty}\|\mathbf{P}_{t-1,:,iH+j}\|_2,\ \mathbf{M} = \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta"
     r"\mathbf{W}\mathbf{P}_{t-1})",
@@ -344,7 +337,7 @@ def w_part4_elem_000(xp, U, W, s0, X, v, D, act, T):
 @inequality(
     "sens.w_part4_s1_000",
     title="Part 4 in S¹: ‖Mtr(V_pΛ_tΔWP_{t-1})‖_{S¹} ≤ ‖λ_t‖_∞‖V_p‖₂‖ΔW‖_{S∞}‖P̄_{t-1}‖_{S¹}",
-    source=Source(SEED_000, f"{SEC_W}, item 3.3.4 (second display)", quote=_P4_QUOTE),
+    source=S0_LOSS_W.at("item 3.3.4 (second display)").quote(_P4_QUOTE),
     statement=r"\|\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1})\|_{S^1} \le \|"
     r"\lambda_t\|_\infty\|\mathbf{V}_{p,:}\|_2\|\Delta\mathbf{W}\|_{S^\infty}\|\bar{\mathbf{P}}_{t-1}"
     r"\|_{S^1}",

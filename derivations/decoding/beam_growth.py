@@ -5,9 +5,9 @@ it is compared with), each a claim of its own; "exponential N^T" repeats the sli
 """
 
 import sympy as sp
-from checks._vocab.sources import SEED_004
+from checks._vocab.sources import S4_Q2_3
 
-from lemmacheck import Source, Verdict, derivation, value
+from lemmacheck import Verdict, derivation, value
 
 N, B = sp.symbols("N B", positive=True)
 T = sp.Symbol("T", positive=True, integer=True)
@@ -16,7 +16,7 @@ NAIVE_MEMORY = T * N**T  # the document's O(TN^T) for the naive search
 _TIME_QUOTE = (
     "its time complexity is not polynomial or exponential in N but only in the worst case grows with N log N"
 )
-_TIME_SOURCE = Source(SEED_004, "Q2.3 (conclusion)", quote=_TIME_QUOTE)
+_TIME_SOURCE = S4_Q2_3.at("(conclusion)").quote(_TIME_QUOTE)
 _TIME_STATEMENT = r"c(N) = BT(N + T + BN\log BN)"
 
 
@@ -59,11 +59,9 @@ derivation(
     chain=[sp.limit(sp.log(NAIVE_MEMORY) / N, N, sp.oo), ">", 0],
     labels=["exponential in N: log(memory)/N tends to a positive rate"],
     title="'Exponential N^T' memory of the naive search (Q2.3): lim_{N→∞} log(TN^T)/N > 0",
-    source=Source(
-        SEED_004,
-        "Q2.3 (conclusion)",
-        quote="The same goes for the memory complexity as well, instead of being exponential and polynomial "
-        "N^T, N^2, it only linearly grows with N",
+    source=S4_Q2_3.at("(conclusion)").quote(
+        "The same goes for the memory complexity as well, instead of being exponential and polynomial "
+        "N^T, N^2, it only linearly grows with N"
     ),
     statement=r"\lim_{N\to\infty}\frac{\log(TN^T)}{N} > 0",
     expected=Verdict.REFUTED,

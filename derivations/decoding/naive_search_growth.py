@@ -2,8 +2,9 @@ r"""Seed 004 Q2.2.e: "the exponential dependence on the very huge number N" of t
 :math:`O(TN^T)` in the document): its growth rate in N, computed by SymPy."""
 
 import sympy as sp
+from checks._vocab.sources import S4_Q2_2E
 
-from lemmacheck import Source, Verdict, derivation
+from lemmacheck import Verdict, derivation
 
 N = sp.Symbol("N", positive=True)
 T = sp.Symbol("T", positive=True, integer=True)
@@ -19,7 +20,7 @@ derivation(
     chain=[sp.limit(sp.log(NAIVE_COST) / N, N, sp.oo), ">", 0],
     labels=["exponential in N: log(cost)/N tends to a positive rate"],
     title="'Exponential dependence on N' of the naive O(TN^T): lim_{N→∞} log(TN^T)/N > 0",
-    source=Source("004_e57a68eb4e5e7a82.txt", "Q2.2.e (comparison after the table)", quote=_QUOTE),
+    source=S4_Q2_2E.at("(comparison after the table)").quote(_QUOTE),
     statement=r"\lim_{N\to\infty}\frac{\log(TN^T)}{N} > 0",
     expected=Verdict.REFUTED,
     notes="A cost c(N) grows exponentially in N when log c(N)/N tends to a positive rate; SymPy "
@@ -36,7 +37,7 @@ derivation(
     chain=[sp.limit(sp.log(NAIVE_COST) / sp.log(N), N, sp.oo), "=", T],
     labels=["log(TN^T)/log N → T: a power law of degree T in N"],
     title="Corrected: the naive O(TN^T) is polynomial of degree T in N (exponential in T)",
-    source=Source("004_e57a68eb4e5e7a82.txt", "Q2.2.e (corrected)", quote=_QUOTE),
+    source=S4_Q2_2E.at("(corrected)").quote(_QUOTE),
     statement=r"\lim_{N\to\infty}\frac{\log(TN^T)}{\log N} = T",
     expected=Verdict.PROVED,
     corrects="viterbi.naive_exponential_in_n",

@@ -7,9 +7,9 @@ r"""SymPy steps of the Viterbi solution, seed 004 Q2.2.a, for a vocabulary of N 
 """
 
 import sympy as sp
-from checks._vocab.sources import SEED_004
+from checks._vocab.sources import S4_Q2
 
-from lemmacheck import Source, Verdict, derivation
+from lemmacheck import Verdict, derivation
 
 # P_{0j}, P_{1j}, P_{2j}: the column j of the transition matrix (probabilities, so nonnegative)
 p0j, p1j, p2j = sp.symbols("P_0j P_1j P_2j", nonnegative=True)
@@ -49,11 +49,9 @@ derivation(
     labels=["p(w_t | w_{0:t-1}) = p(w_{0:t}) / p(w_{0:t-1}): the product telescopes"],
     domain={q0: (0.1, 1), q1: (0.1, 1), q2: (0.1, 1), q3: (0.1, 1)},
     title="Language model with full context: p(w_{1:T} | w_0) = ∏_t p(w_t | w_{0:t−1}) (T = 3)",
-    source=Source(
-        SEED_004,
-        "Q2 (preamble)",
-        quote="a language model with a full context can be written as p(w_1, w_2, …, w_T | w_0) = "
-        "∏_{t=1}^T p(w_t | w_0, …, w_{t−1})",
+    source=S4_Q2.at("(preamble)").quote(
+        "a language model with a full context can be written as p(w_1, w_2, …, w_T | w_0) = "
+        "∏_{t=1}^T p(w_t | w_0, …, w_{t−1})"
     ),
     statement=r"p(w_1,\dots,w_T\mid w_0) = \prod_{t=1}^T p(w_t\mid w_0,\dots,w_{t-1})",
     expected=Verdict.PROVED,

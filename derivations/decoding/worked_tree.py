@@ -10,10 +10,10 @@ r"""Exact relations of the worked tree, seed 004 Q2.4 (tree reconstructed in che
 
 import checks.decoding._helpers as dec
 import sympy as sp
-from checks._vocab.sources import SEED_004
+from checks._vocab.sources import S4_Q2_4, S4_Q2_4A, S4_Q2_4B, S4_Q2_4D
 from checks.decoding._tree import TREE, tree_children, tree_greedy, tree_joint, tree_paths
 
-from lemmacheck import Source, Verdict, derivation
+from lemmacheck import Verdict, derivation
 
 p1, p2 = sp.symbols("p_1 p_2", positive=True)  # p(w_1 | w_0), p(w_2 | w_{0:1})
 P_BOS = sp.Integer(1)  # p(w_0 = <BOS>) = 1
@@ -27,11 +27,9 @@ derivation(
     ],
     domain={p1: (0.01, 1), p2: (0.01, 1)},
     title="Log-joint = sum of the log-conditionals along the path (root term log 1 = 0)",
-    source=Source(
-        SEED_004,
-        "Q2.4.a",
-        quote="log p(w_2, w_{0:1}) = log p(w_2 | w_{0:1}) + log p(w_1, w_0), but we got log p(w_1, w_0) = "
-        "log p(w_1 | w_0), so log p(w_2, w_{0:1}) = log p(w_2 | w_{0:1}) + log p(w_1 | w_0)",
+    source=S4_Q2_4A.quote(
+        "log p(w_2, w_{0:1}) = log p(w_2 | w_{0:1}) + log p(w_1, w_0), but we got log p(w_1, w_0) = "
+        "log p(w_1 | w_0), so log p(w_2, w_{0:1}) = log p(w_2 | w_{0:1}) + log p(w_1 | w_0)"
     ),
     statement=r"\log p(w_2, \boldsymbol w_{0:1}) = \log p(w_2\mid \boldsymbol w_{0:1}) + \log p(w_1, w_0) "
     r"= \log p(w_2\mid \boldsymbol w_{0:1}) + \log p(w_1\mid w_0)",
@@ -48,11 +46,9 @@ derivation(
     chain=[tree_joint(tree_greedy()), "<", _best_ll()],
     labels=["greedy (the, red, rectangle) vs exhaustive search (the, green, rectangle)"],
     title="Greedy's sequence is less likely than the most likely sequence (−9.1 < −8.2)",
-    source=Source(
-        SEED_004,
-        "Q2.4.b",
-        quote="the log-likelihood for this sequence is lower than the one we derived using the Viterbi "
-        "decoder so it's not really the most likely sequence overall",
+    source=S4_Q2_4B.quote(
+        "the log-likelihood for this sequence is lower than the one we derived using the Viterbi "
+        "decoder so it's not really the most likely sequence overall"
     ),
     statement=r"\log p(\overline{\boldsymbol w}_{1:3}) = -9.1 < -8.2 = \log p(\boldsymbol w^\star_{1:3})",
     expected=Verdict.PROVED,
@@ -66,12 +62,10 @@ derivation(
     chain=[TREE[("a", "red")]["circle"], "<", TREE[("the", "red")]["circle"]],
     labels=["log p(circle | a, red) = −4.9 vs log p(circle | the, red) = −4.8"],
     title="The tree model is not first-order Markov: p(w₃ | w₁, w₂ = red) depends on w₁",
-    source=Source(
-        SEED_004,
-        "Q2.4.a",
-        quote="No, we can't, since the component essential for the Viterbi algorithm is the "
+    source=S4_Q2_4A.quote(
+        "No, we can't, since the component essential for the Viterbi algorithm is the "
         "time-homogeneous Markov assumption. Here, the probability for every word depends on all previous "
-        "words up to root",
+        "words up to root"
     ),
     statement=r"\log p(w_3=\text{circle}\mid \text{a}, \text{red}) \ne \log p(w_3=\text{circle}\mid "
     r"\text{the}, \text{red})",
@@ -95,11 +89,9 @@ derivation(
     chain=[_largest_child_mass(), "<=", 1],
     labels=["largest total probability of the listed children of any node (the root: e^−1.5 + e^−1.8)"],
     title="The reconstructed tree is a valid pruned language model (listed children carry probability ≤ 1)",
-    source=Source(
-        SEED_004,
-        "Q2.4 (figure missing)",
-        quote="consider the following language model (where the low probability paths have been removed "
-        "for clarity)",
+    source=S4_Q2_4.at("(figure missing)").quote(
+        "consider the following language model (where the low probability paths have been removed "
+        "for clarity)"
     ),
     statement=r"\forall \text{ node } \boldsymbol w_{0:t-1}:\ \sum_{w \text{ listed}} p(w\mid \boldsymbol "
     r"w_{0:t-1}) \le 1",
@@ -120,11 +112,9 @@ derivation(
     chain=[_top_ll(1), "<=", _top_ll(2)],
     labels=["best log-likelihood found with B = 1 (greedy) vs B = 2"],
     title="Reading of 'more robust as we increase B': a wider beam never finds a worse best sequence",
-    source=Source(
-        SEED_004,
-        "Q2.4.d",
-        quote="It becomes more robust as we keep more and more beams by increasing B … beam search "
-        "decoding can add the ingredient of robustness … So it seems to be the better approach",
+    source=S4_Q2_4D.quote(
+        "It becomes more robust as we keep more and more beams by increasing B … beam search "
+        "decoding can add the ingredient of robustness … So it seems to be the better approach"
     ),
     statement=r"B \mapsto \max_b \log p(\boldsymbol w^{(b)}_{1:3}) \text{ is nondecreasing}",
     expected=Verdict.REFUTED,

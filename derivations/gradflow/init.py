@@ -5,9 +5,9 @@ E[(wh)^2] = E[w^2]E[h^2] with E[x^2] = V[x] + E[x]^2.  d is the fan-in d^{(t-1)}
 """
 
 import sympy as sp
-from checks._vocab.sources import SEED_003
+from checks._vocab.sources import S3_Q1
 
-from lemmacheck import Source, Verdict, derivation
+from lemmacheck import Verdict, derivation
 
 mu_w, mu_h = sp.symbols("mu_w mu_h", real=True)
 v_w, v_h = sp.symbols("v_w v_h", nonnegative=True)
@@ -43,11 +43,9 @@ derivation(
     chain=[(-mu_w * (eh1 + eh2 + eh3)).subs({eh1: 0, eh2: 0, eh3: 0}), "=", sp.Integer(0)],
     labels=["(4) with E[h_j] = 0 (d = 3 written out)"],
     title="part 1: E[h_j] = 0 gives c = -E[w_i1] sum_j E[h_j] = 0",
-    source=Source(
-        SEED_003,
-        "Question 1, part 1",
-        quote="c = -\\mathbb{E}[w_{i1}^{(t)}] \\underbrace{\\sum_{j=1}^{d^{(t-1)}} "
-        "\\mathbb{E}[h_j^{(t-1)}]}_{=0} = 0",
+    source=S3_Q1.at("part 1").quote(
+        "c = -\\mathbb{E}[w_{i1}^{(t)}] \\underbrace{\\sum_{j=1}^{d^{(t-1)}} "
+        "\\mathbb{E}[h_j^{(t-1)}]}_{=0} = 0"
     ),
     statement=r"\mathbb{E}[h_j] = 0\ \forall j \implies c = -\mathbb{E}[w_{i1}]\sum_j\mathbb{E}[h_j] = 0",
     expected=Verdict.PROVED,
@@ -60,11 +58,9 @@ derivation(
     labels=["(10) with mu = 0, sigma = 1/sqrt(d)"],
     title="linear layer, Gaussian weights: mu = 0, sigma = 1/sqrt(d^{(t-1)}) gives 1 = d(mu^2 + sigma^2), "
     "c = 0",
-    source=Source(
-        SEED_003,
-        "Question 1, part 1(a)",
-        quote="taking \\mu = 0 and \\sigma = \\frac{1}{\\sqrt{d^{(t-1)}}} works (recall that we already "
-        "showed that c = 0)",
+    source=S3_Q1.at("part 1(a)").quote(
+        "taking \\mu = 0 and \\sigma = \\frac{1}{\\sqrt{d^{(t-1)}}} works (recall that we already "
+        "showed that c = 0)"
     ),
     statement=r"1 = d^{(t-1)}(\mu^2 + \sigma^2)\ \text{with}\ \mu = 0,\ \sigma = 1/\sqrt{d^{(t-1)}}",
     expected=Verdict.PROVED,
@@ -77,10 +73,8 @@ derivation(
     chain=[d * ((-beta_lin) ** 2 + beta_lin**2 + (-beta_lin) * beta_lin) / 3, "=", sp.Integer(1)],
     labels=["(10) with alpha = -beta, beta = sqrt(3/d)"],
     title="linear layer, uniform weights: alpha = -beta, beta = sqrt(3/d^{(t-1)})",
-    source=Source(
-        SEED_003,
-        "Question 1, part 1(b)",
-        quote="if we decide to take \\alpha = -\\beta, taking \\beta = \\sqrt{\\frac{3}{d^{(t-1)}}} works",
+    source=S3_Q1.at("part 1(b)").quote(
+        "if we decide to take \\alpha = -\\beta, taking \\beta = \\sqrt{\\frac{3}{d^{(t-1)}}} works"
     ),
     statement=r"1 = d^{(t-1)}\frac{\alpha^2+\beta^2+\alpha\beta}{3}\ \text{with}\ \alpha = -\beta,\ \beta "
     r"= \sqrt{3/d^{(t-1)}}",
@@ -98,11 +92,9 @@ derivation(
     ],
     labels=["sum over j = 1..d (d = 3)"],
     title="(11)-(12): 1 = d V[w]/2 + E[w]^2 sum_j V[h_j] (ReLU layer, seed 003)",
-    source=Source(
-        SEED_003,
-        "Question 1, part 2, eq. (11)-(12)",
-        quote="1 = \\frac{d^{(t-1)} \\mathbb{V}[w_{i1}^{(t)}]}{2} + \\mathbb{E}[w_{i1}^{(t)}]^2 "
-        "\\sum_{j=1}^{d^{(t-1)}} \\mathbb{V}[h_j^{(t-1)}] (12)",
+    source=S3_Q1.at("part 2, eq. (11)-(12)").quote(
+        "1 = \\frac{d^{(t-1)} \\mathbb{V}[w_{i1}^{(t)}]}{2} + \\mathbb{E}[w_{i1}^{(t)}]^2 "
+        "\\sum_{j=1}^{d^{(t-1)}} \\mathbb{V}[h_j^{(t-1)}] (12)"
     ),
     statement=r"\sum_j \mathbb{V}[w_{ij}]\cdot\tfrac12 + \mathbb{V}[h_j]\mathbb{E}[w_{ij}]^2 = "
     r"\frac{d\,\mathbb{V}[w_{i1}]}{2} + \mathbb{E}[w_{i1}]^2\sum_j\mathbb{V}[h_j]",
@@ -117,10 +109,8 @@ derivation(
     chain=[d * sigma_relu**2 / 2 + 0**2 * d, "=", sp.Integer(1)],
     labels=["(12) with mu = 0, sigma = sqrt(2/d)"],
     title="ReLU layer, Gaussian weights: c = 0, mu = 0, sigma = sqrt(2/d^{(t-1)})",
-    source=Source(
-        SEED_003,
-        "Question 1, part 2(a)",
-        quote="c = 0 \\quad ; \\quad \\mu = 0 \\quad ; \\quad \\sigma = \\sqrt{\\frac{2}{d^{(t-1)}}}",
+    source=S3_Q1.at("part 2(a)").quote(
+        "c = 0 \\quad ; \\quad \\mu = 0 \\quad ; \\quad \\sigma = \\sqrt{\\frac{2}{d^{(t-1)}}}"
     ),
     statement=r"1 = \frac{d^{(t-1)}\sigma^2}{2}\ \text{with}\ c = 0,\ \mu = 0,\ \sigma = \sqrt{2/d^{(t-1)}}",
     expected=Verdict.PROVED,
@@ -134,10 +124,8 @@ derivation(
     chain=[d * (beta_relu**2 / 3) / 2, "=", sp.Integer(1)],
     labels=["(12) with V[U(-beta, beta)] = beta^2/3, beta = sqrt(6/d)"],
     title="ReLU layer, uniform weights: c = 0, alpha = -beta, beta = sqrt(6/d^{(t-1)})",
-    source=Source(
-        SEED_003,
-        "Question 1, part 2(b)",
-        quote="c = 0 \\quad ; \\quad \\alpha = -\\beta \\quad ; \\quad \\beta = \\sqrt{\\frac{6}{d^{(t-1)}}}",
+    source=S3_Q1.at("part 2(b)").quote(
+        "c = 0 \\quad ; \\quad \\alpha = -\\beta \\quad ; \\quad \\beta = \\sqrt{\\frac{6}{d^{(t-1)}}}"
     ),
     statement=r"1 = \frac{d^{(t-1)}}{2}\cdot\frac{\beta^2}{3}\ \text{with}\ \alpha = -\beta,\ \beta = "
     r"\sqrt{6/d^{(t-1)}}",

@@ -6,9 +6,9 @@ keeps each chain scalar.
 """
 
 import sympy as sp
-from checks._vocab.sources import SEED_003
+from checks._vocab.sources import S3_Q5
 
-from lemmacheck import Source, Verdict, derivation
+from lemmacheck import Verdict, derivation
 
 sigma = sp.Function("sigma")
 z = sp.Symbol("z", real=True)
@@ -76,10 +76,8 @@ derivation(
     chain=[gamma**T * (delta / gamma) ** T, "=", delta**T],
     labels=["(delta/gamma)^T gamma^T = delta^T"],
     title="gamma^T (delta/gamma)^T = delta^T (seed 003, eq. (25), last step)",
-    source=Source(
-        SEED_003,
-        "Question 5, part 2, eq. (25)",
-        quote="\\gamma^T \\left( \\frac{\\delta}{\\gamma} \\right)^T = \\delta^T",
+    source=S3_Q5.at("part 2, eq. (25)").quote(
+        "\\gamma^T \\left( \\frac{\\delta}{\\gamma} \\right)^T = \\delta^T"
     ),
     statement=r"\gamma^T\left(\frac{\delta}{\gamma}\right)^T = \delta^T",
     expected=Verdict.PROVED,

@@ -6,9 +6,9 @@ general identity carries :math:`(\mathbf 1^\top y_t)\,\mathrm{lse}(z_t)`.
 """
 
 import sympy as sp
-from checks._vocab.sources import SEED_000
+from checks._vocab.sources import S0_LOSS_FN
 
-from lemmacheck import Source, Verdict, derivation
+from lemmacheck import Verdict, derivation
 
 K, M = 3, 2
 z = [[sp.Symbol(f"z_{t}{i}", real=True) for i in range(K)] for t in range(M)]
@@ -51,10 +51,8 @@ derivation(
     chain=[cross_entropy(y_any), "=", lse_minus_linear(y_any, weight_by_label_sum=True)],
     labels=["log(e^{z_i}/Σ_j e^{z_j}) = z_i − lse(z)"],
     title="The rewrite for arbitrary labels: lse(Vs_t) is weighted by 1ᵀy_t",
-    source=Source(
-        SEED_000,
-        "§Loss Function of RNN, item 1 (generalised)",
-        quote="Obviously, we have that all the entries in y_t sum up to one.",
+    source=S0_LOSS_FN.at("item 1 (generalised)").quote(
+        "Obviously, we have that all the entries in y_t sum up to one."
     ),
     statement=r"-\frac1M\sum_{t}\sum_i y_{t,i}\log o_{t,i} = \frac1M\sum_t\Big((\mathbf 1^\top "
     r"y_t)\log\sum_j e^{V_{j,:}s_t} - y_t^\top V s_t\Big)",

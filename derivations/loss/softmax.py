@@ -5,10 +5,10 @@ eq. (2) (the curvature bound itself is the lead's ``lse.hessian_inf_bound``).
 """
 
 import sympy as sp
-from checks._vocab.sources import SEED_001
+from checks._vocab.sources import S1_A
 
 from derivations.loss._symbolic import lse_and_softmax
-from lemmacheck import Source, Verdict, derivation
+from lemmacheck import Verdict, derivation
 
 x = sp.symbols("x1:4", real=True)
 h, p = lse_and_softmax(x)
@@ -24,9 +24,7 @@ derivation(
     ],
     labels=["∂/∂x_i log Σ_j e^{x_j} = e^{x_i} / Σ_j e^{x_j}"],
     title="∇ log-sum-exp = softmax",
-    source=Source(
-        SEED_001, "§A, proof of Lemma 1 (line after eq. (4))", quote="From ∇_{Vs_t} f_t(Φ) = softmax(Vs_t)"
-    ),
+    source=S1_A.at("proof of Lemma 1 (line after eq. (4))").quote("From ∇_{Vs_t} f_t(Φ) = softmax(Vs_t)"),
     statement=r"\nabla_{\mathbf V\mathbf s_t} f_t(\Phi) = \mathrm{softmax}(\mathbf V\mathbf s_t)",
     expected=Verdict.PROVED,
     notes="Proved for K = 3 as ⟨∇h, c⟩ = ⟨softmax, c⟩ for an arbitrary direction c.",
@@ -40,10 +38,8 @@ derivation(
     chain=[(cv.T * hess * dv)[0, 0], "=", (cv.T * H_claimed * dv)[0, 0]],
     labels=["∂²/∂x_i∂x_j lse = p_i δ_ij − p_i p_j"],
     title="Hessian of log-sum-exp = diag(p) − ppᵀ",
-    source=Source(
-        SEED_001,
-        "§A, text before eq. (2) (the fact behind 'Lipschitz constant L∞ = 1/2')",
-        quote="for log-sum-exp function h(x) ... Lipschitz constant L_∞ = 1/2",
+    source=S1_A.at("text before eq. (2) (the fact behind 'Lipschitz constant L∞ = 1/2')").quote(
+        "for log-sum-exp function h(x) ... Lipschitz constant L_∞ = 1/2"
     ),
     statement=r"\nabla^2 h(\mathbf x) = \mathrm{diag}(\mathbf p) - \mathbf p\mathbf p^\top,\ \mathbf p = "
     r"\mathrm{softmax}(\mathbf x)",

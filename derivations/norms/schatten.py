@@ -7,9 +7,9 @@ r"""Symbolic derivations for the Schatten toolbox (seed 001 §B, eq. (8)–(11))
 """
 
 import sympy as sp
-from checks._vocab.sources import SEED_001
+from checks._vocab.sources import S1_B
 
-from lemmacheck import Source, Verdict, derivation
+from lemmacheck import Verdict, derivation
 
 v1, v2, v3 = sp.symbols("v1 v2 v3", real=True)
 column = sp.Matrix([v1, v2, v3])
@@ -29,7 +29,7 @@ eps = sp.symbols("epsilon", positive=True)
 derivation(
     "schatten.holder_eq8.scaling",
     title="Eq. (8) as written fails for M = εI₂, p = q = 2 and ε < 1",
-    source=Source(SEED_001, "§B, eq. (8)"),
+    source=S1_B.at("eq. (8)").cite(),
     statement=r"\|\varepsilon I_2\|_{S^1} = 2\varepsilon \le \|\varepsilon I_2\|_{S^2}^2 = 2\varepsilon^2",
     expected=Verdict.REFUTED,
     chain=[2 * eps, "<=", (sp.sqrt(2) * eps) ** 2],

@@ -7,9 +7,10 @@ rule uses; for seed 004 the one-sample loss is L = ℓ·ŷ with ∂L/∂ŷ = ℓ
 """
 
 import sympy as sp
-from checks._vocab.sources import SEED_004
+from checks._vocab.sources import S4_Q4_3
 
-from lemmacheck import Source, Verdict, derivation
+from derivations.optim._helpers import scalar
+from lemmacheck import Verdict, derivation
 
 u = sp.Matrix(sp.symbols("u_1 u_2", real=True))
 x = sp.Matrix(sp.symbols("x_1 x_2", real=True))
@@ -23,10 +24,6 @@ nu = sp.sqrt(uu)
 W_perp = I2 - u * u.T / uu
 s = gain / nu
 w = gain * u / nu
-
-
-def scalar(m):
-    return m[0, 0]
 
 
 def grad_u(expr):
@@ -219,11 +216,9 @@ derivation(
     ],
     labels=["differentiate (uᵀu)^{1/2}", "simplify"],
     title="Derivative of the norm: ∂‖u‖/∂u = ½(uᵀu)^{−1/2}·2uᵀ",
-    source=Source(
-        SEED_004,
-        "Question 4.3",
-        quote="\\frac{\\partial \\|u\\|}{\\partial u} = \\frac{1}{2}(u^{\\top}u)^{-1/2} \\frac{\\partial "
-        "(u^{\\top}u)}{\\partial u} = \\frac{1}{2}(u^{\\top}u)^{-1/2} \\times 2u^{\\top}",
+    source=S4_Q4_3.quote(
+        "\\frac{\\partial \\|u\\|}{\\partial u} = \\frac{1}{2}(u^{\\top}u)^{-1/2} \\frac{\\partial "
+        "(u^{\\top}u)}{\\partial u} = \\frac{1}{2}(u^{\\top}u)^{-1/2} \\times 2u^{\\top}"
     ),
     statement=r"\frac{\partial\|u\|}{\partial u} = \frac{\partial(u^\top u)^{1/2}}{\partial u} = "
     r"\frac12(u^\top u)^{-1/2}\frac{\partial(u^\top u)}{\partial u} = \frac12(u^\top u)^{-1/2}\times2u^\top",

@@ -7,6 +7,7 @@ symbolic linear functional cᵀ(·).
 
 import sympy as sp
 
+from derivations.optim._helpers import scalar
 from lemmacheck import derivation
 
 f0, eps = sp.symbols("f_0 epsilon", real=True)
@@ -16,10 +17,6 @@ g = sp.Matrix(sp.symbols("g_1 g_2", real=True))
 c = sp.Matrix(sp.symbols("c_1 c_2", real=True))
 h11, h12, h22 = sp.symbols("H_11 H_12 H_22", real=True)
 H = sp.Matrix([[h11, h12], [h12, h22]])
-
-
-def scalar(m):
-    return m[0, 0]
 
 
 def model(point):

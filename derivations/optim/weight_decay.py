@@ -7,6 +7,7 @@ derivations isolate exactly the terms the documents manipulate: the penalty and 
 
 import sympy as sp
 
+from derivations.optim._helpers import scalar
 from lemmacheck import derivation
 
 theta = sp.Matrix(sp.symbols("theta_1:4", real=True))
@@ -17,10 +18,6 @@ m = sp.Symbol("m", integer=True, positive=True)
 j = sp.Symbol("j", integer=True, positive=True)
 sq = sp.Symbol("s", nonnegative=True)  # s = ‖θ‖₂²
 L = sp.Function("L")
-
-
-def scalar(mat):
-    return mat[0, 0]
 
 
 def grad(expr):

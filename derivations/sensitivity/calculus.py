@@ -6,9 +6,9 @@ the factor t inside the integral, which makes the equality false.
 """
 
 import sympy as sp
-from checks._vocab.sources import SEED_000
+from checks._vocab.sources import S0_LOSS_U, S0_LOSS_W
 
-from lemmacheck import Source, Verdict, derivation
+from lemmacheck import Verdict, derivation
 
 t = sp.Symbol("t", real=True)
 g = sp.Symbol("g", real=True)  # stands for d/dt V_p ∇ s_t(Φ + tΔ)|_{t=0}, a constant in t
@@ -18,11 +18,8 @@ derivation(
     chain=[sp.Integral(g * t, (t, 0, 1)), "=", g / 2],
     labels=["∫_0^1 t dt = ½"],
     title="∫_0^1 (d/dt f)|_{t=0} t dt = ½ (d/dt f)|_{t=0} (seed 000, W item 3.2)",
-    source=Source(
-        SEED_000,
-        "Loss Bound with Respect to W, item 3.2",
-        quote="≃ ∫_0^1 d/dt V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0} t dt = 1/2 d/dt V_{p,:}∇_W s_t(W^k + "
-        "tΔW)|_{t=0}",
+    source=S0_LOSS_W.at("item 3.2").quote(
+        "≃ ∫_0^1 d/dt V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0} t dt = 1/2 d/dt V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0}"
     ),
     statement=r"\int_0^1 \frac{d}{dt}f\Big|_{t=0}\,t\,dt = \frac12\frac{d}{dt}f\Big|_{t=0}",
     expected=Verdict.PROVED,
@@ -37,10 +34,8 @@ derivation(
     chain=[sp.integrate(g, (t, 0, 1)), "=", g / 2],
     labels=["∫_0^1 g dt (= g) against the written ½ g"],
     title="Seed 000 (U): ∫_0^1 (d/dt f)|_{t=0} dt = ½ (d/dt f)|_{t=0}, as written (no factor t)",
-    source=Source(
-        SEED_000,
-        "Loss Bound with Respect to U, second item 2.2",
-        quote="≃ ∫_0^1 d/dt V_{p,:}∇_U s_t(U^k + tΔU)|_{t=0} dt = 1/2 d/dt V_{p,:}∇_U s_t(U^k + tΔU)|_{t=0}",
+    source=S0_LOSS_U.at("second item 2.2").quote(
+        "≃ ∫_0^1 d/dt V_{p,:}∇_U s_t(U^k + tΔU)|_{t=0} dt = 1/2 d/dt V_{p,:}∇_U s_t(U^k + tΔU)|_{t=0}"
     ),
     statement=r"\int_0^1 \frac{d}{dt}\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t(\mathbf{U}^k+t\Delta"
     r"\mathbf{U})\Big|_{t=0}dt = \frac12\frac{d}{dt}\mathbf{V}_{p,:}\nabla_{\mathbf{U}}\mathbf{s}_t("

@@ -17,10 +17,12 @@ from .kinds.numeric import identity as identity
 from .kinds.numeric import inequality as inequality
 from .kinds.numeric import prop as prop
 from .kinds.value import value as value
-from .model.claim import REGISTRY, Claim, Source
+from .model.claim import REGISTRY, Claim
 from .model.declare import Plot, Series, StudyResult, Table, study
 from .model.inputs import SPD, Array, OneHot, Orthogonal, ProbVector, Scalar
-from .model.tolerance import REVERIFY_DPS, Tolerance
+from .model.pairs import WrittenAndCorrected, written_and_corrected
+from .model.sources import Document, Section, Source, SourceError
+from .model.tolerance import REVERIFY_DPS, Tolerance, tolerance_for
 from .model.verdict import Kind, ProofStatus, Verdict
 from .version import __version__
 
@@ -29,11 +31,14 @@ __all__ = [
     "REGISTRY",
     "Claim",
     "Source",
+    "Document",
+    "Section",
     "Kind",
     "Verdict",
     "ProofStatus",
     "Tolerance",
     "REVERIFY_DPS",
+    "tolerance_for",
     "Array",
     "Scalar",
     "Orthogonal",
@@ -43,6 +48,8 @@ __all__ = [
     "check",
     "check_all",
     "catalogue",
+    "written_and_corrected",
+    "WrittenAndCorrected",
     "study",
     "StudyResult",
     "Table",
@@ -52,6 +59,7 @@ __all__ = [
     "ClaimDefinitionError",
     "SamplerError",
     "CheckError",
+    "SourceError",
     *DECLARATIONS,  # the declaration unit of every kind (inequality, identity, …), from the kinds' registry
 ]
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import ClaimDefinitionError
 from .inputs import InputSpec
+from .sources import SOURCE_KINDS, Source
 from .tolerance import Tolerance
 from .verdict import Kind, ProofStatus, Verdict
 
@@ -37,52 +38,6 @@ RELATIONS = ("=", "<=", "<", ">=", ">", "~")
 #: a claim's (or study's) id: dotted lower-case, ``topic.name``
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
 _EXPECTABLE = (Verdict.PROVED, Verdict.HOLDS, Verdict.REFUTED, Verdict.APPROXIMATE, Verdict.INCONCLUSIVE)
-
-
-SOURCE_KINDS = ("document", "paper", "url", "file", "project")
-
-
-@dataclasses.dataclass(frozen=True)
-class Source:
-    """Where a claim is stated, and the label the source itself uses.
-
-    ``kind="document"`` (the default): ``file`` is one of the source documents (``../shared/seeds``).
-    The other kinds cite what a researcher's own claim rests on: :meth:`paper` (a reference string),
-    :meth:`url`, :meth:`local` (a ``.tex`` / ``.md`` file of the project) or :meth:`project` (this project).
-    """
-
-    file: str
-    location: str
-    quote: str = ""
-    kind: str = "document"
-
-    def problem(self) -> str:
-        """What is wrong with this citation ('' when nothing is); checked with the claim's declaration, so a
-        bad citation is an error of that claim, never of the module that imports it."""
-        if not self.file or not self.location:
-            return "the source needs a file (or reference) and a location (section / question / equation)"
-        if self.kind not in SOURCE_KINDS:
-            return f"source kind {self.kind!r} is not one of {SOURCE_KINDS}"
-        return ""
-
-    @classmethod
-    def paper(cls, reference: str, location: str, quote: str = "") -> Source:
-        """A published source: ``Source.paper("Bernstein, Matrix Mathematics, 2009", "§9.3")``."""
-        return cls(reference, location, quote, "paper")
-
-    @classmethod
-    def url(cls, address: str, location: str, quote: str = "") -> Source:
-        return cls(address, location, quote, "url")
-
-    @classmethod
-    def local(cls, path: str, location: str, quote: str = "") -> Source:
-        """A file of the project, relative to its root: ``Source.local("notes/bound.tex", "eq. (3)")``."""
-        return cls(path, location, quote, "file")
-
-    @classmethod
-    def project(cls, location: str, quote: str = "") -> Source:
-        """A claim this project states itself (a lemma of its own, a sanity check)."""
-        return cls("this project", location, quote, "project")
 
 
 @dataclasses.dataclass(frozen=True)
