@@ -107,6 +107,7 @@ def test_default_timeout_is_longer_for_deep_searches():
     assert execution.default_timeout(QUICK) < execution.default_timeout(DEEP)
 
 
+@pytest.mark.slow  # a LocalCluster of two worker processes (18-19 s each)
 def test_dask_local_cluster_reproduces_a_serial_run():
     pytest.importorskip("distributed", reason="dask is an optional extra: pip install -e '.[dask]'")
     ids = _varied_selection(4)
@@ -175,6 +176,7 @@ def test_a_sweep_whose_chunks_run_in_any_order_gives_the_serial_result(tmp_path)
     assert spread.verdict is Verdict.REFUTED, "the needle is found and certified"
 
 
+@pytest.mark.slow  # a LocalCluster of two worker processes (18-19 s each)
 def test_dask_spreads_a_deep_sweep_over_the_workers_and_agrees_with_a_serial_run(tmp_path):
     distributed = pytest.importorskip("distributed", reason="dask is an optional extra")
     pkg = make_project(tmp_path, {"mod": AM_GM + RARELY_FALSE})
@@ -193,6 +195,7 @@ def test_dask_spreads_a_deep_sweep_over_the_workers_and_agrees_with_a_serial_run
     assert len(chunk_workers) == 2, "the chunks of one sweep ran on both workers"
 
 
+@pytest.mark.slow  # a LocalCluster of two worker processes (18-19 s each)
 def test_a_claim_that_sleeps_forever_on_dask_times_out_and_the_run_goes_on(tmp_path):
     pytest.importorskip("distributed", reason="dask is an optional extra")
     pkg = make_project(tmp_path, {"mod": AM_GM + SLEEPS_FOREVER})
