@@ -35,8 +35,9 @@ def pytest_addoption(parser):
         "--run-slow",
         action="store_true",
         default=False,
-        help="also run the tests marked slow (every claim against the catalogue, the mutation gate, "
-        "pytest -n 2 sessions): the README's test command and .ci/run pass it",
+        help="also run the tests marked slow (every claim against the catalogue, the mutation gate, Dask "
+        "clusters, the plugin over the catalogue, a property test's repeats): the README's test command "
+        "and .ci/run pass it",
     )
 
 

@@ -131,3 +131,32 @@ def swallows_everything(xp, x):
         except:  # noqa: E722
             pass
 """
+
+# A test module of a planted project, as tests/test_claims.py is of the real one: every claim of the
+# project checked under the pytest plugin's fixtures, so a pytest session there writes a report.
+CLAIM_TESTS = """
+import pytest
+
+from lemmacheck.model.claim import REGISTRY
+from lemmacheck.project.discovery import discover
+from lemmacheck.run.engine import run_with_links
+
+discover()
+IDS = REGISTRY.ids()
+
+
+@pytest.mark.parametrize("claim_id", IDS, ids=IDS)
+def test_claim(claim_id, lemmacheck_profile, lemmacheck_record):
+    result = run_with_links(REGISTRY[claim_id], lemmacheck_profile)
+    lemmacheck_record(result)
+    assert result.verdict is REGISTRY[claim_id].expected, result.message
+"""
+
+
+def make_pytest_project(root: Path, modules: dict[str, str]) -> str:
+    """A planted project (:func:`make_project`) with ``tests/test_claims.py`` checking each of its claims,
+    for a pytest session run there in a subprocess; returns the content package's name."""
+    pkg = make_project(root, modules)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_claims.py").write_text(CLAIM_TESTS)
+    return pkg

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import sqlite3
 import threading
 
@@ -13,7 +12,6 @@ import pytest
 
 from lemmacheck.cli import main as cli
 from lemmacheck.model.claim import REGISTRY
-from lemmacheck.project.discovery import find_root
 from lemmacheck.run import cache as cache_module
 from lemmacheck.run.cache import ResultCache, result_from_dict
 from lemmacheck.run.execution import execute
@@ -211,27 +209,22 @@ def test_a_full_disk_turns_the_cache_off_for_the_run_with_a_warning(project, mon
     assert cache.lookup(r.id, PROFILE) is None, "off for the rest of the run"
 
 
-def test_the_code_that_runs_is_the_code_whose_hash_keys_the_result(tmp_path, monkeypatch):
-    """Issue 20 §5: with bytecode on, a same-size edit of lse.bound (0.5 -> 0.3) that keeps the file's
-    modification time must run the new code, not the old .pyc, and be stored under the new key."""
+def test_the_code_that_runs_is_the_code_whose_hash_keys_the_result(project, monkeypatch):
+    """Issue 20 §5: with bytecode on, a same-size edit of a check (2|x| - 1 <= x², true, to 3|x| - 1, false)
+    that keeps the file's modification time must run the new code, not the old .pyc, and be stored under
+    the new key."""
     monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
-    real = find_root()
-    for folder in ("checks", "derivations"):
-        shutil.copytree(real / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(real / "pyproject.toml", tmp_path)
-    first = _run(tmp_path, ["lse.bound"])["lse.bound"]
-    assert first.verdict.value == "HOLDS" and list(
-        (tmp_path / "checks" / "loss" / "__pycache__").glob("lse.*")
-    )
-    path = tmp_path / "checks" / "loss" / "lse.py"
+    root, pkg = project
+    square = f"{pkg}.beta.square"
+    first = _run(root, [square])[square]
+    assert first.verdict.value == "HOLDS" and list((root / pkg / "__pycache__").glob("beta.*"))
+    path = root / pkg / "beta.py"
     before, text = path.stat(), path.read_text()
-    edited = text.replace(
-        "return lse_remainder(xp, x, dx), 0.5 *", "return lse_remainder(xp, x, dx), 0.3 *", 1
-    )
+    edited = text.replace("return 2 * xp.abs(x) - 1", "return 3 * xp.abs(x) - 1", 1)
     assert edited != text and len(edited) == len(text)
     path.write_text(edited)
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert path.stat().st_size == before.st_size and path.stat().st_mtime_ns == before.st_mtime_ns
-    again = _run(tmp_path, ["lse.bound"])["lse.bound"]
+    again = _run(root, [square])[square]
     assert not again.cached and again.verdict.value == "REFUTED", again.message
-    assert _run(tmp_path, ["lse.bound"])["lse.bound"].verdict.value == "REFUTED", "stored under its key"
+    assert _run(root, [square])[square].verdict.value == "REFUTED", "stored under its key"

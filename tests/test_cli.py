@@ -83,21 +83,20 @@ def _lemmacheck(root: Path, *args: str, **kw) -> subprocess.Popen:
 _PACKAGE_NUMBERS = itertools.count()
 
 
+TWO_QUICK_CLAIMS = """
+from lemmacheck import Source, Verdict, value, study, StudyResult
+value("quick.one", computed=lambda: 1, stated=1, title="one", source=Source("p.txt", "1"),
+      statement="1 = 1", expected=Verdict.PROVED)
+value("quick.two", computed=lambda: 2, stated=2, title="two", source=Source("p.txt", "2"),
+      statement="2 = 2", expected=Verdict.PROVED)
+"""
+
+
 @pytest.fixture
 def in_project(tmp_path, monkeypatch):
     """A planted project with two quick claims (one study), run in-process in a scratch registry."""
     package = f"planted_cli_{next(_PACKAGE_NUMBERS)}"  # Python caches modules by name: one per test
-    root = _project(
-        tmp_path / "project",
-        package,
-        """
-        from lemmacheck import Source, Verdict, value, study, StudyResult
-        value("quick.one", computed=lambda: 1, stated=1, title="one", source=Source("p.txt", "1"),
-              statement="1 = 1", expected=Verdict.PROVED)
-        value("quick.two", computed=lambda: 2, stated=2, title="two", source=Source("p.txt", "2"),
-              statement="2 = 2", expected=Verdict.PROVED)
-    """,
-    )
+    root = _project(tmp_path / "project", package, TWO_QUICK_CLAIMS)
     monkeypatch.chdir(root)
     with REGISTRY.scratch():
         yield root
@@ -301,9 +300,22 @@ def test_a_move_that_fails_half_way_leaves_no_pair_of_two_runs(in_project, monke
 # --------------------------------------------------------------------------- render validation
 
 
-def _valid_results(in_project) -> Path:
-    assert cli.main(["run", "--quiet", "--seed", "4"]) == ExitCode.OK
-    return in_project / "reports" / "results.json"
+@pytest.fixture(scope="module")
+def valid_results(tmp_path_factory) -> str:
+    """The results.json of a run of the two quick claims, made once for the render tests (a run costs
+    worker processes; the render tests only read its output)."""
+    package = f"planted_cli_{next(_PACKAGE_NUMBERS)}"
+    root = _project(tmp_path_factory.mktemp("valid") / "project", package, TWO_QUICK_CLAIMS)
+    with pytest.MonkeyPatch.context() as mp, REGISTRY.scratch():
+        mp.chdir(root)
+        assert cli.main(["run", "--quiet", "--seed", "4"]) == ExitCode.OK
+    return (root / "reports" / "results.json").read_text()
+
+
+def _valid_results(in_project, text: str) -> Path:
+    good = in_project / "good.json"
+    good.write_text(text)
+    return good
 
 
 @pytest.mark.parametrize(
@@ -319,8 +331,8 @@ def _valid_results(in_project) -> Path:
         ("schema-99", "V99", "schema_version 99 is not one this lemmacheck reads"),
     ],
 )
-def test_render_says_in_one_line_what_is_wrong(in_project, capsys, name, content, words):
-    good = _valid_results(in_project)
+def test_render_says_in_one_line_what_is_wrong(in_project, valid_results, capsys, name, content, words):
+    good = _valid_results(in_project, valid_results)
     text = good.read_text()
     path = in_project / f"{name}.json"
     if content == "HALF":
@@ -340,8 +352,8 @@ def test_render_says_in_one_line_what_is_wrong(in_project, capsys, name, content
     assert not (in_project / "out.html").exists()
 
 
-def test_render_of_a_valid_file(in_project, capsys):
-    good = _valid_results(in_project)
+def test_render_of_a_valid_file(in_project, valid_results, capsys):
+    good = _valid_results(in_project, valid_results)
     assert cli.main(["render", str(good), "--out", str(in_project / "again.html")]) == ExitCode.OK
     assert "quick.one" in (in_project / "again.html").read_text()
 

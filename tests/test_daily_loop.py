@@ -268,9 +268,11 @@ def test_rendering_a_deeply_nested_file_is_a_usage_error(tmp_path, capsys):
 
 def test_list_into_a_closed_pipe_is_not_an_error(tmp_path):
     body = THREE_CLAIMS + textwrap.dedent("""
-        for i in range(400):  # 400 lines of 200+ characters: more than a pipe's 64 KiB buffer
-            value(f"loop.many_{i:04d}_" + "x" * 200, computed=lambda: 1, stated=1, title="t",
-                  source=Source("p.txt", "1"), statement="1 = 1", expected=Verdict.PROVED)
+        # 40 lines of 2,000+ characters: more than a pipe's 64 KiB buffer (few claims: each declaration
+        # costs a walk of the caller's stack)
+        for i in range(40):
+            value(f"loop.many_{i:04d}", computed=lambda: 1, stated=1, title="t",
+                  source=Source("p.txt", "x" * 2000), statement="1 = 1", expected=Verdict.PROVED)
     """)
     root = _project(tmp_path / "p", body)
     proc = subprocess.Popen(

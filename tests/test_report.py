@@ -135,6 +135,7 @@ def test_broken_content_module_is_an_error_not_a_crash(tmp_path, monkeypatch, ca
     assert code == 1 and "a broken module" in out
 
 
+@pytest.mark.slow  # a pytest session importing the whole catalogue; planted: test_plugin_xdist.py
 def test_pytest_plugin_writes_the_same_report(tmp_path):
     import subprocess
     import sys

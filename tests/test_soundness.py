@@ -32,7 +32,10 @@ def holder_exponent(p, q):
 # --------------------------------------------------------------------------- crowding
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+# seeds 2 and 3: the same search from other seeds (slow: about 10 s each)
+@pytest.mark.parametrize(
+    "seed", [1, pytest.param(2, marks=pytest.mark.slow), pytest.param(3, marks=pytest.mark.slow)]
+)
 def test_rounding_artefacts_at_small_dims_cannot_crowd_out_a_genuine_violation(registry, seed):
     # k = 1 makes AB rank one: every Schatten norm of it is σ₁, the claim is attained with equality, and
     # float64's σ₂ ≈ 1e-17 σ₁ raised to 1/r poses as a violation.  The halved exponent is false only for
