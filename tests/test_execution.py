@@ -188,7 +188,7 @@ def test_dask_spreads_a_deep_sweep_over_the_workers_and_agrees_with_a_serial_run
     with REGISTRY.scratch():  # the serial run imports the planted claims here
         serial = execute(ids, SPLIT, jobs=1, root=tmp_path)
     with (
-        distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster,
         distributed.Client(cluster) as client,
         distributed.get_task_stream(client) as tasks,
     ):

@@ -165,7 +165,7 @@ def _connect(stack: contextlib.ExitStack, address: str, jobs: int):
     if address != "local":
         return stack.enter_context(Client(address))
     cluster = stack.enter_context(
-        LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+        LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0")
     )
     return stack.enter_context(Client(cluster))
 
