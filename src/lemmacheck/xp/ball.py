@@ -61,15 +61,31 @@ def to_arb(v) -> arb:
 
 
 def _operand(v):
-    """The arb (or exact int) to combine with, or NotImplemented for a type balls do not take."""
-    if isinstance(v, Ball):
+    """The arb (or exact int) to combine with, or NotImplemented for a type balls do not take (an array:
+    NumPy then applies the operation elementwise)."""
+    t = type(v)
+    if t is Ball:
         return v.a
-    if isinstance(v, int) and not isinstance(v, bool):
+    if t is int:
         return v
+    if t is float:
+        return arb(v) if math.isfinite(v) else NotImplemented
+    if t is np.ndarray:
+        return NotImplemented
     try:
         return to_arb(v)
     except NotEnclosable:
         return NotImplemented
+
+
+def _wrap(a: arb) -> Ball:
+    """A Ball of an arb without the constructor's conversion (the hot path of every operation)."""
+    b = _NEW(Ball)
+    b.a = a
+    return b
+
+
+_NEW = object.__new__
 
 
 class Ball:
@@ -84,52 +100,52 @@ class Ball:
     # ------------------------------------------------------------------ arithmetic
     def __add__(self, o):
         o = _operand(o)
-        return NotImplemented if o is NotImplemented else Ball(self.a + o)
+        return NotImplemented if o is NotImplemented else _wrap(self.a + o)
 
     __radd__ = __add__
 
     def __sub__(self, o):
         o = _operand(o)
-        return NotImplemented if o is NotImplemented else Ball(self.a - o)
+        return NotImplemented if o is NotImplemented else _wrap(self.a - o)
 
     def __rsub__(self, o):
         o = _operand(o)
-        return NotImplemented if o is NotImplemented else Ball(o - self.a)
+        return NotImplemented if o is NotImplemented else _wrap(o - self.a)
 
     def __mul__(self, o):
         o = _operand(o)
-        return NotImplemented if o is NotImplemented else Ball(self.a * o)
+        return NotImplemented if o is NotImplemented else _wrap(self.a * o)
 
     __rmul__ = __mul__
 
     def __truediv__(self, o):
         o = _operand(o)
-        return NotImplemented if o is NotImplemented else Ball(self.a / o)
+        return NotImplemented if o is NotImplemented else _wrap(self.a / o)
 
     def __rtruediv__(self, o):
         o = _operand(o)
-        return NotImplemented if o is NotImplemented else Ball(o / self.a)
+        return NotImplemented if o is NotImplemented else _wrap(o / self.a)
 
     def __pow__(self, o):
         if isinstance(o, (int, np.integer)) and not isinstance(o, bool):
-            return Ball(self.a ** int(o))
+            return _wrap(self.a ** int(o))
         if isinstance(o, (float, np.floating)) and float(o).is_integer():
-            return Ball(self.a ** int(o))
+            return _wrap(self.a ** int(o))
         o = _operand(o)
-        return NotImplemented if o is NotImplemented else Ball(self.a**o)
+        return NotImplemented if o is NotImplemented else _wrap(self.a**o)
 
     def __rpow__(self, o):
         o = _operand(o)
-        return NotImplemented if o is NotImplemented else Ball(arb(o) ** self.a)
+        return NotImplemented if o is NotImplemented else _wrap(arb(o) ** self.a)
 
     def __neg__(self):
-        return Ball(-self.a)
+        return _wrap(-self.a)
 
     def __pos__(self):
         return self
 
     def __abs__(self):
-        return Ball(abs(self.a))
+        return _wrap(abs(self.a))
 
     # ------------------------------------------------------------------ comparisons, three-valued
     def compare(self, o) -> int | None:
