@@ -168,3 +168,15 @@ def test_inputs_convert_exactly():
     with mp_precision(80):
         third = mpmath.mpf(1) / 3
     assert Ball(third).a.rad() == 0 and Ball(third).a.mid().man_exp() == tuple(map(int, third.man_exp))
+
+
+def test_every_xp_function_the_catalogue_calls_exists_on_every_namespace():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "checks"
+    used = {m for f in root.rglob("*.py") for m in re.findall(r"\bxp\.([a-z_]+)", f.read_text())}
+    assert used, "no xp.* call found under checks/"
+    for ns in (numpy_xp, mpmath_xp, ball_xp):
+        missing = sorted(name for name in used if not hasattr(ns, name))
+        assert not missing, f"{ns.backend} lacks {missing}"
