@@ -167,6 +167,10 @@ def test_inputs_convert_exactly():
     assert all(v.a.rad() == 0 for v in b)
     with mp_precision(80):
         third = mpmath.mpf(1) / 3
+    for v in (mpmath.mpf(-0.5), -third, mpmath.mpf(-3) * 2**-70, mpmath.mpf(0)):
+        with ball_precision(400):
+            assert Ball(v).compare(0) == int(mpmath.sign(v))
+            assert (Ball(v) + Ball(-v)).compare(0) == 0 and (Ball(v) - v).compare(0) == 0
     assert Ball(third).a.rad() == 0 and Ball(third).a.mid().man_exp() == tuple(map(int, third.man_exp))
 
 

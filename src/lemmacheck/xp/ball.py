@@ -51,8 +51,8 @@ def to_arb(v) -> arb:
     if isinstance(v, mpmath.mpf):
         if not mpmath.isfinite(v):
             raise NotEnclosable(f"{v} is not a finite number")
-        man, exp = v.man_exp
-        return arb((int(man), int(exp)))
+        sign, man, exp, _ = v._mpf_  # man_exp drops the sign: man is the magnitude
+        return arb((-int(man) if sign else int(man), int(exp)))
     if isinstance(v, fractions.Fraction):
         return arb(fmpq(v.numerator, v.denominator))
     if isinstance(v, fmpq):
