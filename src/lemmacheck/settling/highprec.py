@@ -20,6 +20,7 @@ from ..model.inputs import call_with_inputs
 from ..model.tolerance import ESCALATIONS, EXTRA_DPS, MP_RTOL, REVERIFY_DPS, STABILITY, VANISHING, Tolerance
 from ..search.candidates import Instance
 from ..xp import mp_precision, mpmath_xp, to_mp
+from .enclosure import Enclosure, EnclosureUnavailable, enclose
 
 __all__ = [
     "Confirmation",
@@ -29,6 +30,8 @@ __all__ = [
     "violation_amount",
     "working_dps",
     "exact_mp_inputs",
+    "reverify_mpmath",
+    "certified_by",
 ]
 
 
@@ -43,6 +46,12 @@ class Confirmation:
     ratio: float | None = None  # high-precision lhs/rhs (rhs/lhs for >=): a rejected candidate's settled
     # tightness, or a confirmed counterexample's ratio (None where undefined, or for rounding noise)
     undecided: bool = False  # the violation did not converge even at the highest precision tried
+    # how it was settled: "enclosure" (balls: the margin's sign proved), "mpmath" (two precisions agree),
+    # "exact"; for mpmath, why balls were not used
+    route: str = "mpmath"
+    route_reason: str = ""
+    margin: list[str] | None = None  # the enclosure of the margin beyond the slack, [a, b] rounded outward
+    bits: int | None = None  # the ball precision that decided it
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -157,10 +166,68 @@ def _survives_doubling(claim_id, check, inst, step, relation, tol, dps: int, d) 
         return ok and (relation in ("<", ">") or abs(d3 - d) <= STABILITY * abs(d3))
 
 
+def certified_by(conf: Confirmation) -> dict:
+    """The route that settled a counterexample, in words and as data (a result's ``certified_by``)."""
+    if conf.route == "enclosure" and conf.margin is not None:
+        lo, hi = conf.margin
+        words = f"proved by interval enclosure, margin [{lo}, {hi}] at {conf.bits} bits"
+        return {"route": "enclosure", "certified_by": words, "margin": conf.margin, "bits": conf.bits}
+    if conf.route == "exact":
+        return {"route": "exact", "certified_by": "exact arithmetic"}
+    digits = f"{conf.dps} and {conf.dps + EXTRA_DPS} digits"
+    words = f"mpmath: two precisions agree ({digits}), because {conf.route_reason}"
+    return {"route": "mpmath", "certified_by": words, "route_reason": conf.route_reason}
+
+
+def _from_enclosure(enc: Enclosure, relation: str, dps: int) -> Confirmation:
+    with mp_precision(dps):
+        a, b = (mpmath.mpf(x.a.mid().str(dps + 5, radius=False)) for x in (enc.lhs, enc.rhs))
+        r = side_ratio(a, b, relation)
+    return Confirmation(
+        confirmed=bool(enc.violated),
+        lhs=enc.lhs.a.str(40),
+        rhs=enc.rhs.a.str(40),
+        difference=enc.difference.a.str(20),
+        dps=dps,
+        ratio=r,
+        route="enclosure",
+        margin=enc.interval(),
+        bits=enc.bits,
+    )
+
+
 def reverify(
     claim_id: str, check: NumericCheck, inst: Instance, step: int | None, relation: str, tol: Tolerance
 ) -> Confirmation:
     """Settle a candidate violation of step ``step`` (1-based) or, with ``None``, of e0 R ek.
+
+    First by interval enclosure (:mod:`lemmacheck.settling.enclosure`): the check on balls at the
+    candidate's exact inputs, decided by the sign of the margin's ball.  Where balls cannot evaluate the
+    check, or their margin still straddles 0 at the highest precision tried, by mpmath
+    (:func:`reverify_mpmath`), with the reason recorded in ``route_reason``.
+    """
+    dps = working_dps(inst)
+    if not check.is_property:
+        try:
+            enc = enclose(claim_id, check, inst, step, relation, tol, dps)
+        except EnclosureUnavailable as exc:
+            reason = f"balls cannot evaluate the check: {exc}"
+        else:
+            if enc.violated is not None:
+                return _from_enclosure(enc, relation, dps)
+            lo, hi = enc.interval()
+            reason = f"the enclosure of the margin, [{lo}, {hi}], still contains 0 at {enc.bits} bits"
+    else:
+        reason = "a property's truth value has no margin to enclose"
+    conf = reverify_mpmath(claim_id, check, inst, step, relation, tol)
+    conf.route_reason = reason
+    return conf
+
+
+def reverify_mpmath(
+    claim_id: str, check: NumericCheck, inst: Instance, step: int | None, relation: str, tol: Tolerance
+) -> Confirmation:
+    """Settle a candidate in mpmath, by agreement of two precisions.
 
     Evaluated at :func:`working_dps` digits and at ``EXTRA_DPS`` more.  *Confirmed* when the violation
     counts (:func:`confirms`) at both and the two amounts agree to ``STABILITY`` relative (a true violation
@@ -176,7 +243,13 @@ def reverify(
     if check.is_property:
         if check.exact:
             return Confirmation(
-                confirmed=True, lhs="False", rhs="True", difference="property fails", dps=0, exact=True
+                confirmed=True,
+                lhs="False",
+                rhs="True",
+                difference="property fails",
+                dps=0,
+                exact=True,
+                route="exact",
             )
         ok = mp_chain(claim_id, check, inst, dps)[0]
         return Confirmation(not ok, str(ok), "True", "property fails" if not ok else "holds", dps)

@@ -23,7 +23,7 @@ from ...search.candidates import Candidate, Instance
 from ...search.shrink import shrink_counterexample
 from ...search.tightness import tightness_evidence
 from ...search.violations import StepStats, SweepOutcome, compose, dims_combinations, search_numeric
-from ...settling.highprec import Confirmation, reverify
+from ...settling.highprec import Confirmation, certified_by, reverify
 from ...settling.settle import Settlement, settle
 from ..base import Context, MutationTargets, Outcome, register
 from .schema import EVIDENCE_SCHEMA
@@ -72,7 +72,7 @@ def counterexample_record(inst: Instance, conf: Confirmation, **extra) -> dict:
     }
     if conf.ratio is not None and math.isfinite(conf.ratio):
         record["ratio"] = conf.ratio
-    return record | extra
+    return record | certified_by(conf) | extra
 
 
 def _finite(x: float | None) -> float | None:

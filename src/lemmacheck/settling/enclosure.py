@@ -1,0 +1,179 @@
+"""Refutations proved by interval enclosure: the check evaluated on balls at the candidate's exact inputs.
+
+The candidate's float64 inputs are exact dyadic rationals; as balls of radius 0 (with the structure their
+spec declares made exact, :meth:`InputSpec.exact`) they go through the *same* check function on
+:data:`~lemmacheck.xp.ball_xp`, every operation rounded outward.  The relation's margin -- the amount by
+which it fails beyond the tolerance policy's slack, as :func:`~lemmacheck.settling.highprec.confirms`
+defines it -- is then a ball that contains its exact value:
+
+* strictly on the violating side: the violation is **proved** (margin [a, b] with 0 < a);
+* strictly on the holding side: the float64 violation was rounding, and is rejected;
+* straddling 0: the precision is doubled, up to ``ESCALATIONS`` times, and then the candidate is unsettled.
+
+What balls cannot evaluate (a function without a ball form, an undecided comparison inside the check, an
+input structure made exact only in mpmath) raises :class:`EnclosureUnavailable` with the reason, and the
+caller uses mpmath and says why.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import decimal
+import math
+
+import numpy as np
+from flint import arb
+
+from ..model.claim import NumericCheck
+from ..model.inputs import call_with_inputs
+from ..model.tolerance import ESCALATIONS, MP_RTOL, Tolerance
+from ..search.candidates import Instance
+from ..xp import Ball, NotEnclosable, ball_precision, ball_xp, mp_precision, to_ball
+
+__all__ = ["Enclosure", "EnclosureUnavailable", "enclose", "ball_chain", "margin_of", "STRICT"]
+
+#: relations whose equality already violates them
+STRICT = ("<", ">")
+#: guard bits beyond the digits asked for (the working precision is a floor, never a ceiling)
+GUARD_BITS = 16
+
+
+class EnclosureUnavailable(Exception):
+    """Balls cannot evaluate this check on this candidate; the message says why."""
+
+
+@dataclasses.dataclass
+class Enclosure:
+    """The decided (or undecided) sign of one relation's margin on balls."""
+
+    violated: bool | None  # True: proved violated; False: proved holding (rounding); None: straddles 0
+    lhs: Ball
+    rhs: Ball
+    difference: Ball  # the signed violation amount (positive: fails), without the slack
+    margin: Ball  # the violation beyond the slack: > 0 (>= 0 for a strict relation) means violated
+    bits: int
+
+    def interval(self) -> list[str]:
+        """The margin's enclosure [a, b] as decimal strings rounded outward."""
+        return [_decimal(self.margin.a.lower(), up=False), _decimal(self.margin.a.upper(), up=True)]
+
+
+def _decimal(x: arb, *, up: bool, digits: int = 12) -> str:
+    """An exact endpoint as a decimal rounded outward (down for a lower end, up for an upper one)."""
+    if not x.is_finite():
+        return "inf" if up else "-inf"  # a margin balls could not bound (NaN or an infinite radius)
+    man, exp = (int(v) for v in x.mid().man_exp())
+    value = decimal.Decimal(man) * decimal.Decimal(2) ** exp if exp >= 0 else None
+    if value is None:
+        with decimal.localcontext() as c:
+            c.prec = len(str(abs(man))) - exp + 8  # man / 2^k has at most digits(man) + k digits
+            value = decimal.Decimal(man) / decimal.Decimal(2) ** -exp  # exact at this precision
+    with decimal.localcontext() as c:
+        c.prec, c.rounding = digits, (decimal.ROUND_CEILING if up else decimal.ROUND_FLOOR)
+        return str(+value)
+
+
+def bits_for(dps: int) -> int:
+    return math.ceil(dps * math.log2(10)) + GUARD_BITS
+
+
+def _as_ball(claim_id: str, v) -> Ball:
+    a = np.asarray(v, dtype=object).reshape(-1)
+    if a.size != 1:
+        raise EnclosureUnavailable(
+            f"{claim_id}: the check returned shape {np.shape(v)} on balls, not one value"
+        )
+    x = a[0]
+    if isinstance(x, (bool, np.bool_)):
+        return Ball(int(x))
+    try:
+        return to_ball(x)
+    except NotEnclosable as exc:
+        raise EnclosureUnavailable(f"the check returned {type(x).__name__}: {exc}") from exc
+
+
+def exact_ball_inputs(check: NumericCheck, inputs: dict) -> dict:
+    """The instance's inputs as exact balls, each with its spec's structure made exact in ball arithmetic."""
+    out = {}
+    for name, v in inputs.items():
+        values = to_ball(np.asarray(v))
+        spec = check.inputs.get(name)
+        if spec is None:
+            out[name] = values
+            continue
+        try:
+            out[name] = spec.exact(values)
+        except (TypeError, NotEnclosable, AttributeError) as exc:
+            raise EnclosureUnavailable(
+                f"input {name!r} ({type(spec).__name__}) makes its structure exact only in mpmath ({exc})"
+            ) from exc
+    return out
+
+
+def ball_chain(claim_id: str, check: NumericCheck, inst: Instance, bits: int, dps: int) -> list:
+    """The chain e0..ek (or the property's truth) of one instance on balls at ``bits`` bits (mpmath
+    constants the check makes, a finite-difference step or a quadrature node, at ``dps`` digits)."""
+    with ball_precision(bits), mp_precision(dps):
+        inputs = exact_ball_inputs(check, inst.inputs)
+        try:
+            out = call_with_inputs(check.fn, ball_xp, inputs, inst.dims)
+        except NotEnclosable as exc:
+            raise EnclosureUnavailable(str(exc)) from exc
+        except Exception as exc:  # noqa: BLE001 (whatever the check raises on balls, mpmath is tried next)
+            raise EnclosureUnavailable(
+                f"the check does not run on balls ({type(exc).__name__}: {exc}); it uses a function or "
+                "a conversion that has no ball form"
+            ) from exc
+        if check.is_property:
+            return [out]
+        return [_as_ball(claim_id, e) for e in out]
+
+
+def margin_of(a: Ball, b: Ball, relation: str, tol: Tolerance) -> tuple[Ball, Ball]:
+    """(violation amount, margin beyond the slack) of ``a relation b``, as balls; :func:`confirms`'s rule."""
+    if relation in ("<=", "<"):
+        d = a - b
+    elif relation in (">=", ">"):
+        d = b - a
+    elif relation == "=":
+        d = abs(a - b)
+    else:
+        raise EnclosureUnavailable(f"relation {relation!r} has no margin on balls")
+    scale = abs(a) + abs(b)
+    if relation in STRICT:
+        return d, d + Ball(MP_RTOL) * scale
+    return d, d - (Ball(tol.rtol) * scale + Ball(tol.atol))
+
+
+def _decide(margin: Ball, relation: str) -> bool | None:
+    if not margin.is_finite():
+        return None
+    c = margin.compare(0)
+    if c is None:
+        return None
+    return c >= 0 if relation in STRICT else c > 0
+
+
+def enclose(
+    claim_id: str,
+    check: NumericCheck,
+    inst: Instance,
+    step: int | None,
+    relation: str,
+    tol: Tolerance,
+    dps: int,
+) -> Enclosure:
+    """Decide one relation on balls, from ``dps`` digits up, doubling up to ``ESCALATIONS`` times."""
+    if check.is_property:
+        raise EnclosureUnavailable("a property's truth is settled by the mpmath route")
+    bits = bits_for(dps)
+    for _ in range(ESCALATIONS + 1):
+        with ball_precision(bits):
+            chain = ball_chain(claim_id, check, inst, bits, dps)
+            a, b = (chain[0], chain[-1]) if step is None else (chain[step - 1], chain[step])
+            d, m = margin_of(a, b, relation, tol)
+            verdict = _decide(m, relation)
+            if verdict is not None:
+                return Enclosure(verdict, a, b, d, m, bits)
+        bits, dps = 2 * bits, 2 * dps
+    return Enclosure(None, a, b, d, m, bits // 2)

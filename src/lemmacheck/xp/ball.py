@@ -1,0 +1,252 @@
+"""Real balls (python-flint's ``arb``: a midpoint and a radius, every operation rounded outward) as numbers
+that NumPy object arrays can hold, with comparisons that never guess.
+
+Bare ``arb`` answers ``False`` to ``x > y`` both when it is false and when the balls overlap, so a
+``where`` or a ``max`` written with comparisons would silently pick a side.  :class:`Ball` decides a
+comparison only when every point of the balls agrees, and raises :class:`Undecided` otherwise
+(:meth:`Ball.compare` gives the three-valued answer without raising).  A value that balls cannot enclose
+(an mpmath function applied to a ball, NaN, a conversion to float) raises :class:`NotEnclosable`, which
+the caller turns into "used mpmath, because …".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fractions
+import math
+from collections.abc import Iterator
+
+import mpmath
+import numpy as np
+from flint import arb, ctx, fmpq
+
+__all__ = ["Ball", "NotEnclosable", "Undecided", "ball_precision", "to_arb", "to_ball", "DIGITS_TO_BITS"]
+
+#: bits per decimal digit, rounded up: a precision of d digits is carried at ceil(d · this) bits
+DIGITS_TO_BITS = math.log2(10)
+
+
+class NotEnclosable(Exception):
+    """Balls cannot enclose this value: say so, and let the caller use another route."""
+
+
+class Undecided(NotEnclosable):
+    """A comparison of overlapping balls: neither answer holds for every point."""
+
+
+def to_arb(v) -> arb:
+    """An exact ball of a Python, NumPy or mpmath number (floats and mpf are dyadic, so exact)."""
+    if isinstance(v, Ball):
+        return v.a
+    if isinstance(v, arb):
+        return v
+    if isinstance(v, (bool, np.bool_)):
+        return arb(int(v))
+    if isinstance(v, (int, np.integer)):
+        return arb(int(v))
+    if isinstance(v, (float, np.floating)):
+        if not math.isfinite(float(v)):
+            raise NotEnclosable(f"{float(v)} is not a finite number")
+        return arb(float(v))
+    if isinstance(v, mpmath.mpf):
+        if not mpmath.isfinite(v):
+            raise NotEnclosable(f"{v} is not a finite number")
+        sign, man, exp, _ = v._mpf_  # man_exp drops the sign: man is the magnitude
+        return arb((-int(man) if sign else int(man), int(exp)))
+    if isinstance(v, fractions.Fraction):
+        return arb(fmpq(v.numerator, v.denominator))
+    if isinstance(v, fmpq):
+        return arb(v)
+    raise NotEnclosable(f"cannot make a ball of {type(v).__name__} {v!r}")
+
+
+def _operand(v):
+    """The arb (or exact int) to combine with, or NotImplemented for a type balls do not take (an array:
+    NumPy then applies the operation elementwise)."""
+    t = type(v)
+    if t is Ball:
+        return v.a
+    if t is int:
+        return v
+    if t is float:
+        return arb(v) if math.isfinite(v) else NotImplemented
+    if t is np.ndarray:
+        return NotImplemented
+    try:
+        return to_arb(v)
+    except NotEnclosable:
+        return NotImplemented
+
+
+def _wrap(a: arb) -> Ball:
+    """A Ball of an arb without the constructor's conversion (the hot path of every operation)."""
+    b = _NEW(Ball)
+    b.a = a
+    return b
+
+
+_NEW = object.__new__
+
+
+class Ball:
+    """One real ball.  Arithmetic with ints, floats and mpf is exact conversion then outward rounding."""
+
+    __slots__ = ("a",)
+    __hash__ = None  # type: ignore[assignment]  # equality is three-valued
+
+    def __init__(self, a):
+        self.a = a if isinstance(a, arb) else to_arb(a)
+
+    # ------------------------------------------------------------------ arithmetic
+    def __add__(self, o):
+        o = _operand(o)
+        return NotImplemented if o is NotImplemented else _wrap(self.a + o)
+
+    __radd__ = __add__
+
+    def __sub__(self, o):
+        o = _operand(o)
+        return NotImplemented if o is NotImplemented else _wrap(self.a - o)
+
+    def __rsub__(self, o):
+        o = _operand(o)
+        return NotImplemented if o is NotImplemented else _wrap(o - self.a)
+
+    def __mul__(self, o):
+        o = _operand(o)
+        return NotImplemented if o is NotImplemented else _wrap(self.a * o)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, o):
+        o = _operand(o)
+        return NotImplemented if o is NotImplemented else _wrap(self.a / o)
+
+    def __rtruediv__(self, o):
+        o = _operand(o)
+        return NotImplemented if o is NotImplemented else _wrap(o / self.a)
+
+    def __pow__(self, o):
+        if isinstance(o, (int, np.integer)) and not isinstance(o, bool):
+            return _wrap(self.a ** int(o))
+        if isinstance(o, (float, np.floating)) and float(o).is_integer():
+            return _wrap(self.a ** int(o))
+        o = _operand(o)
+        return NotImplemented if o is NotImplemented else _wrap(self.a**o)
+
+    def __rpow__(self, o):
+        o = _operand(o)
+        return NotImplemented if o is NotImplemented else _wrap(arb(o) ** self.a)
+
+    def __neg__(self):
+        return _wrap(-self.a)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return _wrap(abs(self.a))
+
+    # ------------------------------------------------------------------ comparisons, three-valued
+    def compare(self, o) -> int | None:
+        """-1, 0 or 1 when every point of the two balls agrees on it; None when they overlap undecided."""
+        b = to_arb(o)
+        if self.a < b:
+            return -1
+        if self.a > b:
+            return 1
+        if self.a == b:  # arb: both exact and equal
+            return 0
+        return None
+
+    def _decide(self, o, op: str) -> bool:
+        b = to_arb(o)
+        yes = {"<": self.a < b, "<=": self.a <= b, ">": self.a > b, ">=": self.a >= b}[op]
+        if yes:
+            return True
+        no = {"<": self.a >= b, "<=": self.a > b, ">": self.a <= b, ">=": self.a < b}[op]
+        if no:
+            return False
+        raise Undecided(f"undecided comparison {self} {op} {Ball(b)}: the balls overlap")
+
+    def __lt__(self, o):
+        return self._decide(o, "<")
+
+    def __le__(self, o):
+        return self._decide(o, "<=")
+
+    def __gt__(self, o):
+        return self._decide(o, ">")
+
+    def __ge__(self, o):
+        return self._decide(o, ">=")
+
+    def __eq__(self, o):
+        c = self.compare(o) if _operand(o) is not NotImplemented else 1
+        if c is None:
+            raise Undecided(f"undecided comparison {self} == {o}: the balls overlap")
+        return c == 0
+
+    def __ne__(self, o):
+        return not self.__eq__(o)
+
+    def __bool__(self):
+        return self != 0
+
+    def __float__(self):
+        raise NotEnclosable(f"a ball ({self}) is not converted to a float: that would drop its radius")
+
+    # ------------------------------------------------------------------ what NumPy's object ufuncs call
+    def exp(self):
+        return Ball(self.a.exp())
+
+    def log(self):
+        return Ball(self.a.log())
+
+    def sqrt(self):
+        return Ball(self.a.sqrt())
+
+    def tanh(self):
+        return Ball(self.a.tanh())
+
+    # ------------------------------------------------------------------ reading
+    def lower(self) -> arb:
+        return self.a.lower()
+
+    def upper(self) -> arb:
+        return self.a.upper()
+
+    def is_finite(self) -> bool:
+        return bool(self.a.is_finite())
+
+    def __str__(self):
+        return self.a.str(radius=True)
+
+    def __repr__(self):
+        return f"Ball({self.a.str(radius=True)})"
+
+
+_TO_BALL = np.frompyfunc(lambda v: v if isinstance(v, Ball) else Ball(v), 1, 1)
+
+
+def to_ball(a):
+    """An object array (or one Ball) of exact balls of float64 / mpf / rational values."""
+    if isinstance(a, np.ndarray):
+        if a.dtype.kind in "fiu" or a.dtype == object:
+            out = _TO_BALL(a)
+            return out if isinstance(out, np.ndarray) else np.asarray(out, dtype=object)[()]
+        return a  # bool / str arrays pass through
+    if isinstance(a, (Ball, str)):
+        return a
+    return Ball(a)
+
+
+@contextlib.contextmanager
+def ball_precision(bits: int) -> Iterator[None]:
+    """Scoped arb working precision in bits, always restored."""
+    old = ctx.prec
+    ctx.prec = bits
+    try:
+        yield
+    finally:
+        ctx.prec = old

@@ -1,0 +1,77 @@
+"""Refutations proved by interval enclosure: the check on balls at the candidate's exact inputs, decided by
+the sign of the margin's ball; rounding that fakes a violation is rejected because the enclosure lies on
+the holding side; a check balls cannot evaluate goes to mpmath and says why."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+
+from conftest import planted_meta
+from lemmacheck import Verdict, inequality
+from lemmacheck.model.claim import NumericCheck
+from lemmacheck.model.inputs import Array
+from lemmacheck.model.tolerance import Tolerance
+from lemmacheck.run.engine import run_claim
+from lemmacheck.search.candidates import Instance
+from lemmacheck.search.profile import QUICK
+from lemmacheck.settling.highprec import reverify
+
+TIGHT = Tolerance(rtol=1e-12, reason="test")
+
+
+def _instance(**inputs) -> Instance:
+    return Instance(dims={}, inputs={k: np.array([v], dtype=float) for k, v in inputs.items()})
+
+
+def _check(fn, *names) -> NumericCheck:
+    return NumericCheck(fn=fn, inputs={n: Array() for n in names}, dims={}, relations=("<=",))
+
+
+def test_a_false_claim_is_refuted_by_enclosure_with_a_margin_that_excludes_zero(registry):
+    @inequality(
+        "planted.am_gm_reversed",
+        inputs={"a": Array(positive=True), "b": Array(positive=True)},
+        **planted_meta(Verdict.REFUTED),
+    )
+    def am_gm_reversed(xp, a, b):
+        return (a + b) / 2, xp.sqrt(a * b)  # AM ≤ GM: false unless a = b
+
+    r = run_claim(registry["planted.am_gm_reversed"], QUICK.with_seed(1))
+    assert r.verdict is Verdict.REFUTED, r.reason
+    cex = r.evidence["counterexample"]
+    assert cex["route"] == "enclosure", cex
+    assert cex["certified_by"].startswith("proved by interval enclosure, margin [")
+    lo, hi = (float(x) for x in cex["margin"])
+    assert 0 < lo <= hi  # the whole enclosure is on the violating side
+
+
+def test_a_near_tie_that_rounding_fakes_is_rejected_by_its_enclosure():
+    # (x + 1e8) − 1e8 = x exactly; float64 rounds x + 1e8 up by half an ulp of 1e8 (1.49e-8 for x = 1e-8)
+    check = _check(lambda xp, x: ((x + 1e8) - 1e8, x), "x")
+    x = 1e-8
+    assert (x + 1e8) - 1e8 > x * (1 + 1e-3)  # float64 shows a violation far above the tolerance
+    conf = reverify("planted.absorbed", check, _instance(x=x), None, "<=", TIGHT)
+    assert conf.route == "enclosure"
+    assert not conf.confirmed and not conf.undecided
+    lo, hi = (float(v) for v in conf.margin)
+    assert lo <= hi < 0  # on the holding side: the slack, since the sides are equal
+
+
+def test_a_genuine_violation_is_confirmed_at_any_magnitude():
+    check = _check(lambda xp, x: (x * (1 + 1e-9), x), "x")
+    for x in (1e-250, 1.0, 1e250):
+        conf = reverify("planted.scaled", check, _instance(x=x), None, "<=", TIGHT)
+        assert conf.confirmed and conf.route == "enclosure", (x, conf)
+        assert float(conf.margin[0]) > 0
+
+
+def test_a_check_balls_cannot_evaluate_goes_to_mpmath_and_says_why():
+    def via_mpmath(xp, x):
+        # an mpmath function applied to each element: runs on mpf, not on balls
+        return np.frompyfunc(lambda v: mpmath.exp(v), 1, 1)(x) if xp.backend != "numpy" else np.exp(x), 0 * x
+
+    conf = reverify("planted.mpmath_only", _check(via_mpmath, "x"), _instance(x=0.5), None, "<=", TIGHT)
+    assert conf.confirmed
+    assert conf.route == "mpmath"
+    assert "balls cannot evaluate the check" in conf.route_reason
