@@ -28,9 +28,39 @@ def _witness() -> dict:
     }
 
 
+#: How a counterexample was certified (settling/enclosure.py, settling/highprec.py).
+_CERTIFIED_BY = {
+    "route": {
+        "enum": ["enclosure", "mpmath", "exact"],
+        "description": (
+            "how the violation was certified: the sign of its margin proved on Arb balls at the exact "
+            "inputs, two mpmath precisions agreeing, or exact arithmetic"
+        ),
+    },
+    "certified_by": {
+        "type": "string",
+        "description": (
+            "the route in words: 'proved by interval enclosure, margin [a, b] at N bits', or "
+            "'mpmath: ... because <why balls were not used>'"
+        ),
+    },
+    "margin": {
+        "type": "array",
+        "items": {"type": "string"},
+        "minItems": 2,
+        "maxItems": 2,
+        "description": (
+            "the enclosure [a, b] (decimals rounded outward) of the violation beyond the tolerance's slack; "
+            "it excludes 0"
+        ),
+    },
+    "bits": {"type": "integer", "description": "the ball precision that decided it"},
+    "route_reason": {"type": "string", "description": "why the mpmath route was used"},
+}
+
 EVIDENCE_SCHEMA: dict = {
     "settlement": {"$ref": "#/$defs/settlement"},
-    "counterexample": {"type": ["object", "null"]},
+    "counterexample": {"type": ["object", "null"], "properties": _CERTIFIED_BY},
     "tightness": _NUMBER
     | {
         "description": (
