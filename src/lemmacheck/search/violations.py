@@ -254,25 +254,24 @@ class _Tracker:
         """
         sub = {k: np.asarray(v)[rows] for k, v in inputs.items()}
         n = len(rows)
+        # The instance and its NOISE_REPEATS perturbations in one call: a check's cost is mostly per call
+        # (Python over a batch), and each row's values do not depend on the rows beside it.
+        copies = [sub, *(perturbed(sub, repeat) for repeat in range(NOISE_REPEATS))]
+        stacked = {k: np.concatenate([c[k] for c in copies]) for k in sub}
         try:
-            base = evaluate_chain(self.claim_id, self.check, numpy_xp, sub, dims, n)
+            values = evaluate_chain(self.claim_id, self.check, numpy_xp, stacked, dims, n * len(copies))
         except CheckError:
-            return None
-        worst = [np.zeros(n) for _ in base]
-        alternatives = [perturbed(sub, repeat) for repeat in range(NOISE_REPEATS)]
+            return None  # the perturbation left the domain: no estimate, the candidate must be settled
+        base = [e[:n] for e in values]
+        alternatives = [[e[i * n : (i + 1) * n] for e in values] for i in range(1, len(copies))]
         if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps:
-            alternatives.append(
-                {k: v.astype(np.longdouble) if v.dtype.kind == "f" else v for k, v in sub.items()}
-            )
-        for i, alt_inputs in enumerate(alternatives):
+            wide = {k: v.astype(np.longdouble) if v.dtype.kind == "f" else v for k, v in sub.items()}
             try:
-                alt = evaluate_chain(self.claim_id, self.check, numpy_xp, alt_inputs, dims, n)
+                alternatives.append(evaluate_chain(self.claim_id, self.check, numpy_xp, wide, dims, n))
             except CheckError:
-                if i < NOISE_REPEATS:
-                    return (
-                        None  # the perturbation left the domain: no estimate, the candidate must be settled
-                    )
-                continue  # the check does not run in extended precision (e.g. a linalg routine)
+                pass  # the check does not run in extended precision (e.g. a linalg routine)
+        worst = [np.zeros(n) for _ in base]
+        for alt in alternatives:
             worst = [np.maximum(w, np.abs(x - y)) for w, x, y in zip(worst, alt, base, strict=True)]
         return worst
 
