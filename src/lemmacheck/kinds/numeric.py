@@ -20,10 +20,11 @@ from ..model.tolerance import REVERIFY_DPS
 from ..model.verdict import Verdict
 from ..run.results import StepResult, jsonable
 from ..search.candidates import Candidate, Instance
+from ..search.context import CheckContext
 from ..search.shrink import shrink_counterexample
 from ..search.tightness import tightness_evidence
 from ..search.violations import StepStats, compose, dims_combinations, search_numeric
-from ..settling.highprec import Confirmation, reverify
+from ..settling.highprec import Confirmation
 from ..settling.settle import Settlement, settle
 from .base import Context, Outcome, register
 
@@ -79,7 +80,7 @@ def _finite(x: float | None) -> float | None:
 
 
 def _certified(
-    claim: Claim, check: NumericCheck, s: Settlement, step: int | None, ctx: Context, shrunk: Candidate | None
+    subject: CheckContext, s: Settlement, step: int | None, ctx: Context, shrunk: Candidate | None
 ) -> dict:
     """The counterexample to report: Hypothesis's shrunk example when it is the one confirmed, else the
     confirmed instance simplified by the shrinker (re-certified at every pass)."""
@@ -88,7 +89,7 @@ def _certified(
     how = "Hypothesis's shrunk example"
     if s.confirmed is not shrunk:
         inst, conf, changed = shrink_counterexample(
-            claim.id, check, inst, conf, step, s.relation, ctx.tol, ctx.profile.shrink_trials
+            subject, inst, conf, step, s.relation, ctx.profile.shrink_trials
         )
         how = f"shrunk: {changed} entries simplified" if changed else "as found"
     return counterexample_record(inst, conf, minimised=how)
@@ -100,11 +101,12 @@ class NumericChecker:
 
     def run(self, claim: Claim, check: NumericCheck, ctx: Context) -> Outcome:
         end_relation = "prop" if check.is_property else compose(check.relations)
+        subject = CheckContext(claim.id, check, ctx.tol)  # remembers high precision's answers
 
         def certified(inst: Instance) -> bool | None:
             """Whether high precision certifies a violation of the end relation (None: it cannot tell)."""
             try:
-                return reverify(claim.id, check, inst, None, end_relation, ctx.tol).confirmed
+                return subject.reverify(inst, None, end_relation).confirmed
             except CheckError:
                 return None
 
@@ -120,12 +122,10 @@ class NumericChecker:
             return any(certified(c.instance) for c in end.pool.settling_order()[:SWEEP_CONFIRMATIONS])
 
         out = search_numeric(
-            claim.id,
-            check,
+            subject,
             ctx.profile,
             ctx.rng,
             ctx.seed,
-            ctx.tol,
             verify=verify,
             refuted_by_sweep=refuted_by_sweep,
             sweep_runner=ctx.sweep_runner,
@@ -153,10 +153,10 @@ class NumericChecker:
                     res.status = "measured"
                     res.detail = f"max relative deviation {st.max_deviation:.3g}"
                 elif st.pool:
-                    s = settle(claim.id, check, st.pool, i, st.relation, ctx.tol, ctx.budget)
+                    s = settle(subject, st.pool, i, st.relation, ctx.budget)
                     res.settlement = s.as_evidence()
                     if s.confirmed is not None and s.confirmation is not None:
-                        cx = step_cex[i] = _certified(claim, check, s, i, ctx, None)
+                        cx = step_cex[i] = _certified(subject, s, i, ctx, None)
                         res.status = "broken"
                         res.violations = st.violations
                         # the shrunk counterexample's sides: the ones proof.counterexample holds
@@ -200,12 +200,12 @@ class NumericChecker:
             return outcome
         settled: list = []
         if end.pool or shrunk is not None:
-            s = settle(claim.id, check, end.pool, None, end.relation, ctx.tol, ctx.budget, first=shrunk)
+            s = settle(subject, end.pool, None, end.relation, ctx.budget, first=shrunk)
             ev.settlement = s.as_evidence()
             if s.refuted:
                 ev.violations = end.violations
                 ev.violation_rate = end.violations / max(end.checked, 1)
-                ev.counterexample = _certified(claim, check, s, None, ctx, shrunk)
+                ev.counterexample = _certified(subject, s, None, ctx, shrunk)
                 ev.tightness = None  # lhs/rhs over the instances that hold measures no slack of a false claim
                 outcome.verdict = Verdict.REFUTED
                 return outcome

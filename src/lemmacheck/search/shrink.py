@@ -16,12 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import CheckError
-from ..model.claim import NumericCheck
-from ..model.tolerance import Tolerance
-from ..settling.highprec import Confirmation, reverify
+from ..settling.highprec import Confirmation
 from ..xp import numpy_xp
 from .candidates import Instance
-from .violations import _apply_where, evaluate_chain, violated
+from .context import CheckContext
+from .draw import apply_where
+from .relations import evaluate_chain, violated
 
 __all__ = ["shrink_counterexample", "simple_values"]
 
@@ -49,10 +49,11 @@ def simple_values(v: float) -> list[float]:
     return uniq
 
 
-def _violates(claim_id, check, inst: Instance, step, relation, tol) -> bool:
+def _violates(ctx: CheckContext, inst: Instance, step, relation) -> bool:
+    claim_id, check = ctx.claim_id, ctx.check
     try:
         if check.where is not None:
-            _, n = _apply_where(claim_id, check, inst.inputs, inst.dims)
+            _, n = apply_where(claim_id, check, inst.inputs, inst.dims)
             if n == 0:
                 return False
         chain = evaluate_chain(claim_id, check, numpy_xp, inst.inputs, inst.dims, 1)
@@ -61,7 +62,7 @@ def _violates(claim_id, check, inst: Instance, step, relation, tol) -> bool:
     if check.is_property:
         return not bool(np.asarray(chain[0])[0])
     a, b = (chain[0], chain[-1]) if step is None else (chain[step - 1], chain[step])
-    return bool(violated(a, b, relation, tol)[0])
+    return bool(violated(a, b, relation, ctx.tol)[0])
 
 
 def _in_domain(spec, x: float) -> bool:
@@ -71,7 +72,7 @@ def _in_domain(spec, x: float) -> bool:
     return low is None or high is None or low <= x <= high
 
 
-def _simplified(claim_id, check, best: Instance, name, spec, step, relation, tol, budget: list) -> tuple:
+def _simplified(ctx: CheckContext, best: Instance, name, spec, step, relation, budget: list) -> tuple:
     """One input's entries moved to simple values, one at a time, each kept while the relation still
     fails in float64.  An input drawn through a transform is simplified in its untransformed values (the
     transform then gives the structure: a symmetric matrix of halves).  Returns (inputs, raw, moved)."""
@@ -96,7 +97,7 @@ def _simplified(claim_id, check, best: Instance, name, spec, step, relation, tol
             budget[0] -= 1
             work[idx] = x
             place(work)
-            if _violates(claim_id, check, Instance(best.dims, inputs, raw), step, relation, tol):
+            if _violates(ctx, Instance(best.dims, inputs, raw), step, relation):
                 moved += 1
                 break
             work[idx] = original
@@ -105,32 +106,25 @@ def _simplified(claim_id, check, best: Instance, name, spec, step, relation, tol
 
 
 def shrink_counterexample(
-    claim_id: str,
-    check: NumericCheck,
-    inst: Instance,
-    conf: Confirmation,
-    step: int | None,
-    relation: str,
-    tol: Tolerance,
-    trials: int,
+    ctx: CheckContext, inst: Instance, conf: Confirmation, step: int | None, relation: str, trials: int
 ) -> tuple[Instance, Confirmation, int]:
     """The simplest certified variant of ``inst`` found within ``trials`` evaluations; and how many entries
     changed."""
     budget = [trials]
     best, best_conf, changed = inst, conf, 0
-    for name, spec in check.inputs.items():
+    for name, spec in ctx.check.inputs.items():
         if budget[0] <= 0:
             break
         if spec.transform is not None and name not in best.raw:
             continue  # structured, with no untransformed values to shrink in: it stays as it is
         if spec.transform is None and np.asarray(best.inputs[name]).dtype.kind != "f":
             continue
-        inputs, raw, moved = _simplified(claim_id, check, best, name, spec, step, relation, tol, budget)
+        inputs, raw, moved = _simplified(ctx, best, name, spec, step, relation, budget)
         if not moved:
             continue
         trial = Instance(dict(best.dims), inputs, raw)
         try:
-            c = reverify(claim_id, check, trial, step, relation, tol)
+            c = ctx.reverify(trial, step, relation)
         except CheckError:
             continue
         if c.confirmed:
