@@ -20,7 +20,7 @@ from ..settling.highprec import Confirmation
 from ..xp import numpy_xp
 from .candidates import Instance
 from .context import CheckContext
-from .draw import apply_where
+from .draw import apply_where, where_mask
 from .relations import evaluate_chain, violated
 
 __all__ = ["shrink_counterexample", "simple_values"]
@@ -72,37 +72,93 @@ def _in_domain(spec, x: float) -> bool:
     return low is None or high is None or low <= x <= high
 
 
+def _violating_rows(ctx: CheckContext, batch: dict, dims, k: int, step, relation) -> np.ndarray | None:
+    """Which of ``k`` instances still violate the relation in float64 (outside ``where``: not); None when
+    the batch cannot be evaluated as one (an instance the check rejects)."""
+    claim_id, check = ctx.claim_id, ctx.check
+    out = np.zeros(k, dtype=bool)
+    try:
+        mask = where_mask(claim_id, check, batch, dims)
+        rows = np.arange(k) if mask is None else np.flatnonzero(mask)
+        if rows.size == 0:
+            return out
+        sub = {key: v[rows] for key, v in batch.items()}
+        chain = evaluate_chain(claim_id, check, numpy_xp, sub, dims, rows.size)
+    except CheckError:
+        return None
+    if check.is_property:
+        out[rows] = ~np.asarray(chain[0], dtype=bool)
+    else:
+        a, b = (chain[0], chain[-1]) if step is None else (chain[step - 1], chain[step])
+        out[rows] = np.asarray(violated(a, b, relation, ctx.tol), dtype=bool)
+    return out
+
+
+class _Entries:
+    """One input of an instance being simplified entry by entry (an input drawn through a transform in
+    its untransformed values: the transform then gives the structure, a symmetric matrix of halves)."""
+
+    def __init__(self, best: Instance, name: str, spec):
+        self.best, self.name, self.spec = best, name, spec
+        self.structured = spec.transform is not None
+        self.work = np.asarray(best.raw[name] if self.structured else best.inputs[name]).copy()
+        self.inputs, self.raw = dict(best.inputs), dict(best.raw)
+
+    def place(self, values: np.ndarray, inputs: dict, raw: dict) -> None:
+        if self.structured:
+            raw[self.name] = values.copy()
+            inputs[self.name] = np.asarray(self.spec.finish(raw[self.name]))
+        else:
+            inputs[self.name] = values.copy()
+
+    def with_values(self, idx: tuple, values: list[float]) -> dict:
+        """The instance once for each of ``values`` at entry ``idx``, as one batch."""
+        k = len(values)
+        trial = np.repeat(self.work, k, axis=0)
+        for j, x in enumerate(values):
+            trial[(j, *idx[1:])] = x
+        batch = {key: np.repeat(np.asarray(v), k, axis=0) for key, v in self.inputs.items()}
+        self.place(trial, batch, {key: np.repeat(v, k, axis=0) for key, v in self.raw.items()})
+        return batch
+
+    def violates_with(self, ctx: CheckContext, idx: tuple, x: float, step, relation) -> bool:
+        original = self.work[idx]
+        self.work[idx] = x
+        inputs, raw = dict(self.inputs), dict(self.raw)
+        self.place(self.work, inputs, raw)
+        self.work[idx] = original
+        return _violates(ctx, Instance(self.best.dims, inputs, raw), step, relation)
+
+
+def _first_violating(ctx: CheckContext, entries: _Entries, idx: tuple, values: list, step, relation) -> int:
+    """The position of the first of ``values`` that, at entry ``idx``, still violates (-1: none): every
+    value in one batch, as the check's cost is mostly per call; one by one where the batch fails."""
+    batch = entries.with_values(idx, values)
+    bad = _violating_rows(ctx, batch, entries.best.dims, len(values), step, relation)
+    if bad is None:
+        bad = np.array([entries.violates_with(ctx, idx, x, step, relation) for x in values], dtype=bool)
+    hits = np.flatnonzero(bad)
+    return int(hits[0]) if hits.size else -1
+
+
 def _simplified(ctx: CheckContext, best: Instance, name, spec, step, relation, budget: list) -> tuple:
     """One input's entries moved to simple values, one at a time, each kept while the relation still
-    fails in float64.  An input drawn through a transform is simplified in its untransformed values (the
-    transform then gives the structure: a symmetric matrix of halves).  Returns (inputs, raw, moved)."""
-    structured = spec.transform is not None
-    work = np.asarray(best.raw[name] if structured else best.inputs[name]).copy()
-    inputs, raw, moved = dict(best.inputs), dict(best.raw), 0
-
-    def place(values) -> None:
-        if structured:
-            raw[name] = values.copy()
-            inputs[name] = np.asarray(spec.finish(raw[name]))
-        else:
-            inputs[name] = values.copy()
-
-    for idx in np.ndindex(work.shape):
+    fails in float64 (the first such value, simplest first; each value tried costs one trial of the
+    budget).  Returns (inputs, raw, moved)."""
+    entries, moved = _Entries(best, name, spec), 0
+    for idx in np.ndindex(entries.work.shape):
         if budget[0] <= 0:
             break
-        original = work[idx]
-        for x in simple_values(float(original)):
-            if not _in_domain(spec, x):
-                continue
-            budget[0] -= 1
-            work[idx] = x
-            place(work)
-            if _violates(ctx, Instance(best.dims, inputs, raw), step, relation):
-                moved += 1
-                break
-            work[idx] = original
-        place(work)
-    return inputs, raw, moved
+        values = [x for x in simple_values(float(entries.work[idx])) if _in_domain(spec, x)]
+        if not values:
+            continue
+        first = _first_violating(ctx, entries, idx, values, step, relation)
+        budget[0] -= len(values) if first < 0 else first + 1
+        if first >= 0:
+            entries.work[idx] = values[first]
+            moved += 1
+    entries.place(entries.work, entries.inputs, entries.raw)
+    return entries.inputs, entries.raw, moved
 
 
 def shrink_counterexample(
