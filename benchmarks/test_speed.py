@@ -17,8 +17,11 @@ from lemmacheck.model.tolerance import REVERIFY_DPS, tolerance_for
 from lemmacheck.model.verdict import Verdict
 from lemmacheck.project.discovery import discover
 from lemmacheck.run.engine import run_claim
+from lemmacheck.search.adversarial import hypothesis_search
+from lemmacheck.search.context import CheckContext
 from lemmacheck.search.profile import QUICK
-from lemmacheck.search.violations import _hypothesis, _Tracker, evaluate_chain
+from lemmacheck.search.relations import evaluate_chain
+from lemmacheck.search.tracker import Tracker
 from lemmacheck.xp import numpy_xp
 
 discover()
@@ -50,8 +53,8 @@ def test_holder_hypothesis_examples_per_second(benchmark, n):
     profile = dataclasses.replace(QUICK, hypothesis_examples=EXAMPLES)
 
     def search():
-        tracker = _Tracker("schatten.holder", check, tolerance_for())
-        return _hypothesis("schatten.holder", check, tracker, profile, seed=0, verify=None)
+        tracker = Tracker(CheckContext("schatten.holder", check, tolerance_for()))
+        return hypothesis_search(tracker, profile, seed=0, verify=None)
 
     examples = benchmark.pedantic(search, rounds=3, iterations=1)
     assert examples > 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -52,8 +53,8 @@ _META_KEYS = (
 
 
 def caller_module(depth: int = 2) -> str:
-    frame = inspect.stack()[depth]
-    return frame.frame.f_globals.get("__name__", "?")
+    # sys._getframe, not inspect.stack(): the latter reads every frame's source file (0.1-0.5 s a call)
+    return sys._getframe(depth).f_globals.get("__name__", "?")
 
 
 def declaration_failed(claim_id: Any, module: str, exc: Exception) -> None:

@@ -19,9 +19,10 @@ from ..model import links
 from ..model.claim import Claim, NumericCheck
 from ..model.tolerance import tolerance_for
 from ..model.verdict import ProofStatus, Verdict
+from ..search.context import CheckContext
 from ..search.examples import remember
 from ..search.profile import Profile, claim_seed
-from ..search.violations import SweepChunk, SweepPart, SweepRunner, sweep_chunk
+from ..search.sweep import SweepChunk, SweepPart, SweepRunner, sweep_chunk
 from ..settling.settle import Budget
 from .results import ClaimResult, Proof, record_to_json
 
@@ -63,13 +64,8 @@ def run_sweep_chunk(claim: Claim, profile: Profile, chunk: SweepChunk) -> SweepP
     if not isinstance(claim.check, NumericCheck):
         raise LemmacheckError(f"claim {claim.id!r} has no numeric check to sweep")
     with _float_warnings_ignored():
-        return sweep_chunk(
-            claim.id,
-            claim.check,
-            claim_seed(profile.seed, claim.id),
-            tolerance_for(override=claim.tol),
-            chunk,
-        )
+        ctx = CheckContext(claim.id, claim.check, tolerance_for(override=claim.tol))
+        return sweep_chunk(ctx, claim_seed(profile.seed, claim.id), chunk)
 
 
 def _proof(claim: Claim, outcome: Outcome) -> Proof:

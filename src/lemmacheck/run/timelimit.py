@@ -27,11 +27,11 @@ class ClaimTimeout(BaseException):
 
 
 _PHASES = {
-    "_sweep": "the random sweep",
+    "run_sweep": "the random sweep",
     "sweep_chunk": "the random sweep",
-    "_hypothesis": "the Hypothesis search",
-    "_refine": "local refinement",
-    "_explicit_examples": "the pinned examples",
+    "hypothesis_search": "the Hypothesis search",
+    "refine": "local refinement",
+    "explicit_examples": "the pinned examples",
     "_confirm_first": "high-precision re-verification",
     "reverify": "high-precision re-verification",
     "check_derivation": "the SymPy derivation",

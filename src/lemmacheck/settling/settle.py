@@ -12,10 +12,10 @@ from __future__ import annotations
 import dataclasses
 
 from ..errors import CheckError
-from ..model.claim import NumericCheck
-from ..model.tolerance import SETTLE_PER_DIMS, SIGNIFICANCE, Tolerance
+from ..model.tolerance import SETTLE_PER_DIMS, SIGNIFICANCE
 from ..search.candidates import Candidate, CandidatePool, dims_key
-from .highprec import Confirmation, reverify
+from ..search.context import CheckContext
+from .highprec import Confirmation
 
 __all__ = ["Budget", "Settlement", "settle"]
 
@@ -82,26 +82,16 @@ class Settlement:
 
 
 def settle(
-    claim_id: str,
-    check: NumericCheck,
+    ctx: CheckContext,
     pool: CandidatePool,
     step: int | None,
     relation: str,
-    tol: Tolerance,
     budget: Budget,
     *,
     first: Candidate | None = None,
 ) -> Settlement:
     """Settle the pool of one relation (``step`` 1-based, ``None`` for end to end)."""
-    out = Settlement(relation=relation, candidates=pool.total, significant=pool.significant_total)
-    for key, rec in pool.by_dims.items():
-        out.per_dims[key] = {
-            "candidates": rec.count,
-            "significant": rec.significant,
-            "max_gap": rec.max_gap,
-            "tried": 0,
-            "rejected": 0,
-        }
+    out = _opened(pool, relation)
     order = pool.settling_order()
     if first is not None:
         order = [first] + [c for c in order if c is not first]
@@ -118,39 +108,69 @@ def settle(
                 f"with {len(order) - out.tried} candidates left"
             )
             break
-        budget.spent += 1
-        out.tried += 1
-        rec = out.per_dims.setdefault(
-            dims_key(cand.instance.dims),
-            {"candidates": 0, "significant": 0, "max_gap": cand.gap, "tried": 0, "rejected": 0},
-        )
-        rec["tried"] += 1
-        try:
-            conf = reverify(claim_id, check, cand.instance, step, relation, tol)
-        except CheckError as exc:
-            out.failed += 1
-            out.reason = f"high precision could not evaluate a candidate: {exc}"
-            continue
-        if conf.confirmed:
-            out.confirmed, out.confirmation = cand, conf
-            _prefer_smaller(claim_id, check, order, step, relation, tol, budget, out)
+        if _settle_one(ctx, cand, step, relation, budget, out):
+            _prefer_smaller(ctx, order, step, relation, budget, out)
             break
-        if conf.undecided:
-            out.failed += 1
-            out.reason = (
-                f"a candidate's violation did not converge up to {conf.dps} digits "
-                f"(lhs={conf.lhs}, rhs={conf.rhs}, violation {conf.difference})"
-            )
-            continue
-        out.rejected += 1
-        rec["rejected"] += 1
-        if conf.ratio is not None:
-            out.settled_max_ratio = max(out.settled_max_ratio or conf.ratio, conf.ratio)
-            out.settled_ratios.append((conf.ratio, cand, conf))
     return out
 
 
-def _prefer_smaller(claim_id, check, order, step, relation, tol, budget: Budget, out: Settlement) -> None:
+def _opened(pool: CandidatePool, relation: str) -> Settlement:
+    """The record of a pool before any candidate is tried: its counts, per dims combination too."""
+    out = Settlement(relation=relation, candidates=pool.total, significant=pool.significant_total)
+    for key, rec in pool.by_dims.items():
+        out.per_dims[key] = {
+            "candidates": rec.count,
+            "significant": rec.significant,
+            "max_gap": rec.max_gap,
+            "tried": 0,
+            "rejected": 0,
+        }
+    return out
+
+
+def _settle_one(
+    ctx: CheckContext, cand: Candidate, step: int | None, relation: str, budget: Budget, out: Settlement
+) -> bool:
+    """Settle one candidate into ``out``; whether it is confirmed."""
+    budget.spent += 1
+    out.tried += 1
+    rec = out.per_dims.setdefault(
+        dims_key(cand.instance.dims),
+        {"candidates": 0, "significant": 0, "max_gap": cand.gap, "tried": 0, "rejected": 0},
+    )
+    rec["tried"] += 1
+    try:
+        conf = ctx.reverify(cand.instance, step, relation)
+    except CheckError as exc:
+        out.failed += 1
+        out.reason = f"high precision could not evaluate a candidate: {exc}"
+        return False
+    if conf.confirmed:
+        out.confirmed, out.confirmation = cand, conf
+        return True
+    if conf.undecided:
+        out.failed += 1
+        out.reason = (
+            f"a candidate's violation did not converge up to {conf.dps} digits "
+            f"(lhs={conf.lhs}, rhs={conf.rhs}, violation {conf.difference})"
+        )
+        return False
+    out.rejected += 1
+    rec["rejected"] += 1
+    if conf.ratio is not None:
+        out.settled_max_ratio = max(out.settled_max_ratio or conf.ratio, conf.ratio)
+        out.settled_ratios.append((conf.ratio, cand, conf))
+    return False
+
+
+def _prefer_smaller(
+    ctx: CheckContext,
+    order: list[Candidate],
+    step: int | None,
+    relation: str,
+    budget: Budget,
+    out: Settlement,
+) -> None:
     """A counterexample is reported at the smallest dims certified: try the candidates of smaller ones."""
     assert out.confirmed is not None
     smaller = sorted(
@@ -163,7 +183,7 @@ def _prefer_smaller(claim_id, check, order, step, relation, tol, budget: Budget,
         budget.spent += 1
         out.tried += 1
         try:
-            conf = reverify(claim_id, check, cand.instance, step, relation, tol)
+            conf = ctx.reverify(cand.instance, step, relation)
         except CheckError:
             continue
         if conf.confirmed:

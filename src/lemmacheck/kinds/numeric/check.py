@@ -20,10 +20,11 @@ from ...model.tolerance import REVERIFY_DPS
 from ...model.verdict import Verdict
 from ...run.results import StepResult, jsonable
 from ...search.candidates import Candidate, Instance
+from ...search.context import CheckContext
 from ...search.shrink import shrink_counterexample
 from ...search.tightness import tightness_evidence
 from ...search.violations import StepStats, SweepOutcome, compose, dims_combinations, search_numeric
-from ...settling.highprec import Confirmation, certified_by, reverify
+from ...settling.highprec import Confirmation, certified_by
 from ...settling.settle import Settlement, settle
 from ..base import Context, MutationTargets, Outcome, register
 from .schema import EVIDENCE_SCHEMA
@@ -80,7 +81,7 @@ def _finite(x: float | None) -> float | None:
 
 
 def _certified(
-    claim: Claim, check: NumericCheck, s: Settlement, step: int | None, ctx: Context, shrunk: Candidate | None
+    subject: CheckContext, s: Settlement, step: int | None, ctx: Context, shrunk: Candidate | None
 ) -> dict:
     """The counterexample to report: Hypothesis's shrunk example when it is the one confirmed, else the
     confirmed instance simplified by the shrinker (re-certified at every pass)."""
@@ -89,7 +90,7 @@ def _certified(
     how = "Hypothesis's shrunk example"
     if s.confirmed is not shrunk:
         inst, conf, changed = shrink_counterexample(
-            claim.id, check, inst, conf, step, s.relation, ctx.tol, ctx.profile.shrink_trials
+            subject, inst, conf, step, s.relation, ctx.profile.shrink_trials
         )
         how = f"shrunk: {changed} entries simplified" if changed else "as found"
     return counterexample_record(inst, conf, minimised=how)
@@ -106,11 +107,12 @@ class NumericChecker:
     evidence_schema: ClassVar[dict] = EVIDENCE_SCHEMA
 
     def run(self, claim: Claim, check: NumericCheck, ctx: Context) -> Outcome:
-        out = _search(claim, check, ctx)
+        subject = CheckContext(claim.id, check, ctx.tol)  # remembers high precision's answers
+        out = _search(subject, ctx)
         shrunk = None
         if out.shrunk is not None:
             shrunk = Candidate(out.shrunk, math.inf, math.inf, math.nan)
-        steps, step_cex, first_broken = _chain_steps(claim, check, out.steps, ctx)
+        steps, step_cex, first_broken = _chain_steps(subject, out.steps, ctx)
         end = out.end
         ev = _end_evidence(check, out, ctx)
         outcome = Outcome(Verdict.HOLDS, ev, steps, first_broken, step_cex)
@@ -122,12 +124,12 @@ class NumericChecker:
             return outcome
         settled: list = []
         if end.pool or shrunk is not None:
-            s = settle(claim.id, check, end.pool, None, end.relation, ctx.tol, ctx.budget, first=shrunk)
+            s = settle(subject, end.pool, None, end.relation, ctx.budget, first=shrunk)
             ev.settlement = s.as_evidence()
             if s.refuted:
                 ev.violations = end.violations
                 ev.violation_rate = end.violations / max(end.checked, 1)
-                ev.counterexample = _certified(claim, check, s, None, ctx, shrunk)
+                ev.counterexample = _certified(subject, s, None, ctx, shrunk)
                 ev.tightness = None  # lhs/rhs over the instances that hold measures no slack of a false claim
                 outcome.verdict = Verdict.REFUTED
                 return outcome
@@ -153,14 +155,15 @@ class NumericChecker:
         )
 
 
-def _search(claim: Claim, check: NumericCheck, ctx: Context) -> SweepOutcome:
+def _search(subject: CheckContext, ctx: Context) -> SweepOutcome:
     """The float64 sweep and Hypothesis's search, which shrinks a violation high precision certifies."""
+    check = subject.check
     end_relation = "prop" if check.is_property else compose(check.relations)
 
     def certified(inst: Instance) -> bool | None:
         """Whether high precision certifies a violation of the end relation (None: it cannot tell)."""
         try:
-            return reverify(claim.id, check, inst, None, end_relation, ctx.tol).confirmed
+            return subject.reverify(inst, None, end_relation).confirmed
         except CheckError:
             return None
 
@@ -176,12 +179,10 @@ def _search(claim: Claim, check: NumericCheck, ctx: Context) -> SweepOutcome:
         return any(certified(c.instance) for c in end.pool.settling_order()[:SWEEP_CONFIRMATIONS])
 
     return search_numeric(
-        claim.id,
-        check,
+        subject,
         ctx.profile,
         ctx.rng,
         ctx.seed,
-        ctx.tol,
         verify=verify,
         refuted_by_sweep=refuted_by_sweep,
         sweep_runner=ctx.sweep_runner,
@@ -189,10 +190,11 @@ def _search(claim: Claim, check: NumericCheck, ctx: Context) -> SweepOutcome:
 
 
 def _chain_steps(
-    claim: Claim, check: NumericCheck, stats: list[StepStats], ctx: Context
+    subject: CheckContext, stats: list[StepStats], ctx: Context
 ) -> tuple[list[StepResult], dict[int, dict], int | None]:
     """Each link of a chain of two or more, settled like the chain: its results, the certified
     counterexamples of broken links by step, and the first broken step."""
+    check = subject.check
     steps: list[StepResult] = []
     step_cex: dict[int, dict] = {}
     first_broken = None
@@ -214,10 +216,10 @@ def _chain_steps(
             res.status = "measured"
             res.detail = f"max relative deviation {st.max_deviation:.3g}"
         elif st.pool:
-            s = settle(claim.id, check, st.pool, i, st.relation, ctx.tol, ctx.budget)
+            s = settle(subject, st.pool, i, st.relation, ctx.budget)
             res.settlement = s.as_evidence()
             if s.confirmed is not None and s.confirmation is not None:
-                step_cex[i] = _certified(claim, check, s, i, ctx, None)
+                step_cex[i] = _certified(subject, s, i, ctx, None)
                 first_broken = first_broken or i
             _judge_step(res, st, s, step_cex.get(i))
         steps.append(res)

@@ -1,0 +1,157 @@
+"""Adversarial search with Hypothesis: ``target()`` steers towards the largest normalised violation of the
+end-to-end relation, and a violation rounding cannot explain is shrunk to the smallest dims and simplest
+values.  Its draws depend on the claim and its seed only (:mod:`.reproducible`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+
+from ..errors import CheckError
+from ..model.inputs import resolve_shape
+from ..model.tolerance import SIGNIFICANCE
+from ..xp import numpy_xp
+from .candidates import Instance
+from .draw import apply_where, dims_combinations
+from .profile import Profile
+from .relations import evaluate_chain
+from .reproducible import pinned_hypothesis_constants
+from .tracker import Tracker
+
+__all__ = ["HYPOTHESIS_VERIFICATIONS", "hypothesis_search"]
+
+#: significant violations the adversarial search has certified in high precision before it stops on one
+HYPOTHESIS_VERIFICATIONS = 8
+
+
+def _key_of(dims, inputs) -> bytes:
+    return repr(sorted(dims.items())).encode() + b"".join(
+        np.ascontiguousarray(v).tobytes() for v in inputs.values()
+    )
+
+
+class _Search:
+    """The state of one adversarial search: its count, the verifications asked, the shrinking phase."""
+
+    def __init__(self, tracker: Tracker, profile: Profile, verify: Callable[[Instance], bool] | None):
+        self.tracker, self.profile, self.verify = tracker, profile, verify
+        self.check = tracker.check
+        self.count = 0
+        self.errors: list[BaseException] = []
+        self.verified: dict[bytes, bool] = {}
+        self.shrinking = False
+        self.shrink_calls = 0
+        self.failing: set[bytes] = set()
+
+    def certified(self, inst: Instance) -> bool:
+        """Whether high precision certifies ``inst`` (remembered, so a replay sees the same answer); past
+        HYPOTHESIS_VERIFICATIONS answers the significance estimate alone decides."""
+        if self.verify is None:
+            return True
+        key = _key_of(inst.dims, inst.inputs)
+        if key not in self.verified:
+            if len(self.verified) >= HYPOTHESIS_VERIFICATIONS:
+                return True
+            self.verified[key] = self.verify(inst)
+        return self.verified[key]
+
+    def instances(self):
+        """The strategy: a dims combination, then every input at it.  An input drawn through a transform
+        is drawn untransformed (the same choices as its strategy, which only maps them): Hypothesis
+        shrinks it in those coordinates, and refinement moves them."""
+        combos = dims_combinations(self.check.dims)
+
+        @st.composite
+        def instances(draw):
+            dims = combos[draw(st.integers(0, len(combos) - 1))]
+            inputs, raw = {}, {}
+            for k, spec in self.check.inputs.items():
+                if spec.transform is None:
+                    inputs[k] = draw(spec.strategy(dims))
+                else:
+                    shape = resolve_shape(spec.shape, dims)
+                    raw[k] = draw(spec.raw_strategy(shape).map(lambda a: np.asarray(a)[None]))
+                    inputs[k] = spec.finish(raw[k])
+            return dims, inputs, raw
+
+        return instances()
+
+    def examine(self, inst) -> None:
+        """One Hypothesis example: evaluated and counted; an AssertionError for a certified violation."""
+        dims, inputs, raw = inst
+        tracker, claim_id = self.tracker, self.tracker.claim_id
+        if self.shrinking:
+            # Shrinking is capped by a number of calls (not a time, so the shrunk example replays): past
+            # it, an input not already seen failing passes without evaluation and the shrinker stops.
+            self.shrink_calls += 1
+            if self.shrink_calls > self.profile.shrink_calls and _key_of(dims, inputs) not in self.failing:
+                return
+        if self.check.where is not None:
+            inputs, n = apply_where(claim_id, self.check, inputs, dims)
+            if n == 0:
+                return
+        self.count += 1
+        try:
+            chain = evaluate_chain(claim_id, self.check, numpy_xp, inputs, dims, 1)
+        except CheckError as exc:
+            self.errors.append(exc)
+            raise
+        g = float(tracker.add(chain, inputs, dims, pool=not self.shrinking, raw=raw)[0])
+        if math.isfinite(g):
+            target(g, label="normalised violation of the end-to-end relation")
+        violation = g > 0 or (tracker.end.relation in ("<", ">") and g >= 0)
+        # Only a violation rounding cannot explain stops the search and is shrunk; rounding-level ones are
+        # recorded (and settled later) while the search goes on looking for a genuine one.
+        if violation and float(tracker.end_significance[0]) > SIGNIFICANCE:
+            found = Instance(dict(dims), {k: np.asarray(v).copy() for k, v in inputs.items()}, dict(raw))
+            if self.certified(found):
+                tracker.last_failure = found
+                self.shrinking = True
+                self.failing.add(_key_of(dims, inputs))
+                raise AssertionError(f"violation, normalised gap {g:.3g}")
+
+
+def hypothesis_search(
+    tracker: Tracker, profile: Profile, seed: int, verify: Callable[[Instance], bool] | None
+) -> int:
+    """Adversarial search: ``target()`` steers towards the largest normalised gap; failures shrink.
+
+    A significant violation stops the search (and is shrunk) only once ``verify`` certifies it in high
+    precision (answers are cached per instance, so Hypothesis sees the same outcome on a replay); one
+    that high precision rejects stays a candidate and the search goes on.  After
+    ``HYPOTHESIS_VERIFICATIONS`` answers the significance estimate alone decides.  Returns the examples
+    evaluated.
+    """
+    state = _Search(tracker, profile, verify)
+
+    @settings(
+        max_examples=profile.hypothesis_examples,
+        database=None,
+        deadline=None,
+        verbosity=Verbosity.quiet,
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+        phases=(Phase.generate, Phase.target, Phase.shrink),
+    )
+    @hypothesis_seed(seed)
+    @given(state.instances())
+    def search(inst):
+        state.examine(inst)
+
+    try:
+        with pinned_hypothesis_constants():  # the draws depend on the claim and its seed only
+            search()
+    except AssertionError:
+        pass  # Hypothesis replays its shrunk example last, so tracker.last_failure is the minimal one
+    except CheckError:
+        raise
+    except Exception:
+        if state.errors:
+            raise state.errors[-1] from None
+        raise
+    return state.count

@@ -1,0 +1,55 @@
+"""What a numeric claim's search and settling share: the claim, its check and its tolerance (one object
+instead of three loose arguments through every function), and the high-precision answers given so far.
+
+The same candidate is asked about more than once in a claim: the sweep's strongest before the
+adversarial search, Hypothesis's significant failures, then the settling of the pools they joined.  The
+answer is a function of the instance, the step and the relation (:func:`lemmacheck.settling.highprec.reverify`
+reads nothing else), so it is computed once and remembered for the claim.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ..errors import CheckError
+from ..model.claim import NumericCheck
+from ..model.tolerance import Tolerance
+from ..settling.highprec import Confirmation, reverify
+from .candidates import Instance
+
+__all__ = ["CheckContext", "instance_key"]
+
+
+def instance_key(inst: Instance) -> tuple:
+    """What identifies an instance to high precision: its dims and its inputs, bit for bit."""
+    inputs = tuple(
+        (name, a.dtype.str, a.shape, a.tobytes())
+        for name, a in ((k, np.ascontiguousarray(v)) for k, v in inst.inputs.items())
+    )
+    return repr(sorted(inst.dims.items())), inputs
+
+
+@dataclasses.dataclass
+class CheckContext:
+    """One numeric claim being checked: its id, its check and its tolerance."""
+
+    claim_id: str
+    check: NumericCheck
+    tol: Tolerance
+    _answers: dict = dataclasses.field(default_factory=dict, repr=False)
+
+    def reverify(self, inst: Instance, step: int | None, relation: str) -> Confirmation:
+        """:func:`~lemmacheck.settling.highprec.reverify` of ``inst``, remembered for this claim (an
+        instance high precision cannot evaluate raises the same CheckError every time it is asked)."""
+        key = (instance_key(inst), step, relation)
+        if key not in self._answers:
+            try:
+                self._answers[key] = reverify(self.claim_id, self.check, inst, step, relation, self.tol)
+            except CheckError as exc:
+                self._answers[key] = exc
+        answer = self._answers[key]
+        if isinstance(answer, CheckError):
+            raise answer
+        return answer

@@ -1,0 +1,127 @@
+"""A relation between the two sides of a step, in float64: how far it is from failing, and the chain a
+check returns (evaluated and validated).
+
+Every measure is relative to ``|lhs| + |rhs|`` (:mod:`lemmacheck.model.tolerance`), so it reads the same at
+every magnitude.  :func:`perturbed` moves an instance by a few ulps, which is how the search measures a
+candidate's rounding sensitivity.
+"""
+
+from __future__ import annotations
+
+import warnings
+import zlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import CheckError
+from ..model.claim import NumericCheck
+from ..model.inputs import call_with_inputs
+from ..model.returns import validated_chain
+from ..model.tolerance import NOISE_ULPS, Tolerance, slack
+
+__all__ = ["evaluate_chain", "gap", "violated", "excess", "ratio", "compose", "take", "perturbed"]
+
+
+def evaluate_chain(
+    claim_id: str, check: NumericCheck, xp, inputs: Mapping[str, Any], dims: Mapping[str, Any], batch: int
+) -> list:
+    """Run the check and validate what it returns: a chain of k+1 arrays of shape (batch,)."""
+    try:
+        # Floating-point warnings are not the verdict's business: non-finite results are caught below,
+        # the same way under pytest's warnings-as-errors as on the command line.
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            out = call_with_inputs(check.fn, xp, inputs, dims)
+    except CheckError:
+        raise
+    except Exception as exc:  # the check itself broke: name the claim, the dims and the cause
+        raise CheckError(claim_id, f"the check raised {type(exc).__name__}: {exc} (dims {dims})") from exc
+    return validated_chain(claim_id, check, out, inputs, dims, batch)
+
+
+def gap(a, b, relation: str, tol: Tolerance):
+    """How far ``a R b`` is from failing, normalised by ``|a| + |b|``: > 0 means violated beyond the slack.
+
+    Purely relative (see :mod:`lemmacheck.model.tolerance`), so it reads the same at every magnitude.  Two
+    exact zeros satisfy ``=``, ``<=`` and ``>=`` (gap -inf) and violate ``<`` and ``>`` (gap 0).
+    """
+    with np.errstate(all="ignore"):  # finite inputs (checked before) can still overflow in |a| + |b|
+        return _gap(np.asarray(a, dtype=float), np.asarray(b, dtype=float), relation, tol)
+
+
+def _gap(a, b, relation: str, tol: Tolerance):
+    if relation == "~":  # an approximate step: never a violation
+        return np.full(np.shape(a), -np.inf)
+    strict = relation in ("<", ">")
+    scale = np.abs(a) + np.abs(b)
+    num = excess(a, b, relation, tol)
+    out = np.where(scale > 0, num / np.where(scale > 0, scale, 1.0), np.where(num > 0, np.inf, -np.inf))
+    if strict:
+        out = np.where((scale == 0) & (num >= 0), 0.0, out)
+    return out
+
+
+def violated(a, b, relation: str, tol: Tolerance):
+    g = gap(a, b, relation, tol)
+    return g >= 0 if relation in ("<", ">") else g > 0
+
+
+def excess(a, b, relation: str, tol: Tolerance):
+    """The violation beyond the slack, in the sides' own units (what rounding sensitivity is measured in)."""
+    with np.errstate(all="ignore"):
+        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+        s = slack(a, b, tol)
+        d = {"<=": a - b, "<": a - b, ">=": b - a, ">": b - a}.get(relation)
+        if d is None:
+            d = np.abs(a - b)
+        return d + s if relation in ("<", ">") else d - s
+
+
+def ratio(a, b, relation: str):
+    """Tightness: lhs/rhs for <= (1.0 means attained), rhs/lhs for >=; NaN where undefined."""
+    with np.errstate(all="ignore"):  # a ratio that overflows is +inf, and counts as such
+        if relation in ("<=", "<"):
+            r = np.where(b > 0, a / np.where(b > 0, b, 1.0), np.nan)
+        elif relation in (">=", ">"):
+            r = np.where(a > 0, b / np.where(a > 0, a, 1.0), np.nan)
+        else:
+            r = np.full(np.shape(a), np.nan)
+    return r
+
+
+def compose(relations: Sequence[str]) -> str:
+    """The relation a chain asserts end to end; mixed directions assert nothing checkable."""
+    rel = [r for r in relations if r != "~"]
+    if not rel:
+        return "~"
+    if all(r == "=" for r in rel):
+        return "="
+    if all(r in ("=", "<=", "<") for r in rel):
+        return "<" if "<" in rel else "<="
+    if all(r in ("=", ">=", ">") for r in rel):
+        return ">" if ">" in rel else ">="
+    return "~"
+
+
+def take(inputs: Mapping[str, np.ndarray], j: int) -> dict:
+    return {k: np.asarray(v)[j : j + 1].copy() for k, v in inputs.items()}
+
+
+def perturbed(inputs: Mapping[str, np.ndarray], repeat: int) -> dict:
+    """The inputs with every float entry moved by NOISE_ULPS ulps (relative, random sign).
+
+    The signs are drawn from the inputs' own bytes, so the same instance is always perturbed the same
+    way: a candidate's significance is a function of the candidate (Hypothesis replays it identically).
+    """
+    digest = zlib.crc32(b"".join(np.ascontiguousarray(v).tobytes() for v in inputs.values()))
+    rng = np.random.default_rng([digest, repeat])
+    out = {}
+    for k, v in inputs.items():
+        v = np.asarray(v)
+        if v.dtype.kind == "f":
+            u = rng.choice((-1.0, 1.0), size=v.shape) * (NOISE_ULPS * np.finfo(v.dtype).eps)
+            v = v * (1.0 + u)
+        out[k] = v
+    return out

@@ -1,0 +1,132 @@
+"""The vectorised sweep: every dims combination, drawn in batches that spend the profile's budget.
+
+A check function receives a whole batch of instances (leading batch axis) and returns the chain
+``e0 .. ek`` as arrays of shape ``(batch,)``.  The sweep is cut into chunks (:func:`sweep_plan`), each a
+function of the claim, its seed and its position alone, so chunks may run anywhere (a cluster) and merge
+to the same statistics and candidates.  The instances the claim names, and the counterexamples kept
+from earlier runs, are evaluated before it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ..errors import CheckError
+from ..model.claim import NumericCheck
+from ..xp import numpy_xp
+from .context import CheckContext
+from .draw import dims_combinations, draw_with_raw, where_mask
+from .profile import Profile
+from .relations import evaluate_chain
+from .tracker import SweepPart, Tracker
+
+__all__ = [
+    "CHUNK_INSTANCES",
+    "SweepChunk",
+    "SweepPart",
+    "SweepRunner",
+    "sweep_plan",
+    "sweep_chunk",
+    "run_sweep",
+    "explicit_examples",
+]
+
+
+def explicit_examples(tracker: Tracker) -> None:
+    """Instances the claim names (e.g. a counterexample found once and kept so it always replays)."""
+    from .examples import stored_examples  # counterexamples earlier runs found, replayed at any seed
+
+    claim_id, check = tracker.claim_id, tracker.check
+    stored = stored_examples(claim_id, check)
+    for ex in [*check.examples, *stored]:
+        inputs = {k: np.asarray(v, dtype=float)[None] for k, v in ex["inputs"].items()}
+        try:
+            chain = evaluate_chain(claim_id, check, numpy_xp, inputs, ex["dims"], 1)
+        except CheckError:
+            if ex in stored:  # kept from an earlier version of the claim that it no longer fits
+                continue
+            raise
+        tracker.add(chain, inputs, ex["dims"])
+
+
+#: instances one chunk of a sweep holds at most.  A chunk is the unit of work a cluster receives: a deep
+#: sweep of 10⁷ instances is ~150 tasks, enough to keep many workers busy, and each is ~0.1-1 s of
+#: vectorised work, so a scheduler's ~1 ms per task is noise.
+CHUNK_INSTANCES = 1 << 16
+
+
+@dataclasses.dataclass(frozen=True)
+class SweepChunk:
+    """Consecutive batches of the sweep, which takes ``per_combo`` batches of every dims combination in
+    turn: batch ``i`` belongs to combination ``i // per_combo`` and draws from the generator seeded
+    ``[claim seed, i]``, so a chunk's draws do not depend on which other chunks run, where, or when."""
+
+    first: int  # the sweep's batch index this chunk starts at
+    batches: int
+    batch: int  # instances drawn per batch
+    per_combo: int  # batches per dims combination
+
+    @property
+    def instances(self) -> int:
+        return self.batches * self.batch
+
+
+#: runs a sweep's chunks (anywhere) and returns their parts in the order given
+SweepRunner = Callable[[Sequence[SweepChunk]], Sequence[SweepPart]]
+
+
+def sweep_plan(check: NumericCheck, profile: Profile) -> list[SweepChunk]:
+    """The sweep as chunks of about CHUNK_INSTANCES each, a function of the check's dims and the profile."""
+    combos = len(dims_combinations(check.dims))
+    # Spread the profile's instance budget over the dims combinations, within [64, profile.batch] a batch,
+    # and take as many batches of each as spend the budget (at least batches_per_dims): a claim with few
+    # combinations is searched as widely as one with many, not capped at batches_per_dims × batch.
+    batch = int(min(profile.batch, max(64, profile.instance_budget // (combos * profile.batches_per_dims))))
+    per_combo = max(profile.batches_per_dims, math.ceil(profile.instance_budget / (combos * batch)))
+    total = combos * per_combo
+    per_chunk = max(1, CHUNK_INSTANCES // batch)
+    firsts = range(0, total, per_chunk)
+    return [SweepChunk(first, min(per_chunk, total - first), batch, per_combo) for first in firsts]
+
+
+def sweep_chunk(ctx: CheckContext, seed: int, chunk: SweepChunk) -> SweepPart:
+    """Draw and evaluate one chunk of the sweep (on any machine: it needs only its arguments)."""
+    tracker = Tracker(ctx)
+    claim_id, check = ctx.claim_id, ctx.check
+    combos = dims_combinations(check.dims)
+    drawn = kept = 0
+    for i in range(chunk.first, chunk.first + chunk.batches):
+        dims = combos[i // chunk.per_combo]
+        inputs, raw = draw_with_raw(claim_id, check, np.random.default_rng([seed, i]), chunk.batch, dims)
+        drawn += chunk.batch
+        mask = where_mask(claim_id, check, inputs, dims)
+        if mask is not None:
+            inputs = {k: v[mask] for k, v in inputs.items()}
+            raw = {k: v[mask] for k, v in raw.items()}
+        n = int(mask.sum()) if mask is not None else (chunk.batch if inputs else 0)
+        kept += n
+        if n == 0:
+            continue
+        chain = evaluate_chain(claim_id, check, numpy_xp, inputs, dims, n)
+        tracker.add(chain, inputs, dims, raw=raw)
+    return tracker.part(drawn, kept)
+
+
+def run_sweep(tracker: Tracker, profile: Profile, seed: int, runner: SweepRunner | None) -> tuple[int, int]:
+    """The sweep's chunks, run by ``runner`` (default: here, in order), merged in plan order: however
+    they are split among workers, the merged statistics and candidates are the same."""
+    chunks = sweep_plan(tracker.check, profile)
+    if runner is None:
+        parts: Sequence[SweepPart] = [sweep_chunk(tracker.ctx, seed, c) for c in chunks]
+    else:
+        parts = runner(chunks)
+    drawn = kept = 0
+    for part in parts:
+        tracker.absorb(part)
+        drawn += part.drawn
+        kept += part.kept
+    return drawn, kept

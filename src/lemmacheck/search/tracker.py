@@ -1,0 +1,279 @@
+"""What the search has seen so far, relation by relation: counts, tightness and candidates.
+
+A :class:`Tracker` takes each evaluated batch (the sweep's, Hypothesis's one instance at a time,
+refinement's sharpest per round).  A candidate's significance needs its rounding sensitivity: the
+candidate rows are evaluated again on inputs perturbed by a few ulps, and in extended precision (only
+those rows, so a claim without candidates pays nothing).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+
+import numpy as np
+
+from ..errors import CheckError
+from ..model.tolerance import NOISE_REPEATS, SIGNIFICANCE
+from ..xp import numpy_xp
+from .candidates import Candidate, CandidatePool, Instance
+from .context import CheckContext
+from .relations import compose, evaluate_chain, excess, gap, perturbed, ratio, take, violated
+from .tightness import RatioRecord, nontrivial, resolve_batch, sizes_of
+
+__all__ = ["StepStats", "SweepPart", "Tracker"]
+
+
+@dataclasses.dataclass
+class StepStats:
+    """One relation of a chain (or the chain end to end): float64 counts, tightness, candidates."""
+
+    relation: str
+    checked: int = 0
+    violations: int = 0  # float64 candidates (before settling)
+    max_ratio_raw: float = -math.inf  # float64 lhs/rhs over every instance, candidates included
+    # the largest resolved float64 lhs/rhs over instances that are not candidates
+    # (lemmacheck.search.tightness),
+    # over every dims combination and over the non-trivial ones
+    tight: RatioRecord = dataclasses.field(default_factory=RatioRecord)
+    tight_nontrivial: RatioRecord = dataclasses.field(default_factory=RatioRecord)
+    max_gap: float = -math.inf
+    max_deviation: float = 0.0  # max |a - b| / (|a| + |b|): how far from equality
+    pool: CandidatePool = dataclasses.field(default_factory=CandidatePool)
+
+    def merge(self, other: StepStats) -> None:
+        """Add another record of the same relation (counts add, extremes take the larger, pools merge)."""
+        self.checked += other.checked
+        self.violations += other.violations
+        self.tight.merge(other.tight)
+        self.tight_nontrivial.merge(other.tight_nontrivial)
+        self.max_ratio_raw = max(self.max_ratio_raw, other.max_ratio_raw)
+        self.max_gap = max(self.max_gap, other.max_gap)
+        self.max_deviation = max(self.max_deviation, other.max_deviation)
+        self.pool.merge(other.pool)
+
+    @property
+    def max_ratio(self) -> float:
+        """The largest resolved float64 lhs/rhs over the instances that hold (-inf: none)."""
+        return self.tight.value
+
+
+@dataclasses.dataclass
+class SweepPart:
+    """What one chunk of a sweep found: the statistics and candidates of every relation, and its worst
+    instance."""
+
+    steps: list[StepStats]
+    end: StepStats
+    instances: int
+    drawn: int
+    kept: int
+    worst: Instance | None
+    worst_gap: float
+
+
+@dataclasses.dataclass
+class _Relation:
+    """One relation of a batch: its statistics record, and per instance whether it fails and by how much."""
+
+    stats: StepStats
+    bad: np.ndarray
+    gap: np.ndarray
+    ratio: np.ndarray
+    a: np.ndarray | None  # the two sides (None for a property)
+    b: np.ndarray | None
+    index: int | None  # 0-based step, None for the chain end to end
+
+
+class Tracker:
+    """Accumulates step statistics and candidates over batches.
+
+    A candidate's significance needs its rounding sensitivity: the candidate rows are evaluated again on
+    inputs perturbed by a few ulps (only those rows, so a claim without candidates pays nothing).
+    """
+
+    def __init__(self, ctx: CheckContext):
+        self.ctx = ctx
+        self.claim_id, self.check, self.tol = ctx.claim_id, ctx.check, ctx.tol
+        rels = ("=",) if ctx.check.is_property else ctx.check.relations
+        self.steps = [StepStats(r) for r in rels]
+        self.end = StepStats("prop" if ctx.check.is_property else compose(rels))
+        self.instances = 0
+        self.worst: Instance | None = None
+        self.worst_gap = -math.inf
+        self.last_failure: Instance | None = None
+        self.end_significance = np.zeros(0)
+        self.sizes = sizes_of(ctx.check)
+
+    def _sensitivity(self, inputs, dims, rows: np.ndarray) -> list[np.ndarray] | None:
+        """Per side of the chain, its observed rounding sensitivity on the given rows.
+
+        The largest change under NOISE_REPEATS perturbations of the inputs by NOISE_ULPS ulps, and the
+        difference from an evaluation in extended precision (``np.longdouble``) where the check runs in
+        it: a perturbation of the inputs cannot see the rounding of an intermediate (``(x + 1e8) - 1e8``),
+        the wider evaluation does.
+        """
+        sub = {k: np.asarray(v)[rows] for k, v in inputs.items()}
+        n = len(rows)
+        # The instance and its NOISE_REPEATS perturbations in one call: a check's cost is mostly per call
+        # (Python over a batch), and each row's values do not depend on the rows beside it.
+        copies = [sub, *(perturbed(sub, repeat) for repeat in range(NOISE_REPEATS))]
+        stacked = {k: np.concatenate([c[k] for c in copies]) for k in sub}
+        try:
+            values = evaluate_chain(self.claim_id, self.check, numpy_xp, stacked, dims, n * len(copies))
+        except CheckError:
+            return None  # the perturbation left the domain: no estimate, the candidate must be settled
+        base = [e[:n] for e in values]
+        alternatives = [[e[i * n : (i + 1) * n] for e in values] for i in range(1, len(copies))]
+        if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps:
+            wide = {k: v.astype(np.longdouble) if v.dtype.kind == "f" else v for k, v in sub.items()}
+            try:
+                alternatives.append(evaluate_chain(self.claim_id, self.check, numpy_xp, wide, dims, n))
+            except CheckError:
+                pass  # the check does not run in extended precision (e.g. a linalg routine)
+        worst = [np.zeros(n) for _ in base]
+        for alt in alternatives:
+            worst = [np.maximum(w, np.abs(x - y)) for w, x, y in zip(worst, alt, base, strict=True)]
+        return worst
+
+    def add(self, chain, inputs, dims, *, pool: bool = True, raw: Mapping | None = None) -> np.ndarray:
+        """Count a batch; with ``pool`` its candidates join the pools (a shrinking search sets it False:
+        its calls are variants of one failure, and only the shrunk one is kept).  ``raw``: the
+        untransformed values of the inputs drawn through a transform.  Returns the end gaps."""
+        n = len(chain[0])
+
+        def inst_of(j: int) -> Instance:
+            return Instance(dict(dims), take(inputs, j), take(raw, j) if raw else {})
+
+        self.instances += n
+        relations = self._relations(chain)
+        bad_any = np.logical_or.reduce([rel.bad for rel in relations])
+        noise = np.full((len(chain), n), np.nan)  # rounding sensitivity per side, on candidate rows only
+        if bad_any.any() and not self.check.is_property:
+            rows = np.flatnonzero(bad_any)
+            sens = self._sensitivity(inputs, dims, rows)
+            for e, s_ in enumerate(sens or ()):
+                noise[e, rows] = s_
+
+        def noise_on(rows: np.ndarray) -> np.ndarray:
+            """Each side's rounding sensitivity on ``rows`` (measured once per row; inf: no estimate)."""
+            todo = rows[np.isnan(noise[0, rows])]
+            if todo.size:
+                sens = self._sensitivity(inputs, dims, todo)
+                for e in range(len(chain)):
+                    noise[e, todo] = sens[e] if sens is not None else np.inf
+            return noise[:, rows]
+
+        for rel in relations:
+            self._count(rel, n)
+            self._resolve(rel, noise_on, dims, inst_of)
+            sig = self._significance(rel, noise, n)
+            if rel.stats is self.end:
+                self.end_significance = np.where(rel.bad, sig, -np.inf)
+            for j in np.flatnonzero(rel.bad) if pool else ():
+                rel.stats.pool.add(
+                    Candidate(
+                        inst_of(int(j)),
+                        float(rel.gap[j]),
+                        float(sig[j]),
+                        float(rel.ratio[j]),
+                    )
+                )
+        eg = relations[-1].gap
+        if n and np.any(np.isfinite(eg)):
+            worst_row = int(np.nanargmax(np.where(np.isfinite(eg), eg, -np.inf)))
+            if eg[worst_row] > self.worst_gap:
+                self.worst_gap = float(eg[worst_row])
+                self.worst = inst_of(worst_row)
+        return eg
+
+    def part(self, drawn: int, kept: int) -> SweepPart:
+        """What this tracker found, as one chunk of a sweep."""
+        return SweepPart(self.steps, self.end, self.instances, drawn, kept, self.worst, self.worst_gap)
+
+    def absorb(self, part: SweepPart) -> None:
+        """Merge a chunk's statistics and candidates, as if its batches had been added here."""
+        self.instances += part.instances
+        for mine, theirs in zip([*self.steps, self.end], [*part.steps, part.end], strict=True):
+            mine.merge(theirs)
+        if part.worst is not None and part.worst_gap > self.worst_gap:
+            self.worst, self.worst_gap = part.worst, part.worst_gap
+
+    def _relations(self, chain) -> list[_Relation]:
+        """Each step of the chain, then the chain end to end (last)."""
+        if self.check.is_property:
+            ok = np.asarray(chain[0], dtype=bool)
+            n = len(ok)
+            return [_Relation(self.end, ~ok, np.where(ok, -1.0, 1.0), np.full(n, np.nan), None, None, None)]
+        out = []
+        for i, st_, a, b in [
+            *zip(range(len(self.steps)), self.steps, chain[:-1], chain[1:], strict=True),
+            (None, self.end, chain[0], chain[-1]),
+        ]:
+            out.append(
+                _Relation(
+                    st_,
+                    violated(a, b, st_.relation, self.tol),
+                    gap(a, b, st_.relation, self.tol),
+                    ratio(a, b, st_.relation),
+                    a,
+                    b,
+                    i,
+                )
+            )
+        return out
+
+    def _count(self, rel: _Relation, n: int) -> None:
+        st_ = rel.stats
+        st_.checked += n
+        st_.violations += int(np.count_nonzero(rel.bad))
+        finite_r = np.isfinite(rel.ratio)
+        a, b = rel.a, rel.b
+        if self.tol.atol > 0 and a is not None and b is not None:
+            # where an override's absolute slack decides, lhs/rhs says nothing about tightness
+            finite_r &= self.tol.rtol * (np.abs(a) + np.abs(b)) >= self.tol.atol
+        if np.any(finite_r):
+            st_.max_ratio_raw = max(st_.max_ratio_raw, float(np.max(rel.ratio[finite_r])))
+        if a is not None and b is not None:
+            with np.errstate(all="ignore"):
+                dev = np.abs(a - b) / (np.abs(a) + np.abs(b))
+            dev = dev[np.isfinite(dev)]
+            if dev.size:
+                st_.max_deviation = max(st_.max_deviation, float(dev.max()))
+        finite_g = rel.gap[np.isfinite(rel.gap)]
+        if finite_g.size:
+            st_.max_gap = max(st_.max_gap, float(finite_g.max()))
+
+    def _resolve(self, rel: _Relation, noise_on, dims, inst_of) -> None:
+        """Offer the ratios of the instances that hold to the relation's tightness records, counting only
+        those resolved above their rounding sensitivity (see :mod:`lemmacheck.search.tightness`)."""
+        a, b = rel.a, rel.b
+        if a is None or b is None or not np.isfinite(rel.ratio).any():
+            return
+        eligible = np.isfinite(rel.ratio) & ~rel.bad
+        if self.tol.atol > 0:  # where an override's absolute slack decides, lhs/rhs says nothing
+            eligible &= self.tol.rtol * (np.abs(a) + np.abs(b)) >= self.tol.atol
+        lo, hi = (0, -1) if rel.index is None else (rel.index, rel.index + 1)
+
+        def resolved(rows: np.ndarray) -> np.ndarray:
+            sens = noise_on(rows)
+            with np.errstate(invalid="ignore"):
+                return (np.abs(a[rows]) >= SIGNIFICANCE * sens[lo]) & (
+                    np.abs(b[rows]) >= SIGNIFICANCE * sens[hi]
+                )
+
+        records = [rel.stats.tight]
+        if nontrivial(dims, self.sizes):
+            records.append(rel.stats.tight_nontrivial)
+        resolve_batch(records, rel.ratio, eligible, resolved, inst_of)
+
+    def _significance(self, rel: _Relation, noise: np.ndarray, n: int) -> np.ndarray:
+        """Violation over rounding sensitivity (inf where the evaluation is exact or not assessed)."""
+        if rel.a is None:
+            return np.full(n, np.inf)
+        lo, hi = (0, len(noise) - 1) if rel.index is None else (rel.index, rel.index + 1)
+        sens = noise[lo] + noise[hi]
+        v = excess(rel.a, rel.b, rel.stats.relation, self.tol)
+        with np.errstate(all="ignore"):
+            return np.where(np.isfinite(sens) & (sens > 0), v / np.where(sens > 0, sens, 1.0), np.inf)
