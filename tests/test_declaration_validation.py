@@ -93,6 +93,16 @@ BAD = [
         "REFUTED (a float read as a boolean)",
     ),
     Bad(
+        "where_returns_floats",
+        """
+        @inequality("planted.bad", inputs={"x": Scalar(0, 2)}, where=lambda xp, x, **_: x - 1, **META)
+        def bad(xp, x):
+            return x, x * 0 + 1
+        """,
+        ("where()", "float64", "booleans"),
+        "the mask read as truthy: every x != 1 kept, including the x < 1 the author meant to drop",
+    ),
+    Bad(
         "complex_sides",
         """
         @identity("planted.bad", inputs={"x": Scalar(0.5, 2)}, **META)

@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import CheckError
 from .claim import NumericCheck
 
-__all__ = ["validated_chain", "real_side"]
+__all__ = ["validated_chain", "real_side", "validated_where"]
 
 _REDUCE = "reduce every non-batch axis (sum/max/norm over axis=-1 ...)"
 
@@ -51,6 +51,22 @@ def _batch_shaped(claim_id: str, label: str, value: Any, batch: int) -> np.ndarr
         a = a.reshape(1)
     if a.shape != (batch,):
         raise CheckError(claim_id, f"{label} has shape {a.shape}; expected ({batch},) — {_REDUCE}")
+    return a
+
+
+def validated_where(claim_id: str, out: Any, batch: int) -> np.ndarray:
+    """A claim's ``where`` as a boolean array of shape (batch,): a float mask such as ``x - 1`` would
+    otherwise keep every instance where it is not exactly 0, which is not what the author wrote."""
+    a = np.asarray(out)
+    if a.shape == () and a.dtype == np.bool_:  # a condition on the dims alone holds for the whole batch
+        a = np.full(batch, bool(a))
+    a = _batch_shaped(claim_id, "where()", a, batch)
+    if a.dtype != np.bool_:
+        raise CheckError(
+            claim_id,
+            f"where() returned {a.dtype} values (e.g. {a.reshape(-1)[:1].tolist()}), not booleans; "
+            "return a comparison such as x > 1 (xp.logical_and(...) for several), not a number",
+        )
     return a
 
 

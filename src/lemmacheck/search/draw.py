@@ -11,6 +11,7 @@ import numpy as np
 from ..errors import CheckError, SamplerError
 from ..model.claim import ApproximationCheck, NumericCheck
 from ..model.inputs import call_with_inputs, resolve_shape
+from ..model.returns import validated_where
 from ..xp import numpy_xp
 
 __all__ = ["dims_combinations", "draw", "draw_with_raw", "where_mask", "apply_where"]
@@ -61,9 +62,11 @@ def where_mask(claim_id: str, check: NumericCheck, inputs: dict, dims) -> np.nda
     if check.where is None:
         return None
     try:
-        return np.asarray(call_with_inputs(check.where, numpy_xp, inputs, dims), dtype=bool)
+        out = call_with_inputs(check.where, numpy_xp, inputs, dims)
     except Exception as exc:
         raise CheckError(claim_id, f"where() raised {type(exc).__name__}: {exc}") from exc
+    batch = len(next(iter(inputs.values()))) if inputs else 1
+    return validated_where(claim_id, out, batch)
 
 
 def apply_where(claim_id: str, check: NumericCheck, inputs: dict, dims) -> tuple[dict, int]:
