@@ -23,6 +23,7 @@ killed and replaced, and the run goes on.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import multiprocessing.connection
 import os
@@ -241,55 +242,71 @@ def _run_pool(
     from ..project.index import load_index
 
     index = index or load_index(root)
-    todo = list(ids)
-    idle: list[_Worker] = list(warm)[: len(todo)]
-    busy: list[_Worker] = []
-    for w in list(warm)[len(todo) :]:
+    pool = _Pool(list(ids), profile, timeout, root, done)
+    pool.idle = list(warm)[: len(pool.todo)]
+    for w in list(warm)[len(pool.todo) :]:
         w.stop()
     try:
-        idle += [_Worker(root) for _ in range(min(jobs, len(todo)) - len(idle))]
-        while todo or busy:
-            while todo and idle:
-                w = idle.pop()
-                claim_id = todo.pop(0)
+        pool.idle += [_Worker(root) for _ in range(min(jobs, len(pool.todo)) - len(pool.idle))]
+        while pool.todo or pool.busy:
+            while pool.todo and pool.idle:
+                w = pool.idle.pop()
+                claim_id = pool.todo.pop(0)
                 w.give(claim_id, profile, timeout, index.declaring_modules([claim_id]))
-                busy.append(w)
-            wait_for = max(0.0, min(w.deadline for w in busy) - time.monotonic())
-            pipes: list = [w.stdout for w in busy]  # file objects: wait() takes anything with fileno()
+                pool.busy.append(w)
+            wait_for = max(0.0, min(w.deadline for w in pool.busy) - time.monotonic())
+            pipes: list = [w.stdout for w in pool.busy]  # file objects: wait() takes anything with fileno()
             ready = multiprocessing.connection.wait(pipes, timeout=None if wait_for == math.inf else wait_for)
-            for w in [w for w in busy if w.stdout in ready]:
-                try:
-                    kind, payload = w.answered(timeout)
-                except (EOFError, OSError, pickle.UnpicklingError):
-                    busy.remove(w)
-                    w.kill()
-                    done(
-                        _lost(
-                            w,
-                            profile,
-                            f"the worker process running it died (exit code "
-                            f"{w.proc.returncode}); replay it alone to see why",
-                        )
-                    )
-                    if todo:
-                        idle.append(_Worker(root))
-                    continue
-                if kind == "done":
-                    busy.remove(w)
-                    idle.append(w)
-                    done(payload)
-            now = time.monotonic()
-            for w in [w for w in busy if w.deadline <= now]:
-                busy.remove(w)
-                w.kill()
-                done(_lost(w, profile, None, timeout))
-                if todo:
-                    idle.append(_Worker(root))
+            pool.take_answers([w for w in pool.busy if w.stdout in ready])
+            pool.kill_overdue()
     finally:
-        for w in idle:
+        for w in pool.idle:
             w.stop()
-        for w in busy:
+        for w in pool.busy:
             w.kill()
+
+
+def _died(w: _Worker) -> str:
+    return f"the worker process running it died (exit code {w.proc.returncode}); replay it alone to see why"
+
+
+@dataclasses.dataclass
+class _Pool:
+    """The claims still to run and the workers idle or busy with one; a worker that dies or runs out of
+    time is replaced while claims remain."""
+
+    todo: list[str]
+    profile: Profile
+    timeout: float | None
+    root: Path
+    done: Callable[[ClaimResult], None]
+    idle: list[_Worker] = dataclasses.field(default_factory=list)
+    busy: list[_Worker] = dataclasses.field(default_factory=list)
+
+    def _retire(self, w: _Worker, *, died: bool) -> None:
+        """Kill a worker that died or ran out of time, report its claim's ERROR, and replace it."""
+        self.busy.remove(w)
+        w.kill()  # first: the message reads the exit code that the kill reaps
+        self.done(_lost(w, self.profile, _died(w)) if died else _lost(w, self.profile, None, self.timeout))
+        if self.todo:
+            self.idle.append(_Worker(self.root))
+
+    def take_answers(self, ready: list[_Worker]) -> None:
+        for w in ready:
+            try:
+                kind, payload = w.answered(self.timeout)
+            except (EOFError, OSError, pickle.UnpicklingError):
+                self._retire(w, died=True)
+                continue
+            if kind == "done":
+                self.busy.remove(w)
+                self.idle.append(w)
+                self.done(payload)
+
+    def kill_overdue(self) -> None:
+        now = time.monotonic()
+        for w in [w for w in self.busy if w.deadline <= now]:
+            self._retire(w, died=False)
 
 
 def _lost(w: _Worker, profile: Profile, message: str | None, timeout: float | None = None) -> ClaimResult:
@@ -351,14 +368,7 @@ def execute(
             on_result(result)
 
     try:
-        todo = []
-        for cid in ids:
-            hit = cache.lookup(cid, profile) if cache is not None else None
-            if hit is not None:
-                done(hit)
-            else:
-                todo.append(cid)
-        todo = _longest_first(todo, cache, profile)
+        todo = _longest_first(_answer_from_cache(ids, cache, profile, done), cache, profile)
         if dask:
             for w in warm:
                 w.stop()
@@ -374,6 +384,18 @@ def execute(
     except KeyboardInterrupt:
         raise RunInterrupted([results[c] for c in ids if c in results]) from None
     return [results[c] for c in ids]
+
+
+def _answer_from_cache(ids: list[str], cache, profile: Profile, done) -> list[str]:
+    """Report the claims the cache answers; return the others, to run."""
+    todo = []
+    for cid in ids:
+        hit = cache.lookup(cid, profile) if cache is not None else None
+        if hit is not None:
+            done(hit)
+        else:
+            todo.append(cid)
+    return todo
 
 
 def start_worker(root: Path) -> _Worker:
