@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import math
 import time
 import warnings
 
@@ -26,8 +27,9 @@ from lemmacheck.mutate import (
     select_mutants,
 )
 from lemmacheck.mutate.classify import genuine_error
+from lemmacheck.mutate.python_sites import python_sites
+from lemmacheck.mutate.python_source import compile_function, function_source, replace_at
 from lemmacheck.mutate.results import write_json
-from lemmacheck.mutate.targets import _function_source, _python_sites, _replace_at, compile_function
 from lemmacheck.profile import QUICK
 from lemmacheck.report.html import render_mutation_section
 
@@ -84,8 +86,8 @@ OPERATOR_CASES = [
 def test_operator_rewrites_one_node(name, before, after):
     tree = ast.parse(f"def f(xp, x):\n    return {before}").body[0]
     produced = [
-        ast.unparse(_replace_at(tree, path, rw.new).body[0].value)
-        for _, path, _, rw, _ in _python_sites(tree, operators_named([name]))
+        ast.unparse(replace_at(tree, path, rw.new).body[0].value)
+        for _, path, _, rw, _ in python_sites(tree, operators_named([name]))
     ]
     assert after in produced, f"{name} on {before!r} gave {produced}"
 
@@ -93,8 +95,53 @@ def test_operator_rewrites_one_node(name, before, after):
 def test_operators_leave_structure_alone():
     (const,) = operators_named(["constant"])
     tree = ast.parse("def f(xp, x):\n    return xp.sum(x * 3, axis=-1)").body[0]
-    sites = [rw.description for _, _, _, rw, _ in _python_sites(tree, [const])]
+    sites = [rw.description for _, _, _, rw, _ in python_sites(tree, [const])]
     assert sites == ["constant 3 → 6", "constant 3 → 1"], sites  # axis=-1 is not mutated
+
+
+STRUCTURE = """
+def f(xp, P, N, j, act, prefix, w, n):
+    jj = min(j, N - 1)
+    seq = prefix + (w,)
+    common = [1] * n
+    g = SUP[act]
+    close = abs(g - 0.5) <= 1e-12 * abs(g)
+    return P[:, jj] * 3, g, seq, common, close
+"""
+
+
+def test_structure_is_left_alone_decided_from_the_source():
+    tree = ast.parse(STRUCTURE).body[0]
+    dims = {"act": ["tanh", "sigmoid"], "N": [1, 2]}
+    produced = {
+        (ast.unparse(node), rw.description) for _, _, node, rw, _ in python_sites(tree, OPERATORS, dims)
+    }
+    befores = {before for before, _ in produced}
+    assert "N - 1" not in befores and "min(j, N - 1)" not in befores  # index arithmetic
+    assert "prefix + (w,)" not in befores and "1" not in befores  # a sequence built, and its ids
+    assert "SUP[act]" not in befores  # a lookup by a label, not an index
+    assert "1e-12" not in befores  # a rounding allowance
+    # the mathematics around them is still mutated, and an index is shifted where it is used
+    assert ("P[:, jj] * 3", "sign + → −") not in produced
+    assert ("3", "constant 3 → 6") in produced and ("P[:, jj]", "index jj → jj − 1") in produced
+    assert ("g - 0.5", "sign − → +") in produced
+
+
+def test_a_flipped_or_dropped_zero_term_is_equivalent_statically():
+    tree = ast.parse("def f(xp, beta, delta):\n    return beta + 0 * delta, beta - delta").body[0]
+    reasons = {(ast.unparse(rw.new), static) for _, _, _, rw, static in python_sites(tree, OPERATORS)}
+    zero = "the term whose sign is flipped or that is dropped is a literal zero times a finite value"
+    assert ("beta - 0 * delta", zero) in reasons and ("beta", zero) in reasons
+    assert ("0 * delta", None) in reasons  # beta dropped: a change
+    assert ("beta + delta", None) in reasons
+
+
+def test_one_claims_draw_does_not_move_when_another_claims_mutants_change():
+    before = {"a": list(range(10)), "b": list(range(7)), "c": list(range(30))}
+    after = dict(before, a=list(range(13)))
+    settings = Settings(seed=1, max_per_claim=1)
+    first, second = select_mutants(before, settings), select_mutants(after, settings)
+    assert first[1:] == second[1:]  # b's and c's picks
 
 
 def test_sympy_operators_mutate_a_derivation_chain(registry):
@@ -177,19 +224,17 @@ def test_refuted_claim_mutants_are_counted_apart(registry):
 
 
 def test_a_mutant_that_errors_when_run_is_an_undecided_survivor(registry):
-    @inequality("planted.listed", inputs={"x": Array("n")}, dims={"n": [2]}, **meta())
-    def listed(xp, x):
-        sides = [xp.sum(x * x, axis=-1), xp.sum(x * x, axis=-1) + 1]
-        i = 1
-        return sides[0], sides[i]
+    @inequality("planted.domain_error", inputs={"x": Array("n")}, dims={"n": [2]}, **meta())
+    def domain_error(xp, x):
+        lhs = xp.sum(x * x, axis=-1)
+        return lhs, lhs + math.log(2 - 1.5) + 1
 
-    _, data = _run(["planted.listed"], operators=("constant",))
-    (index_error,) = [
-        m for m in data["claims"][0]["mutants"] if m["before"] == "1" and "IndexError" in m["reason"]
-    ]
-    # It compiles, so it is not invalid; the run ends in ERROR, not in a verdict on the mutated statement,
-    # so it is not killed either: undecided, against the score.
-    assert index_error["status"] == "survived" and "not a detection" in index_error["reason"]
+    _, data = _run(["planted.domain_error"], operators=("constant",))
+    (raised,) = [m for m in data["claims"][0]["mutants"] if m["after"] == "3.0"]
+    # It compiles, so it is not invalid; the run ends in ERROR (log of a negative number), not in a
+    # verdict on the mutated statement, so it is not killed either: undecided, against the score.
+    assert "math domain error" in raised["reason"]
+    assert raised["status"] == "survived" and "not a detection" in raised["reason"]
     assert data["score"] < 1
 
 
@@ -322,7 +367,7 @@ def _rows_after(x):
 def test_a_mutant_python_warns_about_compiles_silently_and_fails_when_run():
     # Mutating x to a constant gives `(1 - 2)[None]`: Python warns at compile time, with the real file's
     # name and line, about a bug that is only in the mutant.  The mutant is built without a warning.
-    source = _function_source(_rows_after)
+    source = function_source(_rows_after)
     tree = ast.parse("def _rows_after(x):\n    return (1 - 2)[None]\n").body[0]
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -67,15 +67,19 @@ class MutantOutcome:
 
 def select_mutants(mutants_by_claim: dict[str, list[Mutant]], settings: Settings) -> list[Mutant]:
     """The mutants to run, in enumeration order: at most ``max_per_claim`` per claim, then a ``sample`` or
-    ``fraction`` of the rest — each drawn with a generator seeded from the run seed."""
-    rng = random.Random(f"lemmacheck-mutate:{settings.seed}")
+    ``fraction`` of the rest — each drawn with a generator seeded from the run seed.
+
+    Each claim's draw has a generator of its own (the run seed and the claim id), so a change to one
+    claim's mutants redraws that claim only: with one shared generator, how much of it a claim's draw
+    consumes depends on its number of mutants, and any edit anywhere reshuffled the whole CI sample."""
     if settings.only:
         wanted = set(settings.only)
         return [m for ms in mutants_by_claim.values() for m in ms if m.id in wanted]
     chosen: list[Mutant] = []
-    for ms in mutants_by_claim.values():
+    for claim_id, ms in mutants_by_claim.items():
         if settings.max_per_claim is not None and len(ms) > settings.max_per_claim:
-            keep = sorted(rng.sample(range(len(ms)), settings.max_per_claim))
+            per_claim = random.Random(f"lemmacheck-mutate:{settings.seed}:{claim_id}")
+            keep = sorted(per_claim.sample(range(len(ms)), settings.max_per_claim))
             ms = [ms[i] for i in keep]
         chosen.extend(ms)
     n = len(chosen)
@@ -84,7 +88,7 @@ def select_mutants(mutants_by_claim: dict[str, list[Mutant]], settings: Settings
     elif settings.fraction is not None:
         n = min(n, max(1, round(settings.fraction * len(chosen))))
     if n < len(chosen):
-        keep = sorted(rng.sample(range(len(chosen)), n))
+        keep = sorted(random.Random(f"lemmacheck-mutate:{settings.seed}").sample(range(len(chosen)), n))
         chosen = [chosen[i] for i in keep]
     return chosen
 
