@@ -346,6 +346,16 @@ def test_identity_with_a_changed_anchor_is_the_same_identity(registry):
     assert m["status"] == "equivalent" and "same identity" in m["reason"], m["reason"]
 
 
+def test_an_identity_mutant_computing_the_same_values_is_equal_expression_by_expression(registry):
+    @identity("planted.transposed_norm", inputs={"A": Array("n", "n")}, dims={"n": [2, 3]}, **meta())
+    def transposed_norm(xp, A):
+        return xp.schatten_norm(xp.transpose(A), math.inf), xp.schatten_norm(A, math.inf)
+
+    by_desc, _ = _run(["planted.transposed_norm"], operators=("transpose",))
+    (m,) = by_desc.values()  # ||A|| = ||A^T||: the mutant computes the same values
+    assert m["status"] == "equivalent" and m["reason"].startswith("equal to the original"), m["reason"]
+
+
 def test_a_flipped_step_that_still_holds_is_an_equality(registry):
     @inequality(
         "planted.equal_step", inputs={"x": Array("n")}, dims={"n": [1, 3]}, relations=("<=", "<="), **meta()

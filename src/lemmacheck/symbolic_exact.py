@@ -23,7 +23,15 @@ from sympy.core.function import AppliedUndef
 from .search import gap
 from .tolerance import Tolerance
 
-__all__ = ["EXACT_POINTS", "instantiations", "instantiate", "named", "rational_points", "exact_refutation"]
+__all__ = [
+    "EXACT_POINTS",
+    "instantiations",
+    "instantiate",
+    "evaluated",
+    "named",
+    "rational_points",
+    "exact_refutation",
+]
 
 # Rational points tried on every step before SymPy is asked.
 EXACT_POINTS = 3
@@ -100,6 +108,35 @@ def instantiate(expr, functions: Mapping):
     while apps := {e for e in expr.atoms(AppliedUndef) if e.func in functions}:
         expr = expr.xreplace({e: functions[e.func](*e.args) for e in apps})
     return expr
+
+
+def evaluated(expr, point: Mapping, functions: Mapping):
+    """``expr`` at ``point`` with the instantiated functions in place of the undefined ones, evaluated
+    bottom-up, each shared subexpression once.
+
+    A derivative at a point (``Subs``, as ``diff(...).subs(eps, 0)`` leaves it) is evaluated from its own
+    expression at its point's value; it is never rebuilt with a symbolic point, which costs seconds per
+    node on a linking chain (SymPy prints the point to name its dummies)."""
+    memo: dict = {}
+
+    def value(e):
+        if e in memo:
+            return memo[e]
+        if e.is_Atom:
+            v = point.get(e, e)
+        elif isinstance(e, sp.Subs):
+            at = dict(point) | {x: value(p) for x, p in zip(e.variables, e.point, strict=True)}
+            v = evaluated(instantiate(e.expr, functions).doit(), at, functions)
+        elif isinstance(e, sp.Derivative):
+            v = value(instantiate(e, functions).doit())
+        elif isinstance(e, AppliedUndef) and e.func in functions:
+            v = functions[e.func](*map(value, e.args))
+        else:
+            v = e.func(*map(value, e.args))
+        memo[e] = v
+        return v
+
+    return value(expr).doit()
 
 
 def named(functions: Mapping) -> dict[str, str]:
