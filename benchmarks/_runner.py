@@ -14,9 +14,9 @@ T0 = time.perf_counter()
 
 def main() -> None:
     ids_file, jobs, cache_path, loading = sys.argv[1:5]
-    from lemmacheck.discovery import discover, find_root
-    from lemmacheck.execution import execute
-    from lemmacheck.profile import QUICK
+    from lemmacheck.project.discovery import discover, find_root
+    from lemmacheck.run.execution import execute
+    from lemmacheck.search.profile import QUICK
 
     root = find_root()
     ids = json.loads(Path(ids_file).read_text())
@@ -24,7 +24,7 @@ def main() -> None:
         discover(root)
     cache = None
     if cache_path != "-":
-        from lemmacheck.cache import ResultCache
+        from lemmacheck.run.cache import ResultCache
 
         cache = ResultCache(root, path=Path(cache_path))
     results = execute(ids, QUICK.with_seed(1), jobs=int(jobs), cache=cache, root=root)

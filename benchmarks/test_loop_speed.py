@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from lemmacheck.discovery import find_root
-from lemmacheck.index import load_index
-from lemmacheck.profile import QUICK
+from lemmacheck.project.discovery import find_root
+from lemmacheck.project.index import load_index
+from lemmacheck.search.profile import QUICK
 
 ROOT = find_root(Path(__file__).resolve().parent)
 RUNNER = Path(__file__).resolve().parent / "_runner.py"
@@ -95,8 +95,8 @@ def test_single_claim_cold_start(benchmark, tmp_path, claim_id):
 
 def test_watch_latency(benchmark, tmp_path):
     """From a save of the module declaring lse.bound (in a copy of the project's content) to its verdict."""
-    from lemmacheck.discovery import content_dirs
-    from lemmacheck.watch import Watcher
+    from lemmacheck.cli.watch import Watcher
+    from lemmacheck.project.discovery import content_dirs
 
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     for folder in content_dirs(ROOT):
@@ -134,9 +134,9 @@ def _holder_profile(instances: int):
     adversarial search or refinement (serial phases that would hide the sweep's scaling)."""
     import dataclasses
 
-    from lemmacheck.claim import REGISTRY
-    from lemmacheck.profile import DEEP
-    from lemmacheck.search import dims_combinations
+    from lemmacheck.model.claim import REGISTRY
+    from lemmacheck.search.profile import DEEP
+    from lemmacheck.search.violations import dims_combinations
 
     _load_holder()
     combos = len(dims_combinations(REGISTRY[HOLDER].check.dims))
@@ -151,17 +151,17 @@ def _holder_profile(instances: int):
 
 def _load_holder() -> None:
     """Import the modules declaring schatten.holder (once per process)."""
-    from lemmacheck.index import import_modules
+    from lemmacheck.project.index import import_modules
 
     import_modules(ROOT, load_index(ROOT).declaring_modules([HOLDER]))
 
 
 def _sweep_on(workers: int, profile) -> tuple[float, dict]:
     """The engine's own run of the claim on a LocalCluster of ``workers``: the sweep's chunks are
-    spread over the workers by lemmacheck.cluster."""
+    spread over the workers by lemmacheck.run.cluster."""
     from distributed import Client, LocalCluster
 
-    from lemmacheck.execution import execute
+    from lemmacheck.run.execution import execute
 
     with (
         LocalCluster(

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from lemmacheck.claim import REGISTRY
-from lemmacheck.discovery import discover
+from lemmacheck.model.claim import REGISTRY
 from lemmacheck.mutate import OPERATORS, Settings, enumerate_mutants, run_mutation
-from lemmacheck.profile import QUICK
+from lemmacheck.project.discovery import discover
+from lemmacheck.search.profile import QUICK
 
 discover()
 

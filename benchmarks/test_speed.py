@@ -12,13 +12,13 @@ import math
 import numpy as np
 import pytest
 
-from lemmacheck.claim import REGISTRY
-from lemmacheck.discovery import discover
-from lemmacheck.engine import run_claim
-from lemmacheck.profile import QUICK
-from lemmacheck.search import _hypothesis, _Tracker, evaluate_chain
-from lemmacheck.tolerance import REVERIFY_DPS, tolerance_for
-from lemmacheck.verdict import Verdict
+from lemmacheck.model.claim import REGISTRY
+from lemmacheck.model.tolerance import REVERIFY_DPS, tolerance_for
+from lemmacheck.model.verdict import Verdict
+from lemmacheck.project.discovery import discover
+from lemmacheck.run.engine import run_claim
+from lemmacheck.search.profile import QUICK
+from lemmacheck.search.violations import _hypothesis, _Tracker, evaluate_chain
 from lemmacheck.xp import numpy_xp
 
 discover()

@@ -46,7 +46,7 @@ def _run(tree: Path, out: Path) -> dict:
     args = ["run", "--seed", SEED, "--no-html", "--no-studies", "--quiet", "--out", str(out)]
     if SELECT:
         args += ["-k", SELECT]
-    code = f"import sys; from lemmacheck.cli import main; sys.exit(main({args!r}))"
+    code = f"import sys; from lemmacheck.cli.main import main; sys.exit(main({args!r}))"
     env = os.environ | {"PYTHONPATH": str(tree / "src")}
     subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, capture_output=True)
     return json.loads((out / "results.json").read_text())

@@ -13,7 +13,7 @@ import signal
 import time
 
 from lemmacheck import Source, Verdict, inequality
-from lemmacheck.inputs import Array
+from lemmacheck.model.inputs import Array
 
 SRC = Source("planted.txt", "test")
 META = dict(title="planted", source=SRC, statement=r"a \\le b", expected=Verdict.HOLDS)

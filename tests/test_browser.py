@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from lemmacheck.discovery import discover
-from lemmacheck.engine import run_claims
-from lemmacheck.profile import QUICK
+from lemmacheck.project.discovery import discover
 from lemmacheck.report.html import render_html, write_html
+from lemmacheck.run.engine import run_claims
+from lemmacheck.search.profile import QUICK
 
 pytestmark = pytest.mark.browser
 

@@ -11,13 +11,13 @@ import threading
 
 import pytest
 
-from lemmacheck import cache as cache_module
-from lemmacheck import cli
-from lemmacheck.cache import ResultCache, result_from_dict
-from lemmacheck.claim import REGISTRY
-from lemmacheck.discovery import find_root
-from lemmacheck.execution import execute
-from lemmacheck.profile import QUICK
+from lemmacheck.cli import main as cli
+from lemmacheck.model.claim import REGISTRY
+from lemmacheck.project.discovery import find_root
+from lemmacheck.run import cache as cache_module
+from lemmacheck.run.cache import ResultCache, result_from_dict
+from lemmacheck.run.execution import execute
+from lemmacheck.search.profile import QUICK
 from planted_project import make_project
 
 PROFILE = QUICK.with_seed(11)
@@ -148,8 +148,8 @@ def table(profile):
 
 def test_a_study_is_cached_like_a_claim(tmp_path):
     pkg = make_project(tmp_path, {"study": STUDY})
-    from lemmacheck.engine import run_study
-    from lemmacheck.index import import_modules, load_index
+    from lemmacheck.project.index import import_modules, load_index
+    from lemmacheck.run.engine import run_study
 
     with REGISTRY.scratch():
         import_modules(tmp_path, load_index(tmp_path).declaring_modules([f"{pkg}.study.table"]))

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from lemmacheck.changes import Transition, diff, format_transitions
+from lemmacheck.report.changes import Transition, diff, format_transitions
 
 BASE = {
     "run": {"seed": 1},

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from lemmacheck.claim import REGISTRY
-from lemmacheck.discovery import discover, find_root
-from lemmacheck.engine import run_with_links
+from lemmacheck.model.claim import REGISTRY
+from lemmacheck.project.discovery import discover, find_root
+from lemmacheck.run.engine import run_with_links
 
 IMPORT_ERRORS = discover()
 CLAIM_IDS = REGISTRY.ids()

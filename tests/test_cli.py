@@ -21,9 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from lemmacheck import __version__, cli
-from lemmacheck.claim import REGISTRY
-from lemmacheck.exitcodes import ExitCode
+from lemmacheck import __version__
+from lemmacheck.cli import main as cli
+from lemmacheck.cli.exitcodes import ExitCode
+from lemmacheck.model.claim import REGISTRY
 from lemmacheck.schema import validate_results
 
 SLOW_CLAIMS = """
@@ -189,12 +190,12 @@ def test_run_follows_pytest_grammar(in_project, capsys):
 
 
 def test_internal_error_exits_3(in_project, monkeypatch, capsys):
-    import lemmacheck.engine
+    import lemmacheck.run.engine
 
     def broken(*args, **kwargs):
         raise RuntimeError("planted bug")
 
-    monkeypatch.setattr(lemmacheck.engine, "run_claims", broken)
+    monkeypatch.setattr(lemmacheck.run.engine, "run_claims", broken)
     assert cli.main(["run", "--quiet"]) == ExitCode.INTERNAL_ERROR
     assert "internal error: RuntimeError: planted bug" in capsys.readouterr().err
 
@@ -251,7 +252,7 @@ def test_read_only_report_folder(in_project, capsys):
 def test_a_folder_that_refuses_the_write_keeps_the_previous_pair(in_project, monkeypatch, capsys):
     """The folder accepts the probe but refuses the final move (permissions changed mid-run; what root's
     immunity to chmod keeps the test above from showing): one line, the old pair intact, no temp files."""
-    import lemmacheck.output
+    import lemmacheck.report.folder
 
     reports = in_project / "reports"
     reports.mkdir()
@@ -261,7 +262,7 @@ def test_a_folder_that_refuses_the_write_keeps_the_previous_pair(in_project, mon
     def refuse(src, dst):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(lemmacheck.output.os, "replace", refuse)
+    monkeypatch.setattr(lemmacheck.report.folder.os, "replace", refuse)
     assert cli.main(["run", "--quiet"]) == ExitCode.USAGE_ERROR
     captured = capsys.readouterr()
     assert "every computed verdict matches" in captured.out
@@ -277,7 +278,7 @@ def test_a_folder_that_refuses_the_write_keeps_the_previous_pair(in_project, mon
 
 
 def test_a_move_that_fails_half_way_leaves_no_pair_of_two_runs(in_project, monkeypatch, capsys):
-    import lemmacheck.output
+    import lemmacheck.report.folder
 
     reports = in_project / "reports"
     reports.mkdir()
@@ -290,7 +291,7 @@ def test_a_move_that_fails_half_way_leaves_no_pair_of_two_runs(in_project, monke
             raise OSError(28, "No space left on device")
         real_replace(src, dst)
 
-    monkeypatch.setattr(lemmacheck.output.os, "replace", second_fails)
+    monkeypatch.setattr(lemmacheck.report.folder.os, "replace", second_fails)
     assert cli.main(["run", "--quiet"]) == ExitCode.USAGE_ERROR
     assert "No space left on device" in capsys.readouterr().err
     assert not (reports / "results.json").exists() and not (reports / "index.html").exists()
@@ -454,9 +455,9 @@ def test_concurrent_runs_into_one_folder_never_tear_the_pair(tmp_path):
 
 
 def test_schema_knows_every_verdict_and_the_current_version():
-    from lemmacheck.results import SCHEMA_VERSION
+    from lemmacheck.model.verdict import Verdict
+    from lemmacheck.run.results import SCHEMA_VERSION
     from lemmacheck.schema import readable_versions, schema
-    from lemmacheck.verdict import Verdict
 
     assert SCHEMA_VERSION in readable_versions()
     assert {v.value for v in Verdict} <= set(schema()["$defs"]["verdict"]["enum"])
@@ -477,9 +478,9 @@ def test_schema_accepts_real_output_of_every_kind():
         study,
         value,
     )
-    from lemmacheck.engine import run_claims
-    from lemmacheck.inputs import Array
-    from lemmacheck.profile import QUICK
+    from lemmacheck.model.inputs import Array
+    from lemmacheck.run.engine import run_claims
+    from lemmacheck.search.profile import QUICK
 
     meta = dict(title="t", source=Source("planted.txt", "here"), statement="x")
     with REGISTRY.scratch():

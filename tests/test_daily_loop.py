@@ -20,15 +20,16 @@ from pathlib import Path
 import pytest
 
 from conftest import planted_meta
-from lemmacheck import Verdict, cli, inequality
-from lemmacheck.claim import REGISTRY
-from lemmacheck.engine import run_claim
-from lemmacheck.examples import keeping
-from lemmacheck.exitcodes import ExitCode
-from lemmacheck.inputs import Array
-from lemmacheck.profile import QUICK
+from lemmacheck import Verdict, inequality
+from lemmacheck.cli import main as cli
+from lemmacheck.cli.exitcodes import ExitCode
+from lemmacheck.model.claim import REGISTRY
+from lemmacheck.model.inputs import Array
+from lemmacheck.run.engine import run_claim
 from lemmacheck.schema import validate_results
-from lemmacheck.seed import DEFAULT_SEED
+from lemmacheck.search.examples import keeping
+from lemmacheck.search.profile import QUICK
+from lemmacheck.search.seed import DEFAULT_SEED
 
 _NUMBERS = itertools.count()
 
@@ -357,7 +358,7 @@ def test_watch_sees_a_save_made_right_after_it_says_watching(tmp_path, delay):
 
 
 def test_history_keeps_one_entry_per_commit_and_renders_a_static_page(three, capsys):
-    from lemmacheck.history import read
+    from lemmacheck.report.history import read
 
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
     subprocess.run(["git", "init", "-q", str(three)], check=True)
@@ -389,7 +390,18 @@ def test_dask_local_prints_no_hypothesis_warnings(tmp_path):
 
     make_project(tmp_path, {"first": AM_GM, "second": AM_GM.replace("am_gm", "am_gm_again")})
     proc = subprocess.run(
-        [sys.executable, "-m", "lemmacheck.cli", "run", "--dask", "local", "-j", "2", "--quiet", "--no-html"],
+        [
+            sys.executable,
+            "-m",
+            "lemmacheck.cli.main",
+            "run",
+            "--dask",
+            "local",
+            "-j",
+            "2",
+            "--quiet",
+            "--no-html",
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,

@@ -17,9 +17,9 @@ import uuid
 import pytest
 
 from lemmacheck import Verdict
-from lemmacheck.engine import run_claims
-from lemmacheck.index import load_index
-from lemmacheck.profile import QUICK
+from lemmacheck.project.index import load_index
+from lemmacheck.run.engine import run_claims
+from lemmacheck.search.profile import QUICK
 from planted_project import make_project
 
 PROFILE = QUICK.with_seed(21)
@@ -31,7 +31,7 @@ import sympy as sp
 
 from lemmacheck import Source, Tolerance, Verdict, approximation, complexity, derivation, identity
 from lemmacheck import StudyResult, inequality, prop, study, value
-from lemmacheck.inputs import Array, ProbVector, Scalar
+from lemmacheck.model.inputs import Array, ProbVector, Scalar
 
 SRC = Source("planted.txt", "test")
 META = dict(title="planted", source=SRC, statement=r"a \\le b", expected=Verdict.HOLDS)
@@ -266,7 +266,7 @@ def test_a_bad_input_spec_costs_only_its_claim_in_a_run_through_the_index(tmp_pa
     bad = """
         import math
 
-        from lemmacheck.inputs import Scalar
+        from lemmacheck.model.inputs import Scalar
 
         @inequality("{pkg}.reversed", inputs={"x": Scalar(5, 1)}, **META)
         def reversed_(xp, x):
@@ -293,7 +293,7 @@ def test_a_bad_input_spec_costs_only_its_claim_in_a_run_through_the_index(tmp_pa
 @pytest.mark.parametrize("scale", ["inf", "nan", "0", "-2", "lots"])
 def test_a_run_scale_that_is_not_a_finite_positive_number_is_named(scale, monkeypatch):
     """LEMMACHECK_SCALE scales every claim as ``effort`` scales one: ``inf`` raised OverflowError mid-run."""
-    from lemmacheck.profile import profile_named
+    from lemmacheck.search.profile import profile_named
 
     monkeypatch.setenv("LEMMACHECK_SCALE", scale)
     with pytest.raises(ValueError, match=f"LEMMACHECK_SCALE='{scale}' must be a finite number > 0"):

@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lemmacheck import candidates, tolerance
+from lemmacheck.model import tolerance
+from lemmacheck.search import candidates
 
 ROOT = Path(__file__).resolve().parents[1]
 ROW = re.compile(r"^\| `([A-Za-z_\[\]0-9.]+)` \| ([^|]+) \|", re.MULTILINE)
@@ -38,7 +39,7 @@ def test_documented_constant_matches_the_code(name, documented):
 
 
 @pytest.mark.parametrize(
-    "path", ["README.md", "docs/tolerance.md", "docs/authoring.md", "src/lemmacheck/tolerance.py"]
+    "path", ["README.md", "docs/tolerance.md", "docs/authoring.md", "src/lemmacheck/model/tolerance.py"]
 )
 def test_no_stale_precision_is_quoted(path):
     text = (ROOT / path).read_text()
@@ -62,10 +63,10 @@ def test_the_readme_example_runs_as_written_and_adds_a_new_claim():
     import math
 
     from lemmacheck import REGISTRY, Source, Verdict, inequality
-    from lemmacheck.discovery import discover
-    from lemmacheck.engine import run_claim
-    from lemmacheck.inputs import Array
-    from lemmacheck.profile import QUICK
+    from lemmacheck.model.inputs import Array
+    from lemmacheck.project.discovery import discover
+    from lemmacheck.run.engine import run_claim
+    from lemmacheck.search.profile import QUICK
 
     discover()
     catalogue = set(REGISTRY.ids())

@@ -21,9 +21,9 @@ from lemmacheck import (
     prop,
     value,
 )
-from lemmacheck.engine import run_claim, run_claims
-from lemmacheck.inputs import Array, ProbVector
-from lemmacheck.profile import QUICK
+from lemmacheck.model.inputs import Array, ProbVector
+from lemmacheck.run.engine import run_claim, run_claims
+from lemmacheck.search.profile import QUICK
 from lemmacheck.xp import mp_precision, mpmath_xp, numpy_xp, to_mp
 
 SRC = Source("planted.txt", "test")
@@ -88,8 +88,8 @@ def test_planted_true_inequality_holds_with_tightness(registry):
 def test_the_sweep_spends_the_profiles_instance_budget_whatever_the_dims(sizes):
     # A claim with one dims combination is searched as widely as one with many: the budget is not
     # capped at batches_per_dims × batch per combination (1,024 instances in the quick profile).
-    from lemmacheck.claim import NumericCheck
-    from lemmacheck.search import sweep_plan
+    from lemmacheck.model.claim import NumericCheck
+    from lemmacheck.search.violations import sweep_plan
 
     check = NumericCheck(fn=None, inputs={"x": Array("n")}, dims={"n": sizes}, relations=("<=",))
     plan = sweep_plan(check, PROFILE)

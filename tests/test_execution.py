@@ -7,13 +7,13 @@ import json
 
 import pytest
 
-from lemmacheck import execution
-from lemmacheck.claim import REGISTRY
-from lemmacheck.discovery import discover, find_root
-from lemmacheck.engine import run_claim, run_sweep_chunk
-from lemmacheck.execution import execute
-from lemmacheck.profile import QUICK
-from lemmacheck.verdict import Verdict
+from lemmacheck.model.claim import REGISTRY
+from lemmacheck.model.verdict import Verdict
+from lemmacheck.project.discovery import discover, find_root
+from lemmacheck.run import execution
+from lemmacheck.run.engine import run_claim, run_sweep_chunk
+from lemmacheck.run.execution import execute
+from lemmacheck.search.profile import QUICK
 from planted_project import (
     AM_GM,
     IGNORES_ALARM,
@@ -102,7 +102,7 @@ def test_an_unknown_claim_id_is_an_error_naming_it(tmp_path):
 
 
 def test_default_timeout_is_longer_for_deep_searches():
-    from lemmacheck.profile import DEEP
+    from lemmacheck.search.profile import DEEP
 
     assert execution.default_timeout(QUICK) < execution.default_timeout(DEEP)
 

@@ -23,10 +23,10 @@ from checks.optim.normalisation import _expect, _projections, _support
 
 from conftest import planted_meta
 from lemmacheck import Verdict, identity
-from lemmacheck.engine import run_claim
-from lemmacheck.inputs import Array
-from lemmacheck.profile import QUICK
-from lemmacheck.tolerance import REVERIFY_DPS
+from lemmacheck.model.inputs import Array
+from lemmacheck.model.tolerance import REVERIFY_DPS
+from lemmacheck.run.engine import run_claim
+from lemmacheck.search.profile import QUICK
 
 ROWS_DIMS = {"n": [3, 6, 10], "d": [3, 4]}
 #: how the expectation is computed: all 2^(nd) masks at small sizes, or row by row at larger ones

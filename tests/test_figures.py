@@ -17,14 +17,14 @@ import sympy as sp
 
 from conftest import planted_meta
 from lemmacheck import Verdict, derivation, inequality
-from lemmacheck.candidates import Instance
-from lemmacheck.engine import run_claim
-from lemmacheck.inputs import Array, Scalar
-from lemmacheck.profile import QUICK
+from lemmacheck.model.inputs import Array, Scalar
+from lemmacheck.model.tolerance import REVERIFY_DPS
+from lemmacheck.model.verdict import ProofStatus
 from lemmacheck.report.notebook import cards_html
-from lemmacheck.tightness import RatioRecord, resolve_batch
-from lemmacheck.tolerance import REVERIFY_DPS
-from lemmacheck.verdict import ProofStatus
+from lemmacheck.run.engine import run_claim
+from lemmacheck.search.candidates import Instance
+from lemmacheck.search.profile import QUICK
+from lemmacheck.search.tightness import RatioRecord, resolve_batch
 
 
 def _symmetric(raw):

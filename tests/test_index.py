@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from lemmacheck.project import index as index_module
 
-from lemmacheck import index as index_module
-from lemmacheck.claim import REGISTRY
-from lemmacheck.discovery import discover
-from lemmacheck.index import load_index
+from lemmacheck.model.claim import REGISTRY
+from lemmacheck.project.discovery import discover
+from lemmacheck.project.index import load_index
 from planted_project import AM_GM, make_project
 
 NESTED = """
@@ -136,7 +136,9 @@ def test_a_module_that_ends_its_interpreter_fails_alone_and_is_forgotten_when_re
 
 
 def test_a_module_that_hangs_at_import_is_named_and_list_does_not_hang(project, monkeypatch, capsys):
-    from lemmacheck import cli, declarations
+    from lemmacheck.project import declarations
+
+    from lemmacheck.cli import main as cli
 
     root, pkg, _ = project
     monkeypatch.setattr(declarations, "_IMPORT_SECONDS", 2.0)
@@ -160,7 +162,7 @@ def test_an_interpreter_killed_from_outside_blames_no_module(project):
 
 
 def test_a_failure_no_module_is_to_blame_for_is_not_kept(project, monkeypatch):
-    from lemmacheck import declarations
+    from lemmacheck.project import declarations
 
     root, pkg, _ = project
     monkeypatch.setattr(declarations, "_index_in_child", lambda root, modules: (None, None, "killed"))

@@ -14,11 +14,11 @@ import time
 
 import pytest
 
-from lemmacheck import execution
-from lemmacheck.execution import execute
-from lemmacheck.exitcodes import ExitCode
-from lemmacheck.profile import QUICK
-from lemmacheck.verdict import Verdict
+from lemmacheck.cli.exitcodes import ExitCode
+from lemmacheck.model.verdict import Verdict
+from lemmacheck.run import execution
+from lemmacheck.run.execution import execute
+from lemmacheck.search.profile import QUICK
 from planted_project import AM_GM, CALLS_SYS_EXIT, SWALLOWS_EVERYTHING, make_project
 
 PROFILE = QUICK.with_seed(5)

@@ -15,8 +15,7 @@ import sympy as sp
 
 from conftest import planted_meta
 from lemmacheck import REGISTRY, Source, Verdict, derivation, identity, inequality, prop
-from lemmacheck.discovery import discover
-from lemmacheck.inputs import Array, Scalar
+from lemmacheck.model.inputs import Array, Scalar
 from lemmacheck.mutate import (
     OPERATORS,
     Settings,
@@ -30,8 +29,9 @@ from lemmacheck.mutate.classify import genuine_error
 from lemmacheck.mutate.python_sites import python_sites
 from lemmacheck.mutate.python_source import compile_function, function_source, replace_at
 from lemmacheck.mutate.results import write_json
-from lemmacheck.profile import QUICK
+from lemmacheck.project.discovery import discover
 from lemmacheck.report.html import render_mutation_section
+from lemmacheck.search.profile import QUICK
 
 SRC = Source("planted.txt", "test")
 PROFILE = QUICK.with_seed(11).scaled(0.25)  # the implication test runs at this profile: keep tests fast

@@ -15,8 +15,8 @@ import json
 
 import pytest
 
-from lemmacheck.cli import main
-from lemmacheck.exitcodes import ExitCode
+from lemmacheck.cli.exitcodes import ExitCode
+from lemmacheck.cli.main import main
 
 SAMPLE = ["--seed", "1", "--max-per-claim", "1", "--sample", "80", "--time-cap", "10", "--quiet"]
 GATE = "0.70"

@@ -16,9 +16,9 @@ import sympy as sp
 
 from conftest import planted_meta
 from lemmacheck import Verdict, derivation
-from lemmacheck.engine import run_claim
-from lemmacheck.profile import QUICK
-from lemmacheck.sympy_cap import SymPyStopped, capped, sympy_cap
+from lemmacheck.kinds.sympy_cap import SymPyStopped, capped, sympy_cap
+from lemmacheck.run.engine import run_claim
+from lemmacheck.search.profile import QUICK
 
 PROFILE = QUICK.with_seed(7)
 # What separates "refuted" from "hung": the chain is refuted in about a second on an idle machine; the

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lemmacheck.profile import claim_seed
+from lemmacheck.search.profile import claim_seed
 
 pytest.importorskip("xdist", reason="pytest-xdist is in the test extra: pip install -e '.[test]'")
 
@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def _quick_claim_tests(count: int = 4) -> list[str]:
     """Test ids of a few claims of the quickest kinds (worked values, complexity fits): enough for
     two workers to share, chosen from the catalogue as it is."""
-    from lemmacheck.claim import REGISTRY
-    from lemmacheck.discovery import discover
+    from lemmacheck.model.claim import REGISTRY
+    from lemmacheck.project.discovery import discover
 
     discover()
     ids = [c.id for c in REGISTRY if c.kind.value in ("worked example", "complexity")][:count]

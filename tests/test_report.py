@@ -9,7 +9,7 @@ import textwrap
 import pytest
 from markupsafe import escape
 
-from lemmacheck import cli
+from lemmacheck.cli import main as cli
 from lemmacheck.report.html import latex_to_mathml, render_html
 
 
@@ -101,7 +101,7 @@ def test_cli_exits_nonzero_on_a_mismatch_and_writes_both_files(tmp_path, monkeyp
         tmp_path,
         """
         from lemmacheck import Source, Verdict, inequality
-        from lemmacheck.inputs import Array
+        from lemmacheck.model.inputs import Array
 
         @inequality("cli.wrong_expectation", inputs={"x": Array()}, title="t", source=Source("f", "l"),
                     statement="x \\\\le x+1", expected=Verdict.REFUTED)
@@ -111,7 +111,7 @@ def test_cli_exits_nonzero_on_a_mismatch_and_writes_both_files(tmp_path, monkeyp
         "planted_cli_mismatch",
     )
     monkeypatch.chdir(root)
-    from lemmacheck.claim import REGISTRY
+    from lemmacheck.model.claim import REGISTRY
 
     with REGISTRY.scratch():
         code = cli.main(["run", "--seed", "3", "--quiet"])
@@ -127,7 +127,7 @@ def test_cli_exits_nonzero_on_a_mismatch_and_writes_both_files(tmp_path, monkeyp
 def test_broken_content_module_is_an_error_not_a_crash(tmp_path, monkeypatch, capsys):
     root = _project(tmp_path, "raise ImportError('a broken module')\n", "planted_cli_broken")
     monkeypatch.chdir(root)
-    from lemmacheck.claim import REGISTRY
+    from lemmacheck.model.claim import REGISTRY
 
     with REGISTRY.scratch():
         code = cli.main(["run", "--seed", "3", "--quiet", "--no-html"])
@@ -270,8 +270,8 @@ def test_operator_names_render(latex):
 
 
 def test_no_statement_of_the_catalogue_falls_back_to_raw_latex():
-    from lemmacheck.claim import REGISTRY
-    from lemmacheck.discovery import discover
+    from lemmacheck.model.claim import REGISTRY
+    from lemmacheck.project.discovery import discover
 
     discover()
     assert len(REGISTRY) > 0

@@ -12,8 +12,8 @@ import textwrap
 
 import pytest
 
-from lemmacheck import cli
-from lemmacheck.claim import REGISTRY
+from lemmacheck.cli import main as cli
+from lemmacheck.model.claim import REGISTRY
 
 # (claim id, declaration, words the message must contain).  The module is the table joined.
 MALFORMED = [
@@ -95,7 +95,7 @@ def bad_examples(xp, x):
 HEADER = """
 import sympy as sp
 from lemmacheck import Source, Verdict, derivation, inequality, value
-from lemmacheck.inputs import Array
+from lemmacheck.model.inputs import Array
 
 x = sp.Symbol("x", real=True)
 META = dict(title="t", source=Source("planted.txt", "here"), statement="x", expected=Verdict.HOLDS)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lemmacheck.selection import SelectionError, compile_expression, matches, select
+from lemmacheck.project.selection import SelectionError, compile_expression, matches, select
 
 IDS = [
     "lse.bound",

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from lemmacheck.cli import main
-from lemmacheck.exitcodes import ExitCode
+from lemmacheck.cli.exitcodes import ExitCode
+from lemmacheck.cli.main import main
 
 
 def test_show_prints_statement_verdicts_counterexample_replay_and_location(capsys):

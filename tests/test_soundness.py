@@ -15,10 +15,10 @@ import sympy as sp
 
 from conftest import planted_meta
 from lemmacheck import Source, Verdict, derivation, identity, inequality
-from lemmacheck.engine import run_claim, run_claims, run_with_links
-from lemmacheck.inputs import Array, ProbVector
-from lemmacheck.profile import QUICK
-from lemmacheck.verdict import ProofStatus
+from lemmacheck.model.inputs import Array, ProbVector
+from lemmacheck.model.verdict import ProofStatus
+from lemmacheck.run.engine import run_claim, run_claims, run_with_links
+from lemmacheck.search.profile import QUICK
 
 SRC = Source("planted.txt", "test")
 EXPONENTS = [1, 2, 4, math.inf]

@@ -11,10 +11,11 @@ import sys
 
 import pytest
 
-from lemmacheck import cli, output
-from lemmacheck.claim import REGISTRY
-from lemmacheck.exitcodes import ExitCode
-from lemmacheck.output import read_journal, write_html_only, write_report
+from lemmacheck.cli import main as cli
+from lemmacheck.cli.exitcodes import ExitCode
+from lemmacheck.model.claim import REGISTRY
+from lemmacheck.report import folder as output
+from lemmacheck.report.folder import read_journal, write_html_only, write_report
 from planted_project import make_project
 
 FOURTEEN = """

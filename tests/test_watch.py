@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from lemmacheck.changes import Transition
-from lemmacheck.profile import QUICK
-from lemmacheck.watch import Watcher
+from lemmacheck.cli.watch import Watcher
+from lemmacheck.report.changes import Transition
+from lemmacheck.search.profile import QUICK
 from planted_project import AM_GM, make_project
 
 SECOND = """

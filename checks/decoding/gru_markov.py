@@ -1,8 +1,7 @@
 """Seed 004, Q2.2.f: 'LSTM and GRU … won't satisfy any n-th order Markov property', checked for a GRU."""
 
 from checks.decoding._helpers import BOS
-from lemmacheck import Source, Verdict, prop
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Source, Verdict, prop
 
 _GRU = (
     "So LSTM and GRU cannot exploit the Viterbi algorithm because they model the full conditional "

@@ -11,8 +11,7 @@ import numpy as np
 
 import checks.decoding._helpers as dec
 from checks._vocab.sources import SEED_004
-from lemmacheck import Source, Verdict, identity, inequality, prop
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Source, Verdict, identity, inequality, prop
 
 CHAIN_DIMS = {"N": [1, 2, 3, 4], "T": [1, 2, 3, 4]}
 P_TIED = Array("N", "N", scale=(0.3, 3.0), transform=dec.row_stochastic_with_ties)

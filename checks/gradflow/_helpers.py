@@ -13,8 +13,7 @@ import numpy as np
 
 from checks._vocab.activations import act, dact
 from checks._vocab.linalg import matvec, op_norm
-from lemmacheck import Tolerance
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Tolerance
 
 FD_JACOBIAN_TOL = Tolerance(
     rtol=1e-5,

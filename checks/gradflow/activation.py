@@ -10,8 +10,7 @@ from checks._vocab.activations import SUP_D1
 from checks._vocab.activations import act as apply_act
 from checks._vocab.sources import SEED_002, SEED_003, SEED_004
 from checks.gradflow._helpers import relatively_equal, run_g, run_h
-from lemmacheck import Source, Verdict, prop
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Source, Verdict, prop
 
 ALL_ACTS = list(SUP_D1)
 INVERTIBLE_ACTS = ["tanh", "sigmoid", "softplus", "softsign"]

@@ -3,8 +3,7 @@
 
 from checks._vocab.activations import act, dact
 from checks._vocab.sources import SEED_003
-from lemmacheck import Source, Verdict, prop
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Source, Verdict, prop
 
 _EQUIV = (
     "we are tempted to write \\forall t, h_t = \\sigma^{-1}(g_t) and g_{t-1} = \\sigma(h_{t-1}). Those two "

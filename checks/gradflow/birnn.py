@@ -13,8 +13,7 @@ from checks._vocab.fd import fd_jacobian
 from checks._vocab.linalg import matvec
 from checks._vocab.sources import SEED_003
 from checks.gradflow._helpers import FD_JACOBIAN_TOL, JACOBIAN_PROBES, probes, relatively_equal
-from lemmacheck import Source, Verdict, identity, prop
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Source, Verdict, identity, prop
 
 BI_INPUTS = {
     "Wf": Array("n", 2, scale=(0.1, 2.0)),

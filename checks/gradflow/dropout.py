@@ -14,8 +14,7 @@ from checks._vocab.fd import quadratic_directional
 from checks._vocab.linalg import matvec
 from checks._vocab.sources import SEED_003
 from checks.gradflow._helpers import bernoulli_masks, relatively_equal
-from lemmacheck import Source, Verdict, identity, prop, value
-from lemmacheck.inputs import Array, Scalar
+from lemmacheck import Array, Scalar, Source, Verdict, identity, prop, value
 
 SMALL_DIMS = {"n": [1, 2, 3], "d": [1, 2]}
 

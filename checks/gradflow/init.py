@@ -13,8 +13,7 @@ from fractions import Fraction
 
 from checks._vocab.sources import SEED_003
 from checks.gradflow._helpers import distinct_support, expect, positive_support, standardize, symmetric_law
-from lemmacheck import Source, Verdict, identity, prop, value
-from lemmacheck.inputs import Array, ProbVector, Scalar
+from lemmacheck import Array, ProbVector, Scalar, Source, Verdict, identity, prop, value
 
 SUPPORT = dict(scale=(0.1, 3.0), transform=distinct_support)
 GRID2 = list(itertools.product(range(3), repeat=2))  # the 9 configurations of two 3-point variables

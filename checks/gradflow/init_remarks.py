@@ -3,8 +3,7 @@
 from fractions import Fraction
 
 from checks._vocab.sources import SEED_003
-from lemmacheck import Source, Verdict, identity, value
-from lemmacheck.inputs import Scalar
+from lemmacheck import Scalar, Source, Verdict, identity, value
 
 #: (fan_in, fan_out) = (d^{(t-1)}, d^{(t)}) of a few layers
 LAYERS = [(4, 4), (10, 5), (64, 128), (300, 100)]

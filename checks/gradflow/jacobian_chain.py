@@ -7,8 +7,7 @@ from checks._vocab.fd import fd_jacobian
 from checks._vocab.linalg import matvec, op_norm
 from checks._vocab.sources import SEED_002, SEED_004
 from checks.gradflow._helpers import FD_JACOBIAN_TOL, probes, run_g
-from lemmacheck import Source, Verdict, identity, inequality
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Source, Verdict, identity, inequality
 
 STEP_INPUTS = {
     "W": Array("n", "n", scale=(0.3, 2.0)),

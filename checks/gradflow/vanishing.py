@@ -24,8 +24,7 @@ from checks.gradflow._helpers import (
     run_g,
     run_h,
 )
-from lemmacheck import Source, Verdict, identity, inequality, prop, value
-from lemmacheck.inputs import Array, Orthogonal, Scalar
+from lemmacheck import Array, Orthogonal, Scalar, Source, Verdict, identity, inequality, prop, value
 
 ALL_ACTS = list(SUP_D1)
 

@@ -17,8 +17,7 @@ from checks.gradflow.vanishing import (
     _matches_fd,
     _scaled,
 )
-from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, identity, inequality, study
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Plot, Series, Source, StudyResult, Table, Verdict, identity, inequality, study
 
 # =========================================================================== seed 003, Question 5.2
 

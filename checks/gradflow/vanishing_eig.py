@@ -8,8 +8,7 @@ multiplicity) and the largest eigenvalue always agree, which is all the vanishin
 from checks._vocab.linalg import matvec, op_norm
 from checks._vocab.sources import SEED_003, SEED_004
 from checks.gradflow._helpers import relatively_equal
-from lemmacheck import Source, Verdict, identity, prop
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Source, Verdict, identity, prop
 
 RECT_DIMS = {"n": [1, 2, 3, 5], "m": [1, 2, 3, 5]}
 LEMMA_QUOTE = (

@@ -15,8 +15,7 @@ from checks.gradflow.vanishing import (
     _nonzero,
     _scaled,
 )
-from lemmacheck import Source, Verdict, inequality, prop
-from lemmacheck.inputs import Array, Orthogonal, Scalar
+from lemmacheck import Array, Orthogonal, Scalar, Source, Verdict, inequality, prop
 
 # --------------------------------------------------------------------------- reversed condition
 

@@ -35,7 +35,7 @@ def loss_rnn_inputs(labels: str = "onehot") -> dict:
     Weights of scale 10⁻¹…3 (from nearly linear to saturated units); perturbations of scale 10⁻³…1
     (from the first-order regime to steps as large as the weights).
     """
-    from lemmacheck.inputs import Array
+    from lemmacheck import Array
 
     w, d = (1e-1, 3.0), (1e-3, 1.0)
     spec = {

@@ -5,8 +5,7 @@ r"""The log-sum-exp bound of seed 001 §A, eq. (2) and (3), and the Hessian fact
 """
 
 from checks._vocab.sources import SEED_001
-from lemmacheck import Source, Verdict, inequality
-from lemmacheck.inputs import Array, ProbVector
+from lemmacheck import Array, ProbVector, Source, Verdict, inequality
 
 DIMS = {"n": [1, 2, 3, 5, 8, 16]}
 #: a point x and a step Δx of any size, for the bound of eq. (2) and its restatement eq. (3)

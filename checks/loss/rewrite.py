@@ -13,8 +13,7 @@ from checks._vocab.linalg import dot, matvec
 from checks._vocab.rnn import cross_entropy, hidden_states, token_loss
 from checks._vocab.sources import SEED_000, SEED_001
 from checks.loss._helpers import loss_rnn_inputs
-from lemmacheck import Source, Verdict, identity, value
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Source, Verdict, identity, value
 
 _MODEL = ("U", "W", "V", "s0", "X")
 # Bounded activations only: the rewrite is a statement about the logits V s_t whatever σ is, and with the

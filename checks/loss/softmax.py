@@ -9,8 +9,7 @@ import numpy as np
 
 from checks._vocab.sources import SEED_000, SEED_001
 from checks.loss._helpers import softmax_rows
-from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, inequality, study
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Plot, Series, Source, StudyResult, Table, Verdict, inequality, study
 
 DIMS = {"n": [1, 2, 3, 5, 8]}
 #: the logits x alone, with a vector r, or with a second point y

@@ -20,8 +20,7 @@ from checks.loss._helpers import (
     loss_rnn_inputs,
     token_gradient,
 )
-from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, identity, inequality, study
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Plot, Series, Source, StudyResult, Table, Verdict, identity, inequality, study
 
 SEC = "§Loss Bounded with Respect to V"
 

@@ -3,8 +3,7 @@ Carlson et al., and a second reading of the garbled 'max_{‖r‖∞} r' of the 
 
 from checks._vocab.sources import SEED_000
 from checks.loss._helpers import ON_RNN, ON_SMALL_RNN, token_terms
-from lemmacheck import Source, Verdict, inequality
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Source, Verdict, inequality
 
 _THM1 = (
     'f(θ) is sum of several exponentiations. According to [Theorem 1 in "Stochastic Spectral Descent for '

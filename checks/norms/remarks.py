@@ -5,8 +5,7 @@ import math
 
 from checks._vocab.linalg import l1, maxabs
 from checks._vocab.sources import SEED_000
-from lemmacheck import Source, Verdict, identity, inequality
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Source, Verdict, identity, inequality
 
 _EQUIV = "Note that Schatten-1 norm and element-wise-1 norm are equivalent, 1/H ||M|| ≤ ||M||_{S^∞} ≤ ||M||"
 _W333 = "§Loss Bound with Respect to W, item 3.3.3"

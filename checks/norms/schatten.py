@@ -6,8 +6,7 @@ r"""The Schatten-norm toolbox of seed 001 §B, eq. (8)–(11).
 import math
 
 from checks._vocab.sources import SEED_001
-from lemmacheck import Source, Verdict, identity, inequality
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Source, Verdict, identity, inequality
 
 EXPONENTS = [1, 2, 4, math.inf]
 

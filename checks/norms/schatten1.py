@@ -9,8 +9,7 @@ import math
 
 from checks._vocab.linalg import l1, maxabs
 from checks._vocab.sources import SEED_000, SEED_001
-from lemmacheck import Source, Verdict, complexity, inequality, value
-from lemmacheck.inputs import Array, Scalar
+from lemmacheck import Array, Scalar, Source, Verdict, complexity, inequality, value
 
 COMMENT3 = "§Comments, item 3"
 MN = {"m": [1, 2, 3, 4, 6], "n": [1, 2, 3, 4, 6]}

@@ -19,8 +19,7 @@ from checks.optim._helpers import (
     rademacher_support,
 )
 from checks.optim.weight_decay import _DIMS, _Q, _reg_loss
-from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, identity, prop, study
-from lemmacheck.inputs import Array, Scalar
+from lemmacheck import Array, Plot, Scalar, Series, Source, StudyResult, Table, Verdict, identity, prop, study
 
 # ------------------------------------------------------------------ Question 3.2 (Adam + L2)
 

@@ -8,8 +8,7 @@ across i: only the stationarity of the mean, which the documents use, is assumed
 
 from checks._vocab.sources import SEED_002, SEED_003
 from checks.optim._helpers import ema_closed_form, ema_recursive, probe, rademacher_support
-from lemmacheck import Source, Verdict, identity
-from lemmacheck.inputs import Array, Scalar
+from lemmacheck import Array, Scalar, Source, Verdict, identity
 
 _SEQ_INPUTS = {
     "g": Array("T", "n"),

@@ -13,8 +13,7 @@ from checks.optim._helpers import (
     probe,
     running_average_trajectory,
 )
-from lemmacheck import Source, Verdict, identity
-from lemmacheck.inputs import Array, Scalar
+from lemmacheck import Array, Scalar, Source, Verdict, identity
 
 VEC = {"n": [1, 2, 3, 5]}
 

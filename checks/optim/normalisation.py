@@ -26,8 +26,7 @@ from checks.optim._helpers import (
     u_nonzero,
     weight_from_direction,
 )
-from lemmacheck import Source, Verdict, identity, inequality
-from lemmacheck.inputs import Array, Scalar
+from lemmacheck import Array, Scalar, Source, Verdict, identity, inequality
 
 _DIMS = {"n": [1, 2, 3, 4, 6]}
 _VEC_DIMS = {"n": [1, 2, 3, 5, 8]}

@@ -24,8 +24,7 @@ from checks.optim.normalisation import (
     _whitening,
     _wn_step,
 )
-from lemmacheck import Source, Verdict, identity, inequality
-from lemmacheck.inputs import Array, Orthogonal, Scalar
+from lemmacheck import Array, Orthogonal, Scalar, Source, Verdict, identity, inequality
 
 # ====================================================================== seed 003, Question 4
 

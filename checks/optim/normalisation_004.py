@@ -18,8 +18,7 @@ from checks.optim.normalisation import (
     _whitening,
 )
 from checks.optim.normalisation_003 import _BN3, BN_WHITENED, bn_mean_003
-from lemmacheck import Source, Verdict, identity
-from lemmacheck.inputs import Array, Scalar
+from lemmacheck import Array, Scalar, Source, Verdict, identity
 
 # ====================================================================== seed 004, Questions 4.2–4.3
 

@@ -9,8 +9,7 @@ from checks._vocab.fd import quadratic_directional
 from checks._vocab.linalg import dot, matvec
 from checks._vocab.sources import SEED_002
 from checks.optim._helpers import probe, symmetric_transform
-from lemmacheck import Source, Verdict, identity, prop
-from lemmacheck.inputs import SPD, Array, Scalar
+from lemmacheck import SPD, Array, Scalar, Source, Verdict, identity, prop
 
 _MODEL_INPUTS = {
     "x0": Array("n"),

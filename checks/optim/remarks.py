@@ -9,8 +9,7 @@ import sympy as sp
 from checks._vocab.linalg import dot
 from checks._vocab.sources import SEED_002, SEED_003, SEED_004
 from checks.optim._helpers import ema_recursive, orth_projector, u_nonzero
-from lemmacheck import Source, Verdict, identity, inequality, prop, value
-from lemmacheck.inputs import Array, Scalar
+from lemmacheck import Array, Scalar, Source, Verdict, identity, inequality, prop, value
 
 #: β at the ends and inside the range [0, 1] that seed 003 declares (Question 3.1)
 BETAS_CLOSED = [0.0, 0.5, 0.9, 1.0]

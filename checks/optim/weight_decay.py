@@ -15,8 +15,7 @@ from checks.optim._helpers import (
     sgd_l2_trajectory,
     sgd_weight_decay_trajectory,
 )
-from lemmacheck import Source, Verdict, identity
-from lemmacheck.inputs import Array, Scalar
+from lemmacheck import Array, Scalar, Source, Verdict, identity
 
 _Q = {
     "A": Array("n", "n", transform=contraction_spd_transform),

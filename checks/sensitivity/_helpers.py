@@ -24,8 +24,7 @@ from checks._vocab.activations import SMOOTH, activation
 from checks._vocab.fd import directional
 from checks._vocab.linalg import inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.rnn import preactivations_and_states, token_loss
-from lemmacheck import Tolerance
-from lemmacheck.inputs import Array, OneHot, Scalar
+from lemmacheck import Array, OneHot, Scalar, Tolerance
 
 #: section titles of seed 000
 SEC_U = "Loss Bound with Respect to U"

@@ -22,8 +22,7 @@ from checks.sensitivity._helpers import (
     states_at,
     tangents,
 )
-from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, identity, study
-from lemmacheck.tolerance import REVERIFY_DPS
+from lemmacheck import REVERIFY_DPS, Plot, Series, Source, StudyResult, Table, Verdict, identity, study
 from lemmacheck.xp import mpmath_xp, numpy_xp, to_mp
 
 _PDOT_QUOTE = (

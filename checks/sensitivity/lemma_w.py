@@ -9,8 +9,7 @@ from checks.sensitivity._helpers import (
     sens_rnn_inputs,
 )
 from checks.sensitivity.lemma import _lam
-from lemmacheck import Source, Verdict, inequality
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Source, Verdict, inequality
 
 # --------------------------------------------------------------------------- eq. (28)–(31): the W parts
 

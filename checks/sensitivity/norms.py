@@ -10,8 +10,7 @@ import math
 
 from checks._vocab.sources import SEED_000
 from checks.norms.schatten import schatten_hadamard, schatten_holder
-from lemmacheck import Source, Tolerance, Verdict, identity, inequality
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Source, Tolerance, Verdict, identity, inequality
 
 SEC = "Loss Bound with Respect to W, item 3.3.1 ('We have taken advantage of the conclusion')"
 _QUOTE = (

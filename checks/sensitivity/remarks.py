@@ -25,8 +25,7 @@ from checks.sensitivity._helpers import (
 )
 from checks.sensitivity._mirror import WRT, integral_form
 from checks.sensitivity.lip_constants import majorisation_sides
-from lemmacheck import Source, Verdict, identity, inequality
-from lemmacheck.inputs import Array
+from lemmacheck import Array, Source, Verdict, identity, inequality
 
 #: an instance of the study lip.majorisation (tanh, ‖W‖_{S∞} = 2, ‖ΔU‖_{S∞} = 1, remainder/(L‖Δ‖²) = 1.66)
 _STUDY_INSTANCE = {

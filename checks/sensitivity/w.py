@@ -31,8 +31,7 @@ from checks.sensitivity._helpers import (
     w_dgrad_parts,
 )
 from checks.sensitivity._mirror import WRT, integral_form
-from lemmacheck import Source, Verdict, identity, inequality
-from lemmacheck.inputs import Array, Scalar
+from lemmacheck import Array, Scalar, Source, Verdict, identity, inequality
 
 # --------------------------------------------------------------------------- the gradient, P_t
 

@@ -6,8 +6,9 @@ Content modules declare claims with the units re-exported here; the engine compu
 from __future__ import annotations
 
 from .api import catalogue, check, check_all
-from .claim import REGISTRY, Claim, Source
-from .declare import (
+from .errors import CheckError, ClaimDefinitionError, LemmacheckError, SamplerError
+from .model.claim import REGISTRY, Claim, Source
+from .model.declare import (
     Plot,
     Series,
     StudyResult,
@@ -21,9 +22,9 @@ from .declare import (
     study,
     value,
 )
-from .errors import CheckError, ClaimDefinitionError, LemmacheckError, SamplerError
-from .tolerance import Tolerance
-from .verdict import Kind, ProofStatus, Verdict
+from .model.inputs import SPD, Array, OneHot, Orthogonal, ProbVector, Scalar
+from .model.tolerance import REVERIFY_DPS, Tolerance
+from .model.verdict import Kind, ProofStatus, Verdict
 from .version import __version__
 
 __all__ = [
@@ -35,6 +36,13 @@ __all__ = [
     "Verdict",
     "ProofStatus",
     "Tolerance",
+    "REVERIFY_DPS",
+    "Array",
+    "Scalar",
+    "Orthogonal",
+    "SPD",
+    "ProbVector",
+    "OneHot",
     "check",
     "check_all",
     "catalogue",

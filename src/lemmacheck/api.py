@@ -16,15 +16,15 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .claim import REGISTRY, Claim
-from .results import ClaimResult
-from .seed import DEFAULT_SEED, resolve_seed
+from .model.claim import REGISTRY, Claim
+from .run.results import ClaimResult
+from .search.seed import DEFAULT_SEED, resolve_seed
 
 __all__ = ["check", "check_all", "catalogue", "Results", "Catalogue", "DEFAULT_SEED"]
 
 
 def _discover(root: str | Path | None) -> None:
-    from .discovery import content_dirs, discover, find_root
+    from .project.discovery import content_dirs, discover, find_root
 
     found = find_root(Path(root)) if root is not None else find_root()
     if not any((found / d).is_dir() for d in content_dirs(found)):
@@ -41,13 +41,13 @@ def _discover(root: str | Path | None) -> None:
 
 def _profile(seed: int | str, *, deep: bool):
     """``seed``: an integer, or ``"random"`` for a fresh one (read it back from a result's ``replay``)."""
-    from .profile import profile_named
+    from .search.profile import profile_named
 
     return profile_named("deep" if deep else "quick").with_seed(resolve_seed(seed))
 
 
 def _select(expression: str | None) -> list[Claim]:
-    from .selection import select
+    from .project.selection import select
 
     return list(select(REGISTRY, expression))
 
@@ -56,7 +56,7 @@ def check(
     claim_id: str, *, seed: int | str = DEFAULT_SEED, deep: bool = False, root: str | Path | None = None
 ) -> ClaimResult:
     """Check one claim by its exact id and return its result."""
-    from .engine import run_with_links
+    from .run.engine import run_with_links
 
     _discover(root)
     if claim_id not in REGISTRY:
@@ -74,7 +74,7 @@ def check_all(
     root: str | Path | None = None,
 ) -> Results:
     """Check every claim the ``-k`` expression selects (all of them with ``None``)."""
-    from .engine import judge_links, registry_runner, run_claim
+    from .run.engine import judge_links, registry_runner, run_claim
 
     _discover(root)
     profile = _profile(seed, deep=deep)

@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from .seed import DEFAULT_SEED, parse_seed, resolve_seed
+from .search.seed import DEFAULT_SEED, parse_seed, resolve_seed
 
 _RESULTS_KEY = pytest.StashKey[list]()
 #: the run seed of this session (the controller's under xdist)
@@ -64,7 +64,7 @@ class _XdistController:
     def pytest_testnodedown(self, node, error) -> None:
         sent = getattr(node, "workeroutput", {}).get(_WORKER_RESULTS, [])
         if sent:
-            from .cache import result_from_dict
+            from .run.cache import result_from_dict
 
             node.config.stash[_RESULTS_KEY].extend(result_from_dict(d) for d in sent)
 
@@ -79,7 +79,7 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 @pytest.fixture(scope="session")
 def lemmacheck_profile(request: pytest.FixtureRequest):
-    from .profile import profile_named
+    from .search.profile import profile_named
 
     cfg = request.config
     profile = profile_named("deep" if cfg.getoption("--lemmacheck-deep") else "quick")
@@ -104,8 +104,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     results = _catalogue_order(results)
     from pathlib import Path
 
-    from .engine import RunResult
-    from .output import write_report
+    from .report.folder import write_report
+    from .run.engine import RunResult
 
     run = RunResult(
         seed=session.config.stash[SEED_KEY],
@@ -123,8 +123,8 @@ def _catalogue_order(results: list) -> list:
     """One result per claim (the last), in catalogue order when the content index knows it."""
     by_id = {r.id: r for r in results}
     try:
-        from .discovery import find_root
-        from .index import load_index
+        from .project.discovery import find_root
+        from .project.index import load_index
 
         order = {cid: i for i, cid in enumerate(load_index(find_root()).claim_ids())}
     except Exception:  # the index is a nicety here: without it, order by id

@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
-from ..approx import ApproxOutcome, measure_approximation
-from ..claim import ApproximationCheck, Claim
-from ..verdict import Verdict
+from ..model.claim import ApproximationCheck, Claim
+from ..model.verdict import Verdict
+from .approx import ApproxOutcome, measure_approximation
 from .base import Context, Outcome, register
 
 __all__ = ["ApproximationEvidence", "ApproximationChecker"]

@@ -13,13 +13,13 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
-from ..claim import Claim
-from ..profile import Profile
-from ..results import StepResult
-from ..search import SweepRunner
-from ..settle import Budget
-from ..tolerance import Tolerance
-from ..verdict import Verdict
+from ..model.claim import Claim
+from ..model.tolerance import Tolerance
+from ..model.verdict import Verdict
+from ..run.results import StepResult
+from ..search.profile import Profile
+from ..search.violations import SweepRunner
+from ..settling.settle import Budget
 
 __all__ = ["Context", "Outcome", "Checker", "register", "checker_for", "CHECKERS"]
 

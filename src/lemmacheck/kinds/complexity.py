@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..claim import Claim, ComplexityCheck
+from ..model.claim import Claim, ComplexityCheck
 from .base import Context, Outcome, register
 from .value import ComparisonEvidence
 
@@ -16,7 +16,7 @@ class ComplexityChecker:
     name: ClassVar[str] = "comparison"
 
     def run(self, claim: Claim, check: ComplexityCheck, ctx: Context) -> Outcome:
-        from ..worked import fit_complexity  # SymPy: imported only when a claim of this kind runs
+        from .worked import fit_complexity  # SymPy: imported only when a claim of this kind runs
 
         verdict, evidence = fit_complexity(check)
         return Outcome(verdict, ComparisonEvidence(**evidence))

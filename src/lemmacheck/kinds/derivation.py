@@ -10,9 +10,9 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
-from ..claim import Claim, SymbolicDerivation
 from ..errors import LemmacheckError
-from ..verdict import Verdict
+from ..model.claim import Claim, SymbolicDerivation
+from ..model.verdict import Verdict
 from .base import Context, Outcome, register
 
 __all__ = ["DerivationEvidence", "DerivationChecker", "combine"]
@@ -41,7 +41,7 @@ class DerivationOnlyEvidence:
 
 
 def _run(claim: Claim, d: SymbolicDerivation, ctx: Context):
-    from ..symbolic import check_derivation  # SymPy: imported only when a derivation is checked
+    from .symbolic import check_derivation  # SymPy: imported only when a derivation is checked
 
     return check_derivation(claim.id, d, ctx.profile.symbolic_points, ctx.rng, ctx.tol, ctx.budget)
 

@@ -1,8 +1,9 @@
 """Relation chains and properties checked on sampled instances (``@inequality``, ``@identity``, ``@prop``).
 
-The search (:mod:`lemmacheck.search`) finds float64 candidates; :mod:`lemmacheck.settle` settles them in
-high precision; a confirmed counterexample is shrunk (:mod:`lemmacheck.shrink`).  Each step of a chain is
-settled like the chain end to end, so a broken link is named with its own certified counterexample.
+The search (:mod:`lemmacheck.search.violations`) finds float64 candidates; :mod:`lemmacheck.settling.settle`
+settles them in high precision; a confirmed counterexample is shrunk (:mod:`lemmacheck.search.shrink`).  Each
+step of a chain is settled like the chain end to end, so a broken link is named with its own certified
+counterexample.
 """
 
 from __future__ import annotations
@@ -13,17 +14,17 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..candidates import Candidate, Instance
-from ..claim import Claim, NumericCheck
 from ..errors import CheckError
-from ..highprec import Confirmation, reverify
-from ..results import StepResult, jsonable
-from ..search import StepStats, compose, dims_combinations, search_numeric
-from ..settle import Settlement, settle
-from ..shrink import shrink_counterexample
-from ..tightness import tightness_evidence
-from ..tolerance import REVERIFY_DPS
-from ..verdict import Verdict
+from ..model.claim import Claim, NumericCheck
+from ..model.tolerance import REVERIFY_DPS
+from ..model.verdict import Verdict
+from ..run.results import StepResult, jsonable
+from ..search.candidates import Candidate, Instance
+from ..search.shrink import shrink_counterexample
+from ..search.tightness import tightness_evidence
+from ..search.violations import StepStats, compose, dims_combinations, search_numeric
+from ..settling.highprec import Confirmation, reverify
+from ..settling.settle import Settlement, settle
 from .base import Context, Outcome, register
 
 __all__ = ["NumericEvidence", "NumericChecker", "counterexample_record", "SWEEP_CONFIRMATIONS"]
@@ -41,7 +42,7 @@ class NumericEvidence:
     kept_fraction: float
     tolerance: dict
     # the largest lhs/rhs of a relation that holds, settled in high precision at the instance attaining it
-    # (lemmacheck.tightness); its witness; the instances above it whose float64 ratio was rounding
+    # (lemmacheck.search.tightness); its witness; the instances above it whose float64 ratio was rounding
     tightness: float | None = None
     tightness_witness: dict | None = None
     tightness_excluded: int | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
-from ..claim import Claim, ValueCheck
+from ..model.claim import Claim, ValueCheck
 from .base import Context, Outcome, register
 
 __all__ = ["ComparisonEvidence", "ValueChecker"]
@@ -30,7 +30,7 @@ class ValueChecker:
     name: ClassVar[str] = "comparison"
 
     def run(self, claim: Claim, check: ValueCheck, ctx: Context) -> Outcome:
-        from ..worked import compare_value  # SymPy: imported only when a claim of this kind runs
+        from .worked import compare_value  # SymPy: imported only when a claim of this kind runs
 
         verdict, evidence = compare_value(check)
         return Outcome(verdict, ComparisonEvidence(**evidence))

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..exitcodes import NO_TESTS_COLLECTED, OK, TESTS_FAILED, USAGE_ERROR
+from ..cli.exitcodes import NO_TESTS_COLLECTED, OK, TESTS_FAILED, USAGE_ERROR
 
 __all__ = ["add_parser", "run", "DEFAULT_MIN_SCORE"]
 
@@ -121,10 +121,10 @@ def _replay(args, seed: int) -> str:
 
 def run(args) -> int:
     """Run the mutation analysis; 0 when the score is at least ``--min-score``, 1 otherwise."""
-    from ..claim import REGISTRY
-    from ..discovery import discover, find_root
-    from ..engine import select
-    from ..profile import profile_named
+    from ..model.claim import REGISTRY
+    from ..project.discovery import discover, find_root
+    from ..run.engine import select
+    from ..search.profile import profile_named
     from .operators import OPERATORS, operators_named
     from .results import summary_text, write_json
     from .runner import Settings, run_mutation

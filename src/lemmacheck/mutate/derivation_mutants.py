@@ -7,7 +7,7 @@ import dataclasses
 
 import sympy as sp
 
-from ..claim import Claim
+from ..model.claim import Claim
 from .equivalence import equal_expressions
 from .mutant import Mutant, MutantBuildError, MutantText
 

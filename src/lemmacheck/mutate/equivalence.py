@@ -2,7 +2,7 @@
 from a run's evidence.
 
 ``expand(new − old) = 0`` first (cheap); then both are evaluated at a few random rational points, with
-undefined functions instantiated as the derivation checker does (:mod:`lemmacheck.symbolic_exact`): a
+undefined functions instantiated as the derivation checker does (:mod:`lemmacheck.kinds.symbolic_exact`): a
 difference there means the mutant changes the expression, and it is run; otherwise SymPy is asked to
 ``simplify(new − old)`` to 0, under a time cap of its own.  Only a SymPy zero makes a mutant equivalent.
 """
@@ -15,9 +15,9 @@ from collections.abc import Mapping
 import numpy as np
 import sympy as sp
 
-from ..symbolic import sample_symbols
-from ..symbolic_exact import evaluated, instantiations, rational_points
-from ..sympy_cap import SymPyStopped, sympy_cap
+from ..kinds.symbolic import sample_symbols
+from ..kinds.symbolic_exact import evaluated, instantiations, rational_points
+from ..kinds.sympy_cap import SymPyStopped, sympy_cap
 
 __all__ = ["equal_expressions", "EQUIVALENCE_SECONDS"]
 

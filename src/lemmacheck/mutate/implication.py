@@ -16,10 +16,10 @@ import functools
 import inspect
 from collections.abc import Callable
 
-from ..claim import Claim, NumericCheck
-from ..engine import run_claim
-from ..profile import Profile
-from ..verdict import Verdict
+from ..model.claim import Claim, NumericCheck
+from ..model.verdict import Verdict
+from ..run.engine import run_claim
+from ..search.profile import Profile
 
 __all__ = ["implied_by_original"]
 

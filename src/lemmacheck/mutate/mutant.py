@@ -7,7 +7,7 @@ import dataclasses
 import functools
 from collections.abc import Callable
 
-from ..claim import ApproximationCheck, Claim, ComplexityCheck, NumericCheck, ValueCheck
+from ..model.claim import ApproximationCheck, Claim, ComplexityCheck, NumericCheck, ValueCheck
 
 __all__ = ["Mutant", "MutantBuildError", "MutantText", "check_function"]
 

@@ -8,7 +8,7 @@ import ast
 import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 
-from ..claim import Claim
+from ..model.claim import Claim
 from .base import Operator, PyContext, Rewrite
 from .mutant import Mutant, MutantText, check_function
 from .python_source import compile_function, function_source, replace_at

@@ -7,7 +7,7 @@ import dataclasses
 import functools
 from collections.abc import Callable
 
-from ..claim import ApproximationCheck, Claim, NumericCheck
+from ..model.claim import ApproximationCheck, Claim, NumericCheck
 from .mutant import Mutant, MutantText
 
 __all__ = ["relation_mutants"]

@@ -14,10 +14,10 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from ..claim import ApproximationCheck, Claim, ComplexityCheck
-from ..engine import run_claim
-from ..profile import Profile
-from ..verdict import Verdict
+from ..model.claim import ApproximationCheck, Claim, ComplexityCheck
+from ..model.verdict import Verdict
+from ..run.engine import run_claim
+from ..search.profile import Profile
 from . import classify as C
 from .implication import implied_by_original
 from .operators import OPERATORS

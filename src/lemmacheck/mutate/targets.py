@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..claim import Claim
+from ..model.claim import Claim
 from .base import Operator
 from .derivation_mutants import derivation_mutants
 from .mutant import Mutant, MutantBuildError, check_function

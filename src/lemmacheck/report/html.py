@@ -31,8 +31,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from ..model.verdict import ProofStatus, Verdict
 from ..mutate.report import mutation_section
-from ..verdict import ProofStatus, Verdict
 from .documents import document_title
 
 __all__ = [

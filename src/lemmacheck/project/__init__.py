@@ -1,0 +1,1 @@
+"""The project: where its content lives, which module declares which claim, and ``-k`` selection over it."""

@@ -1,0 +1,306 @@
+"""The engine: compute one verdict per claim, never declare one; one broken claim never stops a run."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import platform
+import time
+from collections.abc import Callable, Iterable, Sequence
+
+import numpy as np
+
+from ..model.claim import REGISTRY, Claim
+from ..model.links import judge_links
+from ..model.verdict import ProofStatus, Verdict
+from ..project.selection import compile_expression, matches
+from ..project.selection import select as _select
+from ..search.profile import Profile, claim_seed
+from ..version import __version__
+from .claimrun import blank_result, replay_command, run_claim, run_sweep_chunk
+from .execution import execute
+from .results import SCHEMA_VERSION, ClaimResult, jsonable
+
+__all__ = [
+    "run_claim",
+    "run_with_links",
+    "judge_links",
+    "registry_runner",
+    "run_sweep_chunk",
+    "run_claims",
+    "run_study",
+    "RunResult",
+    "replay_command",
+    "blank_result",
+]
+
+
+def run_with_links(claim: Claim, profile: Profile) -> ClaimResult:
+    """One claim, and the claims its chain's steps are (``step_is=``) run here from the registry, so its
+    proof as written is judged whole."""
+    result = run_claim(claim, profile)
+    judge_links([result], registry_runner(profile))
+    return result
+
+
+def registry_runner(profile: Profile) -> Callable[[list[str]], list[ClaimResult]]:
+    """Run claims by id from the registry, here (ids it does not hold are left out)."""
+    return lambda ids: [run_claim(REGISTRY[i], profile) for i in ids if i in REGISTRY]
+
+
+def run_study(study, profile: Profile) -> dict:
+    t0 = time.perf_counter()
+    out = {
+        "id": study.id,
+        "title": study.title,
+        "related": list(study.related),
+        "module": study.module,
+        "source": None
+        if study.source is None
+        else {"file": study.source.file, "location": study.source.location},
+    }
+    try:
+        rng = np.random.default_rng(claim_seed(profile.seed, study.id))
+        res = study.fn(_StudyProfile(profile.name, rng, profile.seed))
+        out |= {
+            "tables": [dataclasses.asdict(t) for t in res.tables],
+            "plots": [dataclasses.asdict(p) for p in res.plots],
+            "conclusion": res.conclusion,
+            "error": "",
+        }
+    except Exception as exc:
+        out |= {
+            "tables": [],
+            "plots": [],
+            "conclusion": "",
+            "error": f"study {study.id!r}: {type(exc).__name__}: {exc}",
+        }
+    out["seconds"] = time.perf_counter() - t0
+    return jsonable(out)
+
+
+@dataclasses.dataclass(frozen=True)
+class _StudyProfile:
+    name: str
+    rng: np.random.Generator
+    seed: int
+
+
+@dataclasses.dataclass
+class RunResult:
+    seed: int
+    profile: str
+    results: list[ClaimResult]
+    studies: list[dict]
+    started: str
+    seconds: float
+    selection: str = ""
+
+    def counts(self) -> dict[str, int]:
+        out = {v.value: 0 for v in Verdict}
+        for r in self.results:
+            out[r.verdict.value] += 1
+        return out
+
+    def proof_counts(self) -> dict[str, int]:
+        out = {p.value: 0 for p in ProofStatus}
+        for r in self.results:
+            out[r.proof.status.value] += 1
+        return out
+
+    def mismatches(self) -> list[ClaimResult]:
+        return [r for r in self.results if not r.matches_expectation]
+
+    def to_dict(self) -> dict:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "tool": {
+                "name": "lemmacheck",
+                "version": __version__,
+                "python": platform.python_version(),
+                "numpy": np.__version__,
+            },
+            "run": {
+                "seed": self.seed,
+                "profile": self.profile,
+                "started": self.started,
+                "seconds": round(self.seconds, 3),
+                "selection": self.selection,
+                "replay": f"lemmacheck run --seed {self.seed}"
+                + (" --deep" if self.profile == "deep" else ""),
+            },
+            "counts": self.counts(),
+            "proof_counts": self.proof_counts(),
+            "mismatches": [r.id for r in self.mismatches()],
+            "claims": [r.to_dict() for r in self.results],
+            "studies": self.studies,
+        }
+
+
+def import_error_result(module: str, message: str) -> ClaimResult:
+    return ClaimResult(
+        id=f"module:{module}",
+        title=f"content module {module} failed to import",
+        source={"file": module, "location": "import", "quote": ""},
+        statement="",
+        kind="module",
+        expected="importable",
+        verdict=Verdict.ERROR,
+        message=message,
+        module=module,
+    )
+
+
+def definition_error_result(claim_id: str, module: str, message: str) -> ClaimResult:
+    return ClaimResult(
+        id=str(claim_id),
+        title="malformed claim declaration",
+        source={"file": module, "location": "declaration", "quote": ""},
+        statement="",
+        kind="declaration",
+        expected="well-formed",
+        verdict=Verdict.ERROR,
+        message=message,
+        module=module,
+    )
+
+
+def _dangling_links(results: list[ClaimResult], known: set[str]) -> list[ClaimResult]:
+    """A declaration error for every step link naming no claim of the catalogue (the index's view of
+    :meth:`Registry.link_problems`)."""
+    return [
+        definition_error_result(
+            r.id,
+            r.module,
+            f"claim {r.id!r}: step {step} is linked (step_is=) to claim {other!r}, which no module declares"
+            "\n  fix: name a declared claim id (lemmacheck list shows them) or remove the link",
+        )
+        for r in results
+        for step, other in r.step_links
+        if other not in known
+    ]
+
+
+def select(claims: Iterable[Claim], keyword: str | None) -> list[Claim]:
+    """``-k`` selection with pytest's grammar (``and``, ``or``, ``not``, substrings of the id)."""
+    return _select(claims, keyword)
+
+
+def preamble_results(keyword: str | None, import_errors, definition_errors) -> list[ClaimResult]:
+    """What a run reports before any claim runs: the modules that failed to import and the selected
+    malformed declarations (a partial report after Ctrl-C needs them again)."""
+    results = [import_error_result(m, msg) for m, msg in import_errors]
+    results += [
+        definition_error_result(cid, m, msg)
+        for cid, m, msg in definition_errors
+        if matches(keyword, str(cid))
+    ]
+    return results
+
+
+def run_claims(
+    profile: Profile,
+    *,
+    keyword: str | None = None,
+    import_errors=(),
+    with_studies: bool = True,
+    progress: Callable[[str, int, int], None] | None = None,
+    on_result: Callable[[ClaimResult], None] | None = None,
+    index=None,
+    root=None,
+    jobs: int | None = 1,
+    timeout: float | None = None,
+    cache=None,
+    dask: str | None = None,
+    claim_ids: Sequence[str] | None = None,
+) -> RunResult:
+    """Check the selected claims (and studies); ``on_result`` sees each claim's result as it finishes,
+    so a caller can journal them and keep the work done when the run is interrupted.
+
+    Without ``index`` the claims are those already registered (imported content, planted claims) and run
+    here, one after the other.  With a :class:`lemmacheck.project.index.ContentIndex` nothing needs
+    importing first: the selection, the catalogue's links and its malformed declarations come from the index,
+    and :func:`lemmacheck.run.execution.execute` runs the claims (``jobs`` workers, ``timeout`` per claim,
+    answers from ``cache``, or on a Dask scheduler).  Either way the per-claim seeds make the results the
+    same.
+    """
+    started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+    t0 = time.perf_counter()
+    if index is None:
+        claims = select(REGISTRY, keyword)
+        ids = [c.id for c in claims]
+        corrected_by: dict[str, list[str]] = {}
+        for c in REGISTRY:
+            if c.corrects:
+                corrected_by.setdefault(c.corrects, []).append(c.id)
+        definition_errors = REGISTRY.definition_errors + REGISTRY.link_problems()
+        orphans = REGISTRY.orphan_derivations()
+        studies = _select(REGISTRY.studies.values(), keyword) if with_studies else []
+    else:
+        from ..project.index import import_modules
+
+        match = compile_expression(keyword)
+        ids = index.claim_ids(match) if claim_ids is None else list(claim_ids)  # --lf, --ff: given ones
+        corrected_by = index.corrected_by()
+        definition_errors = index.definition_errors()
+        orphans = index.orphan_derivations()
+        import_errors = [*import_errors, *index.failed_imports()]
+        study_ids = index.study_ids(match) if with_studies else []
+        if study_ids:
+            import_modules(index.root, index.declaring_modules(study_ids))
+        studies = [REGISTRY.studies[s] for s in study_ids if s in REGISTRY.studies]
+    results = preamble_results(keyword, import_errors, definition_errors)
+    total = len(ids) + len(studies)
+
+    def finished(r: ClaimResult) -> None:
+        r.corrected_by = corrected_by.get(r.id, [])
+        if on_result:
+            on_result(r)
+
+    if index is None:
+        for i, c in enumerate(claims):
+            if progress:
+                progress(c.id, i, total)
+            r = run_claim(c, profile)
+            finished(r)
+            results.append(r)
+        judge_links(results, registry_runner(profile))
+    else:
+        settings = dict(jobs=jobs, timeout=timeout, cache=cache, dask=dask, root=root, index=index)
+        checked = execute(
+            ids,
+            profile,
+            **settings,
+            progress=lambda cid, i, n: progress(cid, i, total) if progress else None,
+            on_result=finished,
+        )
+        known = set(index.claim_ids())
+        results += checked + _dangling_links(checked, known)
+        judge_links(results, lambda more: execute([i for i in more if i in known], profile, **settings))
+    study_results = []
+    for j, s in enumerate(studies):
+        if progress:
+            progress(s.id, len(ids) + j, total)
+        study_results.append(
+            cache.study(s, profile, lambda s=s: run_study(s, profile))
+            if cache is not None
+            else run_study(s, profile)
+        )
+    for orphan in orphans:
+        results.append(
+            definition_error_result(
+                orphan,
+                "derivations",
+                f"claim {orphan!r}: a derivation attaches "
+                "to this id but no claim declares it; add metadata or a check",
+            )
+        )
+    return RunResult(
+        seed=profile.seed,
+        profile=profile.name,
+        results=results,
+        studies=study_results,
+        started=started,
+        seconds=time.perf_counter() - t0,
+        selection=keyword or "",
+    )

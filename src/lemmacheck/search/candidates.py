@@ -1,0 +1,149 @@
+"""Candidate violations, kept so that none can crowd out another.
+
+A float64 instance that violates a relation beyond the slack is a *candidate*.  The pool of one relation
+keeps, for every dims combination, its strongest candidates (by significance, then gap), and, across all
+combinations, every candidate significant enough that it must be settled (see
+:mod:`lemmacheck.model.tolerance`).  A combination whose smallest instances are rounding artefacts therefore
+cannot starve another whose violations are genuine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import heapq
+import itertools
+import math
+
+import numpy as np
+
+from ..model.tolerance import SETTLE_PER_DIMS, SIGNIFICANCE
+
+__all__ = ["Instance", "Candidate", "CandidatePool", "dims_key", "MUST_SETTLE_CAP"]
+
+#: significant candidates kept for settling; beyond this many the pool counts them, and a claim whose
+#: significant candidates cannot all be settled is INCONCLUSIVE unless one of them is confirmed
+MUST_SETTLE_CAP = 4096
+
+_tiebreak = itertools.count()
+
+
+@dataclasses.dataclass
+class Instance:
+    """One instance (batch axis of 1): dims and input arrays, and for the inputs drawn through a
+    ``transform`` the untransformed values they came from (where known), in which they are shrunk and
+    refined: a perturbation of the transformed values would leave the structure."""
+
+    dims: dict
+    inputs: dict
+    raw: dict = dataclasses.field(default_factory=dict)
+
+    def size(self) -> int:
+        return int(sum(np.size(v) for v in self.inputs.values()))
+
+
+def dims_key(dims: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(dims.items(), key=lambda kv: kv[0])) or "(no dims)"
+
+
+@dataclasses.dataclass
+class Candidate:
+    instance: Instance
+    gap: float  # violation beyond the slack, over |lhs| + |rhs|
+    significance: float  # violation over the evaluation's rounding sensitivity (inf: exact evaluation)
+    ratio: float  # float64 lhs/rhs (NaN where undefined)
+
+    @property
+    def strength(self) -> tuple[float, float]:
+        return (self.significance, self.gap)
+
+    @property
+    def must_settle(self) -> bool:
+        return self.significance > SIGNIFICANCE
+
+
+def _keep_strongest(heap: list, cand: Candidate, cap: int) -> None:
+    """Keep ``cand`` in the min-heap of the ``cap`` strongest (equal strengths: the first found stays)."""
+    item = (cand.strength, next(_tiebreak), cand)
+    if len(heap) < cap:
+        heapq.heappush(heap, item)
+    elif item[0] > heap[0][0]:
+        heapq.heapreplace(heap, item)
+
+
+@dataclasses.dataclass
+class DimsRecord:
+    """What one dims combination produced: counts, and its strongest candidates."""
+
+    count: int = 0
+    significant: int = 0
+    max_gap: float = -math.inf
+    strongest: list = dataclasses.field(default_factory=list)  # min-heap of (strength, tiebreak, Candidate)
+
+    def offer(self, cand: Candidate) -> None:
+        _keep_strongest(self.strongest, cand, SETTLE_PER_DIMS)
+
+    def merge(self, other: DimsRecord) -> None:
+        self.count += other.count
+        self.significant += other.significant
+        self.max_gap = max(self.max_gap, other.max_gap)
+        for _, _, cand in sorted(other.strongest, key=lambda t: t[1]):  # in the order they were found
+            self.offer(cand)
+
+    def ranked(self) -> list[Candidate]:
+        return [c for _, _, c in sorted(self.strongest, key=lambda t: (t[0], -t[1]), reverse=True)]
+
+
+@dataclasses.dataclass
+class CandidatePool:
+    by_dims: dict = dataclasses.field(default_factory=dict)  # dims key -> DimsRecord
+    must_settle: list = dataclasses.field(default_factory=list)  # significant candidates, strongest kept
+    significant_total: int = 0
+
+    def add(self, cand: Candidate) -> None:
+        rec = self.by_dims.setdefault(dims_key(cand.instance.dims), DimsRecord())
+        rec.count += 1
+        rec.max_gap = max(rec.max_gap, cand.gap)
+        rec.offer(cand)
+        if cand.must_settle:
+            rec.significant += 1
+            self.significant_total += 1
+            _keep_strongest(self.must_settle, cand, MUST_SETTLE_CAP)
+
+    def merge(self, other: CandidatePool) -> None:
+        """Take in another pool's candidates (a chunk of the same sweep), keeping what this pool would
+        have kept had it seen them itself: each combination's strongest, and the significant ones up to
+        the cap (equal strengths keep the one found first, the other pool's after this one's)."""
+        for key, rec in other.by_dims.items():
+            self.by_dims.setdefault(key, DimsRecord()).merge(rec)
+        self.significant_total += other.significant_total
+        for _, _, cand in sorted(other.must_settle, key=lambda t: t[1]):
+            _keep_strongest(self.must_settle, cand, MUST_SETTLE_CAP)
+
+    def __bool__(self) -> bool:
+        return bool(self.by_dims)
+
+    @property
+    def total(self) -> int:
+        return sum(r.count for r in self.by_dims.values())
+
+    @property
+    def significant_dropped(self) -> int:
+        """Significant candidates the pool could not keep: they can never all be settled."""
+        return self.significant_total - len(self.must_settle)
+
+    def settling_order(self) -> list[Candidate]:
+        """Round robin over the dims combinations (smallest instances first within a round), each
+        combination's strongest candidate first; then the remaining significant ones, strongest first."""
+        ranked = {k: r.ranked() for k, r in self.by_dims.items()}
+        keys = sorted(ranked, key=lambda k: ranked[k][0].instance.size())
+        order, seen = [], set()
+        for rank in range(SETTLE_PER_DIMS):
+            for k in keys:
+                if rank < len(ranked[k]):
+                    c = ranked[k][rank]
+                    order.append(c)
+                    seen.add(id(c))
+        rest = sorted(
+            (c for _, _, c in self.must_settle if id(c) not in seen), key=lambda c: c.strength, reverse=True
+        )
+        return order + rest

@@ -1,0 +1,239 @@
+"""Tightness: the largest lhs/rhs a holding relation reaches, from instances whose ratio means something.
+
+A float64 ratio counts only where it is *resolved*: each side exceeds its observed rounding sensitivity
+(the perturbation that measures a candidate's, :mod:`lemmacheck.model.tolerance`) by ``SIGNIFICANCE``.  A
+remainder of 7e-17 computed by cancellation from terms of size 1 is rounding, and its ratio to 8e-17 says
+nothing about the bound.  Resolution is measured only where it could change the figure: on the rows of a
+batch whose ratio exceeds the WITNESSES-th highest resolved one so far, highest first (at most
+``RESOLVE_ROWS`` a batch; the rest count as unresolved).
+
+The perturbation cannot see every rounding (a small term absorbed into an intermediate, in a check that
+does not run in extended precision), so the figure is *settled*: the highest resolved instances are
+re-evaluated at REVERIFY_DPS digits (beyond the inputs' range), highest first, until high precision
+confirms one's float64 ratio; the figure is the largest settled ratio (a rejected candidate's too), and the
+instance attaining it is reported.  The instances whose float64 ratio exceeds the figure but did not stand
+(unresolved, or shown to be rounding in high precision) are the *excluded* count.
+
+Beside the figure over every dims combination, the figure over the *non-trivial* ones (every size, a dim
+that shapes an input, at least 2) is kept: a bound attained only at n = 1, where both sides coincide,
+says so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import heapq
+import itertools
+import math
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+from ..errors import CheckError
+from ..model.claim import NumericCheck
+from ..model.tolerance import SIGNIFICANCE
+from .candidates import Instance
+
+__all__ = [
+    "RatioRecord",
+    "RESOLVE_ROWS",
+    "sizes_of",
+    "nontrivial",
+    "resolve_batch",
+    "settled_witness",
+    "figure",
+    "tightness_evidence",
+]
+
+#: rows of one batch examined for resolution at most (highest ratio first); beyond them, unresolved
+RESOLVE_ROWS = 256
+#: resolved instances kept per record, highest ratio first, to be settled in high precision: the
+#: perturbation cannot see every rounding (a sum absorbed into an intermediate, in a check that does not
+#: run in extended precision), so the figure is the first whose float64 ratio high precision confirms
+WITNESSES = 16
+
+_order = itertools.count()
+
+
+@dataclasses.dataclass
+class RatioRecord:
+    """The highest resolved ratios of one relation (up to WITNESSES, each with its instance), and the
+    ratios of the instances examined and found unresolved."""
+
+    top: list = dataclasses.field(default_factory=list)  # min-heap of (ratio, order, Instance)
+    unresolved: list = dataclasses.field(default_factory=list)
+
+    @property
+    def value(self) -> float:
+        """The largest resolved float64 ratio (-inf: none)."""
+        return max((r for r, _, _ in self.top), default=-math.inf)
+
+    @property
+    def threshold(self) -> float:
+        """The ratio an instance must exceed to be kept."""
+        return self.top[0][0] if len(self.top) >= WITNESSES else -math.inf
+
+    def offer(self, ratio: float, inst_of: Callable[[], Instance]) -> None:
+        if ratio > self.threshold:
+            item = (ratio, next(_order), inst_of())
+            if len(self.top) < WITNESSES:
+                heapq.heappush(self.top, item)
+            else:
+                heapq.heapreplace(self.top, item)
+
+    def exclude(self, ratios) -> None:
+        self.unresolved.extend(float(r) for r in ratios)
+
+    def merge(self, other: RatioRecord) -> None:
+        for ratio, _, inst in sorted(other.top, key=lambda t: t[1]):
+            self.offer(ratio, functools.partial(_same, inst))
+        self.exclude(other.unresolved)
+
+    def ranked(self) -> list[tuple[float, Instance]]:
+        return [(r, inst) for r, _, inst in sorted(self.top, key=lambda t: (-t[0], t[1]))]
+
+
+def sizes_of(check: NumericCheck) -> frozenset[str]:
+    """The dims that are sizes: those naming an axis of some input."""
+    return frozenset(d for spec in check.inputs.values() for d in spec.shape if isinstance(d, str))
+
+
+def nontrivial(dims: Mapping, sizes: frozenset[str]) -> bool:
+    """Every size at least 2 (at size 1 many bounds hold with equality: the two sides coincide)."""
+    return all(int(dims[s]) >= 2 for s in sizes if s in dims)
+
+
+def resolve_batch(
+    records: list[RatioRecord],
+    ratio: np.ndarray,
+    eligible: np.ndarray,
+    resolved_rows: Callable[[np.ndarray], np.ndarray],
+    inst_of: Callable[[int], Instance],
+) -> None:
+    """Offer a batch's ratios (``eligible`` rows) to ``records`` (the overall one, and the non-trivial
+    one when the batch's dims are): the rows above the smallest threshold, highest first, in growing
+    groups, each resolved one (``resolved_rows(rows)``, a mask) kept, until WITNESSES are."""
+    rows = np.flatnonzero(eligible & (ratio > min(r.threshold for r in records)))
+    if rows.size == 0:
+        return
+    rows = rows[np.argsort(-ratio[rows], kind="stable")]
+    start, group, kept = 0, 8, 0
+    while start < min(rows.size, RESOLVE_ROWS) and kept < WITNESSES:
+        part = rows[start : min(start + group, RESOLVE_ROWS)]
+        ok = resolved_rows(part)
+        for j, good in zip(part.tolist(), ok.tolist(), strict=True):
+            for rec in records:
+                if good:
+                    rec.offer(float(ratio[j]), functools.partial(inst_of, j))
+                else:
+                    rec.exclude([ratio[j]])
+        kept += int(np.count_nonzero(ok))
+        start += part.size
+        group *= 4
+    if kept < WITNESSES:  # the rows past the cap were never examined: not resolved
+        for rec in records:
+            rec.exclude(ratio[rows[RESOLVE_ROWS:]])
+
+
+def settled_witness(claim_id: str, check: NumericCheck, inst: Instance, relation: str) -> dict | None:
+    """The attaining instance as data, with its sides and ratio re-evaluated at ``working_dps`` (at
+    least REVERIFY_DPS) digits; None where high precision cannot evaluate the check."""
+    import mpmath
+
+    from ..run.results import jsonable
+    from ..settling.highprec import mp_chain, working_dps
+    from ..xp import mp_precision
+
+    dps = working_dps(inst)
+    try:
+        chain = mp_chain(claim_id, check, inst, dps)
+    except CheckError:
+        return None
+    a, b = chain[0], chain[-1]
+    with mp_precision(dps):
+        num, den = (a, b) if relation in ("<=", "<") else (b, a)
+        if den <= 0:
+            return None
+        ratio = float(num / den)
+    return {
+        "dims": jsonable(inst.dims),
+        "inputs": {k: np.asarray(v)[0].tolist() for k, v in inst.inputs.items()},
+        "lhs": mpmath.nstr(a, 30),
+        "rhs": mpmath.nstr(b, 30),
+        "ratio": ratio,
+        "dps": dps,
+    }
+
+
+def _candidate_witness(ratio: float, cand, conf) -> dict:
+    from ..run.results import jsonable
+
+    inst = cand.instance
+    return {
+        "dims": jsonable(inst.dims),
+        "inputs": {k: np.asarray(v)[0].tolist() for k, v in inst.inputs.items()},
+        "lhs": conf.lhs,
+        "rhs": conf.rhs,
+        "ratio": ratio,
+        "dps": conf.dps,
+        "float64_ratio": cand.ratio if math.isfinite(cand.ratio) else None,
+    }
+
+
+def _float64_witness(ratio: float, inst: Instance) -> dict:
+    return {
+        "dims": dict(inst.dims),
+        "inputs": {k: np.asarray(v)[0].tolist() for k, v in inst.inputs.items()},
+        "ratio": ratio,
+        "dps": None,  # high precision cannot evaluate the check: the float64 ratio stands
+    }
+
+
+def figure(claim_id, check, record: RatioRecord, settled: list, relation: str, keep) -> dict | None:
+    """The tightness witness of one record: its resolved instances settled in high precision, highest
+    float64 ratio first, until one's settled ratio confirms its float64 ratio (to 2/SIGNIFICANCE, what
+    resolution promises); or a rejected candidate (``keep`` filters them by dims) whose settled ratio is
+    larger.  ``excluded`` counts the float64 ratios above the figure that did not stand.  None when no
+    instance gave a resolved ratio."""
+    best, refuted = None, []
+    for r64, inst in record.ranked():
+        w = settled_witness(claim_id, check, inst, relation) or _float64_witness(r64, inst)
+        w["float64_ratio"] = r64
+        if best is None or w["ratio"] > best["ratio"]:
+            best = w
+        if abs(w["ratio"] - r64) <= 2 / SIGNIFICANCE * abs(r64):
+            break
+        refuted.append(r64)  # high precision shows the float64 ratio was rounding
+    for ratio, cand, conf in settled:
+        if keep(cand.instance.dims) and (best is None or ratio > best["ratio"]):
+            best = _candidate_witness(ratio, cand, conf)
+    if best is not None:
+        best["excluded"] = sum(1 for r in [*record.unresolved, *refuted] if r > best["ratio"])
+    return best
+
+
+def tightness_evidence(claim_id: str, check: NumericCheck, end, settled: list, combos: list) -> dict:
+    """``tightness`` (settled), its witness, the excluded count, and, when the figure is attained at a
+    size below 2, the figure over the dims combinations with every size at least 2 beside it."""
+    sizes = sizes_of(check)
+    overall = figure(claim_id, check, end.tight, settled, end.relation, lambda d: True)
+    if overall is None:
+        return {}
+    overall["trivial"] = not nontrivial(overall["dims"], sizes)
+    out = {
+        "tightness": overall["ratio"],
+        "tightness_witness": overall,
+        "tightness_excluded": overall.pop("excluded"),
+    }
+    if overall["trivial"] and any(nontrivial(c, sizes) for c in combos):
+        keep = lambda d: nontrivial(d, sizes)  # noqa: E731
+        nt = figure(claim_id, check, end.tight_nontrivial, settled, end.relation, keep)
+        if nt is not None:
+            nt.pop("excluded")
+            out |= {"nontrivial_tightness": nt["ratio"], "nontrivial_witness": nt}
+    return out
+
+
+def _same(inst: Instance) -> Instance:
+    return inst

@@ -1,0 +1,170 @@
+"""Settling candidates in high precision: every float64 violation that matters gets an answer.
+
+The candidates of one relation are tried in :meth:`CandidatePool.settling_order` (round robin over the
+dims combinations, strongest first, then every remaining significant one) until one is confirmed, or
+every one of them has been rejected as rounding, or the profile's settling budget runs out.  The record
+says how many were tried and rejected per dims combination, so a HOLDS can show what it rests on and an
+INCONCLUSIVE what it could not settle.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..errors import CheckError
+from ..model.claim import NumericCheck
+from ..model.tolerance import SETTLE_PER_DIMS, SIGNIFICANCE, Tolerance
+from ..search.candidates import Candidate, CandidatePool, dims_key
+from .highprec import Confirmation, reverify
+
+__all__ = ["Budget", "Settlement", "settle"]
+
+
+def size_of(cand: Candidate | None) -> int:
+    return cand.instance.size() if cand is not None else 0
+
+
+@dataclasses.dataclass
+class Budget:
+    """How much high-precision work one claim may spend settling candidates (shared by its relations)."""
+
+    count: int
+    spent: int = 0
+
+    def exhausted(self) -> bool:
+        return self.spent >= self.count
+
+
+@dataclasses.dataclass
+class Settlement:
+    relation: str
+    candidates: int = 0  # float64 candidates seen
+    significant: int = 0  # ... of which rounding cannot explain (significance > SIGNIFICANCE)
+    to_settle: int = 0  # candidates that must be settled before HOLDS
+    tried: int = 0
+    rejected: int = 0  # settled as rounding
+    failed: int = 0  # high precision could not evaluate the check, or did not converge
+    per_dims: dict = dataclasses.field(default_factory=dict)
+    confirmed: Candidate | None = None
+    confirmation: Confirmation | None = None
+    settled_max_ratio: float | None = None  # the high-precision tightness of the rejected candidates
+    # the rejected candidates with a ratio, each with it and its high-precision sides (tightness witnesses)
+    settled_ratios: list[tuple[float, Candidate, Confirmation]] = dataclasses.field(default_factory=list)
+    reason: str = ""  # why candidates remain unsettled
+
+    @property
+    def refuted(self) -> bool:
+        return self.confirmed is not None
+
+    @property
+    def unsettled(self) -> int:
+        return 0 if self.refuted else self.to_settle - self.rejected
+
+    @property
+    def complete(self) -> bool:
+        """Every candidate that must be settled has been (and none was confirmed)."""
+        return not self.refuted and self.unsettled == 0
+
+    def as_evidence(self) -> dict:
+        return {
+            "candidates": self.candidates,
+            "significant": self.significant,
+            "to_settle": self.to_settle,
+            "tried": self.tried,
+            "rejected": self.rejected,
+            "failed": self.failed,
+            "unsettled": self.unsettled,
+            "reason": self.reason,
+            "per_dims": self.per_dims,
+            "significance_threshold": SIGNIFICANCE,
+            "per_dims_settled": SETTLE_PER_DIMS,
+        }
+
+
+def settle(
+    claim_id: str,
+    check: NumericCheck,
+    pool: CandidatePool,
+    step: int | None,
+    relation: str,
+    tol: Tolerance,
+    budget: Budget,
+    *,
+    first: Candidate | None = None,
+) -> Settlement:
+    """Settle the pool of one relation (``step`` 1-based, ``None`` for end to end)."""
+    out = Settlement(relation=relation, candidates=pool.total, significant=pool.significant_total)
+    for key, rec in pool.by_dims.items():
+        out.per_dims[key] = {
+            "candidates": rec.count,
+            "significant": rec.significant,
+            "max_gap": rec.max_gap,
+            "tried": 0,
+            "rejected": 0,
+        }
+    order = pool.settling_order()
+    if first is not None:
+        order = [first] + [c for c in order if c is not first]
+    out.to_settle = len(order) + pool.significant_dropped
+    if pool.significant_dropped:
+        out.reason = (
+            f"{pool.significant_total} significant candidates, more than the "
+            f"{len(pool.must_settle)} that can be kept for settling"
+        )
+    for cand in order:
+        if budget.exhausted():
+            out.reason = out.reason or (
+                f"settling budget spent ({budget.count} high-precision evaluations) "
+                f"with {len(order) - out.tried} candidates left"
+            )
+            break
+        budget.spent += 1
+        out.tried += 1
+        rec = out.per_dims.setdefault(
+            dims_key(cand.instance.dims),
+            {"candidates": 0, "significant": 0, "max_gap": cand.gap, "tried": 0, "rejected": 0},
+        )
+        rec["tried"] += 1
+        try:
+            conf = reverify(claim_id, check, cand.instance, step, relation, tol)
+        except CheckError as exc:
+            out.failed += 1
+            out.reason = f"high precision could not evaluate a candidate: {exc}"
+            continue
+        if conf.confirmed:
+            out.confirmed, out.confirmation = cand, conf
+            _prefer_smaller(claim_id, check, order, step, relation, tol, budget, out)
+            break
+        if conf.undecided:
+            out.failed += 1
+            out.reason = (
+                f"a candidate's violation did not converge up to {conf.dps} digits "
+                f"(lhs={conf.lhs}, rhs={conf.rhs}, violation {conf.difference})"
+            )
+            continue
+        out.rejected += 1
+        rec["rejected"] += 1
+        if conf.ratio is not None:
+            out.settled_max_ratio = max(out.settled_max_ratio or conf.ratio, conf.ratio)
+            out.settled_ratios.append((conf.ratio, cand, conf))
+    return out
+
+
+def _prefer_smaller(claim_id, check, order, step, relation, tol, budget: Budget, out: Settlement) -> None:
+    """A counterexample is reported at the smallest dims certified: try the candidates of smaller ones."""
+    assert out.confirmed is not None
+    smaller = sorted(
+        (c for c in order if c.instance.size() < out.confirmed.instance.size()),
+        key=lambda c: c.instance.size(),
+    )
+    for cand in smaller:
+        if cand.instance.size() >= size_of(out.confirmed) or budget.exhausted():
+            continue
+        budget.spent += 1
+        out.tried += 1
+        try:
+            conf = reverify(claim_id, check, cand.instance, step, relation, tol)
+        except CheckError:
+            continue
+        if conf.confirmed:
+            out.confirmed, out.confirmation = cand, conf
