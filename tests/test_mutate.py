@@ -29,6 +29,7 @@ from lemmacheck.mutate.classify import genuine_error
 from lemmacheck.mutate.python_sites import python_sites
 from lemmacheck.mutate.python_source import compile_function, function_source, replace_at
 from lemmacheck.mutate.results import write_json
+from lemmacheck.mutate.timecap import MutantTimeout, time_cap
 from lemmacheck.project.discovery import discover
 from lemmacheck.report.html import render_mutation_section
 from lemmacheck.search.profile import QUICK
@@ -356,6 +357,18 @@ def test_an_identity_mutant_computing_the_same_values_is_equal_expression_by_exp
     assert m["status"] == "equivalent" and m["reason"].startswith("equal to the original"), m["reason"]
 
 
+def test_a_chain_mutant_that_collapses_a_link_is_implied(registry):
+    @inequality(
+        "planted.norm_chain", inputs={"x": Array("n")}, dims={"n": [2, 3]}, relations=("<=", "<="), **meta()
+    )
+    def norm_chain(xp, x):
+        return xp.vector_norm(x, math.inf), xp.vector_norm(x, 2), xp.vector_norm(x, 1)
+
+    by_desc, _ = _run(["planted.norm_chain"], operators=("norm_index",))
+    m = by_desc["vector_norm index 2 → 1"]  # ‖x‖∞ ≤ ‖x‖₁ ≤ ‖x‖₁: true, and a sub-chain of the original
+    assert m["status"] == "equivalent" and "link collapsed" in m["reason"] and "e1' = e2" in m["reason"]
+
+
 def test_a_flipped_step_that_still_holds_is_an_equality(registry):
     @inequality(
         "planted.equal_step", inputs={"x": Array("n")}, dims={"n": [1, 3]}, relations=("<=", "<="), **meta()
@@ -389,7 +402,9 @@ def test_a_mutant_python_warns_about_compiles_silently_and_fails_when_run():
 def test_a_mutant_that_times_out_counts_against_the_score(registry):
     @inequality("planted.slow_when_mutated", inputs={"x": Array("n")}, dims={"n": [2]}, **meta())
     def slow_when_mutated(xp, x):
-        time.sleep(30 - 30)  # the sign mutant sleeps a minute
+        deadline = time.process_time() + (30 - 30)  # the sign mutant computes for a minute
+        while time.process_time() < deadline:
+            pass
         return xp.sum(x * x, axis=-1), xp.sum(xp.abs(x), axis=-1) ** 2
 
     _, data = _run(["planted.slow_when_mutated"], operators=("sign",), time_cap=1.0)
@@ -399,6 +414,23 @@ def test_a_mutant_that_times_out_counts_against_the_score(registry):
     killed = data["counts"]["killed"]
     assert data["score"] == killed / (killed + data["counts"]["survived"] + data["counts"]["timed_out"])
     assert data["score"] < 1
+
+
+def test_the_cap_counts_cpu_time_and_repeats_when_swallowed():
+    t0 = time.perf_counter()
+    with pytest.raises(MutantTimeout, match="CPU time"):
+        with time_cap(0.2):
+            try:
+                while True:
+                    pass
+            except MutantTimeout:
+                pass  # swallowed once, as Python does in a garbage-collector callback
+            while True:
+                pass
+    assert time.perf_counter() - t0 < 5
+    with pytest.raises(MutantTimeout, match="wall-clock"):
+        with time_cap(0.05):
+            time.sleep(5)  # waits without computing: the wall-clock backstop (10 x the cap)
 
 
 def test_a_property_mutant_that_still_passes_is_a_survivor_not_equivalent(registry):

@@ -84,7 +84,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "--time-cap",
         type=float,
         default=20.0,
-        help="seconds per mutant, raised to 5x the unmutated claim's time (default 20)",
+        help="CPU seconds per mutant, raised to 5x the unmutated claim's (default 20)",
     )
     p.add_argument(
         "--no-implication",

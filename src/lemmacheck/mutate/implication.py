@@ -111,18 +111,44 @@ def _weaker(original: Claim, check: NumericCheck, mcheck: NumericCheck, profile:
 def _equal_expressions(
     original: Claim, check: NumericCheck, mcheck: NumericCheck, profile: Profile
 ) -> tuple[bool, str]:
-    """Whether every expression of the mutant equals the original's, ``e_i' = e_i``, each checked."""
-    n = len(check.relations) + 1
+    """Whether every expression of the mutant equals the original's at the same place, ``e_i' = e_i``,
+    or — in a chain of one non-strict relation — at a neighbouring place, in order: the mutant is then
+    the original chain with a link collapsed to ``e ≤ e``, and each of its links follows from the
+    original's by transitivity (``‖Xv‖ ≤ ‖X‖_S∞ ≤ ‖X‖_S2`` with ``S∞`` mutated to ``S2``)."""
+    rels = check.relations
+    n = len(rels) + 1
+    collapsible = len(set(rels)) == 1 and rels[0] in ("<=", ">=", "=")
+    placed: list[int] = []
     for i in range(n):
-
-        def expression_pair(o: tuple, m: tuple, i: int = i) -> tuple:
-            return m[i], o[i]
-
-        fn = _side_chain(check.fn, mcheck.fn, expression_pair)
-        ok, detail = _holds(original, check, fn, ("=",), profile, f"e{i}")
-        if not ok:
+        ok, detail = _expression_equal(original, check, mcheck, profile, i, i)
+        place: int | None = i
+        if not ok and collapsible:
+            neighbours = (k for k in (i + 1, i - 1) if 0 <= k < n)
+            place = next(
+                (k for k in neighbours if _expression_equal(original, check, mcheck, profile, i, k)[0]), None
+            )
+        if place is None or not (ok or collapsible):
             return False, f"not equal to the original: e{i}' = e{i} is {detail}"
+        placed.append(place)
+    if placed != sorted(placed):
+        return False, f"the mutant's expressions equal the original's out of order ({placed})"
+    if placed == list(range(n)):
+        return True, (
+            f"equal to the original: lemmacheck checks e{{i}}' = e{{i}} for all {n} "
+            "expressions, so the mutant computes the same chain"
+        )
+    where = ", ".join(f"e{i}' = e{j}" for i, j in enumerate(placed) if i != j)
     return True, (
-        f"equal to the original: lemmacheck checks e{{i}}' = e{{i}} for all {n} "
-        "expressions, so the mutant computes the same chain"
+        f"the original chain with a link collapsed: lemmacheck checks {where} and the other expressions "
+        "unchanged, so every link of the mutant follows from the original's by transitivity"
     )
+
+
+def _expression_equal(
+    original: Claim, check: NumericCheck, mcheck: NumericCheck, profile: Profile, i: int, j: int
+) -> tuple[bool, str]:
+    def expression_pair(o: tuple, m: tuple) -> tuple:
+        return m[i], o[j]
+
+    fn = _side_chain(check.fn, mcheck.fn, expression_pair)
+    return _holds(original, check, fn, ("=",), profile, f"e{i}" if i == j else f"e{i}_e{j}")

@@ -22,7 +22,7 @@ from . import classify as C
 from .implication import implied_by_original
 from .operators import OPERATORS
 from .targets import Mutant, MutantBuildError, enumerate_mutants
-from .timecap import CAP_AVAILABLE, MutantTimeout, time_cap
+from .timecap import CAP_AVAILABLE, MutantTimeout, cpu_seconds, time_cap
 
 __all__ = ["Settings", "MutantOutcome", "select_mutants", "run_mutation", "SCHEMA_VERSION"]
 
@@ -35,7 +35,7 @@ class Settings:
 
     seed: int
     effort: float = 0.25  # the mutants' search effort, a fraction of the quick profile's
-    time_cap: float = 20.0  # seconds per mutant, at least; raised to cap_factor × the baseline's time
+    time_cap: float = 20.0  # CPU seconds per mutant, at least; raised to cap_factor × the baseline's
     cap_factor: float = 5.0
     max_per_claim: int | None = None
     sample: int | None = None
@@ -218,7 +218,7 @@ def _run_one(
     settings: Settings,
     cap: float,
 ) -> MutantOutcome:
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), cpu_seconds()
     try:
         with time_cap(cap):
             static = m.static_equivalence()
@@ -234,7 +234,7 @@ def _run_one(
         return _outcome(
             m, C.INVALID, f"could not be compiled: {exc}", baseline=baseline, seconds=time.perf_counter() - t0
         )
-    remaining = cap - (time.perf_counter() - t0)
+    remaining = cap - (cpu_seconds() - c0)
     status, reason = _classify(claim, m, mutated, baseline, result, full_profile, settings, remaining)
     return _outcome(m, status, reason, result=result, baseline=baseline, seconds=time.perf_counter() - t0)
 
@@ -269,7 +269,7 @@ def run_mutation(
     def snapshot(*, partial: bool) -> dict:
         claims_out = []
         for entry in per_claim.values():
-            entry = {k: v for k, v in entry.items() if k != "_baseline"}
+            entry = {k: v for k, v in entry.items() if not k.startswith("_")}
             entry["counts"] = _counts(entry["mutants"])
             entry["score"] = C.score(entry["counts"])
             claims_out.append(entry)
@@ -293,8 +293,9 @@ def run_mutation(
         if entry is None:
             if on_claim and per_claim:
                 on_claim(snapshot(partial=True))
-            tb = time.perf_counter()
+            tb, cb = time.perf_counter(), cpu_seconds()
             baseline = run_claim(claim, reduced).to_dict()
+            baseline_cpu = cpu_seconds() - cb
             entry = per_claim[claim.id] = {
                 "id": claim.id,
                 "title": claim.title,
@@ -310,6 +311,7 @@ def run_mutation(
                 "notes": notes[claim.id],
                 "mutants": [],
                 "_baseline": baseline,
+                "_baseline_cpu": baseline_cpu,
             }
         if progress:
             progress(m.id, i, len(chosen))
@@ -322,7 +324,7 @@ def run_mutation(
                 baseline=baseline,
             )
         else:
-            cap = max(settings.time_cap, settings.cap_factor * entry["baseline"]["seconds"])
+            cap = max(settings.time_cap, settings.cap_factor * entry["_baseline_cpu"])
             out = _run_one(claim, m, baseline, reduced, profile, settings, cap)
         entry["mutants"].append(dataclasses.asdict(out))
     return snapshot(partial=False)
