@@ -19,14 +19,13 @@ from ..model.verdict import Verdict
 from ..run.engine import run_claim
 from ..search.profile import Profile
 from . import classify as C
+from .assemble import SCHEMA_VERSION, assemble, counts
 from .implication import implied_by_original
 from .operators import OPERATORS
 from .targets import Mutant, MutantBuildError, enumerate_mutants
-from .timecap import CAP_AVAILABLE, MutantTimeout, cpu_seconds, time_cap
+from .timecap import MutantTimeout, cpu_seconds, time_cap
 
 __all__ = ["Settings", "MutantOutcome", "select_mutants", "run_mutation", "SCHEMA_VERSION"]
-
-SCHEMA_VERSION = 1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -270,10 +269,10 @@ def run_mutation(
         claims_out = []
         for entry in per_claim.values():
             entry = {k: v for k, v in entry.items() if not k.startswith("_")}
-            entry["counts"] = _counts(entry["mutants"])
+            entry["counts"] = counts(entry["mutants"])
             entry["score"] = C.score(entry["counts"])
             claims_out.append(entry)
-        return _assemble(
+        return assemble(
             claims_out,
             settings,
             profile,
@@ -293,103 +292,46 @@ def run_mutation(
         if entry is None:
             if on_claim and per_claim:
                 on_claim(snapshot(partial=True))
-            tb, cb = time.perf_counter(), cpu_seconds()
-            baseline = run_claim(claim, reduced).to_dict()
-            baseline_cpu = cpu_seconds() - cb
-            entry = per_claim[claim.id] = {
-                "id": claim.id,
-                "title": claim.title,
-                "module": claim.module,
-                "kind": claim.kind.value,
-                "baseline": {
-                    "verdict": baseline["verdict"],
-                    "first_broken_step": baseline.get("first_broken_step"),
-                    "evidence": C.digest(baseline),
-                    "seconds": round(time.perf_counter() - tb, 3),
-                },
-                "enumerated": len(by_claim[claim.id]),
-                "notes": notes[claim.id],
-                "mutants": [],
-                "_baseline": baseline,
-                "_baseline_cpu": baseline_cpu,
-            }
+            entry = per_claim[claim.id] = _baseline_entry(claim, reduced, len(by_claim[claim.id]), notes)
         if progress:
             progress(m.id, i, len(chosen))
-        baseline = entry["_baseline"]
-        if baseline["verdict"] == Verdict.ERROR.value:
-            out = _outcome(
-                m,
-                C.SURVIVED,
-                "undecided: the unmutated claim is ERROR, so no change to it can be noticed",
-                baseline=baseline,
-            )
-        else:
-            cap = max(settings.time_cap, settings.cap_factor * entry["_baseline_cpu"])
-            out = _run_one(claim, m, baseline, reduced, profile, settings, cap)
-        entry["mutants"].append(dataclasses.asdict(out))
+        entry["mutants"].append(dataclasses.asdict(_judge(claim, m, entry, reduced, profile, settings)))
     return snapshot(partial=False)
 
 
-def _assemble(
-    claims_out,
-    settings,
-    profile,
-    ops,
-    started,
-    seconds,
-    enumerated,
-    selected,
-    n_claims,
-    n_mutable,
-    *,
-    partial: bool,
-) -> dict:
-    totals = _counts([m for e in claims_out for m in e["mutants"]])
-    done = totals["total"]
+def _baseline_entry(claim: Claim, reduced: Profile, enumerated: int, notes: dict[str, list[str]]) -> dict:
+    """The claim's record in ``mutation.json``, with its unmutated run (private keys start with ``_``)."""
+    tb, cb = time.perf_counter(), cpu_seconds()
+    baseline = run_claim(claim, reduced).to_dict()
     return {
-        "schema_version": SCHEMA_VERSION,
-        "partial": partial,
-        "run": {
-            "seed": settings.seed,
-            "profile": profile.name,
-            "effort": settings.effort,
-            "started": started,
-            "seconds": round(seconds, 3),
-            "time_cap": settings.time_cap,
-            "cap_factor": settings.cap_factor,
-            "time_cap_enforced": CAP_AVAILABLE,
-            "max_per_claim": settings.max_per_claim,
-            "sample": settings.sample,
-            "fraction": settings.fraction,
-            "operators": list(settings.operators),
-            "only": list(settings.only),
-            "implication_test": settings.implication,
+        "id": claim.id,
+        "title": claim.title,
+        "module": claim.module,
+        "kind": claim.kind.value,
+        "baseline": {
+            "verdict": baseline["verdict"],
+            "first_broken_step": baseline.get("first_broken_step"),
+            "evidence": C.digest(baseline),
+            "seconds": round(time.perf_counter() - tb, 3),
         },
         "enumerated": enumerated,
-        "selected": selected,
-        "claims_selected": n_claims,
-        "claims_with_mutants": n_mutable,
-        "counts": totals,
-        "score": C.score(totals),
-        "score_true_claims": C.score(
-            _counts([m for e in claims_out if e["baseline"]["verdict"] != "REFUTED" for m in e["mutants"]])
-        ),
-        "seconds_per_mutant": round(seconds / max(done, 1), 3),
-        "operators": [
-            {
-                "name": op.name,
-                "summary": op.summary,
-                "counts": _counts([m for e in claims_out for m in e["mutants"] if m["operator"] == op.name]),
-            }
-            for op in ops
-        ],
-        "claims": claims_out,
+        "notes": notes[claim.id],
+        "mutants": [],
+        "_baseline": baseline,
+        "_baseline_cpu": cpu_seconds() - cb,
     }
 
 
-def _counts(mutants: Sequence[dict]) -> dict[str, int]:
-    out = {s: 0 for s in C.STATUSES}
-    for m in mutants:
-        out[m["status"]] += 1
-    out["total"] = len(mutants)
-    return out
+def _judge(
+    claim: Claim, m: Mutant, entry: dict, reduced: Profile, profile: Profile, settings: Settings
+) -> MutantOutcome:
+    baseline = entry["_baseline"]
+    if baseline["verdict"] == Verdict.ERROR.value:
+        return _outcome(
+            m,
+            C.SURVIVED,
+            "undecided: the unmutated claim is ERROR, so no change to it can be noticed",
+            baseline=baseline,
+        )
+    cap = max(settings.time_cap, settings.cap_factor * entry["_baseline_cpu"])
+    return _run_one(claim, m, baseline, reduced, profile, settings, cap)
