@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import math
 import time
 import warnings
 
@@ -23,10 +24,13 @@ from lemmacheck.mutate import (
     operators_named,
     run_mutation,
     select_mutants,
+    timecap,
 )
 from lemmacheck.mutate.classify import genuine_error
+from lemmacheck.mutate.python_sites import python_sites
+from lemmacheck.mutate.python_source import compile_function, function_source, replace_at
 from lemmacheck.mutate.results import write_json
-from lemmacheck.mutate.targets import _function_source, _python_sites, _replace_at, compile_function
+from lemmacheck.mutate.timecap import MutantTimeout, time_cap
 from lemmacheck.project.discovery import discover
 from lemmacheck.report.html import render_mutation_section
 from lemmacheck.search.profile import QUICK
@@ -84,8 +88,8 @@ OPERATOR_CASES = [
 def test_operator_rewrites_one_node(name, before, after):
     tree = ast.parse(f"def f(xp, x):\n    return {before}").body[0]
     produced = [
-        ast.unparse(_replace_at(tree, path, rw.new).body[0].value)
-        for _, path, _, rw, _ in _python_sites(tree, operators_named([name]))
+        ast.unparse(replace_at(tree, path, rw.new).body[0].value)
+        for _, path, _, rw, _ in python_sites(tree, operators_named([name]))
     ]
     assert after in produced, f"{name} on {before!r} gave {produced}"
 
@@ -93,8 +97,53 @@ def test_operator_rewrites_one_node(name, before, after):
 def test_operators_leave_structure_alone():
     (const,) = operators_named(["constant"])
     tree = ast.parse("def f(xp, x):\n    return xp.sum(x * 3, axis=-1)").body[0]
-    sites = [rw.description for _, _, _, rw, _ in _python_sites(tree, [const])]
+    sites = [rw.description for _, _, _, rw, _ in python_sites(tree, [const])]
     assert sites == ["constant 3 → 6", "constant 3 → 1"], sites  # axis=-1 is not mutated
+
+
+STRUCTURE = """
+def f(xp, P, N, j, act, prefix, w, n):
+    jj = min(j, N - 1)
+    seq = prefix + (w,)
+    common = [1] * n
+    g = SUP[act]
+    close = abs(g - 0.5) <= 1e-12 * abs(g)
+    return P[:, jj] * 3, g, seq, common, close
+"""
+
+
+def test_structure_is_left_alone_decided_from_the_source():
+    tree = ast.parse(STRUCTURE).body[0]
+    dims = {"act": ["tanh", "sigmoid"], "N": [1, 2]}
+    produced = {
+        (ast.unparse(node), rw.description) for _, _, node, rw, _ in python_sites(tree, OPERATORS, dims)
+    }
+    befores = {before for before, _ in produced}
+    assert "N - 1" not in befores and "min(j, N - 1)" not in befores  # index arithmetic
+    assert "prefix + (w,)" not in befores and "1" not in befores  # a sequence built, and its ids
+    assert "SUP[act]" not in befores  # a lookup by a label, not an index
+    assert "1e-12" not in befores  # a rounding allowance
+    # the mathematics around them is still mutated, and an index is shifted where it is used
+    assert ("P[:, jj] * 3", "sign + → −") not in produced
+    assert ("3", "constant 3 → 6") in produced and ("P[:, jj]", "index jj → jj − 1") in produced
+    assert ("g - 0.5", "sign − → +") in produced
+
+
+def test_a_flipped_or_dropped_zero_term_is_equivalent_statically():
+    tree = ast.parse("def f(xp, beta, delta):\n    return beta + 0 * delta, beta - delta").body[0]
+    reasons = {(ast.unparse(rw.new), static) for _, _, _, rw, static in python_sites(tree, OPERATORS)}
+    zero = "the term whose sign is flipped or that is dropped is a literal zero times a finite value"
+    assert ("beta - 0 * delta", zero) in reasons and ("beta", zero) in reasons
+    assert ("0 * delta", None) in reasons  # beta dropped: a change
+    assert ("beta + delta", None) in reasons
+
+
+def test_one_claims_draw_does_not_move_when_another_claims_mutants_change():
+    before = {"a": list(range(10)), "b": list(range(7)), "c": list(range(30))}
+    after = dict(before, a=list(range(13)))
+    settings = Settings(seed=1, max_per_claim=1)
+    first, second = select_mutants(before, settings), select_mutants(after, settings)
+    assert first[1:] == second[1:]  # b's and c's picks
 
 
 def test_sympy_operators_mutate_a_derivation_chain(registry):
@@ -177,19 +226,17 @@ def test_refuted_claim_mutants_are_counted_apart(registry):
 
 
 def test_a_mutant_that_errors_when_run_is_an_undecided_survivor(registry):
-    @inequality("planted.listed", inputs={"x": Array("n")}, dims={"n": [2]}, **meta())
-    def listed(xp, x):
-        sides = [xp.sum(x * x, axis=-1), xp.sum(x * x, axis=-1) + 1]
-        i = 1
-        return sides[0], sides[i]
+    @inequality("planted.domain_error", inputs={"x": Array("n")}, dims={"n": [2]}, **meta())
+    def domain_error(xp, x):
+        lhs = xp.sum(x * x, axis=-1)
+        return lhs, lhs + math.log(2 - 1.5) + 1
 
-    _, data = _run(["planted.listed"], operators=("constant",))
-    (index_error,) = [
-        m for m in data["claims"][0]["mutants"] if m["before"] == "1" and "IndexError" in m["reason"]
-    ]
-    # It compiles, so it is not invalid; the run ends in ERROR, not in a verdict on the mutated statement,
-    # so it is not killed either: undecided, against the score.
-    assert index_error["status"] == "survived" and "not a detection" in index_error["reason"]
+    _, data = _run(["planted.domain_error"], operators=("constant",))
+    (raised,) = [m for m in data["claims"][0]["mutants"] if m["after"] == "3.0"]
+    # It compiles, so it is not invalid; the run ends in ERROR (log of a negative number), not in a
+    # verdict on the mutated statement, so it is not killed either: undecided, against the score.
+    assert "math domain error" in raised["reason"]
+    assert raised["status"] == "survived" and "not a detection" in raised["reason"]
     assert data["score"] < 1
 
 
@@ -301,6 +348,28 @@ def test_identity_with_a_changed_anchor_is_the_same_identity(registry):
     assert m["status"] == "equivalent" and "same identity" in m["reason"], m["reason"]
 
 
+def test_an_identity_mutant_computing_the_same_values_is_equal_expression_by_expression(registry):
+    @identity("planted.transposed_norm", inputs={"A": Array("n", "n")}, dims={"n": [2, 3]}, **meta())
+    def transposed_norm(xp, A):
+        return xp.schatten_norm(xp.transpose(A), math.inf), xp.schatten_norm(A, math.inf)
+
+    by_desc, _ = _run(["planted.transposed_norm"], operators=("transpose",))
+    (m,) = by_desc.values()  # ||A|| = ||A^T||: the mutant computes the same values
+    assert m["status"] == "equivalent" and m["reason"].startswith("equal to the original"), m["reason"]
+
+
+def test_a_chain_mutant_that_collapses_a_link_is_implied(registry):
+    @inequality(
+        "planted.norm_chain", inputs={"x": Array("n")}, dims={"n": [2, 3]}, relations=("<=", "<="), **meta()
+    )
+    def norm_chain(xp, x):
+        return xp.vector_norm(x, math.inf), xp.vector_norm(x, 2), xp.vector_norm(x, 1)
+
+    by_desc, _ = _run(["planted.norm_chain"], operators=("norm_index",))
+    m = by_desc["vector_norm index 2 → 1"]  # ‖x‖∞ ≤ ‖x‖₁ ≤ ‖x‖₁: true, and a sub-chain of the original
+    assert m["status"] == "equivalent" and "link collapsed" in m["reason"] and "e1' = e2" in m["reason"]
+
+
 def test_a_flipped_step_that_still_holds_is_an_equality(registry):
     @inequality(
         "planted.equal_step", inputs={"x": Array("n")}, dims={"n": [1, 3]}, relations=("<=", "<="), **meta()
@@ -322,7 +391,7 @@ def _rows_after(x):
 def test_a_mutant_python_warns_about_compiles_silently_and_fails_when_run():
     # Mutating x to a constant gives `(1 - 2)[None]`: Python warns at compile time, with the real file's
     # name and line, about a bug that is only in the mutant.  The mutant is built without a warning.
-    source = _function_source(_rows_after)
+    source = function_source(_rows_after)
     tree = ast.parse("def _rows_after(x):\n    return (1 - 2)[None]\n").body[0]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -334,7 +403,9 @@ def test_a_mutant_python_warns_about_compiles_silently_and_fails_when_run():
 def test_a_mutant_that_times_out_counts_against_the_score(registry):
     @inequality("planted.slow_when_mutated", inputs={"x": Array("n")}, dims={"n": [2]}, **meta())
     def slow_when_mutated(xp, x):
-        time.sleep(30 - 30)  # the sign mutant sleeps a minute
+        deadline = time.process_time() + (30 - 30)  # the sign mutant computes for a minute
+        while time.process_time() < deadline:
+            pass
         return xp.sum(x * x, axis=-1), xp.sum(xp.abs(x), axis=-1) ** 2
 
     _, data = _run(["planted.slow_when_mutated"], operators=("sign",), time_cap=1.0)
@@ -344,6 +415,24 @@ def test_a_mutant_that_times_out_counts_against_the_score(registry):
     killed = data["counts"]["killed"]
     assert data["score"] == killed / (killed + data["counts"]["survived"] + data["counts"]["timed_out"])
     assert data["score"] < 1
+
+
+def test_the_cap_counts_cpu_time_and_repeats_when_swallowed(monkeypatch):
+    backstop = timecap.WALL_FACTOR
+    monkeypatch.setattr(timecap, "WALL_FACTOR", 1000.0)  # a loaded machine must not reach the backstop
+    with pytest.raises(MutantTimeout, match="CPU time"):
+        with time_cap(0.2):
+            try:
+                while True:
+                    pass
+            except MutantTimeout:
+                pass  # swallowed once, as Python does in a garbage-collector callback
+            while True:
+                pass
+    monkeypatch.setattr(timecap, "WALL_FACTOR", backstop)
+    with pytest.raises(MutantTimeout, match="wall-clock"):
+        with time_cap(0.05):
+            time.sleep(5)  # waits without computing: the wall-clock backstop (30 x the cap)
 
 
 def test_a_property_mutant_that_still_passes_is_a_survivor_not_equivalent(registry):

@@ -4,9 +4,10 @@ noticing small changes.
 
 The whole catalogue (about 10,000 mutants, 1.5 h of one core) does not fit CI; `lemmacheck mutate` runs it.
 The sample's seed was fixed before its result was seen (docs/mutation.md).  A mutant the run cannot decide
-(timed out, or an ERROR that is not a detection) counts against the score.  Measured: 76.5 % (52 killed,
-15 survived of which 9 ERROR on the mutant, 1 timed out); the gate leaves room for a few mutants whose
-time cap a loaded machine decides (an implication test or a SymPy proof that runs out of time).
+(timed out, or an ERROR that is not a detection) counts against the score; the cap counts CPU time, so a
+loaded machine does not turn decided mutants into timeouts.  Measured: 98.1 % (53 killed, 1 survived — an
+ERROR on the mutant —, 0 timed out, 7 equivalent, 19 still false, 0 invalid; 78.5 % before the rules of
+issue 20 §4); with about fifty judged mutants the gate leaves room for four more undecided ones.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from lemmacheck.cli.exitcodes import ExitCode
 from lemmacheck.cli.main import main
 
 SAMPLE = ["--seed", "1", "--max-per-claim", "1", "--sample", "80", "--time-cap", "10", "--quiet"]
-GATE = "0.70"
+GATE = "0.90"
 
 
 @pytest.mark.slow  # 80 mutants, each a search of its own

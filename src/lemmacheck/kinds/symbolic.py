@@ -137,12 +137,20 @@ class _Chain:
 
     def instantiable(self, a, b) -> bool:
         # Rebuilding a Subs prints its whole point (SymPy names its dummies from the text): seconds
-        # per node on the linking chains, so derivatives at a point are left to SymPy and stay undefined.
+        # per node on the linking chains, so a chain with derivatives at a point is not instantiated
+        # as a whole; its exact points are evaluated bottom-up (symbolic_exact.evaluated).
         return bool(self.functions) and not (a.has(sp.Subs) or b.has(sp.Subs))
+
+    def refute_at_derivatives(self, a, b, relation: str) -> dict | None:
+        """The exact pass on a step with a derivative at a point; its counterexample is not shrunk."""
+        syms = sorted(a.free_symbols | b.free_symbols, key=str)
+        points = rational_points(sample_symbols(syms, self.domain, EXACT_POINTS, self.exact_rng), self.domain)
+        cex = exact_refutation(a, b, relation, points, self.tol, confirm, self.functions)
+        return cex and cex | {"minimised": "as found (a step with a derivative at a point is not shrunk)"}
 
     def refute_exactly(self, a, b, relation: str) -> dict | None:
         if self.functions and not self.instantiable(a, b):
-            return None
+            return self.named(self.capped(lambda: self.refute_at_derivatives(a, b, relation)))
 
         def work():
             x, y = instantiate(a, self.functions), instantiate(b, self.functions)

@@ -23,7 +23,15 @@ from sympy.core.function import AppliedUndef
 from ..model.tolerance import Tolerance
 from ..search.violations import gap
 
-__all__ = ["EXACT_POINTS", "instantiations", "instantiate", "named", "rational_points", "exact_refutation"]
+__all__ = [
+    "EXACT_POINTS",
+    "instantiations",
+    "instantiate",
+    "evaluated",
+    "named",
+    "rational_points",
+    "exact_refutation",
+]
 
 # Rational points tried on every step before SymPy is asked.
 EXACT_POINTS = 3
@@ -102,6 +110,35 @@ def instantiate(expr, functions: Mapping):
     return expr
 
 
+def evaluated(expr, point: Mapping, functions: Mapping):
+    """``expr`` at ``point`` with the instantiated functions in place of the undefined ones, evaluated
+    bottom-up, each shared subexpression once.
+
+    A derivative at a point (``Subs``, as ``diff(...).subs(eps, 0)`` leaves it) is evaluated from its own
+    expression at its point's value; it is never rebuilt with a symbolic point, which costs seconds per
+    node on a linking chain (SymPy prints the point to name its dummies)."""
+    memo: dict = {}
+
+    def value(e):
+        if e in memo:
+            return memo[e]
+        if e.is_Atom:
+            v = point.get(e, e)
+        elif isinstance(e, sp.Subs):
+            at = dict(point) | {x: value(p) for x, p in zip(e.variables, e.point, strict=True)}
+            v = evaluated(instantiate(e.expr, functions).doit(), at, functions)
+        elif isinstance(e, sp.Derivative):
+            v = value(instantiate(e, functions).doit())
+        elif isinstance(e, AppliedUndef) and e.func in functions:
+            v = functions[e.func](*map(value, e.args))
+        else:
+            v = e.func(*map(value, e.args))
+        memo[e] = v
+        return v
+
+    return value(expr).doit()
+
+
 def named(functions: Mapping) -> dict[str, str]:
     """The instantiated functions as a counterexample states them."""
     return {str(f): f"{g.lam.variables} -> {g.lam.expr}" for f, g in functions.items()}
@@ -150,20 +187,38 @@ def _float_candidate(va, vb, relation: str, tol: Tolerance) -> bool:
 
 
 def exact_refutation(
-    a, b, relation: str, points: list[dict], tol: Tolerance, confirm: Callable[..., dict | None]
+    a,
+    b,
+    relation: str,
+    points: list[dict],
+    tol: Tolerance,
+    confirm: Callable[..., dict | None],
+    functions: Mapping | None = None,
 ) -> dict | None:
     """A certified violation of ``a R b`` at one of ``points``: exact where both sides are rational there,
-    else ``confirm(a, b, relation, point, tol)`` (high precision)."""
+    else ``confirm(a, b, relation, point, tol)`` (high precision).
+
+    With ``functions`` the sides still hold their undefined functions (a step with a derivative at a
+    point): each is evaluated by :func:`evaluated`, and a side that is not rational is confirmed from its
+    exact value, ``confirm(va, vb, relation, {}, tol)``."""
     for point in points:
-        # The point first, then doit: a Sum up to a symbol is then a finite sum (doit first would look
-        # for its closed form); xreplace, not subs: milliseconds instead of seconds on a nested chain.
         try:
-            va, vb = a.xreplace(point).doit(), b.xreplace(point).doit()
+            va, vb = _at(a, point, functions), _at(b, point, functions)
         except Exception:  # SymPy cannot evaluate it here: the later passes still check the step
             continue
         if va.is_Rational and vb.is_Rational:
             if _VIOLATED[relation](va - vb):
                 return _exact_record(point, va, vb)
-        elif _float_candidate(va, vb, relation, tol) and (cex := confirm(a, b, relation, point, tol)):
-            return cex | {"inputs": {k: str(v) for k, v in cex["inputs"].items()}}
+        elif _float_candidate(va, vb, relation, tol):
+            sides, at = ((a, b), point) if functions is None else ((va, vb), {})
+            if cex := confirm(*sides, relation, at, tol):
+                return cex | {"inputs": {str(s): str(q) for s, q in point.items()}}
     return None
+
+
+def _at(expr, point: Mapping, functions: Mapping | None):
+    if functions is not None:
+        return evaluated(expr, point, functions)
+    # The point first, then doit: a Sum up to a symbol is then a finite sum (doit first would look for
+    # its closed form); xreplace, not subs: milliseconds instead of seconds on a nested chain.
+    return expr.xreplace(point).doit()

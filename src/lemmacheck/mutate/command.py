@@ -37,13 +37,20 @@ def _positive_int(text: str) -> int:
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Register ``mutate`` on a subparsers object (``argparse``'s ``add_subparsers()``)."""
-    from .operators import OPERATORS
-
     p = subparsers.add_parser(
         "mutate",
         help="mutation score: how many small changes of each check the run notices",
         description=__doc__.splitlines()[0],
     )
+    _add_selection_arguments(p)
+    _add_run_arguments(p)
+    return p
+
+
+def _add_selection_arguments(p: argparse.ArgumentParser) -> None:
+    """Which claims, which mutants, drawn from which seed."""
+    from .operators import OPERATORS
+
     p.add_argument(
         "-k",
         dest="keyword",
@@ -74,6 +81,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         metavar="CLAIM#K",
         help="run only this mutant (repeatable): replays one line of a report",
     )
+
+
+def _add_run_arguments(p: argparse.ArgumentParser) -> None:
+    """How hard each mutant is checked, and what the run writes and exits with."""
     p.add_argument(
         "--effort",
         type=float,
@@ -84,7 +95,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "--time-cap",
         type=float,
         default=20.0,
-        help="seconds per mutant, raised to 5x the unmutated claim's time (default 20)",
+        help="CPU seconds per mutant, raised to 5x the unmutated claim's (default 20)",
     )
     p.add_argument(
         "--no-implication",
@@ -99,7 +110,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("--out", type=Path, default=None, help="report folder (default: <project>/reports)")
     p.add_argument("--quiet", action="store_true", help="no progress line")
-    return p
 
 
 def _replay(args, seed: int) -> str:
@@ -121,42 +131,18 @@ def _replay(args, seed: int) -> str:
 
 def run(args) -> int:
     """Run the mutation analysis; 0 when the score is at least ``--min-score``, 1 otherwise."""
-    from ..model.claim import REGISTRY
-    from ..project.discovery import discover, find_root
-    from ..run.engine import select
+    from ..project.discovery import find_root
     from ..search.profile import profile_named
-    from .operators import OPERATORS, operators_named
-    from .results import summary_text, write_json
+    from .results import write_json
     from .runner import Settings, run_mutation
 
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    names = (
-        tuple(n.strip() for n in args.operators.split(","))
-        if args.operators
-        else tuple(o.name for o in OPERATORS)
-    )
-    try:
-        operators_named(names)
-    except ValueError as exc:
-        print(f"lemmacheck mutate: {exc}", file=sys.stderr)
-        return USAGE_ERROR
-    if not args.effort > 0:
-        print(f"lemmacheck mutate: --effort must be positive, got {args.effort}", file=sys.stderr)
+    names = _operator_names(args)
+    if names is None:
         return USAGE_ERROR
     print(f"lemmacheck mutate: seed {seed} (replay with: {_replay(args, seed)})", flush=True)
     root = find_root()
-    for module, err in discover(root):
-        print(
-            f"lemmacheck mutate: content module {module} failed to import: {err.splitlines()[0]}",
-            file=sys.stderr,
-        )
-    keyword = args.keyword
-    if args.mutant and not keyword:
-        keyword = None
-    claims = select(REGISTRY, keyword)
-    if args.mutant:
-        wanted = {m.split("#", 1)[0] for m in args.mutant}
-        claims = [c for c in claims if c.id in wanted]
+    claims = _selected_claims(args, root)
     if not claims:
         print("lemmacheck mutate: no claim selected; check -k / --mutant", file=sys.stderr)
         return NO_TESTS_COLLECTED
@@ -171,39 +157,89 @@ def run(args) -> int:
         only=tuple(args.mutant),
         implication=not args.no_implication,
     )
-    t0 = time.perf_counter()
-    tty = sys.stderr.isatty()
-
-    def progress(name: str, i: int, total: int) -> None:
-        if args.quiet:
-            return
-        line = f"[{i + 1:>5}/{total}] {time.perf_counter() - t0:7.1f}s  {name}"
-        if tty:
-            sys.stderr.write("\r\033[K" + line[:120])
-        elif (i + 1) % 50 == 0 or i + 1 == total:
-            sys.stderr.write(line + "\n")
-        sys.stderr.flush()
-
     path = (args.out or root / "reports") / "mutation.json"
 
     def journal(data: dict) -> None:
         data["run"] |= {"selection": args.keyword or "", "replay": _replay(args, seed)}
         write_json(data, path)
 
+    progress = _Progress(quiet=args.quiet)
     data = run_mutation(
         claims, profile_named("quick").with_seed(seed), settings, progress=progress, on_claim=journal
     )
-    if tty and not args.quiet:
-        sys.stderr.write("\r\033[K")
+    progress.clear()
     journal(data)
-    out = path
+    return _finish(data, path, args.min_score)
+
+
+def _operator_names(args) -> tuple[str, ...] | None:
+    """The operators asked for, or None (said on stderr) when one is unknown or the effort is not positive."""
+    from .operators import OPERATORS, operators_named
+
+    names = (
+        tuple(n.strip() for n in args.operators.split(","))
+        if args.operators
+        else tuple(o.name for o in OPERATORS)
+    )
+    try:
+        operators_named(names)
+    except ValueError as exc:
+        print(f"lemmacheck mutate: {exc}", file=sys.stderr)
+        return None
+    if not args.effort > 0:
+        print(f"lemmacheck mutate: --effort must be positive, got {args.effort}", file=sys.stderr)
+        return None
+    return names
+
+
+def _selected_claims(args, root: Path) -> list:
+    from ..model.claim import REGISTRY
+    from ..project.discovery import discover
+    from ..run.engine import select
+
+    for module, err in discover(root):
+        print(
+            f"lemmacheck mutate: content module {module} failed to import: {err.splitlines()[0]}",
+            file=sys.stderr,
+        )
+    claims = select(REGISTRY, args.keyword)
+    if args.mutant:
+        wanted = {m.split("#", 1)[0] for m in args.mutant}
+        claims = [c for c in claims if c.id in wanted]
+    return claims
+
+
+class _Progress:
+    """The progress line on stderr: rewritten in place on a terminal, every 50 mutants otherwise."""
+
+    def __init__(self, *, quiet: bool) -> None:
+        self.quiet, self.tty, self.t0 = quiet, sys.stderr.isatty(), time.perf_counter()
+
+    def __call__(self, name: str, i: int, total: int) -> None:
+        if self.quiet:
+            return
+        line = f"[{i + 1:>5}/{total}] {time.perf_counter() - self.t0:7.1f}s  {name}"
+        if self.tty:
+            sys.stderr.write("\r\033[K" + line[:120])
+        elif (i + 1) % 50 == 0 or i + 1 == total:
+            sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        if self.tty and not self.quiet:
+            sys.stderr.write("\r\033[K")
+
+
+def _finish(data: dict, path: Path, min_score: float) -> int:
+    from .results import summary_text
+
     print(summary_text(data))
-    print(f"\nwrote {out}")
+    print(f"\nwrote {path}")
     score = data["score"]
     if score is None:
         print("no mutant was killed or survived: no score", file=sys.stderr)
         return TESTS_FAILED
-    if score < args.min_score:
-        print(f"score {100 * score:.1f} % is below --min-score {100 * args.min_score:.1f} %")
+    if score < min_score:
+        print(f"score {100 * score:.1f} % is below --min-score {100 * min_score:.1f} %")
         return TESTS_FAILED
     return OK

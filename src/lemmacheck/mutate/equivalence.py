@@ -16,7 +16,7 @@ import numpy as np
 import sympy as sp
 
 from ..kinds.symbolic import sample_symbols
-from ..kinds.symbolic_exact import instantiate, instantiations, rational_points
+from ..kinds.symbolic_exact import evaluated, instantiations, rational_points
 from ..kinds.sympy_cap import SymPyStopped, sympy_cap
 
 __all__ = ["equal_expressions", "EQUIVALENCE_SECONDS"]
@@ -29,11 +29,11 @@ _POINTS = 4
 
 def _differs_somewhere(diff, domain: Mapping, rng) -> bool:
     """Whether ``diff`` is visibly nonzero at one of a few rational points (exactly, or at 30 digits)."""
-    diff = instantiate(diff, instantiations([diff], rng)).doit()
+    functions = instantiations([diff], rng)
     syms = sorted(diff.free_symbols, key=str)
     for point in rational_points(sample_symbols(syms, domain, _POINTS, rng), domain):
         try:
-            v = diff.xreplace(point).doit()
+            v = evaluated(diff, point, functions)
             if v.is_Rational:
                 if v != 0:
                     return True

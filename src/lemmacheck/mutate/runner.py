@@ -19,14 +19,13 @@ from ..model.verdict import Verdict
 from ..run.engine import run_claim
 from ..search.profile import Profile
 from . import classify as C
+from .assemble import SCHEMA_VERSION, assemble, counts
 from .implication import implied_by_original
 from .operators import OPERATORS
 from .targets import Mutant, MutantBuildError, enumerate_mutants
-from .timecap import CAP_AVAILABLE, MutantTimeout, time_cap
+from .timecap import MutantTimeout, cpu_seconds, time_cap
 
 __all__ = ["Settings", "MutantOutcome", "select_mutants", "run_mutation", "SCHEMA_VERSION"]
-
-SCHEMA_VERSION = 1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,7 +34,7 @@ class Settings:
 
     seed: int
     effort: float = 0.25  # the mutants' search effort, a fraction of the quick profile's
-    time_cap: float = 20.0  # seconds per mutant, at least; raised to cap_factor × the baseline's time
+    time_cap: float = 20.0  # CPU seconds per mutant, at least; raised to cap_factor × the baseline's
     cap_factor: float = 5.0
     max_per_claim: int | None = None
     sample: int | None = None
@@ -67,15 +66,19 @@ class MutantOutcome:
 
 def select_mutants(mutants_by_claim: dict[str, list[Mutant]], settings: Settings) -> list[Mutant]:
     """The mutants to run, in enumeration order: at most ``max_per_claim`` per claim, then a ``sample`` or
-    ``fraction`` of the rest — each drawn with a generator seeded from the run seed."""
-    rng = random.Random(f"lemmacheck-mutate:{settings.seed}")
+    ``fraction`` of the rest — each drawn with a generator seeded from the run seed.
+
+    Each claim's draw has a generator of its own (the run seed and the claim id), so a change to one
+    claim's mutants redraws that claim only: with one shared generator, how much of it a claim's draw
+    consumes depends on its number of mutants, and any edit anywhere reshuffled the whole CI sample."""
     if settings.only:
         wanted = set(settings.only)
         return [m for ms in mutants_by_claim.values() for m in ms if m.id in wanted]
     chosen: list[Mutant] = []
-    for ms in mutants_by_claim.values():
+    for claim_id, ms in mutants_by_claim.items():
         if settings.max_per_claim is not None and len(ms) > settings.max_per_claim:
-            keep = sorted(rng.sample(range(len(ms)), settings.max_per_claim))
+            per_claim = random.Random(f"lemmacheck-mutate:{settings.seed}:{claim_id}")
+            keep = sorted(per_claim.sample(range(len(ms)), settings.max_per_claim))
             ms = [ms[i] for i in keep]
         chosen.extend(ms)
     n = len(chosen)
@@ -84,7 +87,7 @@ def select_mutants(mutants_by_claim: dict[str, list[Mutant]], settings: Settings
     elif settings.fraction is not None:
         n = min(n, max(1, round(settings.fraction * len(chosen))))
     if n < len(chosen):
-        keep = sorted(rng.sample(range(len(chosen)), n))
+        keep = sorted(random.Random(f"lemmacheck-mutate:{settings.seed}").sample(range(len(chosen)), n))
         chosen = [chosen[i] for i in keep]
     return chosen
 
@@ -214,7 +217,7 @@ def _run_one(
     settings: Settings,
     cap: float,
 ) -> MutantOutcome:
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), cpu_seconds()
     try:
         with time_cap(cap):
             static = m.static_equivalence()
@@ -230,7 +233,7 @@ def _run_one(
         return _outcome(
             m, C.INVALID, f"could not be compiled: {exc}", baseline=baseline, seconds=time.perf_counter() - t0
         )
-    remaining = cap - (time.perf_counter() - t0)
+    remaining = cap - (cpu_seconds() - c0)
     status, reason = _classify(claim, m, mutated, baseline, result, full_profile, settings, remaining)
     return _outcome(m, status, reason, result=result, baseline=baseline, seconds=time.perf_counter() - t0)
 
@@ -265,11 +268,11 @@ def run_mutation(
     def snapshot(*, partial: bool) -> dict:
         claims_out = []
         for entry in per_claim.values():
-            entry = {k: v for k, v in entry.items() if k != "_baseline"}
-            entry["counts"] = _counts(entry["mutants"])
+            entry = {k: v for k, v in entry.items() if not k.startswith("_")}
+            entry["counts"] = counts(entry["mutants"])
             entry["score"] = C.score(entry["counts"])
             claims_out.append(entry)
-        return _assemble(
+        return assemble(
             claims_out,
             settings,
             profile,
@@ -289,101 +292,46 @@ def run_mutation(
         if entry is None:
             if on_claim and per_claim:
                 on_claim(snapshot(partial=True))
-            tb = time.perf_counter()
-            baseline = run_claim(claim, reduced).to_dict()
-            entry = per_claim[claim.id] = {
-                "id": claim.id,
-                "title": claim.title,
-                "module": claim.module,
-                "kind": claim.kind.value,
-                "baseline": {
-                    "verdict": baseline["verdict"],
-                    "first_broken_step": baseline.get("first_broken_step"),
-                    "evidence": C.digest(baseline),
-                    "seconds": round(time.perf_counter() - tb, 3),
-                },
-                "enumerated": len(by_claim[claim.id]),
-                "notes": notes[claim.id],
-                "mutants": [],
-                "_baseline": baseline,
-            }
+            entry = per_claim[claim.id] = _baseline_entry(claim, reduced, len(by_claim[claim.id]), notes)
         if progress:
             progress(m.id, i, len(chosen))
-        baseline = entry["_baseline"]
-        if baseline["verdict"] == Verdict.ERROR.value:
-            out = _outcome(
-                m,
-                C.SURVIVED,
-                "undecided: the unmutated claim is ERROR, so no change to it can be noticed",
-                baseline=baseline,
-            )
-        else:
-            cap = max(settings.time_cap, settings.cap_factor * entry["baseline"]["seconds"])
-            out = _run_one(claim, m, baseline, reduced, profile, settings, cap)
-        entry["mutants"].append(dataclasses.asdict(out))
+        entry["mutants"].append(dataclasses.asdict(_judge(claim, m, entry, reduced, profile, settings)))
     return snapshot(partial=False)
 
 
-def _assemble(
-    claims_out,
-    settings,
-    profile,
-    ops,
-    started,
-    seconds,
-    enumerated,
-    selected,
-    n_claims,
-    n_mutable,
-    *,
-    partial: bool,
-) -> dict:
-    totals = _counts([m for e in claims_out for m in e["mutants"]])
-    done = totals["total"]
+def _baseline_entry(claim: Claim, reduced: Profile, enumerated: int, notes: dict[str, list[str]]) -> dict:
+    """The claim's record in ``mutation.json``, with its unmutated run (private keys start with ``_``)."""
+    tb, cb = time.perf_counter(), cpu_seconds()
+    baseline = run_claim(claim, reduced).to_dict()
     return {
-        "schema_version": SCHEMA_VERSION,
-        "partial": partial,
-        "run": {
-            "seed": settings.seed,
-            "profile": profile.name,
-            "effort": settings.effort,
-            "started": started,
-            "seconds": round(seconds, 3),
-            "time_cap": settings.time_cap,
-            "cap_factor": settings.cap_factor,
-            "time_cap_enforced": CAP_AVAILABLE,
-            "max_per_claim": settings.max_per_claim,
-            "sample": settings.sample,
-            "fraction": settings.fraction,
-            "operators": list(settings.operators),
-            "only": list(settings.only),
-            "implication_test": settings.implication,
+        "id": claim.id,
+        "title": claim.title,
+        "module": claim.module,
+        "kind": claim.kind.value,
+        "baseline": {
+            "verdict": baseline["verdict"],
+            "first_broken_step": baseline.get("first_broken_step"),
+            "evidence": C.digest(baseline),
+            "seconds": round(time.perf_counter() - tb, 3),
         },
         "enumerated": enumerated,
-        "selected": selected,
-        "claims_selected": n_claims,
-        "claims_with_mutants": n_mutable,
-        "counts": totals,
-        "score": C.score(totals),
-        "score_true_claims": C.score(
-            _counts([m for e in claims_out if e["baseline"]["verdict"] != "REFUTED" for m in e["mutants"]])
-        ),
-        "seconds_per_mutant": round(seconds / max(done, 1), 3),
-        "operators": [
-            {
-                "name": op.name,
-                "summary": op.summary,
-                "counts": _counts([m for e in claims_out for m in e["mutants"] if m["operator"] == op.name]),
-            }
-            for op in ops
-        ],
-        "claims": claims_out,
+        "notes": notes[claim.id],
+        "mutants": [],
+        "_baseline": baseline,
+        "_baseline_cpu": cpu_seconds() - cb,
     }
 
 
-def _counts(mutants: Sequence[dict]) -> dict[str, int]:
-    out = {s: 0 for s in C.STATUSES}
-    for m in mutants:
-        out[m["status"]] += 1
-    out["total"] = len(mutants)
-    return out
+def _judge(
+    claim: Claim, m: Mutant, entry: dict, reduced: Profile, profile: Profile, settings: Settings
+) -> MutantOutcome:
+    baseline = entry["_baseline"]
+    if baseline["verdict"] == Verdict.ERROR.value:
+        return _outcome(
+            m,
+            C.SURVIVED,
+            "undecided: the unmutated claim is ERROR, so no change to it can be noticed",
+            baseline=baseline,
+        )
+    cap = max(settings.time_cap, settings.cap_factor * entry["_baseline_cpu"])
+    return _run_one(claim, m, baseline, reduced, profile, settings, cap)

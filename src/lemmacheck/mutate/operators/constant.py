@@ -30,6 +30,11 @@ _SHAPE_CALLS = frozenset(
     }
 )
 _NORM_CALLS = frozenset({"vector_norm", "schatten_norm", "matrix_norm", "norm"})
+# A float literal this small in a check is a rounding allowance or a guard against dividing by zero
+# (`abs(a - b) <= 1e-12 * abs(b)`, `norm > 1e-100`), not a constant of the mathematics: doubling it
+# states the same claim, and no sound check could notice.  The smallest constants the documents state
+# (step sizes, Adam's δ = 1e-8) are module constants, which are not mutated (only the body is).
+ROUNDING_ALLOWANCE = 1e-6
 
 
 class ScaleConstant(Operator):
@@ -39,6 +44,8 @@ class ScaleConstant(Operator):
     def python(self, node, ctx: PyContext):
         value = number(node)
         if value is None or value == 0 or self._owned_elsewhere(node, ctx):
+            return ()
+        if isinstance(value, float) and abs(value) <= ROUNDING_ALLOWANCE:
             return ()
         scaled: list[int | float]
         if isinstance(value, int):
