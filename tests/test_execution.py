@@ -10,7 +10,7 @@ import pytest
 from lemmacheck.model.claim import REGISTRY
 from lemmacheck.model.verdict import Verdict
 from lemmacheck.project.discovery import discover, find_root
-from lemmacheck.run import execution
+from lemmacheck.run import execution, worker
 from lemmacheck.run.engine import run_claim, run_sweep_chunk
 from lemmacheck.run.execution import execute
 from lemmacheck.search.profile import QUICK
@@ -88,7 +88,7 @@ def test_a_claim_timing_out_in_process_is_an_error_too(tmp_path):
 
 
 def test_a_worker_that_ignores_the_alarm_is_killed_and_replaced(tmp_path, monkeypatch):
-    monkeypatch.setattr(execution, "_GRACE", 0.5)
+    monkeypatch.setattr(worker, "_GRACE", 0.5)
     pkg = make_project(tmp_path, {"mod": AM_GM + IGNORES_ALARM + KILLS_ITS_PROCESS})
     ids = [f"{pkg}.ignores_alarm", f"{pkg}.kills_its_process", f"{pkg}.am_gm"]
     stuck, died, ok = execute(ids, PROFILE, jobs=2, timeout=1, root=tmp_path)

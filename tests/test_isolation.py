@@ -16,7 +16,7 @@ import pytest
 
 from lemmacheck.cli.exitcodes import ExitCode
 from lemmacheck.model.verdict import Verdict
-from lemmacheck.run import execution
+from lemmacheck.run import worker
 from lemmacheck.run.execution import execute
 from lemmacheck.search.profile import QUICK
 from planted_project import AM_GM, CALLS_SYS_EXIT, SWALLOWS_EVERYTHING, make_project
@@ -60,7 +60,7 @@ def test_sys_exit_in_a_check_is_an_error_at_every_jobs_in_show_and_in_the_replay
 
 
 def test_a_check_that_swallows_the_alarm_is_stopped_at_its_time_limit(tmp_path, monkeypatch):
-    monkeypatch.setattr(execution, "_GRACE", 0.5)
+    monkeypatch.setattr(worker, "_GRACE", 0.5)
     pkg = make_project(tmp_path, {"mod": AM_GM + SWALLOWS_EVERYTHING})
     stuck, ok = execute(
         [f"{pkg}.swallows_everything", f"{pkg}.am_gm"], PROFILE, jobs=1, timeout=3, root=tmp_path

@@ -20,8 +20,9 @@ from pathlib import Path
 from ..project.discovery import content_dirs, find_root
 from ..project.index import load_index, write_atomic
 from ..report.changes import Transition, diff
-from ..run.execution import default_jobs, execute, start_worker
+from ..run.execution import default_jobs, execute
 from ..run.results import ClaimResult
+from ..run.worker import start_worker
 from ..search.profile import Profile, profile_named
 from .terminal import printable
 

@@ -22,38 +22,33 @@ killed and replaced, and the run goes on.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import math
 import multiprocessing.connection
 import os
 import pickle
-import signal
-import struct
-import subprocess
-import sys
-import threading
 import time
-import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..search.profile import Profile
-from .claimrun import blank_result, unknown_result
+from .claimrun import unknown_result
 from .cluster import run_on_dask
 from .results import ClaimResult
-from .timelimit import run_one, timed_out
+from .timelimit import timed_out
+from .worker import Worker
 
-__all__ = ["execute", "start_worker", "default_jobs", "default_timeout", "RunInterrupted"]
+__all__ = [
+    "execute",
+    "default_jobs",
+    "default_timeout",
+    "RunInterrupted",
+]
 
 # Seconds per claim before it is an ERROR, by profile, at the profile's base budget (LEMMACHECK_SCALE
 # raises it in proportion).  Quick claims take 0.1-5 s on this machine; 120 s leaves room for a loaded
 # CI runner and still stops a hung check in two minutes.  Deep searches are ~25x longer.
 _BASE_TIMEOUT = {"quick": 120.0, "deep": 3600.0}
-# After the in-process alarm, how long a worker may take to report before it is killed.
-_GRACE = 5.0
-# A worker's first claim may wait for its imports (engine, SymPy, the content modules).
-_STARTUP_ALLOWANCE = 60.0
 
 
 def default_jobs() -> int:
@@ -80,154 +75,6 @@ class RunInterrupted(KeyboardInterrupt):
         self.results = results
 
 
-# --------------------------------------------------------------------------- worker processes
-
-
-def _send(stream, message) -> None:
-    payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    data = memoryview(struct.pack("!Q", len(payload)) + payload)
-    while data:  # an unbuffered pipe may take fewer bytes per write
-        written = stream.write(data)
-        data = data[written if written is not None else len(data) :]
-    stream.flush()
-
-
-def _read_exact(stream, size: int) -> bytes:
-    """Exactly ``size`` bytes (a pipe may deliver fewer per read); EOFError when the writer is gone."""
-    chunks, missing = [], size
-    while missing:
-        chunk = stream.read(missing)
-        if not chunk:
-            raise EOFError
-        chunks.append(chunk)
-        missing -= len(chunk)
-    return b"".join(chunks)
-
-
-def _receive(stream):
-    """One message.  The parent reads its workers' pipes unbuffered: a buffered reader could swallow
-    the next message while ``wait`` watches the (then empty) pipe, and the worker would look hung."""
-    (size,) = struct.unpack("!Q", _read_exact(stream, 8))
-    return pickle.loads(_read_exact(stream, size))
-
-
-def _worker_main() -> None:
-    """A worker process: ``python -c '...; _worker_main()' ROOT``.  It reads ``(claim id, profile,
-    timeout, modules)`` messages on stdin, imports ``modules`` (those the parent's index says declare
-    the claim), and answers ``("start", id, blank result)`` then ``("done", id, result)`` on the stdout
-    it was given; content that prints goes to stderr, never into the protocol."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
-    _exit_with_parent()
-    protocol_out = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)
-    requests = os.fdopen(os.dup(0), "rb")
-    nothing = os.open(os.devnull, os.O_RDONLY)  # content reading stdin must not eat the requests
-    os.dup2(nothing, 0)
-    os.close(nothing)
-    import lemmacheck.run.claimrun  # noqa: F401  (imported before any claim: a waiting worker is a warm one)
-
-    from ..model.claim import REGISTRY
-    from ..project.index import import_modules
-
-    root = Path(sys.argv[1])
-    while True:
-        try:
-            claim_id, profile, timeout, modules = _receive(requests)
-        except EOFError:
-            return
-        try:
-            import_modules(root, modules)  # every time: already imported ones cost a dict lookup
-            if claim_id in REGISTRY:
-                _send(protocol_out, ("start", claim_id, blank_result(REGISTRY[claim_id], profile)))
-            result = run_one(claim_id, profile, timeout, root)
-        except BaseException as exc:  # the worker's own machinery broke: report it, keep serving
-            tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-3:])
-            result = unknown_result(
-                claim_id, profile, f"claim {claim_id!r}: worker failed: {type(exc).__name__}: {exc}\n{tb}"
-            )
-        _send(protocol_out, ("done", claim_id, result))
-
-
-def _exit_with_parent() -> None:
-    """End this process when its parent is gone (the run was killed outright): a claim busy in a loop
-    that swallows every exception would otherwise run on forever in its own session."""
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True, name="lemmacheck-orphan-watch").start()
-
-
-class _Worker:
-    """One worker process.  A plain ``subprocess`` (not multiprocessing): it never re-imports the
-    caller's ``__main__``, and it runs in its own session so Ctrl-C reaches only the parent."""
-
-    def __init__(self, root: Path):
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in [str(root), *sys.path] if p))
-        cmd = [
-            sys.executable,
-            "-c",
-            "from lemmacheck.run.execution import _worker_main; _worker_main()",
-            str(root),
-        ]
-        self.proc = subprocess.Popen(
-            cmd,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env=env,
-            cwd=root,
-            start_new_session=True,
-            bufsize=0,
-        )
-        assert self.proc.stdin is not None and self.proc.stdout is not None  # both are pipes
-        self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
-        self.claim_id: str | None = None
-        self.template: ClaimResult | None = None
-        self.started = 0.0
-        self.deadline = math.inf
-
-    def give(self, claim_id: str, profile: Profile, limit: float | None, modules: list[str]) -> None:
-        self.claim_id, self.template, self.started = claim_id, None, time.monotonic()
-        self.deadline = self.started + (limit + _GRACE + _STARTUP_ALLOWANCE if limit else math.inf)
-        _send(self.stdin, (claim_id, profile, limit, modules))
-
-    def answered(self, limit: float | None):
-        """The worker's next message; a "start" moves the deadline to the claim's own clock."""
-        kind, claim_id, payload = _receive(self.stdout)
-        if kind == "start":
-            self.template, self.started = payload, time.monotonic()
-            self.deadline = self.started + limit + _GRACE if limit else math.inf
-        return kind, payload
-
-    def kill(self) -> None:
-        with contextlib.suppress(OSError):
-            self.proc.kill()
-        self.proc.wait()
-        self._close()
-
-    def stop(self) -> None:
-        """Let the worker exit (EOF on its stdin) without waiting for its interpreter to shut down: a
-        thread reaps it, and kills it if it has not gone within a few seconds."""
-        with contextlib.suppress(OSError):
-            self.stdin.close()
-        threading.Thread(target=self._reap, daemon=True, name="lemmacheck-reaper").start()
-
-    def _reap(self) -> None:
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.kill()
-        self._close()
-
-    def _close(self) -> None:
-        for stream in (self.stdin, self.stdout):
-            with contextlib.suppress(OSError):
-                stream.close()
-
-
 def _run_pool(
     ids: Sequence[str],
     profile: Profile,
@@ -237,7 +84,7 @@ def _run_pool(
     root: Path,
     done: Callable[[ClaimResult], None],
     index=None,
-    warm: Sequence[_Worker] = (),
+    warm: Sequence[Worker] = (),
 ) -> None:
     from ..project.index import load_index
 
@@ -247,7 +94,7 @@ def _run_pool(
     for w in list(warm)[len(pool.todo) :]:
         w.stop()
     try:
-        pool.idle += [_Worker(root) for _ in range(min(jobs, len(pool.todo)) - len(pool.idle))]
+        pool.idle += [Worker(root) for _ in range(min(jobs, len(pool.todo)) - len(pool.idle))]
         while pool.todo or pool.busy:
             while pool.todo and pool.idle:
                 w = pool.idle.pop()
@@ -266,7 +113,7 @@ def _run_pool(
             w.kill()
 
 
-def _died(w: _Worker) -> str:
+def _died(w: Worker) -> str:
     return f"the worker process running it died (exit code {w.proc.returncode}); replay it alone to see why"
 
 
@@ -280,18 +127,18 @@ class _Pool:
     timeout: float | None
     root: Path
     done: Callable[[ClaimResult], None]
-    idle: list[_Worker] = dataclasses.field(default_factory=list)
-    busy: list[_Worker] = dataclasses.field(default_factory=list)
+    idle: list[Worker] = dataclasses.field(default_factory=list)
+    busy: list[Worker] = dataclasses.field(default_factory=list)
 
-    def _retire(self, w: _Worker, *, died: bool) -> None:
+    def _retire(self, w: Worker, *, died: bool) -> None:
         """Kill a worker that died or ran out of time, report its claim's ERROR, and replace it."""
         self.busy.remove(w)
         w.kill()  # first: the message reads the exit code that the kill reaps
         self.done(_lost(w, self.profile, _died(w)) if died else _lost(w, self.profile, None, self.timeout))
         if self.todo:
-            self.idle.append(_Worker(self.root))
+            self.idle.append(Worker(self.root))
 
-    def take_answers(self, ready: list[_Worker]) -> None:
+    def take_answers(self, ready: list[Worker]) -> None:
         for w in ready:
             try:
                 kind, payload = w.answered(self.timeout)
@@ -309,7 +156,7 @@ class _Pool:
             self._retire(w, died=False)
 
 
-def _lost(w: _Worker, profile: Profile, message: str | None, timeout: float | None = None) -> ClaimResult:
+def _lost(w: Worker, profile: Profile, message: str | None, timeout: float | None = None) -> ClaimResult:
     """The ERROR result of a claim whose worker was killed (timeout) or died."""
     result = w.template or unknown_result(w.claim_id or "?", profile, "")
     result.seconds = time.monotonic() - w.started
@@ -335,18 +182,19 @@ def execute(
     root: Path | None = None,
     progress: Callable[[str, int, int], None] | None = None,
     index=None,
-    warm: Sequence[_Worker] = (),
+    warm: Sequence[Worker] = (),
 ) -> list[ClaimResult]:
     """Check ``claim_ids`` under ``profile``; return their results in the order given.
 
-    ``jobs``: worker processes (default every core; never fewer than one: no claim runs in this
-    process).  ``timeout``: seconds per
-    claim (default :func:`default_timeout`; ``math.inf`` for none).  ``cache``: a
-    :class:`lemmacheck.run.cache.ResultCache` answered first and filled after.  ``dask``: ``"local"`` or a
-    scheduler address.  ``on_result`` and ``progress`` see each result as it finishes (cached ones first).
+    ``jobs``: worker processes (default every core; never fewer than one: no claim runs in this process).
+    ``timeout``: seconds per claim (default :func:`default_timeout`; ``math.inf`` for none).  ``cache``:
+    a :class:`lemmacheck.run.cache.ResultCache` answered first and filled after.  ``dask``: ``"local"``
+    or a scheduler address.  ``on_result`` and ``progress`` see each result as it finishes
+    (cached ones first).
     ``root``: the project whose content workers import (default: found from the working directory).
     ``index``: the content index to read (default: :func:`lemmacheck.project.index.load_index`, refreshed);
-    ``warm``: workers started ahead (:func:`start_worker`) to use first; every worker stops at the end.
+    ``warm``: workers started ahead (:func:`lemmacheck.run.worker.start_worker`) to use first; every
+    worker stops at the end.
     """
     from ..project.discovery import find_root
     from ..project.index import load_index
@@ -369,18 +217,16 @@ def execute(
 
     try:
         todo = _longest_first(_answer_from_cache(ids, cache, profile, done), cache, profile)
-        if dask:
+        if dask or not todo:  # warm workers serve only the local pool
             for w in warm:
                 w.stop()
+        if dask:
             index = index or load_index(root)
             run_on_dask(
                 todo, profile, address=dask, jobs=jobs, timeout=limit, root=root, done=done, index=index
             )
         elif todo:
             _run_pool(todo, profile, jobs=jobs, timeout=limit, root=root, done=done, index=index, warm=warm)
-        else:
-            for w in warm:
-                w.stop()
     except KeyboardInterrupt:
         raise RunInterrupted([results[c] for c in ids if c in results]) from None
     return [results[c] for c in ids]
@@ -396,12 +242,6 @@ def _answer_from_cache(ids: list[str], cache, profile: Profile, done) -> list[st
         else:
             todo.append(cid)
     return todo
-
-
-def start_worker(root: Path) -> _Worker:
-    """A worker process started now, importing the engine while nothing is asked of it; hand it to
-    :func:`execute` as ``warm=[...]`` to save its start-up later (``watch`` keeps one ready)."""
-    return _Worker(Path(root).resolve())
 
 
 def _longest_first(ids: list[str], cache, profile: Profile) -> list[str]:
