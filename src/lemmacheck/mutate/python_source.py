@@ -43,7 +43,11 @@ def function_source(fn: Callable) -> FunctionSource:
     if filename is None:
         raise MutantBuildError(f"no source file for {fn.__qualname__}")
     first = fn.__code__.co_firstlineno
-    found = [node for node in ast.walk(_parsed(filename)) if _defines(node, fn, first)]
+    found = [
+        node
+        for node in ast.walk(_parsed(filename))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and _defines(node, fn, first)
+    ]
     if len(found) != 1:
         raise MutantBuildError(
             f"{'no' if not found else 'more than one'} definition of {fn.__qualname__} at {filename}:{first}"
