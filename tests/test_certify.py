@@ -48,7 +48,7 @@ def test_a_false_constant_is_never_certified(registry):
     pytest.importorskip("z3")
     cert = certify_claim(_variance_bound(registry, 0.5))  # p = (½, ½), v = (1, −1): 1 > ½
     assert cert["status"] == "violation", cert
-    assert "Z3 finds step 1 false" in cert["reason"]
+    assert "Z3 finds the statement false" in cert["reason"]
 
 
 def test_a_false_bound_sampling_misses_at_n_1_is_refused(registry):
@@ -117,3 +117,23 @@ def test_without_z3_the_status_says_the_route_was_unavailable(registry, monkeypa
     assert at_one["dims"] == {"n": 1} and at_one["status"] == "certified"
     assert not at_one["every_size_at_least_two"]
     assert certificate_module.certificate_summary(cert).startswith("certified at dims n = 1,")
+
+
+def test_a_chain_is_certified_end_to_end_whatever_its_broken_link(registry):
+    # The statement of a chain (without steps_claimed) is e0 R ek; its links are the proof, which the run
+    # judges: a false middle link is neither certified nor a violation of the statement.
+    @identity(
+        "planted.chain",
+        inputs={"x": Array("n")},
+        dims={"n": [2]},
+        relations=("=", "="),
+        **planted_meta(expected_broken_step=1),
+    )
+    def chain(xp, x):
+        s = xp.sum(x * x, axis=-1)
+        return s, 2 * s, s
+
+    cert = certify_claim(registry["planted.chain"])
+    assert cert["status"] == "certified", cert
+    (done,) = cert["tried"]
+    assert [s["index"] for s in done["steps"]] == [0]

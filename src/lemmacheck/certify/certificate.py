@@ -35,6 +35,10 @@ class Violation(Exception):
     """A route found a point of the domain where the statement fails."""
 
 
+def _named(step: Step) -> str:
+    return "the statement" if step.index == 0 else f"step {step.index}"
+
+
 def _prove_step(st: Statement, step: Step, deadline: float) -> dict[str, Any]:
     if step.relation == "holds":
         m, relation = step.lhs, "holds"
@@ -48,23 +52,27 @@ def _prove_step(st: Statement, step: Step, deadline: float) -> dict[str, Any]:
         if method:
             return {"route": "sympy", "method": method, "margin": sympy.srepr(m)}
     if not algebraic:
-        raise NotCertifiable(f"step {step.index} is transcendental and SymPy did not decide it")
+        raise NotCertifiable(f"{_named(step)} is transcendental and SymPy did not decide it")
     if not z3_available():
         raise NotCertifiable("route z3 unavailable (pip install 'lemmacheck[certify]')")
     out = prove_by_z3(st.constraints, step.goal, max(deadline - time.monotonic(), 0.01))
     if out.answer == "unsat":
         return {"route": "z3", "query": out.query}
+    if out.answer == "undefined":
+        raise NotCertifiable(f"{_named(step)} is undefined somewhere on the domain (Z3: {out.model})")
+    if out.answer == "sat" and st.domain.superset:
+        raise NotCertifiable(f"Z3 finds {_named(step)} false on the larger domain")
     if out.answer == "sat":
-        raise Violation(f"Z3 finds step {step.index} false or undefined at {out.model}")
-    raise NotCertifiable(f"Z3 did not decide step {step.index} in time")
+        raise Violation(f"Z3 finds {_named(step)} false at {out.model}")
+    raise NotCertifiable(f"Z3 did not decide {_named(step)} in time")
 
 
-def _certify_at(check: NumericCheck, dims: dict[str, Any], deadline: float) -> dict[str, Any]:
+def _certify_at(claim: Claim, dims: dict[str, Any], deadline: float) -> dict[str, Any]:
     t0 = time.monotonic()
     entry: dict[str, Any] = {"dims": dims, "every_size_at_least_two": every_size_at_least_two(dims)}
     try:
         with sympy_cap(max(deadline - t0, 0.01)):
-            st = build_statement(check, dims)
+            st = build_statement(claim.check, dims, every_step=claim.steps_claimed)
             entry |= {"domain": st.domain.text, "hypotheses": [str(h) for h in st.hypotheses]}
             entry["constants"] = st.constants
             entry["steps"] = [
@@ -106,7 +114,7 @@ def certify_claim(claim: Claim, *, seconds: float = CAP_SECONDS) -> dict[str, An
             continue
         if any(t["status"] == "certified" and t["every_size_at_least_two"] for t in tried):
             break  # certified where every size is ≥ 2: the smaller dims would add nothing
-        tried.append(_certify_at(claim.check, dims, deadline))
+        tried.append(_certify_at(claim, dims, deadline))
         if tried[-1]["status"] == "violation":
             break
     statuses = [t["status"] for t in tried]

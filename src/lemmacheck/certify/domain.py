@@ -3,9 +3,10 @@ input specs impose (a box for ``low``/``high``, a sign for ``positive``, the ope
 probability vector), and the dims to certify at.
 
 The domain is the mathematical one the sampler draws from (a Gaussian with a random scale covers all of
-ℝ; a uniform on [low, high] is certified on the closed box, a superset).  A spec whose structure is made
-by a NumPy-only transform (orthogonal, SPD, a content helper) has no exact form here: the claim is not
-certifiable, and the reason names the input.
+ℝ; a uniform on [low, high] is certified on the closed box, a superset).  A transform of an unbounded
+array is certified on all of ℝ^shape, which holds whatever the transform makes (a superset again, said in
+the domain's text); any other spec whose structure a NumPy-only transform makes (orthogonal, SPD, a
+transform of a box) has no exact form here: the claim is not certifiable, and the reason names the input.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class Domain:
     text: str
     box: dict[str, tuple[sympy.Rational, sympy.Rational]]  # symbols with finite bounds (name -> [lo, hi])
     parts: list[str] = dataclasses.field(default_factory=list)  # one text per input
+    superset: bool = False  # some input ranges over more than its sampler makes (a transform ignored)
 
 
 def _bound(v) -> sympy.Rational:
@@ -75,6 +77,15 @@ def _add_input(dom: Domain, name: str, spec, shape: tuple[int, ...]) -> None:
             dom.constraints += [s >= 0 for s in syms]
             where = "[0, ∞)" + (f"^{'×'.join(map(str, shape))}" if shape else "")
         dom.parts.append(f"{name} ∈ {where}")
+    elif type(spec) is Array and spec.low is None and not spec.positive:
+        # Whatever real array of this shape the transform makes lies in ℝ^shape: certifying there is
+        # certifying on a superset (sound), though the statement may need what the transform ensures.
+        arr, syms = _entries(name, shape)
+        how = getattr(spec.transform, "__name__", "a transform")
+        dom.parts.append(
+            f"{name} ∈ ℝ^{'×'.join(map(str, shape))} (all of it, a superset of what {how!r} makes)"
+        )
+        dom.superset = True
     else:
         how = getattr(spec.transform, "__name__", type(spec).__name__)
         raise NotCertifiable(

@@ -4,9 +4,9 @@ arithmetic (nlsat).  The query is shipped as SMT-LIB 2 text, so anyone with Z3 r
 
 Z3 is an optional dependency (``pip install lemmacheck[certify]``): without it the route says it was
 unavailable.  Every constant reaches Z3 as an exact rational.  A square root ``√b`` is a fresh ``s ≥ 0``
-with ``s² = b``, and a quotient ``a/b`` keeps Z3's total division: the query also asks for a domain
-point where some ``b < 0`` under a root or some denominator is 0, so a statement undefined anywhere on
-the domain is never certified there.
+with ``s² = b``, and a quotient ``a/b`` keeps Z3's total division: a first query asks for a domain point
+where some ``b < 0`` under a root or some denominator is 0, so a statement undefined anywhere on the
+domain is never certified there (nor called false: it is not certifiable).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import math
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ def z3_available() -> bool:
 
 @dataclasses.dataclass
 class SmtOutcome:
-    answer: str  # "unsat" (proved), "sat" (a violation), "unknown" (timeout or incomplete)
+    answer: str  # "unsat" (proved), "sat" (a violation), "undefined" somewhere, "unknown" (timeout)
     query: str  # SMT-LIB 2
     model: dict[str, str] | None = None  # a sat answer's model, as Z3 prints it
 
@@ -138,18 +139,18 @@ class _ToZ3:
         return self.z3.Product([s] * p) if p else self.z3.RealVal(1)
 
 
-def _query(constraints, goal) -> tuple[str, _ToZ3]:
-    """The negation of ``goal`` on the domain, as SMT-LIB 2 text."""
+def _queries(constraints, goal) -> tuple[str, str]:
+    """Two SMT-LIB 2 queries, both unsat for a certificate: some root of a negative number or zero
+    denominator on the domain (the statement undefined there), and the negation of ``goal`` there."""
     import z3
 
     tr = _ToZ3(z3)
     g = tr(goal)
     dom = [tr(c) for c in constraints]
-    solver = z3.Solver()
-    solver.add(*dom)
-    undefined = [z3.Not(c) for c in tr.defined]
-    solver.add(z3.Or(*undefined, z3.And(*tr.defs, z3.Not(g))))
-    return "(set-logic QF_NRA)\n" + solver.to_smt2(), tr
+    undefined, violated = z3.Solver(), z3.Solver()
+    undefined.add(*dom, z3.Or(*[z3.Not(c) for c in tr.defined]))
+    violated.add(*dom, *tr.defs, z3.Not(g))
+    return tuple("(set-logic QF_NRA)\n" + q.to_smt2() for q in (undefined, violated))
 
 
 def _z3_binary() -> str:
@@ -181,14 +182,26 @@ def _solve(query: str, seconds: float, *, model: bool = False) -> tuple[str, str
 
 
 def prove_by_z3(constraints, goal, seconds: float) -> SmtOutcome:
-    """Ask Z3 whether ``goal`` (a SymPy relational) can fail on the domain ``constraints``."""
-    query, _ = _query(constraints, goal)
-    answer, rest = _solve(query, seconds, model=True)
-    if answer == "sat":
-        return SmtOutcome("sat", query, {"model": " ".join(rest.split())[:2000]})
-    return SmtOutcome(answer, query)
+    """Ask Z3 whether ``goal`` (a SymPy relational) is undefined or fails somewhere on the domain
+    ``constraints``; ``answer`` is "undefined" when it is undefined somewhere."""
+    t0 = time.monotonic()
+    undefined, violated = _queries(constraints, goal)
+    answer, rest = _solve(undefined, seconds, model=True)
+    if answer != "unsat":
+        return SmtOutcome("undefined" if answer == "sat" else answer, undefined, {"model": _model(rest)})
+    answer, rest = _solve(violated, seconds - (time.monotonic() - t0), model=True)
+    query = (
+        "; the statement is defined on the whole domain\n" + undefined + "\n; and holds there\n" + violated
+    )
+    return SmtOutcome(answer, query, {"model": _model(rest)} if answer == "sat" else None)
+
+
+def _model(printed: str) -> str:
+    return " ".join(printed.split())[:2000]
 
 
 def replay_smt(query: str, seconds: float) -> str:
-    """Z3's answer to a shipped query ("unsat" is the certificate replayed)."""
-    return _solve(query, seconds)[0]
+    """Z3's answers to a shipped certificate's queries ("unsat" when every one is unsat: replayed)."""
+    parts = [p for p in query.split("(set-logic QF_NRA)") if "(check-sat)" in p]
+    answers = [_solve("(set-logic QF_NRA)" + p, seconds)[0] for p in parts]
+    return "unsat" if answers and all(a == "unsat" for a in answers) else ",".join(answers) or "no query"

@@ -1,5 +1,6 @@
 """A claim's statement at fixed dims, built by running its check once on symbols (:mod:`.symbolic`):
-the domain, the hypotheses of its ``where=`` filter, and one goal per asserted step."""
+the domain, the hypotheses of its ``where=`` filter, and its goals (the chain end to end, or each step
+when the claim asserts every link)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import sympy
 
 from ..model.claim import NumericCheck
 from ..model.inputs import call_with_inputs
+from ..search.violations import compose
 from .domain import Domain, build_domain
 from .exact import goal
 from .symbolic import NotCertifiable, exact_constants, sympy_xp
@@ -20,7 +22,7 @@ __all__ = ["Step", "Statement", "build_statement"]
 
 @dataclasses.dataclass
 class Step:
-    index: int  # 1-based, as the claim's chain counts
+    index: int  # 1-based, as the claim's chain counts; 0 for the chain end to end
     relation: str  # "=", "<=", "<", ">=", ">"; "holds" for a property
     lhs: Any
     rhs: Any
@@ -52,7 +54,9 @@ def _scalar(value, what: str):
     return sympy.sympify(v)
 
 
-def build_statement(check: NumericCheck, dims: dict[str, Any]) -> Statement:
+def build_statement(check: NumericCheck, dims: dict[str, Any], *, every_step: bool) -> Statement:
+    """The statement at ``dims``: ``every_step`` when the claim asserts each link of its chain
+    (``steps_claimed``), else the chain end to end, as the run's verdict reads it."""
     dom = build_domain(check.inputs, dims)
     out = call_with_inputs(check.fn, sympy_xp, dom.inputs, dims)
     constants: dict[str, str] = {}
@@ -66,12 +70,16 @@ def build_statement(check: NumericCheck, dims: dict[str, Any]) -> Statement:
     if check.where is not None:
         hypotheses.append(exact(call_with_inputs(check.where, sympy_xp, dom.inputs, dims), "where="))
     if check.is_property:
-        steps = [Step(1, "holds", exact(out, "the property"), None)]
-    else:
-        sides = [exact(v, f"side {i}") for i, v in enumerate(out)]
-        steps = [
-            Step(i + 1, rel, sides[i], sides[i + 1])
-            for i, rel in enumerate(check.relations)
-            if rel != "~"  # an approximate step is measured, never asserted
-        ]
+        return Statement(dom, hypotheses, [Step(1, "holds", exact(out, "the property"), None)], constants)
+    sides = [exact(v, f"side {i}") for i, v in enumerate(out)]
+    if not every_step:  # the statement is e0 R ek; the links are its proof, judged by the run
+        end_to_end = compose(check.relations)
+        if end_to_end == "~":
+            raise NotCertifiable("the chain asserts no relation end to end (approximate or mixed directions)")
+        return Statement(dom, hypotheses, [Step(0, end_to_end, sides[0], sides[-1])], constants)
+    steps = [
+        Step(i + 1, rel, sides[i], sides[i + 1])
+        for i, rel in enumerate(check.relations)
+        if rel != "~"  # an approximate step is measured, never asserted
+    ]
     return Statement(dom, hypotheses, steps, constants)
