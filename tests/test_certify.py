@@ -137,3 +137,32 @@ def test_a_chain_is_certified_end_to_end_whatever_its_broken_link(registry):
     assert cert["status"] == "certified", cert
     (done,) = cert["tried"]
     assert [s["index"] for s in done["steps"]] == [0]
+
+
+def _tanh_bound(registry, factor):
+    @inequality(
+        "planted.tanh", inputs={"x": Array("n", low=0.0, high=3.0)}, dims={"n": [2]}, **planted_meta()
+    )
+    def tanh_below(xp, x):
+        return xp.sum(xp.tanh(x), axis=-1), factor * xp.sum(x, axis=-1)
+
+    return registry["planted.tanh"]
+
+
+def test_a_transcendental_bound_is_certified_by_an_arb_box_tree_that_replays(registry):
+    pytest.importorskip("flint")
+    cert = certify_claim(_tanh_bound(registry, 1))  # tight at x = 0: closed at the corner (monotone)
+    assert cert["status"] == "certified", cert
+    (step,) = cert["tried"][0]["steps"]
+    assert step["route"] == "arb" and step["variables"] == ["x_0", "x_1"]
+    assert set(step["tree"]) <= set("SLCT")
+    assert replay_certificate(cert) == []
+    step["tree"] = "L"  # a tree claiming the whole box closes by enclosure alone does not replay
+    assert replay_certificate(cert)
+
+
+def test_a_false_transcendental_bound_is_never_certified(registry):
+    pytest.importorskip("flint")
+    cert = certify_claim(_tanh_bound(registry, 0.9))  # tanh x ≤ 0.9 x fails near 0
+    assert cert["status"] == "violation", cert
+    assert "arb enclosure finds the statement false" in cert["reason"]

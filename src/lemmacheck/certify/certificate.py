@@ -17,6 +17,7 @@ import sympy
 
 from ..kinds.sympy_cap import SymPyStopped, sympy_cap
 from ..model.claim import Claim, NumericCheck
+from .boxes import MAX_DEPTH, prove_by_boxes, replay_boxes
 from .domain import dims_to_certify, every_size_at_least_two
 from .exact import margin, prove_by_sympy, replay_exact
 from .smt import prove_by_z3, replay_smt, z3_available
@@ -52,7 +53,7 @@ def _prove_step(st: Statement, step: Step, deadline: float) -> dict[str, Any]:
         if method:
             return {"route": "sympy", "method": method, "margin": sympy.srepr(m)}
     if not algebraic:
-        raise NotCertifiable(f"{_named(step)} is transcendental and SymPy did not decide it")
+        return _prove_by_boxes(st, step, m, relation, deadline)
     if not z3_available():
         raise NotCertifiable("route z3 unavailable (pip install 'lemmacheck[certify]')")
     out = prove_by_z3(st.constraints, step.goal, max(deadline - time.monotonic(), 0.01))
@@ -65,6 +66,27 @@ def _prove_step(st: Statement, step: Step, deadline: float) -> dict[str, Any]:
     if out.answer == "sat":
         raise Violation(f"Z3 finds {_named(step)} false at {out.model}")
     raise NotCertifiable(f"Z3 did not decide {_named(step)} in time")
+
+
+def _prove_by_boxes(st: Statement, step: Step, m, relation: str, deadline: float) -> dict[str, Any]:
+    if relation in ("=", "holds"):
+        raise NotCertifiable(f"{_named(step)} is transcendental and SymPy did not decide it")
+
+    def tick():
+        if time.monotonic() > deadline:
+            raise NotCertifiable(f"the box tree of {_named(step)} did not close within the time cap")
+
+    tree = prove_by_boxes(m, relation, st.constraints, st.domain.box, tick)
+    if tree is None:
+        raise NotCertifiable(f"the box tree of {_named(step)} did not close at depth {MAX_DEPTH}")
+    if "violation" in tree:
+        raise Violation(f"an arb enclosure finds {_named(step)} false at {tree['violation']}")
+    shipped = {
+        "margin": sympy.srepr(m),
+        "constraints": [sympy.srepr(c) for c in st.constraints],
+        "box": {k: [str(lo), str(hi)] for k, (lo, hi) in st.domain.box.items()},
+    }
+    return {"route": "arb"} | shipped | tree
 
 
 def _certify_at(claim: Claim, dims: dict[str, Any], deadline: float) -> dict[str, Any]:
@@ -139,6 +161,11 @@ def _replay_step(step: dict[str, Any], seconds: float) -> str:
             return "z3 is not installed, so its certificate cannot be replayed"
         answer = replay_smt(step["query"], seconds)
         return "" if answer == "unsat" else f"Z3 answers {answer} to step {step['index']}'s query"
+    if route == "arb":
+        box = {k: (sympy.Rational(lo), sympy.Rational(hi)) for k, (lo, hi) in step["box"].items()}
+        constraints = [sympy.sympify(c) for c in step["constraints"]]
+        ok = replay_boxes(sympy.sympify(step["margin"]), step["relation"], constraints, box, step)
+        return "" if ok else f"the box tree of step {step['index']} does not close again"
     return f"unknown route {route!r}"
 
 

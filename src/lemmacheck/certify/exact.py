@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import sympy
 
+from ..kinds.sympy_cap import SymPyStopped, sympy_cap
+
+#: seconds ``simplify`` may spend on one transcendental step before the box route has its turn
+SIMPLIFY_SECONDS = 2.0
+
 __all__ = ["margin", "prove_by_sympy", "replay_exact"]
 
 _GOAL = {
@@ -40,8 +45,13 @@ def prove_by_sympy(m, relation: str, *, algebraic: bool) -> str | None:
     only on a transcendental statement: on a polynomial one Z3 decides what it could not."""
     if _decide(m, relation, "expand"):
         return "expand"
-    if not algebraic and _decide(m, relation, "simplify"):
-        return "simplify"
+    if not algebraic:
+        try:
+            with sympy_cap(SIMPLIFY_SECONDS):
+                if _decide(m, relation, "simplify"):
+                    return "simplify"
+        except SymPyStopped:
+            pass  # the other routes still have the claim's time
     return None
 
 
