@@ -166,3 +166,15 @@ def test_a_false_transcendental_bound_is_never_certified(registry):
     cert = certify_claim(_tanh_bound(registry, 0.9))  # tanh x ≤ 0.9 x fails near 0
     assert cert["status"] == "violation", cert
     assert "arb enclosure finds the statement false" in cert["reason"]
+
+
+def test_show_prints_the_certificate_with_its_route_dims_and_time(registry):
+    pytest.importorskip("z3")
+    from lemmacheck.cli.show import format_claim
+
+    claim = _variance_bound(registry, 1)
+    result = run_claim(claim, CERTIFYING)
+    assert result.verdict is Verdict.HOLDS
+    text = format_claim(claim, result)
+    assert "certificate:\n  certified at dims n = 2, domain p in the open probability simplex" in text
+    assert "by route z3 in" in text and "Z3 answers unsat to" in text and "(check-sat)" in text

@@ -148,7 +148,7 @@ def _queries(constraints, goal) -> tuple[str, str]:
     g = tr(goal)
     dom = [tr(c) for c in constraints]
     undefined, violated = z3.Solver(), z3.Solver()
-    undefined.add(*dom, z3.Or(*[z3.Not(c) for c in tr.defined]))
+    undefined.add(*dom, z3.Or(*[z3.Not(c) for c in tr.defined]) if tr.defined else z3.BoolVal(val=False))
     violated.add(*dom, *tr.defs, z3.Not(g))
     return tuple("(set-logic QF_NRA)\n" + q.to_smt2() for q in (undefined, violated))
 
