@@ -178,3 +178,13 @@ def test_show_prints_the_certificate_with_its_route_dims_and_time(registry):
     text = format_claim(claim, result)
     assert "certificate:\n  certified at dims n = 2, domain p in the open probability simplex" in text
     assert "by route z3 in" in text and "Z3 answers unsat to" in text and "(check-sat)" in text
+
+
+def test_a_fixed_axis_of_one_is_a_size_below_two_whatever_the_dims(registry):
+    @identity("planted.fixed_one", inputs={"x": Array(1, "n")}, dims={"n": [2]}, **planted_meta())
+    def fixed_one(xp, x):
+        return xp.sum(x * 2, axis=(-1, -2)), xp.sum(x + x, axis=(-1, -2))
+
+    cert = certify_claim(registry["planted.fixed_one"])
+    assert cert["status"] == "certified"
+    assert cert["tried"][0]["every_size_at_least_two"] is False

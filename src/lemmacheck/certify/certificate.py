@@ -91,7 +91,10 @@ def _prove_by_boxes(st: Statement, step: Step, m, relation: str, deadline: float
 
 def _certify_at(claim: Claim, dims: dict[str, Any], deadline: float) -> dict[str, Any]:
     t0 = time.monotonic()
-    entry: dict[str, Any] = {"dims": dims, "every_size_at_least_two": every_size_at_least_two(dims)}
+    entry: dict[str, Any] = {
+        "dims": dims,
+        "every_size_at_least_two": every_size_at_least_two(dims, claim.check.inputs),
+    }
     try:
         with sympy_cap(max(deadline - t0, 0.01)):
             st = build_statement(claim.check, dims, every_step=claim.steps_claimed)

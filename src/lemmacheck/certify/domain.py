@@ -105,8 +105,15 @@ def build_domain(inputs: Mapping[str, Any], dims: Mapping[str, Any]) -> Domain:
     return dom
 
 
-def every_size_at_least_two(dims: Mapping[str, Any]) -> bool:
+def every_size_at_least_two(dims: Mapping[str, Any], inputs: Mapping[str, Any] | None = None) -> bool:
+    """Whether every size is ≥ 2: each whole-number dim and, given the inputs, each axis of their
+    shapes at ``dims`` (a fixed axis of 1 is a size below 2 whatever the dims say)."""
     sizes = [v for v in dims.values() if isinstance(v, int) and not isinstance(v, bool)]
+    try:
+        for spec in (inputs or {}).values():
+            sizes += list(resolve_shape(spec.shape, dims))
+    except KeyError:  # a shape naming a dim the table lacks: the declaration's error, no size to count
+        return False
     return all(v >= 2 for v in sizes)
 
 
