@@ -188,3 +188,25 @@ def test_a_fixed_axis_of_one_is_a_size_below_two_whatever_the_dims(registry):
     cert = certify_claim(registry["planted.fixed_one"])
     assert cert["status"] == "certified"
     assert cert["tried"][0]["every_size_at_least_two"] is False
+
+
+def test_singular_values_of_a_thin_matrix_are_certified_in_closed_form(registry):
+    pytest.importorskip("z3")
+
+    @inequality("planted.spectral", inputs={"X": Array("n", 1)}, dims={"n": [2]}, **planted_meta())
+    def spectral_below_l1(xp, X):
+        return xp.max(xp.svdvals(X), axis=-1), xp.sum(xp.abs(X), axis=(-1, -2))
+
+    cert = certify_claim(registry["planted.spectral"])
+    (done,) = [t for t in cert["tried"] if t["status"] == "certified"]
+    assert done["steps"][0]["route"] == "z3"
+
+
+def test_a_3_by_3_spectrum_is_not_certifiable_and_says_so(registry):
+    @inequality("planted.spectral3", inputs={"X": Array("n", "n")}, dims={"n": [3]}, **planted_meta())
+    def spectral3(xp, X):
+        return xp.max(xp.svdvals(X), axis=-1), xp.schatten_norm(X, 1)
+
+    cert = certify_claim(registry["planted.spectral3"])
+    assert cert["status"] == "not certified"
+    assert "xp.svdvals on 3×3 matrices" in cert["reason"]

@@ -46,7 +46,7 @@ class _ToZ3:
     def __init__(self, z3):
         self.z3 = z3
         self.cache: dict[Any, Any] = {}
-        self.defs: list[Any] = []
+        self.roots: list[tuple[Any, Any]] = []  # (s, b): s = √b
         self.defined: list[Any] = []  # conditions that must hold on the whole domain
         self.vars: dict[str, Any] = {}
         self.fresh = 0
@@ -128,7 +128,7 @@ class _ToZ3:
         if exp.is_Rational and exp.q == 2:
             self.fresh += 1
             s = z3.Real(f"sqrt_{self.fresh}")
-            self.defs += [s >= 0, s * s == b]
+            self.roots.append((s, b))
             self.defined.append(b >= 0)
             return self._power_of(s, exp.p)
         raise NotCertifiable(f"the power {exp} is not an integer or a half-integer")
@@ -148,8 +148,11 @@ def _queries(constraints, goal) -> tuple[str, str]:
     g = tr(goal)
     dom = [tr(c) for c in constraints]
     undefined, violated = z3.Solver(), z3.Solver()
-    undefined.add(*dom, z3.Or(*[z3.Not(c) for c in tr.defined]) if tr.defined else z3.BoolVal(val=False))
-    violated.add(*dom, *tr.defs, z3.Not(g))
+    # a root of a negative leaves its s free: then that condition fails, which is what is asked
+    guarded = [z3.Or(b < 0, z3.And(s >= 0, s * s == b)) for s, b in tr.roots]
+    any_undefined = z3.Or(*[z3.Not(c) for c in tr.defined]) if tr.defined else z3.BoolVal(val=False)
+    undefined.add(*dom, *guarded, any_undefined)
+    violated.add(*dom, *[c for s, b in tr.roots for c in (s >= 0, s * s == b)], z3.Not(g))
     return tuple("(set-logic QF_NRA)\n" + q.to_smt2() for q in (undefined, violated))
 
 
