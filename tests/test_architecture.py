@@ -120,3 +120,109 @@ def test_import_graph_of_src_is_acyclic() -> None:
     cycles = import_cycles(import_graph())
     if cycles:
         pytest.fail("import cycles in src/:\n" + "\n".join("  " + " <-> ".join(c) for c in cycles))
+
+
+# --------------------------------------------------------------------------- small modules, small functions
+# Issue 23 §3: a file does one thing, and a function one step of it.  Lines are physical lines of the
+# file; a function's lines run from its ``def`` to its last line (decorators left out), a method and a
+# nested function counted on their own as well as inside what holds them.
+
+MAX_MODULE_LINES = 400
+MAX_FUNCTION_LINES = 60
+ENGINE = SRC / ROOT_PACKAGE
+
+# The splits of these are in flight on other branches: until they are merged the two gates are expected
+# to fail (strict: asserted again as soon as every file passes), and every other file is held to the
+# limits now by test_only_files_being_split_are_over_the_limits.  The lead removes the mark, the tuple
+# and that test when the splits are in.
+_BEING_SPLIT = (
+    "lemmacheck/search/",
+    "lemmacheck/mutate/",
+    "lemmacheck/run/execution.py",
+    "lemmacheck/settling/settle.py",
+)
+_SPLITS_IN_FLIGHT = pytest.mark.xfail(
+    strict=True,
+    reason="splits on other branches not merged yet: search/ (violations.py 813 lines, _hypothesis 103), "
+    "mutate/ (targets.py 445, command.run 88, command.add_parser 65, runner.run_mutation 87); no owner "
+    "known for run/execution.py (execute 68, _run_pool 63) and settling/settle.py (settle 67)",
+)
+
+
+def long_modules(root: Path = ENGINE, limit: int = MAX_MODULE_LINES) -> list[str]:
+    """``path: N lines`` for every module of ``root`` over ``limit`` lines, longest first."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > limit:
+            found.append((lines, f"{path.relative_to(root.parent)}: {lines} lines"))
+    return [text for _, text in sorted(found, key=lambda f: -f[0])]
+
+
+def long_functions(root: Path = ENGINE, limit: int = MAX_FUNCTION_LINES) -> list[str]:
+    """``path:line qualified.name: N lines`` for every function of ``root`` over ``limit`` lines."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for name, node in _functions(tree, ""):
+            lines = node.end_lineno - node.lineno + 1
+            if lines > limit:
+                where = f"{path.relative_to(root.parent)}:{node.lineno}"
+                found.append((lines, f"{where} {name}: {lines} lines"))
+    return [text for _, text in sorted(found, key=lambda f: -f[0])]
+
+
+def _functions(node: ast.AST, prefix: str):
+    """Every function under ``node`` with its qualified name (``Class.method``, ``outer.inner``)."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            name = f"{prefix}{child.name}"
+            if not isinstance(child, ast.ClassDef):
+                yield name, child
+            yield from _functions(child, name + ".")
+        else:
+            yield from _functions(child, prefix)
+
+
+def test_size_gates_find_a_planted_long_module_and_function(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    body = "\n".join(f"    x{i} = {i}" for i in range(4))
+    (package / "small.py").write_text(f"def fits():\n{body}\n")  # 5 lines
+    nested = "class Holder:\n    def method(self):\n        def inner():\n" + "\n".join(
+        f"            y{i} = {i}" for i in range(6)
+    )
+    (package / "big.py").write_text(nested + "\n" + "\n" * 10)  # inner: 7 lines, file 19 lines
+    assert long_modules(package, limit=10) == ["pkg/big.py: 19 lines"]
+    assert long_functions(package, limit=6) == [
+        "pkg/big.py:2 Holder.method: 8 lines",
+        "pkg/big.py:3 Holder.method.inner: 7 lines",
+    ]
+    assert long_modules(package, limit=19) == [] and long_functions(package, limit=8) == []
+
+
+@_SPLITS_IN_FLIGHT
+def test_no_engine_module_over_400_lines() -> None:
+    offenders = long_modules()
+    if offenders:
+        pytest.fail(
+            f"engine modules over {MAX_MODULE_LINES} lines:\n" + "\n".join(f"  {o}" for o in offenders)
+        )
+
+
+@_SPLITS_IN_FLIGHT
+def test_no_engine_function_over_60_lines() -> None:
+    offenders = long_functions()
+    if offenders:
+        pytest.fail(
+            f"engine functions over {MAX_FUNCTION_LINES} lines:\n" + "\n".join(f"  {o}" for o in offenders)
+        )
+
+
+def test_only_files_being_split_are_over_the_limits() -> None:
+    outside = [o for o in long_modules() + long_functions() if not o.startswith(_BEING_SPLIT)]
+    if outside:
+        pytest.fail(
+            f"over {MAX_MODULE_LINES} lines a module or {MAX_FUNCTION_LINES} a function, and no split of "
+            "it is in flight:\n" + "\n".join(f"  {o}" for o in outside)
+        )

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from lemmacheck.project import index as index_module
 
 from lemmacheck.model.claim import REGISTRY
+from lemmacheck.project import index as index_module
 from lemmacheck.project.discovery import discover
 from lemmacheck.project.index import load_index
 from planted_project import AM_GM, make_project
@@ -136,9 +136,8 @@ def test_a_module_that_ends_its_interpreter_fails_alone_and_is_forgotten_when_re
 
 
 def test_a_module_that_hangs_at_import_is_named_and_list_does_not_hang(project, monkeypatch, capsys):
-    from lemmacheck.project import declarations
-
     from lemmacheck.cli import main as cli
+    from lemmacheck.project import declarations
 
     root, pkg, _ = project
     monkeypatch.setattr(declarations, "_IMPORT_SECONDS", 2.0)

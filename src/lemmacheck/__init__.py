@@ -7,21 +7,18 @@ from __future__ import annotations
 
 from .api import catalogue, check, check_all
 from .errors import CheckError, ClaimDefinitionError, LemmacheckError, SamplerError
+from .kinds import DECLARATIONS
+
+# The built-in kinds' units, named for type checkers and editors; __all__ lists them from the registry.
+from .kinds.approximation import approximation as approximation
+from .kinds.complexity import complexity as complexity
+from .kinds.derivation import derivation as derivation
+from .kinds.numeric import identity as identity
+from .kinds.numeric import inequality as inequality
+from .kinds.numeric import prop as prop
+from .kinds.value import value as value
 from .model.claim import REGISTRY, Claim, Source
-from .model.declare import (
-    Plot,
-    Series,
-    StudyResult,
-    Table,
-    approximation,
-    complexity,
-    derivation,
-    identity,
-    inequality,
-    prop,
-    study,
-    value,
-)
+from .model.declare import Plot, Series, StudyResult, Table, study
 from .model.inputs import SPD, Array, OneHot, Orthogonal, ProbVector, Scalar
 from .model.tolerance import REVERIFY_DPS, Tolerance
 from .model.verdict import Kind, ProofStatus, Verdict
@@ -46,13 +43,6 @@ __all__ = [
     "check",
     "check_all",
     "catalogue",
-    "inequality",
-    "identity",
-    "approximation",
-    "prop",
-    "value",
-    "complexity",
-    "derivation",
     "study",
     "StudyResult",
     "Table",
@@ -62,4 +52,13 @@ __all__ = [
     "ClaimDefinitionError",
     "SamplerError",
     "CheckError",
+    *DECLARATIONS,  # the declaration unit of every kind (inequality, identity, …), from the kinds' registry
 ]
+
+
+def __getattr__(name: str):
+    # A kind registered after this import (a project's own kind module) is declared through the façade too.
+    try:
+        return DECLARATIONS[name]
+    except KeyError:
+        raise AttributeError(f"module 'lemmacheck' has no attribute {name!r}") from None

@@ -1,5 +1,6 @@
 """What every command of the command line shares: its usage error and parser, its output lines, the
-options of a run, and the project it works on.  :mod:`.cli` and :mod:`.run_command` both import it."""
+options of a run, and the project it works on.  :mod:`.main`, :mod:`.run` and the other
+commands import it."""
 
 from __future__ import annotations
 

@@ -1,21 +1,24 @@
-"""SymPy derivation chains (``derivation``): each step proved symbolically or checked at sampled points.
+"""SymPy derivation chains (``derivation(...)``): each step proved symbolically or checked at sampled points.
 
-A derivation either is the whole claim, or backs a numeric check of the same id; :func:`combine` then
-merges the two: PROVED when SymPy proves what the numbers do not refute, an ERROR when they contradict
-each other (one of them does not state the claim as written).
+A derivation either is the whole claim, or backs a numeric check of the same id;
+:meth:`DerivationChecker.merge` then merges the two: PROVED when SymPy proves what the numbers do not
+refute, an ERROR when they contradict each other (one of them does not state the claim as written).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
-from ..errors import LemmacheckError
-from ..model.claim import Claim, SymbolicDerivation
-from ..model.verdict import Verdict
-from .base import Context, Outcome, register
+from ..errors import ClaimDefinitionError, LemmacheckError
+from ..model.claim import REGISTRY, Claim, SymbolicDerivation, validate_relations
+from ..model.declare import caller_module, declaration_failed, register_claim
+from ..model.fields import check_domain
+from ..model.verdict import Kind, Verdict
+from .base import Context, MutationTargets, Outcome, declaration_unit, register
 
-__all__ = ["DerivationEvidence", "DerivationChecker", "combine"]
+__all__ = ["derivation", "DerivationEvidence", "DerivationChecker"]
 
 _END_VERDICT = {
     "proved": Verdict.PROVED,
@@ -49,6 +52,9 @@ def _run(claim: Claim, d: SymbolicDerivation, ctx: Context):
 class DerivationChecker:
     spec: ClassVar[type] = SymbolicDerivation
     name: ClassVar[str] = "derivation"
+    # a derivation declared with metadata is an identity or an inequality (``kind=`` may say otherwise)
+    claim_kinds: ClassVar[dict[str, str]] = {"IDENTITY": "identity", "INEQUALITY": "inequality"}
+    evidence_schema: ClassVar[dict] = {}
 
     def run(self, claim: Claim, d: SymbolicDerivation, ctx: Context) -> Outcome:
         dout = _run(claim, d, ctx)
@@ -61,9 +67,18 @@ class DerivationChecker:
             verdict, ev, dout.steps, first, dout.step_counterexamples, reason=reason, derivation=rec
         )
 
+    def mutation_targets(self, d: SymbolicDerivation) -> MutationTargets:
+        # Its SymPy expressions are mutated by lemmacheck.mutate's own pass over SymPy terms.
+        return MutationTargets(
+            relations=tuple(d.relations), with_relations=lambda rels: dataclasses.replace(d, relations=rels)
+        )
 
-def combine(claim: Claim, outcome: Outcome, ctx: Context) -> Outcome:
-    """A numeric outcome and the claim's SymPy derivation, merged."""
+    def merge(self, claim: Claim, outcome: Outcome, ctx: Context) -> Outcome:
+        """The outcome of the claim's check, and of the SymPy derivation that backs it, merged."""
+        return _merge(claim, outcome, ctx)
+
+
+def _merge(claim: Claim, outcome: Outcome, ctx: Context) -> Outcome:
     assert claim.derivation is not None
     dout = _run(claim, claim.derivation, ctx)
     rec = DerivationEvidence(
@@ -95,3 +110,52 @@ def combine(claim: Claim, outcome: Outcome, ctx: Context) -> Outcome:
 
 
 register(DerivationChecker())
+
+
+@declaration_unit
+def derivation(
+    claim_id: str,
+    *,
+    chain: Sequence[Any],
+    labels: Sequence[str] = (),
+    domain: Mapping[Any, tuple[float, float]] | None = None,
+    kind: Kind | None = None,
+    **meta,
+) -> None:
+    """Declare a SymPy derivation ``[e0, R1, e1, R2, e2, ...]``.
+
+    Without metadata it attaches to the claim of the same id declared in ``checks/``; with metadata
+    it declares the claim itself.
+    """
+    module = caller_module()
+    try:
+        if kind is not None and not isinstance(kind, Kind):
+            raise ClaimDefinitionError(
+                claim_id,
+                f"kind={kind!r} is not a claim kind",
+                "use one of " + ", ".join(f"Kind.{k.name}" for k in Kind) + ", or leave it out",
+            )
+        if isinstance(chain, str) or not isinstance(chain, Sequence):
+            raise ClaimDefinitionError(claim_id, "chain must be a list", "chain=[e0, '<=', e1, '=', e2]")
+        exprs, rels = tuple(chain[0::2]), tuple(chain[1::2])
+        if len(exprs) != len(rels) + 1 or len(exprs) < 2:
+            raise ClaimDefinitionError(
+                claim_id,
+                "chain must alternate expression, relation, expression ...",
+                "chain=[e0, '<=', e1, '=', e2]",
+            )
+        rels = validate_relations(claim_id, rels)
+        if labels and len(labels) != len(rels):
+            raise ClaimDefinitionError(claim_id, f"{len(labels)} labels for {len(rels)} steps")
+        check_domain(claim_id, domain or {})
+        d = SymbolicDerivation(
+            exprs=exprs, relations=rels, labels=tuple(labels), domain=dict(domain or {}), module=module
+        )
+        if meta:
+            if kind is None:
+                kind = Kind("identity") if all(r == "=" for r in rels) else Kind("inequality")
+            register_claim(claim_id, kind, meta, module, "", derivation=d)
+        else:
+            REGISTRY.attach_derivation(claim_id, d)
+    except Exception as exc:
+        declaration_failed(claim_id, module, exc)

@@ -1,8 +1,8 @@
-"""Worked numbers and complexity claims: exact comparison, and fitted growth exponents."""
+"""The comparison behind worked numbers (:mod:`.value`): stated against computed, leaf by leaf, exactly where
+both are exact.  SymPy is imported with this module, so only when a value claim runs."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from ..model.claim import ComplexityCheck, ValueCheck
-from ..model.tolerance import EXPONENT_SLACK, REVERIFY_DPS, tolerance_for
+from ..model.claim import ValueCheck
+from ..model.tolerance import REVERIFY_DPS, tolerance_for
 from ..model.verdict import Verdict
 
-__all__ = ["compare_value", "fit_complexity"]
+__all__ = ["compare_value"]
 
 
 def _is_exact(v: Any) -> bool:
@@ -111,35 +111,3 @@ def _show(v: Any) -> str:
     if isinstance(v, Fraction):
         return f"{v} ≈ {float(v):.12g}"
     return str(v)
-
-
-def fit_complexity(check: ComplexityCheck) -> tuple[Verdict, dict]:
-    names = list(check.grid)
-    points = list(itertools.product(*[check.grid[n] for n in names]))
-    costs = np.array([float(check.cost(**dict(zip(names, p, strict=True)))) for p in points])
-    if not (np.all(np.isfinite(costs)) and np.all(costs > 0)):
-        raise ValueError("cost must be finite and positive at every grid point")
-    X = np.column_stack([np.ones(len(points))] + [np.log([p[i] for p in points]) for i in range(len(names))])
-    coef, *_ = np.linalg.lstsq(X, np.log(costs), rcond=None)
-    fitted = dict(zip(names, (float(c) for c in coef[1:]), strict=True))
-    ok = all(abs(fitted[n] - float(check.stated[n])) <= EXPONENT_SLACK for n in names)
-    table = [
-        dict(zip(names, p, strict=True)) | {"cost": c} for p, c in zip(points, costs.tolist(), strict=True)
-    ]
-    return (Verdict.HOLDS if ok else Verdict.REFUTED), {
-        "fitted_exponents": fitted,
-        "stated_exponents": dict(check.stated),
-        "slack": EXPONENT_SLACK,
-        "points": table,
-        "exact": True,
-        "comparison": [
-            {
-                "where": f"exponent of {n}",
-                "stated": str(check.stated[n]),
-                "computed": f"{fitted[n]:.3f}",
-                "match": abs(fitted[n] - float(check.stated[n])) <= EXPONENT_SLACK,
-                "difference": None,
-            }
-            for n in names
-        ],
-    }

@@ -1,4 +1,6 @@
-"""The declarative units content modules use: decorators for numeric checks, calls for the rest.
+"""What every declaration unit shares: the claim's metadata checked and recorded, a check function's
+inputs and dims checked, and studies.  The units themselves (``@inequality``, ``value(...)`` …) live in
+their kinds' modules (:mod:`lemmacheck.kinds`), each beside its checker.
 
 A malformed declaration never raises at import time: it is recorded in
 ``REGISTRY.definition_errors`` and reported as an ERROR result naming the claim and the problem, so
@@ -13,38 +15,16 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import ClaimDefinitionError
-from .claim import (
-    REGISTRY,
-    ApproximationCheck,
-    Claim,
-    ComplexityCheck,
-    NumericCheck,
-    SymbolicDerivation,
-    ValueCheck,
-    check_study,
-    validate_meta,
-    validate_relations,
-    validate_step_links,
-)
-from .fields import (
-    check_domain,
-    check_growth,
-    check_input_specs,
-    check_positive,
-    check_shape_dims,
-    check_statement,
-)
-from .inputs import InputSpec, resolve_shape
+from .claim import REGISTRY, Claim, check_study, validate_meta, validate_step_links
+from .fields import check_input_specs, check_positive, check_shape_dims, check_statement
+from .inputs import InputSpec
 from .verdict import Kind
 
 __all__ = [
-    "inequality",
-    "identity",
-    "approximation",
-    "prop",
-    "value",
-    "complexity",
-    "derivation",
+    "register_claim",
+    "declaration_failed",
+    "caller_module",
+    "validate_inputs",
     "study",
     "StudyResult",
     "Table",
@@ -71,12 +51,12 @@ _META_KEYS = (
 )
 
 
-def _caller_module(depth: int = 2) -> str:
+def caller_module(depth: int = 2) -> str:
     frame = inspect.stack()[depth]
     return frame.frame.f_globals.get("__name__", "?")
 
 
-def _declaration_failed(claim_id: Any, module: str, exc: Exception) -> None:
+def declaration_failed(claim_id: Any, module: str, exc: Exception) -> None:
     """Record a malformed declaration as an ERROR for that claim; never raise into the content module."""
     if isinstance(exc, ClaimDefinitionError):
         message = str(exc)
@@ -132,7 +112,7 @@ def _validate_step_range(claim: Claim) -> None:
         )
 
 
-def _register(
+def register_claim(
     claim_id: str, kind: Kind, meta: Mapping[str, Any], module: str, doc: str = "", **parts
 ) -> None:
     try:
@@ -173,10 +153,10 @@ def _register(
         _validate_step_range(claim)
         REGISTRY.add(claim)
     except Exception as exc:
-        _declaration_failed(claim_id, module, exc)
+        declaration_failed(claim_id, module, exc)
 
 
-def _validate_inputs(claim_id: str, fn: Callable, inputs, dims) -> None:
+def validate_inputs(claim_id: str, fn: Callable, inputs, dims) -> None:
     if not callable(fn):
         raise ClaimDefinitionError(
             claim_id,
@@ -233,267 +213,6 @@ def _validate_inputs(claim_id: str, fn: Callable, inputs, dims) -> None:
             f"{fn.__name__} takes {unknown}, which is neither an input nor a dim",
             "declare them in inputs= or dims=, or drop them from the signature",
         )
-
-
-def _relation_list(claim_id: str, relations) -> Sequence[str]:
-    if isinstance(relations, str):  # relations="<=" would read as the chain "<", "="
-        raise ClaimDefinitionError(
-            claim_id, f"relations={relations!r} is a string, not a list", f"relations=[{relations!r}]"
-        )
-    return relations
-
-
-def _validate_examples(claim_id: str, examples, inputs: Mapping[str, InputSpec]) -> None:
-    """Each pinned example names every input, and each input's shape is what its dims make it."""
-    import numpy as np
-
-    if isinstance(examples, Mapping):
-        raise ClaimDefinitionError(claim_id, "examples must be a list of examples", "examples=[{...}]")
-    for i, ex in enumerate(examples, start=1):
-        if not isinstance(ex, Mapping) or set(ex) != {"dims", "inputs"} or set(ex["inputs"]) != set(inputs):
-            raise ClaimDefinitionError(
-                claim_id,
-                f"example {i} must be {{'dims': {{...}}, "
-                f"'inputs': {{...}}}} naming every input {sorted(inputs)}",
-            )
-        for name, spec in inputs.items():
-            try:
-                want = resolve_shape(spec.shape, ex["dims"])
-                got = np.asarray(ex["inputs"][name], dtype=float).shape
-            except (KeyError, ValueError, TypeError) as exc:
-                raise ClaimDefinitionError(
-                    claim_id,
-                    f"example {i}, input {name!r}: {exc}",
-                    "give every dim the input's shape names, and numbers",
-                ) from None
-            if got != want:
-                raise ClaimDefinitionError(
-                    claim_id,
-                    f"example {i}: input {name!r} has shape {got}, but its dims {dict(ex['dims'])} "
-                    f"make it {want}",
-                    "make the array match the example's dims (or fix the dims)",
-                )
-
-
-def _numeric_decorator(kind: Kind, default_relations: tuple[str, ...], *, is_property: bool = False):
-    def declare(
-        claim_id: str,
-        *,
-        inputs: Mapping[str, InputSpec],
-        dims: Mapping[str, Sequence] | None = None,
-        relations: Sequence[str] | None = None,
-        labels: Sequence[str] = (),
-        where: Callable | None = None,
-        exact: bool = False,
-        examples: Sequence[Mapping] = (),
-        **meta,
-    ):
-        def wrap(fn: Callable) -> Callable:
-            try:
-                _validate_inputs(claim_id, fn, inputs, dims or {})
-                rel = validate_relations(claim_id, _relation_list(claim_id, relations or default_relations))
-                if labels and len(labels) != len(rel):
-                    raise ClaimDefinitionError(claim_id, f"{len(labels)} labels for {len(rel)} steps")
-                _validate_examples(claim_id, examples, inputs)
-                check = NumericCheck(
-                    fn=fn,
-                    inputs=dict(inputs),
-                    dims=dict(dims or {}),
-                    relations=rel,
-                    labels=tuple(labels),
-                    where=where,
-                    is_property=is_property,
-                    exact=exact,
-                    examples=tuple(examples),
-                )
-            except Exception as exc:
-                _declaration_failed(claim_id, getattr(fn, "__module__", "?"), exc)
-                return fn
-            _register(claim_id, kind, meta, fn.__module__, fn.__doc__ or "", check=check)
-            return fn
-
-        return wrap
-
-    return declare
-
-
-inequality = _numeric_decorator(Kind.INEQUALITY, ("<=",))
-inequality.__doc__ = "Declare an inequality (or a chain of relations) checked on sampled instances."
-identity = _numeric_decorator(Kind.IDENTITY, ("=",))
-identity.__doc__ = "Declare an identity (or a chain of equalities) checked on sampled instances."
-prop = _numeric_decorator(Kind.PROPERTY, ("=",), is_property=True)
-prop.__doc__ = "Declare a property: the function returns a boolean array, True where it holds."
-
-
-def approximation(
-    claim_id: str,
-    *,
-    inputs: Mapping[str, InputSpec],
-    dims: Mapping[str, Sequence] | None = None,
-    order: float = 2,
-    relation: str = "<=",
-    eps0: float = 1e-1,
-    levels: int = 8,
-    **meta,
-):
-    """Declare a first-order statement; ``fn(xp, eps, **inputs) -> (lhs, rhs)``."""
-
-    def wrap(fn: Callable) -> Callable:
-        try:
-            _validate_inputs(claim_id, fn, inputs, dims or {})
-            if list(inspect.signature(fn).parameters)[1:2] != ["eps"]:
-                raise ClaimDefinitionError(claim_id, f"{fn.__name__} must take (xp, eps, ...)")
-            if not isinstance(relation, str):
-                raise ClaimDefinitionError(
-                    claim_id, f"relation={relation!r} must be one relation", "relation='<='"
-                )
-            validate_relations(claim_id, [relation])
-            check_positive(claim_id, "order", order, "order=2: the remainder is O(eps^2)")
-            check_positive(claim_id, "eps0", eps0, "eps0=0.1, the largest step of the fit")
-            check_positive(claim_id, "levels", levels, "levels=8 halvings of eps0", whole=True)
-            if levels < 4:
-                raise ClaimDefinitionError(claim_id, f"levels={levels}: too few to fit an order", "levels=8")
-            check = ApproximationCheck(
-                fn=fn,
-                inputs=dict(inputs),
-                dims=dict(dims or {}),
-                order=order,
-                relation=relation,
-                eps0=eps0,
-                levels=levels,
-            )
-        except Exception as exc:
-            _declaration_failed(claim_id, getattr(fn, "__module__", "?"), exc)
-            return fn
-        _register(claim_id, Kind.APPROXIMATION, meta, fn.__module__, fn.__doc__ or "", check=check)
-        return fn
-
-    return wrap
-
-
-def value(
-    claim_id: str, *, computed: Callable[[], Any], stated: Any, places: int | None = None, **meta
-) -> None:
-    """Declare a worked number: ``computed()`` against what the document states."""
-    module = _caller_module()
-    if not callable(computed):
-        REGISTRY.definition_errors.append(
-            (
-                str(claim_id),
-                module,
-                f"claim {claim_id!r}: computed must be a callable returning the value\n"
-                "  fix: computed=lambda: ...",
-            )
-        )
-        return
-    if places is not None and (isinstance(places, bool) or not isinstance(places, int) or places < 0):
-        REGISTRY.definition_errors.append(
-            (
-                str(claim_id),
-                module,
-                f"claim {claim_id!r}: places={places!r} must be a number of decimal "
-                "places\n  fix: places=4, or leave it out for an exact comparison",
-            )
-        )
-        return
-    _register(
-        claim_id,
-        Kind.WORKED_EXAMPLE,
-        meta,
-        module,
-        computed.__doc__ or "",
-        check=ValueCheck(computed=computed, stated=stated, places=places),
-    )
-
-
-def complexity(
-    claim_id: str,
-    *,
-    cost: Callable[..., float],
-    grid: Mapping[str, Sequence[float]],
-    stated: Mapping[str, float],
-    **meta,
-) -> None:
-    """Declare a growth claim: fitted log-log exponents of ``cost`` against the stated ones."""
-    module = _caller_module()
-    if (
-        not callable(cost)
-        or not isinstance(grid, Mapping)
-        or not isinstance(stated, Mapping)
-        or set(grid) != set(stated)
-        or any(len(list(v)) < 3 for v in grid.values())
-    ):
-        REGISTRY.definition_errors.append(
-            (
-                str(claim_id),
-                module,
-                f"claim {claim_id!r}: cost must be a function, and grid and stated must "
-                "name the same variables, each with at least 3 grid values\n"
-                "  fix: grid={'n': [8, 16, 32]}, stated={'n': 2}",
-            )
-        )
-        return
-    try:
-        check_growth(claim_id, grid, stated)
-    except ClaimDefinitionError as exc:
-        _declaration_failed(claim_id, module, exc)
-        return
-    _register(
-        claim_id,
-        Kind.COMPLEXITY,
-        meta,
-        module,
-        cost.__doc__ or "",
-        check=ComplexityCheck(cost=cost, grid=dict(grid), stated=dict(stated)),
-    )
-
-
-def derivation(
-    claim_id: str,
-    *,
-    chain: Sequence[Any],
-    labels: Sequence[str] = (),
-    domain: Mapping[Any, tuple[float, float]] | None = None,
-    kind: Kind | None = None,
-    **meta,
-) -> None:
-    """Declare a SymPy derivation ``[e0, R1, e1, R2, e2, ...]``.
-
-    Without metadata it attaches to the claim of the same id declared in ``checks/``; with metadata
-    it declares the claim itself.
-    """
-    module = _caller_module()
-    try:
-        if kind is not None and not isinstance(kind, Kind):
-            raise ClaimDefinitionError(
-                claim_id,
-                f"kind={kind!r} is not a claim kind",
-                "use one of " + ", ".join(f"Kind.{k.name}" for k in Kind) + ", or leave it out",
-            )
-        if isinstance(chain, str) or not isinstance(chain, Sequence):
-            raise ClaimDefinitionError(claim_id, "chain must be a list", "chain=[e0, '<=', e1, '=', e2]")
-        exprs, rels = tuple(chain[0::2]), tuple(chain[1::2])
-        if len(exprs) != len(rels) + 1 or len(exprs) < 2:
-            raise ClaimDefinitionError(
-                claim_id,
-                "chain must alternate expression, relation, expression ...",
-                "chain=[e0, '<=', e1, '=', e2]",
-            )
-        rels = validate_relations(claim_id, rels)
-        if labels and len(labels) != len(rels):
-            raise ClaimDefinitionError(claim_id, f"{len(labels)} labels for {len(rels)} steps")
-        check_domain(claim_id, domain or {})
-        d = SymbolicDerivation(
-            exprs=exprs, relations=rels, labels=tuple(labels), domain=dict(domain or {}), module=module
-        )
-        if meta:
-            if kind is None:
-                kind = Kind.IDENTITY if all(r == "=" for r in rels) else Kind.INEQUALITY
-            _register(claim_id, kind, meta, module, "", derivation=d)
-        else:
-            REGISTRY.attach_derivation(claim_id, d)
-    except Exception as exc:
-        _declaration_failed(claim_id, module, exc)
 
 
 # --------------------------------------------------------------------------- studies
@@ -564,7 +283,7 @@ def study(study_id: str, *, title: str, source=None, related: Sequence[str] = ()
                 id=study_id, title=title, source=source, fn=fn, related=tuple(related), module=module
             )
         except Exception as exc:
-            _declaration_failed(study_id, module, exc)
+            declaration_failed(study_id, module, exc)
         return fn
 
     return wrap

@@ -22,7 +22,8 @@ from typing import TypeVar
 
 import sympy as sp
 
-from ..model.claim import ApproximationCheck, Claim, ComplexityCheck, NumericCheck, ValueCheck
+from ..kinds import MutationTargets, checker_for
+from ..model.claim import Claim
 from .base import Operator, PyContext
 from .equivalence import equal_expressions
 from .operators._util import STRUCTURAL_KEYWORDS
@@ -90,16 +91,15 @@ class Mutant:
         return self._static()
 
 
+def _targets(spec) -> MutationTargets | None:
+    """What the spec's kind offers to mutate (its checker's ``mutation_targets``)."""
+    return None if spec is None else checker_for(spec).mutation_targets(spec)
+
+
 def check_function(claim: Claim) -> tuple[str, Callable] | None:
     """The field of the claim's check that holds Python code, and the function."""
-    check = claim.check
-    if isinstance(check, (NumericCheck, ApproximationCheck)):
-        return "fn", check.fn
-    if isinstance(check, ValueCheck):
-        return "computed", check.computed
-    if isinstance(check, ComplexityCheck):
-        return "cost", check.cost
-    return None
+    targets = _targets(claim.check)
+    return None if targets is None else targets.function
 
 
 # --------------------------------------------------------------------------- Python functions
@@ -305,52 +305,22 @@ def _python_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
 # --------------------------------------------------------------------------- relation chains
 
 
-# An approximation states lhs = rhs + O(eps^order), and that is what its verdict measures; the relation
-# it is written with only says how often the exact relation fails (the ignored higher-order terms).  With
-# the remainder term, lhs <= rhs + O(eps^k) and lhs >= rhs + O(eps^k) state the same thing.
-_APPROXIMATION_RELATION = (
-    "an approximation claims lhs = rhs + O(eps^order); with the remainder term a flipped relation states "
-    "the same (the written relation is measured only as the failure rate of the exact relation)"
-)
-
-
 def _known(reason: str | None) -> str | None:
     return reason
 
 
 def _relation_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
     out: list[Mutant] = []
-    check = claim.check
     # (target, the chain's relations, rebuild the claim from new relations, why any flip is equivalent)
     chains: list[tuple[str, tuple[str, ...], Callable[[tuple[str, ...]], Claim], str | None]] = []
-    if isinstance(check, NumericCheck) and not check.is_property:
-        chains.append(
-            (
-                "check",
-                tuple(check.relations),
-                lambda rels: dataclasses.replace(claim, check=dataclasses.replace(check, relations=rels)),
-                None,
-            )
-        )
-    if isinstance(check, ApproximationCheck):
-        chains.append(
-            (
-                "check",
-                (check.relation,),
-                lambda rels: dataclasses.replace(claim, check=dataclasses.replace(check, relation=rels[0])),
-                _APPROXIMATION_RELATION,
-            )
-        )
-    if claim.derivation is not None:
-        d = claim.derivation
-        chains.append(
-            (
-                "derivation",
-                tuple(d.relations),
-                lambda rels: dataclasses.replace(claim, derivation=dataclasses.replace(d, relations=rels)),
-                None,
-            )
-        )
+    for field in ("check", "derivation"):
+        targets = _targets(getattr(claim, field))
+        if targets is not None and targets.relations and targets.with_relations is not None:
+
+            def with_new(rels, field=field, with_relations=targets.with_relations) -> Claim:
+                return dataclasses.replace(claim, **{field: with_relations(rels)})
+
+            chains.append((field, targets.relations, with_new, targets.relations_equivalent))
     for target, rels, rebuild, equivalent in chains:
         for i, rel in enumerate(rels):
             for op in operators:
@@ -469,4 +439,7 @@ def enumerate_mutants(claim: Claim, operators: Sequence[Operator]) -> tuple[list
             mutants += make(claim, operators, len(mutants))
         except MutantBuildError as exc:
             notes.append(f"{part} not mutated: {exc}")
+    if claim.check is not None and _targets(claim.check) is None:
+        kind = checker_for(claim.check).name
+        notes.append(f"check not mutated: the {kind} kind offers no mutation targets (its mutation_targets)")
     return mutants, notes

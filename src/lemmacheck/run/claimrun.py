@@ -14,8 +14,7 @@ import warnings
 import numpy as np
 
 from ..errors import LemmacheckError
-from ..kinds import Context, Outcome, checker_for
-from ..kinds.derivation import combine
+from ..kinds import Context, Outcome, checker_for, merge_backing
 from ..model import links
 from ..model.claim import Claim, NumericCheck
 from ..model.tolerance import tolerance_for
@@ -158,7 +157,7 @@ def _run_claim(claim: Claim, profile: Profile, seed: int, sweep_runner: SweepRun
         outcome = checker.run(claim, spec, ctx)
         outcome.kind = checker.name
         if claim.check is not None and claim.derivation is not None:
-            outcome = combine(claim, outcome, ctx)
+            outcome = merge_backing(claim, outcome, ctx)
         evidence = record_to_json(outcome.evidence)
         if outcome.derivation is not None:
             evidence["derivation"] = record_to_json(outcome.derivation)

@@ -129,18 +129,8 @@ def run_on_dask(
 ) -> None:
     """Run ``ids`` on the scheduler at ``address`` (``"local"``: a LocalCluster of ``jobs`` worker
     processes here), each result passed to ``done`` as it arrives."""
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError as exc:
-        raise RuntimeError("--dask needs dask.distributed: pip install -e '.[dask]'") from exc
     with contextlib.ExitStack() as stack:
-        if address == "local":
-            cluster = stack.enter_context(
-                LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
-            )
-            client = stack.enter_context(Client(cluster))
-        else:
-            client = stack.enter_context(Client(address))
+        client = _connect(stack, address, jobs)
         started: dict[str, float] = {}  # token -> when its claim task last started (a restart reruns it)
 
         def on_start(event) -> None:
@@ -162,22 +152,47 @@ def run_on_dask(
                 pure=False,
             )
             running[fut] = (cid, token)
-        pending = as_completed(list(running))
-        while running:
-            for fut in pending.next_batch(block=False) if pending.has_ready() else ():
-                if fut not in running:
-                    continue  # cancelled after its time was up
-                cid, _ = running.pop(fut)
-                try:
-                    done(fut.result())
-                except Exception as exc:  # the task's worker was lost too often (Dask's KilledWorker)
-                    done(unknown_result(cid, profile, f"claim {cid!r}: lost on the cluster: {exc!r}"))
-            now = time.monotonic()
-            for fut, (cid, token) in list(running.items()):
-                if timeout is not None and token in started and now - started[token] > timeout:
-                    where = _stop(client, cid, token, fut)
-                    del running[fut]
-                    reached = {"where": where} if where else {}
-                    done(timed_out_elsewhere(cid, profile, timeout, reached, root, _RESTARTED))
-            if running and not pending.has_ready():
-                time.sleep(_POLL_SECONDS)
+        _collect(client, running, started, profile, timeout=timeout, root=root, done=done)
+
+
+def _connect(stack: contextlib.ExitStack, address: str, jobs: int):
+    """A client of the scheduler at ``address`` (``"local"``: a LocalCluster started here), closed with
+    ``stack``."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as exc:
+        raise RuntimeError("--dask needs dask.distributed: pip install -e '.[dask]'") from exc
+    if address != "local":
+        return stack.enter_context(Client(address))
+    cluster = stack.enter_context(
+        LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+    )
+    return stack.enter_context(Client(cluster))
+
+
+def _collect(
+    client, running: dict, started: dict[str, float], profile: Profile, *, timeout, root, done
+) -> None:
+    """Pass each claim's result to ``done`` as it arrives, and stop a claim past its time limit (its
+    start announced in ``started``) with an ERROR saying where it was."""
+    from distributed import as_completed
+
+    pending = as_completed(list(running))
+    while running:
+        for fut in pending.next_batch(block=False) if pending.has_ready() else ():
+            if fut not in running:
+                continue  # cancelled after its time was up
+            cid, _ = running.pop(fut)
+            try:
+                done(fut.result())
+            except Exception as exc:  # the task's worker was lost too often (Dask's KilledWorker)
+                done(unknown_result(cid, profile, f"claim {cid!r}: lost on the cluster: {exc!r}"))
+        now = time.monotonic()
+        for fut, (cid, token) in list(running.items()):
+            if timeout is not None and token in started and now - started[token] > timeout:
+                where = _stop(client, cid, token, fut)
+                del running[fut]
+                reached = {"where": where} if where else {}
+                done(timed_out_elsewhere(cid, profile, timeout, reached, root, _RESTARTED))
+        if running and not pending.has_ready():
+            time.sleep(_POLL_SECONDS)

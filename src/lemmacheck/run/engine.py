@@ -198,6 +198,61 @@ def preamble_results(keyword: str | None, import_errors, definition_errors) -> l
     return results
 
 
+@dataclasses.dataclass
+class _Plan:
+    """What a run checks (``claims`` when run here from the registry, else ``ids`` through the index)
+    and what it reports around them."""
+
+    ids: list[str]
+    studies: list
+    corrected_by: dict[str, list[str]]
+    definition_errors: list
+    orphans: list[str]
+    import_errors: list
+    claims: list[Claim] = dataclasses.field(default_factory=list)
+
+
+def _registry_plan(keyword: str | None, import_errors, *, with_studies: bool) -> _Plan:
+    """The claims already registered (imported content, planted claims), selected by ``keyword``."""
+    claims = select(REGISTRY, keyword)
+    corrected_by: dict[str, list[str]] = {}
+    for c in REGISTRY:
+        if c.corrects:
+            corrected_by.setdefault(c.corrects, []).append(c.id)
+    return _Plan(
+        ids=[c.id for c in claims],
+        studies=_select(REGISTRY.studies.values(), keyword) if with_studies else [],
+        corrected_by=corrected_by,
+        definition_errors=REGISTRY.definition_errors + REGISTRY.link_problems(),
+        orphans=REGISTRY.orphan_derivations(),
+        import_errors=list(import_errors),
+        claims=claims,
+    )
+
+
+def _index_plan(
+    index, keyword: str | None, claim_ids: Sequence[str] | None, import_errors, *, with_studies: bool
+) -> _Plan:
+    """The claims of the content index selected by ``keyword`` (or ``claim_ids``: --lf, --ff), with
+    nothing imported but the modules declaring the selected studies."""
+    from ..project.index import import_modules
+
+    match = compile_expression(keyword)
+    plan = _Plan(
+        ids=index.claim_ids(match) if claim_ids is None else list(claim_ids),
+        studies=[],
+        corrected_by=index.corrected_by(),
+        definition_errors=index.definition_errors(),
+        orphans=index.orphan_derivations(),
+        import_errors=[*import_errors, *index.failed_imports()],
+    )
+    study_ids = index.study_ids(match) if with_studies else []
+    if study_ids:
+        import_modules(index.root, index.declaring_modules(study_ids))
+    plan.studies = [REGISTRY.studies[s] for s in study_ids if s in REGISTRY.studies]
+    return plan
+
+
 def run_claims(
     profile: Profile,
     *,
@@ -227,80 +282,76 @@ def run_claims(
     started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     if index is None:
-        claims = select(REGISTRY, keyword)
-        ids = [c.id for c in claims]
-        corrected_by: dict[str, list[str]] = {}
-        for c in REGISTRY:
-            if c.corrects:
-                corrected_by.setdefault(c.corrects, []).append(c.id)
-        definition_errors = REGISTRY.definition_errors + REGISTRY.link_problems()
-        orphans = REGISTRY.orphan_derivations()
-        studies = _select(REGISTRY.studies.values(), keyword) if with_studies else []
+        plan = _registry_plan(keyword, import_errors, with_studies=with_studies)
     else:
-        from ..project.index import import_modules
-
-        match = compile_expression(keyword)
-        ids = index.claim_ids(match) if claim_ids is None else list(claim_ids)  # --lf, --ff: given ones
-        corrected_by = index.corrected_by()
-        definition_errors = index.definition_errors()
-        orphans = index.orphan_derivations()
-        import_errors = [*import_errors, *index.failed_imports()]
-        study_ids = index.study_ids(match) if with_studies else []
-        if study_ids:
-            import_modules(index.root, index.declaring_modules(study_ids))
-        studies = [REGISTRY.studies[s] for s in study_ids if s in REGISTRY.studies]
-    results = preamble_results(keyword, import_errors, definition_errors)
-    total = len(ids) + len(studies)
+        plan = _index_plan(index, keyword, claim_ids, import_errors, with_studies=with_studies)
+    results = preamble_results(keyword, plan.import_errors, plan.definition_errors)
+    total = len(plan.ids) + len(plan.studies)
 
     def finished(r: ClaimResult) -> None:
-        r.corrected_by = corrected_by.get(r.id, [])
+        r.corrected_by = plan.corrected_by.get(r.id, [])
         if on_result:
             on_result(r)
 
     if index is None:
-        for i, c in enumerate(claims):
-            if progress:
-                progress(c.id, i, total)
-            r = run_claim(c, profile)
-            finished(r)
-            results.append(r)
-        judge_links(results, registry_runner(profile))
+        _check_here(results, plan.claims, profile, total, progress, finished)
     else:
         settings = dict(jobs=jobs, timeout=timeout, cache=cache, dask=dask, root=root, index=index)
-        checked = execute(
-            ids,
-            profile,
-            **settings,
-            progress=lambda cid, i, n: progress(cid, i, total) if progress else None,
-            on_result=finished,
-        )
-        known = set(index.claim_ids())
-        results += checked + _dangling_links(checked, known)
-        judge_links(results, lambda more: execute([i for i in more if i in known], profile, **settings))
-    study_results = []
-    for j, s in enumerate(studies):
-        if progress:
-            progress(s.id, len(ids) + j, total)
-        study_results.append(
-            cache.study(s, profile, lambda s=s: run_study(s, profile))
-            if cache is not None
-            else run_study(s, profile)
-        )
-    for orphan in orphans:
-        results.append(
-            definition_error_result(
-                orphan,
-                "derivations",
-                f"claim {orphan!r}: a derivation attaches "
-                "to this id but no claim declares it; add metadata or a check",
-            )
-        )
+        overall = (lambda cid, i, n: progress(cid, i, total)) if progress else (lambda cid, i, n: None)
+        _check_indexed(results, plan.ids, profile, settings, overall, finished)
+    studies = _run_studies(plan.studies, profile, cache, progress, first=len(plan.ids), total=total)
+    results += [_orphan_result(orphan) for orphan in plan.orphans]
     return RunResult(
         seed=profile.seed,
         profile=profile.name,
         results=results,
-        studies=study_results,
+        studies=studies,
         started=started,
         seconds=time.perf_counter() - t0,
         selection=keyword or "",
+    )
+
+
+def _check_here(results: list[ClaimResult], claims, profile: Profile, total: int, progress, finished) -> None:
+    """The registered claims, here, one after the other; then their chains' links judged."""
+    for i, c in enumerate(claims):
+        if progress:
+            progress(c.id, i, total)
+        r = run_claim(c, profile)
+        finished(r)
+        results.append(r)
+    judge_links(results, registry_runner(profile))
+
+
+def _check_indexed(
+    results: list[ClaimResult], ids, profile: Profile, settings: dict, progress, finished
+) -> None:
+    """The index's claims through :func:`execute` (workers, cache, Dask); then their chains' links
+    judged, a linked claim outside the selection run the same way."""
+    checked = execute(ids, profile, **settings, progress=progress, on_result=finished)
+    known = set(settings["index"].claim_ids())
+    results += checked + _dangling_links(checked, known)
+    judge_links(results, lambda more: execute([i for i in more if i in known], profile, **settings))
+
+
+def _run_studies(studies, profile: Profile, cache, progress, *, first: int, total: int) -> list[dict]:
+    """Each study's result (from ``cache`` when it holds it), counted on after the ``first`` claims."""
+    out = []
+    for j, s in enumerate(studies):
+        if progress:
+            progress(s.id, first + j, total)
+        out.append(
+            cache.study(s, profile, lambda s=s: run_study(s, profile))
+            if cache is not None
+            else run_study(s, profile)
+        )
+    return out
+
+
+def _orphan_result(orphan: str) -> ClaimResult:
+    return definition_error_result(
+        orphan,
+        "derivations",
+        f"claim {orphan!r}: a derivation attaches "
+        "to this id but no claim declares it; add metadata or a check",
     )

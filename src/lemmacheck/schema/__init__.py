@@ -1,26 +1,69 @@
 """The JSON Schema of ``results.json`` (``results.schema.json``, shipped in the package) and the loader
-``lemmacheck render`` uses: one line saying what is wrong with a file it cannot render."""
+``lemmacheck render`` uses: one line saying what is wrong with a file it cannot render.
+
+The parts of the schema that depend on the kinds of claim (the ``evidence_kind`` list and the properties
+of ``evidence``) come from the kinds' registry (:mod:`lemmacheck.kinds`): :func:`schema` fills them in
+from the kinds registered now, and ``python -m lemmacheck.schema`` writes the shipped file from the
+built-in kinds (tests/test_kinds.py fails when it is not current)."""
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 from pathlib import Path
 
 from ..errors import ReportInputError
 
-__all__ = ["SCHEMA_PATH", "schema", "validate_results", "load_results", "readable_versions"]
+__all__ = [
+    "SCHEMA_PATH",
+    "schema",
+    "with_kinds",
+    "shipped_text",
+    "validate_results",
+    "load_results",
+    "readable_versions",
+]
 
 SCHEMA_PATH = Path(__file__).with_name("results.schema.json")
 
 
 @functools.lru_cache(maxsize=1)
-def schema() -> dict:
+def _shipped() -> dict:
     return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
 
+def _kinds_parts() -> tuple[list[str], dict]:
+    """``evidence_kind``'s values and the properties of ``evidence``, from the kinds registered now."""
+    from ..kinds import CHECKERS, evidence_kinds
+
+    properties: dict = {}
+    for checker in CHECKERS.values():
+        for field, fragment in checker.evidence_schema.items():
+            if properties.setdefault(field, fragment) != fragment:
+                raise ValueError(f"two kinds give the evidence field {field!r} different schemas")
+    return [*evidence_kinds(), ""], properties
+
+
+def with_kinds(base: dict) -> dict:
+    """``base`` with its kind-dependent parts generated from the kinds' registry."""
+    out = copy.deepcopy(base)
+    claim = out["$defs"]["claim"]["properties"]
+    claim["evidence_kind"]["enum"], claim["evidence"]["properties"] = _kinds_parts()
+    return out
+
+
+def schema() -> dict:
+    return with_kinds(_shipped())
+
+
+def shipped_text() -> str:
+    """The text ``results.schema.json`` should hold: the shipped schema with the registry's kind parts."""
+    return json.dumps(with_kinds(_shipped()), indent=1) + "\n"
+
+
 def readable_versions() -> list[int]:
-    return list(schema()["properties"]["schema_version"]["enum"])
+    return list(_shipped()["properties"]["schema_version"]["enum"])
 
 
 def validate_results(data: object, *, name: str = "results") -> dict:

@@ -1,0 +1,269 @@
+"""The checker of relation chains and properties on sampled instances (declared in :mod:`.declare`).
+
+The search (:mod:`lemmacheck.search.violations`) finds float64 candidates; :mod:`lemmacheck.settling.settle`
+settles them in high precision; a confirmed counterexample is shrunk (:mod:`lemmacheck.search.shrink`).  Each
+step of a chain is settled like the chain end to end, so a broken link is named with its own certified
+counterexample.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import ClassVar
+
+import numpy as np
+
+from ...errors import CheckError
+from ...model.claim import Claim, NumericCheck
+from ...model.tolerance import REVERIFY_DPS
+from ...model.verdict import Verdict
+from ...run.results import StepResult, jsonable
+from ...search.candidates import Candidate, Instance
+from ...search.shrink import shrink_counterexample
+from ...search.tightness import tightness_evidence
+from ...search.violations import StepStats, SweepOutcome, compose, dims_combinations, search_numeric
+from ...settling.highprec import Confirmation, reverify
+from ...settling.settle import Settlement, settle
+from ..base import Context, MutationTargets, Outcome, register
+from .schema import EVIDENCE_SCHEMA
+
+__all__ = ["NumericEvidence", "NumericChecker", "counterexample_record", "SWEEP_CONFIRMATIONS"]
+
+#: the sweep's strongest candidates tried in high precision before the adversarial search: when one is
+#: certified the claim is refuted already, and the search would only look for what is found
+SWEEP_CONFIRMATIONS = 3
+
+
+@dataclasses.dataclass
+class NumericEvidence:
+    instances: int
+    hypothesis_examples: int
+    relation: str
+    kept_fraction: float
+    tolerance: dict
+    # the largest lhs/rhs of a relation that holds, settled in high precision at the instance attaining it
+    # (lemmacheck.search.tightness); its witness; the instances above it whose float64 ratio was rounding
+    tightness: float | None = None
+    tightness_witness: dict | None = None
+    tightness_excluded: int | None = None
+    nontrivial_tightness: float | None = None  # over the dims combinations with every size >= 2
+    nontrivial_witness: dict | None = None
+    float64_max_ratio: float | None = None  # raw float64, rounding artefacts included
+    max_relative_deviation: float | None = None
+    failures: int | None = None  # properties: float64 failures
+    violations: int | None = None  # float64 candidates of a refuted claim
+    violation_rate: float | None = None
+    counterexample: dict | None = None
+    settlement: dict | None = None
+
+
+def counterexample_record(inst: Instance, conf: Confirmation, **extra) -> dict:
+    """A certified counterexample as data: its dims and inputs, and the sides at high precision with
+    their ratio (lhs/rhs, rhs/lhs for >=: how far past the bound it is), where one is defined."""
+    record = {
+        "dims": jsonable(inst.dims),
+        "inputs": {k: np.asarray(v)[0].tolist() for k, v in inst.inputs.items()},
+        "lhs": conf.lhs,
+        "rhs": conf.rhs,
+        "difference": conf.difference,
+        "dps": conf.dps,
+        "exact": conf.exact,
+    }
+    if conf.ratio is not None and math.isfinite(conf.ratio):
+        record["ratio"] = conf.ratio
+    return record | extra
+
+
+def _finite(x: float | None) -> float | None:
+    return x if x is not None and math.isfinite(x) else None
+
+
+def _certified(
+    claim: Claim, check: NumericCheck, s: Settlement, step: int | None, ctx: Context, shrunk: Candidate | None
+) -> dict:
+    """The counterexample to report: Hypothesis's shrunk example when it is the one confirmed, else the
+    confirmed instance simplified by the shrinker (re-certified at every pass)."""
+    assert s.confirmed is not None and s.confirmation is not None
+    inst, conf = s.confirmed.instance, s.confirmation
+    how = "Hypothesis's shrunk example"
+    if s.confirmed is not shrunk:
+        inst, conf, changed = shrink_counterexample(
+            claim.id, check, inst, conf, step, s.relation, ctx.tol, ctx.profile.shrink_trials
+        )
+        how = f"shrunk: {changed} entries simplified" if changed else "as found"
+    return counterexample_record(inst, conf, minimised=how)
+
+
+class NumericChecker:
+    spec: ClassVar[type] = NumericCheck
+    name: ClassVar[str] = "numeric"
+    claim_kinds: ClassVar[dict[str, str]] = {
+        "IDENTITY": "identity",
+        "INEQUALITY": "inequality",
+        "PROPERTY": "property",
+    }
+    evidence_schema: ClassVar[dict] = EVIDENCE_SCHEMA
+
+    def run(self, claim: Claim, check: NumericCheck, ctx: Context) -> Outcome:
+        out = _search(claim, check, ctx)
+        shrunk = None
+        if out.shrunk is not None:
+            shrunk = Candidate(out.shrunk, math.inf, math.inf, math.nan)
+        steps, step_cex, first_broken = _chain_steps(claim, check, out.steps, ctx)
+        end = out.end
+        ev = _end_evidence(check, out, ctx)
+        outcome = Outcome(Verdict.HOLDS, ev, steps, first_broken, step_cex)
+        if end.relation == "~":  # mixed directions: the claim is its steps
+            if first_broken is not None:
+                outcome.verdict = Verdict.REFUTED
+            elif any(s_.status == "unsettled" for s_ in steps):
+                outcome.verdict, outcome.reason = Verdict.INCONCLUSIVE, "a step has unsettled candidates"
+            return outcome
+        settled: list = []
+        if end.pool or shrunk is not None:
+            s = settle(claim.id, check, end.pool, None, end.relation, ctx.tol, ctx.budget, first=shrunk)
+            ev.settlement = s.as_evidence()
+            if s.refuted:
+                ev.violations = end.violations
+                ev.violation_rate = end.violations / max(end.checked, 1)
+                ev.counterexample = _certified(claim, check, s, None, ctx, shrunk)
+                ev.tightness = None  # lhs/rhs over the instances that hold measures no slack of a false claim
+                outcome.verdict = Verdict.REFUTED
+                return outcome
+            if not s.complete:
+                outcome.verdict = Verdict.INCONCLUSIVE
+                outcome.reason = (
+                    f"{s.unsettled} of {s.to_settle} candidates that must be settled were not: {s.reason}"
+                )
+            settled = s.settled_ratios
+        if end.relation in ("<=", "<", ">=", ">"):
+            combos = dims_combinations(check.dims)
+            for k, v in tightness_evidence(claim.id, check, end, settled, combos).items():
+                setattr(ev, k, v)
+        return outcome
+
+    def mutation_targets(self, check: NumericCheck) -> MutationTargets:
+        if check.is_property:  # a property's relation is its boolean result, not a chain
+            return MutationTargets(function=("fn", check.fn))
+        return MutationTargets(
+            function=("fn", check.fn),
+            relations=tuple(check.relations),
+            with_relations=lambda rels: dataclasses.replace(check, relations=rels),
+        )
+
+
+def _search(claim: Claim, check: NumericCheck, ctx: Context) -> SweepOutcome:
+    """The float64 sweep and Hypothesis's search, which shrinks a violation high precision certifies."""
+    end_relation = "prop" if check.is_property else compose(check.relations)
+
+    def certified(inst: Instance) -> bool | None:
+        """Whether high precision certifies a violation of the end relation (None: it cannot tell)."""
+        try:
+            return reverify(claim.id, check, inst, None, end_relation, ctx.tol).confirmed
+        except CheckError:
+            return None
+
+    def verify(inst: Instance) -> bool:
+        # A violation high precision cannot judge is shrunk all the same; settling will say so.
+        return end_relation == "~" or certified(inst) is not False
+
+    def refuted_by_sweep(end: StepStats) -> bool:
+        """Whether one of the sweep's strongest candidates is already certified (then it is settled
+        first below, and shrunk by the engine instead of by Hypothesis)."""
+        if end.relation == "~" or not end.pool:
+            return False
+        return any(certified(c.instance) for c in end.pool.settling_order()[:SWEEP_CONFIRMATIONS])
+
+    return search_numeric(
+        claim.id,
+        check,
+        ctx.profile,
+        ctx.rng,
+        ctx.seed,
+        ctx.tol,
+        verify=verify,
+        refuted_by_sweep=refuted_by_sweep,
+        sweep_runner=ctx.sweep_runner,
+    )
+
+
+def _chain_steps(
+    claim: Claim, check: NumericCheck, stats: list[StepStats], ctx: Context
+) -> tuple[list[StepResult], dict[int, dict], int | None]:
+    """Each link of a chain of two or more, settled like the chain: its results, the certified
+    counterexamples of broken links by step, and the first broken step."""
+    steps: list[StepResult] = []
+    step_cex: dict[int, dict] = {}
+    first_broken = None
+    if len(check.relations) <= 1:
+        return steps, step_cex, first_broken
+    for i, st in enumerate(stats, start=1):
+        label = check.labels[i - 1] if check.labels else f"step {i}"
+        res = StepResult(
+            i,
+            label,
+            st.relation,
+            "holds",
+            checked=st.checked,
+            violations=0,
+            max_ratio=_finite(st.max_ratio),
+            max_rel_gap=st.max_deviation,
+        )
+        if st.relation == "~":
+            res.status = "measured"
+            res.detail = f"max relative deviation {st.max_deviation:.3g}"
+        elif st.pool:
+            s = settle(claim.id, check, st.pool, i, st.relation, ctx.tol, ctx.budget)
+            res.settlement = s.as_evidence()
+            if s.confirmed is not None and s.confirmation is not None:
+                step_cex[i] = _certified(claim, check, s, i, ctx, None)
+                first_broken = first_broken or i
+            _judge_step(res, st, s, step_cex.get(i))
+        steps.append(res)
+    return steps, step_cex, first_broken
+
+
+def _judge_step(res: StepResult, st: StepStats, s: Settlement, cx: dict | None) -> None:
+    """A settled link's status and the line that says why."""
+    if cx is not None:
+        res.status = "broken"
+        res.violations = st.violations
+        # the shrunk counterexample's sides: the ones proof.counterexample holds
+        res.detail = (
+            f"{st.violations}/{st.checked} float64 instances violate it; certified at "
+            f"dims {cx['dims']}: lhs={cx['lhs'][:24]} rhs={cx['rhs'][:24]} "
+            f"({cx['dps']} digits)"
+        )
+    elif not s.complete:
+        res.status = "unsettled"
+        res.detail = f"{s.unsettled} candidates not settled: {s.reason}"
+    else:
+        res.detail = (
+            f"{st.violations} float64 candidates, every one that had to be settled "
+            f"({s.rejected}) is rounding at {REVERIFY_DPS} digits"
+        )
+        if s.settled_max_ratio is not None:
+            res.max_ratio = max(res.max_ratio or -math.inf, s.settled_max_ratio)
+
+
+def _end_evidence(check: NumericCheck, out: SweepOutcome, ctx: Context) -> NumericEvidence:
+    """The chain end's float64 evidence, before its candidates are settled."""
+    end = out.end
+    ev = NumericEvidence(
+        instances=out.instances,
+        hypothesis_examples=out.hypothesis_examples,
+        relation=end.relation,
+        kept_fraction=out.kept_fraction,
+        tolerance=dataclasses.asdict(ctx.tol),
+    )
+    if check.is_property:
+        ev.failures = end.violations
+    elif end.relation == "=":
+        ev.max_relative_deviation = end.max_deviation
+    else:
+        ev.float64_max_ratio = _finite(end.max_ratio_raw)
+    return ev
+
+
+register(NumericChecker())

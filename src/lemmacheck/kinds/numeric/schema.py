@@ -1,0 +1,59 @@
+"""The JSON-schema properties of a numeric claim's evidence (:class:`.check.NumericEvidence`), merged into
+``results.schema.json`` by :mod:`lemmacheck.schema`; docs/results-schema.md says what each field means."""
+
+from __future__ import annotations
+
+__all__ = ["EVIDENCE_SCHEMA"]
+
+_NUMBER = {"$ref": "#/$defs/number"}
+
+
+def _witness() -> dict:
+    return {
+        "type": ["object", "null"],
+        "description": (
+            "the instance attaining the figure: dims, inputs, lhs and rhs at high precision (absent when "
+            "high precision cannot evaluate the check), ratio, dps (null: float64), float64_ratio, and for "
+            "the overall figure trivial (a size below 2)"
+        ),
+        "properties": {
+            "dims": {"type": "object"},
+            "inputs": {"type": "object"},
+            "ratio": dict(_NUMBER),
+            "dps": {"type": ["integer", "null"]},
+            "float64_ratio": dict(_NUMBER),
+            "trivial": {"type": "boolean"},
+        },
+        "required": ["dims", "inputs", "ratio"],
+    }
+
+
+EVIDENCE_SCHEMA: dict = {
+    "settlement": {"$ref": "#/$defs/settlement"},
+    "counterexample": {"type": ["object", "null"]},
+    "tightness": _NUMBER
+    | {
+        "description": (
+            "largest lhs/rhs (rhs/lhs for >=) of a relation that holds, over resolved instances, settled "
+            "in high precision at the instance attaining it"
+        )
+    },
+    "tightness_witness": _witness(),
+    "tightness_excluded": {
+        "type": "integer",
+        "minimum": 0,
+        "description": (
+            "instances whose float64 ratio exceeds the figure but was rounding (not resolved above "
+            "rounding sensitivity, or not confirmed in high precision)"
+        ),
+    },
+    "nontrivial_tightness": _NUMBER
+    | {
+        "description": (
+            "the figure over dims combinations with every size >= 2 (when the figure is attained at a "
+            "size below 2)"
+        )
+    },
+    "nontrivial_witness": _witness(),
+    "float64_max_ratio": dict(_NUMBER),
+}

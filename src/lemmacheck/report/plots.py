@@ -1,0 +1,136 @@
+"""The report's plots as inline SVG (matplotlib's SVG backend), each through the SVG allowlist.
+
+A plot's ids are derived from its content, not drawn at random, so the same data gives the same page;
+each drawn plot is kept in the render cache (:mod:`.render_cache`) under its data.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+
+from markupsafe import Markup
+
+from .render_cache import cached
+from .sanitize import sanitize_svg
+
+__all__ = ["svg_plot", "histogram_svg", "approx_plot"]
+
+
+def svg_plot(
+    title: str,
+    x_label: str,
+    y_label: str,
+    series: list[dict],
+    *,
+    logx: bool = False,
+    logy: bool = False,
+    fits: list[dict] | None = None,
+) -> Markup:
+    """An inline SVG line plot (matplotlib, Agg-free SVG backend), from the render cache when it is there."""
+    return cached(
+        ("plot", title, x_label, y_label, series, logx, logy, fits),
+        lambda: _draw_svg_plot(title, x_label, y_label, series, logx=logx, logy=logy, fits=fits),
+    )
+
+
+def histogram_svg(title: str, x_label: str, values: list[float], bins: list[float]) -> Markup | None:
+    """A histogram of ``values`` over ``bins`` (the y axis counts claims); ``None`` when there are none."""
+    if not values:
+        return None
+    return cached(
+        ("histogram", title, x_label, values, bins), lambda: _draw_histogram(title, x_label, values, bins)
+    )
+
+
+def approx_plot(claim: dict) -> Markup | None:
+    """An approximation's remainder against its step, with the claimed order's slope beside it."""
+    ev = claim.get("evidence") or {}
+    eps, rem = ev.get("eps"), ev.get("median_remainder")
+    if not eps or not rem:
+        return None
+    order = ev.get("order_claimed")
+    fits = []
+    pos = [(e, r) for e, r in zip(eps, rem, strict=True) if isinstance(r, (int, float)) and r > 0]
+    if order and pos:
+        e0, r0 = pos[-1]
+        fits.append(
+            {"x": eps, "y": [r0 * (e / e0) ** order for e in eps], "label": f"slope {order} (claimed)"}
+        )
+    measured = f"measured (order ≈ {ev.get('order_median', float('nan')):.2f})"
+    return svg_plot(
+        f"{claim['id']}: remainder vs step",
+        "ε",
+        "median |lhs − rhs|",
+        [{"label": measured, "x": eps, "y": rem}],
+        logx=True,
+        logy=True,
+        fits=fits,
+    )
+
+
+def _figure(height: float):
+    import matplotlib
+
+    matplotlib.use("svg", force=True)
+    import matplotlib.pyplot as plt
+
+    # ids in the SVG derived from its content, not drawn at random: the same data gives the same page
+    matplotlib.rcParams["svg.hashsalt"] = "lemmacheck"
+    return plt.subplots(figsize=(5.2, height), dpi=96)
+
+
+def _label(ax, title: str, x_label: str, y_label: str) -> None:
+    ax.set_title(title, fontsize=9)
+    ax.set_xlabel(x_label, fontsize=8)
+    ax.set_ylabel(y_label, fontsize=8)
+    ax.tick_params(labelsize=7)
+
+
+def _sanitized_svg(fig) -> Markup:
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg")
+    plt.close(fig)
+    svg = buf.getvalue()
+    return sanitize_svg(svg[svg.index("<svg") :])
+
+
+def _draw_svg_plot(
+    title: str,
+    x_label: str,
+    y_label: str,
+    series: list[dict],
+    *,
+    logx: bool = False,
+    logy: bool = False,
+    fits: list[dict] | None = None,
+) -> Markup:
+    fig, ax = _figure(3.2)
+    for s in series:
+        xs = [float(v) for v in s["x"]]
+        ys = [float(v) if v is not None and v != "nan" else math.nan for v in s["y"]]
+        if logy:
+            ys = [y if y > 0 else math.nan for y in ys]
+        ax.plot(xs, ys, marker="o", ms=3, lw=1.4, label=str(s["label"]))
+    for f in fits or []:
+        ax.plot(f["x"], f["y"], ls="--", lw=1, color="grey", label=f["label"])
+    if logx:
+        ax.set_xscale("log")
+    if logy:
+        ax.set_yscale("log")
+    _label(ax, title, x_label, y_label)
+    ax.grid(alpha=0.3)
+    if len(series) + len(fits or []) > 1:
+        ax.legend(fontsize=7)
+    return _sanitized_svg(fig)
+
+
+def _draw_histogram(title: str, x_label: str, values: list[float], bins: list[float]) -> Markup:
+    fig, ax = _figure(2.8)
+    ax.hist(values, bins=bins, color="#2f6fb0", edgecolor="white")
+    _label(ax, title, x_label, "claims")
+    ax.grid(alpha=0.3, axis="y")
+    return _sanitized_svg(fig)
