@@ -8,6 +8,7 @@ with a table of verdicts.  Exit codes are pytest's (:mod:`lemmacheck.cli.exitcod
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import traceback
@@ -185,7 +186,10 @@ def cmd_show(args) -> int:
         raise UsageError(f"claim {args.claim_id!r} could not be loaded ({detail})")
     seed = resolve_seed(args.seed)
     claim = REGISTRY[args.claim_id]
-    profile = profile_named("deep" if args.deep else "quick").with_seed(seed)
+    # show certifies a HOLDS (lemmacheck.certify, its own time cap): one claim, everything about it
+    profile = dataclasses.replace(
+        profile_named("deep" if args.deep else "quick").with_seed(seed), certify=True
+    )
     known = set(index.claim_ids())
 
     def in_a_worker(ids):  # a check's sys.exit, hang or crash costs its claim only: see execution

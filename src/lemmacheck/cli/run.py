@@ -10,6 +10,7 @@ execution, report and last lines are :class:`lemmacheck.cli.run_session.RunSessi
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from .common import K_HELP, SEED_HELP, add_execution_options, emit, project_root, say, seed_argument
@@ -26,6 +27,9 @@ def add_parser(sub) -> None:
     run.add_argument("-k", dest="keyword", default=None, metavar="EXPRESSION", help=K_HELP)
     run.add_argument("--seed", type=seed_argument, default=None, help=SEED_HELP)
     run.add_argument("--deep", action="store_true", help="long searches (more instances and examples)")
+    run.add_argument(
+        "--certify", action="store_true", help="prove each HOLDS at small dims (SymPy, Z3, arb), 10 s a claim"
+    )
     run.add_argument(
         "--lf",
         "--last-failed",
@@ -122,7 +126,9 @@ def cmd_run(args) -> int:
     compile_expression(args.keyword)  # a malformed -k is a usage error before anything runs
     root = project_root()
     seed = resolve_seed(args.seed)
-    profile = profile_named("deep" if args.deep else "quick").with_seed(seed)
+    profile = dataclasses.replace(
+        profile_named("deep" if args.deep else "quick").with_seed(seed), certify=args.certify
+    )
     selection = f" -k {args.keyword!r}" if args.keyword else ""
     emit(
         f"lemmacheck: seed {seed} (replay with: lemmacheck run --seed {seed}{' --deep' if args.deep else ''}"

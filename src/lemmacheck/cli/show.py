@@ -129,6 +129,10 @@ def format_claim(claim: Claim, result: ClaimResult) -> str:
     cx = result.evidence.get("counterexample") or result.proof.counterexample
     if cx:
         lines += _block("counterexample (certified)", json.dumps(cx, indent=1, ensure_ascii=False)[:3000])
+    if result.certificate:
+        from ..certify.text import certificate_text
+
+        lines += _block("certificate", certificate_text(result.certificate))
     if result.message:
         lines += _block("error", result.message)
     lines += _block("replay", result.replay)

@@ -53,6 +53,10 @@ def run_claim(claim: Claim, profile: Profile, *, sweep_runner: SweepRunner | Non
     t0 = time.perf_counter()
     with _float_warnings_ignored():
         result = _run_claim(claim, profile, seed, sweep_runner)
+        if profile.certify and result.verdict is Verdict.HOLDS:
+            from ..certify import attach_certificate
+
+            attach_certificate(claim, result)
     result.seconds = time.perf_counter() - t0
     remember(claim, result)  # a counterexample once found is replayed first at every seed
     return result

@@ -79,6 +79,7 @@ class ClaimResult:
     reason: str = ""  # why the verdict is INCONCLUSIVE
     evidence_kind: str = ""  # which checker produced the evidence (the report's partial for it)
     cached: bool = False  # answered from the result cache (nothing that can change it has changed)
+    certificate: dict | None = None  # run --certify: proved at stated dims and domain, or why not
 
     @property
     def matches_expectation(self) -> bool:

@@ -32,6 +32,7 @@ class Profile:
     settle_count: int  # high-precision settlements a claim may spend (past it: INCONCLUSIVE)
     shrink_trials: int  # float64 trials to simplify a certified counterexample
     seed: int = 0
+    certify: bool = False  # after a HOLDS, try to prove it at small dims (lemmacheck.certify)
 
     def with_seed(self, seed: int) -> Profile:
         return dataclasses.replace(self, seed=int(seed))

@@ -1,0 +1,245 @@
+"""Certification of a claim that HOLDS on samples: its statement proved at fixed dims on its whole
+domain by a route that is a proof (SymPy exactly, Z3's unsat, an arb enclosure), never by sampling.
+
+:func:`certify_claim` tries the routes in order for each asserted step at the dims
+:func:`~.domain.dims_to_certify` picks, under one wall-clock cap per claim, and returns the certificate
+as plain data: per dims, the domain, the hypotheses, how each float constant was read, and per step its
+route with what replays it (the margin's ``srepr``, the SMT-LIB query, the box tree).
+:func:`replay_certificate` checks that data again from the text alone.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import sympy
+
+from ..kinds.sympy_cap import SymPyStopped, sympy_cap
+from ..model.claim import Claim, NumericCheck
+from .boxes import MAX_DEPTH, prove_by_boxes, replay_boxes
+from .domain import dims_to_certify, every_size_at_least_two
+from .exact import margin, prove_by_sympy, replay_exact
+from .smt import prove_by_z3, replay_smt, z3_available
+from .statement import Statement, Step, build_statement
+from .symbolic import NotCertifiable
+
+__all__ = ["CAP_SECONDS", "attach_certificate", "certify_claim", "replay_certificate", "certificate_summary"]
+
+#: wall-clock seconds of certification per claim
+CAP_SECONDS = 10.0
+#: functions no algebraic route takes
+TRANSCENDENTAL = (sympy.exp, sympy.log, sympy.tanh, sympy.erf, sympy.sin, sympy.cos, sympy.pi, sympy.E)
+
+
+class Violation(Exception):
+    """A route found a point of the domain where the statement fails."""
+
+
+def _named(step: Step) -> str:
+    return "the statement" if step.index == 0 else f"step {step.index}"
+
+
+def _prove_step(st: Statement, step: Step, deadline: float) -> dict[str, Any]:
+    if step.relation == "holds":
+        m, relation = step.lhs, "holds"
+        algebraic = not m.has(*TRANSCENDENTAL)
+        if m is sympy.true:
+            return {"route": "sympy", "method": "evaluates to True", "margin": "True"}
+    else:
+        m, relation = margin(step.lhs, step.relation, step.rhs), step.relation
+        algebraic = not m.has(*TRANSCENDENTAL)
+        method = prove_by_sympy(m, relation, algebraic=algebraic)
+        if method:
+            return {"route": "sympy", "method": method, "margin": sympy.srepr(m)}
+    if not algebraic:
+        return _prove_by_boxes(st, step, m, relation, deadline)
+    if not z3_available():
+        raise NotCertifiable("route z3 unavailable (pip install 'lemmacheck[certify]')")
+    out = prove_by_z3(st.constraints, step.goal, max(deadline - time.monotonic(), 0.01))
+    if out.answer == "unsat":
+        return {"route": "z3", "query": out.query}
+    if out.answer == "undefined":
+        raise NotCertifiable(f"{_named(step)} is undefined somewhere on the domain (Z3: {out.model})")
+    if out.answer == "sat" and st.domain.superset:
+        raise NotCertifiable(f"Z3 finds {_named(step)} false on the larger domain")
+    if out.answer == "sat":
+        raise Violation(f"Z3 finds {_named(step)} false at {out.model}")
+    raise NotCertifiable(f"Z3 did not decide {_named(step)} in time")
+
+
+def _prove_by_boxes(st: Statement, step: Step, m, relation: str, deadline: float) -> dict[str, Any]:
+    if relation in ("=", "holds"):
+        raise NotCertifiable(f"{_named(step)} is transcendental and SymPy did not decide it")
+
+    def tick():
+        if time.monotonic() > deadline:
+            raise NotCertifiable(f"the box tree of {_named(step)} did not close within the time cap")
+
+    tree = prove_by_boxes(m, relation, st.constraints, st.domain.box, tick)
+    if tree is None:
+        raise NotCertifiable(f"the box tree of {_named(step)} did not close at depth {MAX_DEPTH}")
+    if "violation" in tree:
+        raise Violation(f"an arb enclosure finds {_named(step)} false at {tree['violation']}")
+    shipped = {
+        "margin": sympy.srepr(m),
+        "constraints": [sympy.srepr(c) for c in st.constraints],
+        "box": {k: [str(lo), str(hi)] for k, (lo, hi) in st.domain.box.items()},
+    }
+    return {"route": "arb"} | shipped | tree
+
+
+def _proved(st: Statement, deadline: float) -> list[dict[str, Any]]:
+    return [{"index": s.index, "relation": s.relation} | _prove_step(st, s, deadline) for s in st.steps]
+
+
+def _prove_statement(claim: Claim, dims: dict[str, Any], deadline: float):
+    """Every link of a chain when each can be proved (a stronger certificate than its ends, and the only
+    one for ``steps_claimed``); otherwise the chain end to end, which is the statement the run judges."""
+    chain = len(claim.check.relations) > 1 and not claim.check.is_property
+    st = build_statement(claim.check, dims, every_step=chain)
+    try:
+        return st, _proved(st, deadline)
+    except (NotCertifiable, Violation):
+        if not chain or claim.steps_claimed:
+            raise
+    st = build_statement(claim.check, dims, every_step=False)
+    return st, _proved(st, deadline)
+
+
+def _scope(claim: Claim, steps: list[dict[str, Any]]) -> str:
+    if claim.check.is_property or len(claim.check.relations) == 1:
+        return "the statement"
+    return "the chain end to end (e0 R ek), not its links" if steps[0]["index"] == 0 else "every link"
+
+
+def _certify_at(claim: Claim, dims: dict[str, Any], deadline: float) -> dict[str, Any]:
+    t0 = time.monotonic()
+    entry: dict[str, Any] = {
+        "dims": dims,
+        "every_size_at_least_two": every_size_at_least_two(dims, claim.check.inputs),
+    }
+    try:
+        with sympy_cap(max(deadline - t0, 0.01)):
+            st, entry["steps"] = _prove_statement(claim, dims, deadline)
+            entry |= {"domain": st.domain.text, "hypotheses": [str(h) for h in st.hypotheses]}
+            entry["constants"] = st.constants
+            entry["scope"] = _scope(claim, entry["steps"])
+        entry["status"] = "certified"
+    except Violation as exc:
+        entry |= {"status": "violation", "reason": str(exc)}
+    except NotCertifiable as exc:
+        entry |= {"status": "not certified", "reason": str(exc)}
+    except SymPyStopped:
+        entry |= {"status": "not certified", "reason": "the time cap fell first"}
+    except Exception as exc:  # a check that does not run on symbols is not certifiable, nothing worse
+        entry |= {
+            "status": "not certified",
+            "reason": f"the check does not run on symbols: {type(exc).__name__}: {exc}",
+        }
+    entry["seconds"] = round(time.monotonic() - t0, 4)
+    return entry
+
+
+def certify_claim(claim: Claim, *, seconds: float = CAP_SECONDS) -> dict[str, Any]:
+    """The certificate of ``claim`` (status ``certified``, ``not certified`` or ``violation``)."""
+    t0 = time.monotonic()
+    deadline = t0 + seconds
+    tried: list[dict[str, Any]] = []
+    if not isinstance(claim.check, NumericCheck):
+        reason = "only a check on sampled inputs has a statement to certify"
+        return {
+            "status": "not certified",
+            "reason": reason,
+            "tried": [],
+            "seconds": 0.0,
+            "cap_seconds": seconds,
+        }
+    for dims in dims_to_certify(claim.check.dims):
+        if time.monotonic() >= deadline:
+            tried.append({"dims": dims, "status": "not certified", "reason": "the time cap fell first"})
+            continue
+        if any(t["status"] == "certified" and t["every_size_at_least_two"] for t in tried):
+            break  # certified where every size is ≥ 2: the smaller dims would add nothing
+        tried.append(_certify_at(claim, dims, deadline))
+        if tried[-1]["status"] == "violation":
+            break
+    statuses = [t["status"] for t in tried]
+    status = next((s for s in ("violation", "certified") if s in statuses), "not certified")
+    cert = {"status": status, "tried": tried, "cap_seconds": seconds}
+    cert["unavailable"] = [] if z3_available() else ["z3"]
+    cert["seconds"] = round(time.monotonic() - t0, 4)
+    if status != "certified":
+        cert["reason"] = next((t["reason"] for t in tried if t["status"] == status), "no dims to certify")
+    return cert
+
+
+def _replay_step(step: dict[str, Any], seconds: float) -> str:
+    route = step["route"]
+    if route == "sympy":
+        if step["margin"] == "True":
+            return ""
+        ok = replay_exact(step["margin"], step["relation"], step["method"])
+        return "" if ok else f"SymPy no longer decides step {step['index']} by {step['method']}"
+    if route == "z3":
+        if not z3_available():
+            return "z3 is not installed, so its certificate cannot be replayed"
+        answer = replay_smt(step["query"], seconds)
+        return "" if answer == "unsat" else f"Z3 answers {answer} to step {step['index']}'s query"
+    if route == "arb":
+        box = {k: (sympy.Rational(lo), sympy.Rational(hi)) for k, (lo, hi) in step["box"].items()}
+        constraints = [sympy.sympify(c) for c in step["constraints"]]
+        ok = replay_boxes(sympy.sympify(step["margin"]), step["relation"], constraints, box, step)
+        return "" if ok else f"the box tree of step {step['index']} does not close again"
+    return f"unknown route {route!r}"
+
+
+def replay_certificate(cert: dict[str, Any], *, seconds: float = CAP_SECONDS) -> list[str]:
+    """What fails when every certified step of ``cert`` is checked again from its shipped text."""
+    problems = []
+    for entry in cert.get("tried", []):
+        if entry["status"] != "certified":
+            continue
+        for step in entry["steps"]:
+            problem = _replay_step(step, seconds)
+            if problem:
+                problems.append(f"dims {entry['dims']}: {problem}")
+    return problems
+
+
+def certificate_summary(cert: dict[str, Any]) -> str:
+    """One line a reader can take at its word: which dims and domain, by which route, in what time."""
+    done = [t for t in cert.get("tried", []) if t["status"] == "certified"]
+    if not done:
+        return f"{cert['status']}: {cert.get('reason', '')}"
+    parts = []
+    for t in done:
+        dims = ", ".join(f"{k} = {v}" for k, v in t["dims"].items()) or "(no dims)"
+        routes = "+".join(sorted({s["route"] for s in t["steps"]}))
+        hyp = f" where {' and '.join(t['hypotheses'])}" if t["hypotheses"] else ""
+        scope = "" if t["scope"] == "the statement" else f" ({t['scope']})"
+        parts.append(
+            f"certified at dims {dims}, domain {t['domain']}{hyp}, by route {routes} in {t['seconds']:.3g} s"
+            + scope
+        )
+    return "; ".join(parts)
+
+
+def attach_certificate(claim: Claim, result) -> None:
+    """Certify a HOLDS ``result`` of ``claim`` in place.  A certificate is replayed from its shipped text
+    before it is kept: one that fails is an ERROR, never a silent HOLDS.  A solver's violation the
+    sampled search missed makes the verdict INCONCLUSIVE, since the evidence then disagrees."""
+    from ..model.verdict import Verdict
+
+    cert = certify_claim(claim)
+    if cert["status"] == "certified":
+        problems = replay_certificate(cert)
+        if problems:
+            cert |= {"status": "replay failed", "reason": "; ".join(problems)}
+            result.verdict = Verdict.ERROR
+            result.message = f"claim {claim.id!r}: its certificate does not replay: {cert['reason']}"
+    elif cert["status"] == "violation":
+        result.verdict = Verdict.INCONCLUSIVE
+        result.reason = f"the sampled search holds, but certification finds a violation: {cert['reason']}"
+    cert["summary"] = certificate_summary(cert)
+    result.certificate = cert

@@ -1,0 +1,133 @@
+"""The domain a certificate covers: one SymPy symbol per input entry at fixed dims, the constraints the
+input specs impose (a box for ``low``/``high``, a sign for ``positive``, the open simplex for a
+probability vector), and the dims to certify at.
+
+The domain is the mathematical one the sampler draws from (a Gaussian with a random scale covers all of
+ℝ; a uniform on [low, high] is certified on the closed box, a superset).  A transform of an unbounded
+array is certified on all of ℝ^shape, which holds whatever the transform makes (a superset again, said in
+the domain's text); any other spec whose structure a NumPy-only transform makes (orthogonal, SPD, a
+transform of a box) has no exact form here: the claim is not certifiable, and the reason names the input.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import sympy
+
+from ..model.inputs import Array, ProbVector, Scalar, resolve_shape
+from .symbolic import NotCertifiable
+
+__all__ = ["Domain", "build_domain", "dims_to_certify", "every_size_at_least_two"]
+
+
+@dataclasses.dataclass
+class Domain:
+    """Symbols, their constraints, the inputs as object arrays (batch axis of 1) and a text for readers."""
+
+    symbols: list[sympy.Symbol]
+    constraints: list[Any]  # SymPy relationals, all of which hold on the domain
+    inputs: dict[str, np.ndarray]
+    text: str
+    box: dict[str, tuple[sympy.Rational, sympy.Rational]]  # symbols with finite bounds (name -> [lo, hi])
+    parts: list[str] = dataclasses.field(default_factory=list)  # one text per input
+    superset: bool = False  # some input ranges over more than its sampler makes (a transform ignored)
+
+
+def _bound(v) -> sympy.Rational:
+    return sympy.nsimplify(float(v), rational=True)
+
+
+def _entries(name: str, shape: tuple[int, ...]) -> tuple[np.ndarray, list[sympy.Symbol]]:
+    arr = np.empty(shape, dtype=object)
+    syms = []
+    for idx in np.ndindex(shape):
+        s = sympy.Symbol("_".join([name, *map(str, idx)]) if idx else name, real=True)
+        arr[idx] = s
+        syms.append(s)
+    return arr, syms
+
+
+def _simplex(name: str, n: int) -> tuple[np.ndarray, list[sympy.Symbol], list[Any]]:
+    free = [sympy.Symbol(f"{name}_{i}", real=True) for i in range(n - 1)]
+    last = 1 - sum(free, sympy.Integer(0))
+    arr = np.array([*free, last], dtype=object)
+    return arr, free, [v > 0 for v in arr] if n > 1 else []
+
+
+def _add_input(dom: Domain, name: str, spec, shape: tuple[int, ...]) -> None:
+    if isinstance(spec, ProbVector):
+        arr, syms, cons = _simplex(name, shape[-1])
+        dom.constraints += cons
+        dom.parts.append(f"{name} in the open probability simplex of size {shape[-1]}")
+    elif type(spec) in (Array, Scalar) and spec.transform is None:
+        arr, syms = _entries(name, shape)
+        where = "ℝ" if not shape else f"ℝ^{'×'.join(map(str, shape))}"
+        if spec.low is not None:
+            lo, hi = _bound(spec.low), _bound(spec.high)
+            lo = max(lo, sympy.Integer(0)) if spec.positive else lo
+            dom.constraints += [c for s in syms for c in (s >= lo, s <= hi)]
+            dom.box.update({s.name: (lo, hi) for s in syms})
+            where = f"[{lo}, {hi}]" + (f"^{'×'.join(map(str, shape))}" if shape else "")
+        elif spec.positive:
+            dom.constraints += [s >= 0 for s in syms]
+            where = "[0, ∞)" + (f"^{'×'.join(map(str, shape))}" if shape else "")
+        dom.parts.append(f"{name} ∈ {where}")
+    elif type(spec) is Array and spec.low is None and not spec.positive:
+        # Whatever real array of this shape the transform makes lies in ℝ^shape: certifying there is
+        # certifying on a superset (sound), though the statement may need what the transform ensures.
+        arr, syms = _entries(name, shape)
+        how = getattr(spec.transform, "__name__", "a transform")
+        dom.parts.append(
+            f"{name} ∈ ℝ^{'×'.join(map(str, shape))} (all of it, a superset of what {how!r} makes)"
+        )
+        dom.superset = True
+    else:
+        how = getattr(spec.transform, "__name__", type(spec).__name__)
+        raise NotCertifiable(
+            f"input {name!r} ({type(spec).__name__}) is made by the NumPy-only transform {how!r}, "
+            "which has no exact form for the solvers"
+        )
+    dom.symbols += syms
+    dom.inputs[name] = arr[None]
+
+
+def build_domain(inputs: Mapping[str, Any], dims: Mapping[str, Any]) -> Domain:
+    """The symbolic inputs of one dims combination and the domain they range over."""
+    dom = Domain([], [], {}, "", {})
+    for name, spec in inputs.items():
+        _add_input(dom, name, spec, resolve_shape(spec.shape, dims))
+    dom.text = "; ".join(dom.parts)
+    return dom
+
+
+def every_size_at_least_two(dims: Mapping[str, Any], inputs: Mapping[str, Any] | None = None) -> bool:
+    """Whether every size is ≥ 2: each whole-number dim and, given the inputs, each axis of their
+    shapes at ``dims`` (a fixed axis of 1 is a size below 2 whatever the dims say)."""
+    sizes = [v for v in dims.values() if isinstance(v, int) and not isinstance(v, bool)]
+    try:
+        for spec in (inputs or {}).values():
+            sizes += list(resolve_shape(spec.shape, dims))
+    except KeyError:  # a shape naming a dim the table lacks: the declaration's error, no size to count
+        return False
+    return all(v >= 2 for v in sizes)
+
+
+def dims_to_certify(table: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
+    """The dims combinations to try, in order: the smallest sizes where every size is ≥ 2 (with each
+    value of a dim that is not a size), then the smallest sizes overall when they differ."""
+    combos = [dict(zip(table, values, strict=True)) for values in itertools.product(*table.values())]
+    if not combos:
+        return [{}]
+
+    def sizes(c):
+        return tuple(v for v in c.values() if isinstance(v, int) and not isinstance(v, bool))
+
+    big = [c for c in combos if every_size_at_least_two(c)]
+    out = [c for c in big if sizes(c) == sizes(big[0])] if big else []
+    small = [c for c in combos if sizes(c) == sizes(combos[0])]
+    return out + [c for c in small if c not in out]

@@ -1,0 +1,60 @@
+"""The SymPy route: an identity whose difference expands (or simplifies) to exactly 0, or an inequality
+whose margin SymPy's assumptions show nonnegative.  The certificate is the expression itself
+(``srepr``), which :func:`replay_exact` parses and decides again."""
+
+from __future__ import annotations
+
+import sympy
+
+from ..kinds.sympy_cap import SymPyStopped, sympy_cap
+
+#: seconds ``simplify`` may spend on one transcendental step before the box route has its turn
+SIMPLIFY_SECONDS = 2.0
+
+__all__ = ["margin", "prove_by_sympy", "replay_exact"]
+
+_GOAL = {
+    "=": sympy.Eq,
+    "<=": sympy.Le,
+    "<": sympy.Lt,
+    ">=": sympy.Ge,
+    ">": sympy.Gt,
+}
+
+
+def goal(a, relation: str, b):
+    """``a R b`` as an unevaluated SymPy relational (SymPy would otherwise decide it on its own)."""
+    return _GOAL[relation](a, b, evaluate=False)
+
+
+def margin(a, relation: str, b):
+    """What must be 0 (``=``), ≥ 0 (``<=``, ``>=``) or > 0 (``<``, ``>``) for ``a R b`` to hold."""
+    return a - b if relation in ("=", ">=", ">") else b - a
+
+
+def _decide(m, relation: str, method: str) -> bool:
+    m = sympy.expand(m) if method == "expand" else sympy.simplify(m)
+    if relation == "=":
+        return m == 0
+    sign = m.is_positive if relation in ("<", ">") else m.is_nonnegative
+    return sign is True
+
+
+def prove_by_sympy(m, relation: str, *, algebraic: bool) -> str | None:
+    """The method that proves the step (``expand`` or ``simplify``), or None.  ``simplify`` is tried
+    only on a transcendental statement: on a polynomial one Z3 decides what it could not."""
+    if _decide(m, relation, "expand"):
+        return "expand"
+    if not algebraic:
+        try:
+            with sympy_cap(SIMPLIFY_SECONDS):
+                if _decide(m, relation, "simplify"):
+                    return "simplify"
+        except SymPyStopped:
+            pass  # the other routes still have the claim's time
+    return None
+
+
+def replay_exact(expression: str, relation: str, method: str) -> bool:
+    """Parse a shipped margin and decide it again with the same method."""
+    return _decide(sympy.sympify(expression), relation, method)

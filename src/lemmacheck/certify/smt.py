@@ -1,0 +1,210 @@
+"""The Z3 route: a polynomial statement (with |·|, max, min, piecewise branches and square roots) at
+fixed dims, proved by the unsatisfiability of its negation on the domain under Z3's nonlinear real
+arithmetic (nlsat).  The query is shipped as SMT-LIB 2 text, so anyone with Z3 replays it.
+
+Z3 is an optional dependency (``pip install lemmacheck[certify]``): without it the route says it was
+unavailable.  Every constant reaches Z3 as an exact rational.  A square root ``√b`` is a fresh ``s ≥ 0``
+with ``s² = b``, and a quotient ``a/b`` keeps Z3's total division: a first query asks for a domain point
+where some ``b < 0`` under a root or some denominator is 0, so a statement undefined anywhere on the
+domain is never certified there (nor called false: it is not certifiable).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import math
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import sympy
+
+from .symbolic import NotCertifiable
+
+__all__ = ["z3_available", "SmtOutcome", "prove_by_z3", "replay_smt"]
+
+
+def z3_available() -> bool:
+    return importlib.util.find_spec("z3") is not None
+
+
+@dataclasses.dataclass
+class SmtOutcome:
+    answer: str  # "unsat" (proved), "sat" (a violation), "undefined" somewhere, "unknown" (timeout)
+    query: str  # SMT-LIB 2
+    model: dict[str, str] | None = None  # a sat answer's model, as Z3 prints it
+
+
+class _ToZ3:
+    """SymPy -> Z3 terms, sharing subterms; collects the definitions of roots and the side conditions
+    under which the statement is defined."""
+
+    def __init__(self, z3):
+        self.z3 = z3
+        self.cache: dict[Any, Any] = {}
+        self.roots: list[tuple[Any, Any]] = []  # (s, b): s = √b
+        self.defined: list[Any] = []  # conditions that must hold on the whole domain
+        self.vars: dict[str, Any] = {}
+        self.fresh = 0
+
+    def __call__(self, e):
+        if e not in self.cache:
+            self.cache[e] = self._term(e)
+        return self.cache[e]
+
+    def _term(self, e):
+        z3 = self.z3
+        if e is sympy.true or e is True:
+            return z3.BoolVal(val=True)
+        if e is sympy.false or e is False:
+            return z3.BoolVal(val=False)
+        if e.is_Symbol:
+            return self.vars.setdefault(e.name, z3.Real(e.name))
+        if e.is_Rational:
+            return z3.RealVal(f"{e.p}/{e.q}")
+        if e.is_Add:
+            return z3.Sum([self(a) for a in e.args])
+        if e.is_Mul:
+            return z3.Product([self(a) for a in e.args])
+        if e.is_Pow:
+            return self._power(e.base, e.exp)
+        return self._structural(e)
+
+    def _structural(self, e):
+        z3 = self.z3
+        if isinstance(e, sympy.Abs):
+            a = self(e.args[0])
+            return z3.If(a >= 0, a, -a)
+        if isinstance(e, (sympy.Max, sympy.Min)):
+            terms = [self(a) for a in e.args]
+            out = terms[0]
+            for t in terms[1:]:
+                out = z3.If(t >= out, t, out) if isinstance(e, sympy.Max) else z3.If(t <= out, t, out)
+            return out
+        if isinstance(e, sympy.Piecewise):
+            out = None
+            for value, cond in reversed(e.args):
+                v = self(value)
+                out = v if out is None else z3.If(self(cond), v, out)
+            return out
+        if isinstance(e, sympy.sign):
+            a = self(e.args[0])
+            return z3.If(a > 0, z3.RealVal(1), z3.If(a < 0, z3.RealVal(-1), z3.RealVal(0)))
+        return self._logical(e)
+
+    def _logical(self, e):
+        z3 = self.z3
+        ops = {
+            sympy.StrictLessThan: lambda a, b: a < b,
+            sympy.LessThan: lambda a, b: a <= b,
+            sympy.StrictGreaterThan: lambda a, b: a > b,
+            sympy.GreaterThan: lambda a, b: a >= b,
+            sympy.Equality: lambda a, b: a == b,
+            sympy.Unequality: lambda a, b: a != b,
+        }
+        if type(e) in ops:
+            return ops[type(e)](self(e.lhs), self(e.rhs))
+        if isinstance(e, sympy.And):
+            return z3.And([self(a) for a in e.args])
+        if isinstance(e, sympy.Or):
+            return z3.Or([self(a) for a in e.args])
+        if isinstance(e, sympy.Not):
+            return z3.Not(self(e.args[0]))
+        raise NotCertifiable(f"{type(e).__name__} is not algebraic (Z3 takes polynomials, |·|, max, roots)")
+
+    def _power(self, base, exp):
+        z3 = self.z3
+        b = self(base)
+        if exp.is_Integer:
+            k = int(exp)
+            if k < 0:
+                self.defined.append(b != 0)
+                return 1 / self._power(base, -exp)
+            return z3.Product([b] * k) if k else z3.RealVal(1)
+        if exp.is_Rational and exp.q == 2:
+            self.fresh += 1
+            s = z3.Real(f"sqrt_{self.fresh}")
+            self.roots.append((s, b))
+            self.defined.append(b >= 0)
+            return self._power_of(s, exp.p)
+        raise NotCertifiable(f"the power {exp} is not an integer or a half-integer")
+
+    def _power_of(self, s, p):
+        if p < 0:
+            return 1 / self._power_of(s, -p)
+        return self.z3.Product([s] * p) if p else self.z3.RealVal(1)
+
+
+def _queries(constraints, goal) -> tuple[str, str]:
+    """Two SMT-LIB 2 queries, both unsat for a certificate: some root of a negative number or zero
+    denominator on the domain (the statement undefined there), and the negation of ``goal`` there."""
+    import z3
+
+    tr = _ToZ3(z3)
+    g = tr(goal)
+    dom = [tr(c) for c in constraints]
+    undefined, violated = z3.Solver(), z3.Solver()
+    # a root of a negative leaves its s free: then that condition fails, which is what is asked
+    guarded = [z3.Or(b < 0, z3.And(s >= 0, s * s == b)) for s, b in tr.roots]
+    any_undefined = z3.Or(*[z3.Not(c) for c in tr.defined]) if tr.defined else z3.BoolVal(val=False)
+    undefined.add(*dom, *guarded, any_undefined)
+    violated.add(*dom, *[c for s, b in tr.roots for c in (s >= 0, s * s == b)], z3.Not(g))
+    return tuple("(set-logic QF_NRA)\n" + q.to_smt2() for q in (undefined, violated))
+
+
+def _z3_binary() -> str:
+    """The solver executable the z3-solver wheel installs beside Python (a separate process: nlsat does
+    not always heed its own timeout, and a process can be stopped)."""
+    here = Path(sys.executable).parent / "z3"
+    found = str(here) if here.exists() else shutil.which("z3")
+    if found is None:
+        raise NotCertifiable("the z3 executable is not installed beside the z3 module")
+    return found
+
+
+def _solve(query: str, seconds: float, *, model: bool = False) -> tuple[str, str]:
+    """Z3's first answer to ``query`` and what it printed after it, within ``seconds``."""
+    text = query + ("\n(get-model)\n" if model else "")
+    try:
+        done = subprocess.run(
+            [_z3_binary(), "-in", "-smt2", f"-T:{max(1, math.ceil(seconds))}"],
+            input=text,
+            capture_output=True,
+            text=True,
+            timeout=seconds + 1,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return "unknown", ""
+    first, _, rest = done.stdout.strip().partition("\n")
+    return (first.strip() if first.strip() in ("sat", "unsat") else "unknown"), rest
+
+
+def prove_by_z3(constraints, goal, seconds: float) -> SmtOutcome:
+    """Ask Z3 whether ``goal`` (a SymPy relational) is undefined or fails somewhere on the domain
+    ``constraints``; ``answer`` is "undefined" when it is undefined somewhere."""
+    t0 = time.monotonic()
+    undefined, violated = _queries(constraints, goal)
+    answer, rest = _solve(undefined, seconds, model=True)
+    if answer != "unsat":
+        return SmtOutcome("undefined" if answer == "sat" else answer, undefined, {"model": _model(rest)})
+    answer, rest = _solve(violated, seconds - (time.monotonic() - t0), model=True)
+    query = (
+        "; the statement is defined on the whole domain\n" + undefined + "\n; and holds there\n" + violated
+    )
+    return SmtOutcome(answer, query, {"model": _model(rest)} if answer == "sat" else None)
+
+
+def _model(printed: str) -> str:
+    return " ".join(printed.split())[:2000]
+
+
+def replay_smt(query: str, seconds: float) -> str:
+    """Z3's answers to a shipped certificate's queries ("unsat" when every one is unsat: replayed)."""
+    parts = [p for p in query.split("(set-logic QF_NRA)") if "(check-sat)" in p]
+    answers = [_solve("(set-logic QF_NRA)" + p, seconds)[0] for p in parts]
+    return "unsat" if answers and all(a == "unsat" for a in answers) else ",".join(answers) or "no query"

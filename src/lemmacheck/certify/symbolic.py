@@ -1,0 +1,296 @@
+"""An ``xp`` namespace on SymPy: object arrays of exact expressions, so a claim's check, run once at
+fixed dims on symbols, gives its statement as SymPy expressions the certification routes can prove.
+Singular values, eigenvalues and Schatten norms have a closed form in square roots for matrices whose
+smaller side is at most 2, which is where they are given.
+
+Constants enter exactly (integers and rationals); a Python float a check multiplies in becomes a
+``sympy.Float`` that :func:`exact_constants` turns into the rational its decimal form writes.  What has
+no exact symbolic form here (the spectrum of larger matrices, NumPy-only helpers) raises
+:class:`NotCertifiable` naming it, never a silent approximation.
+"""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import sympy
+
+__all__ = ["NotCertifiable", "sympy_xp", "exact_constants", "as_object_array"]
+
+
+class NotCertifiable(Exception):
+    """The statement cannot be given to an exact route; the message says why."""
+
+
+def as_object_array(a) -> np.ndarray:
+    """``a`` as an object array of SymPy numbers (floats exactly as their decimal form)."""
+    arr = np.asarray(a, dtype=object)
+    out = np.empty(arr.shape, dtype=object)
+    for idx in np.ndindex(arr.shape):
+        out[idx] = _exact(arr[idx])
+    return out
+
+
+def _exact(v):
+    if isinstance(v, sympy.Basic):
+        return v
+    if isinstance(v, (bool, np.bool_)):
+        return v
+    if isinstance(v, (int, np.integer)):
+        return sympy.Integer(int(v))
+    if isinstance(v, (float, np.floating)):
+        if not math.isfinite(float(v)):
+            raise NotCertifiable(f"the check uses the non-finite constant {float(v)!r}")
+        return sympy.nsimplify(float(v), rational=True)
+    return sympy.sympify(v)
+
+
+def exact_constants(expr) -> tuple[sympy.Expr, dict[str, str]]:
+    """``expr`` with every Float replaced by the rational its shortest decimal form writes, and the
+    replacements made (float text -> rational text) so a certificate says how each was read."""
+    expr = sympy.sympify(expr)
+    floats = expr.atoms(sympy.Float)
+    table = {f: sympy.nsimplify(f, rational=True) for f in floats}
+    read = {str(f): str(r) for f, r in table.items() if not r.is_Integer}
+    return expr.xreplace(table), read
+
+
+def _elementwise(fn):
+    def apply(x):
+        arr = np.asarray(x, dtype=object)
+        out = np.empty(arr.shape, dtype=object)
+        for idx in np.ndindex(arr.shape):
+            out[idx] = fn(_exact(arr[idx]))
+        return out if out.shape else out[()]
+
+    return apply
+
+
+def _reduce(fn, x, axis=None, *, keepdims=False):
+    arr = np.asarray(x, dtype=object)
+    if axis is None:
+        return fn(*[_exact(v) for v in arr.ravel()])
+    moved = np.moveaxis(arr, axis, -1)
+    out = np.empty(moved.shape[:-1], dtype=object)
+    for idx in np.ndindex(out.shape):
+        out[idx] = fn(*[_exact(v) for v in moved[idx]])
+    if keepdims:
+        out = np.expand_dims(out, axis)
+    return out if out.shape else out[()]
+
+
+def _pairwise(fn):
+    def apply(a, b):
+        a, b = np.broadcast_arrays(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
+        out = np.empty(a.shape, dtype=object)
+        for idx in np.ndindex(a.shape):
+            out[idx] = fn(_exact(a[idx]), _exact(b[idx]))
+        return out if out.shape else out[()]
+
+    return apply
+
+
+def _where(cond, a, b):
+    c, a, b = np.broadcast_arrays(*(np.asarray(v, dtype=object) for v in (cond, a, b)))
+    out = np.empty(c.shape, dtype=object)
+    for idx in np.ndindex(c.shape):
+        ci = c[idx]
+        if ci is True or ci is sympy.true or ci is np.True_:
+            out[idx] = _exact(a[idx])
+        elif ci is False or ci is sympy.false or ci is np.False_:
+            out[idx] = _exact(b[idx])
+        else:
+            out[idx] = sympy.Piecewise((_exact(a[idx]), ci), (_exact(b[idx]), True))
+    return out if out.shape else out[()]
+
+
+def _constant(shape, v):
+    out = np.empty(shape, dtype=object)
+    out[...] = _exact(v)
+    return out
+
+
+def _eye(n):
+    out = _constant((n, n), 0)
+    for i in range(n):
+        out[i, i] = sympy.Integer(1)
+    return out
+
+
+def _per_matrix(fn, what):
+    def apply(a):
+        arr = np.asarray(a, dtype=object)
+        lead = arr.shape[:-2]
+        out = np.empty(lead, dtype=object)
+        results = {idx: fn(sympy.Matrix(arr[idx].tolist())) for idx in np.ndindex(lead)}
+        sample = next(iter(results.values()))
+        if isinstance(sample, sympy.MatrixBase):
+            out = np.empty(lead + sample.shape, dtype=object)
+            for idx, m in results.items():
+                out[idx] = np.array(m.tolist(), dtype=object)
+            return out
+        for idx, v in results.items():
+            out[idx] = v
+        return out
+
+    apply.__name__ = what
+    return apply
+
+
+def _refuse(what, why):
+    def apply(*args, **kwargs):
+        raise NotCertifiable(f"the check uses xp.{what}, {why}")
+
+    return apply
+
+
+def _logsumexp(x, axis=-1):
+    return _elementwise(sympy.log)(np.sum(_elementwise(sympy.exp)(x), axis=axis))
+
+
+def _softmax(x, axis=-1):
+    e = _elementwise(sympy.exp)(x)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def _vector_norm(x, ord=2, axis=-1):
+    a = np.abs(np.asarray(x, dtype=object))
+    if ord == math.inf:
+        return _reduce(sympy.Max, a, axis=axis)
+    if ord == -math.inf:
+        return _reduce(sympy.Min, a, axis=axis)
+    if ord == 1:
+        return np.sum(a, axis=axis)
+    if isinstance(ord, int) and ord > 1:
+        root = _elementwise(lambda v: v ** sympy.Rational(1, ord))
+        return root(np.sum(a**ord, axis=axis))
+    raise NotCertifiable(f"the check uses vector_norm with ord={ord!r}")
+
+
+def _gram_eigenvalues(g) -> tuple:
+    """The eigenvalues (larger first) of a symmetric 2×2 matrix, in closed form."""
+    half_trace = (g[0][0] + g[1][1]) / 2
+    root = sympy.sqrt(((g[0][0] - g[1][1]) / 2) ** 2 + g[0][1] * g[1][0])
+    return half_trace + root, half_trace - root
+
+
+def _small_matrix(fn, what):
+    """``fn`` on each matrix of a stack whose smaller side is at most 2, where the spectrum has a
+    closed form in square roots; larger matrices are not certifiable."""
+
+    def apply(a, *args):
+        arr = np.asarray(a, dtype=object)
+        if min(arr.shape[-2:]) > 2:
+            raise NotCertifiable(
+                f"the check uses xp.{what} on {arr.shape[-2]}×{arr.shape[-1]} matrices"
+                " (a closed form only up to 2)"
+            )
+        lead = arr.shape[:-2]
+        first = fn(arr[(0,) * len(lead)].tolist(), *args)
+        out = np.empty(lead + np.shape(np.asarray(first, dtype=object)), dtype=object)
+        for idx in np.ndindex(lead):
+            out[idx] = fn(arr[idx].tolist(), *args)
+        return out
+
+    return apply
+
+
+def _svdvals_one(m) -> list:
+    a = sympy.Matrix(m)
+    g = a.T * a if a.cols <= a.rows else a * a.T
+    if g.shape == (1, 1):
+        return [sympy.sqrt(g[0, 0])]
+    big, small = _gram_eigenvalues(g.tolist())
+    return [sympy.sqrt(big), sympy.sqrt(small)]
+
+
+def _eigvalsh_one(m) -> list:
+    if len(m) == 1:
+        return [m[0][0]]
+    big, small = _gram_eigenvalues(m)
+    return [small, big]
+
+
+def _schatten_one(m, p):
+    a = sympy.Matrix(m)
+    g = a.T * a if a.cols <= a.rows else a * a.T
+    if p == 2:
+        return sympy.sqrt(g.trace())
+    if g.shape == (1, 1):
+        return sympy.sqrt(g[0, 0])
+    if p == 1:  # σ₁ + σ₂ = √(σ₁² + σ₂² + 2σ₁σ₂) = √(tr G + 2√det G)
+        return sympy.sqrt(g.trace() + 2 * sympy.sqrt(g.det()))
+    if p == math.inf:
+        return sympy.sqrt(_gram_eigenvalues(g.tolist())[0])
+    raise NotCertifiable(f"the check uses schatten_norm with p = {p!r}")
+
+
+def _schatten_norm(m, p):
+    if p == 2:
+        s = np.sum(np.sum(np.asarray(m, dtype=object) ** 2, axis=-1), axis=-1)
+        return _elementwise(sympy.sqrt)(s)
+    return _small_matrix(_schatten_one, "schatten_norm")(m, p)
+
+
+def _build() -> SimpleNamespace:
+    return SimpleNamespace(
+        backend="sympy",
+        pi=sympy.pi,
+        inf=sympy.oo,
+        exp=_elementwise(sympy.exp),
+        log=_elementwise(sympy.log),
+        log1p=_elementwise(lambda v: sympy.log(1 + v)),
+        sqrt=_elementwise(sympy.sqrt),
+        tanh=_elementwise(sympy.tanh),
+        sigmoid=_elementwise(lambda v: 1 / (1 + sympy.exp(-v))),
+        softplus=_elementwise(lambda v: sympy.log(1 + sympy.exp(v))),
+        sign=_elementwise(sympy.sign),
+        abs=_elementwise(sympy.Abs),
+        sum=lambda x, axis=None, keepdims=False: np.sum(
+            np.asarray(x, dtype=object), axis=axis, keepdims=keepdims
+        ),
+        prod=lambda x, axis=None: np.prod(np.asarray(x, dtype=object), axis=axis),
+        mean=lambda x, axis=None: np.sum(x, axis=axis) / (np.size(x) if axis is None else np.shape(x)[axis]),
+        max=lambda x, axis=None, keepdims=False: _reduce(sympy.Max, x, axis, keepdims=keepdims),
+        min=lambda x, axis=None, keepdims=False: _reduce(sympy.Min, x, axis, keepdims=keepdims),
+        maximum=_pairwise(sympy.Max),
+        minimum=_pairwise(sympy.Min),
+        where=_where,
+        matmul=np.matmul,
+        einsum=lambda spec, *ops: np.einsum(spec, *ops, optimize=False),
+        transpose=lambda a: np.swapaxes(a, -1, -2),
+        diag_embed=_diag_embed,
+        diagonal=lambda a: np.diagonal(a, axis1=-2, axis2=-1),
+        trace=lambda a: np.sum(np.diagonal(a, axis1=-2, axis2=-1), axis=-1),
+        stack=np.stack,
+        concatenate=np.concatenate,
+        clip=_refuse("clip", "which has no symbolic form here"),
+        outer=lambda u, v: u[..., :, None] * v[..., None, :],
+        eye=_eye,
+        zeros=lambda shape: _constant(shape, 0),
+        ones=lambda shape: _constant(shape, 1),
+        full=_constant,
+        asarray=as_object_array,
+        logsumexp=_logsumexp,
+        softmax=_softmax,
+        vector_norm=_vector_norm,
+        schatten_norm=_schatten_norm,
+        svdvals=_small_matrix(_svdvals_one, "svdvals"),
+        eigvalsh=_small_matrix(_eigvalsh_one, "eigvalsh"),
+        det=_per_matrix(lambda m: m.det(), "det"),
+        inv=_per_matrix(lambda m: m.inv(), "inv"),
+        isfinite=lambda x: np.ones(np.shape(x), dtype=bool),
+    )
+
+
+def _diag_embed(v):
+    v = np.asarray(v, dtype=object)
+    out = _constant(v.shape + (v.shape[-1],), 0)
+    idx = np.arange(v.shape[-1])
+    out[..., idx, idx] = v
+    return out
+
+
+sympy_xp = _build()
