@@ -96,19 +96,26 @@ def _proved(st: Statement, deadline: float) -> list[dict[str, Any]]:
 def _prove_statement(claim: Claim, dims: dict[str, Any], deadline: float):
     """Every link of a chain when each can be proved (a stronger certificate than its ends, and the only
     one for ``steps_claimed``); otherwise the chain end to end, which is the statement the run judges."""
-    chain = len(claim.check.relations) > 1 and not claim.check.is_property
-    st = build_statement(claim.check, dims, every_step=chain)
+    check = _numeric(claim)
+    chain = len(check.relations) > 1 and not check.is_property
+    st = build_statement(check, dims, every_step=chain)
     try:
         return st, _proved(st, deadline)
     except (NotCertifiable, Violation):
         if not chain or claim.steps_claimed:
             raise
-    st = build_statement(claim.check, dims, every_step=False)
+    st = build_statement(check, dims, every_step=False)
     return st, _proved(st, deadline)
 
 
+def _numeric(claim: Claim) -> NumericCheck:
+    assert isinstance(claim.check, NumericCheck), claim.id  # certify_claim takes numeric claims only
+    return claim.check
+
+
 def _scope(claim: Claim, steps: list[dict[str, Any]]) -> str:
-    if claim.check.is_property or len(claim.check.relations) == 1:
+    check = _numeric(claim)
+    if check.is_property or len(check.relations) == 1:
         return "the statement"
     return "the chain end to end (e0 R ek), not its links" if steps[0]["index"] == 0 else "every link"
 
@@ -117,7 +124,7 @@ def _certify_at(claim: Claim, dims: dict[str, Any], deadline: float) -> dict[str
     t0 = time.monotonic()
     entry: dict[str, Any] = {
         "dims": dims,
-        "every_size_at_least_two": every_size_at_least_two(dims, claim.check.inputs),
+        "every_size_at_least_two": every_size_at_least_two(dims, _numeric(claim).inputs),
     }
     try:
         with sympy_cap(max(deadline - t0, 0.01)):
