@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+import sympy
 
 from conftest import planted_meta
 from lemmacheck import Verdict, identity, inequality
@@ -210,3 +211,17 @@ def test_a_3_by_3_spectrum_is_not_certifiable_and_says_so(registry):
     cert = certify_claim(registry["planted.spectral3"])
     assert cert["status"] == "not certified"
     assert "xp.svdvals on 3×3 matrices" in cert["reason"]
+
+
+def test_a_shipped_margin_that_is_not_srepr_is_refused_and_never_evaluated(tmp_path):
+    from lemmacheck.certify.srepr import from_srepr
+
+    marker = tmp_path / "ran"
+    x = sympy.Symbol("x", real=True)
+    assert from_srepr(sympy.srepr(sympy.Rational(1, 3) * x**2 - sympy.sqrt(2))) == x**2 / 3 - sympy.sqrt(2)
+    planted = f"__import__('pathlib').Path({str(marker)!r}).touch()"
+    with pytest.raises(ValueError, match="not a SymPy srepr expression"):
+        from_srepr(planted)
+    with pytest.raises(ValueError, match="not a SymPy srepr expression"):
+        from_srepr(f"Add(Integer(1), {planted})")  # hidden inside a SymPy call
+    assert not marker.exists()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sympy
 
 from ..kinds.sympy_cap import SymPyStopped, sympy_cap
+from .srepr import from_srepr
 
 #: seconds ``simplify`` may spend on one transcendental step before the box route has its turn
 SIMPLIFY_SECONDS = 2.0
@@ -57,4 +58,4 @@ def prove_by_sympy(m, relation: str, *, algebraic: bool) -> str | None:
 
 def replay_exact(expression: str, relation: str, method: str) -> bool:
     """Parse a shipped margin and decide it again with the same method."""
-    return _decide(sympy.sympify(expression), relation, method)
+    return _decide(from_srepr(expression), relation, method)
