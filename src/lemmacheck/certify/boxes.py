@@ -19,14 +19,13 @@ re-derives every box from the root and re-checks each leaf.
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import itertools
-from collections.abc import Iterator
 from fractions import Fraction
 
 import sympy
 
+from ..xp.ball import ball_precision
 from .symbolic import NotCertifiable
 
 __all__ = ["flint_available", "prove_by_boxes", "replay_boxes", "MAX_VARIABLES"]
@@ -39,18 +38,6 @@ PREC_BITS = 128
 
 def flint_available() -> bool:
     return importlib.util.find_spec("flint") is not None
-
-
-@contextlib.contextmanager
-def _precision(bits: int) -> Iterator[None]:
-    from flint import ctx
-
-    old = ctx.prec
-    ctx.prec = bits
-    try:
-        yield
-    finally:
-        ctx.prec = old
 
 
 def _ball(lo: Fraction, hi: Fraction):
@@ -307,7 +294,7 @@ def prove_by_boxes(margin, relation, constraints, box, tick) -> dict | None:
     if not flint_available():
         raise NotCertifiable("route arb unavailable (python-flint is not installed)")
     symbols, relevant, root = _setup(margin, constraints, box)
-    with _precision(PREC_BITS):
+    with ball_precision(PREC_BITS):
         tree = _Tree(margin, relation, symbols, relevant, tick)
         if not tree.prove(root):
             if tree.violation is not None:
@@ -330,7 +317,7 @@ def replay_boxes(margin, relation, constraints, box, record) -> bool:
     ]:
         return False
     code = iter(record["tree"])
-    with _precision(record["prec_bits"]):
+    with ball_precision(record["prec_bits"]):
         tree = _Tree(margin, relation, symbols, relevant, lambda: None)
 
         def walk(b) -> bool:
