@@ -77,7 +77,7 @@ def eq7_tightness(profile):
         for H, K in ((4, 3), (12, 8)):
             instance = _eq7_instances(profile.rng, B, H, K)
             for rel in (1e-2, 1e-1, 1.0):
-                rem, bound, share_r = _eq7_sides(profile.rng, instance, act, rel)
+                rem, bound, share_r = _eq7_remainder_and_bound(profile.rng, instance, act, rel)
                 rows.append(
                     [
                         act,
@@ -109,7 +109,7 @@ def _eq7_instances(rng, B, H, K):
     return U, W, V, s0, X, Y
 
 
-def _eq7_sides(rng, instance, act, rel):
+def _eq7_remainder_and_bound(rng, instance, act, rel):
     """At a random ΔΦ of entrywise relative size ``rel``: the remainder, the eq. (7) bound and the share of
     2‖r‖∞ in it, per instance (last token)."""
     from lemmacheck.xp import numpy_xp as xp

@@ -181,13 +181,17 @@ def certified_by(conf: Confirmation) -> dict:
 
 def _from_enclosure(enc: Enclosure, relation: str, dps: int) -> Confirmation:
     with mp_precision(dps):
-        a, b = (mpmath.mpf(x.a.mid().str(dps + 5, radius=False)) for x in (enc.lhs, enc.rhs))
+        a, b, d = (
+            mpmath.mpf(x.a.mid().str(dps + 5, radius=False)) for x in (enc.lhs, enc.rhs, enc.difference)
+        )
         r = side_ratio(a, b, relation)
+        # the sides as the mpmath route prints them (midpoints); the margin carries the enclosure
+        shown = mpmath.nstr(a, 40), mpmath.nstr(b, 40), mpmath.nstr(d, 20)
     return Confirmation(
         confirmed=bool(enc.violated),
-        lhs=enc.lhs.a.str(40),
-        rhs=enc.rhs.a.str(40),
-        difference=enc.difference.a.str(20),
+        lhs=shown[0],
+        rhs=shown[1],
+        difference=shown[2],
         dps=dps,
         ratio=r,
         route="enclosure",
