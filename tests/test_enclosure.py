@@ -12,6 +12,7 @@ from lemmacheck import Verdict, inequality
 from lemmacheck.model.claim import NumericCheck
 from lemmacheck.model.inputs import Array
 from lemmacheck.model.tolerance import Tolerance
+from lemmacheck.report.notebook import cards_html
 from lemmacheck.run.engine import run_claim
 from lemmacheck.search.candidates import Instance
 from lemmacheck.search.profile import QUICK
@@ -44,6 +45,9 @@ def test_a_false_claim_is_refuted_by_enclosure_with_a_margin_that_excludes_zero(
     assert cex["certified_by"].startswith("proved by interval enclosure, margin [")
     lo, hi = (float(x) for x in cex["margin"])
     assert 0 < lo <= hi  # the whole enclosure is on the violating side
+    float(cex["lhs"]), float(cex["rhs"])  # the sides stay numbers (midpoints); the margin is the enclosure
+    card = cards_html([r.to_dict()])  # and the report says how it was proved, not "certified at 61 digits"
+    assert "proved by interval enclosure, margin [" in card and "certified at" not in card
 
 
 def test_a_near_tie_that_rounding_fakes_is_rejected_by_its_enclosure():
