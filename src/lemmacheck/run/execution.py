@@ -99,8 +99,8 @@ def _run_pool(
             while pool.todo and pool.idle:
                 w = pool.idle.pop()
                 claim_id = pool.todo.pop(0)
+                pool.busy.append(w)  # before it is given work: an interrupt from here on kills it
                 w.give(claim_id, profile, timeout, index.declaring_modules([claim_id]))
-                pool.busy.append(w)
             wait_for = max(0.0, min(w.deadline for w in pool.busy) - time.monotonic())
             pipes: list = [w.stdout for w in pool.busy]  # file objects: wait() takes anything with fileno()
             ready = multiprocessing.connection.wait(pipes, timeout=None if wait_for == math.inf else wait_for)
