@@ -18,6 +18,8 @@ from lemmacheck.search.candidates import Instance
 from lemmacheck.search.profile import QUICK
 from lemmacheck.settling.highprec import reverify
 
+# Tighter than the policy on purpose: the planted near-tie and the 1e-9 violation must be decided by the
+# enclosure itself, not by a slack that would already call them holding.
 TIGHT = Tolerance(rtol=1e-12, reason="test")
 
 
