@@ -168,3 +168,57 @@ def test_two_kinds_may_not_give_one_evidence_field_two_schemas(unregistered_afte
     register(Clashing())
     with pytest.raises(ValueError, match="'tightness'"):
         schema()
+
+
+_BEAM = [
+    {"sequence": ["a", "blue", "square"], "score": -93},
+    {"sequence": ["a", "red", "circle"], "score": -94},
+]
+
+
+@pytest.mark.parametrize(
+    ("computed", "where", "stated_shape", "computed_shape"),
+    [
+        # the tree.beam2_final#3 mutant: a search one step deep returns one-word sequences
+        (
+            [{"sequence": ["a"], "score": -93}, _BEAM[1]],
+            "[0]['sequence']",
+            "a list of 3 entries",
+            "a list of 1 entry",
+        ),
+        (_BEAM[:1], "value", "a list of 2 entries", "a list of 1 entry"),
+        (
+            [{"sequence": "a blue square", "score": -93}, _BEAM[1]],
+            "[0]['sequence']",
+            "a list",
+            "a single str",
+        ),
+        (
+            [{"sequence": [["a"], "blue", "square"], "score": -93}, _BEAM[1]],
+            "[0]['sequence'][0]",
+            "a single str",
+            "a list",
+        ),
+        (
+            [[["a", "blue", "square"], -93], _BEAM[1]],
+            "[0]",
+            "a dict with keys ['score', 'sequence']",
+            "a list",
+        ),
+        ([{"sequence": ["a", "blue", "square"]}, _BEAM[1]], "[0]['score']", "a single int", "nothing"),
+    ],
+    ids=["shorter entry", "fewer entries", "str for list", "deeper nesting", "list for dict", "missing key"],
+)
+def test_a_worked_value_of_another_structure_is_refuted_saying_where(
+    registry, computed, where, stated_shape, computed_shape
+):
+    """Stated and computed values that part in structure (length, nesting, type) are a computed refutation
+    naming the entry and both shapes, never arithmetic on lists (which was an ERROR)."""
+    lemmacheck.value("planted.beam", computed=lambda: computed, stated=_BEAM, **planted_meta(Verdict.REFUTED))
+    result = run_claim(registry["planted.beam"], PROFILE)
+    assert result.verdict is Verdict.REFUTED, result.message
+    (row,) = [row for row in result.evidence["comparison"] if not row["match"]]
+    assert row["where"] == where
+    assert row["difference"].startswith(f"structure differs: stated {stated_shape}")
+    assert f", computed {computed_shape}" in row["difference"]
+    assert row["stated"] != row["computed"] and result.evidence["mismatches"] == 1

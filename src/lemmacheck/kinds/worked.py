@@ -33,17 +33,27 @@ def _to_sympy(v: Any):
     return sp.sympify(v)
 
 
+class _Missing:
+    """Stands in for a key of the stated value that the computed one lacks."""
+
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+_MISSING = _Missing()
+
+
 def _leaves(stated: Any, computed: Any, path: str = "") -> list[tuple[str, Any, Any]]:
-    """Pair up stated and computed values leaf by leaf (dicts by key, sequences by position)."""
+    """Pair up stated and computed values leaf by leaf (dicts by key, sequences by position); where the
+    structures part (:func:`_structure_difference`), the pair at that point is a leaf of its own."""
     if isinstance(stated, Mapping):
-        keys = list(stated)
         if not isinstance(computed, Mapping):
             return [(path or "value", stated, computed)]
         return [
-            leaf for k in keys for leaf in _leaves(stated[k], computed.get(k, "<missing>"), f"{path}[{k!r}]")
+            leaf for k in stated for leaf in _leaves(stated[k], computed.get(k, _MISSING), f"{path}[{k!r}]")
         ]
-    if isinstance(stated, (list, tuple)) and not isinstance(stated, str):
-        if not isinstance(computed, (list, tuple, np.ndarray)) or len(computed) != len(stated):
+    if _is_sequence(stated):
+        if not _is_sequence(computed) or len(computed) != len(stated):
             return [(path or "value", stated, computed)]
         return [
             leaf
@@ -53,37 +63,57 @@ def _leaves(stated: Any, computed: Any, path: str = "") -> list[tuple[str, Any, 
     return [(path or "value", stated, computed)]
 
 
+def _is_sequence(v: Any) -> bool:
+    return isinstance(v, (list, tuple)) or (isinstance(v, np.ndarray) and v.ndim > 0)
+
+
+def _shape(v: Any) -> str:
+    if v is _MISSING:
+        return "nothing (the key is missing)"
+    if isinstance(v, Mapping):
+        return f"a {type(v).__name__} with keys {sorted(map(str, v))}"
+    if _is_sequence(v):
+        return f"a {type(v).__name__} of {len(v)} {'entry' if len(v) == 1 else 'entries'}"
+    return f"a single {type(v).__name__}"
+
+
+def _structure_difference(stated: Any, computed: Any) -> str | None:
+    """How a leaf's stated and computed values differ in structure (length, nesting, type), or None when
+    both are single values.  :func:`_leaves` descends wherever the structures agree, so a container left at
+    a leaf is a difference: the computed value is not what the document states, whatever its numbers."""
+    containers = [v is _MISSING or isinstance(v, Mapping) or _is_sequence(v) for v in (stated, computed)]
+    if not any(containers):
+        return None
+    return f"structure differs: stated {_shape(stated)}, computed {_shape(computed)}"
+
+
+def _compare_leaf(s: Any, c: Any, places: int | None) -> tuple[bool, bool, Any]:
+    """(match, exact, difference) of one stated value against its computed one."""
+    structure = _structure_difference(s, c)
+    if structure is not None:
+        return False, True, structure
+    if isinstance(s, (str, bool, np.bool_)) or isinstance(c, (str, bool, np.bool_)):
+        return s == c, True, None
+    try:
+        S, C = _to_sympy(s), _to_sympy(c)
+    except (sp.SympifyError, TypeError):
+        return s == c, True, None
+    if _is_exact(s) and _is_exact(c) and places is None:
+        return bool(S == C or sp.simplify(S - C) == 0), True, sp.nsimplify(S - C)
+    d = sp.N(C - S, REVERIFY_DPS)
+    if places is not None:
+        ok = abs(d) <= sp.Rational(1, 2) * sp.Rational(1, 10**places) * (1 + sp.Rational(1, 10**9))
+    else:
+        tol = tolerance_for()
+        ok = abs(d) <= tol.rtol * (abs(sp.N(S)) + abs(sp.N(C))) + tol.atol
+    return ok, False, float(d)
+
+
 def compare_value(check: ValueCheck) -> tuple[Verdict, dict]:
-    computed = check.computed()
-    rows, exact_all, all_ok = [], True, True
-    for path, s, c in _leaves(check.stated, computed):
-        if isinstance(s, (str, bool, np.bool_)) or isinstance(c, (str, bool, np.bool_)):
-            ok, exact = s == c, True
-            diff = None
-        else:
-            try:
-                S, C = _to_sympy(s), _to_sympy(c)
-            except (sp.SympifyError, TypeError):
-                S = C = None
-            if S is None or C is None:
-                ok, exact, diff = s == c, True, None
-            else:
-                exact = _is_exact(s) and _is_exact(c) and check.places is None
-                if exact:
-                    ok = bool(S == C or sp.simplify(S - C) == 0)
-                    diff = sp.nsimplify(S - C)
-                else:
-                    d = sp.N(C - S, REVERIFY_DPS)
-                    diff = float(d)
-                    if check.places is not None:
-                        ok = abs(d) <= sp.Rational(1, 2) * sp.Rational(1, 10**check.places) * (
-                            1 + sp.Rational(1, 10**9)
-                        )
-                    else:
-                        tol = tolerance_for()
-                        ok = abs(d) <= tol.rtol * (abs(sp.N(S)) + abs(sp.N(C))) + tol.atol
+    rows, exact_all = [], True
+    for path, s, c in _leaves(check.stated, check.computed()):
+        ok, exact, diff = _compare_leaf(s, c, check.places)
         exact_all &= exact
-        all_ok &= bool(ok)
         rows.append(
             {
                 "where": path,
@@ -93,7 +123,7 @@ def compare_value(check: ValueCheck) -> tuple[Verdict, dict]:
                 "difference": None if diff is None else str(diff),
             }
         )
-    if all_ok:
+    if all(r["match"] for r in rows):
         verdict = Verdict.PROVED if exact_all else Verdict.HOLDS
     else:
         verdict = Verdict.REFUTED
