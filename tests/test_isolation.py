@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -12,12 +13,18 @@ import subprocess
 import sys
 import time
 
+import hypothesis
 import pytest
+from hypothesis.errors import FlakyStrategyDefinition
 
+from conftest import planted_meta
+from lemmacheck import inequality
 from lemmacheck.cli.exitcodes import ExitCode
+from lemmacheck.model.inputs import Array
 from lemmacheck.model.verdict import Verdict
 from lemmacheck.run import worker
 from lemmacheck.run.execution import execute
+from lemmacheck.run.timelimit import ClaimTimeout, run_one
 from lemmacheck.search.profile import QUICK
 from planted_project import AM_GM, CALLS_SYS_EXIT, SWALLOWS_EVERYTHING, make_project
 
@@ -129,3 +136,74 @@ def _running(pid: int) -> bool:
             return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def _reraise(exc: BaseException) -> None:
+    raise exc
+
+
+def _made_flaky(exc: BaseException) -> None:
+    # what Hypothesis raised when the alarm landed in its draw bookkeeping (vanish.s002.chain_product)
+    raise FlakyStrategyDefinition("Inconsistent data generation! Data generation behaved differently")
+
+
+def _swallowed(exc: BaseException) -> None:
+    pass  # as Hypothesis's gc callback did: Python prints it and goes on
+
+
+@pytest.mark.parametrize(
+    "on_interrupt", [_reraise, _made_flaky, _swallowed], ids=["raised", "flaky", "swallowed"]
+)
+def test_a_time_limit_that_fires_inside_a_hypothesis_draw_is_the_timeout_result(registry, on_interrupt):
+    """Whatever the code the alarm interrupts makes of it, the claim's result is its timeout."""
+    interrupted: list[BaseException] = []
+
+    def sleeps_in_hypothesis_draws(raw):
+        if hypothesis.currently_in_test_context() and not interrupted:
+            try:
+                time.sleep(60)  # the sweep draws outside Hypothesis: only the adversarial search sleeps
+            except BaseException as exc:
+                interrupted.append(exc)
+                on_interrupt(exc)
+        return raw
+
+    @inequality(
+        "planted.slow_draw",
+        inputs={"x": Array(transform=sleeps_in_hypothesis_draws)},
+        **planted_meta(effort=0.01),
+    )
+    def slow_draw(xp, x):
+        return x, x + 1
+
+    result = run_one("planted.slow_draw", PROFILE, 1.5, None)
+    assert [type(exc) for exc in interrupted] == [ClaimTimeout], "the limit fired inside the draw"
+    assert result.verdict is Verdict.ERROR, result.message
+    assert "timed out after 1.5 s; reached: in the Hypothesis search" in result.message, result.message
+    assert result.evidence["timed_out_after"] == 1.5
+
+
+def test_a_time_limit_lost_in_a_gc_callback_is_the_timeout_result_and_not_printed(registry, capfd):
+    """The alarm that lands in a gc callback (Hypothesis keeps one) is lost: Python can only print it."""
+    calls: list[str] = []
+
+    def slow_gc_callback(phase, info):
+        if not calls:
+            calls.append(phase)
+            time.sleep(60)
+
+    @inequality("planted.slow_gc", inputs={"x": Array()}, **planted_meta(effort=0.01))
+    def slow_gc(xp, x):
+        if hypothesis.currently_in_test_context() and not calls:
+            gc.callbacks.append(slow_gc_callback)
+            try:
+                gc.collect()
+            finally:
+                gc.callbacks.remove(slow_gc_callback)
+            calls.append("collected")  # the interrupted callback's exception did not reach the check
+        return x, x + 1
+
+    result = run_one("planted.slow_gc", PROFILE, 1.5, None)
+    assert calls == ["start", "collected"]
+    assert result.verdict is Verdict.ERROR, result.message
+    assert "timed out after 1.5 s" in result.message, result.message
+    assert "ClaimTimeout" not in capfd.readouterr().err

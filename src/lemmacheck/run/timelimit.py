@@ -8,6 +8,7 @@ import contextlib
 import math
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterable, Sequence
@@ -23,7 +24,18 @@ __all__ = ["ClaimTimeout", "run_one", "timed_out", "timed_out_elsewhere", "load_
 
 class ClaimTimeout(BaseException):
     """Raised inside a claim when its time is up.  A BaseException so that neither the engine's nor a
-    check's ``except Exception`` (nor Hypothesis, which would try to shrink it) can swallow it."""
+    check's ``except Exception`` (nor Hypothesis, which would try to shrink it) can swallow it.  Code it
+    interrupts can still lose it (a bare ``except:``, a gc callback, where Python only prints it) or turn
+    it into an error of its own (Hypothesis's ``FlakyStrategyDefinition`` when it lands inside a draw), so
+    the claim's result is decided by :class:`_Limit`'s record, not by the exception that comes out."""
+
+
+class _Limit:
+    """Whether a claim's time limit fired, and where the claim was when it last did."""
+
+    def __init__(self) -> None:
+        self.fired = False
+        self.reached: dict = {}
 
 
 _PHASES = {
@@ -89,10 +101,10 @@ def _timeout_message(claim_id: str | None, seconds: float | None, reached: dict,
 
 
 @contextlib.contextmanager
-def _time_limit(seconds: float | None):
+def _time_limit(seconds: float | None, limit: _Limit):
     """Raise ClaimTimeout (with where the claim got to) after ``seconds``, then every second until the
-    block exits (a check that swallows it is interrupted again).  Main thread only; else no limit here
-    (the worker's parent still enforces it)."""
+    block exits (a check that swallows it is interrupted again), recording in ``limit`` that it fired.
+    Main thread only; else no limit here (the worker's parent still enforces it)."""
     usable = (
         seconds is not None
         and math.isfinite(seconds)
@@ -104,15 +116,26 @@ def _time_limit(seconds: float | None):
         return
 
     def on_alarm(signum, frame):
-        raise ClaimTimeout(_reached(frame))
+        limit.fired, limit.reached = True, _reached(frame)
+        raise ClaimTimeout(limit.reached)
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
+    previous_hook = sys.unraisablehook
+
+    def unraisable(info) -> None:
+        # A ClaimTimeout that Python can only print (raised in a gc callback or a __del__) is recorded in
+        # ``limit`` already: the claim's result says it timed out, so it is not printed as a crash.
+        if not isinstance(info.exc_value, ClaimTimeout):
+            previous_hook(info)
+
+    sys.unraisablehook = unraisable
     signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        sys.unraisablehook = previous_hook
 
 
 def run_one(
@@ -140,19 +163,27 @@ def run_one(
                 claim_id, profile, f"claim {claim_id!r} is not in the catalogue of {root} ({detail})"
             )
     claim = REGISTRY[claim_id]
-    t0 = time.perf_counter()
+    t0, limit = time.perf_counter(), _Limit()
     try:
-        with pinned_hypothesis_constants(), _time_limit(timeout):
-            return run_claim(claim, profile, sweep_runner=sweep_runner)
-    except ClaimTimeout as exc:
-        result = timed_out(blank_result(claim, profile), timeout, exc.args[0] if exc.args else {})
+        with pinned_hypothesis_constants(), _time_limit(timeout, limit):
+            result = run_claim(claim, profile, sweep_runner=sweep_runner)
+    except KeyboardInterrupt:
+        raise
     except SystemExit as exc:  # sys.exit() in content ends the claim, never the run
         result = blank_result(claim, profile)
         result.message = (
             f"claim {claim_id!r}: the check called sys.exit({exc.code!r}); a check returns its values and "
             f"never ends the process; replay: {result.replay}"
         )
-    result.seconds = time.perf_counter() - t0
+        result.seconds = time.perf_counter() - t0
+    except BaseException:
+        if not limit.fired:
+            raise
+    if limit.fired:
+        # Whatever came out (the timeout, an error the interrupted code made of it, or a verdict computed
+        # after the interrupted code swallowed it), the claim overran its limit.
+        result = timed_out(blank_result(claim, profile), timeout, limit.reached)
+        result.seconds = time.perf_counter() - t0
     return result
 
 
