@@ -9,14 +9,17 @@ declaration that is malformed is a failing test under its own id, so ``pytest -k
 from __future__ import annotations
 
 import re
+import sys
 import urllib.parse
 from pathlib import Path
 
 import pytest
 
+from lemmacheck import REVERIFY_DPS
 from lemmacheck.model.claim import REGISTRY
 from lemmacheck.project.discovery import discover, find_root
-from lemmacheck.run.engine import run_with_links
+from lemmacheck.run.engine import run_study, run_with_links
+from lemmacheck.search.profile import QUICK
 
 IMPORT_ERRORS = discover()
 CLAIM_IDS = REGISTRY.ids()
@@ -112,3 +115,18 @@ def test_claim(claim_id, lemmacheck_profile, lemmacheck_record):
     if result.verdict.value in ("HOLDS", "PROVED"):
         settled = result.evidence.get("settlement", {}).get("unsettled", 0)
         assert settled == 0, f"{where}: {result.verdict.value} with {settled} unsettled candidates"
+
+
+def test_groundtruth_steps_quotes_the_precision_its_reference_is_computed_at(monkeypatch):
+    """The study's title and conclusion say the digits of the reference from the constant in force (the
+    conclusion said '130-digit' while the reference is computed at REVERIFY_DPS digits)."""
+    study = REGISTRY.studies["sens.groundtruth_steps"]
+    module = sys.modules[study.module]
+    assert f"vs {REVERIFY_DPS}-digit reference" in study.title
+    for digits in (REVERIFY_DPS, 40):  # 40: the text follows the constant, it is not typed to match it
+        monkeypatch.setattr(module, "REVERIFY_DPS", digits)
+        out = run_study(study, QUICK.with_seed(1))
+        assert not out["error"], out["error"]
+        assert (
+            f"error against a {digits}-digit reference (the 4-point difference at h = " in out["conclusion"]
+        )

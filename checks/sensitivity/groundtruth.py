@@ -4,15 +4,16 @@ r"""Ground truth: the finite-difference derivatives every sensitivity claim is c
   dQ_{t−1}/dt (derived in ``checks/sensitivity/_helpers.py``; the documents name these terms but never write
   them)
   against nested finite differences of the forward pass.
-* ``sens.groundtruth_steps``: the step-size study behind the choice h = 1e-3 in float64 (and h = 1e-30 at
-  130 digits in mpmath, used as the reference here).
+* ``sens.groundtruth_steps``: the step-size study behind the float64 step of the 4-point difference,
+  against the same difference in mpmath at ``REVERIFY_DPS`` digits (its step and working digits follow
+  ``checks/_vocab/fd.py``'s policy) as the reference.
 """
 
 import mpmath
 import numpy as np
 
 from checks._vocab.activations import SMOOTH
-from checks._vocab.fd import central4, directional, mixed
+from checks._vocab.fd import STEPS, central4, directional, fd_dps, fd_step, mixed
 from checks._vocab.sources import S0_LOSS_W, S1_B1, SEED_000
 from checks.sensitivity._helpers import (
     FD_TOL,
@@ -84,8 +85,8 @@ def _probe_along(xp, c, U, W, s0, X, act, D, T):
 
 @study(
     "sens.groundtruth_steps",
-    title="Step-size study of the finite-difference ground truth (float64 4-point stencil vs 130-digit "
-    "reference)",
+    title="Step-size study of the finite-difference ground truth (float64 4-point stencil vs "
+    f"{REVERIFY_DPS}-digit reference)",
     source=S0_LOSS_W.at("item 2.1 (the derivatives being checked)").cite(),
     related=("sens.w_linking", "sens.p_matrix_000.corrected", "sens.pdot_recursion"),
 )
@@ -103,7 +104,7 @@ def groundtruth_steps(profile):
             errs.append(err)
             rows.append([act, h, err])
         series.append(Series(label=act, x=_HS, y=[max(e, 1e-17) for e in errs]))
-        # the recursion agrees with the 130-digit reference as well (independent confirmation)
+        # the recursion agrees with the high-precision reference as well (independent confirmation)
         fw = forward_sensitivities(numpy_xp, *_model(inst), act)
         rec = np.einsum("bk,bkij,bij->b", inst["c"], fw["P"][_T], inst["D"])
         rows.append([act, "recursion P_t", float(np.max(np.abs(rec - ref) / (np.abs(ref) + 1e-3)))])
@@ -163,12 +164,24 @@ def _gt_conclusion(rows) -> str:
     for act in SMOOTH:
         r = [(row[1], row[2]) for row in rows if row[0] == act and not isinstance(row[1], str)]
         best[act] = min(r, key=lambda p: p[1])
-    at_1e3 = max(row[2] for row in rows if row[1] == 1e-3)
+    h = STEPS[4]
+    at_h = max(row[2] for row in rows if row[1] == h)
     return (
         "The 4-point central difference has truncation error O(h⁴) and rounding error O(ε/h); the measured "
-        "error against a 130-digit reference (h = 1e-30) is smallest near h = "
+        f"error against a {_reference_precision()} is smallest near h = "
         + ", ".join(f"{a}: {b[0]:.0e} ({b[1]:.1e})" for a, b in best.items())
-        + f". At the h = 1e-3 used by the checks the worst relative error is {at_1e3:.1e}, far inside the "
-        "1e-5 tolerance of FD_TOL and far from the O(1) discrepancies the refuted claims show. The P_t "
-        "recursion agrees with the reference to rounding (rows 'recursion P_t')."
+        + f". At the h = {h:g} used by the checks the worst relative error is {at_h:.1e}, far inside the "
+        f"{FD_TOL.rtol:g} tolerance of FD_TOL and far from the O(1) discrepancies the refuted claims show. "
+        "The P_t recursion agrees with the reference to rounding (rows 'recursion P_t')."
     )
+
+
+def _reference_precision() -> str:
+    """How :func:`_reference` computes: the digits in force, and the step and working digits of the
+    difference at those digits."""
+    with mpmath.workdps(REVERIFY_DPS):
+        step = mpmath.nstr(fd_step(mpmath_xp, 4), 1)
+        return (
+            f"{REVERIFY_DPS}-digit reference (the 4-point difference at h = {step}, evaluated at {fd_dps()} "
+            "digits)"
+        )
