@@ -13,13 +13,15 @@ import sys
 import urllib.parse
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from lemmacheck import REVERIFY_DPS
+from lemmacheck import REVERIFY_DPS, tolerance_for
 from lemmacheck.model.claim import REGISTRY
 from lemmacheck.project.discovery import discover, find_root
 from lemmacheck.run.engine import run_study, run_with_links
 from lemmacheck.search.profile import QUICK
+from lemmacheck.xp import numpy_xp
 
 IMPORT_ERRORS = discover()
 CLAIM_IDS = REGISTRY.ids()
@@ -130,3 +132,16 @@ def test_groundtruth_steps_quotes_the_precision_its_reference_is_computed_at(mon
         assert (
             f"error against a {digits}-digit reference (the 4-point difference at h = " in out["conclusion"]
         )
+
+
+@pytest.mark.parametrize("multiple", [0.5, 4.0])
+def test_rescale_compares_by_the_tolerance_policy(monkeypatch, multiple):
+    """ema.s003.rescale_*'s E[v_n] = (1 − β^n)E[g] is decided by the policy's float64 tolerance, relative
+    to the sides (it was an inline 1e-12·|μ|): a relative error below the policy's rtol passes, one above
+    fails."""
+    module = sys.modules[REGISTRY["ema.s003.rescale_below_one"].module]
+    rtol = tolerance_for().rtol
+    exact = module._mean_of_average
+    monkeypatch.setattr(module, "_mean_of_average", lambda *a: exact(*a) * (1 + multiple * rtol))
+    mu, beta = np.array([0.3, 1.7]), np.array([0.0, 0.9])
+    assert list(module.rescale_003(numpy_xp, mu, beta, 2)) == [multiple < 1] * 2
