@@ -198,3 +198,29 @@ def test_no_engine_function_over_60_lines() -> None:
         pytest.fail(
             f"engine functions over {MAX_FUNCTION_LINES} lines:\n" + "\n".join(f"  {o}" for o in offenders)
         )
+
+
+CONTENT = [SRC.parent / "checks", SRC.parent / "derivations"]
+
+
+def engine_imports(roots: list[Path] = CONTENT) -> list[str]:
+    """Imports of an engine module (``lemmacheck.<anything>``) by content, which sees only the façade."""
+    found = []
+    for path in sorted(p for root in roots for p in root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            found += [f"{path}:{node.lineno}: {n}" for n in names if n.startswith(f"{ROOT_PACKAGE}.")]
+    return found
+
+
+def test_the_content_gate_finds_a_planted_engine_import(tmp_path: Path) -> None:
+    (tmp_path / "study.py").write_text(
+        "def f():\n    from lemmacheck.xp import numpy_xp\n    import lemmacheck\n"
+    )
+    assert engine_imports([tmp_path]) == [f"{tmp_path / 'study.py'}:2: lemmacheck.xp"]
+
+
+def test_content_imports_only_the_facade() -> None:
+    assert engine_imports() == [], "content imports the engine; import its name from lemmacheck instead"

@@ -248,7 +248,7 @@ def norm_chain_004(xp, W, U, b, X, h0, delta, s, act):
 )
 def bound_tightness(profile):
     """Exact Jacobians of random RNNs with ||W|| = delta/gamma (the hypothesis at equality), delta = 0.9."""
-    from lemmacheck.xp import numpy_xp as xp_np
+    from lemmacheck import numpy_xp as xp_np
 
     rng = profile.rng
     n, delta, nets = 8, 0.9, 200 if profile.name == "quick" else 2000

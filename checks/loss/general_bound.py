@@ -112,7 +112,7 @@ def _eq7_instances(rng, B, H, K):
 def _eq7_remainder_and_bound(rng, instance, act, rel):
     """At a random ΔΦ of entrywise relative size ``rel``: the remainder, the eq. (7) bound and the share of
     2‖r‖∞ in it, per instance (last token)."""
-    from lemmacheck.xp import numpy_xp as xp
+    from lemmacheck import numpy_xp as xp
 
     U, W, V, s0, X, Y = instance
     d = [

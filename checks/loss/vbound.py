@@ -378,7 +378,7 @@ REL_STEPS = [1e-3, 1e-2, 1e-1, 1.0]
 def _bound_ratios(rng, U, W, V, s0, X, act, rel):
     """At a random step of relative size ``rel``: ‖ΔVs‖∞/(‖ΔV‖‖s‖₂), the lse remainder over ½‖ΔVs‖∞² and
     the remainder over the whole bound ½‖ΔV‖²‖s‖₂², per instance (at the last token)."""
-    from lemmacheck.xp import numpy_xp as xp
+    from lemmacheck import numpy_xp as xp
 
     s = hidden_states(xp, U, W, s0, X, act)[-1]
     z = matvec(V, s)

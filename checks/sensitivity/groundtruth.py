@@ -23,8 +23,20 @@ from checks.sensitivity._helpers import (
     states_at,
     tangents,
 )
-from lemmacheck import REVERIFY_DPS, Plot, Series, Source, StudyResult, Table, Verdict, identity, study
-from lemmacheck.xp import mpmath_xp, numpy_xp, to_mp
+from lemmacheck import (
+    REVERIFY_DPS,
+    Plot,
+    Series,
+    Source,
+    StudyResult,
+    Table,
+    Verdict,
+    identity,
+    mpmath_xp,
+    numpy_xp,
+    study,
+    to_mp,
+)
 
 _PDOT_QUOTE = (
     "At present, I can not prove ||Mtr(V_{p,:}Λ_t W dP_{t−1}/dt)||_{S1} is significantly smaller than (but "

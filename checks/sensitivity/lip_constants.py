@@ -30,8 +30,7 @@ from checks.sensitivity._helpers import (
     unit_sinf,
 )
 from checks.sensitivity._mirror import WRT
-from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, inequality, study
-from lemmacheck.xp import numpy_xp
+from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, inequality, numpy_xp, study
 
 LIP_DIMS = {"H": [1, 2, 3], "T": [1, 3], "act": SMOOTH}
 

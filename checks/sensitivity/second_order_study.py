@@ -30,8 +30,7 @@ from checks.sensitivity._helpers import (
     w_dgrad_parts,
 )
 from checks.sensitivity._mirror import WRT, gradient_change_integral
-from lemmacheck import Plot, Series, StudyResult, Table, study
-from lemmacheck.xp import numpy_xp
+from lemmacheck import Plot, Series, StudyResult, Table, numpy_xp, study
 
 XP = numpy_xp
 N_IN = 2

@@ -25,6 +25,7 @@ from .model.sources import Document, Section, Source, SourceError
 from .model.tolerance import REVERIFY_DPS, Tolerance, tolerance_for
 from .model.verdict import Kind, ProofStatus, Verdict
 from .version import __version__
+from .xp import mpmath_xp, numpy_xp, to_mp
 
 __all__ = [
     "__version__",
@@ -45,6 +46,9 @@ __all__ = [
     "SPD",
     "ProbVector",
     "OneHot",
+    "numpy_xp",
+    "mpmath_xp",
+    "to_mp",
     "check",
     "check_all",
     "catalogue",
