@@ -151,32 +151,60 @@ def _swallowed(exc: BaseException) -> None:
     pass  # as Hypothesis's gc callback did: Python prints it and goes on
 
 
-@pytest.mark.parametrize(
-    "on_interrupt", [_reraise, _made_flaky, _swallowed], ids=["raised", "flaky", "swallowed"]
-)
-def test_a_time_limit_that_fires_inside_a_hypothesis_draw_is_the_timeout_result(registry, on_interrupt):
-    """Whatever the code the alarm interrupts makes of it, the claim's result is its timeout."""
-    interrupted: list[BaseException] = []
+def _plant_slow_draw(sleep) -> None:
+    """Holds; its input's transform sleeps in Hypothesis's first draw (the sweep draws outside Hypothesis)."""
 
     def sleeps_in_hypothesis_draws(raw):
-        if hypothesis.currently_in_test_context() and not interrupted:
-            try:
-                time.sleep(60)  # the sweep draws outside Hypothesis: only the adversarial search sleeps
-            except BaseException as exc:
-                interrupted.append(exc)
-                on_interrupt(exc)
+        if hypothesis.currently_in_test_context():
+            sleep()
         return raw
 
     @inequality(
-        "planted.slow_draw",
-        inputs={"x": Array(transform=sleeps_in_hypothesis_draws)},
-        **planted_meta(effort=0.01),
+        "planted.slow", inputs={"x": Array(transform=sleeps_in_hypothesis_draws)}, **planted_meta(effort=0.01)
     )
-    def slow_draw(xp, x):
+    def slow(xp, x):
         return x, x + 1
 
-    result = run_one("planted.slow_draw", PROFILE, 1.5, None)
-    assert [type(exc) for exc in interrupted] == [ClaimTimeout], "the limit fired inside the draw"
+
+def _plant_slow_shrink(sleep) -> None:
+    """Violated inside Hypothesis only, where x > 0.5; sleeps at the first example after the first
+    violation, which Hypothesis is shrinking by then (the evaluations that certify the violation use the
+    violating x itself)."""
+    first: list[float] = []
+
+    @inequality("planted.slow", inputs={"x": Array()}, **planted_meta(effort=0.01))
+    def slow(xp, x):
+        if not hypothesis.currently_in_test_context():
+            return x, x + 1
+        value = float(x[0])
+        if first and abs(value - first[0]) > 1e-9 * abs(first[0]):
+            sleep()
+        if value <= 0.5:
+            return x, x + 1
+        first[:] = first or [value]
+        return x + 1, x
+
+
+@pytest.mark.parametrize("plant", [_plant_slow_draw, _plant_slow_shrink], ids=["draw", "shrink"])
+@pytest.mark.parametrize(
+    "on_interrupt", [_reraise, _made_flaky, _swallowed], ids=["raised", "flaky", "swallowed"]
+)
+def test_a_time_limit_that_fires_inside_hypothesis_is_the_timeout_result(registry, plant, on_interrupt):
+    """Whatever the code the alarm interrupts makes of it, the claim's result is its timeout."""
+    interrupted: list[BaseException] = []
+
+    def sleep() -> None:
+        if interrupted:
+            return
+        try:
+            time.sleep(60)
+        except BaseException as exc:
+            interrupted.append(exc)
+            on_interrupt(exc)
+
+    plant(sleep)
+    result = run_one("planted.slow", PROFILE, 1.5, None)
+    assert [type(exc) for exc in interrupted] == [ClaimTimeout], "the limit fired where the claim sleeps"
     assert result.verdict is Verdict.ERROR, result.message
     assert "timed out after 1.5 s; reached: in the Hypothesis search" in result.message, result.message
     assert result.evidence["timed_out_after"] == 1.5
