@@ -13,6 +13,7 @@ import dataclasses
 import heapq
 import itertools
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -70,6 +71,41 @@ def _keep_strongest(heap: list, cand: Candidate, cap: int) -> None:
         heapq.heapreplace(heap, item)
 
 
+def _offer_rows(heap: list, cap: int, rows: list[int], strengths: list[tuple]) -> int:
+    """Offer a batch's rows (in the order found) to the min-heap of the ``cap`` strongest, exactly as
+    :func:`_keep_strongest` would offer their candidates one by one, but with the row number standing in
+    for the candidate (:func:`_fill_rows` puts the candidates in).  Returns how many rows entered."""
+    entered = 0
+    for j, strength in zip(rows, strengths, strict=True):
+        if len(heap) < cap:
+            heapq.heappush(heap, (strength, next(_tiebreak), j))
+        elif strength > heap[0][0]:
+            heapq.heapreplace(heap, (strength, next(_tiebreak), j))
+        else:
+            continue
+        entered += 1
+    return entered
+
+
+def _fill_rows(heap: list, candidate_of: Callable[[int], Candidate]) -> None:
+    """Replace the row numbers :func:`_offer_rows` left in ``heap`` by their candidates, in place (the
+    heap's order is kept: only the payload, which no comparison reaches, changes)."""
+    for i, (strength, tiebreak, payload) in enumerate(heap):
+        if isinstance(payload, int):
+            heap[i] = (strength, tiebreak, candidate_of(payload))
+
+
+def _not_weaker(heap: list, cap: int, significance: np.ndarray, gap: np.ndarray) -> np.ndarray:
+    """Which rows could still enter the heap: a full heap's weakest only grows, so a row no stronger
+    than it is now is refused whenever it is offered (a row whose comparison is undecided is kept)."""
+    if len(heap) < cap:
+        return np.ones(significance.shape, dtype=bool)
+    weakest_sig, weakest_gap = heap[0][0]
+    with np.errstate(invalid="ignore"):
+        refused = (significance < weakest_sig) | ((significance == weakest_sig) & (gap <= weakest_gap))
+    return ~refused
+
+
 @dataclasses.dataclass
 class DimsRecord:
     """What one dims combination produced: counts, and its strongest candidates."""
@@ -108,6 +144,48 @@ class CandidatePool:
             rec.significant += 1
             self.significant_total += 1
             _keep_strongest(self.must_settle, cand, MUST_SETTLE_CAP)
+
+    def add_batch(
+        self,
+        dims: dict,
+        gap: np.ndarray,
+        significance: np.ndarray,
+        ratio: np.ndarray,
+        rows: np.ndarray,
+        instance_of: Callable[[int], Instance],
+    ) -> None:
+        """:meth:`add` the candidate of each of ``rows`` (a batch's violating rows at ``dims``, in order),
+        with the same result, building a Candidate only for the rows that can still enter a heap: counts
+        and extremes are taken over the arrays, and a row no stronger than a full heap's weakest is
+        refused without an object."""
+        if rows.size == 0:
+            return
+        rec = self.by_dims.setdefault(dims_key(dims), DimsRecord())
+        gap, significance = gap[rows], significance[rows]
+        rec.count += int(rows.size)
+        rec.max_gap = max(rec.max_gap, float(np.max(gap)))  # a violating row's gap is never NaN
+        significant = significance > SIGNIFICANCE
+        n_significant = int(np.count_nonzero(significant))
+        rec.significant += n_significant
+        self.significant_total += n_significant
+        made: dict[int, Candidate] = {}
+
+        def candidate_of(j: int) -> Candidate:
+            if j not in made:
+                row = int(rows[j])
+                made[j] = Candidate(
+                    instance_of(row), float(gap[j]), float(significance[j]), float(ratio[row])
+                )
+            return made[j]
+
+        for heap, cap, offered in (
+            (rec.strongest, SETTLE_PER_DIMS, np.ones(rows.size, dtype=bool)),
+            (self.must_settle, MUST_SETTLE_CAP, significant),
+        ):
+            picked = np.flatnonzero(offered & _not_weaker(heap, cap, significance, gap))
+            strengths = list(zip(significance[picked].tolist(), gap[picked].tolist(), strict=True))
+            if _offer_rows(heap, cap, picked.tolist(), strengths):
+                _fill_rows(heap, candidate_of)
 
     def merge(self, other: CandidatePool) -> None:
         """Take in another pool's candidates (a chunk of the same sweep), keeping what this pool would
