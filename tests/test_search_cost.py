@@ -3,6 +3,8 @@ for as few calls as the same answers need, and never asks high precision the sam
 
 from __future__ import annotations
 
+import dataclasses
+
 import mpmath
 import numpy as np
 
@@ -11,7 +13,8 @@ from lemmacheck import Verdict, identity, inequality
 from lemmacheck.model.inputs import Array
 from lemmacheck.model.tolerance import SIGNIFICANCE, tolerance_for
 from lemmacheck.run.engine import run_claim
-from lemmacheck.search import candidates
+from lemmacheck.search import adversarial, candidates
+from lemmacheck.search.adversarial import HYPOTHESIS_VERIFICATIONS, hypothesis_search
 from lemmacheck.search.candidates import Candidate, CandidatePool, Instance
 from lemmacheck.search.context import CheckContext
 from lemmacheck.search.profile import QUICK
@@ -163,3 +166,54 @@ def test_a_batch_offered_at_once_keeps_exactly_the_candidates_offered_one_by_one
             for _, _, c in rec.strongest:
                 row = int(c.instance.inputs["x"][0])
                 assert row not in by_row or id(c) in shared
+
+
+def _tracker(registry, claim_id: str) -> Tracker:
+    return Tracker(CheckContext(claim_id, registry[claim_id].check, tolerance_for()))
+
+
+def test_a_violation_past_the_verifications_stays_a_candidate_and_is_not_shrunk(registry):
+    """Past HYPOTHESIS_VERIFICATIONS answers a significant violation is not taken as certified: the search
+    goes on (no shrinking spent on what may be a rounding artefact) and the violation is pooled, where
+    settling certifies it."""
+
+    @inequality("planted.above_cost", inputs={"x": Array()}, **planted_meta(Verdict.REFUTED))
+    def above(xp, x):
+        return x + 1, x
+
+    tracker = _tracker(registry, "planted.above_cost")
+    asked: list[Instance] = []
+    examples = hypothesis_search(tracker, PROFILE, 7, lambda inst: asked.append(inst) or False)
+    assert len(asked) == HYPOTHESIS_VERIFICATIONS
+    assert tracker.last_failure is None
+    assert examples > HYPOTHESIS_VERIFICATIONS
+    assert tracker.end.pool.total == examples  # every example violates, and every one is a candidate
+
+
+def test_shrinking_stops_at_its_cap(registry, monkeypatch):
+    """Past Profile.shrink_calls the search stops: Hypothesis draws no further example (uncapped, this
+    failure takes 7 calls to shrink)."""
+
+    @inequality(
+        "planted.unit_ball_cost",
+        inputs={"x": Array("n")},
+        dims={"n": [4, 8]},
+        **planted_meta(Verdict.REFUTED),
+    )
+    def inside_unit_ball(xp, x):
+        return xp.sum(x * x, axis=-1), xp.sum(x * 0, axis=-1) + 1
+
+    tracker = _tracker(registry, "planted.unit_ball_cost")
+    shrinking_calls = [0]
+    examine = adversarial._Search.examine
+
+    def counted(self, inst):
+        shrinking_calls[0] += self.shrinking
+        return examine(self, inst)
+
+    monkeypatch.setattr(adversarial._Search, "examine", counted)
+    profile = dataclasses.replace(PROFILE, shrink_calls=3)
+    hypothesis_search(tracker, profile, 7, lambda inst: True)
+    assert shrinking_calls[0] == profile.shrink_calls + 1  # the last one stops the search
+    assert tracker.last_failure is not None
+    assert float(np.sum(tracker.last_failure.inputs["x"] ** 2)) > 1  # a failure, kept
