@@ -217,3 +217,16 @@ def test_shrinking_stops_at_its_cap(registry, monkeypatch):
     assert shrinking_calls[0] == profile.shrink_calls + 1  # the last one stops the search
     assert tracker.last_failure is not None
     assert float(np.sum(tracker.last_failure.inputs["x"] ** 2)) > 1  # a failure, kept
+
+
+def test_a_numeric_result_says_how_its_time_divides_beside_its_evidence(registry):
+    @inequality("planted.abs_bound_phases", inputs={"x": Array()}, **planted_meta(Verdict.HOLDS))
+    def abs_bound(xp, x):
+        return x, xp.abs(x)
+
+    r = run_claim(registry["planted.abs_bound_phases"], PROFILE)
+    assert r.verdict is Verdict.HOLDS, r.message
+    assert set(r.phase_seconds) == {"sweep", "hypothesis", "refine", "settle"}
+    assert all(v >= 0 for v in r.phase_seconds.values())
+    assert sum(r.phase_seconds.values()) <= r.seconds + 0.01
+    assert "phase_seconds" not in r.evidence and "phase_seconds" in r.to_dict()
