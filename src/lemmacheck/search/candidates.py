@@ -53,6 +53,15 @@ class Candidate:
     significance: float  # violation over the evaluation's rounding sensitivity (inf: exact evaluation)
     ratio: float  # float64 lhs/rhs (NaN where undefined)
 
+    @classmethod
+    def unfilled(cls) -> Candidate:
+        """A candidate to be filled in (:meth:`fill`) once it is known to be kept: a heap holds it by its
+        strength, which it is offered with."""
+        return cls.__new__(cls)
+
+    def fill(self, instance: Instance, gap: float, significance: float, ratio: float) -> None:
+        self.instance, self.gap, self.significance, self.ratio = instance, gap, significance, ratio
+
     @property
     def strength(self) -> tuple[float, float]:
         return (self.significance, self.gap)
@@ -71,28 +80,23 @@ def _keep_strongest(heap: list, cand: Candidate, cap: int) -> None:
         heapq.heapreplace(heap, item)
 
 
-def _offer_rows(heap: list, cap: int, rows: list[int], strengths: list[tuple]) -> int:
+def _offer_rows(heap: list, cap: int, rows: list[int], strengths: list[tuple], shell_of) -> dict:
     """Offer a batch's rows (in the order found) to the min-heap of the ``cap`` strongest, exactly as
-    :func:`_keep_strongest` would offer their candidates one by one, but with the row number standing in
-    for the candidate (:func:`_fill_rows` puts the candidates in).  Returns how many rows entered."""
-    entered = 0
+    :func:`_keep_strongest` would offer their candidates one by one, each as a Candidate not yet filled
+    in (``shell_of(row)``): only the rows still in the heap at the end are worth building.  Returns
+    those rows, by the id of their shell."""
+    kept: dict[int, int] = {}
     for j, strength in zip(rows, strengths, strict=True):
         if len(heap) < cap:
-            heapq.heappush(heap, (strength, next(_tiebreak), j))
+            shell = shell_of(j)
+            heapq.heappush(heap, (strength, next(_tiebreak), shell))
         elif strength > heap[0][0]:
-            heapq.heapreplace(heap, (strength, next(_tiebreak), j))
+            shell = shell_of(j)
+            kept.pop(id(heapq.heapreplace(heap, (strength, next(_tiebreak), shell))[2]), None)
         else:
             continue
-        entered += 1
-    return entered
-
-
-def _fill_rows(heap: list, candidate_of: Callable[[int], Candidate]) -> None:
-    """Replace the row numbers :func:`_offer_rows` left in ``heap`` by their candidates, in place (the
-    heap's order is kept: only the payload, which no comparison reaches, changes)."""
-    for i, (strength, tiebreak, payload) in enumerate(heap):
-        if isinstance(payload, int):
-            heap[i] = (strength, tiebreak, candidate_of(payload))
+        kept[id(shell)] = j
+    return kept
 
 
 def _not_weaker(heap: list, cap: int, significance: np.ndarray, gap: np.ndarray) -> np.ndarray:
@@ -168,24 +172,24 @@ class CandidatePool:
         n_significant = int(np.count_nonzero(significant))
         rec.significant += n_significant
         self.significant_total += n_significant
-        made: dict[int, Candidate] = {}
+        shells: dict[int, Candidate] = {}  # one per row, shared by both heaps (settling_order needs it)
 
-        def candidate_of(j: int) -> Candidate:
-            if j not in made:
-                row = int(rows[j])
-                made[j] = Candidate(
-                    instance_of(row), float(gap[j]), float(significance[j]), float(ratio[row])
-                )
-            return made[j]
+        def shell_of(j: int) -> Candidate:
+            if j not in shells:
+                shells[j] = Candidate.unfilled()
+            return shells[j]
 
+        kept: dict[int, int] = {}
         for heap, cap, offered in (
             (rec.strongest, SETTLE_PER_DIMS, np.ones(rows.size, dtype=bool)),
             (self.must_settle, MUST_SETTLE_CAP, significant),
         ):
             picked = np.flatnonzero(offered & _not_weaker(heap, cap, significance, gap))
             strengths = list(zip(significance[picked].tolist(), gap[picked].tolist(), strict=True))
-            if _offer_rows(heap, cap, picked.tolist(), strengths):
-                _fill_rows(heap, candidate_of)
+            kept |= _offer_rows(heap, cap, picked.tolist(), strengths, shell_of)
+        for j in sorted(set(kept.values())):  # the candidates left in a heap, filled in
+            row = int(rows[j])
+            shells[j].fill(instance_of(row), float(gap[j]), float(significance[j]), float(ratio[row]))
 
     def merge(self, other: CandidatePool) -> None:
         """Take in another pool's candidates (a chunk of the same sweep), keeping what this pool would
