@@ -55,17 +55,20 @@ class _Search:
         self.shrink_calls = 0
 
     def certified(self, inst: Instance) -> bool:
-        """Whether high precision certifies ``inst`` (remembered, so a replay sees the same answer).  Past
-        HYPOTHESIS_VERIFICATIONS answers it is not certified: a significance estimate can be poor, and a
-        rounding artefact taken for a failure would have Hypothesis spend its whole shrinking phase on
-        it.  The violation stays a candidate of the pool either way, and settling certifies and shrinks
-        it (Profile.shrink_trials) if it is genuine."""
+        """Whether high precision certifies ``inst`` (remembered, so a replay sees the same answer).
+
+        Past HYPOTHESIS_VERIFICATIONS answers the significance estimate decides only while a certified
+        failure is being shrunk (its shrunk form is settled first, and the pool stands behind it if high
+        precision rejects that).  Before, it does not: an estimate can be poor, and a rounding artefact
+        taken for a failure would have Hypothesis spend its whole shrinking phase on it.  The violation
+        stays a candidate of the pool, which settling certifies and shrinks (Profile.shrink_trials) if
+        it is genuine."""
         if self.verify is None:
             return True
         key = _key_of(inst.dims, inst.inputs)
         if key not in self.verified:
             if len(self.verified) >= HYPOTHESIS_VERIFICATIONS:
-                return False
+                return self.shrinking
             self.verified[key] = self.verify(inst)
         return self.verified[key]
 
@@ -132,8 +135,8 @@ def hypothesis_search(
     A significant violation stops the search (and is shrunk, for at most ``profile.shrink_calls`` calls)
     only once ``verify`` certifies it in high precision (answers are cached per instance, so Hypothesis
     sees the same outcome on a replay); one that high precision rejects, or that comes after
-    ``HYPOTHESIS_VERIFICATIONS`` answers, stays a candidate and the search goes on.  Returns the examples
-    evaluated.
+    ``HYPOTHESIS_VERIFICATIONS`` answers, stays a candidate and the search goes on.  While shrinking, past
+    those answers the significance estimate decides.  Returns the examples evaluated.
     """
     state = _Search(tracker, profile, verify)
 
