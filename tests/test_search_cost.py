@@ -3,15 +3,19 @@ for as few calls as the same answers need, and never asks high precision the sam
 
 from __future__ import annotations
 
+import dataclasses
+
 import mpmath
 import numpy as np
 
 from conftest import planted_meta
 from lemmacheck import Verdict, identity, inequality
 from lemmacheck.model.inputs import Array
-from lemmacheck.model.tolerance import tolerance_for
+from lemmacheck.model.tolerance import SIGNIFICANCE, tolerance_for
 from lemmacheck.run.engine import run_claim
-from lemmacheck.search.candidates import Instance
+from lemmacheck.search import adversarial, candidates
+from lemmacheck.search.adversarial import HYPOTHESIS_VERIFICATIONS, hypothesis_search
+from lemmacheck.search.candidates import Candidate, CandidatePool, Instance
 from lemmacheck.search.context import CheckContext
 from lemmacheck.search.profile import QUICK
 from lemmacheck.search.relations import evaluate_chain
@@ -107,3 +111,122 @@ def test_shrinking_tries_the_simple_values_of_an_entry_in_one_call(registry):
     # 0 keeps the first entry's violation; the second needs -2 (after 0, -1, -1/2); the third then 0
     assert changed == 3 and best.inputs["x"].tolist() == [[0.0, -2.0, 0.0]], best.inputs
     assert len(calls) == 3, f"one float64 call per entry, not one per value tried: {calls}"
+
+
+def _pool_summary(pool: CandidatePool) -> dict:
+    """A pool as data, each candidate by the row number its instance holds (the two pools draw different
+    tiebreak numbers, so the heaps are compared by their layout and their payloads)."""
+
+    def row(c):
+        return int(c.instance.inputs["x"][0])
+
+    return {
+        "by_dims": {
+            k: (r.count, r.significant, r.max_gap, [row(c) for c in r.ranked()])
+            for k, r in pool.by_dims.items()
+        },
+        "must_settle": [(s, row(c)) for s, _, c in pool.must_settle],
+        "significant_total": pool.significant_total,
+        "settling_order": [row(c) for c in pool.settling_order()],
+    }
+
+
+def test_a_batch_offered_at_once_keeps_exactly_the_candidates_offered_one_by_one(monkeypatch):
+    """CandidatePool.add_batch builds objects only for the rows that can still enter a heap; the pool it
+    leaves must be the one Candidate-by-Candidate ``add`` leaves, ties included (equal strengths keep
+    the first found, a full heap gives up its weakest and oldest), its heaps laid out the same."""
+    monkeypatch.setattr(candidates, "MUST_SETTLE_CAP", 7)  # small caps: the full-heap path is taken
+    rng = np.random.default_rng(3)
+    sig_levels = np.array([0.5, 10.0, SIGNIFICANCE, 65.0, 200.0, np.inf])
+    for trial in range(60):
+        one_by_one, at_once = CandidatePool(), CandidatePool()
+        row_id = 0
+        for _ in range(rng.integers(1, 9)):
+            n = int(rng.integers(0, 40))
+            dims = {"n": int(rng.integers(1, 4))}
+            sig = sig_levels[rng.integers(0, sig_levels.size, n)]
+            gap = rng.choice([0.1, 0.2, 0.3, np.inf], n) if trial % 2 else rng.uniform(0, 1, n)
+            ratio = rng.uniform(0, 2, n)
+            bad = rng.uniform(size=n) < 0.7
+            ids = np.arange(row_id, row_id + n)
+            row_id += n
+
+            def instance_of(j, dims=dims, ids=ids):
+                return Instance(dict(dims), {"x": np.array([ids[j]])})
+
+            for j in np.flatnonzero(bad):
+                one_by_one.add(Candidate(instance_of(j), float(gap[j]), float(sig[j]), float(ratio[j])))
+            at_once.add_batch(dims, gap, sig, ratio, np.flatnonzero(bad), instance_of)
+        assert _pool_summary(at_once) == _pool_summary(one_by_one), trial
+        for rec in at_once.by_dims.values():  # one candidate object per row, shared by both heaps
+            assert all(isinstance(c, Candidate) for _, _, c in rec.strongest)
+        shared = {id(c) for _, _, c in at_once.must_settle}
+        by_row = {int(c.instance.inputs["x"][0]): id(c) for _, _, c in at_once.must_settle}
+        for rec in at_once.by_dims.values():
+            for _, _, c in rec.strongest:
+                row = int(c.instance.inputs["x"][0])
+                assert row not in by_row or id(c) in shared
+
+
+def _tracker(registry, claim_id: str) -> Tracker:
+    return Tracker(CheckContext(claim_id, registry[claim_id].check, tolerance_for()))
+
+
+def test_a_violation_past_the_verifications_stays_a_candidate_and_is_not_shrunk(registry):
+    """Past HYPOTHESIS_VERIFICATIONS answers a significant violation is not taken as certified: the search
+    goes on (no shrinking spent on what may be a rounding artefact) and the violation is pooled, where
+    settling certifies it."""
+
+    @inequality("planted.above_cost", inputs={"x": Array()}, **planted_meta(Verdict.REFUTED))
+    def above(xp, x):
+        return x + 1, x
+
+    tracker = _tracker(registry, "planted.above_cost")
+    asked: list[Instance] = []
+    examples = hypothesis_search(tracker, PROFILE, 7, lambda inst: asked.append(inst) or False)
+    assert len(asked) == HYPOTHESIS_VERIFICATIONS
+    assert tracker.last_failure is None
+    assert examples > HYPOTHESIS_VERIFICATIONS
+    assert tracker.end.pool.total == examples  # every example violates, and every one is a candidate
+
+
+def test_shrinking_stops_at_its_cap(registry, monkeypatch):
+    """Past Profile.shrink_calls the search stops: Hypothesis draws no further example (uncapped, this
+    failure takes 7 calls to shrink)."""
+
+    @inequality(
+        "planted.unit_ball_cost",
+        inputs={"x": Array("n")},
+        dims={"n": [4, 8]},
+        **planted_meta(Verdict.REFUTED),
+    )
+    def inside_unit_ball(xp, x):
+        return xp.sum(x * x, axis=-1), xp.sum(x * 0, axis=-1) + 1
+
+    tracker = _tracker(registry, "planted.unit_ball_cost")
+    shrinking_calls = [0]
+    examine = adversarial._Search.examine
+
+    def counted(self, inst):
+        shrinking_calls[0] += self.shrinking
+        return examine(self, inst)
+
+    monkeypatch.setattr(adversarial._Search, "examine", counted)
+    profile = dataclasses.replace(PROFILE, shrink_calls=3)
+    hypothesis_search(tracker, profile, 7, lambda inst: True)
+    assert shrinking_calls[0] == profile.shrink_calls + 1  # the last one stops the search
+    assert tracker.last_failure is not None
+    assert float(np.sum(tracker.last_failure.inputs["x"] ** 2)) > 1  # a failure, kept
+
+
+def test_a_numeric_result_says_how_its_time_divides_beside_its_evidence(registry):
+    @inequality("planted.abs_bound_phases", inputs={"x": Array()}, **planted_meta(Verdict.HOLDS))
+    def abs_bound(xp, x):
+        return x, xp.abs(x)
+
+    r = run_claim(registry["planted.abs_bound_phases"], PROFILE)
+    assert r.verdict is Verdict.HOLDS, r.message
+    assert set(r.phase_seconds) == {"sweep", "hypothesis", "refine", "settle"}
+    assert all(v >= 0 for v in r.phase_seconds.values())
+    assert sum(r.phase_seconds.values()) <= r.seconds + 0.01
+    assert "phase_seconds" not in r.evidence and "phase_seconds" in r.to_dict()

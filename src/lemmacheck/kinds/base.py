@@ -64,6 +64,7 @@ class Outcome:
     reason: str = ""  # why the verdict is INCONCLUSIVE
     derivation: Any = None  # the SymPy derivation's record, when the claim has one
     kind: str = ""  # the checker's name, which the report uses to pick the evidence partial
+    phase_seconds: dict[str, float] = dataclasses.field(default_factory=dict)  # wall seconds by phase
 
 
 @dataclasses.dataclass(frozen=True)

@@ -176,6 +176,7 @@ def _run_claim(claim: Claim, profile: Profile, seed: int, sweep_runner: SweepRun
         result.first_broken_step, result.reason = outcome.first_broken, outcome.reason
         result.proof = links.pending(result, _proof(claim, outcome))
         result.evidence_kind = outcome.kind
+        result.phase_seconds = outcome.phase_seconds
     except LemmacheckError as exc:
         result.message = str(exc)
     except Exception as exc:  # the check itself broke: report it, keep going

@@ -25,8 +25,15 @@ from .tracker import Tracker
 
 __all__ = ["HYPOTHESIS_VERIFICATIONS", "hypothesis_search"]
 
-#: significant violations the adversarial search has certified in high precision before it stops on one
+#: high-precision answers the adversarial search may ask for; past them a significant violation is not
+#: certified here: it stays a candidate of the pool, settled (and shrunk) with the others after the search
 HYPOTHESIS_VERIFICATIONS = 8
+
+
+class _ShrinkCapReached(BaseException):
+    """Raised through Hypothesis (which treats an Exception as a failure to shrink, not as a stop) once the
+    shrinking phase has spent ``Profile.shrink_calls``: every later draw would cost as much as any other
+    and could change nothing."""
 
 
 def _key_of(dims, inputs) -> bytes:
@@ -46,17 +53,22 @@ class _Search:
         self.verified: dict[bytes, bool] = {}
         self.shrinking = False
         self.shrink_calls = 0
-        self.failing: set[bytes] = set()
 
     def certified(self, inst: Instance) -> bool:
-        """Whether high precision certifies ``inst`` (remembered, so a replay sees the same answer); past
-        HYPOTHESIS_VERIFICATIONS answers the significance estimate alone decides."""
+        """Whether high precision certifies ``inst`` (remembered, so a replay sees the same answer).
+
+        Past HYPOTHESIS_VERIFICATIONS answers the significance estimate decides only while a certified
+        failure is being shrunk (its shrunk form is settled first, and the pool stands behind it if high
+        precision rejects that).  Before, it does not: an estimate can be poor, and a rounding artefact
+        taken for a failure would have Hypothesis spend its whole shrinking phase on it.  The violation
+        stays a candidate of the pool, which settling certifies and shrinks (Profile.shrink_trials) if
+        it is genuine."""
         if self.verify is None:
             return True
         key = _key_of(inst.dims, inst.inputs)
         if key not in self.verified:
             if len(self.verified) >= HYPOTHESIS_VERIFICATIONS:
-                return True
+                return self.shrinking
             self.verified[key] = self.verify(inst)
         return self.verified[key]
 
@@ -87,10 +99,10 @@ class _Search:
         tracker, claim_id = self.tracker, self.tracker.claim_id
         if self.shrinking:
             # Shrinking is capped by a number of calls (not a time, so the shrunk example replays): past
-            # it, an input not already seen failing passes without evaluation and the shrinker stops.
+            # it the search stops, and the last failure seen (the shrinker's current target) is kept.
             self.shrink_calls += 1
-            if self.shrink_calls > self.profile.shrink_calls and _key_of(dims, inputs) not in self.failing:
-                return
+            if self.shrink_calls > self.profile.shrink_calls:
+                raise _ShrinkCapReached
         if self.check.where is not None:
             inputs, n = apply_where(claim_id, self.check, inputs, dims)
             if n == 0:
@@ -112,7 +124,6 @@ class _Search:
             if self.certified(found):
                 tracker.last_failure = found
                 self.shrinking = True
-                self.failing.add(_key_of(dims, inputs))
                 raise AssertionError(f"violation, normalised gap {g:.3g}")
 
 
@@ -121,11 +132,11 @@ def hypothesis_search(
 ) -> int:
     """Adversarial search: ``target()`` steers towards the largest normalised gap; failures shrink.
 
-    A significant violation stops the search (and is shrunk) only once ``verify`` certifies it in high
-    precision (answers are cached per instance, so Hypothesis sees the same outcome on a replay); one
-    that high precision rejects stays a candidate and the search goes on.  After
-    ``HYPOTHESIS_VERIFICATIONS`` answers the significance estimate alone decides.  Returns the examples
-    evaluated.
+    A significant violation stops the search (and is shrunk, for at most ``profile.shrink_calls`` calls)
+    only once ``verify`` certifies it in high precision (answers are cached per instance, so Hypothesis
+    sees the same outcome on a replay); one that high precision rejects, or that comes after
+    ``HYPOTHESIS_VERIFICATIONS`` answers, stays a candidate and the search goes on.  While shrinking, past
+    those answers the significance estimate decides.  Returns the examples evaluated.
     """
     state = _Search(tracker, profile, verify)
 
@@ -148,6 +159,8 @@ def hypothesis_search(
             search()
     except AssertionError:
         pass  # Hypothesis replays its shrunk example last, so tracker.last_failure is the minimal one
+    except _ShrinkCapReached:
+        pass  # tracker.last_failure is the last failure seen: the shrinker runs only simpler ones
     except CheckError:
         raise
     except Exception:

@@ -13,6 +13,7 @@ import dataclasses
 import heapq
 import itertools
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -52,6 +53,15 @@ class Candidate:
     significance: float  # violation over the evaluation's rounding sensitivity (inf: exact evaluation)
     ratio: float  # float64 lhs/rhs (NaN where undefined)
 
+    @classmethod
+    def unfilled(cls) -> Candidate:
+        """A candidate to be filled in (:meth:`fill`) once it is known to be kept: a heap holds it by its
+        strength, which it is offered with."""
+        return cls.__new__(cls)
+
+    def fill(self, instance: Instance, gap: float, significance: float, ratio: float) -> None:
+        self.instance, self.gap, self.significance, self.ratio = instance, gap, significance, ratio
+
     @property
     def strength(self) -> tuple[float, float]:
         return (self.significance, self.gap)
@@ -68,6 +78,36 @@ def _keep_strongest(heap: list, cand: Candidate, cap: int) -> None:
         heapq.heappush(heap, item)
     elif item[0] > heap[0][0]:
         heapq.heapreplace(heap, item)
+
+
+def _offer_rows(heap: list, cap: int, rows: list[int], strengths: list[tuple], shell_of) -> dict:
+    """Offer a batch's rows (in the order found) to the min-heap of the ``cap`` strongest, exactly as
+    :func:`_keep_strongest` would offer their candidates one by one, each as a Candidate not yet filled
+    in (``shell_of(row)``): only the rows still in the heap at the end are worth building.  Returns
+    those rows, by the id of their shell."""
+    kept: dict[int, int] = {}
+    for j, strength in zip(rows, strengths, strict=True):
+        if len(heap) < cap:
+            shell = shell_of(j)
+            heapq.heappush(heap, (strength, next(_tiebreak), shell))
+        elif strength > heap[0][0]:
+            shell = shell_of(j)
+            kept.pop(id(heapq.heapreplace(heap, (strength, next(_tiebreak), shell))[2]), None)
+        else:
+            continue
+        kept[id(shell)] = j
+    return kept
+
+
+def _not_weaker(heap: list, cap: int, significance: np.ndarray, gap: np.ndarray) -> np.ndarray:
+    """Which rows could still enter the heap: a full heap's weakest only grows, so a row no stronger
+    than it is now is refused whenever it is offered (a row whose comparison is undecided is kept)."""
+    if len(heap) < cap:
+        return np.ones(significance.shape, dtype=bool)
+    weakest_sig, weakest_gap = heap[0][0]
+    with np.errstate(invalid="ignore"):
+        refused = (significance < weakest_sig) | ((significance == weakest_sig) & (gap <= weakest_gap))
+    return ~refused
 
 
 @dataclasses.dataclass
@@ -108,6 +148,48 @@ class CandidatePool:
             rec.significant += 1
             self.significant_total += 1
             _keep_strongest(self.must_settle, cand, MUST_SETTLE_CAP)
+
+    def add_batch(
+        self,
+        dims: dict,
+        gap: np.ndarray,
+        significance: np.ndarray,
+        ratio: np.ndarray,
+        rows: np.ndarray,
+        instance_of: Callable[[int], Instance],
+    ) -> None:
+        """:meth:`add` the candidate of each of ``rows`` (a batch's violating rows at ``dims``, in order),
+        with the same result, building a Candidate only for the rows that can still enter a heap: counts
+        and extremes are taken over the arrays, and a row no stronger than a full heap's weakest is
+        refused without an object."""
+        if rows.size == 0:
+            return
+        rec = self.by_dims.setdefault(dims_key(dims), DimsRecord())
+        gap, significance = gap[rows], significance[rows]
+        rec.count += int(rows.size)
+        rec.max_gap = max(rec.max_gap, float(np.max(gap)))  # a violating row's gap is never NaN
+        significant = significance > SIGNIFICANCE
+        n_significant = int(np.count_nonzero(significant))
+        rec.significant += n_significant
+        self.significant_total += n_significant
+        shells: dict[int, Candidate] = {}  # one per row, shared by both heaps (settling_order needs it)
+
+        def shell_of(j: int) -> Candidate:
+            if j not in shells:
+                shells[j] = Candidate.unfilled()
+            return shells[j]
+
+        kept: dict[int, int] = {}
+        for heap, cap, offered in (
+            (rec.strongest, SETTLE_PER_DIMS, np.ones(rows.size, dtype=bool)),
+            (self.must_settle, MUST_SETTLE_CAP, significant),
+        ):
+            picked = np.flatnonzero(offered & _not_weaker(heap, cap, significance, gap))
+            strengths = list(zip(significance[picked].tolist(), gap[picked].tolist(), strict=True))
+            kept |= _offer_rows(heap, cap, picked.tolist(), strengths, shell_of)
+        for j in sorted(set(kept.values())):  # the candidates left in a heap, filled in
+            row = int(rows[j])
+            shells[j].fill(instance_of(row), float(gap[j]), float(significance[j]), float(ratio[row]))
 
     def merge(self, other: CandidatePool) -> None:
         """Take in another pool's candidates (a chunk of the same sweep), keeping what this pool would

@@ -9,7 +9,9 @@ reads nothing else), so it is computed once and remembered for the claim.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import time
 
 import numpy as np
 
@@ -39,6 +41,19 @@ class CheckContext:
     check: NumericCheck
     tol: Tolerance
     _answers: dict = dataclasses.field(default_factory=dict, repr=False)
+    #: wall-clock seconds per phase of the check (sweep, hypothesis, refine, settle): how a claim's time
+    #: divides, reported beside its evidence and never in it (a time does not replay from a seed)
+    phase_seconds: dict[str, float] = dataclasses.field(default_factory=dict, repr=False)
+
+    @contextlib.contextmanager
+    def timed(self, phase: str):
+        """Add the time spent in the ``with`` block to ``phase_seconds[phase]``."""
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            elapsed = time.perf_counter() - t0
+            self.phase_seconds[phase] = self.phase_seconds.get(phase, 0.0) + elapsed
 
     def reverify(self, inst: Instance, step: int | None, relation: str) -> Confirmation:
         """:func:`~lemmacheck.settling.highprec.reverify` of ``inst``, remembered for this claim (an

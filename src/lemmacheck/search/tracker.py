@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import CheckError
 from ..model.tolerance import NOISE_REPEATS, SIGNIFICANCE
 from ..xp import numpy_xp
-from .candidates import Candidate, CandidatePool, Instance
+from .candidates import CandidatePool, Instance
 from .context import CheckContext
 from .relations import compose, evaluate_chain, excess, gap, perturbed, ratio, take, violated
 from .tightness import RatioRecord, nontrivial, resolve_batch, sizes_of
@@ -171,15 +171,8 @@ class Tracker:
             sig = self._significance(rel, noise, n)
             if rel.stats is self.end:
                 self.end_significance = np.where(rel.bad, sig, -np.inf)
-            for j in np.flatnonzero(rel.bad) if pool else ():
-                rel.stats.pool.add(
-                    Candidate(
-                        inst_of(int(j)),
-                        float(rel.gap[j]),
-                        float(sig[j]),
-                        float(rel.ratio[j]),
-                    )
-                )
+            if pool:
+                rel.stats.pool.add_batch(dims, rel.gap, sig, rel.ratio, np.flatnonzero(rel.bad), inst_of)
         eg = relations[-1].gap
         if n and np.any(np.isfinite(eg)):
             worst_row = int(np.nanargmax(np.where(np.isfinite(eg), eg, -np.inf)))

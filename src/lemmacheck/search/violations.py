@@ -90,23 +90,29 @@ def search_numeric(
     candidates, in which case the adversarial search has nothing left to find) Hypothesis and refinement."""
     check = ctx.check
     tracker = Tracker(ctx)
-    explicit_examples(tracker)
-    drawn, kept = run_sweep(tracker, profile, seed, sweep_runner)
+    with ctx.timed("sweep"):
+        explicit_examples(tracker)
+        drawn, kept = run_sweep(tracker, profile, seed, sweep_runner)
     if drawn and kept == 0:
         raise CheckError(
             ctx.claim_id, "where() rejected every sampled instance: build valid instances directly"
         )
     kept_fraction = kept / drawn if drawn else 1.0
-    if refuted_by_sweep is not None and refuted_by_sweep(tracker.end):
-        return SweepOutcome(tracker.steps, tracker.end, tracker.instances, 0, kept_fraction, tracker.worst)
+    if refuted_by_sweep is not None:
+        with ctx.timed("settle"):  # the sweep's strongest candidates, in high precision
+            refuted = refuted_by_sweep(tracker.end)
+        if refuted:
+            return SweepOutcome(
+                tracker.steps, tracker.end, tracker.instances, 0, kept_fraction, tracker.worst
+            )
     # A claim without inputs is a function of its dims alone, which the sweep has enumerated.
-    hyp = (
-        hypothesis_search(tracker, profile, seed, verify)
-        if use_hypothesis and profile.hypothesis_examples and check.inputs
-        else 0
-    )
+    hyp = 0
+    if use_hypothesis and profile.hypothesis_examples and check.inputs:
+        with ctx.timed("hypothesis"):
+            hyp = hypothesis_search(tracker, profile, seed, verify)
     if refine and not check.is_property:
-        refine_worst(tracker, profile, rng)
+        with ctx.timed("refine"):
+            refine_worst(tracker, profile, rng)
     return SweepOutcome(
         tracker.steps, tracker.end, tracker.instances, hyp, kept_fraction, tracker.worst, tracker.last_failure
     )

@@ -109,40 +109,9 @@ class NumericChecker:
     def run(self, claim: Claim, check: NumericCheck, ctx: Context) -> Outcome:
         subject = CheckContext(claim.id, check, ctx.tol)  # remembers high precision's answers
         out = _search(subject, ctx)
-        shrunk = None
-        if out.shrunk is not None:
-            shrunk = Candidate(out.shrunk, math.inf, math.inf, math.nan)
-        steps, step_cex, first_broken = _chain_steps(subject, out.steps, ctx)
-        end = out.end
-        ev = _end_evidence(check, out, ctx)
-        outcome = Outcome(Verdict.HOLDS, ev, steps, first_broken, step_cex)
-        if end.relation == "~":  # mixed directions: the claim is its steps
-            if first_broken is not None:
-                outcome.verdict = Verdict.REFUTED
-            elif any(s_.status == "unsettled" for s_ in steps):
-                outcome.verdict, outcome.reason = Verdict.INCONCLUSIVE, "a step has unsettled candidates"
-            return outcome
-        settled: list = []
-        if end.pool or shrunk is not None:
-            s = settle(subject, end.pool, None, end.relation, ctx.budget, first=shrunk)
-            ev.settlement = s.as_evidence()
-            if s.refuted:
-                ev.violations = end.violations
-                ev.violation_rate = end.violations / max(end.checked, 1)
-                ev.counterexample = _certified(subject, s, None, ctx, shrunk)
-                ev.tightness = None  # lhs/rhs over the instances that hold measures no slack of a false claim
-                outcome.verdict = Verdict.REFUTED
-                return outcome
-            if not s.complete:
-                outcome.verdict = Verdict.INCONCLUSIVE
-                outcome.reason = (
-                    f"{s.unsettled} of {s.to_settle} candidates that must be settled were not: {s.reason}"
-                )
-            settled = s.settled_ratios
-        if end.relation in ("<=", "<", ">=", ">"):
-            combos = dims_combinations(check.dims)
-            for k, v in tightness_evidence(claim.id, check, end, settled, combos).items():
-                setattr(ev, k, v)
+        with subject.timed("settle"):
+            outcome = _judged(claim, check, ctx, subject, out)
+        outcome.phase_seconds = {k: round(v, 3) for k, v in subject.phase_seconds.items()}
         return outcome
 
     def mutation_targets(self, check: NumericCheck) -> MutationTargets:
@@ -153,6 +122,48 @@ class NumericChecker:
             relations=tuple(check.relations),
             with_relations=lambda rels: dataclasses.replace(check, relations=rels),
         )
+
+
+def _judged(
+    claim: Claim, check: NumericCheck, ctx: Context, subject: CheckContext, out: SweepOutcome
+) -> Outcome:
+    """The verdict from the search's candidates: each link and the chain end to end settled in high
+    precision, a confirmed counterexample shrunk, the tightness of a relation that holds settled."""
+    shrunk = None
+    if out.shrunk is not None:
+        shrunk = Candidate(out.shrunk, math.inf, math.inf, math.nan)
+    steps, step_cex, first_broken = _chain_steps(subject, out.steps, ctx)
+    end = out.end
+    ev = _end_evidence(check, out, ctx)
+    outcome = Outcome(Verdict.HOLDS, ev, steps, first_broken, step_cex)
+    if end.relation == "~":  # mixed directions: the claim is its steps
+        if first_broken is not None:
+            outcome.verdict = Verdict.REFUTED
+        elif any(s_.status == "unsettled" for s_ in steps):
+            outcome.verdict, outcome.reason = Verdict.INCONCLUSIVE, "a step has unsettled candidates"
+        return outcome
+    settled: list = []
+    if end.pool or shrunk is not None:
+        s = settle(subject, end.pool, None, end.relation, ctx.budget, first=shrunk)
+        ev.settlement = s.as_evidence()
+        if s.refuted:
+            ev.violations = end.violations
+            ev.violation_rate = end.violations / max(end.checked, 1)
+            ev.counterexample = _certified(subject, s, None, ctx, shrunk)
+            ev.tightness = None  # lhs/rhs over the instances that hold measures no slack of a false claim
+            outcome.verdict = Verdict.REFUTED
+            return outcome
+        if not s.complete:
+            outcome.verdict = Verdict.INCONCLUSIVE
+            outcome.reason = (
+                f"{s.unsettled} of {s.to_settle} candidates that must be settled were not: {s.reason}"
+            )
+        settled = s.settled_ratios
+    if end.relation in ("<=", "<", ">=", ">"):
+        combos = dims_combinations(check.dims)
+        for k, v in tightness_evidence(claim.id, check, end, settled, combos).items():
+            setattr(ev, k, v)
+    return outcome
 
 
 def _search(subject: CheckContext, ctx: Context) -> SweepOutcome:
