@@ -78,13 +78,29 @@ def test_a_claim_that_sleeps_forever_times_out_and_the_run_goes_on(tmp_path):
     assert sorted(r.id for r in seen) == sorted(ids), "on_result sees every claim"
 
 
+# A value claim that sleeps, then one that computes a constant, both checked by one worker.  SymPy (which
+# a value claim's comparison imports) comes with the module, before any time limit starts, and the
+# sleeping claim loads the rest of the value path: the instant claim's 1 s then holds about a
+# millisecond of work, however loaded the machine (an AM-GM sweep here, 0.3 s of CPU, once ran past 1 s
+# at load 4-5 and timed out too).
+SLEEPS_THEN_INSTANT = """
+import sympy  # noqa: F401
+
+from lemmacheck import value
+
+value("{pkg}.sleeps_forever", computed=lambda: time.sleep(10**6), stated=4, **META)
+value("{pkg}.instant", computed=lambda: 4, stated=4, **META)
+"""
+
+
 def test_a_claim_timing_out_in_process_is_an_error_too(tmp_path):
-    pkg = make_project(tmp_path, {"mod": AM_GM + SLEEPS_FOREVER})
+    pkg = make_project(tmp_path, {"mod": SLEEPS_THEN_INSTANT})
     with REGISTRY.scratch():
-        ids = [f"{pkg}.sleeps_forever", f"{pkg}.am_gm"]
+        ids = [f"{pkg}.sleeps_forever", f"{pkg}.instant"]
         hung, ok = execute(ids, PROFILE, jobs=1, timeout=1, root=tmp_path)
-    assert hung.verdict is Verdict.ERROR and "timed out after 1 s" in hung.message
-    assert ok.verdict is Verdict.HOLDS
+    assert hung.verdict is Verdict.ERROR and "timed out after 1 s" in hung.message, hung.message
+    assert "killed" not in hung.message, "the alarm stopped it inside its worker"
+    assert ok.verdict is Verdict.PROVED, ok.message
 
 
 def test_a_worker_that_ignores_the_alarm_is_killed_and_replaced(tmp_path, monkeypatch):
