@@ -41,11 +41,30 @@ def pytest_addoption(parser):
     )
 
 
+def _names_what_it_wants(config) -> bool:
+    """``-k lse`` or a node id such as ``tests/test_claims.py::test_claim[lse.bound]``."""
+    return bool(config.getoption("keyword")) or any("::" in str(a) for a in config.args)
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (the default, in addopts): two workers for a run of the suite or a folder of it, none
+    for a run of a file, a node id or ``-k`` (each worker collects what it is given, the catalogue
+    included, so two workers cost a few tests more than they save).  ``-n 0`` runs in one process;
+    ``-n 2`` or ``PYTEST_XDIST_AUTO_NUM_WORKERS`` say how many."""
+    import os
+    from pathlib import Path
+
+    if _names_what_it_wants(config) or any(not Path(str(a)).is_dir() for a in config.args):
+        return 0
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist's own hook reads it
+    return 2 if len(os.sched_getaffinity(0)) >= 2 else 0
+
+
 def pytest_collection_modifyitems(config, items):
     """Slow tests are skipped in a plain run; a run that names what it wants (``-k lse``, a node id such
     as ``tests/test_claims.py::test_claim[lse.bound]``) gets it, as does ``--run-slow``."""
-    chosen = config.getoption("keyword") or any("::" in str(a) for a in config.args)
-    if config.getoption("--run-slow") or chosen:
+    if config.getoption("--run-slow") or _names_what_it_wants(config):
         return
     skip = pytest.mark.skip(reason="slow: python -m pytest --run-slow runs it (as .ci/run does)")
     for item in items:
