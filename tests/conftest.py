@@ -36,8 +36,8 @@ def pytest_addoption(parser):
         action="store_true",
         default=False,
         help="also run the tests marked slow (every claim against the catalogue, the mutation gate, Dask "
-        "clusters, the plugin over the catalogue, a property test's repeats): the README's test command "
-        "and .ci/run pass it",
+        "clusters, the plugin over the catalogue, a property test's repeats, the browser, CLI runs racing "
+        "for one folder): the README's test command and .ci/run pass it",
     )
 
 

@@ -17,8 +17,10 @@ from lemmacheck.report.html import render_html, write_html
 from lemmacheck.run.engine import run_claims
 from lemmacheck.search.profile import QUICK
 
-# one xdist worker runs them all: one Chromium and one report fixture, not one per worker
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+# slow: headless Chromium, and a report fixture that checks the catalogue's Schatten claims (about 40 s of
+# CPU for the module); CI runs them (--run-slow).  One xdist worker runs them all: one Chromium and one
+# report fixture, not one per worker.
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("browser")]
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SCREENSHOT = Path(__file__).resolve().parents[1] / "reports" / "screenshots" / "report-test.png"
