@@ -30,6 +30,16 @@ def _planted_claims_stay_in_their_test():
     assert not leaked, f"planted claims left in the catalogue (run them inside REGISTRY.scratch()): {leaked}"
 
 
+def pytest_configure(config):
+    """A shell starts a background job (``pytest &``, ``nohup``) with SIGINT ignored, and every process it
+    starts inherits that: the tests that Ctrl-C a run or a watcher they start would then wait on a process
+    that never sees the signal.  Restore Python's handler, which a child resets to the default."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--run-slow",
