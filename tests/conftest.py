@@ -30,22 +30,51 @@ def _planted_claims_stay_in_their_test():
     assert not leaked, f"planted claims left in the catalogue (run them inside REGISTRY.scratch()): {leaked}"
 
 
+def pytest_configure(config):
+    """A shell starts a background job (``pytest &``, ``nohup``) with SIGINT ignored, and every process it
+    starts inherits that: the tests that Ctrl-C a run or a watcher they start would then wait on a process
+    that never sees the signal.  Restore Python's handler, which a child resets to the default."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--run-slow",
         action="store_true",
         default=False,
         help="also run the tests marked slow (every claim against the catalogue, the mutation gate, Dask "
-        "clusters, the plugin over the catalogue, a property test's repeats): the README's test command "
-        "and .ci/run pass it",
+        "clusters, the plugin over the catalogue, a property test's repeats, the browser, CLI runs racing "
+        "for one folder): the README's test command and .ci/run pass it",
     )
+
+
+def _names_what_it_wants(config) -> bool:
+    """``-k lse`` or a node id such as ``tests/test_claims.py::test_claim[lse.bound]``."""
+    return bool(config.getoption("keyword")) or any("::" in str(a) for a in config.args)
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (the default, in addopts): two workers for a run of the suite or a folder of it, none
+    for a run of a file, a node id or ``-k`` (each worker collects what it is given, the catalogue
+    included, so two workers cost a few tests more than they save).  ``-n 0`` runs in one process;
+    ``-n 2`` or ``PYTEST_XDIST_AUTO_NUM_WORKERS`` say how many."""
+    import os
+    from pathlib import Path
+
+    if _names_what_it_wants(config) or any(not Path(str(a)).is_dir() for a in config.args):
+        return 0
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist's own hook reads it
+    return 2 if len(os.sched_getaffinity(0)) >= 2 else 0
 
 
 def pytest_collection_modifyitems(config, items):
     """Slow tests are skipped in a plain run; a run that names what it wants (``-k lse``, a node id such
     as ``tests/test_claims.py::test_claim[lse.bound]``) gets it, as does ``--run-slow``."""
-    chosen = config.getoption("keyword") or any("::" in str(a) for a in config.args)
-    if config.getoption("--run-slow") or chosen:
+    if config.getoption("--run-slow") or _names_what_it_wants(config):
         return
     skip = pytest.mark.skip(reason="slow: python -m pytest --run-slow runs it (as .ci/run does)")
     for item in items:

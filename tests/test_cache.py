@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import random
@@ -45,6 +46,18 @@ def project(tmp_path):
     pkg = make_project(tmp_path, {"alpha": ALPHA, "beta": BETA}, helpers={"_shared": SHARED})
     with REGISTRY.scratch():
         yield tmp_path, pkg
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory):
+    """A project and its two claims' results, checked once for the tests that only read or store them
+    (each run starts worker and indexing interpreters)."""
+    root = tmp_path_factory.mktemp("checked")
+    pkg = make_project(root, {"alpha": ALPHA, "beta": BETA}, helpers={"_shared": SHARED})
+    with REGISTRY.scratch():
+        ids = [f"{pkg}.alpha.am_gm", f"{pkg}.beta.square"]
+        am_gm, square = execute(ids, PROFILE, jobs=1, root=root)
+    return root, am_gm, square
 
 
 def _run(root, ids, profile=PROFILE):
@@ -98,18 +111,17 @@ def test_clear_forgets_everything(project):
     assert _cached(_run(root, ids)) == {ids[0]: False}
 
 
-def test_errors_are_never_cached(project):
-    root, pkg = project
+def test_errors_are_never_cached(checked):
+    root, _, square = checked
     cache = ResultCache(root)
-    (r,) = execute([f"{pkg}.beta.square"], PROFILE, jobs=1, root=root)
+    r = copy.deepcopy(square)
     r.verdict = type(r.verdict)("ERROR")
     assert not cache.store(r, PROFILE)
     assert cache.lookup(r.id, PROFILE) is None
 
 
-def test_concurrent_writers_never_corrupt_the_store(project):
-    root, pkg = project
-    (result,) = execute([f"{pkg}.beta.square"], PROFILE, jobs=1, root=root)
+def test_concurrent_writers_never_corrupt_the_store(checked):
+    root, _, result = checked
     failures = []
 
     def writer(seed):
@@ -129,9 +141,9 @@ def test_concurrent_writers_never_corrupt_the_store(project):
     assert not failures
 
 
-def test_result_round_trips_through_its_dict(project):
-    root, pkg = project
-    (r,) = execute([f"{pkg}.alpha.am_gm"], PROFILE, jobs=1, root=root)
+def test_result_round_trips_through_its_dict(checked):
+    _, r, _ = checked
+    assert r.verdict.value == "HOLDS", r.message
     assert result_from_dict(r.to_dict()).to_dict() == r.to_dict()
 
 
@@ -173,7 +185,15 @@ def _damage(path, how: str) -> None:
         path.mkdir()
 
 
-@pytest.mark.parametrize("how", ["random bytes", "truncated", "a folder"])
+@pytest.mark.parametrize(
+    "how",
+    [
+        "random bytes",
+        # the other damages: three runs each, as the first (worker interpreters); CI runs them
+        pytest.param("truncated", marks=pytest.mark.slow),
+        pytest.param("a folder", marks=pytest.mark.slow),
+    ],
+)
 def test_a_damaged_store_is_set_aside_with_a_warning_and_rebuilt(project, how, capsys, monkeypatch):
     root, pkg = project
     ids = [f"{pkg}.beta.square"]

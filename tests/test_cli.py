@@ -3,6 +3,9 @@ reports that are never torn, lost or half-written.
 
 Exit codes: 0 all match, 1 a verdict differs, 2 usage error, 3 internal error, 4 interrupted,
 5 nothing selected.
+
+Runs pass ``-j 1`` where how many workers check the claims is not what a test is about: each worker is
+an interpreter that imports the engine (about a second of CPU).
 """
 
 from __future__ import annotations
@@ -127,7 +130,7 @@ def test_usage_errors_exit_2(in_project, argv, capsys):
 
 
 def test_all_match_exits_0_and_writes_a_valid_pair(in_project, capsys):
-    assert cli.main(["run", "--seed", "2", "--quiet"]) == ExitCode.OK
+    assert cli.main(["run", "--seed", "2", "--quiet", "-j", "1"]) == ExitCode.OK
     data = json.loads((in_project / "reports" / "results.json").read_text())
     validate_results(data)
     assert "seed 2 ·" in (in_project / "reports" / "index.html").read_text()
@@ -183,7 +186,7 @@ def test_list_follows_pytest_grammar(in_project, capsys):
 
 
 def test_run_follows_pytest_grammar(in_project, capsys):
-    assert cli.main(["run", "-k", "quick and not two", "--quiet", "--no-html"]) == ExitCode.OK
+    assert cli.main(["run", "-k", "quick and not two", "--quiet", "--no-html", "-j", "1"]) == ExitCode.OK
     data = json.loads((in_project / "reports" / "results.json").read_text())
     assert [c["id"] for c in data["claims"]] == ["quick.one"]
 
@@ -215,7 +218,7 @@ def test_a_failing_study_is_shown_and_exits_1(tmp_path, monkeypatch, capsys):
     )
     monkeypatch.chdir(root)
     with REGISTRY.scratch():
-        assert cli.main(["run", "--quiet", "--no-html"]) == ExitCode.TESTS_FAILED
+        assert cli.main(["run", "--quiet", "--no-html", "-j", "1"]) == ExitCode.TESTS_FAILED
     out = capsys.readouterr().out
     assert "st.broken: study 'st.broken': ValueError: planted study failure" in out
     assert "every computed verdict matches" not in out
@@ -224,7 +227,7 @@ def test_a_failing_study_is_shown_and_exits_1(tmp_path, monkeypatch, capsys):
 def test_unwritable_report_folder_is_one_line_after_the_summary(in_project, capsys):
     blocker = in_project / "not-a-folder"
     blocker.write_text("a file where the report folder should be")
-    assert cli.main(["run", "--quiet", "--out", str(blocker / "reports")]) == ExitCode.USAGE_ERROR
+    assert cli.main(["run", "--quiet", "-j", "1", "--out", str(blocker / "reports")]) == ExitCode.USAGE_ERROR
     captured = capsys.readouterr()
     assert "every computed verdict matches" in captured.out  # the verdicts were computed and printed
     last = captured.err.strip().splitlines()[-1]
@@ -242,7 +245,7 @@ def test_read_only_report_folder(in_project, capsys):
     reports.mkdir()
     reports.chmod(0o500)
     try:
-        assert cli.main(["run", "--quiet"]) == ExitCode.USAGE_ERROR
+        assert cli.main(["run", "--quiet", "-j", "1"]) == ExitCode.USAGE_ERROR
     finally:
         reports.chmod(0o700)
     assert "Permission denied" in capsys.readouterr().err.strip().splitlines()[-1]
@@ -262,7 +265,7 @@ def test_a_folder_that_refuses_the_write_keeps_the_previous_pair(in_project, mon
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(lemmacheck.report.folder.os, "replace", refuse)
-    assert cli.main(["run", "--quiet"]) == ExitCode.USAGE_ERROR
+    assert cli.main(["run", "--quiet", "-j", "1"]) == ExitCode.USAGE_ERROR
     captured = capsys.readouterr()
     assert "every computed verdict matches" in captured.out
     last = captured.err.strip().splitlines()[-1]
@@ -291,7 +294,7 @@ def test_a_move_that_fails_half_way_leaves_no_pair_of_two_runs(in_project, monke
         real_replace(src, dst)
 
     monkeypatch.setattr(lemmacheck.report.folder.os, "replace", second_fails)
-    assert cli.main(["run", "--quiet"]) == ExitCode.USAGE_ERROR
+    assert cli.main(["run", "--quiet", "-j", "1"]) == ExitCode.USAGE_ERROR
     assert "No space left on device" in capsys.readouterr().err
     assert not (reports / "results.json").exists() and not (reports / "index.html").exists()
     assert not list(reports.glob("*.tmp"))
@@ -308,7 +311,7 @@ def valid_results(tmp_path_factory) -> str:
     root = _project(tmp_path_factory.mktemp("valid") / "project", package, TWO_QUICK_CLAIMS)
     with pytest.MonkeyPatch.context() as mp, REGISTRY.scratch():
         mp.chdir(root)
-        assert cli.main(["run", "--quiet", "--seed", "4"]) == ExitCode.OK
+        assert cli.main(["run", "--quiet", "--seed", "4", "-j", "1"]) == ExitCode.OK
     return (root / "reports" / "results.json").read_text()
 
 
@@ -366,7 +369,7 @@ def test_an_interrupt_keeps_the_work_done_in_a_partial_report(tmp_path, signum):
     # claims 4.. wait for a release that comes only after the signal: the interrupt always arrives
     # while the run is going, once the journal says three claims are done
     root = _slow_project(tmp_path / "p", n=12, delay=0.2, gate=4)
-    proc = _lemmacheck(root, "run", "--seed", "1", "--quiet")
+    proc = _lemmacheck(root, "run", "--seed", "1", "--quiet", "-j", "1")
     reports = root / "reports"
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:  # wait until a few claims have finished (journal lines)
@@ -402,7 +405,7 @@ def test_an_interrupt_keeps_the_work_done_in_a_partial_report(tmp_path, signum):
 
 def test_a_killed_run_leaves_a_journal_that_renders(tmp_path):
     root = _slow_project(tmp_path / "p", n=12, delay=0.2, gate=4)
-    proc = _lemmacheck(root, "run", "--seed", "1", "--quiet")
+    proc = _lemmacheck(root, "run", "--seed", "1", "--quiet", "-j", "1")
     reports = root / "reports"
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
@@ -423,6 +426,7 @@ def test_a_killed_run_leaves_a_journal_that_renders(tmp_path):
     assert "Incomplete run: recovered from the journal" in html
 
 
+@pytest.mark.slow  # two rounds of two `lemmacheck run` processes racing for one folder (12 interpreters)
 def test_concurrent_runs_into_one_folder_never_tear_the_pair(tmp_path):
     root = _slow_project(tmp_path / "p", n=6, delay=0.05)
     reports = root / "reports"
@@ -450,7 +454,7 @@ def test_concurrent_runs_into_one_folder_never_tear_the_pair(tmp_path):
     t.start()
     try:
         for _ in range(2):
-            procs = [_lemmacheck(root, "run", "--seed", str(seed), "--quiet") for seed in (11, 22)]
+            procs = [_lemmacheck(root, "run", "--seed", str(seed), "--quiet", "-j", "1") for seed in (11, 22)]
             for p in procs:
                 out, err = p.communicate(timeout=300)
                 assert p.returncode == ExitCode.OK, out + err

@@ -99,14 +99,14 @@ def test_a_module_that_exits_at_import_costs_that_module_only(tmp_path):
     pkg = make_project(tmp_path, {"mod": AM_GM})
     (tmp_path / pkg / "exits.py").write_text("import sys\nsys.exit(0)\n")
     for _ in range(2):  # the second run reads the index the first one wrote
-        code, out = _run(tmp_path, "run", "--seed", "3", "--quiet", "--no-studies", "--no-cache")
+        code, out = _run(tmp_path, "run", "--seed", "3", "--quiet", "--no-studies", "--no-cache", "-j", "1")
         assert code == ExitCode.TESTS_FAILED, out
         claims = json.loads((tmp_path / "reports" / "results.json").read_text())["claims"]
         verdicts = {c["id"]: c["verdict"] for c in claims}
         assert verdicts == {f"module:{pkg}.exits": "ERROR", f"{pkg}.am_gm": "HOLDS"}, out
         assert f"module:{pkg}.exits: SystemExit: sys.exit(0) called at import" in out
     (tmp_path / pkg / "exits.py").unlink()
-    code, out = _run(tmp_path, "run", "--seed", "3", "--quiet", "--no-studies")
+    code, out = _run(tmp_path, "run", "--seed", "3", "--quiet", "--no-studies", "-j", "1")
     assert code == ExitCode.OK, out
 
 

@@ -129,7 +129,7 @@ def planted(tmp_path, monkeypatch, request):
 
 
 def test_every_malformed_declaration_is_an_error_and_the_rest_runs(planted, capsys):
-    code = cli.main(["run", "--seed", "1", "--quiet", "--no-studies"])
+    code = cli.main(["run", "--seed", "1", "--quiet", "--no-studies", "-j", "1"])
     out = capsys.readouterr().out
     assert code == cli.ExitCode.TESTS_FAILED, out
     data = json.loads((planted / "reports" / "results.json").read_text())
@@ -161,6 +161,6 @@ def test_list_shows_malformed_declarations_and_does_not_crash(planted, capsys):
 
 
 def test_render_of_a_run_with_malformed_declarations(planted, capsys):
-    assert cli.main(["run", "--seed", "1", "--quiet", "--no-studies"]) == cli.ExitCode.TESTS_FAILED
+    assert cli.main(["run", "--seed", "1", "--quiet", "--no-studies", "-j", "1"]) == cli.ExitCode.TESTS_FAILED
     capsys.readouterr()
     assert cli.main(["render", str(planted / "reports" / "results.json")]) == cli.ExitCode.OK
