@@ -18,6 +18,10 @@ from planted_project import AM_GM, make_pytest_project
 
 pytest.importorskip("xdist", reason="pytest-xdist is in the test extra: pip install -e '.[test]'")
 
+# slow: each test starts a nested pytest session with two xdist workers, each collecting and searching
+# (about 50-100 s of wall time under load); CI runs them (--run-slow)
+pytestmark = pytest.mark.slow
+
 TWO_SEARCHED = AM_GM + AM_GM.replace("am_gm", "am_gm_again")
 TWO_VALUES = """
 from lemmacheck import value

@@ -23,7 +23,12 @@ def _tool(name: str) -> list[str]:
 
 @pytest.mark.parametrize(
     "command",
-    [["ruff", "check", "."], ["ruff", "format", "--check", "."], ["mypy"]],
+    [
+        ["ruff", "check", "."],
+        ["ruff", "format", "--check", "."],
+        # slow: mypy type-checks the whole tree from cold (about 50 s of one core); CI runs it (--run-slow)
+        pytest.param(["mypy"], marks=pytest.mark.slow),
+    ],
     ids=["ruff-check", "ruff-format", "mypy"],
 )
 def test_the_tree_is_clean(command):
