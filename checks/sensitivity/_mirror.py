@@ -13,9 +13,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from checks._vocab.activations import SUP_D1, activation, curvature_ratio
 from checks._vocab.linalg import dot, frob, inf_norm, matvec, norm2, s1, sinf
-from checks._vocab.rnn import preactivations_and_states
+from checks._vocab.rnn import merge_points, preactivations_and_states, split_points, stack_points
 from checks.sensitivity._helpers import (
     forward_sensitivities,
     gauss_legendre_01,
@@ -162,14 +164,33 @@ def first_order(xp, eps, wrt, U, W, s0, X, v, D, act, T, **_):
     return xp.sum(v * (moved - fw["states"][T]), axis=-1), eps * frob(xp, G, D)
 
 
+def path_row_gradients(xp, wrt, U, W, s0, X, v, D, act, T, taus):
+    """G(θ + τD) = ∇V_p s_T from the recursion for every τ in ``taus``, shape (len(taus), B, H, ·): the
+    points are stacked along the batch axis and run through one forward pass (one pass per point cost a
+    Python loop over the time steps for each)."""
+    n = len(taus)
+    moved = wrt.moved(U[None], W[None], steps(taus, D))  # (n, B, …) for the moved parameter, (1, B, …)
+    U2, W2 = (merge_points(np.broadcast_to(a, (n,) + a.shape[1:])) for a in moved)
+    fw = forward_sensitivities(xp, U2, W2, stack_points(s0, n), stack_points(X, n), act, tensors=wrt.sens)
+    return split_points(row_grad(xp, stack_points(v, n), fw[wrt.sens][T]), n)
+
+
+def steps(taus, D):
+    """The steps τD, stacked along a new leading axis (each is the product a loop over τ would form; D
+    on the left, so that an object array multiplies its entries by τ without mpmath first trying to
+    convert the whole array)."""
+    return np.stack([D * tau for tau in taus])
+
+
 def integral_form(xp, wrt, U, W, s0, X, v, D, act, T, *, literal, **_):
     """(V_p(s_T(θ + D) − s_T(θ)), ∫_0^1 G(θ + τD) paired with D dτ), G = ∇V_p s_T from the recursion, the
     pairing the literal trace tr(G D) or the Frobenius ⟨G, D⟩ = tr(GᵀD); Gauss–Legendre quadrature."""
     nodes, weights = gauss_legendre_01(xp)
+    G = path_row_gradients(xp, wrt, U, W, s0, X, v, D, act, T, nodes)
+    paired = xp.trace(xp.matmul(G, D)) if literal else frob(xp, G, D)
     total = 0
-    for tau, w in zip(nodes, weights, strict=True):
-        G = row_grad(xp, v, forward_sensitivities(xp, *wrt.moved(U, W, tau * D), s0, X, act)[wrt.sens][T])
-        total = total + w * (xp.trace(xp.matmul(G, D)) if literal else frob(xp, G, D))
+    for value, w in zip(paired, weights, strict=True):
+        total = total + value * w
     return change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0), total
 
 
@@ -180,18 +201,16 @@ def gradient_change_integral(xp, wrt, U, W, s0, X, v, D, act, T, G0, *, rule=(),
     """∫_0^1 G(θ + τ·scale·D) − G0 dτ, G = ∇V_p s_T from the recursion, by the Gauss–Legendre rule
     ``gauss_legendre_01(xp, *rule)``."""
     nodes, weights = gauss_legendre_01(xp, *rule)
+    G = path_row_gradients(xp, wrt, U, W, s0, X, v, D, act, T, [tau * scale for tau in nodes])
     integral = 0
-    for tau, w in zip(nodes, weights, strict=True):
-        U2, W2 = wrt.moved(U, W, (tau * scale) * D)
-        integral = integral + w * (
-            row_grad(xp, v, forward_sensitivities(xp, U2, W2, s0, X, act)[wrt.sens][T]) - G0
-        )
+    for Gk, w in zip(G, weights, strict=True):
+        integral = integral + (Gk - G0) * w
     return integral
 
 
 def remainder_chain(xp, wrt, U, W, s0, X, v, D, act, T, **_):
     """r_p = ∫⟨G(θ+τD) − G(θ), D⟩dτ ≤ ‖D‖_{S∞}‖∫(G(θ+τD) − G(θ))dτ‖_{S¹}, G = ∇V_p s_T, by quadrature."""
-    G0 = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act)[wrt.sens][T])
+    G0 = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)[wrt.sens][T])
     integral = gradient_change_integral(xp, wrt, U, W, s0, X, v, D, act, T, G0)
     r = change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0) - frob(xp, G0, D)
     return r, frob(xp, integral, D), sinf(xp, D) * s1(xp, integral)
