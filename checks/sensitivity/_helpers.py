@@ -146,15 +146,17 @@ def forward_sensitivities(xp, U, W, s0, X, act, *, sbar="correct", tensors="PQ")
     return out | {name: S for name, S in (("P", P), ("Q", Q)) if name in tensors}
 
 
-def tangents(xp, U, W, s0, X, act, dU, dW, fw=None):
+def tangents(xp, U, W, s0, X, act, dU, dW, fw=None, *, tensors="PQ"):
     r"""Exact forward-mode tangents along (ΔU, ΔW): ṡ_t, λ̇_t, Ṗ_t, Q̇_t (derived here, checked in
     checks/sensitivity/).
 
     ż_t = ΔU x_t + ΔW s_{t-1} + W ṡ_{t-1},  ṡ_t = λ_t ⊙ ż_t,  λ̇_t = λ''_t ⊙ ż_t,
     Ṗ_t = λ̇_t(S̄_{t-1} + W P_{t-1}) + λ_t(dS̄_{t-1} + ΔW P_{t-1} + W Ṗ_{t-1}),
     Q̇_t = λ̇_t(X̄_t + W Q_{t-1}) + λ_t(ΔW Q_{t-1} + W Q̇_{t-1}).
+
+    ``tensors`` as in :func:`forward_sensitivities` (Ṗ needs P, Q̇ needs Q; ṡ and λ̇ need neither).
     """
-    fw = fw or forward_sensitivities(xp, U, W, s0, X, act)
+    fw = fw or forward_sensitivities(xp, U, W, s0, X, act, tensors=tensors)
     B, H, N = U.shape
     T = X.shape[1]
     eye = _eye_block(xp, H, 0)
@@ -162,25 +164,34 @@ def tangents(xp, U, W, s0, X, act, dU, dW, fw=None):
     lamdot = [None]
     Pdot = [xp.zeros((B, H, H, H))]
     Qdot = [xp.zeros((B, H, H, N))]
-    states, P, Q = fw["states"], fw["P"], fw["Q"]
+    states, P, Q = fw["states"], fw.get("P"), fw.get("Q")
     for t in range(1, T + 1):
         zdot = matvec(dU, X[:, t - 1]) + matvec(dW, states[t - 1]) + matvec(W, sdot[-1])
         l1, l2 = fw["lam1"][t], fw["lam2"][t]
         ld = l2 * zdot
-        Sbar = eye[None, :, :, None] * states[t - 1][:, None, None, :]
-        Sbar_dot = eye[None, :, :, None] * sdot[-1][:, None, None, :]
-        Xbar = eye[None, :, :, None] * X[:, t - 1][:, None, None, :]
-        Pn = ld[:, :, None, None] * (Sbar + xp.einsum("bkm,bmij->bkij", W, P[t - 1])) + l1[
-            :, :, None, None
-        ] * (Sbar_dot + xp.einsum("bkm,bmij->bkij", dW, P[t - 1]) + xp.einsum("bkm,bmij->bkij", W, Pdot[-1]))
-        Qn = ld[:, :, None, None] * (Xbar + xp.einsum("bkm,bmij->bkij", W, Q[t - 1])) + l1[
-            :, :, None, None
-        ] * (xp.einsum("bkm,bmij->bkij", dW, Q[t - 1]) + xp.einsum("bkm,bmij->bkij", W, Qdot[-1]))
+        if "P" in tensors:
+            Sbar = eye[None, :, :, None] * states[t - 1][:, None, None, :]
+            Sbar_dot = eye[None, :, :, None] * sdot[-1][:, None, None, :]
+            Pdot.append(
+                ld[:, :, None, None] * (Sbar + xp.einsum("bkm,bmij->bkij", W, P[t - 1]))
+                + l1[:, :, None, None]
+                * (
+                    Sbar_dot
+                    + xp.einsum("bkm,bmij->bkij", dW, P[t - 1])
+                    + xp.einsum("bkm,bmij->bkij", W, Pdot[-1])
+                )
+            )
+        if "Q" in tensors:
+            Xbar = eye[None, :, :, None] * X[:, t - 1][:, None, None, :]
+            Qdot.append(
+                ld[:, :, None, None] * (Xbar + xp.einsum("bkm,bmij->bkij", W, Q[t - 1]))
+                + l1[:, :, None, None]
+                * (xp.einsum("bkm,bmij->bkij", dW, Q[t - 1]) + xp.einsum("bkm,bmij->bkij", W, Qdot[-1]))
+            )
         sdot.append(l1 * zdot)
         lamdot.append(ld)
-        Pdot.append(Pn)
-        Qdot.append(Qn)
-    return {"sdot": sdot, "lamdot": lamdot, "Pdot": Pdot, "Qdot": Qdot}
+    out = {"sdot": sdot, "lamdot": lamdot}
+    return out | {name: S for name, S in (("Pdot", Pdot), ("Qdot", Qdot)) if name[0] in tensors}
 
 
 def row_grad(xp, v, T3):

@@ -123,7 +123,7 @@ def linking(xp, wrt, U, W, s0, X, v, B, act, T, **_):
 
 def sens_matrix(xp, wrt, U, W, s0, X, c, B, act, T, *, sbar="correct", **_):
     """c·Q_T vec(B) or c·P_T vec(B) from the recursion against d/de c·s_T by finite differences."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act, sbar=sbar)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, sbar=sbar, tensors=wrt.sens)
     rec = xp.einsum("bk,bkij,bij->b", c, fw[wrt.sens][T], B)
     return rec, xp.sum(c * true_ds(xp, U, W, s0, X, act, T, **wrt.direction(B)), axis=-1)
 
@@ -138,7 +138,7 @@ def sens_matrix_as_written(xp, wrt, **inputs):
 
 def lambda_out(xp, wrt, U, W, s0, X, v, D, act, T, **_):
     """The exact first-order part against max σ' times the same pairing with Λ_t pulled out."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)
     l1, y = fw["lam1"][T], wrt.input_at(fw["states"], X, T)
     WS = xp.einsum("bkm,bmij->bkij", W, fw[wrt.sens][T - 1])
     lhs = frob(xp, xp.outer(l1 * v, y) + row_grad(xp, v * l1, WS), D)
@@ -147,7 +147,7 @@ def lambda_out(xp, wrt, U, W, s0, X, v, D, act, T, **_):
 
 def first_order_bound(xp, wrt, U, W, s0, X, v, act, T, **_):
     """⟨G, D⟩ in the worst direction D = polar factor of G = ∇V_p s_T, against the written bound."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)
     G = row_grad(xp, v, fw[wrt.sens][T])
     D = polar_direction(xp, G)
     WS = xp.einsum("bkm,bmij->bkij", W, fw[wrt.sens][T - 1])
@@ -158,7 +158,7 @@ def first_order_bound(xp, wrt, U, W, s0, X, v, act, T, **_):
 
 def first_order(xp, eps, wrt, U, W, s0, X, v, D, act, T, **_):
     """Finite change of V_p s_T along εD (forward pass) against ε⟨∇V_p s_T, D⟩ (recursion)."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)
     G = row_grad(xp, v, fw[wrt.sens][T])
     moved = states_at(xp, U, W, s0, X, act, **wrt.direction(D), e=eps)[T]
     return xp.sum(v * (moved - fw["states"][T]), axis=-1), eps * frob(xp, G, D)
@@ -218,11 +218,11 @@ def remainder_chain(xp, wrt, U, W, s0, X, v, D, act, T, **_):
 
 def half_derivative(xp, eps, wrt, U, W, s0, X, v, D, act, T, **_):
     """‖∫_0^1 G(θ+τεD) − G(θ) dτ‖_{S¹} against ½‖d/dτ G(θ+τεD)|_0‖_{S¹} (exact tangent recursion)."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)
     G0 = row_grad(xp, v, fw[wrt.sens][T])
     integral = gradient_change_integral(xp, wrt, U, W, s0, X, v, D, act, T, G0, rule=(6, 1), scale=eps)
     dU, dW = wrt.moved(0 * U, 0 * W, eps * D)
-    tg = tangents(xp, U, W, s0, X, act, dU, dW, fw)
+    tg = tangents(xp, U, W, s0, X, act, dU, dW, fw, tensors=wrt.sens)
     return s1(xp, integral), 0.5 * s1(xp, row_grad(xp, v, tg[wrt.sens_dot][T]))
 
 
@@ -233,7 +233,7 @@ def part1_chain(xp, wrt, U, W, s0, X, v, D, act, T, *, step3, **_):
     """‖(dλ_T/dt) ⊙ V_pᵀ yᵀ‖_{S¹} (y = x_T or s_{T−1}) down seed 000's part-1 chain, dλ_T/dt = λ'' ⊙ m with
     m = Dy + W S_{T−1} vec D; ``step3`` is how its third line bounds the λ'' factor: "inside" keeps
     ‖λ'' ⊙ m‖₂ (U), "swap" writes ‖λ''‖₂‖m‖₂ (W as written), "sup" ‖λ''‖_∞‖m‖₂ (W corrected)."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)
     l2, S1 = fw["lam2"][T], fw[wrt.sens][T - 1]
     y = wrt.input_at(fw["states"], X, T)
     a = matvec(D, y)
@@ -262,9 +262,9 @@ def part1_chain(xp, wrt, U, W, s0, X, v, D, act, T, *, step3, **_):
 def _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected):
     """(fw, dλ'_T/dt along D, max_q of the Lemma 3 factor): as written (signed σ''/σ', the tensor at
     T − 1) or corrected (|σ''/σ'|, the tensor at T)."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)
     dU, dW = wrt.moved(0 * U, 0 * W, D)
-    lamdot = tangents(xp, U, W, s0, X, act, dU, dW, fw)["lamdot"][T]
+    lamdot = tangents(xp, U, W, s0, X, act, dU, dW, fw, tensors=wrt.sens)["lamdot"][T]
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
     if corrected:
         m = xp.max(xp.abs(ratio) * s1(xp, fw[wrt.sens][T]), axis=-1)
