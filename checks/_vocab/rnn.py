@@ -54,6 +54,27 @@ def sequence_loss(xp, U, W, V, s0, X, Y, act: str):
     return total / (len(states) - 1)
 
 
+def stack_points(a, n: int):
+    """``a`` (B, …) repeated for n points and flattened into the batch axis: (n·B, …), point-major.
+
+    The RNN is evaluated at many parameter points (quadrature nodes, steps) in one batched pass instead of
+    one pass per point: each row is computed by the same operations, so the values are those of the loop.
+    """
+    a = np.asarray(a)
+    return np.broadcast_to(a, (n,) + a.shape).reshape((n * a.shape[0],) + a.shape[1:])
+
+
+def merge_points(a):
+    """(n, B, …) -> (n·B, …), point-major (the layout of :func:`stack_points`)."""
+    a = np.asarray(a)
+    return a.reshape((a.shape[0] * a.shape[1],) + a.shape[2:])
+
+
+def split_points(a, n: int):
+    """(n·B, …) -> (n, B, …): the inverse of :func:`merge_points`."""
+    return a.reshape((n, a.shape[0] // n) + a.shape[1:])
+
+
 def one_hot_rows(raw: np.ndarray) -> np.ndarray:
     """Transform for ``Array(..., "K", low=0, high=1)``: one-hot labels along the last axis (argmax of the
     raw draw)."""

@@ -17,6 +17,8 @@ second derivatives by nesting it.
 
 from __future__ import annotations
 
+import functools
+
 import mpmath
 import numpy as np
 
@@ -113,11 +115,13 @@ def bar_tensor(xp, y, H):
     return _eye_block(xp, H)[None, :, :, None] * y[:, None, None, :]
 
 
-def forward_sensitivities(xp, U, W, s0, X, act, *, sbar="correct"):
+def forward_sensitivities(xp, U, W, s0, X, act, *, sbar="correct", tensors="PQ"):
     r"""Forward pass with ``P_t = Λ_t(S̄_{t-1} + W P_{t-1})`` and ``Q_t = Λ_t(X̄_t + W Q_{t-1})``.
 
     ``sbar="written"`` builds seed 000's S̄ literally, ``S̄(i, (i-1)H + j) = s_j`` read 0-based like
     ``P(k, iH + j)``: row i's entries land in column block i−1 (row 0's fall outside and are dropped).
+    ``tensors`` names the sensitivity tensors to compute ("P", "Q" or both): a check that needs one is
+    spared the other, the bulk of the work in high precision (H⁴ object products a step).
     """
     _, d1, d2 = activation(xp, act)
     pre, states = preactivations_and_states(xp, U, W, s0, X, act)
@@ -132,22 +136,27 @@ def forward_sensitivities(xp, U, W, s0, X, act, *, sbar="correct"):
         l1, l2 = d1(pre[t - 1]), d2(pre[t - 1])
         lam1.append(l1)
         lam2.append(l2)
-        Sbar = eyeP[None, :, :, None] * states[t - 1][:, None, None, :]
-        Xbar = eyeQ[None, :, :, None] * X[:, t - 1][:, None, None, :]
-        P.append(l1[:, :, None, None] * (Sbar + xp.einsum("bkm,bmij->bkij", W, P[-1])))
-        Q.append(l1[:, :, None, None] * (Xbar + xp.einsum("bkm,bmij->bkij", W, Q[-1])))
-    return {"pre": pre, "states": states, "lam1": lam1, "lam2": lam2, "P": P, "Q": Q}
+        if "P" in tensors:
+            Sbar = eyeP[None, :, :, None] * states[t - 1][:, None, None, :]
+            P.append(l1[:, :, None, None] * (Sbar + xp.einsum("bkm,bmij->bkij", W, P[-1])))
+        if "Q" in tensors:
+            Xbar = eyeQ[None, :, :, None] * X[:, t - 1][:, None, None, :]
+            Q.append(l1[:, :, None, None] * (Xbar + xp.einsum("bkm,bmij->bkij", W, Q[-1])))
+    out = {"pre": pre, "states": states, "lam1": lam1, "lam2": lam2}
+    return out | {name: S for name, S in (("P", P), ("Q", Q)) if name in tensors}
 
 
-def tangents(xp, U, W, s0, X, act, dU, dW, fw=None):
+def tangents(xp, U, W, s0, X, act, dU, dW, fw=None, *, tensors="PQ"):
     r"""Exact forward-mode tangents along (ΔU, ΔW): ṡ_t, λ̇_t, Ṗ_t, Q̇_t (derived here, checked in
     checks/sensitivity/).
 
     ż_t = ΔU x_t + ΔW s_{t-1} + W ṡ_{t-1},  ṡ_t = λ_t ⊙ ż_t,  λ̇_t = λ''_t ⊙ ż_t,
     Ṗ_t = λ̇_t(S̄_{t-1} + W P_{t-1}) + λ_t(dS̄_{t-1} + ΔW P_{t-1} + W Ṗ_{t-1}),
     Q̇_t = λ̇_t(X̄_t + W Q_{t-1}) + λ_t(ΔW Q_{t-1} + W Q̇_{t-1}).
+
+    ``tensors`` as in :func:`forward_sensitivities` (Ṗ needs P, Q̇ needs Q; ṡ and λ̇ need neither).
     """
-    fw = fw or forward_sensitivities(xp, U, W, s0, X, act)
+    fw = fw or forward_sensitivities(xp, U, W, s0, X, act, tensors=tensors)
     B, H, N = U.shape
     T = X.shape[1]
     eye = _eye_block(xp, H, 0)
@@ -155,25 +164,34 @@ def tangents(xp, U, W, s0, X, act, dU, dW, fw=None):
     lamdot = [None]
     Pdot = [xp.zeros((B, H, H, H))]
     Qdot = [xp.zeros((B, H, H, N))]
-    states, P, Q = fw["states"], fw["P"], fw["Q"]
+    states, P, Q = fw["states"], fw.get("P"), fw.get("Q")
     for t in range(1, T + 1):
         zdot = matvec(dU, X[:, t - 1]) + matvec(dW, states[t - 1]) + matvec(W, sdot[-1])
         l1, l2 = fw["lam1"][t], fw["lam2"][t]
         ld = l2 * zdot
-        Sbar = eye[None, :, :, None] * states[t - 1][:, None, None, :]
-        Sbar_dot = eye[None, :, :, None] * sdot[-1][:, None, None, :]
-        Xbar = eye[None, :, :, None] * X[:, t - 1][:, None, None, :]
-        Pn = ld[:, :, None, None] * (Sbar + xp.einsum("bkm,bmij->bkij", W, P[t - 1])) + l1[
-            :, :, None, None
-        ] * (Sbar_dot + xp.einsum("bkm,bmij->bkij", dW, P[t - 1]) + xp.einsum("bkm,bmij->bkij", W, Pdot[-1]))
-        Qn = ld[:, :, None, None] * (Xbar + xp.einsum("bkm,bmij->bkij", W, Q[t - 1])) + l1[
-            :, :, None, None
-        ] * (xp.einsum("bkm,bmij->bkij", dW, Q[t - 1]) + xp.einsum("bkm,bmij->bkij", W, Qdot[-1]))
+        if "P" in tensors:
+            Sbar = eye[None, :, :, None] * states[t - 1][:, None, None, :]
+            Sbar_dot = eye[None, :, :, None] * sdot[-1][:, None, None, :]
+            Pdot.append(
+                ld[:, :, None, None] * (Sbar + xp.einsum("bkm,bmij->bkij", W, P[t - 1]))
+                + l1[:, :, None, None]
+                * (
+                    Sbar_dot
+                    + xp.einsum("bkm,bmij->bkij", dW, P[t - 1])
+                    + xp.einsum("bkm,bmij->bkij", W, Pdot[-1])
+                )
+            )
+        if "Q" in tensors:
+            Xbar = eye[None, :, :, None] * X[:, t - 1][:, None, None, :]
+            Qdot.append(
+                ld[:, :, None, None] * (Xbar + xp.einsum("bkm,bmij->bkij", W, Q[t - 1]))
+                + l1[:, :, None, None]
+                * (xp.einsum("bkm,bmij->bkij", dW, Q[t - 1]) + xp.einsum("bkm,bmij->bkij", W, Qdot[-1]))
+            )
         sdot.append(l1 * zdot)
         lamdot.append(ld)
-        Pdot.append(Pn)
-        Qdot.append(Qn)
-    return {"sdot": sdot, "lamdot": lamdot, "Pdot": Pdot, "Qdot": Qdot}
+    out = {"sdot": sdot, "lamdot": lamdot}
+    return out | {name: S for name, S in (("Pdot", Pdot), ("Qdot", Qdot)) if name[0] in tensors}
 
 
 def row_grad(xp, v, T3):
@@ -238,13 +256,23 @@ def gauss_legendre_01(xp, n=16, panels=4):
     integrate keep ‖ΔW‖ moderate and use panels; nodes are float64 (the integrand, not the nodes, is what
     a high-precision re-verification re-evaluates).
     """
+    nodes, weights = _gauss_legendre_01_float(n, panels)
+    if xp.backend == "numpy":
+        return list(nodes), list(weights)
+    return [num(xp, a) for a in nodes], [num(xp, wi) for wi in weights]
+
+
+@functools.cache
+def _gauss_legendre_01_float(n: int, panels: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The float64 nodes and weights of :func:`gauss_legendre_01` (computed once per rule: leggauss costs
+    a Newton iteration per call)."""
     x, w = np.polynomial.legendre.leggauss(n)
     nodes, weights = [], []
     for k in range(panels):
         a = k / panels
-        nodes += [num(xp, a + (xi + 1) / (2 * panels)) for xi in x]
-        weights += [num(xp, wi / (2 * panels)) for wi in w]
-    return nodes, weights
+        nodes += [float(a + (xi + 1) / (2 * panels)) for xi in x]
+        weights += [float(wi / (2 * panels)) for wi in w]
+    return tuple(nodes), tuple(weights)
 
 
 # --------------------------------------------------------------------------- losses (Lipschitz claims)

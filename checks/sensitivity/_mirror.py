@@ -13,9 +13,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from checks._vocab.activations import SUP_D1, activation, curvature_ratio
 from checks._vocab.linalg import dot, frob, inf_norm, matvec, norm2, s1, sinf
-from checks._vocab.rnn import preactivations_and_states
+from checks._vocab.rnn import merge_points, preactivations_and_states, split_points, stack_points
 from checks.sensitivity._helpers import (
     forward_sensitivities,
     gauss_legendre_01,
@@ -121,7 +123,7 @@ def linking(xp, wrt, U, W, s0, X, v, B, act, T, **_):
 
 def sens_matrix(xp, wrt, U, W, s0, X, c, B, act, T, *, sbar="correct", **_):
     """c·Q_T vec(B) or c·P_T vec(B) from the recursion against d/de c·s_T by finite differences."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act, sbar=sbar)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, sbar=sbar, tensors=wrt.sens)
     rec = xp.einsum("bk,bkij,bij->b", c, fw[wrt.sens][T], B)
     return rec, xp.sum(c * true_ds(xp, U, W, s0, X, act, T, **wrt.direction(B)), axis=-1)
 
@@ -136,7 +138,7 @@ def sens_matrix_as_written(xp, wrt, **inputs):
 
 def lambda_out(xp, wrt, U, W, s0, X, v, D, act, T, **_):
     """The exact first-order part against max σ' times the same pairing with Λ_t pulled out."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)
     l1, y = fw["lam1"][T], wrt.input_at(fw["states"], X, T)
     WS = xp.einsum("bkm,bmij->bkij", W, fw[wrt.sens][T - 1])
     lhs = frob(xp, xp.outer(l1 * v, y) + row_grad(xp, v * l1, WS), D)
@@ -145,7 +147,7 @@ def lambda_out(xp, wrt, U, W, s0, X, v, D, act, T, **_):
 
 def first_order_bound(xp, wrt, U, W, s0, X, v, act, T, **_):
     """⟨G, D⟩ in the worst direction D = polar factor of G = ∇V_p s_T, against the written bound."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)
     G = row_grad(xp, v, fw[wrt.sens][T])
     D = polar_direction(xp, G)
     WS = xp.einsum("bkm,bmij->bkij", W, fw[wrt.sens][T - 1])
@@ -156,20 +158,39 @@ def first_order_bound(xp, wrt, U, W, s0, X, v, act, T, **_):
 
 def first_order(xp, eps, wrt, U, W, s0, X, v, D, act, T, **_):
     """Finite change of V_p s_T along εD (forward pass) against ε⟨∇V_p s_T, D⟩ (recursion)."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)
     G = row_grad(xp, v, fw[wrt.sens][T])
     moved = states_at(xp, U, W, s0, X, act, **wrt.direction(D), e=eps)[T]
     return xp.sum(v * (moved - fw["states"][T]), axis=-1), eps * frob(xp, G, D)
+
+
+def path_row_gradients(xp, wrt, U, W, s0, X, v, D, act, T, taus):
+    """G(θ + τD) = ∇V_p s_T from the recursion for every τ in ``taus``, shape (len(taus), B, H, ·): the
+    points are stacked along the batch axis and run through one forward pass (one pass per point cost a
+    Python loop over the time steps for each)."""
+    n = len(taus)
+    moved = wrt.moved(U[None], W[None], steps(taus, D))  # (n, B, …) for the moved parameter, (1, B, …)
+    U2, W2 = (merge_points(np.broadcast_to(a, (n,) + a.shape[1:])) for a in moved)
+    fw = forward_sensitivities(xp, U2, W2, stack_points(s0, n), stack_points(X, n), act, tensors=wrt.sens)
+    return split_points(row_grad(xp, stack_points(v, n), fw[wrt.sens][T]), n)
+
+
+def steps(taus, D):
+    """The steps τD, stacked along a new leading axis (each is the product a loop over τ would form; D
+    on the left, so that an object array multiplies its entries by τ without mpmath first trying to
+    convert the whole array)."""
+    return np.stack([D * tau for tau in taus])
 
 
 def integral_form(xp, wrt, U, W, s0, X, v, D, act, T, *, literal, **_):
     """(V_p(s_T(θ + D) − s_T(θ)), ∫_0^1 G(θ + τD) paired with D dτ), G = ∇V_p s_T from the recursion, the
     pairing the literal trace tr(G D) or the Frobenius ⟨G, D⟩ = tr(GᵀD); Gauss–Legendre quadrature."""
     nodes, weights = gauss_legendre_01(xp)
+    G = path_row_gradients(xp, wrt, U, W, s0, X, v, D, act, T, nodes)
+    paired = xp.trace(xp.matmul(G, D)) if literal else frob(xp, G, D)
     total = 0
-    for tau, w in zip(nodes, weights, strict=True):
-        G = row_grad(xp, v, forward_sensitivities(xp, *wrt.moved(U, W, tau * D), s0, X, act)[wrt.sens][T])
-        total = total + w * (xp.trace(xp.matmul(G, D)) if literal else frob(xp, G, D))
+    for value, w in zip(paired, weights, strict=True):
+        total = total + value * w
     return change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0), total
 
 
@@ -180,18 +201,16 @@ def gradient_change_integral(xp, wrt, U, W, s0, X, v, D, act, T, G0, *, rule=(),
     """∫_0^1 G(θ + τ·scale·D) − G0 dτ, G = ∇V_p s_T from the recursion, by the Gauss–Legendre rule
     ``gauss_legendre_01(xp, *rule)``."""
     nodes, weights = gauss_legendre_01(xp, *rule)
+    G = path_row_gradients(xp, wrt, U, W, s0, X, v, D, act, T, [tau * scale for tau in nodes])
     integral = 0
-    for tau, w in zip(nodes, weights, strict=True):
-        U2, W2 = wrt.moved(U, W, (tau * scale) * D)
-        integral = integral + w * (
-            row_grad(xp, v, forward_sensitivities(xp, U2, W2, s0, X, act)[wrt.sens][T]) - G0
-        )
+    for Gk, w in zip(G, weights, strict=True):
+        integral = integral + (Gk - G0) * w
     return integral
 
 
 def remainder_chain(xp, wrt, U, W, s0, X, v, D, act, T, **_):
     """r_p = ∫⟨G(θ+τD) − G(θ), D⟩dτ ≤ ‖D‖_{S∞}‖∫(G(θ+τD) − G(θ))dτ‖_{S¹}, G = ∇V_p s_T, by quadrature."""
-    G0 = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act)[wrt.sens][T])
+    G0 = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)[wrt.sens][T])
     integral = gradient_change_integral(xp, wrt, U, W, s0, X, v, D, act, T, G0)
     r = change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0) - frob(xp, G0, D)
     return r, frob(xp, integral, D), sinf(xp, D) * s1(xp, integral)
@@ -199,11 +218,11 @@ def remainder_chain(xp, wrt, U, W, s0, X, v, D, act, T, **_):
 
 def half_derivative(xp, eps, wrt, U, W, s0, X, v, D, act, T, **_):
     """‖∫_0^1 G(θ+τεD) − G(θ) dτ‖_{S¹} against ½‖d/dτ G(θ+τεD)|_0‖_{S¹} (exact tangent recursion)."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)
     G0 = row_grad(xp, v, fw[wrt.sens][T])
     integral = gradient_change_integral(xp, wrt, U, W, s0, X, v, D, act, T, G0, rule=(6, 1), scale=eps)
     dU, dW = wrt.moved(0 * U, 0 * W, eps * D)
-    tg = tangents(xp, U, W, s0, X, act, dU, dW, fw)
+    tg = tangents(xp, U, W, s0, X, act, dU, dW, fw, tensors=wrt.sens)
     return s1(xp, integral), 0.5 * s1(xp, row_grad(xp, v, tg[wrt.sens_dot][T]))
 
 
@@ -214,7 +233,7 @@ def part1_chain(xp, wrt, U, W, s0, X, v, D, act, T, *, step3, **_):
     """‖(dλ_T/dt) ⊙ V_pᵀ yᵀ‖_{S¹} (y = x_T or s_{T−1}) down seed 000's part-1 chain, dλ_T/dt = λ'' ⊙ m with
     m = Dy + W S_{T−1} vec D; ``step3`` is how its third line bounds the λ'' factor: "inside" keeps
     ‖λ'' ⊙ m‖₂ (U), "swap" writes ‖λ''‖₂‖m‖₂ (W as written), "sup" ‖λ''‖_∞‖m‖₂ (W corrected)."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)
     l2, S1 = fw["lam2"][T], fw[wrt.sens][T - 1]
     y = wrt.input_at(fw["states"], X, T)
     a = matvec(D, y)
@@ -243,9 +262,9 @@ def part1_chain(xp, wrt, U, W, s0, X, v, D, act, T, *, step3, **_):
 def _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected):
     """(fw, dλ'_T/dt along D, max_q of the Lemma 3 factor): as written (signed σ''/σ', the tensor at
     T − 1) or corrected (|σ''/σ'|, the tensor at T)."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)
     dU, dW = wrt.moved(0 * U, 0 * W, D)
-    lamdot = tangents(xp, U, W, s0, X, act, dU, dW, fw)["lamdot"][T]
+    lamdot = tangents(xp, U, W, s0, X, act, dU, dW, fw, tensors=wrt.sens)["lamdot"][T]
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
     if corrected:
         m = xp.max(xp.abs(ratio) * s1(xp, fw[wrt.sens][T]), axis=-1)

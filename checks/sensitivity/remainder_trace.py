@@ -12,7 +12,7 @@ from checks.sensitivity._helpers import (
     row_grad,
     sens_rnn_inputs,
 )
-from checks.sensitivity._mirror import WRT, change_of_row
+from checks.sensitivity._mirror import WRT, change_of_row, path_row_gradients
 from lemmacheck import Source, Verdict, identity
 
 _U_QUOTE = "= ∫_0^1 tr([V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k)]ΔU) d_t"
@@ -44,20 +44,13 @@ DISPLAYS = [
 def _remainder(xp, U, W, s0, X, v, D, act, T, *, wrt, literal):
     """(v·Δs_T − ⟨G(0), Δ⟩, ∫_0^1 tr((G(τ) − G(0))Δ) or ⟨G(τ) − G(0), Δ⟩ dτ), G the gradient of v·s_T."""
     param = WRT[wrt]
-
-    def grad(tau):
-        return row_grad(
-            xp, v, forward_sensitivities(xp, *param.moved(U, W, tau * D), s0, X, act)[param.sens][T]
-        )
-
-    def against(G):
-        return xp.trace(xp.matmul(G, D)) if literal else frob(xp, G, D)
-
-    G0 = grad(0.0)
+    G0 = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act, tensors=param.sens)[param.sens][T])
     nodes, weights = gauss_legendre_01(xp)
+    change = path_row_gradients(xp, param, U, W, s0, X, v, D, act, T, nodes) - G0
+    paired = xp.trace(xp.matmul(change, D)) if literal else frob(xp, change, D)
     total = 0
-    for tau, w in zip(nodes, weights, strict=True):
-        total = total + w * against(grad(tau) - G0)
+    for value, w in zip(paired, weights, strict=True):
+        total = total + value * w
     return change_of_row(xp, param, U, W, s0, X, v, D, act, T, 1.0) - frob(xp, G0, D), total
 
 

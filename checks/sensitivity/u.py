@@ -166,7 +166,7 @@ def u_part1_chain_000(xp, U, W, s0, X, v, D, act, T):
     "is given.",
 )
 def u_n_elem_000(xp, U, W, s0, X, v, D, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="Q")
     l2, x, Q1 = fw["lam2"][T], X[:, T - 1], fw["Q"][T - 1]
     dlam = l2 * (matvec(D, x) + xp.einsum("bkm,bmij,bij->bk", W, Q1, D))
     N = row_grad(xp, dlam * v, xp.einsum("bkm,bmij->bkij", W, Q1))
@@ -208,7 +208,7 @@ def _worst_row(xp, G_all):
     "(10); the trace is read as the pairing ⟨·, ΔU⟩. Tight (ratio 1) in the polar direction.",
 )
 def eq12_holder(xp, U, W, s0, X, v, D, act, T):
-    G = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act)["Q"][T])
+    G = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act, tensors="Q")["Q"][T])
     return frob(xp, G, D), s1(xp, G) * sinf(xp, D)
 
 
