@@ -16,7 +16,7 @@ U, W = WRT["U"], WRT["W"]
 
 _UREM_NOTES = (
     "tr([·]ΔU) of two H×N matrices is read as the pairing ⟨·, ΔU⟩ (the literal trace is undefined unless N "
-    "= H; compare sens.w_integral_000), and ‖∫…‖_{S¹}d_t as ‖∫…d_t‖_{S¹}. Integral by 2×8-point "
+    "= H; compare sens.w_integral_000), and ‖∫…‖_{S¹}d_t as ‖∫…d_t‖_{S¹}. Integral by 4×16-point "
     "Gauss–Legendre, remainder from the forward pass."
 )
 
@@ -24,7 +24,7 @@ _REM_NOTES = (
     "The trace tr([·]ΔW) is read as the Frobenius pairing ⟨·, ΔW⟩ (the transpose issue is recorded once, "
     "in sens.w_integral_000). The document writes the norm as ‖∫_0^1 …‖_{S¹} dt with dt outside; read as "
     "‖∫_0^1 … dt‖_{S¹} (the triangle inequality would also allow ∫‖…‖_{S¹}dt, which is larger). The "
-    "integral is a 2×8-point composite Gauss–Legendre quadrature; r_p from the forward pass."
+    "integral is a 4×16-point composite Gauss–Legendre quadrature; r_p from the forward pass."
 )
 
 _HALF_NOTES = (

@@ -213,7 +213,7 @@ _U_INT = "[Vs_t(U^k + ΔU) − Vs_t(U^k)]_p = ∫_0^1 tr[∂[Vs_t(U)]_p/∂U]_{U
     "notes of "
     "sens.u_lambda_out_000 and sens.u_remainder_000. Fails from H = 2 on. Corrected: "
     "sens.u_integral_000.corrected. Steps ‖ΔU‖ are kept moderate (entries in [−0.15, 0.15], as for "
-    "sens.w_integral_000) so that the 4×8-point quadrature stays within QUAD_TOL: on saturating instances "
+    "sens.w_integral_000) so that the 4×16-point quadrature stays within QUAD_TOL: on saturating instances "
     "with ‖ΔU‖ ≈ 1 the integrand swings by orders of magnitude along the path.",
 )
 def u_integral_000(xp, U, W, s0, X, v, D, act, T):
