@@ -13,6 +13,7 @@ from lemmacheck.project.discovery import discover, find_root
 from lemmacheck.run import execution, worker
 from lemmacheck.run.engine import run_claim, run_sweep_chunk
 from lemmacheck.run.execution import execute
+from lemmacheck.run.results import TIMING_FIELDS
 from lemmacheck.search.profile import QUICK
 from planted_project import (
     AM_GM,
@@ -42,8 +43,7 @@ def _varied_selection(limit: int = 10) -> list[str]:
 
 
 def _comparable(result) -> str:
-    data = result.to_dict()
-    data.pop("seconds")
+    data = {k: v for k, v in result.to_dict().items() if k not in TIMING_FIELDS}
     return json.dumps(data, sort_keys=True)
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from lemmacheck.run.results import TIMING_FIELDS
 from lemmacheck.search.profile import claim_seed
 from planted_project import AM_GM, make_pytest_project
 
@@ -47,7 +48,7 @@ def _pytest(root: Path, *args: str) -> str:
 
 def _claims(report: Path) -> dict[str, dict]:
     data = json.loads((report / "results.json").read_text())
-    return {c["id"]: {k: v for k, v in c.items() if k != "seconds"} for c in data["claims"]}
+    return {c["id"]: {k: v for k, v in c.items() if k not in TIMING_FIELDS} for c in data["claims"]}
 
 
 def test_two_workers_share_one_seed_print_it_once_and_write_one_merged_report(project, tmp_path):

@@ -16,10 +16,22 @@ import numpy as np
 
 from ..model.verdict import ProofStatus, Verdict
 
-__all__ = ["ClaimResult", "StepResult", "Proof", "jsonable", "record_to_json", "SCHEMA_VERSION"]
+__all__ = [
+    "ClaimResult",
+    "StepResult",
+    "Proof",
+    "jsonable",
+    "record_to_json",
+    "SCHEMA_VERSION",
+    "TIMING_FIELDS",
+]
 
 #: 2: INCONCLUSIVE verdict, per-claim ``proof``, settlement statistics in the evidence
 SCHEMA_VERSION = 2
+
+#: a result's fields that measure time: the only ones two runs of one seed may disagree on, so a comparison
+#: of runs (serial against parallel, a chunk order, a rerun) leaves them out
+TIMING_FIELDS = ("seconds", "phase_seconds")
 
 
 @dataclasses.dataclass
