@@ -224,4 +224,20 @@ def test_a_shipped_margin_that_is_not_srepr_is_refused_and_never_evaluated(tmp_p
         from_srepr(planted)
     with pytest.raises(ValueError, match="not a SymPy srepr expression"):
         from_srepr(f"Add(Integer(1), {planted})")  # hidden inside a SymPy call
+    with pytest.raises(ValueError, match="not a SymPy srepr expression"):
+        from_srepr("Add(Integer(1), sympify)")  # a bare name that is not a singleton
     assert not marker.exists()
+
+
+def test_a_shipped_margin_with_singletons_reads_back():
+    # srepr writes SymPy's singletons as bare names: a Piecewise ends in `true`, a bound may hold pi or -oo
+    from lemmacheck.certify.srepr import from_srepr
+
+    x = sympy.Symbol("x", real=True)
+    for expr in (
+        sympy.Piecewise((x**2, x > 0), (sympy.Integer(0), True)),
+        sympy.pi * x - sympy.E,
+        sympy.Max(x, -sympy.oo),
+        sympy.Interval(-sympy.oo, sympy.oo).contains(x),
+    ):
+        assert from_srepr(sympy.srepr(expr)) == expr, sympy.srepr(expr)
