@@ -113,3 +113,19 @@ def test_sympy_cap_stops_the_block_and_keeps_an_outer_alarm():
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     assert not fired
+
+
+@pytest.mark.skipif(not capped(), reason="SIGALRM caps only in the main thread on POSIX")
+def test_sympy_cap_stops_again_a_block_that_swallowed_its_first_stop():
+    # a stop raised in a gc callback, or caught by an inner cap's handler, never reaches the block; the
+    # cap must not then leave the block running with no alarm armed
+    swallowed = []
+    t0 = time.perf_counter()
+    with pytest.raises(SymPyStopped), sympy_cap(0.2):
+        try:
+            time.sleep(3)
+        except SymPyStopped:
+            swallowed.append(time.perf_counter() - t0)
+        time.sleep(3)
+    assert swallowed and time.perf_counter() - t0 < 2
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0  # nothing left armed

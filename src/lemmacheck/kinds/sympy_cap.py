@@ -5,17 +5,26 @@ The cap is an alarm (``SIGALRM``), so it is enforced in the main thread on POSIX
 worker's thread) SymPy runs uncapped and the run's own time limit still applies.  An alarm already set
 (the run's per-claim limit, a mutant's cap) is respected: when it falls first it is left to fire as it
 would have; otherwise it is re-armed with its remaining time when the capped block ends.
+
+Once up, the cap raises again every :data:`REPEAT_SECONDS` until the block is left: a ``SymPyStopped``
+raised inside a gc callback or a ``__del__`` is only printed by Python, and a one-shot alarm would then
+leave SymPy running with no alarm armed at all, the run's own limit included (seen under ``run
+--certify``: four claims ran on to the worker's 120 s limit and were killed).
 """
 
 from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
 
-__all__ = ["SymPyStopped", "sympy_cap", "capped"]
+__all__ = ["SymPyStopped", "sympy_cap", "capped", "REPEAT_SECONDS"]
+
+#: seconds between the cap's alarms once it is up, until the capped block is left
+REPEAT_SECONDS = 0.1
 
 
 class SymPyStopped(BaseException):
@@ -41,12 +50,18 @@ def sympy_cap(seconds: float) -> Iterator[None]:
 
     def stop(signum, frame):
         if armed[0]:  # an alarm landing while the block is being left is not this cap's business
-            armed[0] = False
             raise SymPyStopped(f"SymPy stopped after {seconds:g} s")
 
     previous = signal.signal(signal.SIGALRM, stop)
+    previous_hook = sys.unraisablehook
+
+    def unraisable(info) -> None:  # a swallowed stop is retried by the next alarm: not a crash to print
+        if not isinstance(info.exc_value, SymPyStopped):
+            previous_hook(info)
+
+    sys.unraisablehook = unraisable
     start = time.monotonic()
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT_SECONDS)
     try:
         yield
     finally:
@@ -55,6 +70,7 @@ def sympy_cap(seconds: float) -> Iterator[None]:
         finally:  # restored even when the alarm interrupts the line above
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
+            sys.unraisablehook = previous_hook
             if outer_left:
                 left = max(outer_left - (time.monotonic() - start), 1e-3)
                 signal.setitimer(signal.ITIMER_REAL, left, outer_interval)
