@@ -241,3 +241,42 @@ def test_a_shipped_margin_with_singletons_reads_back():
         sympy.Interval(-sympy.oo, sympy.oo).contains(x),
     ):
         assert from_srepr(sympy.srepr(expr)) == expr, sympy.srepr(expr)
+
+
+def test_a_check_branching_on_a_long_symbolic_comparison_is_refused_within_the_cap(registry):
+    # SymPy's "cannot determine truth value" message prints the whole relational lazily: for the Adam
+    # claims' 64-term means that took minutes, past the claim's limit
+    @inequality("planted.branches", inputs={"x": Array("n")}, dims={"n": [2]}, **planted_meta())
+    def branches(xp, x):
+        s = sum((x[..., 0] + k * x[..., 1]) ** 3 / (k + 1) for k in range(64))
+        return (s if bool(s > 0) else -s), xp.sum(x * x, axis=-1) + 1e9
+
+    cert = certify_claim(registry["planted.branches"], seconds=5.0)
+    assert cert["status"] == "not certified" and cert["seconds"] < 5.0
+    assert "cannot determine truth value of Relational (the check branches on a comparison)" in cert["reason"]
+
+
+def test_a_solver_violation_the_check_does_not_have_certifies_nothing_and_keeps_the_verdict(registry):
+    pytest.importorskip("z3")
+
+    # a difference of 3e-10 relative is inside the float64 tolerance (rtol 1e-9), so the run holds; the
+    # statement read exactly is false at any x ≠ 0, and Z3 says so, but the check there does not violate
+    # it beyond the tolerance: the solver overrules nothing
+    @identity("planted.float_constant", inputs={"x": Array(1)}, dims={}, **planted_meta(Verdict.HOLDS))
+    def float_constant(xp, x):
+        return x[..., 0] * 1.0000000003, x[..., 0]
+
+    claim = registry["planted.float_constant"]
+    cert = certify_claim(claim)
+    assert cert["status"] == "not certified", cert
+    assert "Z3 finds the statement false" in cert["reason"]
+    assert "not violated there beyond its tolerance" in cert["reason"]
+    result = run_claim(claim, CERTIFYING)
+    assert result.verdict is Verdict.HOLDS and result.certificate["status"] == "not certified"
+
+
+def test_a_solver_violation_is_confirmed_on_the_check_before_it_changes_the_verdict(registry):
+    pytest.importorskip("z3")
+    cert = certify_claim(_variance_bound(registry, 0.5))
+    assert cert["status"] == "violation"
+    assert "confirmed on the check itself (enclosure" in cert["reason"]

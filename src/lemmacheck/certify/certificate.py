@@ -11,16 +11,21 @@ route with what replays it (the margin's ``srepr``, the SMT-LIB query, the box t
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import sympy
 
 from ..kinds.sympy_cap import SymPyStopped, sympy_cap
 from ..model.claim import Claim, NumericCheck
+from ..model.tolerance import tolerance_for
+from ..search.candidates import Instance
+from ..settling.highprec import reverify
 from .boxes import MAX_DEPTH, prove_by_boxes, replay_boxes
-from .domain import dims_to_certify, every_size_at_least_two
+from .domain import build_domain, dims_to_certify, every_size_at_least_two
 from .exact import margin, prove_by_sympy, replay_exact
-from .smt import prove_by_z3, replay_smt, z3_available
+from .smt import model_point, prove_by_z3, replay_smt, z3_available
 from .srepr import from_srepr
 from .statement import Statement, Step, build_statement
 from .symbolic import NotCertifiable
@@ -34,7 +39,12 @@ TRANSCENDENTAL = (sympy.exp, sympy.log, sympy.tanh, sympy.erf, sympy.sin, sympy.
 
 
 class Violation(Exception):
-    """A route found a point of the domain where the statement fails."""
+    """A route found a point of the domain where the statement fails: ``point`` maps the domain's symbol
+    names to exact rationals (empty when the route's answer could not be read back as one)."""
+
+    def __init__(self, message: str, step: Step, point: dict[str, Fraction]):
+        super().__init__(message)
+        self.step, self.point = step, point
 
 
 def _named(step: Step) -> str:
@@ -65,7 +75,8 @@ def _prove_step(st: Statement, step: Step, deadline: float) -> dict[str, Any]:
     if out.answer == "sat" and st.domain.superset:
         raise NotCertifiable(f"Z3 finds {_named(step)} false on the larger domain")
     if out.answer == "sat":
-        raise Violation(f"Z3 finds {_named(step)} false at {out.model}")
+        printed = (out.model or {}).get("model", "")
+        raise Violation(f"Z3 finds {_named(step)} false at {out.model}", step, model_point(printed))
     raise NotCertifiable(f"Z3 did not decide {_named(step)} in time")
 
 
@@ -81,7 +92,8 @@ def _prove_by_boxes(st: Statement, step: Step, m, relation: str, deadline: float
     if tree is None:
         raise NotCertifiable(f"the box tree of {_named(step)} did not close at depth {MAX_DEPTH}")
     if "violation" in tree:
-        raise Violation(f"an arb enclosure finds {_named(step)} false at {tree['violation']}")
+        point = {k: Fraction(v) for k, v in tree["violation"].items()}
+        raise Violation(f"an arb enclosure finds {_named(step)} false at {tree['violation']}", step, point)
     shipped = {
         "margin": sympy.srepr(m),
         "constraints": [sympy.srepr(c) for c in st.constraints],
@@ -135,18 +147,89 @@ def _certify_at(claim: Claim, dims: dict[str, Any], deadline: float) -> dict[str
             entry["scope"] = _scope(claim, entry["steps"])
         entry["status"] = "certified"
     except Violation as exc:
-        entry |= {"status": "violation", "reason": str(exc)}
+        entry |= _judged(claim, dims, exc)
     except NotCertifiable as exc:
         entry |= {"status": "not certified", "reason": str(exc)}
     except SymPyStopped:
         entry |= {"status": "not certified", "reason": "the time cap fell first"}
     except Exception as exc:  # a check that does not run on symbols is not certifiable, nothing worse
-        entry |= {
-            "status": "not certified",
-            "reason": f"the check does not run on symbols: {type(exc).__name__}: {exc}",
-        }
+        reason = f"the check does not run on symbols: {_described(exc)}"
+        entry |= {"status": "not certified", "reason": reason}
     entry["seconds"] = round(time.monotonic() - t0, 4)
     return entry
+
+
+def _instance_at(check: NumericCheck, dims: dict[str, Any], point: dict[str, Fraction]) -> Instance | None:
+    """The instance the domain's symbols take at ``point``, as exact rationals (None if one is missing)."""
+    dom = build_domain(check.inputs, dims)
+    if any(s.name not in point for s in dom.symbols):
+        return None
+    at = {s: sympy.Rational(point[s.name].numerator, point[s.name].denominator) for s in dom.symbols}
+    inputs = {}
+    for name, arr in dom.inputs.items():
+        out = np.empty(arr.shape, dtype=object)
+        for idx in np.ndindex(arr.shape):
+            v = sympy.sympify(arr[idx]).xreplace(at)
+            if not v.is_Rational:
+                return None
+            out[idx] = Fraction(int(v.p), int(v.q))
+        inputs[name] = out
+    return Instance(dims=dict(dims), inputs=inputs)
+
+
+def _judged(claim: Claim, dims: dict[str, Any], exc: Violation) -> dict[str, Any]:
+    """A route's violation, judged on the claim's own check at the route's point (balls, else mpmath).
+
+    The routes prove the statement the check gives on symbols, with each float constant read as the
+    rational its decimal form writes; a constant the check computes in float64 (1 − 0.9, a bias
+    correction) is read as a slightly different rational, and the solver may then find a "violation" of
+    the translation that the check does not have.  Only a violation of the check itself may overrule the
+    sampled verdict; otherwise nothing is certified and the reason says why.
+    """
+    check, step = _numeric(claim), exc.step
+    inst = _instance_at(check, dims, exc.point)
+    if inst is None:
+        return {"status": "not certified", "reason": f"{exc}; the point is not rational, so unconfirmed"}
+    index = None if step.index == 0 or check.is_property else step.index
+    relation = step.relation if step.relation != "holds" else "="
+    conf = reverify(claim.id, check, inst, index, relation, tolerance_for(override=claim.tol))
+    how = f"{conf.route}: lhs − rhs = {conf.difference}" + (
+        f", margin beyond the tolerance [{conf.margin[0]}, {conf.margin[1]}]" if conf.margin else ""
+    )
+    if conf.confirmed:
+        return {"status": "violation", "reason": f"{exc}; confirmed on the check itself ({how})"}
+    if conf.undecided:
+        return {"status": "not certified", "reason": f"{exc}; the check at that point is undecided ({how})"}
+    return {
+        "status": "not certified",
+        "reason": f"{exc}, but the check itself is not violated there beyond its tolerance ({how}); the "
+        "solver's statement reads each float constant of the check as the rational its decimal form "
+        "writes, so its violation may be of that reading only: nothing is certified",
+    }
+
+
+#: seconds to print an exception's message: SymPy's are lazy, and one naming a relational prints it whole
+DESCRIBE_SECONDS = 0.5
+
+
+def _described(exc: Exception) -> str:
+    """``exc`` as ``Type: message``, the message cut to 200 characters and given :data:`DESCRIBE_SECONDS`
+    to print (a 64-term expression in "cannot determine truth value of Relational" took minutes)."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if (
+        tb is not None
+        and tb.tb_frame.f_code.co_name == "__bool__"
+        and isinstance(tb.tb_frame.f_locals.get("self"), sympy.Rel)
+    ):
+        return "TypeError: cannot determine truth value of Relational (the check branches on a comparison)"
+    try:
+        with sympy_cap(DESCRIBE_SECONDS):
+            text = str(exc)
+    except SymPyStopped:
+        text = f"(its message did not print within {DESCRIBE_SECONDS:g} s)"
+    return f"{type(exc).__name__}: {text[:200]}"
 
 
 def certify_claim(claim: Claim, *, seconds: float = CAP_SECONDS) -> dict[str, Any]:

@@ -20,7 +20,7 @@ import numpy as np
 import sympy
 
 from ..model.inputs import Array, ProbVector, Scalar, resolve_shape
-from .symbolic import NotCertifiable
+from .symbolic import NotCertifiable, decimal_rational
 
 __all__ = ["Domain", "build_domain", "dims_to_certify", "every_size_at_least_two"]
 
@@ -39,7 +39,7 @@ class Domain:
 
 
 def _bound(v) -> sympy.Rational:
-    return sympy.nsimplify(float(v), rational=True)
+    return decimal_rational(v)
 
 
 def _entries(name: str, shape: tuple[int, ...]) -> tuple[np.ndarray, list[sympy.Symbol]]:

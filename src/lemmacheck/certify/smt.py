@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ import sympy
 
 from .symbolic import NotCertifiable
 
-__all__ = ["z3_available", "SmtOutcome", "prove_by_z3", "replay_smt"]
+__all__ = ["z3_available", "SmtOutcome", "prove_by_z3", "replay_smt", "model_point"]
 
 
 def z3_available() -> bool:
@@ -197,6 +198,51 @@ def prove_by_z3(constraints, goal, seconds: float) -> SmtOutcome:
         "; the statement is defined on the whole domain\n" + undefined + "\n; and holds there\n" + violated
     )
     return SmtOutcome(answer, query, {"model": _model(rest)} if answer == "sat" else None)
+
+
+def _sexprs(text: str) -> list:
+    stack: list[list] = [[]]
+    for token in text.replace("(", " ( ").replace(")", " ) ").split():
+        if token == "(":
+            stack.append([])
+        elif token == ")" and len(stack) > 1:
+            done = stack.pop()
+            stack[-1].append(done)
+        else:
+            stack[-1].append(token)
+    return stack[0]
+
+
+def _rational(term) -> Fraction:
+    if isinstance(term, str):
+        return Fraction(term)  # "101.0", "3": Z3 prints reals as decimals, exactly
+    op, args = term[0], [_rational(a) for a in term[1:]]
+    if op == "/" and len(args) == 2:
+        return args[0] / args[1]
+    if op == "-":
+        return -args[0] if len(args) == 1 else args[0] - sum(args[1:])
+    if op == "+":
+        return sum(args, Fraction(0))
+    if op == "*":
+        out = Fraction(1)
+        for a in args:
+            out *= a
+        return out
+    raise ValueError(f"not a rational: {op}")  # root-obj: an algebraic number, no rational to evaluate at
+
+
+def model_point(printed: str) -> dict[str, Fraction]:
+    """The real constants of a Z3 model, as exact rationals (the ones printed as algebraic numbers, and
+    functions such as Z3's division by zero, are left out)."""
+    point = {}
+    for item in _sexprs(printed):
+        for d in item if isinstance(item, list) and item and item[0] != "define-fun" else [item]:
+            if isinstance(d, list) and len(d) == 5 and d[0] == "define-fun" and d[2] == [] and d[3] == "Real":
+                try:
+                    point[d[1]] = _rational(d[4])
+                except (ValueError, ZeroDivisionError):
+                    continue
+    return point
 
 
 def _model(printed: str) -> str:

@@ -17,11 +17,18 @@ from types import SimpleNamespace
 import numpy as np
 import sympy
 
-__all__ = ["NotCertifiable", "sympy_xp", "exact_constants", "as_object_array"]
+__all__ = ["NotCertifiable", "sympy_xp", "exact_constants", "as_object_array", "decimal_rational"]
 
 
 class NotCertifiable(Exception):
     """The statement cannot be given to an exact route; the message says why."""
+
+
+def decimal_rational(v) -> sympy.Rational:
+    """The rational that the shortest decimal form of the float ``v`` writes (0.1 -> 1/10, 1 - 0.9 ->
+    9999999999999998/10¹⁷).  Never ``nsimplify``: it reads 1.0000000003 as 1, and a false statement
+    whose constant it rounds away was certified."""
+    return sympy.Rational(repr(float(v)))
 
 
 def as_object_array(a) -> np.ndarray:
@@ -43,7 +50,7 @@ def _exact(v):
     if isinstance(v, (float, np.floating)):
         if not math.isfinite(float(v)):
             raise NotCertifiable(f"the check uses the non-finite constant {float(v)!r}")
-        return sympy.nsimplify(float(v), rational=True)
+        return decimal_rational(v)
     return sympy.sympify(v)
 
 
@@ -52,7 +59,7 @@ def exact_constants(expr) -> tuple[sympy.Expr, dict[str, str]]:
     replacements made (float text -> rational text) so a certificate says how each was read."""
     expr = sympy.sympify(expr)
     floats = expr.atoms(sympy.Float)
-    table = {f: sympy.nsimplify(f, rational=True) for f in floats}
+    table = {f: decimal_rational(f) for f in floats}
     read = {str(f): str(r) for f, r in table.items() if not r.is_Integer}
     return expr.xreplace(table), read
 
