@@ -16,7 +16,7 @@ from lemmacheck.report.notebook import cards_html
 from lemmacheck.run.engine import run_claim
 from lemmacheck.search.candidates import Instance
 from lemmacheck.search.profile import QUICK
-from lemmacheck.settling.highprec import reverify
+from lemmacheck.settling.highprec import certified_by, reverify
 
 # Tighter than the policy on purpose: the planted near-tie and the 1e-9 violation must be decided by the
 # enclosure itself, not by a slack that would already call them holding.
@@ -81,3 +81,34 @@ def test_a_check_balls_cannot_evaluate_goes_to_mpmath_and_says_why():
     assert conf.confirmed
     assert conf.route == "mpmath"
     assert "balls cannot evaluate the check" in conf.route_reason
+
+
+def _property(fn, *names) -> NumericCheck:
+    return NumericCheck(fn=fn, inputs={n: Array() for n in names}, dims={}, relations=(), is_property=True)
+
+
+def test_a_property_is_decided_on_balls_where_every_comparison_decides():
+    # x + 1e-300 > x fails in float64 at x = 1 (absorbed) and holds exactly: the balls say which
+    holds = reverify(
+        "planted.absorbed_prop",
+        _property(lambda xp, x: x + 1e-300 > x, "x"),
+        _instance(x=1.0),
+        None,
+        "=",
+        TIGHT,
+    )
+    assert holds.route == "enclosure" and not holds.confirmed and not holds.undecided
+    fails = reverify(
+        "planted.false_prop", _property(lambda xp, x: x * x < x, "x"), _instance(x=2.0), None, "=", TIGHT
+    )
+    assert fails.route == "enclosure" and fails.confirmed and fails.bits
+    assert certified_by(fails)["certified_by"].startswith("proved by interval enclosure: every comparison")
+
+
+def test_a_property_with_an_undecidable_comparison_goes_to_mpmath_and_says_why():
+    # an exact tie through a transcendental: exp(log x) = x, whose ball has a radius at every precision
+    # (a tie in exact arithmetic, (x + 1)² = x² + 2x + 1 on dyadic x, is decided: radius 0 on both sides)
+    tie = _property(lambda xp, x: xp.exp(xp.log(x)) >= x, "x")
+    conf = reverify("planted.tie", tie, _instance(x=0.1), None, "=", TIGHT)
+    assert conf.route == "mpmath" and "balls cannot decide the property" in conf.route_reason
+    assert "stays undecided" in conf.route_reason

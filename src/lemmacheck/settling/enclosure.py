@@ -28,9 +28,17 @@ from ..model.claim import NumericCheck
 from ..model.inputs import call_with_inputs
 from ..model.tolerance import ESCALATIONS, MP_RTOL, Tolerance
 from ..search.candidates import Instance
-from ..xp import Ball, NotEnclosable, ball_precision, ball_xp, mp_precision, to_ball
+from ..xp import Ball, NotEnclosable, Undecided, ball_precision, ball_xp, mp_precision, to_ball
 
-__all__ = ["Enclosure", "EnclosureUnavailable", "enclose", "ball_chain", "margin_of", "STRICT"]
+__all__ = [
+    "Enclosure",
+    "EnclosureUnavailable",
+    "enclose",
+    "decide_property",
+    "ball_chain",
+    "margin_of",
+    "STRICT",
+]
 
 #: relations whose equality already violates them
 STRICT = ("<", ">")
@@ -165,7 +173,7 @@ def enclose(
 ) -> Enclosure:
     """Decide one relation on balls, from ``dps`` digits up, doubling up to ``ESCALATIONS`` times."""
     if check.is_property:
-        raise EnclosureUnavailable("a property's truth is settled by the mpmath route")
+        raise EnclosureUnavailable("a property's truth is decided by decide_property")
     bits = bits_for(dps)
     for _ in range(ESCALATIONS + 1):
         with ball_precision(bits):
@@ -177,3 +185,29 @@ def enclose(
                 return Enclosure(verdict, a, b, d, m, bits)
         bits, dps = 2 * bits, 2 * dps
     return Enclosure(None, a, b, d, m, bits // 2)
+
+
+def decide_property(claim_id: str, check: NumericCheck, inst: Instance, dps: int) -> tuple[bool, int]:
+    """A property's truth at the instance's exact inputs, and the bits that decided it: the check run on
+    balls, where every comparison is three-valued, so a truth value that comes out is proved.  An
+    undecided comparison (overlapping balls) doubles the precision, up to ``ESCALATIONS`` times, and then
+    raises :class:`EnclosureUnavailable` with the comparison, as does anything balls cannot evaluate."""
+    bits = bits_for(dps)
+    for _ in range(ESCALATIONS + 1):
+        try:
+            (out,) = ball_chain(claim_id, check, inst, bits, dps)
+            values = np.asarray(out, dtype=object).reshape(-1)
+            if values.size != 1:
+                raise EnclosureUnavailable(
+                    f"the property returned shape {np.shape(out)}, not one truth value"
+                )
+            with ball_precision(bits):
+                return bool(values[0]), bits
+        except EnclosureUnavailable as exc:
+            if not isinstance(exc.__cause__, Undecided):
+                raise
+            undecided = exc
+        except Undecided as exc:  # a Ball's truth value asked for outside the check
+            undecided = EnclosureUnavailable(str(exc))
+        bits, dps = 2 * bits, 2 * dps
+    raise EnclosureUnavailable(f"a comparison stays undecided at {bits // 2} bits ({undecided})")

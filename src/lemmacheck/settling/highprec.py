@@ -20,7 +20,7 @@ from ..model.inputs import call_with_inputs
 from ..model.tolerance import ESCALATIONS, EXTRA_DPS, MP_RTOL, REVERIFY_DPS, STABILITY, VANISHING, Tolerance
 from ..search.candidates import Instance
 from ..xp import mp_precision, mpmath_xp, to_mp
-from .enclosure import Enclosure, EnclosureUnavailable, enclose
+from .enclosure import Enclosure, EnclosureUnavailable, decide_property, enclose
 
 __all__ = [
     "Confirmation",
@@ -172,6 +172,9 @@ def certified_by(conf: Confirmation) -> dict:
         lo, hi = conf.margin
         words = f"proved by interval enclosure, margin [{lo}, {hi}] at {conf.bits} bits"
         return {"route": "enclosure", "certified_by": words, "margin": conf.margin, "bits": conf.bits}
+    if conf.route == "enclosure":  # a property: no margin, every comparison decided on balls
+        words = f"proved by interval enclosure: every comparison of the property decided at {conf.bits} bits"
+        return {"route": "enclosure", "certified_by": words, "bits": conf.bits}
     if conf.route == "exact":
         return {"route": "exact", "certified_by": "exact arithmetic"}
     digits = f"{conf.dps} and {conf.dps + EXTRA_DPS} digits"
@@ -211,7 +214,15 @@ def reverify(
     (:func:`reverify_mpmath`), with the reason recorded in ``route_reason``.
     """
     dps = working_dps(inst)
-    if not check.is_property:
+    if check.is_property and not check.exact:
+        try:
+            holds, bits = decide_property(claim_id, check, inst, dps)
+        except EnclosureUnavailable as exc:
+            reason = f"balls cannot decide the property: {exc}"
+        else:
+            shown = "property fails" if not holds else "holds"
+            return Confirmation(not holds, str(holds), "True", shown, dps, route="enclosure", bits=bits)
+    elif not check.is_property:
         try:
             enc = enclose(claim_id, check, inst, step, relation, tol, dps)
         except EnclosureUnavailable as exc:
@@ -222,7 +233,7 @@ def reverify(
             lo, hi = enc.interval()
             reason = f"the enclosure of the margin, [{lo}, {hi}], still contains 0 at {enc.bits} bits"
     else:
-        reason = "a property's truth value has no margin to enclose"
+        reason = "its check is exact"
     conf = reverify_mpmath(claim_id, check, inst, step, relation, tol)
     conf.route_reason = reason
     return conf
@@ -256,6 +267,8 @@ def reverify_mpmath(
                 route="exact",
             )
         ok = mp_chain(claim_id, check, inst, dps)[0]
+        if mp_chain(claim_id, check, inst, dps + EXTRA_DPS)[0] != ok:  # the truth value moved: unsettled
+            return Confirmation(False, str(ok), "True", "undecided", dps, undecided=True)  # noqa: FBT003
         return Confirmation(not ok, str(ok), "True", "property fails" if not ok else "holds", dps)
     largest = []  # the largest violation seen at each precision level
     for _ in range(ESCALATIONS + 1):
