@@ -110,10 +110,9 @@ def _eye_block(xp, H, shift=0):
     return const(xp, np.eye(H, k=shift))
 
 
-def bar_tensor(xp, y, H, shift=0):
-    """X̄_t (y = x_t) or S̄_{t-1} (y = s_{t-1}) as a stack of 3-tensors, [k, i, j] = δ_{k, i-shift} y_j
-    (shift 0; -1 for seed 000's S̄ as written, see :func:`forward_sensitivities`)."""
-    return _eye_block(xp, H, shift)[None, :, :, None] * y[:, None, None, :]
+def bar_tensor(xp, y, H):
+    """X̄_t (y = x_t) or S̄_{t-1} (y = s_{t-1}) as a stack of 3-tensors, [k, i, j] = δ_ki y_j."""
+    return _eye_block(xp, H)[None, :, :, None] * y[:, None, None, :]
 
 
 def forward_sensitivities(xp, U, W, s0, X, act, *, sbar="correct", tensors="PQ"):
@@ -146,9 +145,8 @@ def forward_sensitivities(xp, U, W, s0, X, act, *, sbar="correct", tensors="PQ")
 def _bar_plus_w_times(xp, W, S_prev, y, t, shift=0):
     """S̄_{t-1} + W S_{t-1} (y = s_{t-1}) or X̄_t + W Q_{t-1} (y = x_t), a new array: at t = 1, S_0 = 0 and
     it is the bar tensor alone (the product with zeros is skipped, it would change no value)."""
-    if t == 1:
-        return bar_tensor(xp, y, W.shape[-1], shift)
-    return plus_bar(xp.einsum("bkm,bmij->bkij", W, S_prev), y, shift)
+    W_times = xp.einsum("bkm,bmij->bkij", W, S_prev) if t > 1 else xp.zeros(S_prev.shape)
+    return plus_bar(W_times, y, shift)
 
 
 def _times_lambda(lam, M):
