@@ -20,6 +20,9 @@ class Activation:
     sup_d2: float | None
     #: σ''/σ' written without the division (σ' > 0), for the curvature factors of seed 001
     curvature: Callable | None = None
+    #: (xp, z) -> (σ′(z), σ″(z)) from one evaluation of the function both are polynomials of (the same
+    #: operations as ``d1`` and ``d2``, so the same values); None: each is evaluated on its own
+    d1_d2: Callable | None = None
 
 
 def _polynomial_in_sigma(name: str, *, d1, d2, curvature, sup_d1: float, sup_d2: float) -> Activation:
@@ -30,7 +33,13 @@ def _polynomial_in_sigma(name: str, *, d1, d2, curvature, sup_d1: float, sup_d2:
         return lambda xp, z: p(getattr(xp, name)(z))
 
     return Activation(
-        of_sigma(lambda s: s), of_sigma(d1), of_sigma(d2), sup_d1, sup_d2, curvature=of_sigma(curvature)
+        of_sigma(lambda s: s),
+        of_sigma(d1),
+        of_sigma(d2),
+        sup_d1,
+        sup_d2,
+        curvature=of_sigma(curvature),
+        d1_d2=of_sigma(lambda s: (d1(s), d2(s))),
     )
 
 
@@ -42,14 +51,27 @@ _TANH = _polynomial_in_sigma(
     sup_d1=1.0,
     sup_d2=4 / (3 * math.sqrt(3)),
 )
+
+
+def _sigmoid_d1(s):
+    """sigmoid′ as a polynomial of the value s = sigmoid(z)."""
+    return s * (1 - s)
+
+
 _SIGMOID = _polynomial_in_sigma(
     "sigmoid",
-    d1=lambda s: s * (1 - s),
+    d1=_sigmoid_d1,
     d2=lambda s: s * (1 - s) * (1 - 2 * s),
     curvature=lambda s: 1 - 2 * s,
     sup_d1=0.25,
     sup_d2=1 / (6 * math.sqrt(3)),
 )
+
+
+def _softplus_d1_d2(xp, z):
+    """softplus′ = sigmoid and softplus″ = sigmoid′, from one sigmoid."""
+    s = xp.sigmoid(z)
+    return s, _sigmoid_d1(s)
 
 
 def _softsign_d1(xp, z):
@@ -67,6 +89,7 @@ ACTIVATIONS: dict[str, Activation] = {
         1.0,
         0.25,
         curvature=lambda xp, z: 1 - xp.sigmoid(z),
+        d1_d2=_softplus_d1_d2,
     ),
     "softsign": Activation(lambda xp, z: z / (1 + xp.abs(z)), _softsign_d1, None, 1.0, None),
     "relu": Activation(
@@ -103,6 +126,15 @@ def activation(xp, name: str):
     a = _get(name)
     d2 = None if a.d2 is None else (lambda z: a.d2(xp, z))
     return (lambda z: a.sigma(xp, z)), (lambda z: a.d1(xp, z)), d2
+
+
+def d1_d2(xp, name: str, z):
+    """``(σ′(z), σ″(z))`` (σ″ None where it does not exist), sharing one evaluation of σ where the table
+    has the form: the sensitivity recursions need both at every step."""
+    a = _get(name)
+    if a.d1_d2 is not None:
+        return a.d1_d2(xp, z)
+    return a.d1(xp, z), None if a.d2 is None else a.d2(xp, z)
 
 
 def act(xp, name: str, z):

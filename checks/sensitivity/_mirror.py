@@ -164,15 +164,27 @@ def first_order(xp, eps, wrt, U, W, s0, X, v, D, act, T, **_):
     return xp.sum(v * (moved - fw["states"][T]), axis=-1), eps * frob(xp, G, D)
 
 
+#: rows of one stacked forward pass in :func:`path_row_gradients`: the points go through in groups of about
+#: this many rows, so that the (rows, H, H, ·) tensors of a step stay in cache (float64, H = 3, T = 3: 0.12 s
+#: for 87,360 rows in one pass, 0.08 s in groups of 2,048 to 8,192)
+PASS_ROWS = 4096
+
+
 def path_row_gradients(xp, wrt, U, W, s0, X, v, D, act, T, taus):
     """G(θ + τD) = ∇V_p s_T from the recursion for every τ in ``taus``, shape (len(taus), B, H, ·): the
-    points are stacked along the batch axis and run through one forward pass (one pass per point cost a
-    Python loop over the time steps for each)."""
-    n = len(taus)
-    moved = wrt.moved(U[None], W[None], steps(taus, D))  # (n, B, …) for the moved parameter, (1, B, …)
-    U2, W2 = (merge_points(np.broadcast_to(a, (n,) + a.shape[1:])) for a in moved)
-    fw = forward_sensitivities(xp, U2, W2, stack_points(s0, n), stack_points(X, n), act, tensors=wrt.sens)
-    return split_points(row_grad(xp, stack_points(v, n), fw[wrt.sens][T]), n)
+    points are stacked along the batch axis and run through forward passes of about PASS_ROWS rows each
+    (one pass per point cost a Python loop over the time steps for each; one pass for all, memory traffic).
+    Each row is computed by the same operations whatever the grouping, so the values are the same."""
+    group = max(1, PASS_ROWS // len(s0))
+    G = []
+    for first in range(0, len(taus), group):
+        part = taus[first : first + group]
+        n = len(part)
+        moved = wrt.moved(U[None], W[None], steps(part, D))  # (n, B, …) for the moved parameter, (1, B, …)
+        U2, W2 = (merge_points(np.broadcast_to(a, (n,) + a.shape[1:])) for a in moved)
+        fw = forward_sensitivities(xp, U2, W2, stack_points(s0, n), stack_points(X, n), act, tensors=wrt.sens)
+        G.append(split_points(row_grad(xp, stack_points(v, n), fw[wrt.sens][T]), n))
+    return np.concatenate(G)
 
 
 def steps(taus, D):

@@ -106,8 +106,9 @@ class Tracker:
         self.end_significance = np.zeros(0)
         self.sizes = sizes_of(ctx.check)
 
-    def _sensitivity(self, inputs, dims, rows: np.ndarray) -> list[np.ndarray] | None:
-        """Per side of the chain, its observed rounding sensitivity on the given rows.
+    def _sensitivity(self, chain, inputs, dims, rows: np.ndarray) -> list[np.ndarray] | None:
+        """Per side of the chain, its observed rounding sensitivity on the given rows (``chain``: the
+        batch's values, from which the rows' own are taken).
 
         The largest change under NOISE_REPEATS perturbations of the inputs by NOISE_ULPS ulps, and the
         difference from an evaluation in extended precision (``np.longdouble``) where the check runs in
@@ -116,16 +117,18 @@ class Tracker:
         """
         sub = {k: np.asarray(v)[rows] for k, v in inputs.items()}
         n = len(rows)
-        # The instance and its NOISE_REPEATS perturbations in one call: a check's cost is mostly per call
-        # (Python over a batch), and each row's values do not depend on the rows beside it.
-        copies = [sub, *(perturbed(sub, repeat) for repeat in range(NOISE_REPEATS))]
+        # The NOISE_REPEATS perturbations in one call: a check's cost is mostly per call (Python over a
+        # batch), and each row's values do not depend on the rows beside it, so the rows' own values are
+        # the batch's (evaluating them again cost a third of this call, the most costly part of the sweep of
+        # a refuted claim whose instances are mostly candidates).
+        copies = [perturbed(sub, repeat) for repeat in range(NOISE_REPEATS)]
         stacked = {k: np.concatenate([c[k] for c in copies]) for k in sub}
         try:
             values = evaluate_chain(self.claim_id, self.check, numpy_xp, stacked, dims, n * len(copies))
         except CheckError:
             return None  # the perturbation left the domain: no estimate, the candidate must be settled
-        base = [e[:n] for e in values]
-        alternatives = [[e[i * n : (i + 1) * n] for e in values] for i in range(1, len(copies))]
+        base = [np.asarray(e)[rows] for e in chain]
+        alternatives = [[e[i * n : (i + 1) * n] for e in values] for i in range(len(copies))]
         if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps:
             wide = {k: v.astype(np.longdouble) if v.dtype.kind == "f" else v for k, v in sub.items()}
             try:
@@ -152,7 +155,7 @@ class Tracker:
         noise = np.full((len(chain), n), np.nan)  # rounding sensitivity per side, on candidate rows only
         if bad_any.any() and not self.check.is_property:
             rows = np.flatnonzero(bad_any)
-            sens = self._sensitivity(inputs, dims, rows)
+            sens = self._sensitivity(chain, inputs, dims, rows)
             for e, s_ in enumerate(sens or ()):
                 noise[e, rows] = s_
 
@@ -160,7 +163,7 @@ class Tracker:
             """Each side's rounding sensitivity on ``rows`` (measured once per row; inf: no estimate)."""
             todo = rows[np.isnan(noise[0, rows])]
             if todo.size:
-                sens = self._sensitivity(inputs, dims, todo)
+                sens = self._sensitivity(chain, inputs, dims, todo)
                 for e in range(len(chain)):
                     noise[e, todo] = sens[e] if sens is not None else np.inf
             return noise[:, rows]
