@@ -22,13 +22,19 @@ from .domain import dims_to_certify, every_size_at_least_two
 from .exact import margin, prove_by_sympy, replay_exact
 from .smt import prove_by_z3, replay_smt, z3_available
 from .srepr import from_srepr
-from .statement import Statement, Step, build_statement
+from .statement import Statement, Step, build_statements
 from .symbolic import NotCertifiable
 
 __all__ = ["CAP_SECONDS", "attach_certificate", "certify_claim", "replay_certificate", "certificate_summary"]
 
 #: wall-clock seconds of certification per claim
 CAP_SECONDS = 10.0
+#: seconds of the cap kept for the smallest dims while larger ones are tried: a statement that runs on
+#: symbols at every size ≥ 2 but does not close there must not use up the time its 1-sized case needs
+SMALL_DIMS_SECONDS = 3.0
+_KEPT_FOR_SMALLER = (
+    f"the cap's time for these dims ran out (its last {SMALL_DIMS_SECONDS:g} s are the smaller dims')"
+)
 #: functions no algebraic route takes
 TRANSCENDENTAL = (sympy.exp, sympy.log, sympy.tanh, sympy.erf, sympy.sin, sympy.cos, sympy.pi, sympy.E)
 
@@ -90,8 +96,15 @@ def _prove_by_boxes(st: Statement, step: Step, m, relation: str, deadline: float
     return {"route": "arb"} | shipped | tree
 
 
-def _proved(st: Statement, deadline: float) -> list[dict[str, Any]]:
-    return [{"index": s.index, "relation": s.relation} | _prove_step(st, s, deadline) for s in st.steps]
+def _proved(sts: list[Statement], deadline: float) -> list[dict[str, Any]]:
+    """Every step of every case proved (a step names its case when the inputs split into several)."""
+    steps = []
+    for k, st in enumerate(sts):
+        case = {"case": k} if len(sts) > 1 else {}
+        steps += [
+            {"index": s.index, "relation": s.relation} | case | _prove_step(st, s, deadline) for s in st.steps
+        ]
+    return steps
 
 
 def _prove_statement(claim: Claim, dims: dict[str, Any], deadline: float):
@@ -99,14 +112,14 @@ def _prove_statement(claim: Claim, dims: dict[str, Any], deadline: float):
     one for ``steps_claimed``); otherwise the chain end to end, which is the statement the run judges."""
     check = _numeric(claim)
     chain = len(check.relations) > 1 and not check.is_property
-    st = build_statement(check, dims, every_step=chain)
+    sts = build_statements(check, dims, every_step=chain)
     try:
-        return st, _proved(st, deadline)
+        return sts, _proved(sts, deadline)
     except (NotCertifiable, Violation):
         if not chain or claim.steps_claimed:
             raise
-    st = build_statement(check, dims, every_step=False)
-    return st, _proved(st, deadline)
+    sts = build_statements(check, dims, every_step=False)
+    return sts, _proved(sts, deadline)
 
 
 def _numeric(claim: Claim) -> NumericCheck:
@@ -129,9 +142,14 @@ def _certify_at(claim: Claim, dims: dict[str, Any], deadline: float) -> dict[str
     }
     try:
         with sympy_cap(max(deadline - t0, 0.01)):
-            st, entry["steps"] = _prove_statement(claim, dims, deadline)
-            entry |= {"domain": st.domain.text, "hypotheses": [str(h) for h in st.hypotheses]}
-            entry["constants"] = st.constants
+            sts, entry["steps"] = _prove_statement(claim, dims, deadline)
+            hypotheses = dict.fromkeys(str(h) for st in sts for h in st.hypotheses)
+            entry |= {"domain": sts[0].domain.text, "hypotheses": list(hypotheses)}
+            if len(sts) > 1:
+                entry["cases"] = [
+                    {"case": st.domain.case, "hypotheses": [str(h) for h in st.hypotheses]} for st in sts
+                ]
+            entry["constants"] = {k: v for st in sts for k, v in st.constants.items()}
             entry["scope"] = _scope(claim, entry["steps"])
         entry["status"] = "certified"
     except Violation as exc:
@@ -163,13 +181,17 @@ def certify_claim(claim: Claim, *, seconds: float = CAP_SECONDS) -> dict[str, An
             "seconds": 0.0,
             "cap_seconds": seconds,
         }
-    for dims in dims_to_certify(claim.check.dims):
-        if time.monotonic() >= deadline:
-            tried.append({"dims": dims, "status": "not certified", "reason": "the time cap fell first"})
+    combos = dims_to_certify(claim.check.dims)
+    for k, dims in enumerate(combos):
+        smaller_left = any(not every_size_at_least_two(d) for d in combos[k + 1 :])
+        until = deadline - SMALL_DIMS_SECONDS if smaller_left and every_size_at_least_two(dims) else deadline
+        if time.monotonic() >= until:
+            reason = "the time cap fell first" if until == deadline else _KEPT_FOR_SMALLER
+            tried.append({"dims": dims, "status": "not certified", "reason": reason})
             continue
         if any(t["status"] == "certified" and t["every_size_at_least_two"] for t in tried):
             break  # certified where every size is ≥ 2: the smaller dims would add nothing
-        tried.append(_certify_at(claim, dims, deadline))
+        tried.append(_certify_at(claim, dims, until))
         if tried[-1]["status"] == "violation":
             break
     statuses = [t["status"] for t in tried]
@@ -228,6 +250,9 @@ def certificate_summary(cert: dict[str, Any]) -> str:
         dims = ", ".join(f"{k} = {v}" for k, v in t["dims"].items()) or "(no dims)"
         routes = "+".join(sorted({s["route"] for s in t["steps"]}))
         hyp = f" where {' and '.join(t['hypotheses'])}" if t["hypotheses"] else ""
+        if "cases" in t:  # each case has its own hypotheses, listed with it
+            under = ", each under its where= hypotheses" if t["hypotheses"] else ""
+            hyp = f" in {len(t['cases'])} cases{under}"
         scope = "" if t["scope"] == "the statement" else f" ({t['scope']})"
         parts.append(
             f"certified at dims {dims}, domain {t['domain']}{hyp}, by route {routes} in {t['seconds']:.3g} s"

@@ -17,11 +17,100 @@ from types import SimpleNamespace
 import numpy as np
 import sympy
 
-__all__ = ["NotCertifiable", "sympy_xp", "exact_constants", "as_object_array"]
+__all__ = [
+    "NotCertifiable",
+    "SymbolicArray",
+    "SymbolicBranch",
+    "sympy_xp",
+    "exact_constants",
+    "as_object_array",
+    "symbolic",
+]
 
 
 class NotCertifiable(Exception):
     """The statement cannot be given to an exact route; the message says why."""
+
+
+def _elementwise_of(fn):
+    """``fn`` on the SymPy forms of an element (a Python bool or float becomes SymPy's own)."""
+    return np.frompyfunc(lambda *vs: fn(*(_exact(v) for v in vs)), fn.__code__.co_argcount, 1)
+
+
+# NumPy's object loops for these call ``bool()`` on each element's result (a comparison), treat the
+# element as a Python int (``~True`` is -2) or compare structurally (``==`` on SymPy is identity of
+# form, not equality of values): each is replaced by SymPy's relational or logical form, so an
+# elementwise branch is a Piecewise/Max/Min the routes see whole, and no branch is picked on symbols.
+_SYMBOLIC_UFUNCS = {
+    np.greater: _elementwise_of(lambda a, b: sympy.Gt(a, b)),
+    np.greater_equal: _elementwise_of(lambda a, b: sympy.Ge(a, b)),
+    np.less: _elementwise_of(lambda a, b: sympy.Lt(a, b)),
+    np.less_equal: _elementwise_of(lambda a, b: sympy.Le(a, b)),
+    np.equal: _elementwise_of(lambda a, b: sympy.Eq(a, b)),
+    np.not_equal: _elementwise_of(lambda a, b: sympy.Ne(a, b)),
+    np.logical_and: _elementwise_of(lambda a, b: sympy.And(a, b)),
+    np.bitwise_and: _elementwise_of(lambda a, b: sympy.And(a, b)),
+    np.logical_or: _elementwise_of(lambda a, b: sympy.Or(a, b)),
+    np.bitwise_or: _elementwise_of(lambda a, b: sympy.Or(a, b)),
+    np.logical_xor: _elementwise_of(lambda a, b: sympy.Xor(a, b)),
+    np.bitwise_xor: _elementwise_of(lambda a, b: sympy.Xor(a, b)),
+    np.logical_not: _elementwise_of(lambda a: sympy.Not(a)),
+    np.invert: _elementwise_of(lambda a: sympy.Not(a)),
+    np.maximum: _elementwise_of(lambda a, b: sympy.Max(a, b)),
+    np.minimum: _elementwise_of(lambda a, b: sympy.Min(a, b)),
+    np.fmax: _elementwise_of(lambda a, b: sympy.Max(a, b)),
+    np.fmin: _elementwise_of(lambda a, b: sympy.Min(a, b)),
+    np.absolute: _elementwise_of(lambda a: sympy.Abs(a)),
+    np.sign: _elementwise_of(lambda a: sympy.sign(a)),
+}
+
+_SYMBOLIC_REDUCTIONS = {
+    np.maximum: sympy.Max,
+    np.minimum: sympy.Min,
+    np.logical_and: sympy.And,
+    np.logical_or: sympy.Or,
+}
+
+
+class SymbolicBranch(NotCertifiable):
+    """A Python branch (``if``, ``and``/``or``, a built-in ``max``) on a symbolic truth value."""
+
+
+class SymbolicArray(np.ndarray):
+    """An object array of SymPy expressions whose comparisons, logical operators and max/min are
+    elementwise SymPy relationals, And/Or/Not and Max/Min (see ``_SYMBOLIC_UFUNCS``), and whose
+    truth value in a Python ``if`` is refused unless every element is a decided constant."""
+
+    def __array_ufunc__(self, ufunc, method, *args, **kwargs):
+        plain = [np.asarray(a) if isinstance(a, SymbolicArray) else a for a in args]
+        if "out" in kwargs:
+            kwargs["out"] = tuple(np.asarray(o) if isinstance(o, SymbolicArray) else o for o in kwargs["out"])
+        if method == "__call__" and ufunc in _SYMBOLIC_UFUNCS:
+            result = _SYMBOLIC_UFUNCS[ufunc](*plain)
+        elif method == "reduce" and ufunc in _SYMBOLIC_REDUCTIONS:
+            fn = _SYMBOLIC_REDUCTIONS[ufunc]
+            result = _reduce(fn, plain[0], kwargs.get("axis", 0), keepdims=kwargs.get("keepdims", False))
+        else:
+            result = getattr(ufunc, method)(*plain, **kwargs)
+        return symbolic(result)
+
+    def __bool__(self):
+        if self.size == 1:
+            v = _exact(self.reshape(-1)[0])
+            if v in (sympy.true, sympy.false) or isinstance(v, (bool, np.bool_)):
+                return bool(v)
+            if isinstance(v, sympy.Number):
+                return bool(v != 0)
+        raise SymbolicBranch(f"a symbolic array of shape {self.shape}")
+
+
+def symbolic(value):
+    """``value`` with every object array in it (a tuple of sides, a side) as a :class:`SymbolicArray`."""
+    if isinstance(value, tuple):
+        return tuple(symbolic(v) for v in value)
+    if isinstance(value, np.ndarray) and not isinstance(value, SymbolicArray):
+        return value.astype(object).view(SymbolicArray) if value.shape else value[()]
+    return value
 
 
 def as_object_array(a) -> np.ndarray:
@@ -234,8 +323,16 @@ def _schatten_norm(m, p):
     return _small_matrix(_schatten_one, "schatten_norm")(m, p)
 
 
+def _symbolic_results(fn):
+    def apply(*args, **kwargs):
+        return symbolic(fn(*args, **kwargs))
+
+    apply.__name__ = getattr(fn, "__name__", "xp function")
+    return apply
+
+
 def _build() -> SimpleNamespace:
-    return SimpleNamespace(
+    ns = SimpleNamespace(
         backend="sympy",
         pi=sympy.pi,
         inf=sympy.oo,
@@ -283,6 +380,10 @@ def _build() -> SimpleNamespace:
         inv=_per_matrix(lambda m: m.inv(), "inv"),
         isfinite=lambda x: np.ones(np.shape(x), dtype=bool),
     )
+    for name, value in vars(ns).items():
+        if callable(value) and name != "isfinite":
+            setattr(ns, name, _symbolic_results(value))
+    return ns
 
 
 def _diag_embed(v):
