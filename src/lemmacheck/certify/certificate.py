@@ -250,9 +250,10 @@ def certificate_summary(cert: dict[str, Any]) -> str:
         dims = ", ".join(f"{k} = {v}" for k, v in t["dims"].items()) or "(no dims)"
         routes = "+".join(sorted({s["route"] for s in t["steps"]}))
         hyp = f" where {' and '.join(t['hypotheses'])}" if t["hypotheses"] else ""
-        if "cases" in t:  # each case has its own hypotheses, listed with it
-            under = ", each under its where= hypotheses" if t["hypotheses"] else ""
-            hyp = f" in {len(t['cases'])} cases{under}"
+        if (
+            "cases" in t and t["hypotheses"]
+        ):  # the domain's text counts the cases; each has its own hypotheses
+            hyp = f", each of its {len(t['cases'])} cases under its where= hypotheses"
         scope = "" if t["scope"] == "the statement" else f" ({t['scope']})"
         parts.append(
             f"certified at dims {dims}, domain {t['domain']}{hyp}, by route {routes} in {t['seconds']:.3g} s"
