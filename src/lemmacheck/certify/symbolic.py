@@ -32,37 +32,38 @@ class NotCertifiable(Exception):
     """The statement cannot be given to an exact route; the message says why."""
 
 
-def _elementwise_of(fn):
-    """``fn`` on the SymPy forms of an element (a Python bool or float becomes SymPy's own)."""
-    return np.frompyfunc(lambda *vs: fn(*(_exact(v) for v in vs)), fn.__code__.co_argcount, 1)
+def _elementwise_of(ufunc, fn):
+    """``fn`` on the SymPy forms of each element (a Python bool or float becomes SymPy's own)."""
+    return np.frompyfunc(lambda *vs: fn(*(_exact(v) for v in vs)), ufunc.nin, 1)
 
 
 # NumPy's object loops for these call ``bool()`` on each element's result (a comparison), treat the
 # element as a Python int (``~True`` is -2) or compare structurally (``==`` on SymPy is identity of
 # form, not equality of values): each is replaced by SymPy's relational or logical form, so an
 # elementwise branch is a Piecewise/Max/Min the routes see whole, and no branch is picked on symbols.
-_SYMBOLIC_UFUNCS = {
-    np.greater: _elementwise_of(lambda a, b: sympy.Gt(a, b)),
-    np.greater_equal: _elementwise_of(lambda a, b: sympy.Ge(a, b)),
-    np.less: _elementwise_of(lambda a, b: sympy.Lt(a, b)),
-    np.less_equal: _elementwise_of(lambda a, b: sympy.Le(a, b)),
-    np.equal: _elementwise_of(lambda a, b: sympy.Eq(a, b)),
-    np.not_equal: _elementwise_of(lambda a, b: sympy.Ne(a, b)),
-    np.logical_and: _elementwise_of(lambda a, b: sympy.And(a, b)),
-    np.bitwise_and: _elementwise_of(lambda a, b: sympy.And(a, b)),
-    np.logical_or: _elementwise_of(lambda a, b: sympy.Or(a, b)),
-    np.bitwise_or: _elementwise_of(lambda a, b: sympy.Or(a, b)),
-    np.logical_xor: _elementwise_of(lambda a, b: sympy.Xor(a, b)),
-    np.bitwise_xor: _elementwise_of(lambda a, b: sympy.Xor(a, b)),
-    np.logical_not: _elementwise_of(lambda a: sympy.Not(a)),
-    np.invert: _elementwise_of(lambda a: sympy.Not(a)),
-    np.maximum: _elementwise_of(lambda a, b: sympy.Max(a, b)),
-    np.minimum: _elementwise_of(lambda a, b: sympy.Min(a, b)),
-    np.fmax: _elementwise_of(lambda a, b: sympy.Max(a, b)),
-    np.fmin: _elementwise_of(lambda a, b: sympy.Min(a, b)),
-    np.absolute: _elementwise_of(lambda a: sympy.Abs(a)),
-    np.sign: _elementwise_of(lambda a: sympy.sign(a)),
+_SYMPY_OF_UFUNC = {
+    np.greater: sympy.Gt,
+    np.greater_equal: sympy.Ge,
+    np.less: sympy.Lt,
+    np.less_equal: sympy.Le,
+    np.equal: sympy.Eq,
+    np.not_equal: sympy.Ne,
+    np.logical_and: sympy.And,
+    np.bitwise_and: sympy.And,
+    np.logical_or: sympy.Or,
+    np.bitwise_or: sympy.Or,
+    np.logical_xor: sympy.Xor,
+    np.bitwise_xor: sympy.Xor,
+    np.logical_not: sympy.Not,
+    np.invert: sympy.Not,
+    np.maximum: sympy.Max,
+    np.minimum: sympy.Min,
+    np.fmax: sympy.Max,
+    np.fmin: sympy.Min,
+    np.absolute: sympy.Abs,
+    np.sign: sympy.sign,
 }
+_SYMBOLIC_UFUNCS = {ufunc: _elementwise_of(ufunc, fn) for ufunc, fn in _SYMPY_OF_UFUNC.items()}
 
 _SYMBOLIC_REDUCTIONS = {
     np.maximum: sympy.Max,
