@@ -397,7 +397,11 @@ def test_a_python_branch_on_a_symbolic_truth_value_is_refused_naming_its_line(re
     def python_if_array(xp, x):
         return (x[..., 0], x[..., 0]) if x[..., 0] > 0 else (x[..., 0], -x[..., 0])
 
-    for name in ("planted.if", "planted.if_array"):
+    @inequality("planted.if_any", inputs={"x": Array("n")}, dims={"n": [2]}, **planted_meta())
+    def python_if_any(xp, x):  # an Or of relationals, which bool() would read as True
+        return (x[..., 0], x[..., 0]) if (x > 0).any() else (x[..., 0], -x[..., 0])
+
+    for name in ("planted.if", "planted.if_array", "planted.if_any"):
         cert = certify_claim(registry[name])
         assert cert["status"] == "not certified", cert
         assert "branches in Python" in cert["reason"] and "truth value" in cert["reason"]

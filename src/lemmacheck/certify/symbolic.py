@@ -106,11 +106,19 @@ class SymbolicArray(np.ndarray):
 
 
 def symbolic(value):
-    """``value`` with every object array in it (a tuple of sides, a side) as a :class:`SymbolicArray`."""
+    """``value`` with every object array in it (a tuple of sides, a side) as a :class:`SymbolicArray`.
+    A truth value that is not a constant stays a 0-d one (``(x > 0).any()`` is an Or, which Python's
+    ``if`` would otherwise read as True without a word)."""
     if isinstance(value, tuple):
         return tuple(symbolic(v) for v in value)
     if isinstance(value, np.ndarray) and not isinstance(value, SymbolicArray):
-        return value.astype(object).view(SymbolicArray) if value.shape else value[()]
+        if value.shape:
+            return value.astype(object).view(SymbolicArray)
+        value = value[()]
+    if isinstance(value, sympy.logic.boolalg.Boolean) and not isinstance(
+        value, sympy.logic.boolalg.BooleanAtom
+    ):
+        return np.array(value, dtype=object).view(SymbolicArray)
     return value
 
 
