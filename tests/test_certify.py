@@ -416,3 +416,31 @@ def test_a_relation_between_symbols_is_a_relational_never_structural_equality():
     assert (arr == y)[0] == sympy.Eq(x, y)  # not False, which SymPy's == on forms would give
     assert (~(arr > 0))[1] == sympy.Not(y > 0)
     assert sympy_xp.where(arr >= 0, arr, -arr)[0] == sympy.Piecewise((x, x >= 0), (-x, True))
+
+
+def _tanh_of_relu(registry, factor):
+    @inequality(
+        "planted.tanh_relu", inputs={"x": Array("n", low=-3.0, high=3.0)}, dims={"n": [1]}, **planted_meta()
+    )
+    def tanh_relu(xp, x):
+        relu = xp.where(x > 0, x, 0 * x)
+        return xp.sum(xp.tanh(relu), axis=-1), xp.sum(factor * relu + 0.01, axis=-1)
+
+    return registry["planted.tanh_relu"]
+
+
+def test_a_transcendental_bound_with_a_branch_is_certified_by_boxes_on_its_branches(registry):
+    pytest.importorskip("flint")
+    # tanh(relu x) ≤ relu x + 1/100: a margin ≥ 1/100 that enclosure closes (a touching point would need
+    # the derivative, which a branch does not have)
+    cert = certify_claim(_tanh_of_relu(registry, 1))
+    assert cert["status"] == "certified", cert
+    (step,) = cert["tried"][0]["steps"]
+    assert step["route"] == "arb" and "Piecewise" in step["margin"]
+    assert replay_certificate(cert) == []
+
+
+def test_a_false_transcendental_bound_with_a_branch_is_never_certified(registry):
+    pytest.importorskip("flint")
+    cert = certify_claim(_tanh_of_relu(registry, 0.5))  # tanh ½ > ¼ + 1/100
+    assert cert["status"] == "violation", cert
