@@ -190,6 +190,7 @@ def test_a_false_statement_on_one_hot_inputs_is_never_certified(registry):
     # Σ_t x[y_t] ≤ 2 x₀ fails when a label picks x₁ > x₀: one case of four
     cert = certify_claim(_one_hot_claim(registry, "planted.hot_false", lambda xp, x: 2 * x[..., 0]))
     assert cert["status"] == "violation", cert
+    assert "(in case 2 of 4: Y = [[1, 0], [0, 1]])" in cert["reason"]
 
 
 def test_too_many_one_hot_values_are_not_certifiable_and_say_so(registry, monkeypatch):

@@ -101,9 +101,15 @@ def _proved(sts: list[Statement], deadline: float) -> list[dict[str, Any]]:
     steps = []
     for k, st in enumerate(sts):
         case = {"case": k} if len(sts) > 1 else {}
-        steps += [
-            {"index": s.index, "relation": s.relation} | case | _prove_step(st, s, deadline) for s in st.steps
-        ]
+        try:
+            steps += [
+                {"index": s.index, "relation": s.relation} | case | _prove_step(st, s, deadline)
+                for s in st.steps
+            ]
+        except (NotCertifiable, Violation) as exc:
+            if not case:
+                raise
+            raise type(exc)(f"{exc} (in case {k + 1} of {len(sts)}: {st.domain.case})") from None
     return steps
 
 
@@ -250,9 +256,8 @@ def certificate_summary(cert: dict[str, Any]) -> str:
         dims = ", ".join(f"{k} = {v}" for k, v in t["dims"].items()) or "(no dims)"
         routes = "+".join(sorted({s["route"] for s in t["steps"]}))
         hyp = f" where {' and '.join(t['hypotheses'])}" if t["hypotheses"] else ""
-        if (
-            "cases" in t and t["hypotheses"]
-        ):  # the domain's text counts the cases; each has its own hypotheses
+        # the domain's text counts the cases; each has its own hypotheses
+        if "cases" in t and t["hypotheses"]:
             hyp = f", each of its {len(t['cases'])} cases under its where= hypotheses"
         scope = "" if t["scope"] == "the statement" else f" ({t['scope']})"
         parts.append(
