@@ -12,7 +12,7 @@ from conftest import planted_meta
 from lemmacheck import Verdict, identity, inequality
 from lemmacheck.certify import attach_certificate, certify_claim, replay_certificate
 from lemmacheck.certify import certificate as certificate_module
-from lemmacheck.model.inputs import Array, Orthogonal, ProbVector
+from lemmacheck.model.inputs import SPD, Array, OneHot, Orthogonal, ProbVector
 from lemmacheck.run.engine import run_claim
 from lemmacheck.search.profile import QUICK
 
@@ -99,13 +99,125 @@ def test_a_certificate_that_does_not_replay_is_an_error(registry, monkeypatch):
 
 
 def test_an_input_made_by_a_numpy_transform_says_why_it_is_not_certifiable(registry):
-    @inequality("planted.orth", inputs={"Q": Orthogonal("n")}, dims={"n": [2]}, **planted_meta())
-    def orth(xp, Q):
-        return xp.sum(Q * Q, axis=(-1, -2)) * 0, xp.sum(Q * Q, axis=(-1, -2))
+    @inequality("planted.spd", inputs={"A": SPD("n")}, dims={"n": [2]}, **planted_meta())
+    def spd(xp, A):
+        return xp.sum(A * A, axis=(-1, -2)) * 0, xp.sum(A * A, axis=(-1, -2))
 
-    cert = certify_claim(registry["planted.orth"])
+    cert = certify_claim(registry["planted.spd"])
     assert cert["status"] == "not certified"
-    assert "'_orthogonal'" in cert["reason"] and "NumPy-only transform" in cert["reason"]
+    assert "'_spd'" in cert["reason"] and "NumPy-only transform" in cert["reason"]
+
+
+def _orthogonal_claim(registry, name, dims, sides, relation="<="):
+    @inequality(
+        name,
+        inputs={"Q": Orthogonal("n"), "x": Array("n")},
+        dims=dims,
+        relations=(relation,),
+        **planted_meta(),
+    )
+    def orth(xp, Q, x):
+        return sides(xp, Q, x)
+
+    return registry[name]
+
+
+def _norm_kept(xp, Q, x):  # ‖Qx‖² ≤ ‖x‖² (equal, for every orthogonal Q)
+    Qx = xp.einsum("bij,bj->bi", Q, x)
+    return xp.sum(Qx * Qx, axis=-1), xp.sum(x * x, axis=-1)
+
+
+def test_a_2x2_orthogonal_input_is_certified_in_its_four_exact_cases(registry):
+    pytest.importorskip("z3")
+    cert = certify_claim(_orthogonal_claim(registry, "planted.orth", {"n": [2]}, _norm_kept))
+    assert cert["status"] == "certified", cert
+    (done,) = cert["tried"]
+    assert done["every_size_at_least_two"] and len(done["cases"]) == 4
+    assert "every 2×2 orthogonal matrix" in done["domain"] and "t = ∞" in done["domain"]
+    assert sorted({s["case"] for s in done["steps"]}) == [0, 1, 2, 3]
+    assert replay_certificate(cert) == []
+
+
+def test_a_false_statement_on_orthogonal_inputs_is_never_certified(registry):
+    pytest.importorskip("z3")
+
+    def det_one(xp, Q, x):  # 1 ≤ det Q fails for every reflection
+        return 1 + 0 * x[..., 0], xp.det(Q) + 0 * x[..., 0]
+
+    def corner_nonnegative(xp, Q, x):  # 0 ≤ Q₀₀ fails where |t| > 1 and at t = ∞
+        return 0 * x[..., 0], Q[..., 0, 0]
+
+    def trace_above_minus_two(xp, Q, x):  # -2 < tr Q fails only at t = ∞ of the rotations: Q = -I
+        return -2 + 0 * x[..., 0], Q[..., 0, 0] + Q[..., 1, 1]
+
+    for i, (sides, rel) in enumerate(
+        [(det_one, "<="), (corner_nonnegative, "<="), (trace_above_minus_two, "<")]
+    ):
+        cert = certify_claim(_orthogonal_claim(registry, f"planted.orth_false{i}", {"n": [2]}, sides, rel))
+        assert cert["status"] == "violation", cert
+
+
+def test_a_larger_orthogonal_input_is_not_certifiable_and_says_so(registry):
+    cert = certify_claim(_orthogonal_claim(registry, "planted.orth3", {"n": [3]}, _norm_kept))
+    assert cert["status"] == "not certified"
+    assert "3×3 orthogonal" in cert["reason"] and "up to 2×2" in cert["reason"]
+
+
+def _one_hot_claim(registry, name, pick):
+    @inequality(
+        name, inputs={"Y": OneHot("T", "K"), "x": Array("K")}, dims={"T": [2], "K": [2]}, **planted_meta()
+    )
+    def picked(xp, Y, x):
+        return xp.sum(Y * x[:, None, :], axis=(-1, -2)), pick(xp, x)
+
+    return registry[name]
+
+
+def test_a_one_hot_input_is_certified_case_by_case(registry):
+    pytest.importorskip("z3")
+    cert = certify_claim(_one_hot_claim(registry, "planted.hot", lambda xp, x: 2 * xp.max(x, axis=-1)))
+    assert cert["status"] == "certified", cert
+    (done,) = cert["tried"]
+    assert done["every_size_at_least_two"] and len(done["cases"]) == 4  # K^T = 2²
+    assert done["cases"][1]["case"] == "Y = [[1, 0], [0, 1]]"
+    assert "each of the 4 one-hot 2×2 arrays" in done["domain"]
+    assert replay_certificate(cert) == []
+    assert "each of the 4 one-hot 2×2 arrays" in certificate_module.certificate_summary(cert)
+
+
+def test_a_false_statement_on_one_hot_inputs_is_never_certified(registry):
+    pytest.importorskip("z3")
+    # Σ_t x[y_t] ≤ 2 x₀ fails when a label picks x₁ > x₀: one case of four
+    cert = certify_claim(_one_hot_claim(registry, "planted.hot_false", lambda xp, x: 2 * x[..., 0]))
+    assert cert["status"] == "violation", cert
+    assert "(in case 2 of 4: Y = [[1, 0], [0, 1]])" in cert["reason"]
+
+
+def test_too_many_one_hot_values_are_not_certifiable_and_say_so(registry, monkeypatch):
+    from lemmacheck.certify import domain
+
+    monkeypatch.setattr(domain, "MAX_CASES", 3)
+    cert = certify_claim(_one_hot_claim(registry, "planted.hot_many", lambda xp, x: 2 * xp.max(x, axis=-1)))
+    assert cert["status"] == "not certified"
+    assert "2^2 = 4 values, above the 3 cases" in cert["reason"]
+
+
+def test_one_hot_rows_draw_what_the_argmax_of_the_uniform_draw_gave():
+    # OneHot("T", "K") replaced a content transform (argmax of Array("T", "K", low=0, high=1)): the same
+    # RNG calls and the same values, so sampled search results do not change
+    import numpy as np
+
+    def argmax_rows(raw):
+        out = np.zeros_like(raw)
+        np.put_along_axis(out, np.argmax(raw, axis=-1)[..., None], 1.0, axis=-1)
+        return out
+
+    old, new = Array("T", "K", low=0.0, high=1.0, transform=argmax_rows), OneHot("T", "K")
+    for seed in range(5):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        drawn = new.draw(b, 64, {"T": 3, "K": 4})
+        assert np.array_equal(old.draw(a, 64, {"T": 3, "K": 4}), drawn) and drawn.dtype == np.float64
+        assert a.random() == b.random()  # the generators are left in the same state
 
 
 def test_without_z3_the_status_says_the_route_was_unavailable(registry, monkeypatch):
@@ -253,7 +365,7 @@ def test_a_check_branching_on_a_long_symbolic_comparison_is_refused_within_the_c
 
     cert = certify_claim(registry["planted.branches"], seconds=5.0)
     assert cert["status"] == "not certified" and cert["seconds"] < 5.0
-    assert "cannot determine truth value of Relational (the check branches on a comparison)" in cert["reason"]
+    assert "the check branches in Python" in cert["reason"]  # named, never the 64-term relational printed
 
 
 def test_a_solver_violation_the_check_does_not_have_certifies_nothing_and_keeps_the_verdict(registry):
@@ -280,3 +392,95 @@ def test_a_solver_violation_is_confirmed_on_the_check_before_it_changes_the_verd
     cert = certify_claim(_variance_bound(registry, 0.5))
     assert cert["status"] == "violation"
     assert "confirmed on the check itself (enclosure" in cert["reason"]
+
+
+def _relu_bound(registry, slope):
+    # relu(x) ≤ slope·|x| written as the checks write it: a comparison, xp.where and a where= filter
+    @inequality(
+        "planted.relu",
+        inputs={"x": Array("n"), "c": Array("n")},
+        dims={"n": [1, 2]},
+        where=lambda xp, c, **_: (xp.sum(c * c, axis=-1) > 1e-100) & (xp.sum(c, axis=-1) >= 0),
+        **planted_meta(),
+    )
+    def relu_below(xp, x, c):
+        relu = xp.where(x > 0, x, 0 * x)
+        return xp.sum(relu, axis=-1), slope * xp.sum(xp.maximum(x, -x), axis=-1)
+
+    return registry["planted.relu"]
+
+
+def test_an_elementwise_branch_runs_on_symbols_as_a_piecewise_and_is_certified(registry):
+    pytest.importorskip("z3")
+    cert = certify_claim(_relu_bound(registry, 1))
+    assert cert["status"] == "certified", cert
+    (done,) = [t for t in cert["tried"] if t["status"] == "certified"]
+    assert done["dims"] == {"n": 2} and done["every_size_at_least_two"]
+    assert len(done["hypotheses"]) == 2  # the where= conjunction, one hypothesis per conjunct
+    assert "(ite " in done["steps"][0]["query"]
+    assert replay_certificate(cert) == []
+
+
+def test_a_false_elementwise_branch_is_never_certified(registry):
+    pytest.importorskip("z3")
+    cert = certify_claim(_relu_bound(registry, 0.5))  # x = (1, 0): relu sums to 1 > ½
+    assert cert["status"] == "violation", cert
+
+
+def test_a_python_branch_on_a_symbolic_truth_value_is_refused_naming_its_line(registry):
+    @inequality("planted.if", inputs={"x": Array("n")}, dims={"n": [2]}, **planted_meta())
+    def python_if(xp, x):
+        s = xp.sum(x, axis=-1)
+        return (s, s) if s > 0 else (s, -s)  # picks a branch: must never run on symbols
+
+    @inequality("planted.if_array", inputs={"x": Array("n")}, dims={"n": [2]}, **planted_meta())
+    def python_if_array(xp, x):
+        return (x[..., 0], x[..., 0]) if x[..., 0] > 0 else (x[..., 0], -x[..., 0])
+
+    @inequality("planted.if_any", inputs={"x": Array("n")}, dims={"n": [2]}, **planted_meta())
+    def python_if_any(xp, x):  # an Or of relationals, which bool() would read as True
+        return (x[..., 0], x[..., 0]) if (x > 0).any() else (x[..., 0], -x[..., 0])
+
+    for name in ("planted.if", "planted.if_array", "planted.if_any"):
+        cert = certify_claim(registry[name])
+        assert cert["status"] == "not certified", cert
+        assert "branches in Python" in cert["reason"] and "truth value" in cert["reason"]
+    assert "test_certify.py:" in certify_claim(registry["planted.if"])["reason"]
+
+
+def test_a_relation_between_symbols_is_a_relational_never_structural_equality():
+    from lemmacheck.certify.symbolic import symbolic, sympy_xp
+
+    x, y = sympy.symbols("x y", real=True)
+    arr = symbolic(sympy_xp.asarray([x, y]))
+    assert (arr == y)[0] == sympy.Eq(x, y)  # not False, which SymPy's == on forms would give
+    assert (~(arr > 0))[1] == sympy.Not(y > 0)
+    assert sympy_xp.where(arr >= 0, arr, -arr)[0] == sympy.Piecewise((x, x >= 0), (-x, True))
+
+
+def _tanh_of_relu(registry, factor):
+    @inequality(
+        "planted.tanh_relu", inputs={"x": Array("n", low=-3.0, high=3.0)}, dims={"n": [1]}, **planted_meta()
+    )
+    def tanh_relu(xp, x):
+        relu = xp.where(x > 0, x, 0 * x)
+        return xp.sum(xp.tanh(relu), axis=-1), xp.sum(factor * relu + 0.01, axis=-1)
+
+    return registry["planted.tanh_relu"]
+
+
+def test_a_transcendental_bound_with_a_branch_is_certified_by_boxes_on_its_branches(registry):
+    pytest.importorskip("flint")
+    # tanh(relu x) ≤ relu x + 1/100: a margin ≥ 1/100 that enclosure closes (a touching point would need
+    # the derivative, which a branch does not have)
+    cert = certify_claim(_tanh_of_relu(registry, 1))
+    assert cert["status"] == "certified", cert
+    (step,) = cert["tried"][0]["steps"]
+    assert step["route"] == "arb" and "Piecewise" in step["margin"]
+    assert replay_certificate(cert) == []
+
+
+def test_a_false_transcendental_bound_with_a_branch_is_never_certified(registry):
+    pytest.importorskip("flint")
+    cert = certify_claim(_tanh_of_relu(registry, 0.5))  # tanh ½ > ¼ + 1/100
+    assert cert["status"] == "violation", cert

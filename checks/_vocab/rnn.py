@@ -73,12 +73,3 @@ def merge_points(a):
 def split_points(a, n: int):
     """(n·B, …) -> (n, B, …): the inverse of :func:`merge_points`."""
     return a.reshape((n, a.shape[0] // n) + a.shape[1:])
-
-
-def one_hot_rows(raw: np.ndarray) -> np.ndarray:
-    """Transform for ``Array(..., "K", low=0, high=1)``: one-hot labels along the last axis (argmax of the
-    raw draw)."""
-    idx = np.argmax(raw, axis=-1)
-    out = np.zeros_like(raw)
-    np.put_along_axis(out, idx[..., None], 1.0, axis=-1)
-    return out

@@ -20,7 +20,7 @@ import numpy as np
 
 from checks._vocab.activations import SMOOTH, activation
 from checks._vocab.linalg import dot, frob, matvec
-from checks._vocab.rnn import hidden_states, one_hot_rows
+from checks._vocab.rnn import hidden_states
 from lemmacheck import Table
 
 #: dims of the RNN instances: small (2 shared cores), every activation of the model
@@ -36,7 +36,7 @@ def loss_rnn_inputs(labels: str = "onehot") -> dict:
     Weights of scale 10⁻¹…3 (from nearly linear to saturated units); perturbations of scale 10⁻³…1
     (from the first-order regime to steps as large as the weights).
     """
-    from lemmacheck import Array
+    from lemmacheck import Array, OneHot
 
     w, d = (1e-1, 3.0), (1e-3, 1.0)
     spec = {
@@ -51,7 +51,7 @@ def loss_rnn_inputs(labels: str = "onehot") -> dict:
         "ds0": Array("H", scale=d),
     }
     if labels == "onehot":
-        spec["Y"] = Array("T", "K", low=0.0, high=1.0, transform=one_hot_rows)
+        spec["Y"] = OneHot("T", "K")
     elif labels == "prob":
         spec["Y"] = Array("T", "K", low=-3.0, high=3.0, transform=softmax_rows)
     return spec

@@ -11,7 +11,6 @@ import numpy as np
 from checks._vocab.activations import SMOOTH, SUP_D1
 from checks._vocab.fd import mixed
 from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
-from checks._vocab.rnn import one_hot_rows
 from checks._vocab.sources import S0_LOSS_W, S1_B2
 from checks.sensitivity._helpers import (
     FD_PROBED,
@@ -30,7 +29,7 @@ from checks.sensitivity._helpers import (
     w_dgrad_parts,
 )
 from checks.sensitivity._mirror import WRT, integral_form
-from lemmacheck import Array, Scalar, Verdict, identity, inequality
+from lemmacheck import Array, OneHot, Scalar, Verdict, identity, inequality
 
 # --------------------------------------------------------------------------- the gradient, P_t
 
@@ -305,7 +304,7 @@ _GB_INPUTS = {
     "V": Array(3, "H", low=-2.0, high=2.0),
     "s0": Array("H", low=-1.0, high=1.0),
     "X": Array("T", 2, low=-2.0, high=2.0),
-    "Y": Array("T", 3, low=0.0, high=1.0, transform=one_hot_rows),
+    "Y": OneHot("T", 3),
     "DU": Array("H", 2, low=-1.0, high=1.0),
     "DW": Array("H", "H", low=-1.0, high=1.0),
     "step": Scalar(1e-3, 2.0, log=True),

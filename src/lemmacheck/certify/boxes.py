@@ -123,7 +123,30 @@ class _Enclose:
             for v in vals[1:]:
                 out = out.max(v) if isinstance(e, sympy.Max) else out.min(v)
             return out
+        if isinstance(e, sympy.Piecewise):
+            return self._piecewise(e)
         raise NotCertifiable(f"{type(e).__name__} has no ball enclosure here")
+
+    def _piecewise(self, e):
+        """The union of the branches whose condition may hold on the box, in order, up to the first
+        that certainly holds (each condition an inequality its slack's ball decides)."""
+        out = None
+        for value, cond in e.args:
+            if cond is sympy.true:
+                maybe = surely = True
+            else:
+                slack, strict = _slack(cond, "a Piecewise condition")
+                g = self(slack)
+                surely = bool(g > 0 or (not strict and g >= 0))
+                maybe = not bool(g < 0 or (strict and g <= 0))
+            if maybe:
+                v = self(value)
+                out = v if out is None else out.union(v)
+            if surely:
+                break
+        if out is None:
+            raise NotCertifiable("no branch of a Piecewise holds on a box (its conditions leave a gap)")
+        return out
 
 
 def _bounds(symbols, box, constraints) -> list[tuple[Fraction, Fraction]]:
@@ -141,13 +164,13 @@ def _bounds(symbols, box, constraints) -> list[tuple[Fraction, Fraction]]:
     return root
 
 
-def _slack(c) -> tuple:
+def _slack(c, what: str = "the hypothesis") -> tuple:
     """A constraint as ``(g, strict)``: it says ``g > 0`` (strict) or ``g >= 0``."""
     if isinstance(c, (sympy.StrictGreaterThan, sympy.GreaterThan)):
         return c.lhs - c.rhs, isinstance(c, sympy.StrictGreaterThan)
     if isinstance(c, (sympy.StrictLessThan, sympy.LessThan)):
         return c.rhs - c.lhs, isinstance(c, sympy.StrictLessThan)
-    raise NotCertifiable(f"the hypothesis {c} is not an inequality a box can test")
+    raise NotCertifiable(f"{what} {c} is not an inequality a box can test")
 
 
 def _holds(ev, c) -> bool:
@@ -168,8 +191,11 @@ class _Tree:
         self.m, self.strict = margin, relation in ("<", ">")
         self.symbols, self.constraints = symbols, constraints
         self.grad = [sympy.diff(margin, s) for s in symbols]
-        # max, min and |·| have no derivative to enclose: such a margin closes by enclosure alone
-        self.smooth = not any(g.has(sympy.DiracDelta, sympy.Heaviside, sympy.sign) for g in self.grad)
+        # max, min, |·| and branches have no derivative to enclose (SymPy differentiates a Piecewise
+        # branch by branch, blind to its jumps and kinks): such a margin closes by enclosure alone
+        self.smooth = not margin.has(sympy.Piecewise) and not any(
+            g.has(sympy.DiracDelta, sympy.Heaviside, sympy.sign) for g in self.grad
+        )
         self.hessian: list | None = None
         self.tick = deadline_check
         self.code: list[str] = []

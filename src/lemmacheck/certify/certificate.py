@@ -23,28 +23,35 @@ from ..model.tolerance import tolerance_for
 from ..search.candidates import Instance
 from ..settling.highprec import reverify
 from .boxes import MAX_DEPTH, prove_by_boxes, replay_boxes
-from .domain import build_domain, dims_to_certify, every_size_at_least_two
+from .domain import Domain, dims_to_certify, every_size_at_least_two
 from .exact import margin, prove_by_sympy, replay_exact
 from .smt import model_point, prove_by_z3, replay_smt, z3_available
 from .srepr import from_srepr
-from .statement import Statement, Step, build_statement
+from .statement import Statement, Step, build_statements
 from .symbolic import NotCertifiable
 
 __all__ = ["CAP_SECONDS", "attach_certificate", "certify_claim", "replay_certificate", "certificate_summary"]
 
 #: wall-clock seconds of certification per claim
 CAP_SECONDS = 10.0
+#: seconds of the cap kept for the smallest dims while larger ones are tried: a statement that runs on
+#: symbols at every size ≥ 2 but does not close there must not use up the time its 1-sized case needs
+SMALL_DIMS_SECONDS = 3.0
+_KEPT_FOR_SMALLER = (
+    f"the cap's time for these dims ran out (its last {SMALL_DIMS_SECONDS:g} s are the smaller dims')"
+)
 #: functions no algebraic route takes
 TRANSCENDENTAL = (sympy.exp, sympy.log, sympy.tanh, sympy.erf, sympy.sin, sympy.cos, sympy.pi, sympy.E)
 
 
 class Violation(Exception):
-    """A route found a point of the domain where the statement fails: ``point`` maps the domain's symbol
-    names to exact rationals (empty when the route's answer could not be read back as one)."""
+    """A route found a point of ``domain`` (one case's, when the inputs split) where the statement fails:
+    ``point`` maps its symbol names to exact rationals (empty when the route's answer could not be read
+    back as one)."""
 
-    def __init__(self, message: str, step: Step, point: dict[str, Fraction]):
+    def __init__(self, message: str, step: Step, point: dict[str, Fraction], domain: Domain):
         super().__init__(message)
-        self.step, self.point = step, point
+        self.step, self.point, self.domain = step, point, domain
 
 
 def _named(step: Step) -> str:
@@ -76,7 +83,8 @@ def _prove_step(st: Statement, step: Step, deadline: float) -> dict[str, Any]:
         raise NotCertifiable(f"Z3 finds {_named(step)} false on the larger domain")
     if out.answer == "sat":
         printed = (out.model or {}).get("model", "")
-        raise Violation(f"Z3 finds {_named(step)} false at {out.model}", step, model_point(printed))
+        message = f"Z3 finds {_named(step)} false at {out.model}"
+        raise Violation(message, step, model_point(printed), st.domain)
     raise NotCertifiable(f"Z3 did not decide {_named(step)} in time")
 
 
@@ -93,7 +101,8 @@ def _prove_by_boxes(st: Statement, step: Step, m, relation: str, deadline: float
         raise NotCertifiable(f"the box tree of {_named(step)} did not close at depth {MAX_DEPTH}")
     if "violation" in tree:
         point = {k: Fraction(v) for k, v in tree["violation"].items()}
-        raise Violation(f"an arb enclosure finds {_named(step)} false at {tree['violation']}", step, point)
+        message = f"an arb enclosure finds {_named(step)} false at {tree['violation']}"
+        raise Violation(message, step, point, st.domain)
     shipped = {
         "margin": sympy.srepr(m),
         "constraints": [sympy.srepr(c) for c in st.constraints],
@@ -102,8 +111,24 @@ def _prove_by_boxes(st: Statement, step: Step, m, relation: str, deadline: float
     return {"route": "arb"} | shipped | tree
 
 
-def _proved(st: Statement, deadline: float) -> list[dict[str, Any]]:
-    return [{"index": s.index, "relation": s.relation} | _prove_step(st, s, deadline) for s in st.steps]
+def _proved(sts: list[Statement], deadline: float) -> list[dict[str, Any]]:
+    """Every step of every case proved (a step names its case when the inputs split into several)."""
+    steps = []
+    for k, st in enumerate(sts):
+        case = {"case": k} if len(sts) > 1 else {}
+        try:
+            steps += [
+                {"index": s.index, "relation": s.relation} | case | _prove_step(st, s, deadline)
+                for s in st.steps
+            ]
+        except (NotCertifiable, Violation) as exc:
+            if not case:
+                raise
+            where = f"{exc} (in case {k + 1} of {len(sts)}: {st.domain.case})"
+            if isinstance(exc, Violation):
+                raise Violation(where, exc.step, exc.point, exc.domain) from None
+            raise type(exc)(where) from None
+    return steps
 
 
 def _prove_statement(claim: Claim, dims: dict[str, Any], deadline: float):
@@ -111,14 +136,14 @@ def _prove_statement(claim: Claim, dims: dict[str, Any], deadline: float):
     one for ``steps_claimed``); otherwise the chain end to end, which is the statement the run judges."""
     check = _numeric(claim)
     chain = len(check.relations) > 1 and not check.is_property
-    st = build_statement(check, dims, every_step=chain)
+    sts = build_statements(check, dims, every_step=chain)
     try:
-        return st, _proved(st, deadline)
+        return sts, _proved(sts, deadline)
     except (NotCertifiable, Violation):
         if not chain or claim.steps_claimed:
             raise
-    st = build_statement(check, dims, every_step=False)
-    return st, _proved(st, deadline)
+    sts = build_statements(check, dims, every_step=False)
+    return sts, _proved(sts, deadline)
 
 
 def _numeric(claim: Claim) -> NumericCheck:
@@ -141,9 +166,14 @@ def _certify_at(claim: Claim, dims: dict[str, Any], deadline: float) -> dict[str
     }
     try:
         with sympy_cap(max(deadline - t0, 0.01)):
-            st, entry["steps"] = _prove_statement(claim, dims, deadline)
-            entry |= {"domain": st.domain.text, "hypotheses": [str(h) for h in st.hypotheses]}
-            entry["constants"] = st.constants
+            sts, entry["steps"] = _prove_statement(claim, dims, deadline)
+            hypotheses = dict.fromkeys(str(h) for st in sts for h in st.hypotheses)
+            entry |= {"domain": sts[0].domain.text, "hypotheses": list(hypotheses)}
+            if len(sts) > 1:
+                entry["cases"] = [
+                    {"case": st.domain.case, "hypotheses": [str(h) for h in st.hypotheses]} for st in sts
+                ]
+            entry["constants"] = {k: v for st in sts for k, v in st.constants.items()}
             entry["scope"] = _scope(claim, entry["steps"])
         entry["status"] = "certified"
     except Violation as exc:
@@ -159,14 +189,27 @@ def _certify_at(claim: Claim, dims: dict[str, Any], deadline: float) -> dict[str
     return entry
 
 
-def _instance_at(check: NumericCheck, dims: dict[str, Any], point: dict[str, Fraction]) -> Instance | None:
-    """The instance the domain's symbols take at ``point``, as exact rationals (None if one is missing)."""
-    dom = build_domain(check.inputs, dims)
-    if any(s.name not in point for s in dom.symbols):
-        return None
-    at = {s: sympy.Rational(point[s.name].numerator, point[s.name].denominator) for s in dom.symbols}
+def _completed(dom: Domain, point: dict[str, Fraction]) -> dict[sympy.Symbol, sympy.Rational]:
+    """``point`` on every symbol of ``dom``: a solver leaves out a variable the statement does not depend
+    on (a reflection's det is −1 whatever t is), which takes its box's midpoint, or 0."""
+    at = {}
+    for s in dom.symbols:
+        if s.name in point:
+            at[s] = sympy.Rational(point[s.name].numerator, point[s.name].denominator)
+        else:
+            lo_hi = dom.box.get(s.name)
+            at[s] = (lo_hi[0] + lo_hi[1]) / 2 if lo_hi else sympy.Integer(0)
+    return at
+
+
+def _instance_at(dom: Domain, dims: dict[str, Any], point: dict[str, Fraction]) -> Instance | None:
+    """The instance ``dom``'s inputs take at ``point``, as exact rationals (None where that is not one)."""
+    at = _completed(dom, point)
+    if any(sympy.sympify(c).subs(at) is not sympy.true for c in dom.constraints):
+        return None  # a point left out of the domain: nothing to evaluate the check at
     inputs = {}
-    for name, arr in dom.inputs.items():
+    for name, values in dom.inputs.items():
+        arr = np.asarray(values, dtype=object)
         out = np.empty(arr.shape, dtype=object)
         for idx in np.ndindex(arr.shape):
             v = sympy.sympify(arr[idx]).xreplace(at)
@@ -187,9 +230,10 @@ def _judged(claim: Claim, dims: dict[str, Any], exc: Violation) -> dict[str, Any
     sampled verdict; otherwise nothing is certified and the reason says why.
     """
     check, step = _numeric(claim), exc.step
-    inst = _instance_at(check, dims, exc.point)
+    inst = _instance_at(exc.domain, dims, exc.point)
     if inst is None:
-        return {"status": "not certified", "reason": f"{exc}; the point is not rational, so unconfirmed"}
+        reason = f"{exc}; no rational point of the domain could be read from it, so it is unconfirmed"
+        return {"status": "not certified", "reason": reason}
     index = None if step.index == 0 or check.is_property else step.index
     relation = step.relation if step.relation != "holds" else "="
     conf = reverify(claim.id, check, inst, index, relation, tolerance_for(override=claim.tol))
@@ -246,13 +290,17 @@ def certify_claim(claim: Claim, *, seconds: float = CAP_SECONDS) -> dict[str, An
             "seconds": 0.0,
             "cap_seconds": seconds,
         }
-    for dims in dims_to_certify(claim.check.dims):
-        if time.monotonic() >= deadline:
-            tried.append({"dims": dims, "status": "not certified", "reason": "the time cap fell first"})
+    combos = dims_to_certify(claim.check.dims)
+    for k, dims in enumerate(combos):
+        smaller_left = any(not every_size_at_least_two(d) for d in combos[k + 1 :])
+        until = deadline - SMALL_DIMS_SECONDS if smaller_left and every_size_at_least_two(dims) else deadline
+        if time.monotonic() >= until:
+            reason = "the time cap fell first" if until == deadline else _KEPT_FOR_SMALLER
+            tried.append({"dims": dims, "status": "not certified", "reason": reason})
             continue
         if any(t["status"] == "certified" and t["every_size_at_least_two"] for t in tried):
             break  # certified where every size is ≥ 2: the smaller dims would add nothing
-        tried.append(_certify_at(claim, dims, deadline))
+        tried.append(_certify_at(claim, dims, until))
         if tried[-1]["status"] == "violation":
             break
     statuses = [t["status"] for t in tried]
@@ -311,6 +359,9 @@ def certificate_summary(cert: dict[str, Any]) -> str:
         dims = ", ".join(f"{k} = {v}" for k, v in t["dims"].items()) or "(no dims)"
         routes = "+".join(sorted({s["route"] for s in t["steps"]}))
         hyp = f" where {' and '.join(t['hypotheses'])}" if t["hypotheses"] else ""
+        # the domain's text counts the cases; each has its own hypotheses
+        if "cases" in t and t["hypotheses"]:
+            hyp = f", each of its {len(t['cases'])} cases under its where= hypotheses"
         scope = "" if t["scope"] == "the statement" else f" ({t['scope']})"
         parts.append(
             f"certified at dims {dims}, domain {t['domain']}{hyp}, by route {routes} in {t['seconds']:.3g} s"

@@ -5,8 +5,12 @@ probability vector), and the dims to certify at.
 The domain is the mathematical one the sampler draws from (a Gaussian with a random scale covers all of
 ℝ; a uniform on [low, high] is certified on the closed box, a superset).  A transform of an unbounded
 array is certified on all of ℝ^shape, which holds whatever the transform makes (a superset again, said in
-the domain's text); any other spec whose structure a NumPy-only transform makes (orthogonal, SPD, a
-transform of a box) has no exact form here: the claim is not certifiable, and the reason names the input.
+the domain's text).  An input of finitely many values or families is split into cases, each certified on
+its own, which together cover it exactly: a one-hot array is each of its K^rows values, a 1×1 orthogonal
+matrix ±1, and a 2×2 one a rotation or a reflection of cosine (1−t²)/(1+t²) and sine 2t/(1+t²) for
+t ∈ ℝ, or the point t = ∞ of each (−I and diag(−1, 1)).  Any other spec whose structure a NumPy-only
+transform makes (a larger orthogonal matrix, SPD, a transform of a box) has no exact form here: the
+claim is not certifiable, and the reason names the input.
 """
 
 from __future__ import annotations
@@ -19,10 +23,13 @@ from typing import Any
 import numpy as np
 import sympy
 
-from ..model.inputs import Array, ProbVector, Scalar, resolve_shape
-from .symbolic import NotCertifiable, decimal_rational
+from ..model.inputs import Array, OneHot, Orthogonal, ProbVector, Scalar, resolve_shape
+from .symbolic import NotCertifiable, as_object_array, decimal_rational, symbolic
 
-__all__ = ["Domain", "build_domain", "dims_to_certify", "every_size_at_least_two"]
+__all__ = ["Domain", "MAX_CASES", "build_domains", "dims_to_certify", "every_size_at_least_two"]
+
+#: cases certified one by one at most (one-hot values × orthogonal families, over all inputs)
+MAX_CASES = 64
 
 
 @dataclasses.dataclass
@@ -36,6 +43,7 @@ class Domain:
     box: dict[str, tuple[sympy.Rational, sympy.Rational]]  # symbols with finite bounds (name -> [lo, hi])
     parts: list[str] = dataclasses.field(default_factory=list)  # one text per input
     superset: bool = False  # some input ranges over more than its sampler makes (a transform ignored)
+    case: str = ""  # which case of the inputs with finitely many values or families this domain is
 
 
 def _bound(v) -> sympy.Rational:
@@ -93,16 +101,100 @@ def _add_input(dom: Domain, name: str, spec, shape: tuple[int, ...]) -> None:
             "which has no exact form for the solvers"
         )
     dom.symbols += syms
-    dom.inputs[name] = arr[None]
+    dom.inputs[name] = symbolic(arr[None])
 
 
-def build_domain(inputs: Mapping[str, Any], dims: Mapping[str, Any]) -> Domain:
-    """The symbolic inputs of one dims combination and the domain they range over."""
-    dom = Domain([], [], {}, "", {})
+@dataclasses.dataclass
+class _Case:
+    label: str  # e.g. "Y = [[1, 0], [0, 1]]"
+    array: np.ndarray
+    symbols: list[sympy.Symbol]
+
+
+def _one_hot_cases(name: str, shape: tuple[int, ...]) -> tuple[list[_Case], str]:
+    rows, k = int(np.prod(shape[:-1], dtype=int)), shape[-1]
+    if k**rows > MAX_CASES:
+        raise NotCertifiable(
+            f"input {name!r} is one-hot with {k}^{rows} = {k**rows} values, above the {MAX_CASES} cases"
+            " certified one by one"
+        )
+    cases = []
+    for hot in itertools.product(range(k), repeat=rows):
+        arr = np.zeros((rows, k), dtype=int)
+        arr[np.arange(rows), list(hot)] = 1
+        arr = arr.reshape(shape)
+        cases.append(_Case(f"{name} = {arr.tolist()}", as_object_array(arr), []))
+    text = f"{name} each of the {len(cases)} one-hot {'×'.join(map(str, shape))} arrays (one case each)"
+    return cases, text
+
+
+def _orthogonal_cases(name: str, n: int) -> tuple[list[_Case], str]:
+    if n == 1:
+        cases = [_Case(f"{name} = [[{v}]]", as_object_array([[v]]), []) for v in (1, -1)]
+        return cases, f"{name} each of the 1×1 orthogonal matrices ±1 (one case each)"
+    if n != 2:
+        raise NotCertifiable(
+            f"input {name!r} is a {n}×{n} orthogonal matrix: an exact parametrisation is given only up to 2×2"
+        )
+    t = sympy.Symbol(f"{name}_t", real=True)
+    c, s = (1 - t**2) / (1 + t**2), 2 * t / (1 + t**2)
+    one, zero = sympy.Integer(1), sympy.Integer(0)
+    cases = [
+        _Case(f"{name} the rotation [[c, -s], [s, c]]", as_object_array([[c, -s], [s, c]]), [t]),
+        _Case(f"{name} the reflection [[c, s], [s, -c]]", as_object_array([[c, s], [s, -c]]), [t]),
+        _Case(f"{name} = -I (the rotation at t = ∞)", as_object_array([[-one, zero], [zero, -one]]), []),
+        _Case(
+            f"{name} = diag(-1, 1) (the reflection at t = ∞)",
+            as_object_array([[-one, zero], [zero, one]]),
+            [],
+        ),
+    ]
+    text = (
+        f"{name} every 2×2 orthogonal matrix, in 4 cases: the rotations [[c, -s], [s, c]] and the reflections"
+        f" [[c, s], [s, -c]] with c = (1 - t²)/(1 + t²), s = 2t/(1 + t²) for {t} ∈ ℝ, and their points at"
+        " t = ∞, -I and diag(-1, 1)"
+    )
+    return cases, text
+
+
+def _cases(name: str, spec, shape: tuple[int, ...]) -> tuple[list[_Case], str] | None:
+    """The cases that together cover an input of finitely many values or families, and their text."""
+    if isinstance(spec, OneHot):
+        return _one_hot_cases(name, shape)
+    if isinstance(spec, Orthogonal):
+        return _orthogonal_cases(name, shape[-1])
+    return None
+
+
+def build_domains(inputs: Mapping[str, Any], dims: Mapping[str, Any]) -> list[Domain]:
+    """The symbolic inputs of one dims combination and the domain they range over: one domain per case
+    when some input has finitely many values or families (together they cover the whole domain)."""
+    base = Domain([], [], {}, "", {})
+    split: dict[str, list[_Case]] = {}
     for name, spec in inputs.items():
-        _add_input(dom, name, spec, resolve_shape(spec.shape, dims))
-    dom.text = "; ".join(dom.parts)
-    return dom
+        shape = resolve_shape(spec.shape, dims)
+        family = _cases(name, spec, shape)
+        if family is None:
+            _add_input(base, name, spec, shape)
+        else:
+            split[name], text = family
+            base.parts.append(text)
+    base.text = "; ".join(base.parts)
+    count = int(np.prod([len(c) for c in split.values()], dtype=int))
+    if count > MAX_CASES:
+        raise NotCertifiable(
+            f"the inputs split into {count} cases, above the {MAX_CASES} certified one by one"
+        )
+    domains = []
+    for combo in itertools.product(*split.values()):
+        dom = dataclasses.replace(base, symbols=list(base.symbols), inputs=dict(base.inputs))
+        for name, case in zip(split, combo, strict=True):
+            dom.inputs[name] = symbolic(case.array[None])
+            dom.symbols += case.symbols
+        dom.inputs = {name: dom.inputs[name] for name in inputs}  # the declared order
+        dom.case = "; ".join(case.label for case in combo)
+        domains.append(dom)
+    return domains
 
 
 def every_size_at_least_two(dims: Mapping[str, Any], inputs: Mapping[str, Any] | None = None) -> bool:

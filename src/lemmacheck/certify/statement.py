@@ -5,6 +5,8 @@ when the claim asserts every link)."""
 from __future__ import annotations
 
 import dataclasses
+import traceback
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -13,11 +15,11 @@ import sympy
 from ..model.claim import NumericCheck
 from ..model.inputs import call_with_inputs
 from ..search.violations import compose
-from .domain import Domain, build_domain
+from .domain import Domain, build_domains
 from .exact import goal
-from .symbolic import NotCertifiable, exact_constants, sympy_xp
+from .symbolic import NotCertifiable, SymbolicBranch, exact_constants, sympy_xp
 
-__all__ = ["Step", "Statement", "build_statement"]
+__all__ = ["Step", "Statement", "build_statements"]
 
 
 @dataclasses.dataclass
@@ -54,11 +56,37 @@ def _scalar(value, what: str):
     return sympy.sympify(v)
 
 
-def build_statement(check: NumericCheck, dims: dict[str, Any], *, every_step: bool) -> Statement:
-    """The statement at ``dims``: ``every_step`` when the claim asserts each link of its chain
-    (``steps_claimed``), else the chain end to end, as the run's verdict reads it."""
-    dom = build_domain(check.inputs, dims)
-    out = call_with_inputs(check.fn, sympy_xp, dom.inputs, dims)
+def _on_symbols(fn, dom: Domain, dims: dict[str, Any], what: str):
+    """``fn`` run on the domain's symbols; a Python branch on a symbolic truth value (SymPy's TypeError
+    for ``bool`` of a relational, or a symbolic array's) is refused naming the line, never decided by
+    picking a side."""
+    try:
+        return call_with_inputs(fn, sympy_xp, dom.inputs, dims)
+    except (TypeError, SymbolicBranch) as exc:
+        frames = traceback.extract_tb(exc.__traceback__)
+        # SymPy's message prints the relational lazily (minutes for a long one): read where it was raised
+        relational = frames[-1].name == "__bool__" and frames[-1].filename.endswith("relational.py")
+        if not (relational or isinstance(exc, SymbolicBranch)):
+            raise
+        ours = Path(__file__).parent
+        checks = [f for f in frames if "site-packages" not in f.filename and Path(f.filename).parent != ours]
+        where = f" at {Path(checks[-1].filename).name}:{checks[-1].lineno}" if checks else ""
+        raise NotCertifiable(
+            f"{what} branches in Python (an if, and/or, a built-in max){where} on a symbolic truth value,"
+            " which has none on symbols"
+        ) from None
+
+
+def build_statements(check: NumericCheck, dims: dict[str, Any], *, every_step: bool) -> list[Statement]:
+    """The statement at ``dims``, one per case of the inputs with finitely many values or families
+    (:func:`~.domain.build_domains`; together they are the statement): ``every_step`` when the claim
+    asserts each link of its chain (``steps_claimed``), else the chain end to end, as the run's verdict
+    reads it."""
+    return [_statement(check, dom, dims, every_step=every_step) for dom in build_domains(check.inputs, dims)]
+
+
+def _statement(check: NumericCheck, dom: Domain, dims: dict[str, Any], *, every_step: bool) -> Statement:
+    out = _on_symbols(check.fn, dom, dims, "the check")
     constants: dict[str, str] = {}
 
     def exact(v, what):
@@ -68,7 +96,10 @@ def build_statement(check: NumericCheck, dims: dict[str, Any], *, every_step: bo
 
     hypotheses = []
     if check.where is not None:
-        hypotheses.append(exact(call_with_inputs(check.where, sympy_xp, dom.inputs, dims), "where="))
+        where = exact(_on_symbols(check.where, dom, dims, "the where= filter"), "where=")
+        hypotheses += [
+            h for h in (where.args if isinstance(where, sympy.And) else [where]) if h is not sympy.true
+        ]
     if check.is_property:
         return Statement(dom, hypotheses, [Step(1, "holds", exact(out, "the property"), None)], constants)
     sides = [exact(v, f"side {i}") for i, v in enumerate(out)]

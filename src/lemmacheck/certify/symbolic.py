@@ -17,7 +17,16 @@ from types import SimpleNamespace
 import numpy as np
 import sympy
 
-__all__ = ["NotCertifiable", "sympy_xp", "exact_constants", "as_object_array", "decimal_rational"]
+__all__ = [
+    "NotCertifiable",
+    "SymbolicArray",
+    "SymbolicBranch",
+    "sympy_xp",
+    "exact_constants",
+    "as_object_array",
+    "symbolic",
+    "decimal_rational",
+]
 
 
 class NotCertifiable(Exception):
@@ -29,6 +38,96 @@ def decimal_rational(v) -> sympy.Rational:
     9999999999999998/10¹⁷).  Never ``nsimplify``: it reads 1.0000000003 as 1, and a false statement
     whose constant it rounds away was certified."""
     return sympy.Rational(repr(float(v)))
+
+
+def _elementwise_of(ufunc, fn):
+    """``fn`` on the SymPy forms of each element (a Python bool or float becomes SymPy's own)."""
+    return np.frompyfunc(lambda *vs: fn(*(_exact(v) for v in vs)), ufunc.nin, 1)
+
+
+# NumPy's object loops for these call ``bool()`` on each element's result (a comparison), treat the
+# element as a Python int (``~True`` is -2) or compare structurally (``==`` on SymPy is identity of
+# form, not equality of values): each is replaced by SymPy's relational or logical form, so an
+# elementwise branch is a Piecewise/Max/Min the routes see whole, and no branch is picked on symbols.
+_SYMPY_OF_UFUNC = {
+    np.greater: sympy.Gt,
+    np.greater_equal: sympy.Ge,
+    np.less: sympy.Lt,
+    np.less_equal: sympy.Le,
+    np.equal: sympy.Eq,
+    np.not_equal: sympy.Ne,
+    np.logical_and: sympy.And,
+    np.bitwise_and: sympy.And,
+    np.logical_or: sympy.Or,
+    np.bitwise_or: sympy.Or,
+    np.logical_xor: sympy.Xor,
+    np.bitwise_xor: sympy.Xor,
+    np.logical_not: sympy.Not,
+    np.invert: sympy.Not,
+    np.maximum: sympy.Max,
+    np.minimum: sympy.Min,
+    np.fmax: sympy.Max,
+    np.fmin: sympy.Min,
+    np.absolute: sympy.Abs,
+    np.sign: sympy.sign,
+}
+_SYMBOLIC_UFUNCS = {ufunc: _elementwise_of(ufunc, fn) for ufunc, fn in _SYMPY_OF_UFUNC.items()}
+
+_SYMBOLIC_REDUCTIONS = {
+    np.maximum: sympy.Max,
+    np.minimum: sympy.Min,
+    np.logical_and: sympy.And,
+    np.logical_or: sympy.Or,
+}
+
+
+class SymbolicBranch(NotCertifiable):
+    """A Python branch (``if``, ``and``/``or``, a built-in ``max``) on a symbolic truth value."""
+
+
+class SymbolicArray(np.ndarray):
+    """An object array of SymPy expressions whose comparisons, logical operators and max/min are
+    elementwise SymPy relationals, And/Or/Not and Max/Min (see ``_SYMBOLIC_UFUNCS``), and whose
+    truth value in a Python ``if`` is refused unless every element is a decided constant."""
+
+    def __array_ufunc__(self, ufunc, method, *args, **kwargs):
+        plain = [np.asarray(a) if isinstance(a, SymbolicArray) else a for a in args]
+        if "out" in kwargs:
+            kwargs["out"] = tuple(np.asarray(o) if isinstance(o, SymbolicArray) else o for o in kwargs["out"])
+        if method == "__call__" and ufunc in _SYMBOLIC_UFUNCS:
+            result = _SYMBOLIC_UFUNCS[ufunc](*plain)
+        elif method == "reduce" and ufunc in _SYMBOLIC_REDUCTIONS:
+            fn = _SYMBOLIC_REDUCTIONS[ufunc]
+            result = _reduce(fn, plain[0], kwargs.get("axis", 0), keepdims=kwargs.get("keepdims", False))
+        else:
+            result = getattr(ufunc, method)(*plain, **kwargs)
+        return symbolic(result)
+
+    def __bool__(self):
+        if self.size == 1:
+            v = _exact(self.reshape(-1)[0])
+            if v in (sympy.true, sympy.false) or isinstance(v, (bool, np.bool_)):
+                return bool(v)
+            if isinstance(v, sympy.Number):
+                return bool(v != 0)
+        raise SymbolicBranch(f"a symbolic array of shape {self.shape}")
+
+
+def symbolic(value):
+    """``value`` with every object array in it (a tuple of sides, a side) as a :class:`SymbolicArray`.
+    A truth value that is not a constant stays a 0-d one (``(x > 0).any()`` is an Or, which Python's
+    ``if`` would otherwise read as True without a word)."""
+    if isinstance(value, tuple):
+        return tuple(symbolic(v) for v in value)
+    if isinstance(value, np.ndarray) and not isinstance(value, SymbolicArray):
+        if value.shape:
+            return value.astype(object).view(SymbolicArray)
+        value = value[()]
+    if isinstance(value, sympy.logic.boolalg.Boolean) and not isinstance(
+        value, sympy.logic.boolalg.BooleanAtom
+    ):
+        return np.array(value, dtype=object).view(SymbolicArray)
+    return value
 
 
 def as_object_array(a) -> np.ndarray:
@@ -241,8 +340,16 @@ def _schatten_norm(m, p):
     return _small_matrix(_schatten_one, "schatten_norm")(m, p)
 
 
+def _symbolic_results(fn):
+    def apply(*args, **kwargs):
+        return symbolic(fn(*args, **kwargs))
+
+    apply.__name__ = getattr(fn, "__name__", "xp function")
+    return apply
+
+
 def _build() -> SimpleNamespace:
-    return SimpleNamespace(
+    ns = SimpleNamespace(
         backend="sympy",
         pi=sympy.pi,
         inf=sympy.oo,
@@ -290,6 +397,10 @@ def _build() -> SimpleNamespace:
         inv=_per_matrix(lambda m: m.inv(), "inv"),
         isfinite=lambda x: np.ones(np.shape(x), dtype=bool),
     )
+    for name, value in vars(ns).items():
+        if callable(value) and name != "isfinite":
+            setattr(ns, name, _symbolic_results(value))
+    return ns
 
 
 def _diag_embed(v):

@@ -208,10 +208,12 @@ def _one_hot_from_raw(a: np.ndarray) -> np.ndarray:
 
 
 class OneHot(Array):
-    """A one-hot vector (the position of the largest raw entry)."""
+    """One-hot along the last axis (1 at the first largest raw entry of each row, 0 elsewhere):
+    ``OneHot("K")`` is one label, ``OneHot("T", "K")`` a label per row.  The raw draw is uniform on
+    [0, 1]^shape, so its values are finitely many (certification enumerates them)."""
 
-    def __init__(self, n: Dim):
-        super().__init__(n, low=0.0, high=1.0, transform=_one_hot_from_raw)
+    def __init__(self, *shape: Dim):
+        super().__init__(*shape, low=0.0, high=1.0, transform=_one_hot_from_raw)
 
 
 def _spd(a: np.ndarray) -> np.ndarray:

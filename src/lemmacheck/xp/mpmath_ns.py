@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -23,11 +24,20 @@ def elementwise(fn: Callable) -> Callable:
     return apply
 
 
+def _mpf(v):
+    if isinstance(v, mpmath.mpf):
+        return v
+    if isinstance(v, Fraction):
+        return mpmath.mpf(v.numerator) / v.denominator
+    return mpmath.mpf(v)
+
+
 def to_mp(a):
-    """Convert floats (exactly: every float64 is an mpf) or arrays of them to mpmath objects."""
+    """Convert floats (exactly: every float64 is an mpf) or arrays of them to mpmath objects; a rational
+    (a certificate's point) is rounded to the working precision, as mpmath rounds every value."""
     if isinstance(a, np.ndarray):
         if a.dtype == object:
-            return np.frompyfunc(lambda v: v if isinstance(v, mpmath.mpf) else mpmath.mpf(v), 1, 1)(a)
+            return np.frompyfunc(_mpf, 1, 1)(a)
         if a.dtype.kind in "fiu":
             return np.frompyfunc(lambda v: mpmath.mpf(float(v)), 1, 1)(a.astype(float))
         return a  # bool / str arrays pass through
