@@ -26,7 +26,7 @@ from fractions import Fraction
 import sympy
 
 from ..xp.ball import ball_precision
-from .symbolic import NotCertifiable
+from .refusal import NotCertifiable
 
 __all__ = ["flint_available", "prove_by_boxes", "replay_boxes", "MAX_VARIABLES"]
 

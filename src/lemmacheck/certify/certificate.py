@@ -25,10 +25,10 @@ from ..settling.highprec import reverify
 from .boxes import MAX_DEPTH, prove_by_boxes, replay_boxes
 from .domain import Domain, dims_to_certify, every_size_at_least_two
 from .exact import margin, prove_by_sympy, replay_exact
+from .refusal import NotCertifiable
 from .smt import model_point, prove_by_z3, replay_smt, z3_available
 from .srepr import from_srepr
 from .statement import Statement, Step, build_statements
-from .symbolic import NotCertifiable
 
 __all__ = ["CAP_SECONDS", "attach_certificate", "certify_claim", "replay_certificate", "certificate_summary"]
 

@@ -24,7 +24,8 @@ import numpy as np
 import sympy
 
 from ..model.inputs import Array, OneHot, Orthogonal, ProbVector, Scalar, resolve_shape
-from .symbolic import NotCertifiable, as_object_array, decimal_rational, symbolic
+from .refusal import NotCertifiable
+from .symbolic import as_object_array, decimal_rational, symbolic
 
 __all__ = ["Domain", "MAX_CASES", "build_domains", "dims_to_certify", "every_size_at_least_two"]
 

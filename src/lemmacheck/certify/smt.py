@@ -24,7 +24,7 @@ from typing import Any
 
 import sympy
 
-from .symbolic import NotCertifiable
+from .refusal import NotCertifiable
 
 __all__ = ["z3_available", "SmtOutcome", "prove_by_z3", "replay_smt", "model_point"]
 

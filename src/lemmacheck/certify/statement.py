@@ -17,7 +17,8 @@ from ..model.inputs import call_with_inputs
 from ..search.violations import compose
 from .domain import Domain, build_domains
 from .exact import goal
-from .symbolic import NotCertifiable, SymbolicBranch, exact_constants, sympy_xp
+from .refusal import NotCertifiable
+from .symbolic import SymbolicBranch, exact_constants, sympy_xp
 
 __all__ = ["Step", "Statement", "build_statements"]
 

@@ -17,8 +17,10 @@ from types import SimpleNamespace
 import numpy as np
 import sympy
 
+from . import spectra
+from .refusal import NotCertifiable
+
 __all__ = [
-    "NotCertifiable",
     "SymbolicArray",
     "SymbolicBranch",
     "sympy_xp",
@@ -27,10 +29,6 @@ __all__ = [
     "symbolic",
     "decimal_rational",
 ]
-
-
-class NotCertifiable(Exception):
-    """The statement cannot be given to an exact route; the message says why."""
 
 
 def decimal_rational(v) -> sympy.Rational:
@@ -275,71 +273,6 @@ def _vector_norm(x, ord=2, axis=-1):
     raise NotCertifiable(f"the check uses vector_norm with ord={ord!r}")
 
 
-def _gram_eigenvalues(g) -> tuple:
-    """The eigenvalues (larger first) of a symmetric 2×2 matrix, in closed form."""
-    half_trace = (g[0][0] + g[1][1]) / 2
-    root = sympy.sqrt(((g[0][0] - g[1][1]) / 2) ** 2 + g[0][1] * g[1][0])
-    return half_trace + root, half_trace - root
-
-
-def _small_matrix(fn, what):
-    """``fn`` on each matrix of a stack whose smaller side is at most 2, where the spectrum has a
-    closed form in square roots; larger matrices are not certifiable."""
-
-    def apply(a, *args):
-        arr = np.asarray(a, dtype=object)
-        if min(arr.shape[-2:]) > 2:
-            raise NotCertifiable(
-                f"the check uses xp.{what} on {arr.shape[-2]}×{arr.shape[-1]} matrices"
-                " (a closed form only up to 2)"
-            )
-        lead = arr.shape[:-2]
-        first = fn(arr[(0,) * len(lead)].tolist(), *args)
-        out = np.empty(lead + np.shape(np.asarray(first, dtype=object)), dtype=object)
-        for idx in np.ndindex(lead):
-            out[idx] = fn(arr[idx].tolist(), *args)
-        return out
-
-    return apply
-
-
-def _svdvals_one(m) -> list:
-    a = sympy.Matrix(m)
-    g = a.T * a if a.cols <= a.rows else a * a.T
-    if g.shape == (1, 1):
-        return [sympy.sqrt(g[0, 0])]
-    big, small = _gram_eigenvalues(g.tolist())
-    return [sympy.sqrt(big), sympy.sqrt(small)]
-
-
-def _eigvalsh_one(m) -> list:
-    if len(m) == 1:
-        return [m[0][0]]
-    big, small = _gram_eigenvalues(m)
-    return [small, big]
-
-
-def _schatten_one(m, p):
-    a = sympy.Matrix(m)
-    g = a.T * a if a.cols <= a.rows else a * a.T
-    if p == 2:
-        return sympy.sqrt(g.trace())
-    if g.shape == (1, 1):
-        return sympy.sqrt(g[0, 0])
-    if p == 1:  # σ₁ + σ₂ = √(σ₁² + σ₂² + 2σ₁σ₂) = √(tr G + 2√det G)
-        return sympy.sqrt(g.trace() + 2 * sympy.sqrt(g.det()))
-    if p == math.inf:
-        return sympy.sqrt(_gram_eigenvalues(g.tolist())[0])
-    raise NotCertifiable(f"the check uses schatten_norm with p = {p!r}")
-
-
-def _schatten_norm(m, p):
-    if p == 2:
-        s = np.sum(np.sum(np.asarray(m, dtype=object) ** 2, axis=-1), axis=-1)
-        return _elementwise(sympy.sqrt)(s)
-    return _small_matrix(_schatten_one, "schatten_norm")(m, p)
-
-
 def _symbolic_results(fn):
     def apply(*args, **kwargs):
         return symbolic(fn(*args, **kwargs))
@@ -349,6 +282,7 @@ def _symbolic_results(fn):
 
 
 def _build() -> SimpleNamespace:
+
     ns = SimpleNamespace(
         backend="sympy",
         pi=sympy.pi,
@@ -390,9 +324,9 @@ def _build() -> SimpleNamespace:
         logsumexp=_logsumexp,
         softmax=_softmax,
         vector_norm=_vector_norm,
-        schatten_norm=_schatten_norm,
-        svdvals=_small_matrix(_svdvals_one, "svdvals"),
-        eigvalsh=_small_matrix(_eigvalsh_one, "eigvalsh"),
+        schatten_norm=spectra.schatten_norm,
+        svdvals=spectra.small_matrix(spectra.svdvals_one, "svdvals"),
+        eigvalsh=spectra.small_matrix(spectra.eigvalsh_one, "eigvalsh"),
         det=_per_matrix(lambda m: m.det(), "det"),
         inv=_per_matrix(lambda m: m.inv(), "inv"),
         isfinite=lambda x: np.ones(np.shape(x), dtype=bool),
