@@ -33,6 +33,9 @@ c = sp.Matrix(2, 1, lambda i, j: sp.Symbol(f"c{i}", real=True))
 h = sp.Matrix(2, 1, lambda i, j: sp.Symbol(f"h{i}", real=True))
 x_t, x_tm1 = sp.symbols("x_t x_tm1", real=True)
 
+# sympy_cap is an alarm (SIGALRM): enforced in the main thread on POSIX only, so elsewhere nothing to test
+NEEDS_ALARM = pytest.mark.skipif(not capped(), reason="SIGALRM caps only in the main thread on POSIX")
+
 
 def s(v):
     return v.applyfunc(sigma)
@@ -95,7 +98,7 @@ def test_the_first_broken_step_of_a_longer_chain_is_named(registry):
     assert "(exact)" in r.steps[1].detail
 
 
-@pytest.mark.skipif(not capped(), reason="SIGALRM caps only in the main thread on POSIX")
+@NEEDS_ALARM
 def test_sympy_cap_stops_the_block_and_keeps_an_outer_alarm():
     fired = []
     previous = signal.signal(signal.SIGALRM, lambda *_: fired.append(True))
@@ -115,7 +118,7 @@ def test_sympy_cap_stops_the_block_and_keeps_an_outer_alarm():
     assert not fired
 
 
-@pytest.mark.skipif(not capped(), reason="SIGALRM caps only in the main thread on POSIX")
+@NEEDS_ALARM
 def test_sympy_cap_stops_again_a_block_that_swallowed_its_first_stop():
     # a stop raised in a gc callback, or caught by an inner cap's handler, never reaches the block; the
     # cap must not then leave the block running with no alarm armed

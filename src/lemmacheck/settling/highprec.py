@@ -203,6 +203,11 @@ def _from_enclosure(enc: Enclosure, relation: str, dps: int) -> Confirmation:
     )
 
 
+def _property_confirmation(dps: int, *, holds: bool, **how) -> Confirmation:
+    """A property's settled truth value as a confirmation (a violation when it does not hold)."""
+    return Confirmation(not holds, str(holds), "True", "holds" if holds else "property fails", dps, **how)
+
+
 def reverify(
     claim_id: str, check: NumericCheck, inst: Instance, step: int | None, relation: str, tol: Tolerance
 ) -> Confirmation:
@@ -220,8 +225,7 @@ def reverify(
         except EnclosureUnavailable as exc:
             reason = f"balls cannot decide the property: {exc}"
         else:
-            shown = "property fails" if not holds else "holds"
-            return Confirmation(not holds, str(holds), "True", shown, dps, route="enclosure", bits=bits)
+            return _property_confirmation(dps, holds=holds, route="enclosure", bits=bits)
     elif not check.is_property:
         try:
             enc = enclose(claim_id, check, inst, step, relation, tol, dps)
@@ -269,7 +273,7 @@ def reverify_mpmath(
         ok = mp_chain(claim_id, check, inst, dps)[0]
         if mp_chain(claim_id, check, inst, dps + EXTRA_DPS)[0] != ok:  # the truth value moved: unsettled
             return Confirmation(False, str(ok), "True", "undecided", dps, undecided=True)  # noqa: FBT003
-        return Confirmation(not ok, str(ok), "True", "property fails" if not ok else "holds", dps)
+        return _property_confirmation(dps, holds=ok)
     largest = []  # the largest violation seen at each precision level
     for _ in range(ESCALATIONS + 1):
         ok1, _, _, d1 = _violation_at(claim_id, check, inst, step, relation, tol, dps)
