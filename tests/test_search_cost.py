@@ -155,9 +155,12 @@ def test_a_batch_offered_at_once_keeps_exactly_the_candidates_offered_one_by_one
             def instance_of(j, dims=dims, ids=ids):
                 return Instance(dict(dims), {"x": np.array([ids[j]])})
 
+            def instances_of(rows, instance_of=instance_of):
+                return [instance_of(j) for j in rows]
+
             for j in np.flatnonzero(bad):
                 one_by_one.add(Candidate(instance_of(j), float(gap[j]), float(sig[j]), float(ratio[j])))
-            at_once.add_batch(dims, gap, sig, ratio, np.flatnonzero(bad), instance_of)
+            at_once.add_batch(dims, gap, sig, ratio, np.flatnonzero(bad), instances_of)
         assert _pool_summary(at_once) == _pool_summary(one_by_one), trial
         for rec in at_once.by_dims.values():  # one candidate object per row, shared by both heaps
             assert all(isinstance(c, Candidate) for _, _, c in rec.strongest)

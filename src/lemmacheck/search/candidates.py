@@ -156,12 +156,13 @@ class CandidatePool:
         significance: np.ndarray,
         ratio: np.ndarray,
         rows: np.ndarray,
-        instance_of: Callable[[int], Instance],
+        instances_of: Callable[[np.ndarray], list[Instance]],
     ) -> None:
         """:meth:`add` the candidate of each of ``rows`` (a batch's violating rows at ``dims``, in order),
         with the same result, building a Candidate only for the rows that can still enter a heap: counts
         and extremes are taken over the arrays, and a row no stronger than a full heap's weakest is
-        refused without an object."""
+        refused without an object.  ``instances_of(rows)`` builds the instances of the batch rows given,
+        all at once."""
         if rows.size == 0:
             return
         rec = self.by_dims.setdefault(dims_key(dims), DimsRecord())
@@ -187,9 +188,10 @@ class CandidatePool:
             picked = np.flatnonzero(offered & _not_weaker(heap, cap, significance, gap))
             strengths = list(zip(significance[picked].tolist(), gap[picked].tolist(), strict=True))
             kept |= _offer_rows(heap, cap, picked.tolist(), strengths, shell_of)
-        for j in sorted(set(kept.values())):  # the candidates left in a heap, filled in
+        left = sorted(set(kept.values()))  # the candidates left in a heap, filled in
+        for j, instance in zip(left, instances_of(rows[left]), strict=True):
             row = int(rows[j])
-            shells[j].fill(instance_of(row), float(gap[j]), float(significance[j]), float(ratio[row]))
+            shells[j].fill(instance, float(gap[j]), float(significance[j]), float(ratio[row]))
 
     def merge(self, other: CandidatePool) -> None:
         """Take in another pool's candidates (a chunk of the same sweep), keeping what this pool would

@@ -109,6 +109,14 @@ def take(inputs: Mapping[str, np.ndarray], j: int) -> dict:
     return {k: np.asarray(v)[j : j + 1].copy() for k, v in inputs.items()}
 
 
+def take_rows(inputs: Mapping[str, np.ndarray], rows: np.ndarray) -> list[dict]:
+    """:func:`take` of each of ``rows``, gathered in one copy per input: each row's arrays are slices of
+    that copy, disjoint from every other row's, so they hold the same values as separate copies would
+    (a row at a time cost a Python dict and a copy per input, over a million times in a catalogue run)."""
+    gathered = {k: np.asarray(v)[rows] for k, v in inputs.items()}
+    return [{k: v[i : i + 1] for k, v in gathered.items()} for i in range(len(rows))]
+
+
 def perturbed(inputs: Mapping[str, np.ndarray], repeat: int) -> dict:
     """The inputs with every float entry moved by NOISE_ULPS ulps (relative, random sign).
 

@@ -19,7 +19,7 @@ from ..model.tolerance import NOISE_REPEATS, SIGNIFICANCE
 from ..xp import numpy_xp
 from .candidates import CandidatePool, Instance
 from .context import CheckContext
-from .relations import compose, evaluate_chain, excess, gap, perturbed, ratio, take, violated
+from .relations import compose, evaluate_chain, excess, gap, perturbed, ratio, take, take_rows, violated
 from .tightness import RatioRecord, nontrivial, resolve_batch, sizes_of
 
 __all__ = ["StepStats", "SweepPart", "Tracker"]
@@ -149,6 +149,10 @@ class Tracker:
         def inst_of(j: int) -> Instance:
             return Instance(dict(dims), take(inputs, j), take(raw, j) if raw else {})
 
+        def instances_of(rows: np.ndarray) -> list[Instance]:
+            raws = take_rows(raw, rows) if raw else [{} for _ in rows]
+            return [Instance(dict(dims), x, r) for x, r in zip(take_rows(inputs, rows), raws, strict=True)]
+
         self.instances += n
         relations = self._relations(chain)
         bad_any = np.logical_or.reduce([rel.bad for rel in relations])
@@ -175,7 +179,7 @@ class Tracker:
             if rel.stats is self.end:
                 self.end_significance = np.where(rel.bad, sig, -np.inf)
             if pool:
-                rel.stats.pool.add_batch(dims, rel.gap, sig, rel.ratio, np.flatnonzero(rel.bad), inst_of)
+                rel.stats.pool.add_batch(dims, rel.gap, sig, rel.ratio, np.flatnonzero(rel.bad), instances_of)
         eg = relations[-1].gap
         if n and np.any(np.isfinite(eg)):
             worst_row = int(np.nanargmax(np.where(np.isfinite(eg), eg, -np.inf)))

@@ -173,9 +173,9 @@ def _prefer_smaller(
 ) -> None:
     """A counterexample is reported at the smallest dims certified: try the candidates of smaller ones."""
     assert out.confirmed is not None
+    confirmed_size = out.confirmed.instance.size()
     smaller = sorted(
-        (c for c in order if c.instance.size() < out.confirmed.instance.size()),
-        key=lambda c: c.instance.size(),
+        (c for c in order if c.instance.size() < confirmed_size), key=lambda c: c.instance.size()
     )
     for cand in smaller:
         if cand.instance.size() >= size_of(out.confirmed) or budget.exhausted():
