@@ -77,17 +77,33 @@ class _Search:
         is drawn untransformed (the same choices as its strategy, which only maps them): Hypothesis
         shrinks it in those coordinates, and refinement moves them."""
         combos = dims_combinations(self.check.dims)
+        # One strategy per input and dims combination, built when first drawn and then reused: a strategy
+        # built anew for every example was validated anew each time (a third of the search's time),
+        # and the same strategy makes the same choices, so the draws are unchanged.
+        built: dict[int, dict[str, st.SearchStrategy]] = {}
+
+        def strategies_at(index: int) -> dict[str, st.SearchStrategy]:
+            if index not in built:
+                dims = combos[index]
+                built[index] = {
+                    k: spec.strategy(dims)
+                    if spec.transform is None
+                    else spec.raw_strategy(resolve_shape(spec.shape, dims)).map(lambda a: np.asarray(a)[None])
+                    for k, spec in self.check.inputs.items()
+                }
+            return built[index]
 
         @st.composite
         def instances(draw):
-            dims = combos[draw(st.integers(0, len(combos) - 1))]
+            index = draw(st.integers(0, len(combos) - 1))
+            dims = combos[index]
             inputs, raw = {}, {}
-            for k, spec in self.check.inputs.items():
+            for k, strategy in strategies_at(index).items():
+                spec = self.check.inputs[k]
                 if spec.transform is None:
-                    inputs[k] = draw(spec.strategy(dims))
+                    inputs[k] = draw(strategy)
                 else:
-                    shape = resolve_shape(spec.shape, dims)
-                    raw[k] = draw(spec.raw_strategy(shape).map(lambda a: np.asarray(a)[None]))
+                    raw[k] = draw(strategy)
                     inputs[k] = spec.finish(raw[k])
             return dims, inputs, raw
 
