@@ -15,7 +15,7 @@ from lemmacheck.model.tolerance import SIGNIFICANCE, tolerance_for
 from lemmacheck.run.engine import run_claim
 from lemmacheck.search import adversarial, candidates
 from lemmacheck.search.adversarial import HYPOTHESIS_VERIFICATIONS, hypothesis_search
-from lemmacheck.search.candidates import Candidate, CandidatePool, Instance
+from lemmacheck.search.candidates import BatchRows, Candidate, CandidatePool, Instance
 from lemmacheck.search.context import CheckContext
 from lemmacheck.search.profile import QUICK
 from lemmacheck.search.relations import evaluate_chain
@@ -158,9 +158,11 @@ def test_a_batch_offered_at_once_keeps_exactly_the_candidates_offered_one_by_one
             def instances_of(rows, instance_of=instance_of):
                 return [instance_of(j) for j in rows]
 
+            batch = BatchRows(instances_of, 1)
+
             for j in np.flatnonzero(bad):
                 one_by_one.add(Candidate(instance_of(j), float(gap[j]), float(sig[j]), float(ratio[j])))
-            at_once.add_batch(dims, gap, sig, ratio, np.flatnonzero(bad), instances_of)
+            at_once.add_batch(dims, gap, sig, ratio, np.flatnonzero(bad), batch)
         assert _pool_summary(at_once) == _pool_summary(one_by_one), trial
         for rec in at_once.by_dims.values():  # one candidate object per row, shared by both heaps
             assert all(isinstance(c, Candidate) for _, _, c in rec.strongest)

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..model.tolerance import SETTLE_PER_DIMS, SIGNIFICANCE
 
-__all__ = ["Instance", "Candidate", "CandidatePool", "dims_key", "MUST_SETTLE_CAP"]
+__all__ = ["Instance", "BatchRows", "Candidate", "CandidatePool", "dims_key", "MUST_SETTLE_CAP"]
 
 #: significant candidates kept for settling; beyond this many the pool counts them, and a claim whose
 #: significant candidates cannot all be settled is INCONCLUSIVE unless one of them is confirmed
@@ -46,12 +46,21 @@ def dims_key(dims: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in sorted(dims.items(), key=lambda kv: kv[0])) or "(no dims)"
 
 
-@dataclasses.dataclass
 class Candidate:
-    instance: Instance
-    gap: float  # violation beyond the slack, over |lhs| + |rhs|
-    significance: float  # violation over the evaluation's rounding sensitivity (inf: exact evaluation)
-    ratio: float  # float64 lhs/rhs (NaN where undefined)
+    """A candidate violation: its instance, and how strongly it violates.
+
+    A batch's candidates are offered to the heaps before they have instances, and most are pushed out
+    again by stronger ones, so a candidate kept from a batch builds its instance (the row's input arrays)
+    only when it is first asked for."""
+
+    __slots__ = ("_instance", "_build", "gap", "significance", "ratio")
+
+    def __init__(self, instance: Instance, gap: float, significance: float, ratio: float):
+        self._instance: Instance | None = instance
+        self._build: KeptRow | None = None
+        self.gap = gap  # violation beyond the slack, over |lhs| + |rhs|
+        self.significance = significance  # violation over the evaluation's rounding sensitivity (inf: exact)
+        self.ratio = ratio  # float64 lhs/rhs (NaN where undefined)
 
     @classmethod
     def unfilled(cls) -> Candidate:
@@ -59,8 +68,32 @@ class Candidate:
         strength, which it is offered with."""
         return cls.__new__(cls)
 
-    def fill(self, instance: Instance, gap: float, significance: float, ratio: float) -> None:
-        self.instance, self.gap, self.significance, self.ratio = instance, gap, significance, ratio
+    def fill(self, build: KeptRow, gap: float, significance: float, ratio: float) -> None:
+        """``build()`` makes the instance when it is first asked for."""
+        self._instance, self._build = None, build
+        self.gap, self.significance, self.ratio = gap, significance, ratio
+
+    def size(self) -> int:
+        """The instance's number of input entries (:meth:`Instance.size`), without building it."""
+        if self._instance is None:
+            assert self._build is not None, "a candidate is filled in before it is read"
+            return self._build.size
+        return self._instance.size()
+
+    @property
+    def instance(self) -> Instance:
+        if self._instance is None:
+            assert self._build is not None, "a candidate is filled in before it is read"
+            self._instance, self._build = self._build(), None
+        return self._instance
+
+    def __reduce__(self):
+        # pickled (a chunk's pool sent back from a cluster) with its instance built: ``build`` holds the
+        # whole batch it came from
+        return (Candidate, (self.instance, self.gap, self.significance, self.ratio))
+
+    def __repr__(self) -> str:
+        return f"Candidate(gap={self.gap!r}, significance={self.significance!r}, ratio={self.ratio!r})"
 
     @property
     def strength(self) -> tuple[float, float]:
@@ -69,6 +102,46 @@ class Candidate:
     @property
     def must_settle(self) -> bool:
         return self.significance > SIGNIFICANCE
+
+
+class BatchRows:
+    """The rows of one evaluated batch, from which a kept candidate's instance is built: ``instances(rows)``
+    gives those rows' instances, and every row has ``size`` input entries."""
+
+    def __init__(self, instances: Callable[[np.ndarray], list[Instance]], size: int):
+        self.instances, self.size = instances, size
+
+
+class _KeptRows:
+    """The instances of a batch's kept rows, built together (one gather per input) when the first of them
+    is asked for."""
+
+    def __init__(self, batch: BatchRows, rows: np.ndarray):
+        self.batch: BatchRows | None = batch
+        self.rows = rows
+        self.size = batch.size
+        self.built: list[Instance] | None = None
+
+    def instance(self, i: int) -> Instance:
+        if self.built is None:
+            assert self.batch is not None
+            self.built, self.batch = self.batch.instances(self.rows), None  # the batch it held can go
+        return self.built[i]
+
+
+@dataclasses.dataclass(frozen=True)
+class KeptRow:
+    """One kept row of a batch: builds its instance (and its batch's kept rows') when first called."""
+
+    kept: _KeptRows
+    index: int
+
+    @property
+    def size(self) -> int:
+        return self.kept.size
+
+    def __call__(self) -> Instance:
+        return self.kept.instance(self.index)
 
 
 def _keep_strongest(heap: list, cand: Candidate, cap: int) -> None:
@@ -156,13 +229,13 @@ class CandidatePool:
         significance: np.ndarray,
         ratio: np.ndarray,
         rows: np.ndarray,
-        instances_of: Callable[[np.ndarray], list[Instance]],
+        batch: BatchRows,
     ) -> None:
         """:meth:`add` the candidate of each of ``rows`` (a batch's violating rows at ``dims``, in order),
         with the same result, building a Candidate only for the rows that can still enter a heap: counts
         and extremes are taken over the arrays, and a row no stronger than a full heap's weakest is
-        refused without an object.  ``instances_of(rows)`` builds the instances of the batch rows given,
-        all at once."""
+        refused without an object.  A kept candidate's instance is built from ``batch`` when it is first
+        asked for (most are pushed out of the heaps by stronger ones before that)."""
         if rows.size == 0:
             return
         rec = self.by_dims.setdefault(dims_key(dims), DimsRecord())
@@ -189,9 +262,10 @@ class CandidatePool:
             strengths = list(zip(significance[picked].tolist(), gap[picked].tolist(), strict=True))
             kept |= _offer_rows(heap, cap, picked.tolist(), strengths, shell_of)
         left = sorted(set(kept.values()))  # the candidates left in a heap, filled in
-        for j, instance in zip(left, instances_of(rows[left]), strict=True):
+        kept_rows = _KeptRows(batch, rows[left])
+        for i, j in enumerate(left):
             row = int(rows[j])
-            shells[j].fill(instance, float(gap[j]), float(significance[j]), float(ratio[row]))
+            shells[j].fill(KeptRow(kept_rows, i), float(gap[j]), float(significance[j]), float(ratio[row]))
 
     def merge(self, other: CandidatePool) -> None:
         """Take in another pool's candidates (a chunk of the same sweep), keeping what this pool would
@@ -219,7 +293,7 @@ class CandidatePool:
         """Round robin over the dims combinations (smallest instances first within a round), each
         combination's strongest candidate first; then the remaining significant ones, strongest first."""
         ranked = {k: r.ranked() for k, r in self.by_dims.items()}
-        keys = sorted(ranked, key=lambda k: ranked[k][0].instance.size())
+        keys = sorted(ranked, key=lambda k: ranked[k][0].size())
         order, seen = [], set()
         for rank in range(SETTLE_PER_DIMS):
             for k in keys:

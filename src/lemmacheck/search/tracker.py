@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import CheckError
 from ..model.tolerance import NOISE_REPEATS, SIGNIFICANCE
 from ..xp import numpy_xp
-from .candidates import CandidatePool, Instance
+from .candidates import BatchRows, CandidatePool, Instance
 from .context import CheckContext
 from .relations import compose, evaluate_chain, excess, gap, perturbed, ratio, take, take_rows, violated
 from .tightness import RatioRecord, nontrivial, resolve_batch, sizes_of
@@ -153,6 +153,8 @@ class Tracker:
             raws = take_rows(raw, rows) if raw else [{} for _ in rows]
             return [Instance(dict(dims), x, r) for x, r in zip(take_rows(inputs, rows), raws, strict=True)]
 
+        batch = BatchRows(instances_of, sum(int(np.prod(np.shape(v)[1:])) for v in inputs.values()))
+
         self.instances += n
         relations = self._relations(chain)
         bad_any = np.logical_or.reduce([rel.bad for rel in relations])
@@ -179,7 +181,7 @@ class Tracker:
             if rel.stats is self.end:
                 self.end_significance = np.where(rel.bad, sig, -np.inf)
             if pool:
-                rel.stats.pool.add_batch(dims, rel.gap, sig, rel.ratio, np.flatnonzero(rel.bad), instances_of)
+                rel.stats.pool.add_batch(dims, rel.gap, sig, rel.ratio, np.flatnonzero(rel.bad), batch)
         eg = relations[-1].gap
         if n and np.any(np.isfinite(eg)):
             worst_row = int(np.nanargmax(np.where(np.isfinite(eg), eg, -np.inf)))

@@ -21,7 +21,7 @@ __all__ = ["Budget", "Settlement", "settle"]
 
 
 def size_of(cand: Candidate | None) -> int:
-    return cand.instance.size() if cand is not None else 0
+    return cand.size() if cand is not None else 0
 
 
 @dataclasses.dataclass
@@ -173,12 +173,10 @@ def _prefer_smaller(
 ) -> None:
     """A counterexample is reported at the smallest dims certified: try the candidates of smaller ones."""
     assert out.confirmed is not None
-    confirmed_size = out.confirmed.instance.size()
-    smaller = sorted(
-        (c for c in order if c.instance.size() < confirmed_size), key=lambda c: c.instance.size()
-    )
+    confirmed_size = out.confirmed.size()
+    smaller = sorted((c for c in order if c.size() < confirmed_size), key=lambda c: c.size())
     for cand in smaller:
-        if cand.instance.size() >= size_of(out.confirmed) or budget.exhausted():
+        if cand.size() >= size_of(out.confirmed) or budget.exhausted():
             continue
         budget.spent += 1
         out.tried += 1
