@@ -174,6 +174,34 @@ def test_a_batch_offered_at_once_keeps_exactly_the_candidates_offered_one_by_one
                 assert row not in by_row or id(c) in shared
 
 
+def test_a_kept_candidate_builds_its_instance_from_its_own_row_and_pickles_with_it():
+    """Candidates are kept without their arrays and built from the batch when first read: the instance
+    must be the row's own values (copied, so a later change to the batch cannot reach it), its size known
+    before it is built, and a pickled pool (a chunk sent back from a cluster) must carry the instances."""
+    import pickle
+
+    x = np.arange(12.0).reshape(6, 2)
+    built: list[list[int]] = []
+
+    def instances_of(rows):
+        built.append(rows.tolist())
+        return [Instance({"n": 2}, {"x": x[[j]].copy()}) for j in rows]
+
+    pool = CandidatePool()
+    sig = np.array([1.0, 500.0, 2.0, 900.0, 3.0, 700.0])
+    pool.add_batch({"n": 2}, np.full(6, 0.5), sig, np.ones(6), np.arange(6), BatchRows(instances_of, 2))
+    strongest = pool.settling_order()[0]
+    assert built == [] and strongest.size() == 2  # nothing built to order them
+    assert strongest.instance.inputs["x"].tolist() == [[6.0, 7.0]]  # row 3, significance 900
+    assert len(built) == 1  # the batch's kept rows, together
+    x[:] = -1.0
+    assert strongest.instance.inputs["x"].tolist() == [[6.0, 7.0]]
+    again = pickle.loads(pickle.dumps(pool))
+    assert [c.instance.inputs["x"].tolist() for c in again.settling_order()] == [
+        c.instance.inputs["x"].tolist() for c in pool.settling_order()
+    ]
+
+
 def _tracker(registry, claim_id: str) -> Tracker:
     return Tracker(CheckContext(claim_id, registry[claim_id].check, tolerance_for()))
 
