@@ -53,11 +53,12 @@ class Candidate:
     again by stronger ones, so a candidate kept from a batch builds its instance (the row's input arrays)
     only when it is first asked for."""
 
-    __slots__ = ("_instance", "_build", "gap", "significance", "ratio")
+    __slots__ = ("_instance", "_kept", "_index", "gap", "significance", "ratio")
 
     def __init__(self, instance: Instance, gap: float, significance: float, ratio: float):
         self._instance: Instance | None = instance
-        self._build: KeptRow | None = None
+        self._kept: _KeptRows | None = None  # where the instance is built from, until it is
+        self._index = 0
         self.gap = gap  # violation beyond the slack, over |lhs| + |rhs|
         self.significance = significance  # violation over the evaluation's rounding sensitivity (inf: exact)
         self.ratio = ratio  # float64 lhs/rhs (NaN where undefined)
@@ -68,27 +69,27 @@ class Candidate:
         strength, which it is offered with."""
         return cls.__new__(cls)
 
-    def fill(self, build: KeptRow, gap: float, significance: float, ratio: float) -> None:
-        """``build()`` makes the instance when it is first asked for."""
-        self._instance, self._build = None, build
+    def fill(self, kept: _KeptRows, index: int, gap: float, significance: float, ratio: float) -> None:
+        """The candidate of ``kept``'s row ``index``, whose instance is built when first asked for."""
+        self._instance, self._kept, self._index = None, kept, index
         self.gap, self.significance, self.ratio = gap, significance, ratio
 
     def size(self) -> int:
         """The instance's number of input entries (:meth:`Instance.size`), without building it."""
         if self._instance is None:
-            assert self._build is not None, "a candidate is filled in before it is read"
-            return self._build.size
+            assert self._kept is not None, "a candidate is filled in before it is read"
+            return self._kept.size
         return self._instance.size()
 
     @property
     def instance(self) -> Instance:
         if self._instance is None:
-            assert self._build is not None, "a candidate is filled in before it is read"
-            self._instance, self._build = self._build(), None
+            assert self._kept is not None, "a candidate is filled in before it is read"
+            self._instance, self._kept = self._kept.instance(self._index), None
         return self._instance
 
     def __reduce__(self):
-        # pickled (a chunk's pool sent back from a cluster) with its instance built: ``build`` holds the
+        # pickled (a chunk's pool sent back from a cluster) with its instance built: ``_kept`` holds the
         # whole batch it came from
         return (Candidate, (self.instance, self.gap, self.significance, self.ratio))
 
@@ -127,21 +128,6 @@ class _KeptRows:
             assert self.batch is not None
             self.built, self.batch = self.batch.instances(self.rows), None  # the batch it held can go
         return self.built[i]
-
-
-@dataclasses.dataclass(frozen=True)
-class KeptRow:
-    """One kept row of a batch: builds its instance (and its batch's kept rows') when first called."""
-
-    kept: _KeptRows
-    index: int
-
-    @property
-    def size(self) -> int:
-        return self.kept.size
-
-    def __call__(self) -> Instance:
-        return self.kept.instance(self.index)
 
 
 def _keep_strongest(heap: list, cand: Candidate, cap: int) -> None:
@@ -263,9 +249,9 @@ class CandidatePool:
             kept |= _offer_rows(heap, cap, picked.tolist(), strengths, shell_of)
         left = sorted(set(kept.values()))  # the candidates left in a heap, filled in
         kept_rows = _KeptRows(batch, rows[left])
-        for i, j in enumerate(left):
-            row = int(rows[j])
-            shells[j].fill(KeptRow(kept_rows, i), float(gap[j]), float(significance[j]), float(ratio[row]))
+        values = zip(gap[left].tolist(), significance[left].tolist(), ratio[rows[left]].tolist(), strict=True)
+        for i, (j, (g, s, r)) in enumerate(zip(left, values, strict=True)):
+            shells[j].fill(kept_rows, i, g, s, r)
 
     def merge(self, other: CandidatePool) -> None:
         """Take in another pool's candidates (a chunk of the same sweep), keeping what this pool would
