@@ -253,6 +253,32 @@ def test_shrinking_stops_at_its_cap(registry, monkeypatch):
     assert float(np.sum(tracker.last_failure.inputs["x"] ** 2)) > 1  # a failure, kept
 
 
+def test_a_search_builds_each_inputs_strategy_once_per_dims_combination(registry, monkeypatch):
+    """Hypothesis validates a strategy the first time it draws from it, so one built per example cost a
+    validation per example: each input's strategy is built once per dims combination, for the search."""
+
+    @inequality(
+        "planted.strategy_count",
+        inputs={"x": Array("n"), "y": Array("n")},
+        dims={"n": [1, 2, 3]},
+        **planted_meta(Verdict.HOLDS),
+    )
+    def cauchy_schwarz(xp, x, y):
+        return xp.abs(xp.sum(x * y, axis=-1)), xp.sqrt(xp.sum(x * x, axis=-1) * xp.sum(y * y, axis=-1))
+
+    built: list[tuple] = []
+    strategy = Array.strategy
+
+    def counted(self, dims):
+        built.append(tuple(sorted(dims.items())))
+        return strategy(self, dims)
+
+    monkeypatch.setattr(Array, "strategy", counted)
+    examples = hypothesis_search(_tracker(registry, "planted.strategy_count"), PROFILE, 7, None)
+    assert examples == PROFILE.hypothesis_examples
+    assert len(built) == len(set(built)) * 2 <= 3 * 2  # two inputs, at most three combinations
+
+
 def test_a_numeric_result_says_how_its_time_divides_beside_its_evidence(registry):
     @inequality("planted.abs_bound_phases", inputs={"x": Array()}, **planted_meta(Verdict.HOLDS))
     def abs_bound(xp, x):
