@@ -50,6 +50,27 @@ def test_rounding_sensitivity_is_one_float64_call_for_a_batch_of_candidates(regi
     assert len([c for c in calls if c[0] != "float64"]) <= 1, calls
 
 
+def test_a_check_calling_lapack_still_gets_its_extended_evaluation(registry):
+    """LAPACK takes no longdouble, so the namespace computes its routines in float64 inside the extended
+    evaluation: the cancellation after one (invisible to a perturbation of the inputs) is then measured,
+    and the candidates it makes are rounding, not significant (before, such a check had no extended
+    evaluation and every one of them had to be settled)."""
+
+    @identity("planted.cancellation_after_svd", inputs={"x": Array(scale=(1e-3, 1e-2))}, **planted_meta())
+    def cancellation_after_svd(xp, x):
+        norm = xp.svdvals(x[:, None, None])[:, 0]  # |x|, by a LAPACK routine
+        return (norm + 1e8) - 1e8, xp.abs(x)
+
+    check = registry["planted.cancellation_after_svd"].check
+    x = np.random.default_rng(0).uniform(1e-3, 1e-2, 64)
+    assert numpy_xp.svdvals(x.astype(np.longdouble)[:, None, None]).dtype == np.longdouble
+    chain = evaluate_chain("planted.cancellation_after_svd", check, numpy_xp, {"x": x}, {}, 64)
+    tracker = Tracker(CheckContext("planted.cancellation_after_svd", check, tolerance_for()))
+    tracker.add(chain, {"x": x}, {})
+    assert tracker.end.pool.total > 1, "rounding of (|x| + 1e8) - 1e8 makes candidates"
+    assert tracker.end.pool.significant_total == 0
+
+
 def test_high_precision_never_evaluates_an_instance_twice_at_one_precision(registry):
     seen: list[tuple] = []
 

@@ -134,7 +134,7 @@ class Tracker:
             try:
                 alternatives.append(evaluate_chain(self.claim_id, self.check, numpy_xp, wide, dims, n))
             except CheckError:
-                pass  # the check does not run in extended precision (e.g. a linalg routine)
+                pass  # the check does not run in extended precision (a function of its own refuses it)
         worst = [np.zeros(n) for _ in base]
         for alt in alternatives:
             worst = [np.maximum(w, np.abs(x - y)) for w, x, y in zip(worst, alt, base, strict=True)]

@@ -62,6 +62,22 @@ def _solve(a, b):
     return np.linalg.solve(a, b)
 
 
+def _lapack(routine):
+    """``routine`` (LAPACK's, which refuses ``np.longdouble``) for a check evaluated in extended precision
+    for its rounding estimate (:mod:`lemmacheck.search.tracker`): longdouble operands are computed in
+    float64 and the result returned in longdouble.  Only the routine's own rounding is then float64's;
+    every other intermediate of the check stays extended.  Without it such a check had no extended
+    evaluation at all, and its estimate missed a cancellation anywhere in it."""
+
+    def apply(*args):
+        if not any(getattr(a, "dtype", None) == np.longdouble for a in args):
+            return routine(*args)
+        out = np.asarray(routine(*(np.asarray(a, dtype=np.float64) for a in args)))
+        return out.astype(np.clongdouble if np.iscomplexobj(out) else np.longdouble)
+
+    return apply
+
+
 def build() -> Namespace:
     ns = Namespace(
         **SHARED,
@@ -92,13 +108,13 @@ def build() -> Namespace:
         asarray=lambda a: np.asarray(a, dtype=float),
         logsumexp=_logsumexp,
         softmax=_softmax,
-        svdvals=lambda a: np.linalg.svd(a, compute_uv=False),
-        eigvalsh=np.linalg.eigvalsh,
-        eig=np.linalg.eigvals,
+        svdvals=_lapack(lambda a: np.linalg.svd(a, compute_uv=False)),
+        eigvalsh=_lapack(np.linalg.eigvalsh),
+        eig=_lapack(np.linalg.eigvals),
         expm=_expm,
-        det=np.linalg.det,
-        inv=np.linalg.inv,
-        solve=_solve,
+        det=_lapack(np.linalg.det),
+        inv=_lapack(np.linalg.inv),
+        solve=_lapack(_solve),
         isfinite=np.isfinite,
     )
     return finish(ns)
