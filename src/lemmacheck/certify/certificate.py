@@ -29,6 +29,7 @@ from .refusal import NotCertifiable
 from .smt import model_point, prove_by_z3, replay_smt, z3_available
 from .srepr import from_srepr
 from .statement import Statement, Step, build_statements
+from .symbolic import branched_on_relational
 
 __all__ = ["CAP_SECONDS", "attach_certificate", "certify_claim", "replay_certificate", "certificate_summary"]
 
@@ -259,14 +260,7 @@ DESCRIBE_SECONDS = 0.5
 def _described(exc: Exception) -> str:
     """``exc`` as ``Type: message``, the message cut to 200 characters and given :data:`DESCRIBE_SECONDS`
     to print (a 64-term expression in "cannot determine truth value of Relational" took minutes)."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    if (
-        tb is not None
-        and tb.tb_frame.f_code.co_name == "__bool__"
-        and isinstance(tb.tb_frame.f_locals.get("self"), sympy.Rel)
-    ):
+    if branched_on_relational(exc):
         return "TypeError: cannot determine truth value of Relational (the check branches on a comparison)"
     try:
         with sympy_cap(DESCRIBE_SECONDS):

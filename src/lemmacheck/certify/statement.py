@@ -18,7 +18,7 @@ from ..search.violations import compose
 from .domain import Domain, build_domains
 from .exact import goal
 from .refusal import NotCertifiable
-from .symbolic import SymbolicBranch, exact_constants, sympy_xp
+from .symbolic import SymbolicBranch, branched_on_relational, exact_constants, sympy_xp
 
 __all__ = ["Step", "Statement", "build_statements"]
 
@@ -64,11 +64,9 @@ def _on_symbols(fn, dom: Domain, dims: dict[str, Any], what: str):
     try:
         return call_with_inputs(fn, sympy_xp, dom.inputs, dims)
     except (TypeError, SymbolicBranch) as exc:
-        frames = traceback.extract_tb(exc.__traceback__)
-        # SymPy's message prints the relational lazily (minutes for a long one): read where it was raised
-        relational = frames[-1].name == "__bool__" and frames[-1].filename.endswith("relational.py")
-        if not (relational or isinstance(exc, SymbolicBranch)):
+        if not (isinstance(exc, SymbolicBranch) or branched_on_relational(exc)):
             raise
+        frames = traceback.extract_tb(exc.__traceback__)
         ours = Path(__file__).parent
         checks = [f for f in frames if "site-packages" not in f.filename and Path(f.filename).parent != ours]
         where = f" at {Path(checks[-1].filename).name}:{checks[-1].lineno}" if checks else ""

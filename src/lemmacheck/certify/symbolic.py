@@ -83,6 +83,19 @@ class SymbolicBranch(NotCertifiable):
     """A Python branch (``if``, ``and``/``or``, a built-in ``max``) on a symbolic truth value."""
 
 
+def branched_on_relational(exc: BaseException) -> bool:
+    """Whether ``exc`` is SymPy refusing a relational a truth value (``if x > 0`` on symbols), read from
+    where it was raised: its message prints the relational lazily (minutes for a long one)."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return (
+        tb is not None
+        and tb.tb_frame.f_code.co_name == "__bool__"
+        and isinstance(tb.tb_frame.f_locals.get("self"), sympy.Rel)
+    )
+
+
 class SymbolicArray(np.ndarray):
     """An object array of SymPy expressions whose comparisons, logical operators and max/min are
     elementwise SymPy relationals, And/Or/Not and Max/Min (see ``_SYMBOLIC_UFUNCS``), and whose
