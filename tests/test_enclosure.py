@@ -112,3 +112,35 @@ def test_a_property_with_an_undecidable_comparison_goes_to_mpmath_and_says_why()
     conf = reverify("planted.tie", tie, _instance(x=0.1), None, "=", TIGHT)
     assert conf.route == "mpmath" and "balls cannot decide the property" in conf.route_reason
     assert "stays undecided" in conf.route_reason
+
+
+def test_each_step_and_the_chain_end_to_end_read_one_evaluation_of_the_instance():
+    # Settling a candidate judges every step and the chain end to end on the same instance at the same
+    # precisions: the check runs on balls once per precision, and a refusal is remembered the same way.
+    calls: list[str] = []
+
+    def counted(xp, x):
+        calls.append(xp.backend)
+        return x * (1 + 1e-9), x, x  # step 1 is violated (proved), step 2 holds with equality
+
+    check = NumericCheck(fn=counted, inputs={"x": Array()}, dims={}, relations=("<=", "<="))
+    inst = _instance(x=0.75)
+    confs = [reverify("planted.counted", check, inst, step, "<=", TIGHT) for step in (1, 2, None)]
+    assert [c.confirmed for c in confs] == [True, False, True]
+    assert calls == ["ball"], calls  # one evaluation for the three judgements
+    reverify("planted.counted", check, _instance(x=0.5), 1, "<=", TIGHT)
+    assert calls == ["ball", "ball"]  # another instance is evaluated anew
+
+    mp_calls: list[str] = []
+
+    def mp_only(xp, x):
+        mp_calls.append(xp.backend)
+        exp = np.frompyfunc(mpmath.exp, 1, 1) if xp.backend != "numpy" else np.exp
+        return exp(x) * (1 + 1e-9), exp(x), exp(x)
+
+    mp_check = NumericCheck(fn=mp_only, inputs={"x": Array()}, dims={}, relations=("<=", "<="))
+    confs = [reverify("planted.mp_only", mp_check, _instance(x=0.5), s, "<=", TIGHT) for s in (1, 2, None)]
+    assert [c.route for c in confs] == ["mpmath"] * 3 and [c.confirmed for c in confs] == [True, False, True]
+    assert mp_calls.count("ball") == 1, mp_calls  # balls refused it once, and are not asked again
+    # each precision mpmath needed (a confirmation: two levels and their doubling) evaluated once
+    assert mp_calls.count("mpmath") == len({c.dps for c in confs}) * 3, mp_calls

@@ -29,6 +29,7 @@ from ..model.inputs import call_with_inputs
 from ..model.tolerance import ESCALATIONS, MP_RTOL, Tolerance
 from ..search.candidates import Instance
 from ..xp import Ball, NotEnclosable, Undecided, ball_precision, ball_xp, mp_precision, to_ball
+from .memo import remembered
 
 __all__ = [
     "Enclosure",
@@ -118,6 +119,7 @@ def exact_ball_inputs(check: NumericCheck, inputs: dict) -> dict:
     return out
 
 
+@remembered(EnclosureUnavailable)
 def ball_chain(claim_id: str, check: NumericCheck, inst: Instance, bits: int, dps: int) -> list:
     """The chain e0..ek (or the property's truth) of one instance on balls at ``bits`` bits (mpmath
     constants the check makes, a finite-difference step or a quadrature node, at ``dps`` digits)."""

@@ -21,6 +21,7 @@ from ..model.tolerance import ESCALATIONS, EXTRA_DPS, MP_RTOL, REVERIFY_DPS, STA
 from ..search.candidates import Instance
 from ..xp import mp_precision, mpmath_xp, to_mp
 from .enclosure import Enclosure, EnclosureUnavailable, decide_property, enclose
+from .memo import remembered
 
 __all__ = [
     "Confirmation",
@@ -74,6 +75,7 @@ def exact_mp_inputs(check, inputs) -> dict:
     return out
 
 
+@remembered(CheckError)
 def mp_chain(claim_id: str, check: NumericCheck, inst: Instance, dps: int) -> list:
     """The chain e0..ek of one instance, evaluated at ``dps`` digits."""
     with mp_precision(dps):
