@@ -66,7 +66,8 @@ def _remembered(evaluate: Callable, refusals: tuple[type[Exception], ...]) -> Ca
                     kept.popitem(last=False)
         _, values, raised = hit
         if raised is not None:
-            raise raised
+            # raised afresh: a traceback kept on the remembered exception would grow with every raise
+            raise raised.with_traceback(None)
         assert values is not None  # an entry holds either what was raised or the chain
         return list(values)  # the caller's own list: the values themselves are never changed
 
