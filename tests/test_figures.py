@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 import pytest
 import sympy as sp
@@ -61,6 +62,28 @@ def test_tightness_excludes_ratios_that_are_rounding(registry, seed):
     assert w["ratio"] == ev["tightness"] and w["dps"] >= REVERIFY_DPS
     assert set(w["inputs"]) == {"x", "d"} and w["dims"]["n"] in (2, 3)
     assert float(w["lhs"]) / float(w["rhs"]) == pytest.approx(w["ratio"], rel=1e-12)
+    # settled on balls: the figure is the midpoint of an enclosure as narrow as float64 resolves
+    assert w["route"] == "enclosure" and w["bits"] > 0, w
+    lo, hi = (float(v) for v in w["ratio_enclosure"])
+    assert lo <= w["ratio"] <= hi and hi - lo <= 1e-15 * w["ratio"]
+
+
+def test_a_witness_balls_cannot_evaluate_is_settled_in_mpmath_and_says_why(registry):
+    # x ≤ exp(x) − 1/2 (min of exp(x) − x is 1, at 0): the exponential taken through mpmath on each
+    # entry, which has no ball form, so the attaining instance is settled in mpmath and says why
+    @inequality("planted.exp_above_line", inputs={"x": Scalar(-1.0, 1.0)}, **planted_meta())
+    def exp_above_line(xp, x):
+        exp = np.exp if xp.backend == "numpy" else np.frompyfunc(lambda v: mpmath.exp(v), 1, 1)
+        return x, exp(x) - 0.5
+
+    r = run_claim(registry["planted.exp_above_line"], QUICK.with_seed(1))
+    assert r.verdict is Verdict.HOLDS, r.reason
+    w = r.evidence["tightness_witness"]
+    assert w["route"] == "mpmath" and "ratio_enclosure" not in w
+    assert "does not run on balls" in w["route_reason"], w
+    assert w["dps"] >= REVERIFY_DPS and w["ratio"] == r.evidence["tightness"]
+    card = cards_html([r.to_dict()])
+    assert "digits in mpmath" in card
 
 
 def test_a_bound_attained_only_at_size_one_says_so(registry):

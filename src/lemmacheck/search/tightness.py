@@ -30,7 +30,6 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from ..errors import CheckError
 from ..model.claim import NumericCheck
 from ..model.tolerance import SIGNIFICANCE
 from .candidates import Instance
@@ -137,32 +136,19 @@ def resolve_batch(
 
 
 def settled_witness(claim_id: str, check: NumericCheck, inst: Instance, relation: str) -> dict | None:
-    """The attaining instance as data, with its sides and ratio re-evaluated at ``working_dps`` (at
-    least REVERIFY_DPS) digits; None where high precision cannot evaluate the check."""
-    import mpmath
-
+    """The attaining instance as data, with its sides and ratio settled beyond float64 on balls, or in
+    mpmath where balls cannot evaluate the check (:func:`lemmacheck.settling.witness.settled_ratio`);
+    None where high precision cannot evaluate the check."""
     from ..run.results import jsonable
-    from ..settling.highprec import mp_chain, working_dps
-    from ..xp import mp_precision
+    from ..settling.witness import settled_ratio
 
-    dps = working_dps(inst)
-    try:
-        chain = mp_chain(claim_id, check, inst, dps)
-    except CheckError:
+    settled = settled_ratio(claim_id, check, inst, relation)
+    if settled is None:
         return None
-    a, b = chain[0], chain[-1]
-    with mp_precision(dps):
-        num, den = (a, b) if relation in ("<=", "<") else (b, a)
-        if den <= 0:
-            return None
-        ratio = float(num / den)
     return {
         "dims": jsonable(inst.dims),
         "inputs": {k: np.asarray(v)[0].tolist() for k, v in inst.inputs.items()},
-        "lhs": mpmath.nstr(a, 30),
-        "rhs": mpmath.nstr(b, 30),
-        "ratio": ratio,
-        "dps": dps,
+        **settled,
     }
 
 
@@ -177,6 +163,7 @@ def _candidate_witness(ratio: float, cand, conf) -> dict:
         "rhs": conf.rhs,
         "ratio": ratio,
         "dps": conf.dps,
+        "route": conf.route,
         "float64_ratio": cand.ratio if math.isfinite(cand.ratio) else None,
     }
 

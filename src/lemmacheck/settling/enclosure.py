@@ -37,6 +37,8 @@ __all__ = [
     "enclose",
     "decide_property",
     "ball_chain",
+    "bits_for",
+    "interval_of",
     "margin_of",
     "STRICT",
 ]
@@ -64,7 +66,12 @@ class Enclosure:
 
     def interval(self) -> list[str]:
         """The margin's enclosure [a, b] as decimal strings rounded outward."""
-        return [_decimal(self.margin.a.lower(), up=False), _decimal(self.margin.a.upper(), up=True)]
+        return interval_of(self.margin)
+
+
+def interval_of(x: Ball, digits: int = 12) -> list[str]:
+    """A ball's enclosure [a, b] as decimal strings of ``digits`` significant digits, rounded outward."""
+    return [_decimal(x.a.lower(), up=False, digits=digits), _decimal(x.a.upper(), up=True, digits=digits)]
 
 
 def _decimal(x: arb, *, up: bool, digits: int = 12) -> str:

@@ -13,13 +13,19 @@ def _witness() -> dict:
         "type": ["object", "null"],
         "description": (
             "the instance attaining the figure: dims, inputs, lhs and rhs at high precision (absent when "
-            "high precision cannot evaluate the check), ratio, dps (null: float64), float64_ratio, and for "
-            "the overall figure trivial (a size below 2)"
+            "high precision cannot evaluate the check), ratio, dps (null: float64), route (how the sides "
+            "were settled: on balls, with the ratio's enclosure ratio_enclosure and its bits, or in "
+            "mpmath, with the reason balls were not used in route_reason), float64_ratio, and for the "
+            "overall figure trivial (a size below 2)"
         ),
         "properties": {
             "dims": {"type": "object"},
             "inputs": {"type": "object"},
             "ratio": dict(_NUMBER),
+            "ratio_enclosure": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2},
+            "route": {"enum": ["enclosure", "mpmath", "exact"]},
+            "route_reason": {"type": "string"},
+            "bits": {"type": "integer"},
             "dps": {"type": ["integer", "null"]},
             "float64_ratio": dict(_NUMBER),
             "trivial": {"type": "boolean"},
