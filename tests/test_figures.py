@@ -18,6 +18,7 @@ import sympy as sp
 
 from conftest import planted_meta
 from lemmacheck import Verdict, derivation, inequality
+from lemmacheck.cli.show import format_claim
 from lemmacheck.model.inputs import Array, Scalar
 from lemmacheck.model.tolerance import REVERIFY_DPS
 from lemmacheck.model.verdict import ProofStatus
@@ -66,6 +67,8 @@ def test_tightness_excludes_ratios_that_are_rounding(registry, seed):
     assert w["route"] == "enclosure" and w["bits"] > 0, w
     lo, hi = (float(v) for v in w["ratio_enclosure"])
     assert lo <= w["ratio"] <= hi and hi - lo <= 1e-15 * w["ratio"]
+    shown = format_claim(registry["planted.lse_remainder"], r)  # lemmacheck show says it too
+    assert "on balls, ratio in [{}, {}]".format(*w["ratio_enclosure"]) in shown
 
 
 def test_a_witness_balls_cannot_evaluate_is_settled_in_mpmath_and_says_why(registry):
@@ -84,6 +87,9 @@ def test_a_witness_balls_cannot_evaluate_is_settled_in_mpmath_and_says_why(regis
     assert w["dps"] >= REVERIFY_DPS and w["ratio"] == r.evidence["tightness"]
     card = cards_html([r.to_dict()])
     assert "digits in mpmath" in card
+    assert "digits in mpmath (the check does not run on balls" in format_claim(
+        registry["planted.exp_above_line"], r
+    )
 
 
 def test_a_bound_attained_only_at_size_one_says_so(registry):

@@ -70,6 +70,10 @@ def _tightness(ev: dict) -> str:
     """The tightness figure, where it is attained, what was excluded, and the figure at sizes >= 2."""
     w = ev["tightness_witness"]
     how = f"settled at {w['dps']} digits" if w.get("dps") else "float64 (high precision cannot evaluate it)"
+    if w.get("ratio_enclosure"):
+        how += " on balls, ratio in [{}, {}]".format(*w["ratio_enclosure"])
+    elif w.get("route") == "mpmath":
+        how += " in mpmath" + (f" ({w['route_reason']})" if w.get("route_reason") else "")
     f64 = w.get("float64_ratio", w["ratio"])
     if f64 != w["ratio"]:
         how += f"; float64 showed {f64!r}"
