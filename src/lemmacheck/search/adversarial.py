@@ -16,7 +16,7 @@ from ..errors import CheckError
 from ..model.inputs import resolve_shape
 from ..model.tolerance import SIGNIFICANCE
 from ..xp import numpy_xp
-from .candidates import Instance
+from .candidates import Instance, instance_key
 from .draw import apply_where, dims_combinations
 from .profile import Profile
 from .relations import evaluate_chain
@@ -36,12 +36,6 @@ class _ShrinkCapReached(BaseException):
     and could change nothing."""
 
 
-def _key_of(dims, inputs) -> bytes:
-    return repr(sorted(dims.items())).encode() + b"".join(
-        np.ascontiguousarray(v).tobytes() for v in inputs.values()
-    )
-
-
 class _Search:
     """The state of one adversarial search: its count, the verifications asked, the shrinking phase."""
 
@@ -50,7 +44,7 @@ class _Search:
         self.check = tracker.check
         self.count = 0
         self.errors: list[BaseException] = []
-        self.verified: dict[bytes, bool] = {}
+        self.verified: dict[tuple, bool] = {}
         self.shrinking = False
         self.shrink_calls = 0
 
@@ -65,7 +59,7 @@ class _Search:
         it is genuine."""
         if self.verify is None:
             return True
-        key = _key_of(inst.dims, inst.inputs)
+        key = instance_key(inst)
         if key not in self.verified:
             if len(self.verified) >= HYPOTHESIS_VERIFICATIONS:
                 return self.shrinking

@@ -19,7 +19,15 @@ import numpy as np
 
 from ..model.tolerance import SETTLE_PER_DIMS, SIGNIFICANCE
 
-__all__ = ["Instance", "BatchRows", "Candidate", "CandidatePool", "dims_key", "MUST_SETTLE_CAP"]
+__all__ = [
+    "Instance",
+    "instance_key",
+    "BatchRows",
+    "Candidate",
+    "CandidatePool",
+    "dims_key",
+    "MUST_SETTLE_CAP",
+]
 
 #: significant candidates kept for settling; beyond this many the pool counts them, and a claim whose
 #: significant candidates cannot all be settled is INCONCLUSIVE unless one of them is confirmed
@@ -40,6 +48,15 @@ class Instance:
 
     def size(self) -> int:
         return int(sum(np.size(v) for v in self.inputs.values()))
+
+
+def instance_key(inst: Instance) -> tuple:
+    """What identifies an instance to high precision: its dims and its inputs, bit for bit."""
+    inputs = tuple(
+        (name, a.dtype.str, a.shape, a.tobytes())
+        for name, a in ((k, np.ascontiguousarray(v)) for k, v in inst.inputs.items())
+    )
+    return repr(sorted(inst.dims.items())), inputs
 
 
 def dims_key(dims: dict) -> str:

@@ -13,24 +13,13 @@ import contextlib
 import dataclasses
 import time
 
-import numpy as np
-
 from ..errors import CheckError
 from ..model.claim import NumericCheck
 from ..model.tolerance import Tolerance
 from ..settling.highprec import Confirmation, reverify
-from .candidates import Instance
+from .candidates import Instance, instance_key
 
-__all__ = ["CheckContext", "instance_key"]
-
-
-def instance_key(inst: Instance) -> tuple:
-    """What identifies an instance to high precision: its dims and its inputs, bit for bit."""
-    inputs = tuple(
-        (name, a.dtype.str, a.shape, a.tobytes())
-        for name, a in ((k, np.ascontiguousarray(v)) for k, v in inst.inputs.items())
-    )
-    return repr(sorted(inst.dims.items())), inputs
+__all__ = ["CheckContext"]
 
 
 @dataclasses.dataclass

@@ -19,7 +19,7 @@ from ..model.tolerance import NOISE_REPEATS, SIGNIFICANCE
 from ..xp import numpy_xp
 from .candidates import BatchRows, CandidatePool, Instance
 from .context import CheckContext
-from .relations import compose, evaluate_chain, excess, gap, perturbed, ratio, take, take_rows, violated
+from .relations import compose, evaluate_chain, excess, gap, perturbed, ratio, take_rows, violated
 from .tightness import RatioRecord, nontrivial, resolve_batch, sizes_of
 
 __all__ = ["StepStats", "SweepPart", "Tracker"]
@@ -146,12 +146,12 @@ class Tracker:
         untransformed values of the inputs drawn through a transform.  Returns the end gaps."""
         n = len(chain[0])
 
-        def inst_of(j: int) -> Instance:
-            return Instance(dict(dims), take(inputs, j), take(raw, j) if raw else {})
-
         def instances_of(rows: np.ndarray) -> list[Instance]:
             raws = take_rows(raw, rows) if raw else [{} for _ in rows]
             return [Instance(dict(dims), x, r) for x, r in zip(take_rows(inputs, rows), raws, strict=True)]
+
+        def inst_of(j: int) -> Instance:
+            return instances_of(np.array([j]))[0]
 
         batch = BatchRows(instances_of, sum(int(np.prod(np.shape(v)[1:])) for v in inputs.values()))
 

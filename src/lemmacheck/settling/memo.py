@@ -16,25 +16,14 @@ import functools
 import threading
 from collections.abc import Callable
 
-import numpy as np
+from ..search.candidates import Instance, instance_key
 
-from ..search.candidates import Instance
-
-__all__ = ["CHAINS_KEPT", "remembered", "instance_key"]
+__all__ = ["CHAINS_KEPT", "remembered"]
 
 #: chains kept, the most recently read ones: a claim's settlement reads each of its candidates' chains a
 #: few times (its steps, the chain end to end, Hypothesis's verification before), within a few hundred
 #: evaluations of each other; each is a handful of numbers, so the memory is a few MB at most
 CHAINS_KEPT = 1024
-
-
-def instance_key(inst: Instance) -> tuple:
-    """What a chain of ``inst`` depends on: its dims and its inputs' names, types, shapes and values."""
-    inputs = []
-    for name in sorted(inst.inputs):
-        v = np.ascontiguousarray(inst.inputs[name])
-        inputs.append((name, v.dtype.str, v.shape, v.tobytes()))
-    return repr(sorted(inst.dims.items(), key=lambda kv: kv[0])), tuple(inputs)
 
 
 def remembered(*refusals: type[Exception]) -> Callable[[Callable], Callable]:
