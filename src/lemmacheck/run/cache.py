@@ -286,16 +286,26 @@ class ResultCache:
         data.pop("cached", None)
         return self._put(key, result.id, profile, result.seconds, data)
 
-    def study(self, study, profile: Profile, compute: Callable[[], dict]) -> dict:
-        """A study's result dict: stored, marked ``"cached": True``, when nothing it depends on changed;
-        else ``compute()``, stored unless it reports an error."""
+    def stored_study(self, study, profile: Profile) -> dict | None:
+        """A study's stored result dict, marked ``"cached": True``, when nothing it depends on changed."""
         key = self.key(study.id, profile, kind="study")
         stored = self._row(key) if key is not None else None
-        if isinstance(stored, dict):
-            return stored | {"cached": True}
-        result = compute()
+        return stored | {"cached": True} if isinstance(stored, dict) else None
+
+    def keep_study(self, study, profile: Profile, result: dict) -> None:
+        """Store a study's result dict, unless it reports an error."""
+        key = self.key(study.id, profile, kind="study")
         if key is not None and not result.get("error"):
             self._put(key, f"study:{study.id}", profile, result.get("seconds", 0.0), result)
+
+    def study(self, study, profile: Profile, compute: Callable[[], dict]) -> dict:
+        """A study's result dict: stored (:meth:`stored_study`) when nothing it depends on changed; else
+        ``compute()``, kept (:meth:`keep_study`)."""
+        stored = self.stored_study(study, profile)
+        if stored is not None:
+            return stored
+        result = compute()
+        self.keep_study(study, profile, result)
         return result
 
     def timings(self, profile_name: str) -> dict[str, float]:

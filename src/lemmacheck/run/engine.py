@@ -15,11 +15,12 @@ from ..model.links import judge_links
 from ..model.verdict import ProofStatus, Verdict
 from ..project.selection import compile_expression, matches
 from ..project.selection import select as _select
-from ..search.profile import Profile, claim_seed
+from ..search.profile import Profile
 from ..version import __version__
 from .claimrun import blank_result, replay_command, run_claim, run_sweep_chunk
 from .execution import execute
-from .results import SCHEMA_VERSION, ClaimResult, jsonable
+from .results import SCHEMA_VERSION, ClaimResult
+from .studies import StudiesAhead, run_study
 
 __all__ = [
     "run_claim",
@@ -46,44 +47,6 @@ def run_with_links(claim: Claim, profile: Profile) -> ClaimResult:
 def registry_runner(profile: Profile) -> Callable[[list[str]], list[ClaimResult]]:
     """Run claims by id from the registry, here (ids it does not hold are left out)."""
     return lambda ids: [run_claim(REGISTRY[i], profile) for i in ids if i in REGISTRY]
-
-
-def run_study(study, profile: Profile) -> dict:
-    t0 = time.perf_counter()
-    out = {
-        "id": study.id,
-        "title": study.title,
-        "related": list(study.related),
-        "module": study.module,
-        "source": None
-        if study.source is None
-        else {"file": study.source.file, "location": study.source.location},
-    }
-    try:
-        rng = np.random.default_rng(claim_seed(profile.seed, study.id))
-        res = study.fn(_StudyProfile(profile.name, rng, profile.seed))
-        out |= {
-            "tables": [dataclasses.asdict(t) for t in res.tables],
-            "plots": [dataclasses.asdict(p) for p in res.plots],
-            "conclusion": res.conclusion,
-            "error": "",
-        }
-    except Exception as exc:
-        out |= {
-            "tables": [],
-            "plots": [],
-            "conclusion": "",
-            "error": f"study {study.id!r}: {type(exc).__name__}: {exc}",
-        }
-    out["seconds"] = time.perf_counter() - t0
-    return jsonable(out)
-
-
-@dataclasses.dataclass(frozen=True)
-class _StudyProfile:
-    name: str
-    rng: np.random.Generator
-    seed: int
 
 
 @dataclasses.dataclass
@@ -295,11 +258,13 @@ def run_claims(
 
     if index is None:
         _check_here(results, plan.claims, profile, total, progress, finished)
-    else:
+        studies = _run_studies(plan.studies, profile, cache, progress, first=len(plan.ids), total=total)
+    else:  # the workers check the claims, and this process, which only waits on them, the studies
+        ahead = StudiesAhead(plan.studies, profile, cache)
         settings = dict(jobs=jobs, timeout=timeout, cache=cache, dask=dask, root=root, index=index)
         overall = (lambda cid, i, n: progress(cid, i, total)) if progress else (lambda cid, i, n: None)
         _check_indexed(results, plan.ids, profile, settings, overall, finished)
-    studies = _run_studies(plan.studies, profile, cache, progress, first=len(plan.ids), total=total)
+        studies = ahead.results(progress, first=len(plan.ids), total=total)
     results += [_orphan_result(orphan) for orphan in plan.orphans]
     return RunResult(
         seed=profile.seed,
