@@ -81,6 +81,27 @@ def test_rank_deficient_singular_values_are_enclosed():
     assert _contains(got[0][2], mpmath.mpf(0))
 
 
+def test_a_quasi_norm_of_a_rank_deficient_matrix_is_enclosed_and_narrows_with_precision():
+    """Schatten-½ of a rank-one product (schatten.holder at p = q = 1): the zero singular values' balls
+    reach below 0 when sorted, and their square root was NaN at every precision, so the quasi-norm could
+    never be enclosed; a singular value, like an absolute value, is never below 0."""
+    a, b = np.array([[-0.0597859], [0.00055064]]), np.array([[-0.00138281, 0.00051326, -0.00113858]])
+    m = (a @ b)[None]
+    widths = []
+    for bits in (200, 800):
+        with ball_precision(bits):
+            (q,) = ball_xp.schatten_norm(to_ball(m), 0.5)
+            assert q.is_finite() and q.lower() >= 0
+            widths.append(float(q.a.rad()) / float(q.a.mid()))
+    with mp_precision(120):
+        want = mpmath_xp.schatten_norm(to_mp(m), 0.5)
+    assert _contains(q, want[0])
+    assert widths[1] < widths[0] * 1e-40  # it narrows by a quarter of the added bits: 2^-150
+    with ball_precision(BITS):
+        about_zero = abs(Ball(arb(1e-30, 2e-30)))
+        assert about_zero.lower() >= 0 and not (about_zero**0.5).a.is_nan()
+
+
 @pytest.mark.parametrize("name", ["eigvalsh", "det", "inv", "expm"])
 def test_matrix_functions_enclose(name):
     a = RNG.normal(size=(2, 3, 3))

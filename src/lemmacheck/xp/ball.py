@@ -151,7 +151,9 @@ class Ball:
         return self
 
     def __abs__(self):
-        return _wrap(abs(self.a))
+        # Arb's abs of a ball about 0 is [|m| ± r], which reaches below 0: a non-integer power of it
+        # is then NaN at every precision (a zero singular value to the power ½)
+        return _wrap(abs(self.a).nonnegative_part())
 
     # ------------------------------------------------------------------ comparisons, three-valued
     def compare(self, o) -> int | None:

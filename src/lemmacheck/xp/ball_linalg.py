@@ -93,7 +93,8 @@ def _svdvals(m: arb_mat) -> list[Ball]:
         return []
     gram = m.transpose() * m if c <= r else m * m.transpose()
     roots = [e.nonnegative_part().sqrt() for e in _symmetric_eigs(gram)]  # MᵀM ⪰ 0: below 0 is rounding
-    return _sorted_enclosures(roots)[::-1]
+    # sorting joins end balls, which can reach below 0 again; a singular value never does
+    return [Ball(s.a.nonnegative_part()) for s in _sorted_enclosures(roots)[::-1]]
 
 
 class CBall:
