@@ -4,6 +4,8 @@ the holding side; a check balls cannot evaluate goes to mpmath and says why."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import mpmath
 import numpy as np
 
@@ -144,3 +146,19 @@ def test_each_step_and_the_chain_end_to_end_read_one_evaluation_of_the_instance(
     assert mp_calls.count("ball") == 1, mp_calls  # balls refused it once, and are not asked again
     # each precision mpmath needed (a confirmation: two levels and their doubling) evaluated once
     assert mp_calls.count("mpmath") == len({c.dps for c in confs}) * 3, mp_calls
+
+
+def test_a_side_only_a_wide_ball_encloses_is_printed_with_its_certain_digits_alone():
+    """exp(x) − exp(x) is 0, but balls do not know the two terms are one: at x = 100 their difference is a
+    ball of radius ~1e-22 about 0, so the right side 0.1 + (exp(x) − exp(x)) is certain to about 22
+    digits. The margin (1 against 0.1) is proved all the same; the side must not be printed to 40 digits
+    of its midpoint, and every digit printed must be right."""
+    check = _check(lambda xp, x: (x * 0 + 1, (x * 0 + 0.1) + (xp.exp(x) - xp.exp(x))), "x")
+    conf = reverify("planted.wide_side", check, _instance(x=100.0), None, "<=", TIGHT)
+    assert conf.route == "enclosure" and conf.confirmed
+    exact = Decimal(0.1)  # the float64 0.1 the check adds, exactly
+    printed = Decimal(conf.rhs)
+    digits = len(printed.as_tuple().digits)
+    assert 10 <= digits < 40, conf.rhs
+    assert abs(printed - exact) <= Decimal(10) ** printed.adjusted() * Decimal(10) ** (1 - digits), conf.rhs
+    assert conf.lhs == "1.0"  # an exact side as mpmath prints it, not padded with certain zeros

@@ -21,6 +21,7 @@ import dataclasses
 import decimal
 import math
 
+import mpmath
 import numpy as np
 from flint import arb
 
@@ -72,6 +73,17 @@ class Enclosure:
 def interval_of(x: Ball, digits: int = 12) -> list[str]:
     """A ball's enclosure [a, b] as decimal strings of ``digits`` significant digits, rounded outward."""
     return [_decimal(x.a.lower(), up=False, digits=digits), _decimal(x.a.upper(), up=True, digits=digits)]
+
+
+def certain_digits(x: Ball, digits: int) -> str:
+    """``x`` with the digits its ball certifies, at most ``digits`` (Arb prints none it is unsure of),
+    trailing zeros dropped as mpmath prints; a ball about 0 that is not exactly 0 keeps Arb's form
+    (``0e-69``: no digit is certain, the exponent says how small it is)."""
+    s = x.a.str(digits, radius=False)
+    if x.a.rad() != 0 and x.a.contains(0):
+        return s
+    with mp_precision(digits + 10):
+        return mpmath.nstr(mpmath.mpf(s), digits)
 
 
 def _decimal(x: arb, *, up: bool, digits: int = 12) -> str:

@@ -19,8 +19,8 @@ from ..model.claim import NumericCheck
 from ..model.inputs import call_with_inputs
 from ..model.tolerance import ESCALATIONS, EXTRA_DPS, MP_RTOL, REVERIFY_DPS, STABILITY, VANISHING, Tolerance
 from ..search.candidates import Instance
-from ..xp import mp_precision, mpmath_xp, to_mp
-from .enclosure import Enclosure, EnclosureUnavailable, decide_property, enclose
+from ..xp import Ball, ball_precision, mp_precision, mpmath_xp, to_mp
+from .enclosure import Enclosure, EnclosureUnavailable, certain_digits, decide_property, enclose
 from .memo import remembered
 
 __all__ = [
@@ -185,24 +185,31 @@ def certified_by(conf: Confirmation) -> dict:
 
 
 def _from_enclosure(enc: Enclosure, relation: str, dps: int) -> Confirmation:
-    with mp_precision(dps):
-        a, b, d = (
-            mpmath.mpf(x.a.mid().str(dps + 5, radius=False)) for x in (enc.lhs, enc.rhs, enc.difference)
+    # Each side, the difference and the ratio with the digits their balls certify (Arb prints no digit it
+    # is unsure of): a side that only a wide ball encloses (a margin far from 0 is proved all the same) is
+    # not printed to 40 digits of its midpoint, which moved in the 9th when an enclosure tightened.
+    with ball_precision(enc.bits):
+        return Confirmation(
+            confirmed=bool(enc.violated),
+            lhs=certain_digits(enc.lhs, 40),
+            rhs=certain_digits(enc.rhs, 40),
+            difference=certain_digits(enc.difference, 20),
+            dps=dps,
+            ratio=_ball_ratio(enc.lhs, enc.rhs, relation),
+            route="enclosure",
+            margin=enc.interval(),
+            bits=enc.bits,
         )
-        r = side_ratio(a, b, relation)
-        # the sides as the mpmath route prints them (midpoints); the margin carries the enclosure
-        shown = mpmath.nstr(a, 40), mpmath.nstr(b, 40), mpmath.nstr(d, 20)
-    return Confirmation(
-        confirmed=bool(enc.violated),
-        lhs=shown[0],
-        rhs=shown[1],
-        difference=shown[2],
-        dps=dps,
-        ratio=r,
-        route="enclosure",
-        margin=enc.interval(),
-        bits=enc.bits,
-    )
+
+
+def _ball_ratio(a: Ball, b: Ball, relation: str) -> float | None:
+    """:func:`side_ratio` on balls: the digits of the ratio's ball that are certain, None where the
+    bounding side is not certainly positive or no digit of the ratio is certain."""
+    num, den = (a, b) if relation in ("<=", "<") else (b, a)
+    if relation not in ("<=", "<", ">=", ">") or den.compare(0) != 1:
+        return None
+    r = num / den
+    return float(r.a.str(25, radius=False)) if not r.a.contains(0) else None
 
 
 def _property_confirmation(dps: int, *, holds: bool, **how) -> Confirmation:

@@ -15,7 +15,7 @@ from ..model.claim import NumericCheck
 from ..model.tolerance import ESCALATIONS
 from ..search.candidates import Instance
 from ..xp import ball_precision, mp_precision
-from .enclosure import EnclosureUnavailable, ball_chain, bits_for, interval_of
+from .enclosure import EnclosureUnavailable, ball_chain, bits_for, certain_digits, interval_of
 from .highprec import mp_chain, working_dps
 
 __all__ = ["settled_ratio", "WITNESS_RTOL", "RATIO_DIGITS"]
@@ -56,8 +56,8 @@ def _on_balls(claim_id: str, check: NumericCheck, inst: Instance, relation: str,
                     # each side with the digits its ball certifies (at most 30), the figure at the midpoint
                     ratio = mpmath.mpf(r.a.mid().str(dps + 5, radius=False))
                     return {
-                        "lhs": a.a.str(30, radius=False),
-                        "rhs": b.a.str(30, radius=False),
+                        "lhs": certain_digits(a, 30),
+                        "rhs": certain_digits(b, 30),
                         "ratio": float(ratio),
                         "ratio_enclosure": interval_of(r, RATIO_DIGITS),
                         "dps": dps,
