@@ -16,6 +16,7 @@ from lemmacheck.xp import (
     Undecided,
     ball_precision,
     ball_xp,
+    bits_for,
     mp_precision,
     mpmath_xp,
     numpy_xp,
@@ -207,3 +208,18 @@ def test_every_xp_function_the_catalogue_calls_exists_on_every_namespace():
     for ns in (numpy_xp, mpmath_xp, ball_xp):
         missing = sorted(name for name in used if not hasattr(ns, name))
         assert not missing, f"{ns.backend} lacks {missing}"
+
+
+def test_a_nested_difference_on_balls_raises_the_balls_precision_and_encloses_the_derivative():
+    """checks/_vocab/fd.py evaluates a difference at twice the digits in force (``xp.workdps``). On balls
+    that must raise the balls' precision too: otherwise the rounding of each evaluation, divided by the
+    step h = 10^-30 twice, leaves a ball far wider than the value (sens.eq27_four_parts's nested
+    difference was [± 3e48] at 219 bits, at every precision, so it was settled in mpmath)."""
+    from checks._vocab.fd import mixed
+
+    x = to_ball(np.array([0.25]))
+    with ball_precision(bits_for(61)), mp_precision(61):
+        (d,) = mixed(ball_xp, lambda a, b: ball_xp.exp(x + a + 2 * b))  # ∂²/∂a∂b = 2 exp(0.25)
+        assert float(d.a.rad()) < 1e-40
+    with mp_precision(120):
+        assert _contains(d, 2 * mpmath.exp(mpmath.mpf(0.25)))  # truncation O(h⁴) = 1e-120

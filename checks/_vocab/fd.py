@@ -5,9 +5,11 @@ The step depends on the stencil, so it is looked up by stencil, never chosen at 
 * ``points=4`` (4-point central, truncation O(h⁴)): h = 1e-3 in float64 (truncation and rounding both
   ≈ 1e-12 relative).
 * ``points=2`` (2-point central, truncation O(h²)): h = 1e-5 in float64 (the usual ε^{1/3} balance).
-* Under mpmath both follow the precision in force (``d`` digits): h = 10^-(d/2), evaluated at 2d + 10
-  digits, so truncation (≤ 10^-(2d) for 4 points, 10^-d for 2) and rounding (≈ 10^-(1.5d)) shrink as the
-  engine raises the precision.  A fixed step and precision would give the same finite-difference error at
+* Under mpmath and on balls both follow the precision in force (``d`` digits): h = 10^-(d/2), evaluated at
+  2d + 10 digits (``xp.workdps``: on balls the ball precision too, or the rounding of every evaluation,
+  divided by h twice in a nested difference, would leave a ball wider than the value), so truncation
+  (≤ 10^-(2d) for 4 points, 10^-d for 2) and rounding (≈ 10^-(1.5d)) shrink as the engine raises the
+  precision.  A fixed step and precision would give the same finite-difference error at
   every precision, and the engine's stability test could then take it for a converged violation.
 * :func:`quadratic_directional`: the step is the direction itself, for quadratic functions only (exact).
 
@@ -44,7 +46,7 @@ def directional(xp, F):
     """d/de F(e) at e = 0 by the 4-point central difference (F returns an array)."""
     if xp.backend != "numpy":
         h = fd_step(xp, 4)
-        with mpmath.workdps(fd_dps()):
+        with xp.workdps(fd_dps()):
             return central4(F, h)
     return central4(F, fd_step(xp, 4))
 
@@ -64,7 +66,7 @@ def fd_jacobian(xp, fn, x):
     """2-point central-difference Jacobian of fn: (batch, n) -> (batch, m); returns (batch, m, n)."""
     if xp.backend != "numpy":
         h = fd_step(xp, 2)
-        with mpmath.workdps(fd_dps()):
+        with xp.workdps(fd_dps()):
             return _jacobian2(xp, fn, x, h)
     return _jacobian2(xp, fn, x, fd_step(xp, 2))
 

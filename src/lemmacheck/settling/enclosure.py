@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import decimal
-import math
 
 import mpmath
 import numpy as np
@@ -29,7 +28,7 @@ from ..model.claim import NumericCheck
 from ..model.inputs import call_with_inputs
 from ..model.tolerance import ESCALATIONS, MP_RTOL, Tolerance
 from ..search.candidates import Instance
-from ..xp import Ball, NotEnclosable, Undecided, ball_precision, ball_xp, mp_precision, to_ball
+from ..xp import Ball, NotEnclosable, Undecided, ball_precision, ball_xp, bits_for, mp_precision, to_ball
 from .memo import remembered
 
 __all__ = [
@@ -38,7 +37,6 @@ __all__ = [
     "enclose",
     "decide_property",
     "ball_chain",
-    "bits_for",
     "interval_of",
     "margin_of",
     "STRICT",
@@ -46,8 +44,6 @@ __all__ = [
 
 #: relations whose equality already violates them
 STRICT = ("<", ">")
-#: guard bits beyond the digits asked for (the working precision is a floor, never a ceiling)
-GUARD_BITS = 16
 
 
 class EnclosureUnavailable(Exception):
@@ -99,10 +95,6 @@ def _decimal(x: arb, *, up: bool, digits: int = 12) -> str:
     with decimal.localcontext() as c:
         c.prec, c.rounding = digits, (decimal.ROUND_CEILING if up else decimal.ROUND_FLOOR)
         return str(+value)
-
-
-def bits_for(dps: int) -> int:
-    return math.ceil(dps * math.log2(10)) + GUARD_BITS
 
 
 def _as_ball(claim_id: str, v) -> Ball:

@@ -14,8 +14,8 @@ from ..errors import CheckError
 from ..model.claim import NumericCheck
 from ..model.tolerance import ESCALATIONS
 from ..search.candidates import Instance
-from ..xp import ball_precision, mp_precision
-from .enclosure import EnclosureUnavailable, ball_chain, bits_for, certain_digits, interval_of
+from ..xp import ball_precision, bits_for, mp_precision
+from .enclosure import EnclosureUnavailable, ball_chain, certain_digits, interval_of
 from .highprec import mp_chain, working_dps
 
 __all__ = ["settled_ratio", "WITNESS_RTOL", "RATIO_DIGITS"]

@@ -8,7 +8,7 @@ All are batched along leading axes.  docs/authoring.md ("the xp vocabulary") lis
 """
 
 from ._common import Namespace
-from .ball import Ball, NotEnclosable, Undecided, ball_precision, to_ball
+from .ball import Ball, NotEnclosable, Undecided, ball_precision, bits_for, to_ball
 from .ball_ns import ball_xp
 from .mpmath_ns import mp_precision, mpmath_xp, to_mp
 from .numpy_ns import numpy_xp
@@ -21,6 +21,7 @@ __all__ = [
     "to_ball",
     "mp_precision",
     "ball_precision",
+    "bits_for",
     "Namespace",
     "Ball",
     "NotEnclosable",

@@ -22,10 +22,27 @@ import mpmath
 import numpy as np
 from flint import arb, ctx, fmpq
 
-__all__ = ["Ball", "NotEnclosable", "Undecided", "ball_precision", "to_arb", "to_ball", "DIGITS_TO_BITS"]
+__all__ = [
+    "Ball",
+    "NotEnclosable",
+    "Undecided",
+    "ball_precision",
+    "bits_for",
+    "to_arb",
+    "to_ball",
+    "DIGITS_TO_BITS",
+    "GUARD_BITS",
+]
 
 #: bits per decimal digit, rounded up: a precision of d digits is carried at ceil(d · this) bits
 DIGITS_TO_BITS = math.log2(10)
+#: guard bits beyond the digits asked for (the working precision is a floor, never a ceiling)
+GUARD_BITS = 16
+
+
+def bits_for(dps: int) -> int:
+    """The ball precision that carries ``dps`` decimal digits, GUARD_BITS to spare."""
+    return math.ceil(dps * DIGITS_TO_BITS) + GUARD_BITS
 
 
 class NotEnclosable(Exception):

@@ -9,14 +9,16 @@ extreme, not a side picked by a guess; ``where`` and ``sign`` need a decided com
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 
 import numpy as np
 from flint import arb
 
 from . import ball_linalg as linalg
 from ._common import SHARED, Namespace, finish
-from .ball import Ball, NotEnclosable, to_ball
+from .ball import Ball, NotEnclosable, ball_precision, bits_for, to_ball
+from .mpmath_ns import mp_precision
 
 __all__ = ["ball_xp"]
 
@@ -136,6 +138,13 @@ _EXP = elementwise("exp", arb.exp)
 _LOG = elementwise("log", arb.log)
 
 
+@contextlib.contextmanager
+def _workdps(dps: int) -> Iterator[None]:
+    """Balls at ``dps`` digits, and mpmath too (the constants a check makes: a finite-difference step)."""
+    with ball_precision(bits_for(dps)), mp_precision(dps):
+        yield
+
+
 class _BallNamespace(Namespace):
     @property
     def pi(self):
@@ -179,6 +188,7 @@ def build() -> Namespace:
         inv=linalg.inv,
         solve=linalg.solve,
         isfinite=np.frompyfunc(lambda v: to_ball(v).is_finite(), 1, 1),
+        workdps=_workdps,
     )
     return finish(ns)
 

@@ -161,6 +161,7 @@ def build() -> Namespace:
         inv=per_matrix(lambda m: (m**-1).tolist()),
         solve=_solve,
         isfinite=elementwise(lambda v: bool(mpmath.isfinite(v))),
+        workdps=lambda dps: mp_precision(dps),  # defined below; mpmath.workdps, restored the same way
     )
     return finish(ns)
 
