@@ -162,3 +162,17 @@ def test_a_side_only_a_wide_ball_encloses_is_printed_with_its_certain_digits_alo
     assert 10 <= digits < 40, conf.rhs
     assert abs(printed - exact) <= Decimal(10) ** printed.adjusted() * Decimal(10) ** (1 - digits), conf.rhs
     assert conf.lhs == "1.0"  # an exact side as mpmath prints it, not padded with certain zeros
+
+
+def test_a_side_settled_in_mpmath_is_printed_to_the_digits_two_precisions_share():
+    """Where balls cannot evaluate the check, two mpmath precisions settle the candidate, and no ball
+    bounds a side's error: a side is printed with the leading digits the two precisions agree on, not 40
+    digits of the higher one. Here the right side moves by 10^-(d/2) with the precision, as an unconverged
+    quantity would, so 61 and 81 digits agree to about 29."""
+    drift = np.frompyfunc(lambda v: mpmath.sqrt(v * v) + mpmath.mpf(10) ** -(mpmath.mp.dps // 2), 1, 1)
+    check = _check(lambda xp, x: (x * 0 + 1, drift(x * 0 + 0.1)), "x")  # mpmath.sqrt: balls refuse it
+    conf = reverify("planted.drifting_side", check, _instance(x=1.0), None, "<=", TIGHT)
+    assert conf.route == "mpmath" and conf.confirmed, conf
+    digits = len(Decimal(conf.rhs).as_tuple().digits)
+    assert 25 <= digits <= 31, conf.rhs
+    assert conf.lhs == "1.0"

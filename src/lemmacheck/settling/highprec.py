@@ -159,6 +159,15 @@ def _violation_at(claim_id, check, inst, step, relation, tol, dps: int):
         return bool(confirms(a, b, d, relation, tol)), a, b, d
 
 
+def _agreed(x1, x2, digits: int) -> str:
+    """``x2`` (the higher precision's value) with the leading digits it shares with ``x1``, at most
+    ``digits``: all that two precisions show of a value, where no ball bounds its error."""
+    if x1 == x2:
+        return mpmath.nstr(x2, digits)
+    gap = abs(x1 - x2) / max(abs(x1), abs(x2))
+    return mpmath.nstr(x2, max(1, min(digits, int(-mpmath.log10(gap)))))
+
+
 def _survives_doubling(claim_id, check, inst, step, relation, tol, dps: int, d) -> bool:
     """A confirmation must also stand at twice the precision: an absorbed constant (``(x + 1e8) - 1e8`` with
     a tiny x) gives the same artefact at ``dps`` and ``dps + EXTRA_DPS``, but not once x is representable."""
@@ -285,13 +294,13 @@ def reverify_mpmath(
         return _property_confirmation(dps, holds=ok)
     largest = []  # the largest violation seen at each precision level
     for _ in range(ESCALATIONS + 1):
-        ok1, _, _, d1 = _violation_at(claim_id, check, inst, step, relation, tol, dps)
+        ok1, a1, b1, d1 = _violation_at(claim_id, check, inst, step, relation, tol, dps)
         ok2, a, b, d2 = _violation_at(claim_id, check, inst, step, relation, tol, dps + EXTRA_DPS)
         largest.append(max(abs(d1), abs(d2)))
         with mp_precision(dps + EXTRA_DPS):
             stable = relation in ("<", ">") or abs(d1 - d2) <= STABILITY * abs(d2)
             r = side_ratio(a, b, relation)
-        shown = (mpmath.nstr(a, 40), mpmath.nstr(b, 40), mpmath.nstr(d2, 20))
+            shown = (_agreed(a1, a, 40), _agreed(b1, b, 40), _agreed(d1, d2, 20))
         if ok1 and ok2 and stable:
             if _survives_doubling(claim_id, check, inst, step, relation, tol, dps, d2):
                 return Confirmation(True, *shown, dps, ratio=r)  # noqa: FBT003 (the dataclass's first field)
