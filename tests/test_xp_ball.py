@@ -223,3 +223,28 @@ def test_a_nested_difference_on_balls_raises_the_balls_precision_and_encloses_th
         assert float(d.a.rad()) < 1e-40
     with mp_precision(120):
         assert _contains(d, 2 * mpmath.exp(mpmath.mpf(0.25)))  # truncation O(h⁴) = 1e-120
+
+
+def test_an_integer_power_of_a_ball_about_zero_is_its_interval():
+    """python-flint's arb ** n is NaN for a ball reaching both sides of 0; the power is an interval
+    all the same ([−0.5, 1.5]² = [0, 2.25], [−0.5, 1.5]³ = [−0.125, 3.375])."""
+    with ball_precision(BITS):
+        tiny = Ball(arb(0, 1e-30))
+        assert (tiny**2).is_finite() and (tiny**2).lower() >= 0 and (tiny**2).upper() <= 1.01e-60
+        wide = Ball(arb(0.5, 1))
+        for n, lo, hi in ((2, 0, 2.25), (3, -0.125, 3.375)):
+            p = (wide**n).a
+            assert p.contains(lo) and p.contains(hi) and p.lower() >= lo - 1e-8, (n, p)  # radii are 30-bit
+
+
+def test_symmetric_eigenvalues_arb_cannot_isolate_are_enclosed_from_an_eigenbasis():
+    """Four exact zero eigenvalues beside one large one, whose entry is a ball: Arb's eig does not
+    isolate them (norms.equiv_w000_upper's witness fell back to mpmath for it), and Weyl's and
+    Ostrowski's bounds from an approximate eigenbasis enclose every one."""
+    m = np.empty((1, 5, 5), dtype=object)
+    m[...] = Ball(0)
+    with ball_precision(226):
+        m[0, 4, 4] = Ball(arb("56976.3985294288929786727777752 +/- 1.88e-26"))
+        got = ball_xp.eigvalsh(m)[0]
+        assert all(g.a.contains(0) and g.a.rad() < 1e-25 for g in got[:4])
+        assert got[4].a.contains(m[0, 4, 4].a) and got[4].a.rad() < 1e-24

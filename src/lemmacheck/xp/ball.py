@@ -97,6 +97,16 @@ def _operand(v):
         return NotImplemented
 
 
+def _integer_power(a: arb, n: int) -> arb:
+    """``a ** n`` for an integer n.  For a ball reaching both sides of 0, python-flint's is NaN ([± 1e-30]
+    squared) or reaches below 0 for an even n ([−0.5, 1.5]² came out as [−1.75, 2.26]); its power is
+    spanned by the powers of the two ends, and by 0 when n is even."""
+    if n <= 0 or not a.is_finite() or not (a.lower() < 0 < a.upper()):
+        return a**n
+    ends = (a.lower() ** n).union(a.upper() ** n)
+    return ends.union(arb(0)).nonnegative_part() if n % 2 == 0 else ends
+
+
 def _wrap(a: arb) -> Ball:
     """A Ball of an arb without the constructor's conversion (the hot path of every operation)."""
     b = _NEW(Ball)
@@ -151,9 +161,9 @@ class Ball:
 
     def __pow__(self, o):
         if isinstance(o, (int, np.integer)) and not isinstance(o, bool):
-            return _wrap(self.a ** int(o))
+            return _wrap(_integer_power(self.a, int(o)))
         if isinstance(o, (float, np.floating)) and float(o).is_integer():
-            return _wrap(self.a ** int(o))
+            return _wrap(_integer_power(self.a, int(o)))
         o = _operand(o)
         return NotImplemented if o is NotImplemented else _wrap(self.a**o)
 

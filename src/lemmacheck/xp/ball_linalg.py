@@ -3,18 +3,23 @@
 Eigenvalues of a symmetric matrix are enclosed by ``acb_mat.eig(multiple=True)`` (Rump's method: a
 cluster of close eigenvalues gets one enclosure for all of its members), and sorted rigorously: the k-th
 smallest of reals known only to lie in intervals lies between the k-th smallest lower end and the k-th
-smallest upper end.  Singular values are the square roots of the eigenvalues of MᵀM (or MMᵀ, the smaller).
+smallest upper end; where Arb cannot isolate them (exact repeats beside a large eigenvalue, entries of
+1e-459), they are bounded from an approximate eigenbasis by Weyl's and Ostrowski's theorems.  Singular
+values are the square roots of the eigenvalues of MᵀM (or MMᵀ, the smaller).
 Whatever Arb cannot isolate or invert at the precision in force raises :class:`NotEnclosable`.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
+import mpmath
 import numpy as np
-from flint import acb_mat, arb, arb_mat
+from flint import acb_mat, arb, arb_mat, ctx
 
-from .ball import Ball, NotEnclosable, to_ball
+from .ball import DIGITS_TO_BITS, Ball, NotEnclosable, to_arb, to_ball
+from .mpmath_ns import mp_precision
 
 __all__ = ["eigvalsh", "svdvals", "eig", "expm", "det", "inv", "solve", "CBall"]
 
@@ -73,14 +78,55 @@ def _symmetric_eigs(m: arb_mat) -> list[arb]:
         return [sym[0, 0]]
     try:
         eigs = acb_mat(sym).eig(multiple=True)
-    except ValueError as exc:
-        raise NotEnclosable(f"symmetric eigenvalues of a {n}×{n} ball matrix not isolated: {exc}") from exc
+    except ValueError as exc:  # Arb cannot verify its clusters here (exact repeats next to a large one,
+        # entries of 1e-459): a bound from an approximate eigenbasis still holds
+        return _weyl_ostrowski(sym, why=str(exc))
     out = []
     for e in eigs:
         if not e.imag.contains(0):
             raise NotEnclosable(f"an eigenvalue enclosure of a symmetric matrix excludes the real axis: {e}")
         out.append(e.real)
     return out
+
+
+def _weyl_ostrowski(sym: arb_mat, why: str) -> list[arb]:
+    """Enclosures of the ascending eigenvalues of every symmetric matrix in the balls of ``sym``, from an
+    approximate eigenbasis X of its midpoints (mpmath's ``eigsy`` at the precision in force) with the
+    approximate eigenvalues d ascending.  With E = XᵀAX − diag(d) and F = XᵀX − I on balls, Weyl's
+    inequality puts the k-th eigenvalue of XᵀAX within ‖E‖_F of d_k, and Ostrowski's theorem makes it
+    θ_k times the k-th eigenvalue of A, with θ_k in [1 − ‖F‖_F, 1 + ‖F‖_F] once ‖F‖_F < 1.  Clusters and
+    exact repeats need nothing more: X only has to span their subspace."""
+    n = sym.nrows()
+    with mp_precision(math.ceil(ctx.prec / DIGITS_TO_BITS)):
+        mid = mpmath.matrix([[_mid_mpf(sym[i, j]) for j in range(n)] for i in range(n)])
+        d, q = mpmath.eigsy(mid)
+        order = sorted(range(n), key=lambda k: d[k])
+        X = arb_mat([[to_arb(q[i, k]) for k in order] for i in range(n)])  # exact: mpf is dyadic
+        d_sorted = [to_arb(d[k]) for k in order]
+    diag = [[d_sorted[i] if i == j else 0 for j in range(n)] for i in range(n)]
+    E = X.transpose() * sym * X - arb_mat(diag)
+    F = X.transpose() * X - arb_mat([[1 if i == j else 0 for j in range(n)] for i in range(n)])
+    e, f = (_frobenius_bound(M) for M in (E, F))
+    if not f < 1:
+        raise NotEnclosable(
+            f"symmetric eigenvalues of a {n}×{n} ball matrix not isolated ({why}), and its approximate "
+            f"eigenbasis is not orthonormal enough to bound them (‖XᵀX − I‖_F ≤ {f})"
+        )
+    theta = 1 + arb(0, f)
+    return [(dk + arb(0, e)) / theta for dk in d_sorted]
+
+
+def _mid_mpf(x: arb) -> mpmath.mpf:
+    """The midpoint of ``x`` as an mpf (exact: both are dyadic), rounded to mpmath's precision in force."""
+    man, exp = (int(v) for v in x.mid().man_exp())
+    return mpmath.mpf((man, exp))
+
+
+def _frobenius_bound(m: arb_mat) -> arb:
+    """An exact upper bound of the Frobenius norm of every matrix in the balls of ``m`` (NaN if none)."""
+    # x * x, not x ** 2, which python-flint makes NaN for a ball about 0 (each square is >= 0 all the same)
+    squares = sum(m[i, j] * m[i, j] for i in range(m.nrows()) for j in range(m.ncols()))
+    return arb(squares).nonnegative_part().sqrt().upper()
 
 
 def _eigvalsh(m: arb_mat) -> list[Ball]:
