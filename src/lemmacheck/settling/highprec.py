@@ -164,6 +164,8 @@ def _agreed(x1, x2, digits: int) -> str:
     ``digits``: all that two precisions show of a value, where no ball bounds its error."""
     if x1 == x2:
         return mpmath.nstr(x2, digits)
+    if not (mpmath.isfinite(x1) and mpmath.isfinite(x2)):
+        return mpmath.nstr(x2, 1)  # an infinity or NaN at one precision only: no digit is shared
     gap = abs(x1 - x2) / max(abs(x1), abs(x2))
     return mpmath.nstr(x2, max(1, min(digits, int(-mpmath.log10(gap)))))
 

@@ -117,7 +117,8 @@ def _weyl_ostrowski(sym: arb_mat, why: str) -> list[arb]:
 
 
 def _mid_mpf(x: arb) -> mpmath.mpf:
-    """The midpoint of ``x`` as an mpf (exact: both are dyadic), rounded to mpmath's precision in force."""
+    """The midpoint of ``x`` as an mpf at mpmath's precision in force (the eigenbasis is an approximation;
+    the bounds computed from it on balls are not)."""
     man, exp = (int(v) for v in x.mid().man_exp())
     return mpmath.mpf((man, exp))
 
