@@ -176,3 +176,26 @@ def test_a_side_settled_in_mpmath_is_printed_to_the_digits_two_precisions_share(
     digits = len(Decimal(conf.rhs).as_tuple().digits)
     assert 25 <= digits <= 31, conf.rhs
     assert conf.lhs == "1.0"
+
+
+def test_a_proof_of_a_check_that_discretises_says_it_covers_the_check_as_computed():
+    """A side computed by a difference or a quadrature rule approximates the quantity the claim is about;
+    the balls enclose the difference quotient, not the derivative, so the certificate must say the proof is
+    of the check as computed (and name the approximation), while a check that approximates nothing says
+    nothing of the kind."""
+
+    def by_difference(xp, x):
+        xp.discretised("a derivative by a planted difference")
+        return x * 0 + 1, x * 0 + 0.1
+
+    for fn, said in (
+        (by_difference, ["a derivative by a planted difference"]),
+        (lambda xp, x: (x * 0 + 1, x * 0 + 0.1), None),
+    ):
+        conf = reverify("planted.discretised", _check(fn, "x"), _instance(x=1.0), None, "<=", TIGHT)
+        words = certified_by(conf)
+        assert conf.route == "enclosure" and conf.confirmed
+        assert words.get("discretisations") == said
+        assert (
+            "for the check as computed: a derivative by a planted difference" in words["certified_by"]
+        ) == bool(said)

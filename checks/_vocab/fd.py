@@ -46,6 +46,7 @@ def directional(xp, F):
     """d/de F(e) at e = 0 by the 4-point central difference (F returns an array)."""
     if xp.backend != "numpy":
         h = fd_step(xp, 4)
+        xp.discretised("a derivative by a 4-point central difference (step 10^-(d/2) at d digits)")
         with xp.workdps(fd_dps()):
             return central4(F, h)
     return central4(F, fd_step(xp, 4))
@@ -66,6 +67,7 @@ def fd_jacobian(xp, fn, x):
     """2-point central-difference Jacobian of fn: (batch, n) -> (batch, m); returns (batch, m, n)."""
     if xp.backend != "numpy":
         h = fd_step(xp, 2)
+        xp.discretised("a Jacobian by 2-point central differences (step 10^-(d/2) at d digits)")
         with xp.workdps(fd_dps()):
             return _jacobian2(xp, fn, x, h)
     return _jacobian2(xp, fn, x, fd_step(xp, 2))

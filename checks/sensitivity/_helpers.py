@@ -277,6 +277,7 @@ def gauss_legendre_01(xp, n=16, panels=4):
     nodes, weights = _gauss_legendre_01_float(n, panels)
     if xp.backend == "numpy":
         return list(nodes), list(weights)
+    xp.discretised(f"an integral by a {panels}×{n}-point composite Gauss–Legendre rule (float64 nodes)")
     return [num(xp, a) for a in nodes], [num(xp, wi) for wi in weights]
 
 

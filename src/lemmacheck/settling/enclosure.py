@@ -28,7 +28,17 @@ from ..model.claim import NumericCheck
 from ..model.inputs import call_with_inputs
 from ..model.tolerance import ESCALATIONS, MP_RTOL, Tolerance
 from ..search.candidates import Instance
-from ..xp import Ball, NotEnclosable, Undecided, ball_precision, ball_xp, bits_for, mp_precision, to_ball
+from ..xp import (
+    Ball,
+    NotEnclosable,
+    Undecided,
+    ball_precision,
+    ball_xp,
+    bits_for,
+    collecting_discretisations,
+    mp_precision,
+    to_ball,
+)
 from .memo import remembered
 
 __all__ = [
@@ -50,6 +60,16 @@ class EnclosureUnavailable(Exception):
     """Balls cannot evaluate this check on this candidate; the message says why."""
 
 
+class ChainValues(list):
+    """The chain's values on balls, and what the check approximated by a discretisation to compute them
+    (``xp.discretised``: a derivative by a difference, an integral by a rule), whose own error the balls
+    do not enclose."""
+
+    def __init__(self, values, discretisations: tuple[str, ...] = ()):
+        super().__init__(values)
+        self.discretisations = discretisations
+
+
 @dataclasses.dataclass
 class Enclosure:
     """The decided (or undecided) sign of one relation's margin on balls."""
@@ -60,6 +80,7 @@ class Enclosure:
     difference: Ball  # the signed violation amount (positive: fails), without the slack
     margin: Ball  # the violation beyond the slack: > 0 (>= 0 for a strict relation) means violated
     bits: int
+    discretisations: tuple[str, ...] = ()  # what the check approximated: proved for the check as computed
 
     def interval(self) -> list[str]:
         """The margin's enclosure [a, b] as decimal strings rounded outward."""
@@ -134,7 +155,7 @@ def exact_ball_inputs(check: NumericCheck, inputs: dict) -> dict:
 def ball_chain(claim_id: str, check: NumericCheck, inst: Instance, bits: int, dps: int) -> list:
     """The chain e0..ek (or the property's truth) of one instance on balls at ``bits`` bits (mpmath
     constants the check makes, a finite-difference step or a quadrature node, at ``dps`` digits)."""
-    with ball_precision(bits), mp_precision(dps):
+    with ball_precision(bits), mp_precision(dps), collecting_discretisations() as discretisations:
         inputs = exact_ball_inputs(check, inst.inputs)
         try:
             out = call_with_inputs(check.fn, ball_xp, inputs, inst.dims)
@@ -145,9 +166,8 @@ def ball_chain(claim_id: str, check: NumericCheck, inst: Instance, bits: int, dp
                 f"the check does not run on balls ({type(exc).__name__}: {exc}); it uses a function or "
                 "a conversion that has no ball form"
             ) from exc
-        if check.is_property:
-            return [out]
-        return [_as_ball(claim_id, e) for e in out]
+        values = [out] if check.is_property else [_as_ball(claim_id, e) for e in out]
+    return ChainValues(values, tuple(discretisations))
 
 
 def margin_of(a: Ball, b: Ball, relation: str, tol: Tolerance) -> tuple[Ball, Ball]:
@@ -195,9 +215,9 @@ def enclose(
             d, m = margin_of(a, b, relation, tol)
             verdict = _decide(m, relation)
             if verdict is not None:
-                return Enclosure(verdict, a, b, d, m, bits)
+                return Enclosure(verdict, a, b, d, m, bits, chain.discretisations)
         bits, dps = 2 * bits, 2 * dps
-    return Enclosure(None, a, b, d, m, bits // 2)
+    return Enclosure(None, a, b, d, m, bits // 2, chain.discretisations)
 
 
 def decide_property(claim_id: str, check: NumericCheck, inst: Instance, dps: int) -> tuple[bool, int]:

@@ -53,6 +53,8 @@ class Confirmation:
     route_reason: str = ""
     margin: list[str] | None = None  # the enclosure of the margin beyond the slack, [a, b] rounded outward
     bits: int | None = None  # the ball precision that decided it
+    # what the check approximated by a discretisation: the enclosure proves the check as computed
+    discretisations: tuple[str, ...] = ()
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -184,7 +186,14 @@ def certified_by(conf: Confirmation) -> dict:
     if conf.route == "enclosure" and conf.margin is not None:
         lo, hi = conf.margin
         words = f"proved by interval enclosure, margin [{lo}, {hi}] at {conf.bits} bits"
-        return {"route": "enclosure", "certified_by": words, "margin": conf.margin, "bits": conf.bits}
+        out = {"route": "enclosure", "certified_by": words, "margin": conf.margin, "bits": conf.bits}
+        if conf.discretisations:
+            out["certified_by"] += (
+                f", for the check as computed: {'; '.join(conf.discretisations)}, whose own error no ball "
+                "encloses"
+            )
+            out["discretisations"] = list(conf.discretisations)
+        return out
     if conf.route == "enclosure":  # a property: no margin, every comparison decided on balls
         words = f"proved by interval enclosure: every comparison of the property decided at {conf.bits} bits"
         return {"route": "enclosure", "certified_by": words, "bits": conf.bits}
@@ -210,6 +219,7 @@ def _from_enclosure(enc: Enclosure, relation: str, dps: int) -> Confirmation:
             route="enclosure",
             margin=enc.interval(),
             bits=enc.bits,
+            discretisations=enc.discretisations,
         )
 
 

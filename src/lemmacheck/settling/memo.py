@@ -12,6 +12,7 @@ way; anything else it raises (a time limit) is not.
 from __future__ import annotations
 
 import collections
+import copy
 import functools
 import threading
 from collections.abc import Callable
@@ -58,6 +59,6 @@ def _remembered(evaluate: Callable, refusals: tuple[type[Exception], ...]) -> Ca
             # raised afresh: a traceback kept on the remembered exception would grow with every raise
             raise raised.with_traceback(None)
         assert values is not None  # an entry holds either what was raised or the chain
-        return list(values)  # the caller's own list: the values themselves are never changed
+        return copy.copy(values)  # the caller's own list (of its type): the values are never changed
 
     return chain

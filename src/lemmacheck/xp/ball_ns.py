@@ -10,6 +10,7 @@ extreme, not a side picked by a guess; ``where`` and ``sign`` need a decided com
 from __future__ import annotations
 
 import contextlib
+import contextvars
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -20,7 +21,14 @@ from ._common import SHARED, Namespace, finish
 from .ball import Ball, NotEnclosable, ball_precision, bits_for, to_ball
 from .mpmath_ns import mp_precision
 
-__all__ = ["ball_xp"]
+__all__ = ["ball_xp", "collecting_discretisations"]
+
+#: what the check being evaluated approximates by a discretisation (a derivative by a difference, an
+#: integral by a rule), collected while :func:`collecting_discretisations` is open; a context variable, so
+#: that claims evaluated on threads of one process never see each other's
+_DISCRETISATIONS: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
+    "discretisations", default=None
+)
 
 
 def _checked(name: str, fn: Callable) -> Callable:
@@ -138,6 +146,24 @@ _EXP = elementwise("exp", arb.exp)
 _LOG = elementwise("log", arb.log)
 
 
+def _discretised(what: str) -> None:
+    notes = _DISCRETISATIONS.get()
+    if notes is not None and what not in notes:
+        notes.append(what)
+
+
+@contextlib.contextmanager
+def collecting_discretisations() -> Iterator[list[str]]:
+    """The discretisations (``xp.discretised``) a check makes while this is open: a ball encloses the value
+    the check computes, and the error of such an approximation is no part of it."""
+    notes: list[str] = []
+    token = _DISCRETISATIONS.set(notes)
+    try:
+        yield notes
+    finally:
+        _DISCRETISATIONS.reset(token)
+
+
 @contextlib.contextmanager
 def _workdps(dps: int) -> Iterator[None]:
     """Balls at ``dps`` digits, and mpmath too (the constants a check makes: a finite-difference step)."""
@@ -189,6 +215,7 @@ def build() -> Namespace:
         solve=linalg.solve,
         isfinite=np.frompyfunc(lambda v: to_ball(v).is_finite(), 1, 1),
         workdps=_workdps,
+        discretised=_discretised,
     )
     return finish(ns)
 

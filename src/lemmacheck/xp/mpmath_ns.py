@@ -162,6 +162,7 @@ def build() -> Namespace:
         solve=_solve,
         isfinite=elementwise(lambda v: bool(mpmath.isfinite(v))),
         workdps=lambda dps: mp_precision(dps),  # defined below; mpmath.workdps, restored the same way
+        discretised=lambda what: None,  # only a proof on balls must say what it does not cover
     )
     return finish(ns)
 

@@ -62,6 +62,15 @@ _CERTIFIED_BY = {
     },
     "bits": {"type": "integer", "description": "the ball precision that decided it"},
     "route_reason": {"type": "string", "description": "why the mpmath route was used"},
+    "discretisations": {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": (
+            "what the check approximated to compute a side (a derivative by a difference, an integral by a "
+            "rule): the enclosure proves the check as computed, and the approximation's own error is no "
+            "part of it"
+        ),
+    },
 }
 
 EVIDENCE_SCHEMA: dict = {
