@@ -28,17 +28,8 @@ from ..model.claim import NumericCheck
 from ..model.inputs import call_with_inputs
 from ..model.tolerance import ESCALATIONS, MP_RTOL, Tolerance
 from ..search.candidates import Instance
-from ..xp import (
-    Ball,
-    NotEnclosable,
-    Undecided,
-    ball_precision,
-    ball_xp,
-    bits_for,
-    collecting_discretisations,
-    mp_precision,
-    to_ball,
-)
+from ..xp import Ball, NotEnclosable, Undecided, ball_precision, ball_xp, bits_for, mp_precision, to_ball
+from ..xp.ball_ns import collecting_discretisations
 from .memo import remembered
 
 __all__ = [

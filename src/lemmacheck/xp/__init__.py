@@ -9,7 +9,7 @@ All are batched along leading axes.  docs/authoring.md ("the xp vocabulary") lis
 
 from ._common import Namespace
 from .ball import Ball, NotEnclosable, Undecided, ball_precision, bits_for, to_ball
-from .ball_ns import ball_xp, collecting_discretisations
+from .ball_ns import ball_xp
 from .mpmath_ns import mp_precision, mpmath_xp, to_mp
 from .numpy_ns import numpy_xp
 
@@ -22,7 +22,6 @@ __all__ = [
     "mp_precision",
     "ball_precision",
     "bits_for",
-    "collecting_discretisations",
     "Namespace",
     "Ball",
     "NotEnclosable",
