@@ -186,14 +186,17 @@ def certified_by(conf: Confirmation) -> dict:
     if conf.route == "enclosure" and conf.margin is not None:
         lo, hi = conf.margin
         words = f"proved by interval enclosure, margin [{lo}, {hi}] at {conf.bits} bits"
-        out = {"route": "enclosure", "certified_by": words, "margin": conf.margin, "bits": conf.bits}
-        if conf.discretisations:
-            out["certified_by"] += (
-                f", for the check as computed: {'; '.join(conf.discretisations)}, whose own error no ball "
-                "encloses"
-            )
-            out["discretisations"] = list(conf.discretisations)
-        return out
+        if not conf.discretisations:
+            return {"route": "enclosure", "certified_by": words, "margin": conf.margin, "bits": conf.bits}
+        approximated = "; ".join(conf.discretisations)
+        words += f", for the check as computed: {approximated}, whose own error no ball encloses"
+        return {
+            "route": "enclosure",
+            "certified_by": words,
+            "margin": conf.margin,
+            "bits": conf.bits,
+            "discretisations": list(conf.discretisations),
+        }
     if conf.route == "enclosure":  # a property: no margin, every comparison decided on balls
         words = f"proved by interval enclosure: every comparison of the property decided at {conf.bits} bits"
         return {"route": "enclosure", "certified_by": words, "bits": conf.bits}
