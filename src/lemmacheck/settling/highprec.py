@@ -29,6 +29,8 @@ __all__ = [
     "mp_chain",
     "confirms",
     "violation_amount",
+    "side_ratio",
+    "ratio_sides",
     "working_dps",
     "exact_mp_inputs",
     "reverify_mpmath",
@@ -124,13 +126,22 @@ def confirms(a, b, d, relation: str, tol: Tolerance) -> bool:
     return d > tol.rtol * scale + tol.atol
 
 
+def ratio_sides(a, b, relation: str) -> tuple | None:
+    """(bounded side, bound) of an inequality: (lhs, rhs) of an upper bound, (rhs, lhs) of a lower one;
+    None for a relation without a ratio (``=``)."""
+    if relation in ("<=", "<"):
+        return a, b
+    if relation in (">=", ">"):
+        return b, a
+    return None
+
+
 def side_ratio(a, b, relation: str) -> float | None:
     """lhs/rhs of an upper bound (rhs/lhs of a lower one) where the bounding side is positive."""
-    if relation in ("<=", "<") and b > 0:
-        return float(a / b)
-    if relation in (">=", ">") and a > 0:
-        return float(b / a)
-    return None
+    sides = ratio_sides(a, b, relation)
+    if sides is None or not sides[1] > 0:
+        return None
+    return float(sides[0] / sides[1])
 
 
 def working_dps(inst: Instance) -> int:
@@ -229,10 +240,10 @@ def _from_enclosure(enc: Enclosure, relation: str, dps: int) -> Confirmation:
 def _ball_ratio(a: Ball, b: Ball, relation: str) -> float | None:
     """:func:`side_ratio` on balls: the digits of the ratio's ball that are certain, None where the
     bounding side is not certainly positive or no digit of the ratio is certain."""
-    num, den = (a, b) if relation in ("<=", "<") else (b, a)
-    if relation not in ("<=", "<", ">=", ">") or den.compare(0) != 1:
+    sides = ratio_sides(a, b, relation)
+    if sides is None or sides[1].compare(0) != 1:
         return None
-    r = num / den
+    r = sides[0] / sides[1]
     return float(r.a.str(25, radius=False)) if not r.a.contains(0) else None
 
 

@@ -16,7 +16,7 @@ from ..model.tolerance import ESCALATIONS
 from ..search.candidates import Instance
 from ..xp import ball_precision, bits_for, mp_precision
 from .enclosure import EnclosureUnavailable, ball_chain, certain_digits, interval_of
-from .highprec import mp_chain, working_dps
+from .highprec import mp_chain, ratio_sides, working_dps
 
 __all__ = ["settled_ratio", "WITNESS_RTOL", "RATIO_DIGITS"]
 
@@ -40,12 +40,18 @@ def settled_ratio(claim_id: str, check: NumericCheck, inst: Instance, relation: 
         return settled
 
 
+def _sides(a, b, relation: str) -> tuple:
+    sides = ratio_sides(a, b, relation)
+    assert sides is not None, f"a tightness figure is of an inequality, not {relation!r}"
+    return sides
+
+
 def _on_balls(claim_id: str, check: NumericCheck, inst: Instance, relation: str, dps: int) -> dict | None:
     bits = bits_for(dps)
     for _ in range(ESCALATIONS + 1):
         chain = ball_chain(claim_id, check, inst, bits, dps)
         a, b = chain[0], chain[-1]
-        num, den = (a, b) if relation in ("<=", "<") else (b, a)
+        num, den = _sides(a, b, relation)
         sign = den.compare(0)
         if sign is not None and sign <= 0:
             return None  # no ratio: the bounding side is not positive
@@ -77,7 +83,7 @@ def _in_mpmath(claim_id: str, check: NumericCheck, inst: Instance, relation: str
         return None
     a, b = chain[0], chain[-1]
     with mp_precision(dps):
-        num, den = (a, b) if relation in ("<=", "<") else (b, a)
+        num, den = _sides(a, b, relation)
         if den <= 0:
             return None
         ratio = float(num / den)
