@@ -45,7 +45,9 @@ def _claim_transitions(cid: str, old: dict, new: dict) -> list[Transition]:
         if before is not None and before.get("status") != step.get("status"):
             label = f"step {step.get('index')}" + (f" ({step['label']})" if step.get("label") else "")
             out.append(Transition(cid, label, before.get("status"), step.get("status")))
-    if _proof_status(old) != _proof_status(new):
+    # A report of schema version 1 records no proof status: absent is "not recorded", never a change
+    recorded = _proof_status(old) is not None and _proof_status(new) is not None
+    if recorded and _proof_status(old) != _proof_status(new):
         out.append(Transition(cid, "proof status", _proof_status(old), _proof_status(new)))
     return out
 

@@ -58,6 +58,13 @@ def diff_documents(before: dict, after: dict) -> list[tuple[str, str, object, ob
     return rows
 
 
+def _version_note(name: Path, doc: dict) -> str | None:
+    """What a file of an earlier schema version does not record, so its absence is not read as a change."""
+    if doc.get("schema_version", 1) >= 2:
+        return None
+    return f"  ({name} is schema version 1, which records no proof status: proof statuses are not compared)"
+
+
 def diff_files(before: Path, after: Path) -> tuple[str, bool]:
     """The terminal text of the changes between two results files, and whether anything changed."""
     from ..schema import load_results
@@ -65,8 +72,9 @@ def diff_files(before: Path, after: Path) -> tuple[str, bool]:
     a, b = load_results(before), load_results(after)
     rows = diff_documents(a, b)
     seeds = f"seed {a['run'].get('seed')} → {b['run'].get('seed')}"
+    notes = [n for n in (_version_note(before, a), _version_note(after, b)) if n is not None]
     if not rows:
-        return f"no claim changed ({len(b['claims'])} claims; {seeds})", False
-    lines = [f"{len(rows)} change(s) from {before} to {after} ({seeds}):"]
+        return "\n".join([f"no claim changed ({len(b['claims'])} claims; {seeds})", *notes]), False
+    lines = [f"{len(rows)} change(s) from {before} to {after} ({seeds}):", *notes]
     lines += [f"  {printable_line(cid)}: {what}: {x} → {y}" for cid, what, x, y in rows]
     return "\n".join(lines), True
