@@ -72,3 +72,29 @@ def test_select_takes_objects_with_an_id():
 
     claims = [C(i) for i in IDS]
     assert [c.id for c in select(claims, "sigma")] == ["sigma.max"]
+
+
+# A plain word matches a substring, so a short id also selects every id containing it (the case:
+# `-k ext` picked viterbi.full_context_* beside ext.weyl); `id:` and `topic:` match a whole part.
+EXACT_IDS = ["ext.weyl", "ext.weyl_dual", "viterbi.full_context_t2", "lse.bound", "lse.bound_eq3"]
+EXACT_CASES = [
+    ("ext", ["ext.weyl", "ext.weyl_dual", "viterbi.full_context_t2"]),
+    ("id:ext.weyl", ["ext.weyl"]),
+    ("ID:Ext.Weyl", ["ext.weyl"]),
+    ("id:ext", []),
+    ("topic:ext", ["ext.weyl", "ext.weyl_dual"]),
+    ("topic:lse and not id:lse.bound", ["lse.bound_eq3"]),
+    ("id:ext.weyl or id:lse.bound", ["ext.weyl", "lse.bound"]),
+    ("full_context:x", []),  # an unknown prefix is an ordinary word (a substring), as in pytest
+]
+
+
+@pytest.mark.parametrize(("expression", "selected"), EXACT_CASES, ids=[c[0] for c in EXACT_CASES])
+def test_id_and_topic_select_a_whole_id_or_its_first_part(expression, selected):
+    assert select(EXACT_IDS, expression) == selected
+
+
+@pytest.mark.parametrize("expression", ["id:", "topic:", "lse and topic:"])
+def test_an_exact_selector_without_a_value_says_what_to_write(expression):
+    with pytest.raises(SelectionError, match=r"needs a value, as in '(id:lse\.bound|topic:lse)'"):
+        compile_expression(expression)

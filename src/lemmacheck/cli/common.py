@@ -40,7 +40,8 @@ class Parser(argparse.ArgumentParser):
 
 K_HELP = (
     "select claims as pytest's -k does: case-insensitive substrings of the claim id combined with "
-    "and, or, not and parentheses (e.g. -k 'lse and not hessian')"
+    "and, or, not and parentheses (e.g. -k 'lse and not hessian'); id:ID selects one whole id, "
+    "topic:T the ids whose first part is T (-k 'id:ext.weyl')"
 )
 SEED_HELP = "run seed: an integer, or 'random' for a fresh one (default: LEMMACHECK_SEED or 20261125)"
 ROOT_HELP = (

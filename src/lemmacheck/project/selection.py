@@ -6,7 +6,10 @@
     not_expr:   'not' not_expr | '(' expr ')' | word
 
 A word matches a claim when it occurs in the claim's id, ignoring case (as pytest's ``-k`` matches a
-substring of a test's name).  The tokens are pytest's: a word is made of letters, digits and
+substring of a test's name): ``-k ext`` selects ``ext.weyl`` and ``viterbi.full_context_t2`` alike.  Two
+prefixed words match exactly instead: ``id:ext.weyl`` the claim whose whole id is ``ext.weyl``, and
+``topic:ext`` the claims whose id's first dotted part is ``ext``; they combine with the grammar like any word
+(``-k 'topic:lse and not id:lse.bound'``).  The tokens are pytest's: a word is made of letters, digits and
 ``_ : + - . [ ] \\ /``.
 An empty expression selects everything.  A malformed one raises :class:`SelectionError` saying where.
 The parser is our own (a few lines) rather than ``_pytest.mark.expression``, whose interface is private
@@ -27,6 +30,9 @@ T = TypeVar("T")
 _WORD = re.compile(r"(?:\w|:|\+|-|\.|\[|\]|\\|/)+")
 _KEYWORDS = ("and", "or", "not")
 Predicate = Callable[[str], bool]
+# A plain word matches a substring (`-k ext` selects viterbi.full_context_*); these match a whole part
+_EXACT: dict[str, Callable[[str], str]] = {"id": lambda name: name, "topic": lambda name: name.split(".")[0]}
+_EXAMPLE = {"id": "lse.bound", "topic": "lse"}
 
 
 def _tokens(expression: str) -> list[tuple[str, str, int]]:
@@ -99,12 +105,24 @@ class _Parser:
             if not self._take(")"):
                 self._fail("')'")
             return inner
-        kind, text, _ = self.tokens[self.i]
+        kind, text, pos = self.tokens[self.i]
         if kind != "word":
             self._fail("a word, 'not' or '('")
         self.i += 1
-        needle = text.lower()
-        return lambda name: needle in name.lower()
+        return self._word(text, pos)
+
+    def _word(self, text: str, pos: int) -> Predicate:
+        field, colon, value = text.partition(":")
+        part = _EXACT.get(field.lower()) if colon else None
+        if part is None:
+            needle = text.lower()
+            return lambda name: needle in name.lower()
+        if not value:
+            raise SelectionError(
+                self.expression, pos, f"{field}: needs a value, as in '{field}:{_EXAMPLE[field]}'"
+            )
+        wanted = value.lower()
+        return lambda name: part(name.lower()) == wanted
 
 
 def compile_expression(expression: str | None) -> Predicate:
