@@ -333,6 +333,9 @@ def _build() -> SimpleNamespace:
         zeros=lambda shape: _constant(shape, 0),
         ones=lambda shape: _constant(shape, 1),
         full=_constant,
+        full_like=lambda a, v: _constant(np.shape(a), v),
+        all=np.all,  # on a SymbolicArray, NumPy's logical_and reduction is an And (_SYMBOLIC_REDUCTIONS)
+        any=np.any,
         asarray=as_object_array,
         logsumexp=_logsumexp,
         softmax=_softmax,

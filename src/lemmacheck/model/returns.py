@@ -49,6 +49,15 @@ def _batch_shaped(claim_id: str, label: str, value: Any, batch: int) -> np.ndarr
     a = np.asarray(value)
     if a.shape == () and batch == 1:
         a = a.reshape(1)
+    if a.shape == ():
+        # One value for a batch of many: a constant written as an array, or a reduction that took the
+        # batch axis too (xp.sum(x) without axis=). Which one only the author knows, so say both.
+        raise CheckError(
+            claim_id,
+            f"{label} is one value ({a.reshape(-1)[0]!r}) for a batch of {batch}; a constant side is "
+            "written as a Python number (return lhs, 1.0) or xp.full_like(lhs, c); a reduction must "
+            "keep the batch axis (xp.sum(x, axis=-1), not xp.sum(x))",
+        )
     if a.shape != (batch,):
         raise CheckError(claim_id, f"{label} has shape {a.shape}; expected ({batch},) — {_REDUCE}")
     return a
@@ -91,7 +100,10 @@ def real_side(
     inputs: Mapping[str, Any],
     at: str = "",
 ) -> np.ndarray:
-    """One side as a finite float array of shape (batch,); ``at`` says where it was evaluated."""
+    """One side as a finite float array of shape (batch,); ``at`` says where it was evaluated.  A Python
+    number is a constant side, the same for every instance (``return lhs, 1.0``), and is broadcast."""
+    if type(value) in (int, float):  # not np.float64, a float too: xp.sum(x) over the whole batch is one
+        value = np.full(batch, float(value))
     a = _batch_shaped(claim_id, label, value, batch)
     if a.dtype.kind == "c":
         raise CheckError(

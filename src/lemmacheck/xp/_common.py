@@ -78,6 +78,10 @@ SHARED = dict(
     stack=np.stack,
     concatenate=np.concatenate,
     outer=outer,
+    # a truth value over axes (`xp.all(x > 0, axis=-1)` in a prop); on object arrays NumPy reduces the
+    # elements' own truth values, which balls decide or refuse (Undecided), never guess
+    all=np.all,
+    any=np.any,
     inf=math.inf,
 )
 
@@ -86,4 +90,5 @@ def finish(ns: Namespace) -> Namespace:
     """Add the functions written once in terms of the namespace itself."""
     ns.vector_norm = lambda x, ord=2, axis=-1: _vector_norm(ns, x, ord, axis)
     ns.schatten_norm = lambda m, p: _schatten(ns, m, p)
+    ns.full_like = lambda a, v: ns.full(np.shape(a), v)  # a constant side of a batch: xp.full_like(lhs, 1)
     return ns

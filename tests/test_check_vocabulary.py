@@ -1,0 +1,115 @@
+"""What a newcomer writes in a check and is entitled to expect (issue 37 §3).
+
+* ``xp.all`` / ``xp.any`` exist on every namespace (float64, mpmath, balls, and SymPy for --certify).
+* A constant side (``return lhs, 1.0``) is broadcast to the batch, on every path: the search, the
+  settling of a refutation in high precision, and certification.
+* A side that is one value for a whole batch and is not a Python number (``xp.sum(x)``, which summed over
+  the batch axis too) is an ERROR whose message names both fixes, never broadcast in silence.
+* ``xp.full_like(lhs, c)`` is the array form of a constant side.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from conftest import planted_meta
+from lemmacheck import Array, Verdict, inequality, mpmath_xp, numpy_xp, prop
+from lemmacheck.certify.symbolic import sympy_xp
+from lemmacheck.run.engine import run_claim
+from lemmacheck.search.profile import QUICK
+from lemmacheck.xp import ball_xp
+
+NAMESPACES = {"numpy": numpy_xp, "mpmath": mpmath_xp, "ball": ball_xp, "sympy": sympy_xp}
+
+
+@pytest.mark.parametrize("name", sorted(NAMESPACES))
+def test_all_any_and_full_like_are_on_every_namespace(name):
+    xp = NAMESPACES[name]
+    for fn in ("all", "any", "full_like"):
+        assert callable(getattr(xp, fn, None)), f"xp.{fn} is missing on the {name} namespace"
+
+
+@pytest.mark.parametrize("name", ["numpy", "mpmath", "ball"])
+def test_all_and_any_reduce_truth_values_along_an_axis(name):
+    xp = NAMESPACES[name]
+    x = xp.asarray(np.array([[1.0, 2.0], [-1.0, 3.0]]))
+    assert [bool(v) for v in xp.all(x > 0, axis=-1)] == [True, False]
+    assert [bool(v) for v in xp.any(x < 0, axis=-1)] == [False, True]
+    assert np.shape(xp.full_like(x, 1)) == (2, 2)
+
+
+def _run(claim_id, *, certify=False):
+    from lemmacheck import REGISTRY
+
+    return run_claim(REGISTRY[claim_id], dataclasses.replace(QUICK.with_seed(1), certify=certify))
+
+
+def test_a_constant_side_is_broadcast_and_a_true_bound_holds(registry):
+    @inequality("t.const_holds", inputs={"x": Array("n")}, dims={"n": [1, 2, 3]}, **planted_meta())
+    def const_holds(xp, x):
+        s = xp.vector_norm(x, 2) ** 2
+        return s / (1 + s), 1.0
+
+    r = _run("t.const_holds")
+    assert r.verdict is Verdict.HOLDS, r.reason
+
+
+def test_a_constant_side_is_refuted_with_a_certified_counterexample(registry):
+    @inequality(
+        "t.const_refuted",
+        inputs={"x": Array("n")},
+        dims={"n": [1, 2]},
+        **planted_meta(expected=Verdict.REFUTED),
+    )
+    def const_refuted(xp, x):
+        return xp.vector_norm(x, 2) ** 2, 1  # an int constant too
+
+    r = _run("t.const_refuted")
+    assert r.verdict is Verdict.REFUTED, r.reason
+    cx = r.evidence["counterexample"]
+    assert cx["route"] == "enclosure", cx  # settled on balls, the constant side included
+    assert float(cx["rhs"]) == 1.0 and float(cx["lhs"]) > 1.0, cx
+
+
+def test_a_constant_side_and_xp_all_are_certified(registry):
+    @inequality("t.const_cert", inputs={"x": Array("n")}, dims={"n": [1, 2]}, **planted_meta())
+    def const_cert(xp, x):
+        s = xp.vector_norm(x, 2) ** 2
+        return s / (1 + s), 1.0
+
+    @prop("t.all_cert", inputs={"x": Array("n", positive=True)}, dims={"n": [1, 2]}, **planted_meta())
+    def all_cert(xp, x):
+        return xp.all(x >= 0, axis=-1) & ~xp.any(x < 0, axis=-1)
+
+    for claim_id in ("t.const_cert", "t.all_cert"):
+        r = _run(claim_id, certify=True)
+        assert r.verdict is Verdict.HOLDS, r.reason
+        assert r.certificate["status"] == "certified", r.certificate
+
+
+def test_a_refuted_property_through_xp_all_is_settled_in_high_precision(registry):
+    @prop(
+        "t.all_refuted",
+        inputs={"x": Array("n", low=0.0, high=1.0)},
+        dims={"n": [1, 2]},
+        **planted_meta(expected=Verdict.REFUTED),
+    )
+    def all_refuted(xp, x):
+        return xp.all(x > xp.asarray(0.5), axis=-1)
+
+    r = _run("t.all_refuted")
+    assert r.verdict is Verdict.REFUTED, r.reason
+
+
+def test_one_value_for_a_whole_batch_names_both_fixes(registry):
+    @inequality("t.batch_sum", inputs={"x": Array("n")}, dims={"n": [1, 2]}, **planted_meta())
+    def batch_sum(xp, x):
+        return xp.sum(x * 0), xp.vector_norm(x, 2)  # summed over the batch axis too: a bug, not a constant
+
+    r = _run("t.batch_sum")
+    assert r.verdict is Verdict.ERROR
+    for fix in ("Python number (return lhs, 1.0)", "xp.full_like(lhs, c)", "xp.sum(x, axis=-1)"):
+        assert fix in r.message, r.message
