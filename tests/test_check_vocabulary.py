@@ -113,3 +113,39 @@ def test_one_value_for_a_whole_batch_names_both_fixes(registry):
     assert r.verdict is Verdict.ERROR
     for fix in ("Python number (return lhs, 1.0)", "xp.full_like(lhs, c)", "xp.sum(x, axis=-1)"):
         assert fix in r.message, r.message
+
+
+def test_a_counterexample_of_a_transformed_input_carries_the_untransformed_values(registry):
+    """An SPD matrix shrunk in its factor reads as [[0.001, 0], [0, 0.251]]; the factor it came from,
+    [[0, 0], [0, -0.5]], is what the author can reason about: both are printed."""
+    from lemmacheck import SPD
+    from lemmacheck.model.inputs import _spd
+    from lemmacheck.report.html import render_cards
+
+    @inequality(
+        "t.spd_refuted",
+        inputs={"H": SPD("n")},
+        dims={"n": [2, 3]},
+        **planted_meta(expected=Verdict.REFUTED),
+    )
+    def spd_refuted(xp, H):
+        return xp.eigvalsh(H)[..., -1], xp.trace(H) / 2  # false: λ_max ≤ tr/2 fails off the diagonal's mean
+
+    r = _run("t.spd_refuted")
+    assert r.verdict is Verdict.REFUTED, r.reason
+    cx = r.evidence["counterexample"]
+    raw = np.asarray(cx["untransformed"]["H"])
+    np.testing.assert_allclose(_spd(raw[None])[0], cx["inputs"]["H"], rtol=0, atol=0)
+    html = str(render_cards([r.to_dict()])[0])
+    assert "drawn as" in html and "through its transform" in html
+
+
+def test_a_counterexample_of_plain_inputs_has_no_untransformed_field(registry):
+    @inequality(
+        "t.plain_refuted", inputs={"x": Array("n")}, dims={"n": [1]}, **planted_meta(expected=Verdict.REFUTED)
+    )
+    def plain_refuted(xp, x):
+        return xp.vector_norm(x, 2), 1.0
+
+    r = _run("t.plain_refuted")
+    assert r.verdict is Verdict.REFUTED and "untransformed" not in r.evidence["counterexample"]

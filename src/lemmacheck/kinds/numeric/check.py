@@ -73,6 +73,8 @@ def counterexample_record(inst: Instance, conf: Confirmation, **extra) -> dict:
     }
     if conf.ratio is not None and math.isfinite(conf.ratio):
         record["ratio"] = conf.ratio
+    if inst.raw:  # an SPD or orthogonal matrix reads better beside the values its transform was given
+        record["untransformed"] = {k: np.asarray(v)[0].tolist() for k, v in inst.raw.items()}
     return record | certified_by(conf) | extra
 
 

@@ -61,6 +61,13 @@ _CERTIFIED_BY = {
         ),
     },
     "bits": {"type": "integer", "description": "the ball precision that decided it"},
+    "untransformed": {
+        "type": "object",
+        "description": (
+            "for each input drawn through a transform (SPD, Orthogonal, ProbVector, OneHot, Array(transform=)), "
+            "the values the transform was given; `inputs` holds what the check received"
+        ),
+    },
     "route_reason": {"type": "string", "description": "why the mpmath route was used"},
     "discretisations": {
         "type": "array",
