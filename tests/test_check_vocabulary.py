@@ -149,3 +149,36 @@ def test_a_counterexample_of_plain_inputs_has_no_untransformed_field(registry):
 
     r = _run("t.plain_refuted")
     assert r.verdict is Verdict.REFUTED and "untransformed" not in r.evidence["counterexample"]
+
+
+def _tanh_by_hand(xp, x):
+    """A helper as a newcomer writes it: NumPy for the search, mpmath by hand for high precision."""
+    import mpmath
+
+    if xp.backend == "numpy":
+        return np.tanh(x)
+    return np.vectorize(mpmath.tanh, otypes=[object])(x)
+
+
+def test_a_helper_calling_mpmath_is_not_certified_and_the_reason_names_the_xp_function(registry):
+    @inequality("t.mp_helper", inputs={"x": Array("n")}, dims={"n": [1, 2]}, **planted_meta())
+    def mp_helper(xp, x):
+        return xp.sum(xp.abs(_tanh_by_hand(xp, x)), axis=-1), xp.sum(xp.abs(x), axis=-1)
+
+    r = _run("t.mp_helper", certify=True)
+    assert r.verdict is Verdict.HOLDS, r.reason
+    reason = r.certificate["reason"]
+    assert r.certificate["status"] == "not certified", r.certificate
+    assert "calls mpmath.tanh" in reason and "write xp.tanh(...)" in reason, reason
+    assert "test_check_vocabulary.py:" in reason and "_tanh_by_hand" in reason, reason
+    assert "cannot create mpf" not in reason, reason
+
+
+def test_the_same_helper_written_with_xp_is_certified(registry):
+    @inequality("t.xp_helper", inputs={"x": Array("n")}, dims={"n": [1, 2]}, **planted_meta())
+    def xp_helper(xp, x):
+        return xp.sum(xp.abs(xp.tanh(x)), axis=-1), xp.sum(xp.abs(x), axis=-1)
+
+    r = _run("t.xp_helper", certify=True)
+    assert r.verdict is Verdict.HOLDS, r.reason
+    assert r.certificate["status"] != "not certified" or "mpmath" not in r.certificate.get("reason", "")

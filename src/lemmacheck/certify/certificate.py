@@ -25,11 +25,11 @@ from ..settling.highprec import reverify
 from .boxes import MAX_DEPTH, prove_by_boxes, replay_boxes
 from .domain import Domain, dims_to_certify, every_size_at_least_two
 from .exact import margin, prove_by_sympy, replay_exact
-from .refusal import NotCertifiable
+from .refusal import NotCertifiable, numbers_only_call
 from .smt import model_point, prove_by_z3, replay_smt, z3_available
 from .srepr import from_srepr
 from .statement import Statement, Step, build_statements
-from .symbolic import branched_on_relational
+from .symbolic import branched_on_relational, sympy_xp
 
 __all__ = ["CAP_SECONDS", "attach_certificate", "certify_claim", "replay_certificate", "certificate_summary"]
 
@@ -262,6 +262,9 @@ def _described(exc: Exception) -> str:
     to print (a 64-term expression in "cannot determine truth value of Relational" took minutes)."""
     if branched_on_relational(exc):
         return "TypeError: cannot determine truth value of Relational (the check branches on a comparison)"
+    numbers_only = numbers_only_call(exc, set(vars(sympy_xp)))
+    if numbers_only is not None:
+        return numbers_only
     try:
         with sympy_cap(DESCRIBE_SECONDS):
             text = str(exc)

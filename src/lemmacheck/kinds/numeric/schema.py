@@ -64,8 +64,8 @@ _CERTIFIED_BY = {
     "untransformed": {
         "type": "object",
         "description": (
-            "for each input drawn through a transform (SPD, Orthogonal, ProbVector, OneHot, Array(transform=)), "
-            "the values the transform was given; `inputs` holds what the check received"
+            "for each input drawn through a transform (SPD, Orthogonal, ProbVector, OneHot, "
+            "Array(transform=)), the values the transform was given; `inputs` holds what the check received"
         ),
     },
     "route_reason": {"type": "string", "description": "why the mpmath route was used"},
