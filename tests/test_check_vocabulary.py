@@ -182,3 +182,38 @@ def test_the_same_helper_written_with_xp_is_certified(registry):
     r = _run("t.xp_helper", certify=True)
     assert r.verdict is Verdict.HOLDS, r.reason
     assert r.certificate["status"] != "not certified" or "mpmath" not in r.certificate.get("reason", "")
+
+
+def test_a_refused_certification_is_said_per_claim_in_the_terminal_with_the_fix(registry):
+    """An SPD input blocks --certify; the run's terminal summary names the claim, the input and the fix
+    (before, it printed nothing about certificates)."""
+    from lemmacheck import SPD
+    from lemmacheck.cli.run_output import summary
+    from lemmacheck.run.engine import run_claims
+
+    @inequality("t.spd_holds", inputs={"H": SPD("n")}, dims={"n": [1, 2]}, **planted_meta())
+    def spd_holds(xp, H):
+        return xp.eigvalsh(H)[..., 0], xp.trace(H)  # the least eigenvalue of an SPD matrix ≤ its trace
+
+    @inequality("t.plain_holds", inputs={"x": Array("n")}, dims={"n": [1, 2]}, **planted_meta())
+    def plain_holds(xp, x):
+        s = xp.vector_norm(x, 2) ** 2
+        return s / (1 + s), 1.0
+
+    run = run_claims(dataclasses.replace(QUICK.with_seed(1), certify=True), with_studies=False)
+    text = summary(run)
+    assert "certificates (--certify): 1 of 2 HOLDS certified" in text, text
+    line = next(ln for ln in text.splitlines() if ln.strip().startswith("t.spd_holds:"))
+    assert "input 'H' (SPD)" in line and "A @ xp.transpose(A)" in line, line
+    assert "t.plain_holds:" not in text, text
+
+
+def test_a_run_without_certify_prints_nothing_about_certificates(registry):
+    from lemmacheck.cli.run_output import summary
+    from lemmacheck.run.engine import run_claims
+
+    @inequality("t.plain", inputs={"x": Array("n")}, dims={"n": [1]}, **planted_meta())
+    def plain(xp, x):
+        return xp.vector_norm(x, 2), xp.vector_norm(x, 1)
+
+    assert "certificates" not in summary(run_claims(QUICK.with_seed(1), with_studies=False))

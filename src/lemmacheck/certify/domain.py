@@ -99,7 +99,9 @@ def _add_input(dom: Domain, name: str, spec, shape: tuple[int, ...]) -> None:
         how = getattr(spec.transform, "__name__", type(spec).__name__)
         raise NotCertifiable(
             f"input {name!r} ({type(spec).__name__}) is made by the NumPy-only transform {how!r}, "
-            "which has no exact form for the solvers"
+            "which has no exact form for the solvers; to certify, draw what the transform starts from "
+            "as an Array and build the structure in the check with xp (for an SPD matrix: A = "
+            "Array('n', 'n'), H = A @ xp.transpose(A) + c * xp.eye(n))"
         )
     dom.symbols += syms
     dom.inputs[name] = symbolic(arr[None])

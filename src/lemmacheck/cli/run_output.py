@@ -70,10 +70,36 @@ def _mismatch_line(r) -> str:
     return f"  {printable_line(r.id)}: computed {r.verdict.value}, expected {r.expected}{extra}{replay}"
 
 
+#: at most this many not-certified claims are named in the terminal; the report and results.json hold all
+CERTIFICATE_LINES = 20
+
+
+def _certificates(run) -> list[str]:
+    """After ``run --certify``: how many HOLDS were certified, and each one that was not, with the reason."""
+    certs = [(r, r.certificate) for r in run.results if r.certificate]
+    if not certs:
+        return []
+    status = [c.get("status") for _, c in certs]
+    lines = [
+        "",
+        f"certificates (--certify): {status.count('certified')} of {len(certs)} HOLDS certified at small dims"
+        " (lemmacheck show ID prints one)",
+    ]
+    refused = [(r, c) for r, c in certs if c.get("status") != "certified"]
+    for r, c in refused[:CERTIFICATE_LINES]:
+        reason = c.get("reason") or c.get("summary") or c.get("status")
+        lines.append(f"  {printable_line(r.id)}: {c.get('status')}: {_first_line(str(reason))}")
+    if len(refused) > CERTIFICATE_LINES:
+        lines.append(
+            f"  … and {len(refused) - CERTIFICATE_LINES} more (the report and results.json list every one)"
+        )
+    return lines
+
+
 def summary(run) -> str:
     from ..model.verdict import Verdict
 
-    lines = _table(run)
+    lines = _table(run) + _certificates(run)
     mism = run.mismatches()
     errors = [r for r in run.results if r.verdict is Verdict.ERROR]
     inconclusive = [r for r in run.results if r.verdict is Verdict.INCONCLUSIVE]
