@@ -80,3 +80,73 @@ def test_the_readme_example_runs_as_written_and_adds_a_new_claim():
         assert claim_id not in catalogue, "pasting the README's example would declare an id twice"
         r = run_claim(reg[claim_id], QUICK.with_seed(1))
         assert r.verdict.value == reg[claim_id].expected.value, r.reason
+
+
+# Every command and path the README quotes is kept working: a command is parsed by the real CLI parser
+# (an option that was renamed or removed fails here, not in a newcomer's terminal) and its -k expression
+# by the real selection grammar; a path the README names exists in the tree.
+README = (ROOT / "README.md").read_text()
+_QUOTED = [
+    q.replace("\n", " ") for q in re.findall(r"`([^`]+)`", re.sub(r"```.*?```", "", README, flags=re.S))
+] + [line for block in re.findall(r"```bash\n(.*?)```", README, flags=re.S) for line in block.splitlines()]
+
+
+def _readme_commands() -> list[str]:
+    import shlex
+
+    commands = []
+    for quoted in _QUOTED:
+        for part in re.split(r"&&|;|\|", quoted):
+            words = shlex.split(part.strip()) if part.strip() else []
+            if words[:1] == ["lemmacheck"] and len(words) > 1:  # alone, `lemmacheck` is the package
+                commands.append(" ".join(shlex.quote(w) for w in words))
+    return commands
+
+
+def _readme_paths() -> list[str]:
+    quoted = [q for q in _QUOTED if " " not in q] + re.findall(r"\]\(([^)#\s]+)", README)
+    paths = {q.rstrip("/") for q in quoted if "/" in q or re.search(r"\.(md|py|toml|png)$", q)}
+    # generated output and the documents beside the repository are not part of the tree
+    return sorted(p for p in paths if not p.startswith(("reports/", "../", "http", ".lemmacheck-cache")))
+
+
+COMMANDS = sorted(set(_readme_commands()))
+PATHS = _readme_paths()
+
+
+def test_the_readme_quotes_commands_and_paths():
+    assert any(c.startswith("lemmacheck run") for c in COMMANDS), COMMANDS
+    assert len(PATHS) >= 5, PATHS
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_command_the_readme_quotes_parses_with_the_real_cli(command, capsys):
+    import shlex
+
+    from lemmacheck.cli.common import UsageError
+    from lemmacheck.cli.main import _parser
+    from lemmacheck.project.selection import compile_expression
+
+    try:
+        args = _parser().parse_args(shlex.split(command)[1:])
+    except (SystemExit, UsageError) as exc:
+        raise AssertionError(
+            f"README quotes `{command}`, which the CLI refuses: {capsys.readouterr().err}"
+        ) from exc
+    assert args.command is not None, f"`{command}` names no subcommand"
+    compile_expression(getattr(args, "keyword", None))  # a malformed -k raises SelectionError here
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_path_the_readme_names_exists(path):
+    assert (ROOT / path).exists(), f"README.md names {path}, which is not in the tree"
+
+
+def test_the_command_check_fails_on_a_planted_bad_option():
+    import shlex
+
+    from lemmacheck.cli.common import UsageError
+    from lemmacheck.cli.main import _parser
+
+    with pytest.raises(UsageError, match="no-such-option"):
+        _parser().parse_args(shlex.split("run -k lse --no-such-option"))
