@@ -150,3 +150,10 @@ def test_the_command_check_fails_on_a_planted_bad_option():
 
     with pytest.raises(UsageError, match="no-such-option"):
         _parser().parse_args(shlex.split("run -k lse --no-such-option"))
+
+
+def test_the_readme_test_command_is_the_one_ci_runs():
+    """.ci/run runs the README's test command as written: the two must not drift apart."""
+    blocks = re.findall(r"```bash\n(.*?)```", README, flags=re.S)
+    test_command = next(line for b in blocks for line in b.splitlines() if "pytest" in line)
+    assert test_command in (ROOT / ".ci" / "run").read_text(), test_command

@@ -142,3 +142,21 @@ def test_every_facade_name_is_documented_as_public_api_and_nothing_else():
     exported = set(lemmacheck.__all__)
     assert exported - listed == set(), f"exported by lemmacheck, missing from docs: {exported - listed}"
     assert listed - exported == set(), f"listed as public API, not exported: {listed - exported}"
+
+
+def test_every_shim_is_a_deprecation_the_changelog_announces():
+    """A module of src/lemmacheck that only forwards to a new home is listed under *Deprecated*."""
+    src = ROOT / "src" / "lemmacheck"
+    shims = sorted(
+        f"lemmacheck.{p.stem}" for p in src.glob("*.py") if "__getattr__ = moved_module(" in p.read_text()
+    )
+    assert shims, "no shim module found: did lemmacheck.moved's pattern change?"
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    deprecated = changelog[
+        changelog.index("### Deprecated") : changelog.index("\n## ", changelog.index("### Deprecated"))
+    ]
+    for shim in shims:
+        assert f"`{shim}`" in deprecated, (
+            f"{shim} forwards to a new home but CHANGELOG.md does not deprecate it"
+        )
+        assert any(old.startswith(f"from {shim} import") for old, _ in MOVED), f"no test imports {shim}"
