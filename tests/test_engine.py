@@ -345,7 +345,7 @@ def test_replay_from_seed_is_exact(registry):
     assert a.evidence == b.evidence
     # another seed draws other instances (the minimal counterexample may well be the same one)
     assert a.seed != c.seed and a.evidence != c.evidence
-    assert a.replay == "lemmacheck run --seed 11 -k planted.replay"
+    assert a.replay == "lemmacheck run --seed 11 -k id:planted.replay"
 
 
 def test_steps_claimed_makes_a_broken_link_refute(registry):

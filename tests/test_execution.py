@@ -93,7 +93,7 @@ def test_a_claim_that_sleeps_forever_times_out_and_the_run_goes_on(tmp_path):
     for r in (hung, slow):
         assert r.verdict is Verdict.ERROR
         assert "timed out after 1.5 s" in r.message, r.message
-        assert f"lemmacheck run --seed 5 -k {r.id}" in r.message
+        assert f"lemmacheck run --seed 5 -k id:{r.id}" in r.message
         assert r.title == "planted" and r.seed, "the ERROR result keeps the claim's metadata"
     assert "reached: in the " in slow.message and "instances checked" in slow.message, slow.message
     assert slow.evidence["reached"]["instances"] > 0, "the partial search is reported"

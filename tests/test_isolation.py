@@ -58,7 +58,7 @@ def test_sys_exit_in_a_check_is_an_error_at_every_jobs_in_show_and_in_the_replay
         assert said in out, out
         claims = json.loads((tmp_path / "reports" / "results.json").read_text())["claims"]
         assert {c["id"]: c["verdict"] for c in claims} == {f"{pkg}.am_gm": "HOLDS", bad: "ERROR"}
-    replay = re.search(rf"replay: (lemmacheck run --seed 3 -k {re.escape(bad)})$", out, re.MULTILINE)
+    replay = re.search(rf"replay: (lemmacheck run --seed 3 -k id:{re.escape(bad)})$", out, re.MULTILINE)
     assert replay, out
     code, out = _run(tmp_path, *shlex.split(replay.group(1))[1:], "--no-cache")
     assert code == ExitCode.TESTS_FAILED and said in out, out

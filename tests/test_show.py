@@ -18,7 +18,7 @@ def test_show_prints_statement_verdicts_counterexample_replay_and_location(capsy
         "proof as written:\n  none given",
         "counterexample (certified)",
         '"dps"',
-        "replay:\n  lemmacheck run --seed 1 -k lse.bound_eq3",
+        "replay:\n  lemmacheck run --seed 1 -k id:lse.bound_eq3",
         "declaration: ",
         "lse.py:",
     ):

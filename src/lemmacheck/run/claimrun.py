@@ -33,7 +33,8 @@ def replay_command(claim_id: str, profile: Profile) -> str:
     deep = " --deep" if profile.name == "deep" else ""
     scale = os.environ.get("LEMMACHECK_SCALE", "1")
     env = f"LEMMACHECK_SCALE={scale} " if scale != "1" else ""
-    return f"{env}lemmacheck run --seed {profile.seed}{deep} -k {claim_id}"
+    # id: selects this claim alone; a plain -k word would also rerun every id containing it
+    return f"{env}lemmacheck run --seed {profile.seed}{deep} -k id:{claim_id}"
 
 
 @contextlib.contextmanager
