@@ -163,3 +163,14 @@ def test_the_readme_test_command_is_the_one_ci_runs():
     blocks = re.findall(r"```bash\n(.*?)```", README, flags=re.S)
     test_command = next(line for b in blocks for line in b.splitlines() if "pytest" in line)
     assert test_command in (ROOT / ".ci" / "run").read_text(), test_command
+
+
+def test_the_docs_index_lists_every_page_and_every_link_resolves():
+    index = (ROOT / "docs" / "README.md").read_text()
+    pages = sorted(p.name for p in (ROOT / "docs").glob("*.md") if p.name != "README.md")
+    missing = [p for p in pages if f"]({p})" not in index]
+    assert not missing, f"docs/README.md does not list {missing}"
+    for page in [ROOT / "docs" / "README.md", *(ROOT / "docs").glob("*.md")]:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()):
+            if not target.startswith("http"):
+                assert (page.parent / target).exists(), f"{page.name} links {target}, which does not exist"
