@@ -106,18 +106,19 @@ def _page(key: str, title: str, members: list[dict], by_id: dict[str, dict], *, 
         status = (c.get("standing") or {}).get("status")
         if status in counts:
             counts[status] += 1
-    page = {
+    drawn = set(ids)
+    page: dict = {
         "key": key,
         "title": title,
         "rows": [] if catalogue else [_row(c, by_id) for c in members],
         "counts": counts,
         "drawn": len(ids),
-        "alone": len(members) - sum(1 for c in members if c["id"] in set(ids)),
+        "alone": sum(1 for c in members if c["id"] not in drawn),
         "problem": graph if isinstance(graph, str) else "",
         "graph": graph if isinstance(graph, Layout) else None,
     }
-    if page["graph"] is not None:
-        page["nodes"] = _nodes(page["graph"], by_id, catalogue=catalogue)
+    if isinstance(graph, Layout):
+        page["nodes"] = _nodes(graph, by_id, catalogue=catalogue)
     return page
 
 
