@@ -65,7 +65,8 @@ def _dot_source(
     names = {key: f"n{i}" for i, key in enumerate(nodes)}
     out = [
         "digraph g {",
-        "rankdir=TB; nodesep=0.25; ranksep=0.45;",
+        # components packed into a roughly square block, not one row thousands of pixels wide
+        'rankdir=TB; nodesep=0.25; ranksep=0.45; pack=true; packmode="graph";',
         'node [shape=box, fixedsize=true, label=""];',
     ]
     for key, lines in nodes.items():

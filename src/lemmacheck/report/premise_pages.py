@@ -29,12 +29,12 @@ _REMARK = re.compile(r"\s*\([^()]*[\s'‘’][^()]*\)")  # "(alternative reading
 _LABEL = 34
 
 
-def _label(c: dict, *, catalogue: bool) -> list[str]:
-    """The document's numbering for the node (its remarks dropped, cut to fit), then the claim id."""
+def _label(c: dict, *, catalogue: bool, cut: bool = True) -> list[str]:
+    """The document's numbering for the node (its remarks dropped, cut to fit a box), then the claim id."""
     location = _REMARK.sub("", (c.get("source") or {}).get("location", "")).strip() or c["id"]
     if catalogue:
         location = f"{c.get('document', '')[:3]} {location}"
-    if len(location) > _LABEL:
+    if cut and len(location) > _LABEL:
         location = location[: _LABEL - 1] + "…"
     return [location, c["id"]]
 
@@ -43,7 +43,7 @@ def _row(c: dict, by_id: dict[str, dict]) -> dict:
     s = c.get("standing") or {}
     return {
         "id": c["id"],
-        "label": _label(c, catalogue=False)[0],
+        "label": _label(c, catalogue=False, cut=False)[0],
         "verdict": c.get("verdict", ""),
         "proof": (c.get("proof") or {}).get("status", ""),
         "standing": s.get("status", ""),
