@@ -167,3 +167,31 @@ def test_a_use_naming_no_claim_is_an_error_once_the_catalogue_is_complete(regist
     _bound("planted.user", 2.0, uses=("planted.nowhere",))
     problems = registry.link_problems()
     assert any(cid == "planted.user" and "'planted.nowhere'" in m for cid, _, m in problems)
+
+
+def test_a_cycle_across_modules_indexed_apart_is_found_in_the_complete_catalogue(tmp_path):
+    """Each module imported alone cannot see a cycle that closes through another module's claim; the
+    content index checks the complete premise graph and names it."""
+    from lemmacheck.project.index import ContentIndex, ModuleRecord
+
+    def module(claims: dict[str, list[str]]) -> ModuleRecord:
+        return ModuleRecord(
+            file="m.py",
+            fingerprint=(0, 0, 0),
+            content=True,
+            claims=list(claims),
+            uses=claims,
+            premises=claims,
+        )
+
+    index = ContentIndex(
+        tmp_path,
+        {
+            "checks.a": module({"doc.a": ["doc.b"]}),
+            "checks.b": module({"doc.b": ["doc.c"], "doc.c": ["doc.a"]}),
+        },
+    )
+    problems = index.definition_errors()
+    assert [(cid, m) for cid, m, _ in problems] == [("doc.a", "checks.a")]
+    assert "doc.a -> doc.b -> doc.c -> doc.a" in problems[0][2]
+    assert index.with_premises(["doc.b"]) == ["doc.a", "doc.b", "doc.c"]
