@@ -59,3 +59,28 @@ def test_graph_pages_render_without_console_errors_and_nodes_open_their_cards(br
     page.screenshot(path=str(tmp_path / "graph.png"))
     assert errors == []
     page.close()
+
+
+def test_hostile_text_in_the_graph_pages_never_runs(browser, tmp_path):
+    """The hostile payloads of tests/report_payloads.py (script, event handlers, javascript: URLs, SVG
+    and MathML) in every field of claims chained by uses=, so that their ids, locations and documents
+    name graph pages, nodes, table rows and card links: following every link and node calls nothing."""
+    from lemmacheck.report.html import render_html
+    from report_payloads import hostile_results
+    from test_browser import HANDLERS, follow_every_link
+
+    data = hostile_results()
+    for c, after in zip(data["claims"], data["claims"][1:], strict=False):
+        c["uses"] = [after["id"]]
+    html = render_html(data)
+    assert 'class="node' in html, "the hostile claims were not drawn"
+    path = tmp_path / "hostile.html"
+    path.write_text(html, encoding="utf-8")
+    page, dialogs, hrefs = follow_every_link(browser, path)
+    assert hrefs and all((href or "").startswith("#") for href in hrefs), hrefs
+    page.wait_for_timeout(300)
+    calls = page.evaluate("window.__calls")
+    handlers = page.evaluate(HANDLERS)
+    assert page.evaluate("document.scripts.length") == 1
+    page.close()
+    assert calls == [] and dialogs == [] and handlers == []
