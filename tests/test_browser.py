@@ -107,6 +107,21 @@ for (const name of ["alert", "confirm", "prompt", "print"]) {
   window[name] = function (m) { window.__calls.push(name + ":" + String(m)); };
 }
 """
+HANDLERS = """[...document.querySelectorAll('*')].flatMap(el =>
+    [...el.attributes].filter(a => a.name.startsWith('on')).map(a => el.tagName + ' ' + a.name))"""
+
+
+def follow_every_link(browser, path: Path):
+    """The page at ``path`` with alert and its kin hooked, every link followed, as a reader would (one
+    round trip for all the links: one per link cost seconds): ``(page, dialogs, hrefs)``."""
+    page = browser.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.add_init_script(ALERT_HOOK)
+    page.goto(path.as_uri())
+    page.wait_for_load_state("load")
+    hrefs = page.evaluate("[...document.querySelectorAll('a')].map(a => (a.click(), a.getAttribute('href')))")
+    return page, dialogs, hrefs
 
 
 @pytest.mark.parametrize("with_csp", [True, False], ids=["with-csp", "escaping-alone"])
@@ -122,23 +137,14 @@ def test_no_claim_text_runs_in_the_browser(browser, tmp_path, with_csp):
         assert n == 1
     path = tmp_path / "hostile.html"
     path.write_text(html, encoding="utf-8")
-    page = browser.new_page()
-    dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.add_init_script(ALERT_HOOK)
-    page.goto(path.as_uri())
-    page.wait_for_load_state("load")
-    # Follow every link and open every <details>, as a reader would (one round trip for all the links:
-    # one per link cost seconds).  A link that is not an anchor on the page fails the test below,
-    # whether or not its click did anything.
-    hrefs = page.evaluate("[...document.querySelectorAll('a')].map(a => (a.click(), a.getAttribute('href')))")
+    # A link that is not an anchor on the page fails the test below, whether or not its click did anything.
+    page, dialogs, hrefs = follow_every_link(browser, path)
     assert hrefs and all((href or "").startswith("#") for href in hrefs), hrefs
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     page.fill("#f-text", "script")
     page.wait_for_timeout(300)
     calls = page.evaluate("window.__calls")
-    handlers = page.evaluate("""[...document.querySelectorAll('*')].flatMap(el =>
-        [...el.attributes].filter(a => a.name.startsWith('on')).map(a => el.tagName + ' ' + a.name))""")
+    handlers = page.evaluate(HANDLERS)
     scripts = page.evaluate("document.scripts.length")
     # The page's own script ran (the filter counts), so a blocked script is not mistaken for safety.
     shown = page.locator("#f-count").inner_text()

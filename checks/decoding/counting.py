@@ -29,6 +29,7 @@ def sequences_by_enumeration():
 
 value(
     "count.sequences",
+    uses=("count.sequences_product",),
     computed=sequences_by_enumeration,
     stated=N_TO_THE_T,
     title="Number of sequences of length T+1 starting with <BOS>: N^T",

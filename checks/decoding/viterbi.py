@@ -64,6 +64,7 @@ def viterbi_delta1(xp, P, N, j):
 
 @identity(
     "viterbi.recurrence",
+    uses=("viterbi.recurrence_derivation",),
     title="The Viterbi recurrence δ_t(j) = max_i P_ij δ_{t−1}(i) equals the definition of δ_t",
     source=S4_Q2_2A.quote(
         "So after cleaning up a bit, we have arrived at our recurrence relation: δ_t(j) = max_i P_ij "
@@ -170,6 +171,7 @@ def viterbi_best_prob(xp, P, T):
 
 @prop(
     "viterbi.last_word",
+    uses=("viterbi.best_prob",),
     title="w*_T = argmax_j δ_T(j): the last words of the most likely sequences are the maximisers of δ_T",
     source=S4_Q2_2B.quote("Show that w_T^* = arg max_i δ_T(j)"),
     statement=r"w_T^\star = \arg\max_i \delta_T(j)",
@@ -188,6 +190,7 @@ def viterbi_last_word(xp, P, N, T):
 # ---------------------------------------------------------------------------------------------- 2.2.c
 @prop(
     "viterbi.backtrack",
+    uses=("viterbi.recurrence", "viterbi.last_word"),
     title="Backtracking w*_t = a_{t+1}(w*_{t+1}), as written (a_t a single index)",
     source=S4_Q2_2C.quote(
         "Show that ∀ 0 < t < T, w_t^* = a_{t+1}(w_{t+1}^*) … thus our proof concludes and we have "
@@ -271,6 +274,7 @@ def viterbi_intermediate_argmax(xp, P, T):
 # ---------------------------------------------------------------------------------------------- 2.2.d
 @prop(
     "viterbi.algorithm1",
+    uses=("viterbi.delta1", "viterbi.recurrence", "viterbi.last_word", "viterbi.backtrack"),
     title="Algorithm 1 (Viterbi decoding, as written) returns a most likely sequence",
     source=S4_Q2_2D.at("Algorithm 1").quote(
         "Compute w_T^* ← arg max_i δ_T(i) … for t = T−1 to 1 do w_t^* ← a_{t+1}(w_{t+1}^*) … Return "

@@ -120,6 +120,7 @@ def naive_time_cost(N):
 
 complexity(
     "viterbi.naive_time",
+    uses=("count.naive_evaluations",),
     cost=naive_time_cost,
     grid={"N": [2, 3, 4, 5, 6]},
     stated={"N": 4},

@@ -36,6 +36,7 @@ def delta3_candidates():
 
 value(
     "tree.delta3_candidates",
+    uses=("tree.log_joint_chain",),
     computed=delta3_candidates,
     stated={
         "ellipse": [_ll("-8.5"), _ll("-9.7")],
@@ -63,6 +64,7 @@ def delta3():
 
 value(
     "tree.delta3",
+    uses=("tree.delta3_candidates",),
     computed=delta3,
     stated={"ellipse": _ll("-8.5"), "rectangle": _ll("-8.2"), "circle": _ll("-9.4"), "square": _ll("-9.3")},
     title="δ₃ (in log space) for the four words at position 3",
@@ -81,6 +83,7 @@ def map_sequence():
 
 value(
     "tree.map_sequence",
+    uses=("tree.delta3",),
     computed=map_sequence,
     stated={"sequence": ["<BOS>", "the", "green", "rectangle"], "log-likelihood": _ll("-8.2")},
     title="The most likely sequence w*₀:₃ = <BOS>, the, green, rectangle with log-likelihood −8.2",
@@ -108,6 +111,7 @@ def greedy():
 
 value(
     "tree.greedy",
+    uses=("tree.log_joint_chain",),
     computed=greedy,
     stated={
         "step choices": [[_ll("-1.8"), _ll("-1.5")], [_ll("-3.4"), _ll("-3.1")], [_ll("-4.8"), _ll("-4.5")]],
@@ -195,6 +199,7 @@ def beam2_step2():
 
 value(
     "tree.beam2_step2",
+    uses=("tree.beam2_step1", "tree.joints_depth2"),
     computed=beam2_step2,
     stated=[
         {"sequence": ["a", "blue"], "log-likelihood": _ll("-4.3")},
@@ -233,6 +238,7 @@ def step3_options():
 
 value(
     "tree.beam2_step3_options",
+    uses=("tree.beam2_step2",),
     computed=step3_options,
     stated={"a blue": ["ellipse", "square"], "a red": ["circle", "rectangle"]},
     title="Beam search B = 2, step 3: the continuations of each beam (as written: a red → circle, rectangle)",
@@ -272,6 +278,7 @@ def step3_candidates():
 
 value(
     "tree.beam2_step3_candidates",
+    uses=("tree.beam2_step3_options",),
     computed=step3_candidates,
     stated={
         "a blue ellipse": _ll("-9.7"),
@@ -305,6 +312,7 @@ def beam2_final():
 
 value(
     "tree.beam2_final",
+    uses=("tree.beam2_step3_candidates",),
     computed=beam2_final,
     stated=BEAM2_RESULT,
     title="Beam search B = 2 result: a blue square (−9.3) and a red circle (−9.4)",
@@ -329,6 +337,7 @@ def beam2_final_alg2_literal():
 
 value(
     "tree.beam2_final_alg2_literal",
+    uses=("tree.beam2_step3_candidates",),
     computed=beam2_final_alg2_literal,
     stated=BEAM2_RESULT,
     title="The same result attributed to Algorithm 2 as written (both beams start as <BOS> with l₀ = 0)",

@@ -43,6 +43,7 @@ def _g_matches_sigma_h(xp, W, U, b, X, h0, act_name):
 # Seeds 002, 003 and 004 each show g_t = σ(h_t): one simulation.
 @prop(
     "act.s002.g_eq_sigma_h",
+    uses=("act.s002.inverse_step",),
     **BOTH_RECURRENCES,
     title="g_t = sigma(h_t) relates the two recurrences (seed 002)",
     source=S2_Q1.at("part 1").quote("We can express g_t in terms of h_t by : g_t = \\sigma(h_t)"),
@@ -60,6 +61,7 @@ def _g_matches_sigma_h(xp, W, U, b, X, h0, act_name):
 )
 @prop(
     "act.s003.identification",
+    uses=("act.s003.eq21_inverse", "act.s003.conditions_equivalent"),
     **BOTH_RECURRENCES,
     title="setting g_t = sigma(h_t) for all t makes the recurrences equivalent (seed 003)",
     source=S3_Q5.at("part 1").quote(

@@ -113,6 +113,7 @@ EQ32_TEX = (
 
 @prop(
     "birnn.s003.eq31_every",
+    uses=("birnn.s003.eq28_30", "birnn.s003.eq29_as_written"),
     **BIRNN,
     title="(26)/(31) forward recursion, loss reading every time step (as written)",
     source=S3_Q6.at("part 2, eq. (26) and (31)").quote(EQ31_QUOTE),
@@ -128,6 +129,7 @@ def eq31_every(xp, **inputs):
 
 @prop(
     "birnn.s003.eq31_last",
+    uses=("birnn.s003.eq28_30", "birnn.s003.eq29_as_written"),
     **BIRNN,
     title="(26)/(31) forward recursion, loss reading only the last step",
     source=S3_Q6.at("part 2, eq. (26) and (31)").quote(EQ31_QUOTE),

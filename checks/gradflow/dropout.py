@@ -163,6 +163,7 @@ def mask_gram(xp, X, p):
 
 @identity(
     "dropout.s003.expected_loss",
+    uses=("dropout.s003.eq13_16", "dropout.s003.mask_mean", "dropout.s003.mask_gram"),
     **SMALL_DESIGN,
     relations=("=", "="),
     labels=("(16) with the mask moments", "complete the square"),
@@ -220,6 +221,7 @@ def expected_loss_rows(xp, X, w, y, p):
 
 @prop(
     "dropout.s003.convex",
+    uses=("dropout.s003.expected_loss",),
     **DESIGN_GRID,
     title="X^T X and Gamma^2 are PSD, so E_R[L(w)] is convex in w",
     source=S3_Q2.at("part 3").quote(
@@ -244,6 +246,7 @@ def _grad_formula(xp, X, w, y, p):
 
 @identity(
     "dropout.s003.gradient",
+    uses=("dropout.s003.expected_loss",),
     inputs=DESIGN | {"v": Array("d", scale=(0.1, 10.0))},
     dims=SMALL_DIMS,
     title="d E_R[L]/dw = 2p^2 X^T X w - 2p X^T y + 2p(1-p) Gamma^2 w",
@@ -269,6 +272,7 @@ def _w_dropout(xp, X, y, p):
 
 @prop(
     "dropout.s003.minimiser",
+    uses=("dropout.s003.convex", "dropout.s003.gradient"),
     **DESIGN_GRID,
     title="gradient = 0 <=> X^T y = (pX^T X + (1-p)Gamma^2)w <=> (X^T X + ((1-p)/p) Gamma^2)^{-1} X^T y = "
     "p w",
@@ -300,6 +304,7 @@ def _lambda_limits():
 
 value(
     "dropout.s003.lambda_limits",
+    uses=("dropout.s003.minimiser",),
     computed=_lambda_limits,
     stated=["oo", "0"],
     title="lim_{p->0} lambda^dropout = infinity and lim_{p->1} lambda^dropout = 0",
@@ -345,6 +350,7 @@ def _equal_column_norms(raw):
 
 @prop(
     "dropout.s003.similar_role",
+    uses=("dropout.s003.minimiser", "dropout.s003.ridge_solution"),
     inputs={
         "X": Array("n", "d", scale=(0.1, 10.0), transform=_equal_column_norms),
         "y": Array("n", scale=(0.1, 10.0)),
@@ -379,6 +385,7 @@ PEN_INPUTS = {
 
 @identity(
     "dropout.s003.rows_penalised",
+    uses=("dropout.s003.expected_loss",),
     inputs=PEN_INPUTS,
     dims={"n": [1, 2, 3, 5]},
     title="'in dropout, due to Gamma^2, we penalize more the rows of X which have a greater norm' (as "

@@ -154,6 +154,7 @@ def eq9(xp, sw, pw, sh, ph):
 
 @identity(
     "init.s003.eq8_10",
+    uses=("init.s003.eq5_7", "init.s003.eq9"),
     inputs={
         "sw": Array(3, **SUPPORT),
         "pw": ProbVector(3),
@@ -319,6 +320,7 @@ def relu_half_needs_symmetry(xp, s, p):
 
 @prop(
     "init.s003.relu_mean_positive",
+    uses=("init.s003.eq1_4",),
     inputs=SYM_LAW,
     dims={},
     title="symmetric a, not a Dirac at 0 => E[ReLU(a)] > 0, hence c = 0 <=> E[w] = 0 by (4)",

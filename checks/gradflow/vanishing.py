@@ -129,6 +129,7 @@ def chain_product_002(xp, W, U, b, X, h0, act, c, d):
 
 @inequality(
     "vanish.s002.step_bound",
+    uses=("vanish.s002.jacobian_step",),
     inputs=RNN_INPUTS,
     dims={"n": [1, 2, 4], "T": [1], "act": ALL_ACTS},
     relations=("<=", "<="),
@@ -155,6 +156,7 @@ def step_bound_002(xp, W, U, b, X, h0, act):
 
 @inequality(
     "vanish.s002.step_bound_vector_norm",
+    uses=("vanish.s002.jacobian_step",),
     inputs=RNN_INPUTS,
     dims={"n": [1, 2, 4], "T": [1], "act": ALL_ACTS},
     relations=("<=", "<="),
@@ -184,6 +186,7 @@ def step_bound_vector_norm_002(xp, W, U, b, X, h0, act):
 
 @inequality(
     "vanish.s002.bound_chain",
+    uses=("vanish.s002.chain_product", "vanish.s002.step_bound"),
     **BOUNDED,
     relations=("<=", "<=", "="),
     labels=("submultiplicativity", "step bound", "||W|| = sqrt(lambda_1(W^T W))"),
@@ -272,6 +275,7 @@ def _hyp_bound(xp, W, U, b, X, h0, delta, s, act, *, layout):
 
 @inequality(
     "vanish.s002.final_bound",
+    uses=("vanish.s002.bound_chain", "vanish.s002.delta_subst"),
     **UNDER_HYPOTHESIS,
     title="lambda_1(W^T W) <= delta^2/gamma^2 => ||dg_T/dg_0|| <= delta^T (seed 002)",
     source=S2_Q1.at("part 2").quote(
@@ -347,6 +351,7 @@ value(
 
 value(
     "vanish.s004.limit",
+    uses=("vanish.s004.norm_chain",),
     **_delta_limits(["0", "1/3", "3/4", "99/100"]),
     title="lim ||dh_T/dh_0|| <= lim delta^T = 0 for 0 <= delta < 1 (seed 004)",
     source=S4_Q1_2.quote(

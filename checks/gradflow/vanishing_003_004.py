@@ -45,6 +45,7 @@ def jacobian_step_003(xp, W, U, b, X, h0, act, c, d):
 
 @identity(
     "vanish.s003.eq22_23",
+    uses=("vanish.s003.jacobian_step",),
     **FD_CHECKED,
     title="(22)-(23): dh_1/dh_0 ... dh_T/dh_{T-1} = diag(sigma'(h_0))W^T ... diag(sigma'(h_{T-1}))W^T "
     "(seed 003)",
@@ -72,6 +73,7 @@ def eq22_23_003(xp, W, U, b, X, h0, act, c, d):
 
 @inequality(
     "vanish.s003.eq24",
+    uses=("vanish.s003.eq22_23",),
     **BOUNDED,
     relations=("<=",),
     title="(24): ||prod diag(sigma'(h_t)) W^T|| <= prod ||diag(sigma'(h_t))|| ||W^T|| (seed 003)",
@@ -119,6 +121,7 @@ def diag_norm_003(xp, h, act):
 
 @inequality(
     "vanish.s003.eq25",
+    uses=("vanish.s003.eq24", "vanish.s003.diag_norm", "eig.s003.top_eig", "vanish.s003.eq25_algebra"),
     **UNDER_HYPOTHESIS,
     relations=("<=", "<=", "="),
     labels=("(24) with ||diag|| <= gamma", "||W^T|| <= delta/gamma", "algebra"),
@@ -179,6 +182,7 @@ def jacobian_step_004(xp, W, U, b, X, h0, act, c, d):
 
 @identity(
     "vanish.s004.chain",
+    uses=("act.s004.induction", "vanish.s004.jacobian_step"),
     **FD_CHECKED,
     title="dh_T/dh_0 = W Dsigma(h_{T-1}) W Dsigma(h_{T-2}) ... W Dsigma(h_0) (seed 004)",
     source=S4_Q1_2.quote("= W D \\sigma(h_{T-1}) W D \\sigma(h_{T-2}) \\dots W D \\sigma(h_{0})"),
@@ -196,6 +200,7 @@ def chain_004(xp, W, U, b, X, h0, act, c, d):
 
 @inequality(
     "vanish.s004.norm_chain",
+    uses=("vanish.s004.chain", "eig.s004.submultiplicative", "eig.s004.opnorm"),
     **UNDER_HYPOTHESIS,
     relations=("<=", "<=", "=", "<=", "="),
     labels=(

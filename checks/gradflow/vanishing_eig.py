@@ -37,6 +37,7 @@ def _each_close_to_some(xp, a, b, tol):
 
 @prop(
     "eig.s003.lemma51",
+    uses=("eig.s003.proof_step",),
     inputs={"W": Array("n", "m", scale=(0.1, 10.0))},
     dims=RECT_DIMS,
     title="Lemma 5.1: Sp(W W^T) = Sp(W^T W) for every matrix W (seed 003, as written)",

@@ -22,6 +22,7 @@ from lemmacheck import Array, Orthogonal, Scalar, Verdict, inequality, prop
 
 @inequality(
     "vanish.s002.reverse_chain",
+    uses=("vanish.s002.bound_chain",),
     inputs=REV_INPUTS,
     dims=BOUND_DIMS,
     relations=("<=", ">"),
@@ -67,6 +68,7 @@ NECESSITY = {"inputs": NEC_INPUTS, "dims": NEC_DIMS}
 )
 @prop(
     "vanish.s003.reverse_necessary",
+    uses=("vanish.s003.eq25",),
     **NECESSITY,
     title="the reversed condition is necessary for explosion (seed 003)",
     source=S3_Q5.at("part 3").quote("This condition will be necessary but not sufficient"),
@@ -77,6 +79,7 @@ NECESSITY = {"inputs": NEC_INPUTS, "dims": NEC_DIMS}
 )
 @prop(
     "vanish.s004.reverse_necessary",
+    uses=("vanish.s004.norm_chain",),
     **NECESSITY,
     title="the reversed condition is a necessary condition for explosion (seed 004)",
     source=S4_Q1_3.quote("so this condition is a necessary condition"),
@@ -135,6 +138,7 @@ def _saturated_witness(xp, Q, a, delta, T, act):
 )
 @prop(
     "vanish.s003.reverse_not_sufficient",
+    uses=("vanish.s003.eq25",),
     **SATURATED,
     title="the reversed condition is not sufficient for explosion (seed 003)",
     source=S3_Q5.at("part 3").quote(
@@ -153,6 +157,7 @@ def reverse_not_sufficient(xp, Q, a, delta, T, act):
 
 @prop(
     "vanish.s004.explosion_possible",
+    uses=("vanish.s004.norm_chain",),
     inputs={"Q": Orthogonal("n"), "a": Scalar(1.05, 3.0)},
     dims={"n": [1, 2, 4], "T": [2, 8, 16]},
     title="under the reversed condition the gradient can explode (seed 004; seed 002 'likely to explode')",
@@ -189,6 +194,7 @@ def _reversed_condition(s_low):
 # Three documents read the reversed condition as removing the decay: one check.
 @inequality(
     "vanish.s004.reverse_bound_not_zero",
+    uses=("vanish.s004.norm_chain",),
     **_reversed_condition(1.0),
     title="lambda_1 >= delta^2/gamma^2 => the upper bound (gamma ||W||)^T does not tend to 0 (seed 004)",
     source=S4_Q1_3.quote(
@@ -204,6 +210,7 @@ def _reversed_condition(s_low):
 )
 @inequality(
     "vanish.s002.reverse_likely_explode",
+    uses=("vanish.s002.reverse_chain",),
     **_reversed_condition(1.001),
     title="lambda_1 > delta^2/gamma^2 => 'the gradients are likely to explode' (seed 002)",
     source=S2_Q1.at("part 3").quote(

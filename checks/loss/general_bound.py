@@ -19,6 +19,7 @@ def _eq7_sides(q, garbled):
 
 @inequality(
     "loss.eq7",
+    uses=("lemma1.bound", "lemma2.as_written"),
     title="Eq. (7), the general upper bound of the token loss (garbled last term read as 2‖r‖∞)",
     source=S1_A.at("eq. (7)").quote(
         "E_t(Φ + ΔΦ) ≤ E_t(Φ) + ⟨∇_Φ E_t(Φ), ΔΦ⟩ + 1/2 ||Vs_t(Φ + ΔΦ) − Vs_t(Φ)||_∞^2 + 2||Vs_t(Φ + "
@@ -42,6 +43,7 @@ def loss_eq7(xp, q):
 
 @inequality(
     "loss.eq7.reading_b",
+    uses=("lemma1.bound", "lemma2.as_written"),
     title="Eq. (7) with the garbled last term read as 2‖Vs_t(Φ+ΔΦ) − Vs_t(Φ)‖∞ (no first-order part)",
     source=S1_A.at("eq. (7) (alternative reading of the garbled term)").quote(
         "2||Vs_t(Φ + ΔΦ) − Vs_t(Φ), ΔΦ⟩||_∞"

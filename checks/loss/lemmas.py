@@ -76,6 +76,13 @@ LEMMA1_TEX = (
 
 @inequality(
     "lemma1.bound",
+    uses=(
+        "lse.bound_eq3",
+        "lemma1.eq4",
+        "softmax.grad_is_softmax",
+        "softmax.holder_inf_inf",
+        "softmax.inf_norm",
+    ),
     title="Lemma 1: log-sum-exp part of the token loss, bounded with the remainder r",
     source=S1_A.at("Lemma 1").quote(
         "f_t(Φ + ΔΦ) ≤ f_t(Φ) + ⟨∇_Φ f_t(Φ), ΔΦ⟩ + 1/2 ||Vs_t(Φ + ΔΦ) − Vs_t(Φ)||_∞^2 + ||r||_∞"
@@ -195,6 +202,7 @@ def lemma1_eq4(xp, q):
 
 @inequality(
     "lemma1.bound_hw",
+    uses=("loss.lse_bound_hw", "lemma1.eq3_hw", "lemma1.eq4_hw", "softmax.grad_le_one_hw"),
     title="Handwritten Lemma 1 of seed 000 (the trailing '+ r' read as ‖r‖∞)",
     source=S0_APPENDIX.at("Lemma 1").quote(
         "Lemma 1: f_{-t}(∅) ≤ f_{-t}(θ) + ⟨∇_θ f_{-t}(θ), ∅ − θ⟩ + 1/2 ||V S_t(∅) − V S_t(θ)||_∞^2 + r"
@@ -219,6 +227,7 @@ _HW_LEMMA1 = S0_APPENDIX.at("Lemma 1 ('+ r' read entry by entry)").quote(
 
 @inequality(
     "lemma1.bound_hw.each_entry",
+    uses=("loss.lse_bound_hw", "lemma1.eq3_hw", "lemma1.eq4_hw", "softmax.grad_le_one_hw"),
     title="Handwritten Lemma 1 of seed 000 with '+ r' read as a vector inequality: the bound with + r_j "
     "holds for every entry j (so with min_j r_j)",
     source=_HW_LEMMA1,
@@ -265,6 +274,7 @@ def lemma1_eq4_hw(xp, act, **inputs):
 
 @inequality(
     "lemma2.as_written",
+    uses=("lemma2.eq5", "lemma2.eq6"),
     title="Lemma 2 as printed: the term g_t(Φ) is missing from the right side",
     source=S1_A.at("Lemma 2").quote("g_t(Φ + ΔΦ) ≤ ⟨∇_Φ g_t(Φ), ΔΦ⟩ + ||r||_∞"),
     statement=r"g_t(\Phi+\Delta\Phi) \le \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty",
@@ -317,6 +327,7 @@ def lemma2_g_linear_in_phi(xp, q):
 
 @identity(
     "lemma2.eq5",
+    uses=("lemma2.g_linear_in_phi",),
     title="Eq. (5): g_t is linear in Vs_t, so its first-order expansion in Vs_t is exact",
     source=S1_A.at("eq. (5)").quote("g_t(Φ + ΔΦ) = g_t(Φ) + ⟨∇_{Vs_t} g_t(Φ), Vs_t(Φ + ΔΦ) − Vs_t(Φ)⟩"),
     statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_{Vs_t} g_t(\Phi), Vs_t(\Phi+\Delta\Phi) - "
@@ -347,6 +358,7 @@ def lemma2_eq6(xp, q):
 
 @inequality(
     "lemma2.bound_hw",
+    uses=("lemma2.eq5_hw", "lemma2.hw_chain"),
     title="Handwritten Lemma 2 of seed 000 ('max_{‖r‖∞} r' read as ‖r‖∞)",
     source=S0_APPENDIX.at("Lemma 2").quote(
         "Lemma 2: g_{-t}(∅) ≤ g_{-t}(θ) + ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + max_{||r||_∞} r"
@@ -436,6 +448,7 @@ def lemma2_hw_equality_corrected(xp, q):
 
 @inequality(
     "lemma1.eq3_hw",
+    uses=("loss.lse_bound_hw",),
     title="Handwritten: the log-sum-exp bound applied at VS_t (seed 000's version of eq. (3), with the "
     "square)",
     source=S0_APPENDIX.at("proof of Lemma 1").quote(

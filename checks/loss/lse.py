@@ -23,6 +23,7 @@ def lse_remainder(xp, x, dx):
 
 @inequality(
     "lse.bound",
+    uses=("softmax.lipschitz_half",),
     title="Log-sum-exp upper bound with ½‖Δx‖∞² (Lipschitz gradient in the ∞-norm)",
     source=S1_A.at("eq. (2)").quote("h(x + Δx) ≤ h(x) + ⟨∇x h(x), Δx⟩ + 1/2 ||Δx||_∞^2"),
     statement=r"h(\mathbf{x}+\Delta\mathbf{x}) \le h(\mathbf{x}) + \langle \nabla_{\mathbf{x}} "
@@ -38,6 +39,7 @@ def lse_bound(xp, x, dx):
 
 @inequality(
     "lse.bound_eq3",
+    uses=("lse.bound",),
     title="Eq. (3): the bound of eq. (2) applied to V s_t, as written (norm not squared)",
     source=S1_A.at("eq. (3)").quote(
         "f_t(Φ+ΔΦ) ≤ f(Φ) + ⟨∇_{Vs_t} f_t(Φ), Vs_t(Φ+ΔΦ) − Vs_t(Φ)⟩ + 1/2 ||Vs_t(Φ+ΔΦ) − Vs_t(Φ)||_∞"

@@ -99,6 +99,7 @@ def loss_ce_rewrite_unnormalised(xp, U, W, V, s0, X, Y, act):
 
 @identity(
     "loss.e_split",
+    uses=("loss.ce_rewrite",),
     title="E = (f(θ) − g(θ))/M with f = Σ_t lse(Vs_t), g = Σ_t y_tᵀVs_t",
     source=S0_LOSS_FN.at("item 2").quote(
         "We define θ = {U, W, V}, f(θ) = Σ_{t=1}^M log(Σ_{j=1}^K e^{V_{j,:} s_t}) and g(θ) = "

@@ -110,6 +110,7 @@ def loss_f_sum_lse(xp, U, W, V, s0, X, act):
 
 @inequality(
     "loss.v_bound_chain",
+    uses=("loss.lse_weighted_theorem1",),
     title="The V-bound of a token, step by step (eq. (2) at Vs_t, then ‖ΔV s_t‖∞ ≤ ‖ΔV‖_{S∞}‖s_t‖₂)",
     source=S0_LOSS_V.at("item 2").quote(
         "f(U^k, W^k, V^k + ΔV) = lse_1(V^k s_t + ΔV s_t) ≤ lse_1(V^k s_t) + ⟨∇ lse_1(V^k s_t), ΔV "
@@ -194,6 +195,7 @@ def loss_v_norm_step(xp, U, W, s0, X, dV, act):
 
 @inequality(
     "loss.v_bound_token",
+    uses=("loss.lse_weighted_theorem1", "loss.f_single_lse", "loss.v_grad_pullback", "loss.v_norm_step"),
     title="V-bound of one token, remainder form: f_t(V+ΔV) − f_t − ⟨∇_V f_t, ΔV⟩ ≤ ½‖ΔV‖²_{S∞}‖s_t‖₂²",
     source=S0_LOSS_V.at("item 2 (end to end)").quote(
         "≤ f(θ^k) + ⟨∇_V f(θ^k), ΔV⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2"
@@ -233,6 +235,7 @@ def _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act):
 
 @inequality(
     "loss.v_bound_e",
+    uses=("loss.e_split", "loss.g_linear_in_v", "loss.v_bound_token"),
     title="Loss bound in V for the sequence loss E, as written (a single ‖s_t‖₂² with t unbound)",
     source=S0_LOSS_V.at("item 3").quote(
         "E(U^k, W^k, V^k + ΔV) ≤ E(θ^k) + ⟨∇_{vec(V)} E(θ^k), vec(ΔV)⟩ + 1/2 ||ΔV||_{S∞}^2 ||s_t||_2^2"

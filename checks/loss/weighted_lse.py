@@ -52,6 +52,7 @@ def _hw_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
 
 @inequality(
     "lemma1.bound_hw.max_entry",
+    uses=("loss.lse_bound_hw", "lemma1.eq3_hw", "lemma1.eq4_hw", "softmax.grad_le_one_hw"),
     title="Handwritten Lemma 1 with 'max_{‖r‖∞} r' read as the largest entry max_p r_p (a sharper bound)",
     source=S0_APPENDIX.at("proof of Lemma 1 (last line)").quote(
         "so f_{-t}(∅) ≤ f_{-t}(θ) + ⟨∇_θ f_{-t}(θ), ∅ − θ⟩ + 1/2 ||V S_t(∅) − V "
@@ -75,6 +76,7 @@ def lemma1_bound_hw_max_entry(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
 
 @inequality(
     "lemma2.bound_hw.max_entry",
+    uses=("lemma2.eq5_hw", "lemma2.hw_chain"),
     title="Handwritten Lemma 2 with 'max_{‖r‖∞} r' read as the largest entry max_p r_p",
     source=S0_APPENDIX.at("Lemma 2").quote(
         "Lemma 2: g_{-t}(∅) ≤ g_{-t}(θ) + ⟨∇_θ g_{-t}(θ), ∅ − θ⟩ + max_{||r||_∞} r"

@@ -20,6 +20,7 @@ _ONE_MATRIX = dict(inputs={"X": Array("m", "n")}, dims=MN)
 
 @inequality(
     "norms.s1_monotone",
+    uses=("norms.s1_equiv_upper", "norms.s1_equiv_lower"),
     title="'If every element of A is bigger than B's, then ‖A‖_{S¹} ≤ ‖B‖_{S¹}' (as written)",
     source=S0_COMMENTS.at("item 3").quote(
         "I assume that if matrix A's every element is bigger than B's corresponding element, then "
@@ -40,6 +41,7 @@ def norms_s1_monotone(xp, B, D):
 
 @inequality(
     "norms.s1_monotone_nonneg",
+    uses=("norms.s1_equiv_upper", "norms.s1_equiv_lower"),
     title="Intended reading: A ≥ B ≥ 0 entrywise ⇒ ‖B‖_{S¹} ≤ ‖A‖_{S¹} (also false)",
     source=S0_COMMENTS.at("item 3 (intended reading) and §Loss Bound w.r.t. W, item 3.3").quote(
         "so we can approximately think that a matrix whose elements are all greater than other one "
@@ -230,6 +232,7 @@ LEMMA4_QUOTE = (
 
 @inequality(
     "lemma4.bound",
+    uses=("lemma4.chain",),
     title="Lemma 4: ‖T ṽ‖_{S¹} ≤ ‖(‖T_{:,:,p}‖_{S¹})_p‖₂ ‖v‖₂",
     source=S1_B1.at("Lemma 4").quote(
         "For a 3-d tensor T and a vector v, we have ||T ṽ||_{S^1} ≤ || ||T_{:::,*}||_{S^1} ||_2 ||v||_2"

@@ -58,6 +58,7 @@ _L2_GRAD_SOURCE = S4_Q3_2.quote(
 )
 @identity(
     "adam.l2_gradient_33a_004",
+    uses=("adam.l2_gradient_line_004",),
     **QUADRATIC,
     title="The regularised-loss gradient used in 3.3(a): g_t = ∇L + γθ_t (as written)",
     source=S4_Q3_3A.quote(
@@ -176,6 +177,7 @@ def _expansion_chain(xp, m_prev, v_prev, grad, theta, c, gamma, eta, t, squared_
 
 @identity(
     "adam.l2_update_expansion_004",
+    uses=("adam.first_moment_004", "adam.second_moment_004", "adam.l2_gradient_33a_004"),
     inputs=_EXPANSION_INPUTS,
     dims=_DIMS,
     relations=("=", "=", "="),
@@ -253,6 +255,7 @@ def _relative_means(xp, theta0, gamma, eta_rel, small_ratio, large_ratio, **sche
 
 @prop(
     "adam.l2_small_gradients_decay_more_004",
+    uses=("adam.l2_update_expansion_004",),
     inputs=_DECAY_INPUTS,
     title="Under Adam-L2, weights with small gradients are driven to zero faster (relative to θ_0)",
     source=S4_Q3_3A.quote(

@@ -86,6 +86,7 @@ def ema_unroll_002(xp, v3, g, c, beta):
 
 @identity(
     "ema.closed_form_002",
+    uses=("ema.unroll_002",),
     **ANY_START,
     title="Closed form of the running average with a general start v_0",
     source=S2_Q2_2.quote("v_t = \\beta^t v_0 + \\sum_{i=1}^t (1 - \\beta) \\beta^{t-i} g_i"),
@@ -104,6 +105,7 @@ def ema_closed_form_002(xp, g, v0, c, beta):
 
 @identity(
     "ema.expectation_002",
+    uses=("ema.closed_form_zero_init_002",),
     **EXPECTATION,
     relations=("=", "="),
     labels=("linearity of E", "stationary mean E[g_i] = μ_g"),
@@ -122,6 +124,7 @@ def ema_expectation_002(xp, mu, sigma, beta, T):
 
 @identity(
     "ema.mu_estimator_002",
+    uses=("ema.expectation_002",),
     **EXPECTATION,
     title="The gradient mean recovered from E[v_t] divided by the weight sum",
     source=S2_Q2_3.quote(
@@ -196,6 +199,7 @@ def ema_induction_step_003(xp, g, c, beta):
 # The closed form from v_0 = 0 is stated by seed 002 (Question 2.2) and by seed 003: one check for both.
 @identity(
     "ema.closed_form_zero_init_002",
+    uses=("ema.closed_form_002",),
     **ZERO_START,
     title="Closed form of the running average started at v_0 = 0",
     source=S2_Q2_2.quote(
@@ -207,6 +211,7 @@ def ema_induction_step_003(xp, g, c, beta):
 )
 @identity(
     "ema.closed_form_003",
+    uses=("ema.first_terms_003", "ema.induction_step_003"),
     **ZERO_START,
     title="Closed form of the running average, for every n ≥ 1",
     source=S3_Q3_2.quote("\\forall n \\in \\mathbb{N}^*, v_n = \\sum_{t=1}^n \\beta^{n-t} (1 - \\beta) g_t"),
@@ -224,6 +229,7 @@ def ema_closed_form_zero_start(xp, g, c, beta):
 
 @identity(
     "ema.expectation_chain_003",
+    uses=("ema.closed_form_003",),
     **EXPECTATION,
     relations=("=", "=", "=", "="),
     labels=("linearity, stationary mean", "factor β^n", "geometric sum", "simplify"),
@@ -259,6 +265,7 @@ def ema_expectation_chain_003(xp, mu, sigma, beta, T):
 
 @identity(
     "ema.bias_correction_003",
+    uses=("ema.expectation_chain_003",),
     **EXPECTATION,
     title="The rescaled average v_n / (1 − β^n) is unbiased",
     source=S3_Q3_3.quote(

@@ -150,6 +150,7 @@ def momentum_eq18_003(xp, dtheta_prev, g, c, beta, delta):
 # The equivalence that seeds 002 and 003 both state is checked once, on trajectories.
 @identity(
     "momentum.equivalence_002",
+    uses=("momentum.step_002", "momentum.running_avg_step_002"),
     **TRAJECTORIES,
     title="Momentum and running-average SGD coincide when α = β, ε = (1 − β)δ",
     source=S2_Q2_1.quote("\\alpha = \\beta \\quad \\text{and} \\quad \\epsilon = (1 - \\beta) \\delta"),
@@ -165,6 +166,7 @@ def momentum_eq18_003(xp, dtheta_prev, g, c, beta, delta):
 )
 @identity(
     "momentum.equivalence_003",
+    uses=("momentum.eq17_003", "momentum.eq18_003"),
     **TRAJECTORIES,
     title="Identifying (17) with (18): α = β and ε = δ(1 − β) make the schemes equivalent",
     source=S3_Q3_1.quote(

@@ -181,6 +181,7 @@ def bn_preact_var_002_xxt(xp, w, b, n):
 
 @identity(
     "bn.output_002",
+    uses=("bn.preact_mean_002", "bn.preact_var_002"),
     inputs={**_BN2, "x_raw": Array("n")},
     dims=_DIMS,
     where=lambda xp, w, b, **_: _resolvable(xp, w, b),
@@ -237,6 +238,7 @@ def wn_output_002(xp, u, x, g, b):
 
 @identity(
     "bn.wn_equivalence_002",
+    uses=("bn.output_002", "wn.output_002"),
     inputs={"u": Array("n"), "k": Scalar(1e-2, 1e2, log=True), "b": Scalar(-10.0, 10.0), "x_raw": Array("n")},
     dims=_DIMS,
     where=lambda xp, u, k, b, **_: _resolvable(xp, u, b, k),
@@ -295,6 +297,7 @@ def wn_jacobian_002(xp, u, c, gain):
 
 @identity(
     "wn.projector_002",
+    uses=("wn.s002.projection_onto_u",),
     **WN_PROJECTED,
     relations=("=", "="),
     labels=("W* a = a − v(vᵀa), v = u/‖u‖", "W* is idempotent (a projection)"),
@@ -319,6 +322,7 @@ def wn_projector_002(xp, u, a, c):
 
 @identity(
     "wn.grad_002",
+    uses=("wn.jacobian_002",),
     **WN_GRADIENT,
     relations=("=", "="),
     labels=("chain rule: ∇_w L · ∇_u w", "s = g/‖u‖ is a scalar, W* symmetric"),
@@ -364,6 +368,7 @@ WN_STEP = {"inputs": _STEP, "dims": _VEC_DIMS, "where": u_nonzero}
 
 @identity(
     "wn.pythagoras_002",
+    uses=("wn.grad_002", "wn.s002.orthogonal_step"),
     **WN_STEP,
     title="Squared norm after a gradient step on u: ‖u_{t+1}‖² = ‖u_t‖² + α²s²‖W*∇_wL_t‖²",
     source=S2_Q4_3.quote("\\|u_{t+1}\\|^2 = \\|u_t\\|^2 + \\alpha^2 s^2 \\|W^* \\cdot \\nabla_w L_t\\|^2"),
@@ -378,6 +383,7 @@ def wn_pythagoras_002(xp, u, gw, gain, alpha):
 
 @inequality(
     "wn.norm_growth_002",
+    uses=("wn.pythagoras_002",),
     **WN_STEP,
     title="The norm of u never decreases under gradient descent: ‖u_t‖ ≤ ‖u_{t+1}‖",
     source=S2_Q4_3.quote("\\|u_t\\|^2 \\leq \\|u_{t+1}\\|^2 \\implies \\|u_t\\| \\leq \\|u_{t+1}\\|"),

@@ -129,6 +129,7 @@ def bn_decorrelation_needed_003(xp, u, L, n):
 
 @identity(
     "bn.identify_003",
+    uses=("wn.eq19_003", "bn.mean_003", "bn.var_uncorrelated_003"),
     inputs={**_BN3, "s_raw": Array("n"), "gamma": Scalar(-10.0, 10.0), "beta": Scalar(-10.0, 10.0)},
     dims=_DIMS,
     relations=("=", "="),
@@ -211,6 +212,7 @@ def wn_orthogonal_update_003(xp, u, a, c):
 
 @inequality(
     "wn.pythagoras_003",
+    uses=("wn.grad_003", "wn.orthogonal_update_003"),
     **WN_STEP,
     relations=("=", ">="),
     labels=("Pythagoras: u_t ⊥ αsW^⊥∇_wL", "a squared norm is ≥ 0"),

@@ -42,6 +42,7 @@ def bn_mean_004(xp, u, Q, n):
 
 @identity(
     "bn.var_004",
+    uses=("bn.a_squared_rule_004",),
     **BN_WHITENED,
     relations=("=", "=", "=", "=", "="),
     labels=(
@@ -82,6 +83,7 @@ def bn_var_004(xp, u, Q, n):
 
 @identity(
     "bn.wn_equivalence_004",
+    uses=("bn.mean_004", "bn.var_004"),
     inputs={**_BN3, "s_raw": Array("n"), "gamma": Scalar(-10.0, 10.0), "beta": Scalar(-10.0, 10.0)},
     dims=_DIMS,
     relations=("=", "=", "="),
@@ -187,6 +189,7 @@ def wn_quotient_rule_corrected_004(xp, u, x, c, gamma):
 
 @identity(
     "wn.grad_004",
+    uses=("wn.quotient_rule_004", "wn.norm_derivative_004"),
     inputs={**_QR, "dl": Scalar(-10.0, 10.0)},
     dims=_VEC_DIMS,
     relations=("=", "="),

@@ -72,6 +72,7 @@ def quad_model_after_step_002(xp, x0, g, H, f0, eps):
 
 @identity(
     "quad.change_002",
+    uses=("quad.model_after_step_002",),
     **MODEL_STEP,
     relations=("=", "="),
     labels=("subtract f(x_0)", "cancel"),
@@ -96,6 +97,7 @@ def quad_change_002(xp, x0, g, H, f0, eps):
 # The written condition, on any symmetric H and on a positive-definite H: one check.
 @prop(
     "quad.lr_condition_iff_002",
+    uses=("quad.change_002",),
     **MODEL_STEP,
     where=_nonzero_curvature,
     title="Gradient descent decreases the model iff ε < 2gᵀg / gᵀHg (as written)",
@@ -185,6 +187,7 @@ def newton_model_gradient_002(xp, x0, x, g, H, f0, c):
 
 @identity(
     "newton.step_002",
+    uses=("newton.model_gradient_002",),
     inputs={
         "x0": Array("n"),
         "g": Array("n"),

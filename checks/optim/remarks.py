@@ -40,6 +40,7 @@ def _mean_of_average(xp, mu, beta, n):
 
 @prop(
     "ema.s003.biased_as_written",
+    uses=("ema.expectation_chain_003",),
     title="E[v_n] = E[g_n](1 − β^n) ≠ E[g_n] for every β in [0, 1] (the range of Question 3.1)",
     source=S3_Q3_3.quote(_Q33),
     statement=r"\forall \beta\in[0,1],\ n\ge1:\ "
@@ -71,6 +72,7 @@ _RESCALE = "v'_n = \\frac{v_n}{1 - \\beta^n} and \\forall n \\geq 1, \\mathbb{E}
 
 @prop(
     "ema.s003.rescale_as_written",
+    uses=("ema.expectation_chain_003",),
     title="v'_n = v_n/(1 − β^n) is defined and unbiased for every β in [0, 1] (the range of Question 3.1)",
     source=S3_Q3_3.quote(_RESCALE),
     statement=r"\forall\beta\in[0,1],\ n\ge1:\ \mathbb{E}\Big[\frac{v_n}{1-\beta^n}\Big] = \mathbb{E}[g_n]",
@@ -110,6 +112,7 @@ DELTA_INPUTS = {"delta": Scalar(1e-3, 10.0, log=True)}
 
 @prop(
     "momentum.s003.identification_range",
+    uses=("momentum.eq17_003", "momentum.eq18_003"),
     title="For every running-average scheme (δ > 0, β ∈ [0, 1]) the identified (α, ε) is a momentum scheme",
     source=S3_Q3_1.quote(_IDENT),
     statement=r"\delta>0,\ \beta\in[0,1] \implies (\alpha,\epsilon) = (\beta, \delta(1-\beta))"
@@ -210,6 +213,7 @@ _INCREASES = "Then, we showed that the norm of u increases at each update."
 
 @inequality(
     "wn.s003.norm_increases",
+    uses=("wn.pythagoras_003",),
     title="'The norm of u increases at each update': ‖u_{t+1}‖ > ‖u_t‖",
     source=S3_Q4_3.quote(_INCREASES),
     statement=r"\|u_{t+1}\| > \|u_t\|",
@@ -241,6 +245,7 @@ _ORTH = "so u_t and -\\alpha s W^* \\cdot \\nabla_w L_t are orthogonal vectors"
 
 @identity(
     "wn.s002.orthogonal_step",
+    uses=("wn.projector_002",),
     title="u_t and the step −αsW*∇_wL_t are orthogonal vectors",
     source=S2_Q4_3.quote(_ORTH),
     statement=r"u_t^\top\big(-\alpha s W^*\nabla_w L_t\big) = 0",

@@ -83,6 +83,7 @@ def wd_penalty_gradient_004(xp, theta, c):
 
 @identity(
     "wd.l2_sgd_update_004",
+    uses=("wd.l2_average_004", "wd.penalty_gradient_004"),
     inputs={**_Q, "eta": Scalar(1e-3, 1.0, log=True)},
     dims=_DIMS,
     title="SGD on the L2-regularised loss",
@@ -109,6 +110,7 @@ def wd_l2_sgd_update_004(xp, A, b, theta, c, gamma, eta):
 
 @identity(
     "wd.sgd_equivalence_004",
+    uses=("wd.l2_sgd_update_004",),
     inputs={
         "A": _Q["A"],
         "b": _Q["b"],

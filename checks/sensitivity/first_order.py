@@ -93,6 +93,7 @@ MIRRORED = [
         U,
         sens_matrix,
         dict(
+            uses=("sens.u_linking",),
             title="Q_t = Λ_t(X̄_t + W Q_{t-1}) with Q_t(p, iN+j) = ∂[s_t]_p/∂U_ij and X̄_t(i, iN+j) = x_t(j)",
             source=S0_LOSS_U.at("matrix form").quote(
                 "Q_t = Λ_t(X̄_t + W Q_{t−1}) ... Q_t is a H × HN matrix where Q_t(p, iN + j) = "
@@ -150,6 +151,7 @@ MIRRORED = [
         U,
         lambda_out,
         dict(
+            uses=("sens.u_first_order_000",),
             title="Pulling Λ_t out (U): ⟨Mtr(V_pΛ_t(X̄_t+WQ_{t-1})), ΔU⟩ ≤ max σ' {V_pΔUx_t + "
             "tr[Mtr(V_pWQ_{t-1})ΔU]}",
             source=S0_LOSS_U.at("item 2 ('Approximate this equation at t = 0')").quote(
@@ -173,6 +175,7 @@ MIRRORED = [
         W,
         lambda_out,
         dict(
+            uses=("sens.w_first_order_000", "sens.lambda_below_max_000"),
             title="Pulling Λ_t out: tr[Mtr(V_p Λ_t(S̄+WP))ΔWᵀ] ≤ max σ' · tr[Mtr(V_p(S̄+WP))ΔWᵀ]",
             source=S0_LOSS_W.at("item 3 (second display, first line)").quote(
                 "Approximate this formula at t = 0 and note that every diagonal element of Λ_t is "
@@ -199,6 +202,7 @@ MIRRORED = [
         U,
         first_order_bound,
         dict(
+            uses=("sens.u_integral_000", "sens.u_first_order_000", "sens.u_lambda_out_000"),
             title="First-order U bound of seed 000: first-order change ≤ max σ'‖ΔU‖(‖V_p‖‖x_t‖ + "
             "‖Mtr(V_pWQ_{t-1})‖_{S¹})",
             source=S0_LOSS_U.at("item 2 (last line)").quote(
@@ -220,6 +224,7 @@ MIRRORED = [
         W,
         first_order_bound,
         dict(
+            uses=("sens.w_integral_000", "sens.w_first_order_000", "sens.w_lambda_out_000"),
             title="First-order W bound of seed 000: |first-order change|_p ≤ max σ' ‖ΔW‖(‖V_p‖‖s_{t-1}‖ + "
             "‖Mtr(V_p W P_{t-1})‖_{S¹})",
             source=S0_LOSS_W.at("item 3 (second display, last line)").quote(

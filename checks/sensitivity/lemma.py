@@ -39,6 +39,7 @@ _LEMMA3 = dict(inputs=sens_rnn_inputs(direction="U"), dims=SENS_RNN_DIMS)
 
 @inequality(
     "lemma3.as_written",
+    uses=("lemma3.eq19",),
     title="Lemma 3 as written: ‖dλ'_t/dt‖_∞ ≤ max_q(λ'^{-1}_{t,q}λ''_{t,q}‖Q_{t,:,:,q}‖_{S¹})",
     source=S1_B1.at("Lemma 3").quote(_L3_QUOTE),
     statement=r"\|\tfrac{d}{d_t}\lambda_t'\|_\infty \le \max_q(\lambda_{t_q}'^{-1}\lambda_{t_q}''\|"

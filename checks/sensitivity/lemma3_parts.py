@@ -64,6 +64,7 @@ MIRRORED = [
         dims=SENS_RNN_DIMS,
         relations=("<=", "<=", "<="),
         written=dict(
+            uses=("schatten.holder_eq8", "schatten.vector", "schatten.hadamard", "lemma3.as_written"),
             title="Eq. (17): ‖(dΛ'_t/dt)V_pᵀx_tᵀ‖_{S¹} ≤ … ≤ "
             "max_q(λ'^{-1}λ''‖Q_{t-1,:,:,q}‖_{S¹})‖ΔU‖‖V_p‖‖x_t‖",
             source=S1_B1.at("eq. (17)").quote(_EQ17_QUOTE),
@@ -143,6 +144,13 @@ MIRRORED = [
         inputs=sens_rnn_inputs(direction="U"),
         **_TENSOR,
         written=dict(
+            uses=(
+                "schatten.holder_eq8",
+                "schatten.vector",
+                "schatten.hadamard",
+                "lemma3.as_written",
+                "lemma4.bound",
+            ),
             title="Eq. (18): ‖Q_{t-1}W̃ᵀ(dΛ̃'_t/dt)Ṽ_pᵀ‖_{S¹} ≤ ‖‖Q_{t-1}‖_{S¹}‖₂‖W‖ "
             "max_q(λ'^{-1}λ''‖Q_{t-1,q}‖_{S¹})‖ΔU‖‖V_p‖",
             source=S1_B1.at("eq. (18) (unnumbered display before Lemma 3)").quote(_EQ18_QUOTE),

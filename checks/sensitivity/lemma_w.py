@@ -88,6 +88,7 @@ _L4_DIMS = {"p": [1, 2, 3, 5], "m": [1, 2, 3], "n": [2, 4]}
 
 @inequality(
     "sens.lemma4",
+    uses=("sens.lemma4_proof",),
     title="Lemma 4: ‖T ṽ‖_{S¹} ≤ ‖(‖T_{:,:,p}‖_{S¹})_p‖₂ ‖v‖₂",
     source=S1_B1.at("Lemma 4").quote(_L4_QUOTE),
     statement=r"\|\mathbf{T}\tilde{\mathbf{v}}\|_{S^1} \le "

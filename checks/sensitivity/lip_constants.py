@@ -63,6 +63,14 @@ _LU_QUOTE = (
 
 @inequality(
     "lip.l_u",
+    uses=(
+        "loss.eq7",
+        "sens.eq13_first_order",
+        "sens.eq14_remainder",
+        "sens.eq15_half_derivative",
+        "sens.eq17",
+        "sens.eq18",
+    ),
     title="L_U of eq. (22) majorises the loss: E_t(U+ΔU) ≤ E_t(U) + ⟨∇_U E_t, ΔU⟩ + L_U‖ΔU‖²_{S∞}",
     source=S1_B1.at("eq. (22)").quote(_LU_QUOTE),
     statement=r"E_t(\mathbf{U}+\Delta\mathbf{U}) \le E_t(\mathbf{U}) + "
@@ -95,6 +103,18 @@ _LW_QUOTE = (
 
 @inequality(
     "lip.l_w",
+    uses=(
+        "loss.eq7",
+        "lip.w_parts_as_written",
+        "sens.eq23_first_order",
+        "sens.eq24_remainder",
+        "sens.eq25_half_derivative",
+        "sens.eq27_four_parts",
+        "sens.eq28",
+        "sens.eq29",
+        "sens.eq30",
+        "sens.eq31",
+    ),
     title="L_W of eq. (32) majorises the loss: E_t(W+ΔW) ≤ E_t(W) + ⟨∇_W E_t, ΔW⟩ + L_W‖ΔW‖²_{S∞}",
     source=S1_B2.at("eq. (32)").quote(_LW_QUOTE),
     statement=r"E_t(\mathbf{W}+\Delta\mathbf{W}) \le E_t(\mathbf{W}) + "

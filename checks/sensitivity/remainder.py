@@ -171,6 +171,7 @@ MIRRORED = [
         W,
         half_derivative,
         dict(
+            uses=("sens.half_derivative_000",),
             title="∫_0^1 [∇V_p s_t(W+tΔW) − ∇V_p s_t(W)]dt ≃ ½ d/dt ∇V_p s_t(W+tΔW)|_{t=0} (seed 000, W)",
             source=S0_LOSS_W.at("item 3.2").quote(
                 "≃ ∫_0^1 d/dt V_{p,:}∇_W s_t(W^k + tΔW)|_{t=0} t dt = 1/2 d/dt V_{p,:}∇_W s_t(W^k + "

@@ -195,6 +195,7 @@ _U_INT = "[Vs_t(U^k + ΔU) − Vs_t(U^k)]_p = ∫_0^1 tr[∂[Vs_t(U)]_p/∂U]_{U
 
 @identity(
     "sens.u_integral_000",
+    uses=("sens.u_grad_mtr",),
     title="U section: [Vs_t(U+ΔU) − Vs_t(U)]_p = ∫ tr[(∂[Vs_t]_p/∂U) ΔU] dt with the literal trace (N = H)",
     source=S0_LOSS_U.at("item 2 (first display)").quote(_U_INT),
     statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}+\Delta\mathbf{U}) - "

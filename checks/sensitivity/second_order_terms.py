@@ -32,6 +32,7 @@ def _full_against_kept(xp, dgrad_parts, eps, U, W, s0, X, v, D, act, T):
 
 @approximation(
     "second_order.w_dropped_000",
+    uses=("sens.w_grad_mtr",),
     title="Seed 000 (W): dropping Mtr(V_pΛ_tW dP_{t-1}/dt) from d/dt ∇_W V_p s_t — 'vanishes much faster'",
     source=S0_LOSS_W.at("item 3.3").quote(
         "We ignore the second-order derivative part, which vanish much faster then the first order part."
@@ -57,6 +58,7 @@ def w_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
 
 @approximation(
     "second_order.u_dropped_000",
+    uses=("sens.u_grad_mtr",),
     title="Seed 000 (U): dropping Mtr(λ_t ⊙ V_pW dQ_{t-1}/dt) — 'we have ignored the second derivation part'",
     source=S0_LOSS_U.at("item 2.2").quote(
         "≃ 1/2 (d/dt λ_t ⊙ V_{p,:}ᵀ x_tᵀ + Mtr(d/dt λ_t ⊙ V_{p,:} W Q_{t−1})) In this situation, we "
@@ -78,6 +80,7 @@ def u_dropped_000(xp, eps, U, W, s0, X, v, D, act, T):
 
 @approximation(
     "second_order.eq16",
+    uses=("sens.eq16_grad",),
     title="Eq. (16): d/dt ∇_U V_ps_t ≈ dΛ'_tV_pᵀx_t + Q_{t-1}W̃ᵀ dΛ̃'_tṼ_pᵀ, ignoring dQ_{t-1}/dt",
     source=S1_B1.at("eq. (16)").quote(
         "we can obtain the following equation where we ignore the second order part d_{Q_{t−1}}/d_t "

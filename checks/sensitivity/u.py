@@ -33,6 +33,7 @@ from lemmacheck import Verdict, approximation, identity, inequality
 
 @identity(
     "sens.u_grad_mtr",
+    uses=("sens.u_linking", "sens.q_matrix_000"),
     title="∂[V s_t]_p/∂U = Mtr(V_{p,:} Q_t) = λ_t ⊙ V_pᵀx_tᵀ + Mtr(λ_t ⊙ V_p W Q_{t-1})",
     source=S0_LOSS_U.at("matrix form and item 2.2").quote(
         "∂[Vs_t(U)]_p/∂U = Mtr(V_{p,:} Q_t) ... = 1/2 d/dt (λ_t ⊙ V_{p,:}ᵀ x_tᵀ + Mtr(λ_t ⊙ V_{p,:} "
@@ -120,6 +121,7 @@ _UP1_QUOTE = (
 
 @inequality(
     "sens.u_part1_chain_000",
+    uses=("sens.u_dlambda_000",),
     title="Bound on ‖(dλ_t/dt) ⊙ V_pᵀx_tᵀ‖_{S¹} (seed 000 U, item 3), line by line",
     source=S0_LOSS_U.at("item 3").quote(_UP1_QUOTE),
     statement=r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{x}_t^T\|_{S^1} \le \ldots \le \|"
@@ -195,6 +197,7 @@ def _worst_row(xp, G_all):
 
 @inequality(
     "sens.eq12_holder",
+    uses=("schatten.trace_duality",),
     title="Eq. (12), second step: tr[(∂[Vs_t]_p/∂U) ΔU] ≤ ‖Q_tṼ_p‖_{S¹}‖ΔU‖_{S∞} (first-order part)",
     source=S1_B1.at("eq. (12)").quote(
         "[Vs_t(U^k + ΔU) − Vs_t(U^k)]_p ≃ tr[∂[Vs_t]_p/∂U ΔU] ≤ ||Q_t Ṽ_p||_{S1} ||ΔU||_{S∞}"
@@ -229,6 +232,7 @@ _WORST_ROW = dict(
 
 @approximation(
     "sens.eq13_first_order",
+    uses=("sens.eq12_holder",),
     title="Eq. (13): ‖Vs_t(U+ΔU) − Vs_t(U)‖_∞ ≤ max_p‖Q_tṼ_p‖_{S¹}‖ΔU‖_{S∞} — a first-order bound, worst "
     "direction",
     source=S1_B1.at("eq. (13)").quote(

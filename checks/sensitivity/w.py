@@ -36,6 +36,7 @@ from lemmacheck import Array, OneHot, Scalar, Verdict, identity, inequality
 
 @identity(
     "sens.w_grad_mtr",
+    uses=("sens.w_linking", "sens.p_matrix_000"),
     title="∂[V s_t]_p/∂W = Mtr(V_{p,:} P_t) and its expansion Λ_t V_pᵀ s_{t-1}ᵀ + Mtr(V_p Λ_t W P_{t-1})",
     source=S0_LOSS_W.at("items 2.2 and 3.3").quote(
         "∇_W V_{p,:} s_t(W) = Mtr[V_{p,:} Λ_t (S̄_{t−1} + W P_{t−1})] = Λ_t V_{p,:}ᵀ s_{t−1}ᵀ + "
@@ -74,6 +75,7 @@ _INT_QUOTE = "[Vs_t(W^k + ΔW) − Vs_t(W^k)]_p = ∫_0^1 tr[∂[Vs_t(W)]_p/∂W
 
 @identity(
     "sens.w_integral_000",
+    uses=("sens.w_grad_mtr",),
     title="Integral form of [V s_t(W+ΔW) − V s_t(W)]_p with tr[(∂/∂W) ΔW] (no transpose), as written",
     source=S0_LOSS_W.at("item 3 (first display)").quote(_INT_QUOTE),
     statement=r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\Delta\mathbf{W}) - "
@@ -113,6 +115,7 @@ def w_integral_000_corrected(xp, U, W, s0, X, v, D, act, T):
 
 @inequality(
     "sens.w_chain_000",
+    uses=("sens.w_integral_000", "sens.w_first_order_000", "sens.lambda_below_max_000"),
     title="The W first-order derivation of seed 000, line by line (a transpose is dropped in line 3)",
     source=S0_LOSS_W.at("item 3 (second display)").quote(
         "= max_x σ'(x) {V_{p,:} ΔW s_{t−1} + tr[Mtr(V_{p,:} W^k P_{t−1}) ΔW]} ≤ max_x σ'(x) "
@@ -236,6 +239,7 @@ _EQ27_QUOTE = (
 
 @identity(
     "sens.eq27_four_parts",
+    uses=("sens.eq26_grad",),
     title="Eq. (27): d/dt ∇_W(V_p s_t) 'contains four parts' (as an identity)",
     source=S1_B2.at("eq. (27)").quote("is complicated and contains four parts. " + _EQ27_QUOTE),
     statement=r"\frac{d}{d_t}\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t) = \frac{d}{d_t}\mathbf{"
@@ -313,6 +317,7 @@ _GB_INPUTS = {
 
 @inequality(
     "sens.general_bound_000",
+    uses=("lemma1.bound_hw", "lemma2.bound_hw"),
     title="Seed 000 (W, item 1): E(Φ+ΔΦ) ≤ E(Φ) + ⟨∇E, ΔΦ⟩ + (1/M)Σ_t(½‖ΔVs_t‖∞² + 2‖ΔVs_t − ⟨V∇s_t, "
     "ΔΦ⟩‖∞), Φ = {W, U}",
     source=S0_LOSS_W.at("item 1").quote(

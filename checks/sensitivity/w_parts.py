@@ -135,6 +135,13 @@ _PART1 = dict(
 
 @inequality(
     "sens.w_part1_chain_000",
+    uses=(
+        "sens.dlambda_000",
+        "sens.w_trace_elem_000",
+        "sens.hadamard_000",
+        "sens.holder_000",
+        "sens.vector_norms_000",
+    ),
     title="Bound on ‖(dλ_t/dt) ⊙ V_pᵀ s_{t-1}ᵀ‖_{S¹} (seed 000 W, part 1), line by line",
     source=S0_LOSS_W.at("item 3.3.1 ('As a result')").quote(_PART1_QUOTE),
     statement=r"\|(\tfrac{d}{dt}\lambda_t)\odot\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T\|_{S^1} \le \ldots \le "
@@ -263,6 +270,7 @@ def w_part3_elem_000(xp, U, W, s0, X, v, D, act, T):
 
 @inequality(
     "sens.w_part3_s1_000",
+    uses=("sens.w_part3_elem_000", "norms.equiv_w000", "norms.equiv_w000_upper", "norms.s1_monotone_nonneg"),
     title="Part 3 in S¹: ‖M‖_{S¹} ≤ c ‖P̄_{t-1}‖_{S¹} from the entrywise bound (S¹ monotone in |entries| "
     "assumed)",
     source=S0_LOSS_W.at("item 3.3.3 (second display)").quote(
@@ -336,6 +344,7 @@ def w_part4_elem_000(xp, U, W, s0, X, v, D, act, T):
 
 @inequality(
     "sens.w_part4_s1_000",
+    uses=("sens.w_part4_elem_000", "norms.s1_monotone_nonneg"),
     title="Part 4 in S¹: ‖Mtr(V_pΛ_tΔWP_{t-1})‖_{S¹} ≤ ‖λ_t‖_∞‖V_p‖₂‖ΔW‖_{S∞}‖P̄_{t-1}‖_{S¹}",
     source=S0_LOSS_W.at("item 3.3.4 (second display)").quote(_P4_QUOTE),
     statement=r"\|\mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\Delta\mathbf{W}\mathbf{P}_{t-1})\|_{S^1} \le \|"

@@ -43,6 +43,7 @@ def _best_ll():
 
 derivation(
     "tree.greedy_suboptimal",
+    uses=("tree.greedy", "tree.map_sequence"),
     chain=[tree_joint(tree_greedy()), "<", _best_ll()],
     labels=["greedy (the, red, rectangle) vs exhaustive search (the, green, rectangle)"],
     title="Greedy's sequence is less likely than the most likely sequence (−9.1 < −8.2)",

@@ -40,6 +40,7 @@ derivation(
 eh1, eh2, eh3 = sp.symbols("E_h1 E_h2 E_h3", real=True)
 derivation(
     "init.s003.c_zero_linear",
+    uses=("init.s003.eq1_4",),
     chain=[(-mu_w * (eh1 + eh2 + eh3)).subs({eh1: 0, eh2: 0, eh3: 0}), "=", sp.Integer(0)],
     labels=["(4) with E[h_j] = 0 (d = 3 written out)"],
     title="part 1: E[h_j] = 0 gives c = -E[w_i1] sum_j E[h_j] = 0",
@@ -54,6 +55,7 @@ derivation(
 sigma_lin = 1 / sp.sqrt(d)
 derivation(
     "init.s003.linear_gauss",
+    uses=("init.s003.eq8_10", "init.s003.c_zero_linear"),
     chain=[d * (0**2 + sigma_lin**2), "=", sp.Integer(1)],
     labels=["(10) with mu = 0, sigma = 1/sqrt(d)"],
     title="linear layer, Gaussian weights: mu = 0, sigma = 1/sqrt(d^{(t-1)}) gives 1 = d(mu^2 + sigma^2), "
@@ -70,6 +72,7 @@ derivation(
 beta_lin = sp.sqrt(3 / d)
 derivation(
     "init.s003.linear_uniform",
+    uses=("init.s003.eq8_10", "init.s003.uniform_moments", "init.s003.c_zero_linear"),
     chain=[d * ((-beta_lin) ** 2 + beta_lin**2 + (-beta_lin) * beta_lin) / 3, "=", sp.Integer(1)],
     labels=["(10) with alpha = -beta, beta = sqrt(3/d)"],
     title="linear layer, uniform weights: alpha = -beta, beta = sqrt(3/d^{(t-1)})",
@@ -85,6 +88,7 @@ derivation(
 vh1, vh2, vh3 = sp.symbols("v_h1 v_h2 v_h3", nonnegative=True)
 derivation(
     "init.s003.eq11_12",
+    uses=("init.s003.eq5_7", "init.s003.relu_cov_zero", "init.s003.relu_half"),
     chain=[
         sum(v_w * sp.Rational(1, 2) + vh * mu_w**2 for vh in (vh1, vh2, vh3)),
         "=",
@@ -106,6 +110,7 @@ derivation(
 sigma_relu = sp.sqrt(2 / d)
 derivation(
     "init.s003.relu_gauss",
+    uses=("init.s003.eq11_12", "init.s003.relu_mean_positive"),
     chain=[d * sigma_relu**2 / 2 + 0**2 * d, "=", sp.Integer(1)],
     labels=["(12) with mu = 0, sigma = sqrt(2/d)"],
     title="ReLU layer, Gaussian weights: c = 0, mu = 0, sigma = sqrt(2/d^{(t-1)})",
@@ -121,6 +126,7 @@ derivation(
 beta_relu = sp.sqrt(6 / d)
 derivation(
     "init.s003.relu_uniform",
+    uses=("init.s003.eq11_12", "init.s003.relu_mean_positive"),
     chain=[d * (beta_relu**2 / 3) / 2, "=", sp.Integer(1)],
     labels=["(12) with V[U(-beta, beta)] = beta^2/3, beta = sqrt(6/d)"],
     title="ReLU layer, uniform weights: c = 0, alpha = -beta, beta = sqrt(6/d^{(t-1)})",

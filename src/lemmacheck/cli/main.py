@@ -168,11 +168,13 @@ def cmd_show(args) -> int:
     from ..model.claim import REGISTRY
     from ..model.links import judge_links
     from ..project.index import import_modules, load_index
+    from ..run.cache import ResultCache
     from ..run.execution import execute
+    from ..run.standing import standings
     from ..search.examples import keeping
     from ..search.profile import profile_named
     from ..search.seed import resolve_seed
-    from .show import format_claim
+    from .show import format_claim, standing_text
 
     root = project_root()
     index = load_index(root)  # only the claim's own modules are imported, as `run -k` does
@@ -195,10 +197,18 @@ def cmd_show(args) -> int:
     def in_a_worker(ids):  # a check's sys.exit, hang or crash costs its claim only: see execution
         return execute([i for i in ids if i in known], profile, jobs=1, root=root, index=index)
 
-    with keeping():
+    def as_run(ids):  # what it rests on, as `run` checks it (answered from the result cache when it can)
+        plain = dataclasses.replace(profile, certify=False)
+        return execute([i for i in ids if i in known], plain, jobs=1, root=root, index=index, cache=cache)
+
+    with keeping(), ResultCache(root, index=index) as cache:
         (result,) = in_a_worker([claim.id])
         judge_links([result], in_a_worker)  # a chain's linked steps are judged, as in a run
-    emit(printable(format_claim(claim, result)))
+        premises = as_run([i for i in index.with_premises([claim.id]) if i != claim.id])
+        judge_links(premises, as_run)
+    standing = standings([r.to_dict() for r in [result, *premises]])[claim.id]
+    standing["dependents"] = [c for c, ps in index.premises().items() if claim.id in ps]
+    emit(printable(format_claim(claim, result) + "\n" + standing_text(standing, premises)))
     return ExitCode.OK if result.matches_expectation else ExitCode.TESTS_FAILED
 
 

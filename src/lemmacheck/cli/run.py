@@ -66,6 +66,12 @@ def add_parser(sub) -> None:
         metavar="PATH",
         help="also write an SVG badge: claims, refuted, proved (of the full report)",
     )
+    run.add_argument(
+        "--with-premises",
+        dest="with_premises",
+        action="store_true",
+        help="also check everything the selected claims rest on (uses= and step_is=, transitively)",
+    )
     run.add_argument("--no-studies", action="store_true", help="skip the measurement studies")
     run.add_argument("--no-html", action="store_true", help="write results.json only")
     run.add_argument("--quiet", action="store_true", help="no progress line")
@@ -88,6 +94,8 @@ def _plan(args, index, previous) -> tuple[list[str], list[str], str]:
     from ..project.selection import compile_expression
 
     selected = index.claim_ids(compile_expression(args.keyword))
+    if getattr(args, "with_premises", False):
+        selected = index.with_premises(selected)
     failed = {str(c) for c in (previous or {}).get("mismatches", [])}
     last = [c for c in selected if c in failed]
     if args.last_failed:

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..model.claim import Claim
 from ..run.results import ClaimResult
 
-__all__ = ["where_defined", "format_claim"]
+__all__ = ["where_defined", "format_claim", "standing_text"]
 
 
 def _line_of(path: Path, needle: str) -> int | None:
@@ -141,4 +141,17 @@ def format_claim(claim: Claim, result: ClaimResult) -> str:
         lines += _block("error", result.message)
     lines += _block("replay", result.replay)
     lines += _block("defined at", "\n".join(f"{k}: {v}" for k, v in where_defined(claim).items()))
+    return "\n".join(lines)
+
+
+def standing_text(standing: dict, results: list[ClaimResult]) -> str:
+    """Premises (with the verdicts this show computed), dependents (the catalogue's) and standing."""
+    verdicts = {r.id: f"{r.verdict.value}, proof {r.proof.status.value}" for r in results}
+    premises = (
+        "\n".join(f"{p} ({verdicts.get(p, 'not checked')})" for p in standing["premises"]) or "none recorded"
+    )
+    dependents = "\n".join(standing["dependents"]) or "none recorded"
+    lines = _block("premises (uses= and step_is=)", premises)
+    lines += _block("dependents (claims that use it)", dependents)
+    lines += _block("standing", f"{standing['status']}: {standing['summary']}")
     return "\n".join(lines)

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import ClaimDefinitionError
 from .inputs import InputSpec
+from .premises import catalogue_problems, cycle_problem, premises_of
 from .sources import SOURCE_KINDS, Source
 from .tolerance import Tolerance
 from .verdict import Kind, ProofStatus, Verdict
@@ -110,6 +111,7 @@ class Claim:
     steps_claimed: bool = False
     proof_not_asserted: str = ""  # why the chain is not the document's own (its links are then not judged)
     step_is: tuple[tuple[int, str], ...] = ()  # (k, id): step k of the chain is the statement of claim id
+    uses: tuple[str, ...] = ()  # the claims whose statements the document's argument uses (uses=)
     inconclusive_because: str = ""  # why the catalogue expects INCONCLUSIVE
     effort: float = 1.0
     tol: Tolerance | None = None
@@ -119,6 +121,11 @@ class Claim:
     @property
     def topic(self) -> str:
         return self.id.split(".", 1)[0]
+
+    @property
+    def premises(self) -> list[str]:
+        """What the claim's argument rests on: its ``uses=`` and the claims its steps are (``step_is=``)."""
+        return premises_of(self.uses, self.step_is)
 
     @property
     def has_chain(self) -> bool:
@@ -258,6 +265,12 @@ class Registry:
                     f"declared twice (in {existing.module} and {claim.module})",
                     "give one of them another id",
                 )
+        # every cycle is closed by the last of its claims to be declared, when all the others are here
+        cycle = cycle_problem(
+            claim.id, {c.id: c.premises for c in self._claims.values()} | {claim.id: claim.premises}
+        )
+        if cycle is not None:
+            raise cycle
         pending = self._pending_derivations.pop(claim.id, None)
         if pending is not None:
             claim = dataclasses.replace(claim, derivation=pending)
@@ -297,6 +310,12 @@ class Registry:
                 else:
                     continue
                 out.append((c.id, c.module, str(ClaimDefinitionError(c.id, problem, fix))))
+        claims = self._claims.values()
+        out += catalogue_problems(
+            {c.id: c.uses for c in claims},
+            {c.id: c.premises for c in claims},
+            {c.id: c.module for c in claims},
+        )
         return out
 
     def __iter__(self):

@@ -16,9 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import ClaimDefinitionError
-from .claim import REGISTRY, Claim, check_study, validate_meta, validate_step_links
+from .claim import ID_PATTERN, REGISTRY, Claim, check_study, validate_meta, validate_step_links
 from .fields import check_input_specs, check_positive, check_shape_dims, check_statement
 from .inputs import InputSpec
+from .premises import validate_uses
 from .verdict import Kind
 
 __all__ = [
@@ -46,6 +47,7 @@ _META_KEYS = (
     "steps_claimed",
     "proof_not_asserted",
     "step_is",
+    "uses",
     "inconclusive_because",
     "effort",
     "tol",
@@ -144,6 +146,7 @@ def register_claim(
             steps_claimed=bool(meta.get("steps_claimed", False)),
             proof_not_asserted=str(meta.get("proof_not_asserted") or ""),
             step_is=validate_step_links(claim_id, meta),
+            uses=validate_uses(claim_id, meta, ID_PATTERN),
             inconclusive_because=str(meta.get("inconclusive_because") or ""),
             effort=float(meta.get("effort", 1.0)),
             tol=meta.get("tol"),

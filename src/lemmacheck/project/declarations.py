@@ -34,7 +34,17 @@ _IMPORT_SECONDS = 60.0
 _STARTUP_SECONDS = 120.0
 #: the fingerprint of a record whose declarations are not known (indexed again next time)
 UNKNOWN = (0, 0, 0)
-_DECLARED = ("claims", "derivations", "studies", "errors", "error_messages", "corrects", "import_error")
+_DECLARED = (
+    "claims",
+    "derivations",
+    "studies",
+    "errors",
+    "error_messages",
+    "corrects",
+    "uses",
+    "premises",
+    "import_error",
+)
 
 
 def _ids(rec) -> set[str]:
@@ -171,6 +181,8 @@ def _declared_by(modules: list[str], errors: dict[str, str]) -> dict[str, dict[s
             "errors": [],
             "error_messages": [],
             "corrects": {},
+            "uses": {},
+            "premises": {},
             "import_error": errors.get(m, ""),
         }
         for m in modules
@@ -180,6 +192,10 @@ def _declared_by(modules: list[str], errors: dict[str, str]) -> dict[str, dict[s
             out[c.module]["claims"].append(c.id)
             if c.corrects:
                 out[c.module]["corrects"][c.id] = c.corrects
+            if c.uses:
+                out[c.module]["uses"][c.id] = list(c.uses)
+            if c.premises:
+                out[c.module]["premises"][c.id] = c.premises
         if c.derivation is not None and c.derivation.module in out:
             out[c.derivation.module]["derivations"].append(c.id)
     # a derivation whose claim lives in a module not imported here waits in the registry's pending list

@@ -23,13 +23,14 @@ import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from ..model.premises import catalogue_problems
 from .content import content_dirs, import_modules
 from .declarations import declarations_into as _declarations_into
 
 __all__ = ["ContentIndex", "CACHE_DIR", "load_index", "import_modules", "write_atomic", "set_aside"]
 
 CACHE_DIR = ".lemmacheck-cache"
-_FORMAT = 3  # bump when the index layout changes
+_FORMAT = 4  # bump when the index layout changes
 
 
 @dataclasses.dataclass
@@ -46,6 +47,8 @@ class ModuleRecord:
     errors: list[str] = dataclasses.field(default_factory=list)  # ids of malformed declarations
     error_messages: list[str] = dataclasses.field(default_factory=list)  # their messages, same order
     corrects: dict[str, str] = dataclasses.field(default_factory=dict)  # claim id -> the id it corrects
+    uses: dict[str, list[str]] = dataclasses.field(default_factory=dict)  # claim id -> its uses= (if any)
+    premises: dict[str, list[str]] = dataclasses.field(default_factory=dict)  # id -> uses= and step_is=
     import_error: str = ""
 
 
@@ -155,12 +158,13 @@ class ContentIndex:
         return [(m, rec.import_error) for m, rec in self.modules.items() if rec.import_error]
 
     def definition_errors(self) -> list[tuple[str, str, str]]:
-        """``(claim id, module, message)`` of every malformed declaration, as the registry keeps them."""
+        """``(claim id, module, message)`` of every malformed declaration, as the registry keeps them, and
+        every problem of the premise graph."""
         return [
             (cid, m, msg)
             for m, rec in self.modules.items()
             for cid, msg in zip(rec.errors, rec.error_messages, strict=True)
-        ]
+        ] + self.premise_problems()
 
     def corrected_by(self) -> dict[str, list[str]]:
         """For each claim, the claims declared as its corrected forms (the catalogue's links), so a run
@@ -170,6 +174,30 @@ class ContentIndex:
             for cid, target in rec.corrects.items():
                 out.setdefault(target, []).append(cid)
         return out
+
+    def premises(self) -> dict[str, list[str]]:
+        """Each claim's premises (``uses=`` and ``step_is=``), every claim of the catalogue a key."""
+        out: dict[str, list[str]] = {cid: [] for cid in self.claim_ids()}
+        for rec in self.modules.values():
+            out.update(rec.premises)
+        return out
+
+    def premise_problems(self) -> list[tuple[str, str, str]]:
+        """Uses naming no claim, and cycles the catalogue closes across modules (a module indexed on its
+        own cannot see them when declared)."""
+        uses = {cid: u for rec in self.modules.values() for cid, u in rec.uses.items()}
+        modules = {cid: m for m, rec in self.modules.items() for cid in rec.claims}
+        return catalogue_problems(uses, self.premises(), modules)
+
+    def with_premises(self, ids: Iterable[str]) -> list[str]:
+        """``ids`` and everything they rest on, transitively, in catalogue order."""
+        premises, wanted, todo = self.premises(), set(), list(ids)
+        while todo:
+            cid = todo.pop()
+            if cid not in wanted:
+                wanted.add(cid)
+                todo.extend(premises.get(cid, ()))
+        return [c for c in self.claim_ids() if c in wanted]
 
     def orphan_derivations(self) -> list[str]:
         """Derivations attached to an id that no module declares as a claim."""

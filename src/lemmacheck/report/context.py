@@ -14,8 +14,10 @@ from typing import Any
 
 from ..model.verdict import ProofStatus, Verdict
 from ..mutate.report import mutation_section
+from ..run.standing import with_standing
 from .mathml import latex_to_mathml
 from .plots import approx_plot, svg_plot
+from .premise_pages import COLOURS, premise_pages
 from .summary import findings, summary_plots
 
 __all__ = ["page_context", "short"]
@@ -35,6 +37,8 @@ def page_context(data: dict) -> dict:
         _prepare_claim(c, data.get("run") or {})
     for s in data.get("studies", []):
         _draw_study(s)
+    if any("standing" not in c for c in claims):  # results written before standings were computed
+        with_standing(data)
     per_doc, per_topic = _counts(claims)
     return {
         "data": data,
@@ -50,6 +54,8 @@ def page_context(data: dict) -> dict:
         "summary_plots": summary_plots(claims),
         "findings": findings(claims, data.get("studies", [])),
         "mutation": mutation_section(data.get("mutation")),
+        "premise_pages": premise_pages(claims),
+        "graph_colours": COLOURS,
     }
 
 

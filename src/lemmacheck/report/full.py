@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..run.standing import with_standing
+
 __all__ = ["merge", "stamp"]
 
 
@@ -62,4 +64,4 @@ def merge(previous: dict | None, current: dict, catalogue: Sequence[str] | None 
     carried = len(merged["claims"]) - len(new)
     merged["run"] = dict(current["run"], checked=len(new), carried=carried)
     _recount(merged)
-    return merged
+    return with_standing(merged)  # over the whole: a premise the selection left out counts as it was

@@ -125,6 +125,7 @@ def blank_result(claim: Claim, profile: Profile, message: str = "") -> ClaimResu
         corrects=claim.corrects,
         same_as=list(claim.same_as),
         step_links=list(claim.step_is),
+        uses=list(claim.uses),
         notes=claim.notes,
         seed=claim_seed(profile.seed, claim.id),
         replay=replay_command(claim.id, profile),

@@ -20,6 +20,7 @@ from ..version import __version__
 from .claimrun import blank_result, replay_command, run_claim, run_sweep_chunk
 from .execution import execute
 from .results import SCHEMA_VERSION, ClaimResult
+from .standing import with_standing
 from .studies import StudiesAhead, run_study
 
 __all__ = [
@@ -75,29 +76,31 @@ class RunResult:
         return [r for r in self.results if not r.matches_expectation]
 
     def to_dict(self) -> dict:
-        return {
-            "schema_version": SCHEMA_VERSION,
-            "tool": {
-                "name": "lemmacheck",
-                "version": __version__,
-                "python": platform.python_version(),
-                "numpy": np.__version__,
-            },
-            "run": {
-                "seed": self.seed,
-                "profile": self.profile,
-                "started": self.started,
-                "seconds": round(self.seconds, 3),
-                "selection": self.selection,
-                "replay": f"lemmacheck run --seed {self.seed}"
-                + (" --deep" if self.profile == "deep" else ""),
-            },
-            "counts": self.counts(),
-            "proof_counts": self.proof_counts(),
-            "mismatches": [r.id for r in self.mismatches()],
-            "claims": [r.to_dict() for r in self.results],
-            "studies": self.studies,
-        }
+        return with_standing(
+            {
+                "schema_version": SCHEMA_VERSION,
+                "tool": {
+                    "name": "lemmacheck",
+                    "version": __version__,
+                    "python": platform.python_version(),
+                    "numpy": np.__version__,
+                },
+                "run": {
+                    "seed": self.seed,
+                    "profile": self.profile,
+                    "started": self.started,
+                    "seconds": round(self.seconds, 3),
+                    "selection": self.selection,
+                    "replay": f"lemmacheck run --seed {self.seed}"
+                    + (" --deep" if self.profile == "deep" else ""),
+                },
+                "counts": self.counts(),
+                "proof_counts": self.proof_counts(),
+                "mismatches": [r.id for r in self.mismatches()],
+                "claims": [r.to_dict() for r in self.results],
+                "studies": self.studies,
+            }
+        )
 
 
 def import_error_result(module: str, message: str) -> ClaimResult:

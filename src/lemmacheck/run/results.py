@@ -79,6 +79,7 @@ class ClaimResult:
     corrected_by: list[str] = dataclasses.field(default_factory=list)
     same_as: list[str] = dataclasses.field(default_factory=list)
     step_links: list[tuple[int, str]] = dataclasses.field(default_factory=list)  # (step, claim id)
+    uses: list[str] = dataclasses.field(default_factory=list)  # the premises declared with uses=
     notes: str = ""
     message: str = ""
     seed: int = 0
