@@ -1,0 +1,16 @@
+"""Statements compiled to checks: the LaTeX a report shows, parsed (``grammar.lark``) and given meaning by
+the content's symbol tables, as a function of ``xp`` like a hand-written check."""
+
+from .errors import LatexError
+from .statement import CompiledStatement, compile_statement
+from .symbols import Derived, Function, Input, SymbolTable
+
+__all__ = [
+    "LatexError",
+    "CompiledStatement",
+    "compile_statement",
+    "SymbolTable",
+    "Input",
+    "Derived",
+    "Function",
+]
