@@ -17,7 +17,7 @@ from . import values as V
 from .errors import LatexError
 from .symbols import Derived, Function, Input, SymbolTable, normalise
 
-__all__ = ["Env", "Node", "compile_node"]
+__all__ = ["Env", "Node", "FnNode", "compile_node", "meaning", "Compiler"]
 
 
 @dataclasses.dataclass
@@ -29,6 +29,18 @@ class Env:
 
 
 Node = Callable[[Env], V.Value]
+
+
+class FnNode:
+    """A table Function (or its gradient) waiting for its parenthesised argument in a product."""
+
+    def __init__(self, fn: Any, what: str):
+        self.fn, self.what = fn, what
+
+    def __call__(self, env: Env) -> V.Value:
+        raise LatexError(
+            f"{self.what} is a function and is applied to nothing", fix="write its argument in ()"
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,6 +71,8 @@ def compile_node(c: Compiler, node: Tree | Token) -> Node:
     """The closure computing ``node``; located errors raised at evaluation carry no column, so the
     closure re-raises them with this node's."""
     inner = _compile(c, node)
+    if isinstance(inner, FnNode):
+        return inner  # a function waiting for its argument: the product applies it
 
     def run(env: Env) -> V.Value:
         try:

@@ -8,25 +8,12 @@ from typing import Any
 from lark import Token, Tree
 
 from . import values as V
-from .compile import Compiler, Env, Node, compile_node, meaning
-from .errors import LatexError
+from .compile import Compiler, Env, FnNode, Node, compile_node, meaning
 from .symbols import Function
 
 __all__ = ["HANDLERS", "FnNode", "as_array"]
 
 _SYMBOLIC = {"letter_sym", "font", "greek", "delta_sym", "accent", "letter"}
-
-
-class FnNode:
-    """A table Function (or its gradient) waiting for its parenthesised argument in a product."""
-
-    def __init__(self, fn: Any, what: str):
-        self.fn, self.what = fn, what
-
-    def __call__(self, env: Env) -> V.Value:
-        raise LatexError(
-            f"{self.what} is a function and is applied to nothing", fix="write its argument in ()"
-        )
 
 
 def _symbol(c: Compiler, node: Tree) -> Node:

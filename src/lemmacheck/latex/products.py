@@ -7,12 +7,12 @@ import dataclasses
 import math
 from typing import Any
 
-from lark import Tree
+from lark import Token, Tree
 
 from . import values as V
-from .compile import Compiler, Env, Node, compile_node, meaning
+from .compile import Compiler, Env, FnNode, Node, compile_node, meaning
 from .errors import LatexError
-from .nodes import FnNode, as_array
+from .nodes import as_array
 from .symbols import Function, normalise
 
 __all__ = ["product_of", "prefixed", "postfix"]
@@ -186,27 +186,34 @@ def postfix(c: Compiler, node: Tree) -> Node:
     return _scripted(c, compile_node(c, prim), scripts)
 
 
+def _norm_family(c: Compiler, arg: Tree | Token) -> str:
+    """``S^p`` (Schatten) or ``\\ell_p`` (entrywise) in a norm's index; '' for a plain index."""
+    if not (isinstance(arg, Tree) and arg.data == "postfix" and len(arg.children) == 2):
+        return ""
+    family = {"S": "schatten", "\\ell": "entrywise"}.get(c.key(arg.children[0]), "")
+    script = arg.children[1].data
+    return family if (family == "schatten") == (script == "sup") and script in ("sup", "sub") else ""
+
+
 def _has_index(scripts: list) -> bool:
     return bool(scripts) and scripts[0].data == "sub"
 
 
 def _norm(c: Compiler, prim: Tree, scripts: list) -> Node:
     inner = compile_node(c, prim.children[0])
-    index, schatten = None, False
+    index, family = None, ""
     if _has_index(scripts):
         arg = scripts[0].children[0]
-        if (
-            isinstance(arg, Tree)
-            and arg.data == "postfix"
-            and c.key(arg.children[0]) == "S"
-            and len(arg.children) == 2
-        ):
-            arg, schatten = arg.children[1].children[0], True
+        family = _norm_family(c, arg)
+        if family:
+            arg = arg.children[1].children[0]
         index = compile_node(c, arg)
 
     def run(env: Env) -> V.Value:
         p = None if index is None else _index_value(index(env))
-        return V.norm(inner(env), p, env.xp, c.table, schatten=schatten)
+        return V.norm(
+            inner(env), p, env.xp, c.table, schatten=family == "schatten", entrywise=family == "entrywise"
+        )
 
     return run
 

@@ -27,7 +27,7 @@ class Value:
 
     @property
     def rank(self) -> int:
-        return self.a.ndim - 1 if hasattr(self.a, "ndim") else 0
+        return max(self.a.ndim - 1, 0) if hasattr(self.a, "ndim") else 0
 
     @property
     def exact(self) -> bool:
@@ -152,10 +152,12 @@ def inner(x: Value, y: Value) -> Value:
     return Value(prod.sum(axis=tuple(range(1, prod.ndim))))
 
 
-def norm(x: Value, index: Any, xp, table, *, schatten: bool) -> Value:
+def norm(x: Value, index: Any, xp, table, *, schatten: bool, entrywise: bool = False) -> Value:
     """``\\|x\\|_index``: l_p of a vector, Schatten-p of a matrix (``S^p``), else what the table declares."""
     if x.rank == 0:
         return Value(xp.abs(x.a))
+    if entrywise:
+        return Value(xp.vector_norm(x.a.reshape(x.a.shape[:1] + (-1,)), index))
     if schatten:
         if x.rank != 2:
             raise _refuse("a Schatten norm of a vector", "declare it in the symbol table")

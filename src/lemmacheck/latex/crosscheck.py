@@ -1,0 +1,220 @@
+"""``statement_check``: the compiled statement and the hand-written check, on the same instances.
+
+Both are evaluated on the claim's own inputs and dims (a fixed sample per dims combination, seeded from
+the claim's seed) and on every instance its evidence reports (counterexample, tightness witness).  They
+agree on an instance when they state the same relation there: equal margins (the check moved terms across)
+or equal ratios lhs/rhs (the check scaled both sides by one positive quantity) -- either is an equivalence
+of the two inequalities on that instance, and neither lets a 1/4 pass for a 1/2.  A float64 disagreement
+is settled at ``REVERIFY_DPS`` digits, so rounding never counts as a difference.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any
+
+import numpy as np
+
+from ..model.claim import Claim, NumericCheck
+from ..model.inputs import call_with_inputs
+from ..model.tolerance import REVERIFY_DPS, tolerance_for
+from ..search.draw import apply_where, dims_combinations, draw
+from ..settling.highprec import exact_mp_inputs
+from ..xp import mp_precision, mpmath_xp, numpy_xp
+from .errors import LatexError
+from .statement import CompiledStatement, compile_statement
+from .tables import table_for
+
+__all__ = ["statement_check", "same_relation", "compiled_for", "statement_check_text"]
+
+PER_DIMS = 4  # instances drawn per dims combination
+MAX_COMBOS = 12  # dims combinations sampled, spread over the list (smallest first)
+_FLIP = {">=": "<=", ">": "<"}
+
+
+def compiled_for(claim: Claim) -> CompiledStatement:
+    return compile_statement(claim.statement, table_for(claim.module, claim.id))
+
+
+def not_compiled(reason: str) -> dict:
+    return {"status": "not compiled", "reason": reason}
+
+
+def statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
+    """``agrees`` (instances), ``differs`` (the instance and both values) or ``not compiled`` (why); a
+    difference the content explains (``statement_differs = {"id": "why"}`` in the claim's module) carries
+    the explanation as ``explained``."""
+    out = _statement_check(claim, evidence, seed)
+    if out["status"] == "differs":
+        why = getattr(sys.modules.get(claim.module), "statement_differs", {}).get(claim.id)
+        if why:
+            out["explained"] = why
+    return out
+
+
+def _statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
+    check = claim.check
+    if not isinstance(check, NumericCheck):
+        return not_compiled(
+            f"a {claim.kind.value} claim: the compiler reads the relation chains of numeric checks"
+        )
+    if check.is_property:
+        return not_compiled("a property: its check returns truth values, which a relation's sides are not")
+    try:
+        compiled = compiled_for(claim)
+        instances = _instances(claim, check, evidence, seed)
+        outcomes = [_compare(claim, check, compiled, p, instances) for p in _pairings(compiled, check)]
+        return next((o for o in outcomes if o["status"] == "agrees"), outcomes[0])
+    except LatexError as exc:
+        return not_compiled(exc.reason)
+    except Exception as exc:  # the check or a table's function broke on an instance: say so, run on
+        return not_compiled(f"evaluating the two broke: {type(exc).__name__}: {exc}")
+
+
+def _pairings(compiled: CompiledStatement, check: NumericCheck) -> list[list]:
+    """Which expressions may be compared, most complete first: step by step when the chains have the
+    same length; else the endpoints (``e0 R ek``), then each single step of the statement (a check of one
+    link of a chained statement).  The first that agrees on every instance is reported, else the first."""
+    stated, checked = compiled.relations, check.relations
+    if len(stated) == len(checked):
+        return [[((i, i + 1), (i, i + 1)) for i in range(len(stated))]]
+    ends = [[((0, len(stated)), (0, len(checked)))]]
+    if len(checked) != 1:
+        return ends
+    return ends + [[((i, i + 1), (0, 1))] for i in range(len(stated))]
+
+
+def _instances(claim: Claim, check: NumericCheck, evidence: dict, seed: int) -> list[tuple[dict, dict]]:
+    combos = dims_combinations(check.dims)
+    if len(combos) > MAX_COMBOS:
+        step = len(combos) / MAX_COMBOS
+        combos = [combos[int(i * step)] for i in range(MAX_COMBOS)]
+    rng = np.random.default_rng([seed, 34])
+    out = []
+    for dims in combos:
+        inputs, kept = apply_where(claim.id, check, draw(claim.id, check, rng, PER_DIMS, dims), dims)
+        if kept:
+            out.append((dims, inputs))
+    for key in ("counterexample", "tightness_witness"):
+        inst = evidence.get(key)
+        if isinstance(inst, dict) and isinstance(inst.get("inputs"), dict) and "dims" in inst:
+            reported = {k: np.asarray(v, dtype=float)[None] for k, v in inst["inputs"].items()}
+            if set(reported) == set(check.inputs):
+                out.append((dict(inst["dims"]), reported))
+    return out
+
+
+def _canonical(lhs: Any, rhs: Any, relation: str) -> tuple[Any, Any]:
+    """(small, big) with the relation read as small <= big (or small = big)."""
+    return (rhs, lhs) if relation in _FLIP else (lhs, rhs)
+
+
+def _family(relation: str) -> str:
+    return "=" if relation == "=" else "~" if relation == "~" else "<="
+
+
+def same_relation(s: tuple, c: tuple, rels: tuple[str, str], rtol: float) -> bool:
+    """Whether ``s = (lhs, rhs)`` under ``rels[0]`` and ``c`` under ``rels[1]`` state the same relation
+    on this instance: equal margins, or equal ratios over denominators of one sign."""
+    (s0, s1), (c0, c1) = _canonical(s[0], s[1], rels[0]), _canonical(c[0], c[1], rels[1])
+    scale = max(abs(s0), abs(s1), abs(c0), abs(c1))
+    if abs((s1 - s0) - (c1 - c0)) <= rtol * scale:
+        return True
+    if s1 == 0 or c1 == 0 or (s1 > 0) != (c1 > 0):
+        return False
+    rs, rc = s0 / s1, c0 / c1
+    return abs(rs - rc) <= rtol * max(abs(rs), abs(rc), 1)
+
+
+def _sides(claim: Claim, compiled: CompiledStatement, xp, inputs: dict, dims: dict) -> tuple[tuple, tuple]:
+    check = claim.check
+    assert isinstance(check, NumericCheck)
+    written = compiled.sides(xp, inputs, dims)
+    checked = call_with_inputs(check.fn, xp, inputs, dims)
+    return tuple(written), tuple(checked)
+
+
+def _compare(claim: Claim, check: NumericCheck, compiled: CompiledStatement, pairs, instances) -> dict:
+    for si, ci in pairs:
+        rels = (_chain_relation(compiled.relations, si), _chain_relation(check.relations, ci))
+        if _family(rels[0]) != _family(rels[1]):
+            return {"status": "differs", "reason": f"the statement states {rels[0]!r}, the check {rels[1]!r}"}
+    rtol = tolerance_for(override=claim.tol).rtol
+    n = 0
+    for dims, inputs in instances:
+        written, checked = _sides(claim, compiled, numpy_xp, inputs, dims)
+        for b in range(len(next(iter(inputs.values()))) if inputs else 1):
+            for si, ci in pairs:
+                rels = (_chain_relation(compiled.relations, si), _chain_relation(check.relations, ci))
+                s = (float(written[si[0]][b]), float(written[si[1]][b]))
+                c = (float(checked[ci[0]][b]), float(checked[ci[1]][b]))
+                if not all(math.isfinite(v) for v in s + c):
+                    continue
+                if not same_relation(s, c, rels, rtol):
+                    one = {k: v[b : b + 1] for k, v in inputs.items()}
+                    settled = _settle(claim, compiled, one, dims, si, ci, rels)
+                    if settled is not None:
+                        return settled
+            n += 1
+    if n == 0:
+        return not_compiled("no instance where both were finite")
+    return {"status": "agrees", "instances": n, "compared": _what(pairs, compiled)}
+
+
+def _chain_relation(relations: tuple[str, ...], span: tuple[int, int]) -> str:
+    """The relation of e_i .. e_j: the strongest of the chain's links (= only when every link is =)."""
+    links = relations[span[0] : span[1]]
+    if all(r == "=" for r in links):
+        return "="
+    return next(r for r in links if r != "=")
+
+
+def _what(pairs, compiled: CompiledStatement) -> str:
+    if len(pairs) == len(compiled.relations):
+        return f"every step ({len(pairs)})" if len(pairs) > 1 else "both sides"
+    (first, last), _ = pairs[0]
+    if (first, last) == (0, len(compiled.relations)):
+        return "the chain's endpoints"
+    return f"step {last} of the statement (the check states that link only)"
+
+
+def _settle(claim, compiled, inputs: dict, dims: dict, si, ci, rels) -> dict | None:
+    """The float64 disagreement re-evaluated at ``REVERIFY_DPS`` digits: a difference (None if rounding)."""
+    check = claim.check
+    with mp_precision(REVERIFY_DPS):
+        exact = exact_mp_inputs(check, inputs)
+        written, checked = _sides(claim, compiled, mpmath_xp, exact, dims)
+        s = (written[si[0]][0], written[si[1]][0])
+        c = (checked[ci[0]][0], checked[ci[1]][0])
+        if same_relation(s, c, rels, 10.0 ** (-REVERIFY_DPS // 2)):
+            return None
+    return {
+        "status": "differs",
+        "step": si[1],
+        "instance": {"dims": dims, "inputs": {k: np.asarray(v)[0].tolist() for k, v in inputs.items()}},
+        "statement": [str(v) for v in s],
+        "check": [str(v) for v in c],
+        "digits": REVERIFY_DPS,
+        "reason": f"at {REVERIFY_DPS} digits the statement's sides are {_pair(s)} and the check's {_pair(c)}",
+    }
+
+
+def _pair(v: tuple) -> str:
+    import mpmath
+
+    return "(" + ", ".join(mpmath.nstr(x, 12) for x in v) + ")"
+
+
+def statement_check_text(sc: dict) -> str:
+    """``lemmacheck show``'s words for a statement check."""
+    status = sc.get("status", "not compiled")
+    if status == "agrees":
+        return f"agrees with the check on {sc.get('instances')} instances ({sc.get('compared')})"
+    if status == "differs":
+        where = f" at step {sc['step']}" if sc.get("step") else ""
+        text = f"differs{where}: {sc.get('reason', '')}"
+        if sc.get("instance"):
+            text += f"\ninstance: {sc['instance']}"
+        return text + (f"\nexplained: {sc['explained']}" if sc.get("explained") else "")
+    return f"not compiled: {sc.get('reason', '')}"
