@@ -43,4 +43,4 @@ FUNCTIONS = {
     r"\mathrm{softmax}": Function(_softmax, doc="softmax along the last axis"),
 }
 
-symbols = SymbolTable("checks/_vocab/notation.py", {**LETTERS, **FUNCTIONS})
+symbols = SymbolTable("checks/_vocab/notation.py", {**LETTERS, **FUNCTIONS}, euler="e")

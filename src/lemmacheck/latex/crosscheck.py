@@ -23,7 +23,7 @@ from ..search.draw import apply_where, dims_combinations, draw
 from ..settling.highprec import exact_mp_inputs
 from ..xp import mp_precision, mpmath_xp, numpy_xp
 from .errors import LatexError
-from .statement import CompiledStatement, compile_statement
+from .statement import CompiledStatement, compile_expression, compile_statement
 from .tables import table_for
 
 __all__ = ["statement_check", "same_relation", "compiled_for", "statement_check_text"]
@@ -128,11 +128,23 @@ def same_relation(s: tuple, c: tuple, rels: tuple[str, str], rtol: float) -> boo
 
 
 def _sides(claim: Claim, compiled: CompiledStatement, xp, inputs: dict, dims: dict) -> tuple[tuple, tuple]:
+    """Both chains on the instances; the statement's scaled by the factor the content declares the check
+    scales by (``statement_scaled_by = {"id": r"\\|\\mathbf s_t\\|_2^2"}`` in the claim's module)."""
     check = claim.check
     assert isinstance(check, NumericCheck)
     written = compiled.sides(xp, inputs, dims)
+    factor = getattr(sys.modules.get(claim.module), "statement_scaled_by", {}).get(claim.id)
+    if factor is not None:
+        (q,) = compile_expression(factor, table_for(claim.module, claim.id)).sides(xp, inputs, dims)
+        if not all(_positive(v) for v in q):
+            raise LatexError(f"the declared factor {factor!r} is not positive on every instance")
+        written = tuple(w * q for w in written)
     checked = call_with_inputs(check.fn, xp, inputs, dims)
     return tuple(written), tuple(checked)
+
+
+def _positive(v: Any) -> bool:
+    return bool(v > 0)
 
 
 def _compare(claim: Claim, check: NumericCheck, compiled: CompiledStatement, pairs, instances) -> dict:

@@ -25,7 +25,7 @@ def _symbol(c: Compiler, node: Tree) -> Node:
 
 def _unary(fn_name: str):
     def handler(c: Compiler, node: Tree) -> Node:
-        inner = compile_node(c, node.children[-1])
+        inner = compile_node(c, [ch for ch in node.children if not isinstance(ch, Token)][-1])
 
         def run(env: Env) -> V.Value:
             v = inner(env)
@@ -62,7 +62,7 @@ def _frac(c: Compiler, node: Tree) -> Node:
 
 
 def _inner(c: Compiler, node: Tree) -> Node:
-    a, b = compile_node(c, node.children[0]), compile_node(c, node.children[1])
+    a, b = (compile_node(c, ch) for ch in node.children if not isinstance(ch, Token))
     return lambda env: V.inner(a(env), b(env))
 
 

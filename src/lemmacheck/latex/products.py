@@ -166,6 +166,10 @@ def postfix(c: Compiler, node: Tree) -> Node:
     if node.data != "postfix":
         node = Tree("postfix", [node], meta=node.meta)
     prim, scripts = node.children[0], [s for s in node.children[1:] if isinstance(s, Tree)]
+    if c.table.euler and c.key(prim) == c.table.euler and scripts and scripts[0].data == "sup":
+        power = compile_node(c, scripts[0].children[0])
+        exp: Node = lambda env: V.Value(env.xp.exp(as_array(env, power(env))))  # noqa: E731
+        return _scripted(c, exp, scripts[1:])
     if isinstance(prim, Tree) and prim.data == "norm":
         return _scripted(c, _norm(c, prim, scripts[:1]), scripts[1:] if _has_index(scripts) else scripts)
     for k in range(len(scripts), 0, -1):

@@ -18,7 +18,7 @@ from .errors import LatexError
 from .parse import parse
 from .symbols import SymbolTable, normalise
 
-__all__ = ["CompiledStatement", "compile_statement", "RELATIONS"]
+__all__ = ["CompiledStatement", "compile_statement", "compile_expression", "RELATIONS"]
 
 RELATIONS = {"=": "=", "\\le": "<=", "\\leq": "<=", "<": "<", "\\ge": ">=", "\\geq": ">=", ">": ">"}
 
@@ -50,7 +50,12 @@ def _batched(xp, v: V.Value, k: int, batch: int) -> Any:
     return v.a
 
 
-def compile_statement(text: str, table: SymbolTable) -> CompiledStatement:
+def compile_expression(text: str, table: SymbolTable) -> CompiledStatement:
+    """One expression (no relation), e.g. the positive factor a check scales both sides by."""
+    return compile_statement(text, table, bare=True)
+
+
+def compile_statement(text: str, table: SymbolTable, *, bare: bool = False) -> CompiledStatement:
     """Parse and compile; :class:`LatexError` names the construct and column that stop it."""
     tree = parse(text)
     body = tree.children[0]
@@ -62,7 +67,7 @@ def compile_statement(text: str, table: SymbolTable) -> CompiledStatement:
         c.defined[normalise(c.source(sym))] = compile_node(c, expr)
     exprs = [ch for ch in body.children if not isinstance(ch, Token)]
     rels = [RELATIONS[str(ch)] for ch in body.children if isinstance(ch, Token)]
-    if not rels:
+    if not rels and not bare:
         raise LatexError(
             "an expression with no relation",
             construct=text[:40],

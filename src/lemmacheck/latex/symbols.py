@@ -78,6 +78,7 @@ class SymbolTable:
     matrix_norm: Callable[..., Any] | None = None  # \|M\|_p of a matrix, p a number: fn(xp, M, p)
     transpose_letters: tuple[str, ...] = ()
     indices: Mapping[str, str] = dataclasses.field(default_factory=dict)  # \sum_j: j runs over 1..dim
+    euler: str = ""  # the letter whose power is exp (``e^{u_j}``), where a document writes one
 
     def __post_init__(self) -> None:
         keys = {normalise(k): v for k, v in self.symbols.items()}
