@@ -12,7 +12,7 @@ import math
 
 import pytest
 
-from lemmacheck import REGISTRY, Array, Function, Input, SymbolTable, Verdict, inequality, identity
+from lemmacheck import REGISTRY, Array, Function, Input, SymbolTable, Verdict, identity, inequality
 from lemmacheck.latex.crosscheck import same_relation, statement_check
 
 

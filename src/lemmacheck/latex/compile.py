@@ -26,6 +26,7 @@ class Env:
     inputs: dict
     dims: dict
     bound: dict = dataclasses.field(default_factory=dict)  # \sum_{t=1}^M: t -> its current value
+    memo: dict = dataclasses.field(default_factory=dict)  # a Derived's computation, once per evaluation
 
 
 Node = Callable[[Env], V.Value]
@@ -90,10 +91,17 @@ def _compile(c: Compiler, node: Tree | Token) -> Node:
         return _token(c, node)
     from .nodes import HANDLERS  # the handlers import this module's helpers
 
+    named = meaning(c, node) if node.data not in _SCRIPTED else None
+    if named is not None and not isinstance(named, Function):
+        return named  # a phrase the table names as a whole (\langle\nabla_\Phi f_t,\Delta\Phi\rangle)
     handler = HANDLERS.get(str(node.data))
     if handler is None:
         raise c.refuse(node, f"the compiler has no meaning for a {node.data}")
     return handler(c, node)
+
+
+#: nodes whose table lookup is the longest match over their scripts (products.postfix), not the whole
+_SCRIPTED = frozenset({"postfix", "factors"})
 
 
 def _token(c: Compiler, tok: Token) -> Node:
@@ -141,7 +149,10 @@ def _input(env: Env, name: str, key: str) -> V.Value:
 
 def _derived(env: Env, d: Derived, key: str) -> V.Value:
     try:
-        return V.Value(call_with_inputs(d.fn, env.xp, env.inputs, env.dims))
+        if d.fn not in env.memo:  # several symbols often name parts of one computation (Derived(f, item))
+            env.memo[d.fn] = call_with_inputs(d.fn, env.xp, env.inputs, env.dims)
+        out = env.memo[d.fn]
+        return V.Value(out[d.item] if d.item is not None else out)
     except TypeError as exc:
         raise LatexError(
             f"the table's Derived for {key!r} cannot be computed from this claim: {exc}"

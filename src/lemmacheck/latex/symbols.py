@@ -37,9 +37,11 @@ class Input:
 
 @dataclasses.dataclass(frozen=True)
 class Derived:
-    """A quantity computed from the claim's inputs and dims: ``fn(xp, **the ones it names)``."""
+    """A quantity computed from the claim's inputs and dims: ``fn(xp, **the ones it names)``, or its
+    ``item`` when ``fn`` computes several (computed once per evaluation for every symbol naming it)."""
 
     fn: Callable[..., Any]
+    item: Any = None
     doc: str = ""
 
 
