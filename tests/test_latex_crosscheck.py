@@ -36,7 +36,10 @@ symbols = SymbolTable(
     },
 )
 
-LSE = r"h(\mathbf{x}+\Delta\mathbf{x}) \le h(\mathbf{x}) + \langle\nabla h(\mathbf{x}),\Delta\mathbf{x}\rangle + \frac12\|\Delta\mathbf{x}\|_\infty^2"
+LSE = (
+    r"h(\mathbf{x}+\Delta\mathbf{x}) \le h(\mathbf{x}) + \langle\nabla h(\mathbf{x}),\Delta\mathbf{x}\rangle"
+    r" + \frac12\|\Delta\mathbf{x}\|_\infty^2"
+)
 TRACE = r"\mathrm{tr}(\mathbf{A}^\top\mathbf{B}) \le \|\mathbf{A}\|_{S^1}\|\mathbf{B}\|_{S^\infty}"
 
 DRIFTS = {

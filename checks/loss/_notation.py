@@ -9,6 +9,7 @@ the logits of the RNN, ``Vs_t(\Phi)``, these checks sample them as ``x`` and the
 from __future__ import annotations
 
 from checks._vocab.notation import symbols as shared
+from checks.loss._helpers import lemma_terms
 from lemmacheck import Derived, Function, Input
 
 
@@ -57,5 +58,53 @@ symbols = shared.extend(
         r"f(\Phi)": _F,
         r"\nabla_{Vs_t}f_t(\Phi)": _P,
         r"\nabla_{\mathbf{V}\mathbf{s}_t}f_t(\Phi)": _P,
+    },
+)
+
+
+def _terms(xp, act, **inputs):
+    return lemma_terms(xp, act=act, **inputs)
+
+
+def _grad_g_logits(xp, act, **inputs):
+    return {"y": -lemma_terms(xp, act=act, **inputs)["y"]}
+
+
+def _term(item: str, doc: str) -> Derived:
+    return Derived(_terms, item, doc)
+
+
+#: seed 001 §A's notation (module docstring): what the statement compiler reads each symbol as
+_F, _FN, _G, _GN = (
+    _term(k, d) for k, d in [("f", "f_t(Φ)"), ("f_new", "f_t(Φ+ΔΦ)"), ("g", "g_t(Φ)"), ("g_new", "g_t(Φ+ΔΦ)")]
+)
+_Z, _ZN, _P, _R = (
+    _term(k, d)
+    for k, d in [("z", "Vs_t(Φ)"), ("z_new", "Vs_t(Φ+ΔΦ)"), ("p", "softmax"), ("r", "the remainder r")]
+)
+LEMMAS = shared.extend(
+    "checks/loss/_notation.py (LEMMAS, for checks/loss/lemmas.py)",
+    {
+        r"f_t(\Phi+\Delta\Phi)": _FN,
+        r"f_t(\Phi)": _F,
+        "f_t": _F,
+        r"g_t(\Phi+\Delta\Phi)": _GN,
+        r"g_t(\Phi)": _G,
+        "g_t": _G,
+        r"Vs_t(\Phi+\Delta\Phi)": _ZN,
+        r"Vs_t(\Phi)": _Z,
+        "Vs_t": _Z,
+        "z^+": _ZN,
+        "z": _Z,
+        "p": _P,
+        r"\nabla_{Vs_t}f_t": _P,
+        r"\nabla_{Vs_t}f_t(\Phi)": _P,
+        "r": _R,
+        r"\nabla_{Vs_t}g_t": Derived(_grad_g_logits, "y", "∇_{Vs_t} g_t = −y"),
+        r"\nabla_{Vs_t}g_t(\Phi)": Derived(_grad_g_logits, "y", "∇_{Vs_t} g_t = −y"),
+        r"\langle\nabla_\Phi f_t(\Phi),\Delta\Phi\rangle": _term("grad_f", "⟨∇_Φ f_t, ΔΦ⟩ (backprop)"),
+        r"\langle\nabla_\Phi f_t,\Delta\Phi\rangle": _term("grad_f", "⟨∇_Φ f_t, ΔΦ⟩ (backprop)"),
+        r"\langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle": _term("grad_g", "⟨∇_Φ g_t, ΔΦ⟩ (backprop)"),
+        r"\langle\nabla_\Phi Vs_t,\Delta\Phi\rangle": _term("jvp", "⟨∇_Φ Vs_t, ΔΦ⟩ (forward mode)"),
     },
 )

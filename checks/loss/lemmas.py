@@ -20,100 +20,12 @@ cancel to below any working precision and the engine once "confirmed" such a rou
 
 from checks._vocab.linalg import dot, inf_norm
 from checks._vocab.sources import S0_APPENDIX, S1_A
-from checks.loss._helpers import (
-    ON_RNN,
-    ON_SMALL_RNN,
-    pair_grad,
-    token_gradient,
-    token_terms,
-)
-from checks._vocab.notation import symbols as shared
-from lemmacheck import Derived, Verdict, identity, inequality
+from checks.loss._helpers import ON_RNN, ON_SMALL_RNN, on_terms
+from checks.loss._notation import LEMMAS
+from lemmacheck import Verdict, identity, inequality
 
-
-def _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    """Everything Lemma 1/2 talk about, for the last token (y = its one-hot label)."""
-    tt = token_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, act)
-    y = Y[:, -1]
-    p = xp.softmax(tt["z"], axis=-1)
-    fw = tt["forward"]
-    grad_f = pair_grad(xp, token_gradient(xp, U, W, V, s0, X, p, act, forward=fw), dU, dW, dV, ds0)
-    grad_g = pair_grad(xp, token_gradient(xp, U, W, V, s0, X, -y, act, forward=fw), dU, dW, dV, ds0)
-    dz = tt["z_new"] - tt["z"]
-    return {
-        **tt,
-        "y": y,
-        "p": p,
-        "dz": dz,
-        "f": xp.logsumexp(tt["z"], axis=-1),
-        "f_new": xp.logsumexp(tt["z_new"], axis=-1),
-        "g": -dot(xp, y, tt["z"]),
-        "g_new": -dot(xp, y, tt["z_new"]),
-        "grad_f": grad_f,
-        "grad_g": grad_g,
-        "half_sq": 0.5 * inf_norm(xp, dz) ** 2,
-        "r_inf": inf_norm(xp, tt["r"]),
-    }
-
-
-def _terms(xp, act, **inputs):
-    return _lemma_terms(xp, act=act, **inputs)
-
-
-def _grad_g_logits(xp, act, **inputs):
-    return {"y": -_lemma_terms(xp, act=act, **inputs)["y"]}
-
-
-def _term(item: str, doc: str) -> Derived:
-    return Derived(_terms, item, doc)
-
-
-#: seed 001 §A's notation (module docstring): what the statement compiler reads each symbol as
-_F, _FN, _G, _GN = (
-    _term(k, d) for k, d in [("f", "f_t(Φ)"), ("f_new", "f_t(Φ+ΔΦ)"), ("g", "g_t(Φ)"), ("g_new", "g_t(Φ+ΔΦ)")]
-)
-_Z, _ZN, _P, _R = (
-    _term(k, d)
-    for k, d in [("z", "Vs_t(Φ)"), ("z_new", "Vs_t(Φ+ΔΦ)"), ("p", "softmax"), ("r", "the remainder r")]
-)
-symbols = shared.extend(
-    "checks/loss/lemmas.py",
-    {
-        r"f_t(\Phi+\Delta\Phi)": _FN,
-        r"f_t(\Phi)": _F,
-        "f_t": _F,
-        r"g_t(\Phi+\Delta\Phi)": _GN,
-        r"g_t(\Phi)": _G,
-        "g_t": _G,
-        r"Vs_t(\Phi+\Delta\Phi)": _ZN,
-        r"Vs_t(\Phi)": _Z,
-        "Vs_t": _Z,
-        "z^+": _ZN,
-        "z": _Z,
-        "p": _P,
-        r"\nabla_{Vs_t}f_t": _P,
-        r"\nabla_{Vs_t}f_t(\Phi)": _P,
-        "r": _R,
-        r"\nabla_{Vs_t}g_t": Derived(_grad_g_logits, "y", "∇_{Vs_t} g_t = −y"),
-        r"\nabla_{Vs_t}g_t(\Phi)": Derived(_grad_g_logits, "y", "∇_{Vs_t} g_t = −y"),
-        r"\langle\nabla_\Phi f_t(\Phi),\Delta\Phi\rangle": _term("grad_f", "⟨∇_Φ f_t, ΔΦ⟩ (backprop)"),
-        r"\langle\nabla_\Phi f_t,\Delta\Phi\rangle": _term("grad_f", "⟨∇_Φ f_t, ΔΦ⟩ (backprop)"),
-        r"\langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle": _term("grad_g", "⟨∇_Φ g_t, ΔΦ⟩ (backprop)"),
-        r"\langle\nabla_\Phi Vs_t,\Delta\Phi\rangle": _term("jvp", "⟨∇_Φ Vs_t, ΔΦ⟩ (forward mode)"),
-    },
-)
-
-
-def on_terms(sides):
-    """A check that computes its sides from the token terms of Lemmas 1–2 (``_lemma_terms``) only."""
-
-    def check(xp, act, **inputs):
-        return sides(xp, _lemma_terms(xp, act=act, **inputs))
-
-    for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
-        setattr(check, attr, getattr(sides, attr))
-    return check
-
+#: what this module's statements mean, read by the statement compiler (seed 001 §A's notation)
+symbols = LEMMAS
 
 # ----------------------------------------------------------------------------------------------- Lemma 1
 

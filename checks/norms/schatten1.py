@@ -334,5 +334,6 @@ def norms_equiv_w000(xp, M):
     H = M.shape[-1]
     return l1(xp, M) / H, xp.schatten_norm(M, math.inf)
 
+
 #: the statement compiler reads item 3.3.3's unindexed norm as the passage defines it
 claim_symbols = {"norms.equiv_w000": ELEMENTWISE_000}
