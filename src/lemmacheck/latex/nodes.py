@@ -150,5 +150,6 @@ HANDLERS: dict[str, Any] = {
     "nabla": _nabla,
     "expectation": _refused("an expectation, which the compiler does not compute"),
     "tuple": _refused("a tuple outside a function's arguments"),
+    "indices": _refused("an index list (rows, columns, slices) the table does not name"),
     "norm": _postfix,
 }

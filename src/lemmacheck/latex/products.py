@@ -37,7 +37,7 @@ def _args(c: Compiler, node: Tree) -> list[Node] | None:
     """The arguments of an application, when ``node`` is a parenthesised group."""
     if isinstance(node, Tree) and node.data == "postfix" and len(node.children) == 1:
         node = node.children[0]
-    if isinstance(node, Tree) and node.data in ("paren", "tuple"):
+    if isinstance(node, Tree) and node.data in ("paren", "tuple", "bracket"):
         return [compile_node(c, ch) for ch in node.children]
     return None
 
