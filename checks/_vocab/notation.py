@@ -1,6 +1,7 @@
 r"""The notation every document shares, as a symbol table the statement compiler reads.
 
-A Latin letter, plain or bold (``x``, ``\mathbf{x}``), denotes the claim's input or dim of that name (a
+A Latin letter, plain or bold (``x``, ``\mathbf{x}``), or a Greek one (``\beta``), denotes the claim's input
+or dim of that name (a
 statement using a letter the claim does not declare is `not compiled`, naming it); ``\mathrm{tr}``,
 ``\mathrm{diag}``, ``\mathrm{softmax}`` are the usual functions.  A topic extends this table in its
 ``_notation.py`` with what its documents mean by the rest (seed 000's unindexed norm is the spectral one).
@@ -31,6 +32,16 @@ def spectral(xp, a, rank):
     return xp.schatten_norm(a, math.inf) if rank == 2 else xp.vector_norm(a, 2)
 
 
+#: a Greek letter is the input or dim named after it (\beta -> beta); \epsilon and \varepsilon -> eps
+GREEK = {
+    **{
+        rf"\{name}": Input(name)
+        for name in ("alpha", "beta", "gamma", "delta", "eta", "theta", "lambda", "mu", "sigma", "tau", "rho")
+    },
+    r"\epsilon": Input("eps"),
+    r"\varepsilon": Input("eps"),
+}
+
 LETTERS = {
     **{c: Input(c) for c in string.ascii_letters},
     **{rf"\mathbf{{{c}}}": Input(c) for c in string.ascii_letters},
@@ -43,4 +54,4 @@ FUNCTIONS = {
     r"\mathrm{softmax}": Function(_softmax, doc="softmax along the last axis"),
 }
 
-symbols = SymbolTable("checks/_vocab/notation.py", {**LETTERS, **FUNCTIONS}, euler="e")
+symbols = SymbolTable("checks/_vocab/notation.py", {**LETTERS, **GREEK, **FUNCTIONS}, euler="e")

@@ -31,6 +31,10 @@ class Env:
 
 Node = Callable[[Env], V.Value]
 
+#: the meaning of each grammar rule, filled by .nodes and .products (imported by .statement), which use
+#: this module's helpers: the registry keeps the import graph one-way
+HANDLERS: dict[str, Callable[..., Any]] = {}
+
 
 class FnNode:
     """A table Function (or its gradient) waiting for its parenthesised argument in a product."""
@@ -89,8 +93,6 @@ def compile_node(c: Compiler, node: Tree | Token) -> Node:
 def _compile(c: Compiler, node: Tree | Token) -> Node:
     if isinstance(node, Token):
         return _token(c, node)
-    from .nodes import HANDLERS  # the handlers import this module's helpers
-
     named = meaning(c, node) if node.data not in _SCRIPTED else None
     if named is not None and not isinstance(named, Function):
         return named  # a phrase the table names as a whole (\langle\nabla_\Phi f_t,\Delta\Phi\rangle)

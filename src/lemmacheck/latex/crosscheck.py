@@ -24,6 +24,7 @@ from ..settling.highprec import exact_mp_inputs
 from ..xp import mp_precision, mpmath_xp, numpy_xp
 from .declare import COMPILED_ATTR
 from .errors import LatexError
+from .parse import parse
 from .statement import CompiledStatement, compile_expression, compile_statement
 from .tables import table_for
 
@@ -35,6 +36,7 @@ _FLIP = {">=": "<=", ">": "<"}
 
 
 def compiled_for(claim: Claim) -> CompiledStatement:
+    parse(claim.statement)  # a construct outside the grammar is the first thing to say
     return compile_statement(claim.statement, table_for(claim.module, claim.id))
 
 
@@ -58,7 +60,8 @@ def _statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
     check = claim.check
     if not isinstance(check, NumericCheck):
         return not_compiled(
-            f"a {claim.kind.value} claim: the compiler reads the relation chains of numeric checks"
+            f"no relation chain to compare with (kind {claim.kind.value!r}): the compiler reads numeric "
+            "checks"
         )
     if check.is_property:
         return not_compiled("a property: its check returns truth values, which a relation's sides are not")

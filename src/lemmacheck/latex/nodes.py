@@ -8,10 +8,10 @@ from typing import Any
 from lark import Token, Tree
 
 from . import values as V
-from .compile import Compiler, Env, FnNode, Node, compile_node, meaning
+from .compile import HANDLERS, Compiler, Env, FnNode, Node, compile_node, meaning
 from .symbols import Function
 
-__all__ = ["HANDLERS", "FnNode", "as_array"]
+__all__ = ["as_array"]
 
 _SYMBOLIC = {"letter_sym", "font", "greek", "delta_sym", "accent", "letter"}
 
@@ -89,29 +89,6 @@ def _infty(c: Compiler, node: Tree) -> Node:
     return lambda env: V.Value(math.inf)
 
 
-def _factors(c: Compiler, node: Tree) -> Node:
-    from .products import product_of
-
-    return product_of(c, [ch for ch in node.children if not isinstance(ch, Token)])
-
-
-def _mul_prefixed(c: Compiler, node: Tree) -> Node:
-    from .products import prefixed
-
-    *head, pre = node.children
-    right = prefixed(c, pre)
-    if not head:
-        return right
-    left = compile_node(c, head[0])
-    return lambda env: V.mul(left(env), right(env))
-
-
-def _postfix(c: Compiler, node: Tree) -> Node:
-    from .products import postfix
-
-    return postfix(c, node)
-
-
 def _nabla(c: Compiler, node: Tree) -> Node:
     m = meaning(c, node)
     if m is not None and not isinstance(m, Function):
@@ -128,28 +105,26 @@ def _nabla(c: Compiler, node: Tree) -> Node:
     )
 
 
-HANDLERS: dict[str, Any] = {
-    **dict.fromkeys(_SYMBOLIC, _symbol),
-    "add": _binary(lambda a, b, env: V.add(a, b)),
-    "sub": _binary(lambda a, b, env: V.add(a, b, -1)),
-    "hadamard": _binary(lambda a, b, env: V.hadamard(a, b)),
-    "div": _binary(lambda a, b, env: V.div(a, b)),
-    "neg": _neg,
-    "frac": _frac,
-    "inner": _inner,
-    "sqrt": _unary("sqrt"),
-    "abs": _unary("abs"),
-    "paren": _group,
-    "bracket": _group,
-    "brace": _group,
-    "number": _number,
-    "infty": _infty,
-    "factors": _factors,
-    "mul_prefixed": _mul_prefixed,
-    "postfix": _postfix,
-    "nabla": _nabla,
-    "expectation": _refused("an expectation, which the compiler does not compute"),
-    "tuple": _refused("a tuple outside a function's arguments"),
-    "indices": _refused("an index list (rows, columns, slices) the table does not name"),
-    "norm": _postfix,
-}
+HANDLERS.update(
+    {
+        **dict.fromkeys(_SYMBOLIC, _symbol),
+        "add": _binary(lambda a, b, env: V.add(a, b)),
+        "sub": _binary(lambda a, b, env: V.add(a, b, -1)),
+        "hadamard": _binary(lambda a, b, env: V.hadamard(a, b)),
+        "div": _binary(lambda a, b, env: V.div(a, b)),
+        "neg": _neg,
+        "frac": _frac,
+        "inner": _inner,
+        "sqrt": _unary("sqrt"),
+        "abs": _unary("abs"),
+        "paren": _group,
+        "bracket": _group,
+        "brace": _group,
+        "number": _number,
+        "infty": _infty,
+        "nabla": _nabla,
+        "expectation": _refused("an expectation, which the compiler does not compute"),
+        "tuple": _refused("a tuple outside a function's arguments"),
+        "indices": _refused("an index list (rows, columns, slices) the table does not name"),
+    }
+)

@@ -10,7 +10,7 @@ from typing import Any
 from lark import Token, Tree
 
 from . import values as V
-from .compile import Compiler, Env, FnNode, Node, compile_node, meaning
+from .compile import HANDLERS, Compiler, Env, FnNode, Node, compile_node, meaning
 from .errors import LatexError
 from .nodes import as_array
 from .symbols import Function, normalise
@@ -239,9 +239,11 @@ def _script(c: Compiler, base: Node, s: Tree) -> Node:
     if s.data == "sup":
         arg = s.children[0]
         key = c.key(arg)
-        if key == "\\top" or key in c.table.transpose_letters:
+        if key == "\\top":
             return lambda env: V.transpose(base(env), env.xp)
         power = compile_node(c, arg)
+        if key in c.table.transpose_letters:  # A^T: a matrix's or vector's transpose, a number's power
+            return lambda env: _transpose_or_power(base(env), power, env)
         return lambda env: V.power(base(env), power(env), env.xp)
     if s.data == "sub":
         index = compile_node(c, s.children[0])
@@ -249,7 +251,30 @@ def _script(c: Compiler, base: Node, s: Tree) -> Node:
     raise c.refuse(s, f"a {s.data} the table does not name", f"add the symbol with it to {c.table.where}")
 
 
+def _transpose_or_power(v: V.Value, power: Node, env: Env) -> V.Value:
+    return V.transpose(v, env.xp) if v.rank else V.power(v, power(env), env.xp)
+
+
 def _index(v: V.Value, i: V.Value) -> V.Value:
     if v.rank != 1 or not isinstance(i.a, int):
         raise LatexError(f"a subscript on a rank-{v.rank} value that is no entry index")
     return V.Value(v.a[..., i.a - 1])
+
+
+def _mul_prefixed(c: Compiler, node: Tree) -> Node:
+    *head, pre = node.children
+    right = prefixed(c, pre)
+    if not head:
+        return right
+    left = compile_node(c, head[0])
+    return lambda env: V.mul(left(env), right(env))
+
+
+HANDLERS.update(
+    {
+        "factors": lambda c, node: product_of(c, [ch for ch in node.children if not isinstance(ch, Token)]),
+        "mul_prefixed": _mul_prefixed,
+        "postfix": postfix,
+        "norm": postfix,
+    }
+)

@@ -12,6 +12,8 @@ from typing import Any
 
 from lark import Token, Tree
 
+from . import nodes as _nodes  # noqa: F401  (fills compile.HANDLERS with the rules' meanings)
+from . import products as _products  # noqa: F401  (likewise, for products and scripts)
 from . import values as V
 from .compile import Compiler, Env, Node, compile_node
 from .errors import LatexError
@@ -30,11 +32,18 @@ class CompiledStatement:
     labels: tuple[str, ...]
     nodes: tuple[Node, ...]
 
+    probe: str = ""
+
     def sides(self, xp, inputs: dict, dims: dict) -> tuple[Any, ...]:
-        """Each expression of the chain on the batch: shape ``(batch,)``, like a hand-written check's."""
+        """Each expression of the chain on the batch: shape ``(batch,)``, like a hand-written check's (a
+        vector through the table's probe, where it declares one)."""
         env = Env(xp, dict(inputs), dict(dims))
         batch = len(next(iter(inputs.values()))) if inputs else 1
-        return tuple(_batched(xp, n(env), k, batch) for k, n in enumerate(self.nodes))
+        values = [n(env) for n in self.nodes]
+        if self.probe and any(v.rank == 1 for v in values):
+            c = V.Value(inputs[self.probe], row=True)
+            values = [V.mul(c, v) if v.rank == 1 else v for v in values]
+        return tuple(_batched(xp, v, k, batch) for k, v in enumerate(values))
 
 
 def _batched(xp, v: V.Value, k: int, batch: int) -> Any:
@@ -75,7 +84,8 @@ def compile_statement(text: str, table: SymbolTable, *, bare: bool = False) -> C
             fix="state what it equals or bounds",
         )
     nodes = tuple(compile_node(c, e) for e in exprs)
-    return CompiledStatement(text, tuple(rels), tuple(f"step {i + 1}" for i in range(len(rels))), nodes)
+    labels = tuple(f"step {i + 1}" for i in range(len(rels)))
+    return CompiledStatement(text, tuple(rels), labels, nodes, table.probe)
 
 
 def _align(c: Compiler, body: Tree) -> CompiledStatement:
@@ -90,7 +100,7 @@ def _align(c: Compiler, body: Tree) -> CompiledStatement:
         rels.append(RELATIONS[str(rel)])
         nodes.append(compile_node(c, expr))
         labels.append(_label(label[0]) if label else f"step {i}")
-    return CompiledStatement(c.text, tuple(rels), tuple(labels), tuple(nodes))
+    return CompiledStatement(c.text, tuple(rels), tuple(labels), tuple(nodes), c.table.probe)
 
 
 def _label(node: Tree) -> str:

@@ -12,8 +12,10 @@ A key is the LaTeX of a symbol or phrase as the documents write it, normalised (
 
 Norms: ``\\|v\\|_p`` of a vector is the l_p norm and ``\\|M\\|_{S^p}`` of a matrix the Schatten-p norm
 everywhere; what an unindexed ``\\|\\cdot\\|`` or ``\\|M\\|_p`` of a matrix means differs between documents,
-so a table says it (``norm=``, ``matrix_norm=``).  ``transpose_letters=("T",)`` reads ``A^T`` as a
-transpose where a document writes it so (``\\top`` always is one).
+so a table says it (``norm=``, ``matrix_norm=``).  ``transpose_letters=("T",)`` reads ``A^T`` of a matrix
+or vector as its transpose where a document writes it so (``\\top`` always is one; ``\\gamma^T`` of a number
+stays a power).  ``probe="c"`` compares vector-valued sides through the claim's probe input, as the
+checks of that topic do (``c^\\top`` lhs against ``c^\\top`` rhs).
 """
 
 from __future__ import annotations
@@ -81,6 +83,7 @@ class SymbolTable:
     transpose_letters: tuple[str, ...] = ()
     indices: Mapping[str, str] = dataclasses.field(default_factory=dict)  # \sum_j: j runs over 1..dim
     euler: str = ""  # the letter whose power is exp (``e^{u_j}``), where a document writes one
+    probe: str = ""  # the input a check compares vector sides through (c^T lhs = c^T rhs), if any
 
     def __post_init__(self) -> None:
         keys = {normalise(k): v for k, v in self.symbols.items()}

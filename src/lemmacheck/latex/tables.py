@@ -1,8 +1,8 @@
 """Which symbol table a claim's statement is read with: the content declares it, next to its claims.
 
 A content module's ``symbols = SymbolTable(...)`` reads every statement it declares (its
-``claim_symbols[id]`` one claim's); without one, its
-package's ``_notation`` module's ``symbols`` (``checks/<topic>/_notation.py``).  The engine never holds a
+``claim_symbols[id]`` one claim's); without one, the nearest package's ``_notation`` module's ``symbols``
+going up (``checks/<topic>/_notation.py``, then ``checks/_notation.py``).  The engine never holds a
 document's notation: it only looks where the content says its notation is.
 """
 
@@ -23,9 +23,11 @@ def table_for(module: str, claim_id: str = "") -> SymbolTable:
     says what its notation means, as seed 000's "element-wise-1 norm" for an unindexed norm)."""
     mod = sys.modules.get(module) or importlib.import_module(module)
     table = getattr(mod, "claim_symbols", {}).get(claim_id) or getattr(mod, "symbols", None)
-    if table is None and "." in module:
+    package = module
+    while table is None and "." in package:  # the topic's _notation, then the content tree's
+        package = package.rsplit(".", 1)[0]
         try:
-            table = getattr(importlib.import_module(module.rsplit(".", 1)[0] + "._notation"), "symbols", None)
+            table = getattr(importlib.import_module(package + "._notation"), "symbols", None)
         except ModuleNotFoundError:
             table = None
     if not isinstance(table, SymbolTable):
