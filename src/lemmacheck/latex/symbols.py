@@ -65,9 +65,14 @@ _SPACING = re.compile(
 )
 
 
+_COMMAND_SPACE_LETTER = re.compile(r"\\(tilde|hat|bar|overline|dot|mathbf|boldsymbol|mathrm|bm|mathcal)\s+([A-Za-z0-9])")
+
+
 def normalise(latex: str) -> str:
-    """The key of a symbol or phrase: spacing dropped, single-character arguments braced one way."""
-    s = _SPACING.sub("", latex)
+    """The key of a symbol or phrase: spacing dropped, single-character arguments braced one way
+    (``\\hat m_t`` and ``\\hat{m}_t`` are one key, never ``\\hatm_t``)."""
+    s = _COMMAND_SPACE_LETTER.sub(lambda m: f"\\{m.group(1)}{{{m.group(2)}}}", latex)
+    s = _SPACING.sub("", s)
     s = _FONT_SINGLE.sub(lambda m: f"\\{m.group(1)}{{{m.group(2)}}}", s)
     return _BRACED_ONE.sub(lambda m: f"{m.group(1)}{m.group(2)}", s)
 
