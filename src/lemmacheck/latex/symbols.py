@@ -65,7 +65,9 @@ _SPACING = re.compile(
 )
 
 
-_COMMAND_SPACE_LETTER = re.compile(r"\\(tilde|hat|bar|overline|dot|mathbf|boldsymbol|mathrm|bm|mathcal)\s+([A-Za-z0-9])")
+_COMMAND_SPACE_LETTER = re.compile(
+    r"\\(tilde|hat|bar|overline|dot|mathbf|boldsymbol|mathrm|bm|mathcal)\s+([A-Za-z0-9])"
+)
 
 
 def normalise(latex: str) -> str:
