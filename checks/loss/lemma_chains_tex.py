@@ -4,9 +4,9 @@ step labelled by its ``\text{...}``.  The hand-written chains of the same proofs
 lemma2.proof_chain_as_written in checks/loss/lemmas.py; these expect the same statuses.
 """
 
-from checks._vocab.sources import S1_A
 from checks.loss._helpers import ON_RNN, ON_SMALL_RNN
 from checks.loss._notation import LEMMAS
+from checks.loss.lemmas import LEMMA1_PROOF_SOURCE, LEMMA2_PROOF_SOURCE
 from lemmacheck import Verdict, from_statement, inequality
 
 symbols = LEMMAS
@@ -26,9 +26,7 @@ from_statement(
     inequality,
     "lemma1.proof_chain.tex",
     title="Proof of Lemma 1 from its LaTeX alone (align*, no check function)",
-    source=S1_A.at("proof of Lemma 1, eq. (3)–(4) and the line after (4)").quote(
-        "we have r^T ∇_{Vs_t} f_t(Φ) ≤ ||r||_∞ ||softmax(Vs_t)||_∞ ≤ ||r||_∞"
-    ),
+    source=LEMMA1_PROOF_SOURCE,
     statement=LEMMA1_PROOF,
     expected=Verdict.HOLDS,
     expected_broken_step=1,
@@ -51,9 +49,7 @@ from_statement(
     inequality,
     "lemma2.proof_chain_as_written.tex",
     title="Proof of Lemma 2 as written, from its LaTeX alone (align*, no check function)",
-    source=S1_A.at("proof of Lemma 2, eq. (5)–(6) and the line after (6)").quote(
-        "Combine formula 5 with 6, we will get Lemma 2 immediately."
-    ),
+    source=LEMMA2_PROOF_SOURCE,
     statement=LEMMA2_PROOF,
     expected=Verdict.REFUTED,
     expected_broken_step=3,

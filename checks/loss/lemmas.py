@@ -24,6 +24,14 @@ from checks.loss._helpers import ON_RNN, ON_SMALL_RNN, on_terms
 from checks.loss._notation import LEMMAS
 from lemmacheck import Verdict, identity, inequality
 
+#: the proofs' passages, cited by their hand-written chains here and their LaTeX ones (lemma_chains_tex.py)
+LEMMA1_PROOF_SOURCE = S1_A.at("proof of Lemma 1, eq. (3)–(4) and the line after (4)").quote(
+    "we have r^T ∇_{Vs_t} f_t(Φ) ≤ ||r||_∞ ||softmax(Vs_t)||_∞ ≤ ||r||_∞"
+)
+LEMMA2_PROOF_SOURCE = S1_A.at("proof of Lemma 2, eq. (5)–(6) and the line after (6)").quote(
+    "Combine formula 5 with 6, we will get Lemma 2 immediately."
+)
+
 #: what this module's statements mean, read by the statement compiler (seed 001 §A's notation)
 symbols = LEMMAS
 
@@ -69,9 +77,7 @@ def _lemma1_chain(xp, q, p_norm):
 @inequality(
     "lemma1.proof_chain",
     title="Proof of Lemma 1 step by step (eq. (3), (4), the softmax/Hölder step), as written",
-    source=S1_A.at("proof of Lemma 1, eq. (3)–(4) and the line after (4)").quote(
-        "we have r^T ∇_{Vs_t} f_t(Φ) ≤ ||r||_∞ ||softmax(Vs_t)||_∞ ≤ ||r||_∞"
-    ),
+    source=LEMMA1_PROOF_SOURCE,
     statement=r"f_t(\Phi+\Delta\Phi) \le f_t + \langle p, z^+ - z\rangle + \tfrac12\|z^+-z\|_\infty^2 = "
     r"f_t + r^\top p + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + \tfrac12\|z^+-z\|_\infty^2 \le f_t + "
     r"\|r\|_\infty\|\mathrm{softmax}(Vs_t)\|_\infty + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + "
@@ -462,9 +468,7 @@ def lemma2_proof_chain(xp, q):
 @inequality(
     "lemma2.proof_chain_as_written",
     title="Proof of Lemma 2 as written: eq. (5), eq. (6), then 'we will get Lemma 2' as printed (no g_t(Φ))",
-    source=S1_A.at("proof of Lemma 2, eq. (5)–(6) and the line after (6)").quote(
-        "Combine formula 5 with 6, we will get Lemma 2 immediately."
-    ),
+    source=LEMMA2_PROOF_SOURCE,
     statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_{Vs_t} g_t, "
     r"Vs_t(\Phi+\Delta\Phi)-Vs_t(\Phi)\rangle \le g_t(\Phi) + \langle\nabla_\Phi "
     r"g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty \le \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + "

@@ -5,8 +5,8 @@ sens.w_trace_elem_000 (checks/sensitivity/w_parts.py); this one expects the same
 
 from checks._vocab.linalg import frob
 from checks._vocab.notation import symbols as shared
-from checks._vocab.sources import S0_LOSS_W
 from checks.sensitivity._helpers import SENS_RNN_DIMS_H2, forward_sensitivities, sens_rnn_inputs
+from checks.sensitivity.w_parts import TRACE_ELEM_SOURCE
 from lemmacheck import Derived, Input, Verdict, from_statement, inequality
 
 
@@ -35,9 +35,7 @@ from_statement(
     inequality,
     "sens.w_trace_elem_000.tex",
     title="Item 3.3.1's vec-to-trace step and Hölder, from the LaTeX alone (no check function)",
-    source=S0_LOSS_W.at("item 3.3.1 (second bullet)").quote(
-        "W_{p,:}P_{t−1}vec(ΔW) = tr[Mtr(W_{p,:}P_{t−1})ΔW] ≤ ||Mtr(W_{p,:}P_{t−1})||_{S1} ||ΔW||_{S∞}"
-    ),
+    source=TRACE_ELEM_SOURCE,
     statement=r"\begin{align*}\mathbf{W}_{p,:}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W}) &= "
     r"\mathrm{tr}[\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\Delta\mathbf{W}] "
     r"\text{vec to trace (transpose dropped)} \\ &\le \|\mathrm{Mtr}(\mathbf{W}_{p,:}"
