@@ -100,3 +100,15 @@ def test_a_matrix_norm_without_a_declared_meaning_is_refused():
     spectral = TABLE.extend("t", norm=lambda xp, a, rank: xp.schatten_norm(a, math.inf))
     (lhs, _) = compile_statement(r"\|\mathbf{A}\| \le 1", spectral).sides(numpy_xp, INPUTS, {})
     np.testing.assert_allclose(lhs, np.linalg.norm(A, 2, axis=(-2, -1)))
+
+
+def test_a_subscript_indexes_a_vectors_entries_and_a_stacks_rows():
+    table = TABLE.extend("t", {"g": Input("g")})
+    g = RNG.normal(size=(3, 4, 2))  # four gradients of size 2 per instance
+    lhs, rhs = compile_statement(r"\sum_{i=1}^{n} g_i^\top y \le \sum_{j=1}^{n} x_j", table).sides(
+        numpy_xp, {"g": g, "x": X, "y": Y[:, :2]}, {"n": 4}
+    )
+    np.testing.assert_allclose(lhs, np.einsum("btk,bk->b", g, Y[:, :2]))
+    np.testing.assert_allclose(rhs, X.sum(-1))
+    with pytest.raises(LatexError, match="outside 1..4"):
+        compile_statement(r"g_5^\top y \le 1", table).sides(numpy_xp, {"g": g, "y": Y[:, :2]}, {})

@@ -48,3 +48,49 @@ AVERAGE = symbols.extend(
         r"\Delta\theta_t": Derived(_average_step, doc="the running-average update"),
     },
 )
+
+
+def _row(k: int):
+    def pick(xp, g):
+        return g[:, k, :]
+
+    return pick
+
+
+def _ema_back(steps: int):
+    """v_{t-steps} from v_{t-3} (the input v3) and the three gradients g_{t-2}, g_{t-1}, g_t."""
+
+    def v(xp, v3, g, beta):
+        out, b = v3, beta[:, None]
+        for k in range(3 - steps):
+            out = b * out + (1 - b) * g[:, k, :]
+        return out
+
+    return v
+
+
+def _ema_last(xp, g, v0, beta, T):
+    out, b = v0, beta[:, None]
+    for k in range(T):
+        out = b * out + (1 - b) * g[:, k, :]
+    return out
+
+
+#: seed 002 Question 2.2 unrolled three steps: v_t = βv_{t-1} + (1−β)g_t from v_{t-3}, gradients g_{t-2..t}
+EMA_UNROLL = symbols.extend(
+    "checks/optim/_notation.py (EMA_UNROLL)",
+    {
+        "v_{t-3}": Input("v3"),
+        **{key: Derived(_ema_back(k)) for key, k in (("v_{t-2}", 2), ("v_{t-1}", 1), ("v_t", 0))},
+        **{key: Derived(_row(k)) for key, k in (("g_{t-2}", 0), ("g_{t-1}", 1), ("g_t", 2))},
+    },
+)
+#: seed 002 Question 2.2's closed form: t steps from v_0 (t is the dim T), g_i the i-th gradient
+EMA_CLOSED = symbols.extend(
+    "checks/optim/_notation.py (EMA_CLOSED)",
+    {
+        "v_t": Derived(_ema_last, doc="the recursion run T steps from v_0"),
+        "v_0": Input("v0"),
+        "t": Input("T"),
+    },
+)

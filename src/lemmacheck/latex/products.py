@@ -256,9 +256,12 @@ def _transpose_or_power(v: V.Value, power: Node, env: Env) -> V.Value:
 
 
 def _index(v: V.Value, i: V.Value) -> V.Value:
-    if v.rank != 1 or not isinstance(i.a, int):
+    """``a_i``: entry i (from 1) of a vector, row i of a stack (``g_i`` of gradients g of shape (T, n))."""
+    if v.rank == 0 or not isinstance(i.a, int):
         raise LatexError(f"a subscript on a rank-{v.rank} value that is no entry index")
-    return V.Value(v.a[..., i.a - 1])
+    if not 1 <= i.a <= v.a.shape[1]:
+        raise LatexError(f"the index {i.a} is outside 1..{v.a.shape[1]}")
+    return V.Value(v.a[:, i.a - 1])
 
 
 def _mul_prefixed(c: Compiler, node: Tree) -> Node:
