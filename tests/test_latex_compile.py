@@ -112,3 +112,10 @@ def test_a_subscript_indexes_a_vectors_entries_and_a_stacks_rows():
     np.testing.assert_allclose(rhs, X.sum(-1))
     with pytest.raises(LatexError, match="outside 1..4"):
         compile_statement(r"g_5^\top y \le 1", table).sides(numpy_xp, {"g": g, "y": Y[:, :2]}, {})
+
+
+def test_a_power_whose_exponent_is_an_input_is_taken_per_instance():
+    table = TABLE.extend("t", {"t": Input("t"), r"\beta": Input("beta")})
+    beta, t = np.array([0.5, 0.9, 0.1]), np.array([1.0, 2.5, 7.0])
+    (lhs, rhs) = compile_statement(r"\beta^t \le 1", table).sides(numpy_xp, {"beta": beta, "t": t}, {})
+    np.testing.assert_allclose(lhs, beta**t)

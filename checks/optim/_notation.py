@@ -94,3 +94,35 @@ EMA_CLOSED = symbols.extend(
         "t": Input("T"),
     },
 )
+
+
+def _moment(xp, prev, g, beta):
+    return beta[:, None] * prev + (1 - beta[:, None]) * g
+
+
+def _second(xp, prev, g, beta):
+    return beta[:, None] * prev + (1 - beta[:, None]) * g * g
+
+
+def _corrected(moment):
+    def hat(xp, prev, g, beta, t):
+        return moment(xp, prev, g, beta) / (1 - beta**t)[:, None]
+
+    return hat
+
+
+_ADAM_STEP = {r"\beta_1": Input("beta"), r"\beta_2": Input("beta"), "g_t": Input("g"), "t": Input("t")}
+#: seed 004 Question 3.3(a): one step of Adam's moments from the previous one (prev), with g_t^2 entrywise
+ADAM = symbols.extend(
+    "checks/optim/_notation.py (ADAM)",
+    {
+        **_ADAM_STEP,
+        "m_{t-1}": Input("prev"),
+        "v_{t-1}": Input("prev"),
+        "m_t": Derived(_moment, doc="β₁m_{t-1} + (1−β₁)g_t"),
+        "v_t": Derived(_second, doc="β₂v_{t-1} + (1−β₂)g_t²"),
+        r"\hat{m}_t": Derived(_corrected(_moment), doc="m_t/(1−β₁^t)"),
+        r"\hat{v}_t": Derived(_corrected(_second), doc="v_t/(1−β₂^t)"),
+    },
+    elementwise_powers=True,
+)

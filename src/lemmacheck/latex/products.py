@@ -244,11 +244,19 @@ def _script(c: Compiler, base: Node, s: Tree) -> Node:
         power = compile_node(c, arg)
         if key in c.table.transpose_letters:  # A^T: a matrix's or vector's transpose, a number's power
             return lambda env: _transpose_or_power(base(env), power, env)
+        if c.table.elementwise_powers:
+            return lambda env: _entrywise_power(base(env), power(env), env)
         return lambda env: V.power(base(env), power(env), env.xp)
     if s.data == "sub":
         index = compile_node(c, s.children[0])
         return lambda env: _index(base(env), index(env))
     raise c.refuse(s, f"a {s.data} the table does not name", f"add the symbol with it to {c.table.where}")
+
+
+def _entrywise_power(v: V.Value, k: V.Value, env: Env) -> V.Value:
+    if v.rank and isinstance(k.a, int) and k.a >= 0:
+        return V.Value(v.a**k.a, v.row)
+    return V.power(v, k, env.xp)
 
 
 def _transpose_or_power(v: V.Value, power: Node, env: Env) -> V.Value:

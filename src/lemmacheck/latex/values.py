@@ -130,7 +130,7 @@ def power(x: Value, k: Value, xp) -> Value:
         return Value(x.a**k.a)
     if isinstance(k.a, int):
         return div(const(1), Value(x.a ** (-k.a)))
-    if k.a == Fraction(1, 2) and not x.exact:
+    if isinstance(k.a, Fraction) and k.a == Fraction(1, 2) and not x.exact:
         return Value(xp.sqrt(x.a))
     if x.exact:
         raise _refuse("a non-integer power of a number", "write \\sqrt or the value")
