@@ -106,5 +106,22 @@ LEMMAS = shared.extend(
         r"\langle\nabla_\Phi f_t,\Delta\Phi\rangle": _term("grad_f", "⟨∇_Φ f_t, ΔΦ⟩ (backprop)"),
         r"\langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle": _term("grad_g", "⟨∇_Φ g_t, ΔΦ⟩ (backprop)"),
         r"\langle\nabla_\Phi Vs_t,\Delta\Phi\rangle": _term("jvp", "⟨∇_Φ Vs_t, ΔΦ⟩ (forward mode)"),
+        # seed 000's handwritten transcription of the same lemmas: ∅ the perturbed parameters, θ the current
+        r"f_{-t}(\emptyset)": _FN,
+        r"f_{-t}(\theta)": _F,
+        r"g_{-t}(\emptyset)": _GN,
+        r"g_{-t}(\theta)": _G,
+        r"VS_t(\emptyset)": _ZN,
+        r"VS_t(\theta)": _Z,
+        r"\nabla_{VS_t}f_{-t}(\theta)": _P,
+        r"\nabla_{VS_t}g_{-t}(\theta)": Derived(_grad_g_logits, "y", "∇_{VS_t} g_{-t} = −y"),
+        r"\nabla_{VS_t(\theta)}g_{-t}(\theta)": Derived(_grad_g_logits, "y", "∇_{VS_t} g_{-t} = −y"),
+        r"\langle\nabla_\theta f_{-t}(\theta),\emptyset-\theta\rangle": _term(
+            "grad_f", "⟨∇_θ f_{-t}, ∅ − θ⟩"
+        ),
+        r"\langle\nabla_\theta g_{-t}(\theta),\emptyset-\theta\rangle": _term(
+            "grad_g", "⟨∇_θ g_{-t}, ∅ − θ⟩"
+        ),
     },
+    indices={"p": "K"},
 )
