@@ -14,6 +14,7 @@ import pytest
 
 from lemmacheck import REGISTRY, Array, Function, Input, SymbolTable, Verdict, identity, inequality
 from lemmacheck.latex.crosscheck import same_relation, statement_check
+from lemmacheck.xp import numpy_xp
 
 
 def _lse(xp, v):
@@ -148,3 +149,33 @@ def test_an_identity_differing_only_by_rounding_agrees(scratch):
         return xp.sum(x * x, axis=-1), xp.vector_norm(x, 2) ** 2  # rounds differently from x^T x
 
     assert statement_check(REGISTRY["planted.gram"], {}, seed=3)["status"] == "agrees"
+
+
+def test_the_adversarial_instances_push_the_two_apart_and_stay_in_range(scratch):
+    import numpy as np
+
+    from lemmacheck.latex.adversarial import harder_instances
+    from lemmacheck.latex.crosscheck import _instances, _sides, compiled_for
+    from lemmacheck.latex.relation import mismatch
+
+    claim = _declare(LSE.replace(r"\frac12", r"\frac14", 1), "lse")
+    compiled = compiled_for(claim)
+    sampled = _instances(claim, claim.check, {}, seed=7)
+    pairs = [((0, 1), (0, 1), ("<=", "<="))]
+
+    def sides(xp, inputs, dims):
+        return _sides(claim, compiled, xp, inputs, dims)
+
+    def worst(instances):
+        out = []
+        for dims, inputs in instances:
+            w, c = sides(numpy_xp, inputs, dims)
+            out.append(
+                max(mismatch((w[0][b], w[1][b]), (c[0][b], c[1][b]), pairs[0][2]) for b in range(len(w[0])))
+            )
+        return out
+
+    harder = harder_instances(claim, sampled, sides, pairs, seed=7)
+    assert len(harder) == len(sampled)
+    assert all(h >= s for h, s in zip(worst(harder), worst(sampled), strict=True))
+    assert all(np.all(np.isfinite(v)) for _, inst in harder for v in inst.values())

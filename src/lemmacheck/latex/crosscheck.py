@@ -22,17 +22,18 @@ from ..model.tolerance import REVERIFY_DPS, tolerance_for
 from ..search.draw import apply_where, dims_combinations, draw
 from ..settling.highprec import exact_mp_inputs
 from ..xp import mp_precision, mpmath_xp, numpy_xp
+from .adversarial import harder_instances
 from .declare import COMPILED_ATTR
 from .errors import LatexError
 from .parse import parse
+from .relation import chain_relation, family, mismatch, same_relation
 from .statement import CompiledStatement, compile_expression, compile_statement
 from .tables import table_for
 
-__all__ = ["statement_check", "same_relation", "compiled_for", "statement_check_text"]
+__all__ = ["statement_check", "same_relation", "mismatch", "compiled_for", "statement_check_text"]
 
 PER_DIMS = 4  # instances drawn per dims combination
 MAX_COMBOS = 12  # dims combinations sampled, spread over the list (smallest first)
-_FLIP = {">=": "<=", ">": "<"}
 
 
 def compiled_for(claim: Claim) -> CompiledStatement:
@@ -74,6 +75,10 @@ def _statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
     try:
         compiled = compiled_for(claim)
         instances = _instances(claim, check, evidence, seed)
+        first = [(si, ci, _relations(compiled, check, si, ci)) for si, ci in _pairings(compiled, check)[0]]
+        instances += harder_instances(
+            claim, instances, lambda xp, i, d: _sides(claim, compiled, xp, i, d), first, seed
+        )
         outcomes = [_compare(claim, check, compiled, p, instances) for p in _pairings(compiled, check)]
         return next((o for o in outcomes if o["status"] == "agrees"), outcomes[0])
     except LatexError as exc:
@@ -115,26 +120,8 @@ def _instances(claim: Claim, check: NumericCheck, evidence: dict, seed: int) -> 
     return out
 
 
-def _canonical(lhs: Any, rhs: Any, relation: str) -> tuple[Any, Any]:
-    """(small, big) with the relation read as small <= big (or small = big)."""
-    return (rhs, lhs) if relation in _FLIP else (lhs, rhs)
-
-
-def _family(relation: str) -> str:
-    return "=" if relation == "=" else "~" if relation == "~" else "<="
-
-
-def same_relation(s: tuple, c: tuple, rels: tuple[str, str], rtol: float) -> bool:
-    """Whether ``s = (lhs, rhs)`` under ``rels[0]`` and ``c`` under ``rels[1]`` state the same relation
-    on this instance: equal margins, or equal ratios over denominators of one sign."""
-    (s0, s1), (c0, c1) = _canonical(s[0], s[1], rels[0]), _canonical(c[0], c[1], rels[1])
-    scale = max(abs(s0), abs(s1), abs(c0), abs(c1))
-    if abs((s1 - s0) - (c1 - c0)) <= rtol * scale:
-        return True
-    if s1 == 0 or c1 == 0 or (s1 > 0) != (c1 > 0):
-        return False
-    rs, rc = s0 / s1, c0 / c1
-    return abs(rs - rc) <= rtol * max(abs(rs), abs(rc), 1)
+def _relations(compiled: CompiledStatement, check: NumericCheck, si, ci) -> tuple[str, str]:
+    return chain_relation(compiled.relations, si), chain_relation(check.relations, ci)
 
 
 def _sides(claim: Claim, compiled: CompiledStatement, xp, inputs: dict, dims: dict) -> tuple[tuple, tuple]:
@@ -159,8 +146,8 @@ def _positive(v: Any) -> bool:
 
 def _compare(claim: Claim, check: NumericCheck, compiled: CompiledStatement, pairs, instances) -> dict:
     for si, ci in pairs:
-        rels = (_chain_relation(compiled.relations, si), _chain_relation(check.relations, ci))
-        if _family(rels[0]) != _family(rels[1]):
+        rels = (chain_relation(compiled.relations, si), chain_relation(check.relations, ci))
+        if family(rels[0]) != family(rels[1]):
             return {"status": "differs", "reason": f"the statement states {rels[0]!r}, the check {rels[1]!r}"}
     rtol = tolerance_for(override=claim.tol).rtol
     n = 0
@@ -168,7 +155,7 @@ def _compare(claim: Claim, check: NumericCheck, compiled: CompiledStatement, pai
         written, checked = _sides(claim, compiled, numpy_xp, inputs, dims)
         for b in range(len(next(iter(inputs.values()))) if inputs else 1):
             for si, ci in pairs:
-                rels = (_chain_relation(compiled.relations, si), _chain_relation(check.relations, ci))
+                rels = (chain_relation(compiled.relations, si), chain_relation(check.relations, ci))
                 s = (float(written[si[0]][b]), float(written[si[1]][b]))
                 c = (float(checked[ci[0]][b]), float(checked[ci[1]][b]))
                 if not all(math.isfinite(v) for v in s + c):
@@ -182,14 +169,6 @@ def _compare(claim: Claim, check: NumericCheck, compiled: CompiledStatement, pai
     if n == 0:
         return not_compiled("no instance where both were finite")
     return {"status": "agrees", "instances": n, "compared": _what(pairs, compiled)}
-
-
-def _chain_relation(relations: tuple[str, ...], span: tuple[int, int]) -> str:
-    """The relation of e_i .. e_j: the strongest of the chain's links (= only when every link is =)."""
-    links = relations[span[0] : span[1]]
-    if all(r == "=" for r in links):
-        return "="
-    return next(r for r in links if r != "=")
 
 
 def _what(pairs, compiled: CompiledStatement) -> str:
