@@ -119,3 +119,11 @@ def test_a_power_whose_exponent_is_an_input_is_taken_per_instance():
     beta, t = np.array([0.5, 0.9, 0.1]), np.array([1.0, 2.5, 7.0])
     (lhs, rhs) = compile_statement(r"\beta^t \le 1", table).sides(numpy_xp, {"beta": beta, "t": t}, {})
     np.testing.assert_allclose(lhs, beta**t)
+
+
+def test_a_vector_is_an_n_by_1_matrix_for_a_schatten_norm():
+    lhs, mid, rhs = compile_statement(r"\|x\|_{S^\infty} = \|x\|_{S^1} = \|x\|_2", TABLE).sides(
+        numpy_xp, INPUTS, {}
+    )
+    np.testing.assert_allclose(lhs, np.linalg.norm(X, axis=-1))
+    np.testing.assert_allclose(mid, rhs)

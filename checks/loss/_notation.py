@@ -125,3 +125,14 @@ LEMMAS = shared.extend(
     },
     indices={"p": "K"},
 )
+
+
+def _logits_of(xp, p):
+    return xp.log(p)
+
+
+#: lse.hessian_inf_bound samples p itself: the x of its definition p = softmax(x) is then log p, every
+#: probability vector with positive entries being the softmax of its logarithm
+SAMPLED_P = symbols.extend(
+    "checks/loss/_notation.py (SAMPLED_P)", {"x": Derived(_logits_of, doc="log p"), "p": Input("p")}
+)

@@ -158,10 +158,8 @@ def norm(x: Value, index: Any, xp, table, *, schatten: bool, entrywise: bool = F
         return Value(xp.abs(x.a))
     if entrywise:
         return Value(xp.vector_norm(x.a.reshape(x.a.shape[:1] + (-1,)), index))
-    if schatten:
-        if x.rank != 2:
-            raise _refuse("a Schatten norm of a vector", "declare it in the symbol table")
-        return Value(xp.schatten_norm(x.a, index))
+    if schatten:  # a vector is an n x 1 matrix: its one singular value is its Euclidean norm
+        return Value(xp.schatten_norm(x.a, index) if x.rank == 2 else xp.vector_norm(x.a, 2))
     if index is None:
         if table.norm is None:
             raise LatexError(
