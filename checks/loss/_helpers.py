@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from checks._vocab.activations import SMOOTH, activation
-from checks._vocab.linalg import dot, frob, matvec
+from checks._vocab.linalg import dot, frob, inf_norm, matvec
 from checks._vocab.rnn import hidden_states
 from lemmacheck import Table
 
@@ -148,3 +148,39 @@ def regime_table(title: str, measured: list, rows: list) -> Table:
     """A study's table with one row per regime (activation, hidden size H, classes K) and step, then the
     figures measured there: ``measured`` names the step's column and the figures'."""
     return Table(title=title, columns=["activation", "H", "K", *measured], rows=rows)
+
+
+def lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
+    """Everything Lemma 1/2 talk about, for the last token (y = its one-hot label)."""
+    tt = token_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, act)
+    y = Y[:, -1]
+    p = xp.softmax(tt["z"], axis=-1)
+    fw = tt["forward"]
+    grad_f = pair_grad(xp, token_gradient(xp, U, W, V, s0, X, p, act, forward=fw), dU, dW, dV, ds0)
+    grad_g = pair_grad(xp, token_gradient(xp, U, W, V, s0, X, -y, act, forward=fw), dU, dW, dV, ds0)
+    dz = tt["z_new"] - tt["z"]
+    return {
+        **tt,
+        "y": y,
+        "p": p,
+        "dz": dz,
+        "f": xp.logsumexp(tt["z"], axis=-1),
+        "f_new": xp.logsumexp(tt["z_new"], axis=-1),
+        "g": -dot(xp, y, tt["z"]),
+        "g_new": -dot(xp, y, tt["z_new"]),
+        "grad_f": grad_f,
+        "grad_g": grad_g,
+        "half_sq": 0.5 * inf_norm(xp, dz) ** 2,
+        "r_inf": inf_norm(xp, tt["r"]),
+    }
+
+
+def on_terms(sides):
+    """A check that computes its sides from the token terms of Lemmas 1–2 (``lemma_terms``) only."""
+
+    def check(xp, act, **inputs):
+        return sides(xp, lemma_terms(xp, act=act, **inputs))
+
+    for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(check, attr, getattr(sides, attr))
+    return check

@@ -4,8 +4,7 @@ import numpy as np
 
 from checks._vocab.linalg import inf_norm
 from checks._vocab.sources import S1_A
-from checks.loss._helpers import ON_RNN, ON_SMALL_RNN, regime_table
-from checks.loss.lemmas import _lemma_terms, on_terms
+from checks.loss._helpers import ON_RNN, ON_SMALL_RNN, lemma_terms, on_terms, regime_table
 from lemmacheck import StudyResult, Table, Verdict, inequality, study
 
 # -------------------------------------------------------------------------------- the general bound (7)
@@ -121,7 +120,7 @@ def _eq7_remainder_and_bound(rng, instance, act, rel):
         rng.standard_normal(a.shape) * rel * np.abs(a).mean(axis=tuple(range(1, a.ndim)), keepdims=True)
         for a in (U, W, V)
     ]
-    q = _lemma_terms(xp, U, W, V, s0, X, d[0], d[1], d[2], np.zeros_like(s0), Y, act)
+    q = lemma_terms(xp, U, W, V, s0, X, d[0], d[1], d[2], np.zeros_like(s0), Y, act)
     rem = q["f_new"] + q["g_new"] - q["f"] - q["g"] - q["grad_f"] - q["grad_g"]
     bound = q["half_sq"] + 2 * q["r_inf"]
     return rem, bound, 2 * q["r_inf"] / bound

@@ -20,51 +20,20 @@ cancel to below any working precision and the engine once "confirmed" such a rou
 
 from checks._vocab.linalg import dot, inf_norm
 from checks._vocab.sources import S0_APPENDIX, S1_A
-from checks.loss._helpers import (
-    ON_RNN,
-    ON_SMALL_RNN,
-    pair_grad,
-    token_gradient,
-    token_terms,
-)
+from checks.loss._helpers import ON_RNN, ON_SMALL_RNN, on_terms
+from checks.loss._notation import LEMMAS
 from lemmacheck import Verdict, identity, inequality
 
+#: the proofs' passages, cited by their hand-written chains here and their LaTeX ones (lemma_chains_tex.py)
+LEMMA1_PROOF_SOURCE = S1_A.at("proof of Lemma 1, eq. (3)–(4) and the line after (4)").quote(
+    "we have r^T ∇_{Vs_t} f_t(Φ) ≤ ||r||_∞ ||softmax(Vs_t)||_∞ ≤ ||r||_∞"
+)
+LEMMA2_PROOF_SOURCE = S1_A.at("proof of Lemma 2, eq. (5)–(6) and the line after (6)").quote(
+    "Combine formula 5 with 6, we will get Lemma 2 immediately."
+)
 
-def _lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
-    """Everything Lemma 1/2 talk about, for the last token (y = its one-hot label)."""
-    tt = token_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, act)
-    y = Y[:, -1]
-    p = xp.softmax(tt["z"], axis=-1)
-    fw = tt["forward"]
-    grad_f = pair_grad(xp, token_gradient(xp, U, W, V, s0, X, p, act, forward=fw), dU, dW, dV, ds0)
-    grad_g = pair_grad(xp, token_gradient(xp, U, W, V, s0, X, -y, act, forward=fw), dU, dW, dV, ds0)
-    dz = tt["z_new"] - tt["z"]
-    return {
-        **tt,
-        "y": y,
-        "p": p,
-        "dz": dz,
-        "f": xp.logsumexp(tt["z"], axis=-1),
-        "f_new": xp.logsumexp(tt["z_new"], axis=-1),
-        "g": -dot(xp, y, tt["z"]),
-        "g_new": -dot(xp, y, tt["z_new"]),
-        "grad_f": grad_f,
-        "grad_g": grad_g,
-        "half_sq": 0.5 * inf_norm(xp, dz) ** 2,
-        "r_inf": inf_norm(xp, tt["r"]),
-    }
-
-
-def on_terms(sides):
-    """A check that computes its sides from the token terms of Lemmas 1–2 (``_lemma_terms``) only."""
-
-    def check(xp, act, **inputs):
-        return sides(xp, _lemma_terms(xp, act=act, **inputs))
-
-    for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
-        setattr(check, attr, getattr(sides, attr))
-    return check
-
+#: what this module's statements mean, read by the statement compiler (seed 001 §A's notation)
+symbols = LEMMAS
 
 # ----------------------------------------------------------------------------------------------- Lemma 1
 
@@ -115,9 +84,7 @@ def _lemma1_chain(xp, q, p_norm):
 @inequality(
     "lemma1.proof_chain",
     title="Proof of Lemma 1 step by step (eq. (3), (4), the softmax/Hölder step), as written",
-    source=S1_A.at("proof of Lemma 1, eq. (3)–(4) and the line after (4)").quote(
-        "we have r^T ∇_{Vs_t} f_t(Φ) ≤ ||r||_∞ ||softmax(Vs_t)||_∞ ≤ ||r||_∞"
-    ),
+    source=LEMMA1_PROOF_SOURCE,
     statement=r"f_t(\Phi+\Delta\Phi) \le f_t + \langle p, z^+ - z\rangle + \tfrac12\|z^+-z\|_\infty^2 = "
     r"f_t + r^\top p + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + \tfrac12\|z^+-z\|_\infty^2 \le f_t + "
     r"\|r\|_\infty\|\mathrm{softmax}(Vs_t)\|_\infty + \langle\nabla_\Phi f_t,\Delta\Phi\rangle + "
@@ -514,9 +481,7 @@ def lemma2_proof_chain(xp, q):
 @inequality(
     "lemma2.proof_chain_as_written",
     title="Proof of Lemma 2 as written: eq. (5), eq. (6), then 'we will get Lemma 2' as printed (no g_t(Φ))",
-    source=S1_A.at("proof of Lemma 2, eq. (5)–(6) and the line after (6)").quote(
-        "Combine formula 5 with 6, we will get Lemma 2 immediately."
-    ),
+    source=LEMMA2_PROOF_SOURCE,
     statement=r"g_t(\Phi+\Delta\Phi) = g_t(\Phi) + \langle\nabla_{Vs_t} g_t, "
     r"Vs_t(\Phi+\Delta\Phi)-Vs_t(\Phi)\rangle \le g_t(\Phi) + \langle\nabla_\Phi "
     r"g_t(\Phi),\Delta\Phi\rangle + \|r\|_\infty \le \langle\nabla_\Phi g_t(\Phi),\Delta\Phi\rangle + "

@@ -5,6 +5,7 @@ r"""The log-sum-exp bound of seed 001 §A, eq. (2) and (3), and the Hessian fact
 """
 
 from checks._vocab.sources import S1_A
+from checks.loss._notation import SAMPLED_P
 from lemmacheck import Array, ProbVector, Verdict, inequality
 
 DIMS = {"n": [1, 2, 3, 5, 8, 16]}
@@ -93,3 +94,7 @@ def lse_bound_eq3_corrected(xp, x, dx):
 def lse_hessian_inf_bound(xp, p, v):
     quad = xp.sum(p * v * v, axis=-1) - xp.sum(p * v, axis=-1) ** 2
     return quad, xp.max(xp.abs(v), axis=-1) ** 2
+
+
+#: the statement compiler reads lse.hessian_inf_bound's p = softmax(x) with x = log p (its check samples p)
+claim_symbols = {"lse.hessian_inf_bound": SAMPLED_P}

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from checks._vocab.linalg import dot, frob, inf_norm, matvec
+from checks._vocab.notation import symbols as shared
 from checks._vocab.rnn import hidden_states
 from checks._vocab.sources import S0_APPENDIX, S0_LOSS_V
 from checks.loss._helpers import (
@@ -23,7 +24,19 @@ from checks.loss._helpers import (
     regime_table,
     token_gradient,
 )
-from lemmacheck import Array, Plot, Series, StudyResult, Table, Verdict, identity, inequality, study
+from lemmacheck import (
+    Array,
+    Derived,
+    Input,
+    Plot,
+    Series,
+    StudyResult,
+    Table,
+    Verdict,
+    identity,
+    inequality,
+    study,
+)
 
 #: the RNN instances of the loss claims, with only V perturbed; claims expected to be refuted take the
 #: small dims
@@ -37,6 +50,33 @@ def _per_token(xp, U, W, V, s0, X, act):
     ss = hidden_states(xp, U, W, s0, X, act)[1:]
     zs = [matvec(V, s) for s in ss]
     return ss, zs, [xp.softmax(z, axis=-1) for z in zs]
+
+
+def _last_token(xp, U, W, V, s0, X, dV, act):
+    """The quantities seed 000's V-bound names, at the last token t = T (the statement compiler's table)."""
+    ss, zs, ps = _per_token(xp, U, W, V, s0, X, act)
+    s, z, p = ss[-1], zs[-1], ps[-1]
+    return {
+        "s": s,
+        "f": xp.logsumexp(z, axis=-1),
+        "f_new": xp.logsumexp(matvec(V + dV, s), axis=-1),
+        "pair": dot(xp, p, matvec(dV, s)),
+    }
+
+
+#: seed 000 §Loss bound w.r.t. V at the last token: s_t its state, f_t(V) its log-sum-exp, ∇_V f_t paired
+symbols = shared.extend(
+    "checks/loss/vbound.py",
+    {
+        r"\mathbf{s}_t": Derived(_last_token, "s", "s_T"),
+        r"\Delta\mathbf{V}": Input("dV"),
+        r"f_t(\mathbf{V}+\Delta\mathbf{V})": Derived(_last_token, "f_new", "f_T(V + ΔV)"),
+        r"f_t(\mathbf{V})": Derived(_last_token, "f", "f_T(V)"),
+        r"\langle\nabla_{\mathbf{V}}f_t,\Delta\mathbf{V}\rangle": Derived(
+            _last_token, "pair", "⟨∇_V f_T, ΔV⟩"
+        ),
+    },
+)
 
 
 def _grad_v(xp, U, W, V, s0, X, C, act):

@@ -3,7 +3,11 @@ Carlson et al., and a second reading of the garbled 'max_{‖r‖∞} r' of the 
 
 from checks._vocab.sources import S0_APPENDIX, S0_LOSS_V
 from checks.loss._helpers import ON_RNN, ON_SMALL_RNN, token_terms
+from checks.loss._notation import LEMMAS
 from lemmacheck import Array, Verdict, inequality
+
+#: seed 000's handwritten Lemmas 1-2 are read with seed 001's notation and its handwritten aliases
+claim_symbols = {"lemma1.bound_hw.max_entry": LEMMAS, "lemma2.bound_hw.max_entry": LEMMAS}
 
 _THM1 = (
     'f(θ) is sum of several exponentiations. According to [Theorem 1 in "Stochastic Spectral Descent for '

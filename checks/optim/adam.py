@@ -18,8 +18,12 @@ from checks.optim._helpers import (
     quadratic_gradient,
     rademacher_support,
 )
+from checks.optim._notation import ADAM
 from checks.optim.weight_decay import _DIMS, _Q, _reg_loss
 from lemmacheck import Array, Plot, Scalar, Series, StudyResult, Table, Verdict, identity, prop, study
+
+#: Adam's notation, read by the statement compiler (the moments of one step, g_t^2 entrywise)
+symbols = ADAM
 
 # ------------------------------------------------------------------ Question 3.2 (Adam + L2)
 

@@ -8,7 +8,11 @@ across i: only the stationarity of the mean, which the documents use, is assumed
 
 from checks._vocab.sources import S2_Q2_2, S2_Q2_3, S3_Q3_2, S3_Q3_3
 from checks.optim._helpers import ema_closed_form, ema_recursive, probe, rademacher_support
+from checks.optim._notation import EMA_CLOSED, EMA_UNROLL
 from lemmacheck import Array, Scalar, Verdict, identity
+
+#: how the statement compiler reads v_t, v_{t-k} and g_{t-k} (the recursion, run on the claim's inputs)
+claim_symbols = {"ema.unroll_002": EMA_UNROLL, "ema.closed_form_002": EMA_CLOSED}
 
 _SEQ_INPUTS = {
     "g": Array("T", "n"),

@@ -13,7 +13,12 @@ from checks.optim._helpers import (
     probe,
     running_average_trajectory,
 )
+from checks.optim._notation import AVERAGE, MOMENTUM
 from lemmacheck import Array, Scalar, Verdict, identity
+
+#: how the statement compiler reads Δθ_t, v_{t-1} (the update rule of each scheme, as the documents define it)
+symbols = MOMENTUM
+claim_symbols = {"momentum.running_avg_step_002": AVERAGE, "momentum.eq18_003": AVERAGE}
 
 VEC = {"n": [1, 2, 3, 5]}
 

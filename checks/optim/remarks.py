@@ -7,6 +7,7 @@ both declarations."""
 import sympy as sp
 
 from checks._vocab.linalg import dot
+from checks._vocab.notation import spectral
 from checks._vocab.sources import (
     S2_Q4_2,
     S2_Q4_3,
@@ -17,7 +18,19 @@ from checks._vocab.sources import (
     S4_Q4_2,
 )
 from checks.optim._helpers import ema_recursive, orth_projector, u_nonzero
-from lemmacheck import Array, Scalar, Verdict, identity, inequality, prop, tolerance_for, value
+from checks.optim._notation import symbols as optim_symbols
+from lemmacheck import (
+    Array,
+    Derived,
+    Input,
+    Scalar,
+    Verdict,
+    identity,
+    inequality,
+    prop,
+    tolerance_for,
+    value,
+)
 
 #: β at the ends and inside the range [0, 1] that seed 003 declares (Question 3.1)
 BETAS_CLOSED = [0.0, 0.5, 0.9, 1.0]
@@ -206,6 +219,22 @@ def _wn_step(xp, u, grad, alpha, gamma):
     s = gamma / xp.sqrt(dot(xp, u, u))
     proj = xp.matmul(orth_projector(xp, u), grad[..., None])[..., 0]
     return u - (alpha * s)[:, None] * proj
+
+
+#: seed 003 Question 4.3's weight-normalised step: u_t sampled, u_{t+1} = u_t − αsW^⊥∇_wL, ‖·‖ Euclidean
+_WN = optim_symbols.extend(
+    "checks/optim/remarks.py (_WN)",
+    {"u_t": Input("u"), "u_{t+1}": Derived(_wn_step, doc="the weight-normalised update of u_t")},
+    norm=spectral,
+)
+claim_symbols = {"wn.s003.norm_increases": _WN, "wn.s003.norm_nondecreasing": _WN}
+#: differences the statement check finds and that are kept, with why
+statement_differs = dict.fromkeys(
+    ("wn.s003.norm_increases", "wn.s003.norm_nondecreasing"),
+    "the check compares the squared norms ‖u_{t+1}‖² and ‖u_t‖² (the identity wn.pythagoras_003 is about "
+    "squares): the same truth value on every instance, but not the same margins or ratio, so its tightness "
+    "is that of the squares",
+)
 
 
 _INCREASES = "Then, we showed that the norm of u increases at each update."

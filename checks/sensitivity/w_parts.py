@@ -71,12 +71,16 @@ def dlambda_000_corrected(xp, U, W, s0, X, D, c, act, T):
     return _dlambda(xp, U, W, s0, X, D, c, act, T, T - 1)
 
 
+#: item 3.3.1's passage, cited by this chain's hand-written check and its LaTeX one (chains_tex.py)
+TRACE_ELEM_SOURCE = S0_LOSS_W.at("item 3.3.1 (second bullet)").quote(
+    "W_{p,:}P_{t−1}vec(ΔW) = tr[Mtr(W_{p,:}P_{t−1})ΔW] ≤ ||Mtr(W_{p,:}P_{t−1})||_{S1} ||ΔW||_{S∞}"
+)
+
+
 @inequality(
     "sens.w_trace_elem_000",
     title="[W P_{t-1} vec ΔW]_p = tr[Mtr(W_{p,:}P_{t-1})ΔW] ≤ ‖Mtr(W_{p,:}P_{t-1})‖_{S¹}‖ΔW‖_{S∞}",
-    source=S0_LOSS_W.at("item 3.3.1 (second bullet)").quote(
-        "W_{p,:}P_{t−1}vec(ΔW) = tr[Mtr(W_{p,:}P_{t−1})ΔW] ≤ ||Mtr(W_{p,:}P_{t−1})||_{S1} ||ΔW||_{S∞}"
-    ),
+    source=TRACE_ELEM_SOURCE,
     statement=r"\mathbf{W}_{p,:}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W}) = \mathrm{tr}[\mathrm{Mtr}("
     r"\mathbf{W}_{p,:}\mathbf{P}_{t-1})\Delta\mathbf{W}] \le \|\mathrm{Mtr}(\mathbf{W}_{p,:}"
     r"\mathbf{P}_{t-1})\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}",

@@ -17,6 +17,7 @@ from .kinds.numeric import identity as identity
 from .kinds.numeric import inequality as inequality
 from .kinds.numeric import prop as prop
 from .kinds.value import value as value
+from .latex import Derived, Function, Input, LatexError, SymbolTable, from_statement
 from .model.claim import REGISTRY, Claim
 from .model.declare import Plot, Series, StudyResult, Table, study
 from .model.inputs import SPD, Array, OneHot, Orthogonal, ProbVector, Scalar
@@ -64,6 +65,12 @@ __all__ = [
     "SamplerError",
     "CheckError",
     "SourceError",
+    "SymbolTable",
+    "Input",
+    "Derived",
+    "Function",
+    "LatexError",
+    "from_statement",
     *DECLARATIONS,  # the declaration unit of every kind (inequality, identity, …), from the kinds' registry
 ]
 

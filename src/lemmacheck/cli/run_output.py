@@ -48,6 +48,7 @@ def _first_line(text: str) -> str:
 
 def _table(run) -> list[str]:
     from ..model.verdict import ProofStatus, Verdict
+    from ..run.results import statement_counts
 
     counts, proofs = run.counts(), run.proof_counts()
     lines = ["", f"{'statement':<14}{'claims':>8}    {'proof as written':<18}{'claims':>8}", "-" * 52]
@@ -56,7 +57,9 @@ def _table(run) -> list[str]:
         left = f"{v.value:<14}{counts[v.value]:>8}" if v else " " * 22
         right = f"{p.value:<18}{proofs[p.value]:>8}" if p else ""
         lines.append(f"{left}    {right}".rstrip())
-    return [*lines, "-" * 52, f"{'total':<14}{len(run.results):>8}"]
+    compiled = statement_counts(r.statement_check for r in run.results)
+    words = ", ".join(f"{n} {s}" for s, n in compiled.items() if n)
+    return [*lines, "-" * 52, f"{'total':<14}{len(run.results):>8}", f"statement compiled: {words}"]
 
 
 def _mismatch_line(r) -> str:

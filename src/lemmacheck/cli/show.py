@@ -12,6 +12,7 @@ import json
 import textwrap
 from pathlib import Path
 
+from ..latex.crosscheck import statement_check_text
 from ..model.claim import Claim
 from ..run.results import ClaimResult
 
@@ -117,6 +118,8 @@ def format_claim(claim: Claim, result: ClaimResult) -> str:
     )
     for s in result.steps:
         lines.append(f"  step {s.index} [{s.status}] {s.label}: {s.detail}")
+    if result.statement_check:
+        lines += _block("statement as compiled", statement_check_text(result.statement_check))
     shown_apart = ("counterexample", "settlement", "tightness_witness", "nontrivial_witness")
     ev = {k: v for k, v in result.evidence.items() if k not in shown_apart}
     if ev:

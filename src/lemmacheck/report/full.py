@@ -27,6 +27,7 @@ def stamp(data: dict) -> dict:
 
 def _recount(data: dict) -> None:
     from ..model.verdict import ProofStatus, Verdict
+    from ..run.results import statement_counts
 
     counts = {v.value: 0 for v in Verdict}
     proofs = {p.value: 0 for p in ProofStatus}
@@ -35,6 +36,7 @@ def _recount(data: dict) -> None:
         status = (claim.get("proof") or {}).get("status", ProofStatus.NONE.value)
         proofs[status] = proofs.get(status, 0) + 1
     data["counts"], data["proof_counts"] = counts, proofs
+    data["statement_counts"] = statement_counts(c.get("statement_check") for c in data["claims"])
     data["mismatches"] = [c["id"] for c in data["claims"] if not c.get("matches_expectation", True)]
 
 

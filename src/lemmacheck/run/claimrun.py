@@ -179,12 +179,19 @@ def _run_claim(claim: Claim, profile: Profile, seed: int, sweep_runner: SweepRun
         result.proof = links.pending(result, _proof(claim, outcome))
         result.evidence_kind = outcome.kind
         result.phase_seconds = outcome.phase_seconds
+        result.statement_check = _statement_check(claim, evidence, seed)
     except LemmacheckError as exc:
         result.message = str(exc)
     except Exception as exc:  # the check itself broke: report it, keep going
         tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
         result.message = f"claim {claim.id!r}: {type(exc).__name__}: {exc}\n" + "".join(tb[-3:])
     return result
+
+
+def _statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
+    from ..latex.crosscheck import statement_check
+
+    return statement_check(claim, evidence, seed)
 
 
 def unknown_result(claim_id: str, profile: Profile, message: str) -> ClaimResult:

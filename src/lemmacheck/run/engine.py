@@ -19,7 +19,7 @@ from ..search.profile import Profile
 from ..version import __version__
 from .claimrun import blank_result, replay_command, run_claim, run_sweep_chunk
 from .execution import execute
-from .results import SCHEMA_VERSION, ClaimResult
+from .results import SCHEMA_VERSION, ClaimResult, statement_counts
 from .standing import with_standing
 from .studies import StudiesAhead, run_study
 
@@ -96,6 +96,7 @@ class RunResult:
                 },
                 "counts": self.counts(),
                 "proof_counts": self.proof_counts(),
+                "statement_counts": statement_counts(r.statement_check for r in self.results),
                 "mismatches": [r.id for r in self.mismatches()],
                 "claims": [r.to_dict() for r in self.results],
                 "studies": self.studies,

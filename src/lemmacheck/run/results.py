@@ -24,6 +24,7 @@ __all__ = [
     "record_to_json",
     "SCHEMA_VERSION",
     "TIMING_FIELDS",
+    "statement_counts",
 ]
 
 #: 2: INCONCLUSIVE verdict, per-claim ``proof``, settlement statistics in the evidence
@@ -96,6 +97,7 @@ class ClaimResult:
     evidence_kind: str = ""  # which checker produced the evidence (the report's partial for it)
     cached: bool = False  # answered from the result cache (nothing that can change it has changed)
     certificate: dict | None = None  # run --certify: proved at stated dims and domain, or why not
+    statement_check: dict | None = None  # the LaTeX statement compiled and compared with the check
 
     @property
     def matches_expectation(self) -> bool:
@@ -117,6 +119,19 @@ class ClaimResult:
         d["matches_expectation"] = self.matches_expectation
         d["topic"] = self.id.split(".", 1)[0]
         return jsonable(d)
+
+
+STATEMENT_STATUSES = ("agrees", "differs", "differs (explained)", "not compiled")
+
+
+def statement_counts(checks) -> dict[str, int]:
+    """Claims by their ``statement_check`` status; a difference the content explains is counted apart,
+    and a result without one (a cached or older result) as ``not compiled``."""
+    out = dict.fromkeys(STATEMENT_STATUSES, 0)
+    for sc in checks:
+        status = (sc or {}).get("status", "not compiled")
+        out["differs (explained)" if status == "differs" and (sc or {}).get("explained") else status] += 1
+    return out
 
 
 def record_to_json(record: Any) -> dict:

@@ -1,0 +1,221 @@
+"""``statement_check``: the compiled statement and the hand-written check, on the same instances.
+
+Both are evaluated on the claim's own inputs and dims (a fixed sample per dims combination, seeded from
+the claim's seed) and on every instance its evidence reports (counterexample, tightness witness).  They
+agree on an instance when they state the same relation there: equal margins (the check moved terms across)
+or equal ratios lhs/rhs (the check scaled both sides by one positive quantity) -- either is an equivalence
+of the two inequalities on that instance, and neither lets a 1/4 pass for a 1/2.  A float64 disagreement
+is settled at ``REVERIFY_DPS`` digits, so rounding never counts as a difference.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any
+
+import numpy as np
+
+from ..model.claim import Claim, NumericCheck
+from ..model.inputs import call_with_inputs
+from ..model.tolerance import REVERIFY_DPS, tolerance_for
+from ..search.draw import apply_where, dims_combinations, draw
+from ..settling.highprec import exact_mp_inputs
+from ..xp import mp_precision, mpmath_xp, numpy_xp
+from .adversarial import harder_instances
+from .declare import COMPILED_ATTR
+from .errors import LatexError
+from .parse import parse
+from .relation import chain_relation, family, mismatch, same_relation
+from .statement import CompiledStatement, compile_expression, compile_statement
+from .tables import table_for
+
+__all__ = ["statement_check", "same_relation", "mismatch", "compiled_for", "statement_check_text"]
+
+PER_DIMS = 4  # instances drawn per dims combination
+MAX_COMBOS = 12  # dims combinations sampled, spread over the list (smallest first)
+
+
+def compiled_for(claim: Claim) -> CompiledStatement:
+    parse(claim.statement)  # a construct outside the grammar is the first thing to say
+    return compile_statement(claim.statement, table_for(claim.module, claim.id))
+
+
+def not_compiled(reason: str) -> dict:
+    return {"status": "not compiled", "reason": reason}
+
+
+def statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
+    """``agrees`` (instances), ``differs`` (the instance and both values) or ``not compiled`` (why); a
+    difference the content explains (``statement_differs = {"id": "why"}`` in the claim's module) carries
+    the explanation as ``explained``."""
+    out = _statement_check(claim, evidence, seed)
+    if out["status"] == "differs":
+        why = getattr(sys.modules.get(claim.module), "statement_differs", {}).get(claim.id)
+        if why:
+            out["explained"] = why
+    return out
+
+
+def _statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
+    check = claim.check
+    if not isinstance(check, NumericCheck):
+        return not_compiled(
+            f"no relation chain to compare with (kind {claim.kind.value!r}): the compiler reads numeric "
+            "checks"
+        )
+    if check.is_property:
+        return not_compiled("a property: its check returns truth values, which a relation's sides are not")
+    if getattr(check.fn, COMPILED_ATTR, None) is not None:
+        return {
+            "status": "agrees",
+            "instances": 0,
+            "compared": "by construction: the check is this statement",
+        }
+    try:
+        compiled = compiled_for(claim)
+        instances = _instances(claim, check, evidence, seed)
+        first = [(si, ci, _relations(compiled, check, si, ci)) for si, ci in _pairings(compiled, check)[0]]
+        instances += harder_instances(
+            claim, instances, lambda xp, i, d: _sides(claim, compiled, xp, i, d), first, seed
+        )
+        outcomes = [_compare(claim, check, compiled, p, instances) for p in _pairings(compiled, check)]
+        return next((o for o in outcomes if o["status"] == "agrees"), outcomes[0])
+    except LatexError as exc:
+        return not_compiled(exc.reason)
+    except Exception as exc:  # the check or a table's function broke on an instance: say so, run on
+        return not_compiled(f"evaluating the two broke: {type(exc).__name__}: {exc}")
+
+
+def _pairings(compiled: CompiledStatement, check: NumericCheck) -> list[list]:
+    """Which expressions may be compared, most complete first: step by step when the chains have the
+    same length; else the endpoints (``e0 R ek``), then each single step of the statement (a check of one
+    link of a chained statement).  The first that agrees on every instance is reported, else the first."""
+    stated, checked = compiled.relations, check.relations
+    if len(stated) == len(checked):
+        return [[((i, i + 1), (i, i + 1)) for i in range(len(stated))]]
+    ends = [[((0, len(stated)), (0, len(checked)))]]
+    if len(checked) != 1:
+        return ends
+    return ends + [[((i, i + 1), (0, 1))] for i in range(len(stated))]
+
+
+def _instances(claim: Claim, check: NumericCheck, evidence: dict, seed: int) -> list[tuple[dict, dict]]:
+    combos = dims_combinations(check.dims)
+    if len(combos) > MAX_COMBOS:
+        step = len(combos) / MAX_COMBOS
+        combos = [combos[int(i * step)] for i in range(MAX_COMBOS)]
+    rng = np.random.default_rng([seed, 34])
+    out = []
+    for dims in combos:
+        inputs, kept = apply_where(claim.id, check, draw(claim.id, check, rng, PER_DIMS, dims), dims)
+        if kept:
+            out.append((dims, inputs))
+    for key in ("counterexample", "tightness_witness"):
+        inst = evidence.get(key)
+        if isinstance(inst, dict) and isinstance(inst.get("inputs"), dict) and "dims" in inst:
+            reported = {k: np.asarray(v, dtype=float)[None] for k, v in inst["inputs"].items()}
+            if set(reported) == set(check.inputs):
+                out.append((dict(inst["dims"]), reported))
+    return out
+
+
+def _relations(compiled: CompiledStatement, check: NumericCheck, si, ci) -> tuple[str, str]:
+    return chain_relation(compiled.relations, si), chain_relation(check.relations, ci)
+
+
+def _sides(claim: Claim, compiled: CompiledStatement, xp, inputs: dict, dims: dict) -> tuple[tuple, tuple]:
+    """Both chains on the instances; the statement's scaled by the factor the content declares the check
+    scales by (``statement_scaled_by = {"id": r"\\|\\mathbf s_t\\|_2^2"}`` in the claim's module)."""
+    check = claim.check
+    assert isinstance(check, NumericCheck)
+    written = compiled.sides(xp, inputs, dims)
+    factor = getattr(sys.modules.get(claim.module), "statement_scaled_by", {}).get(claim.id)
+    if factor is not None:
+        (q,) = compile_expression(factor, table_for(claim.module, claim.id)).sides(xp, inputs, dims)
+        if not all(_positive(v) for v in q):
+            raise LatexError(f"the declared factor {factor!r} is not positive on every instance")
+        written = tuple(w * q for w in written)
+    checked = call_with_inputs(check.fn, xp, inputs, dims)
+    return tuple(written), tuple(checked)
+
+
+def _positive(v: Any) -> bool:
+    return bool(v > 0)
+
+
+def _compare(claim: Claim, check: NumericCheck, compiled: CompiledStatement, pairs, instances) -> dict:
+    for si, ci in pairs:
+        rels = (chain_relation(compiled.relations, si), chain_relation(check.relations, ci))
+        if family(rels[0]) != family(rels[1]):
+            return {"status": "differs", "reason": f"the statement states {rels[0]!r}, the check {rels[1]!r}"}
+    rtol = tolerance_for(override=claim.tol).rtol
+    n = 0
+    for dims, inputs in instances:
+        written, checked = _sides(claim, compiled, numpy_xp, inputs, dims)
+        for b in range(len(next(iter(inputs.values()))) if inputs else 1):
+            for si, ci in pairs:
+                rels = (chain_relation(compiled.relations, si), chain_relation(check.relations, ci))
+                s = (float(written[si[0]][b]), float(written[si[1]][b]))
+                c = (float(checked[ci[0]][b]), float(checked[ci[1]][b]))
+                if not all(math.isfinite(v) for v in s + c):
+                    continue
+                if not same_relation(s, c, rels, rtol):
+                    one = {k: v[b : b + 1] for k, v in inputs.items()}
+                    settled = _settle(claim, compiled, one, dims, si, ci, rels)
+                    if settled is not None:
+                        return settled
+            n += 1
+    if n == 0:
+        return not_compiled("no instance where both were finite")
+    return {"status": "agrees", "instances": n, "compared": _what(pairs, compiled)}
+
+
+def _what(pairs, compiled: CompiledStatement) -> str:
+    if len(pairs) == len(compiled.relations):
+        return f"every step ({len(pairs)})" if len(pairs) > 1 else "both sides"
+    (first, last), _ = pairs[0]
+    if (first, last) == (0, len(compiled.relations)):
+        return "the chain's endpoints"
+    return f"step {last} of the statement (the check states that link only)"
+
+
+def _settle(claim, compiled, inputs: dict, dims: dict, si, ci, rels) -> dict | None:
+    """The float64 disagreement re-evaluated at ``REVERIFY_DPS`` digits: a difference (None if rounding)."""
+    check = claim.check
+    with mp_precision(REVERIFY_DPS):
+        exact = exact_mp_inputs(check, inputs)
+        written, checked = _sides(claim, compiled, mpmath_xp, exact, dims)
+        s = (written[si[0]][0], written[si[1]][0])
+        c = (checked[ci[0]][0], checked[ci[1]][0])
+        if same_relation(s, c, rels, 10.0 ** (-REVERIFY_DPS // 2)):
+            return None
+    return {
+        "status": "differs",
+        "step": si[1],
+        "instance": {"dims": dims, "inputs": {k: np.asarray(v)[0].tolist() for k, v in inputs.items()}},
+        "statement": [str(v) for v in s],
+        "check": [str(v) for v in c],
+        "digits": REVERIFY_DPS,
+        "reason": f"at {REVERIFY_DPS} digits the statement's sides are {_pair(s)} and the check's {_pair(c)}",
+    }
+
+
+def _pair(v: tuple) -> str:
+    import mpmath
+
+    return "(" + ", ".join(mpmath.nstr(x, 12) for x in v) + ")"
+
+
+def statement_check_text(sc: dict) -> str:
+    """``lemmacheck show``'s words for a statement check."""
+    status = sc.get("status", "not compiled")
+    if status == "agrees":
+        return f"agrees with the check on {sc.get('instances')} instances ({sc.get('compared')})"
+    if status == "differs":
+        where = f" at step {sc['step']}" if sc.get("step") else ""
+        text = f"differs{where}: {sc.get('reason', '')}"
+        if sc.get("instance"):
+            text += f"\ninstance: {sc['instance']}"
+        return text + (f"\nexplained: {sc['explained']}" if sc.get("explained") else "")
+    return f"not compiled: {sc.get('reason', '')}"

@@ -1,0 +1,108 @@
+"""A compiled statement: its relation chain (or an ``align*`` derivation) as a function of ``xp``.
+
+``compile_statement(text, table)`` parses and compiles; ``.sides(xp, inputs, dims)`` returns the chain's
+expressions, each of shape ``(batch,)``, exactly what a hand-written ``@inequality``/``@identity`` check
+returns, with ``.relations`` and ``.labels`` beside them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from lark import Token, Tree
+
+from . import nodes as _nodes  # noqa: F401  (fills compile.HANDLERS with the rules' meanings)
+from . import products as _products  # noqa: F401  (likewise, for products and scripts)
+from . import values as V
+from .compile import Compiler, Env, Node, compile_node
+from .errors import LatexError
+from .parse import parse
+from .symbols import SymbolTable, normalise
+
+__all__ = ["CompiledStatement", "compile_statement", "compile_expression", "RELATIONS"]
+
+RELATIONS = {"=": "=", "\\le": "<=", "\\leq": "<=", "<": "<", "\\ge": ">=", "\\geq": ">=", ">": ">"}
+
+
+@dataclasses.dataclass(frozen=True)
+class CompiledStatement:
+    text: str
+    relations: tuple[str, ...]
+    labels: tuple[str, ...]
+    nodes: tuple[Node, ...]
+
+    probe: str = ""
+
+    def sides(self, xp, inputs: dict, dims: dict) -> tuple[Any, ...]:
+        """Each expression of the chain on the batch: shape ``(batch,)``, like a hand-written check's (a
+        vector through the table's probe, where it declares one)."""
+        env = Env(xp, dict(inputs), dict(dims))
+        batch = len(next(iter(inputs.values()))) if inputs else 1
+        values = [n(env) for n in self.nodes]
+        if self.probe and any(v.rank == 1 for v in values):
+            c = V.Value(inputs[self.probe], row=True)
+            values = [V.mul(c, v) if v.rank == 1 else v for v in values]
+        return tuple(_batched(xp, v, k, batch) for k, v in enumerate(values))
+
+
+def _batched(xp, v: V.Value, k: int, batch: int) -> Any:
+    if v.rank:
+        raise LatexError(
+            f"expression {k} of the chain is a rank-{v.rank} value; a relation compares numbers",
+            fix="compare its entries through a phrase of the table, or state it entrywise",
+        )
+    if v.exact:
+        return xp.zeros(batch) + (
+            xp.asarray(float(v.a.numerator)) / v.a.denominator if hasattr(v.a, "numerator") else v.a
+        )
+    return v.a
+
+
+def compile_expression(text: str, table: SymbolTable) -> CompiledStatement:
+    """One expression (no relation), e.g. the positive factor a check scales both sides by."""
+    return compile_statement(text, table, bare=True)
+
+
+def compile_statement(text: str, table: SymbolTable, *, bare: bool = False) -> CompiledStatement:
+    """Parse and compile; :class:`LatexError` names the construct and column that stop it."""
+    tree = parse(text)
+    body = tree.children[0]
+    c = Compiler(table, text)
+    if body.data == "align":
+        return _align(c, body)
+    for d in tree.children[1:]:
+        sym, expr = d.children
+        c.defined[normalise(c.source(sym))] = compile_node(c, expr)
+    exprs = [ch for ch in body.children if not isinstance(ch, Token)]
+    rels = [RELATIONS[str(ch)] for ch in body.children if isinstance(ch, Token)]
+    if not rels and not bare:
+        raise LatexError(
+            "an expression with no relation",
+            construct=text[:40],
+            column=1,
+            fix="state what it equals or bounds",
+        )
+    nodes = tuple(compile_node(c, e) for e in exprs)
+    labels = tuple(f"step {i + 1}" for i in range(len(rels)))
+    return CompiledStatement(text, tuple(rels), labels, nodes, table.probe)
+
+
+def _align(c: Compiler, body: Tree) -> CompiledStatement:
+    """``e0 &= e1 \\text{label} \\\\ &\\le e2 ...``: each row a step, its ``\\text{}`` its label."""
+    first, steps = (
+        body.children[1],
+        [s for s in body.children if isinstance(s, Tree) and s.data == "aligned_step"],
+    )
+    nodes, rels, labels = [compile_node(c, first)], [], []
+    for i, step in enumerate(steps, 1):
+        rel, expr, *label = step.children
+        rels.append(RELATIONS[str(rel)])
+        nodes.append(compile_node(c, expr))
+        labels.append(_label(label[0]) if label else f"step {i}")
+    return CompiledStatement(c.text, tuple(rels), tuple(labels), tuple(nodes), c.table.probe)
+
+
+def _label(node: Tree) -> str:
+    raw = str(node.children[0])
+    return raw[len("\\text{") : -1]
