@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
-import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -211,13 +210,9 @@ def changed_since(before: dict[Path, tuple[int, int]], folders: Iterable[Path]) 
 def run(args) -> int:
     """``lemmacheck watch [-k EXPR] [--seed N] [--deep] [-j N] [--timeout S] [--no-cache] [--out DIR]
     [--no-html]``: runs until Ctrl-C."""
-    try:
-        import watchfiles
-    except ImportError:
-        print("lemmacheck watch needs watchfiles: pip install -e '.[watch]'", file=sys.stderr)
-        from .exitcodes import USAGE_ERROR
+    from ..extras import require
 
-        return USAGE_ERROR
+    watchfiles = require("watch")  # absent: the CLI says which extra to install (exit 4)
     from ..search.seed import resolve_seed
     from .exitcodes import OK
 
