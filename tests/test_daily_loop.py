@@ -152,14 +152,14 @@ def test_failed_first_checks_the_failures_first(three, capsys):
     err = capsys.readouterr().err
     assert "--ff: the 1 claim(s) that differed last time first" in err
     # -x stops at the first claim that differs, which --ff put first: nothing else was checked
-    assert "stopped at the first claim that differs (-x) after 1 of 3 claims" in err
+    assert "stopped at the first claim that differs (-x), loop.b_bad, after 1 of 3 claims" in err
 
 
 def test_exitfirst_stops_at_the_first_difference_and_keeps_the_rest_of_the_report(three, capsys):
     assert cli.main(["run", "--quiet", "--no-html", "-j", "1"]) == ExitCode.TESTS_FAILED
     assert cli.main(["run", "--quiet", "--no-html", "-j", "1", "-x", "--no-cache"]) == ExitCode.TESTS_FAILED
     err = capsys.readouterr().err
-    m = re.search(r"stopped at the first claim that differs \(-x\) after (\d) of 3 claims", err)
+    m = re.search(r"stopped at the first claim that differs \(-x\), loop.b_bad, after (\d) of 3 claims", err)
     assert m and 1 <= int(m.group(1)) <= 3, err
     data = _results(three)
     assert len(data["claims"]) == 3 and "(-x)" in data["run"]["incomplete"]

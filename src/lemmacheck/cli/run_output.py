@@ -11,7 +11,7 @@ import time
 
 from .terminal import printable_line
 
-__all__ = ["Progress", "summary", "format_changes"]
+__all__ = ["Progress", "summary", "format_changes", "mismatch_line"]
 
 
 class Progress:
@@ -59,7 +59,7 @@ def _table(run) -> list[str]:
     return [*lines, "-" * 52, f"{'total':<14}{len(run.results):>8}"]
 
 
-def _mismatch_line(r) -> str:
+def mismatch_line(r) -> str:
     extra = ""
     if r.first_broken_step != r.expected_broken_step:
         extra = f" (first broken step {r.first_broken_step}, expected {r.expected_broken_step})"
@@ -89,7 +89,7 @@ def summary(run) -> str:
         lines += [f"  {printable_line(s['id'])}: {_first_line(s['error'])}" for s in failed_studies]
     if mism:
         lines += ["", f"{len(mism)} claim(s) differ from the catalogue's expectation:"]
-        lines += [_mismatch_line(r) for r in mism]
+        lines += [mismatch_line(r) for r in mism]
     elif not failed_studies:
         lines += ["", "every computed verdict matches the catalogue's expectation"]
     return "\n".join(lines)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 
 from ..model.claim import REGISTRY, Claim
-from ..model.links import judge_links
+from ..model.links import AwaitingLinks, judge_links
 from ..model.verdict import ProofStatus, Verdict
 from ..project.selection import compile_expression, matches
 from ..project.selection import select as _select
@@ -251,19 +251,23 @@ def run_claims(
     results = preamble_results(keyword, plan.import_errors, plan.definition_errors)
     total = len(plan.ids) + len(plan.studies)
 
-    def finished(r: ClaimResult) -> None:
+    def judged(r: ClaimResult) -> None:
         r.corrected_by = plan.corrected_by.get(r.id, [])
         if on_result:
             on_result(r)
 
+    # a chain is passed on once its links are judged: -x never stops on a link not yet run
+    finished = AwaitingLinks(judged)
     if index is None:
         _check_here(results, plan.claims, profile, total, progress, finished)
+        finished.flush()
         studies = _run_studies(plan.studies, profile, cache, progress, first=len(plan.ids), total=total)
     else:  # the workers check the claims, and this process, which only waits on them, the studies
         ahead = StudiesAhead(plan.studies, profile, cache)
         settings = dict(jobs=jobs, timeout=timeout, cache=cache, dask=dask, root=root, index=index)
         overall = (lambda cid, i, n: progress(cid, i, total)) if progress else (lambda cid, i, n: None)
         _check_indexed(results, plan.ids, profile, settings, overall, finished)
+        finished.flush()
         studies = ahead.results(progress, first=len(plan.ids), total=total)
     results += [_orphan_result(orphan) for orphan in plan.orphans]
     return RunResult(
