@@ -27,7 +27,12 @@ def test_a_save_rechecks_what_it_reaches_and_prints_the_transition(tmp_path):
         first.write_text(first.read_text().replace("(a + b) / 2", "(a + b) / 4"))  # now false
         transitions = watcher.handle([first])
         assert transitions == [Transition(f"{pkg}.am_gm", "verdict", "HOLDS", "REFUTED")]
-        assert f"{pkg}.am_gm: HOLDS -> REFUTED" in lines[-2] and "after the save" in lines[-2]
+        at = next(i for i, line in enumerate(lines) if f"{pkg}.am_gm: HOLDS -> REFUTED" in line)
+        assert "after the save" in lines[at]
+        # the counterexample under it, as Hypothesis prints a falsifying example (it printed none before)
+        shown = "\n".join(lines[at + 1 : -1])
+        assert shown.lstrip().startswith("counterexample (") and "lhs/rhs = " in shown, shown
+        assert all(f"  {name} = " in shown for name in ("a", "b", "lhs", "rhs")), shown
         assert "1 claim(s) re-checked, 1 change(s)" in lines[-1], "the other module's claim is not re-run"
         saved = json.loads((tmp_path / "reports" / "results.json").read_text())
         assert {c["id"]: c["verdict"] for c in saved["claims"]}[f"{pkg}.am_gm"] == "REFUTED"

@@ -11,7 +11,7 @@ import time
 
 from .terminal import printable_line
 
-__all__ = ["Progress", "summary", "format_changes", "mismatch_line"]
+__all__ = ["Progress", "summary", "format_changes", "mismatch_line", "counterexample_block"]
 
 
 class Progress:
@@ -67,7 +67,17 @@ def mismatch_line(r) -> str:
         at = f" at step {r.proof.step}" if r.proof.step else ""
         extra += f" (proof {r.proof.status.value}{at}, expected {r.expected_proof})"
     replay = f"   replay: {r.replay}" if r.replay else ""
-    return f"  {printable_line(r.id)}: computed {r.verdict.value}, expected {r.expected}{extra}{replay}"
+    line = f"  {printable_line(r.id)}: computed {r.verdict.value}, expected {r.expected}{extra}{replay}"
+    return "\n".join([line, *counterexample_block(r)])
+
+
+def counterexample_block(r) -> list[str]:
+    """The certified counterexample of result ``r`` (its statement's, else its broken proof's), indented
+    under its line, as Hypothesis prints a falsifying example; nothing when there is none."""
+    from ..report.falsifying import counterexample_lines
+
+    cx = r.evidence.get("counterexample") or r.proof.counterexample
+    return [f"      {printable_line(line)}" for line in counterexample_lines(cx)] if cx else []
 
 
 def summary(run) -> str:

@@ -23,6 +23,7 @@ from ..run.execution import default_jobs, execute
 from ..run.results import ClaimResult
 from ..run.worker import start_worker
 from ..search.profile import Profile, profile_named
+from .run_output import counterexample_block
 from .terminal import printable
 
 __all__ = ["run", "Watcher"]
@@ -133,6 +134,11 @@ class Watcher:
                     f"  ~ {result.id}: first broken step {old.first_broken_step} -> "
                     f"{result.first_broken_step}  ({after})"
                 )
+            else:
+                return
+            if not result.matches_expectation:  # the instance, where the difference is read
+                for line in counterexample_block(result):
+                    self.echo(line)
 
         reached = [c for c in self.index.claim_ids(self.select) if c in self.index.reached_by(changed)]
         if reached:
