@@ -256,18 +256,15 @@ def run_claims(
         if on_result:
             on_result(r)
 
-    # a chain is passed on once its links are judged: -x never stops on a link not yet run
-    finished = AwaitingLinks(judged)
+    finished = AwaitingLinks(judged)  # a chain once its links are judged: -x never stops on an unrun link
     if index is None:
         _check_here(results, plan.claims, profile, total, progress, finished)
-        finished.flush()
         studies = _run_studies(plan.studies, profile, cache, progress, first=len(plan.ids), total=total)
     else:  # the workers check the claims, and this process, which only waits on them, the studies
         ahead = StudiesAhead(plan.studies, profile, cache)
         settings = dict(jobs=jobs, timeout=timeout, cache=cache, dask=dask, root=root, index=index)
         overall = (lambda cid, i, n: progress(cid, i, total)) if progress else (lambda cid, i, n: None)
         _check_indexed(results, plan.ids, profile, settings, overall, finished)
-        finished.flush()
         studies = ahead.results(progress, first=len(plan.ids), total=total)
     results += [_orphan_result(orphan) for orphan in plan.orphans]
     return RunResult(
@@ -290,6 +287,7 @@ def _check_here(results: list[ClaimResult], claims, profile: Profile, total: int
         finished(r)
         results.append(r)
     judge_links(results, registry_runner(profile))
+    finished.flush()
 
 
 def _check_indexed(
@@ -301,6 +299,7 @@ def _check_indexed(
     known = set(settings["index"].claim_ids())
     results += checked + _dangling_links(checked, known)
     judge_links(results, lambda more: execute([i for i in more if i in known], profile, **settings))
+    finished.flush()
 
 
 def _run_studies(studies, profile: Profile, cache, progress, *, first: int, total: int) -> list[dict]:
