@@ -16,7 +16,7 @@ from ..model.verdict import ProofStatus, Verdict
 from ..mutate.report import mutation_section
 from .mathml import latex_to_mathml
 from .plots import approx_plot, svg_plot
-from .summary import findings, summary_plots
+from .summary import by_document, findings, summary_plots
 
 __all__ = ["page_context", "short"]
 
@@ -48,7 +48,8 @@ def page_context(data: dict) -> dict:
         "topics": sorted(per_topic),
         "short": short,
         "summary_plots": summary_plots(claims),
-        "findings": findings(claims, data.get("studies", [])),
+        "findings": (found := findings(claims, data.get("studies", []))),
+        "first_screen": by_document(claims, found["errors"]),
         "mutation": mutation_section(data.get("mutation")),
     }
 
