@@ -383,6 +383,17 @@ def test_history_keeps_one_entry_per_commit_and_renders_a_static_page(three, cap
     capsys.readouterr()
     assert cli.main(["history"]) == ExitCode.OK
     assert capsys.readouterr().out.strip().endswith("history.html")
+    # issue 37: every run of a modified tree is an entry of its own (they collapsed into one +dirty row),
+    # the counts are drawn over time, and the report's header links the page
+    planted.write_text(planted.read_text().replace("computed=lambda: 1", "computed=lambda: 2"))  # uncommitted
+    cli.main(["run", "--quiet", "-j", "1"])
+    cli.main(["run", "--quiet", "-j", "1", "--seed", "3"])
+    history = read(three / "reports")
+    assert [h["commit"].endswith("+dirty") for h in history] == [False, False, True, True]
+    assert [h["seed"] for h in history[2:]] == [20261125, 3]
+    page = (three / "reports" / "history.html").read_text()
+    assert page.count("<svg") == 1 and page.index("<svg") < page.index("<table")  # the trend, then the rows
+    assert 'href="history.html"' in (three / "reports" / "index.html").read_text()
 
 
 @pytest.mark.slow  # a LocalCluster of two workers

@@ -163,7 +163,8 @@ class RunSession:
             try:
                 t0 = time.perf_counter()
                 plots = self.root / ".lemmacheck-cache" / "plots"
-                written = write_report(self.out, data, html=not self.args.no_html, plot_cache=plots)
+                html = not self.args.no_html
+                written = write_report(self.out, data, html=html, plot_cache=plots, history=html)
                 if not self.args.no_html:
                     emit(f"report rendered in {time.perf_counter() - t0:.1f}s")
             except OutputError as exc:
