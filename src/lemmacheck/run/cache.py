@@ -274,12 +274,17 @@ class ResultCache:
         result.cached = True
         return result
 
-    def store(self, result: ClaimResult, profile: Profile) -> bool:
-        """Keep ``result`` (not an ERROR nor an INCONCLUSIVE); return whether it was stored."""
+    def store(self, result: ClaimResult, profile: Profile, *, key_before: str | None = None) -> bool:
+        """Keep ``result`` (not an ERROR nor an INCONCLUSIVE); return whether it was stored.
+
+        ``key_before``: the claim's key when its check started.  A file it depends on saved while it ran
+        changes the key, and which text the check ran is then unknown: the result is not stored (under the
+        new key it would answer for a text it may never have run, and a re-check would repeat the stale
+        verdict)."""
         if result.verdict.value in _NEVER_STORED:
             return False
         key = self.key(result.id, profile)
-        if key is None:
+        if key is None or (key_before is not None and key != key_before):
             return False
         data = result.to_dict()
         data["corrected_by"] = []  # a property of the catalogue, filled by the run, not of this result

@@ -205,11 +205,12 @@ def execute(
     timeout = default_timeout(profile) if timeout is None else timeout
     limit = None if timeout is None or not math.isfinite(timeout) else float(timeout)
     results: dict[str, ClaimResult] = {}
+    keys: dict[str, str | None] = {}  # each claim's cache key when its check starts (see ResultCache.store)
 
     def done(result: ClaimResult) -> None:
         results[result.id] = result
         if cache is not None and not getattr(result, "cached", False):
-            cache.store(result, profile)
+            cache.store(result, profile, key_before=keys.get(result.id))
         if progress:
             progress(result.id, len(results) - 1, len(ids))
         if on_result:
@@ -217,6 +218,7 @@ def execute(
 
     try:
         todo = _longest_first(_answer_from_cache(ids, cache, profile, done), cache, profile)
+        keys.update({cid: cache.key(cid, profile) for cid in todo} if cache is not None else {})
         if dask or not todo:  # warm workers serve only the local pool
             for w in warm:
                 w.stop()
