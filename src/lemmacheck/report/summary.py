@@ -75,7 +75,7 @@ def by_document(claims: list[dict], errors: list[tuple[str, list[dict]]]) -> lis
     proofs: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     for c in claims:
         verdicts[c["document"]][c["verdict"]] += 1
-        proofs[c["document"]][(c.get("proof") or {}).get("status")] += 1
+        proofs[c["document"]][str((c.get("proof") or {}).get("status"))] += 1
     listed = dict(errors)
     return [
         {

@@ -188,9 +188,8 @@ def execute(
 
     ``jobs``: worker processes (default every core; never fewer than one: no claim runs in this process).
     ``timeout``: seconds per claim (default :func:`default_timeout`; ``math.inf`` for none).  ``cache``:
-    a :class:`lemmacheck.run.cache.ResultCache` answered first and filled after.  ``dask``: ``"local"``
-    or a scheduler address.  ``on_result`` and ``progress`` see each result as it finishes
-    (cached ones first).
+    a :class:`lemmacheck.run.cache.ResultCache` answered first and filled after.  ``dask``: ``"local"`` or
+    a scheduler address.  ``on_result`` and ``progress`` see each result as it finishes (cached first).
     ``root``: the project whose content workers import (default: found from the working directory).
     ``index``: the content index to read (default: :func:`lemmacheck.project.index.load_index`, refreshed);
     ``warm``: workers started ahead (:func:`lemmacheck.run.worker.start_worker`) to use first; every
@@ -205,7 +204,7 @@ def execute(
     timeout = default_timeout(profile) if timeout is None else timeout
     limit = None if timeout is None or not math.isfinite(timeout) else float(timeout)
     results: dict[str, ClaimResult] = {}
-    keys: dict[str, str | None] = {}  # each claim's cache key when its check starts (see ResultCache.store)
+    keys: dict[str, str | None] = {}  # each claim's cache key before its check (ResultCache.store)
 
     def done(result: ClaimResult) -> None:
         results[result.id] = result
@@ -217,8 +216,7 @@ def execute(
             on_result(result)
 
     try:
-        todo = _longest_first(_answer_from_cache(ids, cache, profile, done), cache, profile)
-        keys.update({cid: cache.key(cid, profile) for cid in todo} if cache is not None else {})
+        todo = _longest_first(_answer_from_cache(ids, cache, profile, done, keys), cache, profile)
         if dask or not todo:  # warm workers serve only the local pool
             for w in warm:
                 w.stop()
@@ -234,8 +232,8 @@ def execute(
     return [results[c] for c in ids]
 
 
-def _answer_from_cache(ids: list[str], cache, profile: Profile, done) -> list[str]:
-    """Report the claims the cache answers; return the others, to run."""
+def _answer_from_cache(ids: list[str], cache, profile: Profile, done, keys: dict) -> list[str]:
+    """Report the claims the cache answers; return the others, to run, their keys as of now in ``keys``."""
     todo = []
     for cid in ids:
         hit = cache.lookup(cid, profile) if cache is not None else None
@@ -243,6 +241,7 @@ def _answer_from_cache(ids: list[str], cache, profile: Profile, done) -> list[st
             done(hit)
         else:
             todo.append(cid)
+            keys[cid] = cache.key(cid, profile) if cache is not None else None
     return todo
 
 
