@@ -52,13 +52,16 @@ README_ID = "checks/norms/schatten.py::schatten.hadamard_l1"
 SLIP_ID = "checks/norms/early.py::mine.square_of_sum"
 
 
-def _own_project(root: Path, *, pytest_ini: str = "", slip: bool = True) -> Path:
+def _own_project(root: Path, *, pytest_ini: str = "", slip: bool = True, broken: bool = False) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     (root / "pyproject.toml").write_text(f'[project]\nname = "mine"\nversion = "0"\n{pytest_ini}')
     (root / "checks" / "norms").mkdir(parents=True)
     (root / "checks" / "norms" / "schatten.py").write_text(README_CLAIM)
     if slip:
         (root / "checks" / "norms" / "early.py").write_text(SLIP)
+    if broken:  # one broken module never takes the session down: it is a failing item of its own
+        broken_module = "import lemmacheck\n\nraise RuntimeError('boom')\n"
+        (root / "checks" / "norms" / "later.py").write_text(broken_module)
     return root
 
 
@@ -77,11 +80,12 @@ def _pytest(root: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def test_pytest_in_ones_own_project_checks_every_claim_and_writes_the_report(tmp_path):
-    root = _own_project(tmp_path / "mine")
+    root = _own_project(tmp_path / "mine", broken=True)
     proc = _pytest(root, "--lemmacheck-report", "rep")
     out = proc.stdout
     assert proc.returncode == 1, out + proc.stderr
     assert f"PASSED {README_ID}" in out and f"FAILED {SLIP_ID}" in out, out
+    assert "FAILED checks/norms/later.py::checks.norms.later" in out and "RuntimeError: boom" in out, out
     assert "replay: lemmacheck run --seed " in out
     # the failure reads as the CLI's: the difference, then the counterexample
     assert "mine.square_of_sum: computed REFUTED, expected HOLDS" in out
