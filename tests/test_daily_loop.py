@@ -319,26 +319,13 @@ def test_control_characters_from_claims_are_escaped_on_the_terminal(tmp_path, mo
 
 @pytest.mark.parametrize("delay", [0.0, 1.0], ids=["at-once", "one-second-later"])
 def test_watch_sees_a_save_made_right_after_it_says_watching(tmp_path, delay):
-    import signal
-    import threading
     import time
 
     pytest.importorskip("watchfiles")
-    from planted_project import AM_GM, make_project
+    from planted_project import AM_GM, make_project, watching
 
     pkg = make_project(tmp_path, {"first": AM_GM})
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "lemmacheck.cli", "watch", "-j", "1", "--no-html", "--seed", "3"],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=dict(os.environ, PYTHONUNBUFFERED="1"),
-    )
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
-    reader.start()
-    try:
+    with watching(tmp_path, "-j", "1", "--no-html", "--seed", "3") as (proc, lines):
         deadline = time.monotonic() + 180
         while not any(line.startswith("watching") for line in lines):
             assert time.monotonic() < deadline and proc.poll() is None, "".join(lines)
@@ -349,11 +336,6 @@ def test_watch_sees_a_save_made_right_after_it_says_watching(tmp_path, delay):
         while not any("HOLDS -> REFUTED" in line for line in lines):
             assert time.monotonic() < deadline, "the save was not seen:\n" + "".join(lines)
             time.sleep(0.05)
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=60)
-        reader.join(timeout=10)
-        proc.stdout.close()
 
 
 # --------------------------------------------------------------------------- 24.3 history

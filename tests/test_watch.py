@@ -9,7 +9,7 @@ import pytest
 from lemmacheck.cli.watch import Watcher
 from lemmacheck.report.changes import Transition
 from lemmacheck.search.profile import QUICK
-from planted_project import AM_GM, make_project
+from planted_project import AM_GM, make_project, watching
 
 SECOND = """
 @inequality("{pkg}.second.am_gm", inputs={"a": Array(positive=True), "b": Array(positive=True)}, **META)
@@ -62,11 +62,8 @@ def test_a_save_during_the_start_up_is_reported_as_a_change(tmp_path, with_repor
     reported.  The save lands as soon as watch has printed its first line (it stamps the files before):
     the change is reported from the folder's report's verdict, or, without a report, said to be new
     since the start-up, with the time from the save."""
-    import os
-    import signal
     import subprocess
     import sys
-    import threading
     import time
 
     pytest.importorskip("watchfiles")
@@ -89,19 +86,8 @@ def test_a_save_during_the_start_up_is_reported_as_a_change(tmp_path, with_repor
         assert (
             json.loads((tmp_path / "reports" / "results.json").read_text())["claims"][0]["verdict"] == "HOLDS"
         )
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "lemmacheck.cli", "watch", "-j", "1", "--no-html"],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=dict(os.environ, PYTHONUNBUFFERED="1"),
-    )
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
-    reader.start()
     expected = f"{cid}: HOLDS -> REFUTED" if with_report else f"? {cid}: REFUTED, saved during the start-up"
-    try:
+    with watching(tmp_path, "-j", "1", "--no-html") as (proc, lines):
         deadline = time.monotonic() + 240
         while not lines:
             assert time.monotonic() < deadline and proc.poll() is None, "watch printed nothing"
@@ -114,8 +100,3 @@ def test_a_save_during_the_start_up_is_reported_as_a_change(tmp_path, with_repor
         shown = next(line for line in lines if expected in line)
         assert "s after the save" in shown
         assert not any(f"+ {pkg}.slow.sleepy" in line for line in lines), "".join(lines)  # not 'new'
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=60)
-        reader.join(timeout=10)
-        proc.stdout.close()
