@@ -89,7 +89,8 @@ class Watcher:
         # the files as the command found them: a save from then on is a change (see start)
         self.since = stamps(self.folders) if since is None else since
         self.pending: list[str] = []  # start-up claims not checked yet (a save interrupted the start-up)
-        self._saved = False
+        self._saved = False  # the start-up was stopped by a save (not by Ctrl-C)
+        self._looked = -math.inf  # when the start-up last looked for a save (time.monotonic)
         self.warm = [start_worker(self.root)]
 
     def _execute(self, ids: list[str], on_result=None) -> list[ClaimResult]:
@@ -133,7 +134,7 @@ class Watcher:
     def _saved_meanwhile(self, result: ClaimResult) -> None:
         """During the start-up: stop its checks when a file was saved (looked at once a second at most)."""
         now = time.monotonic()
-        if now - getattr(self, "_looked", 0.0) < 1.0:
+        if now - self._looked < 1.0:
             return
         self._looked = now
         if changed_since(self.since, self.folders):

@@ -204,19 +204,19 @@ def execute(
     timeout = default_timeout(profile) if timeout is None else timeout
     limit = None if timeout is None or not math.isfinite(timeout) else float(timeout)
     results: dict[str, ClaimResult] = {}
-    keys: dict[str, str | None] = {}  # each claim's cache key before its check (ResultCache.store)
+    texts: dict[str, str | None] = {}  # the text a claim depends on, before its check (ResultCache.store)
 
     def done(result: ClaimResult) -> None:
         results[result.id] = result
         if cache is not None and not getattr(result, "cached", False):
-            cache.store(result, profile, key_before=keys.get(result.id))
+            cache.store(result, profile, texts_before=texts.get(result.id))
         if progress:
             progress(result.id, len(results) - 1, len(ids))
         if on_result:
             on_result(result)
 
     try:
-        todo = _longest_first(_answer_from_cache(ids, cache, profile, done, keys), cache, profile)
+        todo = _longest_first(_answer_from_cache(ids, cache, profile, done, texts), cache, profile)
         if dask or not todo:  # warm workers serve only the local pool
             for w in warm:
                 w.stop()
@@ -232,8 +232,8 @@ def execute(
     return [results[c] for c in ids]
 
 
-def _answer_from_cache(ids: list[str], cache, profile: Profile, done, keys: dict) -> list[str]:
-    """Report the claims the cache answers; return the others, to run, their keys as of now in ``keys``."""
+def _answer_from_cache(ids: list[str], cache, profile: Profile, done, texts: dict) -> list[str]:
+    """Report the claims the cache answers; return the others, to run, their texts as of now in ``texts``."""
     todo = []
     for cid in ids:
         hit = cache.lookup(cid, profile) if cache is not None else None
@@ -241,7 +241,7 @@ def _answer_from_cache(ids: list[str], cache, profile: Profile, done, keys: dict
             done(hit)
         else:
             todo.append(cid)
-            keys[cid] = cache.key(cid, profile) if cache is not None else None
+            texts[cid] = cache.texts(cid) if cache is not None else None
     return todo
 
 
