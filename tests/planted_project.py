@@ -3,6 +3,7 @@ a worker imports content from the project root, so a planted claim must live in 
 
 from __future__ import annotations
 
+import contextlib
 import textwrap
 import uuid
 from pathlib import Path
@@ -160,3 +161,33 @@ def make_pytest_project(root: Path, modules: dict[str, str]) -> str:
     (root / "tests").mkdir()
     (root / "tests" / "test_claims.py").write_text(CLAIM_TESTS)
     return pkg
+
+
+@contextlib.contextmanager
+def watching(root: Path, *args: str):
+    """``lemmacheck watch ARGS`` started in ``root``; yields ``(process, lines)``, the lines of its output
+    as they come (read on a thread); Ctrl-C stops it at the end."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import threading
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lemmacheck.cli", "watch", *args],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
+    )
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
+    reader.start()
+    try:
+        yield proc, lines
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+        reader.join(timeout=10)
+        proc.stdout.close()

@@ -384,3 +384,44 @@ def test_the_sticky_bar_never_covers_a_study_table(browser, report, tmp_path):
             assert overlap <= 0, (fraction, bar, box)
     finally:
         pg.close()
+
+
+def test_the_first_screen_fits_a_catalogue_with_a_hundred_errors(browser, report, tmp_path):
+    """Issue 37 §4: with over a hundred refuted statements across five documents (the catalogue had 114
+    red badges before any sign of what holds), the first screen of 1200 × 900 still holds, per document,
+    its line of counts and its first few errors, the rest collapsed, and the search bar below them."""
+    import copy
+
+    from lemmacheck.report.summary import SHOWN_PER_DOCUMENT
+
+    _, data = report
+    docs = [f"00{k}_document.txt" for k in range(1, 6)]
+    big = copy.deepcopy(data)
+    big["claims"] = []
+    for i in range(40):
+        for c in data["claims"]:
+            c2 = copy.deepcopy(c)
+            c2["id"], c2["source"]["file"] = f"{c['id']}.copy{i}", docs[i % len(docs)]
+            big["claims"].append(c2)
+    refuted = sum(c["verdict"] == "REFUTED" for c in big["claims"])
+    assert refuted > 100, refuted
+    path = write_html(big, tmp_path / "index.html")
+    pg = _open(browser, path.as_uri(), height=900)
+    try:
+        answer = pg.locator("#answer").bounding_box()
+        search = pg.locator("#f-text").bounding_box()
+        assert answer is not None and answer["y"] + answer["height"] <= 900, answer
+        assert search is not None and search["y"] + search["height"] <= 900, search
+        for doc in docs:
+            block = pg.locator(f'.doc-answer[data-doc="{doc}"]')
+            counts = block.locator(".doc-counts").inner_text()
+            assert "statements:" in counts and "holds" in counts and "refuted" in counts and "sound" in counts
+            assert block.locator("li:visible").count() == SHOWN_PER_DOCUMENT
+            hidden = block.locator("details.more-errors li")
+            assert hidden.count() > 0 and block.locator("li:visible").count() == SHOWN_PER_DOCUMENT
+        first = pg.locator(".doc-answer details.more-errors").first
+        first.locator("summary").click()  # the rest one click away
+        assert first.locator("li:visible").count() > 0
+        pg.screenshot(path=str(SCREENSHOT.with_name("first-screen-catalogue-sized.png")))
+    finally:
+        pg.close()

@@ -538,3 +538,49 @@ def test_schema_accepts_real_output_of_every_kind():
     assert "ERROR" in {c["verdict"] for c in data["claims"]}
     validate_results(data)
     json.loads(json.dumps(data))
+
+
+# --------------------------------------------------------------------------- optional extras
+
+
+def test_every_optional_extra_of_pyproject_is_named_with_its_feature():
+    """An extra added to pyproject.toml without its entry would fail as a bug when missing."""
+    import tomllib
+
+    from lemmacheck.extras import EXTRAS
+
+    root = Path(__file__).resolve().parents[1]
+    declared = tomllib.loads((root / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert set(declared) - {"test"} == set(EXTRAS)
+
+
+@pytest.mark.parametrize(
+    ("argv", "module", "extra"),
+    [
+        (["run", "--dask", "local", "-j", "1", "--quiet"], "distributed", "dask"),
+        (["watch", "-j", "1"], "watchfiles", "watch"),
+    ],
+)
+def test_a_missing_extra_is_a_usage_error_naming_it(in_project, monkeypatch, capsys, argv, module, extra):
+    """Found: `--dask local` in a plain install exited 3 with a traceback and 'this is a bug'."""
+    monkeypatch.setitem(sys.modules, module, None)  # import of it raises ImportError, as when absent
+    assert cli.main(argv) == ExitCode.USAGE_ERROR
+    err = capsys.readouterr().err
+    assert f"pip install 'lemmacheck[{extra}]'" in err
+    assert "Traceback" not in err and "bug" not in err
+    assert not (in_project / "reports").exists()  # refused before anything ran
+
+
+def test_certify_without_z3_says_which_route_is_off_and_runs(in_project, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "z3", None)
+    assert cli.main(["run", "--certify", "-j", "1", "--quiet", "--no-cache"]) == ExitCode.OK
+    assert "the Z3 route is off" in capsys.readouterr().err
+
+
+def test_a_dataframe_without_pandas_names_the_notebook_extra(monkeypatch):
+    from lemmacheck.api import Catalogue
+    from lemmacheck.errors import MissingExtraError
+
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(MissingExtraError, match=r"pip install 'lemmacheck\[notebook\]'"):
+        Catalogue([]).to_dataframe()

@@ -152,14 +152,14 @@ def test_failed_first_checks_the_failures_first(three, capsys):
     err = capsys.readouterr().err
     assert "--ff: the 1 claim(s) that differed last time first" in err
     # -x stops at the first claim that differs, which --ff put first: nothing else was checked
-    assert "stopped at the first claim that differs (-x) after 1 of 3 claims" in err
+    assert "stopped at the first claim that differs (-x), loop.b_bad, after 1 of 3 claims" in err
 
 
 def test_exitfirst_stops_at_the_first_difference_and_keeps_the_rest_of_the_report(three, capsys):
     assert cli.main(["run", "--quiet", "--no-html", "-j", "1"]) == ExitCode.TESTS_FAILED
     assert cli.main(["run", "--quiet", "--no-html", "-j", "1", "-x", "--no-cache"]) == ExitCode.TESTS_FAILED
     err = capsys.readouterr().err
-    m = re.search(r"stopped at the first claim that differs \(-x\) after (\d) of 3 claims", err)
+    m = re.search(r"stopped at the first claim that differs \(-x\), loop.b_bad, after (\d) of 3 claims", err)
     assert m and 1 <= int(m.group(1)) <= 3, err
     data = _results(three)
     assert len(data["claims"]) == 3 and "(-x)" in data["run"]["incomplete"]
@@ -319,26 +319,13 @@ def test_control_characters_from_claims_are_escaped_on_the_terminal(tmp_path, mo
 
 @pytest.mark.parametrize("delay", [0.0, 1.0], ids=["at-once", "one-second-later"])
 def test_watch_sees_a_save_made_right_after_it_says_watching(tmp_path, delay):
-    import signal
-    import threading
     import time
 
     pytest.importorskip("watchfiles")
-    from planted_project import AM_GM, make_project
+    from planted_project import AM_GM, make_project, watching
 
     pkg = make_project(tmp_path, {"first": AM_GM})
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "lemmacheck.cli", "watch", "-j", "1", "--no-html", "--seed", "3"],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=dict(os.environ, PYTHONUNBUFFERED="1"),
-    )
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
-    reader.start()
-    try:
+    with watching(tmp_path, "-j", "1", "--no-html", "--seed", "3") as (proc, lines):
         deadline = time.monotonic() + 180
         while not any(line.startswith("watching") for line in lines):
             assert time.monotonic() < deadline and proc.poll() is None, "".join(lines)
@@ -349,11 +336,6 @@ def test_watch_sees_a_save_made_right_after_it_says_watching(tmp_path, delay):
         while not any("HOLDS -> REFUTED" in line for line in lines):
             assert time.monotonic() < deadline, "the save was not seen:\n" + "".join(lines)
             time.sleep(0.05)
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=60)
-        reader.join(timeout=10)
-        proc.stdout.close()
 
 
 # --------------------------------------------------------------------------- 24.3 history
@@ -383,6 +365,17 @@ def test_history_keeps_one_entry_per_commit_and_renders_a_static_page(three, cap
     capsys.readouterr()
     assert cli.main(["history"]) == ExitCode.OK
     assert capsys.readouterr().out.strip().endswith("history.html")
+    # issue 37: every run of a modified tree is an entry of its own (they collapsed into one +dirty row),
+    # the counts are drawn over time, and the report's header links the page
+    planted.write_text(planted.read_text().replace("computed=lambda: 1", "computed=lambda: 2"))  # uncommitted
+    cli.main(["run", "--quiet", "-j", "1"])
+    cli.main(["run", "--quiet", "-j", "1", "--seed", "3"])
+    history = read(three / "reports")
+    assert [h["commit"].endswith("+dirty") for h in history] == [False, False, True, True]
+    assert [h["seed"] for h in history[2:]] == [20261125, 3]
+    page = (three / "reports" / "history.html").read_text()
+    assert page.count("<svg") == 1 and page.index("<svg") < page.index("<table")  # the trend, then the rows
+    assert 'href="history.html"' in (three / "reports" / "index.html").read_text()
 
 
 @pytest.mark.slow  # a LocalCluster of two workers

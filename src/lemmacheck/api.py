@@ -23,6 +23,12 @@ from .search.seed import DEFAULT_SEED, resolve_seed
 __all__ = ["check", "check_all", "catalogue", "Results", "Catalogue", "DEFAULT_SEED"]
 
 
+def _pandas():
+    from .extras import require
+
+    return require("notebook")  # optional: only the DataFrame views need it
+
+
 def _discover(root: str | Path | None) -> None:
     from .project.discovery import content_dirs, discover, find_root
 
@@ -118,9 +124,7 @@ class Results(list):
         ]
 
     def to_dataframe(self):
-        import pandas as pd  # optional: only this method needs it
-
-        return pd.DataFrame(self.rows()).set_index("id")
+        return _pandas().DataFrame(self.rows()).set_index("id")
 
     def _repr_html_(self) -> str:
         return _cards([r.to_dict() for r in self])
@@ -144,9 +148,7 @@ class Catalogue(list):
         ]
 
     def to_dataframe(self):
-        import pandas as pd
-
-        return pd.DataFrame(self.rows()).set_index("id")
+        return _pandas().DataFrame(self.rows()).set_index("id")
 
     def _repr_html_(self) -> str:
         from .report.notebook import catalogue_html

@@ -11,6 +11,7 @@ __all__ = [
     "SelectionError",
     "ReportInputError",
     "OutputError",
+    "MissingExtraError",
 ]
 
 
@@ -68,3 +69,8 @@ class ReportInputError(LemmacheckError):
 
 class OutputError(LemmacheckError):
     """The report folder cannot be written (read-only, not a folder, disk full ...)."""
+
+
+class MissingExtraError(LemmacheckError, ImportError):
+    """A feature needs an optional extra that is not installed: how lemmacheck was installed, not a bug.
+    The message names the extra to install (:func:`lemmacheck.extras.require`)."""

@@ -1,122 +1,79 @@
-"""pytest plugin: options registered in one place, the seed in the header, the report on request.
+"""What the pytest plugin does once a session has claims: the heavy half of ``_lemmacheck_pytestplugin``
+(the ``pytest11`` entry point, which imports only pytest and the standard library and calls these).
 
-Kept light (Hypothesis ``_hypothesis_pytestplugin`` style): nothing heavy is imported until a test
-asks for the ``lemmacheck_profile`` fixture or the report is written.
+Which claims a content module's items are, one claim checked as a test item (its linked claims beside
+it) and what differs, and the session's report.
 """
 
 from __future__ import annotations
 
-import os
+from pathlib import Path
 
-import pytest
+from .project.index import ContentIndex, import_modules
+from .run.results import ClaimResult
+from .search.profile import Profile
 
-from .search.seed import DEFAULT_SEED, parse_seed, resolve_seed
-
-_RESULTS_KEY = pytest.StashKey[list]()
-#: the run seed of this session (the controller's under xdist)
-SEED_KEY = pytest.StashKey[int]()
-_WORKER_RESULTS = "lemmacheck_results"
+__all__ = ["module_claims", "check_claim", "write_session_report"]
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("lemmacheck", "lemmacheck claim checking")
-    group.addoption(
-        "--lemmacheck-seed",
-        default=os.environ.get("LEMMACHECK_SEED", str(DEFAULT_SEED)),
-        help="run seed for claim checks: an integer, or 'random' (default %(default)s)",
-    )
-    group.addoption(
-        "--lemmacheck-deep", action="store_true", default=False, help="use the deep search profile (long)"
-    )
-    group.addoption(
-        "--lemmacheck-report",
-        default=None,
-        metavar="DIR",
-        help="write results.json and index.html of the claims checked in this session to DIR",
-    )
+def module_claims(index: ContentIndex, rel: Path) -> list[tuple[str, str]]:
+    """``(item name, problem)`` for the file ``rel`` (relative to the project root): every claim it is the
+    first module to declare (a claim whose metadata and check live in two modules is one item), with no
+    problem; a malformed declaration or a failed import is an item whose problem is the message."""
+    wanted = rel.as_posix()
+    owner: dict[str, str] = {}
+    for name, rec in index.modules.items():
+        for cid in rec.claims:
+            owner.setdefault(cid, name)
+    for name, rec in index.modules.items():
+        if not rec.content or rec.file != wanted:
+            continue
+        items = [(cid, "") for cid in rec.claims if owner[cid] == name]
+        items += list(zip(rec.errors, rec.error_messages, strict=True))
+        if rec.import_error:
+            items.append((name, f"content module {name} failed to import: {rec.import_error}"))
+        return items
+    return []
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    worker_input = getattr(config, "workerinput", None)  # set on pytest-xdist workers
-    if worker_input is not None and "lemmacheck_seed" in worker_input:
-        config.stash[SEED_KEY] = int(worker_input["lemmacheck_seed"])  # the controller's, never redrawn
-    else:
-        raw = config.getoption("--lemmacheck-seed")
-        try:
-            seed = parse_seed(raw)
-        except ValueError:
-            raise pytest.UsageError(f"--lemmacheck-seed: an integer or 'random', not {raw!r}") from None
-        config.stash[SEED_KEY] = resolve_seed(seed)
-    config.stash[_RESULTS_KEY] = []
-    config.pluginmanager.register(_XdistController(), "lemmacheck-xdist")
+def check_claim(index: ContentIndex, claim_id: str, profile: Profile) -> tuple[ClaimResult, str]:
+    """Check ``claim_id`` here, its linked claims (``step_is=``) beside it, importing only their modules;
+    return the result and what differs from the catalogue's expectation ('' when nothing does)."""
+    from .cli.run_output import mismatch_line
+    from .model.claim import REGISTRY
+    from .run.engine import run_with_links
+
+    root = index.root
+    errors = import_modules(root, index.declaring_modules([claim_id]))
+    if claim_id not in REGISTRY:
+        detail = "; ".join(f"{m}: {e.splitlines()[0]}" for m, e in errors) or "not declared on import"
+        raise LookupError(f"claim {claim_id!r} could not be loaded ({detail})")
+    claim = REGISTRY[claim_id]
+    import_modules(root, index.declaring_modules([other for _, other in claim.step_is]))
+    result = run_with_links(claim, profile)
+    if result.matches_expectation:
+        return result, ""
+    where = f"{claim.source.file}, {claim.source.location}"
+    text = mismatch_line(result).strip()
+    why = result.message or result.reason
+    return result, f"{text}\n({where})" + (f"\n{why}" if why else "")
 
 
-class _XdistController:
-    """Under ``pytest -n``: the controller hands its seed to every worker, and each worker hands its
-    claim results back when it finishes (the pattern pytest-html and JUnit XML use), so one report
-    holds every worker's claims.  Optional hooks: nothing happens without pytest-xdist."""
-
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_configure_node(self, node) -> None:
-        node.workerinput["lemmacheck_seed"] = node.config.stash[SEED_KEY]
-
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_testnodedown(self, node, error) -> None:
-        sent = getattr(node, "workeroutput", {}).get(_WORKER_RESULTS, [])
-        if sent:
-            from .run.cache import result_from_dict
-
-            node.config.stash[_RESULTS_KEY].extend(result_from_dict(d) for d in sent)
-
-
-def pytest_report_header(config: pytest.Config) -> str:
-    prof = "deep" if config.getoption("--lemmacheck-deep") else "quick"
-    return (
-        f"lemmacheck: seed {config.stash[SEED_KEY]}, profile {prof} (replay: --lemmacheck-seed "
-        f"{config.stash[SEED_KEY]})"
-    )
-
-
-@pytest.fixture(scope="session")
-def lemmacheck_profile(request: pytest.FixtureRequest):
-    from .search.profile import profile_named
-
-    cfg = request.config
-    profile = profile_named("deep" if cfg.getoption("--lemmacheck-deep") else "quick")
-    return profile.with_seed(cfg.stash[SEED_KEY])
-
-
-@pytest.fixture(scope="session")
-def lemmacheck_record(request: pytest.FixtureRequest):
-    """Call with a ClaimResult to include it in the session's report."""
-    return request.config.stash[_RESULTS_KEY].append
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    out = session.config.getoption("--lemmacheck-report")
-    results = session.config.stash.get(_RESULTS_KEY, [])
-    worker_output = getattr(session.config, "workeroutput", None)
-    if worker_output is not None:  # an xdist worker: the controller writes the one report
-        worker_output[_WORKER_RESULTS] = [r.to_dict() for r in results]
-        return
-    if not out or not results:
-        return
-    results = _catalogue_order(results)
-    from pathlib import Path
-
+def write_session_report(out: Path, results: list[ClaimResult], *, seed: int, profile: str) -> None:
+    """The report of the claims a test session checked, as ``lemmacheck run`` writes it."""
     from .report.folder import write_report
     from .run.engine import RunResult
 
     run = RunResult(
-        seed=session.config.stash[SEED_KEY],
-        profile="deep" if session.config.getoption("--lemmacheck-deep") else "quick",
-        results=results,
+        seed=seed,
+        profile=profile,
+        results=_catalogue_order(results),
         studies=[],
         started="pytest session",
         seconds=sum(r.seconds for r in results),
     )
     # the same atomic, locked pair of files the CLI writes
-    write_report(Path(out).resolve(), run.to_dict(), html=True)
+    write_report(out.resolve(), run.to_dict(), html=True)
 
 
 def _catalogue_order(results: list) -> list:

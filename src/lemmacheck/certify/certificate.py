@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import sympy
 
+from ..extras import install_hint
 from ..kinds.sympy_cap import SymPyStopped, sympy_cap
 from ..model.claim import Claim, NumericCheck
 from ..model.tolerance import tolerance_for
@@ -74,7 +75,7 @@ def _prove_step(st: Statement, step: Step, deadline: float) -> dict[str, Any]:
     if not algebraic:
         return _prove_by_boxes(st, step, m, relation, deadline)
     if not z3_available():
-        raise NotCertifiable("route z3 unavailable (pip install 'lemmacheck[certify]')")
+        raise NotCertifiable(f"route z3 unavailable ({install_hint('certify')})")
     out = prove_by_z3(st.constraints, step.goal, max(deadline - time.monotonic(), 0.01))
     if out.answer == "unsat":
         return {"route": "z3", "query": out.query}

@@ -12,7 +12,6 @@ domain is never certified there (nor called false: it is not certifiable).
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import math
 import shutil
 import subprocess
@@ -24,13 +23,14 @@ from typing import Any
 
 import sympy
 
+from ..extras import available
 from .refusal import NotCertifiable
 
 __all__ = ["z3_available", "SmtOutcome", "prove_by_z3", "replay_smt", "model_point"]
 
 
 def z3_available() -> bool:
-    return importlib.util.find_spec("z3") is not None
+    return available("certify")
 
 
 @dataclasses.dataclass

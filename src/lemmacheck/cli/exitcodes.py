@@ -29,7 +29,7 @@ class ExitCode(enum.IntEnum):
     #: lemmacheck itself failed (a bug: please report it with the traceback)
     INTERNAL_ERROR = 3
     #: bad arguments, -k syntax, an unreachable cluster, a report folder that cannot be written, a bad
-    #: file given to render, no project found
+    #: file given to render, no project found, an optional extra a feature needs not installed
     USAGE_ERROR = 4
     #: -k selected no claim (the existing report is left alone)
     NO_TESTS_COLLECTED = 5
@@ -47,5 +47,5 @@ EPILOG = (
     "exit codes (pytest's): 0 every verdict matches; 1 a verdict differs (or a claim is ERROR, or a "
     "study failed); 2 interrupted (partial report kept, marked incomplete); 3 internal error; 4 usage "
     "error (arguments, -k syntax, no project, unreachable cluster, report folder not writable, bad "
-    "results file); 5 nothing selected (the existing report is left alone)"
+    "results file, an optional extra not installed); 5 nothing selected (the existing report is left alone)"
 )

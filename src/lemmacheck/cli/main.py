@@ -254,7 +254,7 @@ def _commands() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..errors import ReportInputError, SelectionError
+    from ..errors import MissingExtraError, ReportInputError, SelectionError
 
     saved_root = os.environ.get("LEMMACHECK_ROOT")
     try:
@@ -265,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "root", None) is not None:  # workers and every find_root() see it too
             os.environ["LEMMACHECK_ROOT"] = str(args.root.resolve())
         return int(_commands()[args.command](args))
-    except (UsageError, SelectionError, ReportInputError) as exc:
+    except (UsageError, SelectionError, ReportInputError, MissingExtraError) as exc:
         say(f"error: {exc}")
         return ExitCode.USAGE_ERROR
     except KeyboardInterrupt:

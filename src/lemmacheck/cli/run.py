@@ -122,6 +122,17 @@ def _journal(out: Path, seed: int, profile: str, preamble: list, total: int, key
         return None
 
 
+def _extras_for(args) -> None:
+    """An option whose extra is missing is a usage error before anything runs (exit 4, naming the extra);
+    ``--certify`` without Z3 still certifies by SymPy and balls, and says what it leaves out."""
+    from ..extras import available, install_hint, require
+
+    if args.dask:
+        require("dask")
+    if args.certify and not available("certify"):
+        say(f"--certify: the Z3 route is off (z3-solver is not installed: {install_hint('certify')})")
+
+
 def cmd_run(args) -> int:
     """Print the seed, plan what to check, and run the plan in a :class:`RunSession`."""
     from ..project.index import load_index
@@ -132,6 +143,7 @@ def cmd_run(args) -> int:
     from ..search.seed import resolve_seed
 
     compile_expression(args.keyword)  # a malformed -k is a usage error before anything runs
+    _extras_for(args)
     root = project_root()
     seed = resolve_seed(args.seed)
     profile = dataclasses.replace(

@@ -11,7 +11,7 @@ import time
 
 from .terminal import printable_line
 
-__all__ = ["Progress", "summary", "format_changes"]
+__all__ = ["Progress", "summary", "format_changes", "mismatch_line", "counterexample_block"]
 
 
 class Progress:
@@ -62,7 +62,7 @@ def _table(run) -> list[str]:
     return [*lines, "-" * 52, f"{'total':<14}{len(run.results):>8}", f"statement compiled: {words}"]
 
 
-def _mismatch_line(r) -> str:
+def mismatch_line(r) -> str:
     extra = ""
     if r.first_broken_step != r.expected_broken_step:
         extra = f" (first broken step {r.first_broken_step}, expected {r.expected_broken_step})"
@@ -70,7 +70,17 @@ def _mismatch_line(r) -> str:
         at = f" at step {r.proof.step}" if r.proof.step else ""
         extra += f" (proof {r.proof.status.value}{at}, expected {r.expected_proof})"
     replay = f"   replay: {r.replay}" if r.replay else ""
-    return f"  {printable_line(r.id)}: computed {r.verdict.value}, expected {r.expected}{extra}{replay}"
+    line = f"  {printable_line(r.id)}: computed {r.verdict.value}, expected {r.expected}{extra}{replay}"
+    return "\n".join([line, *counterexample_block(r)])
+
+
+def counterexample_block(r) -> list[str]:
+    """The certified counterexample of result ``r`` (its statement's, else its broken proof's), indented
+    under its line, as Hypothesis prints a falsifying example; nothing when there is none."""
+    from ..report.falsifying import counterexample_lines
+
+    cx = r.evidence.get("counterexample") or r.proof.counterexample
+    return [f"      {printable_line(line)}" for line in counterexample_lines(cx)] if cx else []
 
 
 #: at most this many not-certified claims are named in the terminal; the report and results.json hold all
@@ -118,7 +128,7 @@ def summary(run) -> str:
         lines += [f"  {printable_line(s['id'])}: {_first_line(s['error'])}" for s in failed_studies]
     if mism:
         lines += ["", f"{len(mism)} claim(s) differ from the catalogue's expectation:"]
-        lines += [_mismatch_line(r) for r in mism]
+        lines += [mismatch_line(r) for r in mism]
     elif not failed_studies:
         lines += ["", "every computed verdict matches the catalogue's expectation"]
     return "\n".join(lines)

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from .common import UsageError, emit, say
 from .exitcodes import ExitCode
-from .run_output import Progress, format_changes, summary
+from .run_output import Progress, format_changes, mismatch_line, summary
+from .terminal import printable_line
 
 __all__ = ["RunSession"]
 
@@ -35,6 +36,7 @@ class RunSession:
         self.done: list = []
         self.checked: list[str] = []
         self.stopped_at_failure = False
+        self.first_difference = None  # -x: the claim that stopped the run
         self.why = ""
 
     def on_result(self, result) -> None:
@@ -43,6 +45,7 @@ class RunSession:
             self.journal.append(result.to_dict())
         if self.args.exitfirst and not result.matches_expectation:
             self.stopped_at_failure = True
+            self.first_difference = result
             raise _FirstFailure
 
     def _claims(self, ids: list[str], *, with_studies: bool, cache, progress):
@@ -108,11 +111,12 @@ class RunSession:
         from ..run.engine import RunResult, preamble_results
 
         where = f"after {len(self.done)} of {total} claims"
-        why = (
-            f"stopped at the first claim that differs (-x) {where}"
-            if self.stopped_at_failure
-            else (f"interrupted {where}")
-        )
+        why = f"interrupted {where}"
+        if self.first_difference is not None:
+            emit(mismatch_line(self.first_difference).strip())
+            named = printable_line(self.first_difference.id)
+            why = f"stopped at the first claim that differs (-x), {named}, {where}"
+
         preamble = preamble_results(
             self.args.keyword, self.index.failed_imports(), self.index.definition_errors()
         )
@@ -159,7 +163,8 @@ class RunSession:
             try:
                 t0 = time.perf_counter()
                 plots = self.root / ".lemmacheck-cache" / "plots"
-                written = write_report(self.out, data, html=not self.args.no_html, plot_cache=plots)
+                html = not self.args.no_html
+                written = write_report(self.out, data, html=html, plot_cache=plots, history=html)
                 if not self.args.no_html:
                     emit(f"report rendered in {time.perf_counter() - t0:.1f}s")
             except OutputError as exc:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from ..run.results import ClaimResult, Proof
 from .verdict import ProofStatus, Verdict
 
-__all__ = ["pending", "resolve", "linked_ids", "judge_links"]
+__all__ = ["pending", "resolve", "linked_ids", "judge_links", "AwaitingLinks"]
 
 #: verdicts under which the linked step stands (APPROXIMATE: a first-order statement, measured as one)
 _STANDS = (Verdict.PROVED, Verdict.HOLDS, Verdict.APPROXIMATE)
@@ -95,3 +95,30 @@ def judge_links(results: list[ClaimResult], run_missing: Callable[[list[str]], l
         by_id |= {r.id: r for r in run_missing(missing)}
     for r in results:
         resolve(r, by_id)
+
+
+class AwaitingLinks:
+    """Passes each result on (to ``pass_on``) once its linked steps are judged, so what a caller sees as a
+    result arrives (a journal, ``-x``'s stop) is what the whole run reports: a chain whose linked claim runs
+    after it waits for that claim, and one linked outside the selection waits for :meth:`flush`, called
+    once :func:`judge_links` has run the missing links.  A result without links passes on at once."""
+
+    def __init__(self, pass_on: Callable[[ClaimResult], None]):
+        self.pass_on = pass_on
+        self.seen: dict[str, ClaimResult] = {}
+        self.waiting: list[ClaimResult] = []
+
+    def __call__(self, result: ClaimResult) -> None:
+        self.seen[result.id] = result
+        self.waiting.append(result)
+        ready = [w for w in self.waiting if all(other in self.seen for _, other in w.step_links)]
+        self.waiting = [w for w in self.waiting if not any(w is r for r in ready)]
+        for w in ready:
+            resolve(w, self.seen)
+            self.pass_on(w)
+
+    def flush(self) -> None:
+        """Pass on the results still waiting (their links judged by :func:`judge_links` meanwhile)."""
+        waiting, self.waiting = self.waiting, []
+        for w in waiting:
+            self.pass_on(w)

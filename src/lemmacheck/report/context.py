@@ -18,7 +18,7 @@ from ..run.standing import with_standing
 from .mathml import latex_to_mathml
 from .plots import approx_plot, svg_plot
 from .premise_pages import COLOURS, premise_pages
-from .summary import findings, summary_plots
+from .summary import by_document, findings, summary_plots
 
 __all__ = ["page_context", "short"]
 
@@ -52,7 +52,8 @@ def page_context(data: dict) -> dict:
         "topics": sorted(per_topic),
         "short": short,
         "summary_plots": summary_plots(claims),
-        "findings": findings(claims, data.get("studies", [])),
+        "findings": (found := findings(claims, data.get("studies", []))),
+        "first_screen": by_document(claims, found["errors"]),
         "mutation": mutation_section(data.get("mutation")),
         "premise_pages": premise_pages(claims),
         "graph_colours": COLOURS,

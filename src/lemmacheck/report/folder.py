@@ -137,11 +137,12 @@ def _move_into_place(
 
 
 def write_report(
-    folder: Path, data: dict, *, html: bool = True, plot_cache: Path | None = None
+    folder: Path, data: dict, *, html: bool = True, plot_cache: Path | None = None, history: bool = False
 ) -> list[Path]:
     """Write ``results.json`` (and ``index.html`` rendered from it) into ``folder`` atomically, as a pair.
 
     The HTML is rendered before anything is moved, so a failure to render leaves the old pair intact.
+    ``history``: the caller writes the folder's ``history.html`` beside it, which the page links to.
     """
     folder = Path(folder)
     problem = folder_problem(folder)
@@ -151,7 +152,8 @@ def write_report(
     if html:
         from .html import render_html
 
-        files[HTML_NAME] = render_html(_with_mutation(folder, data), plot_cache=plot_cache)
+        shown = _with_history(folder, _with_mutation(folder, data), beside=history)
+        files[HTML_NAME] = render_html(shown, plot_cache=plot_cache)
     else:
         files[HTML_NAME] = None
     return _move_into_place(folder, files)
@@ -167,6 +169,14 @@ def _with_mutation(folder: Path, data: dict) -> dict:
         return data | {"mutation": json.loads(path.read_text(encoding="utf-8"))}
     except (OSError, ValueError):
         return data
+
+
+def _with_history(folder: Path, data: dict, *, beside: bool) -> dict:
+    """The data to render with the link to the folder's history page, when it is (or is about to be) there;
+    results.json itself stays the run's."""
+    from .history import HISTORY_HTML
+
+    return data | {"history_page": HISTORY_HTML} if beside or (folder / HISTORY_HTML).is_file() else data
 
 
 def _identity(path: Path) -> tuple[int, int, int] | None:
@@ -190,7 +200,7 @@ def write_html_only(path: Path, data: dict) -> Path:
         raise OutputError(problem)
     results = path.parent / RESULTS_NAME
     before = _identity(results)
-    html = render_html(data)
+    html = render_html(_with_history(path.parent, data, beside=False))
     if path.name != HTML_NAME:
         return _move_into_place(path.parent, {path.name: html})[0]
     if not _move_into_place(

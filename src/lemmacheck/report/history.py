@@ -2,10 +2,11 @@
 
 Each ``lemmacheck run`` records the folder's full report in ``reports/history.jsonl``: when, the seed,
 the git commit (``+dirty`` when the work tree differs from it), the counts, and each claim's verdict and
-proof status.  A later run of the same commit replaces that commit's entry, so the file is a history of
-the project, not of every rerun.  ``history.html`` shows the catalogue's counts over time and, for each
-claim, its verdict run by run (the claims whose verdict changed first): Allure's history and trends, as
-a page with no script that a group can publish.
+proof status.  A later run of the same clean commit replaces that commit's entry, so the file is a history
+of the project, not of every rerun; a run of a modified work tree is an entry of its own (the tree differs
+from run to run while the commit does not).  ``history.html`` (linked from the report's header) draws the
+catalogue's counts over time, lists them, and shows each claim's verdict run by run (the claims whose
+verdict changed first): Allure's history and trends, as a page with no script that a group can publish.
 """
 
 from __future__ import annotations
@@ -15,10 +16,20 @@ import subprocess
 from html import escape
 from pathlib import Path
 
-__all__ = ["HISTORY_NAME", "HISTORY_HTML", "git_commit", "entry", "record", "read", "history_html"]
+__all__ = [
+    "HISTORY_NAME",
+    "HISTORY_HTML",
+    "git_commit",
+    "entry",
+    "record",
+    "read",
+    "history_html",
+    "trend_svg",
+]
 
 HISTORY_NAME = "history.jsonl"
 HISTORY_HTML = "history.html"
+DIRTY = "+dirty"
 #: entries kept (the oldest are dropped beyond it)
 KEEP_ENTRIES = 200
 
@@ -36,7 +47,7 @@ def git_commit(root: Path) -> str | None:
         dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
     except (OSError, subprocess.SubprocessError):
         return None
-    return commit + ("+dirty" if dirty else "")
+    return commit + (DIRTY if dirty else "")
 
 
 def entry(data: dict, commit: str | None) -> dict:
@@ -71,11 +82,13 @@ def read(folder: Path) -> list[dict]:
 
 
 def record(folder: Path, data: dict, root: Path) -> list[dict]:
-    """Add the report ``data`` to the folder's history (replacing its commit's entry); the history."""
+    """Add the report ``data`` to the folder's history (replacing the entry of its commit when the tree is
+    clean; every run of a modified tree is kept); the history."""
     from ..project.index import write_atomic
 
     new = entry(data, git_commit(root))
-    history = [h for h in read(folder) if new["commit"] is None or h.get("commit") != new["commit"]]
+    replaces = new["commit"] is not None and not new["commit"].endswith(DIRTY)
+    history = [h for h in read(folder) if not replaces or h.get("commit") != new["commit"]]
     history = [*history, new][-KEEP_ENTRIES:]
     write_atomic(Path(folder) / HISTORY_NAME, "".join(json.dumps(h) + "\n" for h in history))
     return history
@@ -90,10 +103,38 @@ th{background:#f0f1f3}td.n{text-align:right}td.v{text-align:center;font-weight:6
 _CSP = "default-src 'none'; style-src 'unsafe-inline'"
 
 
+def _name(h: dict) -> str:
+    """An entry's column name: its commit, with the run's time where the commit alone does not name it."""
+    commit, started = h.get("commit"), str(h.get("started", ""))[:19]
+    if not commit:
+        return started
+    return f"{commit} {started[5:16]}" if commit.endswith(DIRTY) else commit
+
+
+def trend_svg(history: list[dict], verdicts: list[str]):
+    """The catalogue's counts over the entries (oldest first), one line per verdict and one for broken
+    proofs: an inline SVG (None for an empty history)."""
+    from .plots import svg_plot
+
+    if not history:
+        return None
+    xs = list(range(1, len(history) + 1))
+    series = [
+        {"label": v, "x": xs, "y": [int(h.get("counts", {}).get(v, 0)) for h in history]}
+        for v in verdicts
+        if any(h.get("counts", {}).get(v) for h in history)
+    ]
+    broken = [int(h.get("proof_counts", {}).get("broken", 0)) for h in history]
+    if any(broken):
+        series.append({"label": "proof broken", "x": xs, "y": broken})
+    title = f"Claims by verdict over {len(history)} entries (oldest first; the table below names them)"
+    return svg_plot(title, "entry", "claims", series)
+
+
 def _head(history: list[dict]) -> str:
     cells = "".join(
         f"<th title='{escape(str(h.get('started')))} · seed {escape(str(h.get('seed')))}'>"
-        f"{escape(str(h.get('commit') or h.get('started', ''))[:19])}</th>"
+        f"{escape(_name(h))}</th>"
         for h in history
     )
     return f"<tr><th>claim</th>{cells}</tr>"
@@ -101,15 +142,16 @@ def _head(history: list[dict]) -> str:
 
 def _counts_table(history: list[dict], verdicts: list[str]) -> str:
     rows = "".join(
-        f"<tr><td><code>{escape(str(h.get('commit') or '—'))}</code></td>"
+        f"<tr><td class=n>{i}</td><td><code>{escape(str(h.get('commit') or '—'))}</code></td>"
         f"<td>{escape(str(h.get('started')))}</td>"
         f"<td class=n>{escape(str(h.get('seed')))}</td><td class=n>{len(h['claims'])}</td>"
         + "".join(f"<td class=n>{int(h.get('counts', {}).get(v, 0))}</td>" for v in verdicts)
         + f"<td class=n>{int(h.get('proof_counts', {}).get('broken', 0))}</td></tr>"
-        for h in history
+        for i, h in enumerate(history, start=1)
     )
     head = "".join(f"<th>{v}</th>" for v in verdicts)
-    columns = f"<th>commit</th><th>run</th><th>seed</th><th>claims</th>{head}<th>proof broken</th>"
+    columns = "<th>entry</th><th>commit</th><th>run</th><th>seed</th><th>claims</th>"
+    columns += f"{head}<th>proof broken</th>"
     return f"<table><tr>{columns}</tr>{rows}</table>"
 
 
@@ -137,9 +179,11 @@ def history_html(history: list[dict]) -> str:
         f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<meta http-equiv='Content-Security-Policy' content=\"{_CSP}\"><title>lemmacheck history</title>"
         f"<style>{_STYLE}</style></head><body><h1>lemmacheck — history</h1>"
-        f"<p>{len(history)} entries, one per commit (the latest run of each). A cell is a claim's verdict "
+        f"<p>{len(history)} entries, one per commit (the latest run of each) and one per run of a modified "
+        "work tree (+dirty). A cell is a claim's verdict "
         "(P proved, H holds, R refuted, A approximate, I inconclusive, E error); a red outline marks a "
         "broken proof as written.</p><h2>The catalogue over time</h2>"
+        + str(trend_svg(history, verdicts) or "")
         + _counts_table(history, verdicts)
         + f"<h2>Claims whose verdict or proof changed ({len(changed)})</h2><table>{_head(history)}"
         + _claim_rows(history, changed)

@@ -11,6 +11,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from pathlib import Path
 
+from .falsifying import counterexample_lines, counterexample_of
+
 __all__ = ["junit_xml", "write_junit"]
 
 
@@ -23,6 +25,9 @@ def _case(claim: dict) -> ET.Element:
         time=f"{float(claim.get('seconds') or 0.0):.3f}",
     )
     detail = f"{claim.get('message') or claim.get('reason') or ''}\nreplay: {claim.get('replay', '')}".strip()
+    cx = counterexample_of(claim)
+    if cx and not claim.get("matches_expectation", True):
+        detail += "\n" + "\n".join(counterexample_lines(cx))
     if claim.get("verdict") == "ERROR":
         ET.SubElement(
             case, "error", message=f"the check broke: {claim.get('message', '')[:200]}"

@@ -14,7 +14,10 @@ from markupsafe import Markup
 from ..model.verdict import ProofStatus
 from .plots import histogram_svg
 
-__all__ = ["findings", "summary_plots"]
+__all__ = ["findings", "summary_plots", "by_document", "SHOWN_PER_DOCUMENT"]
+
+#: refuted statements and broken proofs listed per document on the first screen; the rest are collapsed
+SHOWN_PER_DOCUMENT = 3
 
 
 def summary_plots(claims: list[dict]) -> list[Markup]:
@@ -60,6 +63,31 @@ def summary_plots(claims: list[dict]) -> list[Markup]:
         ),
     ]
     return [p for p in plots if p is not None]
+
+
+def by_document(claims: list[dict], errors: list[tuple[str, list[dict]]]) -> list[dict]:
+    """The first screen, grouped as a reader of one document thinks: per document a line of counts (the
+    statements' verdicts, the proofs sound and broken), then its refuted statements and broken proofs, the
+    first :data:`SHOWN_PER_DOCUMENT` shown and the rest collapsed.  ``errors`` is :func:`findings`'."""
+    from ..model.verdict import Verdict
+
+    verdicts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    proofs: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    for c in claims:
+        verdicts[c["document"]][c["verdict"]] += 1
+        proofs[c["document"]][str((c.get("proof") or {}).get("status"))] += 1
+    listed = dict(errors)
+    return [
+        {
+            "document": doc,
+            "statements": sum(verdicts[doc].values()),
+            "verdicts": [(v.value, verdicts[doc][v.value]) for v in Verdict if verdicts[doc][v.value]],
+            "proofs": [(p.value, proofs[doc][p.value]) for p in (ProofStatus.SOUND, ProofStatus.BROKEN)],
+            "shown": listed.get(doc, [])[:SHOWN_PER_DOCUMENT],
+            "more": listed.get(doc, [])[SHOWN_PER_DOCUMENT:],
+        }
+        for doc in sorted(verdicts)
+    ]
 
 
 def findings(claims: list[dict], studies: list[dict]) -> dict:

@@ -227,14 +227,24 @@ class ResultCache:
     def key(self, claim_id: str, profile: Profile, *, kind: str = "claim") -> str | None:
         """The key of ``claim_id`` (a claim, or a study with ``kind="study"``) under ``profile``; None
         when the index does not know it."""
-        files = self.index.files_of(claim_id)
-        if not files:
+        texts = self.texts(claim_id)
+        if texts is None:
             return None
         h = hashlib.sha256()
         h.update(f"{kind}:{claim_id}".encode() + b"\0")
         h.update(json.dumps(dataclasses.asdict(profile), sort_keys=True).encode())
         h.update(engine_fingerprint().encode())
         h.update(examples_fingerprint(claim_id, self.root))  # the instances kept for it are replayed too
+        h.update(texts.encode())
+        return h.hexdigest()
+
+    def texts(self, claim_id: str) -> str | None:
+        """A digest of the text of every project file ``claim_id`` depends on (None when the index does not
+        know it): what a save changes, unlike the examples a run keeps (see :meth:`store`)."""
+        files = self.index.files_of(claim_id)
+        if not files:
+            return None
+        h = hashlib.sha256()
         for path in files:
             h.update(path.relative_to(self.root).as_posix().encode() + b"\0" + _file_hash(path).encode())
         return h.hexdigest()
@@ -274,12 +284,17 @@ class ResultCache:
         result.cached = True
         return result
 
-    def store(self, result: ClaimResult, profile: Profile) -> bool:
-        """Keep ``result`` (not an ERROR nor an INCONCLUSIVE); return whether it was stored."""
+    def store(self, result: ClaimResult, profile: Profile, *, texts_before: str | None = None) -> bool:
+        """Keep ``result`` (not an ERROR nor an INCONCLUSIVE); return whether it was stored.
+
+        ``texts_before``: :meth:`texts` of the claim before its check.  A file it depends on saved while it
+        ran changes them, and which text the check ran is then unknown: the result is not stored (under the
+        new key it would answer for a text it may never have run, and a re-check would repeat the stale
+        verdict).  The counterexamples the run keeps change the key too, and rightly do not count here."""
         if result.verdict.value in _NEVER_STORED:
             return False
         key = self.key(result.id, profile)
-        if key is None:
+        if key is None or (texts_before is not None and self.texts(result.id) != texts_before):
             return False
         data = result.to_dict()
         data["corrected_by"] = []  # a property of the catalogue, filled by the run, not of this result

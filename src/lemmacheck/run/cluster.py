@@ -158,10 +158,11 @@ def run_on_dask(
 def _connect(stack: contextlib.ExitStack, address: str, jobs: int):
     """A client of the scheduler at ``address`` (``"local"``: a LocalCluster started here), closed with
     ``stack``."""
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError as exc:
-        raise RuntimeError("--dask needs dask.distributed: pip install -e '.[dask]'") from exc
+    from ..extras import require
+
+    require("dask")
+    from distributed import Client, LocalCluster
+
     if address != "local":
         return stack.enter_context(Client(address))
     cluster = stack.enter_context(

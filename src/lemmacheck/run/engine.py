@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 
 from ..model.claim import REGISTRY, Claim
-from ..model.links import judge_links
+from ..model.links import AwaitingLinks, judge_links
 from ..model.verdict import ProofStatus, Verdict
 from ..project.selection import compile_expression, matches
 from ..project.selection import select as _select
@@ -255,11 +255,12 @@ def run_claims(
     results = preamble_results(keyword, plan.import_errors, plan.definition_errors)
     total = len(plan.ids) + len(plan.studies)
 
-    def finished(r: ClaimResult) -> None:
+    def judged(r: ClaimResult) -> None:
         r.corrected_by = plan.corrected_by.get(r.id, [])
         if on_result:
             on_result(r)
 
+    finished = AwaitingLinks(judged)  # a chain once its links are judged: -x never stops on an unrun link
     if index is None:
         _check_here(results, plan.claims, profile, total, progress, finished)
         studies = _run_studies(plan.studies, profile, cache, progress, first=len(plan.ids), total=total)
@@ -290,6 +291,7 @@ def _check_here(results: list[ClaimResult], claims, profile: Profile, total: int
         finished(r)
         results.append(r)
     judge_links(results, registry_runner(profile))
+    finished.flush()
 
 
 def _check_indexed(
@@ -301,6 +303,7 @@ def _check_indexed(
     known = set(settings["index"].claim_ids())
     results += checked + _dangling_links(checked, known)
     judge_links(results, lambda more: execute([i for i in more if i in known], profile, **settings))
+    finished.flush()
 
 
 def _run_studies(studies, profile: Profile, cache, progress, *, first: int, total: int) -> list[dict]:

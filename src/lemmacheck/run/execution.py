@@ -188,9 +188,8 @@ def execute(
 
     ``jobs``: worker processes (default every core; never fewer than one: no claim runs in this process).
     ``timeout``: seconds per claim (default :func:`default_timeout`; ``math.inf`` for none).  ``cache``:
-    a :class:`lemmacheck.run.cache.ResultCache` answered first and filled after.  ``dask``: ``"local"``
-    or a scheduler address.  ``on_result`` and ``progress`` see each result as it finishes
-    (cached ones first).
+    a :class:`lemmacheck.run.cache.ResultCache` answered first and filled after.  ``dask``: ``"local"`` or
+    a scheduler address.  ``on_result`` and ``progress`` see each result as it finishes (cached first).
     ``root``: the project whose content workers import (default: found from the working directory).
     ``index``: the content index to read (default: :func:`lemmacheck.project.index.load_index`, refreshed);
     ``warm``: workers started ahead (:func:`lemmacheck.run.worker.start_worker`) to use first; every
@@ -205,18 +204,19 @@ def execute(
     timeout = default_timeout(profile) if timeout is None else timeout
     limit = None if timeout is None or not math.isfinite(timeout) else float(timeout)
     results: dict[str, ClaimResult] = {}
+    texts: dict[str, str | None] = {}  # the text a claim depends on, before its check (ResultCache.store)
 
     def done(result: ClaimResult) -> None:
         results[result.id] = result
         if cache is not None and not getattr(result, "cached", False):
-            cache.store(result, profile)
+            cache.store(result, profile, texts_before=texts.get(result.id))
         if progress:
             progress(result.id, len(results) - 1, len(ids))
         if on_result:
             on_result(result)
 
     try:
-        todo = _longest_first(_answer_from_cache(ids, cache, profile, done), cache, profile)
+        todo = _longest_first(_answer_from_cache(ids, cache, profile, done, texts), cache, profile)
         if dask or not todo:  # warm workers serve only the local pool
             for w in warm:
                 w.stop()
@@ -232,8 +232,8 @@ def execute(
     return [results[c] for c in ids]
 
 
-def _answer_from_cache(ids: list[str], cache, profile: Profile, done) -> list[str]:
-    """Report the claims the cache answers; return the others, to run."""
+def _answer_from_cache(ids: list[str], cache, profile: Profile, done, texts: dict) -> list[str]:
+    """Report the claims the cache answers; return the others, to run, their texts as of now in ``texts``."""
     todo = []
     for cid in ids:
         hit = cache.lookup(cid, profile) if cache is not None else None
@@ -241,6 +241,7 @@ def _answer_from_cache(ids: list[str], cache, profile: Profile, done) -> list[st
             done(hit)
         else:
             todo.append(cid)
+            texts[cid] = cache.texts(cid) if cache is not None else None
     return todo
 
 
