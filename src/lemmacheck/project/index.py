@@ -220,13 +220,37 @@ class ContentIndex:
             data = json.loads(text)
             if data.get("format") != _FORMAT or tuple(data.get("python", ())) != tuple(sys.version_info[:2]):
                 return None
-            mods = {
-                m: ModuleRecord(**(r | {"fingerprint": tuple(r["fingerprint"])}))
-                for m, r in data["modules"].items()
-            }
+            mods = {m: _record(m, r) for m, r in data["modules"].items()}
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             raise ValueError(f"{type(exc).__name__}: {exc}") from None  # damaged: rebuilt, never trusted
         return cls(root, mods)
+
+
+_LISTS = ("imports", "claims", "derivations", "studies", "errors", "error_messages")
+
+
+def _record(module, r: dict) -> ModuleRecord:
+    """One module's record as read back; TypeError when any field has another shape than the index
+    writes (a list of strings where a list is due, and so on): a hand-edited or foreign file is damaged."""
+    rec = ModuleRecord(**(r | {"fingerprint": tuple(r["fingerprint"])}))
+    well_formed = (
+        isinstance(module, str)
+        and isinstance(rec.file, str)
+        and len(rec.fingerprint) == 3
+        and all(type(n) is int for n in rec.fingerprint)
+        and isinstance(rec.content, bool)
+        and isinstance(rec.import_error, str)
+        and all(
+            isinstance(v, list) and all(isinstance(x, str) for x in v)
+            for v in map(rec.__getattribute__, _LISTS)
+        )
+        and len(rec.errors) == len(rec.error_messages)
+        and isinstance(rec.corrects, dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in rec.corrects.items())
+    )
+    if not well_formed:
+        raise TypeError(f"the record of {module!r} is not of the shape the index writes")
+    return rec
 
 
 def _index_path(root: Path) -> Path:
