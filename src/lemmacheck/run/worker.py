@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..search.profile import Profile
 from .claimrun import blank_result, unknown_result
+from .descendants import adopt_orphans, end_descendants, kill_group
 from .results import ClaimResult
 from .timelimit import run_one
 
@@ -65,6 +66,7 @@ def _worker_main() -> None:
     it was given; content that prints goes to stderr, never into the protocol."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
     _exit_with_parent()
+    adopt_orphans()
     protocol_out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     requests = os.fdopen(os.dup(0), "rb")
@@ -92,6 +94,7 @@ def _worker_main() -> None:
             result = unknown_result(
                 claim_id, profile, f"claim {claim_id!r}: worker failed: {type(exc).__name__}: {exc}\n{tb}"
             )
+        end_descendants()  # before the answer: when the run ends, nothing the claim started holds its pipes
         _send(protocol_out, ("done", claim_id, result))
 
 
@@ -150,6 +153,8 @@ class Worker:
         return kind, payload
 
     def kill(self) -> None:
+        if self.proc.returncode is None:  # not reaped, so the pid is still this worker's group
+            kill_group(self.proc.pid)  # the worker leads its group: what its claim started goes with it
         with contextlib.suppress(OSError):
             self.proc.kill()
         self.proc.wait()
