@@ -5,9 +5,11 @@ back over a length-prefixed pickle pipe.  :mod:`.execution` keeps a pool of them
 from __future__ import annotations
 
 import contextlib
+import importlib
 import math
 import os
 import pickle
+import pkgutil
 import signal
 import struct
 import subprocess
@@ -20,6 +22,7 @@ from pathlib import Path
 from ..search.profile import Profile
 from .claimrun import blank_result, unknown_result
 from .descendants import adopt_orphans, end_descendants, kill_group
+from .interpreter_state import restore, snapshot
 from .results import ClaimResult
 from .timelimit import run_one
 
@@ -73,19 +76,21 @@ def _worker_main() -> None:
     nothing = os.open(os.devnull, os.O_RDONLY)  # content reading stdin must not eat the requests
     os.dup2(nothing, 0)
     os.close(nothing)
-    import lemmacheck.run.claimrun  # noqa: F401  (imported before any claim: a waiting worker is a warm one)
-
+    _warm_up()
     from ..model.claim import REGISTRY
     from ..project.index import import_modules
 
     root = Path(sys.argv[1])
+    pristine = snapshot()  # before any content: what each claim starts from
     while True:
         try:
             claim_id, profile, timeout, modules = _receive(requests)
         except EOFError:
             return
         try:
+            restore(pristine)  # what the last claim left (cwd, env, precision...) is gone before the next
             import_modules(root, modules)  # every time: already imported ones cost a dict lookup
+            restore(pristine)  # and what a module set at import
             if claim_id in REGISTRY:
                 _send(protocol_out, ("start", claim_id, blank_result(REGISTRY[claim_id], profile)))
             result = run_one(claim_id, profile, timeout, root)
@@ -96,6 +101,18 @@ def _worker_main() -> None:
             )
         end_descendants()  # before the answer: when the run ends, nothing the claim started holds its pipes
         _send(protocol_out, ("done", claim_id, result))
+
+
+def _warm_up() -> None:
+    """Import every engine module a claim may import lazily, before any claim: a claim's time limit
+    counts from when its check starts, never from the worker compiling or importing the engine (a 2 s
+    limit on an instant claim used to fire on a loaded machine)."""
+    import lemmacheck.run.claimrun  # noqa: F401
+
+    for package in ("kinds", "settling", "search", "xp", "certify"):
+        parent = importlib.import_module(f"lemmacheck.{package}")
+        for info in pkgutil.walk_packages(parent.__path__, f"{parent.__name__}."):
+            importlib.import_module(info.name)
 
 
 def _exit_with_parent() -> None:
