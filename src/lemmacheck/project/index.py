@@ -23,7 +23,7 @@ import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from .content import content_dirs, import_modules
+from .content import content_files, import_modules
 from .declarations import declarations_into as _declarations_into
 
 __all__ = ["ContentIndex", "CACHE_DIR", "load_index", "import_modules", "write_atomic", "set_aside"]
@@ -75,18 +75,9 @@ def _module_name(rel: Path) -> str:
 
 
 def _content_files(root: Path) -> dict[str, Path]:
-    """Every ``*.py`` under the content folders, nested packages included, as module name -> path."""
-    out: dict[str, Path] = {}
-    for pkg in content_dirs(root):
-        base = root / pkg
-        if not base.is_dir():
-            continue
-        for path in sorted(base.rglob("*.py")):
-            rel = path.relative_to(root)
-            if any(part.startswith(".") or part == "__pycache__" for part in rel.parts):
-                continue
-            out[_module_name(rel)] = path
-    return out
+    """Every ``*.py`` under the content folders, nested packages included, as module name -> path (odd
+    files and links back into the tree are skipped: :func:`.content.content_files`)."""
+    return content_files(root)
 
 
 def _project_module_file(root: Path, name: str) -> Path | None:
