@@ -118,7 +118,7 @@ def cmd_run(args) -> int:
     """Print the seed, plan what to check, and run the plan in a :class:`RunSession`."""
     from ..project.index import load_index
     from ..project.selection import compile_expression
-    from ..report.folder import folder_problem
+    from ..report.folder import folder_problem, pair_problem
     from ..run.engine import preamble_results
     from ..search.profile import profile_named
     from ..search.seed import resolve_seed
@@ -152,6 +152,8 @@ def cmd_run(args) -> int:
     problem = folder_problem(out)
     if problem:
         say(f"{problem}; the verdicts will be printed, no report written")
+    elif pair_problem(out):
+        say(f"warning: {pair_problem(out)}")
     total = len(first) + len(then)
     journal = None if problem else _journal(out, seed, profile.name, preamble, total, args.keyword or "")
     session = RunSession(args, root, index, profile, out, previous, journal, problem)

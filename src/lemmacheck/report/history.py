@@ -15,6 +15,8 @@ import subprocess
 from html import escape
 from pathlib import Path
 
+from .sanitize import bidi_shown
+
 __all__ = ["HISTORY_NAME", "HISTORY_HTML", "git_commit", "entry", "record", "read", "history_html"]
 
 HISTORY_NAME = "history.jsonl"
@@ -133,7 +135,7 @@ def history_html(history: list[dict]) -> str:
     ids = list(dict.fromkeys(cid for h in history for cid in h["claims"]))
     changed = [cid for cid in ids if len({tuple(h["claims"].get(cid) or ()) for h in history}) > 1]
     steady = [cid for cid in ids if cid not in changed]
-    return (
+    return bidi_shown(
         f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<meta http-equiv='Content-Security-Policy' content=\"{_CSP}\"><title>lemmacheck history</title>"
         f"<style>{_STYLE}</style></head><body><h1>lemmacheck — history</h1>"
