@@ -105,3 +105,22 @@ def test_a_render_cache_entry_of_the_wrong_shape_is_removed_and_drawn_again(tmp_
         path.write_text(json.dumps(entry))
     assert render() == first
     assert all(json.loads(p.read_text()) != entry for p in kept), "rewritten with the drawn value"
+
+
+@pytest.mark.parametrize(("name", "value"), [("LEMMACHECK_SCALE", "nan"), ("LEMMACHECK_SEED", "garbage")])
+def test_the_pytest_plugin_refuses_a_bad_variable_as_pytest_refuses_a_bad_option(tmp_path, name, value):
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "test_nothing.py").write_text("def test_nothing():\n    pass\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+        cwd=tmp_path,
+        env=dict(os.environ, **{name: value}),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == ExitCode.USAGE_ERROR, proc.stdout + proc.stderr
+    assert name in proc.stderr and repr(value) in proc.stderr and "Traceback" not in proc.stderr, proc.stderr

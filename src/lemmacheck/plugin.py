@@ -10,6 +10,7 @@ import os
 
 import pytest
 
+from .cli.values import SEED_WORDS, environment_problem
 from .search.seed import DEFAULT_SEED, parse_seed, resolve_seed
 
 _RESULTS_KEY = pytest.StashKey[list]()
@@ -45,7 +46,12 @@ def pytest_configure(config: pytest.Config) -> None:
         try:
             seed = parse_seed(raw)
         except ValueError:
-            raise pytest.UsageError(f"--lemmacheck-seed: an integer or 'random', not {raw!r}") from None
+            raise pytest.UsageError(
+                f"--lemmacheck-seed (default: LEMMACHECK_SEED): {SEED_WORDS}, not {raw!r}"
+            ) from None
+        problem = environment_problem()  # as the command line checks them: before any claim runs
+        if problem:
+            raise pytest.UsageError(problem)
         config.stash[SEED_KEY] = resolve_seed(seed)
     config.stash[_RESULTS_KEY] = []
     config.pluginmanager.register(_XdistController(), "lemmacheck-xdist")

@@ -20,6 +20,7 @@ __all__ = [
     "seed",
     "number_in",
     "positive_int",
+    "SEED_WORDS",
     "environment_problem",
 ]
 
