@@ -48,13 +48,7 @@ def seconds(text: str) -> float:
 
 def jobs(text: str) -> int:
     """``-j``: worker processes, at least one."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"-j takes a number of worker processes ≥ 1, not {text!r}")
-    return value
+    return positive_int(text, what="-j takes a number of worker processes")
 
 
 def seed(text: str):
@@ -79,13 +73,13 @@ def number_in(low: float, high: float, *, low_open: bool = True, what: str = "a 
     return parse
 
 
-def positive_int(text: str) -> int:
+def positive_int(text: str, what: str = "an integer") -> int:
     try:
         value = int(text)
     except ValueError:
         value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(f"an integer ≥ 1, not {text!r}")
+        raise argparse.ArgumentTypeError(f"{what} ≥ 1, not {text!r}")
     return value
 
 
