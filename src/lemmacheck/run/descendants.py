@@ -57,12 +57,36 @@ def _parents() -> dict[int, int]:
     return out
 
 
+def _children(pid: int) -> list[int] | None:
+    """The children of ``pid`` from /proc/<pid>/task/*/children (cheap); None where the kernel does not
+    list them."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return [] if os.path.isdir("/proc/self/task") else None  # pid gone, or no /proc at all
+    out: list[int] = []
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as fh:
+                out += [int(c) for c in fh.read().split()]
+        except FileNotFoundError:
+            if not os.path.isdir(f"/proc/{pid}/task/{tid}"):
+                continue  # the thread ended while we looked
+            return None  # the kernel keeps no children lists
+        except OSError:
+            continue
+    return out
+
+
 def _descendants(pid: int) -> list[int]:
-    parents = _parents()
+    parents: dict[int, int] | None = None
     found, todo = [], [pid]
     while todo:
         p = todo.pop()
-        children = [c for c, pp in parents.items() if pp == p]
+        children = _children(p) if parents is None else None
+        if children is None:  # a full scan of /proc, once
+            parents = parents or _parents()
+            children = [c for c, pp in parents.items() if pp == p]
         found += children
         todo += children
     return found
