@@ -124,3 +124,41 @@ def test_the_pytest_plugin_refuses_a_bad_variable_as_pytest_refuses_a_bad_option
     )
     assert proc.returncode == ExitCode.USAGE_ERROR, proc.stdout + proc.stderr
     assert name in proc.stderr and repr(value) in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+REPORT = {
+    "schema_version": 2,
+    "tool": {},
+    "run": {"seed": 1, "profile": "quick", "started": "x", "seconds": 1.0},
+    "counts": {},
+    "mismatches": [],
+    "claims": [],
+    "studies": [],
+}
+
+
+@pytest.mark.parametrize("mutation", [5, {"claims": 5}, "text"], ids=json.dumps)
+def test_a_mutation_report_of_the_wrong_shape_is_set_aside_and_the_page_written(tmp_path, capsys, mutation):
+    from lemmacheck.report.folder import write_report
+
+    (tmp_path / "mutation.json").write_text(json.dumps(mutation))
+    write_report(tmp_path, REPORT)
+    assert (tmp_path / "index.html").is_file() and (tmp_path / "mutation.json.damaged").is_file()
+    line = _one_usage_line(capsys, "mutation.json", "set aside as mutation.json.damaged")
+    assert "lemmacheck mutate" in line
+
+
+def test_history_lines_of_the_wrong_shape_are_dropped_as_torn_ones_are(tmp_path):
+    from lemmacheck.report import history
+
+    good = {"claims": {"a": ["HOLDS", None]}, "counts": {"HOLDS": 1}, "commit": "abc", "seed": 1}
+    wrong = [
+        {"claims": {"a": 5}},
+        {"claims": {"a": ["HOLDS"]}},
+        {"claims": {}, "counts": [1]},
+        {"claims": {}, "counts": {"HOLDS": "x"}},
+        {"claims": {}, "seed": [1]},
+    ]
+    (tmp_path / history.HISTORY_NAME).write_text("".join(json.dumps(h) + "\n" for h in [*wrong, good]))
+    assert history.read(tmp_path) == [good]
+    assert "abc" in history.history_html(history.read(tmp_path))

@@ -289,7 +289,7 @@ def _read(root: Path) -> ContentIndex | None:
         return None
 
 
-def set_aside(path: Path, problem: str) -> None:
+def set_aside(path: Path, problem: str, then: str = "rebuilt") -> None:
     """Move a damaged state file (or whatever stands at its path) to ``<name>.damaged`` so it is
     rebuilt, and say so in one line on stderr.  A file that cannot be moved is left (and said)."""
     damaged = path.with_name(path.name + ".damaged")
@@ -297,7 +297,7 @@ def set_aside(path: Path, problem: str) -> None:
         if damaged.is_dir() and not damaged.is_symlink():
             shutil.rmtree(damaged)
         os.replace(path, damaged)
-        done = f"set aside as {damaged.name} and rebuilt"
+        done = f"set aside as {damaged.name} and {then}"
     except OSError as exc:
         done = f"and could not be set aside ({exc.strerror or exc}); remove it by hand"
     print(f"lemmacheck: warning: {path}: {problem}; {done}", file=sys.stderr, flush=True)

@@ -241,14 +241,24 @@ def _remove_leftovers(folder: Path) -> None:
 
 def _with_mutation(folder: Path, data: dict) -> dict:
     """The data to render: with the folder's ``mutation.json`` (written by ``lemmacheck mutate``), if any, so
-    the report shows its section; results.json itself stays the run's."""
+    the report shows its section; results.json itself stays the run's.  One the section cannot show (a
+    hand-edited or foreign file) is set aside, said in one line, and the page is rendered without it."""
+    from ..project.index import set_aside
+    from .html import render_mutation_section
+
     path = folder / "mutation.json"
     if "mutation" in data or not path.is_file():
         return data
     try:
-        return data | {"mutation": json.loads(path.read_text(encoding="utf-8"))}
+        mutation = json.loads(path.read_text(encoding="utf-8"))
+        render_mutation_section(mutation)
     except (OSError, ValueError):
         return data
+    except Exception as exc:  # any shape the section's code does not expect
+        why = f"not a mutation report the page can show ({type(exc).__name__}: {exc})"
+        set_aside(path, why, then="the page rendered without it (`lemmacheck mutate` writes it again)")
+        return data
+    return data | {"mutation": mutation}
 
 
 def _identity(path: Path) -> tuple[int, int, int] | None:
