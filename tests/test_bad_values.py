@@ -57,6 +57,8 @@ BAD_OPTIONS = [
     (["run", "--timeout", "-1"], "--timeout", "(0, 1e+06]"),
     (["watch", "--timeout", "0"], "--timeout", "(0, 1e+06]"),
     (["run", "-j", "0"], "-j", "≥ 1"),
+    (["run", "--junitxml", "/"], "--junitxml", "not the folder"),
+    (["run", "--badge", "/etc/passwd/badge.svg"], "--badge", "a parent of"),
     (["run", "--seed", "1.5"], "--seed", "'random'"),
     (["mutate", "--effort", "nan"], "--effort", "(0, 1000]"),
     (["mutate", "--effort", "1e308"], "--effort", "(0, 1000]"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from . import values
 from .common import K_HELP, SEED_HELP, add_execution_options, emit, project_root, say, seed_argument
 from .exitcodes import EPILOG, ExitCode
 from .run_session import RunSession
@@ -54,14 +55,14 @@ def add_parser(sub) -> None:
     run.add_argument("--out", type=Path, default=None, help="report folder (default: <project>/reports)")
     run.add_argument(
         "--junitxml",
-        type=Path,
+        type=values.output_file,
         default=None,
         metavar="PATH",
         help="also write the checked claims as JUnit XML (one testcase per claim)",
     )
     run.add_argument(
         "--badge",
-        type=Path,
+        type=values.output_file,
         default=None,
         metavar="PATH",
         help="also write an SVG badge: claims, refuted, proved (of the full report)",

@@ -20,6 +20,7 @@ __all__ = [
     "seed",
     "number_in",
     "positive_int",
+    "output_file",
     "SEED_WORDS",
     "environment_problem",
 ]
@@ -81,6 +82,16 @@ def positive_int(text: str, what: str = "an integer") -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{what} ≥ 1, not {text!r}")
     return value
+
+
+def output_file(text: str) -> Path:
+    """``--junitxml``, ``--badge``: a file to write, whose folder exists or can be made; not a folder."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"a file to write, not the folder {text!r}")
+    if any(p.exists() and not p.is_dir() for p in path.parents):
+        raise argparse.ArgumentTypeError(f"a file to write in a folder, but a parent of {text!r} is a file")
+    return path
 
 
 def _float(text: str) -> float:
