@@ -35,6 +35,11 @@ def _planted(tmp_path, odd: str) -> tuple[str, str]:
     if odd == "fifo":
         os.mkfifo(topic / "x.py")
         return pkg, f"{pkg}/topic/x.py is not a regular file"
+    if odd == "fifo package":
+        (topic / "sub").mkdir()
+        os.mkfifo(topic / "sub" / "__init__.py")
+        (topic / "sub" / "y.py").write_text("")
+        return pkg, f"{pkg}/topic/sub/__init__.py is not a regular file"
     if odd == "loop":
         os.symlink("..", topic / "loop")
         return pkg, f"{pkg}/topic/loop is a link back into the project"
@@ -45,7 +50,7 @@ def _planted(tmp_path, odd: str) -> tuple[str, str]:
     return pkg, f"{pkg}/topic/dangling.py is a link to 'nowhere', which leads nowhere"
 
 
-@pytest.mark.parametrize("odd", ["fifo", "loop", "file link", "dangling"])
+@pytest.mark.parametrize("odd", ["fifo", "fifo package", "loop", "file link", "dangling"])
 def test_an_odd_file_in_the_content_tree_is_skipped_with_one_warning_naming_it(tmp_path, odd):
     pkg, warning = _planted(tmp_path, odd)
     code, out, err = _lemmacheck(tmp_path, "list")
