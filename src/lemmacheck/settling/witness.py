@@ -60,7 +60,9 @@ def _on_balls(claim_id: str, check: NumericCheck, inst: Instance, relation: str,
                 r = num / den
                 if r.a.rad() <= WITNESS_RTOL * abs(r.a.mid()):
                     # each side with the digits its ball certifies (at most 30), the figure at the midpoint
-                    with mp_precision(dps + 5):  # never the global precision a check may have left
+                    # read at float64's 53 bits, set here: the figure is a float, rounded once (never at
+                    # whatever global precision a check may have left)
+                    with mpmath.workprec(53):
                         ratio = mpmath.mpf(r.a.mid().str(dps + 5, radius=False))
                     return {
                         "lhs": certain_digits(a, 30),
