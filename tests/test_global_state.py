@@ -6,9 +6,11 @@ catalogue claims run after it in its worker changed their tightness figures."""
 from __future__ import annotations
 
 import decimal
+import io
 import json
 import os
 import shutil
+import signal
 import sys
 import warnings
 from pathlib import Path
@@ -131,6 +133,9 @@ POLLUTERS = {
     "environment changed": lambda: os.environ.__setitem__("LEMMACHECK_SCALE", "0.01"),
     "recursion limit": lambda: sys.setrecursionlimit(400),
     "decimal context": lambda: setattr(decimal.getcontext(), "prec", 3),
+    "signal handler": lambda: signal.signal(signal.SIGALRM, signal.SIG_IGN),
+    "stdout": lambda: setattr(sys, "stdout", io.StringIO()),
+    "excepthook": lambda: setattr(sys, "excepthook", print),
 }
 
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 import dataclasses
 import decimal
 import os
+import signal
 import sys
+import threading
 import warnings
 from typing import Any
 
@@ -36,6 +38,12 @@ class InterpreterState:
     environ: dict  # all of it: the engine reads LEMMACHECK_*, and content reads what it likes
     recursion_limit: int
     decimal_context: decimal.Context
+    signal_handlers: dict  # the ones the worker and the time limit rely on
+    streams: tuple  # sys.stdin, stdout, stderr: a check that swaps one keeps later claims' output
+    hooks: tuple  # sys.excepthook, sys.unraisablehook, threading.excepthook
+
+
+_SIGNALS = [getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGALRM", "SIGPIPE") if hasattr(signal, n)]
 
 
 def _arb_ctx():
@@ -57,6 +65,9 @@ def snapshot() -> InterpreterState:
         environ=dict(os.environ),
         recursion_limit=sys.getrecursionlimit(),
         decimal_context=decimal.getcontext().copy(),
+        signal_handlers={n: signal.getsignal(n) for n in _SIGNALS},
+        streams=(sys.stdin, sys.stdout, sys.stderr),
+        hooks=(sys.excepthook, sys.unraisablehook, threading.excepthook),
     )
 
 
@@ -83,3 +94,8 @@ def restore(state: InterpreterState) -> None:
             os.environ[name] = value
     sys.setrecursionlimit(state.recursion_limit)
     decimal.setcontext(state.decimal_context.copy())
+    for signum, handler in state.signal_handlers.items():
+        if signal.getsignal(signum) is not handler and handler is not None:
+            signal.signal(signum, handler)
+    sys.stdin, sys.stdout, sys.stderr = state.streams
+    sys.excepthook, sys.unraisablehook, threading.excepthook = state.hooks
