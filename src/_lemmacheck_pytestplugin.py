@@ -112,6 +112,7 @@ def session_seed(config: pytest.Config) -> int:
         if worker_input is not None and "lemmacheck_seed" in worker_input:
             config.stash[SEED_KEY] = int(worker_input["lemmacheck_seed"])  # the controller's, never redrawn
         else:
+            from lemmacheck.cli.values import SEED_WORDS, environment_problem
             from lemmacheck.search.seed import DEFAULT_SEED, parse_seed, resolve_seed
 
             raw = config.getoption("--lemmacheck-seed") or os.environ.get("LEMMACHECK_SEED")
@@ -119,7 +120,12 @@ def session_seed(config: pytest.Config) -> int:
             try:
                 seed = parse_seed(raw)
             except ValueError:
-                raise pytest.UsageError(f"--lemmacheck-seed: an integer or 'random', not {raw!r}") from None
+                raise pytest.UsageError(
+                    f"--lemmacheck-seed (default: LEMMACHECK_SEED): {SEED_WORDS}, not {raw!r}"
+                ) from None
+            problem = environment_problem()  # as the command line checks them: before any claim runs
+            if problem:
+                raise pytest.UsageError(problem)
             config.stash[SEED_KEY] = resolve_seed(seed)
     return config.stash[SEED_KEY]
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import multiprocessing.connection
+import os
 
 import pytest
 
@@ -164,10 +166,46 @@ def test_ctrl_c_keeps_the_results_already_finished(tmp_path):
 def test_claims_finishing_instantly_are_never_mistaken_for_hung_workers(tmp_path):
     # a worker's "start" and "done" arrive together; read through a buffer, "done" would sit unseen
     # while the parent waits on the empty pipe, until the time limit killed a worker that had finished
+    reading, writing = os.pipe()
+    with os.fdopen(reading, "rb", buffering=0) as stream, os.fdopen(writing, "wb") as out:
+        worker._send(out, ("start", "c", None))
+        worker._send(out, ("done", "c", None))
+        assert worker._receive(stream)[0] == "start"
+        # no waiting: the second message is still in the pipe, where wait() sees it
+        assert multiprocessing.connection.wait([stream], timeout=0) == [stream], "'done' was read ahead"
+        assert worker._receive(stream)[0] == "done"
     pkg = make_project(tmp_path, {"mod": INSTANT_VALUES})
     ids = [f"{pkg}.instant_{i}" for i in range(8)]
-    results = execute(ids, PROFILE, jobs=2, timeout=2, root=tmp_path)
+    results = execute(ids, PROFILE, jobs=2, root=tmp_path)  # the default limit: no test times the machine
     assert [r.verdict for r in results if r.verdict is Verdict.ERROR] == [], [r.message for r in results]
+
+
+LAZY_ENGINE = """
+import sys
+
+from lemmacheck import value
+
+ENGINE = tuple(f"lemmacheck.{p}." for p in ("kinds", "settling", "search", "xp", "certify"))
+
+
+def _imported_before_the_check():
+    import lemmacheck, pkgutil
+
+    names = [m.name for m in pkgutil.walk_packages(lemmacheck.__path__, "lemmacheck.")]
+    return len([n for n in names if n.startswith(ENGINE) and n not in sys.modules])
+
+
+PROVED = META | {"expected": Verdict.PROVED}
+value("{pkg}.engine_warm", computed=_imported_before_the_check, stated=0, **PROVED)
+"""
+
+
+def test_a_claims_time_limit_starts_with_its_check_not_with_the_worker_importing_the_engine(tmp_path):
+    # a 2 s limit on an instant claim fired on a loaded machine: the first claim of a worker paid for the
+    # engine modules imported lazily inside its check (and their bytecode); a worker imports them first
+    pkg = make_project(tmp_path, {"mod": LAZY_ENGINE})
+    (result,) = execute([f"{pkg}.engine_warm"], PROFILE, jobs=1, root=tmp_path)
+    assert result.verdict is Verdict.PROVED, (result.evidence, result.message)
 
 
 def test_a_worker_imports_a_claims_derivation_even_after_its_check_module(tmp_path):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from lemmacheck.model.claim import REGISTRY
@@ -196,12 +198,28 @@ def test_a_duplicate_id_across_modules_is_reported_whichever_is_edited(project):
         assert reported(), f"after an edit of {name}.py"
 
 
-@pytest.mark.parametrize("damage", ["random bytes", "truncated", "a folder"])
+# valid JSON of another shape than the index writes: each one read as is made every later command fail
+WRONG_SHAPES = {
+    "claims a number": lambda rec: rec | {"claims": 5},
+    "imports a string": lambda rec: rec | {"imports": "abc"},
+    "fingerprint of two": lambda rec: rec | {"fingerprint": [1, 2]},
+    "corrects a list": lambda rec: rec | {"corrects": ["x"]},
+    "errors without messages": lambda rec: rec | {"errors": ["x"], "error_messages": []},
+    "a record a list": lambda rec: [rec],
+}
+
+
+@pytest.mark.parametrize("damage", ["random bytes", "truncated", "a folder", *WRONG_SHAPES])
 def test_a_damaged_index_is_set_aside_with_a_warning_and_rebuilt(project, damage, capsys):
     root, pkg, _ = project
     load_index(root)
     path = root / index_module.CACHE_DIR / "index.json"
-    if damage == "random bytes":
+    if damage in WRONG_SHAPES:
+        data = json.loads(path.read_text())
+        first = next(iter(data["modules"]))
+        data["modules"][first] = WRONG_SHAPES[damage](data["modules"][first])
+        path.write_text(json.dumps(data))
+    elif damage == "random bytes":
         path.write_bytes(bytes(range(256)) * 8)
     elif damage == "truncated":
         path.write_text(path.read_text()[:100])

@@ -235,3 +235,52 @@ def test_a_time_limit_lost_in_a_gc_callback_is_the_timeout_result_and_not_printe
     assert result.verdict is Verdict.ERROR, result.message
     assert "timed out after 1.5 s" in result.message, result.message
     assert "ClaimTimeout" not in capfd.readouterr().err
+
+
+STARTS_CHILDREN = """
+import subprocess
+import sys
+
+from lemmacheck import value
+
+_STARTED = []
+
+
+def _start_children():
+    if not _STARTED:  # a value may be computed more than once
+        mark = "{mark}"
+        subprocess.Popen(["sleep", mark])  # a child of the worker
+        subprocess.Popen(["sh", "-c", f"sleep {mark} &"])  # an orphan once its shell exits
+        subprocess.Popen(["sleep", mark], start_new_session=True)  # in a session of its own
+        _STARTED.append(True)
+    return 4
+
+
+value("{pkg}.starts_children", computed=_start_children, stated=4, **(META | {"expected": Verdict.PROVED}))
+"""
+
+
+def _processes_sleeping(mark: str) -> list[int]:
+    found = []
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as fh:
+                if mark.encode() in fh.read() and _running(int(name)):
+                    found.append(int(name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_what_a_claim_starts_ends_with_it_and_never_holds_a_caller_reading_the_output(tmp_path):
+    mark = f"600.{os.getpid()}{time.time_ns() % 10**6}"  # a duration no other process sleeps
+    pkg = make_project(tmp_path, {"mod": STARTS_CHILDREN.replace("{mark}", mark)})
+    try:
+        # captured output: before, the orphans held the pipes and communicate() waited 600 s for them
+        code, out = _run(tmp_path, "run", "-j", "1", "--quiet", "--no-studies", "--no-cache", "-k", pkg)
+        assert code == ExitCode.OK, out
+        assert _processes_sleeping(mark) == [], "a process the claim started outlived it"
+    finally:
+        for pid in _processes_sleeping(mark):
+            os.kill(pid, signal.SIGKILL)

@@ -332,3 +332,36 @@ def test_odd_evidence_shows_a_plain_card_and_the_rest_of_the_page(key, value):
     cards = html.split("<article")[1:]
     assert len(cards) == 2 and "<mfrac>" in cards[0]  # the good card is whole
     assert "could not be displayed" in cards[1] and "demo.odd" in cards[1]
+
+
+RLO = "\u202e"
+
+
+def test_a_claim_id_with_a_right_to_left_override_reverses_nothing_on_the_page_or_the_terminal(
+    tmp_path, monkeypatch, capsys
+):
+    # found: an id rejected for holding U+202E was echoed into the report's summary line, where it
+    # reversed the ids after it
+    root = _project(
+        tmp_path,
+        f"""
+        from lemmacheck import Source, Verdict, value
+
+        META = dict(title="t{RLO}itle", source=Source("f", "l"), statement="4 = 4", expected=Verdict.PROVED)
+        value("rlo.bad{RLO}id", computed=lambda: 4, stated=4, **META)
+        value("rlo.after", computed=lambda: 4, stated=4, **META)
+    """,
+        "planted_rlo",
+    )
+    monkeypatch.chdir(root)
+    from lemmacheck.model.claim import REGISTRY
+
+    with REGISTRY.scratch():
+        code = cli.main(["run", "--seed", "3", "--quiet", "-j", "1", "--no-studies"])
+    out, err = capsys.readouterr()
+    assert code == 1, out + err  # the malformed declaration is an ERROR
+    page = (root / "reports" / "index.html").read_text()
+    assert "rlo.after" in page and "rlo.bad\\u202eid" in page, "the id is shown, its control as an escape"
+    for text, where in ((page, "index.html"), (out + err, "the terminal")):
+        assert RLO not in text, f"a raw U+202E reached {where}"
+    assert RLO in (root / "reports" / "results.json").read_text(), "the data keeps the id as written"

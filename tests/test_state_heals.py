@@ -112,3 +112,64 @@ def test_a_render_finishing_after_a_run_keeps_the_runs_newer_pair(project, monke
     assert "222222" in page and "111111" not in page, "the newest run's pair wins"
     assert json.loads((folder / "results.json").read_text())["run"]["seed"] == 222222
     assert "while this was rendered; its index.html is kept" in capsys.readouterr().err
+
+
+KILLED_BETWEEN_THE_MOVES = """
+import json, os, signal, sys
+from lemmacheck.report import folder
+
+real, moves = os.replace, []
+
+
+def replace(src, dst):
+    moves.append(dst)
+    if len(moves) == 2:  # results.json is in place, index.html not yet
+        os.kill(os.getpid(), signal.SIGKILL)
+    real(src, dst)
+
+
+folder.os.replace = replace
+folder.write_report(sys.argv[1], json.loads(open(sys.argv[2]).read()))
+"""
+
+
+def test_a_run_killed_between_the_two_moves_leaves_a_pair_that_says_so_and_the_next_report_heals(
+    project, capsys
+):
+    root, _ = project
+    folder = root / "reports"
+    older = json.loads((folder / "results.json").read_text())
+    write_report(folder, older)  # a whole pair, then a run writing the next one is killed halfway
+    newer = json.loads(json.dumps(older).replace("111111", "222222"))
+    (root / "newer.json").write_text(json.dumps(newer))
+    journal = folder / ".journal-999999999.jsonl"  # a pid no process has: a killed run's
+    journal.write_text('{"journal": 1}\n')
+    proc = subprocess.run(
+        [sys.executable, "-c", KILLED_BETWEEN_THE_MOVES, str(folder), str(root / "newer.json")], check=False
+    )
+    assert proc.returncode == -9, "killed between the moves"
+    assert json.loads((folder / "results.json").read_text())["run"]["seed"] == 222222
+    assert "111111" in (folder / "index.html").read_text(), "the old page beside the new results"
+    assert [p.name for p in folder.glob(".index.html.*.tmp")], "the killed writer's temporary page"
+    problem = output.pair_problem(folder)
+    assert (
+        "index.html is not the page of results.json beside it" in problem and "lemmacheck render" in problem
+    )
+
+    with REGISTRY.scratch():  # the next run says so before it starts, and writes a pair that agrees
+        assert cli.main(list(RUN)[:-3] + ["-j", "1"]) == cli.ExitCode.OK
+    err = capsys.readouterr().err
+    assert f"warning: {problem}" in err
+    assert output.pair_problem(folder) == ""
+    in_json = json.loads((folder / "results.json").read_text())["run"]["generation"]
+    assert f'<meta name="lemmacheck-generation" content="{in_json}">' in (folder / "index.html").read_text()
+    assert not list(folder.glob(".*.tmp")), "the stray temporary file is removed"
+    assert not journal.exists() and "the journal of a run that was killed" in err
+
+
+def test_a_pair_written_whole_agrees(project):
+    root, _ = project
+    folder = root / "reports"
+    assert output.pair_problem(folder) == ""
+    write_report(folder, json.loads((folder / "results.json").read_text()))
+    assert output.pair_problem(folder) == "" and "generation" in (folder / "index.html").read_text()

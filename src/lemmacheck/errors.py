@@ -57,8 +57,9 @@ class SelectionError(LemmacheckError, ValueError):
     def __init__(self, expression: str, position: int, problem: str):
         self.expression = expression
         self.position = position
+        shown = expression if len(expression) <= 80 else f"{expression[:60]}… ({len(expression)} characters)"
         super().__init__(
-            f"-k {expression!r}: {problem} at column {position + 1} "
+            f"-k {shown!r}: {problem} at column {position + 1} "
             "(the grammar is pytest's: words, and, or, not, parentheses)"
         )
 

@@ -5,11 +5,11 @@ commands import it."""
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 from pathlib import Path
 
+from . import values
 from .terminal import printable_line
 
 __all__ = [
@@ -71,36 +71,7 @@ def _write(stream, text: str) -> None:
 
 
 def seed_argument(text: str):
-    from ..search.seed import parse_seed
-
-    try:
-        return parse_seed(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is an integer or 'random', not {text!r}") from None
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if value == math.inf or text.strip().lower() in ("none", "inf"):
-        return math.inf
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(
-            f"a time limit is a positive number of seconds (or 'none' for no limit), not {text!r}"
-        )
-    return value
-
-
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"-j takes a number of worker processes ≥ 1, not {text!r}")
-    return value
+    return values.seed(text)
 
 
 # --------------------------------------------------------------------------- the parser
@@ -114,17 +85,18 @@ def add_execution_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-j",
         "--jobs",
-        type=_jobs,
+        type=values.jobs,
         default=None,
         metavar="N",
         help="worker processes (default: every core; 1: one worker; a claim never runs in this process)",
     )
     parser.add_argument(
         "--timeout",
-        type=_seconds,
+        type=values.seconds,
         default=None,
         metavar="S",
-        help="seconds per claim before it is an ERROR, > 0, or 'none' (default 120 quick, 3600 deep)",
+        help=f"seconds per claim before it is an ERROR, in (0, {values.MAX_SECONDS:g}], or 'none' "
+        "(default 120 quick, 3600 deep)",
     )
     parser.add_argument(
         "--no-cache",

@@ -28,6 +28,7 @@ from .common import (
 )
 from .exitcodes import EPILOG, ExitCode
 from .terminal import printable, printable_line
+from .values import environment_problem
 
 __all__ = ["main", "ExitCode", "UsageError", "say", "emit"]
 
@@ -151,7 +152,11 @@ def cmd_cache(args) -> int:
     kept = examples_dir(root)
     examples = len(list(kept.glob("*.json"))) if kept.is_dir() else 0
     shutil.rmtree(kept, ignore_errors=True)
-    emit(f"forgot {n} cached results and the kept counterexamples of {examples} claims ({c.path.parent})")
+    shutil.rmtree(c.path.parent / "plots", ignore_errors=True)  # the render cache: drawn again next time
+    emit(
+        f"forgot {n} cached results, the kept counterexamples of {examples} claims and the drawn plots "
+        f"({c.path.parent})"
+    )
     return ExitCode.OK
 
 
@@ -262,6 +267,8 @@ def main(argv: list[str] | None = None) -> int:
             args = _parser().parse_args(argv)
         except SystemExit as exc:  # --help / --version
             return int(exc.code or 0)
+        if environment_problem():
+            raise UsageError(environment_problem())
         if getattr(args, "root", None) is not None:  # workers and every find_root() see it too
             os.environ["LEMMACHECK_ROOT"] = str(args.root.resolve())
         return int(_commands()[args.command](args))

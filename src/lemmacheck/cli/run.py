@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from . import values
 from .common import K_HELP, SEED_HELP, add_execution_options, emit, project_root, say, seed_argument
 from .exitcodes import EPILOG, ExitCode
 from .run_session import RunSession
@@ -54,14 +55,14 @@ def add_parser(sub) -> None:
     run.add_argument("--out", type=Path, default=None, help="report folder (default: <project>/reports)")
     run.add_argument(
         "--junitxml",
-        type=Path,
+        type=values.output_file,
         default=None,
         metavar="PATH",
         help="also write the checked claims as JUnit XML (one testcase per claim)",
     )
     run.add_argument(
         "--badge",
-        type=Path,
+        type=values.output_file,
         default=None,
         metavar="PATH",
         help="also write an SVG badge: claims, refuted, proved (of the full report)",
@@ -137,7 +138,7 @@ def cmd_run(args) -> int:
     """Print the seed, plan what to check, and run the plan in a :class:`RunSession`."""
     from ..project.index import load_index
     from ..project.selection import compile_expression
-    from ..report.folder import folder_problem
+    from ..report.folder import folder_problem, pair_problem
     from ..run.engine import preamble_results
     from ..search.profile import profile_named
     from ..search.seed import resolve_seed
@@ -172,6 +173,8 @@ def cmd_run(args) -> int:
     problem = folder_problem(out)
     if problem:
         say(f"{problem}; the verdicts will be printed, no report written")
+    elif pair_problem(out):
+        say(f"warning: {pair_problem(out)}")
     total = len(first) + len(then)
     journal = None if problem else _journal(out, seed, profile.name, preamble, total, args.keyword or "")
     session = RunSession(args, root, index, profile, out, previous, journal, problem)

@@ -206,10 +206,13 @@ class RunSession:
         from ..report.junit import write_junit
 
         paths = []
-        if self.args.junitxml:
-            paths.append(write_junit(self.args.junitxml, data, checked=self.checked))
-        if self.args.badge:
-            paths.append(write_badge(self.args.badge, data))
+        try:
+            if self.args.junitxml:
+                paths.append(write_junit(self.args.junitxml, data, checked=self.checked))
+            if self.args.badge:
+                paths.append(write_badge(self.args.badge, data))
+        except OSError as exc:  # the verdicts are computed and printed: a file we could not write is said
+            say(f"warning: cannot write {exc.filename or 'an output file'}: {exc.strerror or exc}")
         return paths
 
     def _stopped_message(self, incomplete: str, written, write_error: str, code: ExitCode) -> int:

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import re
 
+from ..report.sanitize import BIDI_CONTROLS
+
 __all__ = ["printable", "printable_line"]
 
 # C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides and isolates
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_CONTROL_OR_BREAK = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# (and the line and paragraph separators, which a terminal may break a line at)
+_CONTROL = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
+_CONTROL_OR_BREAK = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
 
 
 def _escape(m: re.Match) -> str:

@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..cli import values
 from ..cli.exitcodes import NO_TESTS_COLLECTED, OK, TESTS_FAILED, USAGE_ERROR
 
 __all__ = ["add_parser", "run", "DEFAULT_MIN_SCORE"]
@@ -21,18 +22,17 @@ __all__ = ["add_parser", "run", "DEFAULT_MIN_SCORE"]
 DEFAULT_MIN_SCORE = 0.95
 
 
-def _fraction(text: str) -> float:
-    v = float(text)
-    if not 0 < v <= 1:
-        raise argparse.ArgumentTypeError(f"--fraction must be in (0, 1], got {text}")
-    return v
+_fraction = values.number_in(0, 1, what="a fraction")
+_effort = values.number_in(0, values.MAX_SCALE, what="an effort (a multiple of the quick profile)")
+_cpu_seconds = values.number_in(0, values.MAX_SECONDS, what="CPU seconds")
+_score = values.number_in(0, 1, low_open=False, what="a score")
 
 
-def _positive_int(text: str) -> int:
-    v = int(text)
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text}")
-    return v
+def _seed(text: str) -> int:
+    value = values.seed(text)
+    if not isinstance(value, int):
+        raise argparse.ArgumentTypeError(f"a seed is an integer in [0, 2**63), not {text!r}")
+    return value
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -57,15 +57,15 @@ def _add_selection_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="claims selected as by pytest's -k (and, or, not, substrings of the id)",
     )
-    p.add_argument("--seed", type=int, default=None, help="replay a run (default: a fresh seed, printed)")
+    p.add_argument("--seed", type=_seed, default=None, help="replay a run (default: a fresh seed, printed)")
     sample = p.add_mutually_exclusive_group()
     sample.add_argument(
-        "--sample", type=_positive_int, default=None, help="run N mutants drawn from the seed"
+        "--sample", type=values.positive_int, default=None, help="run N mutants drawn from the seed"
     )
     sample.add_argument("--fraction", type=_fraction, default=None, help="run this fraction of the mutants")
     p.add_argument(
         "--max-per-claim",
-        type=_positive_int,
+        type=values.positive_int,
         default=None,
         help="at most N mutants per claim (drawn from the seed), before --sample/--fraction",
     )
@@ -87,13 +87,13 @@ def _add_run_arguments(p: argparse.ArgumentParser) -> None:
     """How hard each mutant is checked, and what the run writes and exits with."""
     p.add_argument(
         "--effort",
-        type=float,
+        type=_effort,
         default=0.25,
         help="search effort of each run, a fraction of the quick profile (default 0.25)",
     )
     p.add_argument(
         "--time-cap",
-        type=float,
+        type=_cpu_seconds,
         default=20.0,
         help="CPU seconds per mutant, raised to 5x the unmutated claim's (default 20)",
     )
@@ -104,7 +104,7 @@ def _add_run_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--min-score",
-        type=float,
+        type=_score,
         default=DEFAULT_MIN_SCORE,
         help=f"exit 1 when the score is below this (default {DEFAULT_MIN_SCORE})",
     )

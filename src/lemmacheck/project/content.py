@@ -11,12 +11,14 @@ import importlib
 import importlib.machinery
 import importlib.util
 import marshal
+import os
+import stat
 import sys
 import traceback
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["content_dirs", "run_current_source", "import_modules"]
+__all__ = ["content_dirs", "content_files", "run_current_source", "import_modules"]
 
 
 def content_dirs(root: Path) -> list[str]:
@@ -28,6 +30,65 @@ def content_dirs(root: Path) -> list[str]:
         if "content" in cfg:
             return list(cfg["content"])
     return ["derivations", "checks"]
+
+
+def content_files(root: Path) -> dict[str, Path]:
+    """Every ``*.py`` under the content folders, as module name -> path, in sorted order (a package's
+    ``__init__.py`` under the package's name).  Only regular files count: a FIFO named ``x.py`` would
+    hang whoever opened it.  A link is followed only when it leads out of the project (shared content
+    kept elsewhere); one leading back into it (``loop -> ..``) would import the tree again under new
+    names.  What is skipped is said once per process, on stderr."""
+    root = Path(root).resolve()
+    inside = [root, *((root / d).resolve() for d in content_dirs(root))]
+    out: dict[str, Path] = {}
+    for pkg in content_dirs(root):
+        if (root / pkg).is_dir():
+            _walk(root, root / pkg, [pkg], inside, {(root / pkg).resolve()}, out)
+    return out
+
+
+def _walk(root: Path, folder: Path, name: list[str], inside: list[Path], seen: set[Path], out: dict) -> None:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError as exc:
+        return _skipped(root, folder, f"could not be read ({exc.strerror or exc})")
+    for entry in entries:
+        path = Path(entry.path)
+        if entry.name.startswith(".") or entry.name == "__pycache__":
+            continue
+        if entry.is_symlink():
+            try:
+                target = path.resolve(strict=True)
+            except (OSError, RuntimeError):  # dangling, or a loop of links
+                _skipped(root, path, f"is a link to {os.readlink(path)!r}, which leads nowhere")
+                continue
+            if any(target.is_relative_to(t) for t in inside) or target in seen:
+                _skipped(root, path, f"is a link back into the project (to {target}); not followed")
+                continue
+        try:
+            mode = path.stat().st_mode
+        except OSError:
+            continue  # removed while we looked
+        if stat.S_ISDIR(mode):
+            _walk(root, path, [*name, entry.name], inside, seen | {path.resolve()}, out)
+        elif entry.name.endswith(".py"):
+            if not stat.S_ISREG(mode):
+                _skipped(root, path, "is not a regular file (a FIFO, socket or device); not imported")
+                continue
+            stem = entry.name[: -len(".py")]
+            out[".".join(name if stem == "__init__" else [*name, stem])] = path
+    return None
+
+
+_SAID: set[str] = set()
+
+
+def _skipped(root: Path, path: Path, why: str) -> None:
+    shown = path.relative_to(root) if path.is_relative_to(root) else path
+    line = f"lemmacheck: warning: {shown} {why}"
+    if line not in _SAID:
+        _SAID.add(line)
+        print(line, file=sys.stderr, flush=True)
 
 
 # A pyc whose header says: hash-based, checked against the source (PEP 552), for this interpreter.

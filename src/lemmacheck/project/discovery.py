@@ -6,12 +6,11 @@ import importlib
 import importlib.machinery
 import importlib.util
 import os
-import pkgutil
 import sys
 import traceback
 from pathlib import Path
 
-from .content import content_dirs, run_current_source
+from .content import content_dirs, content_files, run_current_source
 
 __all__ = ["find_root", "content_dirs", "discover", "run_current_source"]
 
@@ -30,21 +29,26 @@ def find_root(start: Path | None = None) -> Path:
     return here
 
 
-def _content_modules(pkg_name: str, pkg_dir: Path) -> list[str]:
-    """Dotted names of the content modules below ``pkg_dir``, sub-packages included, in sorted order.
+def _content_modules(pkg_name: str, files: dict[str, Path]) -> list[str]:
+    """Dotted names of the content modules below ``pkg_name``, sub-packages included, in sorted order.
 
     A module or sub-package whose name starts with ``_`` is a helper: it is imported by the modules
-    that use it, never on its own account (and nothing below a ``_`` package is scanned).  The walk
-    reads the folders and imports nothing: :func:`discover` does the imports, with error containment.
+    that use it, never on its own account (and nothing below a ``_`` package is scanned); a folder
+    without ``__init__.py`` is no package.  ``files`` is the walk of the content folders
+    (:func:`.content.content_files`: regular files only, no link back into the tree); it imports
+    nothing: :func:`discover` does the imports, with error containment.
     """
-    names: list[str] = []
-    for info in sorted(pkgutil.iter_modules([str(pkg_dir)]), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        name = f"{pkg_name}.{info.name}"
-        names.append(name)
-        if info.ispkg:
-            names.extend(_content_modules(name, pkg_dir / info.name))
+
+    def is_package(name: str) -> bool:
+        return name in files and files[name].name == "__init__.py"
+
+    names = []
+    for name in sorted(files, key=lambda n: n.split(".")):
+        parts = name.split(".")
+        below = parts[len(pkg_name.split(".")) :]
+        if name.startswith(f"{pkg_name}.") and not any(p.startswith("_") for p in below):
+            if all(is_package(".".join(parts[:i])) for i in range(len(parts) - len(below), len(parts))):
+                names.append(name)
     return names
 
 
@@ -69,6 +73,7 @@ def discover(root: Path | None = None) -> list[tuple[str, str]]:
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     errors: list[tuple[str, str]] = []
+    files = content_files(root)
     for pkg_name in content_dirs(root):
         pkg_dir = root / pkg_name
         if not pkg_dir.is_dir():
@@ -82,7 +87,7 @@ def discover(root: Path | None = None) -> list[tuple[str, str]]:
             errors.append((pkg_name, f"{type(exc).__name__}: {exc}"))
             continue
         failed: list[str] = []
-        for name in _content_modules(pkg_name, pkg_dir):
+        for name in _content_modules(pkg_name, files):
             if any(name.startswith(f + ".") for f in failed):
                 continue  # inside a sub-package that failed to import: reported once, by the package
             if name in known_bad:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..model.premises import catalogue_problems
-from .content import content_dirs, import_modules
+from .content import content_files, import_modules
 from .declarations import declarations_into as _declarations_into
 
 __all__ = ["ContentIndex", "CACHE_DIR", "load_index", "import_modules", "write_atomic", "set_aside"]
@@ -55,7 +55,7 @@ class ModuleRecord:
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` so a reader sees the old file or the new one, never half of it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -78,18 +78,9 @@ def _module_name(rel: Path) -> str:
 
 
 def _content_files(root: Path) -> dict[str, Path]:
-    """Every ``*.py`` under the content folders, nested packages included, as module name -> path."""
-    out: dict[str, Path] = {}
-    for pkg in content_dirs(root):
-        base = root / pkg
-        if not base.is_dir():
-            continue
-        for path in sorted(base.rglob("*.py")):
-            rel = path.relative_to(root)
-            if any(part.startswith(".") or part == "__pycache__" for part in rel.parts):
-                continue
-            out[_module_name(rel)] = path
-    return out
+    """Every ``*.py`` under the content folders, nested packages included, as module name -> path (odd
+    files and links back into the tree are skipped: :func:`.content.content_files`)."""
+    return content_files(root)
 
 
 def _project_module_file(root: Path, name: str) -> Path | None:
@@ -248,13 +239,37 @@ class ContentIndex:
             data = json.loads(text)
             if data.get("format") != _FORMAT or tuple(data.get("python", ())) != tuple(sys.version_info[:2]):
                 return None
-            mods = {
-                m: ModuleRecord(**(r | {"fingerprint": tuple(r["fingerprint"])}))
-                for m, r in data["modules"].items()
-            }
+            mods = {m: _record(m, r) for m, r in data["modules"].items()}
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             raise ValueError(f"{type(exc).__name__}: {exc}") from None  # damaged: rebuilt, never trusted
         return cls(root, mods)
+
+
+_LISTS = ("imports", "claims", "derivations", "studies", "errors", "error_messages")
+
+
+def _record(module, r: dict) -> ModuleRecord:
+    """One module's record as read back; TypeError when any field has another shape than the index
+    writes (a list of strings where a list is due, and so on): a hand-edited or foreign file is damaged."""
+    rec = ModuleRecord(**(r | {"fingerprint": tuple(r["fingerprint"])}))
+    well_formed = (
+        isinstance(module, str)
+        and isinstance(rec.file, str)
+        and len(rec.fingerprint) == 3
+        and all(type(n) is int for n in rec.fingerprint)
+        and isinstance(rec.content, bool)
+        and isinstance(rec.import_error, str)
+        and all(
+            isinstance(v, list) and all(isinstance(x, str) for x in v)
+            for v in map(rec.__getattribute__, _LISTS)
+        )
+        and len(rec.errors) == len(rec.error_messages)
+        and isinstance(rec.corrects, dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in rec.corrects.items())
+    )
+    if not well_formed:
+        raise TypeError(f"the record of {module!r} is not of the shape the index writes")
+    return rec
 
 
 def _index_path(root: Path) -> Path:
@@ -302,7 +317,7 @@ def _read(root: Path) -> ContentIndex | None:
         return None
 
 
-def set_aside(path: Path, problem: str) -> None:
+def set_aside(path: Path, problem: str, then: str = "rebuilt") -> None:
     """Move a damaged state file (or whatever stands at its path) to ``<name>.damaged`` so it is
     rebuilt, and say so in one line on stderr.  A file that cannot be moved is left (and said)."""
     damaged = path.with_name(path.name + ".damaged")
@@ -310,7 +325,7 @@ def set_aside(path: Path, problem: str) -> None:
         if damaged.is_dir() and not damaged.is_symlink():
             shutil.rmtree(damaged)
         os.replace(path, damaged)
-        done = f"set aside as {damaged.name} and rebuilt"
+        done = f"set aside as {damaged.name} and {then}"
     except OSError as exc:
         done = f"and could not be set aside ({exc.strerror or exc}); remove it by hand"
     print(f"lemmacheck: warning: {path}: {problem}; {done}", file=sys.stderr, flush=True)

@@ -33,6 +33,9 @@ Predicate = Callable[[str], bool]
 # A plain word matches a substring (`-k ext` selects viterbi.full_context_*); these match a whole part
 _EXACT: dict[str, Callable[[str], str]] = {"id": lambda name: name, "topic": lambda name: name.split(".")[0]}
 _EXAMPLE = {"id": "lse.bound", "topic": "lse"}
+# Parentheses and 'not' nested deeper than this are refused with a SelectionError: the parser and the
+# predicate it builds recurse once per level, and Python's stack (1000 frames) must never be what stops them.
+MAX_NESTING = 100
 
 
 def _tokens(expression: str) -> list[tuple[str, str, int]]:
@@ -61,6 +64,7 @@ class _Parser:
         self.expression = expression
         self.tokens = _tokens(expression)
         self.i = 0
+        self.depth = 0
 
     def _peek(self) -> str:
         return self.tokens[self.i][0]
@@ -70,6 +74,16 @@ class _Parser:
             self.i += 1
             return True
         return False
+
+    def _nested(self) -> Predicate:
+        if self._take("not"):
+            inner = self._not()
+            return lambda name: not inner(name)
+        self._take("(")
+        inner = self._expr()
+        if not self._take(")"):
+            self._fail("')'")
+        return inner
 
     def _fail(self, wanted: str):
         kind, text, pos = self.tokens[self.i]
@@ -97,13 +111,13 @@ class _Parser:
         return terms[0] if len(terms) == 1 else (lambda name: all(t(name) for t in terms))
 
     def _not(self) -> Predicate:
-        if self._take("not"):
-            inner = self._not()
-            return lambda name: not inner(name)
-        if self._take("("):
-            inner = self._expr()
-            if not self._take(")"):
-                self._fail("')'")
+        if self._peek() in ("not", "("):
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                pos = self.tokens[self.i][2]
+                raise SelectionError(self.expression, pos, f"nested deeper than {MAX_NESTING} levels")
+            inner = self._nested()
+            self.depth -= 1
             return inner
         kind, text, pos = self.tokens[self.i]
         if kind != "word":

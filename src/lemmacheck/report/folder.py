@@ -2,8 +2,15 @@
 
 - ``results.json`` and ``index.html`` are written to temporary files in the same folder, flushed to
   disk, then moved into place one after the other while holding the folder's lock (``.lemmacheck.lock``,
-  an advisory ``flock``) with SIGINT held back: two runs into one folder cannot interleave, a reader
-  never sees a 0-byte or half-written file, and the pair always comes from the same run.
+  an advisory ``flock``) with SIGINT and SIGTERM held back: two runs into one folder cannot interleave
+  and a reader never sees a 0-byte or half-written file.  The pair comes from one run unless the process
+  is killed outright (SIGKILL, power loss) between the two moves, which nothing can hold back: then a
+  new ``results.json`` stands beside the old ``index.html``.  So both carry the same *generation*
+  (``run.generation`` in the JSON, ``<meta name="lemmacheck-generation">`` in the page), a reader that
+  needs the pair checks it (:func:`pair_problem`; ``lemmacheck run`` says so in one line), and the next
+  report written heals it.
+- Temporary files carry their writer's pid; a later report written into the folder removes those of
+  processes that are gone, and the journals of runs that were killed (saying so).
 - While a run is going, each claim's result is appended to a journal (``.journal-<pid>.jsonl``) as it
   finishes; the journal is removed once the report is written.  If the process is killed outright,
   ``lemmacheck render <folder>/.journal-<pid>.jsonl`` turns what was done into a report marked
@@ -17,9 +24,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import sys
 import tempfile
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -33,11 +42,18 @@ __all__ = [
     "write_html_only",
     "Journal",
     "folder_problem",
+    "pair_problem",
+    "GENERATION_META",
 ]
 
 RESULTS_NAME = "results.json"
 HTML_NAME = "index.html"
 LOCK_NAME = ".lemmacheck.lock"
+GENERATION_META = "lemmacheck-generation"
+_GENERATION_IN_PAGE = re.compile(rf'<meta name="{GENERATION_META}" content="([^"]+)">')
+# ".<name>.<pid>.<random>.tmp" (_temp_file, index.write_atomic) and ".journal-<pid>.jsonl" (Journal)
+_TEMP = re.compile(r"^\..+\.(\d+)\.[^.]+\.tmp$")
+_JOURNAL = re.compile(r"^\.journal-(\d+)\.jsonl$")
 
 
 def _why(exc: OSError) -> str:
@@ -86,7 +102,7 @@ def folder_lock(folder: Path) -> Iterator[None]:
 
 
 def _temp_file(folder: Path, name: str, text: str) -> Path:
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.{os.getpid()}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -148,6 +164,8 @@ def write_report(
     problem = folder_problem(folder)
     if problem:
         raise OutputError(problem)
+    if isinstance(data.get("run"), dict):  # the pair's mark: both files carry it (see the module's text)
+        data = data | {"run": data["run"] | {"generation": uuid.uuid4().hex}}
     files: dict[str, str | None] = {RESULTS_NAME: json.dumps(data, indent=1, ensure_ascii=False)}
     if html:
         from .html import render_html
@@ -156,19 +174,93 @@ def write_report(
         files[HTML_NAME] = render_html(shown, plot_cache=plot_cache)
     else:
         files[HTML_NAME] = None
-    return _move_into_place(folder, files)
+    written = _move_into_place(folder, files)
+    _remove_leftovers(folder)
+    return written
+
+
+def _generations(folder: Path) -> tuple[str | None, str | None]:
+    """The generation ``results.json`` and ``index.html`` carry (None: absent, or the file unreadable)."""
+    try:
+        run = json.loads((folder / RESULTS_NAME).read_text(encoding="utf-8")).get("run")
+        in_json = run.get("generation") if isinstance(run, dict) else None
+    except (OSError, ValueError, AttributeError, RecursionError):
+        in_json = None
+    try:
+        with open(folder / HTML_NAME, encoding="utf-8", errors="replace") as fh:
+            found = _GENERATION_IN_PAGE.search(fh.read(4096))  # in <head>
+    except OSError:
+        found = None
+    return in_json, found.group(1) if found else None
+
+
+def pair_problem(folder: Path) -> str:
+    """One line when ``folder``'s ``results.json`` and ``index.html`` come from different reports (a
+    process killed between the two moves, or a file replaced by hand); "" when they agree or when
+    either does not say (a folder without a page, or one written before generations)."""
+    in_json, in_page = _generations(Path(folder))
+    if in_json and in_page and in_json != in_page:
+        return (
+            f"{Path(folder) / HTML_NAME} is not the page of {RESULTS_NAME} beside it (generation "
+            f"{in_page[:8]} vs {in_json[:8]}: a run was killed between writing the two); "
+            f"`lemmacheck render {Path(folder) / RESULTS_NAME}` renders it again, as the next run will"
+        )
+    return ""
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # another user's, or not ours to signal: alive
+        return False
+    return False
+
+
+def _remove_leftovers(folder: Path) -> None:
+    """Remove the temporary files of writers that are gone, and the journals of runs that were killed
+    (this report has superseded them), each said in one line."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        temp, journal = _TEMP.match(name), _JOURNAL.match(name)
+        found = temp or journal
+        if not found or not _gone(int(found.group(1))):
+            continue
+        with contextlib.suppress(OSError):
+            os.unlink(folder / name)
+            if journal:
+                print(
+                    f"lemmacheck: removed {folder / name}, the journal of a run that was killed "
+                    f"(process {found.group(1)}); this report supersedes it",
+                    file=sys.stderr,
+                    flush=True,
+                )
 
 
 def _with_mutation(folder: Path, data: dict) -> dict:
     """The data to render: with the folder's ``mutation.json`` (written by ``lemmacheck mutate``), if any, so
-    the report shows its section; results.json itself stays the run's."""
+    the report shows its section; results.json itself stays the run's.  One the section cannot show (a
+    hand-edited or foreign file) is set aside, said in one line, and the page is rendered without it."""
+    from ..project.index import set_aside
+    from .html import render_mutation_section
+
     path = folder / "mutation.json"
     if "mutation" in data or not path.is_file():
         return data
     try:
-        return data | {"mutation": json.loads(path.read_text(encoding="utf-8"))}
+        mutation = json.loads(path.read_text(encoding="utf-8"))
+        render_mutation_section(mutation)
     except (OSError, ValueError):
         return data
+    except Exception as exc:  # any shape the section's code does not expect
+        why = f"not a mutation report the page can show ({type(exc).__name__}: {exc})"
+        set_aside(path, why, then="the page rendered without it (`lemmacheck mutate` writes it again)")
+        return data
+    return data | {"mutation": mutation}
 
 
 def _with_history(folder: Path, data: dict, *, beside: bool) -> dict:

@@ -16,6 +16,8 @@ import subprocess
 from html import escape
 from pathlib import Path
 
+from .sanitize import bidi_shown
+
 __all__ = [
     "HISTORY_NAME",
     "HISTORY_HTML",
@@ -76,9 +78,23 @@ def read(folder: Path) -> list[dict]:
             item = json.loads(line)
         except ValueError:
             continue  # a line torn by a crash: the others still count
-        if isinstance(item, dict) and isinstance(item.get("claims"), dict):
+        if _well_formed(item):
             out.append(item)
     return out
+
+
+def _well_formed(item) -> bool:
+    """An entry of the shape :func:`entry` writes; any other (a hand-edited or foreign line) is dropped as
+    a torn one is, and the next :func:`record` rewrites the file without it."""
+    if not isinstance(item, dict) or not isinstance(item.get("claims"), dict):
+        return False
+    pairs = item["claims"].values()
+    counts = [item.get("counts", {}), item.get("proof_counts", {})]
+    return (
+        all(isinstance(p, list) and len(p) == 2 and all(isinstance(x, str | None) for x in p) for p in pairs)
+        and all(isinstance(c, dict) and all(type(n) is int for n in c.values()) for c in counts)
+        and all(isinstance(item.get(k), str | int | None) for k in ("commit", "started", "seed"))
+    )
 
 
 def record(folder: Path, data: dict, root: Path) -> list[dict]:
@@ -175,7 +191,7 @@ def history_html(history: list[dict]) -> str:
     ids = list(dict.fromkeys(cid for h in history for cid in h["claims"]))
     changed = [cid for cid in ids if len({tuple(h["claims"].get(cid) or ()) for h in history}) > 1]
     steady = [cid for cid in ids if cid not in changed]
-    return (
+    return bidi_shown(
         f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<meta http-equiv='Content-Security-Policy' content=\"{_CSP}\"><title>lemmacheck history</title>"
         f"<style>{_STYLE}</style></head><body><h1>lemmacheck — history</h1>"

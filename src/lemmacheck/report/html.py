@@ -34,7 +34,7 @@ from .documents import document_title
 from .mathml import latex_to_mathml
 from .plots import svg_plot
 from .render_cache import kept_in
-from .sanitize import sanitize_mathml, sanitize_svg
+from .sanitize import bidi_shown, sanitize_mathml, sanitize_svg
 
 __all__ = [
     "write_html",
@@ -63,7 +63,7 @@ CONTENT_SECURITY_POLICY = (
 def render_mutation_section(data: dict | None) -> str:
     """The mutation section on its own (autoescaped, the page's environment), from the data of
     ``reports/mutation.json``: for tests and for a page other than the main report."""
-    return _environment().get_template("_mutation.jinja2").render(mutation=mutation_section(data))
+    return bidi_shown(_environment().get_template("_mutation.jinja2").render(mutation=mutation_section(data)))
 
 
 def _environment() -> jinja2.Environment:
@@ -86,7 +86,7 @@ def render_cards(claims: list[dict]) -> list[Markup]:
     env = _environment()
     context = page_context({"claims": claims, "studies": []})
     _render_cards(env, context["claims"], "claim", "c")
-    return [c["card"] for c in context["claims"]]
+    return [Markup(bidi_shown(c["card"])) for c in context["claims"]]
 
 
 def render_html(data: dict, *, plot_cache: Path | None = None) -> str:
@@ -94,7 +94,7 @@ def render_html(data: dict, *, plot_cache: Path | None = None) -> str:
     between renders (the sanitised SVG and MathML, keyed by their data and the source
     of the code that draws, converts and sanitises them: :mod:`.render_cache`)."""
     with kept_in(plot_cache):
-        return _render_html(data)
+        return bidi_shown(_render_html(data))
 
 
 def _render_html(data: dict) -> str:

@@ -27,8 +27,18 @@ def _teach_operators(latex: str) -> str:
 
 def latex_to_mathml(latex: str) -> tuple[Markup | None, str]:
     """``(MathML, "")`` or ``(None, reason)`` when the LaTeX will not render."""
-    mathml, reason = cached(("mathml", latex), lambda: _markup_pair(_latex_to_mathml(latex)))
+    mathml, reason = cached(("mathml", latex), lambda: _markup_pair(_latex_to_mathml(latex)), _is_pair)
     return (Markup(mathml) if mathml is not None else None), reason
+
+
+def _is_pair(value) -> bool:
+    """The shape :func:`_markup_pair` returns: [MathML text or None, reason]."""
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and (value[0] is None or isinstance(value[0], str))
+        and isinstance(value[1], str)
+    )
 
 
 def _markup_pair(pair: tuple[Markup | None, str]) -> list:

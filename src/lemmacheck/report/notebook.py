@@ -11,6 +11,7 @@ import re
 from markupsafe import Markup, escape
 
 from .html import _TEMPLATES, render_cards
+from .sanitize import bidi_shown
 
 __all__ = ["cards_html", "catalogue_html"]
 
@@ -37,6 +38,6 @@ def catalogue_html(rows: list[dict]) -> str:
     cols = list(rows[0])
     head = "".join(f"<th>{escape(c)}</th>" for c in cols)
     body = "".join("<tr>" + "".join(f"<td>{escape(r[c])}</td>" for c in cols) + "</tr>" for r in rows)
-    return str(
-        Markup(_styles() + f'<table class="lemmacheck">{head and "<tr>" + head + "</tr>"}{body}</table>')
+    return bidi_shown(
+        str(Markup(_styles() + f'<table class="lemmacheck">{head and "<tr>" + head + "</tr>"}{body}</table>'))
     )

@@ -31,6 +31,7 @@ def svg_plot(
     return cached(
         ("plot", title, x_label, y_label, series, logx, logy, fits),
         lambda: _draw_svg_plot(title, x_label, y_label, series, logx=logx, logy=logy, fits=fits),
+        _is_markup,
     )
 
 
@@ -39,8 +40,14 @@ def histogram_svg(title: str, x_label: str, values: list[float], bins: list[floa
     if not values:
         return None
     return cached(
-        ("histogram", title, x_label, values, bins), lambda: _draw_histogram(title, x_label, values, bins)
+        ("histogram", title, x_label, values, bins),
+        lambda: _draw_histogram(title, x_label, values, bins),
+        _is_markup,
     )
+
+
+def _is_markup(value) -> bool:
+    return isinstance(value, Markup)
 
 
 def approx_plot(claim: dict) -> Markup | None:

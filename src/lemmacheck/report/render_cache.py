@@ -45,16 +45,16 @@ def _key(*parts) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
-def cached(key_parts, compute: Callable[[], Any]):
-    """``compute()`` (Markup, None, or a JSON-able value), kept in the render cache under ``key_parts``."""
+def cached(key_parts, compute: Callable[[], Any], fits: Callable[[Any], bool] = lambda value: True):
+    """``compute()`` (Markup, None, or a JSON-able value), kept in the render cache under ``key_parts``.
+    A kept entry is used only when it has the shape ``compute`` returns (``fits``, asked of the value read
+    back); any other (a file damaged, or written by hand) is removed and computed again."""
     if not _FOLDER:
         return compute()
     path = _FOLDER[0] / (_key(*key_parts) + ".json")
-    try:
-        kind, value = json.loads(path.read_text(encoding="utf-8"))
-        return Markup(value) if kind == "markup" else value
-    except (OSError, ValueError):
-        pass
+    kept = _read(path, fits)
+    if kept is not _MISSING:
+        return kept
     value = compute()
     stored = ["markup", str(value)] if isinstance(value, Markup) else ["value", value]
     try:
@@ -65,3 +65,25 @@ def cached(key_parts, compute: Callable[[], Any]):
     except (OSError, TypeError):
         pass  # a read-only cache only costs the time to compute again
     return value
+
+
+_MISSING = object()
+
+
+def _read(path: Path, fits: Callable[[Any], bool]):
+    """The value kept at ``path``, or _MISSING (nothing there, or an entry of the wrong shape, removed)."""
+    try:
+        entry = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return _MISSING
+    except (OSError, ValueError):
+        entry = None
+    if isinstance(entry, list) and len(entry) == 2 and entry[0] in ("markup", "value"):
+        kind, value = entry
+        if kind == "markup" and isinstance(value, str):
+            value = Markup(value)
+        if (kind == "value" or isinstance(value, Markup)) and fits(value):
+            return value
+    with contextlib.suppress(OSError):
+        path.unlink()
+    return _MISSING

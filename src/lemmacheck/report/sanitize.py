@@ -9,10 +9,24 @@ would change is shown as its source text instead (``sanitize_mathml`` says why).
 from __future__ import annotations
 
 import html.parser
+import re
 
 from markupsafe import Markup
 
-__all__ = ["sanitize_mathml", "sanitize_svg"]
+__all__ = ["sanitize_mathml", "sanitize_svg", "BIDI_CONTROLS", "bidi_shown"]
+
+#: the Unicode bidirectional controls (embeddings, overrides, isolates, marks), as a regex class body: one
+#: in a claim's text (U+202E, right-to-left override) reverses what follows it on a page or a terminal
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_BIDI = re.compile(f"[{BIDI_CONTROLS}]")
+
+
+def bidi_shown(text: str) -> str:
+    """``text`` with every bidirectional control shown as its escape (``\\u202e``), never obeyed.  Applied
+    to a whole page once it is rendered, so no path by which claim text reaches it is missed; our own
+    templates and scripts hold none."""
+    return _BIDI.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
 
 # What latex2mathml emits (its converter and commands tables), and nothing else.
 _MATHML_TAGS = {

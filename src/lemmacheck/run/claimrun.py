@@ -31,7 +31,7 @@ __all__ = ["run_claim", "run_sweep_chunk", "blank_result", "unknown_result", "re
 
 def replay_command(claim_id: str, profile: Profile) -> str:
     deep = " --deep" if profile.name == "deep" else ""
-    scale = os.environ.get("LEMMACHECK_SCALE", "1")
+    scale = os.environ.get("LEMMACHECK_SCALE") or "1"
     env = f"LEMMACHECK_SCALE={scale} " if scale != "1" else ""
     # id: selects this claim alone; a plain -k word would also rerun every id containing it
     return f"{env}lemmacheck run --seed {profile.seed}{deep} -k id:{claim_id}"

@@ -100,6 +100,10 @@ def _timeout_message(claim_id: str | None, seconds: float | None, reached: dict,
     )
 
 
+# about three years: the CLI refuses more than 1e6 s (cli/values.py); an API caller's 1e308 is no limit
+_TIMER_MAX = 1e8
+
+
 @contextlib.contextmanager
 def _time_limit(seconds: float | None, limit: _Limit):
     """Raise ClaimTimeout (with where the claim got to) after ``seconds``, then every second until the
@@ -108,6 +112,7 @@ def _time_limit(seconds: float | None, limit: _Limit):
     usable = (
         seconds is not None
         and math.isfinite(seconds)
+        and seconds < _TIMER_MAX  # setitimer overflows past it: a limit of years is none (the API's)
         and hasattr(signal, "setitimer")
         and threading.current_thread() is threading.main_thread()
     )

@@ -5,9 +5,11 @@ back over a length-prefixed pickle pipe.  :mod:`.execution` keeps a pool of them
 from __future__ import annotations
 
 import contextlib
+import importlib
 import math
 import os
 import pickle
+import pkgutil
 import signal
 import struct
 import subprocess
@@ -19,6 +21,8 @@ from pathlib import Path
 
 from ..search.profile import Profile
 from .claimrun import blank_result, unknown_result
+from .descendants import adopt_orphans, end_descendants, kill_group
+from .interpreter_state import restore, snapshot
 from .results import ClaimResult
 from .timelimit import run_one
 
@@ -65,25 +69,28 @@ def _worker_main() -> None:
     it was given; content that prints goes to stderr, never into the protocol."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
     _exit_with_parent()
+    adopt_orphans()
     protocol_out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     requests = os.fdopen(os.dup(0), "rb")
     nothing = os.open(os.devnull, os.O_RDONLY)  # content reading stdin must not eat the requests
     os.dup2(nothing, 0)
     os.close(nothing)
-    import lemmacheck.run.claimrun  # noqa: F401  (imported before any claim: a waiting worker is a warm one)
-
+    _warm_up()
     from ..model.claim import REGISTRY
     from ..project.index import import_modules
 
     root = Path(sys.argv[1])
+    pristine = snapshot()  # before any content: what each claim starts from
     while True:
         try:
             claim_id, profile, timeout, modules = _receive(requests)
         except EOFError:
             return
         try:
+            restore(pristine)  # what the last claim left (cwd, env, precision...) is gone before the next
             import_modules(root, modules)  # every time: already imported ones cost a dict lookup
+            restore(pristine)  # and what a module set at import
             if claim_id in REGISTRY:
                 _send(protocol_out, ("start", claim_id, blank_result(REGISTRY[claim_id], profile)))
             result = run_one(claim_id, profile, timeout, root)
@@ -92,7 +99,20 @@ def _worker_main() -> None:
             result = unknown_result(
                 claim_id, profile, f"claim {claim_id!r}: worker failed: {type(exc).__name__}: {exc}\n{tb}"
             )
+        end_descendants()  # before the answer: when the run ends, nothing the claim started holds its pipes
         _send(protocol_out, ("done", claim_id, result))
+
+
+def _warm_up() -> None:
+    """Import every engine module a claim may import lazily, before any claim: a claim's time limit
+    counts from when its check starts, never from the worker compiling or importing the engine (a 2 s
+    limit on an instant claim used to fire on a loaded machine)."""
+    import lemmacheck.run.claimrun  # noqa: F401
+
+    for package in ("kinds", "settling", "search", "xp", "certify"):
+        parent = importlib.import_module(f"lemmacheck.{package}")
+        for info in pkgutil.walk_packages(parent.__path__, f"{parent.__name__}."):
+            importlib.import_module(info.name)
 
 
 def _exit_with_parent() -> None:
@@ -150,6 +170,8 @@ class Worker:
         return kind, payload
 
     def kill(self) -> None:
+        if self.proc.returncode is None:  # not reaped, so the pid is still this worker's group
+            kill_group(self.proc.pid)  # the worker leads its group: what its claim started goes with it
         with contextlib.suppress(OSError):
             self.proc.kill()
         self.proc.wait()

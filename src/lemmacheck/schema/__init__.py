@@ -92,6 +92,8 @@ def load_results(path: Path) -> dict:
     """Read and validate a ``results.json`` (or a journal ``.jsonl`` left by a killed run)."""
     path = Path(path)
     try:
+        if path.exists() and not path.is_dir() and not path.is_file():  # a FIFO would block the read
+            raise ReportInputError(f"{path}: not a regular file; give a results.json or a journal")
         raw = path.read_bytes()
     except FileNotFoundError:
         raise ReportInputError(f"{path}: no such file") from None

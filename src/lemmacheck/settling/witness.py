@@ -60,7 +60,10 @@ def _on_balls(claim_id: str, check: NumericCheck, inst: Instance, relation: str,
                 r = num / den
                 if r.a.rad() <= WITNESS_RTOL * abs(r.a.mid()):
                     # each side with the digits its ball certifies (at most 30), the figure at the midpoint
-                    ratio = mpmath.mpf(r.a.mid().str(dps + 5, radius=False))
+                    # read at float64's 53 bits, set here: the figure is a float, rounded once (never at
+                    # whatever global precision a check may have left)
+                    with mpmath.workprec(53):
+                        ratio = mpmath.mpf(r.a.mid().str(dps + 5, radius=False))
                     return {
                         "lhs": certain_digits(a, 30),
                         "rhs": certain_digits(b, 30),
