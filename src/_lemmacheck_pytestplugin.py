@@ -94,7 +94,9 @@ def _active(config: pytest.Config) -> bool:
     return (
         _collects_claims(config)
         or "lemmacheck" in sys.modules
-        or bool(os.environ.get("LEMMACHECK_SEED"))
+        # the variables that set the search ask for lemmacheck: their values are checked as the command
+        # line checks them (LEMMACHECK_EXAMPLES and _ROOT only say where things are)
+        or any(os.environ.get(name) for name in ("LEMMACHECK_SEED", "LEMMACHECK_SCALE"))
         or any(
             config.getoption(o) not in (None, False)
             for o in ("--lemmacheck-seed", "--lemmacheck-deep", "--lemmacheck-report")

@@ -35,9 +35,11 @@ CATALOGUE = ["lse.bound_eq3.corrected", "loss.lse_weighted_theorem1"]
 REGISTRY_EXPECTED = {"lse.bound_eq3.corrected": "HOLDS", "loss.lse_weighted_theorem1": "HOLDS"}
 COPIED = [
     "__init__.py",
+    "_notation.py",
     "_vocab",
     "loss/__init__.py",
     "loss/_helpers.py",
+    "loss/_notation.py",
     "loss/lse.py",
     "loss/weighted_lse.py",
 ]
