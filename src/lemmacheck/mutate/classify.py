@@ -38,9 +38,10 @@ STATUSES = (KILLED, SURVIVED, TIMED_OUT, EQUIVALENT, STILL_FALSE, INVALID)
 # timed out is undecided, so it counts against the score like a survivor; it is listed apart.
 UNDECIDED = (SURVIVED, TIMED_OUT)
 
-# Fields of a result whose change is a detection: the verdict, the first broken step, and whatever
-# proof status the engine reports (the keys are read if present, so a newer engine's status counts too).
-_OUTCOME_FIELDS = ("verdict", "first_broken_step", "proof", "proof_status")
+# Fields of a result whose change is a detection: the verdict, the first broken step, every broken step
+# (a second false link in a chain broken earlier), and whatever proof status the engine reports (the keys
+# are read if present, so a newer engine's status counts too).
+_OUTCOME_FIELDS = ("verdict", "first_broken_step", "broken_steps", "proof", "proof_status")
 
 # An ERROR that is the check noticing something, not the mutant being malformed: a non-finite value,
 # a shape that does not fit, or the SymPy derivation and the numeric check disagreeing.
