@@ -140,3 +140,39 @@ def test_a_linked_step_refuted_after_the_chains_own_break_is_listed(registry):
     )(lambda xp, x: (2 * x[..., 0], x[..., 0], 3 * x[..., 0]))
     r = run_with_links(registry["planted.linked_chain"], PROFILE)
     assert r.proof.step == 1 and r.broken_steps == [1, 2], (r.proof, r.broken_steps)
+
+
+def _typeset_readings():
+    """The claims that record a passage read as typeset (their source says so), with their verdict."""
+    _discover(None)
+    return [c for c in REGISTRY if "read as typeset" in c.source.location]
+
+
+def test_a_refuted_reading_as_typeset_breaks_every_chain_it_is_a_step_of():
+    # sens.eq26_grad was 'sound' while sens.eq26_grad.inner refuted its step 2 as typeset, and
+    # sens.eq17/eq28 were broken only at step 3 while their step 1 as typeset is the refuted .inner claim:
+    # a chain that a refuted typeset reading is a step of links it (step_is), so its proof as written
+    # breaks there.
+    unlinked = [
+        f"{other.id} (a chain of {other.chain_length}) does not link {reading.id} (step_is=)"
+        for reading in _typeset_readings()
+        if reading.expected is Verdict.REFUTED
+        for other in (REGISTRY[i] for i in reading.same_as if i in REGISTRY)
+        if other.chain_length > 1 and reading.id not in dict(other.step_is).values()
+    ]
+    assert _typeset_readings() and not unlinked, "\n".join(unlinked)
+
+
+def test_a_claim_read_with_a_lost_transpose_has_its_reading_as_typeset():
+    # the gradient before eq. (16) of seed 001 was read with V_pᵀx_tᵀ (a transpose lost in the conversion)
+    # and had no claim for the formula as typeset, as eq. (26) and eq. (17)/(28) have
+    _discover(None)
+    readings = {c.id for c in _typeset_readings()}
+    missing = [
+        c.id
+        for c in REGISTRY
+        if re.search(r"transpose (?:on \S+ )?is lost|transpose lost", c.notes)
+        and c.id not in readings
+        and not readings & set(c.same_as)
+    ]
+    assert not missing, f"no claim records the passage as typeset beside: {missing}"
