@@ -164,6 +164,13 @@ def _classify(
         message = full.splitlines()[0][:300] if full else ""
         if C.genuine_error(full):
             return C.KILLED, f"the check reports an error it is meant to catch: {message}"
+        exc = C.crashed(full)
+        if exc is not None and m.target == "check":
+            # The unmutated check runs (its baseline is not ERROR): the edit made code that cannot run.
+            return C.INVALID, (
+                f"crashed: the mutated check raised {exc} while computing its sides, before any "
+                f"relation was evaluated, so it states nothing: {message}"
+            )
         # The run ends in ERROR, not in a verdict on the mutated statement: undecided, so not a kill.
         return C.SURVIVED, f"undecided: the check ERRORs on the mutant, which is not a detection: {message}"
     killed = C.kill_reason(baseline, result)
