@@ -414,6 +414,21 @@ def test_a_chain_mutant_that_collapses_a_link_is_implied(registry):
     assert m["status"] == "equivalent" and "link collapsed" in m["reason"] and "e1' = e2" in m["reason"]
 
 
+def test_a_chain_mutant_with_an_end_moved_outward_is_implied(registry):
+    # As CI's sample at seed 5 found it (norms.power_method_spectral#1, ‖X‖_S2 -> ‖X‖_S1 at the end of
+    # ‖Xv‖ ≤ ‖X‖_S∞ ≤ ‖X‖_S2): a weaker last link, which no sound checker could refute, was a survivor.
+    @inequality(
+        "planted.end_chain", inputs={"x": Array("n")}, dims={"n": [2, 3]}, relations=("<=", "<="), **meta()
+    )
+    def end_chain(xp, x):
+        return xp.vector_norm(x, math.inf), xp.vector_norm(x, 2), 2 * xp.vector_norm(x, 2)
+
+    by_desc, _ = _run(["planted.end_chain"], operators=("constant",))
+    widened = by_desc["constant 2 → 4"]  # ‖x‖∞ ≤ ‖x‖₂ ≤ 4‖x‖₂: the last link weaker, the first the same
+    assert widened["status"] == "equivalent" and "ends moved outward" not in widened["reason"], widened
+    assert "inner expressions are the original's" in widened["reason"]
+
+
 def test_a_flipped_step_that_still_holds_is_an_equality(registry):
     @inequality(
         "planted.equal_step", inputs={"x": Array("n")}, dims={"n": [1, 3]}, relations=("<=", "<="), **meta()
