@@ -106,6 +106,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
     from .report.folder import write_report
     from .run.engine import RunResult
+    from .schema import validate_written
 
     run = RunResult(
         seed=session.config.stash[SEED_KEY],
@@ -115,8 +116,10 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         started="pytest session",
         seconds=sum(r.seconds for r in results),
     )
-    # the same atomic, locked pair of files the CLI writes
-    write_report(Path(out).resolve(), run.to_dict(), html=True)
+    # the same atomic, locked pair of files the CLI writes, checked against the schema as the CLI's are
+    data = run.to_dict()
+    validate_written(data)
+    write_report(Path(out).resolve(), data, html=True)
 
 
 def _catalogue_order(results: list) -> list:

@@ -143,13 +143,10 @@ def write_report(
 
     The HTML is rendered before anything is moved, so a failure to render leaves the old pair intact.
     """
-    from ..schema import validate_written
-
     folder = Path(folder)
     problem = folder_problem(folder)
     if problem:
         raise OutputError(problem)
-    validate_written(data)
     files: dict[str, str | None] = {RESULTS_NAME: json.dumps(data, indent=1, ensure_ascii=False)}
     if html:
         from .html import render_html
