@@ -9,12 +9,14 @@ import json
 import math
 import time
 import warnings
+from pathlib import Path
 
 import pytest
 import sympy as sp
 
+import lemmacheck
 from conftest import planted_meta
-from lemmacheck import REGISTRY, Source, Verdict, derivation, identity, inequality, prop
+from lemmacheck import REGISTRY, Source, Verdict, derivation, identity, inequality, prop, value
 from lemmacheck.model.inputs import Array, Scalar
 from lemmacheck.mutate import (
     OPERATORS,
@@ -26,10 +28,10 @@ from lemmacheck.mutate import (
     select_mutants,
     timecap,
 )
-from lemmacheck.mutate.classify import genuine_error
+from lemmacheck.mutate.classify import crashed, genuine_error
 from lemmacheck.mutate.python_sites import python_sites
 from lemmacheck.mutate.python_source import compile_function, function_source, replace_at
-from lemmacheck.mutate.results import write_json
+from lemmacheck.mutate.results import summary_text, write_json
 from lemmacheck.mutate.timecap import MutantTimeout, time_cap
 from lemmacheck.project.discovery import discover
 from lemmacheck.report.html import render_mutation_section
@@ -240,6 +242,48 @@ def test_a_mutant_that_errors_when_run_is_an_undecided_survivor(registry):
     assert data["score"] < 1
 
 
+_TABLE = [[1, 2], [3, 4]]
+
+
+def _row(i):
+    return _TABLE[i]
+
+
+def test_a_mutant_that_crashes_on_a_structural_edit_is_invalid_and_shown(registry):
+    # As CI's sample found them (normstats.batch_deviations#0: batch_group(1) -> batch_group(2), an
+    # IndexError): the edit makes code that cannot run, before anything is compared. It was an undecided
+    # survivor, against the score; it is invalid, apart from the score, and listed with its exception.
+    def rows():
+        return {"first": _row(0), "second": _row(1)}
+
+    value("planted.rows", computed=rows, stated={"first": [1, 2], "second": [3, 4]}, **meta(Verdict.PROVED))
+    _, data = _run(["planted.rows"], operators=("constant",))
+    (shifted,) = [m for m in data["claims"][0]["mutants"] if m["before"] == "1" and m["after"] == "2"]
+    assert shifted["status"] == "invalid", shifted
+    assert shifted["reason"].startswith("crashed") and "IndexError" in shifted["reason"]
+    assert "crashed on a structural edit" in summary_text(data) and shifted["id"] in summary_text(data)
+
+
+_FRAME = '  File "{}", line 4, in f\n    return t[3]\n'
+CRASHES = [
+    ("claim 'a.b': the check raised IndexError: index 3 is out of bounds (dims {'n': 2})", "IndexError"),
+    ("claim 'a.b': the check raised TypeError: 'int' object is not subscriptable (dims {})", "TypeError"),
+    ("claim 'a.b': KeyError: 3\n" + _FRAME.format("/x/checks/optim/m.py"), "KeyError"),
+    # raised by the engine, not by the check's code: not a crash of the mutant
+    (
+        "claim 'a.b': TypeError: x\n" + _FRAME.format(Path(lemmacheck.__file__).parent / "run/claimrun.py"),
+        None,
+    ),
+    ("claim 'a.b': the check raised ValueError: math domain error (dims {})", None),  # a value, not structure
+    ("claim 'a.b': high-precision re-evaluation failed (IndexError: ...)", None),
+]
+
+
+@pytest.mark.parametrize(("message", "exception"), CRASHES, ids=repr)
+def test_which_errors_are_crashes_of_the_checks_own_code(message, exception):
+    assert crashed(message) == exception
+
+
 GENUINE_ERRORS = [
     ("expression e0 is nan (not finite) at dims {'n': 2}", True),
     ("the check raised ValueError: operands could not be broadcast together with shapes (3,2) (3,3)", True),
@@ -368,6 +412,21 @@ def test_a_chain_mutant_that_collapses_a_link_is_implied(registry):
     by_desc, _ = _run(["planted.norm_chain"], operators=("norm_index",))
     m = by_desc["vector_norm index 2 → 1"]  # ‖x‖∞ ≤ ‖x‖₁ ≤ ‖x‖₁: true, and a sub-chain of the original
     assert m["status"] == "equivalent" and "link collapsed" in m["reason"] and "e1' = e2" in m["reason"]
+
+
+def test_a_chain_mutant_with_an_end_moved_outward_is_implied(registry):
+    # As CI's sample at seed 5 found it (norms.power_method_spectral#1, ‖X‖_S2 -> ‖X‖_S1 at the end of
+    # ‖Xv‖ ≤ ‖X‖_S∞ ≤ ‖X‖_S2): a weaker last link, which no sound checker could refute, was a survivor.
+    @inequality(
+        "planted.end_chain", inputs={"x": Array("n")}, dims={"n": [2, 3]}, relations=("<=", "<="), **meta()
+    )
+    def end_chain(xp, x):
+        return xp.vector_norm(x, math.inf), xp.vector_norm(x, 2), 2 * xp.vector_norm(x, 2)
+
+    by_desc, _ = _run(["planted.end_chain"], operators=("constant",))
+    widened = by_desc["constant 2 → 4"]  # ‖x‖∞ ≤ ‖x‖₂ ≤ 4‖x‖₂: the last link weaker, the first the same
+    assert widened["status"] == "equivalent" and "ends moved outward" not in widened["reason"], widened
+    assert "inner expressions are the original's" in widened["reason"]
 
 
 def test_a_flipped_step_that_still_holds_is_an_equality(registry):

@@ -3,11 +3,11 @@ mutants, run as the suite runs, so `.ci/run` (the README's test command) fails w
 noticing small changes.
 
 The whole catalogue (about 10,000 mutants, 1.5 h of one core) does not fit CI; `lemmacheck mutate` runs it.
-The sample's seed was fixed before its result was seen (docs/mutation.md).  A mutant the run cannot decide
-(timed out, or an ERROR that is not a detection) counts against the score; the cap counts CPU time, so a
-loaded machine does not turn decided mutants into timeouts.  Measured: 98.1 % (53 killed, 1 survived — an
-ERROR on the mutant —, 0 timed out, 7 equivalent, 19 still false, 0 invalid; 78.5 % before the rules of
-issue 20 §4); with about fifty judged mutants the gate leaves room for four more undecided ones.
+Three samples, seeds 1, 2 and 3 (issue 32 §4: one seed's draw read 98.1 % where the same code read 87.3 %
+and 88.5 % at seeds 3 and 4).  A mutant the run cannot decide (timed out, or an ERROR that is neither a
+detection nor a crash of its own code) counts against the score; the cap counts CPU time, so a loaded
+machine does not turn decided mutants into timeouts.  Measured (27 November 2026): 98.2 %, 96.5 %, 91.5 %
+at seeds 1, 2, 3 (95.9 % and 95.8 % at 4 and 5; docs/mutation.md has the counts and the survivors).
 """
 
 from __future__ import annotations
@@ -19,23 +19,27 @@ import pytest
 from lemmacheck.cli.exitcodes import ExitCode
 from lemmacheck.cli.main import main
 
-SAMPLE = ["--seed", "1", "--max-per-claim", "1", "--sample", "80", "--time-cap", "10", "--quiet"]
+SAMPLE = ["--max-per-claim", "1", "--sample", "80", "--time-cap", "10", "--quiet"]
 GATE = "0.90"
+#: the first three seeds, fixed by that rule (issue 32 §4): one seed's sample read 98.1 % where the next
+#: ones read 87.3 % and 88.5 %, so a single draw measured the draw as much as the tool
+SEEDS = (1, 2, 3)
 
 
 @pytest.mark.slow  # 80 mutants, each a search of its own
-@pytest.mark.starts_first  # about 57 s: started last, it alone made the suite's tail
-def test_the_checks_notice_a_fixed_sample_of_mutants_with_timeouts_counted(tmp_path, capsys):
-    code = main(["mutate", *SAMPLE, "--min-score", GATE, "--out", str(tmp_path)])
+@pytest.mark.starts_first  # about 57 s per seed: started last, one alone made the suite's tail
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_checks_notice_a_fixed_sample_of_mutants_with_timeouts_counted(seed, tmp_path, capsys):
+    code = main(["mutate", "--seed", str(seed), *SAMPLE, "--min-score", GATE, "--out", str(tmp_path)])
     out = capsys.readouterr().out
     data = json.loads((tmp_path / "mutation.json").read_text())
-    assert code == ExitCode.OK, f"mutation score below the gate:\n{out[-3000:]}"
+    assert code == ExitCode.OK, f"mutation score below the gate at --seed {seed}:\n{out[-3000:]}"
     counts = data["counts"]
     undecided = counts["survived"] + counts["timed_out"]
     assert data["score"] == counts["killed"] / (counts["killed"] + undecided)  # timeouts count against it
     assert data["selected"] == 80 and any(
         m["target"] == "derivation" for c in data["claims"] for m in c["mutants"]
-    )  # the sample includes derivation mutants
+    )  # the sample includes derivation mutants (13 to 26 of the 80 at seeds 1-5)
     not_noticed = [
         m for c in data["claims"] for m in c["mutants"] if m["status"] in ("survived", "timed_out")
     ]

@@ -229,6 +229,7 @@ STEP_INPUTS = {
     r"\big(h_{t+1}^{(f)}\odot(1-h_{t+1}^{(f)})\big)",
     expected=Verdict.PROVED,
     corrects="birnn.s003.eq29_as_written",
+    steps_claimed=True,
     proof_not_asserted="the catalogue's chain, with f evaluated at (x_{t+1}, h_t) and I - h read as 1 - h; "
     "(29) as written evaluates f at (x_t, h_t): birnn.s003.eq29_as_written (REFUTED)",
     notes="With f evaluated at (x_{t+1}, h_t), the argument that produces h_{t+1} ((29) writes x_t). "

@@ -175,6 +175,7 @@ def eq9(xp, sw, pw, sh, ph):
     r"d\left(\mathbb{V}[w_{i1}] + \mathbb{E}[w_{i1}]^2\right)",
     expected=Verdict.HOLDS,
     corrects="init.s003.eq10_as_typeset",
+    steps_claimed=True,
     proof_not_asserted="the catalogue's chain with the brackets of (9) and (10) restored around both terms; "
     "as typeset, (10) is init.s003.eq10_as_typeset (REFUTED)",
     notes="d = 2; h_1, h_2 independent standardised 3-point laws (so uncorrelated, mean 0, variance 1), "

@@ -155,6 +155,11 @@ def eq25_003(xp, W, U, b, X, h0, delta, s, act):
     r"h_T}{\partial h_0}\right\| \le \delta^T \le 1",
     expected=Verdict.HOLDS,
     same_as=("vanish.s003.eq25",),
+    # the document says in words that the gradients won't explode, pointing to (25); the chain is ours
+    proof_not_asserted="the catalogue's formalisation: the document says in words 'we are sure that the "
+    "gradients won't explode' (showed in (25)); ‖∂h_T/∂h_0‖ ≤ δ^T ≤ 1 is our reading of it, with δ < 1 as "
+    "the document assumes",
+    steps_claimed=True,  # both links are what the formalisation states
 )
 def not_met_no_explosion_003(xp, W, U, b, X, h0, delta, s, act):
     nrm, _ = _hyp_bound(xp, W, U, b, X, h0, delta, s, act, layout="h")

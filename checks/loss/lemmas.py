@@ -125,6 +125,7 @@ def lemma1_proof_chain(xp, q):
     labels=["eq. (2) at z = Vs_t", "eq. (4)", "Hölder: rᵀp ≤ ‖r‖∞‖p‖₁", "‖softmax‖₁ = 1"],
     **ON_RNN,
     same_as=("lemma1.proof_chain",),
+    steps_claimed=True,
     proof_not_asserted="the catalogue's corrected route: eq. (3) with the square of eq. (2) and Hölder with "
     "‖softmax‖₁ = 1, where the document writes no square and ‖softmax‖∞; the document's chain is "
     "lemma1.proof_chain (broken at step 1)",
@@ -397,6 +398,7 @@ def lemma2_hw_chain(xp, q):
     r"+ \|r\|_\infty",
     expected=Verdict.HOLDS,
     corrects="lemma2.hw_equality",
+    steps_claimed=True,
     proof_not_asserted="the catalogue's corrected route (= ⟨∇g, Δθ⟩ − yᵀr, then ≤): the handwritten proof "
     "writes the first link as '= ⟨∇_θ g, ∅ − θ⟩ + max r' (lemma2.hw_equality, refuted); its chain as written "
     "is lemma2.hw_chain (broken at step 1)",
@@ -466,6 +468,7 @@ def lemma2_eq5_hw(xp, act, **inputs):
     relations=("=", "<="),
     labels=["eq. (5)", "eq. (6)"],
     **ON_RNN,
+    steps_claimed=True,
     proof_not_asserted="the document's chain ends 'Combine formula 5 with 6, we will get Lemma 2', the "
     "printed Lemma 2 without g_t(Φ) (lemma2.proof_chain_as_written); this chain stops at eq. (6) and keeps "
     "g_t(Φ) in its conclusion, the catalogue's ending",

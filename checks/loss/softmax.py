@@ -84,6 +84,7 @@ def softmax_holder_inf_inf(xp, x, r):
     r"r\|_\infty\|\mathrm{softmax}(\mathbf V\mathbf s_t)\|_1 = \|\mathbf r\|_\infty",
     expected=Verdict.HOLDS,
     corrects="softmax.holder_inf_inf",
+    steps_claimed=True,
     proof_not_asserted="the catalogue's corrected Hölder step (‖·‖∞ with ‖·‖₁): the document pairs ‖r‖∞ with "
     "‖softmax‖∞ (softmax.holder_inf_inf)",
     relations=("<=", "="),

@@ -39,6 +39,7 @@ def equiv_w000_upper(xp, M):
     labels=("‖M‖_{ℓ1}/H ≤ ‖M‖_{S¹}", "‖M‖_{S¹} ≤ ‖M‖_{ℓ1}"),
     corrects="norms.equiv_w000",
     same_as=("norms.s1_equiv_l1",),
+    steps_claimed=True,
     proof_not_asserted="the document's pair of bounds is norms.equiv_w000, with S^∞ as typeset; this chain "
     "is our S¹ reading of it",
     **_SQUARE,
@@ -107,6 +108,7 @@ def s2_power_method(xp, X, v0):
     relations=("<=", "<="),
     labels=("power estimate ≤ σ₁", "σ₁ ≤ ‖X‖_F"),
     corrects="norms.s2_power_method",
+    steps_claimed=True,
     proof_not_asserted="the catalogue's own chain: the document says the power method approximates the S² "
     "norm (norms.s2_power_method) and gives no chain; this one bounds the estimate by σ₁ ≤ ‖X‖_F",
     inputs={"X": Array("m", "n"), "v0": Array("n")},

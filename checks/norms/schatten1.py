@@ -78,6 +78,7 @@ def norms_s1_monotone_nonneg(xp, B, D, lam):
     r"\|\mathbf B\|_{\ell_1} \le \|\mathbf A\|_{\ell_1}",
     expected=Verdict.HOLDS,
     corrects="norms.s1_monotone",
+    steps_claimed=True,
     proof_not_asserted="the catalogue's own route to what entrywise domination gives (through ‖·‖_{ℓ1}); the "
     "document asserts S¹ monotonicity directly (norms.s1_monotone) with no chain",
     relations=("<=", "<="),
@@ -149,6 +150,7 @@ def norms_s1_equiv_lower(xp, X):
     r"X\|_{\ell_1}",
     expected=Verdict.HOLDS,
     corrects="norms.s1_equiv_upper",
+    steps_claimed=True,
     proof_not_asserted="the document's pair of bounds is norms.s1_equiv_upper; this chain is our ℓ1 reading "
     "of it, with steps (via √(mn)‖X‖_F and the triangle inequality) the document does not write",
     relations=("<=", "<="),
@@ -317,7 +319,8 @@ def lemma4_middle_step_corrected(xp, T, v):
 
 @inequality(
     "norms.equiv_w000",
-    title="Norm equivalence in §Loss Bound w.r.t. W, lower half: ‖M‖/H ≤ ‖M‖_{S∞} (‖·‖ the entrywise 1-norm)",
+    title="Norm equivalence in §Loss Bound w.r.t. W as typeset: ‖M‖/H ≤ ‖M‖_{S∞} ≤ ‖M‖ (‖·‖ the entrywise "
+    "1-norm; both halves)",
     source=S0_LOSS_W_S.at("item 3.3.3").quote(
         "Note that Schatten-1 norm and element-wise-1 norm are equivalent, 1/H ||M|| ≤ ||M||_{S^∞} ≤ ||M||"
     ),
@@ -325,17 +328,24 @@ def lemma4_middle_step_corrected(xp, T, v):
     expected=Verdict.REFUTED,
     inputs={"M": Array("H", "H")},
     dims={"H": [1, 2, 3, 4, 6]},
+    relations=("<=", "<="),
+    labels=("lower half: ‖M‖_{ℓ1}/H ≤ ‖M‖_{S∞}", "upper half: ‖M‖_{S∞} ≤ ‖M‖_{ℓ1}"),
+    steps_claimed=True,
+    expected_broken_step=1,
     notes="PUZZLE: the sentence names the Schatten-1 norm but the formula has S^∞; ‖M‖ (no index) is read "
     "as the entrywise 1-norm the sentence names (M is H × H). As typeset the lower half fails: a Hadamard "
     "matrix M = [[1, 1], [1, −1]] has ‖M‖_{ℓ1}/2 = 2 > √2 = ‖M‖_{S∞} (in general ‖M‖_{ℓ1} ≤ "
-    "H^{3/2}‖M‖_{S∞} only). The upper half ‖M‖_{S∞} ≤ ‖M‖_{ℓ1} is true (checked as part of "
-    "norms.s1_equiv_l1 since ‖M‖_{S∞} ≤ ‖M‖_{S¹}); the check is the lower half. With S¹, as the sentence "
-    "says, both halves hold: norms.s1_equiv_l1 with m = n = H. Recorded here because it is a "
-    "norm-equivalence statement of seed 000 (the W section itself belongs to another catalogue file).",
+    "H^{3/2}‖M‖_{S∞} only). The upper half ‖M‖_{S∞} ≤ ‖M‖_{ℓ1} is true (also norms.equiv_w000_upper). "
+    "The statement is both halves, so the check is the whole chain (steps_claimed): broken at step 1, the "
+    "lower half; it used to check the lower half alone, and a false upper half would have gone unseen. "
+    "With S¹, as the sentence says, both halves hold: norms.s1_equiv_l1 with m = n = H. Recorded here "
+    "because it is a norm-equivalence statement of seed 000 (the W section itself belongs to another "
+    "catalogue file).",
 )
 def norms_equiv_w000(xp, M):
     H = M.shape[-1]
-    return l1(xp, M) / H, xp.schatten_norm(M, math.inf)
+    entrywise = l1(xp, M)
+    return entrywise / H, xp.schatten_norm(M, math.inf), entrywise
 
 
 #: the statement compiler reads item 3.3.3's unindexed norm as the passage defines it

@@ -296,6 +296,7 @@ def adam_l2_small_gradients_decay_more_004(xp, theta0, gamma, eta_rel, small_rat
     r"r}+\delta}+\lambda\theta\Big)\implies \frac{\mathbb{E}[\theta^{small}_T]}{\theta_0} = "
     r"\frac{\mathbb{E}[\theta^{large}_T]}{\theta_0} = (1-\lambda)^T",
     expected=Verdict.HOLDS,
+    steps_claimed=True,
     proof_not_asserted="the document argues in words; the chain E[θ_small]/θ_0 = E[θ_large]/θ_0 = (1 − λ)^T "
     "is the catalogue's formalisation on its noise model",
     notes="Same model as adam.l2_small_gradients_decay_more_004. The adaptive step ŝ/(√r̂ + δ) is an odd "

@@ -164,6 +164,7 @@ def bn_preact_var_002(xp, w, b, n):
         "pull w out of E",
         "E[xxᵀ] = I",
     ),
+    steps_claimed=True,
     proof_not_asserted="the document's fourth expression is E[wᵀxw]; this chain reads it as E[wᵀxxᵀw] (an "
     "xᵀ supplied by the catalogue). The chain as written is bn.preact_var_002, broken at step 3",
     title="Variance of the pre-activation for whitened independent inputs, E[wᵀxw] read as E[wᵀxxᵀw]",
@@ -309,6 +310,7 @@ def wn_jacobian_002(xp, u, c, gain):
     statement=r"W^* = I-\frac{uu^T}{\|u\|^2} = I-vv^T,\quad (I-vv^T)a = a-v(v^Ta),\quad W^*W^* = W^*",
     expected=Verdict.PROVED,
     same_as=("wn.orthogonal_update_003", "wn.perp_u_zero_004"),
+    steps_claimed=True,
     proof_not_asserted="the document asserts only (I - vvᵀ)a = a - v(vᵀa); the second link, W*W* = W*, is "
     "the catalogue's check that W* is a projection",
     notes="The document uses W* for the matrix seed 003 and 004 call W^⊥.",

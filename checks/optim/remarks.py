@@ -304,6 +304,7 @@ _PROJ = (
     dims={"n": [1, 2, 3, 5]},
     where=u_nonzero,
     same_as=("wn.projector_002",),
+    steps_claimed=True,
     proof_not_asserted="the document says in words that uuᵀ/‖u‖² is the projection onto u; the chain "
     "(idempotent, fixes u, symmetric) is the catalogue's formalisation",
     notes="Probed with vectors a, c.",

@@ -47,7 +47,7 @@ _TENSOR_STEPS = ("Lemma 4", "‖Wᵀy‖ ≤ ‖W‖_{S∞}‖y‖", "eq. (11)")
 _TENSOR = dict(dims={"H": [1, 2, 3], "T": [2, 3], "act": SMOOTH}, relations=("<=", "<=", "<=", "<="))
 
 
-def _corrected_route(change: str, written: str, step: int) -> str:
+def _corrected_route(change: str, written: str, step: int | str) -> str:
     return (
         f"the catalogue's corrected route: {change}; the document's chain is {written} "
         f"(broken at step {step})"
@@ -74,11 +74,15 @@ MIRRORED = [
             r"\lambda_{t_q}''\|\mathbf{Q}_{t-1,:,:,q}\|_{S^1})\|\Delta\mathbf{U}\|_{S^\infty}\|\mathbf{V}_p"
             r"\|_2\|\mathbf{x}_t\|_2",
             expected=Verdict.REFUTED,
-            expected_broken_step=3,
+            # step 1 as typeset ('V_pᵀ x_t' an inner product) is sens.eq17.inner, REFUTED
+            step_is={1: "sens.eq17.inner"},
+            expected_broken_step=1,
             labels=(*_OUTER_STEPS, "Lemma 3 with Q_{t-1}"),
             notes="The last step applies Lemma 3 with Q_{t−1} where Lemma 3 (and eq. (19)) has Q_t, and "
-            "with the signed ratio λ''/λ'. At t = 1, Q_0 = 0 and the right side vanishes. 'V_pᵀ x_t' is "
-            "the outer product V_pᵀx_tᵀ. Corrected: sens.eq17.corrected.",
+            "with the signed ratio λ''/λ'. At t = 1, Q_0 = 0 and the right side vanishes. The check reads "
+            "'V_pᵀ x_t' as the outer product V_pᵀx_tᵀ; as typeset (an inner product) step 1 is "
+            "sens.eq17.inner, REFUTED, so the proof as written breaks first at step 1 (step_is), and "
+            "again at step 3. Corrected: sens.eq17.corrected.",
         ),
         corrected=dict(
             title="Eq. (17) with Q_t and |λ''/λ'| in the last step",
@@ -90,7 +94,7 @@ MIRRORED = [
             proof_not_asserted=_corrected_route(
                 "Q_t and |λ''/λ'| in the last step where eq. (17) has Q_{t−1} and the signed ratio",
                 "sens.eq17",
-                3,
+                "1 as typeset, sens.eq17.inner, and at step 3",
             ),
             labels=(*_OUTER_STEPS, "corrected Lemma 3"),
         ),
@@ -112,12 +116,15 @@ MIRRORED = [
             r"\lambda_{t_q}''\|\mathbf{P}_{t-1:,:,q}\|_{S^1})\|\Delta\mathbf{W}\|_{S^\infty}\|\mathbf{V}_p"
             r"\|_2\|\mathbf{s}_{t-1}\|_2",
             expected=Verdict.REFUTED,
-            expected_broken_step=3,
+            # step 1 as typeset ('V_pᵀ s_{t-1}' an inner product) is sens.eq28.inner, REFUTED
+            step_is={1: "sens.eq28.inner"},
+            expected_broken_step=1,
             relations=("<=", "<=", "="),
             labels=(*_OUTER_STEPS, "Lemma 3 for W, written as an equality, with P_{t-1}"),
             notes="The last relation is written '=' but Lemma 3 is at best an upper bound; with P_{t−1} "
-            "and the signed ratio it is not even that (P_0 = 0 at t = 1). Corrected: sens.eq28.corrected "
-            "('≤', P_t, |λ''/λ'|).",
+            "and the signed ratio it is not even that (P_0 = 0 at t = 1). Step 1 as typeset ('V_pᵀ "
+            "s_{t−1}' an inner product) is sens.eq28.inner, REFUTED (step_is): the proof as written breaks "
+            "there first. Corrected: sens.eq28.corrected ('≤', P_t, |λ''/λ'|).",
         ),
         corrected=dict(
             title="Eq. (28) with '≤', P_t and |λ''/λ'|",
@@ -130,7 +137,7 @@ MIRRORED = [
                 "'≤', P_t and |λ''/λ'| in the last step where eq. (28) writes '=', P_{t−1} and the "
                 "signed ratio",
                 "sens.eq28",
-                3,
+                "1 as typeset, sens.eq28.inner, and at step 3",
             ),
             relations=("<=", "<=", "<="),
             labels=(*_OUTER_STEPS, "corrected Lemma 3 for W"),

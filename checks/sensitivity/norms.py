@@ -70,6 +70,7 @@ def holder_000(xp, A, B, pq):
     dims={"n": [1, 2, 3, 5, 8]},
     relations=("=", "="),
     labels=("a rank-one matrix has one singular value", "it equals ‖x‖₂"),
+    steps_claimed=True,  # a fact the document lists, both equalities stated: no proof, the chain is the claim
 )
 def vector_norms_000(xp, x):
     col = x[..., :, None]

@@ -257,6 +257,7 @@ _GUESS = (
     r"H\max_p\|\mathrm{Mtr}"
     r"(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1}\|\Delta\mathbf{W}\|_{S^\infty}",
     expected=Verdict.HOLDS,
+    steps_claimed=True,
     proof_not_asserted="the document only guesses a tighter bound exists with a 3-D tensor and gives no "
     "chain; this chain is the catalogue's reading of the guess",
     relations=("<=", "<="),

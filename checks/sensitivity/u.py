@@ -14,6 +14,7 @@ from checks._vocab.linalg import frob, inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.sources import S0_LOSS_U, S1_B1, S1_B2
 from checks.sensitivity._helpers import (
     FD_PROBED,
+    FD_TOL,
     FIRST_ORDER_STEP,
     SENS_RNN_DIMS,
     SENS_RNN_DIMS_H2,
@@ -62,25 +63,59 @@ def u_grad_mtr(xp, U, W, s0, X, v, B, act, T):
 # --------------------------------------------------------------------------- gradient and dλ/dt (U)
 
 
+_EQ16_GRAD_QUOTE = (
+    "we can calculate U's first order gradient: ∇_U V_p s_t = Λ'_t V_pᵀ x_t + Q_{t−1} W̃ᵀ Λ̃'_t Ṽ_pᵀ"
+)
+
+
 @identity(
     "sens.eq16_grad",
     title="∇_U V_ps_t = Λ'_tV_pᵀx_t + Q_{t-1}W̃ᵀΛ̃'_tṼ_pᵀ (3-tensor form, text before eq. (16))",
-    source=S1_B1.at("text before eq. (16)").quote(
-        "we can calculate U's first order gradient: ∇_U V_p s_t = Λ'_t V_pᵀ x_t + Q_{t−1} W̃ᵀ Λ̃'_t Ṽ_pᵀ"
-    ),
+    source=S1_B1.at("text before eq. (16)").quote(_EQ16_GRAD_QUOTE),
     statement=r"\nabla_{\mathbf{U}}\mathbf{V}_p\mathbf{s}_t = "
     r"\mathbf{\Lambda}_t'\mathbf{V}_p^T\mathbf{x}_t + \mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tilde{\mathbf{"
     r"\Lambda}}_t'\tilde{\mathbf{V}}_p^T",
     expected=Verdict.HOLDS,
-    same_as=("sens.u_grad_mtr",),
+    same_as=("sens.u_grad_mtr", "sens.eq16_grad.inner"),
     **FD_PROBED["U"],
     notes="Read with V_pᵀx_tᵀ (outer product; the transpose on x_t is lost) and Q_{t−1} an H×N×H tensor "
-    "whose third index is contracted with W̃ᵀ(λ'_t ⊙ V_pᵀ).",
+    "whose third index is contracted with W̃ᵀ(λ'_t ⊙ V_pᵀ). The reading as typeset, an inner product, is "
+    "sens.eq16_grad.inner.",
 )
 def eq16_grad(xp, U, W, s0, X, v, B, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     u = fw["lam1"][T] * v
     g = xp.outer(u, X[:, T - 1]) + row_grad(xp, matvec(xp.transpose(W), u), fw["Q"][T - 1])
+    vs = true_dvs(xp, U, W, s0, X, v, act, T, dU=B)
+    return vs, frob(xp, g, B)
+
+
+@identity(
+    "sens.eq16_grad.inner",
+    title="∇_U V_ps_t with 'Λ'_t V_pᵀ x_t' as typeset: V_pᵀx_t the inner product, times Λ'_t",
+    source=S1_B1.at("text before eq. (16) (V_pᵀ x_t read as typeset, an inner product)").quote(
+        _EQ16_GRAD_QUOTE
+    ),
+    statement=r"\nabla_{\mathbf{U}}\mathbf{V}_p\mathbf{s}_t = \mathbf{\Lambda}_t'\,(\mathbf{V}_p^T"
+    r"\mathbf{x}_t) + \mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T"
+    r",\ \mathbf{V}_p^T\mathbf{x}_t\in\mathbb{R}",
+    expected=Verdict.REFUTED,
+    same_as=("sens.eq16_grad",),
+    inputs=sens_rnn_inputs(N="H", direction="U", probe=True),
+    dims=SENS_RNN_DIMS,
+    tol=FD_TOL,
+    notes="The second reading of the gradient before eq. (16), as sens.eq26_grad.inner is of eq. (26); "
+    "sens.eq16_grad reads V_pᵀ x_t as the outer product V_pᵀx_tᵀ. As typeset, with V_p (a row of V) "
+    "transposed into a column, V_pᵀ x_t is the inner product of an H-vector and an N-vector, defined only "
+    "for N = H (the inputs here), and Λ'_t (V_pᵀ x_t) is the H × H matrix (V_p·x_t) diag(λ'_t): the same "
+    "as the outer product at H = 1, a different matrix from H = 2 on.",
+)
+def eq16_grad_inner(xp, U, W, s0, X, v, B, act, T):
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    l1 = fw["lam1"][T]
+    inner = xp.sum(v * X[:, T - 1], axis=-1)
+    tensor_part = row_grad(xp, matvec(xp.transpose(W), l1 * v), fw["Q"][T - 1])
+    g = xp.diag_embed(l1) * inner[:, None, None] + tensor_part
     vs = true_dvs(xp, U, W, s0, X, v, act, T, dU=B)
     return vs, frob(xp, g, B)
 

@@ -175,10 +175,15 @@ def w_chain_000(xp, U, W, s0, X, v, D, act, T):
     **FD_PROBED["W"],
     relations=("=", "="),
     labels=("tensor form (S̄ + P W̃ᵀ) ×₃ (λ' ⊙ V_p)", "split"),
+    # the split as typeset (V_pᵀ s_{t-1} an inner product) is sens.eq26_grad.inner, REFUTED
+    step_is={2: "sens.eq26_grad.inner"},
+    expected_broken_step=2,
     notes="Reading of the 3-tensor notation: P_{t−1} is H×H×H with P_{:,:,q} = ∂s_{t−1,q}/∂W, T·ṽ "
     "contracts the third index with a vector (Lemma 4's T ṽ), W̃ᵀ acts on the third index, S̄_{t−1}[i,j,q] "
     "= δ_iq s_{t−1,j}. 'V_pᵀ s_{t−1}' must be the outer product V_pᵀ s_{t−1}ᵀ (a transpose is lost in the "
-    "conversion); the reading as typeset, an inner product, is sens.eq26_grad.inner.",
+    "conversion); the reading as typeset, an inner product, is sens.eq26_grad.inner, which is REFUTED: "
+    "step 2 as typeset is that claim (step_is), so the proof as written is broken there while the "
+    "statement read with the outer product holds.",
 )
 def eq26_grad(xp, U, W, s0, X, v, B, act, T):
     fw = forward_sensitivities(xp, U, W, s0, X, act)

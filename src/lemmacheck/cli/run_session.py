@@ -156,11 +156,13 @@ class RunSession:
     def _write(self, data: dict):
         from ..errors import OutputError
         from ..report.folder import write_report
+        from ..schema import validate_written
 
         written: list = []
         write_error = self.problem
         if not self.problem:
             try:
+                validate_written(data)  # never a results.json that `render` would refuse
                 t0 = time.perf_counter()
                 plots = self.root / ".lemmacheck-cache" / "plots"
                 html = not self.args.no_html

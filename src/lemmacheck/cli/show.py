@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..latex.crosscheck import statement_check_text
 from ..model.claim import Claim
+from ..model.verdict import ProofStatus
 from ..run.results import ClaimResult
 
 __all__ = ["where_defined", "format_claim", "standing_text"]
@@ -95,6 +96,15 @@ def _tightness(ev: dict) -> str:
     return text
 
 
+def _also_broken(result: ClaimResult) -> str:
+    """The broken steps after the first: each is a false link of its own, not hidden by the first."""
+    labels = {s.index: s.label for s in result.steps}
+    later = [k for k in result.broken_steps if k != result.proof.step]
+    if result.proof.status is not ProofStatus.BROKEN or not later:
+        return ""
+    return "\nalso broken: " + "; ".join(f"step {k} ({labels.get(k, '')})" for k in later)
+
+
 def format_claim(claim: Claim, result: ClaimResult) -> str:
     lines = [f"{result.id} — {result.title}", ""]
     lines += _block("statement", result.statement)
@@ -114,7 +124,8 @@ def format_claim(claim: Claim, result: ClaimResult) -> str:
     lines += _block(
         "proof as written",
         f"{proof} (catalogue expects {result.expected_proof})"
-        + (f"\n{result.proof.reason}" if result.proof.reason else ""),
+        + (f"\n{result.proof.reason}" if result.proof.reason else "")
+        + _also_broken(result),
     )
     for s in result.steps:
         lines.append(f"  step {s.index} [{s.status}] {s.label}: {s.detail}")

@@ -248,10 +248,17 @@ class Watcher:
         ).to_dict()
 
     def write_reports(self) -> None:
+        from ..errors import OutputError
         from ..report.full import merge
+        from ..schema import validate_written
 
         # the claims watched update their place in the folder's full report; the others are kept
         data = merge(self.base, self._document(), self.index.claim_ids())
+        try:
+            validate_written(data)
+        except OutputError as exc:  # the watch goes on; the previous report stays as it was
+            print(printable(str(exc)), file=sys.stderr, flush=True)
+            return
         write_atomic(self.out / "results.json", json.dumps(data, indent=1, ensure_ascii=False))
         if self.html:
             from ..report.html import write_html

@@ -54,6 +54,11 @@ def _own(result: ClaimResult) -> Proof:
     return Proof(ProofStatus.UNSETTLED, unsettled.index, unsettled.label, unsettled.detail)
 
 
+def _verdict(verdicts: Mapping[str, ClaimResult], other: str) -> Verdict | None:
+    linked = verdicts.get(other)
+    return linked.verdict if linked is not None else None
+
+
 def resolve(result: ClaimResult, verdicts: Mapping[str, ClaimResult]) -> None:
     """Judge ``result``'s linked steps from ``verdicts`` (claim id -> result): the first linked step whose
     claim is REFUTED breaks the chain there (earlier than any step its own check broke), naming that claim
@@ -61,6 +66,8 @@ def resolve(result: ClaimResult, verdicts: Mapping[str, ClaimResult]) -> None:
     status = result.proof.status
     if not result.step_links or status not in (ProofStatus.SOUND, ProofStatus.UNSETTLED, ProofStatus.BROKEN):
         return
+    refuted = {step for step, other in result.step_links if _verdict(verdicts, other) is Verdict.REFUTED}
+    result.broken_steps = sorted(set(result.broken_steps) | refuted)  # a later broken link is listed too
     own_break = result.first_broken_step if status is ProofStatus.BROKEN else None
     for step, other in result.step_links:
         if own_break is not None and step >= own_break:

@@ -6,6 +6,7 @@ implementation.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "outcome_key",
     "kill_reason",
     "genuine_error",
+    "crashed",
     "sympy_stopped",
     "UNDECIDED",
     "score",
@@ -38,9 +40,10 @@ STATUSES = (KILLED, SURVIVED, TIMED_OUT, EQUIVALENT, STILL_FALSE, INVALID)
 # timed out is undecided, so it counts against the score like a survivor; it is listed apart.
 UNDECIDED = (SURVIVED, TIMED_OUT)
 
-# Fields of a result whose change is a detection: the verdict, the first broken step, and whatever
-# proof status the engine reports (the keys are read if present, so a newer engine's status counts too).
-_OUTCOME_FIELDS = ("verdict", "first_broken_step", "proof", "proof_status")
+# Fields of a result whose change is a detection: the verdict, the first broken step, every broken step
+# (a second false link in a chain broken earlier), and whatever proof status the engine reports (the keys
+# are read if present, so a newer engine's status counts too).
+_OUTCOME_FIELDS = ("verdict", "first_broken_step", "broken_steps", "proof", "proof_status")
 
 # An ERROR that is the check noticing something, not the mutant being malformed: a non-finite value,
 # a shape that does not fit, or the SymPy derivation and the numeric check disagreeing.
@@ -78,6 +81,37 @@ def kill_reason(baseline: dict, mutant: dict) -> str | None:
 
 def genuine_error(message: str) -> bool:
     return bool(_GENUINE.search(message or ""))
+
+
+# Errors of Python's own structure: an index past the end, a key or attribute that is not there, an
+# operation on the wrong type. Raised by a check while it computes its sides, they say the mutated code
+# cannot run, not that a statement is true or false.
+_STRUCTURAL = frozenset(
+    ("IndexError", "KeyError", "TypeError", "AttributeError", "NameError", "UnboundLocalError")
+)
+# "claim 'id': the check raised X: ..." (a numeric check's function raised: its sides were never returned,
+# so no relation was evaluated) or "claim 'id': X: ...\n<the innermost frames>" (any other kind)
+_RAISED = re.compile(r"claim '[^']*': (the check raised )?([A-Za-z_]\w*): ")
+_FRAME = re.compile(r'File "([^"]+)", line \d+')
+_ENGINE = Path(__file__).resolve().parents[1]
+
+
+def crashed(message: str) -> str | None:
+    """The structural exception the check's own code raised (None when the run failed otherwise).
+
+    Decided from where the run stopped, never from the mutation: the exception must be one of
+    ``_STRUCTURAL`` and raised in the content's code (the check, or a helper it calls), not in the
+    engine: by the numeric engine's own account ("the check raised", before the sides were returned),
+    or by the innermost frame of the traceback lying outside the lemmacheck package."""
+    m = _RAISED.match(message or "")
+    if m is None or m.group(2) not in _STRUCTURAL:
+        return None
+    if m.group(1):
+        return m.group(2)
+    frames = _FRAME.findall(message)
+    if frames and _ENGINE not in Path(frames[-1]).resolve().parents:
+        return m.group(2)
+    return None
 
 
 def sympy_stopped(result: dict) -> bool:

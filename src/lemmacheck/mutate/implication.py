@@ -79,6 +79,9 @@ def implied_by_original(original: Claim, mutated: Claim, profile: Profile) -> tu
     # comparison keeps the sides' own scale, where the shift's differences are rounding-sized and every
     # one of them is settled in high precision (30 s on a norm identity against 1 s).
     equal, why = _equal_expressions(original, check, mcheck, profile)
+    if not equal and _one_direction(rels):
+        widened, detail = _ends_widened(original, check, mcheck, profile)
+        return (True, detail) if widened else (False, f"{why}; {detail}")
     if equal or not all(r == "=" for r in rels):
         return equal, why
     # A term common to every side of an identity (e + r = e' + r) does not change what it states,
@@ -106,6 +109,34 @@ def _weaker(original: Claim, check: NumericCheck, mcheck: NumericCheck, profile:
             f"({detail}), so the mutant is true wherever the original is"
         )
     return False, f"not implied by the original: lhs' {weak} lhs {rel} rhs {weak} rhs' is {detail}"
+
+
+def _one_direction(rels: tuple[str, ...]) -> bool:
+    """A chain of order relations all pointing one way (``≤``/``<``, or ``≥``/``>``)."""
+    return all(r in _ORDERED for r in rels) and len({_ORDERED[r] for r in rels}) == 1
+
+
+def _ends_widened(
+    original: Claim, check: NumericCheck, mcheck: NumericCheck, profile: Profile
+) -> tuple[bool, str]:
+    """A mutant of a chain ``e0 ≤ … ≤ ek`` with its inner expressions unchanged and its ends moved
+    outward (``e0' ≤ e0``, ``ek ≤ ek'``) is implied by the original: its first and last links are weaker,
+    the others the same (``‖Xv‖ ≤ ‖X‖_S∞ ≤ ‖X‖_S2`` with ``S2`` mutated to ``S1``). Checked as the
+    chain ``e0' ≤ e0 R … R ek ≤ ek'`` after each inner ``ei' = ei``, as a one-relation mutant is."""
+    rels = check.relations
+    for i in range(1, len(rels)):
+        ok, detail = _expression_equal(original, check, mcheck, profile, i, i)
+        if not ok:
+            return False, f"an inner expression moved: e{i}' = e{i} is {detail}"
+    weak = _ORDERED[rels[0]]
+    fn = _side_chain(check.fn, mcheck.fn, lambda o, m: (m[0], *o, m[-1]))
+    ok, detail = _holds(original, check, fn, (weak, *rels, weak), profile, "widened")
+    if ok:
+        return True, (
+            f"weaker than the original: its inner expressions are the original's, and lemmacheck checks "
+            f"e0' {weak} e0 … ek {weak} ek' ({detail}), so each link is the original's or weaker"
+        )
+    return False, f"nor the original with its ends moved outward: e0' {weak} e0 … ek {weak} ek' is {detail}"
 
 
 def _equal_expressions(

@@ -52,6 +52,10 @@ def summary_text(data: dict) -> str:
         f"{data['selected']} of {data['enumerated']} mutants run in {data['run']['seconds']:.1f}s "
         f"({data['seconds_per_mutant']:.2f}s per mutant)",
     ]
+    crashed = [m for m in survivors(data, (C.INVALID,)) if m["reason"].startswith("crashed")]
+    if crashed:  # apart from the score, and shown: each is a change whose code cannot run
+        lines += ["", f"{len(crashed)} invalid (crashed on a structural edit, not in the score):"]
+        lines += [f"  {m['id']} [{m['operator']}] {m['location']}: {m['reason'][:300]}" for m in crashed]
     for status, title in ((C.SURVIVED, "survivor(s)"), (C.TIMED_OUT, "timed out (counted as survivors)")):
         listed = survivors(data, (status,))
         if listed:

@@ -148,6 +148,23 @@ def _refuted(result: dict) -> bool:
     return result["verdict"] == Verdict.REFUTED.value or result.get("first_broken_step") is not None
 
 
+def _errored(m: Mutant, result: dict) -> tuple[str, str]:
+    """A mutant whose run ended in ERROR: a detection, a crash of its own code, or undecided."""
+    full = result.get("message") or ""
+    message = full.splitlines()[0][:300] if full else ""
+    if C.genuine_error(full):
+        return C.KILLED, f"the check reports an error it is meant to catch: {message}"
+    exc = C.crashed(full)
+    if exc is not None and m.target == "check":
+        # The unmutated check runs (its baseline is not ERROR): the edit made code that cannot run.
+        return C.INVALID, (
+            f"crashed: the mutated check raised {exc} while computing its sides, before any "
+            f"relation was evaluated, so it states nothing: {message}"
+        )
+    # The run ends in ERROR, not in a verdict on the mutated statement: undecided, so not a kill.
+    return C.SURVIVED, f"undecided: the check ERRORs on the mutant, which is not a detection: {message}"
+
+
 def _classify(
     claim: Claim,
     m: Mutant,
@@ -160,12 +177,7 @@ def _classify(
 ) -> tuple[str, str]:
     base_v, mut_v = baseline["verdict"], result["verdict"]
     if mut_v == Verdict.ERROR.value:
-        full = result.get("message") or ""
-        message = full.splitlines()[0][:300] if full else ""
-        if C.genuine_error(full):
-            return C.KILLED, f"the check reports an error it is meant to catch: {message}"
-        # The run ends in ERROR, not in a verdict on the mutated statement: undecided, so not a kill.
-        return C.SURVIVED, f"undecided: the check ERRORs on the mutant, which is not a detection: {message}"
+        return _errored(m, result)
     killed = C.kill_reason(baseline, result)
     if killed and C.sympy_stopped(result) and not _refuted(result):
         return C.TIMED_OUT, (

@@ -94,6 +94,12 @@ def _proof(claim: Claim, outcome: Outcome) -> Proof:
     return Proof(ProofStatus.SOUND)
 
 
+def _broken_steps(outcome: Outcome) -> list[int]:
+    """Every step the check found broken, not only the first: a later false link is a finding too."""
+    found = {s.index for s in outcome.steps if s.status == "broken"}
+    return sorted(found | ({outcome.first_broken} if outcome.first_broken is not None else set()))
+
+
 def _contradiction(verdict: Verdict, evidence: dict, tol) -> str:
     """Evidence that contradicts its verdict (a safety net: the checkers should never produce it)."""
     if verdict in (Verdict.HOLDS, Verdict.PROVED):
@@ -176,6 +182,7 @@ def _run_claim(claim: Claim, profile: Profile, seed: int, sweep_runner: SweepRun
             verdict, outcome.reason = Verdict.INCONCLUSIVE, f"evidence contradicts the verdict: {problem}"
         result.verdict, result.evidence, result.steps = verdict, evidence, outcome.steps
         result.first_broken_step, result.reason = outcome.first_broken, outcome.reason
+        result.broken_steps = _broken_steps(outcome)
         result.proof = links.pending(result, _proof(claim, outcome))
         result.evidence_kind = outcome.kind
         result.phase_seconds = outcome.phase_seconds

@@ -75,6 +75,9 @@ class ClaimResult:
     evidence: dict = dataclasses.field(default_factory=dict)
     steps: list[StepResult] = dataclasses.field(default_factory=list)
     first_broken_step: int | None = None
+    # every step found broken, its own or a linked claim's, the first included: a second false link in a
+    # chain broken earlier changes what the claim reports
+    broken_steps: list[int] = dataclasses.field(default_factory=list)
     expected_broken_step: int | None = None
     corrects: str | None = None
     corrected_by: list[str] = dataclasses.field(default_factory=list)

@@ -21,6 +21,7 @@ __all__ = [
     "with_kinds",
     "shipped_text",
     "validate_results",
+    "validate_written",
     "load_results",
     "readable_versions",
 ]
@@ -86,6 +87,21 @@ def validate_results(data: object, *, name: str = "results") -> dict:
         where = error.json_path if error.json_path != "$" else "the top level"
         raise ReportInputError(f"{name}: not a valid lemmacheck results file: at {where}: {error.message}")
     return data
+
+
+def validate_written(data: dict) -> None:
+    """Refuse to write results this lemmacheck could not read back: ``lemmacheck render`` validates
+    every file against the same schema, so a writer that skipped this would ship files it then refuses.
+    Raises :class:`OutputError` naming the first field that does not conform."""
+    from ..errors import OutputError
+
+    try:
+        validate_results(data, name="results to be written")
+    except ReportInputError as exc:
+        raise OutputError(
+            f"{exc}; the run's own output does not match results.schema.json (a lemmacheck bug, "
+            "not the claims'), so it is not written"
+        ) from None
 
 
 def load_results(path: Path) -> dict:

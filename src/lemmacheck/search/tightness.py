@@ -164,7 +164,9 @@ def _candidate_witness(ratio: float, cand, conf) -> dict:
         "ratio": ratio,
         "dps": conf.dps,
         "route": conf.route,
-        "float64_ratio": cand.ratio if math.isfinite(cand.ratio) else None,
+        # not finite where float64 lost both sides (they underflowed): "nan"/"inf" in the JSON, as the
+        # schema's numbers are, never a null the schema refuses
+        "float64_ratio": cand.ratio,
     }
 
 

@@ -39,7 +39,9 @@ class StepStats:
     tight: RatioRecord = dataclasses.field(default_factory=RatioRecord)
     tight_nontrivial: RatioRecord = dataclasses.field(default_factory=RatioRecord)
     max_gap: float = -math.inf
-    max_deviation: float = 0.0  # max |a - b| / (|a| + |b|): how far from equality
+    # max |a - b| / (|a| + |b|) over the instances that hold and are resolved: how far from equality
+    # (-inf: no such instance, which the evidence reports as no figure rather than as exact)
+    max_deviation: float = -math.inf
     pool: CandidatePool = dataclasses.field(default_factory=CandidatePool)
 
     def merge(self, other: StepStats) -> None:
@@ -240,7 +242,14 @@ class Tracker:
         if a is not None and b is not None:
             with np.errstate(all="ignore"):
                 dev = np.abs(a - b) / (np.abs(a) + np.abs(b))
-            dev = dev[np.isfinite(dev)]
+            # over the instances that hold in float64, as tightness: a candidate is settled in high
+            # precision, and one rejected as rounding (sides cancelling to noise) would put its float64
+            # deviation, up to 1, in a figure of a claim that holds; nor where an override's absolute
+            # slack decides (two sides below it, a probe that cancels to ~0, deviate by up to 1 and pass)
+            kept = np.isfinite(dev) & ~rel.bad
+            if self.tol.atol > 0:
+                kept &= self.tol.rtol * (np.abs(a) + np.abs(b)) >= self.tol.atol
+            dev = dev[kept]
             if dev.size:
                 st_.max_deviation = max(st_.max_deviation, float(dev.max()))
         finite_g = rel.gap[np.isfinite(rel.gap)]

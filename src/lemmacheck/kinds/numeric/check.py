@@ -223,11 +223,15 @@ def _chain_steps(
             checked=st.checked,
             violations=0,
             max_ratio=_finite(st.max_ratio),
-            max_rel_gap=st.max_deviation,
+            max_rel_gap=_finite(st.max_deviation),
         )
         if st.relation == "~":
             res.status = "measured"
-            res.detail = f"max relative deviation {st.max_deviation:.3g}"
+            res.detail = (
+                f"max relative deviation {st.max_deviation:.3g}"
+                if math.isfinite(st.max_deviation)
+                else "no instance resolved above its tolerance's absolute floor"
+            )
         elif st.pool:
             s = settle(subject, st.pool, i, st.relation, ctx.budget)
             res.settlement = s.as_evidence()
@@ -275,7 +279,7 @@ def _end_evidence(check: NumericCheck, out: SweepOutcome, ctx: Context) -> Numer
     if check.is_property:
         ev.failures = end.violations
     elif end.relation == "=":
-        ev.max_relative_deviation = end.max_deviation
+        ev.max_relative_deviation = _finite(end.max_deviation)
     else:
         ev.float64_max_ratio = _finite(end.max_ratio_raw)
     return ev
