@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
+import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
