@@ -24,6 +24,7 @@ READ_BY_A_TABLE_ENTRY = [
     "bn.identify_003",  # x a support point, μ_y, σ_y, ŷ
     "bn.wn_equivalence_004",
     "quad.change_002",  # f̂_{x0}(x1) the model after one gradient step, f(x0) the sample f0
+    "adam.l2_update_expansion_corrected",  # θ_{t+1}, ∇L, β₁, β₂, ε; ",\quad D_t = ..." a definition
 ]
 
 
