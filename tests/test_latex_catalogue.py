@@ -27,6 +27,7 @@ READ_BY_A_TABLE_ENTRY = [
     "loss.eq7.reading_b",  # E_t = f_t + g_t: E_t(Φ+ΔΦ), E_t(Φ), ⟨∇_Φ E_t(Φ), ΔΦ⟩ from the lemmas' terms
     "lemma2.hw_equality.corrected",  # seed 000's ∇_{VS_t} g_{-t}, ⟨∇_θ g_{-t}, ∅ − θ⟩ and y_t
     "loss.g_linear_in_v",  # seed 000's g(V^k), g(V^k + ΔV), ⟨∇_V g(V^k), ΔV⟩
+    "ema.induction_step_003",  # v_{n+1}, v_n, g_{n+1}, n = N − 1 of the N sampled gradients
     "lip.l_w",  # E_t(W+ΔW), E_t(W), ⟨∇_W E_t, ΔW⟩, L_W, ΔW (seed 001 eq. (32))
     "lip.w_parts_as_written",  # and Vs_t(W+ΔW), Vs_t(W), Δz (defined in the statement)
     "lip.w_parts_corrected",  # Δz and r from the table
