@@ -127,3 +127,15 @@ def test_a_vector_is_an_n_by_1_matrix_for_a_schatten_norm():
     )
     np.testing.assert_allclose(lhs, np.linalg.norm(X, axis=-1))
     np.testing.assert_allclose(mid, rhs)
+
+
+def test_a_quotient_of_vectors_is_entrywise_only_where_the_table_says_so():
+    entrywise = TABLE.extend(
+        "tests/test_latex_compile.py (entrywise)", {"c": Input("c")}, elementwise_powers=True
+    )
+    c = RNG.normal(size=(3, 4))
+    text = r"c^\top\frac{x}{y^2} = c^\top\frac{x}{y^2}"
+    lhs, _ = compile_statement(text, entrywise).sides(numpy_xp, {**INPUTS, "c": c}, {"n": 4})
+    np.testing.assert_allclose(lhs, np.sum(c * X / Y**2, axis=-1))
+    with pytest.raises(LatexError, match="divides by a rank-1 value"):
+        sides(r"\frac{x}{y} = x")

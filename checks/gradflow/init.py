@@ -13,7 +13,8 @@ from fractions import Fraction
 
 from checks._vocab.sources import S3_Q1
 from checks.gradflow._helpers import distinct_support, expect, positive_support, standardize, symmetric_law
-from lemmacheck import Array, ProbVector, Scalar, Verdict, identity, prop, value
+from checks.gradflow._notation import symbols as gradflow_notation
+from lemmacheck import Array, Derived, ProbVector, Scalar, Verdict, identity, prop, value
 
 SUPPORT = dict(scale=(0.1, 3.0), transform=distinct_support)
 GRID2 = list(itertools.product(range(3), repeat=2))  # the 9 configurations of two 3-point variables
@@ -202,6 +203,18 @@ def eq8_10(xp, sw, pw, sh, ph1, ph2):
     return v_total, v_terms, terms9, 2 * (vw + ew * ew)
 
 
+def _upper_end(xp, alpha, width):
+    return alpha + width
+
+
+#: seed 003 part 1(b): U(α, β) with β = α + width (the check samples the width, so that β > α)
+claim_symbols = {
+    "init.s003.uniform_moments": gradflow_notation.extend(
+        "checks/gradflow/init.py (claim_symbols)", {r"\beta": Derived(_upper_end, doc="α + width")}
+    )
+}
+
+
 @identity(
     "init.s003.uniform_moments",
     inputs={"alpha": Scalar(-3.0, 3.0), "width": Scalar(0.01, 4.0)},
@@ -218,7 +231,7 @@ def eq8_10(xp, sw, pw, sh, ph1, ph2):
     notes="SymPy integrates w^2 against the uniform density (E[w^2] = V + E^2) and simplifies.",
 )
 def uniform_moments(xp, alpha, width):
-    beta = alpha + width
+    beta = _upper_end(xp, alpha, width)
     return (
         (beta - alpha) ** 2 / 12 + (alpha + beta) ** 2 / 4,
         (alpha * alpha + beta * beta + alpha * beta) / 3,

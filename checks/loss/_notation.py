@@ -122,6 +122,9 @@ LEMMAS = shared.extend(
         r"\langle\nabla_\theta g_{-t}(\theta),\emptyset-\theta\rangle": _term(
             "grad_g", "⟨∇_θ g_{-t}, ∅ − θ⟩"
         ),
+        r"\langle\nabla_\theta g_{-t},\emptyset-\theta\rangle": _term("grad_g", "⟨∇_θ g_{-t}, ∅ − θ⟩"),
+        r"\nabla_{VS_t}g_{-t}": Derived(_grad_g_logits, "y", "∇_{VS_t} g_{-t} = −y"),
+        "y_t": _term("y", "the token's one-hot label"),
     },
     indices={"p": "K"},
 )

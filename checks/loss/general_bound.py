@@ -5,7 +5,8 @@ import numpy as np
 from checks._vocab.linalg import inf_norm
 from checks._vocab.sources import S1_A
 from checks.loss._helpers import ON_RNN, ON_SMALL_RNN, lemma_terms, on_terms, regime_table
-from lemmacheck import StudyResult, Table, Verdict, inequality, study
+from checks.loss._notation import LEMMAS
+from lemmacheck import Derived, StudyResult, Table, Verdict, inequality, study
 
 # -------------------------------------------------------------------------------- the general bound (7)
 
@@ -14,6 +15,24 @@ def _eq7_sides(q, garbled):
     """E_t's remainder E_t(Φ+ΔΦ) − E_t − ⟨∇E_t, ΔΦ⟩ against ½‖Δz‖∞² + 2·(the garbled last term, as read)."""
     E, E_new = q["f"] + q["g"], q["f_new"] + q["g_new"]
     return E_new - E - (q["grad_f"] + q["grad_g"]), q["half_sq"] + 2 * garbled
+
+
+def _e_terms(xp, act, **inputs):
+    q = lemma_terms(xp, act=act, **inputs)
+    return {"E": q["f"] + q["g"], "E_new": q["f_new"] + q["g_new"], "grad_E": q["grad_f"] + q["grad_g"]}
+
+
+#: seed 001 §A: the token loss E_t = f_t + g_t (Lemma 1's log-sum-exp part and Lemma 2's linear part), so
+#: E_t(Φ), E_t(Φ+ΔΦ) and the pairing ⟨∇_Φ E_t(Φ), ΔΦ⟩ are the sums of the lemmas' terms (LEMMAS)
+TOKEN_LOSS = LEMMAS.extend(
+    "checks/loss/general_bound.py (TOKEN_LOSS)",
+    {
+        r"E_t(\Phi+\Delta\Phi)": Derived(_e_terms, "E_new", doc="f_t(Φ+ΔΦ) + g_t(Φ+ΔΦ)"),
+        r"E_t(\Phi)": Derived(_e_terms, "E", doc="f_t(Φ) + g_t(Φ)"),
+        r"\langle\nabla_\Phi E_t(\Phi),\Delta\Phi\rangle": Derived(_e_terms, "grad_E", doc="backprop"),
+    },
+)
+claim_symbols = {"loss.eq7.reading_b": TOKEN_LOSS}
 
 
 @inequality(

@@ -64,7 +64,21 @@ def _last_token(xp, U, W, V, s0, X, dV, act):
     }
 
 
-#: seed 000 §Loss bound w.r.t. V at the last token: s_t its state, f_t(V) its log-sum-exp, ∇_V f_t paired
+def _linear_part(xp, U, W, V, s0, X, Y, dV, act):
+    """Seed 000's linear part g(V) = Σ_t y_tᵀ V s_t at V^k and V^k + ΔV, and ⟨∇_V g(V^k), ΔV⟩ with the
+    gradient by back-propagation."""
+    ss = hidden_states(xp, U, W, s0, X, act)[1:]
+    T = X.shape[1]
+    grad = _grad_v(xp, U, W, V, s0, X, [Y[:, t] for t in range(T)], act)
+    return {
+        "g": sum(dot(xp, Y[:, t], matvec(V, ss[t])) for t in range(T)),
+        "g_new": sum(dot(xp, Y[:, t], matvec(V + dV, ss[t])) for t in range(T)),
+        "pair": frob(xp, grad, dV),
+    }
+
+
+#: seed 000 §Loss bound w.r.t. V at the last token: s_t its state, f_t(V) its log-sum-exp, ∇_V f_t paired;
+#: item 1's linear part g at the current V^k and after the step
 symbols = shared.extend(
     "checks/loss/vbound.py",
     {
@@ -74,6 +88,11 @@ symbols = shared.extend(
         r"f_t(\mathbf{V})": Derived(_last_token, "f", "f_T(V)"),
         r"\langle\nabla_{\mathbf{V}}f_t,\Delta\mathbf{V}\rangle": Derived(
             _last_token, "pair", "⟨∇_V f_T, ΔV⟩"
+        ),
+        r"g(\mathbf{V}^k+\Delta\mathbf{V})": Derived(_linear_part, "g_new", "g(V^k + ΔV)"),
+        r"g(\mathbf{V}^k)": Derived(_linear_part, "g", "Σ_t y_tᵀ V^k s_t"),
+        r"\langle\nabla_{\mathbf{V}}g(\mathbf{V}^k),\Delta\mathbf{V}\rangle": Derived(
+            _linear_part, "pair", "⟨∇_V g(V^k), ΔV⟩ (back-propagation)"
         ),
     },
 )
@@ -98,12 +117,8 @@ def _grad_v(xp, U, W, V, s0, X, C, act):
     "SymPy proves the identity for H = K = 2 (derivations/loss/vbound.py).",
 )
 def loss_g_linear_in_v(xp, U, W, V, s0, X, Y, dV, act):
-    ss = hidden_states(xp, U, W, s0, X, act)[1:]
-    T = X.shape[1]
-    g = sum(dot(xp, Y[:, t], matvec(V, ss[t])) for t in range(T))
-    g_new = sum(dot(xp, Y[:, t], matvec(V + dV, ss[t])) for t in range(T))
-    gV = _grad_v(xp, U, W, V, s0, X, [Y[:, t] for t in range(T)], act)
-    return g_new, g + frob(xp, gV, dV)
+    q = _linear_part(xp, U, W, V, s0, X, Y, dV, act)
+    return q["g_new"], q["g"] + q["pair"]
 
 
 @identity(

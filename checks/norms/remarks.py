@@ -5,7 +5,8 @@ import math
 
 from checks._vocab.linalg import l1, maxabs
 from checks._vocab.sources import S0_COMMENTS, S0_LOSS_W_S
-from lemmacheck import Array, Verdict, identity, inequality
+from checks.norms._notation import symbols as norms_notation
+from lemmacheck import Array, Derived, Verdict, identity, inequality
 
 _EQUIV = "Note that Schatten-1 norm and element-wise-1 norm are equivalent, 1/H ||M|| ≤ ||M||_{S^∞} ≤ ||M||"
 
@@ -60,16 +61,22 @@ _POWER = (
 )
 
 
-def _power_estimate(xp, X, v0):
-    """‖X v_k‖ after k steps of v ← XᵀX v/‖XᵀX v‖ from v0: the power method's estimate of a matrix norm."""
-    scale = maxabs(xp, X)  # iterate on X/scale: no underflow in XᵀX
-    X = X / scale[:, None, None]
+def _power_iterate(xp, X, v0):
+    """v_k after k = POWER_STEPS steps of v ← XᵀX v/‖XᵀX v‖ from v0/‖v0‖ (a unit vector)."""
+    X = X / maxabs(xp, X)[:, None, None]  # iterate on X/scale: no underflow in XᵀX; v_k is the same
     G = xp.matmul(xp.transpose(X), X)
     v = v0 / xp.vector_norm(v0, 2)[..., None]
     for _ in range(POWER_STEPS):
         w = xp.matmul(G, v[..., None])[..., 0]
         v = w / xp.vector_norm(w, 2)[..., None]
-    return scale * xp.vector_norm(xp.matmul(X, v[..., None])[..., 0], 2)
+    return v
+
+
+def _power_estimate(xp, X, v0):
+    """‖X v_k‖: the power method's estimate of a matrix norm."""
+    scale = maxabs(xp, X)
+    v = _power_iterate(xp, X, v0)
+    return scale * xp.vector_norm(xp.matmul(X / scale[:, None, None], v[..., None])[..., 0], 2)
 
 
 def _nondegenerate(xp, X, v0, **_):
@@ -119,3 +126,11 @@ def s2_power_method(xp, X, v0):
 )
 def power_method_spectral(xp, X, v0):
     return _power_estimate(xp, X, v0), xp.schatten_norm(X, math.inf), xp.schatten_norm(X, 2)
+
+
+#: seed 000 item 3's power method: v_k is its iterate after POWER_STEPS steps from the input v0
+POWER_METHOD = norms_notation.extend(
+    "checks/norms/remarks.py (POWER_METHOD)",
+    {"v_k": Derived(_power_iterate, doc="the power method's k-th iterate from v0")},
+)
+claim_symbols = {"norms.power_method_spectral": POWER_METHOD}

@@ -5,6 +5,7 @@ compiler (``probe="c"``); the schemes' own symbols are in the modules that check
 
 from __future__ import annotations
 
+from checks._vocab.notation import spectral
 from checks._vocab.notation import symbols as shared
 from lemmacheck import Derived, Input
 
@@ -125,4 +126,25 @@ ADAM = symbols.extend(
         r"\hat{v}_t": Derived(_corrected(_second), doc="v_t/(1−β₂^t)"),
     },
     elementwise_powers=True,
+)
+
+
+def _wn_weight(gain: str):
+    def w(xp, u, **inputs):
+        return inputs[gain][:, None] * u / xp.sqrt(xp.sum(u * u, axis=-1))[:, None]
+
+    return w
+
+
+def _projection(xp, u, x):
+    return xp.sum(u * x, axis=-1)
+
+
+#: seeds 002-004 on weight normalisation: w = g u/‖u‖ (seed 003 and 004 write the gain γ), y = uᵀx, ‖·‖ of a
+#: vector Euclidean, u^T a transpose
+WEIGHT_NORM = symbols.extend(
+    "checks/optim/_notation.py (WEIGHT_NORM)",
+    {"w": Derived(_wn_weight("gamma"), doc="γu/‖u‖"), "y": Derived(_projection, doc="uᵀx")},
+    norm=spectral,
+    transpose_letters=("T",),
 )

@@ -19,11 +19,61 @@ from checks.optim._helpers import (
     rademacher_support,
 )
 from checks.optim._notation import ADAM
+from checks.optim._notation import symbols as optim_notation
 from checks.optim.weight_decay import _DIMS, _Q, _reg_loss
-from lemmacheck import Array, Plot, Scalar, Series, StudyResult, Table, Verdict, identity, prop, study
+from lemmacheck import (
+    Array,
+    Derived,
+    Input,
+    Plot,
+    Scalar,
+    Series,
+    StudyResult,
+    Table,
+    Verdict,
+    identity,
+    prop,
+    study,
+)
 
 #: Adam's notation, read by the statement compiler (the moments of one step, g_t^2 entrywise)
 symbols = ADAM
+
+
+def _constant(value: float):
+    def fixed(xp):
+        return value
+
+    return fixed
+
+
+def _adam_l2_step(xp, m_prev, v_prev, grad, theta, gamma, eta, t):
+    """θ_{t+1}: one Adam step on the regularised gradient g_t = ∇L + γθ_t (seed 004 Question 3.3(a))."""
+    b1, b2 = ADAM_BETA1, ADAM_BETA2
+    g = grad + gamma[:, None] * theta
+    m_hat = (b1 * m_prev + (1 - b1) * g) / (1 - b1**t)[:, None]
+    v_hat = (b2 * v_prev + (1 - b2) * g * g) / (1 - b2**t)[:, None]
+    return theta - eta[:, None] * m_hat / (xp.sqrt(v_hat) + ADAM_DELTA)
+
+
+#: seed 004 Question 3.3(a), Adam with L2: θ_{t+1} the Adam step on g_t = ∇L + γθ_t from the moments
+#: m_{t-1}, v_{t-1}; β₁, β₂ and ε Adam's constants (the ones the checks run with); squares entrywise
+ADAM_L2 = optim_notation.extend(
+    "checks/optim/adam.py (ADAM_L2)",
+    {
+        r"\theta_{t+1}": Derived(_adam_l2_step, doc="the Adam step on ∇L + γθ_t"),
+        r"\theta_t": Input("theta"),
+        "m_{t-1}": Input("m_prev"),
+        "v_{t-1}": Input("v_prev"),
+        r"\nabla L": Input("grad"),
+        "t": Input("t"),
+        r"\beta_1": Derived(_constant(ADAM_BETA1), doc="Adam's β₁"),
+        r"\beta_2": Derived(_constant(ADAM_BETA2), doc="Adam's β₂"),
+        r"\epsilon": Derived(_constant(ADAM_DELTA), doc="Adam's small constant"),
+    },
+    elementwise_powers=True,
+)
+claim_symbols = {"adam.l2_update_expansion_corrected": ADAM_L2}
 
 # ------------------------------------------------------------------ Question 3.2 (Adam + L2)
 

@@ -9,10 +9,43 @@ across i: only the stationarity of the mean, which the documents use, is assumed
 from checks._vocab.sources import S2_Q2_2, S2_Q2_3, S3_Q3_2, S3_Q3_3
 from checks.optim._helpers import ema_closed_form, ema_recursive, probe, rademacher_support
 from checks.optim._notation import EMA_CLOSED, EMA_UNROLL
-from lemmacheck import Array, Scalar, Verdict, identity
+from checks.optim._notation import symbols as optim_notation
+from lemmacheck import Array, Derived, Scalar, Verdict, identity
 
+
+def _v_all(xp, g, beta):
+    return ema_recursive(xp, g, beta, g[:, 0, :] * 0)
+
+
+def _v_but_last(xp, g, beta):
+    return ema_recursive(xp, g[:, :-1, :], beta, g[:, 0, :] * 0)
+
+
+def _last_gradient(xp, g):
+    return g[:, -1, :]
+
+
+def _steps_before(xp, N):
+    return N - 1
+
+
+#: seed 003 Question 3.2's induction step: the N sampled gradients are g_1..g_{n+1} (n = N − 1 steps before
+#: the step), v_n and v_{n+1} the recursion from v_0 = 0 over the first n and all N of them, g_t row t
+INDUCTION_STEP = optim_notation.extend(
+    "checks/optim/ema.py (INDUCTION_STEP)",
+    {
+        "v_{n+1}": Derived(_v_all, doc="the recursion over g_1..g_{n+1} from v_0 = 0"),
+        "v_n": Derived(_v_but_last, doc="the recursion over g_1..g_n from v_0 = 0"),
+        "g_{n+1}": Derived(_last_gradient, doc="the last sampled gradient"),
+        "n": Derived(_steps_before, doc="N − 1"),
+    },
+)
 #: how the statement compiler reads v_t, v_{t-k} and g_{t-k} (the recursion, run on the claim's inputs)
-claim_symbols = {"ema.unroll_002": EMA_UNROLL, "ema.closed_form_002": EMA_CLOSED}
+claim_symbols = {
+    "ema.unroll_002": EMA_UNROLL,
+    "ema.closed_form_002": EMA_CLOSED,
+    "ema.induction_step_003": INDUCTION_STEP,
+}
 
 _SEQ_INPUTS = {
     "g": Array("T", "n"),

@@ -26,7 +26,8 @@ from checks.optim._helpers import (
     u_nonzero,
     weight_from_direction,
 )
-from lemmacheck import Array, Scalar, Verdict, identity, inequality
+from checks.optim._notation import WEIGHT_NORM
+from lemmacheck import Array, Derived, Scalar, Verdict, identity, inequality
 
 _DIMS = {"n": [1, 2, 3, 4, 6]}
 _VEC_DIMS = {"n": [1, 2, 3, 5, 8]}
@@ -218,6 +219,34 @@ def _support_point(xp, u, Q, s_raw, n):
     mu = _expect(xp, ys)
     sigma = xp.sqrt(_expect(xp, (ys - mu[:, None]) ** 2))
     return x, dot(xp, u, x), mu, sigma
+
+
+def _bn_output(xp, u, Q, s_raw, gamma, beta, n):
+    _, y, mu, sigma = _support_point(xp, u, Q, s_raw, n)
+    return gamma * (y - mu) / sigma + beta
+
+
+def _wn_output(xp, u, x, g, b):
+    return dot(xp, weight_from_direction(xp, u, g), x) + b
+
+
+#: seeds 003/004's batch norm at a point x = Q s of the whitened inputs' support: y = uᵀx, μ_y and σ_y its
+#: mean and standard deviation over the support, ŷ = γ(y − μ_y)/σ_y + β the batch-normalised output
+BN_POINT = WEIGHT_NORM.extend(
+    "checks/optim/normalisation.py (BN_POINT)",
+    {
+        "x": Derived(_support_point, 0, doc="x = Q s"),
+        "y": Derived(_support_point, 1, doc="uᵀx"),
+        r"\mu_y": Derived(_support_point, 2, doc="E[y] over the support"),
+        r"\sigma_y": Derived(_support_point, 3, doc="the standard deviation of y over the support"),
+        r"\hat{y}": Derived(_bn_output, doc="γ(y − μ_y)/σ_y + β"),
+    },
+)
+#: seed 002 Question 4.1: y_WN = wᵀx + b with w = g u/‖u‖ (the gain is g there)
+WN_OUTPUT_002 = WEIGHT_NORM.extend(
+    "checks/optim/normalisation.py (WN_OUTPUT_002)", {"y_{WN}": Derived(_wn_output, doc="wᵀx + b")}
+)
+claim_symbols = {"wn.output_002": WN_OUTPUT_002}
 
 
 @identity(

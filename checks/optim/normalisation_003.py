@@ -9,10 +9,12 @@ from checks.optim._helpers import (
     unit_rows_transform,
     weight_from_direction,
 )
+from checks.optim._notation import WEIGHT_NORM
 from checks.optim.normalisation import (
     _DIMS,
     _STEP,
     _VEC_DIMS,
+    BN_POINT,
     WN_GRADIENT,
     WN_PROJECTED,
     WN_STEP,
@@ -27,6 +29,8 @@ from checks.optim.normalisation import (
 from lemmacheck import Array, Orthogonal, Scalar, Verdict, identity, inequality
 
 # ====================================================================== seed 003, Question 4
+
+claim_symbols = {"wn.eq19_003": WEIGHT_NORM, "bn.identify_003": BN_POINT}
 
 
 @identity(

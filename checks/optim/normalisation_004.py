@@ -11,6 +11,7 @@ from checks.optim._helpers import (
 from checks.optim.normalisation import (
     _DIMS,
     _VEC_DIMS,
+    BN_POINT,
     _expect,
     _projections,
     _support,
@@ -21,6 +22,8 @@ from checks.optim.normalisation_003 import _BN3, BN_WHITENED, bn_mean_003
 from lemmacheck import Array, Scalar, Verdict, identity
 
 # ====================================================================== seed 004, Questions 4.2–4.3
+
+claim_symbols = {"bn.wn_equivalence_004": BN_POINT}
 
 
 @identity(

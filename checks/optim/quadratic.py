@@ -9,7 +9,8 @@ from checks._vocab.fd import quadratic_directional
 from checks._vocab.linalg import dot, matvec
 from checks._vocab.sources import S2_Q3_1, S2_Q3_2, S2_Q3_3
 from checks.optim._helpers import probe, symmetric_transform
-from lemmacheck import SPD, Array, Scalar, Verdict, identity, prop
+from checks.optim._notation import symbols as optim_notation
+from lemmacheck import SPD, Array, Derived, Input, Scalar, Verdict, identity, prop
 
 _MODEL_INPUTS = {
     "x0": Array("n"),
@@ -68,6 +69,23 @@ def quad_model_after_step_002(xp, x0, g, H, f0, eps):
         f0 + dot(xp, step, g) + 0.5 * dot(xp, step, matvec(H, step)),
         f0 - eps * dot(xp, g, g) + 0.5 * eps**2 * dot(xp, g, matvec(H, g)),
     )
+
+
+def _model_after_step(xp, x0, g, H, f0, eps):
+    return _model(xp, f0, g, H, x0, x0 - eps[:, None] * g)
+
+
+#: seed 002 Question 3.2: f̂_{x0} is the second-order model around x0 (module docstring), x1 = x0 − εg the
+#: gradient step, f(x0) the sampled value f0 and g^T a transpose
+QUAD_MODEL = optim_notation.extend(
+    "checks/optim/quadratic.py (QUAD_MODEL)",
+    {
+        r"\hat{f}_{x_0}(x_1)": Derived(_model_after_step, doc="f̂_{x0}(x0 − εg)"),
+        "f(x_0)": Input("f0"),
+    },
+    transpose_letters=("T",),
+)
+claim_symbols = {"quad.change_002": QUAD_MODEL}
 
 
 @identity(

@@ -30,28 +30,58 @@ from checks.sensitivity._helpers import (
     unit_sinf,
 )
 from checks.sensitivity._mirror import WRT
-from lemmacheck import Plot, Series, Source, StudyResult, Table, Verdict, inequality, numpy_xp, study
+from checks.sensitivity._notation import symbols as sens_notation
+from lemmacheck import Derived, Plot, Series, Source, StudyResult, Table, Verdict, inequality, numpy_xp, study
 
 LIP_DIMS = {"H": [1, 2, 3], "T": [1, 3], "act": SMOOTH}
 
 
-def majorisation_sides(xp, U, W, V, s0, X, y, D, step, act, T, wrt, *, lemma3_fixed=False):
-    """(remainder, L‖Δ‖²_{S∞}) with Δ = step · D/‖D‖_{S∞}; L as written, or with Lemma 3's defects fixed
-    (|λ''/λ'|, Q_t/P_t in the max_p factor)."""
+def majorisation_parts(xp, U, W, V, s0, X, y, D, step, act, T, wrt, *, lemma3_fixed=False) -> dict:
+    """The quantities eq. (22)/(32) names, with Δ = step · D/‖D‖_{S∞}: E_t after and before the step, the
+    pairing ⟨∇E_t, Δ⟩, L as written (or with Lemma 3's defects fixed: |λ''/λ'|, Q_t/P_t in max_p) and Δ."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     Dn = unit_sinf(xp, D) * step[:, None, None]
     r = softmax_residual(xp, V, fw["states"][T], y)
     rV = matvec(xp.transpose(V), r)  # ∇_{s_t}E_t = Vᵀ(softmax − y)
     grad = row_grad(xp, rV, fw[WRT[wrt].sens][T])
-    new = token_losses(xp, *WRT[wrt].moved(U, W, Dn), V, s0, X, y, act, T)
-    old = token_losses(xp, U, W, V, s0, X, y, act, T)
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
     lemma3 = dict(curvature=xp.abs(ratio), lemma3_at_t=True) if lemma3_fixed else dict(curvature=ratio)
     if wrt == "U":
         L = lipschitz_U(xp, V, X, W, fw, T, **lemma3)
     else:
         L = lipschitz_W(xp, V, W, fw, T, **lemma3)
-    return new - old - frob(xp, grad, Dn), L * sinf(xp, Dn) ** 2
+    return {
+        "new": token_losses(xp, *WRT[wrt].moved(U, W, Dn), V, s0, X, y, act, T),
+        "old": token_losses(xp, U, W, V, s0, X, y, act, T),
+        "pairing": frob(xp, grad, Dn),
+        "L": L,
+        "step": Dn,
+    }
+
+
+def majorisation_sides(xp, U, W, V, s0, X, y, D, step, act, T, wrt, *, lemma3_fixed=False):
+    """(remainder, L‖Δ‖²_{S∞}) of :func:`majorisation_parts`."""
+    p = majorisation_parts(xp, U, W, V, s0, X, y, D, step, act, T, wrt, lemma3_fixed=lemma3_fixed)
+    return p["new"] - p["old"] - p["pairing"], p["L"] * sinf(xp, p["step"]) ** 2
+
+
+def _w_parts(xp, U, W, V, s0, X, y, D, step, act, T):
+    return majorisation_parts(xp, U, W, V, s0, X, y, D, step, act, T, "W")
+
+
+#: seed 001 §B.2 eq. (32): E_t before and after the step ΔW (the sampled direction D scaled to the sampled
+#: ‖ΔW‖_{S∞}), the pairing ⟨∇_W E_t, ΔW⟩ by the sensitivity recursions, and L_W as eq. (32) writes it
+L_W_TERMS = sens_notation.extend(
+    "checks/sensitivity/lip_constants.py (L_W_TERMS)",
+    {
+        r"E_t(\mathbf{W}+\Delta\mathbf{W})": Derived(_w_parts, "new", doc="E_t after the step"),
+        r"E_t(\mathbf{W})": Derived(_w_parts, "old", doc="E_t before it"),
+        r"\langle\nabla_{\mathbf{W}}E_t,\Delta\mathbf{W}\rangle": Derived(_w_parts, "pairing"),
+        r"L_{\mathbf{W}}": Derived(_w_parts, "L", doc="eq. (32) as written"),
+        r"\Delta\mathbf{W}": Derived(_w_parts, "step", doc="step · D/‖D‖_{S∞}"),
+    },
+)
+claim_symbols = {"lip.l_w": L_W_TERMS}
 
 
 _LU_QUOTE = (

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from checks._vocab.activations import SMOOTH, SUP_D1
-from checks._vocab.linalg import frob, matvec, norm2, s1, sinf
+from checks._vocab.linalg import matvec, norm2, s1, sinf
 from checks._vocab.sources import S0_COMMENTS, S0_LOSS_U, S0_LOSS_W, S1_B1, S1_B2
 from checks.sensitivity._helpers import (
     FD_TOL,
@@ -15,17 +15,14 @@ from checks.sensitivity._helpers import (
     const,
     forward_sensitivities,
     loss_step_inputs,
-    row_grad,
     sens_rnn_inputs,
-    softmax_residual,
     states_at,
-    token_losses,
     true_ds,
     unit_sinf,
 )
 from checks.sensitivity._mirror import WRT, integral_form
-from checks.sensitivity.lip_constants import majorisation_sides
-from lemmacheck import Array, Verdict, identity, inequality
+from checks.sensitivity.lip_constants import L_W_TERMS, majorisation_sides
+from lemmacheck import Array, Derived, Verdict, identity, inequality
 
 #: an instance of the study lip.majorisation (tanh, ‖W‖_{S∞} = 2, ‖ΔU‖_{S∞} = 1, remainder/(L‖Δ‖²) = 1.66)
 _STUDY_INSTANCE = {
@@ -102,20 +99,39 @@ _B2 = (
 )
 
 
+def _logit_change(xp, U, W, V, s0, X, y, D, step, act, T) -> dict:
+    """The logits Vs_t after and before the step ΔW = step·D/‖D‖_{S∞}, their change Δz and its nonlinear
+    part r = Δz − ⟨V∇_W s_t, ΔW⟩."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    Dn = unit_sinf(xp, D) * step[:, None, None]
+    z_new = matvec(V, states_at(xp, U, W + Dn, s0, X, act)[T])
+    z_old = matvec(V, fw["states"][T])
+    dz = z_new - z_old
+    r = dz - matvec(V, xp.einsum("bkij,bij->bk", fw["P"][T], Dn))
+    return {"z_new": z_new, "z_old": z_old, "dz": dz, "r": r}
+
+
 def _w_parts(xp, U, W, V, s0, X, y, D, step, act, T):
     """(E_t remainder along ΔW, ½‖Δz‖∞², ‖Δz‖∞, ‖r‖∞) with Δz the change of the logits, r its "
     "nonlinear part."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    Dn = unit_sinf(xp, D) * step[:, None, None]
-    rV = matvec(xp.transpose(V), softmax_residual(xp, V, fw["states"][T], y))
-    grad = row_grad(xp, rV, fw["P"][T])
-    new_states = states_at(xp, U, W + Dn, s0, X, act)
-    dz = matvec(V, new_states[T] - fw["states"][T])
-    r = dz - matvec(V, xp.einsum("bkij,bij->bk", fw["P"][T], Dn))
-    new = token_losses(xp, U, W + Dn, V, s0, X, y, act, T)
-    old = token_losses(xp, U, W, V, s0, X, y, act, T)
+    rem, _ = majorisation_sides(xp, U, W, V, s0, X, y, D, step, act, T, "W")
+    z = _logit_change(xp, U, W, V, s0, X, y, D, step, act, T)
     inf = lambda a: xp.max(xp.abs(a), axis=-1)  # noqa: E731
-    return new - old - frob(xp, grad, Dn), 0.5 * inf(dz) ** 2, inf(dz), inf(r)
+    return rem, 0.5 * inf(z["dz"]) ** 2, inf(z["dz"]), inf(z["r"])
+
+
+#: seed 001 §B.2 before eq. (23): L_W_TERMS (E_t, the pairing, ΔW) and the logits Vs_t(W + ΔW), Vs_t(W),
+#: their change Δz and its nonlinear part r = Δz − ⟨V∇_W s_t, ΔW⟩
+W_PARTS = L_W_TERMS.extend(
+    "checks/sensitivity/remarks.py (W_PARTS)",
+    {
+        r"\mathbf{V}\mathbf{s}_t(\mathbf{W}+\Delta\mathbf{W})": Derived(_logit_change, "z_new"),
+        r"\mathbf{V}\mathbf{s}_t(\mathbf{W})": Derived(_logit_change, "z_old"),
+        r"\Delta\mathbf{z}": Derived(_logit_change, "dz", doc="Vs_t(W + ΔW) − Vs_t(W)"),
+        r"\mathbf{r}": Derived(_logit_change, "r", doc="Δz − ⟨V∇_W s_t, ΔW⟩"),
+    },
+)
+claim_symbols = {"lip.w_parts_as_written": W_PARTS, "lip.w_parts_corrected": W_PARTS}
 
 
 @inequality(

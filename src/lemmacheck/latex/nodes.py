@@ -56,9 +56,21 @@ def _neg(c: Compiler, node: Tree) -> Node:
     return lambda env: V.mul(V.const(-1), a(env))
 
 
+def _quotient(c: Compiler):
+    """Where a document's notation is entrywise (Adam's), a quotient of vectors is too."""
+    return V.div_entrywise if c.table.elementwise_powers else V.div
+
+
 def _frac(c: Compiler, node: Tree) -> Node:
     a, b = compile_node(c, node.children[1]), compile_node(c, node.children[2])
-    return lambda env: V.div(a(env), b(env))
+    quotient = _quotient(c)
+    return lambda env: quotient(a(env), b(env))
+
+
+def _div(c: Compiler, node: Tree) -> Node:
+    a, b = (compile_node(c, ch) for ch in node.children if not isinstance(ch, Token))
+    quotient = _quotient(c)
+    return lambda env: quotient(a(env), b(env))
 
 
 def _inner(c: Compiler, node: Tree) -> Node:
@@ -111,7 +123,7 @@ HANDLERS.update(
         "add": _binary(lambda a, b, env: V.add(a, b)),
         "sub": _binary(lambda a, b, env: V.add(a, b, -1)),
         "hadamard": _binary(lambda a, b, env: V.hadamard(a, b)),
-        "div": _binary(lambda a, b, env: V.div(a, b)),
+        "div": _div,
         "neg": _neg,
         "frac": _frac,
         "inner": _inner,

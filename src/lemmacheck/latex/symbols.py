@@ -91,7 +91,7 @@ class SymbolTable:
     indices: Mapping[str, str] = dataclasses.field(default_factory=dict)  # \sum_j: j runs over 1..dim
     euler: str = ""  # the letter whose power is exp (``e^{u_j}``), where a document writes one
     probe: str = ""  # the input a check compares vector sides through (c^T lhs = c^T rhs), if any
-    elementwise_powers: bool = False  # g_t^2 of a vector is its entrywise square (Adam's notation)
+    elementwise_powers: bool = False  # g_t^2 of a vector is its entrywise square, a/b entrywise (Adam's)
 
     def __post_init__(self) -> None:
         keys = {normalise(k): v for k, v in self.symbols.items()}

@@ -117,6 +117,16 @@ def div(x: Value, y: Value) -> Value:
     return Value(_lift(x, x.rank) / _lift(y, x.rank), x.row)
 
 
+def div_entrywise(x: Value, y: Value) -> Value:
+    """``x / y`` entry by entry where both are vectors of one rank (Adam's ``\\hat m_t/\\sqrt{v}``)."""
+    if y.rank == 0:
+        return div(x, y)
+    if x.rank != y.rank:
+        raise _refuse(f"an entrywise quotient of a rank-{x.rank} by a rank-{y.rank} value")
+    x, y = _coerce(x, y)
+    return Value(x.a / y.a, x.row)
+
+
 def scalar(v: Value, what: str) -> Any:
     if v.rank:
         raise _refuse(f"{what} of a rank-{v.rank} value")
