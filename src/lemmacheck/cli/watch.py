@@ -21,6 +21,7 @@ from ..project.discovery import content_dirs, find_root
 from ..project.index import load_index, write_atomic
 from ..report.changes import Transition, diff
 from ..run.execution import default_jobs, execute
+from ..run.replay import replay_command
 from ..run.results import ClaimResult
 from ..run.worker import start_worker
 from ..search.profile import Profile, profile_named
@@ -226,7 +227,7 @@ def run(args) -> int:
     profile = profile_named("deep" if deep else "quick").with_seed(seed)
     root = find_root()
     print(
-        f"lemmacheck: seed {seed} (replay with: lemmacheck run --seed {seed}{' --deep' if deep else ''})",
+        f"lemmacheck: seed {seed} (replay with: {replay_command('run', seed, deep=deep)})",
         flush=True,
     )
     watcher = Watcher(

@@ -6,7 +6,6 @@ of them."""
 from __future__ import annotations
 
 import contextlib
-import os
 import time
 import traceback
 import warnings
@@ -24,16 +23,14 @@ from ..search.examples import remember
 from ..search.profile import Profile, claim_seed
 from ..search.sweep import SweepChunk, SweepPart, SweepRunner, sweep_chunk
 from ..settling.settle import Budget
+from .replay import replay_command
 from .results import ClaimResult, Proof, record_to_json
 
-__all__ = ["run_claim", "run_sweep_chunk", "blank_result", "unknown_result", "replay_command"]
+__all__ = ["run_claim", "run_sweep_chunk", "blank_result", "unknown_result", "replay_claim"]
 
 
-def replay_command(claim_id: str, profile: Profile) -> str:
-    deep = " --deep" if profile.name == "deep" else ""
-    scale = os.environ.get("LEMMACHECK_SCALE", "1")
-    env = f"LEMMACHECK_SCALE={scale} " if scale != "1" else ""
-    return f"{env}lemmacheck run --seed {profile.seed}{deep} -k {claim_id}"
+def replay_claim(claim_id: str, profile: Profile) -> str:
+    return replay_command("run", profile.seed, deep=profile.name == "deep", options=f"-k {claim_id}")
 
 
 @contextlib.contextmanager
@@ -126,7 +123,7 @@ def blank_result(claim: Claim, profile: Profile, message: str = "") -> ClaimResu
         step_links=list(claim.step_is),
         notes=claim.notes,
         seed=claim_seed(profile.seed, claim.id),
-        replay=replay_command(claim.id, profile),
+        replay=replay_claim(claim.id, profile),
         module=claim.module,
         doc=claim.doc,
         expected_proof=claim.expected_proof.value,
@@ -196,5 +193,5 @@ def unknown_result(claim_id: str, profile: Profile, message: str) -> ClaimResult
         verdict=Verdict.ERROR,
         message=message,
         seed=claim_seed(profile.seed, claim_id),
-        replay=replay_command(claim_id, profile),
+        replay=replay_claim(claim_id, profile),
     )

@@ -17,8 +17,9 @@ from ..project.selection import compile_expression, matches
 from ..project.selection import select as _select
 from ..search.profile import Profile
 from ..version import __version__
-from .claimrun import blank_result, replay_command, run_claim, run_sweep_chunk
+from .claimrun import blank_result, replay_claim, run_claim, run_sweep_chunk
 from .execution import execute
+from .replay import replay_command
 from .results import SCHEMA_VERSION, ClaimResult
 from .studies import StudiesAhead, run_study
 
@@ -31,7 +32,7 @@ __all__ = [
     "run_claims",
     "run_study",
     "RunResult",
-    "replay_command",
+    "replay_claim",
     "blank_result",
 ]
 
@@ -89,8 +90,7 @@ class RunResult:
                 "started": self.started,
                 "seconds": round(self.seconds, 3),
                 "selection": self.selection,
-                "replay": f"lemmacheck run --seed {self.seed}"
-                + (" --deep" if self.profile == "deep" else ""),
+                "replay": replay_command("run", self.seed, deep=self.profile == "deep"),
             },
             "counts": self.counts(),
             "proof_counts": self.proof_counts(),
