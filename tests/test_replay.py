@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
+import uuid
 
 import pytest
 
@@ -26,7 +26,7 @@ value("scaled.one", computed=lambda: 1, stated=1, title="one", source=Source("p.
 
 @pytest.fixture
 def project(tmp_path, monkeypatch):
-    package = f"planted_replay_{os.getpid()}"
+    package = f"planted_replay_{uuid.uuid4().hex[:8]}"  # Python caches modules by name
     root = tmp_path / "project"
     (root / "checks").mkdir(parents=True)
     (root / "pyproject.toml").write_text(f'[tool.lemmacheck]\ncontent = ["{package}"]\n')
