@@ -140,6 +140,7 @@ def cmd_run(args) -> int:
     from ..project.selection import compile_expression
     from ..report.folder import folder_problem, pair_problem
     from ..run.engine import preamble_results
+    from ..run.replay import replay_command
     from ..search.profile import profile_named
     from ..search.seed import resolve_seed
 
@@ -150,11 +151,9 @@ def cmd_run(args) -> int:
     profile = dataclasses.replace(
         profile_named("deep" if args.deep else "quick").with_seed(seed), certify=args.certify
     )
-    selection = f" -k {args.keyword!r}" if args.keyword else ""
-    emit(
-        f"lemmacheck: seed {seed} (replay with: lemmacheck run --seed {seed}{' --deep' if args.deep else ''}"
-        f"{selection}; --seed random explores)"
-    )
+    selection = f"-k {args.keyword!r}" if args.keyword else ""
+    replay = replay_command("run", seed, deep=args.deep, options=selection)
+    emit(f"lemmacheck: seed {seed} (replay with: {replay}; --seed random explores)")
     index = load_index(root)  # which modules declare what: nothing is imported before it is needed
     out = (args.out or root / "reports").resolve()
     previous = _previous_results(out)

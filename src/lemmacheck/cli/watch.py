@@ -26,6 +26,7 @@ from ..project.discovery import content_dirs, find_root
 from ..project.index import load_index, write_atomic
 from ..report.changes import Transition, diff
 from ..run.execution import RunInterrupted, default_jobs, execute
+from ..run.replay import replay_command
 from ..run.results import ClaimResult
 from ..run.worker import start_worker
 from ..search.profile import Profile, profile_named
@@ -312,7 +313,7 @@ def run(args) -> int:
     # first thing: every save from now on is a change (a save during the start-up too)
     since = stamps(d for d in (root / c for c in content_dirs(root)) if d.is_dir())
     print(
-        f"lemmacheck: seed {seed} (replay with: lemmacheck run --seed {seed}{' --deep' if deep else ''})",
+        f"lemmacheck: seed {seed} (replay with: {replay_command('run', seed, deep=deep)})",
         flush=True,
     )
     watcher = Watcher(

@@ -113,7 +113,9 @@ def _add_run_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _replay(args, seed: int) -> str:
-    parts = [f"lemmacheck mutate --seed {seed}"]
+    from ..run.replay import replay_command
+
+    parts = []
     if args.keyword:
         parts.append(f"-k {args.keyword!r}")
     for flag, value in (
@@ -126,7 +128,7 @@ def _replay(args, seed: int) -> str:
             parts.append(f"{flag} {value}")
     if args.effort != 0.25:
         parts.append(f"--effort {args.effort}")
-    return " ".join(parts)
+    return replay_command("mutate", seed, options=" ".join(parts))
 
 
 def run(args) -> int:

@@ -6,7 +6,6 @@ of them."""
 from __future__ import annotations
 
 import contextlib
-import os
 import time
 import traceback
 import warnings
@@ -24,17 +23,15 @@ from ..search.examples import remember
 from ..search.profile import Profile, claim_seed
 from ..search.sweep import SweepChunk, SweepPart, SweepRunner, sweep_chunk
 from ..settling.settle import Budget
+from .replay import replay_command
 from .results import ClaimResult, Proof, record_to_json
 
-__all__ = ["run_claim", "run_sweep_chunk", "blank_result", "unknown_result", "replay_command"]
+__all__ = ["run_claim", "run_sweep_chunk", "blank_result", "unknown_result", "replay_claim"]
 
 
-def replay_command(claim_id: str, profile: Profile) -> str:
-    deep = " --deep" if profile.name == "deep" else ""
-    scale = os.environ.get("LEMMACHECK_SCALE") or "1"
-    env = f"LEMMACHECK_SCALE={scale} " if scale != "1" else ""
+def replay_claim(claim_id: str, profile: Profile) -> str:
     # id: selects this claim alone; a plain -k word would also rerun every id containing it
-    return f"{env}lemmacheck run --seed {profile.seed}{deep} -k id:{claim_id}"
+    return replay_command("run", profile.seed, deep=profile.name == "deep", options=f"-k id:{claim_id}")
 
 
 @contextlib.contextmanager
@@ -134,7 +131,7 @@ def blank_result(claim: Claim, profile: Profile, message: str = "") -> ClaimResu
         uses=list(claim.uses),
         notes=claim.notes,
         seed=claim_seed(profile.seed, claim.id),
-        replay=replay_command(claim.id, profile),
+        replay=replay_claim(claim.id, profile),
         module=claim.module,
         doc=claim.doc,
         expected_proof=claim.expected_proof.value,
@@ -212,5 +209,5 @@ def unknown_result(claim_id: str, profile: Profile, message: str) -> ClaimResult
         verdict=Verdict.ERROR,
         message=message,
         seed=claim_seed(profile.seed, claim_id),
-        replay=replay_command(claim_id, profile),
+        replay=replay_claim(claim_id, profile),
     )

@@ -17,8 +17,9 @@ from ..project.selection import compile_expression, matches
 from ..project.selection import select as _select
 from ..search.profile import Profile
 from ..version import __version__
-from .claimrun import blank_result, replay_command, run_claim, run_sweep_chunk
+from .claimrun import blank_result, replay_claim, run_claim, run_sweep_chunk
 from .execution import execute
+from .replay import replay_command
 from .results import SCHEMA_VERSION, ClaimResult, statement_counts
 from .standing import with_standing
 from .studies import StudiesAhead, run_study
@@ -32,7 +33,7 @@ __all__ = [
     "run_claims",
     "run_study",
     "RunResult",
-    "replay_command",
+    "replay_claim",
     "blank_result",
 ]
 
@@ -91,8 +92,7 @@ class RunResult:
                     "started": self.started,
                     "seconds": round(self.seconds, 3),
                     "selection": self.selection,
-                    "replay": f"lemmacheck run --seed {self.seed}"
-                    + (" --deep" if self.profile == "deep" else ""),
+                    "replay": replay_command("run", self.seed, deep=self.profile == "deep"),
                 },
                 "counts": self.counts(),
                 "proof_counts": self.proof_counts(),

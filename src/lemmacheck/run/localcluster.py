@@ -1,0 +1,61 @@
+"""What the workers of the LocalCluster that ``lemmacheck run --dask local`` starts do beyond Dask's
+defaults: less of Dask's own background work, and worker processes that behave as the local pool's.
+A scheduler given by address keeps its workers' own settings.  Imported only where dask.distributed
+is (an optional extra)."""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import logging
+import os
+import sys
+
+from distributed import WorkerPlugin
+
+__all__ = ["LOCAL_CLUSTER_CONFIG", "LikeAPoolWorker"]
+
+#: Dask's own background work in the workers of the LocalCluster started here (a scheduler given by
+#: address keeps its workers' own settings).  Its statistical profiler samples every thread's stack
+#: every 10 ms, the event loop ticks every 20 ms and the system and memory monitors read /proc several
+#: times a second: in a worker that spends its time in one claim thread, that was a fifth of its CPU
+#: (py-spy), and none of it is needed for a run (a claim past its limit is found with call_stack,
+#: which reads the running frames and not the profiler).
+LOCAL_CLUSTER_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.admin.system-monitor.disk": False,
+    "distributed.worker.memory.monitor-interval": "1s",
+}
+
+
+class LikeAPoolWorker(WorkerPlugin):
+    """A worker plugin that makes each worker process of the LocalCluster what a worker of the local pool
+    (:class:`lemmacheck.run.worker.Worker`) is, in the two ways that cost a run time:
+
+    - its own session, as ``start_new_session=True`` gives a pool worker: Ctrl-C reaches only the run
+      (which closes the cluster), and where the kernel shares the CPU among sessions (Linux's autogroup),
+      each worker gets its own share, as a pool worker does, instead of splitting the run's one share
+      with the client (on this loaded 2-core machine its claims took 4x the seconds of a pool worker's,
+      for 1.16x the CPU);
+    - once the worker has closed (its results sent, its nanny told), its process ends without the
+      interpreter's finalisation.  Freeing the heap of SymPy, Hypothesis and the content, module by
+      module, took longer than the 4 s the nanny waits on a loaded machine, so each worker was killed at
+      the end of every run ("Worker process still alive after 4.0 seconds, killing"); the pool does not
+      wait for its workers' finalisation either."""
+
+    name = "lemmacheck-like-a-pool-worker"
+
+    def setup(self, worker) -> None:
+        with contextlib.suppress(OSError):  # already a session leader: nothing to leave
+            os.setsid()
+        atexit.register(_exit_now)  # atexit runs after the worker's threads are joined
+
+
+def _exit_now() -> None:
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(0)
