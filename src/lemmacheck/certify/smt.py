@@ -14,10 +14,10 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import math
+import re
 import shutil
 import subprocess
 import sys
-import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -26,7 +26,24 @@ import sympy
 
 from .refusal import NotCertifiable
 
-__all__ = ["z3_available", "SmtOutcome", "prove_by_z3", "replay_smt", "model_point"]
+__all__ = [
+    "z3_available",
+    "SmtOutcome",
+    "prove_by_z3",
+    "replay_smt",
+    "model_point",
+    "find_point",
+    "RLIMIT",
+    "query_of",
+]
+
+#: Z3's resource limit per query (its own count of work, the same on any machine at any load): a budget
+#: by work, so the same claim gets the same certificate however busy the machine is.  Set in the query's
+#: text, so a replay spends the same budget.
+RLIMIT = 4_000_000
+#: wall-clock seconds per query, a safety net only (a solver that ignores its limit): when it fires the
+#: answer is "unknown" and the reason says so, since a certificate then depends on the machine
+SAFETY_SECONDS = 120.0
 
 
 def z3_available() -> bool:
@@ -154,7 +171,8 @@ def _queries(constraints, goal) -> tuple[str, str]:
     any_undefined = z3.Or(*[z3.Not(c) for c in tr.defined]) if tr.defined else z3.BoolVal(val=False)
     undefined.add(*dom, *guarded, any_undefined)
     violated.add(*dom, *[c for s, b in tr.roots for c in (s >= 0, s * s == b)], z3.Not(g))
-    return tuple("(set-logic QF_NRA)\n" + q.to_smt2() for q in (undefined, violated))
+    head = f"(set-logic QF_NRA)\n(set-option :rlimit {RLIMIT})\n"
+    return tuple(head + q.to_smt2() for q in (undefined, violated))
 
 
 def _z3_binary() -> str:
@@ -167,37 +185,87 @@ def _z3_binary() -> str:
     return found
 
 
-def _solve(query: str, seconds: float, *, model: bool = False) -> tuple[str, str]:
-    """Z3's first answer to ``query`` and what it printed after it, within ``seconds``."""
+#: why the last answer was "unknown" (the resource limit, or the wall-clock safety net)
+_LAST_UNKNOWN: list[str] = [""]
+
+
+def _solve(query: str, *, model: bool = False) -> tuple[str, str]:
+    """Z3's first answer to ``query`` and what it printed after it, within the query's own resource
+    limit; the wall-clock safety net only stops a solver that ignores it."""
     text = query + ("\n(get-model)\n" if model else "")
     try:
         done = subprocess.run(
-            [_z3_binary(), "-in", "-smt2", f"-T:{max(1, math.ceil(seconds))}"],
+            [_z3_binary(), "-in", "-smt2", f"-T:{math.ceil(SAFETY_SECONDS)}"],
             input=text,
             capture_output=True,
             text=True,
-            timeout=seconds + 1,
+            timeout=SAFETY_SECONDS + 5,
             check=False,
         )
     except subprocess.TimeoutExpired:
+        _LAST_UNKNOWN[0] = f"the wall-clock safety net of {SAFETY_SECONDS:g} s fired"
         return "unknown", ""
     first, _, rest = done.stdout.strip().partition("\n")
-    return (first.strip() if first.strip() in ("sat", "unsat") else "unknown"), rest
+    answer = first.strip() if first.strip() in ("sat", "unsat") else "unknown"
+    if answer == "unknown":
+        timeout = "timeout" in done.stdout or "canceled" in done.stdout
+        _LAST_UNKNOWN[0] = (
+            f"the wall-clock safety net of {SAFETY_SECONDS:g} s fired"
+            if timeout
+            else "its resource limit ran out"
+        )
+    return answer, rest
 
 
-def prove_by_z3(constraints, goal, seconds: float) -> SmtOutcome:
+def last_unknown() -> str:
+    """Why the last "unknown" was unknown."""
+    return _LAST_UNKNOWN[0]
+
+
+def _shipped(undefined: str, violated: str) -> str:
+    return "; the statement is defined on the whole domain\n" + undefined + "\n; and holds there\n" + violated
+
+
+def same_query(a: str, b: str) -> bool:
+    """Whether two queries are the same up to the names of Z3's let-bindings (``?x31``, ``$x32``: Z3's
+    internal ids, which differ between processes)."""
+
+    def normalised(q: str) -> str:
+        names: dict[str, str] = {}
+        return re.sub(r"[?$]x\d+", lambda m: names.setdefault(m.group(0), f"_{len(names)}"), q)
+
+    return normalised(a) == normalised(b)
+
+
+def query_of(constraints, goal) -> str:
+    """The SMT-LIB text a certificate of ``goal`` on ``constraints`` ships (what a replay re-derives)."""
+    return _shipped(*_queries(constraints, goal))
+
+
+def prove_by_z3(constraints, goal) -> SmtOutcome:
     """Ask Z3 whether ``goal`` (a SymPy relational) is undefined or fails somewhere on the domain
     ``constraints``; ``answer`` is "undefined" when it is undefined somewhere."""
-    t0 = time.monotonic()
     undefined, violated = _queries(constraints, goal)
-    answer, rest = _solve(undefined, seconds, model=True)
+    answer, rest = _solve(undefined, model=True)
     if answer != "unsat":
         return SmtOutcome("undefined" if answer == "sat" else answer, undefined, {"model": _model(rest)})
-    answer, rest = _solve(violated, seconds - (time.monotonic() - t0), model=True)
-    query = (
-        "; the statement is defined on the whole domain\n" + undefined + "\n; and holds there\n" + violated
+    answer, rest = _solve(violated, model=True)
+    return SmtOutcome(
+        answer, _shipped(undefined, violated), {"model": _model(rest)} if answer == "sat" else None
     )
-    return SmtOutcome(answer, query, {"model": _model(rest)} if answer == "sat" else None)
+
+
+def find_point(constraints) -> tuple[str, dict[str, Fraction]]:
+    """Z3's answer to whether the constraints have a point, and the point (rational coordinates) if so."""
+    import z3
+
+    tr = _ToZ3(z3)
+    solver = z3.Solver()
+    solver.add(*[tr(c) for c in constraints], *[c for s, b in tr.roots for c in (s >= 0, s * s == b)])
+    answer, rest = _solve(
+        f"(set-logic QF_NRA)\n(set-option :rlimit {RLIMIT})\n" + solver.to_smt2(), model=True
+    )
+    return answer, model_point(rest) if answer == "sat" else {}
 
 
 def _sexprs(text: str) -> list:
@@ -249,8 +317,8 @@ def _model(printed: str) -> str:
     return " ".join(printed.split())[:2000]
 
 
-def replay_smt(query: str, seconds: float) -> str:
+def replay_smt(query: str) -> str:
     """Z3's answers to a shipped certificate's queries ("unsat" when every one is unsat: replayed)."""
     parts = [p for p in query.split("(set-logic QF_NRA)") if "(check-sat)" in p]
-    answers = [_solve("(set-logic QF_NRA)" + p, seconds)[0] for p in parts]
+    answers = [_solve("(set-logic QF_NRA)" + p)[0] for p in parts]
     return "unsat" if answers and all(a == "unsat" for a in answers) else ",".join(answers) or "no query"
