@@ -11,9 +11,9 @@ from .srepr import from_srepr
 
 #: operations (``count_ops``) of a margin above which ``simplify`` is not tried: the budget is a count of
 #: work, so whether SymPy is asked does not depend on the machine's load
-SIMPLIFY_OPS = 150
+SIMPLIFY_OPS = 60
 #: wall-clock seconds of one ``simplify``, a safety net only (a run that reaches it is reported)
-SIMPLIFY_SAFETY_SECONDS = 30.0
+SIMPLIFY_SAFETY_SECONDS = 10.0
 #: the times the safety net fired in this process (reported beside the certificates)
 SAFETY_FIRED: list[str] = []
 

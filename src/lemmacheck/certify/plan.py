@@ -1,5 +1,6 @@
-"""Which dims combinations a certification tries, in order: every size combination the claim's dims
-table declares up to :data:`MAX_SIZE` (and the smallest one where every size is ≥ 2, whatever it is),
+"""Which dims combinations a certification tries, in order: the smallest size combination the claim's
+dims table declares, then every one where each size is ≥ 2 up to :data:`MAX_SIZE` (and the smallest of
+those, whatever its sizes),
 each with every value the table declares for its other dims (an activation, a β, a (p, q) pair), so a
 certificate says which values were proved instead of stopping at the first."""
 
@@ -14,7 +15,7 @@ __all__ = ["MAX_SIZE", "MAX_COMBINATIONS", "is_size", "sizes_of", "parameters_of
 #: sizes tried up to this value ("certified for n ≤ 4"), beyond the smallest where every size is ≥ 2
 MAX_SIZE = 4
 #: dims combinations tried per claim at most (the rest are listed as not tried)
-MAX_COMBINATIONS = 24
+MAX_COMBINATIONS = 12
 
 
 def is_size(v: Any) -> bool:
@@ -41,6 +42,6 @@ def plan(table: Mapping[str, Sequence[Any]]) -> tuple[list[dict[str, Any]], list
         by_size.setdefault(sizes_of(c), []).append(c)
     order = sorted(by_size, key=lambda t: (max(t, default=0), sum(t), t))
     big = [t for t in order if all(v >= 2 for v in t)]
-    kept = [t for t in order if all(v <= MAX_SIZE for v in t) or (big and t == big[0]) or t == order[0]]
+    kept = [order[0]] + [t for t in big if t != order[0] and (t == big[0] or max(t) <= MAX_SIZE)]
     chosen = [c for t in kept for c in by_size[t]]
     return chosen[:MAX_COMBINATIONS], chosen[MAX_COMBINATIONS:]

@@ -15,7 +15,7 @@ from typing import Any
 
 from .plan import is_size, parameters_of
 
-__all__ = ["scope_of", "scope_counts", "SCOPE_CLASSES", "scope_text"]
+__all__ = ["scope_of", "scope_counts", "counts_line", "SCOPE_CLASSES", "scope_text"]
 
 SCOPE_CLASSES = ("all", "some", "trivial")
 
@@ -92,10 +92,30 @@ def scope_text(klass: str, real: list[dict[str, Any]], params: Mapping[str, list
 
 
 def scope_counts(certificates: Iterable[dict[str, Any] | None]) -> dict[str, int]:
-    """How many certificates fall in each class (``all``, ``some``, ``trivial``)."""
-    counts = dict.fromkeys(SCOPE_CLASSES, 0)
+    """How many certificates fall in each class (``all``, ``some``, ``trivial``), how many certified in
+    all, and how many were tried and not certified (by status); None certificates are not counted."""
+    counts = dict.fromkeys(SCOPE_CLASSES, 0) | {"certified": 0}
     for cert in certificates:
-        klass = ((cert or {}).get("scope") or {}).get("class")
-        if cert and cert.get("status") == "certified" and klass in counts:
+        if not cert:
+            continue
+        status = cert.get("status", "")
+        klass = (cert.get("scope") or {}).get("class")
+        if status == "certified" and klass in SCOPE_CLASSES:
             counts[klass] += 1
+            counts["certified"] += 1
+        elif status != "certified":
+            key = status.replace(" ", "_")
+            counts[key] = counts.get(key, 0) + 1
     return counts
+
+
+def counts_line(counts: dict[str, int]) -> str:
+    """The terminal's line: certified by scope, then what was not."""
+    rest = ", ".join(
+        f"{v} {k.replace('_', ' ')}" for k, v in counts.items() if k not in (*SCOPE_CLASSES, "certified")
+    )
+    return (
+        f"certificates (for the stated sizes only): {counts['certified']} certified — {counts['all']} for "
+        f"every declared value at sizes ≥ 2, {counts['some']} for some, {counts['trivial']} trivial (both "
+        "sides coincide as computed)" + (f"; {rest}" if rest else "")
+    )

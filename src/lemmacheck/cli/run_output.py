@@ -74,6 +74,11 @@ def summary(run) -> str:
     from ..model.verdict import Verdict
 
     lines = _table(run)
+    certified = run.certificate_counts()
+    if certified is not None:
+        from ..certify.scope import counts_line
+
+        lines += ["", counts_line(certified)]
     mism = run.mismatches()
     errors = [r for r in run.results if r.verdict is Verdict.ERROR]
     inconclusive = [r for r in run.results if r.verdict is Verdict.INCONCLUSIVE]
