@@ -172,7 +172,7 @@ def _queries(constraints, goal) -> tuple[str, str]:
     undefined.add(*dom, *guarded, any_undefined)
     violated.add(*dom, *[c for s, b in tr.roots for c in (s >= 0, s * s == b)], z3.Not(g))
     head = f"(set-logic QF_NRA)\n(set-option :rlimit {RLIMIT})\n"
-    return tuple(head + q.to_smt2() for q in (undefined, violated))
+    return tuple(head + _canonical(q.to_smt2()) for q in (undefined, violated))
 
 
 def _z3_binary() -> str:
@@ -226,15 +226,16 @@ def _shipped(undefined: str, violated: str) -> str:
     return "; the statement is defined on the whole domain\n" + undefined + "\n; and holds there\n" + violated
 
 
+def _canonical(q: str) -> str:
+    """``q`` with Z3's let-binding names (``?x31``, ``$x32``: its internal ids, which differ from one
+    call to the next) renumbered in order of appearance, so the same query is the same text."""
+    names: dict[str, str] = {}
+    return re.sub(r"([?$])x\d+", lambda m: names.setdefault(m.group(0), f"{m.group(1)}t{len(names)}"), q)
+
+
 def same_query(a: str, b: str) -> bool:
-    """Whether two queries are the same up to the names of Z3's let-bindings (``?x31``, ``$x32``: Z3's
-    internal ids, which differ between processes)."""
-
-    def normalised(q: str) -> str:
-        names: dict[str, str] = {}
-        return re.sub(r"[?$]x\d+", lambda m: names.setdefault(m.group(0), f"_{len(names)}"), q)
-
-    return normalised(a) == normalised(b)
+    """Whether two queries are the same up to the names of Z3's let-bindings."""
+    return _canonical(a) == _canonical(b)
 
 
 def query_of(constraints, goal) -> str:
