@@ -172,7 +172,7 @@ def _queries(constraints, goal) -> tuple[str, str]:
     undefined.add(*dom, *guarded, any_undefined)
     violated.add(*dom, *[c for s, b in tr.roots for c in (s >= 0, s * s == b)], z3.Not(g))
     head = f"(set-logic QF_NRA)\n(set-option :rlimit {RLIMIT})\n"
-    return tuple(head + _canonical(q.to_smt2()) for q in (undefined, violated))
+    return head + _canonical(undefined.to_smt2()), head + _canonical(violated.to_smt2())
 
 
 def _z3_binary() -> str:
