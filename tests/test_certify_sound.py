@@ -205,3 +205,18 @@ def test_the_motzkin_polynomial_plus_a_square_is_refuted_at_its_one_zero(registr
     result = run_claim(claim, CERTIFYING)
     assert result.verdict is Verdict.REFUTED
     assert result.evidence["counterexample"]["inputs"] == {"x": [1.0], "y": [1.0]}
+
+
+def test_a_constant_folded_in_a_where_lambda_is_refused_too(registry):
+    @inequality(
+        "planted.folded_where",
+        inputs={"x": Array(1)},
+        dims={},
+        where=lambda xp, x, **_: x[..., 0] * (1 + 1e-20) > x[..., 0],
+        **planted_meta(),
+    )
+    def anything(xp, x):
+        return 0 * x[..., 0], x[..., 0] ** 2
+
+    cert = certify_claim(registry["planted.folded_where"])
+    assert cert["status"] == "not certified" and "1e-20" in cert["reason"], cert

@@ -120,6 +120,28 @@ def _with_texts(tree: ast.AST, source: str) -> None:
             node.text = ast.get_source_segment(source, node)  # type: ignore[attr-defined]
 
 
+def _parsed(fn) -> tuple[str, ast.AST] | None:
+    """``fn``'s source and tree; for a lambda written inside a call (``where=lambda xp, x, **_: x > 0,``)
+    the longest text from its ``lambda`` that parses."""
+    try:
+        source = textwrap.dedent(inspect.getsource(fn))
+    except (OSError, TypeError):
+        return None
+    try:
+        return source, ast.parse(source)
+    except SyntaxError:
+        pass
+    start = source.find("lambda")
+    for end in range(len(source), start + len("lambda"), -1):
+        text = source[start:end]
+        try:
+            tree = ast.parse(text, mode="eval")
+        except SyntaxError:
+            continue
+        return (text, tree) if isinstance(tree.body, ast.Lambda) else None
+    return None
+
+
 def source_constants(*fns) -> dict[str, str]:
     """The float literals the functions' source writes (text -> rational); :class:`NotCertifiable`
     when an expression of literals is folded by float64 to a value other than the one written."""
@@ -128,11 +150,10 @@ def source_constants(*fns) -> dict[str, str]:
     for fn in fns:
         if fn is None:
             continue
-        try:
-            source = textwrap.dedent(inspect.getsource(fn))
-            tree = ast.parse(source)
-        except (OSError, TypeError, SyntaxError):
-            continue  # no source to read (a builtin, a lambda made at run time): its floats stay as read
+        parsed = _parsed(fn)
+        if parsed is None:
+            continue  # no source to read (a builtin, a function made at run time): its floats stay as read
+        source, tree = parsed
         module = inspect.getmodule(fn)
         module_tree = _source_tree(module) if module is not None else None
         if module_tree is not None:
