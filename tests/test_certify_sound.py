@@ -74,7 +74,18 @@ def test_a_positive_input_on_low_high_is_certified_on_what_it_is_drawn_from(regi
 
     cert = certify_claim(registry["planted.abs_box"])
     assert cert["status"] == "violation", cert
-    assert "[0, 2]" in cert["tried"][0]["reason"] or cert["tried"][0]["status"] == "violation"
+
+    @inequality(
+        "planted.abs_box_true",
+        inputs={"x": Array(1, low=-2.0, high=1.0, positive=True)},
+        dims={},
+        **planted_meta(),
+    )
+    def abs_box_true(xp, x):
+        return x[..., 0], 2 + 0 * x[..., 0]
+
+    cert = certify_claim(registry["planted.abs_box_true"])
+    assert cert["status"] == "certified" and cert["tried"][0]["domain"] == "x ∈ [0, 2]^1", cert
 
 
 @pytest.mark.parametrize(
