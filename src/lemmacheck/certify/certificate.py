@@ -92,7 +92,8 @@ def _certify_at(claim: Claim, dims: dict[str, Any], deadline: float) -> dict[str
             "status": "not certified",
             "reason": f"the check does not run on symbols: {_described(exc)}",
         }
-    entry.pop("witness", None) if entry["status"] != "certified" else None
+    if entry["status"] != "certified":
+        entry.pop("witness", None)  # a point found before a route failed proves nothing
     entry["seconds"] = round(time.monotonic() - t0, 4)
     return entry
 
@@ -120,14 +121,13 @@ def _tried(claim: Claim, combos: list[dict[str, Any]], deadline: float) -> list[
     tried: list[dict[str, Any]] = []
     failed_sizes: set[tuple] = set()
     for dims in combos:
-        sizes = tuple(v for v in dims.values() if isinstance(v, int) and not isinstance(v, bool))
-        if any(all(a >= b for a, b in zip(sizes, f, strict=True)) for f in failed_sizes) or (
-            time.monotonic() >= deadline
-        ):
-            why = (
-                "a smaller size was not certified" if time.monotonic() < deadline else "the safety net fired"
-            )
-            tried.append({"dims": dims, "status": "not tried", "reason": why})
+        sizes = _sizes(dims)
+        larger = any(all(a >= b for a, b in zip(sizes, f, strict=True)) for f in failed_sizes)
+        if time.monotonic() >= deadline:
+            tried.append({"dims": dims, "status": "not tried", "reason": "the safety net fired"})
+            continue
+        if larger:
+            tried.append({"dims": dims, "status": "not tried", "reason": "a smaller size was not certified"})
             continue
         tried.append(_certify_at(claim, dims, deadline))
         if tried[-1]["status"] == "violation":
