@@ -19,7 +19,7 @@ from . import exact
 from .constants import source_constants
 from .domain import every_size_at_least_two
 from .judge import judged
-from .plan import plan
+from .plan import plan, too_many_entries
 from .prove import Violation, numeric, prove_statement
 from .refusal import NotCertifiable
 from .replay import replay_certificate
@@ -128,6 +128,9 @@ def _tried(claim: Claim, combos: list[dict[str, Any]], deadline: float) -> list[
             continue
         if larger:
             tried.append({"dims": dims, "status": "not tried", "reason": "a smaller size was not certified"})
+            continue
+        if crowded := too_many_entries(numeric(claim).inputs, dims):
+            tried.append({"dims": dims, "status": "not tried", "reason": crowded})
             continue
         tried.append(_certify_at(claim, dims, deadline))
         if tried[-1]["status"] == "violation":
