@@ -77,7 +77,7 @@ def test_the_safety_net_when_it_fires_is_reported(registry, monkeypatch):
 
 
 def test_a_combination_with_too_many_entries_is_not_run_on_symbols(registry):
-    # the budget is fixed before any work: 5×5 = 25 entries are above the 16 tried, at any load
+    # the budget is fixed before any work: 5×5 = 25 entries are above the 24 tried, at any load
     @inequality("planted.big", inputs={"A": Array("n", "n")}, dims={"n": [1, 5]}, **planted_meta())
     def trace_square(xp, A):
         return 0 * A[..., 0, 0], xp.sum(A * A, axis=(-1, -2))
@@ -85,4 +85,4 @@ def test_a_combination_with_too_many_entries_is_not_run_on_symbols(registry):
     cert = certify_claim(registry["planted.big"])
     small, big = cert["tried"]
     assert small["status"] == "certified" and big["status"] == "not tried"
-    assert big["reason"] == "25 input entries at these dims, above the 16 a symbolic run is tried on"
+    assert big["reason"] == "25 input entries at these dims, above the 24 a symbolic run is tried on"

@@ -29,7 +29,7 @@ MAX_COMBINATIONS = 12
 #: input entries (one symbol each) at most for a combination to be run on symbols: a budget of work
 #: fixed before any is spent (a recurrence at n = 2, T = 3 took 30 s to trace and prove nothing, so
 #: the claim's wall-clock safety net decided what was certified)
-MAX_ENTRIES = 16
+MAX_ENTRIES = 24
 
 
 def is_size(v: Any) -> bool:
