@@ -60,8 +60,8 @@ def test_a_run_on_a_much_slower_machine_gives_the_same_certificates(registry, mo
     pytest.importorskip("flint")
     claims = _claims(registry)
     idle = [certify_claim(c) for c in claims]
-    # 3 s between readings: the old 10 s cap fell after three; the 45 s safety net does not fall here
-    monkeypatch.setattr(certificate_module, "time", _SlowClock(3.0))
+    # 2 s between readings: the old 10 s cap fell after five; the 30 s safety net does not fall here
+    monkeypatch.setattr(certificate_module, "time", _SlowClock(2.0))
     loaded = [certify_claim(c) for c in claims]
     assert [c["status"] for c in idle] == ["certified", "certified"]
     assert _without_times(idle) == _without_times(loaded)

@@ -32,7 +32,7 @@ __all__ = ["SAFETY_SECONDS", "attach_certificate", "certify_claim", "certificate
 
 #: wall-clock seconds of certification per claim, a safety net only: the budgets are counts of work
 #: (Z3's rlimit, boxes, SymPy's operation count), and a claim that reaches this says so in its certificate
-SAFETY_SECONDS = 45.0
+SAFETY_SECONDS = 30.0
 
 
 def _scope_words(claim: Claim, steps: list[dict[str, Any]]) -> str:
