@@ -35,14 +35,17 @@ def _variance_bound(registry, constant):
 
 def test_a_polynomial_bound_is_certified_by_z3_at_dims_of_size_two_and_replays(registry):
     pytest.importorskip("z3")
-    cert = certify_claim(_variance_bound(registry, 1))
+    claim = _variance_bound(registry, 1)
+    cert = certify_claim(claim)
     assert cert["status"] == "certified", cert
-    (done,) = [t for t in cert["tried"] if t["status"] == "certified"]
-    assert done["dims"] == {"n": 2} and done["every_size_at_least_two"]
-    assert "simplex" in done["domain"]
-    assert [s["route"] for s in done["steps"]] == ["z3"]
-    assert "(check-sat)" in done["steps"][0]["query"]
-    assert replay_certificate(cert) == []
+    done = {t["dims"]["n"]: t for t in cert["tried"] if t["status"] == "certified"}
+    assert sorted(done) == [1, 2, 3]  # every declared size up to 4, not only the first that closes
+    assert done[2]["every_size_at_least_two"] and "simplex" in done[2]["domain"]
+    assert [s["route"] for s in done[2]["steps"]] == ["z3"]
+    query = done[2]["steps"][0]["query"]
+    assert "(check-sat)" in query and "(set-option :rlimit" in query
+    assert cert["scope"]["class"] == "all" and cert["scope"]["text"].startswith("certified for n ≤ 3")
+    assert replay_certificate(cert, claim) == []
 
 
 def test_a_false_constant_is_never_certified(registry):
@@ -64,9 +67,11 @@ def test_a_false_bound_sampling_misses_at_n_1_is_refused(registry):
     sampled = run_claim(registry["planted.dip"], QUICK.with_seed(1))
     assert sampled.verdict is Verdict.HOLDS
     certified = run_claim(registry["planted.dip"], CERTIFYING)
+    # a violation the claim's own check confirms at the route's exact point refutes the claim
     assert certified.certificate["status"] == "violation"
-    assert certified.verdict is Verdict.INCONCLUSIVE
-    assert "certification finds a violation" in certified.reason
+    assert certified.verdict is Verdict.REFUTED
+    cx = certified.evidence["counterexample"]
+    assert cx["route"] == "enclosure" and "found by certification's route z3" in cx["minimised"]
 
 
 def test_an_identity_is_certified_by_sympy_with_its_constants_read_exactly(registry):
@@ -77,19 +82,20 @@ def test_an_identity_is_certified_by_sympy_with_its_constants_read_exactly(regis
         return xp.sum((x + y) ** 2, axis=-1) * 0.1, 0.1 * xp.sum(x * x + 2 * x * y + y * y, axis=-1)
 
     cert = certify_claim(registry["planted.square"])
-    (done,) = [t for t in cert["tried"] if t["status"] == "certified"]
+    done = [t for t in cert["tried"] if t["status"] == "certified"][-1]
+    assert done["dims"] == {"n": 2}
     assert done["steps"][0]["route"] == "sympy" and done["steps"][0]["method"] == "expand"
     assert done["constants"]["0.100000000000000"] == "1/10"  # its decimal form, not the binary double
-    assert replay_certificate(cert) == []
+    assert replay_certificate(cert, registry["planted.square"]) == []
 
 
 def test_a_certificate_that_does_not_replay_is_an_error(registry, monkeypatch):
     pytest.importorskip("z3")
     claim = _variance_bound(registry, 1)
     cert = certify_claim(claim)
-    (done,) = [t for t in cert["tried"] if t["status"] == "certified"]
+    done = [t for t in cert["tried"] if t["status"] == "certified"][-1]
     done["steps"][0]["query"] = "(declare-const a Real)\n(assert (> a 0))\n(check-sat)\n"  # tampered
-    assert replay_certificate(cert)
+    assert replay_certificate(cert, claim)
     monkeypatch.setattr(certificate_module, "certify_claim", lambda c: cert)
     result = run_claim(claim, QUICK.with_seed(1))
     attach_certificate(claim, result)
@@ -135,7 +141,7 @@ def test_a_2x2_orthogonal_input_is_certified_in_its_four_exact_cases(registry):
     assert done["every_size_at_least_two"] and len(done["cases"]) == 4
     assert "every 2×2 orthogonal matrix" in done["domain"] and "t = ∞" in done["domain"]
     assert sorted({s["case"] for s in done["steps"]}) == [0, 1, 2, 3]
-    assert replay_certificate(cert) == []
+    assert replay_certificate(cert, registry["planted.orth"]) == []
 
 
 def test_a_false_statement_on_orthogonal_inputs_is_never_certified(registry):
@@ -181,7 +187,7 @@ def test_a_one_hot_input_is_certified_case_by_case(registry):
     assert done["every_size_at_least_two"] and len(done["cases"]) == 4  # K^T = 2²
     assert done["cases"][1]["case"] == "Y = [[1, 0], [0, 1]]"
     assert "each of the 4 one-hot 2×2 arrays" in done["domain"]
-    assert replay_certificate(cert) == []
+    assert replay_certificate(cert, registry["planted.hot"]) == []
     assert "each of the 4 one-hot 2×2 arrays" in certificate_module.certificate_summary(cert)
 
 
@@ -221,15 +227,19 @@ def test_one_hot_rows_draw_what_the_argmax_of_the_uniform_draw_gave():
 
 
 def test_without_z3_the_status_says_the_route_was_unavailable(registry, monkeypatch):
+    from lemmacheck.certify import prove
+
     monkeypatch.setattr(certificate_module, "z3_available", lambda: False)
+    monkeypatch.setattr(prove, "z3_available", lambda: False)
     cert = certify_claim(_variance_bound(registry, 1))
     assert cert["unavailable"] == ["z3"]
-    at_two, at_one = cert["tried"]
-    assert at_two["dims"] == {"n": 2} and "route z3 unavailable" in at_two["reason"]
+    at_one, at_two, at_three = cert["tried"]
+    assert at_two["dims"] == {"n": 2} and "route z3 unavailable" in at_two.get("reason", ""), at_two
+    assert at_three["status"] == "not tried" and "smaller size was not certified" in at_three["reason"]
     # n = 1 (the variance of one point is 0) is all SymPy proves, and the certificate says so
     assert at_one["dims"] == {"n": 1} and at_one["status"] == "certified"
-    assert not at_one["every_size_at_least_two"]
-    assert certificate_module.certificate_summary(cert).startswith("certified at dims n = 1,")
+    assert not at_one["every_size_at_least_two"] and cert["scope"]["class"] == "some"
+    assert "certified at dims n = 1," in certificate_module.certificate_summary(cert)
 
 
 def test_a_chain_is_certified_end_to_end_whatever_its_broken_link(registry):
@@ -264,14 +274,15 @@ def _tanh_bound(registry, factor):
 
 def test_a_transcendental_bound_is_certified_by_an_arb_box_tree_that_replays(registry):
     pytest.importorskip("flint")
-    cert = certify_claim(_tanh_bound(registry, 1))  # tight at x = 0: closed at the corner (monotone)
+    claim = _tanh_bound(registry, 1)
+    cert = certify_claim(claim)  # tight at x = 0: closed at the corner (monotone)
     assert cert["status"] == "certified", cert
     (step,) = cert["tried"][0]["steps"]
     assert step["route"] == "arb" and step["variables"] == ["x_0", "x_1"]
     assert set(step["tree"]) <= set("SLCT")
-    assert replay_certificate(cert) == []
+    assert replay_certificate(cert, claim) == []
     step["tree"] = "L"  # a tree claiming the whole box closes by enclosure alone does not replay
-    assert replay_certificate(cert)
+    assert replay_certificate(cert, claim)
 
 
 def test_a_false_transcendental_bound_is_never_certified(registry):
@@ -289,8 +300,9 @@ def test_show_prints_the_certificate_with_its_route_dims_and_time(registry):
     result = run_claim(claim, CERTIFYING)
     assert result.verdict is Verdict.HOLDS
     text = format_claim(claim, result)
-    assert "certificate:\n  certified at dims n = 2, domain p in the open probability simplex" in text
-    assert "by route z3 in" in text and "Z3 answers unsat to" in text and "(check-sat)" in text
+    assert "certificate:\n  certified for n ≤ 3 (n = 1, 2, 3) (every declared value, at sizes ≥ 2)" in text
+    assert "certified at dims n = 2, domain p in the open probability simplex" in text
+    assert "by route z3" in text and "Z3 answers unsat to" in text and "(check-sat)" in text
 
 
 def test_a_fixed_axis_of_one_is_a_size_below_two_whatever_the_dims(registry):
@@ -414,11 +426,11 @@ def test_an_elementwise_branch_runs_on_symbols_as_a_piecewise_and_is_certified(r
     pytest.importorskip("z3")
     cert = certify_claim(_relu_bound(registry, 1))
     assert cert["status"] == "certified", cert
-    (done,) = [t for t in cert["tried"] if t["status"] == "certified"]
+    done = [t for t in cert["tried"] if t["status"] == "certified"][-1]
     assert done["dims"] == {"n": 2} and done["every_size_at_least_two"]
     assert len(done["hypotheses"]) == 2  # the where= conjunction, one hypothesis per conjunct
     assert "(ite " in done["steps"][0]["query"]
-    assert replay_certificate(cert) == []
+    assert replay_certificate(cert, registry["planted.relu"]) == []
 
 
 def test_a_false_elementwise_branch_is_never_certified(registry):
@@ -477,7 +489,7 @@ def test_a_transcendental_bound_with_a_branch_is_certified_by_boxes_on_its_branc
     assert cert["status"] == "certified", cert
     (step,) = cert["tried"][0]["steps"]
     assert step["route"] == "arb" and "Piecewise" in step["margin"]
-    assert replay_certificate(cert) == []
+    assert replay_certificate(cert, registry["planted.tanh_relu"]) == []
 
 
 def test_a_false_transcendental_bound_with_a_branch_is_never_certified(registry):

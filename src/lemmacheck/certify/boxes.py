@@ -28,11 +28,14 @@ import sympy
 from ..xp.ball import ball_precision
 from .refusal import NotCertifiable
 
-__all__ = ["flint_available", "prove_by_boxes", "replay_boxes", "MAX_VARIABLES"]
+__all__ = ["flint_available", "prove_by_boxes", "replay_boxes", "MAX_VARIABLES", "MAX_BOXES", "MAX_DEPTH"]
 
 #: more variables than this and a box tree is hopeless in the time cap
 MAX_VARIABLES = 4
 MAX_DEPTH = 40
+#: boxes examined per tree at most: the budget is a count of work, so the same tree closes (or not) at
+#: any load
+MAX_BOXES = 3000
 PREC_BITS = 128
 
 
@@ -150,18 +153,38 @@ class _Enclose:
 
 
 def _bounds(symbols, box, constraints) -> list[tuple[Fraction, Fraction]]:
+    """The root box: exactly the closure of the stated domain's bounds on each symbol, the input's own
+    [low, high] narrowed by any hypothesis ``s ≥ c`` / ``s ≤ c`` on it (the constraints then cut the box
+    to the domain exactly).  A symbol bounded on neither side by either is unbounded: no box tree covers
+    it, and no smaller box is ever put in its place."""
     root = []
     for s in symbols:
-        if s.name in box:
-            lo, hi = box[s.name]
-        elif not _in_unit_simplex(s, constraints):
+        lo, hi = box.get(s.name, (None, None))
+        for c in constraints:
+            side, bound = _simple_bound(s, c)
+            if side == "lo" and (lo is None or bound > lo):
+                lo = bound
+            elif side == "hi" and (hi is None or bound < hi):
+                hi = bound
+        if lo is None or hi is None:
             raise NotCertifiable(
-                f"{s.name} ranges over an unbounded set (no stated reduction makes it compact)"
+                f"{s.name} ranges over an unbounded set ({'no lower' if lo is None else 'no upper'} bound"
+                " in its input or where= hypotheses): a box tree covers only a compact domain"
             )
-        else:
-            lo, hi = sympy.Integer(0), sympy.Integer(1)
         root.append((Fraction(int(lo.p), int(lo.q)), Fraction(int(hi.p), int(hi.q))))
     return root
+
+
+def _simple_bound(s, c) -> tuple[str, sympy.Rational | None]:
+    """``("lo", c)`` or ``("hi", c)`` when the constraint bounds ``s`` alone by a rational."""
+    if not isinstance(c, (sympy.StrictGreaterThan, sympy.GreaterThan, sympy.StrictLessThan, sympy.LessThan)):
+        return "", None
+    lower = isinstance(c, (sympy.StrictGreaterThan, sympy.GreaterThan))
+    if c.lhs == s and c.rhs.is_Rational:
+        return ("lo" if lower else "hi"), c.rhs
+    if c.rhs == s and c.lhs.is_Rational:
+        return ("hi" if lower else "lo"), c.lhs
+    return "", None
 
 
 def _slack(c, what: str = "the hypothesis") -> tuple:
@@ -179,15 +202,10 @@ def _holds(ev, c) -> bool:
     return bool(g > 0 or (not strict and g >= 0))
 
 
-def _in_unit_simplex(s, constraints) -> bool:
-    """Whether ``s`` is a free coordinate of the open simplex (``s > 0`` and a last coordinate > 0)."""
-    return any(c == sympy.StrictGreaterThan(s, 0) for c in constraints)
-
-
 class _Tree:
     """Branch-and-bound on one margin; ``code`` is the preorder tree text."""
 
-    def __init__(self, margin, relation, symbols, constraints, deadline_check):
+    def __init__(self, margin, relation, symbols, constraints):
         self.m, self.strict = margin, relation in ("<", ">")
         self.symbols, self.constraints = symbols, constraints
         self.grad = [sympy.diff(margin, s) for s in symbols]
@@ -197,7 +215,7 @@ class _Tree:
             g.has(sympy.DiracDelta, sympy.Heaviside, sympy.sign) for g in self.grad
         )
         self.hessian: list | None = None
-        self.tick = deadline_check
+        self.examined = 0
         self.code: list[str] = []
         self.violation: list[Fraction] | None = None
 
@@ -278,7 +296,9 @@ class _Tree:
         return inside and bool(m < 0 or (self.strict and m <= 0))
 
     def prove(self, box, depth=0) -> bool:
-        self.tick()
+        self.examined += 1
+        if self.examined > MAX_BOXES:
+            return False
         how = self.closes(box)
         if how:
             self.code.append(how)
@@ -314,14 +334,14 @@ def _setup(margin, constraints, box):
     return symbols, relevant, _bounds(symbols, box, relevant)
 
 
-def prove_by_boxes(margin, relation, constraints, box, tick) -> dict | None:
+def prove_by_boxes(margin, relation, constraints, box) -> dict | None:
     """The box-tree certificate that ``margin`` ≥ 0 (> 0 when strict) on the domain; ``{"violation":
     point}`` when an exact point of the domain certainly violates it; None when the tree does not close."""
     if not flint_available():
         raise NotCertifiable("route arb unavailable (python-flint is not installed)")
     symbols, relevant, root = _setup(margin, constraints, box)
     with ball_precision(PREC_BITS):
-        tree = _Tree(margin, relation, symbols, relevant, tick)
+        tree = _Tree(margin, relation, symbols, relevant)
         if not tree.prove(root):
             if tree.violation is not None:
                 return {"violation": {s.name: str(v) for s, v in zip(symbols, tree.violation, strict=True)}}
@@ -344,7 +364,7 @@ def replay_boxes(margin, relation, constraints, box, record) -> bool:
         return False
     code = iter(record["tree"])
     with ball_precision(record["prec_bits"]):
-        tree = _Tree(margin, relation, symbols, relevant, lambda: None)
+        tree = _Tree(margin, relation, symbols, relevant)
 
         def walk(b) -> bool:
             c = next(code, "")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -27,7 +27,7 @@ from ..model.inputs import Array, OneHot, Orthogonal, ProbVector, Scalar, resolv
 from .refusal import NotCertifiable
 from .symbolic import as_object_array, decimal_rational, symbolic
 
-__all__ = ["Domain", "MAX_CASES", "build_domains", "dims_to_certify", "every_size_at_least_two"]
+__all__ = ["Domain", "MAX_CASES", "build_domains", "every_size_at_least_two"]
 
 #: cases certified one by one at most (one-hot values × orthogonal families, over all inputs)
 MAX_CASES = 64
@@ -68,17 +68,30 @@ def _simplex(name: str, n: int) -> tuple[np.ndarray, list[sympy.Symbol], list[An
     return arr, free, [v > 0 for v in arr] if n > 1 else []
 
 
+def _drawn_interval(spec) -> tuple[sympy.Rational, sympy.Rational]:
+    """The interval a uniform input on [low, high] is drawn from: with ``positive=True`` the sampler
+    takes absolute values, so [−2, 1] draws [0, 2], not [0, 1] (a smaller box certified less than the
+    sampler covers)."""
+    lo, hi = _bound(spec.low), _bound(spec.high)
+    if not spec.positive or lo >= 0:
+        return lo, hi
+    if hi <= 0:
+        return -hi, -lo
+    return sympy.Integer(0), max(-lo, hi)
+
+
 def _add_input(dom: Domain, name: str, spec, shape: tuple[int, ...]) -> None:
     if isinstance(spec, ProbVector):
         arr, syms, cons = _simplex(name, shape[-1])
         dom.constraints += cons
+        # the free coordinates lie in (0, 1): [0, 1] is a box whose constraints cut it to the simplex
+        dom.box.update({s.name: (sympy.Integer(0), sympy.Integer(1)) for s in syms})
         dom.parts.append(f"{name} in the open probability simplex of size {shape[-1]}")
     elif type(spec) in (Array, Scalar) and spec.transform is None:
         arr, syms = _entries(name, shape)
         where = "ℝ" if not shape else f"ℝ^{'×'.join(map(str, shape))}"
         if spec.low is not None:
-            lo, hi = _bound(spec.low), _bound(spec.high)
-            lo = max(lo, sympy.Integer(0)) if spec.positive else lo
+            lo, hi = _drawn_interval(spec)
             dom.constraints += [c for s in syms for c in (s >= lo, s <= hi)]
             dom.box.update({s.name: (lo, hi) for s in syms})
             where = f"[{lo}, {hi}]" + (f"^{'×'.join(map(str, shape))}" if shape else "")
@@ -210,19 +223,3 @@ def every_size_at_least_two(dims: Mapping[str, Any], inputs: Mapping[str, Any] |
     except KeyError:  # a shape naming a dim the table lacks: the declaration's error, no size to count
         return False
     return all(v >= 2 for v in sizes)
-
-
-def dims_to_certify(table: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
-    """The dims combinations to try, in order: the smallest sizes where every size is ≥ 2 (with each
-    value of a dim that is not a size), then the smallest sizes overall when they differ."""
-    combos = [dict(zip(table, values, strict=True)) for values in itertools.product(*table.values())]
-    if not combos:
-        return [{}]
-
-    def sizes(c):
-        return tuple(v for v in c.values() if isinstance(v, int) and not isinstance(v, bool))
-
-    big = [c for c in combos if every_size_at_least_two(c)]
-    out = [c for c in big if sizes(c) == sizes(big[0])] if big else []
-    small = [c for c in combos if sizes(c) == sizes(combos[0])]
-    return out + [c for c in small if c not in out]

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import shutil
 import subprocess
 import sys
-import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -26,7 +26,24 @@ import sympy
 from ..extras import available
 from .refusal import NotCertifiable
 
-__all__ = ["z3_available", "SmtOutcome", "prove_by_z3", "replay_smt", "model_point"]
+__all__ = [
+    "z3_available",
+    "SmtOutcome",
+    "prove_by_z3",
+    "replay_smt",
+    "model_point",
+    "find_point",
+    "RLIMIT",
+    "query_of",
+]
+
+#: Z3's resource limit per query (its own count of work, the same on any machine at any load): a budget
+#: by work, so the same claim gets the same certificate however busy the machine is.  Set in the query's
+#: text, so a replay spends the same budget.
+RLIMIT = 4_000_000
+#: wall-clock seconds per query, a safety net only (a solver that ignores its limit): when it fires the
+#: answer is "unknown" and the reason says so, since a certificate then depends on the machine
+SAFETY_SECONDS = 120.0
 
 
 def z3_available() -> bool:
@@ -46,11 +63,17 @@ class _ToZ3:
 
     def __init__(self, z3):
         self.z3 = z3
+        # a context of its own: Z3 prints let-bindings in the order of its term ids, which depend on every
+        # term made before in the same context; in a fresh one the same statement is the same text
+        self.ctx = z3.Context()
         self.cache: dict[Any, Any] = {}
         self.roots: list[tuple[Any, Any]] = []  # (s, b): s = √b
         self.defined: list[Any] = []  # conditions that must hold on the whole domain
         self.vars: dict[str, Any] = {}
         self.fresh = 0
+
+    def real(self, v: int):
+        return self.z3.RealVal(v, self.ctx)
 
     def __call__(self, e):
         if e not in self.cache:
@@ -60,13 +83,13 @@ class _ToZ3:
     def _term(self, e):
         z3 = self.z3
         if e is sympy.true or e is True:
-            return z3.BoolVal(val=True)
+            return z3.BoolVal(True, self.ctx)  # noqa: FBT003
         if e is sympy.false or e is False:
-            return z3.BoolVal(val=False)
+            return z3.BoolVal(False, self.ctx)  # noqa: FBT003
         if e.is_Symbol:
-            return self.vars.setdefault(e.name, z3.Real(e.name))
+            return self.vars.setdefault(e.name, z3.Real(e.name, self.ctx))
         if e.is_Rational:
-            return z3.RealVal(f"{e.p}/{e.q}")
+            return z3.RealVal(f"{e.p}/{e.q}", self.ctx)
         if e.is_Add:
             return z3.Sum([self(a) for a in e.args])
         if e.is_Mul:
@@ -94,7 +117,7 @@ class _ToZ3:
             return out
         if isinstance(e, sympy.sign):
             a = self(e.args[0])
-            return z3.If(a > 0, z3.RealVal(1), z3.If(a < 0, z3.RealVal(-1), z3.RealVal(0)))
+            return z3.If(a > 0, self.real(1), z3.If(a < 0, self.real(-1), self.real(0)))
         return self._logical(e)
 
     def _logical(self, e):
@@ -125,10 +148,10 @@ class _ToZ3:
             if k < 0:
                 self.defined.append(b != 0)
                 return 1 / self._power(base, -exp)
-            return z3.Product([b] * k) if k else z3.RealVal(1)
+            return z3.Product([b] * k) if k else self.real(1)
         if exp.is_Rational and exp.q == 2:
             self.fresh += 1
-            s = z3.Real(f"sqrt_{self.fresh}")
+            s = z3.Real(f"sqrt_{self.fresh}", self.ctx)
             self.roots.append((s, b))
             self.defined.append(b >= 0)
             return self._power_of(s, exp.p)
@@ -137,7 +160,7 @@ class _ToZ3:
     def _power_of(self, s, p):
         if p < 0:
             return 1 / self._power_of(s, -p)
-        return self.z3.Product([s] * p) if p else self.z3.RealVal(1)
+        return self.z3.Product([s] * p) if p else self.real(1)
 
 
 def _queries(constraints, goal) -> tuple[str, str]:
@@ -148,13 +171,14 @@ def _queries(constraints, goal) -> tuple[str, str]:
     tr = _ToZ3(z3)
     g = tr(goal)
     dom = [tr(c) for c in constraints]
-    undefined, violated = z3.Solver(), z3.Solver()
+    undefined, violated = z3.Solver(ctx=tr.ctx), z3.Solver(ctx=tr.ctx)
     # a root of a negative leaves its s free: then that condition fails, which is what is asked
     guarded = [z3.Or(b < 0, z3.And(s >= 0, s * s == b)) for s, b in tr.roots]
-    any_undefined = z3.Or(*[z3.Not(c) for c in tr.defined]) if tr.defined else z3.BoolVal(val=False)
+    any_undefined = z3.Or(*[z3.Not(c) for c in tr.defined]) if tr.defined else z3.BoolVal(False, tr.ctx)  # noqa: FBT003
     undefined.add(*dom, *guarded, any_undefined)
     violated.add(*dom, *[c for s, b in tr.roots for c in (s >= 0, s * s == b)], z3.Not(g))
-    return tuple("(set-logic QF_NRA)\n" + q.to_smt2() for q in (undefined, violated))
+    head = f"(set-logic QF_NRA)\n(set-option :rlimit {RLIMIT})\n"
+    return head + _canonical(undefined.to_smt2()), head + _canonical(violated.to_smt2())
 
 
 def _z3_binary() -> str:
@@ -167,37 +191,108 @@ def _z3_binary() -> str:
     return found
 
 
-def _solve(query: str, seconds: float, *, model: bool = False) -> tuple[str, str]:
-    """Z3's first answer to ``query`` and what it printed after it, within ``seconds``."""
+#: why the last answer was "unknown" (the resource limit, or the wall-clock safety net)
+_LAST_UNKNOWN: list[str] = [""]
+
+
+def _solve(query: str, *, model: bool = False) -> tuple[str, str]:
+    """Z3's first answer to ``query`` and what it printed after it, within the query's own resource
+    limit; the wall-clock safety net only stops a solver that ignores it."""
     text = query + ("\n(get-model)\n" if model else "")
     try:
         done = subprocess.run(
-            [_z3_binary(), "-in", "-smt2", f"-T:{max(1, math.ceil(seconds))}"],
+            [_z3_binary(), "-in", "-smt2", f"-T:{math.ceil(SAFETY_SECONDS)}"],
             input=text,
             capture_output=True,
             text=True,
-            timeout=seconds + 1,
+            timeout=SAFETY_SECONDS + 5,
             check=False,
         )
     except subprocess.TimeoutExpired:
+        _LAST_UNKNOWN[0] = f"the wall-clock safety net of {SAFETY_SECONDS:g} s fired"
         return "unknown", ""
     first, _, rest = done.stdout.strip().partition("\n")
-    return (first.strip() if first.strip() in ("sat", "unsat") else "unknown"), rest
+    answer = first.strip() if first.strip() in ("sat", "unsat") else "unknown"
+    if answer == "unknown":
+        timeout = "timeout" in done.stdout or "canceled" in done.stdout
+        _LAST_UNKNOWN[0] = (
+            f"the wall-clock safety net of {SAFETY_SECONDS:g} s fired"
+            if timeout
+            else "its resource limit ran out"
+        )
+    return answer, rest
 
 
-def prove_by_z3(constraints, goal, seconds: float) -> SmtOutcome:
+def last_unknown() -> str:
+    """Why the last "unknown" was unknown."""
+    return _LAST_UNKNOWN[0]
+
+
+def _shipped(undefined: str, violated: str) -> str:
+    return "; the statement is defined on the whole domain\n" + undefined + "\n; and holds there\n" + violated
+
+
+def _canonical(q: str) -> str:
+    """``q`` with Z3's let-binding names (``?x31``, ``$x32``: its internal ids, which differ from one
+    call to the next) renumbered in order of appearance, so the same query is the same text."""
+    names: dict[str, str] = {}
+    return re.sub(r"([?$])x\d+", lambda m: names.setdefault(m.group(0), f"{m.group(1)}t{len(names)}"), q)
+
+
+def _parts(query: str) -> list[str]:
+    return [p for p in query.split("(set-logic QF_NRA)") if "(check-sat)" in p]
+
+
+def same_query(a: str, b: str) -> bool:
+    """Whether two queries assert the same formulas under the same options: each part is parsed by Z3
+    and its assertions compared as terms (Z3 shares equal terms, so the order in which its printer
+    wrote the let-bindings, which depends on its internal ids, does not matter)."""
+    import z3
+
+    pa, pb = _parts(a), _parts(b)
+    if len(pa) != len(pb) or not pa:
+        return False
+    for x, y in zip(pa, pb, strict=True):
+        if re.findall(r"\(set-option[^)]*\)", x) != re.findall(r"\(set-option[^)]*\)", y):
+            return False
+        try:
+            fx, fy = z3.parse_smt2_string(x), z3.parse_smt2_string(y)
+        except z3.Z3Exception:
+            return False
+        if len(fx) != len(fy) or not all(f.eq(g) for f, g in zip(fx, fy, strict=True)):
+            return False
+    return True
+
+
+def query_of(constraints, goal) -> str:
+    """The SMT-LIB text a certificate of ``goal`` on ``constraints`` ships (what a replay re-derives)."""
+    return _shipped(*_queries(constraints, goal))
+
+
+def prove_by_z3(constraints, goal) -> SmtOutcome:
     """Ask Z3 whether ``goal`` (a SymPy relational) is undefined or fails somewhere on the domain
     ``constraints``; ``answer`` is "undefined" when it is undefined somewhere."""
-    t0 = time.monotonic()
     undefined, violated = _queries(constraints, goal)
-    answer, rest = _solve(undefined, seconds, model=True)
+    answer, rest = _solve(undefined, model=True)
     if answer != "unsat":
         return SmtOutcome("undefined" if answer == "sat" else answer, undefined, {"model": _model(rest)})
-    answer, rest = _solve(violated, seconds - (time.monotonic() - t0), model=True)
-    query = (
-        "; the statement is defined on the whole domain\n" + undefined + "\n; and holds there\n" + violated
+    answer, rest = _solve(violated, model=True)
+    return SmtOutcome(
+        answer, _shipped(undefined, violated), {"model": _model(rest)} if answer == "sat" else None
     )
-    return SmtOutcome(answer, query, {"model": _model(rest)} if answer == "sat" else None)
+
+
+def find_point(constraints) -> tuple[str, dict[str, Fraction]]:
+    """Z3's answer to whether the constraints have a point, and the point (rational coordinates) if so."""
+    import z3
+
+    tr = _ToZ3(z3)
+    solver = z3.Solver(ctx=tr.ctx)
+    solver.add(*[tr(c) for c in constraints], *[c for s, b in tr.roots for c in (s >= 0, s * s == b)])
+    answer, rest = _solve(
+        f"(set-logic QF_NRA)\n(set-option :rlimit {RLIMIT})\n" + solver.to_smt2(), model=True
+    )
+    return answer, model_point(rest) if answer == "sat" else {}
 
 
 def _sexprs(text: str) -> list:
@@ -249,8 +344,7 @@ def _model(printed: str) -> str:
     return " ".join(printed.split())[:2000]
 
 
-def replay_smt(query: str, seconds: float) -> str:
+def replay_smt(query: str) -> str:
     """Z3's answers to a shipped certificate's queries ("unsat" when every one is unsat: replayed)."""
-    parts = [p for p in query.split("(set-logic QF_NRA)") if "(check-sat)" in p]
-    answers = [_solve("(set-logic QF_NRA)" + p, seconds)[0] for p in parts]
+    answers = [_solve("(set-logic QF_NRA)" + p)[0] for p in _parts(query)]
     return "unsat" if answers and all(a == "unsat" for a in answers) else ",".join(answers) or "no query"

@@ -33,10 +33,12 @@ def _step_text(step: dict[str, Any]) -> str:
 
 def _dims_text(entry: dict[str, Any]) -> str:
     dims = ", ".join(f"{k} = {v}" for k, v in entry["dims"].items()) or "(no dims)"
-    lines = [f"dims {dims}: {entry['status']} in {entry.get('seconds', 0):.3g} s"]
+    lines = [f"dims {dims}: {entry['status']}"]
     if entry["status"] != "certified":
         return "\n".join(lines + [f"  {entry.get('reason', '')}"])
-    lines.append(f"  domain {entry['domain']}")
+    lines.append(
+        f"  domain {entry['domain']}" + (f", witness {entry['witness']}" if entry.get("witness") else "")
+    )
     if entry["hypotheses"]:
         lines.append(f"  where {' and '.join(entry['hypotheses'])}")
     if entry["constants"]:
@@ -47,7 +49,15 @@ def _dims_text(entry: dict[str, Any]) -> str:
 
 def certificate_text(cert: dict[str, Any]) -> str:
     lines = [cert.get("summary") or certificate_summary(cert)]
-    lines.append(f"{cert['seconds']:.3g} s of a {cert['cap_seconds']:g} s cap")
+    fired = (
+        " (it fired: this certificate may depend on the machine's load)"
+        if cert.get("safety_net_fired")
+        else ""
+    )
+    lines.append(
+        f"{cert['seconds']:.3g} s; budgets by work (Z3 rlimit, boxes, SymPy operations), a "
+        f"{cert['cap_seconds']:g} s wall-clock safety net{fired}"
+    )
     if cert.get("unavailable"):
         lines.append("routes unavailable: " + ", ".join(cert["unavailable"]))
     lines += [_dims_text(t) for t in cert.get("tried", [])]

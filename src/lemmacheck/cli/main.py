@@ -87,8 +87,10 @@ def _parser() -> argparse.ArgumentParser:
     history.add_argument("--out", type=Path, default=None, help="report folder (default: <project>/reports)")
     add_root_option(history)
     from ..mutate.command import add_parser as add_mutate_parser
+    from .certify import add_parser as add_certify_parser
 
     add_mutate_parser(sub)
+    add_certify_parser(sub)
     return p
 
 
@@ -243,6 +245,7 @@ def cmd_diff(args) -> int:
 
 def _commands() -> dict:
     from ..mutate.command import run as cmd_mutate
+    from .certify import cmd_certify
     from .run import cmd_run
 
     return {
@@ -255,6 +258,7 @@ def _commands() -> dict:
         "watch": cmd_watch,
         "diff": cmd_diff,
         "history": cmd_history,
+        "certify": cmd_certify,
     }
 
 

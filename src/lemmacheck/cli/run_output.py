@@ -92,12 +92,10 @@ def _certificates(run) -> list[str]:
     certs = [(r, r.certificate) for r in run.results if r.certificate]
     if not certs:
         return []
-    status = [c.get("status") for _, c in certs]
-    lines = [
-        "",
-        f"certificates (--certify): {status.count('certified')} of {len(certs)} HOLDS certified at small dims"
-        " (lemmacheck show ID prints one)",
-    ]
+    from ..certify.scope import counts_line
+
+    # the counts by scope (lemmacheck show ID prints one certificate), then each HOLDS not certified
+    lines = ["", counts_line(run.certificate_counts())]
     refused = [(r, c) for r, c in certs if c.get("status") != "certified"]
     for r, c in refused[:CERTIFICATE_LINES]:
         reason = c.get("reason") or c.get("summary") or c.get("status")

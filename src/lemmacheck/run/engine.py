@@ -76,6 +76,14 @@ class RunResult:
     def mismatches(self) -> list[ClaimResult]:
         return [r for r in self.results if not r.matches_expectation]
 
+    def certificate_counts(self) -> dict[str, int] | None:
+        """``run --certify``: certificates by scope (lemmacheck.certify.scope); None when none was tried."""
+        if not any(r.certificate for r in self.results):
+            return None
+        from ..certify.scope import scope_counts
+
+        return scope_counts(r.certificate for r in self.results)
+
     def to_dict(self) -> dict:
         return with_standing(
             {
@@ -101,6 +109,7 @@ class RunResult:
                 "claims": [r.to_dict() for r in self.results],
                 "studies": self.studies,
             }
+            | ({"certificate_counts": certified} if (certified := self.certificate_counts()) else {})
         )
 
 

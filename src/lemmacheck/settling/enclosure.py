@@ -99,6 +99,8 @@ def _decimal(x: arb, *, up: bool, digits: int = 12) -> str:
     if not x.is_finite():
         return "inf" if up else "-inf"  # a margin balls could not bound (NaN or an infinite radius)
     man, exp = (int(v) for v in x.mid().man_exp())
+    if abs(exp) > HUGE_EXPONENT:
+        return _decimal_far(man, exp, up=up, digits=digits)
     value = decimal.Decimal(man) * decimal.Decimal(2) ** exp if exp >= 0 else None
     if value is None:
         with decimal.localcontext() as c:
@@ -107,6 +109,27 @@ def _decimal(x: arb, *, up: bool, digits: int = 12) -> str:
     with decimal.localcontext() as c:
         c.prec, c.rounding = digits, (decimal.ROUND_CEILING if up else decimal.ROUND_FLOOR)
         return str(+value)
+
+
+#: binary exponents beyond this are written through mpmath (:func:`_decimal_far`): ``decimal`` would need
+#: a precision of about the exponent's size (e^(-2·10^20) overflowed it, and the claim became ERROR)
+HUGE_EXPONENT = 10_000
+
+
+def _decimal_far(man: int, exp: int, *, up: bool, digits: int) -> str:
+    """``man·2^exp`` as a ``digits``-digit decimal rounded outward, for an exponent of any size: mpmath
+    holds the number exactly and writes its nearest decimal, which is then moved one unit in its last
+    place outward when it fell inside."""
+    with mpmath.workprec(max(64, man.bit_length() + 8)):
+        exact = mpmath.mpf((man, exp))
+        text = mpmath.nstr(exact, digits, min_fixed=1, max_fixed=0)
+        written = mpmath.mpf(text)
+        if (written < exact) if up else (written > exact):
+            mantissa, _, power = text.partition("e")
+            step = decimal.Decimal(1).scaleb(-(digits - 1))
+            moved = decimal.Decimal(mantissa) + (step if up else -step)
+            text = f"{moved}e{power}" if power else str(moved)
+    return text
 
 
 def _as_ball(claim_id: str, v) -> Ball:

@@ -273,16 +273,22 @@ def reverify(
     elif not check.is_property:
         try:
             enc = enclose(claim_id, check, inst, step, relation, tol, dps)
-        except EnclosureUnavailable as exc:
-            reason = f"balls cannot evaluate the check: {exc}"
-        else:
             if enc.violated is not None:
                 return _from_enclosure(enc, relation, dps)
             lo, hi = enc.interval()
+        except EnclosureUnavailable as exc:
+            reason = f"balls cannot evaluate the check: {exc}"
+        except OverflowError as exc:  # an exponent beyond what a conversion holds: undecided, no crash
+            reason = f"a ball's exponent overflows a conversion ({exc})"
+        else:
             reason = f"the enclosure of the margin, [{lo}, {hi}], still contains 0 at {enc.bits} bits"
     else:
         reason = "its check is exact"
-    conf = reverify_mpmath(claim_id, check, inst, step, relation, tol)
+    try:
+        conf = reverify_mpmath(claim_id, check, inst, step, relation, tol)
+    except OverflowError as exc:
+        conf = Confirmation(False, "overflow", "overflow", "undecided", dps, undecided=True)  # noqa: FBT003
+        reason += f"; mpmath overflows too ({exc})"
     conf.route_reason = reason
     return conf
 
