@@ -65,6 +65,11 @@ class InputSpec:
         if self.problem():
             raise ValueError(f"{self.problem()}; {self.fix()}")
 
+    def domain(self) -> tuple[float, float]:
+        """The interval every (untransformed) entry lies in, by the claim's statement: what the local
+        optimiser stays inside.  Default: the whole real line."""
+        return -math.inf, math.inf
+
     def finish(self, raw: np.ndarray) -> np.ndarray:
         """Apply the structural transform to a batch (leading batch axis)."""
         return self.transform(raw) if self.transform is not None else raw
@@ -118,6 +123,11 @@ class Array(InputSpec):
                 "transform=lambda raw: ... (a NumPy function)",
             )
         object.__setattr__(self, "_problem", problem)
+
+    def domain(self) -> tuple[float, float]:
+        if self.low is not None and self.high is not None:
+            return float(self.low), float(self.high)
+        return (0.0 if self.positive else -math.inf), math.inf
 
     def raw_draw(self, rng, batch, shape):
         if self.low is not None:

@@ -1,9 +1,12 @@
-"""Search for violations of a relation chain: the vectorised sweep, Hypothesis, local refinement.
+"""Search for violations of a relation chain: the vectorised sweep, Hypothesis, local refinement and
+optimisation.
 
 The sweep (:mod:`.sweep`) evaluates whole batches of instances; Hypothesis (:mod:`.adversarial`) then
 searches adversarially, steered by ``target()`` towards the largest normalised violation, and shrinks a
-failure to the smallest dims and simplest values; finally the worst instance is refined by vectorised
-random perturbation (:mod:`.refine`).  What they see is tracked relation by relation (:mod:`.tracker`).
+failure to the smallest dims and simplest values; the worst instance is refined by vectorised random
+perturbation (:mod:`.refine`); finally an inequality's margin is climbed towards its supremum by a local
+optimiser from the strongest instances (:mod:`.optimise`).  What they see is tracked relation by
+relation (:mod:`.tracker`).
 Candidates are *not* verdicts: :mod:`lemmacheck.settling` settles them in high precision.
 
 The names the kinds use from the search's modules are importable from here too.
@@ -19,6 +22,7 @@ from .adversarial import hypothesis_search
 from .candidates import Instance
 from .context import CheckContext
 from .draw import apply_where, dims_combinations, draw, draw_with_raw, where_mask
+from .optimise import optimise
 from .profile import Profile
 from .refine import refine as refine_worst
 from .relations import compose, evaluate_chain, excess, gap, perturbed, ratio, violated
@@ -113,6 +117,8 @@ def search_numeric(
     if refine and not check.is_property:
         with ctx.timed("refine"):
             refine_worst(tracker, profile, rng)
+        with ctx.timed("optimise"):
+            optimise(tracker, profile)
     return SweepOutcome(
         tracker.steps, tracker.end, tracker.instances, hyp, kept_fraction, tracker.worst, tracker.last_failure
     )
