@@ -60,6 +60,13 @@ class Space:
         self.free = self.x0 != 0 if log else np.ones(self.x0.size, dtype=bool)
         self.sign = np.where(self.x0 < 0, -1.0, 1.0)
 
+    def groups(self) -> list[np.ndarray]:
+        """For each movable input, the positions of its free entries in the coordinate vector."""
+        sizes = [int(np.prod(np.shape(self._source(k))[1:])) for k in self.names]
+        ends = np.cumsum(sizes)
+        slot = np.cumsum(self.free) - 1  # an entry's position among the free ones
+        return [slot[e - n : e][self.free[e - n : e]] for n, e in zip(sizes, ends, strict=True)]
+
     def _source(self, k: str):
         return self.inst.raw[k] if self.check.inputs[k].transform is not None else self.inst.inputs[k]
 

@@ -6,18 +6,22 @@ find depends on the seed, and a sharp constant made 0.08 % too small survives.  
 end-to-end relation's normalised margin ``(lhs - rhs) / (|lhs| + |rhs|)`` (``(rhs - lhs) / ...`` for
 ``>=``), a monotone function of lhs/rhs, with SciPy's L-BFGS-B from the strongest instances seen:
 
-* starts: the highest resolved ratios, the significant candidates and the worst instance, distinct,
-  taken round robin over the dims combinations they were found at (``Profile.optimise_starts``);
-* each start is climbed in log coordinates (an entry is ``sign · exp(u)``: limits at 0 and at the
-  domain's edge are approached geometrically), then polished in linear coordinates (signs may change),
-  each within the input's domain (:mod:`.coords`);
+* starts: the highest resolved ratios, round robin over the dims combinations they were found at, then
+  (while starts are missing) the significant candidates and the worst instance (``Profile.optimise_starts``);
+* each start is *scanned*: every input scaled as a whole by 10^-12 .. 10^12 (one batch per input), which
+  follows a step or a parameter to 0 or infinity even where the bound has a kink (a max, an ∞-norm); then
+  climbed in log coordinates (an entry is ``sign · exp(u)``: limits at 0 and at the domain's edge are
+  approached geometrically), scanned again, and polished in linear coordinates (signs may change), each
+  within the input's domain (:mod:`.coords`);
 * the gradient is a forward difference computed as one vectorised batch of ``size + 1`` instances;
 * ``Profile.optimise_calls`` objective evaluations per start at most (each a batch), a count and never a
   time, so the result replays from the seed.
 
 Every point the climb evaluates is given to the tracker like any other instance: a violation is a
 candidate that settling judges in high precision, a ratio counts towards tightness only where it is
-resolved.  Nothing found here is accepted in float64.
+resolved.  Nothing found here is accepted in float64, and a violation whose float64 evaluation under- or
+overflowed (:mod:`.faithful`: log coordinates reach 1e-300, where a side can underflow to 0) is treated as
+outside the domain: the climb backs off it and it is never a candidate.
 """
 
 from __future__ import annotations
@@ -25,12 +29,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import CheckError
+from ..model.tolerance import SIGNIFICANCE
 from ..xp import numpy_xp
 from .candidates import Instance, dims_key, instance_key
 from .coords import Space
 from .draw import where_mask
+from .faithful import faithful_rows, native_output_muted
 from .profile import Profile
-from .relations import evaluate_chain, take
+from .relations import evaluate_chain, ratio, take
 from .tracker import Tracker
 
 __all__ = ["optimise", "margin"]
@@ -42,6 +48,13 @@ _STEP = 1e-7
 #: what the objective is where the check cannot be evaluated (outside its domain, NaN): worse than any
 #: margin (which lies in [-1, 1]), so the line search backs off
 _OUTSIDE = 2.0
+#: violations a climb or a scan gives the tracker at most (its strongest)
+VIOLATIONS_KEPT = 2
+#: how closely high precision must agree with the float64 ratio a phase reached for it to count: far
+#: below the margins that matter (a constant 1e-3 or 8e-4 too small), far above float64's rounding
+CONFIRM_RTOL = 1e-6
+#: a scan's best rows tried in high precision per input, best first, until one is confirmed
+SCAN_TRIES = 3
 
 
 def margin(a: np.ndarray, b: np.ndarray, relation: str) -> np.ndarray:
@@ -54,25 +67,27 @@ def margin(a: np.ndarray, b: np.ndarray, relation: str) -> np.ndarray:
 
 
 def _starts(tracker: Tracker, count: int) -> list[Instance]:
-    """Up to ``count`` distinct strongest instances, round robin over the dims combinations."""
-    # The highest resolved ratios first: the worst gap and the weakest candidates are often rounding
-    # (both sides ~1e-20 where a bound is attained at 0), where a climb has nothing to follow.
+    """Up to ``count`` distinct instances: the highest resolved ratios, round robin over the dims
+    combinations they were found at; then, while starts are missing, the significant candidates and the
+    worst instance (those are often rounding, both sides ~1e-20 where a bound is attained at 0, where a
+    climb has nothing to follow)."""
     end = tracker.end
-    ranked = [inst for _, inst in end.tight.ranked()] + [inst for _, inst in end.tight_nontrivial.ranked()]
-    ranked += [c.instance for c in end.pool.settling_order()[:count] if c.must_settle]
-    ranked += [] if tracker.worst is None else [tracker.worst]
-    by_dims: dict[str, list[Instance]] = {}
+    witnesses = [inst for _, inst in end.tight.ranked()] + [inst for _, inst in end.tight_nontrivial.ranked()]
+    others = [c.instance for c in end.pool.settling_order()[:count] if c.must_settle]
+    others += [] if tracker.worst is None else [tracker.worst]
     seen: set = set()
-    for inst in ranked:
-        key = instance_key(inst)
-        if key not in seen:
-            seen.add(key)
-            by_dims.setdefault(dims_key(inst.dims), []).append(inst)
     out: list[Instance] = []
-    while len(out) < count and any(by_dims.values()):
-        for group in by_dims.values():
-            if group and len(out) < count:
-                out.append(group.pop(0))
+    for group in (witnesses, others):
+        by_dims: dict[str, list[Instance]] = {}
+        for inst in group:
+            key = instance_key(inst)
+            if key not in seen:
+                seen.add(key)
+                by_dims.setdefault(dims_key(inst.dims), []).append(inst)
+        while len(out) < count and any(by_dims.values()):
+            for insts in by_dims.values():
+                if insts and len(out) < count:
+                    out.append(insts.pop(0))
     return out
 
 
@@ -86,7 +101,7 @@ class _Climb:
         self.evaluated = 0
         self.best: tuple[float, np.ndarray | None] = (np.inf, None)  # (objective, coordinates)
 
-    def _margins(self, u: np.ndarray) -> tuple[np.ndarray, list | None, dict, dict]:
+    def margins(self, u: np.ndarray) -> tuple[np.ndarray, list | None, dict, dict]:
         tracker = self.tracker
         inputs, raw = self.space.instances(u)
         n = len(u)
@@ -107,23 +122,58 @@ class _Climb:
         h = _STEP if self.space.log else _STEP * np.maximum(np.abs(u), 1e-8 * (np.max(np.abs(u)) + 1e-300))
         h = np.where(u + h > bounds[:, 1], -h, h)  # step inwards at the domain's upper edge
         rows = np.vstack([u, u + np.diag(np.broadcast_to(h, u.shape))])
-        m, chain, inputs, raw = self._margins(rows)
-        if chain is not None and np.isfinite(m[0]):
-            self.path.append(([e[:1] for e in chain], take(inputs, 0), take(raw, 0)))
-        if not np.isfinite(m[0]):
+        m, chain, inputs, raw = self.margins(rows)
+        if chain is None or not self.keep(m, chain, inputs, raw, 0):
             return _OUTSIDE, np.zeros_like(u)
         if -m[0] < self.best[0]:
             self.best = (-float(m[0]), u.copy())
         grad = np.where(np.isfinite(m[1:]), -(m[1:] - m[0]) / h, 0.0)
         return -float(m[0]), grad
 
+    def resolve(self, m: np.ndarray, chain: list, inputs: dict, rows: np.ndarray) -> None:
+        """Set to NaN the margins of ``rows`` that rounding could explain: a side within SIGNIFICANCE
+        times its rounding sensitivity (the tracker's measure: a remainder computed by cancellation,
+        the step scaled to 1e-12), or a violation whose float64 evaluation under- or overflowed.  A climb
+        that followed those would find only rounding, which settling rejects one by one."""
+        rows = rows[np.isfinite(m[rows])]
+        if not rows.size:
+            return
+        sens = self.tracker.sensitivity(chain, inputs, self.dims, rows)
+        if sens is None:
+            m[rows] = np.nan
+            return
+        a, b = np.abs(chain[0][rows]), np.abs(chain[-1][rows])
+        with np.errstate(invalid="ignore"):
+            ok = (a >= SIGNIFICANCE * sens[0]) & (b >= SIGNIFICANCE * sens[-1])
+        m[rows[~ok]] = np.nan
+        bad = rows[ok & (m[rows] > 0)]
+        if bad.size:
+            m[bad[~faithful_rows(self.tracker.check, inputs, self.dims, bad)]] = np.nan
+
+    def keep(self, m: np.ndarray, chain: list, inputs: dict, raw: dict, j: int) -> bool:
+        """Whether row ``j`` counts (its margin resolved above rounding, :meth:`resolve`); if it does, it
+        joins the path given to the tracker."""
+        self.resolve(m, chain, inputs, np.array([j]))
+        if not np.isfinite(m[j]):
+            return False
+        self.path.append(([e[j : j + 1] for e in chain], take(inputs, j), take(raw, j)))
+        return True
+
     def record(self) -> None:
-        """Give the tracker every centre point evaluated, as one batch."""
+        """Give the tracker the centre points evaluated, as one batch: every one that holds (its ratio
+        counts towards tightness where resolved), and the VIOLATIONS_KEPT strongest violations (a climb's
+        violations are near-copies of each other; as candidates they would only repeat one question,
+        and a climb into rounding would spend the settling budget on it)."""
         if not self.path:
             return
         chain = [np.concatenate(parts) for parts in zip(*(c for c, _, _ in self.path), strict=True)]
-        inputs = {k: np.concatenate([i[k] for _, i, _ in self.path]) for k in self.path[0][1]}
-        raw = {k: np.concatenate([r[k] for _, _, r in self.path]) for k in self.path[0][2]}
+        m = margin(chain[0], chain[-1], self.tracker.end.relation)
+        order = np.argsort(-np.where(np.isfinite(m), m, -np.inf), kind="stable")
+        rows = np.sort(np.concatenate([order[:VIOLATIONS_KEPT], np.flatnonzero(~(m > 0))]))
+        rows = np.unique(rows)
+        chain = [e[rows] for e in chain]
+        inputs = {k: np.concatenate([i[k] for _, i, _ in self.path])[rows] for k in self.path[0][1]}
+        raw = {k: np.concatenate([r[k] for _, _, r in self.path])[rows] for k in self.path[0][2]}
         self.tracker.add(chain, inputs, self.dims, raw=raw)
 
 
@@ -139,13 +189,56 @@ def _climb(tracker: Tracker, inst: Instance, calls: int, *, log: bool) -> tuple[
         return inst, 0
     climb = _Climb(tracker, space)
     options = {"maxfun": calls, "maxiter": calls, "ftol": 0.0, "gtol": 0.0, "maxls": 10}
-    with np.errstate(all="ignore"), threadpool_limits(1, user_api="blas"):
+    with np.errstate(all="ignore"), threadpool_limits(1, user_api="blas"), native_output_muted():
         minimize(climb, space.start(), jac=True, method="L-BFGS-B", bounds=space.bounds(), options=options)
     climb.record()
     if climb.best[1] is None:
         return inst, climb.evaluated
     inputs, raw = space.instances(climb.best[1])
     return Instance(dict(inst.dims), inputs, raw), climb.evaluated
+
+
+#: the factors each input is scaled by in a scan: 10^-12 to 10^12 in half decades
+_FACTORS = 10.0 ** np.arange(-12.0, 12.5, 0.5)
+
+
+def _scan(tracker: Tracker, inst: Instance) -> tuple[Instance, int]:
+    """Each movable input scaled as a whole by every one of _FACTORS (one batch per input), keeping the
+    best: the direction in which a step or a parameter goes to 0 or to infinity.  It keeps which entry
+    is largest, so a bound with a max or an ∞-norm, whose kink stops a gradient method exactly where
+    the supremum lies (‖Δx‖∞ with two entries of equal size), is followed all the same."""
+    space = Space(tracker.check, inst, log=True)
+    if not space.size:
+        return inst, 0
+    climb, u = _Climb(tracker, space), space.start()
+    lo, hi = np.array(space.bounds(), dtype=float).reshape(-1, 2).T
+    with native_output_muted():
+        u = _scan_groups(climb, space, u, lo, hi)
+    climb.record()
+    inputs, raw = space.instances(u)
+    return Instance(dict(inst.dims), inputs, raw), climb.evaluated
+
+
+def _scan_groups(climb: _Climb, space: Space, u: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Each group scaled in turn; the first of its SCAN_TRIES best rows that improves on the current
+    point and whose ratio high precision confirms is the new point."""
+    for group in space.groups():
+        if not group.size:
+            continue
+        rows = np.repeat(u[None], len(_FACTORS) + 1, axis=0)
+        rows[1:, group] += np.log(_FACTORS)[:, None]
+        rows = np.clip(rows, lo, hi)
+        m, chain, inputs, raw = climb.margins(rows)
+        if chain is None:
+            continue
+        climb.resolve(m, chain, inputs, np.arange(len(rows)))
+        better = np.flatnonzero(np.isfinite(m) & (m > (m[0] if np.isfinite(m[0]) else -np.inf)))
+        for j in better[np.argsort(-m[better], kind="stable")][:SCAN_TRIES].tolist():
+            found = Instance(dict(space.inst.dims), *space.instances(rows[j]))
+            if _confirmed(climb.tracker, found) and climb.keep(m, chain, inputs, raw, j):
+                u = rows[j]
+                break
+    return u
 
 
 def optimise(tracker: Tracker, profile: Profile) -> int:
@@ -156,6 +249,33 @@ def optimise(tracker: Tracker, profile: Profile) -> int:
         return 0
     evaluated, half = 0, profile.optimise_calls // 2
     for inst in _starts(tracker, profile.optimise_starts):
-        reached, n = _climb(tracker, inst, half, log=True)
-        evaluated += n + _climb(tracker, reached, profile.optimise_calls - half, log=False)[1]
+        for phase in ("scan", "log", "scan", "linear"):
+            if phase == "scan":  # confirms what it moves to, row by row
+                inst, n = _scan(tracker, inst)
+            else:
+                calls = half if phase == "log" else profile.optimise_calls - half
+                reached, n = _climb(tracker, inst, calls, log=phase == "log")
+                inst = reached if reached is inst or _confirmed(tracker, reached) else inst
+            evaluated += n
     return evaluated
+
+
+def _confirmed(tracker: Tracker, inst: Instance) -> bool:
+    """Whether high precision confirms the float64 ratio ``inst`` was climbed to, to CONFIRM_RTOL: a
+    remainder computed by cancellation at a step of 1e-100 is exactly 0 in float64 and in extended
+    precision alike, which no rounding estimate sees, and at a step of 1e-6 it is off by 1e-4, which is
+    the size of the margins this phase is for.  A phase whose result
+    is not confirmed is discarded (the next starts where it did).  Where high precision cannot evaluate
+    the check, the float64 ratio stands, as it does for tightness."""
+    from ..settling.witness import settled_ratio
+
+    check, relation = tracker.check, tracker.end.relation
+    try:
+        chain = evaluate_chain(tracker.claim_id, check, numpy_xp, inst.inputs, inst.dims, 1)
+        settled = settled_ratio(tracker.claim_id, check, inst, relation)
+    except CheckError:
+        return False
+    if settled is None:
+        return True
+    r64 = float(ratio(chain[0], chain[-1], relation)[0])
+    return bool(abs(float(settled["ratio"]) - r64) <= CONFIRM_RTOL * abs(r64))

@@ -76,6 +76,7 @@ class SweepOutcome:
     kept_fraction: float = 1.0
     worst: Instance | None = None  # the instance with the largest end-to-end gap seen
     shrunk: Instance | None = None  # Hypothesis's shrunk failing example (end to end), if any
+    explored: dict = dataclasses.field(default_factory=dict)  # Tracker.explored()
 
 
 def search_numeric(
@@ -107,7 +108,14 @@ def search_numeric(
             refuted = refuted_by_sweep(tracker.end)
         if refuted:
             return SweepOutcome(
-                tracker.steps, tracker.end, tracker.instances, 0, kept_fraction, tracker.worst
+                tracker.steps,
+                tracker.end,
+                tracker.instances,
+                0,
+                kept_fraction,
+                tracker.worst,
+                None,
+                tracker.explored(),
             )
     # A claim without inputs is a function of its dims alone, which the sweep has enumerated.
     hyp = 0
@@ -120,5 +128,12 @@ def search_numeric(
         with ctx.timed("optimise"):
             optimise(tracker, profile)
     return SweepOutcome(
-        tracker.steps, tracker.end, tracker.instances, hyp, kept_fraction, tracker.worst, tracker.last_failure
+        tracker.steps,
+        tracker.end,
+        tracker.instances,
+        hyp,
+        kept_fraction,
+        tracker.worst,
+        tracker.last_failure,
+        tracker.explored(),
     )
