@@ -33,23 +33,28 @@ def movable(check, inst: Instance) -> list[str]:
     ]
 
 
-def _domain(spec) -> tuple[float, float]:
+def _domain(spec, *, near: bool) -> tuple[float, float]:
+    """The input's domain; with ``near``, within three times its sampling scale too (as refinement)."""
     lo, hi = spec.domain() if hasattr(spec, "domain") else (-math.inf, math.inf)
     if getattr(spec, "positive", False):
         lo = max(lo, 0.0)
+    scale = getattr(spec, "scale", None)
+    if near and isinstance(scale, tuple):
+        lo, hi = max(lo, -3.0 * scale[1]), min(hi, 3.0 * scale[1])
     return max(lo, -1e300), min(hi, 1e300)
 
 
 class Space:
-    """``inst``'s movable entries as a vector, in log (``log=True``) or linear coordinates."""
+    """``inst``'s movable entries as a vector, in log (``log=True``) or linear coordinates; with
+    ``near``, within three times each input's sampling scale (a check that discretises)."""
 
-    def __init__(self, check, inst: Instance, *, log: bool):
+    def __init__(self, check, inst: Instance, *, log: bool, near: bool = False):
         self.check, self.inst, self.log = check, inst, log
         self.names = movable(check, inst)
         values, lows, highs = [], [], []
         for k in self.names:
             v = np.asarray(self._source(k), dtype=float).reshape(-1)
-            lo, hi = _domain(self.check.inputs[k])
+            lo, hi = _domain(self.check.inputs[k], near=near)
             values.append(v)
             lows.append(np.full(v.size, lo))
             highs.append(np.full(v.size, hi))

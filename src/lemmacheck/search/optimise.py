@@ -38,6 +38,7 @@ from .faithful import faithful_rows, native_output_muted
 from .profile import Profile
 from .relations import evaluate_chain, ratio, take
 from .tracker import Tracker
+from .wide import discretisation
 
 __all__ = ["optimise", "margin"]
 
@@ -177,14 +178,14 @@ class _Climb:
         self.tracker.add(chain, inputs, self.dims, raw=raw)
 
 
-def _climb(tracker: Tracker, inst: Instance, calls: int, *, log: bool) -> tuple[Instance, int]:
+def _climb(tracker: Tracker, inst: Instance, calls: int, *, log: bool, near: bool) -> tuple[Instance, int]:
     """Climb from ``inst`` for at most ``calls`` evaluations; the best instance reached, and the count."""
     # imported when first needed (most claims never get here); one BLAS thread: L-BFGS-B's steps are
     # on vectors of a few entries, where OpenBLAS's threads cost 30x the work on a loaded machine
     from scipy.optimize import minimize
     from threadpoolctl import threadpool_limits
 
-    space = Space(tracker.check, inst, log=log)
+    space = Space(tracker.check, inst, log=log, near=near)
     if not space.size or calls < 2:
         return inst, 0
     climb = _Climb(tracker, space)
@@ -202,12 +203,12 @@ def _climb(tracker: Tracker, inst: Instance, calls: int, *, log: bool) -> tuple[
 _FACTORS = 10.0 ** np.arange(-12.0, 12.5, 0.5)
 
 
-def _scan(tracker: Tracker, inst: Instance) -> tuple[Instance, int]:
+def _scan(tracker: Tracker, inst: Instance, *, near: bool) -> tuple[Instance, int]:
     """Each movable input scaled as a whole by every one of _FACTORS (one batch per input), keeping the
     best: the direction in which a step or a parameter goes to 0 or to infinity.  It keeps which entry
     is largest, so a bound with a max or an ∞-norm, whose kink stops a gradient method exactly where
     the supremum lies (‖Δx‖∞ with two entries of equal size), is followed all the same."""
-    space = Space(tracker.check, inst, log=True)
+    space = Space(tracker.check, inst, log=True, near=near)
     if not space.size:
         return inst, 0
     climb, u = _Climb(tracker, space), space.start()
@@ -249,12 +250,14 @@ def optimise(tracker: Tracker, profile: Profile) -> int:
         return 0
     evaluated, half = 0, profile.optimise_calls // 2
     for inst in _starts(tracker, profile.optimise_starts):
+        # a discretisation's error is bounded only near the sampling scale (search/wide.py)
+        near = discretisation(check, inst.inputs, inst.dims) is not None
         for phase in ("scan", "log", "scan", "linear"):
             if phase == "scan":  # confirms what it moves to, row by row
-                inst, n = _scan(tracker, inst)
+                inst, n = _scan(tracker, inst, near=near)
             else:
                 calls = half if phase == "log" else profile.optimise_calls - half
-                reached, n = _climb(tracker, inst, calls, log=phase == "log")
+                reached, n = _climb(tracker, inst, calls, log=phase == "log", near=near)
                 inst = reached if reached is inst or _confirmed(tracker, reached) else inst
             evaluated += n
     return evaluated

@@ -111,6 +111,8 @@ class Tracker:
         self.magnitudes: dict[str, list[float]] = {}
         self.wide_instances = 0
         self.wide_dropped = 0
+        self.wide_skipped: str | None = None  # why the float-range share was skipped ('' : it was not)
+        self.wide_candidates_dropped = 0  # its violations beyond the strongest of each batch, never judged
 
     def sensitivity(self, chain, inputs, dims, rows: np.ndarray) -> list[np.ndarray] | None:
         """Per side of the chain, its observed rounding sensitivity on the given rows (``chain``: the
@@ -216,6 +218,8 @@ class Tracker:
             "magnitudes": {k: list(v) for k, v in self.magnitudes.items()},
             "wide_instances": self.wide_instances,
             "wide_dropped": self.wide_dropped,
+            "wide_candidates_dropped": self.wide_candidates_dropped,
+            **({"wide_skipped": self.wide_skipped} if self.wide_skipped else {}),
         }
 
     def part(self, drawn: int, kept: int) -> SweepPart:
@@ -231,6 +235,8 @@ class Tracker:
             self._widen(k, lo, hi)
         self.wide_instances += part.explored.get("wide_instances", 0)
         self.wide_dropped += part.explored.get("wide_dropped", 0)
+        self.wide_skipped = self.wide_skipped or part.explored.get("wide_skipped")
+        self.wide_candidates_dropped += part.explored.get("wide_candidates_dropped", 0)
         for mine, theirs in zip([*self.steps, self.end], [*part.steps, part.end], strict=True):
             mine.merge(theirs)
         if part.worst is not None and part.worst_gap > self.worst_gap:

@@ -12,14 +12,18 @@ are not finite, or at which the check raises, or a violating one whose evaluatio
 on the way (:mod:`.faithful`), is *dropped*, never judged, and counted
 (``Tracker.wide_dropped``), so the evidence says how much of the float range was actually explored; the
 magnitudes explored per input are reported beside it (``Tracker.magnitudes``).  What is evaluated is an
-instance like any other: a violation is a candidate settled in high precision.  Properties (a boolean per
-instance) are not explored here: a NaN compares False, and would pose as a failure.
+instance like any other: a violation is a candidate settled in high precision (the WIDE_CANDIDATES
+strongest of each batch; the others are counted, ``wide_candidates_dropped``, and never judged).
+Properties (a boolean per instance) are not explored here: a NaN compares False, and would pose as a
+failure; nor are checks that approximate a side by a discretisation (:func:`discretisation`), whose error
+is bounded only near the sampling scale: the evidence says so (``wide_skipped``).
 """
 
 from __future__ import annotations
 
 import math
 import warnings
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -29,15 +33,17 @@ from ..model.returns import validated_chain
 from ..xp import numpy_xp
 from .draw import where_mask
 from .faithful import faithful_rows, native_output_muted
-from .relations import violated
+from .relations import gap, violated
 from .tracker import Tracker
 
-__all__ = ["WIDE_SHARE", "WIDE_EXPONENTS", "wide_batch", "unbounded"]
+__all__ = ["WIDE_SHARE", "WIDE_EXPONENTS", "wide_batch", "unbounded", "discretisation"]
 
 #: wide instances drawn beside each sweep batch, as a share of the batch: one in nine of the sweep's
 WIDE_SHARE = 1 / 8
 #: the decimal exponents of an unbounded input's magnitude in the wide share
 WIDE_EXPONENTS = (-300.0, 300.0)
+#: violations of one wide batch given to settling at most (its strongest)
+WIDE_CANDIDATES = 4
 #: the stream of the sweep's generator seed the wide draws use (the batch's own draws are unchanged)
 _STREAM = 7
 #: rows below which a batch the check raises on is dropped rather than split again (at most 7 calls for
@@ -126,6 +132,24 @@ def _sides(check, inputs: dict, dims) -> list[np.ndarray]:
     return [np.asarray(e) for e in out]
 
 
+def discretisation(check, inputs: dict, dims) -> str | None:
+    """What the check approximates by a discretisation (``xp.discretised``: a finite difference, a
+    quadrature rule) when evaluated on the first row of ``inputs``, or None.  Such an approximation's
+    error is bounded only near the sampling scale (a central difference of tanh(1e37 g) is noise), so a
+    check that makes one is judged there only: the float-range share skips it, and the optimiser stays
+    within three times its scale."""
+    found: list[str] = []
+    spy = SimpleNamespace(**vars(numpy_xp))
+    spy.discretised = found.append
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            call_with_inputs(check.fn, spy, {k: np.asarray(v)[:1] for k, v in inputs.items()}, dims)
+    except Exception:
+        return None  # the sweep's own evaluation reports a check that cannot run
+    return found[0] if found else None
+
+
 def wide_batch(tracker: Tracker, seed: int, index: int, batch: int, dims) -> None:
     """Draw and evaluate ``batch * WIDE_SHARE`` wide instances at ``dims``, from the generator stream of
     sweep batch ``index`` (the sweep calls it once per dims combination, after its last batch)."""
@@ -134,6 +158,11 @@ def wide_batch(tracker: Tracker, seed: int, index: int, batch: int, dims) -> Non
         return
     n = max(1, int(batch * WIDE_SHARE))
     inputs, raw = _draw(check, np.random.default_rng([seed, index, _STREAM]), n, dims)
+    if tracker.wide_skipped is None:
+        what = discretisation(check, inputs, dims)
+        tracker.wide_skipped = "" if what is None else f"the check approximates {what}"
+    if tracker.wide_skipped:
+        return
     rows = np.flatnonzero(_finite_rows(list(inputs.values())))  # a transform can overflow (A Aᵀ at 1e200)
     dropped = n - rows.size
     if rows.size and check.where is not None:
@@ -143,27 +172,47 @@ def wide_batch(tracker: Tracker, seed: int, index: int, batch: int, dims) -> Non
             mask = np.zeros(rows.size, dtype=bool)
             dropped += rows.size
         rows = rows[mask] if mask is not None else rows
+    before = tracker.wide_candidates_dropped
     with native_output_muted():
         got = _evaluable(tracker, _subset(inputs, rows), _subset(raw, rows), dims) if rows.size else None
         if got is not None:
             got = _faithful(tracker, *got, dims)
     evaluated = 0 if got is None else len(got[0][0])
     tracker.wide_instances += evaluated
-    tracker.wide_dropped += dropped + int(rows.size) - evaluated
+    tracker.wide_dropped += dropped + int(rows.size) - evaluated - (tracker.wide_candidates_dropped - before)
     if got is not None and evaluated:
         tracker.add(got[0], got[1], dims, raw=got[2])
 
 
 def _faithful(tracker: Tracker, chain: list, inputs: dict, raw: dict, dims) -> tuple[list, dict, dict]:
-    """The rows kept: those that violate no relation, and the violating ones float64 evaluated without a
-    floating-point exception (:mod:`.faithful`)."""
+    """The rows kept: those that violate no relation, and of the violating ones float64 evaluated
+    without a floating-point exception (:mod:`.faithful`) the WIDE_CANDIDATES strongest (by their
+    largest gap over the relations); the other violations are counted in
+    ``Tracker.wide_candidates_dropped``, never judged."""
+    gaps = [
+        gap(a, b, rel, tracker.tol)
+        for rel, a, b in zip(tracker.check.relations, chain[:-1], chain[1:], strict=True)
+    ]
+    gaps.append(gap(chain[0], chain[-1], tracker.end.relation, tracker.tol))
     bad = np.zeros(len(chain[0]), dtype=bool)
-    for rel, a, b in zip(tracker.check.relations, chain[:-1], chain[1:], strict=True):
+    for rel, a, b in zip(
+        [*tracker.check.relations, tracker.end.relation],
+        [*chain[:-1], chain[0]],
+        [*chain[1:], chain[-1]],
+        strict=True,
+    ):
         bad |= violated(a, b, rel, tracker.tol)
-    bad |= violated(chain[0], chain[-1], tracker.end.relation, tracker.tol)
     rows = np.flatnonzero(bad)
     if rows.size == 0:
         return chain, inputs, raw
     keep = np.ones(len(chain[0]), dtype=bool)
     keep[rows] = faithful_rows(tracker.check, inputs, dims, rows)
+    # Rounding float64 cannot see (1e300 + 10 - 1e300 = 0 under every perturbation) makes hundreds of
+    # "significant" candidates at these magnitudes, and settling them one by one spent the budget of a
+    # true claim.  The strongest are settled; the rest of the batch's violations are near them.
+    strength = np.max(np.where(np.isfinite(gaps), gaps, -np.inf), axis=0)
+    kept = rows[keep[rows]]
+    weaker = kept[np.argsort(-strength[kept], kind="stable")][WIDE_CANDIDATES:]
+    keep[weaker] = False
+    tracker.wide_candidates_dropped += int(weaker.size)
     return [e[keep] for e in chain], _subset(inputs, keep), _subset(raw, keep)

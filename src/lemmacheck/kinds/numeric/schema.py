@@ -108,7 +108,9 @@ EVIDENCE_SCHEMA: dict = {
             "each float input over every instance evaluated; wide_instances, the instances evaluated with "
             "unbounded inputs at magnitudes across the float range (10^-300 to 10^300, or the input's "
             "bound); wide_dropped, those float64 could not evaluate (non-finite, or the check raised), "
-            "never judged"
+            "never judged; wide_candidates_dropped, their violations beyond the 4 strongest of each "
+            "batch (those are settled), never judged; wide_skipped, why there were none (the check "
+            "approximates a side by a discretisation, whose error is bounded only near the sampling scale)"
         ),
         "properties": {
             "magnitudes": {
@@ -117,6 +119,8 @@ EVIDENCE_SCHEMA: dict = {
             },
             "wide_instances": {"type": "integer", "minimum": 0},
             "wide_dropped": {"type": "integer", "minimum": 0},
+            "wide_skipped": {"type": "string"},
+            "wide_candidates_dropped": {"type": "integer", "minimum": 0},
         },
     },
     "domain": {
