@@ -204,41 +204,60 @@ _FACTORS = 10.0 ** np.arange(-12.0, 12.5, 0.5)
 
 
 def _scan(tracker: Tracker, inst: Instance, *, near: bool) -> tuple[Instance, int]:
-    """Each movable input scaled as a whole by every one of _FACTORS (one batch per input), keeping the
-    best: the direction in which a step or a parameter goes to 0 or to infinity.  It keeps which entry
-    is largest, so a bound with a max or an ∞-norm, whose kink stops a gradient method exactly where
-    the supremum lies (‖Δx‖∞ with two entries of equal size), is followed all the same."""
-    space = Space(tracker.check, inst, log=True, near=near)
-    if not space.size:
-        return inst, 0
-    climb, u = _Climb(tracker, space), space.start()
-    lo, hi = np.array(space.bounds(), dtype=float).reshape(-1, 2).T
-    with native_output_muted():
-        u = _scan_groups(climb, space, u, lo, hi)
-    climb.record()
-    inputs, raw = space.instances(u)
-    return Instance(dict(inst.dims), inputs, raw), climb.evaluated
+    """Each movable input scaled as a whole by every one of _FACTORS (one batch per input), then each
+    input moved towards or away from every other of its shape (``x_j <- x_i + f (x_j - x_i)``, one batch
+    per pair), keeping the best: the directions in which a step or a parameter goes to 0 or to infinity,
+    a step given as its own input (``Δx``) or as the difference of two (``x2 - x1``).  They keep which
+    entry is largest, so a bound with a max or an ∞-norm, whose kink stops a gradient method exactly
+    where the supremum lies (‖Δx‖∞ with two entries of equal size), is followed all the same."""
+    evaluated = 0
+    for log in (True, False):
+        space = Space(tracker.check, inst, log=log, near=near)
+        if not space.size:
+            continue
+        climb, u = _Climb(tracker, space), space.start()
+        lo, hi = np.array(space.bounds(), dtype=float).reshape(-1, 2).T
+        with native_output_muted():
+            for rows in _moves(space, log=log):
+                u = _try_rows(climb, space, u, np.clip(rows(u), lo, hi))
+        climb.record()
+        inst, evaluated = Instance(dict(inst.dims), *space.instances(u)), evaluated + climb.evaluated
+    return inst, evaluated
 
 
-def _scan_groups(climb: _Climb, space: Space, u: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """Each group scaled in turn; the first of its SCAN_TRIES best rows that improves on the current
-    point and whose ratio high precision confirms is the new point."""
-    for group in space.groups():
-        if not group.size:
-            continue
-        rows = np.repeat(u[None], len(_FACTORS) + 1, axis=0)
-        rows[1:, group] += np.log(_FACTORS)[:, None]
-        rows = np.clip(rows, lo, hi)
-        m, chain, inputs, raw = climb.margins(rows)
-        if chain is None:
-            continue
-        climb.resolve(m, chain, inputs, np.arange(len(rows)))
-        better = np.flatnonzero(np.isfinite(m) & (m > (m[0] if np.isfinite(m[0]) else -np.inf)))
-        for j in better[np.argsort(-m[better], kind="stable")][:SCAN_TRIES].tolist():
-            found = Instance(dict(space.inst.dims), *space.instances(rows[j]))
-            if _confirmed(climb.tracker, found) and climb.keep(m, chain, inputs, raw, j):
-                u = rows[j]
-                break
+def _moves(space: Space, *, log: bool) -> list:
+    """The scan's batches, as functions of the current point: in log coordinates each input scaled,
+    in linear ones each input moved along its difference from another of the same size."""
+    groups = [g for g in space.groups() if g.size]
+
+    def scaled(g):
+        return lambda u: np.vstack([u, u + np.outer(np.log(_FACTORS), np.isin(np.arange(u.size), g))])
+
+    def towards(gi, gj):
+        def rows(u):
+            out = np.repeat(u[None], len(_FACTORS) + 1, axis=0)
+            out[1:, gj] = u[gi] + _FACTORS[:, None] * (u[gj] - u[gi])
+            return out
+
+        return rows
+
+    if log:
+        return [scaled(g) for g in groups]
+    return [towards(gi, gj) for gi in groups for gj in groups if gi is not gj and gi.size == gj.size]
+
+
+def _try_rows(climb: _Climb, space: Space, u: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The first of the batch's SCAN_TRIES best rows that improves on row 0 (the current point) and whose
+    ratio high precision confirms; else the current point."""
+    m, chain, inputs, raw = climb.margins(rows)
+    if chain is None:
+        return u
+    climb.resolve(m, chain, inputs, np.arange(len(rows)))
+    better = np.flatnonzero(np.isfinite(m) & (m > (m[0] if np.isfinite(m[0]) else -np.inf)))
+    for j in better[np.argsort(-m[better], kind="stable")][:SCAN_TRIES].tolist():
+        found = Instance(dict(space.inst.dims), *space.instances(rows[j]))
+        if _confirmed(climb.tracker, found) and climb.keep(m, chain, inputs, raw, j):
+            return rows[j]
     return u
 
 
