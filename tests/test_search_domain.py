@@ -124,3 +124,12 @@ def test_a_check_that_discretises_is_not_explored_across_the_float_range(registr
     assert explored["wide_instances"] == 0
     assert "central difference" in explored["wide_skipped"]
     assert explored["magnitudes"]["x"][1] <= 300.0  # the sweep's scale (1e2) and 3x it for the optimiser
+
+
+def test_the_report_card_prints_the_domain_and_the_magnitudes_explored(registry):
+    from lemmacheck.report.notebook import cards_html
+
+    r = run_claim(_clamped(registry, "planted.clamped_card", Verdict.HOLDS, bound=30.0), DEFAULT)
+    html = cards_html([r.to_dict()])
+    assert "for ‖v‖∞ ≤ 30" in html.split("</h3>")[0]  # beside the verdict's badge
+    assert "magnitudes explored" in html
