@@ -54,8 +54,13 @@ VIOLATIONS_KEPT = 2
 #: how closely high precision must agree with the float64 ratio a phase reached for it to count: far
 #: below the margins that matter (a constant 1e-3 or 8e-4 too small), far above float64's rounding
 CONFIRM_RTOL = 1e-6
-#: a scan's best rows tried in high precision per input, best first, until one is confirmed
+#: a scan's best rows tried in high precision per batch, best first, until one is confirmed
 SCAN_TRIES = 3
+#: high-precision confirmations one start may ask for (past them, nothing more is confirmed: the start
+#: keeps what it has); a check on many inputs made 90 of them, 15 s for one claim
+CONFIRMATIONS_PER_START = 12
+#: pairs of same-shape inputs a scan moves along their difference, at most (in the inputs' order)
+PAIRS = 6
 
 
 def margin(a: np.ndarray, b: np.ndarray, relation: str) -> np.ndarray:
@@ -124,7 +129,9 @@ class _Climb:
         h = np.where(u + h > bounds[:, 1], -h, h)  # step inwards at the domain's upper edge
         rows = np.vstack([u, u + np.diag(np.broadcast_to(h, u.shape))])
         m, chain, inputs, raw = self.margins(rows)
-        if chain is None or not self.keep(m, chain, inputs, raw, 0):
+        # only a point that would be the best so far needs its resolution measured (3 more evaluations)
+        improves = bool(np.isfinite(m[0]) and -m[0] < self.best[0])
+        if chain is None or not self.keep(m, chain, inputs, raw, 0, resolve=improves):
             return _OUTSIDE, np.zeros_like(u)
         if -m[0] < self.best[0]:
             self.best = (-float(m[0]), u.copy())
@@ -151,10 +158,11 @@ class _Climb:
         if bad.size:
             m[bad[~faithful_rows(self.tracker.check, inputs, self.dims, bad)]] = np.nan
 
-    def keep(self, m: np.ndarray, chain: list, inputs: dict, raw: dict, j: int) -> bool:
-        """Whether row ``j`` counts (its margin resolved above rounding, :meth:`resolve`); if it does, it
-        joins the path given to the tracker."""
-        self.resolve(m, chain, inputs, np.array([j]))
+    def keep(self, m: np.ndarray, chain: list, inputs: dict, raw: dict, j: int, *, resolve: bool) -> bool:
+        """Whether row ``j`` counts (with ``resolve``, its margin resolved above rounding first,
+        :meth:`resolve`); if it does, it joins the path given to the tracker."""
+        if resolve:
+            self.resolve(m, chain, inputs, np.array([j]))
         if not np.isfinite(m[j]):
             return False
         self.path.append(([e[j : j + 1] for e in chain], take(inputs, j), take(raw, j)))
@@ -243,7 +251,8 @@ def _moves(space: Space, *, log: bool) -> list:
 
     if log:
         return [scaled(g) for g in groups]
-    return [towards(gi, gj) for gi in groups for gj in groups if gi is not gj and gi.size == gj.size]
+    pairs = [(gi, gj) for gi in groups for gj in groups if gi is not gj and gi.size == gj.size]
+    return [towards(gi, gj) for gi, gj in pairs[:PAIRS]]
 
 
 def _try_rows(climb: _Climb, space: Space, u: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -252,11 +261,13 @@ def _try_rows(climb: _Climb, space: Space, u: np.ndarray, rows: np.ndarray) -> n
     m, chain, inputs, raw = climb.margins(rows)
     if chain is None:
         return u
-    climb.resolve(m, chain, inputs, np.arange(len(rows)))
-    better = np.flatnonzero(np.isfinite(m) & (m > (m[0] if np.isfinite(m[0]) else -np.inf)))
-    for j in better[np.argsort(-m[better], kind="stable")][:SCAN_TRIES].tolist():
+    # a gain below 1e-12 is not worth a high-precision evaluation; only the best few are resolved
+    better = np.flatnonzero(np.isfinite(m) & (m > (m[0] + 1e-12 if np.isfinite(m[0]) else -np.inf)))
+    better = better[np.argsort(-m[better], kind="stable")][: 2 * SCAN_TRIES]
+    climb.resolve(m, chain, inputs, better)
+    for j in [j for j in better.tolist() if np.isfinite(m[j])][:SCAN_TRIES]:
         found = Instance(dict(space.inst.dims), *space.instances(rows[j]))
-        if _confirmed(climb.tracker, found) and climb.keep(m, chain, inputs, raw, j):
+        if _confirmed(climb.tracker, found) and climb.keep(m, chain, inputs, raw, j, resolve=False):
             return rows[j]
     return u
 
@@ -269,6 +280,7 @@ def optimise(tracker: Tracker, profile: Profile) -> int:
         return 0
     evaluated, half = 0, profile.optimise_calls // 2
     for inst in _starts(tracker, profile.optimise_starts):
+        tracker.confirmations_left = CONFIRMATIONS_PER_START
         # a discretisation's error is bounded only near the sampling scale (search/wide.py)
         near = discretisation(check, inst.inputs, inst.dims) is not None
         for phase in ("scan", "log", "scan", "linear"):
@@ -291,6 +303,9 @@ def _confirmed(tracker: Tracker, inst: Instance) -> bool:
     the check, the float64 ratio stands, as it does for tightness."""
     from ..settling.witness import settled_ratio
 
+    if tracker.confirmations_left <= 0:
+        return False
+    tracker.confirmations_left -= 1
     check, relation = tracker.check, tracker.end.relation
     try:
         chain = evaluate_chain(tracker.claim_id, check, numpy_xp, inst.inputs, inst.dims, 1)

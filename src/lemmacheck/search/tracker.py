@@ -113,6 +113,7 @@ class Tracker:
         self.wide_dropped = 0
         self.wide_skipped: str | None = None  # why the float-range share was skipped ('' : it was not)
         self.wide_candidates_dropped = 0  # its violations beyond the strongest of each batch, never judged
+        self.confirmations_left = 0  # high-precision confirmations the optimiser's current start may ask
 
     def sensitivity(self, chain, inputs, dims, rows: np.ndarray) -> list[np.ndarray] | None:
         """Per side of the chain, its observed rounding sensitivity on the given rows (``chain``: the
