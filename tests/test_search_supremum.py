@@ -92,7 +92,9 @@ def test_every_holding_bound_reaches_its_supremum_at_every_seed(claim_id):
     figures = {s: run_claim(claim, QUICK.with_seed(s)).evidence.get("tightness") for s in SEEDS}
     known = [f for f in figures.values() if f is not None]
     assert known and max(known) - min(known) < 1e-3, f"tightness by seed: {figures}"
-    if base.evidence["tightness"] >= 0.999:
+    # A supremum of exactly 1 - 1e-3 (vanish.s003.not_met_no_explosion: the constant 0.999 is the claim's
+    # own) scaled by 1 - 1e-3 is attained with equality, not exceeded: only a figure above it can refute.
+    if base.evidence["tightness"] > 0.999 * (1 + 1e-9):
         tighter = scaled_bound(claim, 1e-3)
         verdicts = {s: run_claim(tighter, QUICK.with_seed(s)).verdict.name for s in SEEDS}
         assert set(verdicts.values()) == {"REFUTED"}, (
