@@ -179,19 +179,36 @@ def test_a_certificate_carries_a_witness_point_of_its_domain(registry):
 def test_a_bound_false_only_far_out_is_refuted_by_the_z3_point(registry):
     pytest.importorskip("z3")
 
-    # x² ≤ 10⁶ + x fails only for x < −999.5… or x > 1000.5…: the sampler (|x| ≲ 300) never goes there
+    # x² ≤ 10⁶ + x fails only for x < −999.5… or x > 1000.5…: the scaled sampler (|x| ≲ 300) never goes
+    # there (the search's float-range share now does, so the route is asked directly first)
     @inequality("planted.far", inputs={"x": Array(1)}, dims={}, **planted_meta())
     def far(xp, x):
         return x[..., 0] ** 2, 1000000 + x[..., 0]
 
     claim = registry["planted.far"]
-    assert run_claim(claim, QUICK.with_seed(1)).verdict is Verdict.HOLDS
+    assert certify_claim(claim)["status"] == "violation"
     result = run_claim(claim, CERTIFYING)
     assert result.verdict is Verdict.REFUTED, result.certificate
     cx = result.evidence["counterexample"]
     (x,) = cx["inputs"]["x"]
-    assert abs(float(x)) > 1000 and "found by certification's route z3" in cx["minimised"]
-    assert cx["route"] in ("enclosure", "exact")
+    assert abs(float(x)) > 1000 and cx["route"] in ("enclosure", "exact")
+
+
+def test_a_declared_bound_is_the_domain_certified_never_more(registry):
+    pytest.importorskip("z3")
+
+    # the same bound, declared for |x| <= 30 only: false beyond it, where the statement claims nothing, so
+    # neither the search nor a route may judge it there
+    @inequality("planted.far_bounded", inputs={"x": Array(1, bound=30)}, dims={}, **planted_meta())
+    def far_bounded(xp, x):
+        return x[..., 0] ** 2, 1000000 + x[..., 0]
+
+    claim = registry["planted.far_bounded"]
+    cert = certify_claim(claim)
+    assert cert["status"] == "certified", cert
+    assert "[-30, 30]" in cert["tried"][0]["domain"], cert["tried"][0]["domain"]
+    assert replay_certificate(cert, claim) == []
+    assert run_claim(claim, CERTIFYING).verdict is Verdict.HOLDS
 
 
 def test_the_motzkin_polynomial_plus_a_square_is_refuted_at_its_one_zero(registry):

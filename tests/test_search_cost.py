@@ -307,7 +307,7 @@ def test_a_numeric_result_says_how_its_time_divides_beside_its_evidence(registry
 
     r = run_claim(registry["planted.abs_bound_phases"], PROFILE)
     assert r.verdict is Verdict.HOLDS, r.message
-    assert set(r.phase_seconds) == {"sweep", "hypothesis", "refine", "settle"}
+    assert set(r.phase_seconds) == {"sweep", "hypothesis", "refine", "optimise", "settle"}
     assert all(v >= 0 for v in r.phase_seconds.values())
     assert sum(r.phase_seconds.values()) <= r.seconds + 0.01
     assert "phase_seconds" not in r.evidence and "phase_seconds" in r.to_dict()

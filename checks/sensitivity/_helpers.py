@@ -275,9 +275,11 @@ def gauss_legendre_01(xp, n=16, panels=4):
     a high-precision re-verification re-evaluates).
     """
     nodes, weights = _gauss_legendre_01_float(n, panels)
+    # said in every backend: float64 ignores it, but the search reads it (a rule's error is bounded only
+    # near the sampling scale, so the check is not explored across the float range)
+    xp.discretised(f"an integral by a {panels}×{n}-point composite Gauss–Legendre rule (float64 nodes)")
     if xp.backend == "numpy":
         return list(nodes), list(weights)
-    xp.discretised(f"an integral by a {panels}×{n}-point composite Gauss–Legendre rule (float64 nodes)")
     return [num(xp, a) for a in nodes], [num(xp, wi) for wi in weights]
 
 

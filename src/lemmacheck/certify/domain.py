@@ -95,6 +95,14 @@ def _add_input(dom: Domain, name: str, spec, shape: tuple[int, ...]) -> None:
             dom.constraints += [c for s in syms for c in (s >= lo, s <= hi)]
             dom.box.update({s.name: (lo, hi) for s in syms})
             where = f"[{lo}, {hi}]" + (f"^{'×'.join(map(str, shape))}" if shape else "")
+        elif getattr(spec, "bound", None) is not None:
+            # bound=B is the statement's domain (every |entry| <= B), the one the search stays inside:
+            # certifying on more would judge, and refute, the statement where it claims nothing
+            top = _bound(spec.bound)
+            lo = sympy.Integer(0) if spec.positive else -top
+            dom.constraints += [c for s in syms for c in (s >= lo, s <= top)]
+            dom.box.update({s.name: (lo, top) for s in syms})
+            where = f"[{lo}, {top}]" + (f"^{'×'.join(map(str, shape))}" if shape else "")
         elif spec.positive:
             dom.constraints += [s >= 0 for s in syms]
             where = "[0, ∞)" + (f"^{'×'.join(map(str, shape))}" if shape else "")

@@ -115,6 +115,9 @@ def format_claim(claim: Claim, result: ClaimResult) -> str:
         + (f"\n“{src.get('quote')}”" if src.get("quote") else ""),
     )
     verdict = f"{result.verdict.value} (catalogue expects {result.expected})"
+    domain = (result.evidence or {}).get("domain")
+    if domain:  # a claim that declares a bounded domain holds (or fails) there only
+        verdict = f"{result.verdict.value} for {', '.join(domain)} (catalogue expects {result.expected})"
     if result.reason:
         verdict += f"\nwhy: {result.reason}"
     lines += _block("verdict of the statement", verdict)

@@ -65,6 +65,15 @@ class InputSpec:
         if self.problem():
             raise ValueError(f"{self.problem()}; {self.fix()}")
 
+    def domain(self) -> tuple[float, float]:
+        """The interval every (untransformed) entry lies in, by the claim's statement: what the local
+        optimiser stays inside.  Default: the whole real line."""
+        return -math.inf, math.inf
+
+    def domain_text(self, name: str) -> str | None:
+        """The declared domain in words, or None for the whole real line."""
+        return None
+
     def finish(self, raw: np.ndarray) -> np.ndarray:
         """Apply the structural transform to a batch (leading batch axis)."""
         return self.transform(raw) if self.transform is not None else raw
@@ -95,6 +104,12 @@ class Array(InputSpec):
     Default: standard normal entries times a per-instance scale drawn log-uniformly in ``scale``, so a
     batch covers several orders of magnitude.  With ``low``/``high``: uniform on ``[low, high]``.
     ``positive=True`` takes absolute values.  ``transform`` imposes structure on the raw batch.
+
+    ``scale`` is a sampling preference, not the statement's domain: an input without ``low``/``high`` is
+    a real array of any magnitude, and the search also explores it across the float range
+    (:mod:`lemmacheck.search.wide`).  A statement that holds only for bounded entries says so with
+    ``bound=B`` (every entry ``|x| <= B``): the search stays inside it, and the report prints it beside
+    the verdict ("holds for ‖x‖∞ ≤ B").
     """
 
     shape: tuple[Dim, ...]
@@ -103,21 +118,44 @@ class Array(InputSpec):
     high: float | None = None
     positive: bool = False
     transform: Callable[[np.ndarray], np.ndarray] | None = None
+    bound: float | None = None
 
-    def __init__(self, *shape: Dim, scale=(1e-2, 1e2), low=None, high=None, positive=False, transform=None):
+    def __init__(
+        self, *shape: Dim, scale=(1e-2, 1e2), low=None, high=None, positive=False, transform=None, bound=None
+    ):
         object.__setattr__(self, "shape", tuple(shape))
         object.__setattr__(self, "scale", tuple(scale) if isinstance(scale, Sequence) else scale)
         object.__setattr__(self, "low", low)
         object.__setattr__(self, "high", high)
         object.__setattr__(self, "positive", positive)
         object.__setattr__(self, "transform", transform)
+        object.__setattr__(self, "bound", bound)
         problem = _array_problem(type(self).__name__, shape, scale, low, high)
+        if not problem[0]:
+            problem = _bound_problem(bound, low)
         if transform is not None and not callable(transform) and not problem[0]:
             problem = (
                 f"transform={transform!r} is not a function",
                 "transform=lambda raw: ... (a NumPy function)",
             )
         object.__setattr__(self, "_problem", problem)
+
+    def domain(self) -> tuple[float, float]:
+        if self.low is not None and self.high is not None:
+            return float(self.low), float(self.high)
+        top = math.inf if self.bound is None else float(self.bound)
+        return (0.0 if self.positive else -top), top
+
+    def domain_text(self, name: str) -> str | None:
+        """The declared domain in words ('‖v‖∞ ≤ 30', 'p ∈ [0, 1]'), or None for the whole real line (or
+        an input drawn through a transform, whose raw range says nothing of the statement's domain)."""
+        if self.transform is not None:
+            return None
+        if self.bound is not None:
+            return f"‖{name}‖∞ ≤ {self.bound:g}" if self.shape else f"|{name}| ≤ {self.bound:g}"
+        if self.low is not None:
+            return f"{name} ∈ [{self.low:g}, {self.high:g}]"
+        return None
 
     def raw_draw(self, rng, batch, shape):
         if self.low is not None:
@@ -126,13 +164,15 @@ class Array(InputSpec):
             lo, hi = np.log10(self.scale[0]), np.log10(self.scale[1])
             mag = 10.0 ** rng.uniform(lo, hi, size=(batch,) + (1,) * len(shape))
             out = rng.standard_normal((batch, *shape)) * mag
+            if self.bound is not None:
+                out = np.clip(out, -self.bound, self.bound)
         return np.abs(out) if self.positive else out
 
     def raw_strategy(self, shape):
         if self.low is not None:
             lo, hi = self.low, self.high
         else:
-            hi = 3.0 * self.scale[1]
+            hi = 3.0 * self.scale[1] if self.bound is None else min(3.0 * self.scale[1], self.bound)
             lo = 0.0 if self.positive else -hi
         if self.positive:
             lo = max(lo, 0.0)
@@ -180,6 +220,16 @@ def _array_problem(name: str, shape, scale, low, high) -> tuple[str, str]:
         or not 0 < scale[0] <= scale[1]
     ):
         return f"{name}: scale={scale!r} is not a range of magnitudes", "scale=(lo, hi) with 0 < lo <= hi"
+    return "", ""
+
+
+def _bound_problem(bound, low) -> tuple[str, str]:
+    if bound is None:
+        return "", ""
+    if not is_finite_real(bound) or not bound > 0:
+        return f"bound={bound!r} is not a finite number > 0", "bound=30.0 (every entry |x| <= 30)"
+    if low is not None:
+        return f"bound={bound!r} with low/high: low and high already bound it", "give one of them"
     return "", ""
 
 

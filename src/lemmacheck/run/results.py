@@ -88,8 +88,8 @@ class ClaimResult:
     message: str = ""
     seed: int = 0
     seconds: float = 0.0
-    # a numeric check's seconds by phase (sweep, hypothesis, refine, settle): beside the evidence, never in
-    # it, since a time does not replay from a seed
+    # a numeric check's seconds by phase (sweep, hypothesis, refine, optimise, settle): beside the
+    # evidence, never in it, since a time does not replay from a seed
     phase_seconds: dict[str, float] = dataclasses.field(default_factory=dict)
     replay: str = ""
     module: str = ""

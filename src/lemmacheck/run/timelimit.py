@@ -43,6 +43,7 @@ _PHASES = {
     "sweep_chunk": "the random sweep",
     "hypothesis_search": "the Hypothesis search",
     "refine": "local refinement",
+    "optimise": "the local optimiser",
     "explicit_examples": "the pinned examples",
     "_confirm_first": "high-precision re-verification",
     "reverify": "high-precision re-verification",

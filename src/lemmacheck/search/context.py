@@ -30,8 +30,8 @@ class CheckContext:
     check: NumericCheck
     tol: Tolerance
     _answers: dict = dataclasses.field(default_factory=dict, repr=False)
-    #: wall-clock seconds per phase of the check (sweep, hypothesis, refine, settle): how a claim's time
-    #: divides, reported beside its evidence and never in it (a time does not replay from a seed)
+    #: wall-clock seconds per phase of the check (sweep, hypothesis, refine, optimise, settle): how a
+    #: claim's time divides, reported beside its evidence and never in it (a time does not replay)
     phase_seconds: dict[str, float] = dataclasses.field(default_factory=dict, repr=False)
 
     @contextlib.contextmanager

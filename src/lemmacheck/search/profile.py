@@ -25,6 +25,11 @@ class Profile:
     shrink_calls: int  # calls Hypothesis may spend shrinking a failure (a count, so the result replays)
     refine_rounds: int  # rounds of local refinement of the worst instance
     refine_width: int  # perturbations per round (one vectorised batch)
+    # local optimisation of an inequality's margin (lemmacheck.search.optimise): climbs from this many of
+    # the strongest instances, each at most optimise_calls objective evaluations (one batch of size + 1
+    # instances each, for the gradient)
+    optimise_starts: int
+    optimise_calls: int
     approx_instances: int  # instances per dims combination for remainder-order fits
     symbolic_points: int  # sample points for a derivation step not proved symbolically
     # Counts, never seconds: a budget in seconds would make a verdict depend on the machine's load, and
@@ -50,6 +55,7 @@ class Profile:
             batches_per_dims=max(1, round(self.batches_per_dims * effort)),
             hypothesis_examples=max(10, round(self.hypothesis_examples * effort)),
             refine_rounds=max(1, round(self.refine_rounds * effort)),
+            optimise_calls=max(8, round(self.optimise_calls * effort)),
             approx_instances=max(8, round(self.approx_instances * effort)),
         )
 
@@ -66,6 +72,8 @@ QUICK = Profile(
     shrink_calls=200,
     refine_rounds=25,
     refine_width=128,
+    optimise_starts=4,
+    optimise_calls=60,
     approx_instances=32,
     symbolic_points=400,
     settle_count=1000,
@@ -80,6 +88,8 @@ DEEP = Profile(
     shrink_calls=2000,
     refine_rounds=200,
     refine_width=512,
+    optimise_starts=12,
+    optimise_calls=200,
     approx_instances=256,
     symbolic_points=5000,
     settle_count=10_000,

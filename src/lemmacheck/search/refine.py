@@ -25,8 +25,9 @@ def _moved(spec, v: np.ndarray, step: float, w: int, rng) -> np.ndarray:
     # not wander to magnitudes the claim was never sampled at.
     if getattr(spec, "low", None) is not None:
         pert = np.clip(pert, spec.low, spec.high)
-    else:
-        pert = np.clip(pert, -3.0 * spec.scale[1], 3.0 * spec.scale[1])
+    else:  # near the sampling scale, and inside a declared bound
+        lo, hi = spec.domain()
+        pert = np.clip(pert, max(lo, -3.0 * spec.scale[1]), min(hi, 3.0 * spec.scale[1]))
     if getattr(spec, "positive", False):
         pert = np.abs(pert)
     return pert

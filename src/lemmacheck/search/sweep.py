@@ -23,6 +23,7 @@ from .draw import dims_combinations, draw_with_raw, where_mask
 from .profile import Profile
 from .relations import evaluate_chain
 from .tracker import SweepPart, Tracker
+from .wide import wide_batch
 
 __all__ = [
     "CHUNK_INSTANCES",
@@ -113,6 +114,8 @@ def sweep_chunk(ctx: CheckContext, seed: int, chunk: SweepChunk) -> SweepPart:
             continue
         chain = evaluate_chain(claim_id, check, numpy_xp, inputs, dims, n)
         tracker.add(chain, inputs, dims, raw=raw)
+        if i % chunk.per_combo == chunk.per_combo - 1:  # the combination's last batch: its wide share
+            wide_batch(tracker, seed, i, chunk.batch * chunk.per_combo, dims)
     return tracker.part(drawn, kept)
 
 

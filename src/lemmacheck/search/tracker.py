@@ -73,6 +73,7 @@ class SweepPart:
     kept: int
     worst: Instance | None
     worst_gap: float
+    explored: dict = dataclasses.field(default_factory=dict)  # Tracker.explored()
 
 
 @dataclasses.dataclass
@@ -107,8 +108,16 @@ class Tracker:
         self.last_failure: Instance | None = None
         self.end_significance = np.zeros(0)
         self.sizes = sizes_of(ctx.check)
+        # the whole domain (lemmacheck.search.wide): the smallest and largest nonzero |entry| of each float
+        # input over every instance evaluated, and the float-range instances evaluated and dropped
+        self.magnitudes: dict[str, list[float]] = {}
+        self.wide_instances = 0
+        self.wide_dropped = 0
+        self.wide_skipped: str | None = None  # why the float-range share was skipped ('' : it was not)
+        self.wide_candidates_dropped = 0  # its violations beyond the strongest of each batch, never judged
+        self.confirmations_left = 0  # high-precision confirmations the optimiser's current start may ask
 
-    def _sensitivity(self, chain, inputs, dims, rows: np.ndarray) -> list[np.ndarray] | None:
+    def sensitivity(self, chain, inputs, dims, rows: np.ndarray) -> list[np.ndarray] | None:
         """Per side of the chain, its observed rounding sensitivity on the given rows (``chain``: the
         batch's values, from which the rows' own are taken).
 
@@ -158,12 +167,13 @@ class Tracker:
         batch = BatchRows(instances_of, sum(int(np.prod(np.shape(v)[1:])) for v in inputs.values()))
 
         self.instances += n
+        self._measure(inputs)
         relations = self._relations(chain)
         bad_any = np.logical_or.reduce([rel.bad for rel in relations])
         noise = np.full((len(chain), n), np.nan)  # rounding sensitivity per side, on candidate rows only
         if bad_any.any() and not self.check.is_property:
             rows = np.flatnonzero(bad_any)
-            sens = self._sensitivity(chain, inputs, dims, rows)
+            sens = self.sensitivity(chain, inputs, dims, rows)
             for e, s_ in enumerate(sens or ()):
                 noise[e, rows] = s_
 
@@ -171,7 +181,7 @@ class Tracker:
             """Each side's rounding sensitivity on ``rows`` (measured once per row; inf: no estimate)."""
             todo = rows[np.isnan(noise[0, rows])]
             if todo.size:
-                sens = self._sensitivity(chain, inputs, dims, todo)
+                sens = self.sensitivity(chain, inputs, dims, todo)
                 for e in range(len(chain)):
                     noise[e, todo] = sens[e] if sens is not None else np.inf
             return noise[:, rows]
@@ -192,13 +202,44 @@ class Tracker:
                 self.worst = inst_of(worst_row)
         return eg
 
+    def _measure(self, inputs) -> None:
+        for k, v in inputs.items():
+            a = np.abs(np.asarray(v))
+            if a.dtype.kind != "f":
+                continue
+            a = a[(a > 0) & np.isfinite(a)]
+            if a.size:
+                self._widen(k, float(a.min()), float(a.max()))
+
+    def _widen(self, name: str, lo: float, hi: float) -> None:
+        old = self.magnitudes.get(name, [math.inf, 0.0])
+        self.magnitudes[name] = [min(old[0], lo), max(old[1], hi)]
+
+    def explored(self) -> dict:
+        """The magnitudes explored per input, and the float-range instances evaluated and dropped."""
+        return {
+            "magnitudes": {k: list(v) for k, v in self.magnitudes.items()},
+            "wide_instances": self.wide_instances,
+            "wide_dropped": self.wide_dropped,
+            "wide_candidates_dropped": self.wide_candidates_dropped,
+            **({"wide_skipped": self.wide_skipped} if self.wide_skipped else {}),
+        }
+
     def part(self, drawn: int, kept: int) -> SweepPart:
         """What this tracker found, as one chunk of a sweep."""
-        return SweepPart(self.steps, self.end, self.instances, drawn, kept, self.worst, self.worst_gap)
+        return SweepPart(
+            self.steps, self.end, self.instances, drawn, kept, self.worst, self.worst_gap, self.explored()
+        )
 
     def absorb(self, part: SweepPart) -> None:
         """Merge a chunk's statistics and candidates, as if its batches had been added here."""
         self.instances += part.instances
+        for k, (lo, hi) in part.explored.get("magnitudes", {}).items():
+            self._widen(k, lo, hi)
+        self.wide_instances += part.explored.get("wide_instances", 0)
+        self.wide_dropped += part.explored.get("wide_dropped", 0)
+        self.wide_skipped = self.wide_skipped or part.explored.get("wide_skipped")
+        self.wide_candidates_dropped += part.explored.get("wide_candidates_dropped", 0)
         for mine, theirs in zip([*self.steps, self.end], [*part.steps, part.end], strict=True):
             mine.merge(theirs)
         if part.worst is not None and part.worst_gap > self.worst_gap:

@@ -1,9 +1,12 @@
-"""Search for violations of a relation chain: the vectorised sweep, Hypothesis, local refinement.
+"""Search for violations of a relation chain: the vectorised sweep, Hypothesis, local refinement and
+optimisation.
 
 The sweep (:mod:`.sweep`) evaluates whole batches of instances; Hypothesis (:mod:`.adversarial`) then
 searches adversarially, steered by ``target()`` towards the largest normalised violation, and shrinks a
-failure to the smallest dims and simplest values; finally the worst instance is refined by vectorised
-random perturbation (:mod:`.refine`).  What they see is tracked relation by relation (:mod:`.tracker`).
+failure to the smallest dims and simplest values; the worst instance is refined by vectorised random
+perturbation (:mod:`.refine`); finally an inequality's margin is climbed towards its supremum by a local
+optimiser from the strongest instances (:mod:`.optimise`).  What they see is tracked relation by
+relation (:mod:`.tracker`).
 Candidates are *not* verdicts: :mod:`lemmacheck.settling` settles them in high precision.
 
 The names the kinds use from the search's modules are importable from here too.
@@ -19,6 +22,7 @@ from .adversarial import hypothesis_search
 from .candidates import Instance
 from .context import CheckContext
 from .draw import apply_where, dims_combinations, draw, draw_with_raw, where_mask
+from .optimise import optimise
 from .profile import Profile
 from .refine import refine as refine_worst
 from .relations import compose, evaluate_chain, excess, gap, perturbed, ratio, violated
@@ -72,6 +76,7 @@ class SweepOutcome:
     kept_fraction: float = 1.0
     worst: Instance | None = None  # the instance with the largest end-to-end gap seen
     shrunk: Instance | None = None  # Hypothesis's shrunk failing example (end to end), if any
+    explored: dict = dataclasses.field(default_factory=dict)  # Tracker.explored()
 
 
 def search_numeric(
@@ -103,7 +108,14 @@ def search_numeric(
             refuted = refuted_by_sweep(tracker.end)
         if refuted:
             return SweepOutcome(
-                tracker.steps, tracker.end, tracker.instances, 0, kept_fraction, tracker.worst
+                tracker.steps,
+                tracker.end,
+                tracker.instances,
+                0,
+                kept_fraction,
+                tracker.worst,
+                None,
+                tracker.explored(),
             )
     # A claim without inputs is a function of its dims alone, which the sweep has enumerated.
     hyp = 0
@@ -113,6 +125,15 @@ def search_numeric(
     if refine and not check.is_property:
         with ctx.timed("refine"):
             refine_worst(tracker, profile, rng)
+        with ctx.timed("optimise"):
+            optimise(tracker, profile)
     return SweepOutcome(
-        tracker.steps, tracker.end, tracker.instances, hyp, kept_fraction, tracker.worst, tracker.last_failure
+        tracker.steps,
+        tracker.end,
+        tracker.instances,
+        hyp,
+        kept_fraction,
+        tracker.worst,
+        tracker.last_failure,
+        tracker.explored(),
     )

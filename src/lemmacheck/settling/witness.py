@@ -61,9 +61,11 @@ def _on_balls(claim_id: str, check: NumericCheck, inst: Instance, relation: str,
                 if r.a.rad() <= WITNESS_RTOL * abs(r.a.mid()):
                     # each side with the digits its ball certifies (at most 30), the figure at the midpoint
                     # read at float64's 53 bits, set here: the figure is a float, rounded once (never at
-                    # whatever global precision a check may have left)
+                    # whatever global precision a check may have left); 40 digits are plenty for a float,
+                    # and dps + 5 of them at inputs of 1e300 (dps in the thousands) exceeded Python's limit
+                    # on converting a decimal string to an int
                     with mpmath.workprec(53):
-                        ratio = mpmath.mpf(r.a.mid().str(dps + 5, radius=False))
+                        ratio = mpmath.mpf(r.a.mid().str(min(dps + 5, 40), radius=False))
                     return {
                         "lhs": certain_digits(a, 30),
                         "rhs": certain_digits(b, 30),

@@ -57,6 +57,8 @@ class NumericEvidence:
     violation_rate: float | None = None
     counterexample: dict | None = None
     settlement: dict | None = None
+    explored: dict | None = None  # magnitudes explored per input, float-range instances (search/wide.py)
+    domain: list | None = None  # the bounded domain the claim declares, in words, per input
 
 
 def counterexample_record(inst: Instance, conf: Confirmation, **extra) -> dict:
@@ -275,7 +277,10 @@ def _end_evidence(check: NumericCheck, out: SweepOutcome, ctx: Context) -> Numer
         relation=end.relation,
         kept_fraction=out.kept_fraction,
         tolerance=dataclasses.asdict(ctx.tol),
+        explored=out.explored or None,
     )
+    domain = [t for k, spec in check.inputs.items() if (t := spec.domain_text(k)) is not None]
+    ev.domain = domain or None
     if check.is_property:
         ev.failures = end.violations
     elif end.relation == "=":

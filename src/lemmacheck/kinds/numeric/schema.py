@@ -108,4 +108,31 @@ EVIDENCE_SCHEMA: dict = {
     },
     "nontrivial_witness": _witness(),
     "float64_max_ratio": dict(_NUMBER),
+    "explored": {
+        "type": "object",
+        "description": (
+            "the whole domain (search/wide.py): magnitudes, the smallest and largest nonzero |entry| of "
+            "each float input over every instance evaluated; wide_instances, the instances evaluated with "
+            "unbounded inputs at magnitudes across the float range (10^-300 to 10^300, or the input's "
+            "bound); wide_dropped, those float64 could not evaluate (non-finite, or the check raised), "
+            "never judged; wide_candidates_dropped, their violations beyond the 4 strongest of each "
+            "batch (those are settled), never judged; wide_skipped, why there were none (the check "
+            "approximates a side by a discretisation, whose error is bounded only near the sampling scale)"
+        ),
+        "properties": {
+            "magnitudes": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": _NUMBER, "minItems": 2, "maxItems": 2},
+            },
+            "wide_instances": {"type": "integer", "minimum": 0},
+            "wide_dropped": {"type": "integer", "minimum": 0},
+            "wide_skipped": {"type": "string"},
+            "wide_candidates_dropped": {"type": "integer", "minimum": 0},
+        },
+    },
+    "domain": {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "the bounded domain the claim declares, per input ('‖v‖∞ ≤ 30', 'p ∈ [0, 1]')",
+    },
 }

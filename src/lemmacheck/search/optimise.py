@@ -1,0 +1,318 @@
+"""Local optimisation of an inequality's margin: the last phase of the search, which climbs to the supremum.
+
+The sweep and Hypothesis sample; refinement perturbs the worst instance at random.  None of them reaches a
+supremum attained only in a limit (a parameter going to 0, a probability to 1/2): the highest ratio they
+find depends on the seed, and a sharp constant made 0.08 % too small survives.  This phase maximises the
+end-to-end relation's normalised margin ``(lhs - rhs) / (|lhs| + |rhs|)`` (``(rhs - lhs) / ...`` for
+``>=``), a monotone function of lhs/rhs, with SciPy's L-BFGS-B from the strongest instances seen:
+
+* starts: the highest resolved ratios, round robin over the dims combinations they were found at, then
+  (while starts are missing) the significant candidates and the worst instance (``Profile.optimise_starts``);
+* each start is *scanned*: every input scaled as a whole by 10^-12 .. 10^12 (one batch per input), which
+  follows a step or a parameter to 0 or infinity even where the bound has a kink (a max, an ∞-norm); then
+  climbed in log coordinates (an entry is ``sign · exp(u)``: limits at 0 and at the domain's edge are
+  approached geometrically), scanned again, and polished in linear coordinates (signs may change), each
+  within the input's domain (:mod:`.coords`);
+* the gradient is a forward difference computed as one vectorised batch of ``size + 1`` instances;
+* ``Profile.optimise_calls`` objective evaluations per start at most (each a batch), a count and never a
+  time, so the result replays from the seed.
+
+Every point the climb evaluates is given to the tracker like any other instance: a violation is a
+candidate that settling judges in high precision, a ratio counts towards tightness only where it is
+resolved.  Nothing found here is accepted in float64, and a violation whose float64 evaluation under- or
+overflowed (:mod:`.faithful`: log coordinates reach 1e-300, where a side can underflow to 0) is treated as
+outside the domain: the climb backs off it and it is never a candidate.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import CheckError
+from ..model.tolerance import SIGNIFICANCE
+from ..xp import numpy_xp
+from .candidates import Instance, dims_key, instance_key
+from .coords import Space
+from .draw import where_mask
+from .faithful import faithful_rows, native_output_muted
+from .profile import Profile
+from .relations import evaluate_chain, ratio, take
+from .tracker import Tracker
+from .wide import discretisation
+
+__all__ = ["optimise", "margin"]
+
+_INEQUALITIES = ("<=", "<", ">=", ">")
+#: forward-difference step in log coordinates (a relative change of 1e-7) and, relative to the entry,
+#: in linear ones: small against the margins that matter (1e-4), large against float64's rounding
+_STEP = 1e-7
+#: what the objective is where the check cannot be evaluated (outside its domain, NaN): worse than any
+#: margin (which lies in [-1, 1]), so the line search backs off
+_OUTSIDE = 2.0
+#: violations a climb or a scan gives the tracker at most (its strongest)
+VIOLATIONS_KEPT = 2
+#: how closely high precision must agree with the float64 ratio a phase reached for it to count: far
+#: below the margins that matter (a constant 1e-3 or 8e-4 too small), far above float64's rounding
+CONFIRM_RTOL = 1e-6
+#: a scan's best rows tried in high precision per batch, best first, until one is confirmed
+SCAN_TRIES = 3
+#: high-precision confirmations one start may ask for (past them, nothing more is confirmed: the start
+#: keeps what it has); a check on many inputs made 90 of them, 15 s for one claim
+CONFIRMATIONS_PER_START = 12
+#: pairs of same-shape inputs a scan moves along their difference, at most (in the inputs' order)
+PAIRS = 6
+
+
+def margin(a: np.ndarray, b: np.ndarray, relation: str) -> np.ndarray:
+    """``(a - b) / (|a| + |b|)`` for ``<=`` (``(b - a) / ...`` for ``>=``): > 0 where violated; NaN where
+    undefined.  ``(r - 1) / (r + 1)`` of the ratio r for positive sides, bounded and smooth."""
+    with np.errstate(all="ignore"):
+        d = a - b if relation in ("<=", "<") else b - a
+        out = d / (np.abs(a) + np.abs(b))
+    return np.where(np.isfinite(out), out, np.nan)
+
+
+def _starts(tracker: Tracker, count: int) -> list[Instance]:
+    """Up to ``count`` distinct instances: the highest resolved ratios, round robin over the dims
+    combinations they were found at; then, while starts are missing, the significant candidates and the
+    worst instance (those are often rounding, both sides ~1e-20 where a bound is attained at 0, where a
+    climb has nothing to follow)."""
+    end = tracker.end
+    witnesses = [inst for _, inst in end.tight.ranked()] + [inst for _, inst in end.tight_nontrivial.ranked()]
+    others = [c.instance for c in end.pool.settling_order()[:count] if c.must_settle]
+    others += [] if tracker.worst is None else [tracker.worst]
+    seen: set = set()
+    out: list[Instance] = []
+    for group in (witnesses, others):
+        by_dims: dict[str, list[Instance]] = {}
+        for inst in group:
+            key = instance_key(inst)
+            if key not in seen:
+                seen.add(key)
+                by_dims.setdefault(dims_key(inst.dims), []).append(inst)
+        while len(out) < count and any(by_dims.values()):
+            for insts in by_dims.values():
+                if insts and len(out) < count:
+                    out.append(insts.pop(0))
+    return out
+
+
+class _Climb:
+    """One climb: the objective and its gradient on a Space, and every centre point it evaluated."""
+
+    def __init__(self, tracker: Tracker, space: Space):
+        self.tracker, self.space = tracker, space
+        self.dims = space.inst.dims
+        self.path: list[tuple[list, dict, dict]] = []  # (chain, inputs, raw) of each centre point
+        self.evaluated = 0
+        self.best: tuple[float, np.ndarray | None] = (np.inf, None)  # (objective, coordinates)
+
+    def margins(self, u: np.ndarray) -> tuple[np.ndarray, list | None, dict, dict]:
+        tracker = self.tracker
+        inputs, raw = self.space.instances(u)
+        n = len(u)
+        self.evaluated += n
+        mask = where_mask(tracker.claim_id, tracker.check, inputs, self.dims)
+        try:
+            chain = evaluate_chain(tracker.claim_id, tracker.check, numpy_xp, inputs, self.dims, n)
+        except CheckError:
+            return np.full(n, np.nan), None, inputs, raw  # outside the check's domain (or non-finite)
+        m = margin(chain[0], chain[-1], tracker.end.relation)
+        if mask is not None:
+            m = np.where(mask, m, np.nan)
+        return m, chain, inputs, raw
+
+    def __call__(self, u: np.ndarray) -> tuple[float, np.ndarray]:
+        """Minus the margin at ``u``, and its forward-difference gradient (one batch)."""
+        bounds = np.array(self.space.bounds(), dtype=float).reshape(-1, 2)
+        h = _STEP if self.space.log else _STEP * np.maximum(np.abs(u), 1e-8 * (np.max(np.abs(u)) + 1e-300))
+        h = np.where(u + h > bounds[:, 1], -h, h)  # step inwards at the domain's upper edge
+        rows = np.vstack([u, u + np.diag(np.broadcast_to(h, u.shape))])
+        m, chain, inputs, raw = self.margins(rows)
+        # only a point that would be the best so far needs its resolution measured (3 more evaluations)
+        improves = bool(np.isfinite(m[0]) and -m[0] < self.best[0])
+        if chain is None or not self.keep(m, chain, inputs, raw, 0, resolve=improves):
+            return _OUTSIDE, np.zeros_like(u)
+        if -m[0] < self.best[0]:
+            self.best = (-float(m[0]), u.copy())
+        grad = np.where(np.isfinite(m[1:]), -(m[1:] - m[0]) / h, 0.0)
+        return -float(m[0]), grad
+
+    def resolve(self, m: np.ndarray, chain: list, inputs: dict, rows: np.ndarray) -> None:
+        """Set to NaN the margins of ``rows`` that rounding could explain: a side within SIGNIFICANCE
+        times its rounding sensitivity (the tracker's measure: a remainder computed by cancellation,
+        the step scaled to 1e-12), or a violation whose float64 evaluation under- or overflowed.  A climb
+        that followed those would find only rounding, which settling rejects one by one."""
+        rows = rows[np.isfinite(m[rows])]
+        if not rows.size:
+            return
+        sens = self.tracker.sensitivity(chain, inputs, self.dims, rows)
+        if sens is None:
+            m[rows] = np.nan
+            return
+        a, b = np.abs(chain[0][rows]), np.abs(chain[-1][rows])
+        with np.errstate(invalid="ignore"):
+            ok = (a >= SIGNIFICANCE * sens[0]) & (b >= SIGNIFICANCE * sens[-1])
+        m[rows[~ok]] = np.nan
+        bad = rows[ok & (m[rows] > 0)]
+        if bad.size:
+            m[bad[~faithful_rows(self.tracker.check, inputs, self.dims, bad)]] = np.nan
+
+    def keep(self, m: np.ndarray, chain: list, inputs: dict, raw: dict, j: int, *, resolve: bool) -> bool:
+        """Whether row ``j`` counts (with ``resolve``, its margin resolved above rounding first,
+        :meth:`resolve`); if it does, it joins the path given to the tracker."""
+        if resolve:
+            self.resolve(m, chain, inputs, np.array([j]))
+        if not np.isfinite(m[j]):
+            return False
+        self.path.append(([e[j : j + 1] for e in chain], take(inputs, j), take(raw, j)))
+        return True
+
+    def record(self) -> None:
+        """Give the tracker the centre points evaluated, as one batch: every one that holds (its ratio
+        counts towards tightness where resolved), and the VIOLATIONS_KEPT strongest violations (a climb's
+        violations are near-copies of each other; as candidates they would only repeat one question,
+        and a climb into rounding would spend the settling budget on it)."""
+        if not self.path:
+            return
+        chain = [np.concatenate(parts) for parts in zip(*(c for c, _, _ in self.path), strict=True)]
+        m = margin(chain[0], chain[-1], self.tracker.end.relation)
+        order = np.argsort(-np.where(np.isfinite(m), m, -np.inf), kind="stable")
+        rows = np.sort(np.concatenate([order[:VIOLATIONS_KEPT], np.flatnonzero(~(m > 0))]))
+        rows = np.unique(rows)
+        chain = [e[rows] for e in chain]
+        inputs = {k: np.concatenate([i[k] for _, i, _ in self.path])[rows] for k in self.path[0][1]}
+        raw = {k: np.concatenate([r[k] for _, _, r in self.path])[rows] for k in self.path[0][2]}
+        self.tracker.add(chain, inputs, self.dims, raw=raw)
+
+
+def _climb(tracker: Tracker, inst: Instance, calls: int, *, log: bool, near: bool) -> tuple[Instance, int]:
+    """Climb from ``inst`` for at most ``calls`` evaluations; the best instance reached, and the count."""
+    # imported when first needed (most claims never get here); one BLAS thread: L-BFGS-B's steps are
+    # on vectors of a few entries, where OpenBLAS's threads cost 30x the work on a loaded machine
+    from scipy.optimize import minimize
+    from threadpoolctl import threadpool_limits
+
+    space = Space(tracker.check, inst, log=log, near=near)
+    if not space.size or calls < 2:
+        return inst, 0
+    climb = _Climb(tracker, space)
+    options = {"maxfun": calls, "maxiter": calls, "ftol": 0.0, "gtol": 0.0, "maxls": 10}
+    with np.errstate(all="ignore"), threadpool_limits(1, user_api="blas"), native_output_muted():
+        minimize(climb, space.start(), jac=True, method="L-BFGS-B", bounds=space.bounds(), options=options)
+    climb.record()
+    if climb.best[1] is None:
+        return inst, climb.evaluated
+    inputs, raw = space.instances(climb.best[1])
+    return Instance(dict(inst.dims), inputs, raw), climb.evaluated
+
+
+#: the factors each input is scaled by in a scan: 10^-12 to 10^12 in half decades
+_FACTORS = 10.0 ** np.arange(-12.0, 12.5, 0.5)
+
+
+def _scan(tracker: Tracker, inst: Instance, *, near: bool) -> tuple[Instance, int]:
+    """Each movable input scaled as a whole by every one of _FACTORS (one batch per input), then each
+    input moved towards or away from every other of its shape (``x_j <- x_i + f (x_j - x_i)``, one batch
+    per pair), keeping the best: the directions in which a step or a parameter goes to 0 or to infinity,
+    a step given as its own input (``Δx``) or as the difference of two (``x2 - x1``).  They keep which
+    entry is largest, so a bound with a max or an ∞-norm, whose kink stops a gradient method exactly
+    where the supremum lies (‖Δx‖∞ with two entries of equal size), is followed all the same."""
+    evaluated = 0
+    for log in (True, False):
+        space = Space(tracker.check, inst, log=log, near=near)
+        if not space.size:
+            continue
+        climb, u = _Climb(tracker, space), space.start()
+        lo, hi = np.array(space.bounds(), dtype=float).reshape(-1, 2).T
+        with native_output_muted():
+            for rows in _moves(space, log=log):
+                u = _try_rows(climb, space, u, np.clip(rows(u), lo, hi))
+        climb.record()
+        inst, evaluated = Instance(dict(inst.dims), *space.instances(u)), evaluated + climb.evaluated
+    return inst, evaluated
+
+
+def _moves(space: Space, *, log: bool) -> list:
+    """The scan's batches, as functions of the current point: in log coordinates each input scaled,
+    in linear ones each input moved along its difference from another of the same size."""
+    groups = [g for g in space.groups() if g.size]
+
+    def scaled(g):
+        return lambda u: np.vstack([u, u + np.outer(np.log(_FACTORS), np.isin(np.arange(u.size), g))])
+
+    def towards(gi, gj):
+        def rows(u):
+            out = np.repeat(u[None], len(_FACTORS) + 1, axis=0)
+            out[1:, gj] = u[gi] + _FACTORS[:, None] * (u[gj] - u[gi])
+            return out
+
+        return rows
+
+    if log:
+        return [scaled(g) for g in groups]
+    pairs = [(gi, gj) for gi in groups for gj in groups if gi is not gj and gi.size == gj.size]
+    return [towards(gi, gj) for gi, gj in pairs[:PAIRS]]
+
+
+def _try_rows(climb: _Climb, space: Space, u: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The first of the batch's SCAN_TRIES best rows that improves on row 0 (the current point) and whose
+    ratio high precision confirms; else the current point."""
+    m, chain, inputs, raw = climb.margins(rows)
+    if chain is None:
+        return u
+    # a gain below 1e-12 is not worth a high-precision evaluation; only the best few are resolved
+    better = np.flatnonzero(np.isfinite(m) & (m > (m[0] + 1e-12 if np.isfinite(m[0]) else -np.inf)))
+    better = better[np.argsort(-m[better], kind="stable")][: 2 * SCAN_TRIES]
+    climb.resolve(m, chain, inputs, better)
+    for j in [j for j in better.tolist() if np.isfinite(m[j])][:SCAN_TRIES]:
+        found = Instance(dict(space.inst.dims), *space.instances(rows[j]))
+        if _confirmed(climb.tracker, found) and climb.keep(m, chain, inputs, raw, j, resolve=False):
+            return rows[j]
+    return u
+
+
+def optimise(tracker: Tracker, profile: Profile) -> int:
+    """Climb the end-to-end margin of an inequality from its strongest instances; the instances
+    evaluated (every centre point was given to the tracker)."""
+    check = tracker.check
+    if check.is_property or tracker.end.relation not in _INEQUALITIES or profile.optimise_starts < 1:
+        return 0
+    evaluated, half = 0, profile.optimise_calls // 2
+    for inst in _starts(tracker, profile.optimise_starts):
+        tracker.confirmations_left = CONFIRMATIONS_PER_START
+        # a discretisation's error is bounded only near the sampling scale (search/wide.py)
+        near = discretisation(check, inst.inputs, inst.dims) is not None
+        for phase in ("scan", "log", "scan", "linear"):
+            if phase == "scan":  # confirms what it moves to, row by row
+                inst, n = _scan(tracker, inst, near=near)
+            else:
+                calls = half if phase == "log" else profile.optimise_calls - half
+                reached, n = _climb(tracker, inst, calls, log=phase == "log", near=near)
+                inst = reached if reached is inst or _confirmed(tracker, reached) else inst
+            evaluated += n
+    return evaluated
+
+
+def _confirmed(tracker: Tracker, inst: Instance) -> bool:
+    """Whether high precision confirms the float64 ratio ``inst`` was climbed to, to CONFIRM_RTOL: a
+    remainder computed by cancellation at a step of 1e-100 is exactly 0 in float64 and in extended
+    precision alike, which no rounding estimate sees, and at a step of 1e-6 it is off by 1e-4, which is
+    the size of the margins this phase is for.  A phase whose result
+    is not confirmed is discarded (the next starts where it did).  Where high precision cannot evaluate
+    the check, the float64 ratio stands, as it does for tightness."""
+    from ..settling.witness import settled_ratio
+
+    if tracker.confirmations_left <= 0:
+        return False
+    tracker.confirmations_left -= 1
+    check, relation = tracker.check, tracker.end.relation
+    try:
+        chain = evaluate_chain(tracker.claim_id, check, numpy_xp, inst.inputs, inst.dims, 1)
+        settled = settled_ratio(tracker.claim_id, check, inst, relation)
+    except CheckError:
+        return False
+    if settled is None:
+        return True
+    r64 = float(ratio(chain[0], chain[-1], relation)[0])
+    return bool(abs(float(settled["ratio"]) - r64) <= CONFIRM_RTOL * abs(r64))
