@@ -83,6 +83,8 @@ INEQUALITIES = sorted(
 # Known failures of the goal, as measured on the search branch (tightness by seed 1-5): data with the
 # figures, not a skip. strict: the day the search reaches them, the test says so and the entry goes.
 SUPREMUM_NOT_REACHED_AT_EVERY_SEED = {
+    "lse.bound": "tightness 0.99839 at seed 1, 0.999989-0.9999987 at seeds 2-5 (merged tree)",
+    "lse.bound_eq3.corrected": "tightness 0.99893 at seed 3, 0.9999987-0.9999999 at the others (merged tree)",
     "lemma1.bound": "tightness 0.82 at seed 4, 1.0 at the others (its scaled bound is refuted at every seed)",
     "lemma1.bound_hw": "tightness 0.28 at seed 1",
     "lemma1.bound_hw.max_entry": "tightness 0.74 at seed 2",
