@@ -117,3 +117,35 @@ def test_the_report_badge_for_a_certificate_is_not_a_sound_proofs(registry):
     assert 'class="pbadge p-certified"' in html and "certified: trivial" in html
     assert 'id="certificate-counts"' in html
     assert 'class="pbadge p-sound" title="proved at the dims' not in html
+
+
+def test_a_parameter_whole_in_one_combination_and_not_in_another_is_no_size(registry):
+    # schatten.holder's dims: p in (1, 2, inf) is a whole number in two combinations and a float in the
+    # third, so a combination's sizes were tuples of different lengths and certification crashed
+    # ("zip() argument 2 is shorter than argument 1"), the claim an ERROR under --certify
+    @inequality(
+        "planted.mixed_parameter",
+        inputs={"x": Array("n")},
+        dims={"n": [2, 3], "p": [1, 2, float("inf")]},
+        **planted_meta(),
+    )
+    def mixed_parameter(xp, x, p):
+        # transcendental on an unbounded domain: not certified, so a failed size is remembered and the
+        # next combination (p a float) is compared with it
+        return 0 * x[..., 0], xp.sum(x * xp.tanh(x), axis=-1)
+
+    cert = certify_claim(registry["planted.mixed_parameter"])
+    assert cert["status"] in ("certified", "not certified"), cert
+    assert {"2", "inf"} <= {str(t["dims"]["p"]) for t in cert["tried"]}
+
+
+def test_a_check_that_discretises_is_not_certified_and_says_why(registry):
+    # a finite difference certified on symbols would prove the difference quotient, not the derivative
+    @inequality("planted.discretises", inputs={"x": Array(1)}, dims={}, **planted_meta())
+    def discretises(xp, x):
+        xp.discretised("a derivative by a 2-point difference")
+        return 0 * x[..., 0], x[..., 0] ** 2
+
+    cert = certify_claim(registry["planted.discretises"])
+    assert cert["status"] == "not certified"
+    assert "xp.discretised" in cert["reason"] and "approximation" in cert["reason"], cert["reason"]

@@ -125,7 +125,7 @@ def _tried(claim: Claim, combos: list[dict[str, Any]], deadline: float) -> list[
     failed_sizes: set[tuple] = set()
     for dims in combos:
         sizes = _sizes(dims)
-        larger = any(all(a >= b for a, b in zip(sizes, f, strict=True)) for f in failed_sizes)
+        larger = any(_at_least(sizes, f) for f in failed_sizes)
         if time.monotonic() >= deadline:
             tried.append({"dims": dims, "status": "not tried", "reason": "the safety net fired"})
             continue
@@ -139,7 +139,11 @@ def _tried(claim: Claim, combos: list[dict[str, Any]], deadline: float) -> list[
         if tried[-1]["status"] == "violation":
             break
         same = [t for t in tried if t["status"] != "not tried" and _sizes(t["dims"]) == sizes]
-        if min(sizes, default=0) >= 2 and same and not any(t["status"] == "certified" for t in same):
+        if (
+            min((v for _, v in sizes), default=0) >= 2
+            and same
+            and not any(t["status"] == "certified" for t in same)
+        ):
             last_of_size = not any(_sizes(d) == sizes for d in combos[combos.index(dims) + 1 :])
             if last_of_size:
                 failed_sizes.add(sizes)
@@ -147,7 +151,15 @@ def _tried(claim: Claim, combos: list[dict[str, Any]], deadline: float) -> list[
 
 
 def _sizes(dims: dict[str, Any]) -> tuple:
-    return tuple(v for v in dims.values() if isinstance(v, int) and not isinstance(v, bool))
+    """The whole-number dims as (name, value) pairs: a parameter may be whole in one combination and not
+    in another (p in (1, 2, inf)), so combinations are compared name by name, never by position."""
+    return tuple((k, v) for k, v in dims.items() if isinstance(v, int) and not isinstance(v, bool))
+
+
+def _at_least(sizes: tuple, smaller: tuple) -> bool:
+    """Whether ``sizes`` is ``smaller`` or larger in every dim, over the same whole-number dims."""
+    mine = dict(sizes)
+    return mine.keys() == dict(smaller).keys() and all(mine[k] >= v for k, v in smaller)
 
 
 def certify_claim(claim: Claim, *, seconds: float = SAFETY_SECONDS) -> dict[str, Any]:

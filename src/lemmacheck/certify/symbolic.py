@@ -328,6 +328,12 @@ def _build() -> SimpleNamespace:
         stack=np.stack,
         concatenate=np.concatenate,
         clip=_refuse("clip", "which has no symbolic form here"),
+        # a finite difference or a quadrature rule: a certificate would prove the approximation as
+        # computed, not the statement about the derivative or the integral it stands for
+        discretised=_refuse(
+            "discretised",
+            "so its sides approximate the statement's (a certificate would be of the approximation)",
+        ),
         outer=lambda u, v: u[..., :, None] * v[..., None, :],
         eye=_eye,
         zeros=lambda shape: _constant(shape, 0),
