@@ -263,6 +263,13 @@ def _refuse(what, why):
     return apply
 
 
+# A finite difference or a quadrature rule: a certificate would prove the approximation as computed, not
+# the statement about the derivative or the integral it stands for
+_DISCRETISED = _refuse(
+    "discretised", "so its sides approximate the statement's (a certificate would be of the approximation)"
+)
+
+
 def _logsumexp(x, axis=-1):
     return _elementwise(sympy.log)(np.sum(_elementwise(sympy.exp)(x), axis=axis))
 
@@ -328,12 +335,7 @@ def _build() -> SimpleNamespace:
         stack=np.stack,
         concatenate=np.concatenate,
         clip=_refuse("clip", "which has no symbolic form here"),
-        # a finite difference or a quadrature rule: a certificate would prove the approximation as
-        # computed, not the statement about the derivative or the integral it stands for
-        discretised=_refuse(
-            "discretised",
-            "so its sides approximate the statement's (a certificate would be of the approximation)",
-        ),
+        discretised=_DISCRETISED,
         outer=lambda u, v: u[..., :, None] * v[..., None, :],
         eye=_eye,
         zeros=lambda shape: _constant(shape, 0),
