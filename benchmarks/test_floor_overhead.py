@@ -223,6 +223,7 @@ def test_the_floor_computes_what_the_check_computes(claim_id):
         mine = FLOORS[claim_id][0](**inputs, **d)
         theirs = evaluate_chain(claim_id, check, numpy_xp, inputs, d, 8)
         for k, (a, b) in enumerate(zip(mine, theirs, strict=True)):
+            # the floor is the same arithmetic in another order: agreement to rounding, not to a slack
             assert np.allclose(a, b, rtol=1e-9, atol=1e-12), f"{claim_id} side {k} at {d}: {a} != {b}"
 
 

@@ -61,6 +61,7 @@ def test_the_same_compiled_statement_runs_on_mpmath_and_balls():
         mp = sides(text, {"x": to_mp(X), "y": to_mp(Y)}, xp=mpmath_xp)
     balls = sides(text, {"x": ball_xp.asarray(X), "y": ball_xp.asarray(Y)}, xp=ball_xp)
     for a, b, c in zip(f64, mp, balls, strict=True):
+        # float64 against mpmath rounded to float64: a few ulps of the float64 evaluation, nothing more
         np.testing.assert_allclose(a, [float(v) for v in b], rtol=1e-14)
         assert all(v.lower() <= w <= v.upper() for v, w in zip(c, b, strict=True))  # balls enclose
 
