@@ -7,6 +7,7 @@ import argparse
 import ast
 import json
 import math
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -492,6 +493,26 @@ def test_the_cap_counts_cpu_time_and_repeats_when_swallowed(monkeypatch):
     with pytest.raises(MutantTimeout, match="wall-clock"):
         with time_cap(0.05):
             time.sleep(5)  # waits without computing: the wall-clock backstop (30 x the cap)
+
+
+def test_a_timeout_python_swallows_is_not_reported_as_unraisable(monkeypatch):
+    # CI of 96856cd: the cap fired inside Hypothesis's garbage-collector callback; Python reported the
+    # lost MutantTimeout to sys.unraisablehook and pytest failed the test that happened to be running.
+    reported = []
+    monkeypatch.setattr(sys, "unraisablehook", reported.append)
+
+    class RaisesWhenCollected:
+        def __init__(self, error):
+            self.error = error
+
+        def __del__(self):
+            raise self.error
+
+    with time_cap(100.0):
+        RaisesWhenCollected(MutantTimeout("lost in a callback"))
+        RaisesWhenCollected(ValueError("a genuine unraisable error"))
+    assert [type(r.exc_value) for r in reported] == [ValueError]
+    assert sys.unraisablehook == reported.append
 
 
 def test_a_property_mutant_that_still_passes_is_a_survivor_not_equivalent(registry):
