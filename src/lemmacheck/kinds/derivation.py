@@ -89,6 +89,8 @@ def _merge(claim: Claim, outcome: Outcome, ctx: Context) -> Outcome:
         outcome.steps = dout.steps
         outcome.first_broken = dout.first_broken_step if len(dout.steps) > 1 else None
         outcome.step_counterexamples = dout.step_counterexamples
+    elif claim.derivation.steps_of_check:
+        _fold_steps(claim.id, outcome, dout)
     else:
         rec.steps = [dataclasses.asdict(s) for s in dout.steps]
         outcome.first_broken = outcome.first_broken or dout.first_broken_step
@@ -107,6 +109,23 @@ def _merge(claim: Claim, outcome: Outcome, ctx: Context) -> Outcome:
         # A symbolic proof settles what sampling could not.
         outcome.verdict, outcome.reason = Verdict.PROVED, ""
     return outcome
+
+
+def _fold_steps(claim_id: str, outcome: Outcome, dout) -> None:
+    """The SymPy steps of a chain that is the check's own (a compiled statement) folded into its steps: a
+    step SymPy proves is proved, one its exact points refute is broken with that counterexample."""
+    for mine, sym in zip(outcome.steps, dout.steps, strict=True):
+        if sym.status == "proved" and mine.status == "broken":
+            raise LemmacheckError(
+                f"claim {claim_id!r}: SymPy proves step {mine.index} ({mine.label}) that its instances "
+                "refute — the statement's symbolic and numeric readings differ"
+            )
+        if sym.status in ("proved", "broken") and mine.status != "broken":
+            mine.status, mine.detail = sym.status, sym.detail
+            if sym.index in dout.step_counterexamples:
+                outcome.step_counterexamples[mine.index] = dout.step_counterexamples[sym.index]
+    broken = [s.index for s in outcome.steps if s.status == "broken"]
+    outcome.first_broken = min(broken) if broken else outcome.first_broken
 
 
 register(DerivationChecker())

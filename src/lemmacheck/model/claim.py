@@ -92,6 +92,9 @@ class SymbolicDerivation:
     labels: tuple[str, ...]
     domain: Mapping[Any, tuple[float, float]]
     module: str = ""
+    # the check's own chain in SymPy (a statement compiled from LaTeX): its steps are the check's steps,
+    # so a step SymPy proves or refutes is that step of the check's chain
+    steps_of_check: bool = False
 
 
 @dataclasses.dataclass(frozen=True)

@@ -151,6 +151,7 @@ def _run_claim(claim: Claim, profile: Profile, seed: int, sweep_runner: SweepRun
         sweep_runner=sweep_runner,
     )
     try:
+        claim = _backed_by_sympy(claim)
         spec = claim.check if claim.check is not None else claim.derivation
         if spec is None:
             raise LemmacheckError(f"claim {claim.id!r} has neither a check nor a derivation")
@@ -190,6 +191,18 @@ def _run_claim(claim: Claim, profile: Profile, seed: int, sweep_runner: SweepRun
         tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
         result.message = f"claim {claim.id!r}: {type(exc).__name__}: {exc}\n" + "".join(tb[-3:])
     return result
+
+
+def _backed_by_sympy(claim: Claim) -> Claim:
+    """A statement compiled from LaTeX whose every quantity is scalar is also checked by SymPy, step by
+    step, as a hand-written derivation backs its check (SymPy is imported only for such a claim)."""
+    from ..latex.declare import COMPILED_ATTR
+
+    if not hasattr(getattr(claim.check, "fn", None), COMPILED_ATTR):
+        return claim
+    from ..latex.scalar_steps import with_scalar_derivation
+
+    return with_scalar_derivation(claim)
 
 
 def _statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
