@@ -68,7 +68,8 @@ def _readme_example() -> str:
 def test_the_readme_example_runs_as_written_and_adds_a_new_claim():
     import math
 
-    from lemmacheck import REGISTRY, Source, Verdict, inequality
+    from lemmacheck import REGISTRY, Source, Verdict, from_statement, inequality
+    from lemmacheck.latex.declare import COMPILED_ATTR
     from lemmacheck.model.inputs import Array
     from lemmacheck.project.discovery import discover
     from lemmacheck.run.engine import run_claim
@@ -76,14 +77,18 @@ def test_the_readme_example_runs_as_written_and_adds_a_new_claim():
 
     discover()
     catalogue = set(REGISTRY.ids())
+    names = {"Source": Source, "Verdict": Verdict, "inequality": inequality, "Array": Array}
     with REGISTRY.scratch() as reg:
+        # pasted where the README says, so its statement is read with that module's symbol table
         exec(
             _readme_example(),
-            {"math": math, "Source": Source, "Verdict": Verdict, "inequality": inequality, "Array": Array},
+            {"__name__": "checks.norms.schatten", "math": math, "from_statement": from_statement, **names},
         )
         assert not reg.definition_errors, reg.definition_errors
         (claim_id,) = reg.ids()
         assert claim_id not in catalogue, "pasting the README's example would declare an id twice"
+        # LaTeX only: the check is the statement, compiled
+        assert getattr(reg[claim_id].check.fn, COMPILED_ATTR, None) is not None
         r = run_claim(reg[claim_id], QUICK.with_seed(1))
         assert r.verdict.value == reg[claim_id].expected.value, r.reason
 
