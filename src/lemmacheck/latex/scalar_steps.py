@@ -26,7 +26,7 @@ from .declare import COMPILED_ATTR
 from .errors import LatexError
 from .statement import CompiledStatement
 
-__all__ = ["with_scalar_derivation", "scalar_derivation"]
+__all__ = ["with_scalar_derivation", "scalar_derivation", "sympy_sides"]
 
 
 def with_scalar_derivation(claim: Claim) -> Claim:
@@ -55,15 +55,11 @@ def scalar_derivation(compiled: CompiledStatement, inputs: dict, module: str) ->
     read = {name: _symbol(name, spec) for name, spec in inputs.items()}
     if not read or any(v is None for v in read.values()):
         return None
-    symbols = {name: v[0] for name, v in read.items() if v is not None}
-    env = Env(sympy_xp, {n: symbolic(np.array([s], dtype=object)) for n, s in symbols.items()}, {})
     try:
-        values = [node(env) for node in compiled.nodes]
-        exprs = tuple(_expr(v) for v in values)
-    except (LatexError, NotCertifiable, TypeError, ValueError, AttributeError):
-        # a phrase of the table with no SymPy form (a NumPy-only helper, a spectrum): instances only
+        exprs = sympy_sides(compiled, {name: v[0] for name, v in read.items() if v is not None}, {})
+    except LatexError:
         return None
-    if any(e is None for e in exprs):
+    if exprs is None:
         return None
     domain = {v[0]: v[1] for v in read.values() if v is not None}
     return SymbolicDerivation(
@@ -74,6 +70,19 @@ def scalar_derivation(compiled: CompiledStatement, inputs: dict, module: str) ->
         module=module,
         steps_of_check=True,
     )
+
+
+def sympy_sides(compiled: CompiledStatement, symbols: dict, dims: dict) -> tuple[sympy.Expr, ...] | None:
+    """Each expression of the chain as a SymPy expression of ``symbols`` (input name -> symbol) at
+    ``dims``; None when one is not a number or has no exact SymPy form (LatexError when the statement
+    cannot be evaluated there, e.g. a bound of a sum that is not a whole number)."""
+    env = Env(sympy_xp, {n: symbolic(np.array([s], dtype=object)) for n, s in symbols.items()}, dict(dims))
+    try:
+        exprs = tuple(_expr(node(env)) for node in compiled.nodes)
+    except (NotCertifiable, TypeError, ValueError, AttributeError):
+        # a phrase of the table with no SymPy form (a NumPy-only helper, a spectrum)
+        return None
+    return None if any(e is None for e in exprs) else exprs  # type: ignore[return-value]
 
 
 def _expr(v) -> sympy.Expr | None:
