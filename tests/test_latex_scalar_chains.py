@@ -130,3 +130,23 @@ def test_a_document_chain_from_its_latex_ends_as_its_hand_written_twin(tex, hand
         b.broken_steps,
     )
     assert REGISTRY[tex].step_is == REGISTRY[hand].step_is
+
+
+def test_a_step_only_sympy_refutes_is_broken_with_its_counterexample():
+    """The instances found nothing wrong with step 2 but SymPy's exact points did: the step is broken,
+    under its label, with SymPy's counterexample, and is the proof's first broken step."""
+    from lemmacheck.kinds.base import Outcome
+    from lemmacheck.kinds.derivation import _fold_steps
+    from lemmacheck.kinds.symbolic import DerivationOutcome
+    from lemmacheck.run.results import StepResult
+
+    def steps(*statuses):
+        return [StepResult(i, f"row {i}", "<=", s) for i, s in enumerate(statuses, 1)]
+
+    outcome = Outcome(Verdict.HOLDS, None, steps("holds", "holds", "holds"))
+    witness = {"inputs": {"x": "1/3"}, "exact": True}
+    sympy_said = DerivationOutcome(steps("proved", "broken", "holds"), "<=", "broken", None, 2, {2: witness})
+    _fold_steps("tex.folded", outcome, sympy_said)
+    assert [s.status for s in outcome.steps] == ["proved", "broken", "holds"]
+    assert outcome.first_broken == 2 and outcome.step_counterexamples[2] == witness
+    assert outcome.steps[1].label == "row 2"

@@ -37,7 +37,10 @@ def with_scalar_derivation(claim: Claim) -> Claim:
     if compiled is None or claim.check.where is not None or claim.check.dims:
         return claim
     d = scalar_derivation(compiled, dict(claim.check.inputs), claim.check.fn.__module__)
-    return claim if d is None else dataclasses.replace(claim, derivation=d)
+    if d is None or len(d.relations) != len(claim.check.relations):
+        return claim
+    # the claim's relations, not the compiled ones: a mutant that changes a relation changes both checks
+    return dataclasses.replace(claim, derivation=dataclasses.replace(d, relations=claim.check.relations))
 
 
 def _symbol(name: str, spec) -> tuple[sympy.Symbol, tuple[float, float]] | None:
