@@ -12,7 +12,7 @@ import math
 from checks._vocab.linalg import l1, maxabs
 from checks._vocab.notation import spectral
 from checks._vocab.notation import symbols as shared
-from lemmacheck import Input
+from lemmacheck import Derived, Input
 
 
 def _entrywise(xp, M, p):
@@ -38,3 +38,40 @@ def entrywise_l1(xp, a, rank):
 
 #: seed 000 item 3.3.3 says in words that its unindexed norm is the element-wise 1-norm
 ELEMENTWISE_000 = symbols.extend("checks/norms/_notation.py (ELEMENTWISE_000)", norm=entrywise_l1)
+
+
+def _holder_r(xp, p, q):
+    """r with 1/r = 1/p + 1/q (p, q in [1, ∞]): the exponent eq. (8)'s premise ties to p and q."""
+    inv = 1.0 / p + 1.0 / q
+    return math.inf if inv == 0 else 1.0 / inv
+
+
+#: seed 001 eq. (8): r is the exponent its premise q^{-1} + p^{-1} = r^{-1} fixes (the claim samples p, q)
+HOLDER = symbols.extend("checks/norms/_notation.py (HOLDER)", {"r": Derived(_holder_r, doc="1/(1/p + 1/q)")})
+
+
+def _b_plus_d(xp, B, D):
+    return B + D
+
+
+def _abs_b_plus_d(xp, B, D):
+    return xp.abs(B) + D
+
+
+def _dominating_nonneg(xp, B, D, lam):
+    lam = lam[..., None, None]
+    return B + lam * D + (1 - lam) * (1 - B)
+
+
+#: seed 000 §Comments item 3: the dominating matrix A, as each claim samples it from B and D ≥ 0
+#: (A = B + D; |B| ≤ A as A = |B| + D; A ≥ B ≥ 0 as B + λD + (1 − λ)(J − B) with B, D ∈ [0, 1])
+#: (the entries' indices i, j run over the m rows and n columns)
+DOMINATED = symbols.extend(
+    "checks/norms/_notation.py (DOMINATED)", {r"\mathbf A": Derived(_b_plus_d)}, indices={"i": "m", "j": "n"}
+)
+DOMINATED_ABS = DOMINATED.extend(
+    "checks/norms/_notation.py (DOMINATED_ABS)", {r"\mathbf A": Derived(_abs_b_plus_d)}
+)
+DOMINATED_NONNEG = symbols.extend(
+    "checks/norms/_notation.py (DOMINATED_NONNEG)", {r"\mathbf A": Derived(_dominating_nonneg)}
+)

@@ -6,6 +6,7 @@ r"""The Schatten-norm toolbox of seed 001 §B, eq. (8)–(11).
 import math
 
 from checks._vocab.sources import S1_B
+from checks.norms._notation import HOLDER
 from lemmacheck import Array, Verdict, identity, inequality
 
 EXPONENTS = [1, 2, 4, math.inf]
@@ -122,3 +123,6 @@ def schatten_trace_duality(xp, M1, M2):
 )
 def schatten_hadamard(xp, x, y):
     return xp.vector_norm(x * y, 2), xp.vector_norm(x, math.inf) * xp.vector_norm(y, 2)
+
+
+claim_symbols = {"schatten.holder_eq8": HOLDER, "schatten.holder": HOLDER}

@@ -9,7 +9,7 @@ import math
 
 from checks._vocab.linalg import l1, maxabs, s1
 from checks._vocab.sources import S0_COMMENTS, S0_LOSS_W_S, S1_B1
-from checks.norms._notation import ELEMENTWISE_000
+from checks.norms._notation import DOMINATED, DOMINATED_ABS, DOMINATED_NONNEG, ELEMENTWISE_000
 from lemmacheck import Array, Scalar, Verdict, complexity, inequality, value
 
 MN = {"m": [1, 2, 3, 4, 6], "n": [1, 2, 3, 4, 6]}
@@ -349,4 +349,10 @@ def norms_equiv_w000(xp, M):
 
 
 #: the statement compiler reads item 3.3.3's unindexed norm as the passage defines it
-claim_symbols = {"norms.equiv_w000": ELEMENTWISE_000}
+claim_symbols = {
+    "norms.equiv_w000": ELEMENTWISE_000,
+    "norms.s1_monotone": DOMINATED,
+    "norms.s1_monotone_nonneg": DOMINATED_NONNEG,
+    "norms.s1_dominated_l1": DOMINATED_ABS,
+    "norms.s2_monotone": DOMINATED_ABS,
+}
