@@ -15,7 +15,15 @@ from lemmacheck.latex.derivation_statement import derivation_statement_check
 
 symbols = SymbolTable(
     "tests/test_latex_derivation_statements.py",
-    {"N": Input("N"), "T": Input("T"), r"\gamma": Input("gamma"), r"\delta": Input("delta")},
+    {
+        "N": Input("N"),
+        "T": Input("T"),
+        "d": Input("d"),
+        r"\gamma": Input("gamma"),
+        r"\delta": Input("delta"),
+        r"\mu": Input("mu"),
+        r"\sigma": Input("sigma"),
+    },
 )
 N, T = sp.symbols("N T", positive=True, integer=True)
 t = sp.symbols("t", positive=True, integer=True)
@@ -40,9 +48,9 @@ def test_a_catalogue_derivations_statement_agrees_with_it(claim_id):
     assert out["status"] == "agrees" and out["instances"] > 0, out
 
 
-def _declared(statement: str, chain: list) -> dict:
-    derivation("tex.derived", chain=chain, statement=statement, **_META)
-    return derivation_statement_check(REGISTRY["tex.derived"])
+def _declared(statement: str, chain: list, claim_id: str = "tex.derived") -> dict:
+    derivation(claim_id, chain=chain, statement=statement, **_META)
+    return derivation_statement_check(REGISTRY[claim_id])
 
 
 def test_the_statement_as_the_derivation_states_it_agrees(scratch):
@@ -80,3 +88,13 @@ def test_a_drift_between_real_symbols_is_found_at_a_point_of_the_domain(scratch)
 def test_a_statement_that_does_not_compile_says_why(scratch):
     out = _declared(r"\prod_{t=1}^{T} M = N^T", [sp.Product(N, (t, 1, T)).doit(), "=", N**T])
     assert out["status"] == "not compiled" and "'M'" in out["reason"], out
+
+
+def test_a_quantity_only_the_statement_writes_is_a_symbol_of_its_own(scratch):
+    """The derivation simplified d away (d (1/sqrt(d))^2 is 1); the statement still writes d, which is then
+    compared for every value of it, so a drift there is found."""
+    d = sp.Symbol("d", positive=True, integer=True)
+    chain = [d * (1 / sp.sqrt(d)) ** 2, "=", sp.Integer(1)]
+    written = r"d(\mu^2 + \sigma^2) = 1,\ \mu = 0,\ \sigma = 1/\sqrt{%s}"
+    assert _declared(written % "d", chain, "tex.as_derived")["status"] == "agrees"
+    assert _declared(written % "2d", chain, "tex.drifted")["status"] == "differs"

@@ -71,7 +71,7 @@ def _compare(compiled: CompiledStatement, derived: tuple, relations, domain, cla
     for values in itertools.product(INTEGER_VALUES, repeat=len(integers)):
         fixed = dict(zip(integers, values, strict=True))
         names = {str(s): s for s in symbols if s not in fixed}
-        written = sympy_sides(compiled, names, {str(s): v for s, v in fixed.items()})
+        written = sympy_sides(compiled, names, {str(s): v for s, v in fixed.items()}, fresh=True)
         if written is None:
             raise LatexError("the statement has no exact SymPy form on the derivation's symbols")
         at = tuple(e.subs(fixed) for e in derived)

@@ -75,11 +75,32 @@ def scalar_derivation(compiled: CompiledStatement, inputs: dict, module: str) ->
     )
 
 
-def sympy_sides(compiled: CompiledStatement, symbols: dict, dims: dict) -> tuple[sympy.Expr, ...] | None:
+class _Symbols(dict):
+    """Input name -> a one-instance array of its symbol; with ``fresh``, a name that is not a dim and was
+    not given is a new real symbol (a quantity the statement writes, the derivation simplified away)."""
+
+    def __init__(self, symbols: dict, dims: dict, *, fresh: bool):
+        super().__init__({n: symbolic(np.array([s], dtype=object)) for n, s in symbols.items()})
+        self.dims, self.fresh = dims, fresh
+
+    def __contains__(self, name: object) -> bool:
+        return super().__contains__(name) or (self.fresh and isinstance(name, str) and name not in self.dims)
+
+    def __missing__(self, name: str):
+        if not self.fresh:
+            raise KeyError(name)
+        self[name] = symbolic(np.array([sympy.Symbol(name, real=True)], dtype=object))
+        return self[name]
+
+
+def sympy_sides(
+    compiled: CompiledStatement, symbols: dict, dims: dict, *, fresh: bool = False
+) -> tuple[sympy.Expr, ...] | None:
     """Each expression of the chain as a SymPy expression of ``symbols`` (input name -> symbol) at
-    ``dims``; None when one is not a number or has no exact SymPy form (LatexError when the statement
-    cannot be evaluated there, e.g. a bound of a sum that is not a whole number)."""
-    env = Env(sympy_xp, {n: symbolic(np.array([s], dtype=object)) for n, s in symbols.items()}, dict(dims))
+    ``dims`` (with ``fresh``, any other name the table gives is a new real symbol); None when one is not
+    a number or has no exact SymPy form (LatexError when the statement cannot be evaluated there, e.g. a
+    bound of a sum that is not a whole number)."""
+    env = Env(sympy_xp, _Symbols(symbols, dims, fresh=fresh), dict(dims))
     try:
         exprs = tuple(_expr(node(env)) for node in compiled.nodes)
     except (NotCertifiable, TypeError, ValueError, AttributeError):
