@@ -32,6 +32,7 @@ __all__ = [
     "RELATIONS",
     "compile_definitions",
     "sampled_condition",
+    "premise_definitions",
 ]
 
 RELATIONS = {
@@ -120,6 +121,16 @@ def _premise(c: Compiler, premise: Tree | None, reading: RelationReading) -> Non
 def _sort(c: Compiler, clauses: list, reading: RelationReading) -> None:
     for clause in clauses:
         (reading.definitions if _is_definition(c, clause) else reading.conditions).append(clause)
+
+
+def premise_definitions(c: Compiler, premise: Tree | None) -> list:
+    """The definitions before ``:``; a condition or quantifier there is refused (a worked example's
+    numbers are one instance, with nothing to quantify)."""
+    reading = RelationReading(Tree("chain", []))
+    _premise(c, premise, reading)
+    if reading.conditions or reading.quantified:
+        raise c.refuse(premise, "a condition or quantifier before the numbers of a worked example")
+    return reading.definitions
 
 
 def read_relation(c: Compiler, statement: Tree) -> RelationReading:
