@@ -16,12 +16,13 @@ from typing import Any
 
 import numpy as np
 
-from ..model.claim import Claim, NumericCheck, ValueCheck
+from ..model.claim import ApproximationCheck, Claim, NumericCheck, ValueCheck
 from ..model.inputs import call_with_inputs
 from ..model.tolerance import REVERIFY_DPS, tolerance_for
 from ..settling.highprec import exact_mp_inputs
 from ..xp import mp_precision, mpmath_xp, numpy_xp
 from .adversarial import harder_instances
+from .approx import as_relation_claim
 from .declare import COMPILED_ATTR
 from .errors import LatexError
 from .instances import check_instances
@@ -63,6 +64,9 @@ def _statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
             return value_statement_check(claim)
         except LatexError as exc:
             return not_compiled(exc.reason)
+    if isinstance(check, ApproximationCheck):
+        claim = as_relation_claim(claim)
+        check = claim.check
     if not isinstance(check, NumericCheck):
         return not_compiled(
             f"no relation chain to compare with (kind {claim.kind.value!r}): the compiler reads numeric "

@@ -45,6 +45,8 @@ RELATIONS = {
     ">": ">",
     "\\ne": "!=",
     "\\neq": "!=",
+    "\\simeq": "~",  # equal to the order an approximation states
+    "\\approx": "~",
     "\\lesssim": "<=",  # <= up to higher-order terms: what the checks of such statements compare
     "\\leftarrow": "=",  # an assignment: the left side is what the right computes
     "\\succ": "succ",  # positive definite (of a matrix difference)
