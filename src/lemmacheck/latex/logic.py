@@ -234,10 +234,28 @@ def _member(c: Compiler, value: Tree, s: Tree) -> T.Truth:
 
 
 def _in_set(c: Compiler, value, s: Tree) -> T.Truth:
+    if s.data == "number_set":
+        return _number_set(c, value, s)
     if s.data not in T.SETS:
         raise c.refuse(s, f"membership in a {s.data}", "write an interval [a, b], (a, b), [a, b) or (a, b]")
     low, high = (compile_node(c, ch) for ch in s.children if isinstance(ch, Tree | Token))
     return T.member(value, low, high, s.data)
+
+
+def _number_set(c: Compiler, value, s: Tree) -> T.Truth:
+    """``\\mathbb{R}`` (a number), ``\\mathbb{R}^{n\\times m}`` (an array of that shape), ``\\mathbb{N}``
+    (a whole number >= 0), ``\\mathbb{N}^*`` (>= 1)."""
+    kind = "N" if "N" in str(s.children[0]) else "R"
+    sup = next((ch.children[0] for ch in s.children[1:] if isinstance(ch, Tree) and ch.data == "sup"), None)
+    if kind == "N":
+        low = 1 if sup is not None and c.key(sup) == "*" else 0
+        return T.whole(value, low)
+    sizes = (
+        []
+        if sup is None
+        else (list(sup.children) if isinstance(sup, Tree) and sup.data == "factors" else [sup])
+    )
+    return T.shaped(value, [compile_node(c, n) for n in sizes])
 
 
 def for_all(c: Compiler, quantifier: Tree, body) -> T.Truth:
