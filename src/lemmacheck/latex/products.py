@@ -198,16 +198,17 @@ def postfix(c: Compiler, node: Tree) -> Node:
         power = compile_node(c, scripts[0].children[0])
         exp: Node = lambda env: V.Value(env.xp.exp(as_array(env, power(env))))  # noqa: E731
         return _scripted(c, exp, scripts[1:])
-    if isinstance(prim, Tree) and prim.data == "norm":
-        return _scripted(c, _norm(c, prim, scripts[:1]), scripts[1:] if _has_index(scripts) else scripts)
+    is_norm = isinstance(prim, Tree) and prim.data == "norm"
     for k in range(len(scripts), 0, -1):
         m = meaning(c, node, _span(c, prim, scripts[k - 1]))
-        if m is not None:
+        if m is not None and not (is_norm and isinstance(m, Function)):
             if isinstance(m, Function):
                 if k < len(scripts):
                     raise c.refuse(scripts[k], "a script after a function's name")
                 return FnNode(m.fn, _span(c, prim, scripts[k - 1]))
             return _scripted(c, m, scripts[k:])
+    if is_norm:  # \|Q_{t-1:,:,q}\|_{S^1} the table names is looked up above, whole
+        return _scripted(c, _norm(c, prim, scripts[:1]), scripts[1:] if _has_index(scripts) else scripts)
     if (
         isinstance(prim, Tree)
         and prim.data in ("letter_sym", "font", "greek", "delta_sym", "accent")
