@@ -255,3 +255,9 @@ def test_glued_slices_stars_and_scripted_font_arguments_are_phrases_the_table_na
 def test_with_joins_a_statement_to_its_definitions():
     (lhs, rhs) = sides(r"x^\top y = n\,z\ \text{with}\ z = \tfrac{1}{n} x^\top y")
     np.testing.assert_allclose(lhs, rhs)
+
+
+def test_a_phrase_that_starts_at_a_prefix_operator():
+    table = _table_with({r"\max_j x_j^2": lambda xp, x: xp.max(x * x, axis=-1)})
+    (lhs, _) = compile_statement(r"\max_j x_j^2\,y^\top x = 0", table).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(lhs, (X * X).max(-1) * (X * Y).sum(-1))
