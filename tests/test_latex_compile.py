@@ -140,3 +140,134 @@ def test_a_quotient_of_vectors_is_entrywise_only_where_the_table_says_so():
     np.testing.assert_allclose(lhs, np.sum(c * X / Y**2, axis=-1))
     with pytest.raises(LatexError, match="divides by a rank-1 value"):
         sides(r"\frac{x}{y} = x")
+
+
+def _table_with(phrases):
+    from lemmacheck import Derived
+
+    return TABLE.extend("tests/test_latex_compile.py (phrases)", {k: Derived(f) for k, f in phrases.items()})
+
+
+def test_a_derivative_an_expectation_an_elision_and_a_mark_are_phrases_the_table_names():
+    table = _table_with(
+        {
+            r"\frac{\partial y}{\partial x}": lambda xp, x: 2 * x,
+            r"\mathbb{V}[x]": lambda xp, x: xp.ones(x.shape[0]),
+            r"\mathbb{E}_R\|x\|_2^2": lambda xp, x: xp.sum(x * x, axis=-1),
+            r"x_1\cdots x_n": lambda xp, x: xp.prod(x, axis=-1),
+            r"\mathbf{A}^*": lambda xp, A: A,
+        }
+    )
+    text = (
+        r"x^\top\frac{\partial y}{\partial x} + \mathbb{V}[x] = 2\|x\|_2^2 + 1"
+        r" + \mathbb{E}_R\|x\|_2^2 - \|x\|_2^2"
+    )
+    lhs, rhs = compile_statement(text, table).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(lhs, rhs)
+    (p, q) = compile_statement(
+        r"x_1\cdots x_n = \mathrm{tr}(\mathbf{A}^*) - \mathrm{tr}(\mathbf{A}) + x_1\cdots x_n", table
+    ).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(p, q)
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        (r"\frac{\partial y}{\partial x} = x", "a derivative the table does not name"),
+        (r"\mathbb{V}[x] = 1", "an expectation or variance"),
+        (r"x_1\cdots x_n = 1", "an elision"),
+    ],
+)
+def test_a_phrase_the_table_does_not_name_says_so_and_what_to_add(text, why):
+    with pytest.raises(LatexError) as err:
+        compile_statement(text, TABLE).sides(numpy_xp, INPUTS, {"n": 4})
+    assert why in str(err.value) and "tests/test_latex_compile.py" in str(err.value)
+
+
+def test_braces_lesssim_and_assignment():
+    a, b = sides(r"\{x^\top y\} \lesssim \|x\|_2\|y\|_2")
+    assert compile_statement(r"x^\top y \lesssim \|x\|_2\|y\|_2", TABLE).relations == ("<=",)
+    assert compile_statement(r"n \leftarrow x^\top y", TABLE).relations == ("=",)
+    np.testing.assert_allclose(a, (X * Y).sum(-1))
+
+
+def test_a_function_reads_the_claims_dims_by_keyword():
+    def act(xp, v, *, act):
+        return xp.tanh(v) if act == "tanh" else v
+
+    table = TABLE.extend("tests (act)", {r"\sigma": Function(act)})
+    (lhs, _) = compile_statement(r"\sigma(x)^\top y = 0", table).sides(
+        numpy_xp, INPUTS, {"n": 4, "act": "tanh"}
+    )
+    np.testing.assert_allclose(lhs, (np.tanh(X) * Y).sum(-1))
+
+
+def test_a_derived_takes_the_bound_index_and_one_that_ignores_it_is_refused():
+    from lemmacheck import Derived
+
+    table = TABLE.extend(
+        "tests (bound)",
+        {"a_t": Derived(lambda xp, x, t: x[:, t - 1] ** 2), "b_t": Derived(lambda xp, x: x[:, 0])},
+    )
+    (lhs, rhs) = compile_statement(r"\sum_{t=1}^{n} a_t = x^\top x", table).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(lhs, rhs)
+    with pytest.raises(LatexError, match="mentions t, bound around it"):
+        compile_statement(r"\sum_{t=1}^{n} b_t = 1", table).sides(numpy_xp, INPUTS, {"n": 4})
+
+
+def test_a_probe_function_compares_matrix_sides_as_the_check_does():
+    table = TABLE.extend(
+        "tests (probe)", probe_fn=lambda xp, M, inputs: xp.sum(M * inputs["B"], axis=(-2, -1))
+    )
+    lhs, rhs = compile_statement(r"\mathbf{A}^\top = \mathbf{A}", table).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(lhs, (np.swapaxes(A, -1, -2) * B).sum((-2, -1)))
+    np.testing.assert_allclose(rhs, (A * B).sum((-2, -1)))
+
+
+def test_a_schatten_index_below_one_is_the_quasi_norm():
+    table = TABLE.extend("tests (r)", {"r": Input("r")})
+    (lhs, _) = compile_statement(r"\|\mathbf{A}\|_{S^r} = 0", table).sides(
+        numpy_xp, INPUTS, {"n": 4, "r": 0.5}
+    )
+    s = np.linalg.svd(A, compute_uv=False)
+    np.testing.assert_allclose(lhs, (np.sqrt(s).sum(-1)) ** 2)
+    with pytest.raises(LatexError, match="norm index"):
+        compile_statement(r"\|x\|_r = 0", table).sides(numpy_xp, INPUTS, {"n": 4, "r": 0.5})
+
+
+def test_glued_slices_stars_and_scripted_font_arguments_are_phrases_the_table_names():
+    from lemmacheck import Derived
+
+    table = _table_with(
+        {
+            r"\|\mathbf{A}_{2:,:,q}\|_{S^1}": lambda xp, A: xp.schatten_norm(A, 1),
+            r"\mathbf{x_t}": lambda xp, x: x,
+        }
+    ).extend("tests (row)", {"r": Input("y", row=True), "v": Derived(lambda xp, x: x, row=True)})
+    lhs, rhs = compile_statement(
+        r"\|\mathbf{A}_{2:,:,q}\|_{S^1} + r\mathbf{x_t} = \|\mathbf{A}\|_{S^1} + v y", table
+    ).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(lhs, rhs)
+    with pytest.raises(LatexError, match="only a phrase of the table names"):
+        compile_statement(r"\|\mathbf{A}_{:,*}\|_2 = 1", table)
+
+
+def test_with_joins_a_statement_to_its_definitions():
+    (lhs, rhs) = sides(r"x^\top y = n\,z\ \text{with}\ z = \tfrac{1}{n} x^\top y")
+    np.testing.assert_allclose(lhs, rhs)
+
+
+def test_a_phrase_that_starts_at_a_prefix_operator():
+    table = _table_with({r"\max_j x_j^2": lambda xp, x: xp.max(x * x, axis=-1)})
+    (lhs, _) = compile_statement(r"\max_j x_j^2\,y^\top x = 0", table).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(lhs, (X * X).max(-1) * (X * Y).sum(-1))
+
+
+def test_how_odot_binds_before_more_factors_is_the_tables_to_say():
+    text = r"\mathrm{tr}(\mathbf{A}\odot\mathbf{B}\mathbf{A}) = 0"
+    with pytest.raises(LatexError, match="odot_binds"):
+        compile_statement(text, TABLE)
+    tight = compile_statement(text, TABLE.extend("t", odot_binds="tight")).sides(numpy_xp, INPUTS, {"n": 4})
+    loose = compile_statement(text, TABLE.extend("t", odot_binds="loose")).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(tight[0], np.trace((A * B) @ A, axis1=-2, axis2=-1))
+    np.testing.assert_allclose(loose[0], np.trace(A * (B @ A), axis1=-2, axis2=-1))

@@ -51,6 +51,28 @@ def _binary(op):
     return handler
 
 
+def _hadamard_then(c: Compiler, node: Tree) -> Node:
+    """``a \\odot b c``: the table says how ``\\odot`` binds here (documents differ)."""
+    left, _, first, *rest = node.children
+    if c.table.odot_binds not in ("tight", "loose"):
+        raise c.refuse(
+            node,
+            "a \\odot followed by more factors, which documents read as (a \\odot b) c or a \\odot (b c)",
+            f"declare odot_binds='tight' or 'loose' in {c.table.where}, or write the parentheses",
+        )
+    a, b = compile_node(c, left), compile_node(c, first)
+    more = [compile_node(c, ch) for ch in rest if not isinstance(ch, Token)]
+
+    def product(env: Env, head: V.Value) -> V.Value:
+        for m in more:
+            head = V.mul(head, m(env))
+        return head
+
+    if c.table.odot_binds == "tight":
+        return lambda env: product(env, V.hadamard(a(env), b(env)))
+    return lambda env: V.hadamard(a(env), product(env, b(env)))
+
+
 def _neg(c: Compiler, node: Tree) -> Node:
     a = compile_node(c, node.children[0])
     return lambda env: V.mul(V.const(-1), a(env))
@@ -62,6 +84,13 @@ def _quotient(c: Compiler):
 
 
 def _frac(c: Compiler, node: Tree) -> Node:
+    if "\\partial" in c.source(node):
+        raise c.refuse(
+            node,
+            "a derivative the table does not name",
+            f"add the phrase {c.key(node)!r} (with what it is applied to, if anything) to {c.table.where}: "
+            "a Derived computing it",
+        )
     a, b = compile_node(c, node.children[1]), compile_node(c, node.children[2])
     quotient = _quotient(c)
     return lambda env: quotient(a(env), b(env))
@@ -88,7 +117,8 @@ def _refused(why: str, fix: str = ""):
         m = meaning(c, node)
         if m is not None and not isinstance(m, Function):
             return m
-        raise c.refuse(node, why, fix or f"add the phrase {c.key(node)!r} to {c.table.where}")
+        where = f"add the phrase {c.key(node)!r} to {c.table.where}"
+        raise c.refuse(node, why, f"{fix}: {where}" if fix else where)
 
     return handler
 
@@ -123,6 +153,7 @@ HANDLERS.update(
         "add": _binary(lambda a, b, env: V.add(a, b)),
         "sub": _binary(lambda a, b, env: V.add(a, b, -1)),
         "hadamard": _binary(lambda a, b, env: V.hadamard(a, b)),
+        "hadamard_then": _hadamard_then,
         "div": _div,
         "neg": _neg,
         "frac": _frac,
@@ -135,8 +166,20 @@ HANDLERS.update(
         "number": _number,
         "infty": _infty,
         "nabla": _nabla,
-        "expectation": _refused("an expectation, which the compiler does not compute"),
+        "expectation": _refused(
+            "an expectation or variance, which the compiler does not compute",
+            "name the phrase (its closed form, or the exact average the content computes) in the table",
+        ),
+        "partial": _refused(
+            "\\partial outside a derivative the table names",
+            "name the whole derivative (\\frac{\\partial A}{\\partial B}, with what it is applied to) as a "
+            "phrase in the table: a Derived computing it",
+        ),
+        "dots": _refused(
+            "an elision (\\cdots) outside a phrase the table names",
+            "name the run it elides, with the elision, as a phrase in the table",
+        ),
         "tuple": _refused("a tuple outside a function's arguments"),
-        "indices": _refused("an index list (rows, columns, slices) the table does not name"),
+        "indices": _refused("an index list outside a subscript"),
     }
 )

@@ -20,7 +20,20 @@ from .compile import Env, Node
 from .errors import LatexError
 from .nodes import as_array
 
-__all__ = ["Truth", "relation_truth", "all_of", "any_of", "implies", "iff", "negation", "member", "SETS"]
+__all__ = [
+    "Truth",
+    "relation_truth",
+    "all_of",
+    "any_of",
+    "implies",
+    "iff",
+    "negation",
+    "member",
+    "SETS",
+    "whole",
+    "shaped",
+    "bools_of",
+]
 
 Truth = Callable[[Env], np.ndarray]
 
@@ -44,7 +57,14 @@ def _scale(a: Any, rank: int) -> Any:
     return m.reshape(m.shape[0], -1).max(axis=1) if rank else m
 
 
+def _zero(v: V.Value) -> bool:
+    return v.exact and v.a == 0
+
+
 def _close(env: Env, x: V.Value, y: V.Value) -> np.ndarray:
+    if x.rank != y.rank and (_zero(x) or _zero(y)):  # v = 0 of a vector or matrix: the zero one
+        v = y if _zero(x) else x
+        return _bools(env, _scale(np.asarray(v.a), v.rank) <= 0)
     if x.rank != y.rank:
         raise LatexError(f"'=' between a rank-{x.rank} and a rank-{y.rank} value")
     a, b = np.asarray(_array(env, x)), np.asarray(_array(env, y))
@@ -60,11 +80,30 @@ _ORDER = {
 }
 
 
-def _holds(env: Env, x: V.Value, rel: str, y: V.Value) -> np.ndarray:
+def bools_of(env: Env, a: Any) -> np.ndarray:
+    """Truth values a table's Derived computes, one per instance."""
+    return _bools(env, a)
+
+
+def _entrywise(env: Env, x: V.Value, rel: str, y: V.Value) -> np.ndarray:
+    """Every entry of ``x R y`` (a number on either side broadcast)."""
+    rank = max(x.rank, y.rank)
+    a, b = np.asarray(_array(env, x)), np.asarray(_array(env, y))
+    a = a.reshape(a.shape + (1,) * (rank + 1 - a.ndim))
+    b = b.reshape(b.shape + (1,) * (rank + 1 - b.ndim))
+    held = np.asarray(_ORDER[rel](a, b), dtype=bool)
+    return _bools(env, held.reshape(held.shape[0], -1).all(axis=1))
+
+
+def _holds(env: Env, x: V.Value, rel: str, y: V.Value, *, entrywise: bool = False) -> np.ndarray:
+    if entrywise and rel in _ORDER:
+        return _entrywise(env, x, rel, y)
     if rel == "=":
         return _close(env, x, y)
     if rel == "!=":
         return ~_close(env, x, y)
+    if rel in ("succ", "succeq"):
+        return _definite(env, V.add(x, y, -1), strict=rel == "succ")
     if x.rank or y.rank:
         raise LatexError(
             f"'{rel}' between a rank-{x.rank} and a rank-{y.rank} value",
@@ -73,14 +112,23 @@ def _holds(env: Env, x: V.Value, rel: str, y: V.Value) -> np.ndarray:
     return _bools(env, _ORDER[rel](np.asarray(_array(env, x)), np.asarray(_array(env, y))))
 
 
-def relation_truth(nodes: list[Node], rels: list[str]) -> Truth:
-    """``e0 R1 e1 R2 e2 ...``: every link holds."""
+def _definite(env: Env, d: V.Value, *, strict: bool) -> np.ndarray:
+    """``A \\succ B``: A - B positive definite (semidefinite for ``\\succeq``), of its symmetric part."""
+    if d.rank != 2:
+        raise LatexError(f"\\succ of a rank-{d.rank} value", fix="compare matrices")
+    sym = (d.a + env.xp.transpose(d.a)) / 2
+    low = env.xp.eigvalsh(sym)[..., 0]
+    return _bools(env, low > 0 if strict else low >= 0)
+
+
+def relation_truth(nodes: list[Node], rels: list[str], *, entrywise: bool = False) -> Truth:
+    """``e0 R1 e1 R2 e2 ...``: every link holds (``entrywise``: at every entry)."""
 
     def run(env: Env) -> np.ndarray:
         values = [n(env) for n in nodes]
         out = np.ones(batch_of(env), dtype=bool)
         for k, rel in enumerate(rels):
-            out &= _holds(env, values[k], rel, values[k + 1])
+            out &= _holds(env, values[k], rel, values[k + 1], entrywise=entrywise)
         return out
 
     return run
@@ -135,5 +183,33 @@ def member(value: Node, low: Node, high: Node, kind: str) -> Truth:
     def run(env: Env) -> np.ndarray:
         x = value(env)
         return _holds(env, low(env), lo_rel, x) & _holds(env, x, hi_rel, high(env))
+
+    return run
+
+
+def whole(value: Node, low: int) -> Truth:
+    """A whole number >= low."""
+
+    def run(env: Env) -> np.ndarray:
+        v = value(env)
+        if v.rank:
+            raise LatexError(f"a rank-{v.rank} value in a set of numbers")
+        a = np.asarray(_array(env, v), dtype=float)
+        return _bools(env, (a == np.round(a)) & (a >= low))
+
+    return run
+
+
+def shaped(value: Node, sizes: list[Node]) -> Truth:
+    """``v \\in \\mathbb{R}^{n \\times m}``: v has that shape (a number for ``\\mathbb{R}``), finite."""
+
+    def run(env: Env) -> np.ndarray:
+        v = value(env)
+        want = tuple(int(n(env).a) for n in sizes)
+        if want == (1,) and v.rank == 0:
+            want = ()
+        shape = tuple(np.shape(v.a)[1:]) if v.rank else ()
+        finite = np.isfinite(np.asarray(_array(env, v), dtype=float).reshape(batch_of(env), -1)).all(axis=1)
+        return _bools(env, finite & (shape == want))
 
     return run
