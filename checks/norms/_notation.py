@@ -75,3 +75,51 @@ DOMINATED_ABS = DOMINATED.extend(
 DOMINATED_NONNEG = symbols.extend(
     "checks/norms/_notation.py (DOMINATED_NONNEG)", {r"\mathbf A": Derived(_dominating_nonneg)}
 )
+
+
+def _tensor_as_written(xp, T):
+    """The 3-tensor in seed 001's layout, T_{:,:,p} its p-th slice (the claims store it (P, m, n))."""
+    return xp.einsum("bpij->bijp", T)
+
+
+def _tensor_times_v(xp, T, v):
+    """Tṽ, which Lemma 4 writes out as Σ_p v_p T_{:,:,p}."""
+    return xp.sum(v[..., None, None] * T, axis=-3)
+
+
+def _slice_nuclear_norms(xp, T):
+    """‖T_{:,:,*}‖_{S¹}: the vector of the slices' nuclear norms, p = 1..P."""
+    return xp.schatten_norm(T, 1)
+
+
+#: seed 001 Lemma 4 (eq. (21)): T an m × n × P tensor whose slices p = 1..P are weighted by v
+LEMMA4 = symbols.extend(
+    "checks/norms/_notation.py (LEMMA4)",
+    {
+        r"\mathbf T": Derived(_tensor_as_written, doc="T in the m × n × P layout"),
+        r"\mathbf T\tilde{\mathbf v}": Derived(_tensor_times_v, doc="Σ_p v_p T_{:,:,p}"),
+        r"\|\mathbf T_{:,:,*}\|_{S^1}": Derived(_slice_nuclear_norms, doc="(‖T_{:,:,p}‖_{S¹})_p"),
+    },
+    indices={"p": "P"},
+)
+
+
+def _is_column(xp, v):
+    """'v a vector': true on an instance where v has one column (the claim draws it n × 1)."""
+    return _any_matrix(xp, v) == (v.shape[-1] == 1)
+
+
+def _any_matrix(xp, r):
+    """'r any matrix': no condition beyond r being the claim's matrix (true on every instance)."""
+    return xp.sum(xp.abs(r), axis=(-2, -1)) >= 0
+
+
+#: seed 001 eq. (9) "if v is a vector, then ||r||_{S^p} = ||r||_2": its r is the v of its premise
+VECTOR_EQ9 = symbols.extend(
+    "checks/norms/_notation.py (VECTOR_EQ9)",
+    {r"\mathbf{v}\ \text{a vector}": Derived(_is_column), r"\mathbf{r}": Input("v")},
+)
+#: the same equation with r read as it is written, any matrix (schatten.vector.r_as_written)
+ANY_MATRIX_EQ9 = symbols.extend(
+    "checks/norms/_notation.py (ANY_MATRIX_EQ9)", {r"\mathbf{r}\ \text{any matrix}": Derived(_any_matrix)}
+)

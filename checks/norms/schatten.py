@@ -6,7 +6,7 @@ r"""The Schatten-norm toolbox of seed 001 §B, eq. (8)–(11).
 import math
 
 from checks._vocab.sources import S1_B
-from checks.norms._notation import HOLDER
+from checks.norms._notation import ANY_MATRIX_EQ9, HOLDER, VECTOR_EQ9
 from lemmacheck import Array, Verdict, identity, inequality
 
 EXPONENTS = [1, 2, 4, math.inf]
@@ -125,4 +125,9 @@ def schatten_hadamard(xp, x, y):
     return xp.vector_norm(x * y, 2), xp.vector_norm(x, math.inf) * xp.vector_norm(y, 2)
 
 
-claim_symbols = {"schatten.holder_eq8": HOLDER, "schatten.holder": HOLDER}
+claim_symbols = {
+    "schatten.holder_eq8": HOLDER,
+    "schatten.holder": HOLDER,
+    "schatten.vector": VECTOR_EQ9,
+    "schatten.vector.r_as_written": ANY_MATRIX_EQ9,
+}

@@ -9,7 +9,7 @@ import math
 
 from checks._vocab.linalg import l1, maxabs, s1
 from checks._vocab.sources import S0_COMMENTS, S0_LOSS_W_S, S1_B1
-from checks.norms._notation import DOMINATED, DOMINATED_ABS, DOMINATED_NONNEG, ELEMENTWISE_000
+from checks.norms._notation import DOMINATED, DOMINATED_ABS, DOMINATED_NONNEG, ELEMENTWISE_000, LEMMA4
 from lemmacheck import Array, Scalar, Verdict, complexity, inequality, value
 
 MN = {"m": [1, 2, 3, 4, 6], "n": [1, 2, 3, 4, 6]}
@@ -348,11 +348,16 @@ def norms_equiv_w000(xp, M):
     return entrywise / H, xp.schatten_norm(M, math.inf), entrywise
 
 
-#: the statement compiler reads item 3.3.3's unindexed norm as the passage defines it
+#: the notation of each statement as its passage defines it (item 3.3.3's unindexed norm, the dominating
+#: matrix A as each claim samples it, Lemma 4's tensor in the document's layout)
 claim_symbols = {
     "norms.equiv_w000": ELEMENTWISE_000,
     "norms.s1_monotone": DOMINATED,
     "norms.s1_monotone_nonneg": DOMINATED_NONNEG,
     "norms.s1_dominated_l1": DOMINATED_ABS,
     "norms.s2_monotone": DOMINATED_ABS,
+    **dict.fromkeys(
+        ("lemma4.bound", "lemma4.chain", "lemma4.middle_step", "lemma4.middle_step.corrected"),
+        LEMMA4,
+    ),
 }
