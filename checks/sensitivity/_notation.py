@@ -1,16 +1,208 @@
-r"""Seed 000's notation in the sensitivity topic, where a check samples the quantities directly:
-``\Delta\mathbf{U}`` is the input ``dU``, ``\mathbf{x}_t`` the input ``x``, and a power of a vector is
-entrywise (the document's ``\mathbf{x}_t^2``).  Chains written in LaTeX alone declare their own tables
-(chains_tex.py).
+r"""Seed 000's and seed 001's notation in the sensitivity topic: the symbol tables of its statements.
+
+``symbols`` is for the checks that sample the quantities directly: ``\Delta\mathbf{U}`` is the input
+``dU``, ``\mathbf{x}_t`` the input ``x``, and a power of a vector is entrywise (the document's
+``\mathbf{x}_t^2``).
+
+``W_DIRECTION`` and ``U_DIRECTION`` read the statements about one RNN instance (inputs U, W, s0, X, the row
+v = V_{p,:}, a direction D; dims H, T, act), at the last step: ``t`` is T, ``\mathbf{s}_{t-1}`` the state
+before it, ``\lambda_t`` = σ'(z_t) and ``\lambda_t''`` = σ''(z_t) at z_t = U x_t + W s_{t-1}, ``\Lambda_t``
+their diagonal matrix.  ``\Delta\mathbf{W}`` (``\Delta\mathbf{U}``) is the direction D and ``\frac{d}{dt}``
+the derivative along it (the exact forward-mode tangents of _helpers.tangents), which is why the two
+directions are two tables.  Seed 000 writes the sensitivities as matrices: ``\mathbf{P}_{t-1}`` is H×H²
+(column iH + j, 0-based and row-major, the reading under which its own Mtr(V_p S̄_{t−1}) = V_pᵀs_{t−1}ᵀ
+holds), ``\mathbf{Q}_{t-1}`` H×HN; ``\mathrm{vec}`` flattens row-major and ``\mathrm{Mtr}`` folds an H²
+row back into an H×H matrix.  A row of the document (``\mathbf{V}_{p,:}``, ``\mathbf{s}_{t-1}^T``) is a
+1×n matrix, and ``\|\cdot\|_p`` of a one-row or one-column matrix is the ℓ_p norm of its entries (the
+documents write ``\|\mathbf{V}_{p,:}^T\|_\infty`` for the vector's norm).  The row p of V is the claim's
+input v; a row of W that the checks fix is the first (``\mathbf{W}_{p,:}`` = W_{1,:}).
 """
 
 from __future__ import annotations
 
+import math
+
+from checks._vocab.activations import d1_d2
+from checks._vocab.linalg import matvec
 from checks._vocab.notation import symbols as shared
-from lemmacheck import Input
+from checks.sensitivity._helpers import bar_tensor, forward_sensitivities, tangents
+from lemmacheck import Derived, Function, Input, LatexError
 
 symbols = shared.extend(
     "checks/sensitivity/_notation.py",
     {r"\Delta\mathbf{U}": Input("dU"), r"\mathbf{x}_t": Input("x")},
     elementwise_powers=True,
 )
+
+
+def _as_row(a):
+    """A vector (B, n) as the 1×n matrix (B, 1, n) a row of the document is."""
+    return a[:, None, :]
+
+
+def _flat(M):
+    """A sensitivity tensor (B, H, H, n) as seed 000's H×Hn matrix (column iN + j, row-major)."""
+    return M.reshape(M.shape[0], M.shape[1], -1)
+
+
+def _forward(xp, U, W, s0, X, v, act, T):
+    """The forward pass's quantities at the last step T, each as the table's symbols read it."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    s_prev, x, l1, l2 = fw["states"][T - 1], X[:, T - 1], fw["lam1"][T], fw["lam2"][T]
+    H = W.shape[-1]
+    return {
+        "s": fw["states"][T],
+        "s_prev": s_prev,
+        "s_prev_row": _as_row(s_prev),
+        "x": x,
+        "x_row": _as_row(x),
+        "lam1": l1,
+        "lam2": l2,
+        "Lam": xp.diag_embed(l1),
+        "P": _flat(fw["P"][T]),
+        "P_prev": _flat(fw["P"][T - 1]),
+        "Pbar_prev": xp.sqrt(xp.sum(fw["P"][T - 1] ** 2, axis=1)),  # P̄(i, j) = ‖P(:, iH+j)‖₂
+        "Q": _flat(fw["Q"][T]),
+        "Q_prev": _flat(fw["Q"][T - 1]),
+        "Sbar_prev": _flat(bar_tensor(xp, s_prev, H)),
+        "Xbar": _flat(bar_tensor(xp, x, H)),
+        "row_v": _as_row(v),
+        # √H max_p ‖Mtr(W_{p,:} P_{t-1})‖_{S¹}: the max runs over the rows p of W, which no entry of the
+        # table can name one by one (the p of V_{p,:} in the same statements is the fixed row v)
+        "sqrtH_max_WP": math.sqrt(H)
+        * xp.max(xp.schatten_norm(xp.einsum("bpm,bmij->bpij", W, fw["P"][T - 1]), 1), axis=-1),
+        "sqrtH_max_P": math.sqrt(H) * xp.max(xp.schatten_norm(fw["P"][T - 1], 1), axis=-1),
+        "W_row1": _as_row(W[:, 0]),
+    }
+
+
+def _along(xp, U, W, s0, X, v, act, T, dU, dW):
+    """d/dt along (ΔU, ΔW) at the last step: λ̇_t, ṡ_{t-1} (a row where the document transposes it), and
+    the quantities the statements name as a whole: M = Mtr(V_{p,:} (dΛ_t/dt) W P_{t-1}) of item 3.3.3
+    and W_{p,:} P_{t-1} vec(ΔW) (a row times a column, a number)."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    tg = tangents(xp, U, W, s0, X, act, dU, dW, fw)
+    lamdot, P1 = tg["lamdot"][T], fw["P"][T - 1]
+    return {
+        "lamdot": lamdot,
+        "dLam": xp.diag_embed(lamdot),
+        "sdot_prev_row": _as_row(tg["sdot"][T - 1]),
+        "M_part3": xp.einsum("bk,bkm,bmij->bij", v * lamdot, W, P1),
+        "W1P_vec": xp.einsum("bm,bmij,bij->b", W[:, 0], P1, dW),
+        "sigma2_at_s_t": _sigma2(xp, act, matvec(U, X[:, T - 1]) + matvec(W, fw["states"][T])),
+    }
+
+
+def _tangent_w(xp, U, W, s0, X, v, D, act, T):
+    return _along(xp, U, W, s0, X, v, act, T, 0 * U, D)
+
+
+def _tangent_u(xp, U, W, s0, X, v, D, act, T):
+    return _along(xp, U, W, s0, X, v, act, T, D, 0 * W)
+
+
+def _sigma2(xp, act, z):
+    return d1_d2(xp, act, z)[1]
+
+
+def _vec(xp, M):
+    return M.reshape(M.shape[0], -1)
+
+
+def _mtr(xp, r):
+    """Mtr of an H² row (or 1×H² matrix): the H×H matrix it folds into, row-major (entry iH + j -> (i, j))."""
+    flat = r.reshape(r.shape[0], -1)
+    n = math.isqrt(flat.shape[-1])
+    if n * n != flat.shape[-1]:
+        raise LatexError(
+            f"\\mathrm{{Mtr}} of a row of {flat.shape[-1]} entries, not H²",
+            fix="the W-direction table folds H² rows; name the phrase in checks/sensitivity/_notation.py",
+        )
+    return flat.reshape(flat.shape[0], n, n)
+
+
+def row_or_column_norm(xp, M, p):
+    """``\\|M\\|_p`` of a one-row or one-column matrix: the ℓ_p norm of its entries; of any other matrix
+    the documents write no such norm (they write S^p), so it is refused."""
+    if 1 not in M.shape[-2:]:
+        raise LatexError(
+            f"\\|M\\|_{p} of an {M.shape[-2]}×{M.shape[-1]} matrix, which seeds 000/001 do not define",
+            fix="write \\|M\\|_{S^p} (Schatten) in the statement's table reading",
+        )
+    return xp.vector_norm(M.reshape(M.shape[0], -1), p)
+
+
+def _fw(item: str, doc: str) -> Derived:
+    return Derived(_forward, item, doc)
+
+
+#: what both directions read alike (the forward pass at the last step T)
+_RNN = {
+    r"\mathbf{s}_t": _fw("s", "s_T"),
+    r"\mathbf{s}_{t-1}": _fw("s_prev", "s_{T-1}"),
+    r"\mathbf{s}_{t-1}^T": _fw("s_prev_row", "s_{T-1}ᵀ, a row"),
+    r"\mathbf{x}_t": _fw("x", "x_T"),
+    r"\mathbf{x}_t^T": _fw("x_row", "x_Tᵀ, a row"),
+    r"\lambda_t": _fw("lam1", "σ'(z_T)"),
+    r"\lambda_t''": _fw("lam2", "σ''(z_T)"),
+    r"\Lambda_t": _fw("Lam", "diag σ'(z_T)"),
+    r"\mathbf{\Lambda}_t": _fw("Lam", "diag σ'(z_T)"),
+    r"\mathbf{P}_t": _fw("P", "P_T, H×H²"),
+    r"\mathbf{P}_{t-1}": _fw("P_prev", "P_{T-1}, H×H²"),
+    r"\bar{\mathbf{P}}_{t-1}": _fw("Pbar_prev", "P̄_{T-1}(i, j) = ‖P_{T-1}(:, iH+j)‖₂"),
+    r"\bar{\mathbf{S}}_{t-1}": _fw("Sbar_prev", "S̄_{T-1}(i, iH+j) = s_{T-1,j}"),
+    r"\mathbf{Q}_t": _fw("Q", "Q_T, H×HN"),
+    r"\mathbf{Q}_{t-1}": _fw("Q_prev", "Q_{T-1}, H×HN"),
+    r"\bar{\mathbf{X}}_t": _fw("Xbar", "X̄_T(i, iN+j) = x_{T,j}"),
+    r"\mathbf{V}_{p,:}": _fw("row_v", "the row v, 1×H"),
+    r"\mathbf{V}_p": _fw("row_v", "the row v, 1×H"),
+    r"\mathbf{W}_{p,:}": _fw("W_row1", "the first row of W, 1×H"),
+    r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1}": _fw(
+        "sqrtH_max_WP", "√H max_p ‖Mtr(W_{p,:}P_{T-1})‖_{S¹} over the rows p of W"
+    ),
+    r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{P}_{t-1,p})\|_{S^1}": _fw(
+        "sqrtH_max_P", "√H max_p ‖Mtr(P_{T-1,p})‖_{S¹} over the rows p of P_{T-1}"
+    ),
+    r"\mathrm{vec}": Function(_vec, doc="row-major flattening"),
+    r"\mathrm{Mtr}": Function(_mtr, doc="an H² row folded into H×H, row-major"),
+}
+
+
+def _direction(name: str, tangent, delta: str) -> object:
+    def td(item: str, doc: str) -> Derived:
+        return Derived(tangent, item, doc)
+
+    dlam = td("lamdot", f"dλ_T/dt along Δ{name}")
+    return shared.extend(
+        f"checks/sensitivity/_notation.py ({name}_DIRECTION)",
+        {
+            **_RNN,
+            delta: Input("D"),
+            r"\frac{d}{dt}\lambda_t": dlam,
+            r"\tfrac{d}{dt}\lambda_t": dlam,
+            r"\tfrac{d}{dt}\Lambda_t": td("dLam", f"diag dλ_T/dt along Δ{name}"),
+            r"\tfrac{d}{dt}\mathbf{s}_{t-1}^T": td("sdot_prev_row", f"ds_{{T-1}}/dt along Δ{name}, a row"),
+            # σ'' at a pre-activation the statement writes out (a Function cannot see the activation)
+            r"\sigma''(\mathbf{U}\mathbf{x}_t+\mathbf{W}\mathbf{s}_{t-1})": _fw("lam2", "σ''(z_T)"),
+            r"\sigma''(\mathbf{U}\mathbf{x}_t+\mathbf{W}\mathbf{s}_t)": td("sigma2_at_s_t", "σ''(Ux_T+Ws_T)"),
+        },
+        transpose_letters=("T",),
+        matrix_norm=row_or_column_norm,
+        probe="c",
+    )
+
+
+W_DIRECTION = _direction("W", _tangent_w, r"\Delta\mathbf{W}").extend(
+    "checks/sensitivity/_notation.py (W_DIRECTION)",
+    {
+        r"\mathbf{W}_{p,:}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})": Derived(
+            _tangent_w, "W1P_vec", "W_{1,:} P_{T-1} vec(ΔW), a row times a column"
+        )
+    },
+)
+#: item 3.3.3's second display names the M of its first, Mtr(V_{p,:} (dΛ_t/dt) W P_{t-1})
+W_PART3_M = W_DIRECTION.extend(
+    "checks/sensitivity/_notation.py (W_PART3_M)",
+    {r"\mathbf{M}": Derived(_tangent_w, "M_part3", "M = Mtr(V_{p,:} (dΛ_T/dt) W P_{T-1})")},
+)
+U_DIRECTION = _direction("U", _tangent_u, r"\Delta\mathbf{U}")
