@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from checks._vocab.activations import d1_d2
+from checks._vocab.activations import SUP_D1, d1_d2
 from checks._vocab.linalg import matvec
 from checks._vocab.notation import symbols as shared
 from checks.sensitivity._helpers import bar_tensor, forward_sensitivities, tangents
@@ -45,7 +45,7 @@ def _flat(M):
     return M.reshape(M.shape[0], M.shape[1], -1)
 
 
-def _forward(xp, U, W, s0, X, v, act, T):
+def _forward(xp, U, W, s0, X, act, T, v=None):
     """The forward pass's quantities at the last step T, each as the table's symbols read it."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     s_prev, x, l1, l2 = fw["states"][T - 1], X[:, T - 1], fw["lam1"][T], fw["lam2"][T]
@@ -66,7 +66,9 @@ def _forward(xp, U, W, s0, X, v, act, T):
         "Q_prev": _flat(fw["Q"][T - 1]),
         "Sbar_prev": _flat(bar_tensor(xp, s_prev, H)),
         "Xbar": _flat(bar_tensor(xp, x, H)),
-        "row_v": _as_row(v),
+        "row_v": None if v is None else _as_row(v),
+        "max_lam1": xp.max(l1, axis=-1),
+        "sup_d1": 0 * l1[:, 0] + SUP_D1[act],
         # √H max_p ‖Mtr(W_{p,:} P_{t-1})‖_{S¹}: the max runs over the rows p of W, which no entry of the
         # table can name one by one (the p of V_{p,:} in the same statements is the fixed row v)
         "sqrtH_max_WP": math.sqrt(H)
@@ -145,6 +147,9 @@ _RNN = {
     r"\mathbf{x}_t^T": _fw("x_row", "x_Tᵀ, a row"),
     r"\lambda_t": _fw("lam1", "σ'(z_T)"),
     r"\lambda_t''": _fw("lam2", "σ''(z_T)"),
+    r"\lambda_t'": _fw("lam1", "σ'(z_T), seed 001's λ'_t"),
+    r"\mathbf{\Lambda}_t'": _fw("Lam", "diag σ'(z_T), seed 001's Λ'_t"),
+    r"\mathbf{\Lambda}'_t": _fw("Lam", "diag σ'(z_T), seed 001's Λ'_t"),
     r"\Lambda_t": _fw("Lam", "diag σ'(z_T)"),
     r"\mathbf{\Lambda}_t": _fw("Lam", "diag σ'(z_T)"),
     r"\mathbf{P}_t": _fw("P", "P_T, H×H²"),
@@ -163,6 +168,8 @@ _RNN = {
     r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{P}_{t-1,p})\|_{S^1}": _fw(
         "sqrtH_max_P", "√H max_p ‖Mtr(P_{T-1,p})‖_{S¹} over the rows p of P_{T-1}"
     ),
+    r"\max_k[\Lambda_t]_{kk}": _fw("max_lam1", "the largest diagonal entry of Λ_T"),
+    r"\max_x\sigma'(x)": _fw("sup_d1", "sup σ' of the claim's activation (SUP_D1)"),
     r"\mathrm{vec}": Function(_vec, doc="row-major flattening"),
     r"\mathrm{Mtr}": Function(_mtr, doc="an H² row folded into H×H, row-major"),
 }
@@ -181,6 +188,11 @@ def _direction(name: str, tangent, delta: str) -> object:
             r"\frac{d}{dt}\lambda_t": dlam,
             r"\tfrac{d}{dt}\lambda_t": dlam,
             r"\tfrac{d}{dt}\Lambda_t": td("dLam", f"diag dλ_T/dt along Δ{name}"),
+            # seed 001 writes d/d_t and primes: λ'_t is σ'(z_t)
+            r"\tfrac{d}{d_t}\lambda_t'": dlam,
+            r"\frac{d}{d_t}\lambda_t'": dlam,
+            r"\tfrac{d}{d_t}\mathbf{\Lambda}_t'": td("dLam", f"diag dλ'_T/dt along Δ{name}"),
+            r"\frac{d}{d_t}\mathbf{\Lambda}'_t": td("dLam", f"diag dλ'_T/dt along Δ{name}"),
             r"\tfrac{d}{dt}\mathbf{s}_{t-1}^T": td("sdot_prev_row", f"ds_{{T-1}}/dt along Δ{name}, a row"),
             # σ'' at a pre-activation the statement writes out (a Function cannot see the activation)
             r"\sigma''(\mathbf{U}\mathbf{x}_t+\mathbf{W}\mathbf{s}_{t-1})": _fw("lam2", "σ''(z_T)"),

@@ -1,0 +1,60 @@
+"""The sensitivity topic's statements read with checks/sensitivity/_notation.py: each listed statement
+compiles and agrees with its hand-written check, and a drift planted in the LaTeX of one is reported as a
+difference (the table's reading is what is compared, not a reading that agrees with anything)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from lemmacheck import REGISTRY
+from lemmacheck.latex.crosscheck import statement_check
+from lemmacheck.project.discovery import discover
+
+discover()
+
+#: statements the sensitivity tables read (W_DIRECTION, U_DIRECTION and the claim tables built on them)
+READ_BY_THE_SENSITIVITY_TABLES = [
+    "sens.dlambda_000",  # dλ_t/dt, λ''_t, ΔW s_{t-1}, P_{t-1} (H×H²), vec; σ''(U x_t + W s_t) as written
+    "sens.dlambda_000.corrected",  # σ''(U x_t + W s_{t-1}) = λ''_t
+    "sens.w_trace_elem_000",  # Mtr(W_{p,:} P_{t-1}) with W_{p,:} the first row, as chains_tex.py
+    "sens.w_part3_s1_000",  # M of item 3.3.3, P̄_{t-1}, rows 1×H with ‖·‖_p of their entries
+    "sens.w_part4_s1_000",  # Mtr(V_{p,:} Λ_t ΔW P_{t-1})
+    "sens.u_dlambda_000",  # X̄_t and Q_{t-1} as H×HN, vec(ΔU)
+    "sens.lambda_below_max_000",  # max_k [Λ_t]_kk and max_x σ'(x) (SUP_D1)
+]
+
+
+@pytest.mark.parametrize("claim_id", READ_BY_THE_SENSITIVITY_TABLES)
+def test_the_statement_read_with_the_sensitivity_tables_agrees_with_the_check(claim_id):
+    out = statement_check(REGISTRY[claim_id], {}, seed=1)
+    assert out["status"] == "agrees", f"{claim_id}: {out}"
+    assert int(out["instances"]) > 0, f"{claim_id} agrees on no instance: {out}"
+
+
+#: (claim, LaTeX as written, the drift planted in it): each changes what the statement states
+PLANTED = [
+    (  # the pre-activation index (the very slip of sens.dlambda_000)
+        "sens.dlambda_000.corrected",
+        r"\mathbf{W}\mathbf{s}_{t-1})\odot",
+        r"\mathbf{W}\mathbf{s}_t)\odot",
+    ),
+    ("sens.w_part4_s1_000", r"\|\mathbf{V}_{p,:}\|_2", r"\|\mathbf{V}_{p,:}\|_\infty"),  # a norm index
+    ("sens.u_dlambda_000", r"(\Delta\mathbf{U}\mathbf{x}_t + ", "("),  # a missing term
+    ("sens.w_trace_elem_000", r"\Delta\mathbf{W}] \le", r"\Delta\mathbf{W}^T] \le"),  # a transpose
+    (  # the sides swapped: the relation reversed
+        "sens.lambda_below_max_000",
+        r"\max_k [\Lambda_t]_{kk} \le \max_x \sigma'(x)",
+        r"\max_x \sigma'(x) \le \max_k [\Lambda_t]_{kk}",
+    ),
+]
+
+
+@pytest.mark.parametrize(("claim_id", "written", "planted"), PLANTED)
+def test_a_drift_planted_in_the_latex_differs(claim_id, written, planted):
+    claim = REGISTRY[claim_id]
+    assert written in claim.statement, f"{claim_id}: the statement no longer contains {written!r}"
+    drifted = dataclasses.replace(claim, statement=claim.statement.replace(written, planted, 1))
+    out = statement_check(drifted, {}, seed=1)
+    assert out["status"] == "differs", f"{claim_id} with {planted!r}: {out}"
