@@ -84,22 +84,29 @@ def _along(xp, U, W, s0, X, v, act, T, dU, dW):
     and W_{p,:} P_{t-1} vec(ΔW) (a row times a column, a number)."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     tg = tangents(xp, U, W, s0, X, act, dU, dW, fw)
-    lamdot, P1 = tg["lamdot"][T], fw["P"][T - 1]
+    lamdot, P1, s_prev, sdot_prev = tg["lamdot"][T], fw["P"][T - 1], fw["states"][T - 1], tg["sdot"][T - 1]
     return {
         "lamdot": lamdot,
         "dLam": xp.diag_embed(lamdot),
-        "sdot_prev_row": _as_row(tg["sdot"][T - 1]),
-        "M_part3": xp.einsum("bk,bkm,bmij->bij", v * lamdot, W, P1),
+        "sdot_prev_row": _as_row(sdot_prev),
+        "Pdot": _flat(tg["Pdot"][T]),
+        "Pdot_prev": _flat(tg["Pdot"][T - 1]),
+        "Qdot": _flat(tg["Qdot"][T]),
+        "Qdot_prev": _flat(tg["Qdot"][T - 1]),
+        "Sbar_dot_prev": _flat(bar_tensor(xp, sdot_prev, W.shape[-1])),
+        "z": fw["pre"][T - 1],
+        "zdot": matvec(dU, X[:, T - 1]) + matvec(dW, s_prev) + matvec(W, sdot_prev),
+        "M_part3": None if v is None else xp.einsum("bk,bkm,bmij->bij", v * lamdot, W, P1),
         "W1P_vec": xp.einsum("bm,bmij,bij->b", W[:, 0], P1, dW),
         "sigma2_at_s_t": _sigma2(xp, act, matvec(U, X[:, T - 1]) + matvec(W, fw["states"][T])),
     }
 
 
-def _tangent_w(xp, U, W, s0, X, v, D, act, T):
+def _tangent_w(xp, U, W, s0, X, D, act, T, v=None):
     return _along(xp, U, W, s0, X, v, act, T, 0 * U, D)
 
 
-def _tangent_u(xp, U, W, s0, X, v, D, act, T):
+def _tangent_u(xp, U, W, s0, X, D, act, T, v=None):
     return _along(xp, U, W, s0, X, v, act, T, D, 0 * W)
 
 
@@ -161,7 +168,6 @@ _RNN = {
     r"\bar{\mathbf{X}}_t": _fw("Xbar", "X̄_T(i, iN+j) = x_{T,j}"),
     r"\mathbf{V}_{p,:}": _fw("row_v", "the row v, 1×H"),
     r"\mathbf{V}_p": _fw("row_v", "the row v, 1×H"),
-    r"\mathbf{W}_{p,:}": _fw("W_row1", "the first row of W, 1×H"),
     r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1}": _fw(
         "sqrtH_max_WP", "√H max_p ‖Mtr(W_{p,:}P_{T-1})‖_{S¹} over the rows p of W"
     ),
@@ -194,6 +200,17 @@ def _direction(name: str, tangent, delta: str) -> object:
             r"\tfrac{d}{d_t}\mathbf{\Lambda}_t'": td("dLam", f"diag dλ'_T/dt along Δ{name}"),
             r"\frac{d}{d_t}\mathbf{\Lambda}'_t": td("dLam", f"diag dλ'_T/dt along Δ{name}"),
             r"\tfrac{d}{dt}\mathbf{s}_{t-1}^T": td("sdot_prev_row", f"ds_{{T-1}}/dt along Δ{name}, a row"),
+            # the tangents of seed 000's comments (the dot is d/dt along the direction)
+            r"\dot\Lambda_t": td("dLam", f"diag λ̇_T along Δ{name}"),
+            r"\dot\lambda_t": dlam,
+            r"\dot{\mathbf{P}}_t": td("Pdot", f"Ṗ_T along Δ{name}, H×H²"),
+            r"\dot{\mathbf{P}}_{t-1}": td("Pdot_prev", f"Ṗ_{{T-1}} along Δ{name}, H×H²"),
+            r"\dot{\mathbf{Q}}_t": td("Qdot", f"Q̇_T along Δ{name}, H×HN"),
+            r"\dot{\mathbf{Q}}_{t-1}": td("Qdot_prev", f"Q̇_{{T-1}} along Δ{name}, H×HN"),
+            r"\dot{\bar{\mathbf{S}}}_{t-1}": td("Sbar_dot_prev", f"S̄ of ṡ_{{T-1}} along Δ{name}"),
+            r"\mathbf{z}_t": td("z", "z_T = U x_T + W s_{T-1}"),
+            r"\dot{\mathbf{z}}_t": td("zdot", f"ż_T along Δ{name}"),
+            r"\sigma''(\mathbf{z}_t)": _fw("lam2", "σ''(z_T)"),
             # σ'' at a pre-activation the statement writes out (a Function cannot see the activation)
             r"\sigma''(\mathbf{U}\mathbf{x}_t+\mathbf{W}\mathbf{s}_{t-1})": _fw("lam2", "σ''(z_T)"),
             r"\sigma''(\mathbf{U}\mathbf{x}_t+\mathbf{W}\mathbf{s}_t)": td("sigma2_at_s_t", "σ''(Ux_T+Ws_T)"),
@@ -206,10 +223,16 @@ def _direction(name: str, tangent, delta: str) -> object:
 
 W_DIRECTION = _direction("W", _tangent_w, r"\Delta\mathbf{W}").extend(
     "checks/sensitivity/_notation.py (W_DIRECTION)",
+    {},
+)
+#: item 3.3.1's second bullet fixes the row p of W (the check takes the first): outside a \max_p only
+W_ROW_ONE = W_DIRECTION.extend(
+    "checks/sensitivity/_notation.py (W_ROW_ONE)",
     {
+        r"\mathbf{W}_{p,:}": _fw("W_row1", "the first row of W, 1×H"),
         r"\mathbf{W}_{p,:}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})": Derived(
             _tangent_w, "W1P_vec", "W_{1,:} P_{T-1} vec(ΔW), a row times a column"
-        )
+        ),
     },
 )
 #: item 3.3.3's second display names the M of its first, Mtr(V_{p,:} (dΛ_t/dt) W P_{t-1})
@@ -218,3 +241,9 @@ W_PART3_M = W_DIRECTION.extend(
     {r"\mathbf{M}": Derived(_tangent_w, "M_part3", "M = Mtr(V_{p,:} (dΛ_T/dt) W P_{T-1})")},
 )
 U_DIRECTION = _direction("U", _tangent_u, r"\Delta\mathbf{U}")
+
+
+def by_direction(*, u: tuple[str, ...] = (), w: tuple[str, ...] = ()) -> dict:
+    """``claim_symbols`` of a module whose claims take either direction: the U ones read with
+    U_DIRECTION, the W ones with W_DIRECTION."""
+    return {**dict.fromkeys(u, U_DIRECTION), **dict.fromkeys(w, W_DIRECTION)}

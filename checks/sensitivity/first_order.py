@@ -21,7 +21,27 @@ from checks.sensitivity._mirror import (
     sens_matrix,
     sens_matrix_as_written,
 )
+from checks.sensitivity._notation import by_direction
 from lemmacheck import Verdict, approximation, identity, inequality
+
+#: each statement read with the table of its direction (checks/sensitivity/_notation.py)
+claim_symbols = by_direction(
+    u=(
+        "sens.u_linking",
+        "sens.q_matrix_000",
+        "sens.u_lambda_out_000",
+        "sens.u_first_order_bound_000",
+        "sens.u_first_order_000",
+    ),
+    w=(
+        "sens.w_linking",
+        "sens.p_matrix_000",
+        "sens.p_matrix_000.corrected",
+        "sens.w_lambda_out_000",
+        "sens.w_first_order_bound_000",
+        "sens.w_first_order_000",
+    ),
+)
 
 U, W = WRT["U"], WRT["W"]
 

@@ -23,6 +23,7 @@ from checks.sensitivity._helpers import (
     states_at,
     tangents,
 )
+from checks.sensitivity._notation import by_direction
 from lemmacheck import (
     REVERIFY_DPS,
     Plot,
@@ -36,6 +37,12 @@ from lemmacheck import (
     numpy_xp,
     study,
     to_mp,
+)
+
+#: each statement read with the table of its direction (checks/sensitivity/_notation.py)
+claim_symbols = by_direction(
+    u=("sens.qdot_recursion",),
+    w=("sens.pdot_recursion",),
 )
 
 _PDOT_QUOTE = (

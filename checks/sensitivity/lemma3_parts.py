@@ -13,7 +13,14 @@ from checks.sensitivity._mirror import (
     lemma3_tensor_part,
     mirrored_pair,
 )
+from checks.sensitivity._notation import by_direction
 from lemmacheck import Source, Verdict, inequality
+
+#: each statement read with the table of its direction (checks/sensitivity/_notation.py)
+claim_symbols = by_direction(
+    u=("sens.eq17", "sens.eq17.corrected", "sens.eq18", "sens.eq18.corrected", "sens.eq17.inner"),
+    w=("sens.eq28", "sens.eq28.corrected", "sens.eq31", "sens.eq31.corrected", "sens.eq28.inner"),
+)
 
 U, W = WRT["U"], WRT["W"]
 

@@ -18,7 +18,14 @@ from checks.sensitivity._helpers import (
     u_dgrad_parts,
     w_dgrad_parts,
 )
+from checks.sensitivity._notation import by_direction
 from lemmacheck import Verdict, approximation
+
+#: each statement read with the table of its direction (checks/sensitivity/_notation.py)
+claim_symbols = by_direction(
+    u=("second_order.u_dropped_000", "second_order.eq16"),
+    w=("second_order.w_dropped_000",),
+)
 
 #: every dropped term is refuted by the same Taylor test (needs t ≥ 3 for W, t ≥ 2 for U)
 _DROPPED = dict(expected=Verdict.REFUTED, dims={"H": [2, 3], "T": [3, 4], "act": SMOOTH}, **FIRST_ORDER_STEP)
