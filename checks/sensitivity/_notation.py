@@ -67,6 +67,9 @@ def _forward(xp, U, W, s0, X, act, T, v=None):
         "Sbar_prev": _flat(bar_tensor(xp, s_prev, H)),
         "Xbar": _flat(bar_tensor(xp, x, H)),
         "row_v": None if v is None else _as_row(v),
+        # ∇ V_{p,:} s_T by the sensitivity recursions (the checks' other side is finite differences)
+        "grad_W": None if v is None else xp.einsum("bk,bkij->bij", v, fw["P"][T]),
+        "grad_U": None if v is None else xp.einsum("bk,bkij->bij", v, fw["Q"][T]),
         "max_lam1": xp.max(l1, axis=-1),
         "sup_d1": 0 * l1[:, 0] + SUP_D1[act],
         # √H max_p ‖Mtr(W_{p,:} P_{t-1})‖_{S¹}: the max runs over the rows p of W, which no entry of the
@@ -221,9 +224,19 @@ def _direction(name: str, tangent, delta: str) -> object:
     )
 
 
-W_DIRECTION = _direction("W", _tangent_w, r"\Delta\mathbf{W}").extend(
-    "checks/sensitivity/_notation.py (W_DIRECTION)",
-    {},
+W_DIRECTION = (
+    _direction("W", _tangent_w, r"\Delta\mathbf{W}")
+    .extend(
+        "checks/sensitivity/_notation.py (W_DIRECTION)",
+        {
+            r"\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t": _fw("grad_W", "∇_W V_{p,:} s_T (recursion)"),
+            r"\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t)": _fw("grad_W", "∇_W V_p s_T (recursion)"),
+        },
+    )
+    .extend(
+        "checks/sensitivity/_notation.py (W_DIRECTION)",
+        {},
+    )
 )
 #: item 3.3.1's second bullet fixes the row p of W (the check takes the first): outside a \max_p only
 W_ROW_ONE = W_DIRECTION.extend(
@@ -240,7 +253,13 @@ W_PART3_M = W_DIRECTION.extend(
     "checks/sensitivity/_notation.py (W_PART3_M)",
     {r"\mathbf{M}": Derived(_tangent_w, "M_part3", "M = Mtr(V_{p,:} (dΛ_T/dt) W P_{T-1})")},
 )
-U_DIRECTION = _direction("U", _tangent_u, r"\Delta\mathbf{U}")
+U_DIRECTION = _direction("U", _tangent_u, r"\Delta\mathbf{U}").extend(
+    "checks/sensitivity/_notation.py (U_DIRECTION)",
+    {
+        r"\nabla_{\mathbf{U}}\mathbf{V}_p\mathbf{s}_t": _fw("grad_U", "∇_U V_p s_T (recursion)"),
+        r"\nabla_{\mathbf{U}}\mathbf{V}_{p,:}\mathbf{s}_t": _fw("grad_U", "∇_U V_{p,:} s_T (recursion)"),
+    },
+)
 
 
 def by_direction(*, u: tuple[str, ...] = (), w: tuple[str, ...] = ()) -> dict:
