@@ -25,7 +25,7 @@ import math
 from checks._vocab.activations import SUP_D1, d1_d2
 from checks._vocab.linalg import matvec
 from checks._vocab.notation import symbols as shared
-from checks.sensitivity._helpers import bar_tensor, forward_sensitivities, tangents
+from checks.sensitivity._helpers import bar_tensor, forward_sensitivities, tangents, w_dgrad_parts
 from lemmacheck import Derived, Function, Input, LatexError
 
 symbols = shared.extend(
@@ -105,6 +105,35 @@ def _along(xp, U, W, s0, X, v, act, T, dU, dW):
     }
 
 
+def _seed001(xp, U, W, s0, X, v, act, T, D=None):
+    """Seed 001's 3-tensor products, which the compiler cannot form (its values are at most matrices), named
+    as the phrases the document writes: P_{t-1} W̃ᵀ Λ̃'_t Ṽ_pᵀ contracts the third index of P_{t-1} with
+    Wᵀ(λ'_t ⊙ V_pᵀ) (Lemma 4's T ṽ), S̄_{t-1}[i, j, q] = δ_iq s_{t-1,j}; V_pᵀ s_{t-1} is the outer product
+    V_pᵀ s_{t-1}ᵀ (the transpose is lost in the conversion, the catalogue's reading; the claims named .inner
+    read it as typeset).  With D, the parts of d/dt ∇_W(V_p s_t) along ΔW = D (eq. (27))."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    s_prev, x, P1, Q1 = fw["states"][T - 1], X[:, T - 1], fw["P"][T - 1], fw["Q"][T - 1]
+    u = fw["lam1"][T] * v
+    PW = xp.einsum("bk,bkm,bmij->bij", u, W, P1)
+    out = {
+        "PW_tilde": PW,
+        "SbarPW_tilde": xp.outer(u, s_prev) + PW,
+        "QW_tilde": xp.einsum("bk,bkm,bmij->bij", u, W, Q1),
+        "outer_v_s": xp.outer(v, s_prev),
+        "outer_v_x": xp.outer(v, x),
+        "inner_v_s": xp.sum(v * s_prev, axis=-1),
+        # V_pᵀ x_t as typeset is defined only for N = H (sens.eq16_grad.inner's inputs)
+        "inner_v_x": xp.sum(v * x, axis=-1) if x.shape == v.shape else None,
+    }
+    if D is not None and D.shape[-1] == W.shape[-1]:
+        parts, _, tg = w_dgrad_parts(xp, v, U, W, s0, X, act, T, D)
+        out["d_grad_W"] = sum(parts[1:], parts[0])
+        out["outer_v_sdot"] = xp.outer(v, tg["sdot"][T - 1])
+        out["PDt_tilde"] = xp.einsum("bk,bkm,bmij->bij", u, D, P1)
+        out["PW_dtilde"] = xp.einsum("bk,bkm,bmij->bij", tg["lamdot"][T] * v, W, P1)
+    return out
+
+
 def _tangent_w(xp, U, W, s0, X, D, act, T, v=None):
     return _along(xp, U, W, s0, X, v, act, T, 0 * U, D)
 
@@ -146,6 +175,10 @@ def row_or_column_norm(xp, M, p):
 
 def _fw(item: str, doc: str) -> Derived:
     return Derived(_forward, item, doc)
+
+
+def _s1(item: str) -> Derived:
+    return Derived(_seed001, item, f"seed 001's {item} (see _seed001)")
 
 
 #: what both directions read alike (the forward pass at the last step T)
@@ -224,19 +257,24 @@ def _direction(name: str, tangent, delta: str) -> object:
     )
 
 
-W_DIRECTION = (
-    _direction("W", _tangent_w, r"\Delta\mathbf{W}")
-    .extend(
-        "checks/sensitivity/_notation.py (W_DIRECTION)",
-        {
-            r"\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t": _fw("grad_W", "∇_W V_{p,:} s_T (recursion)"),
-            r"\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t)": _fw("grad_W", "∇_W V_p s_T (recursion)"),
-        },
-    )
-    .extend(
-        "checks/sensitivity/_notation.py (W_DIRECTION)",
-        {},
-    )
+W_DIRECTION = _direction("W", _tangent_w, r"\Delta\mathbf{W}").extend(
+    "checks/sensitivity/_notation.py (W_DIRECTION)",
+    {
+        r"\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t": _fw("grad_W", "∇_W V_{p,:} s_T (recursion)"),
+        r"\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t)": _fw("grad_W", "∇_W V_p s_T (recursion)"),
+        r"\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T": _s1(
+            "PW_tilde"
+        ),
+        r"(\bar{\mathbf{S}}_{t-1}+\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T)\tilde{\mathbf{\Lambda}}'_t"
+        r"\tilde{\mathbf{V}}_p^T": _s1("SbarPW_tilde"),
+        r"\mathbf{V}_p^T\mathbf{s}_{t-1}": _s1("outer_v_s"),
+        r"\frac{d}{d_t}\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t)": _s1("d_grad_W"),
+        r"\mathbf{V}_p^T\frac{d}{d_t}\mathbf{s}_{t-1}": _s1("outer_v_sdot"),
+        r"\mathbf{P}_{t-1}\frac{d}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t"
+        r"\tilde{\mathbf{V}}_p^T": _s1("PDt_tilde"),
+        r"\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\frac{d}{d_t}\tilde{\mathbf{\Lambda}}'_t"
+        r"\tilde{\mathbf{V}}_p^T": _s1("PW_dtilde"),
+    },
 )
 #: item 3.3.1's second bullet fixes the row p of W (the check takes the first): outside a \max_p only
 W_ROW_ONE = W_DIRECTION.extend(
@@ -258,7 +296,18 @@ U_DIRECTION = _direction("U", _tangent_u, r"\Delta\mathbf{U}").extend(
     {
         r"\nabla_{\mathbf{U}}\mathbf{V}_p\mathbf{s}_t": _fw("grad_U", "∇_U V_p s_T (recursion)"),
         r"\nabla_{\mathbf{U}}\mathbf{V}_{p,:}\mathbf{s}_t": _fw("grad_U", "∇_U V_{p,:} s_T (recursion)"),
+        r"\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T": _s1(
+            "QW_tilde"
+        ),
+        r"\mathbf{V}_p^T\mathbf{x}_t": _s1("outer_v_x"),
     },
+)
+#: the claims named .inner read seed 001's V_pᵀ s_{t-1} and V_pᵀ x_t as typeset: the inner product, a number
+INNER_W = W_DIRECTION.extend(
+    "checks/sensitivity/_notation.py (INNER_W)", {r"\mathbf{V}_p^T\mathbf{s}_{t-1}": _s1("inner_v_s")}
+)
+INNER_U = U_DIRECTION.extend(
+    "checks/sensitivity/_notation.py (INNER_U)", {r"\mathbf{V}_p^T\mathbf{x}_t": _s1("inner_v_x")}
 )
 
 
