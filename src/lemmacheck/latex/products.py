@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import math
 from typing import Any
 
@@ -43,10 +44,24 @@ def _args(c: Compiler, node: Tree) -> list[Node] | None:
 
 
 def _apply(fn: FnNode, args: list[Node]) -> Node:
+    """``f(a, b)``: the table's ``fn(xp, a, b)``, its keyword-only parameters filled by name from the
+    claim's inputs and dims (``\\sigma`` the activation the dim ``act`` names)."""
+    named = keyword_parameters(fn.fn)
+
     def run(env: Env) -> V.Value:
-        return V.Value(fn.fn(env.xp, *(a(env).a for a in args)))
+        found = {**env.dims, **env.inputs}
+        kwargs = {k: found[k] for k in named if k in found}
+        return V.Value(fn.fn(env.xp, *(a(env).a for a in args), **kwargs))
 
     return run
+
+
+def keyword_parameters(fn) -> tuple[str, ...]:
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return ()
+    return tuple(p.name for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY)
 
 
 def product_of(c: Compiler, factors: list) -> Node:
@@ -61,10 +76,16 @@ def product_of(c: Compiler, factors: list) -> Node:
             continue
         node = compile_node(c, factors[i])
         if isinstance(node, FnNode):
-            args = _args(c, factors[i + 1]) if i + 1 < len(factors) else None
+            nxt = factors[i + 1] if i + 1 < len(factors) else None
+            args, scripts = _args(c, nxt), []
+            if args is None and isinstance(nxt, Tree) and nxt.data == "postfix":  # f(x)^2, f(x)^\top
+                args, scripts = (
+                    _args(c, nxt.children[0]),
+                    [s for s in nxt.children[1:] if isinstance(s, Tree)],
+                )
             if args is None:
                 raise c.refuse(factors[i], f"the function {node.what} is not followed by its (argument)")
-            node, i = _apply(node, args), i + 1
+            node, i = _scripted(c, _apply(node, args), scripts), i + 1
         parts.append(node)
         i += 1
     if len(parts) == 1:
