@@ -101,7 +101,6 @@ def _along(xp, U, W, s0, X, v, act, T, dU, dW):
         "zdot": matvec(dU, X[:, T - 1]) + matvec(dW, s_prev) + matvec(W, sdot_prev),
         "M_part3": None if v is None else xp.einsum("bk,bkm,bmij->bij", v * lamdot, W, P1),
         "W1P_vec": xp.einsum("bm,bmij,bij->b", W[:, 0], P1, dW),
-        "sigma2_at_s_t": _sigma2(xp, act, matvec(U, X[:, T - 1]) + matvec(W, fw["states"][T])),
     }
 
 
@@ -142,7 +141,11 @@ def _tangent_u(xp, U, W, s0, X, D, act, T, v=None):
     return _along(xp, U, W, s0, X, v, act, T, D, 0 * W)
 
 
-def _sigma2(xp, act, z):
+def _sigma1(xp, z, *, act):
+    return d1_d2(xp, act, z)[0]
+
+
+def _sigma2(xp, z, *, act):
     return d1_d2(xp, act, z)[1]
 
 
@@ -212,9 +215,82 @@ _RNN = {
     ),
     r"\max_k[\Lambda_t]_{kk}": _fw("max_lam1", "the largest diagonal entry of Λ_T"),
     r"\max_x\sigma'(x)": _fw("sup_d1", "sup σ' of the claim's activation (SUP_D1)"),
+    r"\sigma'": Function(_sigma1, doc="σ' of the claim's activation"),
+    r"\sigma''": Function(_sigma2, doc="σ'' of the claim's activation"),
     r"\mathrm{vec}": Function(_vec, doc="row-major flattening"),
     r"\mathrm{Mtr}": Function(_mtr, doc="an H² row folded into H×H, row-major"),
 }
+
+
+def _rows_p(xp, U, W, s0, X, act, T, p):
+    """What a statement indexes by the p of an enclosing \\max_p (rows of W and of P_{t-1}, entries of λ)."""
+    return _indexed(xp, U, W, s0, X, act, T, p)
+
+
+def _rows_q(xp, U, W, s0, X, act, T, q):
+    """As :func:`_rows_p`, for the q of an enclosing \\max_q."""
+    return _indexed(xp, U, W, s0, X, act, T, q)
+
+
+def _indexed(xp, U, W, s0, X, act, T, k):
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    i = k - 1
+    return {
+        "W_row": _as_row(W[:, i]),
+        "P_prev_row": _as_row(fw["P"][T - 1][:, i].reshape(W.shape[0], -1)),  # P_{t-1,p}: row p, H²
+        "lam1": fw["lam1"][T][:, i],
+        "lam2": fw["lam2"][T][:, i],
+        "P_slice": fw["P"][T][:, i],  # P_{t,:,:,q} = ∂[s_t]_q/∂W, H×H (seed 001's 3-tensor slice)
+        "P_prev_slice": fw["P"][T - 1][:, i],
+        "Q_slice": fw["Q"][T][:, i],
+        "Q_prev_slice": fw["Q"][T - 1][:, i],
+    }
+
+
+def _bound_entries() -> dict:
+    """Seed 000/001's symbols indexed by a bound p or q: each names its variable, so it is refused where no
+    \\max_p / \\max_q binds it (it is never a fixed row in disguise)."""
+    out = {}
+    for var, fn in (("p", _rows_p), ("q", _rows_q)):
+
+        def d(item, doc, fn=fn):
+            return Derived(fn, item, doc)
+
+        out |= {
+            rf"\mathbf{{W}}_{{{var},:}}": d("W_row", f"row {var} of W, 1×H"),
+            rf"\mathbf{{P}}_{{t-1,{var}}}": d("P_prev_row", f"row {var} of P_{{T-1}}, 1×H²"),
+            rf"\lambda_{{t_{var}}}'": d("lam1", f"σ'(z_T)_{var}"),
+            rf"\lambda_{{t_{var}}}''": d("lam2", f"σ''(z_T)_{var}"),
+            rf"\lambda_{{t{var}}}'": d("lam1", f"σ'(z_T)_{var}"),
+            rf"\lambda_{{t{var}}}''": d("lam2", f"σ''(z_T)_{var}"),
+            rf"\lambda_{var}'": d("lam1", f"σ'(z_T)_{var}"),
+            rf"\lambda_{var}''": d("lam2", f"σ''(z_T)_{var}"),
+            rf"\lambda''_{var}": d("lam2", f"σ''(z_T)_{var}"),
+            rf"\lambda'_{var}": d("lam1", f"σ'(z_T)_{var}"),
+            rf"\mathbf{{P}}_{{t,:,:,{var}}}": d("P_slice", f"P_T[{var}], H×H"),
+            rf"\mathbf{{P}}_{{t-1,:,:,{var}}}": d("P_prev_slice", f"P_{{T-1}}[{var}], H×H"),
+            rf"\mathbf{{Q}}_{{t,:,:,{var}}}": d("Q_slice", f"Q_T[{var}], H×N"),
+            rf"\mathbf{{Q}}_{{t-1,:,:,{var}}}": d("Q_prev_slice", f"Q_{{T-1}}[{var}], H×N"),
+            # seed 001's own spelling of the slice, t-1:,:,q
+            rf"\mathbf{{P}}_{{t:,:,{var}}}": d("P_slice", f"P_T[{var}], H×H"),
+            rf"\mathbf{{P}}_{{t-1:,:,{var}}}": d("P_prev_slice", f"P_{{T-1}}[{var}], H×H"),
+            rf"\mathbf{{Q}}_{{t:,:,{var}}}": d("Q_slice", f"Q_T[{var}], H×N"),
+            rf"\mathbf{{Q}}_{{t-1:,:,{var}}}": d("Q_prev_slice", f"Q_{{T-1}}[{var}], H×N"),
+        }
+    return out
+
+
+def _probe(xp, side, inputs):
+    """How the checks compare a side of rank ≥ 1: a vector v as cᵀv, a matrix M as ⟨B, M⟩ (their probes)."""
+    if side.ndim == 2:
+        return xp.sum(inputs["c"] * side, axis=-1)
+    return xp.sum(xp.sum(inputs["B"] * side, axis=-1), axis=-1)
+
+
+def _probe_tangent(xp, side, inputs):
+    """Ṗ_t, Q̇_t (H×H² or H×HN) as sens.pdot/qdot_recursion's checks pair them: cᵀ M vec(B)."""
+    B = inputs["B"]
+    return xp.einsum("bk,bkn,bn->b", inputs["c"], side, B.reshape(B.shape[0], -1))
 
 
 def _direction(name: str, tangent, delta: str) -> object:
@@ -226,6 +302,7 @@ def _direction(name: str, tangent, delta: str) -> object:
         f"checks/sensitivity/_notation.py ({name}_DIRECTION)",
         {
             **_RNN,
+            **_bound_entries(),
             delta: Input("D"),
             r"\frac{d}{dt}\lambda_t": dlam,
             r"\tfrac{d}{dt}\lambda_t": dlam,
@@ -246,14 +323,11 @@ def _direction(name: str, tangent, delta: str) -> object:
             r"\dot{\bar{\mathbf{S}}}_{t-1}": td("Sbar_dot_prev", f"S̄ of ṡ_{{T-1}} along Δ{name}"),
             r"\mathbf{z}_t": td("z", "z_T = U x_T + W s_{T-1}"),
             r"\dot{\mathbf{z}}_t": td("zdot", f"ż_T along Δ{name}"),
-            r"\sigma''(\mathbf{z}_t)": _fw("lam2", "σ''(z_T)"),
-            # σ'' at a pre-activation the statement writes out (a Function cannot see the activation)
-            r"\sigma''(\mathbf{U}\mathbf{x}_t+\mathbf{W}\mathbf{s}_{t-1})": _fw("lam2", "σ''(z_T)"),
-            r"\sigma''(\mathbf{U}\mathbf{x}_t+\mathbf{W}\mathbf{s}_t)": td("sigma2_at_s_t", "σ''(Ux_T+Ws_T)"),
         },
         transpose_letters=("T",),
         matrix_norm=row_or_column_norm,
-        probe="c",
+        probe_fn=_probe,
+        indices={"p": "H", "q": "H"},
     )
 
 
@@ -302,6 +376,9 @@ U_DIRECTION = _direction("U", _tangent_u, r"\Delta\mathbf{U}").extend(
         r"\mathbf{V}_p^T\mathbf{x}_t": _s1("outer_v_x"),
     },
 )
+#: sens.pdot_recursion and sens.qdot_recursion compare the tangents Ṗ_t, Q̇_t as cᵀ M vec(B)
+TANGENTS_W = W_DIRECTION.extend("checks/sensitivity/_notation.py (TANGENTS_W)", probe_fn=_probe_tangent)
+TANGENTS_U = U_DIRECTION.extend("checks/sensitivity/_notation.py (TANGENTS_U)", probe_fn=_probe_tangent)
 #: the claims named .inner read seed 001's V_pᵀ s_{t-1} and V_pᵀ x_t as typeset: the inner product, a number
 INNER_W = W_DIRECTION.extend(
     "checks/sensitivity/_notation.py (INNER_W)", {r"\mathbf{V}_p^T\mathbf{s}_{t-1}": _s1("inner_v_s")}

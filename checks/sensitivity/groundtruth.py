@@ -23,7 +23,7 @@ from checks.sensitivity._helpers import (
     states_at,
     tangents,
 )
-from checks.sensitivity._notation import by_direction
+from checks.sensitivity._notation import TANGENTS_U, TANGENTS_W
 from lemmacheck import (
     REVERIFY_DPS,
     Plot,
@@ -40,10 +40,7 @@ from lemmacheck import (
 )
 
 #: each statement read with the table of its direction (checks/sensitivity/_notation.py)
-claim_symbols = by_direction(
-    u=("sens.qdot_recursion",),
-    w=("sens.pdot_recursion",),
-)
+claim_symbols = {"sens.qdot_recursion": TANGENTS_U, "sens.pdot_recursion": TANGENTS_W}
 
 _PDOT_QUOTE = (
     "At present, I can not prove ||Mtr(V_{p,:}Λ_t W dP_{t−1}/dt)||_{S1} is significantly smaller than (but "
