@@ -23,6 +23,16 @@ READ_BY_THE_SENSITIVITY_TABLES = [
     "sens.w_part4_s1_000",  # Mtr(V_{p,:} Λ_t ΔW P_{t-1})
     "sens.u_dlambda_000",  # X̄_t and Q_{t-1} as H×HN, vec(ΔU)
     "sens.lambda_below_max_000",  # max_k [Λ_t]_kk and max_x σ'(x) (SUP_D1)
+    "sens.w_part2_000",  # Λ_t, V_{p,:}ᵀ, ds_{t-1}/dt a row; P_{t-1,p} the row p bound by \max_p
+    "sens.tensor_bound_000",  # (‖Mtr(W_{p,:}P_{t-1})‖_{S¹})_p, and W_{p,:} bound by \max_p
+    "sens.pdot_recursion",  # Ṗ_t, λ̇_t, ż_t, S̄ of ṡ, compared as cᵀ M vec(B) (TANGENTS_W)
+    "sens.qdot_recursion",  # Q̇_t (TANGENTS_U)
+    "sens.w_grad_mtr",  # ∇_W V_{p,:} s_t (recursion), Mtr of a row, compared as ⟨B, M⟩
+    "sens.eq16_grad",  # seed 001's Q_{t-1}W̃ᵀΛ̃'_tṼ_pᵀ, V_pᵀx_t the outer product
+    "sens.eq26_grad",  # (S̄_{t-1} + P_{t-1}W̃ᵀ)Λ̃'_tṼ_pᵀ
+    "sens.eq27_four_parts",  # the four parts of eq. (27) and d/dt ∇_W(V_p s_t)
+    "sens.eq17.corrected",  # λ_{t_q}', λ_{t_q}'', Q_{t,:,:,q} bound by \max_q
+    "sens.eq12_holder",  # tr[∂[Vs_t]_p/∂U ΔU] with ∂/∂U N×H (SEED001_TRACE_U), Q_tṼ_p
 ]
 
 
@@ -43,6 +53,21 @@ PLANTED = [
     ("sens.w_part4_s1_000", r"\|\mathbf{V}_{p,:}\|_2", r"\|\mathbf{V}_{p,:}\|_\infty"),  # a norm index
     ("sens.u_dlambda_000", r"(\Delta\mathbf{U}\mathbf{x}_t + ", "("),  # a missing term
     ("sens.w_trace_elem_000", r"\Delta\mathbf{W}] \le", r"\Delta\mathbf{W}^T] \le"),  # a transpose
+    (  # a factor: ‖·‖ of the row norms scaled
+        "sens.tensor_bound_000",
+        r"\le \sqrt H\max_p",
+        r"\le \frac{1}{2}\sqrt H\max_p",
+    ),
+    (
+        "sens.w_grad_mtr",
+        r"\Lambda_t\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T +",
+        r"\mathbf{V}_{p,:}^T\mathbf{s}_{t-1}^T +",
+    ),
+    (  # the slice q at t-1 instead of t (the very slip of sens.eq17)
+        "sens.eq17.corrected",
+        r"\|\mathbf{Q}_{t,:,:,q}\|_{S^1}",
+        r"\|\mathbf{Q}_{t-1,:,:,q}\|_{S^1}",
+    ),
     (  # the sides swapped: the relation reversed
         "sens.lambda_below_max_000",
         r"\max_k [\Lambda_t]_{kk} \le \max_x \sigma'(x)",

@@ -70,6 +70,9 @@ def _forward(xp, U, W, s0, X, act, T, v=None):
         # ∇ V_{p,:} s_T by the sensitivity recursions (the checks' other side is finite differences)
         "grad_W": None if v is None else xp.einsum("bk,bkij->bij", v, fw["P"][T]),
         "grad_U": None if v is None else xp.einsum("bk,bkij->bij", v, fw["Q"][T]),
+        "grad_U_T": None if v is None else xp.einsum("bk,bkij->bji", v, fw["Q"][T]),
+        # (‖Mtr(W_{p,:} P_{t-1})‖_{S¹})_p, the vector of the row norms (seed 000's comments, item 2)
+        "WP_row_norms": xp.schatten_norm(xp.einsum("bpm,bmij->bpij", W, fw["P"][T - 1]), 1),
         "max_lam1": xp.max(l1, axis=-1),
         "sup_d1": 0 * l1[:, 0] + SUP_D1[act],
         # √H max_p ‖Mtr(W_{p,:} P_{t-1})‖_{S¹}: the max runs over the rows p of W, which no entry of the
@@ -153,16 +156,15 @@ def _vec(xp, M):
     return M.reshape(M.shape[0], -1)
 
 
-def _mtr(xp, r):
-    """Mtr of an H² row (or 1×H² matrix): the H×H matrix it folds into, row-major (entry iH + j -> (i, j))."""
+def _mtr(xp, r, *, H):
+    """Mtr of an H·n row (or a 1×H·n matrix): the H×n matrix it folds into, row-major (iN + j -> (i, j))."""
     flat = r.reshape(r.shape[0], -1)
-    n = math.isqrt(flat.shape[-1])
-    if n * n != flat.shape[-1]:
+    if flat.shape[-1] % H:
         raise LatexError(
-            f"\\mathrm{{Mtr}} of a row of {flat.shape[-1]} entries, not H²",
-            fix="the W-direction table folds H² rows; name the phrase in checks/sensitivity/_notation.py",
+            f"\\mathrm{{Mtr}} of a row of {flat.shape[-1]} entries, not a multiple of H = {H}",
+            fix="Mtr folds a row of V_{p,:}-times-sensitivity products; check the product inside it",
         )
-    return flat.reshape(flat.shape[0], n, n)
+    return flat.reshape(flat.shape[0], H, -1)
 
 
 def row_or_column_norm(xp, M, p):
@@ -212,6 +214,9 @@ _RNN = {
     ),
     r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{P}_{t-1,p})\|_{S^1}": _fw(
         "sqrtH_max_P", "√H max_p ‖Mtr(P_{T-1,p})‖_{S¹} over the rows p of P_{T-1}"
+    ),
+    r"(\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1})_p": _fw(
+        "WP_row_norms", "(‖Mtr(W_{p,:}P_{T-1})‖_{S¹})_p, a vector over the rows p"
     ),
     r"\max_k[\Lambda_t]_{kk}": _fw("max_lam1", "the largest diagonal entry of Λ_T"),
     r"\max_x\sigma'(x)": _fw("sup_d1", "sup σ' of the claim's activation (SUP_D1)"),
@@ -379,6 +384,17 @@ U_DIRECTION = _direction("U", _tangent_u, r"\Delta\mathbf{U}").extend(
 #: sens.pdot_recursion and sens.qdot_recursion compare the tangents Ṗ_t, Q̇_t as cᵀ M vec(B)
 TANGENTS_W = W_DIRECTION.extend("checks/sensitivity/_notation.py (TANGENTS_W)", probe_fn=_probe_tangent)
 TANGENTS_U = U_DIRECTION.extend("checks/sensitivity/_notation.py (TANGENTS_U)", probe_fn=_probe_tangent)
+#: seed 001's eq. (12) writes tr[∂[Vs_t]_p/∂U ΔU] for the derivative along ΔU: ∂/∂U there is the N×H
+#: matrix (the layout in which the trace pairs it with ΔU, the check's ⟨G, ΔU⟩), and Q_tṼ_p = Σ_k V_pk Q_t[k]
+SEED001_TRACE_U = U_DIRECTION.extend(
+    "checks/sensitivity/_notation.py (SEED001_TRACE_U)",
+    {
+        r"\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}}": _fw(
+            "grad_U_T", "∂[Vs_T]_p/∂U, N×H"
+        ),
+        r"\mathbf{Q}_t\tilde{\mathbf{V}}_p": _fw("grad_U", "Q_T Ṽ_p = Σ_k V_pk Q_T[k], H×N"),
+    },
+)
 #: the claims named .inner read seed 001's V_pᵀ s_{t-1} and V_pᵀ x_t as typeset: the inner product, a number
 INNER_W = W_DIRECTION.extend(
     "checks/sensitivity/_notation.py (INNER_W)", {r"\mathbf{V}_p^T\mathbf{s}_{t-1}": _s1("inner_v_s")}

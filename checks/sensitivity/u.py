@@ -29,7 +29,7 @@ from checks.sensitivity._helpers import (
     true_dvs,
 )
 from checks.sensitivity._mirror import WRT, part1_chain
-from checks.sensitivity._notation import INNER_U, U_DIRECTION
+from checks.sensitivity._notation import INNER_U, SEED001_TRACE_U, U_DIRECTION
 from lemmacheck import Verdict, approximation, identity, inequality
 
 
@@ -63,7 +63,10 @@ def u_grad_mtr(xp, U, W, s0, X, v, B, act, T):
 
 #: the statements of this module are about the direction ΔU (checks/sensitivity/_notation.py)
 symbols = U_DIRECTION
-claim_symbols = {"sens.eq16_grad.inner": INNER_U}  # V_pᵀ y read as typeset, an inner product
+claim_symbols = {
+    "sens.eq16_grad.inner": INNER_U,  # V_pᵀ x_t read as typeset, an inner product
+    "sens.eq12_holder": SEED001_TRACE_U,  # tr[∂f/∂U ΔU] the derivative along ΔU
+}
 
 # --------------------------------------------------------------------------- gradient and dλ/dt (U)
 
