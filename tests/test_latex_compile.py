@@ -222,3 +222,14 @@ def test_a_probe_function_compares_matrix_sides_as_the_check_does():
     lhs, rhs = compile_statement(r"\mathbf{A}^\top = \mathbf{A}", table).sides(numpy_xp, INPUTS, {"n": 4})
     np.testing.assert_allclose(lhs, (np.swapaxes(A, -1, -2) * B).sum((-2, -1)))
     np.testing.assert_allclose(rhs, (A * B).sum((-2, -1)))
+
+
+def test_a_schatten_index_below_one_is_the_quasi_norm():
+    table = TABLE.extend("tests (r)", {"r": Input("r")})
+    (lhs, _) = compile_statement(r"\|\mathbf{A}\|_{S^r} = 0", table).sides(
+        numpy_xp, INPUTS, {"n": 4, "r": 0.5}
+    )
+    s = np.linalg.svd(A, compute_uv=False)
+    np.testing.assert_allclose(lhs, (np.sqrt(s).sum(-1)) ** 2)
+    with pytest.raises(LatexError, match="norm index"):
+        compile_statement(r"\|x\|_r = 0", table).sides(numpy_xp, INPUTS, {"n": 4, "r": 0.5})

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import math
+from fractions import Fraction
 from typing import Any
 
 from lark import Token, Tree
@@ -13,6 +14,7 @@ from lark import Token, Tree
 from . import values as V
 from .compile import HANDLERS, Compiler, Env, FnNode, Node, compile_node, meaning
 from .errors import LatexError
+from .indexing import subscript
 from .nodes import as_array
 from .symbols import Function, normalise
 
@@ -142,7 +144,9 @@ def _bigop(c: Compiler, head: Tree, op: str, scripts: list, body: Tree) -> Node:
     if var is None:
         inner = compile_node(c, body)
         return lambda env: _reduce_entries(env, kind, inner(env))
-    sub_c = dataclasses.replace(c, defined={**c.defined, var: lambda env: V.const(env.bound[var])})
+    sub_c = dataclasses.replace(
+        c, defined={**c.defined, var: lambda env: V.const(env.bound[var])}, bound=c.bound | {var}
+    )
     inner = compile_node(sub_c, body)
 
     first, last = lo, hi
@@ -235,7 +239,7 @@ def _norm(c: Compiler, prim: Tree, scripts: list) -> Node:
         index = compile_node(c, arg)
 
     def run(env: Env) -> V.Value:
-        p = None if index is None else _index_value(index(env))
+        p = None if index is None else _index_value(index(env), schatten=family == "schatten")
         return V.norm(
             inner(env), p, env.xp, c.table, schatten=family == "schatten", entrywise=family == "entrywise"
         )
@@ -243,9 +247,13 @@ def _norm(c: Compiler, prim: Tree, scripts: list) -> Node:
     return run
 
 
-def _index_value(v: V.Value) -> Any:
+def _index_value(v: V.Value, *, schatten: bool) -> Any:
+    """A norm's index: a number >= 1 or \\infty; a Schatten index may be in (0, 1), the quasi-norm
+    (sum of sigma^p)^(1/p) (Hoelder's 1/r = 1/p + 1/q reaches r = 1/2)."""
     a = v.a
-    if isinstance(a, (int, float)) and (a >= 1 or math.isinf(a)):
+    if isinstance(a, Fraction):
+        a = float(a)
+    if isinstance(a, (int, float)) and (a >= 1 or math.isinf(a) or (schatten and a > 0)):
         return a
     raise LatexError(f"a norm index {a!r} that is not a number >= 1 or \\infty")
 
@@ -269,8 +277,7 @@ def _script(c: Compiler, base: Node, s: Tree) -> Node:
             return lambda env: _entrywise_power(base(env), power(env), env)
         return lambda env: V.power(base(env), power(env), env.xp)
     if s.data == "sub":
-        index = compile_node(c, s.children[0])
-        return lambda env: _index(base(env), index(env))
+        return subscript(c, base, s.children[0])
     raise c.refuse(s, f"a {s.data} the table does not name", f"add the symbol with it to {c.table.where}")
 
 
@@ -282,15 +289,6 @@ def _entrywise_power(v: V.Value, k: V.Value, env: Env) -> V.Value:
 
 def _transpose_or_power(v: V.Value, power: Node, env: Env) -> V.Value:
     return V.transpose(v, env.xp) if v.rank else V.power(v, power(env), env.xp)
-
-
-def _index(v: V.Value, i: V.Value) -> V.Value:
-    """``a_i``: entry i (from 1) of a vector, row i of a stack (``g_i`` of gradients g of shape (T, n))."""
-    if v.rank == 0 or not isinstance(i.a, int):
-        raise LatexError(f"a subscript on a rank-{v.rank} value that is no entry index")
-    if not 1 <= i.a <= v.a.shape[1]:
-        raise LatexError(f"the index {i.a} is outside 1..{v.a.shape[1]}")
-    return V.Value(v.a[:, i.a - 1])
 
 
 def _mul_prefixed(c: Compiler, node: Tree) -> Node:

@@ -44,7 +44,14 @@ def _scale(a: Any, rank: int) -> Any:
     return m.reshape(m.shape[0], -1).max(axis=1) if rank else m
 
 
+def _zero(v: V.Value) -> bool:
+    return v.exact and v.a == 0
+
+
 def _close(env: Env, x: V.Value, y: V.Value) -> np.ndarray:
+    if x.rank != y.rank and (_zero(x) or _zero(y)):  # v = 0 of a vector or matrix: the zero one
+        v = y if _zero(x) else x
+        return _bools(env, _scale(np.asarray(v.a), v.rank) <= 0)
     if x.rank != y.rank:
         raise LatexError(f"'=' between a rank-{x.rank} and a rank-{y.rank} value")
     a, b = np.asarray(_array(env, x)), np.asarray(_array(env, y))
