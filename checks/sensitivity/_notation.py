@@ -293,7 +293,7 @@ def _probe(xp, side, inputs):
 
 
 def _probe_tangent(xp, side, inputs):
-    """Ṗ_t, Q̇_t (H×H² or H×HN) as sens.pdot/qdot_recursion's checks pair them: cᵀ M vec(B)."""
+    """P_t, Ṗ_t (H×H²) or Q_t, Q̇_t (H×HN) as their checks pair them: cᵀ M vec(B)."""
     B = inputs["B"]
     return xp.einsum("bk,bkn,bn->b", inputs["c"], side, B.reshape(B.shape[0], -1))
 
@@ -381,9 +381,9 @@ U_DIRECTION = _direction("U", _tangent_u, r"\Delta\mathbf{U}").extend(
         r"\mathbf{V}_p^T\mathbf{x}_t": _s1("outer_v_x"),
     },
 )
-#: sens.pdot_recursion and sens.qdot_recursion compare the tangents Ṗ_t, Q̇_t as cᵀ M vec(B)
-TANGENTS_W = W_DIRECTION.extend("checks/sensitivity/_notation.py (TANGENTS_W)", probe_fn=_probe_tangent)
-TANGENTS_U = U_DIRECTION.extend("checks/sensitivity/_notation.py (TANGENTS_U)", probe_fn=_probe_tangent)
+#: the checks of P_t, Q_t and their tangents Ṗ_t, Q̇_t (H×H², H×HN) compare them as cᵀ M vec(B)
+CMB_W = W_DIRECTION.extend("checks/sensitivity/_notation.py (CMB_W)", probe_fn=_probe_tangent)
+CMB_U = U_DIRECTION.extend("checks/sensitivity/_notation.py (CMB_U)", probe_fn=_probe_tangent)
 #: seed 001's eq. (12) writes tr[∂[Vs_t]_p/∂U ΔU] for the derivative along ΔU: ∂/∂U there is the N×H
 #: matrix (the layout in which the trace pairs it with ΔU, the check's ⟨G, ΔU⟩), and Q_tṼ_p = Σ_k V_pk Q_t[k]
 SEED001_TRACE_U = U_DIRECTION.extend(
@@ -408,3 +408,27 @@ def by_direction(*, u: tuple[str, ...] = (), w: tuple[str, ...] = ()) -> dict:
     """``claim_symbols`` of a module whose claims take either direction: the U ones read with
     U_DIRECTION, the W ones with W_DIRECTION."""
     return {**dict.fromkeys(u, U_DIRECTION), **dict.fromkeys(w, W_DIRECTION)}
+
+
+def _holder_p(xp, pq):
+    return pq[0]
+
+
+def _holder_q(xp, pq):
+    return pq[1]
+
+
+def _holder_r(xp, pq):
+    inv = 1.0 / pq[0] + 1.0 / pq[1]
+    return math.inf if inv == 0 else 1.0 / inv
+
+
+#: sens.holder_000 samples the pair (p, q) as the dim pq; r is the exponent of its 1/r = 1/p + 1/q
+HOLDER_PQ = symbols.extend(
+    "checks/sensitivity/_notation.py (HOLDER_PQ)",
+    {
+        "p": Derived(_holder_p, doc="p = pq[0]"),
+        "q": Derived(_holder_q, doc="q = pq[1]"),
+        "r": Derived(_holder_r, doc="1/r = 1/p + 1/q"),
+    },
+)

@@ -21,27 +21,30 @@ from checks.sensitivity._mirror import (
     sens_matrix,
     sens_matrix_as_written,
 )
-from checks.sensitivity._notation import by_direction
+from checks.sensitivity._notation import CMB_U, CMB_W, by_direction
 from lemmacheck import Verdict, approximation, identity, inequality
 
 #: each statement read with the table of its direction (checks/sensitivity/_notation.py)
 claim_symbols = by_direction(
     u=(
         "sens.u_linking",
-        "sens.q_matrix_000",
         "sens.u_lambda_out_000",
         "sens.u_first_order_bound_000",
         "sens.u_first_order_000",
     ),
     w=(
         "sens.w_linking",
-        "sens.p_matrix_000",
-        "sens.p_matrix_000.corrected",
         "sens.w_lambda_out_000",
         "sens.w_first_order_bound_000",
         "sens.w_first_order_000",
     ),
 )
+#: P_t and Q_t are compared as cᵀ M vec(B), as their checks pair them
+claim_symbols |= {
+    "sens.q_matrix_000": CMB_U,
+    "sens.p_matrix_000": CMB_W,
+    "sens.p_matrix_000.corrected": CMB_W,
+}
 
 U, W = WRT["U"], WRT["W"]
 

@@ -23,7 +23,7 @@ from checks.sensitivity._helpers import (
     states_at,
     tangents,
 )
-from checks.sensitivity._notation import TANGENTS_U, TANGENTS_W
+from checks.sensitivity._notation import CMB_U, CMB_W
 from lemmacheck import (
     REVERIFY_DPS,
     Plot,
@@ -40,7 +40,7 @@ from lemmacheck import (
 )
 
 #: each statement read with the table of its direction (checks/sensitivity/_notation.py)
-claim_symbols = {"sens.qdot_recursion": TANGENTS_U, "sens.pdot_recursion": TANGENTS_W}
+claim_symbols = {"sens.qdot_recursion": CMB_U, "sens.pdot_recursion": CMB_W}
 
 _PDOT_QUOTE = (
     "At present, I can not prove ||Mtr(V_{p,:}Λ_t W dP_{t−1}/dt)||_{S1} is significantly smaller than (but "
