@@ -16,12 +16,13 @@ from typing import Any
 
 import numpy as np
 
-from ..model.claim import Claim, NumericCheck
+from ..model.claim import ApproximationCheck, Claim, NumericCheck, ValueCheck
 from ..model.inputs import call_with_inputs
 from ..model.tolerance import REVERIFY_DPS, tolerance_for
 from ..settling.highprec import exact_mp_inputs
 from ..xp import mp_precision, mpmath_xp, numpy_xp
 from .adversarial import harder_instances
+from .approx import as_relation_claim
 from .declare import COMPILED_ATTR
 from .errors import LatexError
 from .instances import check_instances
@@ -30,6 +31,7 @@ from .propcheck import property_check
 from .relation import chain_relation, family, mismatch, same_relation
 from .statement import CompiledStatement, compile_expression, compile_statement
 from .tables import table_for
+from .worked import value_statement_check
 
 __all__ = ["statement_check", "same_relation", "mismatch", "compiled_for", "statement_check_text"]
 
@@ -57,6 +59,14 @@ def statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
 
 def _statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
     check = claim.check
+    if isinstance(check, ValueCheck):
+        try:
+            return value_statement_check(claim)
+        except LatexError as exc:
+            return not_compiled(exc.reason)
+    if isinstance(check, ApproximationCheck):
+        claim = as_relation_claim(claim)
+        check = claim.check
     if not isinstance(check, NumericCheck):
         return not_compiled(
             f"no relation chain to compare with (kind {claim.kind.value!r}): the compiler reads numeric "
