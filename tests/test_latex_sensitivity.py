@@ -35,6 +35,10 @@ READ_BY_THE_SENSITIVITY_TABLES = [
     "sens.holder_000",  # p, q of the dim pq and r of 1/r = 1/p + 1/q (HOLDER_PQ; r = 1/2 a quasi-norm)
     "sens.p_matrix_000.corrected",  # P_t = Λ_t(S̄_{t-1} + W P_{t-1}) compared as cᵀ P_t vec(B) (CMB_W)
     "sens.eq12_holder",  # tr[∂[Vs_t]_p/∂U ΔU] with ∂/∂U N×H (SEED001_TRACE_U), Q_tṼ_p
+    "sens.u_first_order_000",  # an approximation: [Vs_t(U^k + εD) − Vs_t(U^k)]_p, ε the step eps
+    "sens.w_first_order_000",  # and ε⟨∇_W V_{p,:}s_t, D⟩ by the recursion
+    "sens.eq16_grad.inner",  # V_pᵀx_t as typeset (INNER_U), "\in\mathbb{R}" a condition
+    "sens.eq26_grad.inner",  # V_pᵀs_{t-1} as typeset (INNER_W)
 ]
 
 
@@ -69,6 +73,11 @@ PLANTED = [
         "sens.eq17.corrected",
         r"\|\mathbf{Q}_{t,:,:,q}\|_{S^1}",
         r"\|\mathbf{Q}_{t-1,:,:,q}\|_{S^1}",
+    ),
+    (  # a coefficient of a first-order statement
+        "sens.w_first_order_000",
+        r"\le \epsilon\,\langle",
+        r"\le 2\epsilon\,\langle",
     ),
     (  # the sides swapped: the relation reversed
         "sens.lambda_below_max_000",

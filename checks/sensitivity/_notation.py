@@ -25,7 +25,13 @@ import math
 from checks._vocab.activations import SUP_D1, d1_d2
 from checks._vocab.linalg import matvec
 from checks._vocab.notation import symbols as shared
-from checks.sensitivity._helpers import bar_tensor, forward_sensitivities, tangents, w_dgrad_parts
+from checks.sensitivity._helpers import (
+    bar_tensor,
+    forward_sensitivities,
+    states_at,
+    tangents,
+    w_dgrad_parts,
+)
 from lemmacheck import Derived, Function, Input, LatexError
 
 symbols = shared.extend(
@@ -134,6 +140,20 @@ def _seed001(xp, U, W, s0, X, v, act, T, D=None):
         out["PDt_tilde"] = xp.einsum("bk,bkm,bmij->bij", u, D, P1)
         out["PW_dtilde"] = xp.einsum("bk,bkm,bmij->bij", tg["lamdot"][T] * v, W, P1)
     return out
+
+
+def _moved_u(xp, U, W, s0, X, v, D, act, T, eps):
+    """[V s_t(U^k + εD) − V s_t(U^k)]_p: the change of the logit of the row v along εD (forward passes)."""
+    return xp.sum(
+        v * (states_at(xp, U, W, s0, X, act, dU=D, e=eps)[T] - states_at(xp, U, W, s0, X, act)[T]), axis=-1
+    )
+
+
+def _moved_w(xp, U, W, s0, X, v, D, act, T, eps):
+    """As :func:`_moved_u`, along εD in W."""
+    return xp.sum(
+        v * (states_at(xp, U, W, s0, X, act, dW=D, e=eps)[T] - states_at(xp, U, W, s0, X, act)[T]), axis=-1
+    )
 
 
 def _tangent_w(xp, U, W, s0, X, D, act, T, v=None):
@@ -341,6 +361,10 @@ W_DIRECTION = _direction("W", _tangent_w, r"\Delta\mathbf{W}").extend(
     {
         r"\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t": _fw("grad_W", "∇_W V_{p,:} s_T (recursion)"),
         r"\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t)": _fw("grad_W", "∇_W V_p s_T (recursion)"),
+        r"[\mathbf{V}\mathbf{s}_t(\mathbf{W}^k+\epsilon\mathbf{D})"
+        r"-\mathbf{V}\mathbf{s}_t(\mathbf{W}^k)]_p": Derived(
+            _moved_w, doc="v·(s_T(W + εD) − s_T(W)), the logit p's change"
+        ),
         r"\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t\tilde{\mathbf{V}}_p^T": _s1(
             "PW_tilde"
         ),
@@ -375,6 +399,10 @@ U_DIRECTION = _direction("U", _tangent_u, r"\Delta\mathbf{U}").extend(
     {
         r"\nabla_{\mathbf{U}}\mathbf{V}_p\mathbf{s}_t": _fw("grad_U", "∇_U V_p s_T (recursion)"),
         r"\nabla_{\mathbf{U}}\mathbf{V}_{p,:}\mathbf{s}_t": _fw("grad_U", "∇_U V_{p,:} s_T (recursion)"),
+        r"[\mathbf{V}\mathbf{s}_t(\mathbf{U}^k+\epsilon\mathbf{D})"
+        r"-\mathbf{V}\mathbf{s}_t(\mathbf{U}^k)]_p": Derived(
+            _moved_u, doc="v·(s_T(U + εD) − s_T(U)), the logit p's change"
+        ),
         r"\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}_t'\tilde{\mathbf{V}}_p^T": _s1(
             "QW_tilde"
         ),
