@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..model.claim import ApproximationCheck, Claim, NumericCheck, ValueCheck
+from ..model.claim import ApproximationCheck, Claim, ComplexityCheck, NumericCheck, ValueCheck
 from ..model.inputs import call_with_inputs
 from ..model.tolerance import REVERIFY_DPS, tolerance_for
 from ..settling.highprec import exact_mp_inputs
@@ -68,10 +68,7 @@ def _statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
         claim = as_relation_claim(claim)
         check = claim.check
     if not isinstance(check, NumericCheck):
-        return not_compiled(
-            f"no relation chain to compare with (kind {claim.kind.value!r}): the compiler reads numeric "
-            "checks"
-        )
+        return not_compiled(_why_not_numeric(claim))
     if getattr(check.fn, COMPILED_ATTR, None) is not None:
         return {
             "status": "agrees",
@@ -94,6 +91,21 @@ def _statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
         return not_compiled(exc.reason)
     except Exception as exc:  # the check or a table's function broke on an instance: say so, run on
         return not_compiled(f"evaluating the two broke: {type(exc).__name__}: {exc}")
+
+
+def _why_not_numeric(claim: Claim) -> str:
+    if isinstance(claim.check, ComplexityCheck):
+        return (
+            "a complexity claim: O(.) states an order of growth, which its check fits as exponents of a "
+            "cost; "
+            "the compiler compares values, and an order has none to compare"
+        )
+    if claim.check is None:
+        return (
+            f"no numeric check to compare with (kind {claim.kind.value!r}): the claim is a SymPy derivation "
+            "alone, whose chain this comparison does not evaluate"
+        )
+    return f"no check the compiler compares with (kind {claim.kind.value!r})"
 
 
 def _pairings(compiled: CompiledStatement, check: NumericCheck) -> list[list]:
