@@ -31,6 +31,7 @@ READ_BY_THE_SENSITIVITY_TABLES = [
     "sens.eq16_grad",  # seed 001's Q_{t-1}W̃ᵀΛ̃'_tṼ_pᵀ, V_pᵀx_t the outer product
     "sens.eq26_grad",  # (S̄_{t-1} + P_{t-1}W̃ᵀ)Λ̃'_tṼ_pᵀ
     "sens.eq27_four_parts",  # the four parts of eq. (27) and d/dt ∇_W(V_p s_t)
+    "sens.eq17",  # λ̇'_t ⊙ V_pᵀ (a phrase: rows are 1×n matrices), Q_{t-1,:,:,q} as written
     "sens.eq17.corrected",  # λ_{t_q}', λ_{t_q}'', Q_{t,:,:,q} bound by \max_q
     "sens.holder_000",  # p, q of the dim pq and r of 1/r = 1/p + 1/q (HOLDER_PQ; r = 1/2 a quasi-norm)
     "sens.p_matrix_000.corrected",  # P_t = Λ_t(S̄_{t-1} + W P_{t-1}) compared as cᵀ P_t vec(B) (CMB_W)

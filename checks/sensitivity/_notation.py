@@ -80,6 +80,7 @@ def _forward(xp, U, W, s0, X, act, T, v=None):
         # (‖Mtr(W_{p,:} P_{t-1})‖_{S¹})_p, the vector of the row norms (seed 000's comments, item 2)
         "WP_row_norms": xp.schatten_norm(xp.einsum("bpm,bmij->bpij", W, fw["P"][T - 1]), 1),
         "max_lam1": xp.max(l1, axis=-1),
+        "lam1_v": None if v is None else l1 * v,  # λ'_t ⊙ V_pᵀ (see _along's λ̇ ⊙ V_pᵀ)
         "sup_d1": 0 * l1[:, 0] + SUP_D1[act],
         # √H max_p ‖Mtr(W_{p,:} P_{t-1})‖_{S¹}: the max runs over the rows p of W, which no entry of the
         # table can name one by one (the p of V_{p,:} in the same statements is the fixed row v)
@@ -99,6 +100,8 @@ def _along(xp, U, W, s0, X, v, act, T, dU, dW):
     lamdot, P1, s_prev, sdot_prev = tg["lamdot"][T], fw["P"][T - 1], fw["states"][T - 1], tg["sdot"][T - 1]
     return {
         "lamdot": lamdot,
+        # λ̇ ⊙ V_pᵀ: the rows are 1×n matrices here, so a column ⊙ a transposed row is named as a whole
+        "lamdot_v": None if v is None else lamdot * v,
         "dLam": xp.diag_embed(lamdot),
         "sdot_prev_row": _as_row(sdot_prev),
         "Pdot": _flat(tg["Pdot"][T]),
@@ -229,6 +232,7 @@ _RNN = {
     r"\bar{\mathbf{X}}_t": _fw("Xbar", "X̄_T(i, iN+j) = x_{T,j}"),
     r"\mathbf{V}_{p,:}": _fw("row_v", "the row v, 1×H"),
     r"\mathbf{V}_p": _fw("row_v", "the row v, 1×H"),
+    r"\lambda_t'\odot\mathbf{V}_p^T": _fw("lam1_v", "λ'_T ⊙ V_pᵀ, a column"),
     r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1}": _fw(
         "sqrtH_max_WP", "√H max_p ‖Mtr(W_{p,:}P_{T-1})‖_{S¹} over the rows p of W"
     ),
@@ -336,6 +340,7 @@ def _direction(name: str, tangent, delta: str) -> object:
             r"\tfrac{d}{d_t}\lambda_t'": dlam,
             r"\frac{d}{d_t}\lambda_t'": dlam,
             r"\tfrac{d}{d_t}\mathbf{\Lambda}_t'": td("dLam", f"diag dλ'_T/dt along Δ{name}"),
+            r"\tfrac{d}{d_t}\lambda_t'\odot\mathbf{V}_p^T": td("lamdot_v", f"dλ'_T/dt ⊙ V_pᵀ along Δ{name}"),
             r"\frac{d}{d_t}\mathbf{\Lambda}'_t": td("dLam", f"diag dλ'_T/dt along Δ{name}"),
             r"\tfrac{d}{dt}\mathbf{s}_{t-1}^T": td("sdot_prev_row", f"ds_{{T-1}}/dt along Δ{name}, a row"),
             # the tangents of seed 000's comments (the dot is d/dt along the direction)
