@@ -40,6 +40,20 @@ READ_BY_THE_SENSITIVITY_TABLES = [
     "sens.w_first_order_000",  # and ε⟨∇_W V_{p,:}s_t, D⟩ by the recursion
     "sens.eq16_grad.inner",  # V_pᵀx_t as typeset (INNER_U), "\in\mathbb{R}" a condition
     "sens.eq26_grad.inner",  # V_pᵀs_{t-1} as typeset (INNER_W)
+    "sens.eq17.inner",  # \mathbf{x_t} and V_pᵀx_t as typeset
+    "sens.eq28.inner",
+    "sens.eq18",  # Q_{t-1}W̃ᵀ(dΛ̃'_t/dt)Ṽ_pᵀ, ‖Q_{t-1:,:,*}‖_{S¹} the slice norms, λ_{tq}' bound by \max_q
+    "sens.eq31",  # its unlabelled ‖P_{t-1:,:,q}‖ read as S¹ (UNLABELLED_S1_W)
+    "sens.eq30",  # P_{t-1}(dW̃ᵀ/dt)Λ̃'_tṼ_pᵀ, ΔWᵀΛ'_tV_pᵀ
+    "sens.lemma4",  # T ṽ, ‖T_{:,:,*}‖_{S¹} (LEMMA4)
+    "sens.lemma4_proof",  # Σ_p v_p T_{:,:,p} with T_{:,:,p} = Tt[p]
+    "sens.w_lambda_out_000",  # max_x σ'(x) (SUP_D1) a phrase at a prefix operator
+    "lemma3.as_written",  # λ_{t_q}'^{-1} λ_{t_q}'' ‖Q_{t:,:,q}‖_{S¹} bound by \max_q
+    "lemma3.corrected",
+    "sens.eq18.corrected",
+    "sens.eq28",  # the W parts: P_{t-1:,:,q}, ‖P_{t-1:,:,*}‖_{S¹}
+    "sens.eq28.corrected",
+    "sens.eq31.corrected",
 ]
 
 

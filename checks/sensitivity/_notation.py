@@ -104,6 +104,7 @@ def _along(xp, U, W, s0, X, v, act, T, dU, dW):
         "lamdot_v": None if v is None else lamdot * v,
         "dLam": xp.diag_embed(lamdot),
         "sdot_prev_row": _as_row(sdot_prev),
+        "sdot_prev": sdot_prev,
         "Pdot": _flat(tg["Pdot"][T]),
         "Pdot_prev": _flat(tg["Pdot"][T - 1]),
         "Qdot": _flat(tg["Qdot"][T]),
@@ -133,10 +134,16 @@ def _seed001(xp, U, W, s0, X, v, act, T, D=None):
         "outer_v_s": xp.outer(v, s_prev),
         "outer_v_x": xp.outer(v, x),
         "inner_v_s": xp.sum(v * s_prev, axis=-1),
+        # ‖P_{t-1:,:,*}‖_{S¹}, ‖Q_{t-1:,:,*}‖_{S¹}: the vectors of the slice norms (Lemma 4's ‖T_*‖_{S¹})
+        "P_prev_slice_norms": xp.schatten_norm(P1, 1),
+        "Q_prev_slice_norms": xp.schatten_norm(Q1, 1),
         # V_pᵀ x_t as typeset is defined only for N = H (sens.eq16_grad.inner's inputs)
         "inner_v_x": xp.sum(v * x, axis=-1) if x.shape == v.shape else None,
     }
-    if D is not None and D.shape[-1] == W.shape[-1]:
+    if D is not None and D.shape == U.shape:  # along ΔU (a U-direction claim; at N = H also read for W)
+        tg = tangents(xp, U, W, s0, X, act, D, 0 * W, fw, tensors="")
+        out["QW_dtilde"] = xp.einsum("bk,bkm,bmij->bij", tg["lamdot"][T] * v, W, Q1)
+    if D is not None and D.shape == W.shape:
         parts, _, tg = w_dgrad_parts(xp, v, U, W, s0, X, act, T, D)
         out["d_grad_W"] = sum(parts[1:], parts[0])
         out["outer_v_sdot"] = xp.outer(v, tg["sdot"][T - 1])
@@ -246,6 +253,8 @@ _RNN = {
     r"\max_x\sigma'(x)": _fw("sup_d1", "sup σ' of the claim's activation (SUP_D1)"),
     r"\sigma'": Function(_sigma1, doc="σ' of the claim's activation"),
     r"\sigma''": Function(_sigma2, doc="σ'' of the claim's activation"),
+    r"\mathbf{U}^k": Input("U"),  # the current iterate U^k is the sampled U
+    r"\mathbf{W}^k": Input("W"),
     r"\mathrm{vec}": Function(_vec, doc="row-major flattening"),
     r"\mathrm{Mtr}": Function(_mtr, doc="an H² row folded into H×H, row-major"),
 }
@@ -338,6 +347,7 @@ def _direction(name: str, tangent, delta: str) -> object:
             r"\tfrac{d}{dt}\Lambda_t": td("dLam", f"diag dλ_T/dt along Δ{name}"),
             # seed 001 writes d/d_t and primes: λ'_t is σ'(z_t)
             r"\tfrac{d}{d_t}\lambda_t'": dlam,
+            r"\tfrac{d}{d_t}\lambda_t": dlam,
             r"\frac{d}{d_t}\lambda_t'": dlam,
             r"\tfrac{d}{d_t}\mathbf{\Lambda}_t'": td("dLam", f"diag dλ'_T/dt along Δ{name}"),
             r"\tfrac{d}{d_t}\lambda_t'\odot\mathbf{V}_p^T": td("lamdot_v", f"dλ'_T/dt ⊙ V_pᵀ along Δ{name}"),
@@ -361,6 +371,10 @@ def _direction(name: str, tangent, delta: str) -> object:
     )
 
 
+def td_w(item: str) -> Derived:
+    return Derived(_tangent_w, item, f"{item} along ΔW")
+
+
 W_DIRECTION = _direction("W", _tangent_w, r"\Delta\mathbf{W}").extend(
     "checks/sensitivity/_notation.py (W_DIRECTION)",
     {
@@ -378,6 +392,13 @@ W_DIRECTION = _direction("W", _tangent_w, r"\Delta\mathbf{W}").extend(
         r"\mathbf{V}_p^T\mathbf{s}_{t-1}": _s1("outer_v_s"),
         r"\frac{d}{d_t}\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t)": _s1("d_grad_W"),
         r"\mathbf{V}_p^T\frac{d}{d_t}\mathbf{s}_{t-1}": _s1("outer_v_sdot"),
+        r"\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'"
+        r"\tilde{\mathbf{V}}_p^T": _s1("PW_dtilde"),
+        r"\mathbf{P}_{t-1}\tfrac{d}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}_t'"
+        r"\tilde{\mathbf{V}}_p^T": _s1("PDt_tilde"),
+        r"\|\mathbf{P}_{t-1:,:,*}\|_{S^1}": _s1("P_prev_slice_norms"),
+        r"\tfrac{d}{d_t}\mathbf{s}_{t-1}": td_w("sdot_prev"),
+        r"\mathbf{s_{t-1}}": _fw("s_prev", "s_{T-1}"),
         r"\mathbf{P}_{t-1}\frac{d}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t"
         r"\tilde{\mathbf{V}}_p^T": _s1("PDt_tilde"),
         r"\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\frac{d}{d_t}\tilde{\mathbf{\Lambda}}'_t"
@@ -412,6 +433,12 @@ U_DIRECTION = _direction("U", _tangent_u, r"\Delta\mathbf{U}").extend(
             "QW_tilde"
         ),
         r"\mathbf{V}_p^T\mathbf{x}_t": _s1("outer_v_x"),
+        r"\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'"
+        r"\tilde{\mathbf{V}}_p^T": _s1("QW_dtilde"),
+        r"\mathbf{Q}_{t-1}\tilde{\mathbf{W}}^T\frac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'"
+        r"\tilde{\mathbf{V}}_p^T": _s1("QW_dtilde"),
+        r"\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}": _s1("Q_prev_slice_norms"),
+        r"\mathbf{x_t}": _fw("x", "x_T"),
     },
 )
 #: the checks of P_t, Q_t and their tangents Ṗ_t, Q̇_t (H×H², H×HN) compare them as cᵀ M vec(B)
@@ -430,10 +457,15 @@ SEED001_TRACE_U = U_DIRECTION.extend(
 )
 #: the claims named .inner read seed 001's V_pᵀ s_{t-1} and V_pᵀ x_t as typeset: the inner product, a number
 INNER_W = W_DIRECTION.extend(
-    "checks/sensitivity/_notation.py (INNER_W)", {r"\mathbf{V}_p^T\mathbf{s}_{t-1}": _s1("inner_v_s")}
+    "checks/sensitivity/_notation.py (INNER_W)",
+    {
+        r"\mathbf{V}_p^T\mathbf{s}_{t-1}": _s1("inner_v_s"),
+        r"\mathbf{V}_p^T\mathbf{s_{t-1}}": _s1("inner_v_s"),
+    },
 )
 INNER_U = U_DIRECTION.extend(
-    "checks/sensitivity/_notation.py (INNER_U)", {r"\mathbf{V}_p^T\mathbf{x}_t": _s1("inner_v_x")}
+    "checks/sensitivity/_notation.py (INNER_U)",
+    {r"\mathbf{V}_p^T\mathbf{x}_t": _s1("inner_v_x"), r"\mathbf{V}_p^T\mathbf{x_t}": _s1("inner_v_x")},
 )
 
 
@@ -464,4 +496,39 @@ HOLDER_PQ = symbols.extend(
         "q": Derived(_holder_q, doc="q = pq[1]"),
         "r": Derived(_holder_r, doc="1/r = 1/p + 1/q"),
     },
+)
+
+
+def _s1_norm(xp, a, rank):
+    """seed 001's unlabelled ‖·‖ of a slice of P or Q, read as S¹ (as eq. (28) labels it)."""
+    return xp.schatten_norm(a, 1) if rank == 2 else xp.vector_norm(a, 2)
+
+
+#: eq. (31) leaves one norm of a slice unlabelled, ‖P_{t-1:,:,q}‖: S¹, as eq. (28) writes it
+UNLABELLED_S1_W = W_DIRECTION.extend("checks/sensitivity/_notation.py (UNLABELLED_S1_W)", norm=_s1_norm)
+
+
+def _lemma4_T(xp, Tt):
+    """Lemma 4's 3-tensor T with T_{:,:,p} the sampled slice Tt[p] (the check's stack is slice-first)."""
+    return xp.moveaxis(Tt, 1, -1) if hasattr(xp, "moveaxis") else Tt.transpose(0, 2, 3, 1)
+
+
+def _lemma4_Tv(xp, Tt, v):
+    return xp.einsum("bp,bpij->bij", v, Tt)
+
+
+def _lemma4_norms(xp, Tt):
+    return xp.schatten_norm(Tt, 1)
+
+
+#: Lemma 4 of seed 001: T ṽ = Σ_p v_p T_{:,:,p} (a 3-tensor times a vector), ‖T_{:,:,*}‖_{S¹} the slice norms
+LEMMA4 = symbols.extend(
+    "checks/sensitivity/_notation.py (LEMMA4)",
+    {
+        r"\mathbf{T}": Derived(_lemma4_T, doc="T, slices T_{:,:,p} = Tt[p]"),
+        r"\mathbf{T}\tilde{\mathbf{v}}": Derived(_lemma4_Tv, doc="T ṽ = Σ_p v_p T_{:,:,p}"),
+        r"\|\mathbf{T}_{:,:,*}\|_{S^1}": Derived(_lemma4_norms, doc="(‖T_{:,:,p}‖_{S¹})_p"),
+    },
+    indices={"p": "p"},
+    elementwise_powers=False,
 )
