@@ -54,6 +54,7 @@ READ_BY_THE_SENSITIVITY_TABLES = [
     "sens.eq28",  # the W parts: P_{t-1:,:,q}, ‖P_{t-1:,:,*}‖_{S¹}
     "sens.eq28.corrected",
     "sens.eq31.corrected",
+    "sens.w_part1_chain_000.corrected",  # odot_binds="tight": ((dλ_t/dt) ⊙ V_{p,:}ᵀ) s_{t-1}ᵀ, rows as rows
 ]
 
 
@@ -109,3 +110,14 @@ def test_a_drift_planted_in_the_latex_differs(claim_id, written, planted):
     drifted = dataclasses.replace(claim, statement=claim.statement.replace(written, planted, 1))
     out = statement_check(drifted, {}, seed=1)
     assert out["status"] == "differs", f"{claim_id} with {planted!r}: {out}"
+
+
+#: statements that compile and differ from their check by design, each with its reason in the module
+DIFFER_BY_DESIGN = ["second_order.eq16", "second_order.w_dropped_000", "second_order.u_dropped_000"]
+
+
+@pytest.mark.parametrize("claim_id", DIFFER_BY_DESIGN)
+def test_a_statement_that_differs_by_design_carries_its_reason(claim_id):
+    out = statement_check(REGISTRY[claim_id], {}, seed=1)
+    assert out["status"] == "differs", f"{claim_id}: {out}"
+    assert out.get("explained"), f"{claim_id} differs with no recorded reason: {out}"

@@ -87,7 +87,7 @@ def _forward(xp, U, W, s0, X, act, T, v=None):
         "sqrtH_max_WP": math.sqrt(H)
         * xp.max(xp.schatten_norm(xp.einsum("bpm,bmij->bpij", W, fw["P"][T - 1]), 1), axis=-1),
         "sqrtH_max_P": math.sqrt(H) * xp.max(xp.schatten_norm(fw["P"][T - 1], 1), axis=-1),
-        "W_row1": _as_row(W[:, 0]),
+        "W_row1": W[:, 0],
     }
 
 
@@ -220,9 +220,7 @@ def _s1(item: str) -> Derived:
 _RNN = {
     r"\mathbf{s}_t": _fw("s", "s_T"),
     r"\mathbf{s}_{t-1}": _fw("s_prev", "s_{T-1}"),
-    r"\mathbf{s}_{t-1}^T": _fw("s_prev_row", "s_{T-1}ᵀ, a row"),
     r"\mathbf{x}_t": _fw("x", "x_T"),
-    r"\mathbf{x}_t^T": _fw("x_row", "x_Tᵀ, a row"),
     r"\lambda_t": _fw("lam1", "σ'(z_T)"),
     r"\lambda_t''": _fw("lam2", "σ''(z_T)"),
     r"\lambda_t'": _fw("lam1", "σ'(z_T), seed 001's λ'_t"),
@@ -237,8 +235,8 @@ _RNN = {
     r"\mathbf{Q}_t": _fw("Q", "Q_T, H×HN"),
     r"\mathbf{Q}_{t-1}": _fw("Q_prev", "Q_{T-1}, H×HN"),
     r"\bar{\mathbf{X}}_t": _fw("Xbar", "X̄_T(i, iN+j) = x_{T,j}"),
-    r"\mathbf{V}_{p,:}": _fw("row_v", "the row v, 1×H"),
-    r"\mathbf{V}_p": _fw("row_v", "the row v, 1×H"),
+    r"\mathbf{V}_{p,:}": Input("v", row=True),  # the row p of V the claim samples
+    r"\mathbf{V}_p": Input("v", row=True),  # seed 001's name for it
     r"\lambda_t'\odot\mathbf{V}_p^T": _fw("lam1_v", "λ'_T ⊙ V_pᵀ, a column"),
     r"\sqrt{H}\max_p\|\mathrm{Mtr}(\mathbf{W}_{p,:}\mathbf{P}_{t-1})\|_{S^1}": _fw(
         "sqrtH_max_WP", "√H max_p ‖Mtr(W_{p,:}P_{T-1})‖_{S¹} over the rows p of W"
@@ -274,8 +272,8 @@ def _indexed(xp, U, W, s0, X, act, T, k):
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     i = k - 1
     return {
-        "W_row": _as_row(W[:, i]),
-        "P_prev_row": _as_row(fw["P"][T - 1][:, i].reshape(W.shape[0], -1)),  # P_{t-1,p}: row p, H²
+        "W_row": W[:, i],
+        "P_prev_row": fw["P"][T - 1][:, i].reshape(W.shape[0], -1),  # P_{t-1,p}: row p, H² entries
         "lam1": fw["lam1"][T][:, i],
         "lam2": fw["lam2"][T][:, i],
         "P_slice": fw["P"][T][:, i],  # P_{t,:,:,q} = ∂[s_t]_q/∂W, H×H (seed 001's 3-tensor slice)
@@ -291,12 +289,12 @@ def _bound_entries() -> dict:
     out = {}
     for var, fn in (("p", _rows_p), ("q", _rows_q)):
 
-        def d(item, doc, fn=fn):
-            return Derived(fn, item, doc)
+        def d(item, doc, fn=fn, *, row=False):
+            return Derived(fn, item, doc, row=row)
 
         out |= {
-            rf"\mathbf{{W}}_{{{var},:}}": d("W_row", f"row {var} of W, 1×H"),
-            rf"\mathbf{{P}}_{{t-1,{var}}}": d("P_prev_row", f"row {var} of P_{{T-1}}, 1×H²"),
+            rf"\mathbf{{W}}_{{{var},:}}": d("W_row", f"row {var} of W", row=True),
+            rf"\mathbf{{P}}_{{t-1,{var}}}": d("P_prev_row", f"row {var} of P_{{T-1}} (H² entries)", row=True),
             rf"\lambda_{{t_{var}}}'": d("lam1", f"σ'(z_T)_{var}"),
             rf"\lambda_{{t_{var}}}''": d("lam2", f"σ''(z_T)_{var}"),
             rf"\lambda_{{t{var}}}'": d("lam1", f"σ'(z_T)_{var}"),
@@ -352,7 +350,9 @@ def _direction(name: str, tangent, delta: str) -> object:
             r"\tfrac{d}{d_t}\mathbf{\Lambda}_t'": td("dLam", f"diag dλ'_T/dt along Δ{name}"),
             r"\tfrac{d}{d_t}\lambda_t'\odot\mathbf{V}_p^T": td("lamdot_v", f"dλ'_T/dt ⊙ V_pᵀ along Δ{name}"),
             r"\frac{d}{d_t}\mathbf{\Lambda}'_t": td("dLam", f"diag dλ'_T/dt along Δ{name}"),
-            r"\tfrac{d}{dt}\mathbf{s}_{t-1}^T": td("sdot_prev_row", f"ds_{{T-1}}/dt along Δ{name}, a row"),
+            r"\tfrac{d}{dt}\mathbf{s}_{t-1}^T": Derived(
+                tangent, "sdot_prev", f"ds_{{T-1}}/dt along Δ{name}ᵀ", row=True
+            ),
             # the tangents of seed 000's comments (the dot is d/dt along the direction)
             r"\dot\Lambda_t": td("dLam", f"diag λ̇_T along Δ{name}"),
             r"\dot\lambda_t": dlam,
@@ -366,6 +366,7 @@ def _direction(name: str, tangent, delta: str) -> object:
         },
         transpose_letters=("T",),
         matrix_norm=row_or_column_norm,
+        odot_binds="tight",  # seed 000's (dλ_t/dt) ⊙ V_{p,:}ᵀ s_{t-1}ᵀ is ((dλ_t/dt) ⊙ V_{p,:}ᵀ) s_{t-1}ᵀ
         probe_fn=_probe,
         indices={"p": "H", "q": "H"},
     )
@@ -409,7 +410,7 @@ W_DIRECTION = _direction("W", _tangent_w, r"\Delta\mathbf{W}").extend(
 W_ROW_ONE = W_DIRECTION.extend(
     "checks/sensitivity/_notation.py (W_ROW_ONE)",
     {
-        r"\mathbf{W}_{p,:}": _fw("W_row1", "the first row of W, 1×H"),
+        r"\mathbf{W}_{p,:}": Derived(_forward, "W_row1", "the first row of W", row=True),
         r"\mathbf{W}_{p,:}\mathbf{P}_{t-1}\mathrm{vec}(\Delta\mathbf{W})": Derived(
             _tangent_w, "W1P_vec", "W_{1,:} P_{T-1} vec(ΔW), a row times a column"
         ),
