@@ -54,6 +54,8 @@ READ_BY_THE_SENSITIVITY_TABLES = [
     "sens.eq28",  # the W parts: P_{t-1:,:,q}, ‖P_{t-1:,:,*}‖_{S¹}
     "sens.eq28.corrected",
     "sens.eq31.corrected",
+    "sens.u_first_order_bound_000",  # '≲': the first-order change, worst direction (FIRST_ORDER_BOUND_U)
+    "sens.w_first_order_bound_000",
     "sens.w_part1_chain_000.corrected",  # odot_binds="tight": ((dλ_t/dt) ⊙ V_{p,:}ᵀ) s_{t-1}ᵀ, rows as rows
 ]
 

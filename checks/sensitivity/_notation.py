@@ -28,6 +28,7 @@ from checks._vocab.notation import symbols as shared
 from checks.sensitivity._helpers import (
     bar_tensor,
     forward_sensitivities,
+    polar_direction,
     states_at,
     tangents,
     w_dgrad_parts,
@@ -533,3 +534,39 @@ LEMMA4 = symbols.extend(
     indices={"p": "p"},
     elementwise_powers=False,
 )
+
+
+def _worst_first_order(xp, U, W, s0, X, v, act, T, wrt: str):
+    """The first-order change of v·s_T in the worst direction Δ = polar factor of G = ∇ v·s_T (‖Δ‖_{S∞} = 1,
+    ⟨G, Δ⟩ = ‖G‖_{S¹}), where '≲' (to first order) compares it."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    G = xp.einsum("bk,bkij->bij", v, fw["Q" if wrt == "U" else "P"][T])
+    D = polar_direction(xp, G)
+    return {"D": D, "first_order": xp.sum(xp.sum(G * D, axis=-1), axis=-1)}
+
+
+def _worst_u(xp, U, W, s0, X, v, act, T):
+    return _worst_first_order(xp, U, W, s0, X, v, act, T, "U")
+
+
+def _worst_w(xp, U, W, s0, X, v, act, T):
+    return _worst_first_order(xp, U, W, s0, X, v, act, T, "W")
+
+
+def _first_order_bound(name: str, table, fn):
+    moved, at = rf"\mathbf{{{name}}}^k+\Delta\mathbf{{{name}}}", rf"\mathbf{{{name}}}^k"
+    key = rf"[\mathbf{{V}}\mathbf{{s}}_t({moved})-\mathbf{{V}}\mathbf{{s}}_t({at})]_p"
+    return table.extend(
+        f"checks/sensitivity/_notation.py (FIRST_ORDER_BOUND_{name})",
+        {
+            key: Derived(fn, "first_order", f"⟨∇ V_p s_T, Δ{name}⟩, the change to first order ('≲')"),
+            rf"\Delta\mathbf{{{name}}}": Derived(
+                fn, "D", f"Δ{name} the worst direction, ‖Δ{name}‖_{{S∞}} = 1"
+            ),
+        },
+    )
+
+
+#: seed 000's first-order bounds ('≲'): the change to first order in the worst direction, as their checks
+FIRST_ORDER_BOUND_U = _first_order_bound("U", U_DIRECTION, _worst_u)
+FIRST_ORDER_BOUND_W = _first_order_bound("W", W_DIRECTION, _worst_w)
