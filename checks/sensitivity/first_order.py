@@ -21,7 +21,36 @@ from checks.sensitivity._mirror import (
     sens_matrix,
     sens_matrix_as_written,
 )
+from checks.sensitivity._notation import (
+    CMB_U,
+    CMB_W,
+    FIRST_ORDER_BOUND_U,
+    FIRST_ORDER_BOUND_W,
+    by_direction,
+)
 from lemmacheck import Verdict, approximation, identity, inequality
+
+#: each statement read with the table of its direction (checks/sensitivity/_notation.py)
+claim_symbols = by_direction(
+    u=(
+        "sens.u_linking",
+        "sens.u_lambda_out_000",
+        "sens.u_first_order_000",
+    ),
+    w=(
+        "sens.w_linking",
+        "sens.w_lambda_out_000",
+        "sens.w_first_order_000",
+    ),
+)
+#: P_t and Q_t are compared as cᵀ M vec(B), as their checks pair them
+claim_symbols |= {
+    "sens.u_first_order_bound_000": FIRST_ORDER_BOUND_U,
+    "sens.w_first_order_bound_000": FIRST_ORDER_BOUND_W,
+    "sens.q_matrix_000": CMB_U,
+    "sens.p_matrix_000": CMB_W,
+    "sens.p_matrix_000.corrected": CMB_W,
+}
 
 U, W = WRT["U"], WRT["W"]
 

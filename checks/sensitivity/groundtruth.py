@@ -23,6 +23,7 @@ from checks.sensitivity._helpers import (
     states_at,
     tangents,
 )
+from checks.sensitivity._notation import CMB_U, CMB_W
 from lemmacheck import (
     REVERIFY_DPS,
     Plot,
@@ -37,6 +38,9 @@ from lemmacheck import (
     study,
     to_mp,
 )
+
+#: each statement read with the table of its direction (checks/sensitivity/_notation.py)
+claim_symbols = {"sens.qdot_recursion": CMB_U, "sens.pdot_recursion": CMB_W}
 
 _PDOT_QUOTE = (
     "At present, I can not prove ||Mtr(V_{p,:}Λ_t W dP_{t−1}/dt)||_{S1} is significantly smaller than (but "

@@ -19,7 +19,14 @@ from checks.sensitivity._helpers import (
     tangents,
     true_dlam,
 )
+from checks.sensitivity._notation import by_direction
 from lemmacheck import Verdict, identity, inequality
+
+#: each statement read with the table of its direction (checks/sensitivity/_notation.py)
+claim_symbols = by_direction(
+    u=("lemma3.as_written", "lemma3.corrected", "lemma3.eq19"),
+    w=("lemma3.eq20", "lemma3.eq20.corrected"),
+)
 
 
 def _lam(xp, U, W, s0, X, act, T, dU, dW):

@@ -13,7 +13,19 @@ from checks.sensitivity._mirror import (
     lemma3_tensor_part,
     mirrored_pair,
 )
+from checks.sensitivity._notation import INNER_U, INNER_W, UNLABELLED_S1_W, by_direction
 from lemmacheck import Source, Verdict, inequality
+
+#: each statement read with the table of its direction (checks/sensitivity/_notation.py)
+claim_symbols = {
+    **by_direction(
+        u=("sens.eq17", "sens.eq17.corrected", "sens.eq18", "sens.eq18.corrected"),
+        w=("sens.eq28", "sens.eq28.corrected", "sens.eq31.corrected"),
+    ),
+    "sens.eq17.inner": INNER_U,  # V_pᵀ x_t as typeset, an inner product
+    "sens.eq28.inner": INNER_W,
+    "sens.eq31": UNLABELLED_S1_W,  # its unlabelled ‖P_{t-1:,:,q}‖ read as S¹
+}
 
 U, W = WRT["U"], WRT["W"]
 

@@ -8,8 +8,16 @@ from checks.sensitivity._helpers import (
     lemma4_steps,
     sens_rnn_inputs,
 )
+from checks.sensitivity._notation import LEMMA4, by_direction
 from checks.sensitivity.lemma import _lam
 from lemmacheck import Array, Verdict, inequality
+
+#: each statement read with the table of its direction (checks/sensitivity/_notation.py)
+claim_symbols = {
+    **by_direction(w=("sens.eq29", "sens.eq30")),
+    "sens.lemma4": LEMMA4,
+    "sens.lemma4_proof": LEMMA4,
+}
 
 # --------------------------------------------------------------------------- eq. (28)–(31): the W parts
 

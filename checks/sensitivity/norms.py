@@ -10,7 +10,10 @@ import math
 
 from checks._vocab.sources import S0_LOSS_W
 from checks.norms.schatten import schatten_hadamard, schatten_holder
+from checks.sensitivity._notation import HOLDER_PQ
 from lemmacheck import Array, Tolerance, Verdict, identity, inequality
+
+claim_symbols = {"sens.holder_000": HOLDER_PQ}
 
 _QUOTE = (
     "1) ||x ⊙ y||_2 ≤ ||x||_∞ ||y||_2. 2) ||AB||_{S^r} ≤ ||A||_{S^q} ||B||_{S^p} if r^{−1} = p^{−1} + "

@@ -10,7 +10,19 @@ from checks.sensitivity._helpers import (
     sens_rnn_inputs,
 )
 from checks.sensitivity._mirror import WRT, Mirror, declare, half_derivative, remainder_chain
+from checks.sensitivity._notation import by_direction
 from lemmacheck import Verdict, approximation, inequality
+
+#: each statement read with the table of its direction (checks/sensitivity/_notation.py)
+claim_symbols = by_direction(
+    u=("sens.u_remainder_000", "sens.eq14_remainder", "sens.eq15_half_derivative"),
+    w=(
+        "sens.w_remainder_000",
+        "sens.eq24_remainder",
+        "sens.w_half_derivative_000",
+        "sens.eq25_half_derivative",
+    ),
+)
 
 U, W = WRT["U"], WRT["W"]
 

@@ -13,7 +13,24 @@ from checks.sensitivity._helpers import (
     sens_rnn_inputs,
 )
 from checks.sensitivity._mirror import WRT, change_of_row, path_row_gradients
+from checks.sensitivity._notation import by_direction
 from lemmacheck import Source, Verdict, identity
+
+#: each statement read with the table of its direction (checks/sensitivity/_notation.py)
+claim_symbols = by_direction(
+    u=(
+        "sens.u_remainder_trace_000",
+        "sens.u_remainder_trace_000.pairing",
+        "sens.eq14_trace",
+        "sens.eq14_trace.pairing",
+    ),
+    w=(
+        "sens.w_remainder_trace_000",
+        "sens.w_remainder_trace_000.pairing",
+        "sens.eq24_trace",
+        "sens.eq24_trace.pairing",
+    ),
+)
 
 _U_QUOTE = "= ∫_0^1 tr([V_{p,:}∇_U s_t(U^k + tΔU) − V_{p,:}∇_U s_t(U^k)]ΔU) d_t"
 _W_QUOTE = "= ∫_0^1 tr([V_{p,:}∇_W s_t(W^k + tΔW) − V_{p,:}∇_W s_t(W^k)]ΔW)dt"

@@ -21,6 +21,7 @@ from checks.sensitivity._helpers import (
     unit_sinf,
 )
 from checks.sensitivity._mirror import WRT, integral_form
+from checks.sensitivity._notation import W_DIRECTION, by_direction
 from checks.sensitivity.lip_constants import L_W_TERMS, majorisation_sides
 from lemmacheck import Array, Derived, Verdict, identity, inequality
 
@@ -131,7 +132,15 @@ W_PARTS = L_W_TERMS.extend(
         r"\mathbf{r}": Derived(_logit_change, "r", doc="Δz − ⟨V∇_W s_t, ΔW⟩"),
     },
 )
-claim_symbols = {"lip.w_parts_as_written": W_PARTS, "lip.w_parts_corrected": W_PARTS}
+claim_symbols = {
+    "lip.w_parts_as_written": W_PARTS,
+    "lip.w_parts_corrected": W_PARTS,
+    "sens.lambda_below_max_000": W_DIRECTION,  # no direction: the forward pass only
+    **by_direction(
+        u=("lip.l_u.lemma3_fixed", "sens.u_integral_000", "sens.u_integral_000.corrected"),
+        w=("sens.w_offdiag_s0_000", "sens.tensor_bound_000"),
+    ),
+}
 
 
 @inequality(

@@ -18,7 +18,32 @@ from checks.sensitivity._helpers import (
     u_dgrad_parts,
     w_dgrad_parts,
 )
+from checks.sensitivity._notation import by_direction
 from lemmacheck import Verdict, approximation
+
+#: each statement read with the table of its direction (checks/sensitivity/_notation.py)
+claim_symbols = by_direction(
+    u=("second_order.u_dropped_000", "second_order.eq16"),
+    w=("second_order.w_dropped_000",),
+)
+
+#: eq. (16) is written as an equality of matrices that ignores dQ_{t-1}/dt; what the catalogue checks of it is
+#: the claim the text makes for ignoring it (the dropped part is of higher order), as the Taylor test of
+#: ‖full‖_{S¹} ≤ ‖kept‖_{S¹} that second_order.u_dropped_000 makes (same_as): a relation of norms, not the
+#: matrix equality, so the statement's '=' and the check's '<=' differ by construction, not by a drift
+_DROPPED_DIFFERS = (
+    "the statement writes the document's '≃ … + o(‖Δ‖)' (the dropped part is negligible, a two-sided "
+    "approximation); the check is the one-sided Taylor test ‖full‖_{S¹} ≤ ‖kept‖_{S¹} to first order, whose "
+    "order-1 remainder refutes the claim, so '~' and '<=' are different relations by design"
+)
+statement_differs = {
+    "second_order.w_dropped_000": _DROPPED_DIFFERS,
+    "second_order.u_dropped_000": _DROPPED_DIFFERS,
+    "second_order.eq16": "the statement writes eq. (16) as the matrix equality d/dt ∇_U V_p s_t = (two "
+    "kept parts), ignoring dQ_{t-1}/dt; the check tests the claim behind ignoring it, ‖full‖_{S¹} ≤ "
+    "‖kept‖_{S¹} to first order (second_order.u_dropped_000's Taylor test), so '=' and '<=' are different "
+    "relations by design",
+}
 
 #: every dropped term is refuted by the same Taylor test (needs t ≥ 3 for W, t ≥ 2 for U)
 _DROPPED = dict(expected=Verdict.REFUTED, dims={"H": [2, 3], "T": [3, 4], "act": SMOOTH}, **FIRST_ORDER_STEP)

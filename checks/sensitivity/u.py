@@ -29,6 +29,7 @@ from checks.sensitivity._helpers import (
     true_dvs,
 )
 from checks.sensitivity._mirror import WRT, part1_chain
+from checks.sensitivity._notation import INNER_U, SEED001_TRACE_U, U_DIRECTION
 from lemmacheck import Verdict, approximation, identity, inequality
 
 
@@ -59,6 +60,13 @@ def u_grad_mtr(xp, U, W, s0, X, v, B, act, T):
     g2 = xp.outer(l1 * v, X[:, T - 1]) + row_grad(xp, l1 * v, xp.einsum("bkm,bmij->bkij", W, fw["Q"][T - 1]))
     return vs, frob(xp, g1, B), frob(xp, g2, B)
 
+
+#: the statements of this module are about the direction ΔU (checks/sensitivity/_notation.py)
+symbols = U_DIRECTION
+claim_symbols = {
+    "sens.eq16_grad.inner": INNER_U,  # V_pᵀ x_t read as typeset, an inner product
+    "sens.eq12_holder": SEED001_TRACE_U,  # tr[∂f/∂U ΔU] the derivative along ΔU
+}
 
 # --------------------------------------------------------------------------- gradient and dλ/dt (U)
 

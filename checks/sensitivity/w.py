@@ -29,7 +29,12 @@ from checks.sensitivity._helpers import (
     w_dgrad_parts,
 )
 from checks.sensitivity._mirror import WRT, integral_form
+from checks.sensitivity._notation import INNER_W, W_DIRECTION
 from lemmacheck import Array, OneHot, Scalar, Verdict, identity, inequality
+
+#: the statements of this module are about the direction ΔW (checks/sensitivity/_notation.py)
+symbols = W_DIRECTION
+claim_symbols = {"sens.eq26_grad.inner": INNER_W}  # V_pᵀ y read as typeset, an inner product
 
 # --------------------------------------------------------------------------- the gradient, P_t
 

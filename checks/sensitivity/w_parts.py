@@ -18,7 +18,12 @@ from checks.sensitivity._helpers import (
     true_ds,
 )
 from checks.sensitivity._mirror import WRT, part1_chain
+from checks.sensitivity._notation import W_DIRECTION, W_PART3_M, W_ROW_ONE
 from lemmacheck import Verdict, identity, inequality
+
+#: the statements of this module are about the direction ΔW (checks/sensitivity/_notation.py)
+symbols = W_DIRECTION
+claim_symbols = {"sens.w_part3_s1_000": W_PART3_M, "sens.w_trace_elem_000": W_ROW_ONE}
 
 # --------------------------------------------------------------------------- dλ_t/dt
 
