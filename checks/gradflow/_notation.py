@@ -11,9 +11,11 @@ symmetric matrix; ``A^T`` of a matrix is its transpose (``\gamma^T`` of a number
 from __future__ import annotations
 
 from checks._vocab.activations import SUP_D1, dact
+from checks._vocab.linalg import matvec
 from checks._vocab.notation import spectral
 from checks._vocab.notation import symbols as shared
-from lemmacheck import Derived, Function
+from checks.gradflow._helpers import chain_product, jac_g_step
+from lemmacheck import Derived, Function, Input
 
 
 def _top_eigenvalue(xp, S):
@@ -58,4 +60,101 @@ symbols = shared.extend(
     },
     norm=spectral,
     transpose_letters=("T",),
+)
+
+
+# --------------------------------------------------------------------------- seed 002's step g_{t-1} -> g_t
+
+
+def _pre_002(xp, W, U, b, X, h0):
+    """W g_{t-1} + U x_t + b, with g_{t-1} sampled as the input h0 and x_t as the first row of X."""
+    return matvec(W, h0) + matvec(U, X[:, 0]) + b
+
+
+def _first_row(xp, X):
+    return X[:, 0]
+
+
+def _diag_dact_pre_002(xp, W, U, b, X, h0, act):
+    return xp.diag_embed(dact(xp, act, _pre_002(xp, W, U, b, X, h0)))
+
+
+def _jac_step_002(xp, W, U, b, X, h0, act):
+    """∂g_t/∂g_{t-1} (numerator layout, exact: the vocabulary's step Jacobian, which vanish.s002.jacobian_step
+    checks against central differences)."""
+    return jac_g_step(xp, W, _pre_002(xp, W, U, b, X, h0), act)
+
+
+def _dact_pre_002(xp, W, U, b, X, h0, act):
+    return dact(xp, act, _pre_002(xp, W, U, b, X, h0))
+
+
+_SIGMA_PRIME_002 = r"\sigma'(Wg_{t-1}+Ux_t+b)"
+
+#: seed 002, Question 1.2, one step of g_t = σ(W g_{t-1} + U x_t + b) as its checks sample it (g_{t-1} the
+#: input h0, x_t the first row of X); σ'(·) of a vector is the matrix diag(σ'(·)), as the document's own
+#: product σ'(·)W and its use of ‖AB‖ ≤ ‖A‖‖B‖ read it (vanish.s002.step_bound's notes)
+ONE_STEP_002 = symbols.extend(
+    "checks/gradflow/_notation.py (ONE_STEP_002)",
+    {
+        "g_{t-1}": Input("h0"),
+        "x_t": Derived(_first_row, doc="x_t, the first row of X"),
+        _SIGMA_PRIME_002: Derived(_diag_dact_pre_002, doc="diag(σ'(W g_{t-1} + U x_t + b))"),
+        r"\frac{\partial g_t}{\partial g_{t-1}}": Derived(_jac_step_002, doc="diag(σ'(a_t))W, exact"),
+    },
+)
+#: the same step where seed 002's ‖σ'(·)‖ is read as the Euclidean norm of the vector σ'(·)
+#: (vanish.s002.step_bound_vector_norm)
+ONE_STEP_002_VECTOR = ONE_STEP_002.extend(
+    "checks/gradflow/_notation.py (ONE_STEP_002_VECTOR)",
+    {_SIGMA_PRIME_002: Derived(_dact_pre_002, doc="the vector σ'(W g_{t-1} + U x_t + b)")},
+)
+
+
+# --------------------------------------------------------------------------- T steps under a hypothesis on W
+
+
+def _w_scaled(xp, W, delta, s, act):
+    """W rescaled to ‖W‖ = s δ/γ: how the checks impose λ_1(WᵀW) ≤ δ²/γ² (s ≤ 1) or its reverse (s > 1)."""
+    from checks.gradflow.vanishing import _scaled  # noqa: PLC0415  (the checks' own rescaling; imports this)
+
+    return _scaled(xp, W, s * delta / SUP_D1[act])
+
+
+def _jac_g_chain_scaled(xp, W, U, b, X, h0, delta, s, act):
+    """∂g_T/∂g_0 of seed 002's recurrence with the rescaled W: the product J_T ⋯ J_1 of exact steps."""
+    from checks.gradflow.vanishing import _g_jacobians  # noqa: PLC0415
+
+    return chain_product(xp, _g_jacobians(xp, _w_scaled(xp, W, delta, s, act), U, b, X, h0, act))
+
+
+def _jac_h_chain_scaled_003(xp, W, U, b, X, h0, delta, s, act):
+    """∂h_T/∂h_0 of h_t = Wσ(h_{t-1}) + Ux_t + b with the rescaled W, in seed 003's denominator layout
+    (the transpose of the numerator-layout product J_T ⋯ J_1)."""
+    from checks.gradflow.vanishing import _h_jacobians  # noqa: PLC0415
+
+    jacs = _h_jacobians(xp, _w_scaled(xp, W, delta, s, act), U, b, X, h0, act)[1]
+    return xp.transpose(chain_product(xp, jacs))
+
+
+_W_SCALED = Derived(_w_scaled, doc="W rescaled to ‖W‖ = s δ/γ (the hypothesis imposed)")
+
+#: seed 002's T steps where the check imposes a condition on λ_1(WᵀW) by rescaling W (vanish.s002.final_bound,
+#: reverse_chain): W in the statement is the rescaled W
+CHAIN_002_SCALED = symbols.extend(
+    "checks/gradflow/_notation.py (CHAIN_002_SCALED)",
+    {
+        "W": _W_SCALED,
+        r"\frac{\partial g_T}{\partial g_0}": Derived(_jac_g_chain_scaled, doc="J_T ⋯ J_1, W rescaled"),
+    },
+)
+#: seed 003's T steps of h_t, W rescaled (vanish.s003.eq25, not_met_no_explosion)
+CHAIN_003_SCALED = symbols.extend(
+    "checks/gradflow/_notation.py (CHAIN_003_SCALED)",
+    {
+        "W": _W_SCALED,
+        r"\frac{\partial h_T}{\partial h_0}": Derived(
+            _jac_h_chain_scaled_003, doc="(J_T ⋯ J_1)ᵀ (denominator layout), W rescaled"
+        ),
+    },
 )

@@ -25,6 +25,7 @@ from checks.gradflow._helpers import (
     run_g,
     run_h,
 )
+from checks.gradflow._notation import CHAIN_002_SCALED, ONE_STEP_002, ONE_STEP_002_VECTOR
 from lemmacheck import Array, Orthogonal, Scalar, Verdict, identity, inequality, prop, value
 
 ALL_ACTS = list(SUP_D1)
@@ -386,3 +387,10 @@ def delta_one_witness(xp, Q, T):
     ok_hyp = xp.abs(lam - 1) <= POLICY_RTOL
     ok_norm = xp.abs(op_norm(xp, J) - 1) <= POLICY_RTOL * (1 + n)
     return ok_hyp & ok_norm
+
+
+claim_symbols = {
+    "vanish.s002.final_bound": CHAIN_002_SCALED,
+    "vanish.s002.step_bound": ONE_STEP_002,
+    "vanish.s002.step_bound_vector_norm": ONE_STEP_002_VECTOR,
+}
