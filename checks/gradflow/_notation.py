@@ -158,3 +158,38 @@ CHAIN_003_SCALED = symbols.extend(
         ),
     },
 )
+
+
+# --------------------------------------------------------------------------- seed 003, Question 6 (BiRNN)
+
+
+def _sigmoid(xp, z):
+    return xp.sigmoid(z)
+
+
+def _f_at(x_name):
+    def f(xp, Wf, Uf, h_t, **inputs):
+        return matvec(Wf, inputs[x_name]) + matvec(Uf, h_t)
+
+    return f
+
+
+def _h_next(xp, Wf, Uf, x_next, h_t):
+    return xp.sigmoid(matvec(Wf, x_next) + matvec(Uf, h_t))
+
+
+#: one forward step of seed 003's BiRNN as birnn.py's step claims sample it: h_t^{(f)} the input h_t,
+#: x_t and x_{t+1} the inputs x_t and x_next; σ the sigmoid (the document's units); f^{(f)}(x, h) = W^{(f)}x +
+#: U^{(f)}h its pre-activation, so h_{t+1}^{(f)} = σ(f^{(f)}(x_{t+1}, h_t^{(f)}))
+BIRNN_STEP = symbols.extend(
+    "checks/gradflow/_notation.py (BIRNN_STEP)",
+    {
+        r"\sigma": Function(_sigmoid, doc="the sigmoid"),
+        "h_t^{(f)}": Input("h_t"),
+        "x_t": Input("x_t"),
+        "x_{t+1}": Input("x_next"),
+        "h_{t+1}^{(f)}": Derived(_h_next, doc="σ(W^{(f)}x_{t+1} + U^{(f)}h_t^{(f)})"),
+        r"f^{(f)}(x_t,h_t^{(f)})": Derived(_f_at("x_t"), doc="W^{(f)}x_t + U^{(f)}h_t^{(f)}"),
+        r"f^{(f)}(x_{t+1},h_t^{(f)})": Derived(_f_at("x_next"), doc="W^{(f)}x_{t+1} + U^{(f)}h_t^{(f)}"),
+    },
+)
