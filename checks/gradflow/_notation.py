@@ -11,6 +11,7 @@ symmetric matrix; ``A^T`` of a matrix is its transpose (``\gamma^T`` of a number
 from __future__ import annotations
 
 from checks._vocab.activations import SUP_D1, dact
+from checks._vocab.fd import fd_jacobian
 from checks._vocab.linalg import matvec
 from checks._vocab.notation import spectral
 from checks._vocab.notation import symbols as shared
@@ -191,5 +192,85 @@ BIRNN_STEP = symbols.extend(
         "h_{t+1}^{(f)}": Derived(_h_next, doc="σ(W^{(f)}x_{t+1} + U^{(f)}h_t^{(f)})"),
         r"f^{(f)}(x_t,h_t^{(f)})": Derived(_f_at("x_t"), doc="W^{(f)}x_t + U^{(f)}h_t^{(f)}"),
         r"f^{(f)}(x_{t+1},h_t^{(f)})": Derived(_f_at("x_next"), doc="W^{(f)}x_{t+1} + U^{(f)}h_t^{(f)}"),
+    },
+)
+
+
+# ----------------------------------------------------------------------- one step, the Jacobian identities
+
+
+def _one_step(xp, W, U, b, X, act, recurrence):
+    """The map z ↦ the next state, with x_t the first row of X (run_g: g_t = σ(Wz + Ux_t + b); run_h:
+    h_t = Wσ(z) + Ux_t + b)."""
+    from checks.gradflow._helpers import run_g, run_h  # noqa: PLC0415
+
+    run = run_g if recurrence == "g" else run_h
+    return lambda z: run(xp, W, U, b, X[:, :1], z, act)[-1]
+
+
+def _fd_step_g(xp, W, U, b, X, h0, act):
+    """∂g_t/∂g_{t-1} by central differences (numerator layout): the derivative itself, as the checks
+    take it."""
+    return fd_jacobian(xp, _one_step(xp, W, U, b, X, act, "g"), h0)
+
+
+def _fd_dsigma_pre_g(xp, W, U, b, X, h0, act):
+    """∂σ'(Wg_{t-1} + Ux_t + b)/∂g_{t-1} by central differences (seed 002's middle expression, as written)."""
+    return fd_jacobian(xp, lambda z: dact(xp, act, matvec(W, z) + matvec(U, X[:, 0]) + b), h0)
+
+
+def _fd_step_h(xp, W, U, b, X, h0, act):
+    return fd_jacobian(xp, _one_step(xp, W, U, b, X, act, "h"), h0)
+
+
+def _fd_step_h_denominator(xp, W, U, b, X, h0, act):
+    """∂h_t/∂h_{t-1} in seed 003's denominator layout: the transposed central-difference Jacobian."""
+    return xp.transpose(_fd_step_h(xp, W, U, b, X, h0, act))
+
+
+def _diag_dact_h0(xp, h0, act):
+    return xp.diag_embed(dact(xp, act, h0))
+
+
+#: seed 002's step g_{t-1} ↦ g_t for its Jacobian identity (vanish.s002.jacobian_step): ∂ is the derivative by
+#: central differences; compared through the probes c, d like its check
+JACOBIAN_STEP_002 = ONE_STEP_002.extend(
+    "checks/gradflow/_notation.py (JACOBIAN_STEP_002)",
+    {
+        r"\frac{\partial g_t}{\partial g_{t-1}}": Derived(
+            _fd_step_g, doc="∂g_t/∂g_{t-1}, central differences"
+        ),
+        r"\frac{\partial \sigma'(Wg_{t-1} + Ux_t + b)}{\partial g_{t-1}}": Derived(
+            _fd_dsigma_pre_g, doc="∂σ'(a_t)/∂g_{t-1}, central differences"
+        ),
+    },
+)
+
+
+def _dact_h0(xp, h0, act):
+    return dact(xp, act, h0)
+
+
+#: seed 003's step h_{t-1} ↦ h_t (vanish.s003.jacobian_step): h_{t-1} the input h0, x_t the first row of X;
+#: ∂h_t/∂h_{t-1} in its denominator layout ([·]_{ij} = ∂h_{t,j}/∂h_{t-1,i}), by central differences
+JACOBIAN_STEP_003 = symbols.extend(
+    "checks/gradflow/_notation.py (JACOBIAN_STEP_003)",
+    {
+        "h_{t-1}": Input("h0"),
+        r"\sigma'(h_{t-1})": Derived(_dact_h0, doc="σ' at h_{t-1}"),
+        r"\frac{\partial h_t}{\partial h_{t-1}}": Derived(
+            _fd_step_h_denominator, doc="∂h_t/∂h_{t-1}, denominator layout, central differences"
+        ),
+    },
+)
+#: seed 004's step (vanish.s004.jacobian_step): numerator layout; Dσ(h_{t-1}) = diag(σ'(h_{t-1}))
+JACOBIAN_STEP_004 = symbols.extend(
+    "checks/gradflow/_notation.py (JACOBIAN_STEP_004)",
+    {
+        "h_{t-1}": Input("h0"),
+        r"D\sigma(h_{t-1})": Derived(_diag_dact_h0, doc="diag(σ'(h_{t-1}))"),
+        r"\frac{\partial h_t}{\partial h_{t-1}}": Derived(
+            _fd_step_h, doc="∂h_t/∂h_{t-1}, numerator layout, central differences"
+        ),
     },
 )

@@ -25,7 +25,12 @@ from checks.gradflow._helpers import (
     run_g,
     run_h,
 )
-from checks.gradflow._notation import CHAIN_002_SCALED, ONE_STEP_002, ONE_STEP_002_VECTOR
+from checks.gradflow._notation import (
+    CHAIN_002_SCALED,
+    JACOBIAN_STEP_002,
+    ONE_STEP_002,
+    ONE_STEP_002_VECTOR,
+)
 from lemmacheck import Array, Orthogonal, Scalar, Verdict, identity, inequality, prop, value
 
 ALL_ACTS = list(SUP_D1)
@@ -391,6 +396,7 @@ def delta_one_witness(xp, Q, T):
 
 claim_symbols = {
     "vanish.s002.final_bound": CHAIN_002_SCALED,
+    "vanish.s002.jacobian_step": JACOBIAN_STEP_002,
     "vanish.s002.step_bound": ONE_STEP_002,
     "vanish.s002.step_bound_vector_norm": ONE_STEP_002_VECTOR,
 }
