@@ -19,6 +19,7 @@ discover()
 
 READ_BY_THE_GRADFLOW_TABLE = [
     "vanish.s003.diag_norm",  # σ'(h_t) at the input h, diag(σ'(h_t))², diag(γ)², γ = sup|σ'| of act
+    "vanish.s004.reverse_fixed",  # W the check's rescaled W (‖W‖ = s/γ); read as the raw W it differs
 ]
 
 

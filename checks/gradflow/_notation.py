@@ -138,7 +138,20 @@ def _jac_h_chain_scaled_003(xp, W, U, b, X, h0, delta, s, act):
     return xp.transpose(chain_product(xp, jacs))
 
 
+def _w_scaled_unit(xp, W, s, act):
+    """W rescaled to ‖W‖ = s/γ, s ≥ 1: how vanish.s004.reverse_fixed imposes λ_1(WᵀW) ≥ 1/γ²."""
+    from checks.gradflow.vanishing import _scaled  # noqa: PLC0415
+
+    return _scaled(xp, W, s / SUP_D1[act])
+
+
 _W_SCALED = Derived(_w_scaled, doc="W rescaled to ‖W‖ = s δ/γ (the hypothesis imposed)")
+
+#: W rescaled to ‖W‖ = s/γ, s ≥ 1 (vanish.s004.reverse_fixed's hypothesis λ_1(WᵀW) ≥ 1/γ², imposed)
+W_SCALED_UNIT = symbols.extend(
+    "checks/gradflow/_notation.py (W_SCALED_UNIT)",
+    {"W": Derived(_w_scaled_unit, doc="W rescaled to ‖W‖ = s/γ")},
+)
 
 #: seed 002's T steps where the check imposes a condition on λ_1(WᵀW) by rescaling W (vanish.s002.final_bound,
 #: reverse_chain): W in the statement is the rescaled W
