@@ -11,11 +11,12 @@ symmetric matrix; ``A^T`` of a matrix is its transpose (``\gamma^T`` of a number
 from __future__ import annotations
 
 from checks._vocab.activations import SUP_D1, dact
+from checks._vocab.activations import act as apply_act
 from checks._vocab.fd import fd_jacobian
 from checks._vocab.linalg import matvec
 from checks._vocab.notation import spectral
 from checks._vocab.notation import symbols as shared
-from checks.gradflow._helpers import chain_product, jac_g_step
+from checks.gradflow._helpers import chain_product, jac_g_step, run_g, run_h
 from lemmacheck import Derived, Function, Input
 
 
@@ -215,8 +216,6 @@ BIRNN_STEP = symbols.extend(
 def _one_step(xp, W, U, b, X, act, recurrence):
     """The map z ↦ the next state, with x_t the first row of X (run_g: g_t = σ(Wz + Ux_t + b); run_h:
     h_t = Wσ(z) + Ux_t + b)."""
-    from checks.gradflow._helpers import run_g, run_h  # noqa: PLC0415
-
     run = run_g if recurrence == "g" else run_h
     return lambda z: run(xp, W, U, b, X[:, :1], z, act)[-1]
 
@@ -285,5 +284,85 @@ JACOBIAN_STEP_004 = symbols.extend(
         r"\frac{\partial h_t}{\partial h_{t-1}}": Derived(
             _fd_step_h, doc="∂h_t/∂h_{t-1}, numerator layout, central differences"
         ),
+    },
+)
+
+
+# --------------------------------------------------------------------------- seed 003, proof of Lemma 5.1
+
+
+def _w_column(xp, w):
+    return w[:, :, None]
+
+
+def _u_orthogonal(xp, w):
+    return xp.stack([-w[:, 1], w[:, 0]], axis=-1)
+
+
+def _zero(xp, w):
+    return 0 * w[:, 0]
+
+
+#: eig.s003.proof_step's witness: W the 2 × 1 column w, u = (−w_2, w_1) (W Wᵀ u = 0 = λu with λ = 0)
+LEMMA51_WITNESS = symbols.extend(
+    "checks/gradflow/_notation.py (LEMMA51_WITNESS)",
+    {
+        "W": Derived(_w_column, doc="the 2 × 1 column w"),
+        "u": Derived(_u_orthogonal, doc="(−w_2, w_1), in the kernel of Wᵀ"),
+        r"\lambda": Derived(_zero, doc="the eigenvalue 0"),
+    },
+)
+
+
+# --------------------------------------------------------------------------- seeds 002-004, Question 1.1
+
+
+def _trajectories(xp, W, U, b, X, h0, act):
+    """h_0..h_T of h_t = Wσ(h_{t-1}) + Ux_t + b and g_0..g_T of g_t = σ(Wg_{t-1} + Ux_t + b), from
+    g_0 = σ(h_0), as activation.py simulates them."""
+    return run_h(xp, W, U, b, X, h0, act), run_g(xp, W, U, b, X, apply_act(xp, act, h0), act)
+
+
+def _at_last_step(which, back=0):
+    """h_t, g_t (back = 0) or h_{t-1}, g_{t-1} (back = 1) read at t = T."""
+
+    def state(xp, W, U, b, X, h0, act):
+        hs, gs = _trajectories(xp, W, U, b, X, h0, act)
+        return (hs if which == "h" else gs)[-1 - back]
+
+    return state
+
+
+def _sigma_at_last_step(which, back=0):
+    def sigma_of_state(xp, W, U, b, X, h0, act):
+        return apply_act(xp, act, _at_last_step(which, back)(xp, W, U, b, X, h0, act))
+
+    return sigma_of_state
+
+
+def _sigma_g_step(xp, W, U, b, X, h0, act):
+    """σ(Wg_{t-1} + Ux_t + b) at t = T."""
+    g_prev = _at_last_step("g", 1)(xp, W, U, b, X, h0, act)
+    return apply_act(xp, act, matvec(W, g_prev) + matvec(U, X[:, -1]) + b)
+
+
+def _last_input(xp, X):
+    return X[:, -1]
+
+
+#: the two recurrences of Question 1.1 simulated from g_0 = σ(h_0) (activation.py), their induction step read
+#: at its last step t = T: h_t, g_t, h_{t-1}, g_{t-1} the states there, x_t the last row of X; σ the claim's
+#: activation (its dim act), applied where the statement writes it
+RECURRENCES_AT_T = symbols.extend(
+    "checks/gradflow/_notation.py (RECURRENCES_AT_T)",
+    {
+        "h_t": Derived(_at_last_step("h"), doc="h_T"),
+        "g_t": Derived(_at_last_step("g"), doc="g_T"),
+        "h_{t-1}": Derived(_at_last_step("h", 1), doc="h_{T-1}"),
+        "g_{t-1}": Derived(_at_last_step("g", 1), doc="g_{T-1}"),
+        "x_t": Derived(_last_input, doc="x_T, the last row of X"),
+        r"\sigma(h_t)": Derived(_sigma_at_last_step("h"), doc="σ(h_T)"),
+        r"\sigma(h_{t-1})": Derived(_sigma_at_last_step("h", 1), doc="σ(h_{T-1})"),
+        r"\sigma(Wg_{t-1}+Ux_t+b)": Derived(_sigma_g_step, doc="σ(Wg_{T-1} + Ux_T + b)"),
     },
 )
