@@ -366,3 +366,45 @@ RECURRENCES_AT_T = symbols.extend(
         r"\sigma(Wg_{t-1}+Ux_t+b)": Derived(_sigma_g_step, doc="σ(Wg_{T-1} + Ux_T + b)"),
     },
 )
+
+
+# --------------------------------------------------------------------------- jacobian_chain.py's one step
+
+
+def _pre_xg(xp, W, U, b, x, z):
+    return matvec(W, z) + matvec(U, x) + b
+
+
+def _fd_step_xg(xp, W, U, b, x, g, act):
+    """∂g_t/∂g_{t-1} by central differences, g_{t-1} the input g and x_t the input x."""
+    return fd_jacobian(xp, lambda z: apply_act(xp, act, _pre_xg(xp, W, U, b, x, z)), g)
+
+
+def _fd_of_pre_xg(fn):
+    def jacobian(xp, W, U, b, x, g, act):
+        return fd_jacobian(xp, lambda z: fn(xp, act, _pre_xg(xp, W, U, b, x, z)), g)
+
+    return jacobian
+
+
+def _diag_dact_xg(xp, W, U, b, x, g, act):
+    return xp.diag_embed(dact(xp, act, _pre_xg(xp, W, U, b, x, g)))
+
+
+#: seed 002's step as jacobian_chain.py samples it (g_{t-1} the input g, x_t the input x); each ∂ the
+#: central-difference Jacobian of what is written over ∂g_{t-1}, as its checks take them
+MIDDLE_002 = symbols.extend(
+    "checks/gradflow/_notation.py (MIDDLE_002)",
+    {
+        "g_{t-1}": Input("g"),
+        "x_t": Input("x"),
+        _SIGMA_PRIME_002: Derived(_diag_dact_xg, doc="diag(σ'(W g_{t-1} + U x_t + b))"),
+        r"\frac{\partial g_t}{\partial g_{t-1}}": Derived(_fd_step_xg, doc="∂g_t/∂g_{t-1}, by differences"),
+        r"\frac{\partial \sigma'(Wg_{t-1} + Ux_t + b)}{\partial g_{t-1}}": Derived(
+            _fd_of_pre_xg(dact), doc="∂σ'(a_t)/∂g_{t-1}, by differences"
+        ),
+        r"\frac{\partial \sigma(Wg_{t-1} + Ux_t + b)}{\partial g_{t-1}}": Derived(
+            _fd_of_pre_xg(apply_act), doc="∂σ(a_t)/∂g_{t-1}, by differences"
+        ),
+    },
+)
