@@ -54,6 +54,7 @@ class Compiler:
     table: SymbolTable
     text: str
     defined: dict = dataclasses.field(default_factory=dict)  # symbols the statement defines itself
+    atoms: list = dataclasses.field(default_factory=list)  # each relation a truth value compares (a, rel, b)
 
     def source(self, node: Tree | Token) -> str:
         if isinstance(node, Token):

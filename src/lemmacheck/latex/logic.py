@@ -157,7 +157,9 @@ def condition_truth(c: Compiler, clauses: list) -> T.Truth:
 def _chain(children: list, c: Compiler) -> T.Truth:
     exprs = [ch for ch in children if not isinstance(ch, Token)]
     rels = [RELATIONS[str(ch)] for ch in children if isinstance(ch, Token)]
-    return T.relation_truth([compile_node(c, e) for e in exprs], rels)
+    nodes = [compile_node(c, e) for e in exprs]
+    c.atoms.extend((nodes[k], rel, nodes[k + 1]) for k, rel in enumerate(rels))
+    return T.relation_truth(nodes, rels)
 
 
 def clause_truth(c: Compiler, node: Tree) -> T.Truth:

@@ -138,6 +138,7 @@ class CompiledProperty:
 
     text: str
     truth: Truth
+    atoms: tuple = ()  # (a, rel, b) of each relation it compares: where a - b changes sign, its truth may
 
     def values(self, xp, inputs: dict, dims: dict, rtol: float) -> Any:
         return self.truth(Env(xp, dict(inputs), dict(dims), rtol=rtol))
@@ -148,7 +149,8 @@ def compile_property(text: str, table: SymbolTable) -> CompiledProperty:
     c = Compiler(table, text)
     if body.data == "align":
         raise LatexError("an align* derivation, which is a chain of relations, not a property")
-    return CompiledProperty(text, read_property(c, body))
+    truth = read_property(c, body)
+    return CompiledProperty(text, truth, tuple(c.atoms))
 
 
 def _align(c: Compiler, body: Tree) -> CompiledStatement:
