@@ -19,6 +19,8 @@ discover()
 
 READ_BY_THE_GRADFLOW_TABLE = [
     "vanish.s003.diag_norm",  # σ'(h_t) at the input h, diag(σ'(h_t))², diag(γ)², γ = sup|σ'| of act
+    "act.s002.g_eq_sigma_h",  # the induction step at t = T of the simulated recurrences (a property)
+    "birnn.s003.eq29_as_written",  # σ the sigmoid, f^{(f)}(x, h) at x_t and x_{t+1} (a property)
     "vanish.s004.reverse_fixed",  # W the check's rescaled W (‖W‖ = s/γ); read as the raw W it differs
 ]
 
