@@ -16,7 +16,7 @@ from checks._vocab.fd import fd_jacobian
 from checks._vocab.linalg import matvec
 from checks._vocab.notation import spectral
 from checks._vocab.notation import symbols as shared
-from checks.gradflow._helpers import chain_product, jac_g_step, run_g, run_h
+from checks.gradflow._helpers import chain_product, expect, jac_g_step, run_g, run_h, standardize
 from lemmacheck import Derived, Function, Input
 
 
@@ -406,5 +406,58 @@ MIDDLE_002 = symbols.extend(
         r"\frac{\partial \sigma(Wg_{t-1} + Ux_t + b)}{\partial g_{t-1}}": Derived(
             _fd_of_pre_xg(apply_act), doc="∂σ(a_t)/∂g_{t-1}, by differences"
         ),
+    },
+)
+
+
+# --------------------------------------------------------------------------- seed 003, Question 1: moments
+
+
+def _law_moments(*, standardised):
+    """E[a], E[a²], V[a] and E[ReLU(a)²] of the discrete law with support s and probabilities p (the law
+    standardised to mean 0, variance 1 where the claim's check standardises it): exact finite sums."""
+
+    def moments(xp, s, p):
+        v = standardize(xp, s, p) if standardised else s
+        m = expect(xp, p, v)
+        relu = xp.where(v > 0, v, 0 * v)
+        return {
+            "mean": m,
+            "second": expect(xp, p, v * v),
+            "var": expect(xp, p, (v - m[:, None]) ** 2),
+            "relu_second": expect(xp, p, relu * relu),
+        }
+
+    return moments
+
+
+def _law_table(name: str, *, standardised: bool):
+    fn = _law_moments(standardised=standardised)
+    return symbols.extend(
+        f"checks/gradflow/_notation.py ({name})",
+        {
+            r"\mathbb{E}[a]": Derived(fn, "mean", "E[a], a finite sum over the law (s, p)"),
+            r"\mathbb{E}[a^2]": Derived(fn, "second", "E[a²]"),
+            r"\mathbb{V}[a]": Derived(fn, "var", "V[a] = E[(a − E[a])²]"),
+            r"\mathbb{E}[\mathrm{ReLU}(a)^2]": Derived(fn, "relu_second", "E[max(a, 0)²]"),
+        },
+    )
+
+
+#: a the discrete law with support s and probabilities p (init.s003.relu_var_line and _fixed)
+LAW = _law_table("LAW", standardised=False)
+#: a that law standardised to mean 0 and variance 1, as init.s003.relu_half_needs_symmetry draws it
+LAW_STANDARDISED = _law_table("LAW_STANDARDISED", standardised=True)
+
+
+#: the weights' moments sampled as numbers (init.s003.eq10_as_typeset): V[w_ij] = var_w, E[w_ij] = mean_w for
+#: every i, j (i.i.d. weights)
+WEIGHT_MOMENTS = symbols.extend(
+    "checks/gradflow/_notation.py (WEIGHT_MOMENTS)",
+    {
+        r"\mathbb{V}[w_{ij}]": Input("var_w"),
+        r"\mathbb{V}[w_{i1}]": Input("var_w"),
+        r"\mathbb{E}[w_{ij}]": Input("mean_w"),
+        r"\mathbb{E}[w_{i1}]": Input("mean_w"),
     },
 )
