@@ -461,3 +461,94 @@ WEIGHT_MOMENTS = symbols.extend(
         r"\mathbb{E}[w_{i1}]": Input("mean_w"),
     },
 )
+
+
+# --------------------------------------------------------------------------- seed 003, Question 2: dropout
+
+
+def _over_masks(inner):
+    """E_R[inner(R ⊙ X, w, y)] over R_ij i.i.d. Bernoulli(p): the exact weighted sum over every mask
+    (dropout.py's enumeration), for what the statement writes inside E_R."""
+
+    def expectation(xp, X, p, **inputs):
+        from checks.gradflow.dropout import _mask_weights, _masked  # noqa: PLC0415  (dropout.py imports this)
+
+        masks, RX = _masked(xp, X)
+        P = _mask_weights(xp, p, masks)
+        v = inner(xp, RX, inputs.get("w"), inputs.get("y"))
+        return xp.sum(P.reshape(P.shape + (1,) * (v.ndim - 2)) * v, axis=1)
+
+    return expectation
+
+
+def _squared_residual(xp, RX, w, y):
+    """‖(R ⊙ X)w − y‖² on every mask (batch, K)."""
+    r = xp.matmul(RX, w[:, None, :, None])[..., 0] - y[:, None, :]
+    return xp.sum(r * r, axis=-1)
+
+
+def _expanded_residual(xp, RX, w, y):
+    """wᵀ(R ⊙ X)ᵀ(R ⊙ X)w − 2yᵀ(R ⊙ X)w + yᵀy on every mask."""
+    Rw = xp.matmul(RX, w[:, None, :, None])[..., 0]
+    return (
+        xp.sum(Rw * Rw, axis=-1) - 2 * xp.sum(y[:, None, :] * Rw, axis=-1) + xp.sum(y * y, axis=-1)[:, None]
+    )
+
+
+def _masked_gram(xp, RX, w, y):
+    return xp.matmul(xp.transpose(RX), RX)
+
+
+def _masked_design(xp, RX, w, y):
+    return RX
+
+
+def _expected_loss_rows(xp, X, w, y, p):
+    """E_R[L(w)] row by row (exact at any n: row k's term depends only on the mask's row k)."""
+    from checks.gradflow.dropout import expected_loss_by_rows  # noqa: PLC0415
+
+    return expected_loss_by_rows(xp, X, w, y, p)
+
+
+def _gamma(xp, X):
+    """Γ = diag(‖X_{:,j}‖): Γ² = I_d ⊙ XᵀX, the squared column norms on the diagonal."""
+    return xp.diag_embed(xp.sqrt(xp.sum(X * X, axis=-2)))
+
+
+def _gamma_sq(xp, X):
+    return xp.diag_embed(xp.sum(X * X, axis=-2))
+
+
+def _eye_d(xp, X):
+    return xp.zeros(X.shape[0])[:, None, None] + xp.eye(X.shape[-1])
+
+
+_LOSS_ENUMERATED = Derived(_over_masks(_squared_residual), doc="E_R‖(R ⊙ X)w − y‖², over every mask")
+
+#: seed 003's dropout: R_ij i.i.d. Bernoulli(p) (p the keep probability), each E_R an exact sum over the
+#: 2^{nd} masks of what is written inside it; L(w) = ‖(R ⊙ X)w − y‖²; Γ = diag(column norms of X); I_d
+DROPOUT = symbols.extend(
+    "checks/gradflow/_notation.py (DROPOUT)",
+    {
+        r"\mathbb{E}_R\|(R\odot X)w - y\|_2^2": _LOSS_ENUMERATED,
+        r"\mathbb{E}_R[L(w)]": _LOSS_ENUMERATED,
+        r"\mathbb{E}_R[((R\odot X)w-y)^\top((R\odot X)w-y)]": Derived(
+            _over_masks(_squared_residual), doc="E_R[((R ⊙ X)w − y)ᵀ((R ⊙ X)w − y)]"
+        ),
+        r"\mathbb{E}_R[w^\top(R\odot X)^\top(R\odot X)w - 2y^\top(R\odot X)w + y^\top y]": Derived(
+            _over_masks(_expanded_residual), doc="E_R of the expanded square"
+        ),
+        r"\mathbb{E}_R[(R\odot X)^\top(R\odot X)]": Derived(
+            _over_masks(_masked_gram), doc="E_R[(R ⊙ X)ᵀ(R ⊙ X)]"
+        ),
+        r"\mathbb{E}_R[R\odot X]": Derived(_over_masks(_masked_design), doc="E_R[R ⊙ X]"),
+        r"\Gamma": Derived(_gamma, doc="diag(‖X_{:,j}‖)"),
+        r"\Gamma^2": Derived(_gamma_sq, doc="I_d ⊙ XᵀX"),
+        "I_d": Derived(_eye_d, doc="the d × d identity"),
+    },
+)
+#: the same, E_R‖(R ⊙ X)w − y‖² computed row by row (dropout.s003.expected_loss_rows: n, d up to 10 and 6)
+DROPOUT_ROWS = DROPOUT.extend(
+    "checks/gradflow/_notation.py (DROPOUT_ROWS)",
+    {r"\mathbb{E}_R\|(R\odot X)w - y\|_2^2": Derived(_expected_loss_rows, doc="E_R[L(w)], row by row")},
+)
