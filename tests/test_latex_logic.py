@@ -92,3 +92,12 @@ def test_what_has_no_truth_value_is_refused_by_name():
         compile_property(r"\forall z:\ a \ge 0", TABLE)
     with pytest.raises(LatexError, match="equivalence"):
         compile_statement(r"a > 0 \iff 2a > 0", TABLE)
+
+
+def test_positive_definiteness_of_a_matrix_difference():
+    S = np.array([[[2.0, 0.0], [0.0, 1.0]], [[1.0, 2.0], [2.0, 1.0]]])
+    table = TABLE.extend("tests/test_latex_logic.py (S)", {"S": Input("S")})
+    inputs = {"S": S}
+    assert compile_property(r"S \succ 0", table).values(numpy_xp, inputs, {}, 1e-12).tolist() == [True, False]
+    with pytest.raises(LatexError, match="compares numbers"):
+        compile_statement(r"S \succ 0", table)

@@ -44,6 +44,10 @@ RELATIONS = {
     ">": ">",
     "\\ne": "!=",
     "\\neq": "!=",
+    "\\lesssim": "<=",  # <= up to higher-order terms: what the checks of such statements compare
+    "\\leftarrow": "=",  # an assignment: the left side is what the right computes
+    "\\succ": "succ",  # positive definite (of a matrix difference)
+    "\\succeq": "succeq",
 }
 _SYMBOLIC = {"letter_sym", "font", "greek", "delta_sym", "accent"}
 

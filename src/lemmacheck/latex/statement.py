@@ -97,9 +97,11 @@ def compile_statement(text: str, table: SymbolTable, *, bare: bool = False) -> C
     children = reading.chain.children
     exprs = [ch for ch in children if not isinstance(ch, Token)]
     rels = [RELATIONS[str(ch)] for ch in children if isinstance(ch, Token)]
-    if "!=" in rels:
+    if not set(rels) <= CHAIN_RELATIONS:
         raise LatexError(
-            "'\\ne' in the relation a check computes", construct="\\ne", fix="state it as a property"
+            f"{sorted(set(rels) - CHAIN_RELATIONS)} in the relation a check computes, which compares numbers",
+            construct=text[:40],
+            fix="state it as a property",
         )
     if not rels and not bare:
         raise LatexError(
@@ -111,6 +113,9 @@ def compile_statement(text: str, table: SymbolTable, *, bare: bool = False) -> C
     nodes = tuple(compile_node(c, e) for e in exprs)
     labels = tuple(f"step {i + 1}" for i in range(len(rels)))
     return CompiledStatement(text, tuple(rels), labels, nodes, table.probe, conditions)
+
+
+CHAIN_RELATIONS = {"=", "<=", "<", ">=", ">"}
 
 
 def _quantified(c: Compiler, quantifiers: list, conditions: Truth | None) -> Truth:

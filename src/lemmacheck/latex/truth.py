@@ -65,12 +65,23 @@ def _holds(env: Env, x: V.Value, rel: str, y: V.Value) -> np.ndarray:
         return _close(env, x, y)
     if rel == "!=":
         return ~_close(env, x, y)
+    if rel in ("succ", "succeq"):
+        return _definite(env, V.add(x, y, -1), strict=rel == "succ")
     if x.rank or y.rank:
         raise LatexError(
             f"'{rel}' between a rank-{x.rank} and a rank-{y.rank} value",
             fix="compare numbers (a norm, an entry) or state it entrywise through a phrase of the table",
         )
     return _bools(env, _ORDER[rel](np.asarray(_array(env, x)), np.asarray(_array(env, y))))
+
+
+def _definite(env: Env, d: V.Value, *, strict: bool) -> np.ndarray:
+    """``A \\succ B``: A - B positive definite (semidefinite for ``\\succeq``), of its symmetric part."""
+    if d.rank != 2:
+        raise LatexError(f"\\succ of a rank-{d.rank} value", fix="compare matrices")
+    sym = (d.a + env.xp.transpose(d.a)) / 2
+    low = env.xp.eigvalsh(sym)[..., 0]
+    return _bools(env, low > 0 if strict else low >= 0)
 
 
 def relation_truth(nodes: list[Node], rels: list[str]) -> Truth:
