@@ -510,12 +510,12 @@ def _expected_loss_rows(xp, X, w, y, p):
     return expected_loss_by_rows(xp, X, w, y, p)
 
 
-def _gamma(xp, X):
+def _column_norms(xp, X):
     """Γ = diag(‖X_{:,j}‖): Γ² = I_d ⊙ XᵀX, the squared column norms on the diagonal."""
     return xp.diag_embed(xp.sqrt(xp.sum(X * X, axis=-2)))
 
 
-def _gamma_sq(xp, X):
+def _column_norms_sq(xp, X):
     return xp.diag_embed(xp.sum(X * X, axis=-2))
 
 
@@ -542,8 +542,8 @@ DROPOUT = symbols.extend(
             _over_masks(_masked_gram), doc="E_R[(R ⊙ X)ᵀ(R ⊙ X)]"
         ),
         r"\mathbb{E}_R[R\odot X]": Derived(_over_masks(_masked_design), doc="E_R[R ⊙ X]"),
-        r"\Gamma": Derived(_gamma, doc="diag(‖X_{:,j}‖)"),
-        r"\Gamma^2": Derived(_gamma_sq, doc="I_d ⊙ XᵀX"),
+        r"\Gamma": Derived(_column_norms, doc="diag(‖X_{:,j}‖)"),
+        r"\Gamma^2": Derived(_column_norms_sq, doc="I_d ⊙ XᵀX"),
         "I_d": Derived(_eye_d, doc="the d × d identity"),
     },
 )
