@@ -552,3 +552,113 @@ DROPOUT_ROWS = DROPOUT.extend(
     "checks/gradflow/_notation.py (DROPOUT_ROWS)",
     {r"\mathbb{E}_R\|(R\odot X)w - y\|_2^2": Derived(_expected_loss_rows, doc="E_R[L(w)], row by row")},
 )
+
+
+# --------------------------------------------------------------------------- T steps, products written out
+
+
+def _g_steps(xp, W, U, b, X, h0, act):
+    """Seed 002's exact step Jacobians J_1..J_T of g_t = σ(Wg_{t-1} + Ux_t + b), g_0 the input h0."""
+    from checks.gradflow.vanishing import _g_jacobians  # noqa: PLC0415
+
+    return _g_jacobians(xp, W, U, b, X, h0, act)
+
+
+def _g_chain(xp, W, U, b, X, h0, act):
+    return chain_product(xp, _g_steps(xp, W, U, b, X, h0, act))
+
+
+def _g_step_norms(xp, W, U, b, X, h0, act):
+    out = None
+    for J in _g_steps(xp, W, U, b, X, h0, act):
+        n = xp.max(xp.svdvals(J), axis=-1)
+        out = n if out is None else out * n
+    return out
+
+
+#: seed 002's T steps as vanish.s002.bound_chain samples them (W as drawn, g_0 the input h0): ∂g_T/∂g_0 the
+#: product J_T ⋯ J_1 of exact step Jacobians, and the written product of their norms over t = 1..T
+CHAIN_002 = symbols.extend(
+    "checks/gradflow/_notation.py (CHAIN_002)",
+    {
+        r"\frac{\partial g_T}{\partial g_0}": Derived(_g_chain, doc="J_T ⋯ J_1, exact"),
+        r"\prod_{t=1}^T\left\|\frac{\partial g_t}{\partial g_{t-1}}\right\|": Derived(
+            _g_step_norms, doc="∏_t ‖J_t‖"
+        ),
+    },
+)
+
+
+def _h_states(xp, W, U, b, X, h0, act):
+    from checks.gradflow.vanishing import _h_jacobians  # noqa: PLC0415
+
+    return _h_jacobians(xp, W, U, b, X, h0, act)[0]
+
+
+def _diag_wt_product(xp, W, U, b, X, h0, act):
+    """diag(σ'(h_0))Wᵀ ⋯ diag(σ'(h_{T-1}))Wᵀ along the trajectory h_0..h_{T-1} of
+    h_t = Wσ(h_{t-1}) + Ux_t + b."""
+    hs = _h_states(xp, W, U, b, X, h0, act)
+    P = None
+    for t in range(X.shape[1]):
+        F = dact(xp, act, hs[t])[:, :, None] * xp.transpose(W)
+        P = F if P is None else xp.matmul(P, F)
+    return P
+
+
+def _diag_wt_norms(xp, W, U, b, X, h0, act):
+    """∏_{t=0}^{T-1} ‖diag(σ'(h_t))‖ ‖Wᵀ‖ (‖diag(v)‖ = max|v_i|)."""
+    hs = _h_states(xp, W, U, b, X, h0, act)
+    nw = xp.max(xp.svdvals(xp.transpose(W)), axis=-1)
+    out = None
+    for t in range(X.shape[1]):
+        f = xp.max(xp.abs(dact(xp, act, hs[t])), axis=-1) * nw
+        out = f if out is None else out * f
+    return out
+
+
+#: seed 003's product along the trajectory h_0..h_{T-1} (vanish.s003.eq24: W as drawn), its elided product
+#: written out and the product of the factors' norms
+PRODUCT_003 = symbols.extend(
+    "checks/gradflow/_notation.py (PRODUCT_003)",
+    {
+        r"\mathrm{diag}(\sigma'(h_0))W^\top\cdots\mathrm{diag}(\sigma'(h_{T-1}))W^\top": Derived(
+            _diag_wt_product, doc="diag(σ'(h_0))Wᵀ ⋯ diag(σ'(h_{T-1}))Wᵀ"
+        ),
+        r"\prod_{t=0}^{T-1}\|\mathrm{diag}(\sigma'(h_t))\|\,\|W^\top\|": Derived(
+            _diag_wt_norms, doc="∏_t ‖diag(σ'(h_t))‖ ‖Wᵀ‖"
+        ),
+    },
+)
+
+
+def _h_chain_scaled_004(xp, W, U, b, X, h0, delta, s, act):
+    """∂h_T/∂h_0 (numerator layout) = J_T ⋯ J_1 with W rescaled to ‖W‖ = sδ/γ."""
+    from checks.gradflow.vanishing import _h_jacobians  # noqa: PLC0415
+
+    return chain_product(xp, _h_jacobians(xp, _w_scaled(xp, W, delta, s, act), U, b, X, h0, act)[1])
+
+
+def _w_dsigma_norms_scaled(xp, W, U, b, X, h0, delta, s, act):
+    """‖W‖‖Dσ(h_{T-1})‖ ⋯ ‖W‖‖Dσ(h_0)‖ along the trajectory, W rescaled."""
+    Ws = _w_scaled(xp, W, delta, s, act)
+    hs = _h_states(xp, Ws, U, b, X, h0, act)
+    nw = xp.max(xp.svdvals(Ws), axis=-1)
+    out = None
+    for t in range(X.shape[1]):
+        f = nw * xp.max(xp.abs(dact(xp, act, hs[t])), axis=-1)
+        out = f if out is None else out * f
+    return out
+
+
+#: seed 004's T steps under the hypothesis imposed by rescaling W (vanish.s004.norm_chain)
+CHAIN_004_SCALED = symbols.extend(
+    "checks/gradflow/_notation.py (CHAIN_004_SCALED)",
+    {
+        "W": _W_SCALED,
+        r"\frac{\partial h_T}{\partial h_0}": Derived(_h_chain_scaled_004, doc="J_T ⋯ J_1, W rescaled"),
+        r"\|W\|\|D\sigma(h_{T-1})\|\cdots\|W\|\|D\sigma(h_0)\|": Derived(
+            _w_dsigma_norms_scaled, doc="∏_t ‖W‖‖Dσ(h_t)‖, W rescaled"
+        ),
+    },
+)

@@ -26,6 +26,7 @@ from checks.gradflow._helpers import (
     run_h,
 )
 from checks.gradflow._notation import (
+    CHAIN_002,
     CHAIN_002_SCALED,
     JACOBIAN_STEP_002,
     ONE_STEP_002,
@@ -395,6 +396,7 @@ def delta_one_witness(xp, Q, T):
 
 
 claim_symbols = {
+    "vanish.s002.bound_chain": CHAIN_002,
     "vanish.s002.final_bound": CHAIN_002_SCALED,
     "vanish.s002.jacobian_step": JACOBIAN_STEP_002,
     "vanish.s002.step_bound": ONE_STEP_002,
