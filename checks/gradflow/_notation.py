@@ -12,11 +12,19 @@ from __future__ import annotations
 
 from checks._vocab.activations import SUP_D1, dact
 from checks._vocab.activations import act as apply_act
-from checks._vocab.fd import fd_jacobian
+from checks._vocab.fd import fd_jacobian, quadratic_directional
 from checks._vocab.linalg import matvec
 from checks._vocab.notation import spectral
 from checks._vocab.notation import symbols as shared
-from checks.gradflow._helpers import chain_product, expect, jac_g_step, run_g, run_h, standardize
+from checks.gradflow._helpers import (
+    bernoulli_masks,
+    chain_product,
+    expect,
+    jac_g_step,
+    run_g,
+    run_h,
+    standardize,
+)
 from lemmacheck import Derived, Function, Input
 
 
@@ -661,4 +669,44 @@ CHAIN_004_SCALED = symbols.extend(
             _w_dsigma_norms_scaled, doc="∏_t ‖W‖‖Dσ(h_t)‖, W rescaled"
         ),
     },
+)
+
+
+def _expected_loss_gradient(xp, X, w, y, p):
+    """∇_w E_R[L(w)] by exact central differences along each axis (the loss is quadratic in w, so the
+    step-1 difference of checks/_vocab/fd.py is exact), E_R an exact sum over every mask."""
+    from checks.gradflow.dropout import expected_loss_enum  # noqa: PLC0415
+
+    eye = xp.eye(w.shape[-1])
+    cols = [
+        quadratic_directional(lambda w_: expected_loss_enum(xp, X, w_, y, p), w, 0 * w + eye[k])
+        for k in range(w.shape[-1])
+    ]
+    return xp.stack(cols, axis=-1)
+
+
+def _expected_loss_hessian(xp, X, p):
+    """∇²_w E_R[L(w)] = 2 E_R[(R ⊙ X)ᵀ(R ⊙ X)] (L is quadratic in w), exactly and row by row: row k of the
+    mask only meets row k of X, so E_R[(R ⊙ X)ᵀ(R ⊙ X)] = Σ_k E[(m ⊙ x_k)(m ⊙ x_k)ᵀ] over the 2^d masks m of
+    one row (n 2^d terms instead of 2^{nd}, as expected_loss_by_rows)."""
+    from checks.gradflow.dropout import _mask_weights  # noqa: PLC0415
+
+    masks = bernoulli_masks(1, X.shape[-1])  # (2^d, 1, d)
+    P = _mask_weights(xp, p, masks)  # (batch, 2^d)
+    kept = X[:, :, None, :] * masks[None, :, 0, :][:, None]  # (batch, n, 2^d, d)
+    outer = kept[..., :, None] * kept[..., None, :]  # (batch, n, 2^d, d, d)
+    return 2 * xp.sum(xp.sum(P[:, None, :, None, None] * outer, axis=2), axis=1)
+
+
+#: seed 003's dropout where its gradient is compared through the direction v, as dropout.s003.gradient's
+#: check compares it (vᵀ lhs against vᵀ rhs)
+DROPOUT_GRADIENT = DROPOUT.extend(
+    "checks/gradflow/_notation.py (DROPOUT_GRADIENT)",
+    {
+        r"\frac{\partial\,\mathbb{E}_R[L(w)]}{\partial w}": Derived(
+            _expected_loss_gradient, doc="∇_w E_R[L(w)], exact differences"
+        ),
+        r"\nabla_w^2\,\mathbb{E}_R[L(w)]": Derived(_expected_loss_hessian, doc="2 E_R[(R ⊙ X)ᵀ(R ⊙ X)]"),
+    },
+    probe="v",
 )
