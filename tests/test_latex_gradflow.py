@@ -19,9 +19,27 @@ discover()
 
 READ_BY_THE_GRADFLOW_TABLE = [
     "vanish.s003.diag_norm",  # σ'(h_t) at the input h, diag(σ'(h_t))², diag(γ)², γ = sup|σ'| of act
+    "vanish.s004.reverse_fixed",  # W the check's rescaled W (‖W‖ = s/γ); read as the raw W it differs
     "act.s002.g_eq_sigma_h",  # the induction step at t = T of the simulated recurrences (a property)
     "birnn.s003.eq29_as_written",  # σ the sigmoid, f^{(f)}(x, h) at x_t and x_{t+1} (a property)
-    "vanish.s004.reverse_fixed",  # W the check's rescaled W (‖W‖ = s/γ); read as the raw W it differs
+    "vanish.s002.step_bound",  # ∂g_t/∂g_{t-1}, σ'(·) as diag(σ'(·)), g_{t-1} = h0, x_t = X's first row
+    "vanish.s002.step_bound_vector_norm",  # the same with σ'(·) the vector
+    "vanish.s002.final_bound",  # ∂g_T/∂g_0 = J_T⋯J_1 with W rescaled to ‖W‖ = sδ/γ
+    "vanish.s002.reverse_chain",  # the same, s > 1
+    "vanish.s002.bound_chain",  # ∏_t ‖∂g_t/∂g_{t-1}‖ named as written
+    "vanish.s003.eq25",  # seed 003's ∂h_T/∂h_0 (denominator layout), W rescaled
+    "vanish.s003.not_met_no_explosion",
+    "vanish.s003.eq24",  # the elided product diag(σ'(h_0))Wᵀ⋯ along the trajectory
+    "vanish.s004.norm_chain",  # ‖W‖‖Dσ(h_{T-1})‖⋯‖W‖‖Dσ(h_0)‖, W rescaled
+    "dropout.s003.eq13_16",  # each E_R an exact sum over the masks of what is written inside it
+    "dropout.s003.mask_mean",  # (a property)
+    "dropout.s003.expected_loss",  # E_R[L(w)], Γ², I_d
+    "dropout.s003.expected_loss_rows",  # E_R row by row
+    "dropout.s003.gradient",  # ∂E_R[L(w)]/∂w compared through the direction v
+    "dropout.s003.convex",  # ∇²_w E_R[L(w)] ⪰ 0 (a property)
+    "init.s003.relu_var_line",  # E[a], V[a] of the discrete law (s, p)
+    "init.s003.relu_var_line_fixed",  # E[a²]
+    "init.s003.eq10_as_typeset",  # V[w_ij], E[w_ij] the sampled var_w, mean_w
 ]
 
 
