@@ -189,3 +189,47 @@ def test_braces_lesssim_and_assignment():
     assert compile_statement(r"x^\top y \lesssim \|x\|_2\|y\|_2", TABLE).relations == ("<=",)
     assert compile_statement(r"n \leftarrow x^\top y", TABLE).relations == ("=",)
     np.testing.assert_allclose(a, (X * Y).sum(-1))
+
+
+def test_a_function_reads_the_claims_dims_by_keyword():
+    def act(xp, v, *, act):
+        return xp.tanh(v) if act == "tanh" else v
+
+    table = TABLE.extend("tests (act)", {r"\sigma": Function(act)})
+    (lhs, _) = compile_statement(r"\sigma(x)^\top y = 0", table).sides(
+        numpy_xp, INPUTS, {"n": 4, "act": "tanh"}
+    )
+    np.testing.assert_allclose(lhs, (np.tanh(X) * Y).sum(-1))
+
+
+def test_a_derived_takes_the_bound_index_and_one_that_ignores_it_is_refused():
+    from lemmacheck import Derived
+
+    table = TABLE.extend(
+        "tests (bound)",
+        {"a_t": Derived(lambda xp, x, t: x[:, t - 1] ** 2), "b_t": Derived(lambda xp, x: x[:, 0])},
+    )
+    (lhs, rhs) = compile_statement(r"\sum_{t=1}^{n} a_t = x^\top x", table).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(lhs, rhs)
+    with pytest.raises(LatexError, match="mentions t, bound around it"):
+        compile_statement(r"\sum_{t=1}^{n} b_t = 1", table).sides(numpy_xp, INPUTS, {"n": 4})
+
+
+def test_a_probe_function_compares_matrix_sides_as_the_check_does():
+    table = TABLE.extend(
+        "tests (probe)", probe_fn=lambda xp, M, inputs: xp.sum(M * inputs["B"], axis=(-2, -1))
+    )
+    lhs, rhs = compile_statement(r"\mathbf{A}^\top = \mathbf{A}", table).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(lhs, (np.swapaxes(A, -1, -2) * B).sum((-2, -1)))
+    np.testing.assert_allclose(rhs, (A * B).sum((-2, -1)))
+
+
+def test_a_schatten_index_below_one_is_the_quasi_norm():
+    table = TABLE.extend("tests (r)", {"r": Input("r")})
+    (lhs, _) = compile_statement(r"\|\mathbf{A}\|_{S^r} = 0", table).sides(
+        numpy_xp, INPUTS, {"n": 4, "r": 0.5}
+    )
+    s = np.linalg.svd(A, compute_uv=False)
+    np.testing.assert_allclose(lhs, (np.sqrt(s).sum(-1)) ** 2)
+    with pytest.raises(LatexError, match="norm index"):
+        compile_statement(r"\|x\|_r = 0", table).sides(numpy_xp, INPUTS, {"n": 4, "r": 0.5})

@@ -32,6 +32,7 @@ __all__ = [
     "RELATIONS",
     "compile_definitions",
     "sampled_condition",
+    "premise_definitions",
 ]
 
 RELATIONS = {
@@ -44,6 +45,8 @@ RELATIONS = {
     ">": ">",
     "\\ne": "!=",
     "\\neq": "!=",
+    "\\simeq": "~",  # equal to the order an approximation states
+    "\\approx": "~",
     "\\lesssim": "<=",  # <= up to higher-order terms: what the checks of such statements compare
     "\\leftarrow": "=",  # an assignment: the left side is what the right computes
     "\\succ": "succ",  # positive definite (of a matrix difference)
@@ -61,14 +64,27 @@ class RelationReading:
 
 
 def _clauses(conj: Tree) -> list:
-    """A conjunction's clauses, parenthesised groups opened (``\\quad (p = ...)``)."""
-    out = []
+    """A conjunction's clauses, parenthesised groups opened (``\\quad (p = ...)``); a lone symbol after a
+    trailing quantifier is one more of its variables (``\\forall i,j``, which the parse may split)."""
+    out: list = []
     for ch in conj.children:
         if isinstance(ch, Tree) and ch.data == "group":
             out += _clauses(ch.children[0])
+        elif isinstance(ch, Tree) and out and out[-1].data == "for_all" and _lone_symbol(ch):
+            quantifier = out[-1].children[1]
+            quantifier.children.append(Tree("bound_var", [ch.children[0]], meta=ch.meta))
         elif isinstance(ch, Tree):
             out.append(ch)
     return out
+
+
+def _lone_symbol(clause: Tree) -> bool:
+    if clause.data != "chain" or len(clause.children) != 1:
+        return False
+    node = clause.children[0]
+    if isinstance(node, Tree) and node.data == "postfix" and len(node.children) == 1:
+        node = node.children[0]
+    return isinstance(node, Tree) and node.data in ("letter_sym", "greek")
 
 
 def _is_definition(c: Compiler, clause: Tree) -> bool:
@@ -109,6 +125,16 @@ def _sort(c: Compiler, clauses: list, reading: RelationReading) -> None:
         (reading.definitions if _is_definition(c, clause) else reading.conditions).append(clause)
 
 
+def premise_definitions(c: Compiler, premise: Tree | None) -> list:
+    """The definitions before ``:``; a condition or quantifier there is refused (a worked example's
+    numbers are one instance, with nothing to quantify)."""
+    reading = RelationReading(Tree("chain", []))
+    _premise(c, premise, reading)
+    if reading.conditions or reading.quantified:
+        raise c.refuse(premise, "a condition or quantifier before the numbers of a worked example")
+    return reading.definitions
+
+
 def read_relation(c: Compiler, statement: Tree) -> RelationReading:
     """The chain a relation claim's check computes, with the statement's conditions and definitions."""
     *premise, formula = statement.children
@@ -147,6 +173,9 @@ def condition_truth(c: Compiler, clauses: list) -> T.Truth:
         if clause.data == "chain" and len(clause.children) == 1:
             pending.append(clause.children[0])
             continue
+        if pending and clause.data == "member":  # p, q \in [1, \infty]
+            parts += [_member(c, p, clause.children[2]) for p in pending]
+            pending = []
         if pending:
             if clause.data != "chain" or len(clause.children) != 3:
                 raise c.refuse(pending[0], "an expression with no relation", "state what it equals or bounds")
@@ -205,10 +234,28 @@ def _member(c: Compiler, value: Tree, s: Tree) -> T.Truth:
 
 
 def _in_set(c: Compiler, value, s: Tree) -> T.Truth:
+    if s.data == "number_set":
+        return _number_set(c, value, s)
     if s.data not in T.SETS:
         raise c.refuse(s, f"membership in a {s.data}", "write an interval [a, b], (a, b), [a, b) or (a, b]")
     low, high = (compile_node(c, ch) for ch in s.children if isinstance(ch, Tree | Token))
     return T.member(value, low, high, s.data)
+
+
+def _number_set(c: Compiler, value, s: Tree) -> T.Truth:
+    """``\\mathbb{R}`` (a number), ``\\mathbb{R}^{n\\times m}`` (an array of that shape), ``\\mathbb{N}``
+    (a whole number >= 0), ``\\mathbb{N}^*`` (>= 1)."""
+    kind = "N" if "N" in str(s.children[0]) else "R"
+    sup = next((ch.children[0] for ch in s.children[1:] if isinstance(ch, Tree) and ch.data == "sup"), None)
+    if kind == "N":
+        low = 1 if sup is not None and c.key(sup) == "*" else 0
+        return T.whole(value, low)
+    sizes = (
+        []
+        if sup is None
+        else (list(sup.children) if isinstance(sup, Tree) and sup.data == "factors" else [sup])
+    )
+    return T.shaped(value, [compile_node(c, n) for n in sizes])
 
 
 def for_all(c: Compiler, quantifier: Tree, body) -> T.Truth:
@@ -218,8 +265,10 @@ def for_all(c: Compiler, quantifier: Tree, body) -> T.Truth:
     s = next((ch for ch in quantifier.children if isinstance(ch, Tree) and ch.data != "bound_var"), None)
     keys = [c.key(v) for v in names]
     if any(k in c.table.indices for k in keys):
-        if len(names) > 1 or s is not None:
-            raise c.refuse(quantifier, "\\forall over several indices, or an index with a set", "one index")
+        if s is not None or not all(k in c.table.indices for k in keys):
+            raise c.refuse(quantifier, "\\forall over an index with a set, or mixed with inputs", "one kind")
+        for k in reversed(keys[1:]):
+            body = _ranged(k, body)
         return _over_range(c, keys[0], body)
     truth = body(c)
     for var, key in zip(names, keys, strict=True):
@@ -249,8 +298,14 @@ def sampled_condition(c: Compiler, quantifier: Tree) -> list:
     return out
 
 
+def _ranged(var: str, body):
+    return lambda cc: _over_range(cc, var, body)
+
+
 def _over_range(c: Compiler, var: str, body) -> T.Truth:
-    sub = dataclasses.replace(c, defined={**c.defined, var: lambda env: V.const(env.bound[var])})
+    sub = dataclasses.replace(
+        c, defined={**c.defined, var: lambda env: V.const(env.bound[var])}, bound=c.bound | {var}
+    )
     inner, dim = body(sub), c.table.indices[var]
 
     def run(env: Env):

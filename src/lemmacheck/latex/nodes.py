@@ -157,6 +157,6 @@ HANDLERS.update(
             "name the run it elides, with the elision, as a phrase in the table",
         ),
         "tuple": _refused("a tuple outside a function's arguments"),
-        "indices": _refused("an index list (rows, columns, slices) the table does not name"),
+        "indices": _refused("an index list outside a subscript"),
     }
 )

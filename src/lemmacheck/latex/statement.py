@@ -46,6 +46,7 @@ class CompiledStatement:
     nodes: tuple[Node, ...]
 
     probe: str = ""
+    probe_fn: Any = None  # the table's probe_fn: how sides of rank >= 1 are compared
     conditions: Truth | None = None  # the statement's conditions (before \\implies or ':', after its chain)
 
     def holds(self, xp, inputs: dict, dims: dict, rtol: float) -> Any:
@@ -59,7 +60,9 @@ class CompiledStatement:
         env = Env(xp, dict(inputs), dict(dims))
         batch = len(next(iter(inputs.values()))) if inputs else 1
         values = [n(env) for n in self.nodes]
-        if self.probe and any(v.rank == 1 for v in values):
+        if self.probe_fn is not None and any(v.rank for v in values):
+            values = [V.Value(self.probe_fn(xp, v.a, inputs)) if v.rank else v for v in values]
+        elif self.probe and any(v.rank == 1 for v in values):
             c = V.Value(inputs[self.probe], row=True)
             values = [V.mul(c, v) if v.rank == 1 else v for v in values]
         return tuple(_batched(xp, v, k, batch) for k, v in enumerate(values))
@@ -112,10 +115,10 @@ def compile_statement(text: str, table: SymbolTable, *, bare: bool = False) -> C
         )
     nodes = tuple(compile_node(c, e) for e in exprs)
     labels = tuple(f"step {i + 1}" for i in range(len(rels)))
-    return CompiledStatement(text, tuple(rels), labels, nodes, table.probe, conditions)
+    return CompiledStatement(text, tuple(rels), labels, nodes, table.probe, table.probe_fn, conditions)
 
 
-CHAIN_RELATIONS = {"=", "<=", "<", ">=", ">"}
+CHAIN_RELATIONS = {"=", "<=", "<", ">=", ">", "~"}
 
 
 def _quantified(c: Compiler, quantifiers: list, conditions: Truth | None) -> Truth:
@@ -170,7 +173,9 @@ def _align(c: Compiler, body: Tree) -> CompiledStatement:
         rels.append(RELATIONS[str(rel)])
         nodes.append(compile_node(c, expr))
         labels.append(_label(label[0]) if label else f"step {i}")
-    return CompiledStatement(c.text, tuple(rels), tuple(labels), tuple(nodes), c.table.probe)
+    return CompiledStatement(
+        c.text, tuple(rels), tuple(labels), tuple(nodes), c.table.probe, c.table.probe_fn
+    )
 
 
 def _label(node: Tree) -> str:

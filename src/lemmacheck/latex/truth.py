@@ -20,7 +20,19 @@ from .compile import Env, Node
 from .errors import LatexError
 from .nodes import as_array
 
-__all__ = ["Truth", "relation_truth", "all_of", "any_of", "implies", "iff", "negation", "member", "SETS"]
+__all__ = [
+    "Truth",
+    "relation_truth",
+    "all_of",
+    "any_of",
+    "implies",
+    "iff",
+    "negation",
+    "member",
+    "SETS",
+    "whole",
+    "shaped",
+]
 
 Truth = Callable[[Env], np.ndarray]
 
@@ -44,7 +56,14 @@ def _scale(a: Any, rank: int) -> Any:
     return m.reshape(m.shape[0], -1).max(axis=1) if rank else m
 
 
+def _zero(v: V.Value) -> bool:
+    return v.exact and v.a == 0
+
+
 def _close(env: Env, x: V.Value, y: V.Value) -> np.ndarray:
+    if x.rank != y.rank and (_zero(x) or _zero(y)):  # v = 0 of a vector or matrix: the zero one
+        v = y if _zero(x) else x
+        return _bools(env, _scale(np.asarray(v.a), v.rank) <= 0)
     if x.rank != y.rank:
         raise LatexError(f"'=' between a rank-{x.rank} and a rank-{y.rank} value")
     a, b = np.asarray(_array(env, x)), np.asarray(_array(env, y))
@@ -146,5 +165,33 @@ def member(value: Node, low: Node, high: Node, kind: str) -> Truth:
     def run(env: Env) -> np.ndarray:
         x = value(env)
         return _holds(env, low(env), lo_rel, x) & _holds(env, x, hi_rel, high(env))
+
+    return run
+
+
+def whole(value: Node, low: int) -> Truth:
+    """A whole number >= low."""
+
+    def run(env: Env) -> np.ndarray:
+        v = value(env)
+        if v.rank:
+            raise LatexError(f"a rank-{v.rank} value in a set of numbers")
+        a = np.asarray(_array(env, v), dtype=float)
+        return _bools(env, (a == np.round(a)) & (a >= low))
+
+    return run
+
+
+def shaped(value: Node, sizes: list[Node]) -> Truth:
+    """``v \\in \\mathbb{R}^{n \\times m}``: v has that shape (a number for ``\\mathbb{R}``), finite."""
+
+    def run(env: Env) -> np.ndarray:
+        v = value(env)
+        want = tuple(int(n(env).a) for n in sizes)
+        if want == (1,) and v.rank == 0:
+            want = ()
+        shape = tuple(np.shape(v.a)[1:]) if v.rank else ()
+        finite = np.isfinite(np.asarray(_array(env, v), dtype=float).reshape(batch_of(env), -1)).all(axis=1)
+        return _bools(env, finite & (shape == want))
 
     return run
