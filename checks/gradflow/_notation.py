@@ -248,6 +248,14 @@ def _fd_step_h_denominator(xp, W, U, b, X, h0, act):
     return xp.transpose(_fd_step_h(xp, W, U, b, X, h0, act))
 
 
+def _probe_cd(xp, side, inputs):
+    """cᵀMd of a matrix side M (a vector side v: cᵀv), the probes c, d the Jacobian checks compare through."""
+    c = inputs["c"]
+    if side.ndim == 2:
+        return xp.sum(c * side, axis=-1)
+    return xp.sum(c * matvec(side, inputs["d"]), axis=-1)
+
+
 def _diag_dact_h0(xp, h0, act):
     return xp.diag_embed(dact(xp, act, h0))
 
@@ -264,6 +272,7 @@ JACOBIAN_STEP_002 = ONE_STEP_002.extend(
             _fd_dsigma_pre_g, doc="∂σ'(a_t)/∂g_{t-1}, central differences"
         ),
     },
+    probe_fn=_probe_cd,
 )
 
 
@@ -282,6 +291,7 @@ JACOBIAN_STEP_003 = symbols.extend(
             _fd_step_h_denominator, doc="∂h_t/∂h_{t-1}, denominator layout, central differences"
         ),
     },
+    probe_fn=_probe_cd,
 )
 #: seed 004's step (vanish.s004.jacobian_step): numerator layout; Dσ(h_{t-1}) = diag(σ'(h_{t-1}))
 JACOBIAN_STEP_004 = symbols.extend(
@@ -293,6 +303,7 @@ JACOBIAN_STEP_004 = symbols.extend(
             _fd_step_h, doc="∂h_t/∂h_{t-1}, numerator layout, central differences"
         ),
     },
+    probe_fn=_probe_cd,
 )
 
 
@@ -415,6 +426,7 @@ MIDDLE_002 = symbols.extend(
             _fd_of_pre_xg(apply_act), doc="∂σ(a_t)/∂g_{t-1}, by differences"
         ),
     },
+    probe_fn=_probe_cd,
 )
 
 
