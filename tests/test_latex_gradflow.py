@@ -31,6 +31,15 @@ READ_BY_THE_GRADFLOW_TABLE = [
     "vanish.s003.not_met_no_explosion",
     "vanish.s003.eq24",  # the elided product diag(σ'(h_0))Wᵀ⋯ along the trajectory
     "vanish.s004.norm_chain",  # ‖W‖‖Dσ(h_{T-1})‖⋯‖W‖‖Dσ(h_0)‖, W rescaled
+    "vanish.s002.jacobian_step",  # matrix sides through the probes c, d (probe_fn)
+    "vanish.s003.jacobian_step",  # seed 003's denominator layout
+    "vanish.s004.jacobian_step",  # Dσ(h_{t-1})
+    "vanish.s002.jacobian_middle",  # ∂σ'(a_t)/∂g_{t-1} as written
+    "vanish.s002.jacobian_middle.corrected",
+    "vanish.s002.chain_product_order",  # J_1 J_2 ⋯ J_T as written
+    "vanish.s002.chain_product_order.corrected",  # J_T ⋯ J_1
+    "vanish.s003.eq22_23",  # J_1ᵀ ⋯ J_Tᵀ (denominator layout)
+    "vanish.s004.chain",  # W Dσ(h_{T-1}) ⋯ W Dσ(h_0)
     "dropout.s003.eq13_16",  # each E_R an exact sum over the masks of what is written inside it
     "dropout.s003.mask_mean",  # (a property)
     "dropout.s003.expected_loss",  # E_R[L(w)], Γ², I_d
@@ -48,3 +57,16 @@ def test_the_statement_read_with_the_gradflow_table_agrees_with_the_check(claim_
     out = statement_check(REGISTRY[claim_id], {}, seed=1)
     assert out["status"] == "agrees", f"{claim_id}: {out}"
     assert int(out["instances"]) > 0, f"{claim_id} agrees on no instance: {out}"
+
+
+#: compiled, different from the check, and explained in the module's ``statement_differs``
+EXPLAINED_DIFFERENCES = [
+    "vanish.s002.chain_product",  # ∏_t J_t read left to right; the check reads J_T ⋯ J_1
+]
+
+
+@pytest.mark.parametrize("claim_id", EXPLAINED_DIFFERENCES)
+def test_an_explained_difference_stays_a_difference_with_its_reason(claim_id):
+    out = statement_check(REGISTRY[claim_id], {}, seed=1)
+    assert out["status"] == "differs", f"{claim_id}: {out}"
+    assert out.get("explained"), f"{claim_id} differs without the module's explanation: {out}"

@@ -722,3 +722,129 @@ DROPOUT_GRADIENT = DROPOUT.extend(
     },
     probe="v",
 )
+
+
+# --------------------------------------------------------------------------- T steps, the Jacobian identities
+
+
+def _full_map(xp, W, U, b, X, act, recurrence):
+    run = run_g if recurrence == "g" else run_h
+    return lambda z: run(xp, W, U, b, X, z, act)[-1]
+
+
+def _fd_full(recurrence, *, transposed=False, start="h0"):
+    """∂(state T)/∂(state 0) by central differences of the whole map (its transpose in seed 003's layout)."""
+
+    def jacobian(xp, W, U, b, X, act, **inputs):
+        J = fd_jacobian(xp, _full_map(xp, W, U, b, X, act, recurrence), inputs[start])
+        return xp.transpose(J) if transposed else J
+
+    return jacobian
+
+
+def _steps(recurrence, start="h0"):
+    """The exact step Jacobians J_1..J_T (numerator layout) of the recurrence from the state ``start``."""
+
+    def jacobians(xp, W, U, b, X, act, **inputs):
+        from checks.gradflow.vanishing import _g_jacobians, _h_jacobians  # noqa: PLC0415
+
+        if recurrence == "g":
+            return _g_jacobians(xp, W, U, b, X, inputs[start], act)
+        return _h_jacobians(xp, W, U, b, X, inputs[start], act)[1]
+
+    return jacobians
+
+
+def _ordered_product(recurrence, *, increasing, transposed=False, start="h0"):
+    """J_1 J_2 ⋯ J_T (increasing) or J_T ⋯ J_1, each factor transposed in seed 003's layout."""
+
+    def product(xp, W, U, b, X, act, **inputs):
+        jacs = _steps(recurrence, start)(xp, W, U, b, X, act, **inputs)
+        if transposed:
+            jacs = [xp.transpose(J) for J in jacs]
+        if not increasing:
+            jacs = jacs[::-1]
+        out = jacs[0]
+        for J in jacs[1:]:
+            out = xp.matmul(out, J)
+        return out
+
+    return product
+
+
+def _g_step_at(xp, W, U, b, X, h0, act, t):
+    """∂g_t/∂g_{t-1} = J_t (exact), t the index bound by the statement's \\prod."""
+    return _steps("g")(xp, W, U, b, X, act, h0=h0)[t - 1]
+
+
+#: seed 002's T steps for its Jacobian identity (vanish.s002.chain_product): ∂g_T/∂g_0 by central differences
+#: of g_0 ↦ g_T, ∂g_t/∂g_{t-1} the exact step J_t at the t of ∏_{t=1}^T; compared through c, d
+CHAIN_PRODUCT_002 = symbols.extend(
+    "checks/gradflow/_notation.py (CHAIN_PRODUCT_002)",
+    {
+        r"\frac{\partial g_T}{\partial g_0}": Derived(_fd_full("g"), doc="∂g_T/∂g_0, by differences"),
+        r"\frac{\partial g_t}{\partial g_{t-1}}": Derived(_g_step_at, doc="J_t, the t of the product"),
+    },
+    probe_fn=_probe_cd,
+)
+#: J_1 J_2 ⋯ J_T as seed 002's product is read left to right (vanish.s002.chain_product_order)
+_INCREASING_002 = "".join(
+    (
+        r"\frac{\partial g_1}{\partial g_0}\frac{\partial g_2}{\partial g_1}",
+        r"\cdots\frac{\partial g_T}{\partial g_{T-1}}",
+    )
+)
+#: seed 002's product as jacobian_chain.py writes it out (g_0 its input g): left to right as written
+PRODUCT_ORDER_002 = symbols.extend(
+    "checks/gradflow/_notation.py (PRODUCT_ORDER_002)",
+    {
+        r"\frac{\partial g_T}{\partial g_0}": Derived(
+            _fd_full("g", start="g"), doc="∂g_T/∂g_0, by differences"
+        ),
+        _INCREASING_002: Derived(_ordered_product("g", increasing=True, start="g"), doc="J_1 J_2 ⋯ J_T"),
+        r"\frac{\partial g_T}{\partial g_{T-1}}\cdots\frac{\partial g_1}{\partial g_0}": Derived(
+            _ordered_product("g", increasing=False, start="g"), doc="J_T ⋯ J_1"
+        ),
+    },
+    probe_fn=_probe_cd,
+)
+#: seed 003's T steps in its denominator layout (vanish.s003.eq22_23): each ∂ the transpose of the
+#: numerator-layout Jacobian, the written products left to right
+CHAIN_003 = PRODUCT_003.extend(
+    "checks/gradflow/_notation.py (CHAIN_003)",
+    {
+        r"\frac{\partial h_T}{\partial h_0}": Derived(
+            _fd_full("h", transposed=True), doc="∂h_T/∂h_0 (denominator layout), by differences"
+        ),
+        r"\frac{\partial h_1}{\partial h_0}\cdots\frac{\partial h_T}{\partial h_{T-1}}": Derived(
+            _ordered_product("h", increasing=True, transposed=True), doc="J_1ᵀ ⋯ J_Tᵀ"
+        ),
+    },
+    probe_fn=_probe_cd,
+)
+
+
+def _w_dsigma_product(xp, W, U, b, X, h0, act):
+    """W Dσ(h_{T-1}) W Dσ(h_{T-2}) ⋯ W Dσ(h_0) along the trajectory."""
+    hs = _h_states(xp, W, U, b, X, h0, act)
+    out = None
+    for t in range(X.shape[1] - 1, -1, -1):
+        F = W * dact(xp, act, hs[t])[:, None, :]
+        out = F if out is None else xp.matmul(out, F)
+    return out
+
+
+#: seed 004's T steps (vanish.s004.chain): numerator layout, its products as written
+CHAIN_004 = symbols.extend(
+    "checks/gradflow/_notation.py (CHAIN_004)",
+    {
+        r"\frac{\partial h_T}{\partial h_0}": Derived(_fd_full("h"), doc="∂h_T/∂h_0, by differences"),
+        r"\frac{\partial h_T}{\partial h_{T-1}}\cdots\frac{\partial h_1}{\partial h_0}": Derived(
+            _ordered_product("h", increasing=False), doc="J_T ⋯ J_1"
+        ),
+        r"WD\sigma(h_{T-1})\,WD\sigma(h_{T-2})\cdots WD\sigma(h_0)": Derived(
+            _w_dsigma_product, doc="W Dσ(h_{T-1}) ⋯ W Dσ(h_0)"
+        ),
+    },
+    probe_fn=_probe_cd,
+)
