@@ -318,6 +318,11 @@ def _u_orthogonal(xp, w):
     return xp.stack([-w[:, 1], w[:, 0]], axis=-1)
 
 
+def _v_witness(xp, w):
+    """v = Wᵀu = w · u, as the statement names it."""
+    return matvec(xp.transpose(_w_column(xp, w)), _u_orthogonal(xp, w))
+
+
 def _zero(xp, w):
     return 0 * w[:, 0]
 
@@ -329,6 +334,7 @@ LEMMA51_WITNESS = symbols.extend(
         "W": Derived(_w_column, doc="the 2 × 1 column w"),
         "u": Derived(_u_orthogonal, doc="(−w_2, w_1), in the kernel of Wᵀ"),
         r"\lambda": Derived(_zero, doc="the eigenvalue 0"),
+        "v": Derived(_v_witness, doc="v = Wᵀu"),
     },
 )
 
@@ -844,6 +850,36 @@ CHAIN_004 = symbols.extend(
         ),
         r"WD\sigma(h_{T-1})\,WD\sigma(h_{T-2})\cdots WD\sigma(h_0)": Derived(
             _w_dsigma_product, doc="W Dσ(h_{T-1}) ⋯ W Dσ(h_0)"
+        ),
+    },
+    probe_fn=_probe_cd,
+)
+
+
+def _birnn_pre(xp, Wf, Uf, x_next, h_t):
+    """f^{(f)} = W^{(f)}x_{t+1} + U^{(f)}h_t^{(f)}: the argument that produces h_{t+1}^{(f)}."""
+    return matvec(Wf, x_next) + matvec(Uf, h_t)
+
+
+def _birnn_step_jacobian_denominator(xp, Wf, Uf, x_next, h_t):
+    """(∂f/∂h_t)(∂h_{t+1}/∂f) in seed 003's denominator layout: the transposed central-difference Jacobian
+    of h_t ↦ h_{t+1} = σ(f)."""
+    J = fd_jacobian(xp, lambda z: xp.sigmoid(_birnn_pre(xp, Wf, Uf, x_next, z)), h_t)
+    return xp.transpose(J)
+
+
+_BIRNN_CHAIN_RULE = "".join(
+    (r"\frac{\partial f^{(f)}}{\partial h_t^{(f)}}", r"\frac{\partial h_{t+1}^{(f)}}{\partial f^{(f)}}")
+)
+#: one BiRNN step for eq. (28)-(30): U^{(f)} the input Uf, f the pre-activation at x_{t+1}, the product of
+#: the two partial derivatives the chain rule in the denominator layout; matrices compared through c, d
+BIRNN_JACOBIAN = BIRNN_STEP.extend(
+    "checks/gradflow/_notation.py (BIRNN_JACOBIAN)",
+    {
+        "U^{(f)}": Input("Uf"),
+        "f": Derived(_birnn_pre, doc="W^{(f)}x_{t+1} + U^{(f)}h_t^{(f)}"),
+        _BIRNN_CHAIN_RULE: Derived(
+            _birnn_step_jacobian_denominator, doc="∂h_{t+1}/∂h_t, denominator layout, by differences"
         ),
     },
     probe_fn=_probe_cd,
