@@ -375,6 +375,29 @@ def _last_input(xp, X):
     return X[:, -1]
 
 
+def _sigma_inverse(xp, y, *, act):
+    """σ^{-1}(y) of the claim's activation where y is in σ's range, NaN (no value: an equality with it is
+    false) outside it; the argument is moved inside the domain before the formula, so nothing overflows."""
+    nan = 0 * y + float("nan")
+    if act == "linear":
+        return y
+    if act == "sigmoid":
+        inside = (y > 0) & (y < 1)
+        yc = xp.where(inside, y, 0 * y + 0.5)
+        value = xp.log(yc / (1 - yc))
+    elif act == "softplus":
+        inside = y > 0
+        yc = xp.where(inside, y, 0 * y + 1)
+        value = xp.log(xp.exp(yc) - 1)
+    elif act in ("tanh", "softsign"):
+        inside = xp.abs(y) < 1
+        yc = xp.where(inside, y, 0 * y)
+        value = 0.5 * xp.log((1 + yc) / (1 - yc)) if act == "tanh" else yc / (1 - xp.abs(yc))
+    else:
+        raise ValueError(f"σ^{{-1}} of {act!r}, which is not invertible")
+    return xp.where(inside, value, nan)
+
+
 #: the two recurrences of Question 1.1 simulated from g_0 = σ(h_0) (activation.py), their induction step read
 #: at its last step t = T: h_t, g_t, h_{t-1}, g_{t-1} the states there, x_t the last row of X; σ the claim's
 #: activation (its dim act), applied where the statement writes it
@@ -389,6 +412,7 @@ RECURRENCES_AT_T = symbols.extend(
         r"\sigma(h_t)": Derived(_sigma_at_last_step("h"), doc="σ(h_T)"),
         r"\sigma(h_{t-1})": Derived(_sigma_at_last_step("h", 1), doc="σ(h_{T-1})"),
         r"\sigma(Wg_{t-1}+Ux_t+b)": Derived(_sigma_g_step, doc="σ(Wg_{T-1} + Ux_T + b)"),
+        r"\sigma^{-1}": Function(_sigma_inverse, doc="the inverse of the claim's activation on its range"),
     },
 )
 

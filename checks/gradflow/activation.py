@@ -167,4 +167,4 @@ def sigma_inverse_step(xp, h, h2, act):
     return _injective_on_pairs(xp, h, h2, act)
 
 
-claim_symbols = {"act.s002.g_eq_sigma_h": RECURRENCES_AT_T}
+claim_symbols = {"act.s002.g_eq_sigma_h": RECURRENCES_AT_T, "act.s002.target_typo": RECURRENCES_AT_T}
