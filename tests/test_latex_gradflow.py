@@ -40,6 +40,9 @@ READ_BY_THE_GRADFLOW_TABLE = [
     "vanish.s002.chain_product_order.corrected",  # J_T ⋯ J_1
     "vanish.s003.eq22_23",  # J_1ᵀ ⋯ J_Tᵀ (denominator layout)
     "vanish.s004.chain",  # W Dσ(h_{T-1}) ⋯ W Dσ(h_0)
+    "birnn.s003.eq28_30",  # (∂f/∂h_t)(∂h_{t+1}/∂f) in the denominator layout, through c, d
+    "eig.s003.proof_step",  # the witness W = w, u ⊥ w, λ = 0, v = Wᵀu (a property)
+    "act.s002.target_typo",  # σ^{-1} of the claim's activation, NaN outside its range (a property)
     "dropout.s003.eq13_16",  # each E_R an exact sum over the masks of what is written inside it
     "dropout.s003.mask_mean",  # (a property)
     "dropout.s003.expected_loss",  # E_R[L(w)], Γ², I_d
