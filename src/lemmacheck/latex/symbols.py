@@ -35,6 +35,7 @@ class Input:
     """A claim's input or dim, by name."""
 
     name: str
+    row: bool = False  # a row vector (V_{p,:} of a document that writes rows)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,6 +46,7 @@ class Derived:
     fn: Callable[..., Any]
     item: Any = None
     doc: str = ""
+    row: bool = False  # a row vector
 
 
 @dataclasses.dataclass(frozen=True)
