@@ -261,3 +261,13 @@ def test_a_phrase_that_starts_at_a_prefix_operator():
     table = _table_with({r"\max_j x_j^2": lambda xp, x: xp.max(x * x, axis=-1)})
     (lhs, _) = compile_statement(r"\max_j x_j^2\,y^\top x = 0", table).sides(numpy_xp, INPUTS, {"n": 4})
     np.testing.assert_allclose(lhs, (X * X).max(-1) * (X * Y).sum(-1))
+
+
+def test_how_odot_binds_before_more_factors_is_the_tables_to_say():
+    text = r"\mathrm{tr}(\mathbf{A}\odot\mathbf{B}\mathbf{A}) = 0"
+    with pytest.raises(LatexError, match="odot_binds"):
+        compile_statement(text, TABLE)
+    tight = compile_statement(text, TABLE.extend("t", odot_binds="tight")).sides(numpy_xp, INPUTS, {"n": 4})
+    loose = compile_statement(text, TABLE.extend("t", odot_binds="loose")).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(tight[0], np.trace((A * B) @ A, axis1=-2, axis2=-1))
+    np.testing.assert_allclose(loose[0], np.trace(A * (B @ A), axis1=-2, axis2=-1))
