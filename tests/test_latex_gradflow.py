@@ -49,6 +49,7 @@ READ_BY_THE_GRADFLOW_TABLE = [
     "dropout.s003.expected_loss_rows",  # E_R row by row
     "dropout.s003.gradient",  # ∂E_R[L(w)]/∂w compared through the direction v
     "dropout.s003.convex",  # ∇²_w E_R[L(w)] ⪰ 0 (a property)
+    "dropout.s003.columns_penalised",  # odot_binds="loose": I_d ⊙ (XᵀX); Σ_j over the dim d
     "init.s003.relu_var_line",  # E[a], V[a] of the discrete law (s, p)
     "init.s003.relu_var_line_fixed",  # E[a²]
     "init.s003.eq10_as_typeset",  # V[w_ij], E[w_ij] the sampled var_w, mean_w

@@ -596,6 +596,8 @@ DROPOUT = symbols.extend(
         r"\Gamma^2": Derived(_column_norms_sq, doc="I_d ⊙ XᵀX"),
         "I_d": Derived(_eye_d, doc="the d × d identity"),
     },
+    odot_binds="loose",  # I_d \odot X^\top X is I_d ⊙ (XᵀX): I_d ⊙ Xᵀ is not even defined for n ≠ d
+    indices={"j": "d", "i": "n"},
 )
 #: the same, E_R‖(R ⊙ X)w − y‖² computed row by row (dropout.s003.expected_loss_rows: n, d up to 10 and 6)
 DROPOUT_ROWS = DROPOUT.extend(
