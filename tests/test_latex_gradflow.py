@@ -53,6 +53,7 @@ READ_BY_THE_GRADFLOW_TABLE = [
     "init.s003.relu_var_line",  # E[a], V[a] of the discrete law (s, p)
     "init.s003.relu_var_line_fixed",  # E[a²]
     "init.s003.eq10_as_typeset",  # V[w_ij], E[w_ij] the sampled var_w, mean_w
+    "init.s003.relu_mean_positive",  # 'a symmetric' the truth value of the drawn law's symmetry
 ]
 
 

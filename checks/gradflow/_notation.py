@@ -17,6 +17,7 @@ from checks._vocab.linalg import matvec
 from checks._vocab.notation import spectral
 from checks._vocab.notation import symbols as shared
 from checks.gradflow._helpers import (
+    POLICY_RTOL,
     bernoulli_masks,
     chain_product,
     expect,
@@ -24,6 +25,7 @@ from checks.gradflow._helpers import (
     run_g,
     run_h,
     standardize,
+    symmetric_law,
 )
 from lemmacheck import Derived, Function, Input
 
@@ -909,4 +911,34 @@ BIRNN_JACOBIAN = BIRNN_STEP.extend(
         ),
     },
     probe_fn=_probe_cd,
+)
+
+
+# --------------------------------------------------------------------------- a symmetric law (ReLU's mean)
+
+
+def _symmetric_law_terms(xp, s, p):
+    """The symmetric law of init.s003.relu_mean_positive's check (atom at 0, ±c s_i), its symmetry as a
+    truth value (every atom v has an atom −v of the same probability, to the policy's rtol), V[a] and
+    E[ReLU(a)], exact finite sums."""
+    v, q = symmetric_law(xp, s, p)
+    gap = xp.abs(v[:, :, None] + v[:, None, :]) + xp.abs(q[:, :, None] - q[:, None, :])
+    scale = xp.max(xp.abs(v), axis=-1) + xp.max(q, axis=-1)
+    symmetric = xp.max(xp.min(gap, axis=-1), axis=-1) <= POLICY_RTOL * scale
+    m = expect(xp, q, v)
+    return {
+        "symmetric": symmetric,
+        "var": expect(xp, q, (v - m[:, None]) ** 2),
+        "relu_mean": expect(xp, q, xp.where(v > 0, v, 0 * v)),
+    }
+
+
+#: a the symmetric law init.s003.relu_mean_positive draws; "a symmetric" the truth value of its symmetry
+SYMMETRIC_LAW = symbols.extend(
+    "checks/gradflow/_notation.py (SYMMETRIC_LAW)",
+    {
+        r"a\ \text{symmetric}": Derived(_symmetric_law_terms, "symmetric", "a's law is symmetric about 0"),
+        r"\mathbb{V}[a]": Derived(_symmetric_law_terms, "var", "V[a]"),
+        r"\mathbb{E}[\mathrm{ReLU}(a)]": Derived(_symmetric_law_terms, "relu_mean", "E[max(a, 0)]"),
+    },
 )
