@@ -10,6 +10,7 @@ from checks._vocab.activations import SUP_D1
 from checks._vocab.activations import act as apply_act
 from checks._vocab.sources import S2_Q1, S3_Q5, S4_Q1_1
 from checks.gradflow._helpers import relatively_equal, run_g, run_h
+from checks.gradflow._notation import RECURRENCES_AT_T
 from lemmacheck import Array, Verdict, prop
 
 ALL_ACTS = list(SUP_D1)
@@ -164,3 +165,6 @@ PAIRS = {"inputs": PAIR_INPUTS, "dims": PAIR_DIMS}
 )
 def sigma_inverse_step(xp, h, h2, act):
     return _injective_on_pairs(xp, h, h2, act)
+
+
+claim_symbols = {"act.s002.g_eq_sigma_h": RECURRENCES_AT_T, "act.s002.target_typo": RECURRENCES_AT_T}

@@ -13,6 +13,7 @@ from checks._vocab.fd import fd_jacobian
 from checks._vocab.linalg import matvec
 from checks._vocab.sources import S3_Q6
 from checks.gradflow._helpers import FD_JACOBIAN_TOL, JACOBIAN_PROBES, probes, relatively_equal
+from checks.gradflow._notation import BIRNN_JACOBIAN, BIRNN_STEP
 from lemmacheck import Array, Verdict, identity, prop
 
 BI_INPUTS = {
@@ -267,3 +268,6 @@ def eq29_as_written(xp, Wf, Uf, x_t, x_next, h_t):
     as_written = xp.sigmoid(matvec(Wf, x_t) + matvec(Uf, h_t))
     h_next = xp.sigmoid(matvec(Wf, x_next) + matvec(Uf, h_t))
     return relatively_equal(xp, as_written, h_next)
+
+
+claim_symbols = {"birnn.s003.eq29_as_written": BIRNN_STEP, "birnn.s003.eq28_30": BIRNN_JACOBIAN}

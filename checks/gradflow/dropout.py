@@ -14,6 +14,7 @@ from checks._vocab.fd import quadratic_directional
 from checks._vocab.linalg import matvec
 from checks._vocab.sources import S3_Q2
 from checks.gradflow._helpers import bernoulli_masks, relatively_equal
+from checks.gradflow._notation import DROPOUT, DROPOUT_GRADIENT, DROPOUT_ROWS
 from lemmacheck import Array, Scalar, Verdict, identity, prop, value
 
 SMALL_DIMS = {"n": [1, 2, 3], "d": [1, 2]}
@@ -419,3 +420,16 @@ def rows_penalised(xp, X, w):
 def columns_penalised(xp, X, w):
     G = gamma_sq(xp, X)
     return xp.sum(w * matvec(G, w), axis=-1), xp.sum(xp.sum(X * X, axis=-2) * w * w, axis=-1)
+
+
+claim_symbols = {
+    "dropout.s003.eq13_16": DROPOUT,
+    "dropout.s003.mask_mean": DROPOUT,
+    "dropout.s003.mask_gram": DROPOUT,
+    "dropout.s003.expected_loss": DROPOUT,
+    "dropout.s003.expected_loss_rows": DROPOUT_ROWS,
+    "dropout.s003.convex": DROPOUT_GRADIENT,
+    "dropout.s003.gradient": DROPOUT_GRADIENT,
+    "dropout.s003.rows_penalised": DROPOUT,
+    "dropout.s003.columns_penalised": DROPOUT,
+}

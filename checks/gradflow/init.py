@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from checks._vocab.sources import S3_Q1
 from checks.gradflow._helpers import distinct_support, expect, positive_support, standardize, symmetric_law
+from checks.gradflow._notation import LAW, LAW_STANDARDISED, SYMMETRIC_LAW
 from checks.gradflow._notation import symbols as gradflow_notation
 from lemmacheck import Array, Derived, ProbVector, Scalar, Verdict, identity, prop, value
 
@@ -209,9 +210,13 @@ def _upper_end(xp, alpha, width):
 
 #: seed 003 part 1(b): U(α, β) with β = α + width (the check samples the width, so that β > α)
 claim_symbols = {
+    "init.s003.relu_mean_positive": SYMMETRIC_LAW,
+    "init.s003.relu_var_line": LAW,
+    "init.s003.relu_var_line_fixed": LAW,
+    "init.s003.relu_half_needs_symmetry": LAW_STANDARDISED,
     "init.s003.uniform_moments": gradflow_notation.extend(
         "checks/gradflow/init.py (claim_symbols)", {r"\beta": Derived(_upper_end, doc="α + width")}
-    )
+    ),
 }
 
 

@@ -3,6 +3,7 @@
 from fractions import Fraction
 
 from checks._vocab.sources import S3_Q1
+from checks.gradflow._notation import WEIGHT_MOMENTS
 from lemmacheck import Scalar, Verdict, identity, value
 
 #: (fan_in, fan_out) = (d^{(t-1)}, d^{(t)}) of a few layers
@@ -95,3 +96,6 @@ MOMENTS = {"var_w": Scalar(0.01, 2.0), "mean_w": Scalar(0.05, 2.0)}
 )
 def eq10_as_typeset_003(xp, var_w, mean_w, d):
     return d * var_w + mean_w**2, d * (var_w + mean_w**2)
+
+
+claim_symbols = {"init.s003.eq10_as_typeset": WEIGHT_MOMENTS}

@@ -7,6 +7,7 @@ from checks._vocab.fd import fd_jacobian
 from checks._vocab.linalg import matvec, op_norm
 from checks._vocab.sources import S2_Q1, S4_Q1_2
 from checks.gradflow._helpers import FD_JACOBIAN_TOL, probes, run_g
+from checks.gradflow._notation import MIDDLE_002, PRODUCT_ORDER_002
 from lemmacheck import Array, Verdict, identity, inequality
 
 STEP_INPUTS = {
@@ -156,3 +157,11 @@ def chain_product_order_corrected_002(xp, W, U, b, X, g, c, d, act):
 )
 def submultiplicative_004(xp, A, B):
     return op_norm(xp, xp.matmul(A, B)), op_norm(xp, A) * op_norm(xp, B)
+
+
+claim_symbols = {
+    "vanish.s002.chain_product_order": PRODUCT_ORDER_002,
+    "vanish.s002.chain_product_order.corrected": PRODUCT_ORDER_002,
+    "vanish.s002.jacobian_middle": MIDDLE_002,
+    "vanish.s002.jacobian_middle.corrected": MIDDLE_002,
+}

@@ -25,6 +25,14 @@ from checks.gradflow._helpers import (
     run_g,
     run_h,
 )
+from checks.gradflow._notation import (
+    CHAIN_002,
+    CHAIN_002_SCALED,
+    CHAIN_PRODUCT_002,
+    JACOBIAN_STEP_002,
+    ONE_STEP_002,
+    ONE_STEP_002_VECTOR,
+)
 from lemmacheck import Array, Orthogonal, Scalar, Verdict, identity, inequality, prop, value
 
 ALL_ACTS = list(SUP_D1)
@@ -386,3 +394,21 @@ def delta_one_witness(xp, Q, T):
     ok_hyp = xp.abs(lam - 1) <= POLICY_RTOL
     ok_norm = xp.abs(op_norm(xp, J) - 1) <= POLICY_RTOL * (1 + n)
     return ok_hyp & ok_norm
+
+
+claim_symbols = {
+    "vanish.s002.chain_product": CHAIN_PRODUCT_002,
+    "vanish.s002.bound_chain": CHAIN_002,
+    "vanish.s002.final_bound": CHAIN_002_SCALED,
+    "vanish.s002.jacobian_step": JACOBIAN_STEP_002,
+    "vanish.s002.step_bound": ONE_STEP_002,
+    "vanish.s002.step_bound_vector_norm": ONE_STEP_002_VECTOR,
+}
+
+statement_differs = {
+    "vanish.s002.chain_product": "The document's ∏_{t=1}^T ∂g_t/∂g_{t-1} does not say in which order its "
+    "matrix factors multiply. Read as written, left to right in increasing t, it is J_1 J_2 ⋯ J_T, which is "
+    "not ∂g_T/∂g_0 in seed 002's numerator layout (that reading is vanish.s002.chain_product_order, "
+    "REFUTED); the check reads it in the layout's order J_T ⋯ J_1 (its notes; vanish.s002."
+    "chain_product_order.corrected), the charitable reading. The two agree for n = 1 or T = 1.",
+}

@@ -7,6 +7,15 @@ from checks._vocab.activations import SUP_D1, dact
 from checks._vocab.linalg import op_norm
 from checks._vocab.sources import S3_Q5, S4_Q1_2
 from checks.gradflow._helpers import chain_product, jac_h_step, run_h
+from checks.gradflow._notation import (
+    CHAIN_003,
+    CHAIN_003_SCALED,
+    CHAIN_004,
+    CHAIN_004_SCALED,
+    JACOBIAN_STEP_003,
+    JACOBIAN_STEP_004,
+    PRODUCT_003,
+)
 from checks.gradflow.vanishing import (
     ALL_ACTS,
     BOUNDED,
@@ -305,3 +314,15 @@ def bound_tightness(profile):
         ],
         conclusion=conclusion,
     )
+
+
+claim_symbols = {
+    "vanish.s003.eq22_23": CHAIN_003,
+    "vanish.s004.chain": CHAIN_004,
+    "vanish.s003.eq24": PRODUCT_003,
+    "vanish.s004.norm_chain": CHAIN_004_SCALED,
+    "vanish.s003.jacobian_step": JACOBIAN_STEP_003,
+    "vanish.s004.jacobian_step": JACOBIAN_STEP_004,
+    "vanish.s003.eq25": CHAIN_003_SCALED,
+    "vanish.s003.not_met_no_explosion": CHAIN_003_SCALED,
+}

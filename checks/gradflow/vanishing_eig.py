@@ -8,6 +8,7 @@ multiplicity) and the largest eigenvalue always agree, which is all the vanishin
 from checks._vocab.linalg import matvec, op_norm
 from checks._vocab.sources import S3_Q5, S4_Q1_2
 from checks.gradflow._helpers import POLICY_RTOL, relatively_equal
+from checks.gradflow._notation import LEMMA51_WITNESS
 from lemmacheck import Array, Verdict, identity, prop
 
 RECT_DIMS = {"n": [1, 2, 3, 5], "m": [1, 2, 3, 5]}
@@ -168,3 +169,6 @@ def top_eig(xp, W):
 )
 def opnorm_004(xp, A):
     return op_norm(xp, A), xp.sqrt(xp.max(xp.eigvalsh(xp.matmul(xp.transpose(A), A)), axis=-1))
+
+
+claim_symbols = {"eig.s003.proof_step": LEMMA51_WITNESS}

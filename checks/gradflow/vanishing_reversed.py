@@ -5,6 +5,7 @@ from checks._vocab.activations import act as apply_act
 from checks._vocab.linalg import matvec, op_norm
 from checks._vocab.sources import S2_Q1, S3_Q5, S4_Q1_3
 from checks.gradflow._helpers import POLICY_RTOL, chain_product, jac_h_step, lambda_max_gram
+from checks.gradflow._notation import CHAIN_002_SCALED, W_SCALED_UNIT
 from checks.gradflow.vanishing import (
     ALL_ACTS,
     BOUND_DIMS,
@@ -266,3 +267,9 @@ def reverse_fixed_004(xp, W, s, T, act):
     g = SUP_D1[act]
     Ws = _scaled(xp, W, s / g)
     return (g * xp.sqrt(lambda_max_gram(xp, Ws))) ** T, 0 * s + 1
+
+
+claim_symbols = {
+    "vanish.s002.reverse_chain": CHAIN_002_SCALED,
+    "vanish.s004.reverse_fixed": W_SCALED_UNIT,
+}
