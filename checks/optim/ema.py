@@ -10,7 +10,7 @@ from checks._vocab.sources import S2_Q2_2, S2_Q2_3, S3_Q3_2, S3_Q3_3
 from checks.optim._helpers import ema_closed_form, ema_recursive, probe, rademacher_support
 from checks.optim._notation import EMA_CLOSED, EMA_UNROLL
 from checks.optim._notation import symbols as optim_notation
-from lemmacheck import Array, Derived, Scalar, Verdict, identity
+from lemmacheck import Array, Derived, Input, Scalar, Verdict, identity
 
 
 def _v_all(xp, g, beta):
@@ -40,11 +40,38 @@ INDUCTION_STEP = optim_notation.extend(
         "n": Derived(_steps_before, doc="N − 1"),
     },
 )
+
+
+def _stationary_mean(xp, mu):
+    return mu  # E[g_i] = μ + σ_i E[r_i] = μ at every i: the sampled gradients' mean is stationary
+
+
+def _expected_last(xp, mu, sigma, beta, T):
+    return _expected_ema(xp, mu, sigma, beta, T)
+
+
+#: seeds 002 Question 2.3 and 003 Question 3.3 (EXPECTATION below): the expectation over the 2^T sign
+#: patterns of g_i = μ + σ_i r_i; v_t (seed 003: v_n) the recursion over t = T gradients from v_0 = 0
+EMA_EXPECTATION = optim_notation.extend(
+    "checks/optim/ema.py (EMA_EXPECTATION)",
+    {
+        r"\mathbb{E}[v_t]": Derived(_expected_last, doc="E[v_T], the exact average over the sign patterns"),
+        r"\mathbb{E}[v_n]": Derived(_expected_last, doc="E[v_T], the exact average over the sign patterns"),
+        r"\mathbb{E}[g_i]": Derived(_stationary_mean, doc="μ, the stationary mean of every g_i"),
+        r"\mathbb{E}[g_n]": Derived(_stationary_mean, doc="μ, the stationary mean of every g_i"),
+        r"\mu_g": Input("mu"),
+        "t": Input("T"),
+        "n": Input("T"),
+    },
+)
 #: how the statement compiler reads v_t, v_{t-k} and g_{t-k} (the recursion, run on the claim's inputs)
 claim_symbols = {
     "ema.unroll_002": EMA_UNROLL,
     "ema.closed_form_002": EMA_CLOSED,
     "ema.induction_step_003": INDUCTION_STEP,
+    "ema.expectation_002": EMA_EXPECTATION,
+    "ema.mu_estimator_002": EMA_EXPECTATION,
+    "ema.expectation_chain_003": EMA_EXPECTATION,
 }
 
 _SEQ_INPUTS = {

@@ -14,6 +14,7 @@ from checks.optim.normalisation import (
     _DIMS,
     _STEP,
     _VEC_DIMS,
+    BN_MOMENTS,
     BN_POINT,
     WN_GRADIENT,
     WN_PROJECTED,
@@ -30,7 +31,7 @@ from lemmacheck import Array, Orthogonal, Scalar, Verdict, identity, inequality
 
 # ====================================================================== seed 003, Question 4
 
-claim_symbols = {"wn.eq19_003": WEIGHT_NORM, "bn.identify_003": BN_POINT}
+claim_symbols = {"bn.mean_003": BN_MOMENTS, "wn.eq19_003": WEIGHT_NORM, "bn.identify_003": BN_POINT}
 
 
 @identity(

@@ -11,6 +11,7 @@ from checks.optim._helpers import (
 from checks.optim.normalisation import (
     _DIMS,
     _VEC_DIMS,
+    BN_MOMENTS,
     BN_POINT,
     _expect,
     _projections,
@@ -23,7 +24,7 @@ from lemmacheck import Array, Scalar, Verdict, identity
 
 # ====================================================================== seed 004, Questions 4.2–4.3
 
-claim_symbols = {"bn.wn_equivalence_004": BN_POINT}
+claim_symbols = {"bn.mean_004": BN_MOMENTS, "bn.var_004": BN_MOMENTS, "bn.wn_equivalence_004": BN_POINT}
 
 
 @identity(

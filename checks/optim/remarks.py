@@ -227,7 +227,20 @@ _WN = optim_symbols.extend(
     {"u_t": Input("u"), "u_{t+1}": Derived(_wn_step, doc="the weight-normalised update of u_t")},
     norm=spectral,
 )
-claim_symbols = {"wn.s003.norm_increases": _WN, "wn.s003.norm_nondecreasing": _WN}
+#: seed 004 Question 3.3(a) under a stationary gradient mean μ (ADAM_INPUTS): E[m̂_t] the moving average
+#: of the means from m_0 = 0, corrected; E[g] = μ
+_ADAM_MEANS = optim_symbols.extend(
+    "checks/optim/remarks.py (_ADAM_MEANS)",
+    {
+        r"\mathbb{E}[\hat{m}_t]": Derived(_adam_means, 0, doc="E[m_t]/(1 − β^t), m_0 = 0"),
+        r"\mathbb{E}[g]": Input("mu"),
+    },
+)
+claim_symbols = {
+    "wn.s003.norm_increases": _WN,
+    "wn.s003.norm_nondecreasing": _WN,
+    "adam.hat_estimates_mean_004": _ADAM_MEANS,
+}
 #: differences the statement check finds and that are kept, with why
 statement_differs = dict.fromkeys(
     ("wn.s003.norm_increases", "wn.s003.norm_nondecreasing"),
