@@ -34,6 +34,13 @@ LEMMA2_PROOF_SOURCE = S1_A.at("proof of Lemma 2, eq. (5)–(6) and the line afte
 
 #: what this module's statements mean, read by the statement compiler (seed 001 §A's notation)
 symbols = LEMMAS
+#: differences the statement check finds and that are kept, with why
+statement_differs = {
+    "lemma2.hw_chain": "the check reads the closing 'max r' as ‖r‖∞, like the garbled 'max_{‖r‖∞} r' before "
+    "it (its notes); the compiler reads '\\max r' with no index as the largest entry max_j r_j, the reading "
+    "lemma1.bound_hw.max_entry takes for Lemma 1's '+ max r'. Under it the second link ‖r‖∞ ≤ max_j r_j "
+    "fails wherever the entry of largest magnitude is negative, so the two differ at step 2 by design",
+}
 
 # ----------------------------------------------------------------------------------------------- Lemma 1
 
