@@ -43,6 +43,7 @@ READ_BY_A_TABLE_ENTRY = [
     "loss.v_bound_e",  # E the mean over tokens; s_t with t free read at the state of least norm
     "loss.v_bound_e.mean",  # s_t the state at step t of the sum, vec(·)
     "loss.lse_bound_hw",  # l_se log-sum-exp with two points x_1, x_2
+    "lemma1.bound_hw",  # seed 000's trailing '+ r' read as ‖r‖∞ (R_AS_NORM)
 ]
 
 #: compiled, and differing from the check for a reason the module records in ``statement_differs``

@@ -142,6 +142,12 @@ LEMMAS = shared.extend(
     indices={"p": "K"},
 )
 
+#: lemma1.bound_hw's reading of seed 000's trailing '+ r' (a vector added to a number) as ‖r‖∞, seed 001's
+#: Lemma 1; the other readings are claims of their own (lemma1.bound_hw.each_entry, .max_entry)
+R_AS_NORM = LEMMAS.extend(
+    "checks/loss/_notation.py (R_AS_NORM, for lemma1.bound_hw)", {"r": _term("r_inf", "‖r‖∞")}
+)
+
 
 def _logits_of(xp, p):
     return xp.log(p)
