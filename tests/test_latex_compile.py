@@ -71,7 +71,7 @@ def test_the_same_compiled_statement_runs_on_mpmath_and_balls():
     [
         (r"\|x\|_2 \lessdot y", r"\lessdot", 9),
         (r"x \le \frac{1}{2", "end of statement", 17),
-        (r"\forall x: x \le y", r"\forall", 1),
+        (r"\exists x: x \le y", r"\exists", 1),
     ],
 )
 def test_a_parse_error_names_the_construct_and_its_column(text, construct, column):

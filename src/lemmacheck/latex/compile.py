@@ -27,6 +27,7 @@ class Env:
     dims: dict
     bound: dict = dataclasses.field(default_factory=dict)  # \sum_{t=1}^M: t -> its current value
     memo: dict = dataclasses.field(default_factory=dict)  # a Derived's computation, once per evaluation
+    rtol: float = 0.0  # how close the two sides of an '=' clause must be for it to hold (truth.py)
 
 
 Node = Callable[[Env], V.Value]

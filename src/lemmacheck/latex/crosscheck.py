@@ -150,10 +150,14 @@ def _compare(claim: Claim, check: NumericCheck, compiled: CompiledStatement, pai
         if family(rels[0]) != family(rels[1]):
             return {"status": "differs", "reason": f"the statement states {rels[0]!r}, the check {rels[1]!r}"}
     rtol = tolerance_for(override=claim.tol).rtol
-    n = 0
+    n = outside = 0
     for dims, inputs in instances:
         written, checked = _sides(claim, compiled, numpy_xp, inputs, dims)
+        stated = compiled.holds(numpy_xp, inputs, dims, rtol)
         for b in range(len(next(iter(inputs.values()))) if inputs else 1):
+            if not stated[b]:  # the statement says nothing where its conditions fail
+                outside += 1
+                continue
             for si, ci in pairs:
                 rels = (chain_relation(compiled.relations, si), chain_relation(check.relations, ci))
                 s = (float(written[si[0]][b]), float(written[si[1]][b]))
@@ -167,8 +171,16 @@ def _compare(claim: Claim, check: NumericCheck, compiled: CompiledStatement, pai
                         return settled
             n += 1
     if n == 0:
-        return not_compiled("no instance where both were finite")
-    return {"status": "agrees", "instances": n, "compared": _what(pairs, compiled)}
+        why = (
+            "its conditions hold on none of the check's instances"
+            if outside
+            else "none where both were finite"
+        )
+        return not_compiled(f"no instance to compare on: {why}")
+    compared = _what(pairs, compiled)
+    if outside:
+        compared += f"; {outside} instances outside the statement's conditions not compared"
+    return {"status": "agrees", "instances": n, "compared": compared}
 
 
 def _what(pairs, compiled: CompiledStatement) -> str:

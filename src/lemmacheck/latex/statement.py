@@ -17,12 +17,25 @@ from . import products as _products  # noqa: F401  (likewise, for products and s
 from . import values as V
 from .compile import Compiler, Env, Node, compile_node
 from .errors import LatexError
+from .logic import (
+    RELATIONS,
+    compile_definitions,
+    condition_truth,
+    read_property,
+    read_relation,
+    sampled_condition,
+)
 from .parse import parse
-from .symbols import SymbolTable, normalise
+from .symbols import SymbolTable
+from .truth import Truth, all_of
 
-__all__ = ["CompiledStatement", "compile_statement", "compile_expression", "RELATIONS"]
-
-RELATIONS = {"=": "=", "\\le": "<=", "\\leq": "<=", "<": "<", "\\ge": ">=", "\\geq": ">=", ">": ">"}
+__all__ = [
+    "CompiledStatement",
+    "CompiledProperty",
+    "compile_statement",
+    "compile_expression",
+    "compile_property",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -33,6 +46,12 @@ class CompiledStatement:
     nodes: tuple[Node, ...]
 
     probe: str = ""
+    conditions: Truth | None = None  # the statement's conditions (before \\implies or ':', after its chain)
+
+    def holds(self, xp, inputs: dict, dims: dict, rtol: float) -> Any:
+        """Where the statement's conditions hold (True everywhere when it states none)."""
+        env = Env(xp, dict(inputs), dict(dims), rtol=rtol)
+        return condition_truth_or_all(self.conditions, env)
 
     def sides(self, xp, inputs: dict, dims: dict) -> tuple[Any, ...]:
         """Each expression of the chain on the batch: shape ``(batch,)``, like a hand-written check's (a
@@ -66,16 +85,22 @@ def compile_expression(text: str, table: SymbolTable) -> CompiledStatement:
 
 def compile_statement(text: str, table: SymbolTable, *, bare: bool = False) -> CompiledStatement:
     """Parse and compile; :class:`LatexError` names the construct and column that stop it."""
-    tree = parse(text)
-    body = tree.children[0]
+    body = parse(text).children[0]
     c = Compiler(table, text)
     if body.data == "align":
         return _align(c, body)
-    for d in tree.children[1:]:
-        sym, expr = d.children
-        c.defined[normalise(c.source(sym))] = compile_node(c, expr)
-    exprs = [ch for ch in body.children if not isinstance(ch, Token)]
-    rels = [RELATIONS[str(ch)] for ch in body.children if isinstance(ch, Token)]
+    reading = read_relation(c, body)
+    compile_definitions(c, reading.definitions)
+    conditions = condition_truth(c, reading.conditions) if reading.conditions else None
+    if reading.quantified:
+        conditions = _quantified(c, reading.quantified, conditions)
+    children = reading.chain.children
+    exprs = [ch for ch in children if not isinstance(ch, Token)]
+    rels = [RELATIONS[str(ch)] for ch in children if isinstance(ch, Token)]
+    if "!=" in rels:
+        raise LatexError(
+            "'\\ne' in the relation a check computes", construct="\\ne", fix="state it as a property"
+        )
     if not rels and not bare:
         raise LatexError(
             "an expression with no relation",
@@ -85,7 +110,45 @@ def compile_statement(text: str, table: SymbolTable, *, bare: bool = False) -> C
         )
     nodes = tuple(compile_node(c, e) for e in exprs)
     labels = tuple(f"step {i + 1}" for i in range(len(rels)))
-    return CompiledStatement(text, tuple(rels), labels, nodes, table.probe)
+    return CompiledStatement(text, tuple(rels), labels, nodes, table.probe, conditions)
+
+
+def _quantified(c: Compiler, quantifiers: list, conditions: Truth | None) -> Truth:
+    """A relation stated for every value of a claim's input: the sampling quantifies, and its set is one
+    more condition (an index quantified over a range would be several relations, which one chain is not)."""
+    parts = [conditions] if conditions is not None else []
+    for q in quantifiers:
+        parts += sampled_condition(c, q)
+    return all_of(parts)
+
+
+def _always(env: Env):
+    import numpy as np
+
+    return np.ones(len(next(iter(env.inputs.values()))) if env.inputs else 1, dtype=bool)
+
+
+def condition_truth_or_all(conditions: Truth | None, env: Env):
+    return _always(env) if conditions is None else conditions(env)
+
+
+@dataclasses.dataclass(frozen=True)
+class CompiledProperty:
+    """A truth-valued statement: one boolean per instance, like a property's check."""
+
+    text: str
+    truth: Truth
+
+    def values(self, xp, inputs: dict, dims: dict, rtol: float) -> Any:
+        return self.truth(Env(xp, dict(inputs), dict(dims), rtol=rtol))
+
+
+def compile_property(text: str, table: SymbolTable) -> CompiledProperty:
+    body = parse(text).children[0]
+    c = Compiler(table, text)
+    if body.data == "align":
+        raise LatexError("an align* derivation, which is a chain of relations, not a property")
+    return CompiledProperty(text, read_property(c, body))
 
 
 def _align(c: Compiler, body: Tree) -> CompiledStatement:

@@ -1,0 +1,139 @@
+"""Truth values of a statement's clauses: a relation between compiled expressions, a membership in an
+interval, and the connectives joining them (and, or, implies, iff), each a boolean array of shape
+``(batch,)``.
+
+``=`` between computed quantities holds to the run's relative tolerance (``Env.rtol``: the float64 row of
+the tolerance policy, or ``10^{-digits/2}`` when a disagreement is settled in high precision), as a check
+comparing two computations does; an order relation is exact, and a disagreement it makes at a boundary is
+settled in high precision like any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import values as V
+from .compile import Env, Node
+from .errors import LatexError
+from .nodes import as_array
+
+__all__ = ["Truth", "relation_truth", "all_of", "any_of", "implies", "iff", "negation", "member", "SETS"]
+
+Truth = Callable[[Env], np.ndarray]
+
+
+def batch_of(env: Env) -> int:
+    return len(next(iter(env.inputs.values()))) if env.inputs else 1
+
+
+def _array(env: Env, v: V.Value) -> Any:
+    """A value as an array with the batch axis (an exact constant or an infinite end repeated)."""
+    a = as_array(env, v)
+    return a if getattr(a, "ndim", 0) else env.xp.zeros(batch_of(env)) + a
+
+
+def _bools(env: Env, x: Any) -> np.ndarray:
+    return np.broadcast_to(np.asarray(x, dtype=bool).reshape(-1), (batch_of(env),)).copy()
+
+
+def _scale(a: Any, rank: int) -> Any:
+    m = abs(np.asarray(a))
+    return m.reshape(m.shape[0], -1).max(axis=1) if rank else m
+
+
+def _close(env: Env, x: V.Value, y: V.Value) -> np.ndarray:
+    if x.rank != y.rank:
+        raise LatexError(f"'=' between a rank-{x.rank} and a rank-{y.rank} value")
+    a, b = np.asarray(_array(env, x)), np.asarray(_array(env, y))
+    diff = _scale(a - b, x.rank)
+    return _bools(env, diff <= env.rtol * (_scale(a, x.rank) + _scale(b, y.rank)))
+
+
+_ORDER = {
+    "<=": lambda a, b: a <= b,
+    "<": lambda a, b: a < b,
+    ">=": lambda a, b: a >= b,
+    ">": lambda a, b: a > b,
+}
+
+
+def _holds(env: Env, x: V.Value, rel: str, y: V.Value) -> np.ndarray:
+    if rel == "=":
+        return _close(env, x, y)
+    if rel == "!=":
+        return ~_close(env, x, y)
+    if x.rank or y.rank:
+        raise LatexError(
+            f"'{rel}' between a rank-{x.rank} and a rank-{y.rank} value",
+            fix="compare numbers (a norm, an entry) or state it entrywise through a phrase of the table",
+        )
+    return _bools(env, _ORDER[rel](np.asarray(_array(env, x)), np.asarray(_array(env, y))))
+
+
+def relation_truth(nodes: list[Node], rels: list[str]) -> Truth:
+    """``e0 R1 e1 R2 e2 ...``: every link holds."""
+
+    def run(env: Env) -> np.ndarray:
+        values = [n(env) for n in nodes]
+        out = np.ones(batch_of(env), dtype=bool)
+        for k, rel in enumerate(rels):
+            out &= _holds(env, values[k], rel, values[k + 1])
+        return out
+
+    return run
+
+
+def all_of(parts: list[Truth]) -> Truth:
+    def run(env: Env) -> np.ndarray:
+        out = np.ones(batch_of(env), dtype=bool)
+        for p in parts:
+            out &= p(env)
+        return out
+
+    return run
+
+
+def any_of(parts: list[Truth]) -> Truth:
+    def run(env: Env) -> np.ndarray:
+        out = np.zeros(batch_of(env), dtype=bool)
+        for p in parts:
+            out |= p(env)
+        return out
+
+    return run
+
+
+def implies(premise: Truth, conclusion: Truth) -> Truth:
+    return lambda env: ~premise(env) | conclusion(env)
+
+
+def iff(parts: list[Truth]) -> Truth:
+    """``A \\iff B \\iff C``: all equal."""
+
+    def run(env: Env) -> np.ndarray:
+        values = [p(env) for p in parts]
+        return np.logical_and.reduce([v == values[0] for v in values[1:]])
+
+    return run
+
+
+def negation(p: Truth) -> Truth:
+    return lambda env: ~p(env)
+
+
+#: an interval's ends: closed or open on each side
+SETS = {"closed": ("<=", "<="), "open": ("<", "<"), "closed_open": ("<=", "<"), "open_closed": ("<", "<=")}
+
+
+def member(value: Node, low: Node, high: Node, kind: str) -> Truth:
+    """``x \\in [a, b)``: a number between two ends (an infinite end always satisfied)."""
+    lo_rel, hi_rel = SETS[kind]
+
+    def run(env: Env) -> np.ndarray:
+        x = value(env)
+        return _holds(env, low(env), lo_rel, x) & _holds(env, x, hi_rel, high(env))
+
+    return run

@@ -1,0 +1,94 @@
+"""Statements with premises, conditions and connectives: which clause is the relation a check computes,
+which a definition or a condition, and the truth value of a property's statement."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lemmacheck import Input, LatexError, SymbolTable
+from lemmacheck.latex.statement import compile_property, compile_statement
+from lemmacheck.xp import mp_precision, mpmath_xp, numpy_xp, to_mp
+
+TABLE = SymbolTable(
+    "tests/test_latex_logic.py",
+    {"x": Input("x"), "y": Input("y"), "a": Input("a"), r"\beta": Input("beta"), "n": Input("n")},
+    indices={"i": "n"},
+)
+RNG = np.random.default_rng(1)
+X, Y = RNG.normal(size=(6, 3)), RNG.normal(size=(6, 3))
+A = np.array([-2.0, -0.5, 0.0, 0.25, 1.0, 3.0])
+INPUTS = {"x": X, "y": Y, "a": A, "beta": np.array([0.0, 0.2, 0.5, 0.99, 1.0, 1.5])}
+
+
+def truth(text, inputs=INPUTS, xp=numpy_xp, rtol=1e-12):
+    return compile_property(text, TABLE).values(xp, inputs, {"n": 3}, rtol)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        r"a \ge 0 \implies x^\top y \le \|x\|_2\|y\|_2",
+        r"a \ge 0:\quad x^\top y \le \|x\|_2\|y\|_2",
+        r"x^\top y \le \|x\|_2\|y\|_2,\quad a \ge 0",
+        r"x^\top y \le \|x\|_2\|y\|_2 \quad (a \ge 0)",
+        r"x^\top y \le \|x\|_2\|y\|_2\ \forall a \in [0, \infty)",
+    ],
+)
+def test_conditions_are_read_wherever_the_document_puts_them(text):
+    compiled = compile_statement(text, TABLE)
+    assert compiled.relations == ("<=",)
+    where = compiled.holds(numpy_xp, INPUTS, {"n": 3}, 1e-12)
+    assert where.tolist() == (A >= 0).tolist()
+
+
+def test_a_definition_before_the_colon_is_substituted():
+    compiled = compile_statement(r"b = 2a:\quad b \le 3a", TABLE)
+    lhs, rhs = compiled.sides(numpy_xp, INPUTS, {"n": 3})
+    np.testing.assert_allclose(lhs, 2 * A)
+    assert compiled.conditions is None
+
+
+def test_a_hypothesis_equality_is_a_condition_not_a_definition():
+    compiled = compile_statement(r"a = 1 \implies a \le 2", TABLE)
+    assert compiled.holds(numpy_xp, INPUTS, {"n": 3}, 1e-12).tolist() == (A == 1).tolist()
+
+
+def test_connectives_and_intervals():
+    b = INPUTS["beta"]
+    assert truth(r"\beta \in [0, 1)").tolist() == ((b >= 0) & (b < 1)).tolist()
+    assert truth(r"\beta \in (0, 1] \implies a \ge 0").tolist() == (~((b > 0) & (b <= 1)) | (A >= 0)).tolist()
+    assert truth(r"a > 0 \iff 2a > 0 \iff a \ne 0").tolist() == ((A > 0) == (A != 0)).tolist()
+    assert truth(r"a < 0 \lor a > 1").tolist() == ((A < 0) | (A > 1)).tolist()
+    assert truth(r"(\beta, a) \in [0,1]\times(0,\infty)").tolist() == ((b >= 0) & (b <= 1) & (A > 0)).tolist()
+    assert truth(r"a, \beta \ge 0").tolist() == ((A >= 0) & (b >= 0)).tolist()
+
+
+def test_equality_holds_to_the_tolerance_given():
+    assert truth(r"x^\top y = y^\top x").all()
+    assert not truth(r"x^\top y = 1.0001 y^\top x", rtol=1e-9).any()
+
+
+def test_forall_over_an_index_range_is_the_conjunction():
+    assert truth(r"\forall i:\ x_i \le \|x\|_\infty").all()
+    assert truth(r"x_i \ge -\|x\|_\infty\ \forall i").all()
+    assert truth(r"\forall i:\ x_i \le x_1").tolist() == (X.max(axis=1) <= X[:, 0]).tolist()
+
+
+def test_truth_values_run_in_high_precision():
+    with mp_precision(40):
+        mp = truth(
+            r"a \ge 0 \implies x^\top y \le \|x\|_2\|y\|_2",
+            {k: to_mp(v) for k, v in INPUTS.items()},
+            mpmath_xp,
+        )
+    assert mp.all()
+
+
+def test_what_has_no_truth_value_is_refused_by_name():
+    with pytest.raises(LatexError, match="no relation"):
+        compile_property(r"x^\top y", TABLE)
+    with pytest.raises(LatexError, match="quantified symbol"):
+        compile_property(r"\forall z:\ a \ge 0", TABLE)
+    with pytest.raises(LatexError, match="equivalence"):
+        compile_statement(r"a > 0 \iff 2a > 0", TABLE)
