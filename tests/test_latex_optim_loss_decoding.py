@@ -33,6 +33,11 @@ READ_BY_A_TABLE_ENTRY = [
     "bn.var_004",
     "quad.model_after_step_002",  # f̂_{x0}(x1) the model after one step
     "newton.model_gradient_002",  # ∇_x f̂_{x0}(x) by central differences (exact for a quadratic)
+    # ... and, once premises parse (lxe), a statement's conditions and definitions with them
+    "bn.wn_equivalence_002",  # y_WN with g = 1, b_WN = 0; y_BN of w = k u
+    "wn.norm_growth_002",  # u_t, u_{t+1} one weight-normalised step; ‖u_t‖² ≤ ‖u_{t+1}‖² a condition
+    "wd.sgd_equivalence_004",  # θ_i the sampled start, ∇L(θ_i) = Aθ_i − b; λ = −2ηγ defined before ':'
+    "adam.hat_estimates_average_004",  # E[m̂_t], E[m_t] under a stationary mean
     # checks/loss
     "lemma1.eq4",  # ⟨∇_{Vs_t} f_t ∇_Φ Vs_t, ΔΦ⟩ = pᵀ(forward-mode JVP)
     "lemma2.bound_hw",  # the garbled max_{‖r‖∞} r read as ‖r‖∞
@@ -49,6 +54,7 @@ READ_BY_A_TABLE_ENTRY = [
 #: compiled, and differing from the check for a reason the module records in ``statement_differs``
 DIFFERS_EXPLAINED = [
     "lemma2.hw_chain",  # the closing 'max r': max_j r_j for the compiler, ‖r‖∞ for the check
+    "wn.growth_in_alpha_003",  # the check compares squared norms
 ]
 
 

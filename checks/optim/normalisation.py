@@ -516,6 +516,58 @@ _STEP = {
 WN_STEP = {"inputs": _STEP, "dims": _VEC_DIMS, "where": u_nonzero}
 
 
+def _step_at(gain_name: str):
+    def step(xp, u, gw, gain, **inputs):
+        return _wn_step(xp, u, gw, gain, inputs[gain_name])[0]
+
+    return step
+
+
+#: seeds 002/003 Question 4.3: one step u_{t+1} = u_t − αsW^⊥∇_wL from the sampled u_t (u), ∇_wL (gw);
+#: u_{t+1}(α') the same step with the second sampled rate alpha2; ‖·‖ Euclidean
+WN_UPDATE_STEP = WEIGHT_NORM.extend(
+    "checks/optim/normalisation.py (WN_UPDATE_STEP)",
+    {
+        "u_t": Input("u"),
+        "u_{t+1}": Derived(_step_at("alpha"), doc="u_t − αsW^⊥∇_wL"),
+        r"u_{t+1}(\alpha)": Derived(_step_at("alpha"), doc="u_t − αsW^⊥∇_wL"),
+        r"u_{t+1}(\alpha')": Derived(_step_at("alpha2"), doc="u_t − α'sW^⊥∇_wL"),
+        r"\alpha'": Input("alpha2"),
+    },
+)
+
+
+def _bn_of_ku(xp, u, k, b, x_raw, n):
+    """y_BN of w = k u at the support point x = signs(x_raw), the mean and variance over x = r's support."""
+    return _bn_002(xp, k[:, None] * u, b, x_raw, n)
+
+
+def _wn_plain(xp, u, x_raw):
+    """y_WN with the premise's g = 1, b_WN = 0: uᵀx/‖u‖ at the support point x = signs(x_raw)."""
+    return _wn_output(xp, u, _signs_xp(xp, x_raw), 1 + 0 * u[:, 0], 0 * u[:, 0])
+
+
+#: seed 002 Question 4.1's equivalence: y_WN with g = 1, b_WN = 0 (the premise), y_BN of w = k u (the
+#: statement defines w), both at a point x of the support of x = r
+WN_BN_002 = WEIGHT_NORM.extend(
+    "checks/optim/normalisation.py (WN_BN_002)",
+    {
+        "y_{WN}": Derived(_wn_plain, doc="(u/‖u‖)ᵀx: g = 1, b_WN = 0"),
+        "y_{BN}": Derived(_bn_of_ku, doc="(wᵀx + b − E[wᵀx + b])/√Var[wᵀx + b], w = k u"),
+        "x": Derived(
+            lambda xp, x_raw: _signs_xp(xp, x_raw), doc="a point of the support: the signs of x_raw"
+        ),
+    },
+)
+#: the claims below read with the tables above (defined beside the step they use)
+claim_symbols.update(
+    {
+        "bn.wn_equivalence_002": WN_BN_002,
+        "wn.norm_growth_002": WN_UPDATE_STEP,
+    }
+)
+
+
 @identity(
     "wn.pythagoras_002",
     uses=("wn.grad_002", "wn.s002.orthogonal_step"),

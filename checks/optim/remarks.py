@@ -234,12 +234,15 @@ _ADAM_MEANS = optim_symbols.extend(
     {
         r"\mathbb{E}[\hat{m}_t]": Derived(_adam_means, 0, doc="E[m_t]/(1 − β^t), m_0 = 0"),
         r"\mathbb{E}[g]": Input("mu"),
+        r"\mathbb{E}[m_t]": Derived(_adam_means, 1, doc="E[m_t], the moving average of the means, m_0 = 0"),
+        r"\beta_1": Input("beta"),
     },
 )
 claim_symbols = {
     "wn.s003.norm_increases": _WN,
     "wn.s003.norm_nondecreasing": _WN,
     "adam.hat_estimates_mean_004": _ADAM_MEANS,
+    "adam.hat_estimates_average_004": _ADAM_MEANS,
 }
 #: differences the statement check finds and that are kept, with why
 statement_differs = dict.fromkeys(

@@ -15,7 +15,8 @@ from checks.optim._helpers import (
     sgd_l2_trajectory,
     sgd_weight_decay_trajectory,
 )
-from lemmacheck import Array, Scalar, Verdict, identity
+from checks.optim._notation import symbols as optim_notation
+from lemmacheck import Array, Derived, Input, Scalar, Verdict, identity
 
 _Q = {
     "A": Array("n", "n", transform=contraction_spd_transform),
@@ -35,6 +36,18 @@ def _reg_loss(xp, A, b, gamma, theta):
     """L(θ) + γ‖θ‖² (seed 004 §3: L_reg = L + γ‖θ‖₂²)."""
     return _loss(xp, A, b, theta) + gamma * dot(xp, theta, theta)
 
+
+def _gradient_at_start(xp, A, b, theta0):
+    return quadratic_gradient(xp, A, b, theta0)
+
+
+#: seed 004 Question 3.1's one step at θ_i, read at the trajectories' sampled start θ_0: ∇L(θ_i) the
+#: quadratic loss's gradient Aθ − b there (λ is defined by the statement itself)
+ONE_STEP = optim_notation.extend(
+    "checks/optim/weight_decay.py (ONE_STEP)",
+    {r"\theta_i": Input("theta0"), r"\nabla L(\theta_i)": Derived(_gradient_at_start, doc="Aθ_i − b")},
+)
+claim_symbols = {"wd.sgd_equivalence_004": ONE_STEP}
 
 # ------------------------------------------------------------------ Question 3.1 (SGD)
 
