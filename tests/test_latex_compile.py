@@ -140,3 +140,96 @@ def test_a_quotient_of_vectors_is_entrywise_only_where_the_table_says_so():
     np.testing.assert_allclose(lhs, np.sum(c * X / Y**2, axis=-1))
     with pytest.raises(LatexError, match="divides by a rank-1 value"):
         sides(r"\frac{x}{y} = x")
+
+
+def _table_with(phrases):
+    from lemmacheck import Derived
+
+    return TABLE.extend("tests/test_latex_compile.py (phrases)", {k: Derived(f) for k, f in phrases.items()})
+
+
+def test_a_derivative_an_expectation_an_elision_and_a_mark_are_phrases_the_table_names():
+    table = _table_with(
+        {
+            r"\frac{\partial y}{\partial x}": lambda xp, x: 2 * x,
+            r"\mathbb{V}[x]": lambda xp, x: xp.ones(x.shape[0]),
+            r"\mathbb{E}_R\|x\|_2^2": lambda xp, x: xp.sum(x * x, axis=-1),
+            r"x_1\cdots x_n": lambda xp, x: xp.prod(x, axis=-1),
+            r"\mathbf{A}^*": lambda xp, A: A,
+        }
+    )
+    text = (
+        r"x^\top\frac{\partial y}{\partial x} + \mathbb{V}[x] = 2\|x\|_2^2 + 1"
+        r" + \mathbb{E}_R\|x\|_2^2 - \|x\|_2^2"
+    )
+    lhs, rhs = compile_statement(text, table).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(lhs, rhs)
+    (p, q) = compile_statement(
+        r"x_1\cdots x_n = \mathrm{tr}(\mathbf{A}^*) - \mathrm{tr}(\mathbf{A}) + x_1\cdots x_n", table
+    ).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(p, q)
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        (r"\frac{\partial y}{\partial x} = x", "a derivative the table does not name"),
+        (r"\mathbb{V}[x] = 1", "an expectation or variance"),
+        (r"x_1\cdots x_n = 1", "an elision"),
+    ],
+)
+def test_a_phrase_the_table_does_not_name_says_so_and_what_to_add(text, why):
+    with pytest.raises(LatexError) as err:
+        compile_statement(text, TABLE).sides(numpy_xp, INPUTS, {"n": 4})
+    assert why in str(err.value) and "tests/test_latex_compile.py" in str(err.value)
+
+
+def test_braces_lesssim_and_assignment():
+    a, b = sides(r"\{x^\top y\} \lesssim \|x\|_2\|y\|_2")
+    assert compile_statement(r"x^\top y \lesssim \|x\|_2\|y\|_2", TABLE).relations == ("<=",)
+    assert compile_statement(r"n \leftarrow x^\top y", TABLE).relations == ("=",)
+    np.testing.assert_allclose(a, (X * Y).sum(-1))
+
+
+def test_a_function_reads_the_claims_dims_by_keyword():
+    def act(xp, v, *, act):
+        return xp.tanh(v) if act == "tanh" else v
+
+    table = TABLE.extend("tests (act)", {r"\sigma": Function(act)})
+    (lhs, _) = compile_statement(r"\sigma(x)^\top y = 0", table).sides(
+        numpy_xp, INPUTS, {"n": 4, "act": "tanh"}
+    )
+    np.testing.assert_allclose(lhs, (np.tanh(X) * Y).sum(-1))
+
+
+def test_a_derived_takes_the_bound_index_and_one_that_ignores_it_is_refused():
+    from lemmacheck import Derived
+
+    table = TABLE.extend(
+        "tests (bound)",
+        {"a_t": Derived(lambda xp, x, t: x[:, t - 1] ** 2), "b_t": Derived(lambda xp, x: x[:, 0])},
+    )
+    (lhs, rhs) = compile_statement(r"\sum_{t=1}^{n} a_t = x^\top x", table).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(lhs, rhs)
+    with pytest.raises(LatexError, match="mentions t, bound around it"):
+        compile_statement(r"\sum_{t=1}^{n} b_t = 1", table).sides(numpy_xp, INPUTS, {"n": 4})
+
+
+def test_a_probe_function_compares_matrix_sides_as_the_check_does():
+    table = TABLE.extend(
+        "tests (probe)", probe_fn=lambda xp, M, inputs: xp.sum(M * inputs["B"], axis=(-2, -1))
+    )
+    lhs, rhs = compile_statement(r"\mathbf{A}^\top = \mathbf{A}", table).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(lhs, (np.swapaxes(A, -1, -2) * B).sum((-2, -1)))
+    np.testing.assert_allclose(rhs, (A * B).sum((-2, -1)))
+
+
+def test_a_schatten_index_below_one_is_the_quasi_norm():
+    table = TABLE.extend("tests (r)", {"r": Input("r")})
+    (lhs, _) = compile_statement(r"\|\mathbf{A}\|_{S^r} = 0", table).sides(
+        numpy_xp, INPUTS, {"n": 4, "r": 0.5}
+    )
+    s = np.linalg.svd(A, compute_uv=False)
+    np.testing.assert_allclose(lhs, (np.sqrt(s).sum(-1)) ** 2)
+    with pytest.raises(LatexError, match="norm index"):
+        compile_statement(r"\|x\|_r = 0", table).sides(numpy_xp, INPUTS, {"n": 4, "r": 0.5})

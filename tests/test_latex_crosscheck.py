@@ -155,7 +155,8 @@ def test_the_adversarial_instances_push_the_two_apart_and_stay_in_range(scratch)
     import numpy as np
 
     from lemmacheck.latex.adversarial import harder_instances
-    from lemmacheck.latex.crosscheck import _instances, _sides, compiled_for
+    from lemmacheck.latex.crosscheck import _sides, compiled_for
+    from lemmacheck.latex.instances import check_instances as _instances
     from lemmacheck.latex.relation import mismatch
 
     claim = _declare(LSE.replace(r"\frac12", r"\frac14", 1), "lse")

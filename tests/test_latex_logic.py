@@ -92,3 +92,45 @@ def test_what_has_no_truth_value_is_refused_by_name():
         compile_property(r"\forall z:\ a \ge 0", TABLE)
     with pytest.raises(LatexError, match="equivalence"):
         compile_statement(r"a > 0 \iff 2a > 0", TABLE)
+
+
+def test_positive_definiteness_of_a_matrix_difference():
+    S = np.array([[[2.0, 0.0], [0.0, 1.0]], [[1.0, 2.0], [2.0, 1.0]]])
+    table = TABLE.extend("tests/test_latex_logic.py (S)", {"S": Input("S")})
+    inputs = {"S": S}
+    assert compile_property(r"S \succ 0", table).values(numpy_xp, inputs, {}, 1e-12).tolist() == [True, False]
+    with pytest.raises(LatexError, match="compares numbers"):
+        compile_statement(r"S \succ 0", table)
+
+
+def test_lists_of_bound_indices_and_of_members():
+    M = RNG.normal(size=(6, 3, 3))
+    table = TABLE.extend("tests (M)", {"M": Input("M"), "j": Input("j")}, indices={"i": "n", "j": "n"})
+    inputs = {**INPUTS, "M": M}
+    whole = compile_property(r"\forall i,j:\ M_{ij} \le \max_{k=1}^{n} M_{ik}", table)
+    assert whole.values(numpy_xp, inputs, {"n": 3}, 1e-12).all()
+    post = compile_property(r"M_{ij} \le M_{i,1}\ \forall i,j", table).values(numpy_xp, inputs, {"n": 3}, 0.0)
+    assert post.tolist() == (M.max(axis=2) <= M[:, :, 0]).all(axis=1).tolist()
+    b = INPUTS["beta"]
+    both = truth(r"a, \beta \in [0, 1]")
+    assert both.tolist() == ((A >= 0) & (A <= 1) & (b >= 0) & (b <= 1)).tolist()
+
+
+def test_rows_columns_and_slices():
+    M = RNG.normal(size=(6, 3, 3))
+    table = TABLE.extend("tests (rows)", {"M": Input("M")}, indices={"j": "n"})
+    inputs = {**INPUTS, "M": M}
+    (lhs, rhs) = compile_statement(r"M_{2,:} x = \sum_{j=1}^{n} M_{2,j} x_j", table).sides(
+        numpy_xp, inputs, {"n": 3}
+    )
+    np.testing.assert_allclose(lhs, rhs)
+    np.testing.assert_allclose(lhs, (M[:, 1, :] * X).sum(-1))
+    (col, _) = compile_statement(r"x^\top M_{:,3} = 0", table).sides(numpy_xp, inputs, {"n": 3})
+    np.testing.assert_allclose(col, (X * M[:, :, 2]).sum(-1))
+
+
+def test_a_vector_equal_to_zero_is_the_zero_vector():
+    Z = np.zeros_like(X)
+    assert truth(r"x - x = 0").all()
+    assert not truth(r"x \ne 0").tolist() == [False] * 6
+    assert compile_property(r"x = 0", TABLE).values(numpy_xp, {**INPUTS, "x": Z}, {"n": 3}, 0.0).all()

@@ -5,7 +5,9 @@ compiler has no meaning for raises :class:`LatexError` naming it and its column.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import math
+import re
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -54,6 +56,8 @@ class Compiler:
     table: SymbolTable
     text: str
     defined: dict = dataclasses.field(default_factory=dict)  # symbols the statement defines itself
+    bound: frozenset = frozenset()  # variables bound around the node compiled (\sum_i, \forall t)
+    atoms: list = dataclasses.field(default_factory=list)  # each relation a truth value compares (a, rel, b)
 
     def source(self, node: Tree | Token) -> str:
         if isinstance(node, Token):
@@ -135,6 +139,13 @@ def meaning(c: Compiler, node: Tree | Token, key: str | None = None) -> Node | F
     return run
 
 
+def _parameters(fn) -> frozenset:
+    try:
+        return frozenset(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return frozenset()
+
+
 def _input(env: Env, name: str, key: str) -> V.Value:
     if name in env.inputs:
         return V.Value(env.inputs[name])
@@ -151,10 +162,27 @@ def _input(env: Env, name: str, key: str) -> V.Value:
 
 
 def _derived(env: Env, d: Derived, key: str) -> V.Value:
+    """A Derived's value; one that names a variable bound around it (``t`` of ``\\prod_{t=1}^T``) gets its
+    current value, and a phrase that mentions a bound variable its Derived does not take is refused (its
+    value would silently be the same for every t)."""
+    params = _parameters(d.fn)
+    bound = {k: v for k, v in env.bound.items() if k in params}
+    ignored = [
+        k
+        for k in env.bound
+        if k not in bound and re.search(rf"(?<![A-Za-z\\]){re.escape(k)}(?![A-Za-z])", key)
+    ]
+    if ignored:
+        raise LatexError(
+            f"the phrase {key!r} mentions {ignored[0]}, bound around it, which its Derived does not take",
+            construct=key,
+            fix=f"give the Derived of {key!r} a parameter {ignored[0]!r} (its current value is passed)",
+        )
+    memo = (d.fn, tuple(sorted(bound.items())))
     try:
-        if d.fn not in env.memo:  # several symbols often name parts of one computation (Derived(f, item))
-            env.memo[d.fn] = call_with_inputs(d.fn, env.xp, env.inputs, env.dims)
-        out = env.memo[d.fn]
+        if memo not in env.memo:  # several symbols often name parts of one computation (Derived(f, item))
+            env.memo[memo] = call_with_inputs(d.fn, env.xp, env.inputs, {**env.dims, **bound})
+        out = env.memo[memo]
         return V.Value(out[d.item] if d.item is not None else out)
     except TypeError as exc:
         raise LatexError(

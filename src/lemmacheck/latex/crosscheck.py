@@ -19,21 +19,19 @@ import numpy as np
 from ..model.claim import Claim, NumericCheck
 from ..model.inputs import call_with_inputs
 from ..model.tolerance import REVERIFY_DPS, tolerance_for
-from ..search.draw import apply_where, dims_combinations, draw
 from ..settling.highprec import exact_mp_inputs
 from ..xp import mp_precision, mpmath_xp, numpy_xp
 from .adversarial import harder_instances
 from .declare import COMPILED_ATTR
 from .errors import LatexError
+from .instances import check_instances
 from .parse import parse
+from .propcheck import property_check
 from .relation import chain_relation, family, mismatch, same_relation
 from .statement import CompiledStatement, compile_expression, compile_statement
 from .tables import table_for
 
 __all__ = ["statement_check", "same_relation", "mismatch", "compiled_for", "statement_check_text"]
-
-PER_DIMS = 4  # instances drawn per dims combination
-MAX_COMBOS = 12  # dims combinations sampled, spread over the list (smallest first)
 
 
 def compiled_for(claim: Claim) -> CompiledStatement:
@@ -64,8 +62,6 @@ def _statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
             f"no relation chain to compare with (kind {claim.kind.value!r}): the compiler reads numeric "
             "checks"
         )
-    if check.is_property:
-        return not_compiled("a property: its check returns truth values, which a relation's sides are not")
     if getattr(check.fn, COMPILED_ATTR, None) is not None:
         return {
             "status": "agrees",
@@ -73,8 +69,11 @@ def _statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
             "compared": "by construction: the check is this statement",
         }
     try:
+        if check.is_property:
+            parse(claim.statement)  # a construct outside the grammar is the first thing to say
+            return property_check(claim, check, evidence, seed)
         compiled = compiled_for(claim)
-        instances = _instances(claim, check, evidence, seed)
+        instances = check_instances(claim, check, evidence, seed)
         first = [(si, ci, _relations(compiled, check, si, ci)) for si, ci in _pairings(compiled, check)[0]]
         instances += harder_instances(
             claim, instances, lambda xp, i, d: _sides(claim, compiled, xp, i, d), first, seed
@@ -98,26 +97,6 @@ def _pairings(compiled: CompiledStatement, check: NumericCheck) -> list[list]:
     if len(checked) != 1:
         return ends
     return ends + [[((i, i + 1), (0, 1))] for i in range(len(stated))]
-
-
-def _instances(claim: Claim, check: NumericCheck, evidence: dict, seed: int) -> list[tuple[dict, dict]]:
-    combos = dims_combinations(check.dims)
-    if len(combos) > MAX_COMBOS:
-        step = len(combos) / MAX_COMBOS
-        combos = [combos[int(i * step)] for i in range(MAX_COMBOS)]
-    rng = np.random.default_rng([seed, 34])
-    out = []
-    for dims in combos:
-        inputs, kept = apply_where(claim.id, check, draw(claim.id, check, rng, PER_DIMS, dims), dims)
-        if kept:
-            out.append((dims, inputs))
-    for key in ("counterexample", "tightness_witness"):
-        inst = evidence.get(key)
-        if isinstance(inst, dict) and isinstance(inst.get("inputs"), dict) and "dims" in inst:
-            reported = {k: np.asarray(v, dtype=float)[None] for k, v in inst["inputs"].items()}
-            if set(reported) == set(check.inputs):
-                out.append((dict(inst["dims"]), reported))
-    return out
 
 
 def _relations(compiled: CompiledStatement, check: NumericCheck, si, ci) -> tuple[str, str]:

@@ -44,6 +44,10 @@ RELATIONS = {
     ">": ">",
     "\\ne": "!=",
     "\\neq": "!=",
+    "\\lesssim": "<=",  # <= up to higher-order terms: what the checks of such statements compare
+    "\\leftarrow": "=",  # an assignment: the left side is what the right computes
+    "\\succ": "succ",  # positive definite (of a matrix difference)
+    "\\succeq": "succeq",
 }
 _SYMBOLIC = {"letter_sym", "font", "greek", "delta_sym", "accent"}
 
@@ -57,14 +61,27 @@ class RelationReading:
 
 
 def _clauses(conj: Tree) -> list:
-    """A conjunction's clauses, parenthesised groups opened (``\\quad (p = ...)``)."""
-    out = []
+    """A conjunction's clauses, parenthesised groups opened (``\\quad (p = ...)``); a lone symbol after a
+    trailing quantifier is one more of its variables (``\\forall i,j``, which the parse may split)."""
+    out: list = []
     for ch in conj.children:
         if isinstance(ch, Tree) and ch.data == "group":
             out += _clauses(ch.children[0])
+        elif isinstance(ch, Tree) and out and out[-1].data == "for_all" and _lone_symbol(ch):
+            quantifier = out[-1].children[1]
+            quantifier.children.append(Tree("bound_var", [ch.children[0]], meta=ch.meta))
         elif isinstance(ch, Tree):
             out.append(ch)
     return out
+
+
+def _lone_symbol(clause: Tree) -> bool:
+    if clause.data != "chain" or len(clause.children) != 1:
+        return False
+    node = clause.children[0]
+    if isinstance(node, Tree) and node.data == "postfix" and len(node.children) == 1:
+        node = node.children[0]
+    return isinstance(node, Tree) and node.data in ("letter_sym", "greek")
 
 
 def _is_definition(c: Compiler, clause: Tree) -> bool:
@@ -143,6 +160,9 @@ def condition_truth(c: Compiler, clauses: list) -> T.Truth:
         if clause.data == "chain" and len(clause.children) == 1:
             pending.append(clause.children[0])
             continue
+        if pending and clause.data == "member":  # p, q \in [1, \infty]
+            parts += [_member(c, p, clause.children[2]) for p in pending]
+            pending = []
         if pending:
             if clause.data != "chain" or len(clause.children) != 3:
                 raise c.refuse(pending[0], "an expression with no relation", "state what it equals or bounds")
@@ -157,7 +177,9 @@ def condition_truth(c: Compiler, clauses: list) -> T.Truth:
 def _chain(children: list, c: Compiler) -> T.Truth:
     exprs = [ch for ch in children if not isinstance(ch, Token)]
     rels = [RELATIONS[str(ch)] for ch in children if isinstance(ch, Token)]
-    return T.relation_truth([compile_node(c, e) for e in exprs], rels)
+    nodes = [compile_node(c, e) for e in exprs]
+    c.atoms.extend((nodes[k], rel, nodes[k + 1]) for k, rel in enumerate(rels))
+    return T.relation_truth(nodes, rels)
 
 
 def clause_truth(c: Compiler, node: Tree) -> T.Truth:
@@ -212,8 +234,10 @@ def for_all(c: Compiler, quantifier: Tree, body) -> T.Truth:
     s = next((ch for ch in quantifier.children if isinstance(ch, Tree) and ch.data != "bound_var"), None)
     keys = [c.key(v) for v in names]
     if any(k in c.table.indices for k in keys):
-        if len(names) > 1 or s is not None:
-            raise c.refuse(quantifier, "\\forall over several indices, or an index with a set", "one index")
+        if s is not None or not all(k in c.table.indices for k in keys):
+            raise c.refuse(quantifier, "\\forall over an index with a set, or mixed with inputs", "one kind")
+        for k in reversed(keys[1:]):
+            body = _ranged(k, body)
         return _over_range(c, keys[0], body)
     truth = body(c)
     for var, key in zip(names, keys, strict=True):
@@ -243,8 +267,14 @@ def sampled_condition(c: Compiler, quantifier: Tree) -> list:
     return out
 
 
+def _ranged(var: str, body):
+    return lambda cc: _over_range(cc, var, body)
+
+
 def _over_range(c: Compiler, var: str, body) -> T.Truth:
-    sub = dataclasses.replace(c, defined={**c.defined, var: lambda env: V.const(env.bound[var])})
+    sub = dataclasses.replace(
+        c, defined={**c.defined, var: lambda env: V.const(env.bound[var])}, bound=c.bound | {var}
+    )
     inner, dim = body(sub), c.table.indices[var]
 
     def run(env: Env):

@@ -62,6 +62,13 @@ def _quotient(c: Compiler):
 
 
 def _frac(c: Compiler, node: Tree) -> Node:
+    if "\\partial" in c.source(node):
+        raise c.refuse(
+            node,
+            "a derivative the table does not name",
+            f"add the phrase {c.key(node)!r} (with what it is applied to, if anything) to {c.table.where}: "
+            "a Derived computing it",
+        )
     a, b = compile_node(c, node.children[1]), compile_node(c, node.children[2])
     quotient = _quotient(c)
     return lambda env: quotient(a(env), b(env))
@@ -88,7 +95,8 @@ def _refused(why: str, fix: str = ""):
         m = meaning(c, node)
         if m is not None and not isinstance(m, Function):
             return m
-        raise c.refuse(node, why, fix or f"add the phrase {c.key(node)!r} to {c.table.where}")
+        where = f"add the phrase {c.key(node)!r} to {c.table.where}"
+        raise c.refuse(node, why, f"{fix}: {where}" if fix else where)
 
     return handler
 
@@ -135,8 +143,20 @@ HANDLERS.update(
         "number": _number,
         "infty": _infty,
         "nabla": _nabla,
-        "expectation": _refused("an expectation, which the compiler does not compute"),
+        "expectation": _refused(
+            "an expectation or variance, which the compiler does not compute",
+            "name the phrase (its closed form, or the exact average the content computes) in the table",
+        ),
+        "partial": _refused(
+            "\\partial outside a derivative the table names",
+            "name the whole derivative (\\frac{\\partial A}{\\partial B}, with what it is applied to) as a "
+            "phrase in the table: a Derived computing it",
+        ),
+        "dots": _refused(
+            "an elision (\\cdots) outside a phrase the table names",
+            "name the run it elides, with the elision, as a phrase in the table",
+        ),
         "tuple": _refused("a tuple outside a function's arguments"),
-        "indices": _refused("an index list (rows, columns, slices) the table does not name"),
+        "indices": _refused("an index list outside a subscript"),
     }
 )

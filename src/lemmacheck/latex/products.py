@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import math
+from fractions import Fraction
 from typing import Any
 
 from lark import Token, Tree
@@ -12,6 +14,7 @@ from lark import Token, Tree
 from . import values as V
 from .compile import HANDLERS, Compiler, Env, FnNode, Node, compile_node, meaning
 from .errors import LatexError
+from .indexing import subscript
 from .nodes import as_array
 from .symbols import Function, normalise
 
@@ -43,10 +46,24 @@ def _args(c: Compiler, node: Tree) -> list[Node] | None:
 
 
 def _apply(fn: FnNode, args: list[Node]) -> Node:
+    """``f(a, b)``: the table's ``fn(xp, a, b)``, its keyword-only parameters filled by name from the
+    claim's inputs and dims (``\\sigma`` the activation the dim ``act`` names)."""
+    named = keyword_parameters(fn.fn)
+
     def run(env: Env) -> V.Value:
-        return V.Value(fn.fn(env.xp, *(a(env).a for a in args)))
+        found = {**env.dims, **env.inputs}
+        kwargs = {k: found[k] for k in named if k in found}
+        return V.Value(fn.fn(env.xp, *(a(env).a for a in args), **kwargs))
 
     return run
+
+
+def keyword_parameters(fn) -> tuple[str, ...]:
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return ()
+    return tuple(p.name for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY)
 
 
 def product_of(c: Compiler, factors: list) -> Node:
@@ -61,10 +78,16 @@ def product_of(c: Compiler, factors: list) -> Node:
             continue
         node = compile_node(c, factors[i])
         if isinstance(node, FnNode):
-            args = _args(c, factors[i + 1]) if i + 1 < len(factors) else None
+            nxt = factors[i + 1] if i + 1 < len(factors) else None
+            args, scripts = _args(c, nxt), []
+            if args is None and isinstance(nxt, Tree) and nxt.data == "postfix":  # f(x)^2, f(x)^\top
+                args, scripts = (
+                    _args(c, nxt.children[0]),
+                    [s for s in nxt.children[1:] if isinstance(s, Tree)],
+                )
             if args is None:
                 raise c.refuse(factors[i], f"the function {node.what} is not followed by its (argument)")
-            node, i = _apply(node, args), i + 1
+            node, i = _scripted(c, _apply(node, args), scripts), i + 1
         parts.append(node)
         i += 1
     if len(parts) == 1:
@@ -121,7 +144,9 @@ def _bigop(c: Compiler, head: Tree, op: str, scripts: list, body: Tree) -> Node:
     if var is None:
         inner = compile_node(c, body)
         return lambda env: _reduce_entries(env, kind, inner(env))
-    sub_c = dataclasses.replace(c, defined={**c.defined, var: lambda env: V.const(env.bound[var])})
+    sub_c = dataclasses.replace(
+        c, defined={**c.defined, var: lambda env: V.const(env.bound[var])}, bound=c.bound | {var}
+    )
     inner = compile_node(sub_c, body)
 
     first, last = lo, hi
@@ -214,7 +239,7 @@ def _norm(c: Compiler, prim: Tree, scripts: list) -> Node:
         index = compile_node(c, arg)
 
     def run(env: Env) -> V.Value:
-        p = None if index is None else _index_value(index(env))
+        p = None if index is None else _index_value(index(env), schatten=family == "schatten")
         return V.norm(
             inner(env), p, env.xp, c.table, schatten=family == "schatten", entrywise=family == "entrywise"
         )
@@ -222,9 +247,13 @@ def _norm(c: Compiler, prim: Tree, scripts: list) -> Node:
     return run
 
 
-def _index_value(v: V.Value) -> Any:
+def _index_value(v: V.Value, *, schatten: bool) -> Any:
+    """A norm's index: a number >= 1 or \\infty; a Schatten index may be in (0, 1), the quasi-norm
+    (sum of sigma^p)^(1/p) (Hoelder's 1/r = 1/p + 1/q reaches r = 1/2)."""
     a = v.a
-    if isinstance(a, (int, float)) and (a >= 1 or math.isinf(a)):
+    if isinstance(a, Fraction):
+        a = float(a)
+    if isinstance(a, (int, float)) and (a >= 1 or math.isinf(a) or (schatten and a > 0)):
         return a
     raise LatexError(f"a norm index {a!r} that is not a number >= 1 or \\infty")
 
@@ -248,8 +277,7 @@ def _script(c: Compiler, base: Node, s: Tree) -> Node:
             return lambda env: _entrywise_power(base(env), power(env), env)
         return lambda env: V.power(base(env), power(env), env.xp)
     if s.data == "sub":
-        index = compile_node(c, s.children[0])
-        return lambda env: _index(base(env), index(env))
+        return subscript(c, base, s.children[0])
     raise c.refuse(s, f"a {s.data} the table does not name", f"add the symbol with it to {c.table.where}")
 
 
@@ -261,15 +289,6 @@ def _entrywise_power(v: V.Value, k: V.Value, env: Env) -> V.Value:
 
 def _transpose_or_power(v: V.Value, power: Node, env: Env) -> V.Value:
     return V.transpose(v, env.xp) if v.rank else V.power(v, power(env), env.xp)
-
-
-def _index(v: V.Value, i: V.Value) -> V.Value:
-    """``a_i``: entry i (from 1) of a vector, row i of a stack (``g_i`` of gradients g of shape (T, n))."""
-    if v.rank == 0 or not isinstance(i.a, int):
-        raise LatexError(f"a subscript on a rank-{v.rank} value that is no entry index")
-    if not 1 <= i.a <= v.a.shape[1]:
-        raise LatexError(f"the index {i.a} is outside 1..{v.a.shape[1]}")
-    return V.Value(v.a[:, i.a - 1])
 
 
 def _mul_prefixed(c: Compiler, node: Tree) -> Node:

@@ -46,6 +46,7 @@ class CompiledStatement:
     nodes: tuple[Node, ...]
 
     probe: str = ""
+    probe_fn: Any = None  # the table's probe_fn: how sides of rank >= 1 are compared
     conditions: Truth | None = None  # the statement's conditions (before \\implies or ':', after its chain)
 
     def holds(self, xp, inputs: dict, dims: dict, rtol: float) -> Any:
@@ -59,7 +60,9 @@ class CompiledStatement:
         env = Env(xp, dict(inputs), dict(dims))
         batch = len(next(iter(inputs.values()))) if inputs else 1
         values = [n(env) for n in self.nodes]
-        if self.probe and any(v.rank == 1 for v in values):
+        if self.probe_fn is not None and any(v.rank for v in values):
+            values = [V.Value(self.probe_fn(xp, v.a, inputs)) if v.rank else v for v in values]
+        elif self.probe and any(v.rank == 1 for v in values):
             c = V.Value(inputs[self.probe], row=True)
             values = [V.mul(c, v) if v.rank == 1 else v for v in values]
         return tuple(_batched(xp, v, k, batch) for k, v in enumerate(values))
@@ -97,9 +100,11 @@ def compile_statement(text: str, table: SymbolTable, *, bare: bool = False) -> C
     children = reading.chain.children
     exprs = [ch for ch in children if not isinstance(ch, Token)]
     rels = [RELATIONS[str(ch)] for ch in children if isinstance(ch, Token)]
-    if "!=" in rels:
+    if not set(rels) <= CHAIN_RELATIONS:
         raise LatexError(
-            "'\\ne' in the relation a check computes", construct="\\ne", fix="state it as a property"
+            f"{sorted(set(rels) - CHAIN_RELATIONS)} in the relation a check computes, which compares numbers",
+            construct=text[:40],
+            fix="state it as a property",
         )
     if not rels and not bare:
         raise LatexError(
@@ -110,7 +115,10 @@ def compile_statement(text: str, table: SymbolTable, *, bare: bool = False) -> C
         )
     nodes = tuple(compile_node(c, e) for e in exprs)
     labels = tuple(f"step {i + 1}" for i in range(len(rels)))
-    return CompiledStatement(text, tuple(rels), labels, nodes, table.probe, conditions)
+    return CompiledStatement(text, tuple(rels), labels, nodes, table.probe, table.probe_fn, conditions)
+
+
+CHAIN_RELATIONS = {"=", "<=", "<", ">=", ">"}
 
 
 def _quantified(c: Compiler, quantifiers: list, conditions: Truth | None) -> Truth:
@@ -138,6 +146,7 @@ class CompiledProperty:
 
     text: str
     truth: Truth
+    atoms: tuple = ()  # (a, rel, b) of each relation it compares: where a - b changes sign, its truth may
 
     def values(self, xp, inputs: dict, dims: dict, rtol: float) -> Any:
         return self.truth(Env(xp, dict(inputs), dict(dims), rtol=rtol))
@@ -148,7 +157,8 @@ def compile_property(text: str, table: SymbolTable) -> CompiledProperty:
     c = Compiler(table, text)
     if body.data == "align":
         raise LatexError("an align* derivation, which is a chain of relations, not a property")
-    return CompiledProperty(text, read_property(c, body))
+    truth = read_property(c, body)
+    return CompiledProperty(text, truth, tuple(c.atoms))
 
 
 def _align(c: Compiler, body: Tree) -> CompiledStatement:
@@ -163,7 +173,9 @@ def _align(c: Compiler, body: Tree) -> CompiledStatement:
         rels.append(RELATIONS[str(rel)])
         nodes.append(compile_node(c, expr))
         labels.append(_label(label[0]) if label else f"step {i}")
-    return CompiledStatement(c.text, tuple(rels), tuple(labels), tuple(nodes), c.table.probe)
+    return CompiledStatement(
+        c.text, tuple(rels), tuple(labels), tuple(nodes), c.table.probe, c.table.probe_fn
+    )
 
 
 def _label(node: Tree) -> str:

@@ -91,6 +91,8 @@ class SymbolTable:
     indices: Mapping[str, str] = dataclasses.field(default_factory=dict)  # \sum_j: j runs over 1..dim
     euler: str = ""  # the letter whose power is exp (``e^{u_j}``), where a document writes one
     probe: str = ""  # the input a check compares vector sides through (c^T lhs = c^T rhs), if any
+    probe_fn: Callable[..., Any] | None = None  # fn(xp, side, inputs) -> (batch,): how a check compares
+    # sides of rank >= 1 (<B, M> for a matrix, c^T M d ...); it replaces ``probe`` where given
     elementwise_powers: bool = False  # g_t^2 of a vector is its entrywise square, a/b entrywise (Adam's)
 
     def __post_init__(self) -> None:

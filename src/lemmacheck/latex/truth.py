@@ -44,7 +44,14 @@ def _scale(a: Any, rank: int) -> Any:
     return m.reshape(m.shape[0], -1).max(axis=1) if rank else m
 
 
+def _zero(v: V.Value) -> bool:
+    return v.exact and v.a == 0
+
+
 def _close(env: Env, x: V.Value, y: V.Value) -> np.ndarray:
+    if x.rank != y.rank and (_zero(x) or _zero(y)):  # v = 0 of a vector or matrix: the zero one
+        v = y if _zero(x) else x
+        return _bools(env, _scale(np.asarray(v.a), v.rank) <= 0)
     if x.rank != y.rank:
         raise LatexError(f"'=' between a rank-{x.rank} and a rank-{y.rank} value")
     a, b = np.asarray(_array(env, x)), np.asarray(_array(env, y))
@@ -65,12 +72,23 @@ def _holds(env: Env, x: V.Value, rel: str, y: V.Value) -> np.ndarray:
         return _close(env, x, y)
     if rel == "!=":
         return ~_close(env, x, y)
+    if rel in ("succ", "succeq"):
+        return _definite(env, V.add(x, y, -1), strict=rel == "succ")
     if x.rank or y.rank:
         raise LatexError(
             f"'{rel}' between a rank-{x.rank} and a rank-{y.rank} value",
             fix="compare numbers (a norm, an entry) or state it entrywise through a phrase of the table",
         )
     return _bools(env, _ORDER[rel](np.asarray(_array(env, x)), np.asarray(_array(env, y))))
+
+
+def _definite(env: Env, d: V.Value, *, strict: bool) -> np.ndarray:
+    """``A \\succ B``: A - B positive definite (semidefinite for ``\\succeq``), of its symmetric part."""
+    if d.rank != 2:
+        raise LatexError(f"\\succ of a rank-{d.rank} value", fix="compare matrices")
+    sym = (d.a + env.xp.transpose(d.a)) / 2
+    low = env.xp.eigvalsh(sym)[..., 0]
+    return _bools(env, low > 0 if strict else low >= 0)
 
 
 def relation_truth(nodes: list[Node], rels: list[str]) -> Truth:

@@ -43,13 +43,13 @@ def _coerce(x: Value, y: Value) -> tuple[Value, Value]:
     array); mpmath numbers and balls take the Fraction exactly."""
 
     def as_for(c: Value, other: Value) -> Value:
-        if (
-            isinstance(c.a, Fraction)
-            and not other.exact
-            and getattr(other.a, "dtype", None) is not np.dtype(object)
-        ):
+        if not isinstance(c.a, Fraction) or other.exact:
+            return c
+        if getattr(other.a, "dtype", None) is not np.dtype(object):
             return Value(float(c.a))
-        return c
+        import mpmath  # an mpmath batch: the fraction exactly, at the precision in force
+
+        return Value(mpmath.mpf(c.a.numerator) / c.a.denominator)
 
     return as_for(x, y), as_for(y, x)
 
