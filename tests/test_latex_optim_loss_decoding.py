@@ -38,6 +38,14 @@ READ_BY_A_TABLE_ENTRY = [
     "wn.norm_growth_002",  # u_t, u_{t+1} one weight-normalised step; ‖u_t‖² ≤ ‖u_{t+1}‖² a condition
     "wd.sgd_equivalence_004",  # θ_i the sampled start, ∇L(θ_i) = Aθ_i − b; λ = −2ηγ defined before ':'
     "adam.hat_estimates_average_004",  # E[m̂_t], E[m_t] under a stationary mean
+    # ... and properties, compared as truth values (lxe)
+    "ema.s003.biased_as_written",  # E[v_n] the document's first line, E[g] = E[g_n] = μ
+    "ema.s003.biased_positive_beta",
+    "ema.s003.rescale_as_written",  # E[v_n/(1 − β^n)] undefined (NaN) at β = 1
+    "ema.s003.rescale_below_one",
+    "quad.lr_condition_iff_002",  # f̂_{x0}(x1), f(x0) as for quad.change_002
+    "quad.lr_condition_iff_spd",
+    "quad.lr_condition_corrected",
     # checks/loss
     "lemma1.eq4",  # ⟨∇_{Vs_t} f_t ∇_Φ Vs_t, ΔΦ⟩ = pᵀ(forward-mode JVP)
     "lemma2.bound_hw",  # the garbled max_{‖r‖∞} r read as ‖r‖∞

@@ -109,6 +109,9 @@ MODEL_GRADIENT = QUAD_MODEL.extend(
 claim_symbols = {
     "quad.change_002": QUAD_MODEL,
     "quad.model_after_step_002": QUAD_MODEL,
+    "quad.lr_condition_iff_002": QUAD_MODEL,
+    "quad.lr_condition_iff_spd": QUAD_MODEL,
+    "quad.lr_condition_corrected": QUAD_MODEL,
     "newton.model_gradient_002": MODEL_GRADIENT,
 }
 

@@ -4,6 +4,8 @@ momentum answers, what Adam's bias-corrected moments estimate, and remarks on we
 An as-written claim and its corrected form check the same thing on different ranges: one function carries
 both declarations."""
 
+import math
+
 import sympy as sp
 
 from checks._vocab.linalg import dot
@@ -78,6 +80,30 @@ def _mean_of_average(xp, mu, beta, n):
 )
 def biased_003(xp, mu, beta, n):
     return _mean_of_average(xp, mu, beta, n) != mu
+
+
+def _rescaled_mean(xp, mu, beta, n):
+    """E[v_n/(1 − β^n)], undefined (NaN) where 1 − β^n = 0."""
+    den = 1 - beta**n
+    defined = den != 0
+    return xp.where(
+        defined, _mean_of_average(xp, mu, beta, n) / xp.where(defined, den, 1.0), xp.asarray(math.nan)
+    )
+
+
+#: seed 003 Question 3.3 under a stationary gradient mean μ = E[g] = E[g_n] (MEAN_INPUTS; β and n are dims):
+#: E[v_n] the document's first line E[g](1 − β)Σ_t β^{n−t}, summed term by term
+EMA_MEANS = optim_symbols.extend(
+    "checks/optim/remarks.py (EMA_MEANS)",
+    {
+        r"\mathbb{E}[g]": Input("mu"),
+        r"\mathbb{E}[g_n]": Input("mu"),
+        r"\mathbb{E}[v_n]": Derived(_mean_of_average, doc="E[g](1 − β)Σ_t β^{n−t}"),
+        r"\mathbb{E}[\frac{v_n}{1-\beta^n}]": Derived(
+            _rescaled_mean, doc="E[v_n]/(1 − β^n), NaN where 1 − β^n = 0"
+        ),
+    },
+)
 
 
 _RESCALE = "v'_n = \\frac{v_n}{1 - \\beta^n} and \\forall n \\geq 1, \\mathbb{E}[v'_n] = \\mathbb{E}[g_n]"
@@ -239,6 +265,15 @@ _ADAM_MEANS = optim_symbols.extend(
     },
 )
 claim_symbols = {
+    **dict.fromkeys(
+        (
+            "ema.s003.biased_as_written",
+            "ema.s003.biased_positive_beta",
+            "ema.s003.rescale_as_written",
+            "ema.s003.rescale_below_one",
+        ),
+        EMA_MEANS,
+    ),
     "wn.s003.norm_increases": _WN,
     "wn.s003.norm_nondecreasing": _WN,
     "adam.hat_estimates_mean_004": _ADAM_MEANS,
