@@ -559,9 +559,47 @@ WN_BN_002 = WEIGHT_NORM.extend(
         ),
     },
 )
+
+
+def _projector(xp, u):
+    return orth_projector(xp, u)
+
+
+def _grad_u(xp, u, gw, gain):
+    """∇_u L = (∂w/∂u)ᵀ∇_w L entry by entry: ∇_w Lᵀ Dw(u)[e_k], the quotient-rule directional derivative
+    along each coordinate (independent of the projection form s W^⊥ ∇_w L)."""
+    entries = []
+    for k in range(u.shape[-1]):
+        e = 0 * u
+        e[:, k] = e[:, k] + 1
+        entries.append(dot(xp, gw, _dw(xp, u, gain, e)))
+    return xp.stack(entries, axis=-1)
+
+
+_GRAD_U = Derived(_grad_u, doc="(∂w/∂u)ᵀ∇_wL by the quotient rule, coordinate by coordinate")
+#: seeds 002-004 Question 4.2-4.3's matrices and gradients: W* (seed 002) and W^⊥ (003, 004) the projector
+#: I − uuᵀ/‖u‖², ∇_wL the sampled gw, the gain g (002) or γ (003, 004), u_t, u_{t+1} one step
+WN_MATRICES = WN_UPDATE_STEP.extend(
+    "checks/optim/normalisation.py (WN_MATRICES)",
+    {
+        "W^*": Derived(_projector, doc="I − uuᵀ/‖u‖²"),
+        r"W^\perp": Derived(_projector, doc="I − uuᵀ/‖u‖²"),
+        "I": Derived(_identity_like, doc="the n × n identity"),
+        r"\nabla_wL": Input("gw"),
+        r"\nabla_wL_t": Input("gw"),
+        r"\nabla_{w_t}L": Input("gw"),
+        r"\nabla_uL": _GRAD_U,
+        r"\frac{\partial w(u)}{\partial u}\frac{\partial L}{\partial w}": _GRAD_U,
+        "g": Input("gain"),
+        r"\gamma": Input("gain"),
+        "s": Derived(lambda xp, u, gain: gain / xp.sqrt(dot(xp, u, u)), doc="γ/‖u‖"),
+    },
+)
 #: the claims below read with the tables above (defined beside the step they use)
 claim_symbols.update(
     {
+        "wn.pythagoras_002": WN_MATRICES,
+        "wn.grad_002": WN_MATRICES,
         "bn.wn_equivalence_002": WN_BN_002,
         "wn.norm_growth_002": WN_UPDATE_STEP,
     }

@@ -17,6 +17,7 @@ from checks.optim.normalisation import (
     BN_MOMENTS,
     BN_POINT,
     WN_GRADIENT,
+    WN_MATRICES,
     WN_PROJECTED,
     WN_STEP,
     WN_UPDATE_STEP,
@@ -33,6 +34,8 @@ from lemmacheck import Array, Orthogonal, Scalar, Verdict, identity, inequality
 # ====================================================================== seed 003, Question 4
 
 claim_symbols = {
+    "wn.pythagoras_003": WN_MATRICES,
+    "wn.grad_003": WN_MATRICES,
     "wn.growth_in_alpha_003": WN_UPDATE_STEP,
     "bn.mean_003": BN_MOMENTS,
     "wn.eq19_003": WEIGHT_NORM,
