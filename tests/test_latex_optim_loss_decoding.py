@@ -33,6 +33,10 @@ READ_BY_A_TABLE_ENTRY = [
     "bn.var_004",
     "quad.model_after_step_002",  # f̂_{x0}(x1) the model after one step
     "newton.model_gradient_002",  # ∇_x f̂_{x0}(x) by central differences (exact for a quadratic)
+    "wn.pythagoras_002",  # W* the projector, u_t, u_{t+1}, s
+    "wn.pythagoras_003",  # W^⊥
+    "wn.grad_003",  # ∇_uL = (∂w/∂u)ᵀ∇_wL by the quotient rule, coordinate by coordinate
+    "wn.perp_u_zero_004",
     # ... and, once premises parse (lxe), a statement's conditions and definitions with them
     "bn.wn_equivalence_002",  # y_WN with g = 1, b_WN = 0; y_BN of w = k u
     "wn.norm_growth_002",  # u_t, u_{t+1} one weight-normalised step; ‖u_t‖² ≤ ‖u_{t+1}‖² a condition
@@ -57,6 +61,12 @@ READ_BY_A_TABLE_ENTRY = [
     "loss.v_bound_e.mean",  # s_t the state at step t of the sum, vec(·)
     "loss.lse_bound_hw",  # l_se log-sum-exp with two points x_1, x_2
     "lemma1.bound_hw",  # seed 000's trailing '+ r' read as ‖r‖∞ (R_AS_NORM)
+    # ... and, with lxe's index lists, bound variables passed to a Derived and statement definitions
+    "loss.ce_rewrite",  # E, y_{t,i}, o_{t,i}, V_{i,:}, s_t; labels normalised as the check does
+    "loss.e_split",  # f(θ), g(θ) defined by the statement
+    "loss.token_loss_eq1",  # E_t(Φ) the last token's cross-entropy, V_j s_t its logit j
+    "loss.ce_rewrite_hw.literal",  # S_t, y_M^T; V_{j,:}^T S_t read as V_{j,:} s_t
+    "loss.f_sum_lse",  # f(V) the sum over tokens, lse_1, s_t under the sum
 ]
 
 #: compiled, and differing from the check for a reason the module records in ``statement_differs``

@@ -213,7 +213,21 @@ TWO_POINTS = shared.extend(
         "x_2": Input("x2"),
     },
 )
+#: item 2 corrected: f(V) the sum over the M = T tokens, s_t the state at step t of the sum
+F_SUM = shared.extend(
+    "checks/loss/vbound.py (F_SUM)",
+    {
+        r"f(\mathbf{V})": Derived(_f_all_tokens, doc="Σ_t lse(Vs_t), f as §Loss Function defines it"),
+        r"\mathrm{lse}_{\mathbf{1}}": _LSE_1,
+        r"\mathbf{s}": Derived(
+            lambda xp, U, W, s0, X, act: xp.stack(hidden_states(xp, U, W, s0, X, act)[1:], axis=1),
+            doc="s_1..s_T",
+        ),
+        "M": Input("T"),
+    },
+)
 claim_symbols = {
+    "loss.f_sum_lse": F_SUM,
     "loss.lse_bound_hw": TWO_POINTS,
     "loss.v_bound_chain": PER_TOKEN,
     "loss.v_grad_pullback": PER_TOKEN,
