@@ -134,3 +134,28 @@ def test_a_vector_equal_to_zero_is_the_zero_vector():
     assert truth(r"x - x = 0").all()
     assert not truth(r"x \ne 0").tolist() == [False] * 6
     assert compile_property(r"x = 0", TABLE).values(numpy_xp, {**INPUTS, "x": Z}, {"n": 3}, 0.0).all()
+
+
+def test_membership_in_sets_of_numbers():
+    M = RNG.normal(size=(6, 3, 2))
+    table = TABLE.extend("tests (R)", {"M": Input("M"), "m": Input("m")})
+    inputs = {**INPUTS, "M": M}
+    dims = {"n": 3, "m": 2}
+    assert compile_property(r"M \in \mathbb{R}^{n\times m}", table).values(numpy_xp, inputs, dims, 0).all()
+    assert (
+        not compile_property(r"M \in \mathbb{R}^{m\times n}", table).values(numpy_xp, inputs, dims, 0).any()
+    )
+    assert compile_property(r"x^\top y \in \mathbb{R}", table).values(numpy_xp, inputs, dims, 0).all()
+    assert truth(r"a \in \mathbb{N}").tolist() == [False, False, True, False, True, True]
+    assert truth(r"a \in \mathbb{N}^*").tolist() == [False, False, False, False, True, True]
+
+
+def test_a_labelled_symbol_transposed_in_one_superscript():
+    U = RNG.normal(size=(6, 3, 3))
+    table = TABLE.extend("tests (U)", {"U^{(f)}": Input("U")})
+    (lhs, _) = compile_statement(r"x^\top U^{(f)\top} y = 0", table).sides(
+        numpy_xp, {**INPUTS, "U": U}, {"n": 3}
+    )
+    np.testing.assert_allclose(lhs, np.einsum("bi,bji,bj->b", X, U, Y))
+    with pytest.raises(LatexError, match="U\\^\\{\\(b\\)\\}"):
+        compile_statement(r"x^\top U^{(b)\top} y = 0", table)

@@ -16,12 +16,13 @@ from typing import Any
 
 import numpy as np
 
-from ..model.claim import Claim, NumericCheck
+from ..model.claim import ApproximationCheck, Claim, ComplexityCheck, NumericCheck, ValueCheck
 from ..model.inputs import call_with_inputs
 from ..model.tolerance import REVERIFY_DPS, tolerance_for
 from ..settling.highprec import exact_mp_inputs
 from ..xp import mp_precision, mpmath_xp, numpy_xp
 from .adversarial import harder_instances
+from .approx import as_relation_claim
 from .declare import COMPILED_ATTR
 from .errors import LatexError
 from .instances import check_instances
@@ -30,6 +31,7 @@ from .propcheck import property_check
 from .relation import chain_relation, family, mismatch, same_relation
 from .statement import CompiledStatement, compile_expression, compile_statement
 from .tables import table_for
+from .worked import value_statement_check
 
 __all__ = ["statement_check", "same_relation", "mismatch", "compiled_for", "statement_check_text"]
 
@@ -57,11 +59,16 @@ def statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
 
 def _statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
     check = claim.check
+    if isinstance(check, ValueCheck):
+        try:
+            return value_statement_check(claim)
+        except LatexError as exc:
+            return not_compiled(exc.reason)
+    if isinstance(check, ApproximationCheck):
+        claim = as_relation_claim(claim)
+        check = claim.check
     if not isinstance(check, NumericCheck):
-        return not_compiled(
-            f"no relation chain to compare with (kind {claim.kind.value!r}): the compiler reads numeric "
-            "checks"
-        )
+        return not_compiled(_why_not_numeric(claim))
     if getattr(check.fn, COMPILED_ATTR, None) is not None:
         return {
             "status": "agrees",
@@ -84,6 +91,21 @@ def _statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
         return not_compiled(exc.reason)
     except Exception as exc:  # the check or a table's function broke on an instance: say so, run on
         return not_compiled(f"evaluating the two broke: {type(exc).__name__}: {exc}")
+
+
+def _why_not_numeric(claim: Claim) -> str:
+    if isinstance(claim.check, ComplexityCheck):
+        return (
+            "a complexity claim: O(.) states an order of growth, which its check fits as exponents of a "
+            "cost; "
+            "the compiler compares values, and an order has none to compare"
+        )
+    if claim.check is None:
+        return (
+            f"no numeric check to compare with (kind {claim.kind.value!r}): the claim is a SymPy derivation "
+            "alone, whose chain this comparison does not evaluate"
+        )
+    return f"no check the compiler compares with (kind {claim.kind.value!r})"
 
 
 def _pairings(compiled: CompiledStatement, check: NumericCheck) -> list[list]:

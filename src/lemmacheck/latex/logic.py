@@ -32,6 +32,7 @@ __all__ = [
     "RELATIONS",
     "compile_definitions",
     "sampled_condition",
+    "premise_definitions",
 ]
 
 RELATIONS = {
@@ -44,6 +45,8 @@ RELATIONS = {
     ">": ">",
     "\\ne": "!=",
     "\\neq": "!=",
+    "\\simeq": "~",  # equal to the order an approximation states
+    "\\approx": "~",
     "\\lesssim": "<=",  # <= up to higher-order terms: what the checks of such statements compare
     "\\leftarrow": "=",  # an assignment: the left side is what the right computes
     "\\succ": "succ",  # positive definite (of a matrix difference)
@@ -120,6 +123,16 @@ def _premise(c: Compiler, premise: Tree | None, reading: RelationReading) -> Non
 def _sort(c: Compiler, clauses: list, reading: RelationReading) -> None:
     for clause in clauses:
         (reading.definitions if _is_definition(c, clause) else reading.conditions).append(clause)
+
+
+def premise_definitions(c: Compiler, premise: Tree | None) -> list:
+    """The definitions before ``:``; a condition or quantifier there is refused (a worked example's
+    numbers are one instance, with nothing to quantify)."""
+    reading = RelationReading(Tree("chain", []))
+    _premise(c, premise, reading)
+    if reading.conditions or reading.quantified:
+        raise c.refuse(premise, "a condition or quantifier before the numbers of a worked example")
+    return reading.definitions
 
 
 def read_relation(c: Compiler, statement: Tree) -> RelationReading:
@@ -221,10 +234,28 @@ def _member(c: Compiler, value: Tree, s: Tree) -> T.Truth:
 
 
 def _in_set(c: Compiler, value, s: Tree) -> T.Truth:
+    if s.data == "number_set":
+        return _number_set(c, value, s)
     if s.data not in T.SETS:
         raise c.refuse(s, f"membership in a {s.data}", "write an interval [a, b], (a, b), [a, b) or (a, b]")
     low, high = (compile_node(c, ch) for ch in s.children if isinstance(ch, Tree | Token))
     return T.member(value, low, high, s.data)
+
+
+def _number_set(c: Compiler, value, s: Tree) -> T.Truth:
+    """``\\mathbb{R}`` (a number), ``\\mathbb{R}^{n\\times m}`` (an array of that shape), ``\\mathbb{N}``
+    (a whole number >= 0), ``\\mathbb{N}^*`` (>= 1)."""
+    kind = "N" if "N" in str(s.children[0]) else "R"
+    sup = next((ch.children[0] for ch in s.children[1:] if isinstance(ch, Tree) and ch.data == "sup"), None)
+    if kind == "N":
+        low = 1 if sup is not None and c.key(sup) == "*" else 0
+        return T.whole(value, low)
+    sizes = (
+        []
+        if sup is None
+        else (list(sup.children) if isinstance(sup, Tree) and sup.data == "factors" else [sup])
+    )
+    return T.shaped(value, [compile_node(c, n) for n in sizes])
 
 
 def for_all(c: Compiler, quantifier: Tree, body) -> T.Truth:

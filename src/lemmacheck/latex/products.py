@@ -191,6 +191,9 @@ def postfix(c: Compiler, node: Tree) -> Node:
     if node.data != "postfix":
         node = Tree("postfix", [node], meta=node.meta)
     prim, scripts = node.children[0], [s for s in node.children[1:] if isinstance(s, Tree)]
+    labelled = next((k for k, s in enumerate(scripts) if _label_top(s)), None)
+    if labelled is not None:
+        return _labelled_transpose(c, prim, scripts, labelled)
     if c.table.euler and c.key(prim) == c.table.euler and scripts and scripts[0].data == "sup":
         power = compile_node(c, scripts[0].children[0])
         exp: Node = lambda env: V.Value(env.xp.exp(as_array(env, power(env))))  # noqa: E731
@@ -213,6 +216,21 @@ def postfix(c: Compiler, node: Tree) -> Node:
         if scripts[0].data == "sub" and meaning(c, prim) is None:
             raise c.table.unknown(_span(c, prim, scripts[0]), c.column(prim), c.text)
     return _scripted(c, compile_node(c, prim), scripts)
+
+
+def _label_top(s: Tree) -> bool:
+    return s.data == "sup" and isinstance(s.children[0], Tree) and s.children[0].data == "label_top"
+
+
+def _labelled_transpose(c: Compiler, prim, scripts: list, k: int) -> Node:
+    """``U^{(f)\\top}``: the symbol ``U^{(f)}`` the table names, transposed, then the scripts after it."""
+    before = c.text[prim.meta.start_pos : (scripts[k - 1].meta.end_pos if k else prim.meta.end_pos)]
+    key = normalise(before + "^{" + c.source(scripts[k].children[0].children[0]) + "}")
+    m = meaning(c, prim, key)
+    if m is None or isinstance(m, Function):
+        raise c.table.unknown(key, c.column(prim), c.text)
+    base = m
+    return _scripted(c, lambda env: V.transpose(base(env), env.xp), scripts[k + 1 :])
 
 
 def _norm_family(c: Compiler, arg: Tree | Token) -> str:

@@ -118,7 +118,7 @@ def compile_statement(text: str, table: SymbolTable, *, bare: bool = False) -> C
     return CompiledStatement(text, tuple(rels), labels, nodes, table.probe, table.probe_fn, conditions)
 
 
-CHAIN_RELATIONS = {"=", "<=", "<", ">=", ">"}
+CHAIN_RELATIONS = {"=", "<=", "<", ">=", ">", "~"}
 
 
 def _quantified(c: Compiler, quantifiers: list, conditions: Truth | None) -> Truth:

@@ -20,7 +20,19 @@ from .compile import Env, Node
 from .errors import LatexError
 from .nodes import as_array
 
-__all__ = ["Truth", "relation_truth", "all_of", "any_of", "implies", "iff", "negation", "member", "SETS"]
+__all__ = [
+    "Truth",
+    "relation_truth",
+    "all_of",
+    "any_of",
+    "implies",
+    "iff",
+    "negation",
+    "member",
+    "SETS",
+    "whole",
+    "shaped",
+]
 
 Truth = Callable[[Env], np.ndarray]
 
@@ -153,5 +165,33 @@ def member(value: Node, low: Node, high: Node, kind: str) -> Truth:
     def run(env: Env) -> np.ndarray:
         x = value(env)
         return _holds(env, low(env), lo_rel, x) & _holds(env, x, hi_rel, high(env))
+
+    return run
+
+
+def whole(value: Node, low: int) -> Truth:
+    """A whole number >= low."""
+
+    def run(env: Env) -> np.ndarray:
+        v = value(env)
+        if v.rank:
+            raise LatexError(f"a rank-{v.rank} value in a set of numbers")
+        a = np.asarray(_array(env, v), dtype=float)
+        return _bools(env, (a == np.round(a)) & (a >= low))
+
+    return run
+
+
+def shaped(value: Node, sizes: list[Node]) -> Truth:
+    """``v \\in \\mathbb{R}^{n \\times m}``: v has that shape (a number for ``\\mathbb{R}``), finite."""
+
+    def run(env: Env) -> np.ndarray:
+        v = value(env)
+        want = tuple(int(n(env).a) for n in sizes)
+        if want == (1,) and v.rank == 0:
+            want = ()
+        shape = tuple(np.shape(v.a)[1:]) if v.rank else ()
+        finite = np.isfinite(np.asarray(_array(env, v), dtype=float).reshape(batch_of(env), -1)).all(axis=1)
+        return _bools(env, finite & (shape == want))
 
     return run
