@@ -37,6 +37,14 @@ READ_BY_A_TABLE_ENTRY = [
     "wn.pythagoras_003",  # W^⊥
     "wn.grad_003",  # ∇_uL = (∂w/∂u)ᵀ∇_wL by the quotient rule, coordinate by coordinate
     "wn.perp_u_zero_004",
+    "wd.l2_average_004",  # L^j the j-th sample's loss (a bound j), L_reg the regularised average
+    "wd.penalty_gradient_004",  # ∂/∂θ of the penalty by central differences
+    # worked examples: a symbol is a leaf of the check's computed value (lxe)
+    "normstats.batch_mean",
+    "normstats.batch_var_ch0",
+    "normstats.batch_var_ch1",
+    "normstats.layer_mean",
+    "normstats.layer_var",
     # ... and, once premises parse (lxe), a statement's conditions and definitions with them
     "bn.wn_equivalence_002",  # y_WN with g = 1, b_WN = 0; y_BN of w = k u
     "wn.norm_growth_002",  # u_t, u_{t+1} one weight-normalised step; ‖u_t‖² ≤ ‖u_{t+1}‖² a condition
