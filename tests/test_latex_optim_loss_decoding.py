@@ -23,6 +23,8 @@ READ_BY_A_TABLE_ENTRY = [
     "ema.expectation_002",  # E[v_t] exact over the sign patterns, E[g_i] = μ_g the stationary mean
     "ema.mu_estimator_002",
     "ema.expectation_chain_003",  # seed 003's E[v_n], E[g_n], n = T
+    "ema.closed_form_zero_init_002",  # v_0 = 0 a condition, v_t the recursion from 0 (lxe's premises)
+    "ema.closed_form_003",  # ∀ n ∈ ℕ*: n the number of steps T
     "adam.hat_estimates_mean_004",  # E[m̂_t] from m_0 = 0 under a stationary mean, E[g] = μ
     "bn.preact_mean_002",  # seed 002: E[·] and Var[·] exact over x = r's support
     "bn.preact_var_002",  # E[wᵀxw] read at n = 1, its only size

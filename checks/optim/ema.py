@@ -69,6 +69,24 @@ EMA_EXPECTATION = optim_notation.extend(
         "n": Input("T"),
     },
 )
+
+
+def _zero(xp, g):
+    return g[:, 0, :] * 0
+
+
+#: seeds 002 Question 2.2 and 003 Question 3.2 from v_0 = 0 (ZERO_START): v_t (seed 003: v_n) the recursion
+#: over the T sampled gradients, g_i row i; n counts the steps here, not the claim's vector size
+EMA_ZERO = optim_notation.extend(
+    "checks/optim/ema.py (EMA_ZERO)",
+    {
+        "v_t": Derived(_v_all, doc="the recursion over g_1..g_T from v_0 = 0"),
+        "v_n": Derived(_v_all, doc="the recursion over g_1..g_T from v_0 = 0"),
+        "v_0": Derived(_zero, doc="the start, 0"),
+        "t": Input("T"),
+        "n": Input("T"),
+    },
+)
 #: seed 002 Question 2.3's estimator writes E[g_i] with i free: the mean μ, the same at every i
 EMA_FREE_I = EMA_EXPECTATION.extend(
     "checks/optim/ema.py (EMA_FREE_I)",
@@ -81,6 +99,8 @@ claim_symbols = {
     "ema.induction_step_003": INDUCTION_STEP,
     "ema.expectation_002": EMA_EXPECTATION,
     "ema.mu_estimator_002": EMA_FREE_I,
+    "ema.closed_form_zero_init_002": EMA_ZERO,
+    "ema.closed_form_003": EMA_ZERO,
     "ema.expectation_chain_003": EMA_EXPECTATION,
 }
 
