@@ -78,6 +78,8 @@ READ_BY_A_TABLE_ENTRY = [
     "loss.token_loss_eq1",  # E_t(Φ) the last token's cross-entropy, V_j s_t its logit j
     "loss.ce_rewrite_hw.literal",  # S_t, y_M^T; V_{j,:}^T S_t read as V_{j,:} s_t
     "loss.f_sum_lse",  # f(V) the sum over tokens, lse_1, s_t under the sum
+    # checks/decoding
+    "viterbi.max_product",  # f(args), g(args) the sampled values, args over the n of them
 ]
 
 #: compiled, and differing from the check for a reason the module records in ``statement_differs``
