@@ -233,3 +233,41 @@ def test_a_schatten_index_below_one_is_the_quasi_norm():
     np.testing.assert_allclose(lhs, (np.sqrt(s).sum(-1)) ** 2)
     with pytest.raises(LatexError, match="norm index"):
         compile_statement(r"\|x\|_r = 0", table).sides(numpy_xp, INPUTS, {"n": 4, "r": 0.5})
+
+
+def test_glued_slices_stars_and_scripted_font_arguments_are_phrases_the_table_names():
+    from lemmacheck import Derived
+
+    table = _table_with(
+        {
+            r"\|\mathbf{A}_{2:,:,q}\|_{S^1}": lambda xp, A: xp.schatten_norm(A, 1),
+            r"\mathbf{x_t}": lambda xp, x: x,
+        }
+    ).extend("tests (row)", {"r": Input("y", row=True), "v": Derived(lambda xp, x: x, row=True)})
+    lhs, rhs = compile_statement(
+        r"\|\mathbf{A}_{2:,:,q}\|_{S^1} + r\mathbf{x_t} = \|\mathbf{A}\|_{S^1} + v y", table
+    ).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(lhs, rhs)
+    with pytest.raises(LatexError, match="only a phrase of the table names"):
+        compile_statement(r"\|\mathbf{A}_{:,*}\|_2 = 1", table)
+
+
+def test_with_joins_a_statement_to_its_definitions():
+    (lhs, rhs) = sides(r"x^\top y = n\,z\ \text{with}\ z = \tfrac{1}{n} x^\top y")
+    np.testing.assert_allclose(lhs, rhs)
+
+
+def test_a_phrase_that_starts_at_a_prefix_operator():
+    table = _table_with({r"\max_j x_j^2": lambda xp, x: xp.max(x * x, axis=-1)})
+    (lhs, _) = compile_statement(r"\max_j x_j^2\,y^\top x = 0", table).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(lhs, (X * X).max(-1) * (X * Y).sum(-1))
+
+
+def test_how_odot_binds_before_more_factors_is_the_tables_to_say():
+    text = r"\mathrm{tr}(\mathbf{A}\odot\mathbf{B}\mathbf{A}) = 0"
+    with pytest.raises(LatexError, match="odot_binds"):
+        compile_statement(text, TABLE)
+    tight = compile_statement(text, TABLE.extend("t", odot_binds="tight")).sides(numpy_xp, INPUTS, {"n": 4})
+    loose = compile_statement(text, TABLE.extend("t", odot_binds="loose")).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(tight[0], np.trace((A * B) @ A, axis1=-2, axis2=-1))
+    np.testing.assert_allclose(loose[0], np.trace(A * (B @ A), axis1=-2, axis2=-1))

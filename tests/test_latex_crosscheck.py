@@ -180,3 +180,22 @@ def test_the_adversarial_instances_push_the_two_apart_and_stay_in_range(scratch)
     assert len(harder) == len(sampled)
     assert all(h >= s for h, s in zip(worst(harder), worst(sampled), strict=True))
     assert all(np.all(np.isfinite(v)) for _, inst in harder for v in inst.values())
+
+
+def test_sides_that_are_both_zero_up_to_a_residue_of_rounding_agree(scratch):
+    # the check takes exp(log(x^2)): its zero is a residue of 1e-16 in float64, of 1e-60 at 60
+    # digits, of 1e-120 at 120; a residue that shrinks with the precision is rounding, not a difference
+    @identity(
+        "planted.cancel",
+        title="t",
+        source=_SOURCE,
+        statement=r"\mathbf{x}^\top\mathbf{x} - \mathbf{x}^\top\mathbf{x} = 0",
+        expected=Verdict.HOLDS,
+        inputs={"x": Array("n")},
+        dims={"n": [3, 5]},
+    )
+    def cancel(xp, x):
+        return xp.sum(xp.exp(xp.log(x * x)), axis=-1) - xp.sum(x * x, axis=-1), 0.0
+
+    sc = statement_check(REGISTRY["planted.cancel"], {}, seed=3)
+    assert sc["status"] == "agrees", sc

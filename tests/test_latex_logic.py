@@ -159,3 +159,20 @@ def test_a_labelled_symbol_transposed_in_one_superscript():
     np.testing.assert_allclose(lhs, np.einsum("bi,bji,bj->b", X, U, Y))
     with pytest.raises(LatexError, match="U\\^\\{\\(b\\)\\}"):
         compile_statement(r"x^\top U^{(b)\top} y = 0", table)
+
+
+def test_words_entrywise_or_a_clause_the_table_names():
+    from lemmacheck import Derived
+
+    P = np.abs(RNG.normal(size=(6, 2, 2)))
+    table = TABLE.extend(
+        "tests (words)",
+        {"P": Input("P"), r"a\ \text{small}": Derived(lambda xp, a: np.abs(a) < 1)},
+    )
+    inputs = {**INPUTS, "P": P}
+    assert compile_property(r"P \ge 0\ \text{entrywise}", table).values(numpy_xp, inputs, {}, 0).all()
+    assert not compile_property(r"P - 1 \ge 0\ \text{entrywise}", table).values(numpy_xp, inputs, {}, 0).all()
+    small = compile_property(r"a\ \text{small} \implies a^2 < 1", table).values(numpy_xp, inputs, {}, 0)
+    assert small.all()
+    with pytest.raises(LatexError, match="name the clause"):
+        compile_property(r"a\ \text{large} \implies a^2 > 1", table)

@@ -53,6 +53,8 @@ def test_a_chain_of_numbers_agrees_at_the_checks_precision(declare):
 def test_a_tuple_is_compared_entry_by_entry(declare):
     sc = statement_check(declare(r"\mu = \big(\tfrac16(6+6), 3, \tfrac83\big) = (2, 3, 2.67)"), {}, 1)
     assert sc["status"] == "agrees", sc
+    sc = statement_check(declare(r"\mu = (2, 3;\ 2.67)"), {}, 1)  # written in rows, read flat
+    assert sc["status"] == "agrees", sc
 
 
 @pytest.mark.parametrize(

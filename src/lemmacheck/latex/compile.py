@@ -134,7 +134,8 @@ def meaning(c: Compiler, node: Tree | Token, key: str | None = None) -> Node | F
     found, name = m, key
 
     def run(env: Env) -> V.Value:
-        return _input(env, found.name, name) if isinstance(found, Input) else _derived(env, found, name)
+        v = _input(env, found.name, name) if isinstance(found, Input) else _derived(env, found, name)
+        return V.Value(v.a, row=True) if found.row and v.rank == 1 else v
 
     return run
 

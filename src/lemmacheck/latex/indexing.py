@@ -18,12 +18,21 @@ __all__ = ["subscript"]
 def _positions(c: Compiler, arg) -> list | None:
     """The index expressions of a multi-index (None at a ``:``), or None for a single index."""
     if isinstance(arg, Tree) and arg.data == "indices":
+        odd = [ch for ch in arg.children if _phrase_only(ch)]
+        if odd:
+            raise c.refuse(arg, "an index glued to a slice, or a '*', which only a phrase of the table names")
         return [None if isinstance(ch, Token) and ch.type == "COLON" else ch for ch in arg.children]
     if isinstance(arg, Tree) and arg.data == "factors" and len(arg.children) == 2:
         keys = [c.key(ch) for ch in arg.children]
         if all(k in c.bound for k in keys):
             return list(arg.children)
     return None
+
+
+def _phrase_only(ch) -> bool:
+    return (isinstance(ch, Tree) and ch.data in ("glued", "star")) or (
+        isinstance(ch, Token) and ch.type == "STAR"
+    )
 
 
 def subscript(c: Compiler, base: Node, arg) -> Node:

@@ -214,7 +214,28 @@ def clause_truth(c: Compiler, node: Tree) -> T.Truth:
         return _member(c, node.children[0], node.children[2])
     if kind == "for_all":
         return for_all(c, node.children[1], lambda sub: clause_truth(sub, node.children[0]))
+    if kind in ("qualified", "prose"):
+        return _worded(c, node)
     raise c.refuse(node, f"the compiler has no truth value for a {kind}")
+
+
+def _worded(c: Compiler, node: Tree) -> T.Truth:
+    """A clause with words: ``A \\ge B\\ \\text{entrywise}`` compares every entry; any other wording is a
+    truth value the table names as a phrase (the whole clause, a Derived returning booleans), or refused."""
+    words = str(node.children[-1])[len("\\text{") : -1].strip()
+    if node.data == "qualified" and words == "entrywise" and node.children[0].data == "chain":
+        chain = node.children[0]
+        exprs = [compile_node(c, e) for e in chain.children if not isinstance(e, Token)]
+        rels = [RELATIONS[str(t)] for t in chain.children if isinstance(t, Token)]
+        return T.relation_truth(exprs, rels, entrywise=True)
+    named = meaning(c, node)
+    if named is None or isinstance(c.table.get(c.key(node)), Input):
+        raise c.refuse(
+            node,
+            f"words ({words!r}) the compiler does not read",
+            f"name the clause {c.key(node)!r} in {c.table.where} as a Derived returning its truth values",
+        )
+    return lambda env: T.bools_of(env, named(env).a)
 
 
 def _iff_parts(node: Tree) -> list:

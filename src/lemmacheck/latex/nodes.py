@@ -51,6 +51,28 @@ def _binary(op):
     return handler
 
 
+def _hadamard_then(c: Compiler, node: Tree) -> Node:
+    """``a \\odot b c``: the table says how ``\\odot`` binds here (documents differ)."""
+    left, _, first, *rest = node.children
+    if c.table.odot_binds not in ("tight", "loose"):
+        raise c.refuse(
+            node,
+            "a \\odot followed by more factors, which documents read as (a \\odot b) c or a \\odot (b c)",
+            f"declare odot_binds='tight' or 'loose' in {c.table.where}, or write the parentheses",
+        )
+    a, b = compile_node(c, left), compile_node(c, first)
+    more = [compile_node(c, ch) for ch in rest if not isinstance(ch, Token)]
+
+    def product(env: Env, head: V.Value) -> V.Value:
+        for m in more:
+            head = V.mul(head, m(env))
+        return head
+
+    if c.table.odot_binds == "tight":
+        return lambda env: product(env, V.hadamard(a(env), b(env)))
+    return lambda env: V.hadamard(a(env), product(env, b(env)))
+
+
 def _neg(c: Compiler, node: Tree) -> Node:
     a = compile_node(c, node.children[0])
     return lambda env: V.mul(V.const(-1), a(env))
@@ -131,6 +153,7 @@ HANDLERS.update(
         "add": _binary(lambda a, b, env: V.add(a, b)),
         "sub": _binary(lambda a, b, env: V.add(a, b, -1)),
         "hadamard": _binary(lambda a, b, env: V.hadamard(a, b)),
+        "hadamard_then": _hadamard_then,
         "div": _div,
         "neg": _neg,
         "frac": _frac,

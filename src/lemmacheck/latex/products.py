@@ -105,6 +105,9 @@ def product_of(c: Compiler, factors: list) -> Node:
 def prefixed(c: Compiler, node: Tree) -> Node:
     """``\\log``/``\\exp`` of the rest of the product, or a sum, product, max or min over it."""
     head, body = node.children
+    phrase = _prefix_phrase(c, head, body)
+    if phrase is not None:
+        return phrase
     op = str(head.children[0])
     scripts = [s for s in head.children[1:] if isinstance(s, Tree)]
     if head.data == "opname":
@@ -114,6 +117,39 @@ def prefixed(c: Compiler, node: Tree) -> Node:
         name = op.lstrip("\\")
         return lambda env: V.Value(getattr(env.xp, name)(as_array(env, inner(env))))
     return _bigop(c, head, op, scripts, body)
+
+
+def _leading(body: Tree) -> tuple[list, list]:
+    """The factors a prefix operator's body starts with, and what follows them (a further prefix)."""
+    if isinstance(body, Tree) and body.data == "factors":
+        return [ch for ch in body.children if not isinstance(ch, Token)], []
+    if isinstance(body, Tree) and body.data == "mul_prefixed":
+        *first, pre = body.children
+        lead = first[0].children if first and first[0].data == "factors" else first
+        return [ch for ch in lead if not isinstance(ch, Token)], [pre]
+    return [body], []
+
+
+def _prefix_phrase(c: Compiler, head: Tree, body: Tree) -> Node | None:
+    """The longest run from the operator through leading factors of its body that the table names as one
+    phrase (``\\max_x\\sigma'(x)``, then the rest of the product multiplied), or None."""
+    lead, rest = _leading(body)
+    for j in range(len(lead), 0, -1):
+        m = meaning(c, head, normalise(c.text[head.meta.start_pos : lead[j - 1].meta.end_pos]))
+        if m is None or isinstance(m, Function):
+            continue
+        parts = [m] + ([product_of(c, lead[j:])] if lead[j:] else []) + [prefixed(c, pre) for pre in rest]
+        if len(parts) == 1:
+            return m
+
+        def run(env: Env, parts=parts) -> V.Value:
+            out = parts[0](env)
+            for part in parts[1:]:
+                out = V.mul(out, part(env))
+            return out
+
+        return run
+    return None
 
 
 def _bound(c: Compiler, head: Tree, op: str, scripts: list) -> tuple[str | None, Node | None, Node | None]:
@@ -198,16 +234,17 @@ def postfix(c: Compiler, node: Tree) -> Node:
         power = compile_node(c, scripts[0].children[0])
         exp: Node = lambda env: V.Value(env.xp.exp(as_array(env, power(env))))  # noqa: E731
         return _scripted(c, exp, scripts[1:])
-    if isinstance(prim, Tree) and prim.data == "norm":
-        return _scripted(c, _norm(c, prim, scripts[:1]), scripts[1:] if _has_index(scripts) else scripts)
+    is_norm = isinstance(prim, Tree) and prim.data == "norm"
     for k in range(len(scripts), 0, -1):
         m = meaning(c, node, _span(c, prim, scripts[k - 1]))
-        if m is not None:
+        if m is not None and not (is_norm and isinstance(m, Function)):
             if isinstance(m, Function):
                 if k < len(scripts):
                     raise c.refuse(scripts[k], "a script after a function's name")
                 return FnNode(m.fn, _span(c, prim, scripts[k - 1]))
             return _scripted(c, m, scripts[k:])
+    if is_norm:  # \|Q_{t-1:,:,q}\|_{S^1} the table names is looked up above, whole
+        return _scripted(c, _norm(c, prim, scripts[:1]), scripts[1:] if _has_index(scripts) else scripts)
     if (
         isinstance(prim, Tree)
         and prim.data in ("letter_sym", "font", "greek", "delta_sym", "accent")

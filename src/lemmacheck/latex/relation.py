@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["mismatch", "same_relation", "chain_relation", "family"]
+__all__ = ["mismatch", "same_relation", "chain_relation", "family", "margin_gap"]
 
 _FLIP = {">=": "<=", ">": "<"}
 
@@ -30,6 +30,12 @@ def mismatch(s: tuple, c: tuple, rels: tuple[str, str]) -> float:
         return float(margins)
     rs, rc = s0 / s1, c0 / c1
     return float(min(margins, abs(rs - rc) / max(abs(rs), abs(rc), 1)))
+
+
+def margin_gap(s: tuple, c: tuple, rels: tuple[str, str]) -> float:
+    """The absolute difference of the two margins (small - big of each)."""
+    (s0, s1), (c0, c1) = _canonical(s[0], s[1], rels[0]), _canonical(c[0], c[1], rels[1])
+    return abs((s1 - s0) - (c1 - c0))
 
 
 def same_relation(s: tuple, c: tuple, rels: tuple[str, str], rtol: float) -> bool:

@@ -35,6 +35,7 @@ class Input:
     """A claim's input or dim, by name."""
 
     name: str
+    row: bool = False  # a row vector (V_{p,:} of a document that writes rows)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,6 +46,7 @@ class Derived:
     fn: Callable[..., Any]
     item: Any = None
     doc: str = ""
+    row: bool = False  # a row vector
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,6 +95,7 @@ class SymbolTable:
     probe: str = ""  # the input a check compares vector sides through (c^T lhs = c^T rhs), if any
     probe_fn: Callable[..., Any] | None = None  # fn(xp, side, inputs) -> (batch,): how a check compares
     # sides of rank >= 1 (<B, M> for a matrix, c^T M d ...); it replaces ``probe`` where given
+    odot_binds: str = ""  # a \odot b c: "tight" (a \odot b) c, "loose" a \odot (b c); unset: refused
     elementwise_powers: bool = False  # g_t^2 of a vector is its entrywise square, a/b entrywise (Adam's)
 
     def __post_init__(self) -> None:

@@ -32,6 +32,7 @@ __all__ = [
     "SETS",
     "whole",
     "shaped",
+    "bools_of",
 ]
 
 Truth = Callable[[Env], np.ndarray]
@@ -79,7 +80,24 @@ _ORDER = {
 }
 
 
-def _holds(env: Env, x: V.Value, rel: str, y: V.Value) -> np.ndarray:
+def bools_of(env: Env, a: Any) -> np.ndarray:
+    """Truth values a table's Derived computes, one per instance."""
+    return _bools(env, a)
+
+
+def _entrywise(env: Env, x: V.Value, rel: str, y: V.Value) -> np.ndarray:
+    """Every entry of ``x R y`` (a number on either side broadcast)."""
+    rank = max(x.rank, y.rank)
+    a, b = np.asarray(_array(env, x)), np.asarray(_array(env, y))
+    a = a.reshape(a.shape + (1,) * (rank + 1 - a.ndim))
+    b = b.reshape(b.shape + (1,) * (rank + 1 - b.ndim))
+    held = np.asarray(_ORDER[rel](a, b), dtype=bool)
+    return _bools(env, held.reshape(held.shape[0], -1).all(axis=1))
+
+
+def _holds(env: Env, x: V.Value, rel: str, y: V.Value, *, entrywise: bool = False) -> np.ndarray:
+    if entrywise and rel in _ORDER:
+        return _entrywise(env, x, rel, y)
     if rel == "=":
         return _close(env, x, y)
     if rel == "!=":
@@ -103,14 +121,14 @@ def _definite(env: Env, d: V.Value, *, strict: bool) -> np.ndarray:
     return _bools(env, low > 0 if strict else low >= 0)
 
 
-def relation_truth(nodes: list[Node], rels: list[str]) -> Truth:
-    """``e0 R1 e1 R2 e2 ...``: every link holds."""
+def relation_truth(nodes: list[Node], rels: list[str], *, entrywise: bool = False) -> Truth:
+    """``e0 R1 e1 R2 e2 ...``: every link holds (``entrywise``: at every entry)."""
 
     def run(env: Env) -> np.ndarray:
         values = [n(env) for n in nodes]
         out = np.ones(batch_of(env), dtype=bool)
         for k, rel in enumerate(rels):
-            out &= _holds(env, values[k], rel, values[k + 1])
+            out &= _holds(env, values[k], rel, values[k + 1], entrywise=entrywise)
         return out
 
     return run
