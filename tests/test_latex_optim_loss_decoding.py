@@ -39,6 +39,7 @@ READ_BY_A_TABLE_ENTRY = [
     "wn.pythagoras_003",  # W^⊥
     "wn.grad_003",  # ∇_uL = (∂w/∂u)ᵀ∇_wL by the quotient rule, coordinate by coordinate
     "wn.perp_u_zero_004",
+    "wn.s002.orthogonal_step",  # W*, s, ∇_wL_t; both sides ~0, settled as rounding (lxe e07d83a)
     "wd.l2_average_004",  # L^j the j-th sample's loss (a bound j), L_reg the regularised average
     "wd.penalty_gradient_004",  # ∂/∂θ of the penalty by central differences
     # worked examples: a symbol is a leaf of the check's computed value (lxe)

@@ -253,6 +253,15 @@ _WN = optim_symbols.extend(
     {"u_t": Input("u"), "u_{t+1}": Derived(_wn_step, doc="the weight-normalised update of u_t")},
     norm=spectral,
 )
+#: seed 002 Question 4.3's step: W* the projector I − uuᵀ/‖u‖², s = γ/‖u‖, ∇_wL_t the sampled gradient
+_WN_STEP_002 = _WN.extend(
+    "checks/optim/remarks.py (_WN_STEP_002)",
+    {
+        "W^*": Derived(lambda xp, u: orth_projector(xp, u), doc="I − uuᵀ/‖u‖²"),
+        "s": Derived(lambda xp, u, gamma: gamma / xp.sqrt(dot(xp, u, u)), doc="γ/‖u‖"),
+        r"\nabla_wL_t": Input("grad"),
+    },
+)
 #: seed 004 Question 3.3(a) under a stationary gradient mean μ (ADAM_INPUTS): E[m̂_t] the moving average
 #: of the means from m_0 = 0, corrected; E[g] = μ
 _ADAM_MEANS = optim_symbols.extend(
@@ -277,6 +286,7 @@ claim_symbols = {
     "wn.s003.norm_increases": _WN,
     "wn.s003.norm_nondecreasing": _WN,
     "adam.hat_estimates_mean_004": _ADAM_MEANS,
+    "wn.s002.orthogonal_step": _WN_STEP_002,
     "adam.hat_estimates_average_004": _ADAM_MEANS,
 }
 #: differences the statement check finds and that are kept, with why
