@@ -10,8 +10,9 @@ exercised on purpose; ties are then judged by comparing likelihoods or argmax *s
 import numpy as np
 
 import checks.decoding._helpers as dec
+from checks._vocab.notation import symbols as shared
 from checks._vocab.sources import S4_Q2_2A, S4_Q2_2B, S4_Q2_2C, S4_Q2_2D, S4_Q2_2F
-from lemmacheck import Array, Verdict, identity, inequality, prop
+from lemmacheck import Array, Function, Verdict, identity, inequality, prop
 
 CHAIN_DIMS = {"N": [1, 2, 3, 4], "T": [1, 2, 3, 4]}
 P_TIED = Array("N", "N", scale=(0.3, 3.0), transform=dec.row_stochastic_with_ties)
@@ -28,6 +29,26 @@ def _optimal_mask(P, T):
 
 
 #: two nonnegative functions f, g of one argument taking n values (probabilities)
+def _value_of_f(xp, i, *, f):
+    return f[:, i - 1]
+
+
+def _value_of_g(xp, i, *, g):
+    return g[:, i - 1]
+
+
+#: seed 004 Question 2.2(a)'s 'max_args f(args) g(args)': f and g functions of one argument taking n values,
+#: sampled as the vectors of their values (FG_PAIR); args runs over the n values
+FUNCTIONS_OF_ARGS = shared.extend(
+    "checks/decoding/viterbi.py (FUNCTIONS_OF_ARGS)",
+    {
+        "f": Function(_value_of_f, doc="f(args), the args-th sampled value"),
+        "g": Function(_value_of_g, doc="g(args), the args-th sampled value"),
+    },
+    indices={r"\mathrm{args}": "n"},
+)
+claim_symbols = {"viterbi.max_product": FUNCTIONS_OF_ARGS}
+
 FG_PAIR = {
     "inputs": {"f": Array("n", low=0.0, high=1.0), "g": Array("n", low=0.0, high=1.0)},
     "dims": {"n": [1, 2, 3, 5, 8]},

@@ -74,6 +74,11 @@ def _term(item: str, doc: str) -> Derived:
     return Derived(_terms, item, doc)
 
 
+def _chain_rule_pairing(xp, act, **inputs):
+    q = lemma_terms(xp, act=act, **inputs)
+    return xp.sum(q["p"] * q["jvp"], axis=-1)
+
+
 #: seed 001 §A's notation (module docstring): what the statement compiler reads each symbol as
 _F, _FN, _G, _GN = (
     _term(k, d) for k, d in [("f", "f_t(Φ)"), ("f_new", "f_t(Φ+ΔΦ)"), ("g", "g_t(Φ)"), ("g_new", "g_t(Φ+ΔΦ)")]
@@ -125,8 +130,22 @@ LEMMAS = shared.extend(
         r"\langle\nabla_\theta g_{-t},\emptyset-\theta\rangle": _term("grad_g", "⟨∇_θ g_{-t}, ∅ − θ⟩"),
         r"\nabla_{VS_t}g_{-t}": Derived(_grad_g_logits, "y", "∇_{VS_t} g_{-t} = −y"),
         "y_t": _term("y", "the token's one-hot label"),
+        # eq. (4)'s middle term: ∇_{Vs_t} f_t times the Jacobian ∇_Φ Vs_t, paired with ΔΦ, is pᵀ(the
+        # forward-mode JVP of Vs_t along ΔΦ), computed apart from the back-propagated ⟨∇_Φ f_t, ΔΦ⟩
+        r"\langle\nabla_{Vs_t}f_t\nabla_\Phi Vs_t,\Delta\Phi\rangle": Derived(
+            _chain_rule_pairing, doc="pᵀ⟨∇_Φ Vs_t, ΔΦ⟩ (forward mode)"
+        ),
+        # seed 000's handwritten 'max_{‖r‖∞} r' (garbled): the catalogue reads it as ‖r‖∞ (lemma2.bound_hw's
+        # notes), the bound seed 001's printed Lemma 2 has
+        r"\max_{\|r\|_\infty}r": _term("r_inf", "‖r‖∞, the reading of the garbled max_{‖r‖∞} r"),
     },
     indices={"p": "K"},
+)
+
+#: lemma1.bound_hw's reading of seed 000's trailing '+ r' (a vector added to a number) as ‖r‖∞, seed 001's
+#: Lemma 1; the other readings are claims of their own (lemma1.bound_hw.each_entry, .max_entry)
+R_AS_NORM = LEMMAS.extend(
+    "checks/loss/_notation.py (R_AS_NORM, for lemma1.bound_hw)", {"r": _term("r_inf", "‖r‖∞")}
 )
 
 

@@ -21,7 +21,7 @@ cancel to below any working precision and the engine once "confirmed" such a rou
 from checks._vocab.linalg import dot, inf_norm
 from checks._vocab.sources import S0_APPENDIX, S1_A
 from checks.loss._helpers import ON_RNN, ON_SMALL_RNN, on_terms
-from checks.loss._notation import LEMMAS
+from checks.loss._notation import LEMMAS, R_AS_NORM
 from lemmacheck import Verdict, identity, inequality
 
 #: the proofs' passages, cited by their hand-written chains here and their LaTeX ones (lemma_chains_tex.py)
@@ -34,6 +34,15 @@ LEMMA2_PROOF_SOURCE = S1_A.at("proof of Lemma 2, eq. (5)–(6) and the line afte
 
 #: what this module's statements mean, read by the statement compiler (seed 001 §A's notation)
 symbols = LEMMAS
+#: seed 000's handwritten Lemma 1 ends in '+ r', a vector added to a number: read as ‖r‖∞ (R_AS_NORM)
+claim_symbols = {"lemma1.bound_hw": R_AS_NORM}
+#: differences the statement check finds and that are kept, with why
+statement_differs = {
+    "lemma2.hw_chain": "the check reads the closing 'max r' as ‖r‖∞, like the garbled 'max_{‖r‖∞} r' before "
+    "it (its notes); the compiler reads '\\max r' with no index as the largest entry max_j r_j, the reading "
+    "lemma1.bound_hw.max_entry takes for Lemma 1's '+ max r'. Under it the second link ‖r‖∞ ≤ max_j r_j "
+    "fails wherever the entry of largest magnitude is negative, so the two differ at step 2 by design",
+}
 
 # ----------------------------------------------------------------------------------------------- Lemma 1
 

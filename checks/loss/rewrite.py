@@ -10,10 +10,11 @@ which needs :math:`\mathbf 1^\top y_t = 1` (a probability vector; one-hot is not
 """
 
 from checks._vocab.linalg import dot, matvec
+from checks._vocab.notation import symbols as shared
 from checks._vocab.rnn import cross_entropy, hidden_states, token_loss
 from checks._vocab.sources import S0_APPENDIX, S0_BASICS, S0_LOSS_FN, S1_A
 from checks.loss._helpers import loss_rnn_inputs
-from lemmacheck import Array, Verdict, identity, value
+from lemmacheck import Array, Derived, Input, Verdict, identity, value
 
 _MODEL = ("U", "W", "V", "s0", "X")
 # Bounded activations only: the rewrite is a statement about the logits V s_t whatever σ is, and with the
@@ -48,6 +49,100 @@ def _ce_against_rewrite(xp, U, W, V, s0, X, Y, act):
         _mean_over_tokens(xp, U, W, V, s0, X, Y, act, cross_entropy),
         _mean_over_tokens(xp, U, W, V, s0, X, Y, act, token_loss),
     )
+
+
+def _states(xp, U, W, s0, X, act):
+    """s_1..s_T stacked (batch, T, H): s_t is row t."""
+    return xp.stack(hidden_states(xp, U, W, s0, X, act)[1:], axis=1)
+
+
+def _outputs(xp, U, W, V, s0, X, act):
+    """o_1..o_T = softmax(V s_t) stacked (batch, T, K)."""
+    return xp.stack(
+        [xp.softmax(matvec(V, s), axis=-1) for s in hidden_states(xp, U, W, s0, X, act)[1:]], axis=1
+    )
+
+
+def _normalised(Y, xp):
+    return Y / xp.sum(Y, axis=-1)[..., None]
+
+
+def _ce_labels_as_sampled(xp, U, W, V, s0, X, Y, act):
+    return _mean_over_tokens(xp, U, W, V, s0, X, Y, act, cross_entropy)
+
+
+def _ce_normalised(xp, U, W, V, s0, X, Y, act):
+    return _mean_over_tokens(xp, U, W, V, s0, X, _normalised(Y, xp), act, cross_entropy)
+
+
+_SEQUENCE = {
+    "M": Input("T"),
+    "s": Derived(_states, doc="s_1..s_T"),
+    "o": Derived(_outputs, doc="o_t = softmax(Vs_t)"),
+}
+#: seed 000 §Loss Function: E the cross-entropy −(1/M)Σ_t y_tᵀ log o_t of the M = T tokens,
+#: o_t = softmax(V s_t), y_t row t of the labels Y, s_t the hidden state at step t
+SEQUENCE_LOSS = shared.extend(
+    "checks/loss/rewrite.py (SEQUENCE_LOSS)",
+    {**_SEQUENCE, "E": Derived(_ce_labels_as_sampled, doc="−(1/M)Σ_t y_tᵀ log o_t"), "y": Input("Y")},
+)
+#: loss.ce_rewrite samples soft labels and normalises them in the check (1ᵀy_t = 1 exactly in high precision
+#: too): y_t is row t of Y/1ᵀY, and E is computed with them
+NORMALISED_LABELS = shared.extend(
+    "checks/loss/rewrite.py (NORMALISED_LABELS)",
+    {
+        **_SEQUENCE,
+        "E": Derived(_ce_normalised, doc="−(1/M)Σ_t y_tᵀ log o_t, labels normalised"),
+        "y": Derived(lambda xp, Y: _normalised(Y, xp), doc="the sampled labels, each row divided by its sum"),
+    },
+)
+
+
+def _last_state(xp, U, W, s0, X, act):
+    return hidden_states(xp, U, W, s0, X, act)[-1]
+
+
+def _token_ce(xp, U, W, V, s0, X, Y, act):
+    return cross_entropy(xp, V, _last_state(xp, U, W, s0, X, act), Y[:, -1])
+
+
+def _row_logit(xp, U, W, V, s0, X, act, j):
+    return dot(xp, V[:, j - 1, :], _last_state(xp, U, W, s0, X, act))
+
+
+#: seed 001 eq. (1) for the last token t = T: E_t(Φ) its cross-entropy −yᵀ log softmax(Vs_t), y its label
+TOKEN_EQ1 = shared.extend(
+    "checks/loss/rewrite.py (TOKEN_EQ1)",
+    {
+        r"E_t(\Phi)": Derived(_token_ce, doc="−yᵀ log softmax(Vs_t), t = T"),
+        r"\mathbf{s}_t": Derived(_last_state, doc="s_T"),
+        r"\mathbf{y}": Derived(lambda xp, Y: Y[:, -1], doc="the last token's label"),
+        r"\mathbf{V}_j\mathbf{s}_t": Derived(_row_logit, doc="V_j s_t, row j of V times s_T: logit j"),
+    },
+)
+
+
+def _row_logit_at(xp, U, W, V, s0, X, act, j, t):
+    return dot(xp, V[:, j - 1, :], hidden_states(xp, U, W, s0, X, act)[t])
+
+
+#: seed 000's handwritten line: S_t the state at step t, ^T a transpose; V_{j,:}^T S_t, which transposes a
+#: row, read as the logit V_{j,:} s_t (loss.ce_rewrite_hw's notes)
+HANDWRITTEN = SEQUENCE_LOSS.extend(
+    "checks/loss/rewrite.py (HANDWRITTEN)",
+    {
+        "S": Derived(_states, doc="s_1..s_T"),
+        "V_{j,:}^TS_t": Derived(_row_logit_at, doc="V_{j,:} s_t, the row's transpose read as the row"),
+    },
+    transpose_letters=("T",),
+)
+claim_symbols = {
+    "loss.ce_rewrite_hw.literal": HANDWRITTEN,
+    "loss.token_loss_eq1": TOKEN_EQ1,
+    "loss.ce_rewrite": NORMALISED_LABELS,
+    "loss.ce_rewrite.unnormalised_labels": SEQUENCE_LOSS,
+    "loss.e_split": SEQUENCE_LOSS,
+}
 
 
 REWRITE_TEX = (

@@ -27,6 +27,7 @@ from checks.loss._helpers import (
 from lemmacheck import (
     Array,
     Derived,
+    Function,
     Input,
     Plot,
     Series,
@@ -96,6 +97,144 @@ symbols = shared.extend(
         ),
     },
 )
+
+
+def _token_pullback(xp, U, W, V, s0, X, act):
+    """softmax(Vs_T) and ∇_V f_T back-propagated: the two gradients of item 2's last step, at t = T."""
+    _, _, ps = _per_token(xp, U, W, V, s0, X, act)
+    return {"p": ps[-1], "grad_v": token_gradient(xp, U, W, V, s0, X, ps[-1], act)[2]}
+
+
+def _token_f(xp, U, W, V, s0, X, dV, act):
+    q = _last_token(xp, U, W, V, s0, X, dV, act)
+    return {"f": q["f"], "f_new": q["f_new"]}
+
+
+def _lse(xp, u):
+    return xp.logsumexp(u, axis=-1)
+
+
+def _softmax(xp, u):
+    return xp.softmax(u, axis=-1)
+
+
+_LSE_1 = Function(_lse, grad=_softmax, doc="lse_1, log-sum-exp with unit weights")
+#: item 2's chain at the last token t = T, f read per token (f_t = lse(Vs_t)) as the chain needs: as written
+#: f is the sum over the tokens (§Loss Function item 2), and its first '=' is then loss.f_single_lse
+PER_TOKEN = symbols.extend(
+    "checks/loss/vbound.py (PER_TOKEN)",
+    {
+        r"\mathrm{lse}_1": _LSE_1,
+        r"\nabla\mathrm{lse}_1": Function(_softmax, doc="∇lse_1 = softmax"),
+        "V^k": Input("V"),
+        r"\Delta V": Input("dV"),
+        "s_t": Derived(_last_token, "s", "s_T"),
+        r"f(U^k,W^k,V^k+\Delta V)": Derived(_token_f, "f_new", "f_T(V + ΔV), per token"),
+        r"f(\theta^k)": Derived(_token_f, "f", "f_T(V), per token"),
+        r"\nabla_{Vs_t}f(\theta^k)": Derived(_token_pullback, "p", "softmax(Vs_T)"),
+        r"\nabla_{\mathbf{V}\mathbf{s}_t}f(\theta^k)": Derived(_token_pullback, "p", "softmax(Vs_T)"),
+        r"\nabla_Vf(\theta^k)": Derived(_token_pullback, "grad_v", "∇_V f_T (back-propagation)"),
+        r"\nabla_{\mathbf{V}}f(\theta^k)": Derived(_token_pullback, "grad_v", "∇_V f_T (back-propagation)"),
+    },
+)
+
+
+def _f_all_tokens(xp, U, W, V, s0, X, act):
+    _, zs, _ = _per_token(xp, U, W, V, s0, X, act)
+    return sum(xp.logsumexp(z, axis=-1) for z in zs)
+
+
+#: item 2's 'f(V) = lse_1(V s_t)' as written: f(V) the sum over the tokens (§Loss Function item 2), s_t the
+#: last token's state (t is free in the statement)
+F_AS_DEFINED = symbols.extend(
+    "checks/loss/vbound.py (F_AS_DEFINED)",
+    {
+        r"f(\mathbf{V})": Derived(_f_all_tokens, doc="Σ_t lse(Vs_t), f as §Loss Function defines it"),
+        r"\mathrm{lse}_{\mathbf{1}}": _LSE_1,
+    },
+)
+
+
+def _vec(xp, M):
+    """vec(M): the columns of M stacked (batch axis first)."""
+    return xp.transpose(M).reshape(M.shape[0], -1)
+
+
+def _sequence_loss(xp, U, W, V, s0, X, Y, dV, act):
+    E, E_new, _, ss = _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act)
+    T = X.shape[1]
+    grad = _grad_v(
+        xp, U, W, V, s0, X, [(xp.softmax(matvec(V, s), axis=-1) - Y[:, t]) / T for t, s in enumerate(ss)], act
+    )
+    least = ss[0]
+    for s in ss[1:]:  # the state of least norm: t free read 'for every t', which binds at the smallest
+        smaller = (dot(xp, s, s) < dot(xp, least, least))[:, None]
+        least = xp.where(smaller, s, least)
+    return {
+        "E": E,
+        "E_new": E_new,
+        "vec_grad": _vec(xp, grad),
+        "states": xp.stack(ss, axis=1),
+        "least": least,
+    }
+
+
+_E = {
+    r"E(\mathbf{U}^k,\mathbf{W}^k,\mathbf{V}^k+\Delta\mathbf{V})": Derived(
+        _sequence_loss, "E_new", "E(V + ΔV)"
+    ),
+    r"E(\mathbf{V}^k+\Delta\mathbf{V})": Derived(_sequence_loss, "E_new", "E(V + ΔV)"),
+    r"E(\theta^k)": Derived(_sequence_loss, "E", "E = (1/M)Σ_t (lse(Vs_t) − y_tᵀVs_t)"),
+    r"\nabla_{\mathrm{vec}(\mathbf{V})}E(\theta^k)": Derived(
+        _sequence_loss, "vec_grad", "vec(∇_V E), back-propagated"
+    ),
+    r"\mathrm{vec}": Function(_vec, doc="the columns stacked"),
+    r"\Delta\mathbf{V}": Input("dV"),
+    "M": Input("T"),
+}
+#: item 3 corrected: E the mean over the M = T tokens, s_t the state at step t of the sum
+SEQUENCE_MEAN = shared.extend(
+    "checks/loss/vbound.py (SEQUENCE_MEAN)",
+    {**_E, r"\mathbf{s}": Derived(_sequence_loss, "states", "s_1..s_T")},
+)
+#: item 3 as written: the one ‖s_t‖₂² with t free, read 'for every t' (loss.v_bound_e's notes), which binds at
+#: the state of least norm
+SEQUENCE_FREE_T = shared.extend(
+    "checks/loss/vbound.py (SEQUENCE_FREE_T)",
+    {**_E, r"\mathbf{s}_t": Derived(_sequence_loss, "least", "the s_t of least norm")},
+)
+#: the appendix's restatement of eq. (2) with two points x_1, x_2: l_se is log-sum-exp
+TWO_POINTS = shared.extend(
+    "checks/loss/vbound.py (TWO_POINTS)",
+    {
+        "l_{se}": Function(_lse, grad=_softmax, doc="log-sum-exp"),
+        r"\nabla_{x_1}l_{se}": Function(_softmax, doc="∇l_se = softmax"),
+        "x_1": Input("x1"),
+        "x_2": Input("x2"),
+    },
+)
+#: item 2 corrected: f(V) the sum over the M = T tokens, s_t the state at step t of the sum
+F_SUM = shared.extend(
+    "checks/loss/vbound.py (F_SUM)",
+    {
+        r"f(\mathbf{V})": Derived(_f_all_tokens, doc="Σ_t lse(Vs_t), f as §Loss Function defines it"),
+        r"\mathrm{lse}_{\mathbf{1}}": _LSE_1,
+        r"\mathbf{s}": Derived(
+            lambda xp, U, W, s0, X, act: xp.stack(hidden_states(xp, U, W, s0, X, act)[1:], axis=1),
+            doc="s_1..s_T",
+        ),
+        "M": Input("T"),
+    },
+)
+claim_symbols = {
+    "loss.f_sum_lse": F_SUM,
+    "loss.lse_bound_hw": TWO_POINTS,
+    "loss.v_bound_chain": PER_TOKEN,
+    "loss.v_grad_pullback": PER_TOKEN,
+    "loss.f_single_lse": F_AS_DEFINED,
+    "loss.v_bound_e": SEQUENCE_FREE_T,
+    "loss.v_bound_e.mean": SEQUENCE_MEAN,
+}
 
 
 def _grad_v(xp, U, W, V, s0, X, C, act):

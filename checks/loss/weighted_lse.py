@@ -1,13 +1,39 @@
 """Seed 000's loss statements that had no claim: the weighted log-sum-exp bound it attributes to Theorem 1 of
 Carlson et al., and a second reading of the garbled 'max_{‖r‖∞} r' of the handwritten lemmas."""
 
+from checks._vocab.notation import symbols as shared
 from checks._vocab.sources import S0_APPENDIX, S0_LOSS_V
 from checks.loss._helpers import ON_RNN, ON_SMALL_RNN, token_terms
 from checks.loss._notation import LEMMAS
-from lemmacheck import Array, Verdict, inequality
+from lemmacheck import Array, Derived, Function, Verdict, inequality
 
 #: seed 000's handwritten Lemmas 1-2 are read with seed 001's notation and its handwritten aliases
-claim_symbols = {"lemma1.bound_hw.max_entry": LEMMAS, "lemma2.bound_hw.max_entry": LEMMAS}
+
+
+def _lse_w(xp, v, *, log_w):
+    return xp.logsumexp(v + log_w, axis=-1)
+
+
+def _softmax_w(xp, v, *, log_w):
+    return xp.softmax(v + log_w, axis=-1)
+
+
+#: the weighted log-sum-exp with the claim's weights w = e^{log_w}: lse_w(v) = lse(v + log w), its gradient
+#: the weighted softmax; j runs over the K entries
+WEIGHTED = shared.extend(
+    "checks/loss/weighted_lse.py (WEIGHTED)",
+    {
+        r"\mathrm{lse}_w": Function(_lse_w, grad=_softmax_w, doc="log Σ_j w_j e^{v_j}"),
+        r"\nabla\mathrm{lse}_w": Function(_softmax_w, doc="the weighted softmax"),
+        "w": Derived(lambda xp, log_w: xp.exp(log_w), doc="e^{log_w}"),
+    },
+    indices={"j": "K"},
+)
+claim_symbols = {
+    "lemma1.bound_hw.max_entry": LEMMAS,
+    "lemma2.bound_hw.max_entry": LEMMAS,
+    "loss.lse_weighted_theorem1": WEIGHTED,
+}
 
 _THM1 = (
     'f(θ) is sum of several exponentiations. According to [Theorem 1 in "Stochastic Spectral Descent for '

@@ -10,7 +10,7 @@ from checks._vocab.sources import S2_Q2_2, S2_Q2_3, S3_Q3_2, S3_Q3_3
 from checks.optim._helpers import ema_closed_form, ema_recursive, probe, rademacher_support
 from checks.optim._notation import EMA_CLOSED, EMA_UNROLL
 from checks.optim._notation import symbols as optim_notation
-from lemmacheck import Array, Derived, Scalar, Verdict, identity
+from lemmacheck import Array, Derived, Input, Scalar, Verdict, identity
 
 
 def _v_all(xp, g, beta):
@@ -40,11 +40,68 @@ INDUCTION_STEP = optim_notation.extend(
         "n": Derived(_steps_before, doc="N − 1"),
     },
 )
+
+
+def _gradient_mean(xp, mu, sigma, T, i):
+    """E[g_i], the exact average of g_i = μ + σ_i r_i over the sign patterns (μ: the mean is stationary)."""
+    return xp.mean(_gradient_patterns(xp, mu, sigma, T), axis=1)[:, i - 1]
+
+
+def _stationary_mean(xp, mu):
+    return mu  # E[g_n] = μ: the sampled gradients' mean is the same at every step
+
+
+def _expected_last(xp, mu, sigma, beta, T):
+    return _expected_ema(xp, mu, sigma, beta, T)
+
+
+#: seeds 002 Question 2.3 and 003 Question 3.3 (EXPECTATION below): the expectation over the 2^T sign
+#: patterns of g_i = μ + σ_i r_i; v_t (seed 003: v_n) the recursion over t = T gradients from v_0 = 0
+EMA_EXPECTATION = optim_notation.extend(
+    "checks/optim/ema.py (EMA_EXPECTATION)",
+    {
+        r"\mathbb{E}[v_t]": Derived(_expected_last, doc="E[v_T], the exact average over the sign patterns"),
+        r"\mathbb{E}[v_n]": Derived(_expected_last, doc="E[v_T], the exact average over the sign patterns"),
+        r"\mathbb{E}[g_i]": Derived(_gradient_mean, doc="E[g_i], exact over the sign patterns"),
+        r"\mathbb{E}[g_n]": Derived(_stationary_mean, doc="μ, the stationary mean of every g_i"),
+        r"\mu_g": Input("mu"),
+        "t": Input("T"),
+        "n": Input("T"),
+    },
+)
+
+
+def _zero(xp, g):
+    return g[:, 0, :] * 0
+
+
+#: seeds 002 Question 2.2 and 003 Question 3.2 from v_0 = 0 (ZERO_START): v_t (seed 003: v_n) the recursion
+#: over the T sampled gradients, g_i row i; n counts the steps here, not the claim's vector size
+EMA_ZERO = optim_notation.extend(
+    "checks/optim/ema.py (EMA_ZERO)",
+    {
+        "v_t": Derived(_v_all, doc="the recursion over g_1..g_T from v_0 = 0"),
+        "v_n": Derived(_v_all, doc="the recursion over g_1..g_T from v_0 = 0"),
+        "v_0": Derived(_zero, doc="the start, 0"),
+        "t": Input("T"),
+        "n": Input("T"),
+    },
+)
+#: seed 002 Question 2.3's estimator writes E[g_i] with i free: the mean μ, the same at every i
+EMA_FREE_I = EMA_EXPECTATION.extend(
+    "checks/optim/ema.py (EMA_FREE_I)",
+    {r"\mathbb{E}[g_i]": Derived(_stationary_mean, doc="μ, the stationary mean of every g_i (i free)")},
+)
 #: how the statement compiler reads v_t, v_{t-k} and g_{t-k} (the recursion, run on the claim's inputs)
 claim_symbols = {
     "ema.unroll_002": EMA_UNROLL,
     "ema.closed_form_002": EMA_CLOSED,
     "ema.induction_step_003": INDUCTION_STEP,
+    "ema.expectation_002": EMA_EXPECTATION,
+    "ema.mu_estimator_002": EMA_FREE_I,
+    "ema.closed_form_zero_init_002": EMA_ZERO,
+    "ema.closed_form_003": EMA_ZERO,
+    "ema.expectation_chain_003": EMA_EXPECTATION,
 }
 
 _SEQ_INPUTS = {

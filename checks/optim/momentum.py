@@ -11,16 +11,42 @@ from checks.optim._helpers import (
     contraction_spd_transform,
     momentum_trajectory,
     probe,
+    quadratic_gradient,
     running_average_trajectory,
 )
 from checks.optim._notation import AVERAGE, MOMENTUM
-from lemmacheck import Array, Scalar, Verdict, identity
+from lemmacheck import Array, Derived, Scalar, Verdict, identity
 
 #: how the statement compiler reads Δθ_t, v_{t-1} (the update rule of each scheme, as the documents define it)
 symbols = MOMENTUM
-claim_symbols = {"momentum.running_avg_step_002": AVERAGE, "momentum.eq18_003": AVERAGE}
 
 VEC = {"n": [1, 2, 3, 5]}
+
+
+def _last_step(xp, A, b, theta0, beta, delta, T):
+    """The running average's last step on the quadratic: Δθ_{T-1} (0 at T = 1: v_0 = 0) and
+    g_T = ∇L(θ_{T-1})."""
+    before = running_average_trajectory(xp, A, b, theta0, beta, delta, T - 1)
+    earlier = running_average_trajectory(xp, A, b, theta0, beta, delta, T - 2) if T > 1 else before
+    return {"dtheta_prev": before - earlier, "g": quadratic_gradient(xp, A, b, before)}
+
+
+#: seeds 002/003's identification on the trajectories (TRAJECTORIES): α and ε the identified β and (1 − β)δ,
+#: the premise; Δθ_{t-1} and g_t the running average's last step on the quadratic loss, t = T
+IDENTIFIED = symbols.extend(
+    "checks/optim/momentum.py (IDENTIFIED)",
+    {
+        r"\alpha": Derived(lambda xp, beta: beta, doc="β, as identified"),
+        r"\epsilon": Derived(lambda xp, beta, delta: (1 - beta) * delta, doc="(1 − β)δ, as identified"),
+        r"\Delta\theta_{t-1}": Derived(_last_step, "dtheta_prev", "θ_{T-1} − θ_{T-2}"),
+        "g_t": Derived(_last_step, "g", "∇L(θ_{T-1})"),
+    },
+)
+claim_symbols = {
+    "momentum.running_avg_step_002": AVERAGE,
+    "momentum.eq18_003": AVERAGE,
+    "momentum.equivalence_002": IDENTIFIED,
+}
 
 
 def _one_step_inputs(rate: str, step: str) -> dict:

@@ -8,8 +8,9 @@ Variances are the biased ones (divide by the count), as the document computes th
 
 import sympy as sp
 
+from checks._vocab.notation import symbols as shared
 from checks._vocab.sources import S4_Q4_1
-from lemmacheck import Verdict, value
+from lemmacheck import Input, Verdict, value
 
 R = sp.Rational
 
@@ -65,6 +66,21 @@ def instance_group(s, c):
 def _deviations(vals):
     m = _mean(vals)
     return [v - m for v in vals]
+
+
+#: what the statements' symbols denote among each check's computed values (a leaf by name)
+NORMSTATS = shared.extend(
+    "checks/optim/norm_stats.py (NORMSTATS)",
+    {
+        r"\mu_{batch}^{(0)}": Input("channel 0"),
+        r"\mu_{batch}^{(1)}": Input("channel 1"),
+        r"\sigma^{2(0)}_{batch}": Input("value"),
+        r"\sigma^{2(1)}_{batch}": Input("variance"),
+        r"\mu_{layer}": Input("means"),
+        r"\sigma^2_{layer}": Input("variances"),
+    },
+)
+symbols = NORMSTATS
 
 
 # ---------------------------------------------------------------------------------------------- shapes

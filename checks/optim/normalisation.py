@@ -27,7 +27,7 @@ from checks.optim._helpers import (
     weight_from_direction,
 )
 from checks.optim._notation import WEIGHT_NORM
-from lemmacheck import Array, Derived, Scalar, Verdict, identity, inequality
+from lemmacheck import Array, Derived, Input, Scalar, Verdict, identity, inequality
 
 _DIMS = {"n": [1, 2, 3, 4, 6]}
 _VEC_DIMS = {"n": [1, 2, 3, 5, 8]}
@@ -242,11 +242,130 @@ BN_POINT = WEIGHT_NORM.extend(
         r"\hat{y}": Derived(_bn_output, doc="γ(y − μ_y)/σ_y + β"),
     },
 )
+
+
+def _whitened_moment(body):
+    """E[body] over the support of x = Q r (seeds 003/004), ``body(xp, u, X)`` at every support point."""
+
+    def moment(xp, u, Q, n):
+        return _expect(xp, body(xp, u, _support(xp, _whitening(xp, Q), n)))
+
+    return moment
+
+
+def _outer(X):
+    return X[:, :, :, None] * X[:, :, None, :]
+
+
+def _identity_like(xp, u):
+    return xp.eye(u.shape[-1]) + 0 * u[:, :, None] * u[:, None, :]
+
+
+def _centred_square(xp, u, Q, n):
+    y = _projections(xp, u, _support(xp, _whitening(xp, Q), n))
+    return _expect(xp, (y - _expect(xp, y)[:, None]) ** 2)
+
+
+def _as_moment(body, doc: str) -> Derived:
+    return Derived(_whitened_moment(body), doc=doc)
+
+
+_E_X = _as_moment(lambda xp, u, X: X + 0 * u[:, None, :], "E[x] over the support")
+_E_Y = _as_moment(lambda xp, u, X: _projections(xp, u, X), "E[uᵀx] over the support")
+_E_Y2 = _as_moment(lambda xp, u, X: _projections(xp, u, X) ** 2, "E[(uᵀx)²] over the support")
+_E_XX = _as_moment(lambda xp, u, X: _outer(X) + 0 * u[:, None, :, None], "E[xxᵀ] over the support")
+_E_UXXU = _as_moment(
+    lambda xp, u, X: xp.sum(xp.sum(u[:, None, :, None] * _outer(X) * u[:, None, None, :], axis=-1), axis=-1),
+    "E[uᵀxxᵀu] over the support, the matrix product at each point",
+)
+#: seeds 003/004 Question 4: x = Q r centred and whitened (BN_WHITENED); each expectation E[·] the statements
+#: write is the exact average of · over the 2^n points of the support, y = uᵀx, μ_y = E[y], σ_y² = E[(y−μ_y)²]
+BN_MOMENTS = WEIGHT_NORM.extend(
+    "checks/optim/normalisation.py (BN_MOMENTS)",
+    {
+        r"\mathbb{E}[x]": _E_X,
+        r"\mathbb{E}[u^Tx]": _E_Y,
+        r"\mathbb{E}[u^\top x]": _E_Y,
+        r"\mathbb{E}[y]": _E_Y,
+        r"\mu_y": _E_Y,
+        r"\sigma_y^2": Derived(_centred_square, doc="E[(y − μ_y)²] over the support"),
+        r"\mathbb{E}[(y-\mu_y)^2]": Derived(_centred_square, doc="E[(y − μ_y)²] over the support"),
+        r"\mathbb{E}[y^2]": _E_Y2,
+        r"\mathbb{E}[(u^\top x)^\top u^\top x]": _E_Y2,
+        r"\mathbb{E}[u^\top xx^\top u]": _E_UXXU,
+        r"\mathbb{E}[xx^\top]": _E_XX,
+        "I": Derived(_identity_like, doc="the n × n identity"),
+    },
+)
+
+
+def _independent_moment(body):
+    """E[body] over the support of x = r (seed 002: independent ±1 entries), ``body(xp, w, b, X)``."""
+
+    def moment(xp, w, b, n):
+        return _expect(xp, body(xp, w, b, _support(xp, None, n) + 0 * w[:, None, :]))
+
+    return moment
+
+
+def _variance(xp, y):
+    return _expect(xp, (y - _expect(xp, y)[:, None]) ** 2)
+
+
+def _var_shifted(xp, w, b, n):
+    return _variance(xp, _projections(xp, w, _support(xp, None, n)) + b[:, None])
+
+
+def _var_centred(xp, w, n):
+    return _variance(xp, _projections(xp, w, _support(xp, None, n)))
+
+
+def _m002(body, doc: str) -> Derived:
+    return Derived(_independent_moment(body), doc=doc)
+
+
+def _bn_002(xp, w, b, x_raw, n):
+    """y_BN at the support point x = signs(x_raw): (wᵀx + b − E[wᵀx + b])/√Var[wᵀx + b]."""
+    mean = _expect(xp, _projections(xp, w, _support(xp, None, n)) + b[:, None])
+    return (dot(xp, w, _signs_xp(xp, x_raw)) + b - mean) / xp.sqrt(_var_shifted(xp, w, b, n))
+
+
+def _first_entry_wxw(xp, w, b, X):
+    return _projections(xp, w, X) * w[:, None, 0]
+
+
+#: seed 002 Question 4.1: x = r with independent ±1 entries; each E[·] and Var[·] the exact average over
+#: the 2^n points of the support; x at a point of it the signs of x_raw; wᵀxw as written is a vector for
+#: n ≥ 2 and the scalar w x w at n = 1, the only size bn.preact_var_002 reads it at
+BN_MOMENTS_002 = WEIGHT_NORM.extend(
+    "checks/optim/normalisation.py (BN_MOMENTS_002)",
+    {
+        r"\mathbb{E}[w^Tx+b]": _m002(lambda xp, w, b, X: _projections(xp, w, X) + b[:, None], "E[wᵀx + b]"),
+        r"\mathbb{E}[x]": _m002(lambda xp, w, b, X: X, "E[x]"),
+        r"\mathbb{E}[w^Tx]": _m002(lambda xp, w, b, X: _projections(xp, w, X), "E[wᵀx]"),
+        r"\mathbb{E}[(w^Tx)^2]": _m002(lambda xp, w, b, X: _projections(xp, w, X) ** 2, "E[(wᵀx)²]"),
+        r"\mathbb{E}[w^Txw]": _m002(_first_entry_wxw, "E[wᵀx·w] at n = 1"),
+        r"\mathbb{E}[w^Txx^Tw]": _m002(lambda xp, w, b, X: _projections(xp, w, X) ** 2, "E[wᵀxxᵀw]"),
+        r"\mathbb{E}[xx^T]": _m002(lambda xp, w, b, X: _outer(X), "E[xxᵀ]"),
+        r"\mathrm{Var}[w^Tx+b]": Derived(_var_shifted, doc="Var[wᵀx + b]"),
+        r"\mathrm{Var}[w^Tx]": Derived(_var_centred, doc="Var[wᵀx]"),
+        "x": Derived(
+            lambda xp, x_raw: _signs_xp(xp, x_raw), doc="a point of the support: the signs of x_raw"
+        ),
+        "w": Input("w"),
+        "y_{BN}": Derived(_bn_002, doc="(wᵀx + b − E[wᵀx + b])/√Var[wᵀx + b]"),
+    },
+)
 #: seed 002 Question 4.1: y_WN = wᵀx + b with w = g u/‖u‖ (the gain is g there)
 WN_OUTPUT_002 = WEIGHT_NORM.extend(
     "checks/optim/normalisation.py (WN_OUTPUT_002)", {"y_{WN}": Derived(_wn_output, doc="wᵀx + b")}
 )
-claim_symbols = {"wn.output_002": WN_OUTPUT_002}
+claim_symbols = {
+    "wn.output_002": WN_OUTPUT_002,
+    **dict.fromkeys(
+        ("bn.preact_mean_002", "bn.preact_var_002", "bn.preact_var_002_xxt", "bn.output_002"), BN_MOMENTS_002
+    ),
+}
 
 
 @identity(
@@ -395,6 +514,96 @@ _STEP = {
 }
 #: u ≠ 0, ∇_w L, the gain and a step size α: one gradient step on u
 WN_STEP = {"inputs": _STEP, "dims": _VEC_DIMS, "where": u_nonzero}
+
+
+def _step_at(gain_name: str):
+    def step(xp, u, gw, gain, **inputs):
+        return _wn_step(xp, u, gw, gain, inputs[gain_name])[0]
+
+    return step
+
+
+#: seeds 002/003 Question 4.3: one step u_{t+1} = u_t − αsW^⊥∇_wL from the sampled u_t (u), ∇_wL (gw);
+#: u_{t+1}(α') the same step with the second sampled rate alpha2; ‖·‖ Euclidean
+WN_UPDATE_STEP = WEIGHT_NORM.extend(
+    "checks/optim/normalisation.py (WN_UPDATE_STEP)",
+    {
+        "u_t": Input("u"),
+        "u_{t+1}": Derived(_step_at("alpha"), doc="u_t − αsW^⊥∇_wL"),
+        r"u_{t+1}(\alpha)": Derived(_step_at("alpha"), doc="u_t − αsW^⊥∇_wL"),
+        r"u_{t+1}(\alpha')": Derived(_step_at("alpha2"), doc="u_t − α'sW^⊥∇_wL"),
+        r"\alpha'": Input("alpha2"),
+    },
+)
+
+
+def _bn_of_ku(xp, u, k, b, x_raw, n):
+    """y_BN of w = k u at the support point x = signs(x_raw), the mean and variance over x = r's support."""
+    return _bn_002(xp, k[:, None] * u, b, x_raw, n)
+
+
+def _wn_plain(xp, u, x_raw):
+    """y_WN with the premise's g = 1, b_WN = 0: uᵀx/‖u‖ at the support point x = signs(x_raw)."""
+    return _wn_output(xp, u, _signs_xp(xp, x_raw), 1 + 0 * u[:, 0], 0 * u[:, 0])
+
+
+#: seed 002 Question 4.1's equivalence: y_WN with g = 1, b_WN = 0 (the premise), y_BN of w = k u (the
+#: statement defines w), both at a point x of the support of x = r
+WN_BN_002 = WEIGHT_NORM.extend(
+    "checks/optim/normalisation.py (WN_BN_002)",
+    {
+        "y_{WN}": Derived(_wn_plain, doc="(u/‖u‖)ᵀx: g = 1, b_WN = 0"),
+        "y_{BN}": Derived(_bn_of_ku, doc="(wᵀx + b − E[wᵀx + b])/√Var[wᵀx + b], w = k u"),
+        "x": Derived(
+            lambda xp, x_raw: _signs_xp(xp, x_raw), doc="a point of the support: the signs of x_raw"
+        ),
+    },
+)
+
+
+def _projector(xp, u):
+    return orth_projector(xp, u)
+
+
+def _grad_u(xp, u, gw, gain):
+    """∇_u L = (∂w/∂u)ᵀ∇_w L entry by entry: ∇_w Lᵀ Dw(u)[e_k], the quotient-rule directional derivative
+    along each coordinate (independent of the projection form s W^⊥ ∇_w L)."""
+    entries = []
+    for k in range(u.shape[-1]):
+        e = 0 * u
+        e[:, k] = e[:, k] + 1
+        entries.append(dot(xp, gw, _dw(xp, u, gain, e)))
+    return xp.stack(entries, axis=-1)
+
+
+_GRAD_U = Derived(_grad_u, doc="(∂w/∂u)ᵀ∇_wL by the quotient rule, coordinate by coordinate")
+#: seeds 002-004 Question 4.2-4.3's matrices and gradients: W* (seed 002) and W^⊥ (003, 004) the projector
+#: I − uuᵀ/‖u‖², ∇_wL the sampled gw, the gain g (002) or γ (003, 004), u_t, u_{t+1} one step
+WN_MATRICES = WN_UPDATE_STEP.extend(
+    "checks/optim/normalisation.py (WN_MATRICES)",
+    {
+        "W^*": Derived(_projector, doc="I − uuᵀ/‖u‖²"),
+        r"W^\perp": Derived(_projector, doc="I − uuᵀ/‖u‖²"),
+        "I": Derived(_identity_like, doc="the n × n identity"),
+        r"\nabla_wL": Input("gw"),
+        r"\nabla_wL_t": Input("gw"),
+        r"\nabla_{w_t}L": Input("gw"),
+        r"\nabla_uL": _GRAD_U,
+        r"\frac{\partial w(u)}{\partial u}\frac{\partial L}{\partial w}": _GRAD_U,
+        "g": Input("gain"),
+        r"\gamma": Input("gain"),
+        "s": Derived(lambda xp, u, gain: gain / xp.sqrt(dot(xp, u, u)), doc="γ/‖u‖"),
+    },
+)
+#: the claims below read with the tables above (defined beside the step they use)
+claim_symbols.update(
+    {
+        "wn.pythagoras_002": WN_MATRICES,
+        "wn.grad_002": WN_MATRICES,
+        "bn.wn_equivalence_002": WN_BN_002,
+        "wn.norm_growth_002": WN_UPDATE_STEP,
+    }
+)
 
 
 @identity(

@@ -14,10 +14,13 @@ from checks.optim.normalisation import (
     _DIMS,
     _STEP,
     _VEC_DIMS,
+    BN_MOMENTS,
     BN_POINT,
     WN_GRADIENT,
+    WN_MATRICES,
     WN_PROJECTED,
     WN_STEP,
+    WN_UPDATE_STEP,
     _dw,
     _expect,
     _projections,
@@ -30,7 +33,20 @@ from lemmacheck import Array, Orthogonal, Scalar, Verdict, identity, inequality
 
 # ====================================================================== seed 003, Question 4
 
-claim_symbols = {"wn.eq19_003": WEIGHT_NORM, "bn.identify_003": BN_POINT}
+claim_symbols = {
+    "wn.pythagoras_003": WN_MATRICES,
+    "wn.grad_003": WN_MATRICES,
+    "wn.growth_in_alpha_003": WN_UPDATE_STEP,
+    "bn.mean_003": BN_MOMENTS,
+    "wn.eq19_003": WEIGHT_NORM,
+    "bn.identify_003": BN_POINT,
+}
+#: differences the statement check finds and that are kept, with why
+statement_differs = {
+    "wn.growth_in_alpha_003": "the check compares the squared norms ‖u_{t+1}(α)‖² and ‖u_{t+1}(α')‖² (and "
+    "orders the two sampled rates itself, where the statement is compared only where α ≤ α' holds): the same "
+    "truth value on every instance, not the same margins or ratio, so its tightness is that of the squares",
+}
 
 
 @identity(

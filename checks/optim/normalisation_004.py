@@ -11,7 +11,9 @@ from checks.optim._helpers import (
 from checks.optim.normalisation import (
     _DIMS,
     _VEC_DIMS,
+    BN_MOMENTS,
     BN_POINT,
+    WN_MATRICES,
     _expect,
     _projections,
     _support,
@@ -23,7 +25,12 @@ from lemmacheck import Array, Scalar, Verdict, identity
 
 # ====================================================================== seed 004, Questions 4.2–4.3
 
-claim_symbols = {"bn.wn_equivalence_004": BN_POINT}
+claim_symbols = {
+    "wn.perp_u_zero_004": WN_MATRICES,
+    "bn.mean_004": BN_MOMENTS,
+    "bn.var_004": BN_MOMENTS,
+    "bn.wn_equivalence_004": BN_POINT,
+}
 
 
 @identity(

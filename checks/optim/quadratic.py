@@ -85,7 +85,35 @@ QUAD_MODEL = optim_notation.extend(
     },
     transpose_letters=("T",),
 )
-claim_symbols = {"quad.change_002": QUAD_MODEL}
+
+
+def _model_gradient(xp, x0, x, g, H, f0):
+    """∇_x f̂_{x0}(x), coordinate by coordinate from central differences (exact: f̂ is quadratic)."""
+    n = x.shape[-1]
+    columns = []
+    for k in range(n):
+        e = 0 * x
+        e[:, k] = e[:, k] + 1
+        columns.append(quadratic_directional(lambda z: _model(xp, f0, g, H, x0, z), x, e))
+    return xp.stack(columns, axis=-1)
+
+
+#: seed 002 Question 3.3: the gradient of the model at the sampled x, compared through the probe c
+MODEL_GRADIENT = QUAD_MODEL.extend(
+    "checks/optim/quadratic.py (MODEL_GRADIENT)",
+    {
+        r"\nabla_x\hat{f}_{x_0}(x)": Derived(_model_gradient, doc="∇_x f̂_{x0}(x) by central differences"),
+        "x_0": Input("x0"),
+    },
+)
+claim_symbols = {
+    "quad.change_002": QUAD_MODEL,
+    "quad.model_after_step_002": QUAD_MODEL,
+    "quad.lr_condition_iff_002": QUAD_MODEL,
+    "quad.lr_condition_iff_spd": QUAD_MODEL,
+    "quad.lr_condition_corrected": QUAD_MODEL,
+    "newton.model_gradient_002": MODEL_GRADIENT,
+}
 
 
 @identity(

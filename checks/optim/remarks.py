@@ -4,6 +4,8 @@ momentum answers, what Adam's bias-corrected moments estimate, and remarks on we
 An as-written claim and its corrected form check the same thing on different ranges: one function carries
 both declarations."""
 
+import math
+
 import sympy as sp
 
 from checks._vocab.linalg import dot
@@ -78,6 +80,30 @@ def _mean_of_average(xp, mu, beta, n):
 )
 def biased_003(xp, mu, beta, n):
     return _mean_of_average(xp, mu, beta, n) != mu
+
+
+def _rescaled_mean(xp, mu, beta, n):
+    """E[v_n/(1 − β^n)], undefined (NaN) where 1 − β^n = 0."""
+    den = 1 - beta**n
+    defined = den != 0
+    return xp.where(
+        defined, _mean_of_average(xp, mu, beta, n) / xp.where(defined, den, 1.0), xp.asarray(math.nan)
+    )
+
+
+#: seed 003 Question 3.3 under a stationary gradient mean μ = E[g] = E[g_n] (MEAN_INPUTS; β and n are dims):
+#: E[v_n] the document's first line E[g](1 − β)Σ_t β^{n−t}, summed term by term
+EMA_MEANS = optim_symbols.extend(
+    "checks/optim/remarks.py (EMA_MEANS)",
+    {
+        r"\mathbb{E}[g]": Input("mu"),
+        r"\mathbb{E}[g_n]": Input("mu"),
+        r"\mathbb{E}[v_n]": Derived(_mean_of_average, doc="E[g](1 − β)Σ_t β^{n−t}"),
+        r"\mathbb{E}[\frac{v_n}{1-\beta^n}]": Derived(
+            _rescaled_mean, doc="E[v_n]/(1 − β^n), NaN where 1 − β^n = 0"
+        ),
+    },
+)
 
 
 _RESCALE = "v'_n = \\frac{v_n}{1 - \\beta^n} and \\forall n \\geq 1, \\mathbb{E}[v'_n] = \\mathbb{E}[g_n]"
@@ -227,7 +253,42 @@ _WN = optim_symbols.extend(
     {"u_t": Input("u"), "u_{t+1}": Derived(_wn_step, doc="the weight-normalised update of u_t")},
     norm=spectral,
 )
-claim_symbols = {"wn.s003.norm_increases": _WN, "wn.s003.norm_nondecreasing": _WN}
+#: seed 002 Question 4.3's step: W* the projector I − uuᵀ/‖u‖², s = γ/‖u‖, ∇_wL_t the sampled gradient
+_WN_STEP_002 = _WN.extend(
+    "checks/optim/remarks.py (_WN_STEP_002)",
+    {
+        "W^*": Derived(lambda xp, u: orth_projector(xp, u), doc="I − uuᵀ/‖u‖²"),
+        "s": Derived(lambda xp, u, gamma: gamma / xp.sqrt(dot(xp, u, u)), doc="γ/‖u‖"),
+        r"\nabla_wL_t": Input("grad"),
+    },
+)
+#: seed 004 Question 3.3(a) under a stationary gradient mean μ (ADAM_INPUTS): E[m̂_t] the moving average
+#: of the means from m_0 = 0, corrected; E[g] = μ
+_ADAM_MEANS = optim_symbols.extend(
+    "checks/optim/remarks.py (_ADAM_MEANS)",
+    {
+        r"\mathbb{E}[\hat{m}_t]": Derived(_adam_means, 0, doc="E[m_t]/(1 − β^t), m_0 = 0"),
+        r"\mathbb{E}[g]": Input("mu"),
+        r"\mathbb{E}[m_t]": Derived(_adam_means, 1, doc="E[m_t], the moving average of the means, m_0 = 0"),
+        r"\beta_1": Input("beta"),
+    },
+)
+claim_symbols = {
+    **dict.fromkeys(
+        (
+            "ema.s003.biased_as_written",
+            "ema.s003.biased_positive_beta",
+            "ema.s003.rescale_as_written",
+            "ema.s003.rescale_below_one",
+        ),
+        EMA_MEANS,
+    ),
+    "wn.s003.norm_increases": _WN,
+    "wn.s003.norm_nondecreasing": _WN,
+    "adam.hat_estimates_mean_004": _ADAM_MEANS,
+    "wn.s002.orthogonal_step": _WN_STEP_002,
+    "adam.hat_estimates_average_004": _ADAM_MEANS,
+}
 #: differences the statement check finds and that are kept, with why
 statement_differs = dict.fromkeys(
     ("wn.s003.norm_increases", "wn.s003.norm_nondecreasing"),

@@ -15,7 +15,8 @@ from checks.optim._helpers import (
     sgd_l2_trajectory,
     sgd_weight_decay_trajectory,
 )
-from lemmacheck import Array, Scalar, Verdict, identity
+from checks.optim._notation import symbols as optim_notation
+from lemmacheck import Array, Derived, Input, Scalar, Verdict, identity
 
 _Q = {
     "A": Array("n", "n", transform=contraction_spd_transform),
@@ -35,6 +36,60 @@ def _reg_loss(xp, A, b, gamma, theta):
     """L(θ) + γ‖θ‖² (seed 004 §3: L_reg = L + γ‖θ‖₂²)."""
     return _loss(xp, A, b, theta) + gamma * dot(xp, theta, theta)
 
+
+def _gradient_at_start(xp, A, b, theta0):
+    return quadratic_gradient(xp, A, b, theta0)
+
+
+#: seed 004 Question 3.1's one step at θ_i, read at the trajectories' sampled start θ_0: ∇L(θ_i) the
+#: quadratic loss's gradient Aθ − b there (λ is defined by the statement itself)
+ONE_STEP = optim_notation.extend(
+    "checks/optim/weight_decay.py (ONE_STEP)",
+    {r"\theta_i": Input("theta0"), r"\nabla L(\theta_i)": Derived(_gradient_at_start, doc="Aθ_i − b")},
+)
+
+
+def _sample_loss(xp, losses, j):
+    return losses[:, j - 1]
+
+
+def _regularised_average(xp, losses, theta, gamma):
+    return xp.mean(losses + (gamma * dot(xp, theta, theta))[:, None], axis=-1)
+
+
+def _penalty_gradient(xp, theta):
+    """∂‖θ‖²/∂θ coordinate by coordinate from central differences (exact: the penalty is quadratic)."""
+    columns = []
+    for k in range(theta.shape[-1]):
+        e = 0 * theta
+        e[:, k] = e[:, k] + 1
+        columns.append(quadratic_directional(lambda th: dot(xp, th, th), theta, e))
+    return xp.stack(columns, axis=-1)
+
+
+#: seed 004 Question 3.1: L^j the j-th sample's loss (the sampled losses), j over the m samples, L_reg the
+#: average of the per-sample regularised losses L^j + γ‖θ‖²
+AVERAGE = optim_notation.extend(
+    "checks/optim/weight_decay.py (AVERAGE)",
+    {
+        "L^j": Derived(_sample_loss, doc="the j-th sample's loss"),
+        "L_{reg}": Derived(_regularised_average, doc="(1/m)Σ_j (L^j + γ‖θ‖²)"),
+    },
+    indices={"j": "m"},
+)
+#: ∂/∂θ of the penalty, by central differences (exact for a quadratic), compared through the probe c
+PENALTY = optim_notation.extend(
+    "checks/optim/weight_decay.py (PENALTY)",
+    {
+        r"\frac{\partial}{\partial\theta}\|\theta\|_2^2": Derived(_penalty_gradient, doc="∂‖θ‖²/∂θ"),
+        r"\frac{\partial}{\partial\theta}\theta^\top\theta": Derived(_penalty_gradient, doc="∂(θᵀθ)/∂θ"),
+    },
+)
+claim_symbols = {
+    "wd.sgd_equivalence_004": ONE_STEP,
+    "wd.l2_average_004": AVERAGE,
+    "wd.penalty_gradient_004": PENALTY,
+}
 
 # ------------------------------------------------------------------ Question 3.1 (SGD)
 
