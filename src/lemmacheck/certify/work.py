@@ -6,7 +6,9 @@ certificate however loaded the machine is.
   witness search).  SymPy has no budget of its own and its time is not its size (``simplify`` of a
   14-operation margin took 2 s; tracing a 60-step power iteration at n = 1 did not end), so it is
   counted where it runs.  SymPy's cache is cleared when a claim starts (a warm cache does less work),
-  and a worker runs with a fixed ``PYTHONHASHSEED`` (SymPy's set orders, hence its work, follow it).
+  its random generators are seeded (its assumptions shuffle what they check), waiting on Z3 and
+  importing a module are not counted, and a worker runs with a fixed ``PYTHONHASHSEED`` (SymPy's set
+  orders, hence its work, follow it).
 - **Z3** is counted in its own resource units (``rlimit``), per query and per claim.
 
 When a budget runs out the step stops with :class:`WorkSpent` (a ``BaseException``: SymPy's own
@@ -21,6 +23,7 @@ import dataclasses
 import sys
 from collections.abc import Iterator
 
+from sympy.core import random as sympy_random
 from sympy.core.cache import clear_cache
 
 __all__ = [
@@ -35,6 +38,7 @@ __all__ = [
     "current",
     "exhausted",
     "net_fired",
+    "uncounted",
 ]
 
 #: Python calls of symbolic work per claim (a few seconds of one core, traced): with the Z3 budget it
@@ -48,6 +52,10 @@ SIMPLIFY_CALLS = 500_000
 #: Z3 resource units per claim, over all its queries (two that run out their ``rlimit``): no query is
 #: asked once they are spent
 CLAIM_RLIMIT = 8_000_000
+
+
+#: the seed of SymPy's random generators while a claim is certified
+RNG_SEED = 20261127
 
 
 class WorkSpent(BaseException):
@@ -116,6 +124,11 @@ def _restart(budget: ClaimBudget) -> None:
 def claim_budget() -> Iterator[ClaimBudget]:
     """Count one claim's work (Python calls in this thread) against :data:`CLAIM_CALLS`."""
     clear_cache()
+    # SymPy's assumptions shuffle the facts they check with random generators of its own: seeded here,
+    # the same claim does the same work in every process (their states are given back after)
+    rngs = (sympy_random.rng, sympy_random._assumptions_rng)
+    states = [r.getstate() for r in rngs]
+    sympy_random.seed(RNG_SEED)
     budget = ClaimBudget()
     budget._limits.append((CLAIM_CALLS, "the claim's budget of symbolic work"))
     _restart(budget)
@@ -127,6 +140,8 @@ def claim_budget() -> Iterator[ClaimBudget]:
     finally:
         sys.settrace(outer)
         _CURRENT.pop()
+        for r, state in zip(rngs, states, strict=True):
+            r.setstate(state)
 
 
 @contextlib.contextmanager
@@ -147,6 +162,21 @@ def spending(calls: int, what: str) -> Iterator[None]:
         _restart(budget)
         if sys.gettrace() is None and not exhausted():
             sys.settrace(_tracer(budget, budget._outer))
+
+
+@contextlib.contextmanager
+def uncounted() -> Iterator[None]:
+    """A block whose Python calls are not counted: waiting on a subprocess (Z3, which has its own budget)
+    loops as many times as the child takes, which is time, not work."""
+    budget = current()
+    if budget is None:
+        yield
+        return
+    budget._importing += 1
+    try:
+        yield
+    finally:
+        budget._importing -= 1
 
 
 def net_fired(what: str) -> None:
