@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import inspect
 import sys
 from collections.abc import Iterator
 
@@ -104,11 +105,22 @@ def _tracer(budget: ClaimBudget, outer):
         if budget._importing or code.co_filename.startswith("<frozen importlib"):
             return outer(frame, event, arg) if outer is not None else None
         budget.calls += 1
-        if budget.calls > budget._stop_at:
+        if budget.calls > budget._stop_at and not _swallows(code):
             raise WorkSpent(_spent(budget))
         return outer(frame, event, arg) if outer is not None else None
 
     return count
+
+
+#: code flags of a generator or coroutine: the garbage collector closes one by resuming its frame
+_RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+
+
+def _swallows(code) -> bool:
+    """Whether an exception raised on entering this frame may be printed and dropped by Python (a
+    generator closed by the garbage collector, a ``__del__``): raised there, the stop would be lost and
+    Python's tracing switched off with it, so the next ordinary call raises it instead."""
+    return bool(code.co_flags & _RESUMABLE) or code.co_name == "__del__"
 
 
 def _spent(budget: ClaimBudget) -> str:
