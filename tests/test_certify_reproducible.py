@@ -1,19 +1,23 @@
 """The same seed, the same certificates (issue 33 §4): certification was budgeted by wall-clock caps,
 so the same seed gave 99, 100 or 103 certified claims depending on the machine's load.  Budgets are now
-counts of work (Z3's rlimit in the query, a count of boxes, SymPy's operation count); the wall clock is
-a safety net only, reported when it fires.  The clock here is synthetic (no real time): a machine many
-times slower than this one, whatever this one's load."""
+counts of work (Python calls of symbolic work, Z3's rlimit per query and per claim, a count of boxes);
+the wall clock is a safety net only, reported when it fires.  Here the machine is made slower twice:
+with a synthetic clock (no real time), and for real, with processes burning every core."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import os
+import subprocess
+import sys
 
 import pytest
 
 from conftest import planted_meta
 from lemmacheck import inequality
 from lemmacheck.certify import certificate as certificate_module
-from lemmacheck.certify import certify_claim
+from lemmacheck.certify import certify_claim, exact, work
 from lemmacheck.model.inputs import Array, ProbVector
 
 
@@ -58,6 +62,7 @@ class _SlowClock:
 def test_a_run_on_a_much_slower_machine_gives_the_same_certificates(registry, monkeypatch):
     pytest.importorskip("z3")
     pytest.importorskip("flint")
+    monkeypatch.setattr(exact, "SIMPLIFY_SAFETY_SECONDS", NET)  # a real clock: this machine's own load
     claims = _claims(registry)
     idle = [certify_claim(c) for c in claims]
     # 2 s between readings: the old 10 s cap fell after five; the 30 s safety net does not fall here
@@ -86,3 +91,80 @@ def test_a_combination_with_too_many_entries_is_not_run_on_symbols(registry):
     small, big = cert["tried"]
     assert small["status"] == "certified" and big["status"] == "not tried"
     assert big["reason"] == "25 input entries at these dims, above the 24 a symbolic run is tried on"
+
+
+#: seconds of the safety nets in the tests of real load: out of reach of what the budgets allow
+NET = 120.0
+
+
+def _iterated(registry):
+    # each step's expression contains the last twice: SymPy's work grows without end at n = 1 already
+    # (the shape of norms.power_method_spectral, whose trace at m = n = 1 ran to the safety net)
+    @inequality(
+        "planted.iterated",
+        inputs={"x": Array("n", low=1.0, high=2.0)},
+        dims={"n": [1, 2]},
+        **planted_meta(),
+    )
+    def iterated(xp, x):
+        v = x
+        for _ in range(40):
+            v = v / xp.sum(xp.abs(v), axis=-1)[..., None] + xp.sqrt(x)
+        return 0 * x[..., 0], xp.sum(v * v, axis=-1)
+
+    return registry["planted.iterated"]
+
+
+@contextlib.contextmanager
+def _every_core_busy():
+    """Two busy processes per core for the block (each stopped by its own id after it)."""
+    burners = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2 * (os.cpu_count() or 1))
+    ]
+    try:
+        yield
+    finally:
+        for p in burners:
+            p.kill()
+            p.wait()
+
+
+def _outcomes(certs):
+    return [
+        (c["status"], c.get("safety_net_fired", False), [(t["status"], t.get("reason")) for t in c["tried"]])
+        for c in certs
+    ]
+
+
+@pytest.mark.slow
+def test_two_runs_at_different_load_give_the_same_certificates(registry, monkeypatch):
+    pytest.importorskip("z3")
+    pytest.importorskip("flint")
+    # budgets small enough for a test, large enough for the two claims that certify (the tanh box tree
+    # spends about 350 000 calls); the iterated claim spends whatever it is given
+    monkeypatch.setattr(work, "COMBINATION_CALLS", 600_000)
+    monkeypatch.setattr(work, "CLAIM_CALLS", 1_500_000)
+    # the safety nets far out of reach (this machine may be loaded many times over already, and the
+    # burners add to it): what ends the work is then the budget, or before issue 33 §4, only the net
+    monkeypatch.setattr(exact, "SIMPLIFY_SAFETY_SECONDS", NET)
+    claims = [*_claims(registry), _iterated(registry)]
+    quiet = [certify_claim(c, seconds=NET) for c in claims]
+    with _every_core_busy():
+        loaded = [certify_claim(c, seconds=NET) for c in claims]
+    assert _outcomes(quiet) == _outcomes(loaded)
+    assert _without_times(quiet) == _without_times(loaded)
+    assert [c["status"] for c in loaded] == ["certified", "certified", "not certified"]
+    spent = "this combination's budget of symbolic work ran out"
+    assert [t["reason"] for t in loaded[2]["tried"]] == [spent, spent]
+    assert not any(c.get("safety_net_fired") for c in quiet + loaded)
+
+
+def test_z3_is_not_asked_once_the_claims_budget_of_resource_units_is_spent(registry, monkeypatch):
+    pytest.importorskip("z3")
+    monkeypatch.setattr(work, "CLAIM_RLIMIT", 1)  # spent by the first query, whatever it costs
+    cert = certify_claim(_claims(registry)[0])
+    first, second, third = cert["tried"]
+    assert first["status"] == "certified"  # n = 1 by SymPy; n = 2 asks Z3 twice, the first query spends it
+    spent = "Z3 did not decide the statement: the claim's Z3 budget of 1 resource units is spent"
+    assert (second["status"], second["reason"]) == ("not certified", spent)
+    assert third["status"] == "not tried"

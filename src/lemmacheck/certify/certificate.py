@@ -15,7 +15,8 @@ from typing import Any
 
 from ..kinds.sympy_cap import SymPyStopped, sympy_cap
 from ..model.claim import Claim, NumericCheck
-from . import exact
+from . import work
+from .boxes import MAX_BOXES
 from .constants import source_constants
 from .domain import every_size_at_least_two
 from .judge import judged
@@ -31,7 +32,8 @@ from .witness import EmptyDomain, witness_of
 __all__ = ["SAFETY_SECONDS", "attach_certificate", "certify_claim", "certificate_summary"]
 
 #: wall-clock seconds of certification per claim, a safety net only: the budgets are counts of work
-#: (Z3's rlimit, boxes, SymPy's operation count), and a claim that reaches this says so in its certificate
+#: (:mod:`.work`: Python calls of symbolic work, Z3's rlimit; boxes), which end a claim's certification
+#: first, and a claim that reaches this says so in its certificate
 SAFETY_SECONDS = 30.0
 
 
@@ -60,6 +62,24 @@ def _witnessed(entry: dict[str, Any]):
     return check
 
 
+_COMBINATION = "this combination's budget of symbolic work"
+_CLAIM_SPENT = "the claim's budget of symbolic work is spent"
+
+
+def _budget(seconds: float) -> dict[str, Any]:
+    """The budgets of work a certificate was made under (what decides it, with the claim and the seed),
+    and the safety net."""
+    return {
+        "z3_rlimit": RLIMIT,
+        "z3_rlimit_per_claim": work.CLAIM_RLIMIT,
+        "python_calls_per_claim": work.CLAIM_CALLS,
+        "python_calls_per_combination": work.COMBINATION_CALLS,
+        "python_calls_per_simplify": work.SIMPLIFY_CALLS,
+        "boxes": MAX_BOXES,
+        "safety_seconds": seconds,
+    }
+
+
 def _certify_at(claim: Claim, dims: dict[str, Any], deadline: float) -> dict[str, Any]:
     t0 = time.monotonic()
     entry: dict[str, Any] = {
@@ -67,7 +87,7 @@ def _certify_at(claim: Claim, dims: dict[str, Any], deadline: float) -> dict[str
         "every_size_at_least_two": every_size_at_least_two(dims, numeric(claim).inputs),
     }
     try:
-        with sympy_cap(max(deadline - t0, 0.01)):
+        with sympy_cap(max(deadline - t0, 0.01)), work.spending(work.COMBINATION_CALLS, _COMBINATION):
             sts, entry["steps"] = prove_statement(claim, dims, before=_witnessed(entry))
             hypotheses = dict.fromkeys(str(h) for st in sts for h in st.hypotheses)
             entry |= {"domain": sts[0].domain.text, "hypotheses": list(hypotheses)}
@@ -85,6 +105,8 @@ def _certify_at(claim: Claim, dims: dict[str, Any], deadline: float) -> dict[str
         entry |= {"status": status, "reason": f"the domain at these dims has no point: {exc}"}
     except NotCertifiable as exc:
         entry |= {"status": "not certified", "reason": str(exc)}
+    except work.WorkSpent as exc:
+        entry |= {"status": "not certified", "reason": f"{exc} ran out"}
     except SymPyStopped:
         entry |= {"status": "not certified", "reason": "the wall-clock safety net fired", "safety_net": True}
     except Exception as exc:  # a check that does not run on symbols is not certifiable, nothing worse
@@ -129,6 +151,9 @@ def _tried(claim: Claim, combos: list[dict[str, Any]], deadline: float) -> list[
         if time.monotonic() >= deadline:
             tried.append({"dims": dims, "status": "not tried", "reason": "the safety net fired"})
             continue
+        if work.exhausted():
+            tried.append({"dims": dims, "status": "not tried", "reason": _CLAIM_SPENT})
+            continue
         if larger:
             tried.append({"dims": dims, "status": "not tried", "reason": "a smaller size was not certified"})
             continue
@@ -166,7 +191,7 @@ def certify_claim(claim: Claim, *, seconds: float = SAFETY_SECONDS) -> dict[str,
     """The certificate of ``claim`` (status ``certified``, ``not certified``, ``empty domain`` or
     ``violation``)."""
     t0 = time.monotonic()
-    base = {"budget": {"z3_rlimit": RLIMIT, "safety_seconds": seconds}, "tried": []}
+    base = {"budget": _budget(seconds), "tried": []}
     if not isinstance(claim.check, NumericCheck):
         reason = "only a check on sampled inputs has a statement to certify"
         return base | {"status": "not certified", "reason": reason, "seconds": 0.0, "cap_seconds": seconds}
@@ -175,8 +200,8 @@ def certify_claim(claim: Claim, *, seconds: float = SAFETY_SECONDS) -> dict[str,
     except NotCertifiable as exc:
         return base | {"status": "not certified", "reason": str(exc), "seconds": 0.0, "cap_seconds": seconds}
     combos, left_out = plan(claim.check.dims)
-    fired_before = len(exact.SAFETY_FIRED)
-    tried = _tried(claim, combos, t0 + seconds)
+    with work.claim_budget() as budget:
+        tried = _tried(claim, combos, t0 + seconds)
     tried += [
         {"dims": d, "status": "not tried", "reason": "beyond the combinations tried per claim"}
         for d in left_out
@@ -186,7 +211,7 @@ def certify_claim(claim: Claim, *, seconds: float = SAFETY_SECONDS) -> dict[str,
     cert = base | {"status": status, "tried": tried, "cap_seconds": seconds, "source_constants": constants}
     cert["scope"] = scope_of(claim.check.dims, tried)
     cert["unavailable"] = [] if z3_available() else ["z3"]
-    safety = [t["dims"] for t in tried if t.get("safety_net")] + exact.SAFETY_FIRED[fired_before:]
+    safety = [t["dims"] for t in tried if t.get("safety_net")] + budget.fired
     if safety or any(t.get("reason") == "the safety net fired" for t in tried):
         cert["safety_net_fired"] = True
     cert["seconds"] = round(time.monotonic() - t0, 4)

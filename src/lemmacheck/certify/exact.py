@@ -7,15 +7,14 @@ from __future__ import annotations
 import sympy
 
 from ..kinds.sympy_cap import SymPyStopped, sympy_cap
+from . import work
 from .srepr import from_srepr
 
-#: operations (``count_ops``) of a margin above which ``simplify`` is not tried: the budget is a count of
-#: work, so whether SymPy is asked does not depend on the machine's load
+#: operations (``count_ops``) of a margin above which ``simplify`` is not tried at all
 SIMPLIFY_OPS = 60
-#: wall-clock seconds of one ``simplify``, a safety net only (a run that reaches it is reported)
+#: wall-clock seconds of one ``simplify``, a safety net only (its budget is :data:`.work.SIMPLIFY_CALLS`
+#: Python calls, which ends it first; a run that reaches the net is reported)
 SIMPLIFY_SAFETY_SECONDS = 10.0
-#: the times the safety net fired in this process (reported beside the certificates)
-SAFETY_FIRED: list[str] = []
 
 __all__ = ["margin", "prove_by_sympy", "replay_exact"]
 
@@ -53,11 +52,14 @@ def prove_by_sympy(m, relation: str, *, algebraic: bool) -> str | None:
         return "expand"
     if not algebraic and sympy.count_ops(m) <= SIMPLIFY_OPS:
         try:
-            with sympy_cap(SIMPLIFY_SAFETY_SECONDS):
+            with sympy_cap(SIMPLIFY_SAFETY_SECONDS), work.spending(work.SIMPLIFY_CALLS, "simplify's budget"):
                 if _decide(m, relation, "simplify"):
                     return "simplify"
+        except work.WorkSpent:
+            if work.exhausted():
+                raise  # the combination's or the claim's budget, not simplify's own
         except SymPyStopped:
-            SAFETY_FIRED.append(f"simplify ran past its {SIMPLIFY_SAFETY_SECONDS:g} s safety net")
+            work.net_fired(f"simplify ran past its {SIMPLIFY_SAFETY_SECONDS:g} s safety net")
     return None
 
 

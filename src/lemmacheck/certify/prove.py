@@ -1,6 +1,6 @@
 """The proof of one statement at fixed dims: each step by the first route that proves it (SymPy
 exactly, Z3's unsat, an arb box tree), each under a budget of work (Z3's resource limit, a count of
-boxes, an operation count before ``simplify``), so the same claim gets the same certificate at any load.
+boxes, Python calls of symbolic work: :mod:`.work`), so the same claim gets the same certificate at any load.
 A route's point where a step fails is raised as :class:`Violation`, to be judged on the claim's check."""
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from typing import Any
 import sympy
 
 from ..extras import available
+from . import work
 from .refusal import NotCertifiable
 
 __all__ = [
@@ -198,20 +199,32 @@ _LAST_UNKNOWN: list[str] = [""]
 def _solve(query: str, *, model: bool = False) -> tuple[str, str]:
     """Z3's first answer to ``query`` and what it printed after it, within the query's own resource
     limit; the wall-clock safety net only stops a solver that ignores it."""
-    text = query + ("\n(get-model)\n" if model else "")
+    budget = work.current()
+    if budget is not None and not budget.z3_left():
+        _LAST_UNKNOWN[0] = f"the claim's Z3 budget of {work.CLAIM_RLIMIT:,} resource units is spent"
+        return "unknown", ""
+    # the resource units spent are read back after the answer, and counted against the claim's budget
+    text = query + "\n(get-info :rlimit)\n" + ("(get-model)\n" if model else "")
     try:
-        done = subprocess.run(
-            [_z3_binary(), "-in", "-smt2", f"-T:{math.ceil(SAFETY_SECONDS)}"],
-            input=text,
-            capture_output=True,
-            text=True,
-            timeout=SAFETY_SECONDS + 5,
-            check=False,
-        )
+        with work.uncounted():
+            done = subprocess.run(
+                [_z3_binary(), "-in", "-smt2", f"-T:{math.ceil(SAFETY_SECONDS)}"],
+                input=text,
+                capture_output=True,
+                text=True,
+                timeout=SAFETY_SECONDS + 5,
+                check=False,
+            )
     except subprocess.TimeoutExpired:
         _LAST_UNKNOWN[0] = f"the wall-clock safety net of {SAFETY_SECONDS:g} s fired"
+        work.net_fired(f"a Z3 query ran past its {SAFETY_SECONDS:g} s safety net")
         return "unknown", ""
     first, _, rest = done.stdout.strip().partition("\n")
+    spent = re.match(r"\s*\(:rlimit (\d+)\)", rest)
+    if spent:
+        rest = rest[spent.end() :]
+        if budget is not None:
+            budget.rlimit += int(spent.group(1))
     answer = first.strip() if first.strip() in ("sat", "unsat") else "unknown"
     if answer == "unknown":
         timeout = "timeout" in done.stdout or "canceled" in done.stdout
@@ -220,6 +233,8 @@ def _solve(query: str, *, model: bool = False) -> tuple[str, str]:
             if timeout
             else "its resource limit ran out"
         )
+        if timeout:
+            work.net_fired(f"a Z3 query ran past its {SAFETY_SECONDS:g} s safety net")
     return answer, rest
 
 

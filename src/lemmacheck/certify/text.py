@@ -55,7 +55,7 @@ def certificate_text(cert: dict[str, Any]) -> str:
         else ""
     )
     lines.append(
-        f"{cert['seconds']:.3g} s; budgets by work (Z3 rlimit, boxes, SymPy operations), a "
+        f"{cert['seconds']:.3g} s; budgets by work (Python calls of symbolic work, Z3 rlimit, boxes), a "
         f"{cert['cap_seconds']:g} s wall-clock safety net{fired}"
     )
     if cert.get("unavailable"):

@@ -134,6 +134,9 @@ class Worker:
 
     def __init__(self, root: Path):
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in [str(root), *sys.path] if p))
+        # a fixed hash seed: set orders (SymPy's among them) then do not vary from one worker to the
+        # next, so certification's counted budgets of work (certify/work.py) end at the same place
+        env.setdefault("PYTHONHASHSEED", "0")
         cmd = [
             sys.executable,
             "-c",
