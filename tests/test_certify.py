@@ -375,8 +375,10 @@ def test_a_check_branching_on_a_long_symbolic_comparison_is_refused_within_the_c
         s = sum((x[..., 0] + k * x[..., 1]) ** 3 / (k + 1) for k in range(64))
         return (s if bool(s > 0) else -s), xp.sum(x * x, axis=-1) + 1e9
 
-    cert = certify_claim(registry["planted.branches"], seconds=5.0)
-    assert cert["status"] == "not certified" and cert["seconds"] < 5.0
+    # the refusal, not the time limit, ends it: a limit reached would give its own reason instead (60 s, a
+    # wide margin for a loaded machine: the refusal takes well under a second of CPU)
+    cert = certify_claim(registry["planted.branches"], seconds=60.0)
+    assert cert["status"] == "not certified", cert
     assert "the check branches in Python" in cert["reason"]  # named, never the 64-term relational printed
 
 
