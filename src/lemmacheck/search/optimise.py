@@ -54,8 +54,9 @@ VIOLATIONS_KEPT = 2
 #: how closely high precision must agree with the float64 ratio a phase reached for it to count: far
 #: below the margins that matter (a constant 1e-3 or 8e-4 too small), far above float64's rounding
 CONFIRM_RTOL = 1e-6
-#: a scan's best rows tried in high precision per batch, best first, until one is confirmed
-SCAN_TRIES = 3
+#: rows of a scan's batch tried in high precision, until one is confirmed: the best, then by bisection
+#: towards the current point (a family of 49 factors needs ~5)
+SCAN_TRIES = 5
 #: high-precision confirmations one start may ask for (past them, nothing more is confirmed: the start
 #: keeps what it has); a check on many inputs made 90 of them, 15 s for one claim
 CONFIRMATIONS_PER_START = 12
@@ -256,20 +257,46 @@ def _moves(space: Space, *, log: bool) -> list:
 
 
 def _try_rows(climb: _Climb, space: Space, u: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """The first of the batch's SCAN_TRIES best rows that improves on row 0 (the current point) and whose
-    ratio high precision confirms; else the current point."""
+    """The best row of a scan's batch (row 0 the current point, row ``1 + i`` the move by ``_FACTORS[i]``)
+    that improves on row 0 and whose ratio high precision confirms; else the current point.  The best
+    row is tried first, then, SCAN_TRIES rows in all, by bisection towards the current point."""
     m, chain, inputs, raw = climb.margins(rows)
     if chain is None:
         return u
-    # a gain below 1e-12 is not worth a high-precision evaluation; only the best few are resolved
+    # a gain below 1e-12 is not worth a high-precision evaluation
     better = np.flatnonzero(np.isfinite(m) & (m > (m[0] + 1e-12 if np.isfinite(m[0]) else -np.inf)))
-    better = better[np.argsort(-m[better], kind="stable")][: 2 * SCAN_TRIES]
     climb.resolve(m, chain, inputs, better)
-    for j in [j for j in better.tolist() if np.isfinite(m[j])][:SCAN_TRIES]:
+    better = better[np.isfinite(m[better])]
+    failed = None
+    for _ in range(SCAN_TRIES):
+        if not better.size:
+            break
+        j = _next_try(better, m, failed)
         found = Instance(dict(space.inst.dims), *space.instances(rows[j]))
         if _confirmed(climb.tracker, found) and climb.keep(m, chain, inputs, raw, j, resolve=False):
             return rows[j]
+        # float64 degrades towards a limit (a remainder computed by cancellation is noise long before it
+        # is 0), so the rows further out than an unconfirmed one are at least as suspect: only those
+        # between it and the current point stay
+        better, failed = better[(better - j) * (_HERE - j) > 0], j
     return u
+
+
+#: the row of a scan's batch that is the current point (the factor 1)
+_HERE = 1 + int(np.argmin(np.abs(np.log(_FACTORS))))
+
+
+def _next_try(better: np.ndarray, m: np.ndarray, failed: int | None) -> int:
+    """The row to confirm next: the best; after an unconfirmed row, the one midway between it and the
+    current point (so SCAN_TRIES confirmations find the furthest row float64 is right at among
+    2^SCAN_TRIES), or, if none lies between, the best of the others.  The best row of a family that
+    goes to a limit is often float64's rounding there (the ratio of two cancelled remainders), and the
+    next best its neighbour."""
+    if failed is not None:
+        between = better[(better - _HERE) * (failed - _HERE) > 0]
+        if between.size:
+            return int(between[len(between) // 2])
+    return int(better[np.argmax(m[better])])
 
 
 def optimise(tracker: Tracker, profile: Profile) -> int:
