@@ -37,6 +37,7 @@ from .draw import where_mask
 from .faithful import faithful_rows, native_output_muted
 from .profile import Profile
 from .relations import evaluate_chain, ratio, take
+from .tightness import nontrivial, sizes_of, witness_of
 from .tracker import Tracker
 from .wide import discretisation
 
@@ -60,6 +61,9 @@ SCAN_TRIES = 5
 #: high-precision confirmations one start may ask for (past them, nothing more is confirmed: the start
 #: keeps what it has); a check on many inputs made 90 of them, 15 s for one claim
 CONFIRMATIONS_PER_START = 12
+#: candidate starts screened in high precision per start climbed, at most: the strongest instances can
+#: all be rounding, which the float-range share (search/wide.py) draws in numbers
+SCREENED = 4
 #: pairs of same-shape inputs a scan moves along their difference, at most (in the inputs' order)
 PAIRS = 6
 
@@ -305,8 +309,17 @@ def optimise(tracker: Tracker, profile: Profile) -> int:
     check = tracker.check
     if check.is_property or tracker.end.relation not in _INEQUALITIES or profile.optimise_starts < 1:
         return 0
-    evaluated, half = 0, profile.optimise_calls // 2
-    for inst in _starts(tracker, profile.optimise_starts):
+    evaluated, half, started = 0, profile.optimise_calls // 2, 0
+    for inst in _starts(tracker, SCREENED * profile.optimise_starts):
+        if started == profile.optimise_starts:
+            break
+        # a start whose float64 ratio is rounding (sides cancelling to the same noise at 1e200, which
+        # read 1.0 and settle to 0) has nothing to climb, and its climb's rounding would crowd the
+        # tracker's records: only a start high precision confirms is climbed from
+        tracker.confirmations_left = 1
+        if not _confirmed(tracker, inst):
+            continue
+        started += 1
         tracker.confirmations_left = CONFIRMATIONS_PER_START
         # a discretisation's error is bounded only near the sampling scale (search/wide.py)
         near = discretisation(check, inst.inputs, inst.dims) is not None
@@ -342,4 +355,22 @@ def _confirmed(tracker: Tracker, inst: Instance) -> bool:
     if settled is None:
         return True
     r64 = float(ratio(chain[0], chain[-1], relation)[0])
-    return bool(abs(float(settled["ratio"]) - r64) <= CONFIRM_RTOL * abs(r64))
+    if abs(float(settled["ratio"]) - r64) > CONFIRM_RTOL * abs(r64):
+        return False
+    _record_settled(tracker, inst, settled, r64)
+    return True
+
+
+def _record_settled(tracker: Tracker, inst: Instance, settled: dict, r64: float) -> None:
+    """A holding instance whose ratio high precision confirmed counts towards tightness whatever float64
+    ratios (maybe rounding, which high precision rejects only at the end) fill the tracker's records."""
+    value = float(settled["ratio"])
+    strict = tracker.end.relation in ("<", ">")
+    if not np.isfinite(value) or value > 1 or (strict and value == 1):  # a violation: settling's to judge
+        return
+    witness = {**witness_of(inst, settled), "float64_ratio": r64}
+    records = [tracker.end.tight]
+    if nontrivial(inst.dims, sizes_of(tracker.check)):
+        records.append(tracker.end.tight_nontrivial)
+    for record in records:
+        record.offer_settled(value, witness)
