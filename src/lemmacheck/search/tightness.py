@@ -95,8 +95,10 @@ class RatioRecord:
 
     @property
     def threshold(self) -> float:
-        """The ratio an instance must exceed to be kept (in one of the two heaps)."""
-        return min(h[0][0] if len(h) >= WITNESSES else -math.inf for h in (self.top, self.far))
+        """The ratio an instance must exceed to be examined: the ordinary heap's (a far instance below it
+        could not beat the ordinary witnesses; were it the far heap's too, every row would be examined
+        for resolution while that heap is not full, which is most of the time)."""
+        return self.top[0][0] if len(self.top) >= WITNESSES else -math.inf
 
     def offer(self, ratio: float, inst_of: Callable[[], Instance]) -> None:
         if ratio > self.threshold:
