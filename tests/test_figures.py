@@ -226,3 +226,18 @@ def test_the_tightness_record_is_the_same_however_the_sweep_is_split():
     above = int(np.count_nonzero(ratio > 0.9))
     for rec in (whole, merged):
         assert sum(1 for r in rec.unresolved if r > rec.value) == above
+
+
+def test_far_instances_whose_float64_ratio_is_rounding_do_not_crowd_out_the_others():
+    # The float-range share draws instances at 1e200 whose sides cancel to the same rounding (a float64
+    # ratio of 1 that high precision settles to 0): as many of them as there are witnesses must leave the
+    # ordinary instances' highest ratio in the record, to be settled and climbed from.
+    far = Instance({}, {"x": np.array([[3e200, 1.0]])})
+    near = Instance({}, {"x": np.array([[0.5, 1.0]])})
+    rec = RatioRecord()
+    for _ in range(40):
+        rec.offer(1.0, lambda: far)
+    rec.offer(0.9, lambda: near)
+    ranked = rec.ranked()
+    assert ranked[0] == (0.9, near) and {r for r, _ in ranked[1:]} == {1.0}
+    assert rec.value == 1.0  # the float64 figure still says what float64 saw

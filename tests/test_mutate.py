@@ -538,3 +538,32 @@ def test_a_derivation_mutant_equal_to_the_original_is_equivalent_by_simplify(reg
     dropped = [r for d, r in reasons.items() if d.startswith("term y*")]
     assert dropped and all(r and "simplify(new − old) = 0" in r for r in dropped), reasons
     assert reasons["term x dropped"] is None  # a real change: a difference at a rational point
+
+
+def _premise_mutants(body: str, old: str, new: str):
+    """The constant sites of a property function whose literal ``old`` is rewritten to ``new``."""
+    from lemmacheck.mutate.polarity import weaker_property
+    from lemmacheck.mutate.python_sites import _along
+
+    tree = ast.parse(f"def p(xp, a, c):\n{body}").body[0]
+    found = []
+    for _, path, node, rw, _ in python_sites(tree, [c for c in OPERATORS if c.name == "constant"]):
+        if ast.unparse(node) == old and ast.unparse(rw.new) == new:
+            found.append(weaker_property(tree, _along(tree, path), node, rw.new))
+    assert found, (body, old, new)
+    return found
+
+
+def test_a_property_whose_premise_is_narrowed_is_weaker_by_its_code():
+    # vanish.s003.reverse_necessary#1 (seed 2 of the gate): ||J|| > 1 -> ||J|| > 2 in "grows implies c",
+    # a survivor while no rule could see that the mutant holds wherever the original does
+    body = "    grows = xp.abs(a) > 1\n    return (~grows) | c\n"
+    assert all(r and "weaker than the original" in r for r in _premise_mutants(body, "1", "2"))
+    # the premise widened, the conclusion narrowed: stronger statements, which a check must notice
+    assert _premise_mutants("    return (~(xp.abs(a) > 2)) | c\n", "2", "1") == [None]
+    assert _premise_mutants("    return (~c) | (xp.abs(a) > 1)\n", "1", "2") == [None]
+    # the conclusion widened: weaker again, through logical_or
+    assert _premise_mutants("    return xp.logical_or(~c, xp.abs(a) > 2)\n", "2", "1")[0]
+    # anything but not/and/or between the comparison and the value is not read
+    assert _premise_mutants("    return (~(xp.abs(a) > 1)) ^ c\n", "1", "2") == [None]
+    assert _premise_mutants("    g = xp.abs(a) > 1\n    g = g & c\n    return ~g\n", "1", "2") == [None]

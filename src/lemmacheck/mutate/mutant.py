@@ -37,6 +37,10 @@ class Mutant:
     # Why the mutant is known equivalent without running it (dead code, a term times 0, SymPy equality),
     # computed on demand: SymPy's check is too slow to run on mutants that are not selected.
     _static: Callable[[], str | None] = dataclasses.field(repr=False, compare=False, default=lambda: None)
+    # Why the mutated statement is weaker than the original by the shape of its code (a property's
+    # comparison moved the way that makes it true more often, :mod:`.polarity`): asked only of a survivor
+    # of a true claim, which is then true as well.
+    _weaker: Callable[[], str | None] = dataclasses.field(repr=False, compare=False, default=lambda: None)
 
     @property
     def id(self) -> str:
@@ -66,6 +70,9 @@ class Mutant:
 
     def static_equivalence(self) -> str | None:
         return self._static()
+
+    def weaker_by_code(self) -> str | None:
+        return self._weaker()
 
 
 def check_function(claim: Claim) -> tuple[str, Callable] | None:

@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from ..model.claim import Claim
 from .base import Operator, PyContext, Rewrite
 from .mutant import Mutant, MutantText, check_function
+from .polarity import weaker_property
 from .python_source import compile_function, function_source, replace_at
 from .structure import Structure
 
@@ -110,6 +111,15 @@ def python_sites(root: ast.AST, operators: Sequence[Operator], dims: Mapping | N
     yield from _Walk(operators, Structure.of(root, dims)).visit(root, (), [], [], None, dead=False)
 
 
+def _along(root: ast.AST, path) -> list[ast.AST]:
+    """The nodes from ``root`` down to the parent of the node at ``path``."""
+    out, node = [], root
+    for field, pos in path:
+        out.append(node)
+        node = getattr(node, field) if pos is None else getattr(node, field)[pos]
+    return out
+
+
 def python_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
     found = check_function(claim)
     if found is None:
@@ -118,6 +128,7 @@ def python_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
     source = function_source(fn)
     out: list[Mutant] = []
     dims = getattr(claim.check, "dims", None)
+    is_property = bool(getattr(claim.check, "is_property", False))
     for op, path, node, rw, static in python_sites(source.tree, operators, dims):
         if ast.dump(node) == ast.dump(rw.new):
             continue
@@ -132,9 +143,12 @@ def python_mutants(claim: Claim, operators, start: int) -> list[Mutant]:
         def static_reason(static=static) -> str | None:
             return static
 
+        def weaker(node=node, path=path, new=rw.new) -> str | None:
+            return weaker_property(source.tree, _along(source.tree, path), node, new) if is_property else None
+
         line = getattr(node, "lineno", None)
         location = f"{fn.__name__} ({source.display}:{line})"
-        out.append(
-            Mutant(claim.id, start + len(out), op.name, "check", location, line, text, build, static_reason)
-        )
+        index = start + len(out)
+        mutant = Mutant(claim.id, index, op.name, "check", location, line, text, build, static_reason, weaker)
+        out.append(mutant)
     return out

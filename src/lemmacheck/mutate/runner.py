@@ -208,6 +208,9 @@ def _classify(
             f"both directions hold: the original step ({m.before}) and the flipped one "
             f"({m.after}) are both {mut_v}, so its sides are equal on every instance searched"
         )
+    weaker = m.weaker_by_code() if base_v in (Verdict.HOLDS.value, Verdict.PROVED.value) else None
+    if weaker:
+        return C.EQUIVALENT, weaker
     implication = None
     if settings.implication and m.target == "check":
         try:

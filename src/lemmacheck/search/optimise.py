@@ -37,6 +37,7 @@ from .draw import where_mask
 from .faithful import faithful_rows, native_output_muted
 from .profile import Profile
 from .relations import evaluate_chain, ratio, take
+from .tightness import nontrivial, sizes_of, witness_of
 from .tracker import Tracker
 from .wide import discretisation
 
@@ -54,11 +55,15 @@ VIOLATIONS_KEPT = 2
 #: how closely high precision must agree with the float64 ratio a phase reached for it to count: far
 #: below the margins that matter (a constant 1e-3 or 8e-4 too small), far above float64's rounding
 CONFIRM_RTOL = 1e-6
-#: a scan's best rows tried in high precision per batch, best first, until one is confirmed
-SCAN_TRIES = 3
+#: rows of a scan's batch tried in high precision, until one is confirmed: the best, then by bisection
+#: towards the current point (a family of 49 factors needs ~5)
+SCAN_TRIES = 5
 #: high-precision confirmations one start may ask for (past them, nothing more is confirmed: the start
 #: keeps what it has); a check on many inputs made 90 of them, 15 s for one claim
 CONFIRMATIONS_PER_START = 12
+#: candidate starts screened in high precision per start climbed, at most: the strongest instances can
+#: all be rounding, which the float-range share (search/wide.py) draws in numbers
+SCREENED = 4
 #: pairs of same-shape inputs a scan moves along their difference, at most (in the inputs' order)
 PAIRS = 6
 
@@ -256,20 +261,46 @@ def _moves(space: Space, *, log: bool) -> list:
 
 
 def _try_rows(climb: _Climb, space: Space, u: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """The first of the batch's SCAN_TRIES best rows that improves on row 0 (the current point) and whose
-    ratio high precision confirms; else the current point."""
+    """The best row of a scan's batch (row 0 the current point, row ``1 + i`` the move by ``_FACTORS[i]``)
+    that improves on row 0 and whose ratio high precision confirms; else the current point.  The best
+    row is tried first, then, SCAN_TRIES rows in all, by bisection towards the current point."""
     m, chain, inputs, raw = climb.margins(rows)
     if chain is None:
         return u
-    # a gain below 1e-12 is not worth a high-precision evaluation; only the best few are resolved
+    # a gain below 1e-12 is not worth a high-precision evaluation
     better = np.flatnonzero(np.isfinite(m) & (m > (m[0] + 1e-12 if np.isfinite(m[0]) else -np.inf)))
-    better = better[np.argsort(-m[better], kind="stable")][: 2 * SCAN_TRIES]
     climb.resolve(m, chain, inputs, better)
-    for j in [j for j in better.tolist() if np.isfinite(m[j])][:SCAN_TRIES]:
+    better = better[np.isfinite(m[better])]
+    failed = None
+    for _ in range(SCAN_TRIES):
+        if not better.size:
+            break
+        j = _next_try(better, m, failed)
         found = Instance(dict(space.inst.dims), *space.instances(rows[j]))
         if _confirmed(climb.tracker, found) and climb.keep(m, chain, inputs, raw, j, resolve=False):
             return rows[j]
+        # float64 degrades towards a limit (a remainder computed by cancellation is noise long before it
+        # is 0), so the rows further out than an unconfirmed one are at least as suspect: only those
+        # between it and the current point stay
+        better, failed = better[(better - j) * (_HERE - j) > 0], j
     return u
+
+
+#: the row of a scan's batch that is the current point (the factor 1)
+_HERE = 1 + int(np.argmin(np.abs(np.log(_FACTORS))))
+
+
+def _next_try(better: np.ndarray, m: np.ndarray, failed: int | None) -> int:
+    """The row to confirm next: the best; after an unconfirmed row, the one midway between it and the
+    current point (so SCAN_TRIES confirmations find the furthest row float64 is right at among
+    2^SCAN_TRIES), or, if none lies between, the best of the others.  The best row of a family that
+    goes to a limit is often float64's rounding there (the ratio of two cancelled remainders), and the
+    next best its neighbour."""
+    if failed is not None:
+        between = better[(better - _HERE) * (failed - _HERE) > 0]
+        if between.size:
+            return int(between[len(between) // 2])
+    return int(better[np.argmax(m[better])])
 
 
 def optimise(tracker: Tracker, profile: Profile) -> int:
@@ -278,8 +309,17 @@ def optimise(tracker: Tracker, profile: Profile) -> int:
     check = tracker.check
     if check.is_property or tracker.end.relation not in _INEQUALITIES or profile.optimise_starts < 1:
         return 0
-    evaluated, half = 0, profile.optimise_calls // 2
-    for inst in _starts(tracker, profile.optimise_starts):
+    evaluated, half, started = 0, profile.optimise_calls // 2, 0
+    for inst in _starts(tracker, SCREENED * profile.optimise_starts):
+        if started == profile.optimise_starts:
+            break
+        # a start whose float64 ratio is rounding (sides cancelling to the same noise at 1e200, which
+        # read 1.0 and settle to 0) has nothing to climb, and its climb's rounding would crowd the
+        # tracker's records: only a start high precision confirms is climbed from
+        tracker.confirmations_left = 1
+        if not _confirmed(tracker, inst):
+            continue
+        started += 1
         tracker.confirmations_left = CONFIRMATIONS_PER_START
         # a discretisation's error is bounded only near the sampling scale (search/wide.py)
         near = discretisation(check, inst.inputs, inst.dims) is not None
@@ -315,4 +355,22 @@ def _confirmed(tracker: Tracker, inst: Instance) -> bool:
     if settled is None:
         return True
     r64 = float(ratio(chain[0], chain[-1], relation)[0])
-    return bool(abs(float(settled["ratio"]) - r64) <= CONFIRM_RTOL * abs(r64))
+    if abs(float(settled["ratio"]) - r64) > CONFIRM_RTOL * abs(r64):
+        return False
+    _record_settled(tracker, inst, settled, r64)
+    return True
+
+
+def _record_settled(tracker: Tracker, inst: Instance, settled: dict, r64: float) -> None:
+    """A holding instance whose ratio high precision confirmed counts towards tightness whatever float64
+    ratios (maybe rounding, which high precision rejects only at the end) fill the tracker's records."""
+    value = float(settled["ratio"])
+    strict = tracker.end.relation in ("<", ">")
+    if not np.isfinite(value) or value > 1 or (strict and value == 1):  # a violation: settling's to judge
+        return
+    witness = {**witness_of(inst, settled), "float64_ratio": r64}
+    records = [tracker.end.tight]
+    if nontrivial(inst.dims, sizes_of(tracker.check)):
+        records.append(tracker.end.tight_nontrivial)
+    for record in records:
+        record.offer_settled(value, witness)

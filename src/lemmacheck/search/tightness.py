@@ -37,10 +37,13 @@ from .candidates import Instance
 __all__ = [
     "RatioRecord",
     "RESOLVE_ROWS",
+    "FAR",
+    "is_far",
     "sizes_of",
     "nontrivial",
     "resolve_batch",
     "settled_witness",
+    "witness_of",
     "figure",
     "tightness_evidence",
 ]
@@ -55,42 +58,86 @@ WITNESSES = 16
 _order = itertools.count()
 
 
+#: the magnitudes beyond which an instance is *far* (an entry above 1e16 absorbs a term of size 1 whole,
+#: one below 1e-16 is absorbed by one): the float-range share (search/wide.py) draws such instances in
+#: numbers, and there a check's two sides can cancel to the same rounding, a float64 ratio of exactly 1
+#: that the perturbation does not see and high precision settles to 0
+FAR = 1e16
+
+
+def is_far(inst: Instance) -> bool:
+    """Whether some nonzero float entry of ``inst`` lies beyond 1/FAR .. FAR in magnitude."""
+    for v in inst.inputs.values():
+        a = np.abs(np.asarray(v))
+        if a.dtype.kind == "f" and np.any((a > FAR) | ((a < 1 / FAR) & (a > 0))):
+            return True
+    return False
+
+
 @dataclasses.dataclass
 class RatioRecord:
-    """The highest resolved ratios of one relation (up to WITNESSES, each with its instance), and the
-    ratios of the instances examined and found unresolved."""
+    """The highest resolved ratios of one relation (up to WITNESSES, each with its instance) among the
+    instances at ordinary magnitudes and, apart, among the far ones (:func:`is_far`), so that rounding at
+    1e200 never crowds out what the sweep found; and the ratios of the instances examined and found
+    unresolved."""
 
     top: list = dataclasses.field(default_factory=list)  # min-heap of (ratio, order, Instance)
+    far: list = dataclasses.field(default_factory=list)  # the same, for the far instances
     unresolved: list = dataclasses.field(default_factory=list)
+    # instances whose ratio high precision has already settled (the optimiser's, :mod:`.optimise`), as
+    # (settled ratio, order, witness)
+    confirmed: list = dataclasses.field(default_factory=list)
 
     @property
     def value(self) -> float:
         """The largest resolved float64 ratio (-inf: none)."""
-        return max((r for r, _, _ in self.top), default=-math.inf)
+        return max((r for r, _, _ in [*self.top, *self.far]), default=-math.inf)
 
     @property
     def threshold(self) -> float:
-        """The ratio an instance must exceed to be kept."""
+        """The ratio an instance must exceed to be examined: the ordinary heap's (a far instance below it
+        could not beat the ordinary witnesses; were it the far heap's too, every row would be examined
+        for resolution while that heap is not full, which is most of the time)."""
         return self.top[0][0] if len(self.top) >= WITNESSES else -math.inf
 
     def offer(self, ratio: float, inst_of: Callable[[], Instance]) -> None:
         if ratio > self.threshold:
-            item = (ratio, next(_order), inst_of())
-            if len(self.top) < WITNESSES:
-                heapq.heappush(self.top, item)
-            else:
-                heapq.heapreplace(self.top, item)
+            inst = inst_of()
+            _push(self.far if is_far(inst) else self.top, (ratio, next(_order), inst))
 
     def exclude(self, ratios) -> None:
         self.unresolved.extend(float(r) for r in ratios)
 
+    def offer_settled(self, ratio: float, witness: dict) -> None:
+        """An instance whose ratio high precision settled (``witness``: :func:`settled_witness`'s form)."""
+        _push(self.confirmed, (ratio, next(_order), witness))
+
     def merge(self, other: RatioRecord) -> None:
-        for ratio, _, inst in sorted(other.top, key=lambda t: t[1]):
+        for ratio, _, inst in sorted([*other.top, *other.far], key=lambda t: t[1]):
             self.offer(ratio, functools.partial(_same, inst))
         self.exclude(other.unresolved)
+        for ratio, _, witness in sorted(other.confirmed, key=lambda t: t[1]):
+            self.offer_settled(ratio, witness)
 
     def ranked(self) -> list[tuple[float, Instance]]:
-        return [(r, inst) for r, _, inst in sorted(self.top, key=lambda t: (-t[0], t[1]))]
+        """The witnesses at ordinary magnitudes, highest ratio first, then the far ones."""
+        return [*_ranked(self.top), *_ranked(self.far)]
+
+    def heaps(self) -> list[list[tuple[float, Instance]]]:
+        """The two heaps' witnesses, each highest ratio first."""
+        return [_ranked(self.top), _ranked(self.far)]
+
+
+def _ranked(heap: list) -> list:
+    return [(r, inst) for r, _, inst in sorted(heap, key=lambda t: (-t[0], t[1]))]
+
+
+def _push(heap: list, item: tuple) -> None:
+    """Keep ``item`` in the min-heap of at most WITNESSES items if it is among the highest."""
+    if len(heap) < WITNESSES:
+        heapq.heappush(heap, item)
+    elif item[0] > heap[0][0]:
+        heapq.heapreplace(heap, item)
 
 
 def sizes_of(check: NumericCheck) -> frozenset[str]:
@@ -139,12 +186,16 @@ def settled_witness(claim_id: str, check: NumericCheck, inst: Instance, relation
     """The attaining instance as data, with its sides and ratio settled beyond float64 on balls, or in
     mpmath where balls cannot evaluate the check (:func:`lemmacheck.settling.witness.settled_ratio`);
     None where high precision cannot evaluate the check."""
-    from ..run.results import jsonable
     from ..settling.witness import settled_ratio
 
     settled = settled_ratio(claim_id, check, inst, relation)
-    if settled is None:
-        return None
+    return None if settled is None else witness_of(inst, settled)
+
+
+def witness_of(inst: Instance, settled: dict) -> dict:
+    """An instance and its settled sides (:func:`lemmacheck.settling.witness.settled_ratio`) as data."""
+    from ..run.results import jsonable
+
     return {
         "dims": jsonable(inst.dims),
         "inputs": {k: np.asarray(v)[0].tolist() for k, v in inst.inputs.items()},
@@ -181,19 +232,24 @@ def _float64_witness(ratio: float, inst: Instance) -> dict:
 
 def figure(claim_id, check, record: RatioRecord, settled: list, relation: str, keep) -> dict | None:
     """The tightness witness of one record: its resolved instances settled in high precision, highest
-    float64 ratio first, until one's settled ratio confirms its float64 ratio (to 2/SIGNIFICANCE, what
-    resolution promises); or a rejected candidate (``keep`` filters them by dims) whose settled ratio is
-    larger.  ``excluded`` counts the float64 ratios above the figure that did not stand.  None when no
-    instance gave a resolved ratio."""
+    float64 ratio first (the ordinary and the far ones apart), until one's settled ratio confirms its
+    float64 ratio (to 2/SIGNIFICANCE, what
+    resolution promises); or an instance the optimiser settled, or a rejected candidate (``keep``
+    filters them by dims), whose settled ratio is larger.  ``excluded`` counts the float64 ratios above
+    the figure that did not stand.  None when no instance gave a resolved ratio."""
     best, refuted = None, []
-    for r64, inst in record.ranked():
-        w = settled_witness(claim_id, check, inst, relation) or _float64_witness(r64, inst)
-        w["float64_ratio"] = r64
-        if best is None or w["ratio"] > best["ratio"]:
-            best = w
-        if abs(w["ratio"] - r64) <= 2 / SIGNIFICANCE * abs(r64):
-            break
-        refuted.append(r64)  # high precision shows the float64 ratio was rounding
+    for ranked in record.heaps():
+        for r64, inst in ranked:
+            w = settled_witness(claim_id, check, inst, relation) or _float64_witness(r64, inst)
+            w["float64_ratio"] = r64
+            if best is None or w["ratio"] > best["ratio"]:
+                best = w
+            if abs(w["ratio"] - r64) <= 2 / SIGNIFICANCE * abs(r64):
+                break
+            refuted.append(r64)  # high precision shows the float64 ratio was rounding
+    for ratio, _, witness in record.confirmed:
+        if best is None or ratio > best["ratio"]:
+            best = dict(witness)
     for ratio, cand, conf in settled:
         if keep(cand.instance.dims) and (best is None or ratio > best["ratio"]):
             best = _candidate_witness(ratio, cand, conf)
