@@ -79,7 +79,7 @@ def product_of(c: Compiler, factors: list) -> Node:
         node = compile_node(c, factors[i])
         if isinstance(node, FnNode):
             nxt = factors[i + 1] if i + 1 < len(factors) else None
-            args, scripts = _args(c, nxt), []
+            args, scripts = (_args(c, nxt) if nxt is not None else None), []
             if args is None and isinstance(nxt, Tree) and nxt.data == "postfix":  # f(x)^2, f(x)^\top
                 args, scripts = (
                     _args(c, nxt.children[0]),
