@@ -271,3 +271,22 @@ def test_how_odot_binds_before_more_factors_is_the_tables_to_say():
     loose = compile_statement(text, TABLE.extend("t", odot_binds="loose")).sides(numpy_xp, INPUTS, {"n": 4})
     np.testing.assert_allclose(tight[0], np.trace((A * B) @ A, axis1=-2, axis2=-1))
     np.testing.assert_allclose(loose[0], np.trace(A * (B @ A), axis1=-2, axis2=-1))
+
+
+def test_argmax_over_an_index_range_is_the_first_best_index():
+    (best, _) = sides(r"\arg\max_{j=1}^{n} x_j = 0")
+    np.testing.assert_allclose(best, X.argmax(-1) + 1)
+    (worst, _) = sides(r"\arg\min_{j=1}^{n} x_j = 0")
+    np.testing.assert_allclose(worst, X.argmin(-1) + 1)
+
+
+def test_a_range_of_indices_is_a_phrase_the_table_names():
+    table = _table_with({r"\max_{\mathbf{x}_{1:n}}p(\mathbf{x}_{1:n})": lambda xp, x: xp.max(x, axis=-1)})
+    (lhs, _) = compile_statement(r"\max_{\mathbf{x}_{1:n}} p(\mathbf{x}_{1:n}) = 0", table).sides(
+        numpy_xp, INPUTS, {"n": 4}
+    )
+    np.testing.assert_allclose(lhs, X.max(-1))
+    with pytest.raises(LatexError, match=r"add .\\\\mathbf\{x\}_\{1:n\}. to t"):
+        compile_statement(
+            r"p(\mathbf{x}_{1:n}) = 0", TABLE.extend("t", {"p": Function(lambda xp, v: v)})
+        ).sides(numpy_xp, INPUTS, {"n": 4})

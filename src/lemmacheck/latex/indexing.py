@@ -36,6 +36,8 @@ def _phrase_only(ch) -> bool:
 
 
 def subscript(c: Compiler, base: Node, arg) -> Node:
+    if isinstance(arg, Tree) and arg.data == "index_range":
+        raise c.refuse(arg, "a range of indices (w_{1:T}), which only a phrase of the table names")
     positions = _positions(c, arg)
     if positions is None:
         index = compile_node(c, arg)

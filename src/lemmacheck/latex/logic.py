@@ -23,7 +23,7 @@ from lark import Token, Tree
 from . import truth as T
 from . import values as V
 from .compile import Compiler, Env, compile_node, meaning
-from .symbols import Input, normalise
+from .symbols import Function, Input, normalise
 
 __all__ = [
     "RelationReading",
@@ -130,7 +130,7 @@ def premise_definitions(c: Compiler, premise: Tree | None) -> list:
     numbers are one instance, with nothing to quantify)."""
     reading = RelationReading(Tree("chain", []))
     _premise(c, premise, reading)
-    if reading.conditions or reading.quantified:
+    if premise is not None and (reading.conditions or reading.quantified):
         raise c.refuse(premise, "a condition or quantifier before the numbers of a worked example")
     return reading.definitions
 
@@ -229,7 +229,7 @@ def _worded(c: Compiler, node: Tree) -> T.Truth:
         rels = [RELATIONS[str(t)] for t in chain.children if isinstance(t, Token)]
         return T.relation_truth(exprs, rels, entrywise=True)
     named = meaning(c, node)
-    if named is None or isinstance(c.table.get(c.key(node)), Input):
+    if named is None or isinstance(named, Function) or isinstance(c.table.get(c.key(node)), Input):
         raise c.refuse(
             node,
             f"words ({words!r}) the compiler does not read",

@@ -181,5 +181,6 @@ HANDLERS.update(
         ),
         "tuple": _refused("a tuple outside a function's arguments"),
         "indices": _refused("an index list outside a subscript"),
+        "index_range": _refused("a range of indices (w_{1:T}), which only a phrase of the table names"),
     }
 )

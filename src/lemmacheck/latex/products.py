@@ -20,7 +20,7 @@ from .symbols import Function, normalise
 
 __all__ = ["product_of", "prefixed", "postfix"]
 
-_REDUCE = {"\\sum": "sum", "\\prod": "prod", "\\max": "max", "\\min": "min"}
+_REDUCE = {"\\sum": "sum", "\\prod": "prod", "\\max": "max", "\\min": "min", "max": "argmax", "min": "argmin"}
 
 
 def _span(c: Compiler, first: Tree, last: Tree) -> str:
@@ -79,7 +79,7 @@ def product_of(c: Compiler, factors: list) -> Node:
         node = compile_node(c, factors[i])
         if isinstance(node, FnNode):
             nxt = factors[i + 1] if i + 1 < len(factors) else None
-            args, scripts = _args(c, nxt), []
+            args, scripts = (_args(c, nxt) if nxt is not None else None), []
             if args is None and isinstance(nxt, Tree) and nxt.data == "postfix":  # f(x)^2, f(x)^\top
                 args, scripts = (
                     _args(c, nxt.children[0]),
@@ -175,7 +175,7 @@ def _bound(c: Compiler, head: Tree, op: str, scripts: list) -> tuple[str | None,
 
 
 def _bigop(c: Compiler, head: Tree, op: str, scripts: list, body: Tree) -> Node:
-    kind = _REDUCE[op]
+    kind = _REDUCE[op.rsplit("\\", 1)[-1] if op.startswith("\\arg") else op]
     var, lo, hi = _bound(c, head, op, scripts)
     if var is None:
         inner = compile_node(c, body)
@@ -192,12 +192,34 @@ def _bigop(c: Compiler, head: Tree, op: str, scripts: list, body: Tree) -> Node:
         start, stop = _int(first(env), op), _int(last(env), op)
         if stop < start:
             raise LatexError(f"{op} over an empty range {start}..{stop}")
-        out = inner(dataclasses.replace(env, bound={**env.bound, var: start}))
-        for k in range(start + 1, stop + 1):
-            out = _combine(env, kind, out, inner(dataclasses.replace(env, bound={**env.bound, var: k})))
+        values = (
+            inner(dataclasses.replace(env, bound={**env.bound, var: k})) for k in range(start, stop + 1)
+        )
+        if kind in ("argmax", "argmin"):
+            return _arg(env, kind, values, start)
+        out = next(values)
+        for v in values:
+            out = _combine(env, kind, out, v)
         return out
 
     return run
+
+
+def _arg(env: Env, kind: str, values, start: int) -> V.Value:
+    """``\\arg\\max_i``: the first index (from the range's start) where the largest value is reached."""
+    best, where = None, None
+    for k, v in enumerate(values, start):
+        a = V.scalar(v, kind)
+        if best is None:
+            best, where = a, env.xp.zeros(env_batch(env)) + k
+            continue
+        better = a > best if kind == "argmax" else a < best
+        best, where = env.xp.where(better, a, best), env.xp.where(better, k, where)
+    return V.Value(where)
+
+
+def env_batch(env: Env) -> int:
+    return len(next(iter(env.inputs.values()))) if env.inputs else 1
 
 
 def _int(v: V.Value, op: str) -> int:

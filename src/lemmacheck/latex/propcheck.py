@@ -125,7 +125,8 @@ def _boundaries(claim: Claim, check: NumericCheck, compiled: CompiledProperty, d
     return out
 
 
-def _segment(inputs: dict, free: list, i: int, j: int, ts: np.ndarray) -> dict:
+def _segment(inputs: dict, free: list, pair: tuple[int, int], ts: np.ndarray) -> dict:
+    i, j = pair
     out = {}
     for k, v in inputs.items():
         a = np.repeat(v[i : i + 1], len(ts), axis=0)
@@ -142,7 +143,7 @@ def _bisect(claim: Claim, compiled: CompiledProperty, dims, inputs, free, pair, 
     lo, hi = 0.0, 1.0
     for _ in range(STAGES):
         ts = np.linspace(lo, hi, GRID)
-        m = _margins(compiled, _segment(inputs, free, *pair, ts), dims).get(atom)
+        m = _margins(compiled, _segment(inputs, free, pair, ts), dims).get(atom)
         if m is None:
             return None
         change = np.flatnonzero(np.sign(m[:-1]) != np.sign(m[1:]))
@@ -151,5 +152,5 @@ def _bisect(claim: Claim, compiled: CompiledProperty, dims, inputs, free, pair, 
         lo, hi = ts[change[0]], ts[change[0] + 1]
     check = claim.check
     assert isinstance(check, NumericCheck)
-    kept, n = apply_where(claim.id, check, _segment(inputs, free, *pair, np.array([lo, hi])), dims)
+    kept, n = apply_where(claim.id, check, _segment(inputs, free, pair, np.array([lo, hi])), dims)
     return kept if n else None
