@@ -24,6 +24,7 @@ from ..xp import mp_precision, mpmath_xp, numpy_xp
 from .adversarial import harder_instances
 from .approx import as_relation_claim
 from .declare import COMPILED_ATTR
+from .derivation_statement import derivation_statement_check
 from .errors import LatexError
 from .instances import check_instances
 from .parse import parse
@@ -59,6 +60,8 @@ def statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
 
 def _statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
     check = claim.check
+    if check is None and claim.derivation is not None:
+        return derivation_statement_check(claim)  # compared with the SymPy chain, not with instances
     if isinstance(check, ValueCheck):
         try:
             return value_statement_check(claim)
@@ -102,8 +105,8 @@ def _why_not_numeric(claim: Claim) -> str:
         )
     if claim.check is None:
         return (
-            f"no numeric check to compare with (kind {claim.kind.value!r}): the claim is a SymPy derivation "
-            "alone, whose chain this comparison does not evaluate"
+            f"no check to compare with (kind {claim.kind.value!r}): the claim declares neither a check nor a "
+            "derivation"
         )
     return f"no check the compiler compares with (kind {claim.kind.value!r})"
 
