@@ -20,7 +20,7 @@ from ..model.tolerance import NOISE_REPEATS, SIGNIFICANCE
 from ..xp import numpy_xp
 from .candidates import BatchRows, CandidatePool, Instance
 from .context import CheckContext
-from .relations import compose, evaluate_chain, excess, gap, perturbed, ratio, take_rows, violated
+from .relations import compose, evaluate_chain, excess, gap, perturbed, ratio, take_rows, violated_at
 from .tightness import RatioRecord, nontrivial, resolve_batch, sizes_of
 
 __all__ = ["StepStats", "SweepPart", "Tracker"]
@@ -266,17 +266,9 @@ class Tracker:
             *zip(range(len(self.steps)), self.steps, chain[:-1], chain[1:], strict=True),
             (None, self.end, chain[0], chain[-1]),
         ]:
-            out.append(
-                _Relation(
-                    st_,
-                    violated(a, b, st_.relation, self.tol),
-                    gap(a, b, st_.relation, self.tol),
-                    ratio(a, b, st_.relation),
-                    a,
-                    b,
-                    i,
-                )
-            )
+            g = gap(a, b, st_.relation, self.tol)
+            bad = violated_at(g, st_.relation)
+            out.append(_Relation(st_, bad, g, ratio(a, b, st_.relation), a, b, i))
         return out
 
     def _count(self, rel: _Relation, n: int) -> None:
@@ -341,7 +333,7 @@ class Tracker:
 
     def _significance(self, rel: _Relation, noise: np.ndarray, n: int) -> np.ndarray:
         """Violation over rounding sensitivity (inf where the evaluation is exact or not assessed)."""
-        if rel.a is None:
+        if rel.a is None or not rel.bad.any():  # read only on the violating rows
             return np.full(n, np.inf)
         lo, hi = (0, len(noise) - 1) if rel.index is None else (rel.index, rel.index + 1)
         sens = noise[lo] + noise[hi]
