@@ -168,7 +168,7 @@ class Tracker:
         def inst_of(j: int) -> Instance:
             return instances_of(np.array([j]))[0]
 
-        batch = BatchRows(instances_of, sum(int(np.prod(np.shape(v)[1:])) for v in inputs.values()))
+        batch = BatchRows(instances_of, sum(math.prod(np.shape(v)[1:]) for v in inputs.values()))
 
         self.instances += n
         self._measure(inputs)
@@ -206,7 +206,7 @@ class Tracker:
                 rel.stats.pool.add_batch(dims, rel.gap, sig, rel.ratio, np.flatnonzero(rel.bad), batch)
         eg = relations[-1].gap
         if n and np.any(np.isfinite(eg)):
-            worst_row = int(np.nanargmax(np.where(np.isfinite(eg), eg, -np.inf)))
+            worst_row = int(np.argmax(np.where(np.isfinite(eg), eg, -np.inf)))  # no NaN left: nanargmax's row
             if eg[worst_row] > self.worst_gap:
                 self.worst_gap = float(eg[worst_row])
                 self.worst = inst_of(worst_row)
