@@ -179,7 +179,8 @@ class Tracker:
         # always on all of them at once: a row's perturbation depends on the rows measured with it
         estimate = None
         if bad_any.any() and not self.check.is_property:
-            estimate = _Estimate(self, chain, inputs, dims, bad_any)
+            estimate = _Estimate(self, chain, inputs, dims, bad_any, raw)
+            batch = BatchRows(estimate.instances, batch.size)  # keeps the candidate rows, not the batch
 
         def noise_on(rows: np.ndarray) -> np.ndarray:
             """Each side's rounding sensitivity on ``rows`` (measured once per row; inf: no estimate)."""
@@ -347,13 +348,22 @@ class _Estimate:
     when first asked for: a refuted claim's settling ranks few combinations, and the others' estimates,
     two perturbed evaluations and one in extended precision per candidate, are never needed."""
 
-    def __init__(self, tracker: Tracker, chain, inputs, dims, bad: np.ndarray):
+    def __init__(self, tracker: Tracker, chain, inputs, dims, bad: np.ndarray, raw: Mapping | None):
         self.rows = np.flatnonzero(bad)
         self._tracker, self._dims, self._shape = tracker, dims, (len(chain), len(bad))
-        # the rows themselves, so the batch's other rows need not be kept for it
-        self._sub: dict | None = {k: np.asarray(v)[self.rows] for k, v in inputs.items()}
+        # the candidate rows themselves (their inputs also build the candidates' instances), so the
+        # batch's other rows need not be kept while they wait
+        self._sub = {k: np.asarray(v)[self.rows] for k, v in inputs.items()}
+        self._raw = {k: np.asarray(v)[self.rows] for k, v in raw.items()} if raw else {}
         self._base: list | None = [np.asarray(e)[self.rows] for e in chain]
         self._noise: np.ndarray | None = None
+
+    def instances(self, rows: np.ndarray) -> list[Instance]:
+        """The instances of the batch's ``rows`` (candidate rows), as :meth:`Tracker.add` builds them."""
+        at = np.searchsorted(self.rows, rows)
+        raws = take_rows(self._raw, at) if self._raw else [{} for _ in at]
+        inputs = take_rows(self._sub, at)
+        return [Instance(dict(self._dims), x, r) for x, r in zip(inputs, raws, strict=True)]
 
     @property
     def made(self) -> bool:
@@ -362,9 +372,9 @@ class _Estimate:
     def value(self) -> np.ndarray:
         """Each side's sensitivity, by side and batch row (NaN off the candidate rows, or no estimate)."""
         if self._noise is None:
-            assert self._sub is not None and self._base is not None
+            assert self._base is not None
             self._noise = np.full(self._shape, np.nan)
             for e, s_ in enumerate(self._tracker._sensitivity_of(self._sub, self._base, self._dims) or ()):
                 self._noise[e, self.rows] = s_
-            self._sub = self._base = None
+            self._base = None
         return self._noise
