@@ -43,6 +43,8 @@ def test_rounding_sensitivity_is_one_float64_call_for_a_batch_of_candidates(regi
     tracker.add(chain, {"x": x}, {})
     candidates = tracker.end.pool.total
     assert candidates > 1, "rounding of (x + 1e8) - 1e8 makes candidates"
+    assert calls == [], "the estimate waits until the candidates are ranked"
+    tracker.end.pool.rank_all()
     float64 = [n for dtype, n in calls if dtype == "float64"]
     # the NOISE_REPEATS (2) perturbations of the candidates in one call (their own values are the batch's);
     # the longdouble one apart
@@ -311,3 +313,82 @@ def test_a_numeric_result_says_how_its_time_divides_beside_its_evidence(registry
     assert all(v >= 0 for v in r.phase_seconds.values())
     assert sum(r.phase_seconds.values()) <= r.seconds + 0.01
     assert "phase_seconds" not in r.evidence and "phase_seconds" in r.to_dict()
+
+
+def test_a_refuted_claim_estimates_the_rounding_of_the_combinations_settling_reaches_only(registry):
+    """Every row violates at every dims combination; settling confirms the first candidate it tries (of
+    the smallest combination), so only that combination's candidates are evaluated again for their
+    rounding, and the evidence says how many of them were (before, every violating row was: thousands of
+    perturbed and extended-precision evaluations for one settled candidate)."""
+    widened: list[int] = []
+
+    @inequality(
+        "planted.shifted_estimates",
+        inputs={"x": Array("n")},
+        dims={"n": [1, 2, 3, 4]},
+        **planted_meta(Verdict.REFUTED),
+    )
+    def shifted(xp, x):
+        if isinstance(x, np.ndarray) and x.dtype == np.longdouble:
+            widened.append(len(x))
+        return xp.sum(x * x, axis=-1) + 1, xp.sum(x * x, axis=-1)
+
+    r = run_claim(registry["planted.shifted_estimates"], PROFILE)
+    assert r.verdict is Verdict.REFUTED, r.message
+    s = r.evidence["settlement"]
+    assert s["tried"] == 1 and r.evidence["counterexample"]["dims"] == {"n": 1}
+    per_dims = s["per_dims"]
+    assert per_dims["n=1"]["estimated"] == per_dims["n=1"]["candidates"] > 0
+    assert all(per_dims[k]["estimated"] == 0 for k in ("n=2", "n=3", "n=4")), per_dims
+    assert s["estimated"] == per_dims["n=1"]["candidates"] < s["candidates"]
+    # (the float-range share's rows hold, and the tightness estimates some of them too)
+    assert sum(widened) < s["candidates"] / 2, "the other combinations' rows are never evaluated again"
+
+
+def test_a_pool_ranked_when_read_keeps_what_an_eager_pool_keeps(monkeypatch):
+    """The rows' significance is computed only when a heap must rank them; read part of the settling
+    order between batches, merge chunks, and the pool must be the one eager offers leave (ties
+    included), each row's significance computed at most once."""
+    monkeypatch.setattr(candidates, "MUST_SETTLE_CAP", 7)
+    rng = np.random.default_rng(5)
+    sig_levels = np.array([0.5, 10.0, SIGNIFICANCE, 65.0, 200.0, np.inf])
+    for trial in range(60):
+        eager, lazy = CandidatePool(), CandidatePool()
+        chunks = [CandidatePool(), CandidatePool()]  # a chunk of each, merged at the same points
+        calls: list[int] = []
+        row_id = 0
+        for b in range(int(rng.integers(1, 9))):
+            n = int(rng.integers(0, 40))
+            dims = {"n": int(rng.integers(1, 4))}
+            sig = sig_levels[rng.integers(0, sig_levels.size, n)]
+            gap = rng.choice([0.1, 0.2, np.inf], n) if trial % 2 else rng.uniform(0, 1, n)
+            ratio = rng.uniform(0, 2, n)
+            rows = np.flatnonzero(rng.uniform(size=n) < 0.7)
+            ids = np.arange(row_id, row_id + n)
+            row_id += n
+
+            def instances_of(rs, dims=dims, ids=ids):
+                return [Instance(dict(dims), {"x": np.array([ids[j]])}) for j in rs]
+
+            def later(sig=sig, b=b, calls=calls):
+                calls.append(b)
+                return sig
+
+            through_chunk = trial % 3 == 0 and b % 2
+            (chunks[0] if through_chunk else eager).add_batch(
+                dims, gap, sig, ratio, rows, BatchRows(instances_of, 1)
+            )
+            (chunks[1] if through_chunk else lazy).add_batch(
+                dims, gap, later, ratio, rows, BatchRows(instances_of, 1)
+            )
+            if through_chunk and rng.uniform() < 0.5:
+                eager.merge(chunks[0])
+                lazy.merge(chunks[1])
+                chunks = [CandidatePool(), CandidatePool()]
+            if rng.uniform() < 0.4:
+                lazy.settling_order()[: int(rng.integers(0, 4))]
+        eager.merge(chunks[0])
+        lazy.merge(chunks[1])
+        lazy.rank_all()  # its counts are those of the rows estimated so far
+        assert _pool_summary(lazy) == _pool_summary(eager), trial
+        assert len(calls) == len(set(calls)), "a batch's significance is computed once"

@@ -38,9 +38,15 @@ class RunSession:
         self.stopped_at_failure = False
         self.first_difference = None  # -x: the claim that stopped the run
         self.why = ""
+        self.prewarm = None  # draws the report's plots and statements as results arrive
+
+    def _plots(self) -> Path:
+        return self.root / ".lemmacheck-cache" / "plots"
 
     def on_result(self, result) -> None:
         self.done.append(result)
+        if self.prewarm is not None:
+            self.prewarm.claim(result.to_dict())
         if self.journal is not None:
             self.journal.append(result.to_dict())
         if self.args.exitfirst and not result.matches_expectation:
@@ -79,6 +85,10 @@ class RunSession:
 
             cache = ResultCache(self.root, index=self.index)
         progress = Progress(enabled=not self.args.quiet)
+        if not self.args.no_html:
+            from ..report.prewarm import Prewarm
+
+            self.prewarm = Prewarm(self._plots())
         try:
             old_term = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
         except ValueError:  # not the main thread (an embedding caller): leave SIGTERM alone
@@ -160,13 +170,15 @@ class RunSession:
 
         written: list = []
         write_error = self.problem
+        if self.prewarm is not None:  # what it drew is in the render cache; the report draws the rest
+            self.prewarm.close()
+            self.prewarm = None
         if not self.problem:
             try:
                 validate_written(data)  # never a results.json that `render` would refuse
                 t0 = time.perf_counter()
-                plots = self.root / ".lemmacheck-cache" / "plots"
                 html = not self.args.no_html
-                written = write_report(self.out, data, html=html, plot_cache=plots, history=html)
+                written = write_report(self.out, data, html=html, plot_cache=self._plots(), history=html)
                 if not self.args.no_html:
                     emit(f"report rendered in {time.perf_counter() - t0:.1f}s")
             except OutputError as exc:

@@ -8,9 +8,11 @@ the values of the claim's ``dims`` table.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import inspect
 import math
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -307,10 +309,31 @@ class Orthogonal(Array):
         return out
 
 
-def call_with_inputs(fn: Callable, xp, inputs: Mapping[str, Any], dims: Mapping[str, Any], *extra) -> Any:
-    """Call a check with the inputs and dims it names; ``**inputs`` in its signature takes every input."""
+#: a function's parameter names and whether it takes ``**inputs``, by function (with the code they were
+#: read from): a sweep calls the same check thousands of times, and reading its signature each time cost
+#: ~5 % of a claim with many dims combinations
+_PARAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _parameters(fn: Callable) -> tuple[frozenset[str], bool]:
+    code = getattr(fn, "__code__", None)
+    try:
+        cached = _PARAMS.get(fn)
+    except TypeError:  # not weakly referenceable: read it each time
+        cached = None
+    if cached is not None and cached[0] is code:
+        return cached[1], cached[2]
     params = inspect.signature(fn).parameters
     takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    names = frozenset(params)
+    with contextlib.suppress(TypeError):
+        _PARAMS[fn] = (code, names, takes_all)
+    return names, takes_all
+
+
+def call_with_inputs(fn: Callable, xp, inputs: Mapping[str, Any], dims: Mapping[str, Any], *extra) -> Any:
+    """Call a check with the inputs and dims it names; ``**inputs`` in its signature takes every input."""
+    params, takes_all = _parameters(fn)
     kwargs = {k: v for k, v in inputs.items() if takes_all or k in params}
     kwargs.update({k: v for k, v in dims.items() if k in params})
     return fn(xp, *extra, **kwargs)

@@ -5,6 +5,11 @@ keeps, for every dims combination, its strongest candidates (by significance, th
 combinations, every candidate significant enough that it must be settled (see
 :mod:`lemmacheck.model.tolerance`).  A combination whose smallest instances are rounding artefacts therefore
 cannot starve another whose violations are genuine.
+
+Significance needs each batch's rounding estimate (:meth:`lemmacheck.search.tracker.Tracker.sensitivity`),
+so a batch's rows wait in the pool unranked until a heap is read: settling reads the order only as far as
+it goes, and a refuted relation's combinations beyond its confirmed counterexample are never estimated.
+Each heap takes the rows in the order they were found, so it is the heap an eager offer would have made.
 """
 
 from __future__ import annotations
@@ -13,11 +18,12 @@ import dataclasses
 import heapq
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
 from ..model.tolerance import SETTLE_PER_DIMS, SIGNIFICANCE
+from .instance import BatchRows, Candidate, Instance, KeptRows, dims_key, instance_key
 
 __all__ = [
     "Instance",
@@ -27,6 +33,7 @@ __all__ = [
     "CandidatePool",
     "dims_key",
     "MUST_SETTLE_CAP",
+    "SettlingOrder",
 ]
 
 #: significant candidates kept for settling; beyond this many the pool counts them, and a claim whose
@@ -36,117 +43,6 @@ MUST_SETTLE_CAP = 4096
 _tiebreak = itertools.count()
 
 
-@dataclasses.dataclass
-class Instance:
-    """One instance (batch axis of 1): dims and input arrays, and for the inputs drawn through a
-    ``transform`` the untransformed values they came from (where known), in which they are shrunk and
-    refined: a perturbation of the transformed values would leave the structure."""
-
-    dims: dict
-    inputs: dict
-    raw: dict = dataclasses.field(default_factory=dict)
-
-    def size(self) -> int:
-        return int(sum(np.size(v) for v in self.inputs.values()))
-
-
-def instance_key(inst: Instance) -> tuple:
-    """What identifies an instance to high precision: its dims and its inputs, bit for bit."""
-    inputs = tuple(
-        (name, a.dtype.str, a.shape, a.tobytes())
-        for name, a in ((k, np.ascontiguousarray(v)) for k, v in inst.inputs.items())
-    )
-    return repr(sorted(inst.dims.items())), inputs
-
-
-def dims_key(dims: dict) -> str:
-    return ", ".join(f"{k}={v}" for k, v in sorted(dims.items(), key=lambda kv: kv[0])) or "(no dims)"
-
-
-class Candidate:
-    """A candidate violation: its instance, and how strongly it violates.
-
-    A batch's candidates are offered to the heaps before they have instances, and most are pushed out
-    again by stronger ones, so a candidate kept from a batch builds its instance (the row's input arrays)
-    only when it is first asked for."""
-
-    __slots__ = ("_instance", "_kept", "_index", "gap", "significance", "ratio")
-
-    def __init__(self, instance: Instance, gap: float, significance: float, ratio: float):
-        self._instance: Instance | None = instance
-        self._kept: _KeptRows | None = None  # where the instance is built from, until it is
-        self._index = 0
-        self.gap = gap  # violation beyond the slack, over |lhs| + |rhs|
-        self.significance = significance  # violation over the evaluation's rounding sensitivity (inf: exact)
-        self.ratio = ratio  # float64 lhs/rhs (NaN where undefined)
-
-    @classmethod
-    def unfilled(cls) -> Candidate:
-        """A candidate to be filled in (:meth:`fill`) once it is known to be kept: a heap holds it by its
-        strength, which it is offered with."""
-        return cls.__new__(cls)
-
-    def fill(self, kept: _KeptRows, index: int, gap: float, significance: float, ratio: float) -> None:
-        """The candidate of ``kept``'s row ``index``, whose instance is built when first asked for."""
-        self._instance, self._kept, self._index = None, kept, index
-        self.gap, self.significance, self.ratio = gap, significance, ratio
-
-    def size(self) -> int:
-        """The instance's number of input entries (:meth:`Instance.size`), without building it."""
-        if self._instance is None:
-            assert self._kept is not None, "a candidate is filled in before it is read"
-            return self._kept.size
-        return self._instance.size()
-
-    @property
-    def instance(self) -> Instance:
-        if self._instance is None:
-            assert self._kept is not None, "a candidate is filled in before it is read"
-            self._instance, self._kept = self._kept.instance(self._index), None
-        return self._instance
-
-    def __reduce__(self):
-        # pickled (a chunk's pool sent back from a cluster) with its instance built: ``_kept`` holds the
-        # whole batch it came from
-        return (Candidate, (self.instance, self.gap, self.significance, self.ratio))
-
-    def __repr__(self) -> str:
-        return f"Candidate(gap={self.gap!r}, significance={self.significance!r}, ratio={self.ratio!r})"
-
-    @property
-    def strength(self) -> tuple[float, float]:
-        return (self.significance, self.gap)
-
-    @property
-    def must_settle(self) -> bool:
-        return self.significance > SIGNIFICANCE
-
-
-class BatchRows:
-    """The rows of one evaluated batch, from which a kept candidate's instance is built: ``instances(rows)``
-    gives those rows' instances, and every row has ``size`` input entries."""
-
-    def __init__(self, instances: Callable[[np.ndarray], list[Instance]], size: int):
-        self.instances, self.size = instances, size
-
-
-class _KeptRows:
-    """The instances of a batch's kept rows, built together (one gather per input) when the first of them
-    is asked for."""
-
-    def __init__(self, batch: BatchRows, rows: np.ndarray):
-        self.batch: BatchRows | None = batch
-        self.rows = rows
-        self.size = batch.size
-        self.built: list[Instance] | None = None
-
-    def instance(self, i: int) -> Instance:
-        if self.built is None:
-            assert self.batch is not None
-            self.built, self.batch = self.batch.instances(self.rows), None  # the batch it held can go
-        return self.built[i]
-
-
 def _keep_strongest(heap: list, cand: Candidate, cap: int) -> None:
     """Keep ``cand`` in the min-heap of the ``cap`` strongest (equal strengths: the first found stays)."""
     item = (cand.strength, next(_tiebreak), cand)
@@ -154,25 +50,6 @@ def _keep_strongest(heap: list, cand: Candidate, cap: int) -> None:
         heapq.heappush(heap, item)
     elif item[0] > heap[0][0]:
         heapq.heapreplace(heap, item)
-
-
-def _offer_rows(heap: list, cap: int, rows: list[int], strengths: list[tuple], shell_of) -> dict:
-    """Offer a batch's rows (in the order found) to the min-heap of the ``cap`` strongest, exactly as
-    :func:`_keep_strongest` would offer their candidates one by one, each as a Candidate not yet filled
-    in (``shell_of(row)``): only the rows still in the heap at the end are worth building.  Returns
-    those rows, by the id of their shell."""
-    kept: dict[int, int] = {}
-    for j, strength in zip(rows, strengths, strict=True):
-        if len(heap) < cap:
-            shell = shell_of(j)
-            heapq.heappush(heap, (strength, next(_tiebreak), shell))
-        elif strength > heap[0][0]:
-            shell = shell_of(j)
-            kept.pop(id(heapq.heapreplace(heap, (strength, next(_tiebreak), shell))[2]), None)
-        else:
-            continue
-        kept[id(shell)] = j
-    return kept
 
 
 def _not_weaker(heap: list, cap: int, significance: np.ndarray, gap: np.ndarray) -> np.ndarray:
@@ -186,89 +63,170 @@ def _not_weaker(heap: list, cap: int, significance: np.ndarray, gap: np.ndarray)
     return ~refused
 
 
+class _Entry:
+    """One batch's violating rows of one relation, waiting to be offered to the heaps.
+
+    Their significance needs the batch's rounding estimate, which is computed only when a heap must
+    rank them (``significance_of``, once): a refuted claim's settling stops at its first confirmed
+    candidate, so most combinations are never ranked and their estimate never paid for.  The rows are
+    offered in the order found, each heap taking its entries in that order, so the heaps are the ones an
+    eager offer would have made, ties included."""
+
+    __slots__ = ("rec", "rows", "gap", "ratio", "batch", "significance_of", "sig", "shells", "kept", "size")
+
+    def __init__(self, rec: DimsRecord, rows, gap, ratio, significance_of, batch: BatchRows):
+        self.rec, self.rows, self.gap, self.ratio, self.batch = rec, rows, gap, ratio, batch
+        self.significance_of: Callable[[], np.ndarray] | None = significance_of
+        self.sig: np.ndarray | None = None
+        self.shells: dict[int, Candidate] = {}  # one per row, shared by both heaps (settling_order needs it)
+        self.kept: KeptRows | None = None
+        self.size = batch.size
+
+    def significance(self) -> np.ndarray:
+        """The rows' significance, estimated on first use and counted in the combination's record."""
+        if self.sig is None:
+            assert self.significance_of is not None
+            self.sig, self.significance_of = np.asarray(self.significance_of(), dtype=float), None
+            self.rec.estimated += int(self.rows.size)
+            self.rec.significant += int(np.count_nonzero(self.sig > SIGNIFICANCE))
+        return self.sig
+
+    def shell(self, i: int) -> Candidate:
+        if i not in self.shells:
+            if self.kept is None:
+                self.kept = KeptRows(self.batch, self.rows)
+            cand = self.shells[i] = Candidate.unfilled()
+            cand.fill(self.kept, i, float(self.gap[i]), float(self.sig[i]), float(self.ratio[i]))  # type: ignore[index]
+        return self.shells[i]
+
+    def offer(self, heap: list, cap: int, *, only_significant: bool) -> None:
+        """Offer the rows (the significant ones only, for the pool's must-settle heap) to ``heap``, as
+        :func:`_keep_strongest` would offer their candidates one by one, building a Candidate only for a
+        row that can still enter it (a full heap's weakest only grows)."""
+        sig = self.significance()
+        offered = sig > SIGNIFICANCE if only_significant else np.ones(sig.shape, dtype=bool)
+        picked = np.flatnonzero(offered & _not_weaker(heap, cap, sig, self.gap))
+        strengths = zip(sig[picked].tolist(), self.gap[picked].tolist(), strict=True)
+        for i, strength in zip(picked.tolist(), strengths, strict=True):
+            if len(heap) < cap:
+                heapq.heappush(heap, (strength, next(_tiebreak), self.shell(i)))
+            elif strength > heap[0][0]:
+                heapq.heapreplace(heap, (strength, next(_tiebreak), self.shell(i)))
+
+
 @dataclasses.dataclass
 class DimsRecord:
-    """What one dims combination produced: counts, and its strongest candidates."""
+    """What one dims combination produced: counts, its strongest candidates, and the rows not yet
+    ranked (``pending``, after every row that was: each heap takes the rows in the order found)."""
 
     count: int = 0
-    significant: int = 0
+    significant: int = 0  # of the estimated rows
     max_gap: float = -math.inf
     strongest: list = dataclasses.field(default_factory=list)  # min-heap of (strength, tiebreak, Candidate)
+    pending: list = dataclasses.field(default_factory=list)  # _Entry, in the order found
+    estimated: int = 0  # rows whose rounding sensitivity was estimated
+    sizes: set = dataclasses.field(default_factory=set)  # the instances' sizes (one, for a dims combination)
 
     def offer(self, cand: Candidate) -> None:
+        self.rank()
         _keep_strongest(self.strongest, cand, SETTLE_PER_DIMS)
+
+    def rank(self) -> None:
+        """Offer the pending rows to the heap, in the order found (estimating their significance)."""
+        for entry in self.pending:
+            entry.offer(self.strongest, SETTLE_PER_DIMS, only_significant=False)
+        self.pending = []
 
     def merge(self, other: DimsRecord) -> None:
         self.count += other.count
         self.significant += other.significant
+        self.estimated += other.estimated
         self.max_gap = max(self.max_gap, other.max_gap)
+        self.sizes |= other.sizes
+        if other.strongest:
+            self.rank()  # this record's rows were found before the other's
         for _, _, cand in sorted(other.strongest, key=lambda t: t[1]):  # in the order they were found
-            self.offer(cand)
+            _keep_strongest(self.strongest, cand, SETTLE_PER_DIMS)
+        for entry in other.pending:
+            entry.rec = self
+        self.pending += other.pending
 
     def ranked(self) -> list[Candidate]:
+        self.rank()
         return [c for _, _, c in sorted(self.strongest, key=lambda t: (t[0], -t[1]), reverse=True)]
 
+    def size(self) -> int:
+        """The size of its strongest candidate's instance (ranking them only if the sizes differ)."""
+        if len(self.sizes) == 1:
+            return next(iter(self.sizes))
+        return self.ranked()[0].size()
 
-@dataclasses.dataclass
+
 class CandidatePool:
-    by_dims: dict = dataclasses.field(default_factory=dict)  # dims key -> DimsRecord
-    must_settle: list = dataclasses.field(default_factory=list)  # significant candidates, strongest kept
-    significant_total: int = 0
+    """A relation's candidates: each dims combination's record, and the significant candidates across
+    them, strongest kept up to MUST_SETTLE_CAP (built, like the records' heaps, only when read)."""
+
+    def __init__(self) -> None:
+        self.by_dims: dict[str, DimsRecord] = {}  # dims key -> DimsRecord
+        self._must_settle: list = []  # min-heap of (strength, tiebreak, Candidate)
+        self._unsettled: list[_Entry] = []  # entries not yet offered to it, in the order found
+
+    def __getstate__(self) -> dict:
+        # pickled (a chunk's pool sent back from a cluster) ranked: the estimates need the tracker
+        self.rank_all()
+        return self.__dict__
 
     def add(self, cand: Candidate) -> None:
         rec = self.by_dims.setdefault(dims_key(cand.instance.dims), DimsRecord())
         rec.count += 1
         rec.max_gap = max(rec.max_gap, cand.gap)
+        rec.sizes.add(cand.size())
+        rec.estimated += 1
         rec.offer(cand)
         if cand.must_settle:
             rec.significant += 1
-            self.significant_total += 1
-            _keep_strongest(self.must_settle, cand, MUST_SETTLE_CAP)
+            self._rank_must_settle()
+            _keep_strongest(self._must_settle, cand, MUST_SETTLE_CAP)
 
     def add_batch(
         self,
         dims: dict,
         gap: np.ndarray,
-        significance: np.ndarray,
+        significance: np.ndarray | Callable[[], np.ndarray],
         ratio: np.ndarray,
         rows: np.ndarray,
         batch: BatchRows,
     ) -> None:
         """:meth:`add` the candidate of each of ``rows`` (a batch's violating rows at ``dims``, in order),
-        with the same result, building a Candidate only for the rows that can still enter a heap: counts
-        and extremes are taken over the arrays, and a row no stronger than a full heap's weakest is
-        refused without an object.  A kept candidate's instance is built from ``batch`` when it is first
-        asked for (most are pushed out of the heaps by stronger ones before that)."""
+        with the same result once ranked.  ``significance``: the batch's, or a function computing it
+        (called at most once, when a heap first needs these rows ranked).  Counts and extremes are taken
+        over the arrays now; a Candidate is built only for a row that can enter a heap, and its instance
+        from ``batch`` only when it is first asked for."""
         if rows.size == 0:
             return
         rec = self.by_dims.setdefault(dims_key(dims), DimsRecord())
-        gap, significance = gap[rows], significance[rows]
+        gap = gap[rows]
         rec.count += int(rows.size)
         rec.max_gap = max(rec.max_gap, float(np.max(gap)))  # a violating row's gap is never NaN
-        significant = significance > SIGNIFICANCE
-        n_significant = int(np.count_nonzero(significant))
-        rec.significant += n_significant
-        self.significant_total += n_significant
-        shells: dict[int, Candidate] = {}  # one per row, shared by both heaps (settling_order needs it)
+        rec.sizes.add(batch.size)
+        if callable(significance):
+            entry = _Entry(rec, rows, gap, ratio[rows], lambda: significance()[rows], batch)
+        else:
+            entry = _Entry(rec, rows, gap, ratio[rows], lambda: significance[rows], batch)
+            entry.significance()
+        rec.pending.append(entry)
+        self._unsettled.append(entry)
 
-        def shell_of(j: int) -> Candidate:
-            if j not in shells:
-                shells[j] = Candidate.unfilled()
-            return shells[j]
+    def _rank_must_settle(self) -> None:
+        for entry in self._unsettled:
+            entry.offer(self._must_settle, MUST_SETTLE_CAP, only_significant=True)
+        self._unsettled = []
 
-        kept: dict[int, int] = {}
-        for heap, cap, offered in (
-            (rec.strongest, SETTLE_PER_DIMS, np.ones(rows.size, dtype=bool)),
-            (self.must_settle, MUST_SETTLE_CAP, significant),
-        ):
-            picked = np.flatnonzero(offered & _not_weaker(heap, cap, significance, gap))
-            strengths = list(zip(significance[picked].tolist(), gap[picked].tolist(), strict=True))
-            kept |= _offer_rows(heap, cap, picked.tolist(), strengths, shell_of)
-        left = sorted(set(kept.values()))  # the candidates left in a heap, filled in
-        kept_rows = _KeptRows(batch, rows[left])
-        values = zip(gap[left].tolist(), significance[left].tolist(), ratio[rows[left]].tolist(), strict=True)
-        for i, (j, (g, s, r)) in enumerate(zip(left, values, strict=True)):
-            shells[j].fill(kept_rows, i, g, s, r)
+    def rank_all(self) -> None:
+        """Estimate and rank every row (the heaps as an eager offer would have left them)."""
+        for rec in self.by_dims.values():
+            rec.rank()
+        self._rank_must_settle()
 
     def merge(self, other: CandidatePool) -> None:
         """Take in another pool's candidates (a chunk of the same sweep), keeping what this pool would
@@ -276,35 +234,106 @@ class CandidatePool:
         the cap (equal strengths keep the one found first, the other pool's after this one's)."""
         for key, rec in other.by_dims.items():
             self.by_dims.setdefault(key, DimsRecord()).merge(rec)
-        self.significant_total += other.significant_total
-        for _, _, cand in sorted(other.must_settle, key=lambda t: t[1]):
-            _keep_strongest(self.must_settle, cand, MUST_SETTLE_CAP)
+        if other._must_settle:
+            self._rank_must_settle()
+        for _, _, cand in sorted(other._must_settle, key=lambda t: t[1]):
+            _keep_strongest(self._must_settle, cand, MUST_SETTLE_CAP)
+        self._unsettled += other._unsettled
 
     def __bool__(self) -> bool:
         return bool(self.by_dims)
+
+    @property
+    def must_settle(self) -> list:
+        """The significant candidates kept for settling (every row estimated)."""
+        self.rank_all()
+        return self._must_settle
 
     @property
     def total(self) -> int:
         return sum(r.count for r in self.by_dims.values())
 
     @property
+    def estimated(self) -> int:
+        """Candidates whose rounding sensitivity has been estimated so far."""
+        return sum(r.estimated for r in self.by_dims.values())
+
+    @property
+    def significant_estimated(self) -> int:
+        """Significant candidates among those estimated so far."""
+        return sum(r.significant for r in self.by_dims.values())
+
+    @property
+    def significant_total(self) -> int:
+        """Significant candidates (every row estimated)."""
+        self.rank_all()
+        return self.significant_estimated
+
+    @property
     def significant_dropped(self) -> int:
         """Significant candidates the pool could not keep: they can never all be settled."""
         return self.significant_total - len(self.must_settle)
 
-    def settling_order(self) -> list[Candidate]:
+    def smaller_than(self, size: int) -> bool:
+        """Whether some candidate's instance may have fewer entries than ``size``."""
+        return any(min(r.sizes, default=0) < size for r in self.by_dims.values())
+
+    def settling_order(self) -> SettlingOrder:
         """Round robin over the dims combinations (smallest instances first within a round), each
-        combination's strongest candidate first; then the remaining significant ones, strongest first."""
-        ranked = {k: r.ranked() for k, r in self.by_dims.items()}
-        keys = sorted(ranked, key=lambda k: ranked[k][0].size())
-        order, seen = [], set()
+        combination's strongest candidate first; then the remaining significant ones, strongest first.
+        Lazy: a combination is ranked (its rows' rounding estimated) when the order reaches it."""
+        return SettlingOrder(self._order())
+
+    def _order(self) -> Iterator[Candidate]:
+        keys = sorted(self.by_dims, key=lambda k: self.by_dims[k].size())
+        ranked: dict[str, list[Candidate]] = {}
+        seen = set()
         for rank in range(SETTLE_PER_DIMS):
             for k in keys:
+                if k not in ranked:
+                    ranked[k] = self.by_dims[k].ranked()
                 if rank < len(ranked[k]):
-                    c = ranked[k][rank]
-                    order.append(c)
-                    seen.add(id(c))
+                    seen.add(id(ranked[k][rank]))
+                    yield ranked[k][rank]
         rest = sorted(
             (c for _, _, c in self.must_settle if id(c) not in seen), key=lambda c: c.strength, reverse=True
         )
-        return order + rest
+        yield from rest
+
+
+class SettlingOrder(Sequence):
+    """The settling order, produced as far as it is read (a slice of its head estimates only the
+    combinations it reaches; ``len`` and a full read rank every candidate)."""
+
+    def __init__(self, source: Iterator[Candidate]):
+        self._source: Iterator[Candidate] | None = source
+        self._seen: list[Candidate] = []
+
+    def _upto(self, n: int | None) -> None:
+        while self._source is not None and (n is None or len(self._seen) < n):
+            nxt = next(self._source, None)
+            if nxt is None:
+                self._source = None
+            else:
+                self._seen.append(nxt)
+
+    def __iter__(self) -> Iterator[Candidate]:
+        i = 0
+        while True:
+            self._upto(i + 1)
+            if i >= len(self._seen):
+                return
+            yield self._seen[i]
+            i += 1
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            stop = index.stop if index.stop is not None and index.stop >= 0 and index.step is None else None
+            self._upto(stop)
+            return self._seen[index]
+        self._upto(index + 1 if index >= 0 else None)
+        return self._seen[index]
+
+    def __len__(self) -> int:
+        self._upto(None)
+        return len(self._seen)

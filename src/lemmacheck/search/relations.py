@@ -21,7 +21,17 @@ from ..model.inputs import call_with_inputs
 from ..model.returns import validated_chain
 from ..model.tolerance import NOISE_ULPS, Tolerance, slack
 
-__all__ = ["evaluate_chain", "gap", "violated", "excess", "ratio", "compose", "take", "perturbed"]
+__all__ = [
+    "evaluate_chain",
+    "gap",
+    "violated",
+    "violated_at",
+    "excess",
+    "ratio",
+    "compose",
+    "take",
+    "perturbed",
+]
 
 
 def evaluate_chain(
@@ -64,7 +74,11 @@ def _gap(a, b, relation: str, tol: Tolerance):
 
 
 def violated(a, b, relation: str, tol: Tolerance):
-    g = gap(a, b, relation, tol)
+    return violated_at(gap(a, b, relation, tol), relation)
+
+
+def violated_at(g, relation: str):
+    """Where a relation whose :func:`gap` is ``g`` is violated (a strict one already at a gap of 0)."""
     return g >= 0 if relation in ("<", ">") else g > 0
 
 

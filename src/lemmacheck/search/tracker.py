@@ -9,8 +9,9 @@ those rows, so a claim without candidates pays nothing).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -19,7 +20,7 @@ from ..model.tolerance import NOISE_REPEATS, SIGNIFICANCE
 from ..xp import numpy_xp
 from .candidates import BatchRows, CandidatePool, Instance
 from .context import CheckContext
-from .relations import compose, evaluate_chain, excess, gap, perturbed, ratio, take_rows, violated
+from .relations import compose, evaluate_chain, excess, gap, perturbed, ratio, take_rows, violated_at
 from .tightness import RatioRecord, nontrivial, resolve_batch, sizes_of
 
 __all__ = ["StepStats", "SweepPart", "Tracker"]
@@ -106,7 +107,7 @@ class Tracker:
         self.worst: Instance | None = None
         self.worst_gap = -math.inf
         self.last_failure: Instance | None = None
-        self.end_significance = np.zeros(0)
+        self._end_significance: tuple = (np.zeros(0, dtype=bool), np.zeros(0))
         self.sizes = sizes_of(ctx.check)
         # the whole domain (lemmacheck.search.wide): the smallest and largest nonzero |entry| of each float
         # input over every instance evaluated, and the float-range instances evaluated and dropped
@@ -127,7 +128,11 @@ class Tracker:
         the wider evaluation does.
         """
         sub = {k: np.asarray(v)[rows] for k, v in inputs.items()}
-        n = len(rows)
+        return self._sensitivity_of(sub, [np.asarray(e)[rows] for e in chain], dims)
+
+    def _sensitivity_of(self, sub: dict, base: list[np.ndarray], dims) -> list[np.ndarray] | None:
+        """:meth:`sensitivity` of the rows ``sub`` (their inputs) whose chain values are ``base``."""
+        n = len(base[0])
         # The NOISE_REPEATS perturbations in one call: a check's cost is mostly per call (Python over a
         # batch), and each row's values do not depend on the rows beside it, so the rows' own values are
         # the batch's (evaluating them again cost a third of this call, the most costly part of the sweep of
@@ -138,7 +143,6 @@ class Tracker:
             values = evaluate_chain(self.claim_id, self.check, numpy_xp, stacked, dims, n * len(copies))
         except CheckError:
             return None  # the perturbation left the domain: no estimate, the candidate must be settled
-        base = [np.asarray(e)[rows] for e in chain]
         alternatives = [[e[i * n : (i + 1) * n] for e in values] for i in range(len(copies))]
         if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps:
             wide = {k: v.astype(np.longdouble) if v.dtype.kind == "f" else v for k, v in sub.items()}
@@ -164,21 +168,24 @@ class Tracker:
         def inst_of(j: int) -> Instance:
             return instances_of(np.array([j]))[0]
 
-        batch = BatchRows(instances_of, sum(int(np.prod(np.shape(v)[1:])) for v in inputs.values()))
+        batch = BatchRows(instances_of, sum(math.prod(np.shape(v)[1:]) for v in inputs.values()))
 
         self.instances += n
         self._measure(inputs)
         relations = self._relations(chain)
         bad_any = np.logical_or.reduce([rel.bad for rel in relations])
         noise = np.full((len(chain), n), np.nan)  # rounding sensitivity per side, on candidate rows only
+        # the candidate rows' estimate, made when a heap first ranks them (or the tightness needs one),
+        # always on all of them at once: a row's perturbation depends on the rows measured with it
+        estimate = None
         if bad_any.any() and not self.check.is_property:
-            rows = np.flatnonzero(bad_any)
-            sens = self.sensitivity(chain, inputs, dims, rows)
-            for e, s_ in enumerate(sens or ()):
-                noise[e, rows] = s_
+            estimate = _Estimate(self, chain, inputs, dims, bad_any, raw)
+            batch = BatchRows(estimate.instances, batch.size)  # keeps the candidate rows, not the batch
 
         def noise_on(rows: np.ndarray) -> np.ndarray:
             """Each side's rounding sensitivity on ``rows`` (measured once per row; inf: no estimate)."""
+            if estimate is not None and not estimate.made and bad_any[rows].any():
+                noise[:, estimate.rows] = estimate.value()[:, estimate.rows]
             todo = rows[np.isnan(noise[0, rows])]
             if todo.size:
                 sens = self.sensitivity(chain, inputs, dims, todo)
@@ -189,14 +196,18 @@ class Tracker:
         for rel in relations:
             self._count(rel, n)
             self._resolve(rel, noise_on, dims, inst_of)
-            sig = self._significance(rel, noise, n)
+            sig: np.ndarray | Callable[[], np.ndarray]
+            if estimate is None or estimate.made:  # as measured so far, the tightness's rows included
+                sig = self._significance(rel, noise, n)
+            else:  # the candidate rows' own estimate, when it is made
+                sig = functools.partial(self._lazy_significance, rel, estimate, n)
             if rel.stats is self.end:
-                self.end_significance = np.where(rel.bad, sig, -np.inf)
+                self._end_significance = (rel.bad, sig)
             if pool:
                 rel.stats.pool.add_batch(dims, rel.gap, sig, rel.ratio, np.flatnonzero(rel.bad), batch)
         eg = relations[-1].gap
         if n and np.any(np.isfinite(eg)):
-            worst_row = int(np.nanargmax(np.where(np.isfinite(eg), eg, -np.inf)))
+            worst_row = int(np.argmax(np.where(np.isfinite(eg), eg, -np.inf)))  # no NaN left: nanargmax's row
             if eg[worst_row] > self.worst_gap:
                 self.worst_gap = float(eg[worst_row])
                 self.worst = inst_of(worst_row)
@@ -256,17 +267,9 @@ class Tracker:
             *zip(range(len(self.steps)), self.steps, chain[:-1], chain[1:], strict=True),
             (None, self.end, chain[0], chain[-1]),
         ]:
-            out.append(
-                _Relation(
-                    st_,
-                    violated(a, b, st_.relation, self.tol),
-                    gap(a, b, st_.relation, self.tol),
-                    ratio(a, b, st_.relation),
-                    a,
-                    b,
-                    i,
-                )
-            )
+            g = gap(a, b, st_.relation, self.tol)
+            bad = violated_at(g, st_.relation)
+            out.append(_Relation(st_, bad, g, ratio(a, b, st_.relation), a, b, i))
         return out
 
     def _count(self, rel: _Relation, n: int) -> None:
@@ -320,12 +323,58 @@ class Tracker:
             records.append(rel.stats.tight_nontrivial)
         resolve_batch(records, rel.ratio, eligible, resolved, inst_of)
 
+    @property
+    def end_significance(self) -> np.ndarray:
+        """The last batch's significance of each end-to-end violation (-inf where it holds)."""
+        bad, sig = self._end_significance
+        return np.where(bad, sig() if callable(sig) else sig, -np.inf)
+
+    def _lazy_significance(self, rel: _Relation, estimate: _Estimate, n: int) -> np.ndarray:
+        return self._significance(rel, estimate.value(), n)
+
     def _significance(self, rel: _Relation, noise: np.ndarray, n: int) -> np.ndarray:
         """Violation over rounding sensitivity (inf where the evaluation is exact or not assessed)."""
-        if rel.a is None:
+        if rel.a is None or not rel.bad.any():  # read only on the violating rows
             return np.full(n, np.inf)
         lo, hi = (0, len(noise) - 1) if rel.index is None else (rel.index, rel.index + 1)
         sens = noise[lo] + noise[hi]
         v = excess(rel.a, rel.b, rel.stats.relation, self.tol)
         with np.errstate(all="ignore"):
             return np.where(np.isfinite(sens) & (sens > 0), v / np.where(sens > 0, sens, 1.0), np.inf)
+
+
+class _Estimate:
+    """A batch's rounding sensitivity on its candidate rows (:meth:`Tracker.sensitivity`), made once,
+    when first asked for: a refuted claim's settling ranks few combinations, and the others' estimates,
+    two perturbed evaluations and one in extended precision per candidate, are never needed."""
+
+    def __init__(self, tracker: Tracker, chain, inputs, dims, bad: np.ndarray, raw: Mapping | None):
+        self.rows = np.flatnonzero(bad)
+        self._tracker, self._dims, self._shape = tracker, dims, (len(chain), len(bad))
+        # the candidate rows themselves (their inputs also build the candidates' instances), so the
+        # batch's other rows need not be kept while they wait
+        self._sub = {k: np.asarray(v)[self.rows] for k, v in inputs.items()}
+        self._raw = {k: np.asarray(v)[self.rows] for k, v in raw.items()} if raw else {}
+        self._base: list | None = [np.asarray(e)[self.rows] for e in chain]
+        self._noise: np.ndarray | None = None
+
+    def instances(self, rows: np.ndarray) -> list[Instance]:
+        """The instances of the batch's ``rows`` (candidate rows), as :meth:`Tracker.add` builds them."""
+        at = np.searchsorted(self.rows, rows)
+        raws = take_rows(self._raw, at) if self._raw else [{} for _ in at]
+        inputs = take_rows(self._sub, at)
+        return [Instance(dict(self._dims), x, r) for x, r in zip(inputs, raws, strict=True)]
+
+    @property
+    def made(self) -> bool:
+        return self._noise is not None
+
+    def value(self) -> np.ndarray:
+        """Each side's sensitivity, by side and batch row (NaN off the candidate rows, or no estimate)."""
+        if self._noise is None:
+            assert self._base is not None
+            self._noise = np.full(self._shape, np.nan)
+            for e, s_ in enumerate(self._tracker._sensitivity_of(self._sub, self._base, self._dims) or ()):
+                self._noise[e, self.rows] = s_
+            self._base = None
+        return self._noise

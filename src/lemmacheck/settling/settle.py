@@ -10,6 +10,7 @@ INCONCLUSIVE what it could not settle.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 
 from ..errors import CheckError
 from ..model.tolerance import SETTLE_PER_DIMS, SIGNIFICANCE
@@ -39,7 +40,8 @@ class Budget:
 class Settlement:
     relation: str
     candidates: int = 0  # float64 candidates seen
-    significant: int = 0  # ... of which rounding cannot explain (significance > SIGNIFICANCE)
+    significant: int = 0  # ... of the estimated, those rounding cannot explain (significance > SIGNIFICANCE)
+    estimated: int = 0  # candidates whose rounding sensitivity was estimated (all, unless one was confirmed)
     to_settle: int = 0  # candidates that must be settled before HOLDS
     tried: int = 0
     rejected: int = 0  # settled as rounding
@@ -69,6 +71,7 @@ class Settlement:
         return {
             "candidates": self.candidates,
             "significant": self.significant,
+            "estimated": self.estimated,
             "to_settle": self.to_settle,
             "tried": self.tried,
             "rejected": self.rejected,
@@ -90,42 +93,74 @@ def settle(
     *,
     first: Candidate | None = None,
 ) -> Settlement:
-    """Settle the pool of one relation (``step`` 1-based, ``None`` for end to end)."""
+    """Settle the pool of one relation (``step`` 1-based, ``None`` for end to end).
+
+    The order is read as far as settling goes, so a refuted relation's rounding is estimated only for
+    the combinations ranked before its counterexample is confirmed (the counts say how many)."""
     out = _opened(pool, relation)
     order = pool.settling_order()
-    if first is not None:
-        order = [first] + [c for c in order if c is not first]
-    out.to_settle = len(order) + pool.significant_dropped
-    if pool.significant_dropped:
-        out.reason = (
-            f"{pool.significant_total} significant candidates, more than the "
-            f"{len(pool.must_settle)} that can be kept for settling"
-        )
-    for cand in order:
+
+    def candidates() -> Iterator[Candidate]:
+        if first is not None:
+            yield first
+        yield from (c for c in order if c is not first)
+
+    budget_reason = ""
+    for cand in candidates():
         if budget.exhausted():
-            out.reason = out.reason or (
+            left = len(list(candidates())) - out.tried
+            budget_reason = (
                 f"settling budget spent ({budget.count} high-precision evaluations) "
-                f"with {len(order) - out.tried} candidates left"
+                f"with {left} candidates left"
             )
             break
         if _settle_one(ctx, cand, step, relation, budget, out):
-            _prefer_smaller(ctx, order, step, relation, budget, out)
+            confirmed = size_of(out.confirmed)
+            smaller = pool.smaller_than(confirmed) or (first is not None and first.size() < confirmed)
+            _prefer_smaller(ctx, list(candidates()) if smaller else [], step, relation, budget, out)
             break
+    _counted(out, pool, len(list(candidates())) if pool.estimated == pool.total else None)
+    out.reason = out.reason or _dropped_reason(pool) or budget_reason
     return out
 
 
 def _opened(pool: CandidatePool, relation: str) -> Settlement:
     """The record of a pool before any candidate is tried: its counts, per dims combination too."""
-    out = Settlement(relation=relation, candidates=pool.total, significant=pool.significant_total)
+    out = Settlement(relation=relation, candidates=pool.total)
     for key, rec in pool.by_dims.items():
         out.per_dims[key] = {
             "candidates": rec.count,
-            "significant": rec.significant,
+            "significant": 0,
             "max_gap": rec.max_gap,
             "tried": 0,
             "rejected": 0,
         }
     return out
+
+
+def _counted(out: Settlement, pool: CandidatePool, ordered: int | None) -> None:
+    """The counts that rest on the rounding estimate, over the candidates estimated: all of them
+    (``ordered``: the settling order's length) unless a confirmation stopped settling first, and then
+    ``to_settle`` is each combination's SETTLE_PER_DIMS strongest and the estimated significant ones."""
+    out.estimated, out.significant = pool.estimated, pool.significant_estimated
+    for key, rec in pool.by_dims.items():
+        out.per_dims[key].update(significant=rec.significant, estimated=rec.estimated)
+    if ordered is not None:
+        out.to_settle = ordered + pool.significant_dropped
+        return
+    out.to_settle = sum(min(SETTLE_PER_DIMS, rec.count) for rec in pool.by_dims.values())
+    for rec in pool.by_dims.values():
+        if rec.estimated == rec.count:
+            out.to_settle += rec.significant - sum(c.must_settle for c in rec.ranked())
+
+
+def _dropped_reason(pool: CandidatePool) -> str:
+    if pool.estimated < pool.total or not pool.significant_dropped:
+        return ""
+    return (
+        f"{pool.significant_total} significant candidates, more than the "
+        f"{len(pool.must_settle)} that can be kept for settling"
+    )
 
 
 def _settle_one(

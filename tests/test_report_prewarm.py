@@ -1,0 +1,43 @@
+"""The report's plots and statements are drawn while the last claims are checked (issue 35 §1, fixed
+costs): the report at the end finds them in the render cache instead of drawing them on one core."""
+
+from __future__ import annotations
+
+from lemmacheck.report import mathml, plots
+from lemmacheck.report.prewarm import Prewarm
+from lemmacheck.report.render_cache import kept_in
+
+APPROXIMATION = {
+    "id": "planted.remainder",
+    "kind": "approximation",
+    "statement": r"f(x + \varepsilon) - f(x) = O(\varepsilon)",
+    "evidence": {
+        "eps": [1e-4, 1e-3, 1e-2],
+        "median_remainder": [1e-8, 1e-6, 1e-4],
+        "order_claimed": 2,
+        "order_median": 2.0,
+    },
+}
+
+
+def test_what_the_prewarm_drew_is_not_drawn_again_by_the_report(tmp_path, monkeypatch):
+    warm = Prewarm(tmp_path)
+    warm.claim(APPROXIMATION)
+    warm.claim({"id": "planted.other", "kind": "inequality", "statement": r"a \le b"})
+    warm.close()
+    drawn: list[str] = []
+    monkeypatch.setattr(plots, "_draw_svg_plot", lambda title, *a, **k: drawn.append(title))
+    monkeypatch.setattr(mathml, "_latex_to_mathml", lambda latex: drawn.append(latex))
+    with kept_in(tmp_path):
+        assert plots.approx_plot(APPROXIMATION) is not None
+        for latex in (APPROXIMATION["statement"], r"a \le b"):
+            assert mathml.latex_to_mathml(latex)[0] is not None
+    assert drawn == [], "the report drew again what the prewarm had drawn"
+
+
+def test_a_claim_the_prewarm_cannot_draw_is_left_to_the_report(tmp_path):
+    warm = Prewarm(tmp_path)
+    warm.claim({"id": "planted.odd", "kind": "approximation", "statement": "", "evidence": {"eps": [1.0]}})
+    warm.claim(APPROXIMATION)  # the thread goes on after a failure
+    warm.close()
+    assert len(list(tmp_path.iterdir())) >= 2  # the approximation's statement and plot
