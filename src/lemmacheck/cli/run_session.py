@@ -10,11 +10,15 @@ from __future__ import annotations
 import signal
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .common import UsageError, emit, say
 from .exitcodes import ExitCode
 from .run_output import Progress, format_changes, mismatch_line, summary
 from .terminal import printable_line
+
+if TYPE_CHECKING:
+    from ..report.prewarm import Prewarm
 
 __all__ = ["RunSession"]
 
@@ -38,7 +42,7 @@ class RunSession:
         self.stopped_at_failure = False
         self.first_difference = None  # -x: the claim that stopped the run
         self.why = ""
-        self.prewarm = None  # draws the report's plots and statements as results arrive
+        self.prewarm: Prewarm | None = None  # draws the report's plots and statements as results arrive
 
     def _plots(self) -> Path:
         return self.root / ".lemmacheck-cache" / "plots"
