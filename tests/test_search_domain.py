@@ -133,3 +133,15 @@ def test_the_report_card_prints_the_domain_and_the_magnitudes_explored(registry)
     html = cards_html([r.to_dict()])
     assert "for ‖v‖∞ ≤ 30" in html.split("</h3>")[0]  # beside the verdict's badge
     assert "magnitudes explored" in html
+
+
+def test_a_climb_never_evaluates_a_point_it_could_not_form():
+    # norms.power_method_spectral on the merged search: L-BFGS-B handed the climb NaN coordinates, the
+    # claim's where() took an SVD of the NaN instance ("SVD did not converge") and the claim was an
+    # ERROR. A planted copy did not reach that state, so the catalogue's claim is the test.
+    from lemmacheck import REGISTRY
+    from lemmacheck.project.discovery import discover
+
+    discover()
+    r = run_claim(REGISTRY["norms.power_method_spectral"], DEFAULT)
+    assert r.verdict is Verdict.HOLDS, (r.verdict, r.message)

@@ -117,8 +117,10 @@ class _Climb:
         inputs, raw = self.space.instances(u)
         n = len(u)
         self.evaluated += n
-        mask = where_mask(tracker.claim_id, tracker.check, inputs, self.dims)
         try:
+            # where() can fail where the check does (an SVD at 1e280): a point the climb made, not a
+            # sampled instance, so both mean "outside the domain", as in the float-range share
+            mask = where_mask(tracker.claim_id, tracker.check, inputs, self.dims)
             chain = evaluate_chain(tracker.claim_id, tracker.check, numpy_xp, inputs, self.dims, n)
         except CheckError:
             return np.full(n, np.nan), None, inputs, raw  # outside the check's domain (or non-finite)
@@ -129,6 +131,8 @@ class _Climb:
 
     def __call__(self, u: np.ndarray) -> tuple[float, np.ndarray]:
         """Minus the margin at ``u``, and its forward-difference gradient (one batch)."""
+        if not np.all(np.isfinite(u)):  # L-BFGS-B's line search can propose NaN: no instance there
+            return _OUTSIDE, np.zeros_like(u)
         bounds = np.array(self.space.bounds(), dtype=float).reshape(-1, 2)
         h = _STEP if self.space.log else _STEP * np.maximum(np.abs(u), 1e-8 * (np.max(np.abs(u)) + 1e-300))
         h = np.where(u + h > bounds[:, 1], -h, h)  # step inwards at the domain's upper edge

@@ -72,7 +72,11 @@ def refine(tracker: Tracker, profile: Profile, rng) -> int:
         return 0
     for _ in range(profile.refine_rounds):
         cand, raw = _perturbations(check, best, names, step, profile.refine_width, rng)
-        mask = where_mask(claim_id, check, cand, best.dims)
+        try:
+            mask = where_mask(claim_id, check, cand, best.dims)
+        except CheckError:
+            step *= 0.5  # where() cannot be evaluated at the perturbation (as the check below); look closer
+            continue
         if mask is not None:
             cand, raw = {k: v[mask] for k, v in cand.items()}, {k: v[mask] for k, v in raw.items()}
         n = len(next(iter(cand.values())))
