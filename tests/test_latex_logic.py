@@ -176,3 +176,21 @@ def test_words_entrywise_or_a_clause_the_table_names():
     assert small.all()
     with pytest.raises(LatexError, match="name the clause"):
         compile_property(r"a\ \text{large} \implies a^2 > 1", table)
+
+
+def test_compiling_a_statement_leaves_its_cached_parse_as_it_was():
+    # `\forall i,j` parses as `\forall i` and a lone `j`; joining them appended `j` to the cached parse's
+    # quantifier, so each compile added one more bound variable: n^k loops after k compiles, and the
+    # supremum test (eleven runs of norms.s1_dominated_l1 in one process) hung in the statement check.
+    from lemmacheck.latex.parse import parse
+    from lemmacheck.latex.statement import compile_statement
+    from lemmacheck.latex.tables import table_for
+    from lemmacheck.model.claim import REGISTRY
+    from lemmacheck.project.discovery import discover
+
+    discover()
+    claim = REGISTRY["norms.s1_dominated_l1"]
+    before = parse(claim.statement).pretty()
+    for _ in range(3):
+        compile_statement(claim.statement, table_for(claim.module, claim.id))
+    assert parse(claim.statement).pretty() == before

@@ -71,8 +71,12 @@ def _clauses(conj: Tree) -> list:
         if isinstance(ch, Tree) and ch.data == "group":
             out += _clauses(ch.children[0])
         elif isinstance(ch, Tree) and out and out[-1].data == "for_all" and _lone_symbol(ch):
-            quantifier = out[-1].children[1]
-            quantifier.children.append(Tree("bound_var", [ch.children[0]], meta=ch.meta))
+            # a new tree, never the parse's: parses are cached, and appending to the cached quantifier
+            # added one more bound variable at every compile (∀ i,j,j,j,…: n^k loops, a run that hung)
+            head, quantifier, *rest = out[-1].children
+            var = Tree("bound_var", [ch.children[0]], meta=ch.meta)
+            widened = Tree(quantifier.data, [*quantifier.children, var], meta=quantifier.meta)
+            out[-1] = Tree(out[-1].data, [head, widened, *rest], meta=out[-1].meta)
         elif isinstance(ch, Tree):
             out.append(ch)
     return out
