@@ -512,7 +512,7 @@ UNLABELLED_S1_W = W_DIRECTION.extend("checks/sensitivity/_notation.py (UNLABELLE
 
 def _lemma4_T(xp, Tt):
     """Lemma 4's 3-tensor T with T_{:,:,p} the sampled slice Tt[p] (the check's stack is slice-first)."""
-    return xp.moveaxis(Tt, 1, -1) if hasattr(xp, "moveaxis") else Tt.transpose(0, 2, 3, 1)
+    return Tt.transpose(0, 2, 3, 1)  # (batch, P, m, n) -> (batch, m, n, P), on every namespace's arrays
 
 
 def _lemma4_Tv(xp, Tt, v):
