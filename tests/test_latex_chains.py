@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from lemmacheck import REGISTRY, Array, Input, Source, SymbolTable, Verdict, from_statement, inequality
 from lemmacheck.latex.declare import COMPILED_ATTR
 from lemmacheck.model.verdict import ProofStatus
@@ -22,17 +20,11 @@ x^\top y &\le \|x\|_2\|y\|_2 \text{Cauchy--Schwarz} \\
 \end{align*}"""
 
 
-@pytest.fixture
-def scratch():
-    with REGISTRY.scratch():
-        yield
-
-
 def _run(claim_id):
     return run_claim(REGISTRY[claim_id], profile_named("quick").with_seed(5))
 
 
-def test_a_claim_declared_by_its_statement_alone_is_checked(scratch):
+def test_a_claim_declared_by_its_statement_alone_is_checked(registry):
     from_statement(
         inequality,
         "tex.hadamard",
@@ -58,7 +50,7 @@ def test_a_claim_declared_by_its_statement_alone_is_checked(scratch):
     assert wrong.statement_check["compared"].startswith("by construction")
 
 
-def test_an_align_chain_is_checked_step_by_step_and_names_the_broken_row(scratch):
+def test_an_align_chain_is_checked_step_by_step_and_names_the_broken_row(registry):
     from_statement(
         inequality,
         "tex.chain",
@@ -83,7 +75,7 @@ def test_an_align_chain_is_checked_step_by_step_and_names_the_broken_row(scratch
     assert result.verdict is Verdict.HOLDS  # end to end x^T y <= n ||x||_inf ||y||_inf holds
 
 
-def test_a_statement_that_does_not_compile_is_that_claims_error(scratch):
+def test_a_statement_that_does_not_compile_is_that_claims_error(registry):
     from_statement(
         inequality,
         "tex.bad",

@@ -21,6 +21,8 @@ A = np.array([-2.0, -0.5, 0.0, 0.25, 1.0, 3.0])
 INPUTS = {"x": X, "y": Y, "a": A, "beta": np.array([0.0, 0.2, 0.5, 0.99, 1.0, 1.5])}
 
 
+# rtol: the relative tolerance the run gives a property (tolerance_for(claim.tol)); 1e-12 here so that
+# the unit tests read relations almost exactly, and a test that needs the run's 1e-9 says so
 def truth(text, inputs=INPUTS, xp=numpy_xp, rtol=1e-12):
     return compile_property(text, TABLE).values(xp, inputs, {"n": 3}, rtol)
 

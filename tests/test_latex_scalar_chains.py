@@ -30,17 +30,11 @@ _META = {"title": "t", "source": Source.project("a derivation written in LaTeX")
 _XY = {"inputs": {"x": Scalar(-3, 3), "y": Scalar(-3, 3)}, "dims": {}}
 
 
-@pytest.fixture
-def scratch():
-    with REGISTRY.scratch():
-        yield
-
-
 def _run(claim_id):
     return run_claim(REGISTRY[claim_id], profile_named("quick").with_seed(5))
 
 
-def test_a_scalar_identity_from_latex_is_proved_by_sympy(scratch):
+def test_a_scalar_identity_from_latex_is_proved_by_sympy(registry):
     from_statement(
         inequality,
         "tex.square",
@@ -54,7 +48,7 @@ def test_a_scalar_identity_from_latex_is_proved_by_sympy(scratch):
     assert result.evidence["derivation"]["end_status"] == "proved"
 
 
-def test_each_step_of_a_scalar_align_chain_says_whether_sympy_proved_it(scratch):
+def test_each_step_of_a_scalar_align_chain_says_whether_sympy_proved_it(registry):
     from_statement(
         inequality,
         "tex.scalar_chain",
@@ -76,7 +70,7 @@ def test_each_step_of_a_scalar_align_chain_says_whether_sympy_proved_it(scratch)
     assert result.proof.label == "a planted slip"  # the document's own words for the step
 
 
-def test_sympy_reasons_only_inside_the_inputs_intervals(scratch):
+def test_sympy_reasons_only_inside_the_inputs_intervals(registry):
     # x <= x^2 holds on [1, 3] and fails on (0, 1): a SymPy pass sampling outside the interval would
     # break the step (and contradict the instances)
     from_statement(
@@ -93,7 +87,7 @@ def test_sympy_reasons_only_inside_the_inputs_intervals(scratch):
     assert result.proof.status is ProofStatus.NONE and not result.message
 
 
-def test_a_chain_with_a_vector_is_left_to_the_instances(scratch):
+def test_a_chain_with_a_vector_is_left_to_the_instances(registry):
     from_statement(
         inequality,
         "tex.vector",
