@@ -80,6 +80,21 @@ def make_project(root: Path, modules: dict[str, str], *, helpers: dict[str, str]
     return pkg
 
 
+# A claim that computes a constant, for the tests where only a hung or dying claim may hit a short limit: the
+# imports its check needs (SymPy for the value kind's comparison, NumPy's random generators) come with its
+# module, which a worker imports before the limit starts, so its 1 s holds a few milliseconds of work
+# however loaded the machine.  (An AM-GM sweep in these tests, 0.3 s of CPU plus the imports of a fresh
+# worker, ran past 1 s at load 4-13 and timed out too.)
+INSTANT_VALUE = """
+import numpy.random  # noqa: F401
+import sympy  # noqa: F401
+
+from lemmacheck import value
+
+value("{pkg}.instant", computed=lambda: 4, stated=4, **META)
+"""
+
+
 INSTANT_VALUES = """
 from lemmacheck import value
 

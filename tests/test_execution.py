@@ -20,6 +20,7 @@ from lemmacheck.search.profile import QUICK
 from planted_project import (
     AM_GM,
     IGNORES_ALARM,
+    INSTANT_VALUE,
     INSTANT_VALUES,
     ITS_DERIVATION,
     KILLS_ITS_PROCESS,
@@ -62,20 +63,6 @@ def test_two_workers_reproduce_a_serial_run_bit_for_bit():
     for a, b in zip(serial, parallel, strict=True):
         assert _comparable(a) == _comparable(b), f"{a.id}: -j 1 and -j 2 disagree"
 
-
-# A claim that computes a constant, for the tests where only a hung or dying claim may hit a 1 s limit: the
-# imports its check needs (SymPy for the value kind's comparison, NumPy's random generators) come with its
-# module, which a worker imports before the limit starts, so its 1 s holds a few milliseconds of work
-# however loaded the machine.  (An AM-GM sweep in these tests, 0.3 s of CPU plus the imports of a fresh
-# worker, ran past 1 s at load 4-13 and timed out too.)
-INSTANT_VALUE = """
-import numpy.random  # noqa: F401
-import sympy  # noqa: F401
-
-from lemmacheck import value
-
-value("{pkg}.instant", computed=lambda: 4, stated=4, **META)
-"""
 
 # A value claim that sleeps: checked first, it loads the rest of the value path in its worker.
 VALUE_SLEEPS_FOREVER = """

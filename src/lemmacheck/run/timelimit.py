@@ -31,7 +31,9 @@ class ClaimTimeout(BaseException):
 
 
 class _Limit:
-    """Whether a claim's time limit fired, and where the claim was when it last did."""
+    """Whether a claim's time limit fired, and where the claim was when it first did: where its time ran
+    out.  A later firing only stops a claim whose code lost the first, and may find it in engine code that
+    ran on after it (the local optimiser after Hypothesis made the timeout an error of its own)."""
 
     def __init__(self) -> None:
         self.fired = False
@@ -122,7 +124,8 @@ def _time_limit(seconds: float | None, limit: _Limit):
         return
 
     def on_alarm(signum, frame):
-        limit.fired, limit.reached = True, _reached(frame)
+        if not limit.fired:
+            limit.fired, limit.reached = True, _reached(frame)
         raise ClaimTimeout(limit.reached)
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
