@@ -94,6 +94,24 @@ def test_pytest_in_ones_own_project_checks_every_claim_and_writes_the_report(tmp
     assert sorted(c["id"] for c in data["claims"]) == ["mine.square_of_sum", "schatten.hadamard_l1"]
 
 
+def _fenced_python(path: Path, after: str = "") -> str:
+    text = path.read_text()
+    return text[text.index("```python\n", text.index(after)) + 10 :].split("```", 1)[0]
+
+
+def test_the_readme_example_in_ones_own_project_passes_with_the_table_the_docs_show(tmp_path):
+    """The README's example is a LaTeX statement read with this repository's norms table; pasted into
+    one's own project it failed ("no symbol table") and no page said what to add."""
+    repo = Path(__file__).resolve().parents[1]
+    claim = _fenced_python(repo / "README.md", "## Adding a claim")
+    table = _fenced_python(repo / "docs" / "your-project.md", "### The README's example claim")
+    root = _own_project(tmp_path / "mine", slip=False)
+    imports = "from lemmacheck import Array, Source, Verdict, from_statement, inequality\n"
+    (root / "checks" / "norms" / "schatten.py").write_text(imports + table + claim)
+    proc = _pytest(root)
+    assert proc.returncode == 0 and f"PASSED {README_ID}" in proc.stdout, proc.stdout + proc.stderr
+
+
 @pytest.mark.slow  # four nested pytest sessions, one on two xdist workers
 def test_k_x_lf_and_xdist_work_on_the_claims_as_on_any_test(tmp_path):
     root = _own_project(tmp_path / "mine")
