@@ -82,6 +82,9 @@ def _forward(xp, U, W, s0, X, act, T, v=None):
         "WP_row_norms": xp.schatten_norm(xp.einsum("bpm,bmij->bpij", W, fw["P"][T - 1]), 1),
         "max_lam1": xp.max(l1, axis=-1),
         "lam1_v": None if v is None else l1 * v,  # λ'_t ⊙ V_pᵀ (see _along's λ̇ ⊙ V_pᵀ)
+        "lam1_v_WQ_prev": None
+        if v is None
+        else xp.einsum("bk,bkm,bmn->bn", l1 * v, W, _flat(fw["Q"][T - 1])),
         "sup_d1": 0 * l1[:, 0] + SUP_D1[act],
         # √H max_p ‖Mtr(W_{p,:} P_{t-1})‖_{S¹}: the max runs over the rows p of W, which no entry of the
         # table can name one by one (the p of V_{p,:} in the same statements is the fixed row v)
@@ -441,6 +444,23 @@ U_DIRECTION = _direction("U", _tangent_u, r"\Delta\mathbf{U}").extend(
         r"\tilde{\mathbf{V}}_p^T": _s1("QW_dtilde"),
         r"\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}": _s1("Q_prev_slice_norms"),
         r"\mathbf{x_t}": _fw("x", "x_T"),
+        # seed 000 (Loss Bound with Respect to U, matrix form): "∂[Vs_t(U)]_p/∂U = Mtr(V_{p,:}Q_t)", an H×N
+        # matrix in U's own layout (entry (i, j) the derivative by U_ij); seed 001's eq. (12) transposes it
+        # (SEED001_TRACE_U)
+        r"\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}}": _fw(
+            "grad_U", "∂[Vs_T]_p/∂U, H×N (recursion)"
+        ),
+    },
+)
+#: seed 000's "∂[Vs_t(U)]_p/∂U = Mtr(V_{p,:}Q_t) = … + Mtr(λ_t ⊙ V_{p,:} W Q_{t−1})": λ_t ⊙ V_{p,:} is a row
+#: there (V_{p,:} is one, and the row multiplies W), where the compiler reads a column ⊙ a row as the column;
+#: named with the product it starts, the one place the compiler looks a phrase up across a ⊙
+ROW_LAMBDA_V_U = U_DIRECTION.extend(
+    "checks/sensitivity/_notation.py (ROW_LAMBDA_V_U)",
+    {
+        r"\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1}": Derived(
+            _forward, "lam1_v_WQ_prev", "(λ_T ⊙ V_{p,:}) W Q_{T-1}, a 1×HN row", row=True
+        )
     },
 )
 #: the checks of P_t, Q_t and their tangents Ṗ_t, Q̇_t (H×H², H×HN) compare them as cᵀ M vec(B)

@@ -29,7 +29,13 @@ from checks.sensitivity._helpers import (
     true_dvs,
 )
 from checks.sensitivity._mirror import WRT, part1_chain
-from checks.sensitivity._notation import INNER_U, SEED001_TRACE_U, U_DIRECTION, W_DIRECTION
+from checks.sensitivity._notation import (
+    INNER_U,
+    ROW_LAMBDA_V_U,
+    SEED001_TRACE_U,
+    U_DIRECTION,
+    W_DIRECTION,
+)
 from lemmacheck import Derived, Function, Verdict, approximation, identity, inequality
 
 
@@ -65,7 +71,8 @@ def u_grad_mtr(xp, U, W, s0, X, v, B, act, T):
 symbols = U_DIRECTION
 claim_symbols = {
     "sens.eq16_grad.inner": INNER_U,  # V_pᵀ x_t read as typeset, an inner product
-    "sens.eq12_holder": SEED001_TRACE_U,  # tr[∂f/∂U ΔU] the derivative along ΔU
+    "sens.eq12_holder": SEED001_TRACE_U,
+    "sens.u_grad_mtr": ROW_LAMBDA_V_U,  # tr[∂f/∂U ΔU] the derivative along ΔU
 }
 
 # --------------------------------------------------------------------------- gradient and dλ/dt (U)
