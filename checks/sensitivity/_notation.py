@@ -403,6 +403,14 @@ W_DIRECTION = _direction("W", _tangent_w, r"\Delta\mathbf{W}").extend(
         r"\tilde{\mathbf{V}}_p^T": _s1("PDt_tilde"),
         r"\|\mathbf{P}_{t-1:,:,*}\|_{S^1}": _s1("P_prev_slice_norms"),
         r"\tfrac{d}{d_t}\mathbf{s}_{t-1}": td_w("sdot_prev"),
+        # eq. (29) writes the derivative along ΔW as tr[∂s_{t-1}/∂W ΔW] (eq. (12)'s tr[∂f/∂U ΔU] for the
+        # derivative along ΔU, entry by entry of s_{t-1}): the tangent ds_{t-1}/dt, named whole because
+        # ∂s_{t-1}/∂W is a 3-tensor, which the compiler's values (at most matrices) cannot hold
+        r"\mathrm{tr}[\tfrac{\partial\mathbf{s}_{t-1}}{\partial\mathbf{W}}\Delta\mathbf{W}]": td_w(
+            "sdot_prev"
+        ),
+        # seed 001's d/d_t of the transposed state (eq. (29)'s Λ'_tV_{p,:}ᵀ(d/d_t s_{t-1}ᵀ)): a row
+        r"\tfrac{d}{d_t}\mathbf{s}_{t-1}^T": Derived(_tangent_w, "sdot_prev", "ds_{T-1}/dt, a row", row=True),
         r"\mathbf{s_{t-1}}": _fw("s_prev", "s_{T-1}"),
         r"\mathbf{P}_{t-1}\frac{d}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t"
         r"\tilde{\mathbf{V}}_p^T": _s1("PDt_tilde"),
