@@ -113,6 +113,8 @@ def _along(xp, U, W, s0, X, v, act, T, dU, dW):
         "Pdot_prev": _flat(tg["Pdot"][T - 1]),
         "Qdot": _flat(tg["Qdot"][T]),
         "Qdot_prev": _flat(tg["Qdot"][T - 1]),
+        # d/dt ∇_W V_{p,:} s_T = Σ_k V_pk Ṗ_T[k]: the exact tangent recursion, not the parts of eq. (27)
+        "dgrad_W_tangent": None if v is None else xp.einsum("bk,bkij->bij", v, tg["Pdot"][T]),
         "Sbar_dot_prev": _flat(bar_tensor(xp, sdot_prev, W.shape[-1])),
         "z": fw["pre"][T - 1],
         "zdot": matvec(dU, X[:, T - 1]) + matvec(dW, s_prev) + matvec(W, sdot_prev),
@@ -362,6 +364,8 @@ def _direction(name: str, tangent, delta: str) -> object:
             r"\dot\lambda_t": dlam,
             r"\dot{\mathbf{P}}_t": td("Pdot", f"Ṗ_T along Δ{name}, H×H²"),
             r"\dot{\mathbf{P}}_{t-1}": td("Pdot_prev", f"Ṗ_{{T-1}} along Δ{name}, H×H²"),
+            # seed 000's corrected part (groundtruth.py's quote "Mtr(V_{p,:}Λ_t W dP_{t−1}/dt)")
+            r"\tfrac{d}{dt}\mathbf{P}_{t-1}": td("Pdot_prev", f"dP_{{T-1}}/dt along Δ{name}, H×H²"),
             r"\dot{\mathbf{Q}}_t": td("Qdot", f"Q̇_T along Δ{name}, H×HN"),
             r"\dot{\mathbf{Q}}_{t-1}": td("Qdot_prev", f"Q̇_{{T-1}} along Δ{name}, H×HN"),
             r"\dot{\bar{\mathbf{S}}}_{t-1}": td("Sbar_dot_prev", f"S̄ of ṡ_{{T-1}} along Δ{name}"),
@@ -396,6 +400,8 @@ W_DIRECTION = _direction("W", _tangent_w, r"\Delta\mathbf{W}").extend(
         r"\tilde{\mathbf{V}}_p^T": _s1("SbarPW_tilde"),
         r"\mathbf{V}_p^T\mathbf{s}_{t-1}": _s1("outer_v_s"),
         r"\frac{d}{d_t}\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t)": _s1("d_grad_W"),
+        # seed 000 item 3.3: "d/dt ∇_W V_{p,:}s_t(W)", the tangent of the gradient along ΔW
+        r"\frac{d}{dt}\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t": td_w("dgrad_W_tangent"),
         r"\mathbf{V}_p^T\frac{d}{d_t}\mathbf{s}_{t-1}": _s1("outer_v_sdot"),
         r"\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'"
         r"\tilde{\mathbf{V}}_p^T": _s1("PW_dtilde"),
