@@ -477,6 +477,25 @@ ROW_LAMBDA_V_U = U_DIRECTION.extend(
         )
     },
 )
+
+
+def _pairing_vwq_u(xp, U, W, s0, X, v, D, act, T):
+    """⟨Mtr(V_{p,:} W Q_{T-1}), ΔU⟩, both H×N."""
+    Q1 = forward_sensitivities(xp, U, W, s0, X, act, tensors="Q")["Q"][T - 1]
+    return xp.einsum("bk,bkm,bmij,bij->b", v, W, Q1, D)
+
+
+#: seed 000 (Loss Bound with Respect to U, item 2) writes tr[Mtr(V_{p,:}W^kQ_{t-1})ΔU] for two H×N matrices,
+#: a trace defined only where N = H (and then ⟨Mᵀ, ΔU⟩): read as the pairing ⟨Mtr(·), ΔU⟩, the first-order
+#: change it stands for, as sens.u_lambda_out_000's check (and its note) reads it
+PAIRING_TRACE_U = U_DIRECTION.extend(
+    "checks/sensitivity/_notation.py (PAIRING_TRACE_U)",
+    {
+        r"\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}^k\mathbf{Q}_{t-1})\Delta\mathbf{U}]": Derived(
+            _pairing_vwq_u, doc="⟨Mtr(V_{p,:}WQ_{T-1}), ΔU⟩"
+        )
+    },
+)
 #: the checks of P_t, Q_t and their tangents Ṗ_t, Q̇_t (H×H², H×HN) compare them as cᵀ M vec(B)
 CMB_W = W_DIRECTION.extend("checks/sensitivity/_notation.py (CMB_W)", probe_fn=_probe_tangent)
 CMB_U = U_DIRECTION.extend("checks/sensitivity/_notation.py (CMB_U)", probe_fn=_probe_tangent)
