@@ -496,6 +496,42 @@ PAIRING_TRACE_U = U_DIRECTION.extend(
         )
     },
 )
+
+
+def _row_one_w(xp, U, W, s0, X, D, act, T):
+    """Eq. (20)'s row p = 1 (its check's first entry): λ'_1, λ''_1 at z_T, the slices P_{T-1}[1], and
+    ∂λ'_{T,1}/∂W = σ''(z_{T,1}) ∂z_{T,1}/∂W from the forward pass (∂z_{T,1}/∂W_ij = δ_1i s_{T-1,j} +
+    Σ_m W_1m P_{T-1}[m, i, j]), transposed: the layout in which tr[· ΔW] is the pairing (eq. (12)'s)."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    s_prev, P1 = fw["states"][T - 1], fw["P"][T - 1]
+    dz = xp.einsum("bm,bmij->bij", W[:, 0], P1) + bar_tensor(xp, s_prev, W.shape[-1])[:, 0]
+    return {
+        "lam1": fw["lam1"][T][:, 0],
+        "lam2": fw["lam2"][T][:, 0],
+        "P_prev_slice": P1[:, 0],
+        "dlam1_dW_T": xp.transpose(fw["lam2"][T][:, 0, None, None] * dz),
+        "lamdot": tangents(xp, U, W, s0, X, act, 0 * U, D, fw)["lamdot"][T][:, 0],
+    }
+
+
+def _r1(item: str, doc: str) -> Derived:
+    return Derived(_row_one_w, item, doc)
+
+
+#: seed 001 eq. (20) writes its row p free ("[d/d_t λ_t]_p"); its check takes the first row, so here p is
+#: row 1 and not a \max_p's variable (as W_ROW_ONE fixes item 3.3.1's p)
+EQ20_ROW_ONE = W_DIRECTION.extend(
+    "checks/sensitivity/_notation.py (EQ20_ROW_ONE)",
+    {
+        r"[\tfrac{d}{d_t}\lambda_t]_p": _r1("lamdot", "dλ'_{T,1}/dt along ΔW"),
+        r"\tfrac{\partial\lambda_t'}{\partial\mathbf{W}}_{:,:,p}": _r1(
+            "dlam1_dW_T", "(∂λ'_{T,1}/∂W)ᵀ, from the forward pass"
+        ),
+        r"\lambda_p'": _r1("lam1", "σ'(z_T)_1"),
+        r"\lambda_p''": _r1("lam2", "σ''(z_T)_1"),
+        r"\mathbf{P}_{t-1:,:,p}": _r1("P_prev_slice", "P_{T-1}[1], H×H"),
+    },
+)
 #: the checks of P_t, Q_t and their tangents Ṗ_t, Q̇_t (H×H², H×HN) compare them as cᵀ M vec(B)
 CMB_W = W_DIRECTION.extend("checks/sensitivity/_notation.py (CMB_W)", probe_fn=_probe_tangent)
 CMB_U = U_DIRECTION.extend("checks/sensitivity/_notation.py (CMB_U)", probe_fn=_probe_tangent)
