@@ -509,6 +509,7 @@ def _row_one_w(xp, U, W, s0, X, D, act, T):
         "lam1": fw["lam1"][T][:, 0],
         "lam2": fw["lam2"][T][:, 0],
         "P_prev_slice": P1[:, 0],
+        "P_slice": fw["P"][T][:, 0],
         "dlam1_dW_T": xp.transpose(fw["lam2"][T][:, 0, None, None] * dz),
         "lamdot": tangents(xp, U, W, s0, X, act, 0 * U, D, fw)["lamdot"][T][:, 0],
     }
@@ -530,6 +531,7 @@ EQ20_ROW_ONE = W_DIRECTION.extend(
         r"\lambda_p'": _r1("lam1", "σ'(z_T)_1"),
         r"\lambda_p''": _r1("lam2", "σ''(z_T)_1"),
         r"\mathbf{P}_{t-1:,:,p}": _r1("P_prev_slice", "P_{T-1}[1], H×H"),
+        r"\mathbf{P}_{t:,:,p}": _r1("P_slice", "P_T[1], H×H"),
     },
 )
 #: the checks of P_t, Q_t and their tangents Ṗ_t, Q̇_t (H×H², H×HN) compare them as cᵀ M vec(B)

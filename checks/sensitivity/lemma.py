@@ -23,11 +23,9 @@ from checks.sensitivity._notation import EQ20_ROW_ONE, by_direction
 from lemmacheck import Verdict, identity, inequality
 
 #: each statement read with the table of its direction (checks/sensitivity/_notation.py)
-claim_symbols = by_direction(
-    u=("lemma3.as_written", "lemma3.corrected", "lemma3.eq19"),
-    w=("lemma3.eq20.corrected",),
-)
-claim_symbols["lemma3.eq20"] = EQ20_ROW_ONE
+claim_symbols = by_direction(u=("lemma3.as_written", "lemma3.corrected", "lemma3.eq19"))
+#: eq. (20)'s free row p is its checks' first row
+claim_symbols |= {"lemma3.eq20": EQ20_ROW_ONE, "lemma3.eq20.corrected": EQ20_ROW_ONE}
 
 
 def _lam(xp, U, W, s0, X, act, T, dU, dW):
