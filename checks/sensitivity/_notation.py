@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from checks._vocab.activations import SUP_D1, d1_d2
+from checks._vocab.activations import SUP_D1, curvature_ratio, d1_d2
 from checks._vocab.linalg import matvec
 from checks._vocab.notation import symbols as shared
 from checks.sensitivity._helpers import (
@@ -532,6 +532,31 @@ EQ20_ROW_ONE = W_DIRECTION.extend(
         r"\lambda_p''": _r1("lam2", "σ''(z_T)_1"),
         r"\mathbf{P}_{t-1:,:,p}": _r1("P_prev_slice", "P_{T-1}[1], H×H"),
         r"\mathbf{P}_{t:,:,p}": _r1("P_slice", "P_T[1], H×H"),
+    },
+)
+
+
+def _eq19_through_b(xp, U, W, s0, X, B, act, T):
+    """Both sides of eq. (19) contracted with the probe B over U's indices: (⟨∂λ'_{T,q}/∂U, B⟩)_q, the
+    tangent of λ'_T along B (forward mode, not eq. (19)), and (λ''_q/λ'_q ⟨Q_T[q], B⟩)_q."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
+    return {
+        "dlam": tangents(xp, U, W, s0, X, act, B, 0 * W, fw)["lamdot"][T],
+        "rhs": ratio * xp.einsum("bqij,bij->bq", fw["Q"][T], B),
+    }
+
+
+#: seed 001 eq. (19), ∂λ'_t/∂U = Q_tΛ̃'^{-1}_tΛ̃''_t: both sides are H×H×N 3-tensors (q, then U's indices),
+#: which the compiler's values cannot hold; each side is named whole, already contracted with the check's
+#: probe B over U's indices (an H-vector the table's probe then pairs with c), as lemma3.eq19 compares them
+EQ19_PROBED = U_DIRECTION.extend(
+    "checks/sensitivity/_notation.py (EQ19_PROBED)",
+    {
+        r"\frac{\partial\lambda'_t}{\partial\mathbf{U}}": Derived(_eq19_through_b, "dlam", "⟨∂λ'_q/∂U, B⟩"),
+        r"\mathbf{Q}_t\tilde{\mathbf{\Lambda}}_t'^{-1}\tilde{\mathbf{\Lambda}}_t''": Derived(
+            _eq19_through_b, "rhs", "(λ''_q/λ'_q ⟨Q_T[q], B⟩)_q"
+        ),
     },
 )
 #: the checks of P_t, Q_t and their tangents Ṗ_t, Q̇_t (H×H², H×HN) compare them as cᵀ M vec(B)
