@@ -25,6 +25,7 @@ import math
 from checks._vocab.activations import SUP_D1, curvature_ratio, d1_d2
 from checks._vocab.linalg import matvec
 from checks._vocab.notation import symbols as shared
+from checks.norms._notation import lemma4_table
 from checks.sensitivity._helpers import (
     bar_tensor,
     forward_sensitivities,
@@ -626,29 +627,9 @@ def _s1_norm(xp, a, rank):
 UNLABELLED_S1_W = W_DIRECTION.extend("checks/sensitivity/_notation.py (UNLABELLED_S1_W)", norm=_s1_norm)
 
 
-def _lemma4_T(xp, Tt):
-    """Lemma 4's 3-tensor T with T_{:,:,p} the sampled slice Tt[p] (the check's stack is slice-first)."""
-    return Tt.transpose(0, 2, 3, 1)  # (batch, P, m, n) -> (batch, m, n, P), on every namespace's arrays
-
-
-def _lemma4_Tv(xp, Tt, v):
-    return xp.einsum("bp,bpij->bij", v, Tt)
-
-
-def _lemma4_norms(xp, Tt):
-    return xp.schatten_norm(Tt, 1)
-
-
-#: Lemma 4 of seed 001: T ṽ = Σ_p v_p T_{:,:,p} (a 3-tensor times a vector), ‖T_{:,:,*}‖_{S¹} the slice norms
-LEMMA4 = symbols.extend(
-    "checks/sensitivity/_notation.py (LEMMA4)",
-    {
-        r"\mathbf{T}": Derived(_lemma4_T, doc="T, slices T_{:,:,p} = Tt[p]"),
-        r"\mathbf{T}\tilde{\mathbf{v}}": Derived(_lemma4_Tv, doc="T ṽ = Σ_p v_p T_{:,:,p}"),
-        r"\|\mathbf{T}_{:,:,*}\|_{S^1}": Derived(_lemma4_norms, doc="(‖T_{:,:,p}‖_{S¹})_p"),
-    },
-    indices={"p": "p"},
-    elementwise_powers=False,
+#: Lemma 4 of seed 001 as the sensitivity claims store it (slices Tt[p], p = 1..p); powers as typeset
+LEMMA4 = lemma4_table(
+    symbols, "checks/sensitivity/_notation.py (LEMMA4)", tensor="Tt", slices="p", elementwise_powers=False
 )
 
 
