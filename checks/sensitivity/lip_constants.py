@@ -73,15 +73,20 @@ def _w_parts(xp, U, W, V, s0, X, y, D, step, act, T):
 
 #: seed 001 §B.2 eq. (32): E_t before and after the step ΔW (the sampled direction D scaled to the sampled
 #: ‖ΔW‖_{S∞}), the pairing ⟨∇_W E_t, ΔW⟩ by the sensitivity recursions, and L_W as eq. (32) writes it
+def _step_terms(name: str, parts) -> dict:
+    """E_t after and before the step Δ = step · D/‖D‖_{S∞} in U or W, ⟨∇E_t, Δ⟩ and Δ itself."""
+    phi, delta = rf"\mathbf{{{name}}}", rf"\Delta\mathbf{{{name}}}"
+    return {
+        rf"E_t({phi}+{delta})": Derived(parts, "new", doc="E_t after the step"),
+        rf"E_t({phi})": Derived(parts, "old", doc="E_t before it"),
+        rf"\langle\nabla_{{{phi}}}E_t,{delta}\rangle": Derived(parts, "pairing"),
+        delta: Derived(parts, "step", doc="step · D/‖D‖_{S∞}"),
+    }
+
+
 L_W_TERMS = sens_notation.extend(
     "checks/sensitivity/lip_constants.py (L_W_TERMS)",
-    {
-        r"E_t(\mathbf{W}+\Delta\mathbf{W})": Derived(_w_parts, "new", doc="E_t after the step"),
-        r"E_t(\mathbf{W})": Derived(_w_parts, "old", doc="E_t before it"),
-        r"\langle\nabla_{\mathbf{W}}E_t,\Delta\mathbf{W}\rangle": Derived(_w_parts, "pairing"),
-        r"L_{\mathbf{W}}": Derived(_w_parts, "L", doc="eq. (32) as written"),
-        r"\Delta\mathbf{W}": Derived(_w_parts, "step", doc="step · D/‖D‖_{S∞}"),
-    },
+    {**_step_terms("W", _w_parts), r"L_{\mathbf{W}}": Derived(_w_parts, "L", doc="eq. (32) as written")},
 )
 
 
@@ -108,10 +113,7 @@ def _rows_of_v(xp, U, W, V, s0, X, act, T):
 L_U_TERMS = U_DIRECTION.extend(
     "checks/sensitivity/lip_constants.py (L_U_TERMS)",
     {
-        r"E_t(\mathbf{U}+\Delta\mathbf{U})": Derived(_u_parts, "new", doc="E_t after the step"),
-        r"E_t(\mathbf{U})": Derived(_u_parts, "old", doc="E_t before it"),
-        r"\langle\nabla_{\mathbf{U}}E_t,\Delta\mathbf{U}\rangle": Derived(_u_parts, "pairing"),
-        r"\Delta\mathbf{U}": Derived(_u_parts, "step", doc="step · D/‖D‖_{S∞}"),
+        **_step_terms("U", _u_parts),
         r"\max_q\|\mathbf{V}_q\|_2": Derived(_rows_of_v, "max_row_norm", doc="max_q ‖V_q‖₂ over V's rows"),
         # the square is inside the phrase: max_q ‖·‖² and (max_q ‖·‖)² are one number (norms are ≥ 0)
         r"\max_q\|\mathbf{Q}_t\tilde{\mathbf{V}}_q\|_{S^1}^2": Derived(
