@@ -47,6 +47,12 @@ READ_BY_THE_SENSITIVITY_TABLES = [
     "sens.eq30",  # P_{t-1}(dW̃ᵀ/dt)Λ̃'_tṼ_pᵀ, ΔWᵀΛ'_tV_pᵀ
     "sens.lemma4",  # T ṽ, ‖T_{:,:,*}‖_{S¹} (LEMMA4)
     "sens.lemma4_proof",  # Σ_p v_p T_{:,:,p} with T_{:,:,p} = Tt[p]
+    # the norms topic's Lemma 4 claims, read by the same lemma4_table (checks/norms/_notation.py) with their
+    # tensor T and slice dim P
+    "lemma4.bound",
+    "lemma4.chain",
+    "lemma4.middle_step",
+    "lemma4.middle_step.corrected",
     "sens.w_lambda_out_000",  # max_x σ'(x) (SUP_D1) a phrase at a prefix operator
     "lemma3.as_written",  # λ_{t_q}'^{-1} λ_{t_q}'' ‖Q_{t:,:,q}‖_{S¹} bound by \max_q
     "lemma3.corrected",
