@@ -47,6 +47,12 @@ READ_BY_THE_SENSITIVITY_TABLES = [
     "sens.eq30",  # P_{t-1}(dW̃ᵀ/dt)Λ̃'_tṼ_pᵀ, ΔWᵀΛ'_tV_pᵀ
     "sens.lemma4",  # T ṽ, ‖T_{:,:,*}‖_{S¹} (LEMMA4)
     "sens.lemma4_proof",  # Σ_p v_p T_{:,:,p} with T_{:,:,p} = Tt[p]
+    # the norms topic's Lemma 4 claims, read by the same lemma4_table (checks/norms/_notation.py) with their
+    # tensor T and slice dim P
+    "lemma4.bound",
+    "lemma4.chain",
+    "lemma4.middle_step",
+    "lemma4.middle_step.corrected",
     "sens.w_lambda_out_000",  # max_x σ'(x) (SUP_D1) a phrase at a prefix operator
     "lemma3.as_written",  # λ_{t_q}'^{-1} λ_{t_q}'' ‖Q_{t:,:,q}‖_{S¹} bound by \max_q
     "lemma3.corrected",
@@ -57,6 +63,16 @@ READ_BY_THE_SENSITIVITY_TABLES = [
     "sens.u_first_order_bound_000",  # '≲': the first-order change, worst direction (FIRST_ORDER_BOUND_U)
     "sens.w_first_order_bound_000",
     "sens.w_part1_chain_000.corrected",  # odot_binds="tight": ((dλ_t/dt) ⊙ V_{p,:}ᵀ) s_{t-1}ᵀ, rows as rows
+    "sens.eq13_first_order",  # s_t(·) a function of U, ΔU the check's worst step εD (u.py's FIRST_ORDER_U)
+    "sens.eq23_first_order",  # and of W (FIRST_ORDER_W)
+    "lip.l_u",  # L_U compiled from the statement's own definition clause (L_U_TERMS)
+    "sens.u_grad_mtr",  # ∂[Vs_t]_p/∂U in U's layout, (λ_t ⊙ V_{p,:})WQ_{t-1} a row (ROW_LAMBDA_V_U)
+    "sens.eq29",  # tr[∂s_{t-1}/∂W ΔW] the derivative along ΔW, d/d_t s_{t-1}ᵀ a row
+    "sens.w_dgrad_000.corrected",  # d/dt ∇_W V_{p,:}s_t the exact tangent, d/dt P_{t-1} = Ṗ_{t-1}
+    "sens.u_lambda_out_000",  # tr[Mtr(·)ΔU] of two H×N matrices read as the pairing (PAIRING_TRACE_U)
+    "lemma3.eq19",  # both 3-tensor sides through the probe B (EQ19_PROBED)
+    "lemma3.eq20",  # the free row p the check's first row, ∂λ'_t/∂W_{:,:,p} transposed (EQ20_ROW_ONE)
+    "lemma3.eq20.corrected",
 ]
 
 
@@ -97,6 +113,20 @@ PLANTED = [
         r"\le \epsilon\,\langle",
         r"\le 2\epsilon\,\langle",
     ),
+    ("lip.l_u", r"L_{\mathbf{U}} = \frac12", r"L_{\mathbf{U}} = \frac14"),  # a factor in a definition clause
+    (  # an exponent
+        "sens.eq13_first_order",
+        r"\|\Delta\mathbf{U}\|_{S^\infty}",
+        r"\|\Delta\mathbf{U}\|_{S^\infty}^2",
+    ),
+    ("sens.u_grad_mtr", r"(\mathbf{V}_{p,:}\mathbf{Q}_t)", r"(\mathbf{V}_{p,:}\mathbf{Q}_{t-1})"),  # t-1
+    (  # the fifth part dropped (seed 000's own omission, second_order.w_dropped_000)
+        "sens.w_dgrad_000.corrected",
+        r" + \mathrm{Mtr}(\mathbf{V}_{p,:}\Lambda_t\mathbf{W}\tfrac{d}{dt}\mathbf{P}_{t-1})",
+        "",
+    ),
+    ("lemma3.eq20", r"= \lambda_p'^{-1}\lambda_p''\|", r"= \lambda_p''\|"),  # a missing factor
+    ("lemma3.eq20", r"}}_{:,:,p}\Delta\mathbf{W}]", r"}}_{:,:,p}\Delta\mathbf{W}^T]"),  # a transpose
     (  # the sides swapped: the relation reversed
         "sens.lambda_below_max_000",
         r"\max_k [\Lambda_t]_{kk} \le \max_x \sigma'(x)",

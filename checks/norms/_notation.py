@@ -77,31 +77,36 @@ DOMINATED_NONNEG = symbols.extend(
 )
 
 
-def _tensor_as_written(xp, T):
-    """The 3-tensor in seed 001's layout, T_{:,:,p} its p-th slice (the claims store it (P, m, n))."""
-    return xp.einsum("bpij->bijp", T)
+def lemma4_table(base, where: str, *, tensor: str = "T", slices: str = "P", **options):
+    """Seed 001 Lemma 4 (eq. (21)) for a claim that stores its m × n × P tensor slice-first, (P, m, n), as the
+    input ``tensor`` with P the dim ``slices``: T in the document's layout (T_{:,:,p} its p-th slice), Tṽ the
+    mode-3 product Σ_p v_p T_{:,:,p} that eq. (21) writes out, ‖T_{:,:,*}‖_{S¹} the vector of the slices'
+    nuclear norms, p = 1..P.  One definition for the norms claims (lemma4.*) and the sensitivity ones
+    (sens.lemma4*, which name their tensor Tt and its dim p)."""
 
+    def as_written(xp, **inputs):
+        return xp.einsum("bpij->bijp", inputs[tensor])
 
-def _tensor_times_v(xp, T, v):
-    """Tṽ, which Lemma 4 writes out as Σ_p v_p T_{:,:,p}."""
-    return xp.sum(v[..., None, None] * T, axis=-3)
+    def times_v(xp, v, **inputs):
+        return xp.sum(v[..., None, None] * inputs[tensor], axis=-3)
 
+    def slice_norms(xp, **inputs):
+        return xp.schatten_norm(inputs[tensor], 1)
 
-def _slice_nuclear_norms(xp, T):
-    """‖T_{:,:,*}‖_{S¹}: the vector of the slices' nuclear norms, p = 1..P."""
-    return xp.schatten_norm(T, 1)
+    return base.extend(
+        where,
+        {
+            r"\mathbf T": Derived(as_written, doc="T in the m × n × P layout"),
+            r"\mathbf T\tilde{\mathbf v}": Derived(times_v, doc="Σ_p v_p T_{:,:,p}"),
+            r"\|\mathbf T_{:,:,*}\|_{S^1}": Derived(slice_norms, doc="(‖T_{:,:,p}‖_{S¹})_p"),
+        },
+        indices={"p": slices},
+        **options,
+    )
 
 
 #: seed 001 Lemma 4 (eq. (21)): T an m × n × P tensor whose slices p = 1..P are weighted by v
-LEMMA4 = symbols.extend(
-    "checks/norms/_notation.py (LEMMA4)",
-    {
-        r"\mathbf T": Derived(_tensor_as_written, doc="T in the m × n × P layout"),
-        r"\mathbf T\tilde{\mathbf v}": Derived(_tensor_times_v, doc="Σ_p v_p T_{:,:,p}"),
-        r"\|\mathbf T_{:,:,*}\|_{S^1}": Derived(_slice_nuclear_norms, doc="(‖T_{:,:,p}‖_{S¹})_p"),
-    },
-    indices={"p": "P"},
-)
+LEMMA4 = lemma4_table(symbols, "checks/norms/_notation.py (LEMMA4)")
 
 
 def _is_column(xp, v):

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import math
 
-from checks._vocab.activations import SUP_D1, d1_d2
+from checks._vocab.activations import SUP_D1, curvature_ratio, d1_d2
 from checks._vocab.linalg import matvec
 from checks._vocab.notation import symbols as shared
+from checks.norms._notation import lemma4_table
 from checks.sensitivity._helpers import (
     bar_tensor,
     forward_sensitivities,
@@ -82,6 +83,9 @@ def _forward(xp, U, W, s0, X, act, T, v=None):
         "WP_row_norms": xp.schatten_norm(xp.einsum("bpm,bmij->bpij", W, fw["P"][T - 1]), 1),
         "max_lam1": xp.max(l1, axis=-1),
         "lam1_v": None if v is None else l1 * v,  # λ'_t ⊙ V_pᵀ (see _along's λ̇ ⊙ V_pᵀ)
+        "lam1_v_WQ_prev": None
+        if v is None
+        else xp.einsum("bk,bkm,bmn->bn", l1 * v, W, _flat(fw["Q"][T - 1])),
         "sup_d1": 0 * l1[:, 0] + SUP_D1[act],
         # √H max_p ‖Mtr(W_{p,:} P_{t-1})‖_{S¹}: the max runs over the rows p of W, which no entry of the
         # table can name one by one (the p of V_{p,:} in the same statements is the fixed row v)
@@ -110,6 +114,8 @@ def _along(xp, U, W, s0, X, v, act, T, dU, dW):
         "Pdot_prev": _flat(tg["Pdot"][T - 1]),
         "Qdot": _flat(tg["Qdot"][T]),
         "Qdot_prev": _flat(tg["Qdot"][T - 1]),
+        # d/dt ∇_W V_{p,:} s_T = Σ_k V_pk Ṗ_T[k]: the exact tangent recursion, not the parts of eq. (27)
+        "dgrad_W_tangent": None if v is None else xp.einsum("bk,bkij->bij", v, tg["Pdot"][T]),
         "Sbar_dot_prev": _flat(bar_tensor(xp, sdot_prev, W.shape[-1])),
         "z": fw["pre"][T - 1],
         "zdot": matvec(dU, X[:, T - 1]) + matvec(dW, s_prev) + matvec(W, sdot_prev),
@@ -359,6 +365,8 @@ def _direction(name: str, tangent, delta: str) -> object:
             r"\dot\lambda_t": dlam,
             r"\dot{\mathbf{P}}_t": td("Pdot", f"Ṗ_T along Δ{name}, H×H²"),
             r"\dot{\mathbf{P}}_{t-1}": td("Pdot_prev", f"Ṗ_{{T-1}} along Δ{name}, H×H²"),
+            # seed 000's corrected part (groundtruth.py's quote "Mtr(V_{p,:}Λ_t W dP_{t−1}/dt)")
+            r"\tfrac{d}{dt}\mathbf{P}_{t-1}": td("Pdot_prev", f"dP_{{T-1}}/dt along Δ{name}, H×H²"),
             r"\dot{\mathbf{Q}}_t": td("Qdot", f"Q̇_T along Δ{name}, H×HN"),
             r"\dot{\mathbf{Q}}_{t-1}": td("Qdot_prev", f"Q̇_{{T-1}} along Δ{name}, H×HN"),
             r"\dot{\bar{\mathbf{S}}}_{t-1}": td("Sbar_dot_prev", f"S̄ of ṡ_{{T-1}} along Δ{name}"),
@@ -393,6 +401,8 @@ W_DIRECTION = _direction("W", _tangent_w, r"\Delta\mathbf{W}").extend(
         r"\tilde{\mathbf{V}}_p^T": _s1("SbarPW_tilde"),
         r"\mathbf{V}_p^T\mathbf{s}_{t-1}": _s1("outer_v_s"),
         r"\frac{d}{d_t}\nabla_{\mathbf{W}}(\mathbf{V}_p\mathbf{s}_t)": _s1("d_grad_W"),
+        # seed 000 item 3.3: "d/dt ∇_W V_{p,:}s_t(W)", the tangent of the gradient along ΔW
+        r"\frac{d}{dt}\nabla_{\mathbf{W}}\mathbf{V}_{p,:}\mathbf{s}_t": td_w("dgrad_W_tangent"),
         r"\mathbf{V}_p^T\frac{d}{d_t}\mathbf{s}_{t-1}": _s1("outer_v_sdot"),
         r"\mathbf{P}_{t-1}\tilde{\mathbf{W}}^T\tfrac{d}{d_t}\tilde{\mathbf{\Lambda}}_t'"
         r"\tilde{\mathbf{V}}_p^T": _s1("PW_dtilde"),
@@ -400,6 +410,14 @@ W_DIRECTION = _direction("W", _tangent_w, r"\Delta\mathbf{W}").extend(
         r"\tilde{\mathbf{V}}_p^T": _s1("PDt_tilde"),
         r"\|\mathbf{P}_{t-1:,:,*}\|_{S^1}": _s1("P_prev_slice_norms"),
         r"\tfrac{d}{d_t}\mathbf{s}_{t-1}": td_w("sdot_prev"),
+        # eq. (29) writes the derivative along ΔW as tr[∂s_{t-1}/∂W ΔW] (eq. (12)'s tr[∂f/∂U ΔU] for the
+        # derivative along ΔU, entry by entry of s_{t-1}): the tangent ds_{t-1}/dt, named whole because
+        # ∂s_{t-1}/∂W is a 3-tensor, which the compiler's values (at most matrices) cannot hold
+        r"\mathrm{tr}[\tfrac{\partial\mathbf{s}_{t-1}}{\partial\mathbf{W}}\Delta\mathbf{W}]": td_w(
+            "sdot_prev"
+        ),
+        # seed 001's d/d_t of the transposed state (eq. (29)'s Λ'_tV_{p,:}ᵀ(d/d_t s_{t-1}ᵀ)): a row
+        r"\tfrac{d}{d_t}\mathbf{s}_{t-1}^T": Derived(_tangent_w, "sdot_prev", "ds_{T-1}/dt, a row", row=True),
         r"\mathbf{s_{t-1}}": _fw("s_prev", "s_{T-1}"),
         r"\mathbf{P}_{t-1}\frac{d}{d_t}\tilde{\mathbf{W}}^T\tilde{\mathbf{\Lambda}}'_t"
         r"\tilde{\mathbf{V}}_p^T": _s1("PDt_tilde"),
@@ -441,6 +459,105 @@ U_DIRECTION = _direction("U", _tangent_u, r"\Delta\mathbf{U}").extend(
         r"\tilde{\mathbf{V}}_p^T": _s1("QW_dtilde"),
         r"\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}": _s1("Q_prev_slice_norms"),
         r"\mathbf{x_t}": _fw("x", "x_T"),
+        # seed 000 (Loss Bound with Respect to U, matrix form): "∂[Vs_t(U)]_p/∂U = Mtr(V_{p,:}Q_t)", an H×N
+        # matrix in U's own layout (entry (i, j) the derivative by U_ij); seed 001's eq. (12) transposes it
+        # (SEED001_TRACE_U)
+        r"\frac{\partial[\mathbf{V}\mathbf{s}_t]_p}{\partial\mathbf{U}}": _fw(
+            "grad_U", "∂[Vs_T]_p/∂U, H×N (recursion)"
+        ),
+    },
+)
+#: seed 000's "∂[Vs_t(U)]_p/∂U = Mtr(V_{p,:}Q_t) = … + Mtr(λ_t ⊙ V_{p,:} W Q_{t−1})": λ_t ⊙ V_{p,:} is a row
+#: there (V_{p,:} is one, and the row multiplies W), where the compiler reads a column ⊙ a row as the column;
+#: named with the product it starts, the one place the compiler looks a phrase up across a ⊙
+ROW_LAMBDA_V_U = U_DIRECTION.extend(
+    "checks/sensitivity/_notation.py (ROW_LAMBDA_V_U)",
+    {
+        r"\lambda_t\odot\mathbf{V}_{p,:}\mathbf{W}\mathbf{Q}_{t-1}": Derived(
+            _forward, "lam1_v_WQ_prev", "(λ_T ⊙ V_{p,:}) W Q_{T-1}, a 1×HN row", row=True
+        )
+    },
+)
+
+
+def _pairing_vwq_u(xp, U, W, s0, X, v, D, act, T):
+    """⟨Mtr(V_{p,:} W Q_{T-1}), ΔU⟩, both H×N."""
+    Q1 = forward_sensitivities(xp, U, W, s0, X, act, tensors="Q")["Q"][T - 1]
+    return xp.einsum("bk,bkm,bmij,bij->b", v, W, Q1, D)
+
+
+#: seed 000 (Loss Bound with Respect to U, item 2) writes tr[Mtr(V_{p,:}W^kQ_{t-1})ΔU] for two H×N matrices,
+#: a trace defined only where N = H (and then ⟨Mᵀ, ΔU⟩): read as the pairing ⟨Mtr(·), ΔU⟩, the first-order
+#: change it stands for, as sens.u_lambda_out_000's check (and its note) reads it
+PAIRING_TRACE_U = U_DIRECTION.extend(
+    "checks/sensitivity/_notation.py (PAIRING_TRACE_U)",
+    {
+        r"\mathrm{tr}[\mathrm{Mtr}(\mathbf{V}_{p,:}\mathbf{W}^k\mathbf{Q}_{t-1})\Delta\mathbf{U}]": Derived(
+            _pairing_vwq_u, doc="⟨Mtr(V_{p,:}WQ_{T-1}), ΔU⟩"
+        )
+    },
+)
+
+
+def _row_one_w(xp, U, W, s0, X, D, act, T):
+    """Eq. (20)'s row p = 1 (its check's first entry): λ'_1, λ''_1 at z_T, the slices P_{T-1}[1], and
+    ∂λ'_{T,1}/∂W = σ''(z_{T,1}) ∂z_{T,1}/∂W from the forward pass (∂z_{T,1}/∂W_ij = δ_1i s_{T-1,j} +
+    Σ_m W_1m P_{T-1}[m, i, j]), transposed: the layout in which tr[· ΔW] is the pairing (eq. (12)'s)."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    s_prev, P1 = fw["states"][T - 1], fw["P"][T - 1]
+    dz = xp.einsum("bm,bmij->bij", W[:, 0], P1) + bar_tensor(xp, s_prev, W.shape[-1])[:, 0]
+    return {
+        "lam1": fw["lam1"][T][:, 0],
+        "lam2": fw["lam2"][T][:, 0],
+        "P_prev_slice": P1[:, 0],
+        "P_slice": fw["P"][T][:, 0],
+        "dlam1_dW_T": xp.transpose(fw["lam2"][T][:, 0, None, None] * dz),
+        "lamdot": tangents(xp, U, W, s0, X, act, 0 * U, D, fw)["lamdot"][T][:, 0],
+    }
+
+
+def _r1(item: str, doc: str) -> Derived:
+    return Derived(_row_one_w, item, doc)
+
+
+#: seed 001 eq. (20) writes its row p free ("[d/d_t λ_t]_p"); its check takes the first row, so here p is
+#: row 1 and not a \max_p's variable (as W_ROW_ONE fixes item 3.3.1's p)
+EQ20_ROW_ONE = W_DIRECTION.extend(
+    "checks/sensitivity/_notation.py (EQ20_ROW_ONE)",
+    {
+        r"[\tfrac{d}{d_t}\lambda_t]_p": _r1("lamdot", "dλ'_{T,1}/dt along ΔW"),
+        r"\tfrac{\partial\lambda_t'}{\partial\mathbf{W}}_{:,:,p}": _r1(
+            "dlam1_dW_T", "(∂λ'_{T,1}/∂W)ᵀ, from the forward pass"
+        ),
+        r"\lambda_p'": _r1("lam1", "σ'(z_T)_1"),
+        r"\lambda_p''": _r1("lam2", "σ''(z_T)_1"),
+        r"\mathbf{P}_{t-1:,:,p}": _r1("P_prev_slice", "P_{T-1}[1], H×H"),
+        r"\mathbf{P}_{t:,:,p}": _r1("P_slice", "P_T[1], H×H"),
+    },
+)
+
+
+def _eq19_through_b(xp, U, W, s0, X, B, act, T):
+    """Both sides of eq. (19) contracted with the probe B over U's indices: (⟨∂λ'_{T,q}/∂U, B⟩)_q, the
+    tangent of λ'_T along B (forward mode, not eq. (19)), and (λ''_q/λ'_q ⟨Q_T[q], B⟩)_q."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
+    return {
+        "dlam": tangents(xp, U, W, s0, X, act, B, 0 * W, fw)["lamdot"][T],
+        "rhs": ratio * xp.einsum("bqij,bij->bq", fw["Q"][T], B),
+    }
+
+
+#: seed 001 eq. (19), ∂λ'_t/∂U = Q_tΛ̃'^{-1}_tΛ̃''_t: both sides are H×H×N 3-tensors (q, then U's indices),
+#: which the compiler's values cannot hold; each side is named whole, already contracted with the check's
+#: probe B over U's indices (an H-vector the table's probe then pairs with c), as lemma3.eq19 compares them
+EQ19_PROBED = U_DIRECTION.extend(
+    "checks/sensitivity/_notation.py (EQ19_PROBED)",
+    {
+        r"\frac{\partial\lambda'_t}{\partial\mathbf{U}}": Derived(_eq19_through_b, "dlam", "⟨∂λ'_q/∂U, B⟩"),
+        r"\mathbf{Q}_t\tilde{\mathbf{\Lambda}}_t'^{-1}\tilde{\mathbf{\Lambda}}_t''": Derived(
+            _eq19_through_b, "rhs", "(λ''_q/λ'_q ⟨Q_T[q], B⟩)_q"
+        ),
     },
 )
 #: the checks of P_t, Q_t and their tangents Ṗ_t, Q̇_t (H×H², H×HN) compare them as cᵀ M vec(B)
@@ -510,29 +627,9 @@ def _s1_norm(xp, a, rank):
 UNLABELLED_S1_W = W_DIRECTION.extend("checks/sensitivity/_notation.py (UNLABELLED_S1_W)", norm=_s1_norm)
 
 
-def _lemma4_T(xp, Tt):
-    """Lemma 4's 3-tensor T with T_{:,:,p} the sampled slice Tt[p] (the check's stack is slice-first)."""
-    return Tt.transpose(0, 2, 3, 1)  # (batch, P, m, n) -> (batch, m, n, P), on every namespace's arrays
-
-
-def _lemma4_Tv(xp, Tt, v):
-    return xp.einsum("bp,bpij->bij", v, Tt)
-
-
-def _lemma4_norms(xp, Tt):
-    return xp.schatten_norm(Tt, 1)
-
-
-#: Lemma 4 of seed 001: T ṽ = Σ_p v_p T_{:,:,p} (a 3-tensor times a vector), ‖T_{:,:,*}‖_{S¹} the slice norms
-LEMMA4 = symbols.extend(
-    "checks/sensitivity/_notation.py (LEMMA4)",
-    {
-        r"\mathbf{T}": Derived(_lemma4_T, doc="T, slices T_{:,:,p} = Tt[p]"),
-        r"\mathbf{T}\tilde{\mathbf{v}}": Derived(_lemma4_Tv, doc="T ṽ = Σ_p v_p T_{:,:,p}"),
-        r"\|\mathbf{T}_{:,:,*}\|_{S^1}": Derived(_lemma4_norms, doc="(‖T_{:,:,p}‖_{S¹})_p"),
-    },
-    indices={"p": "p"},
-    elementwise_powers=False,
+#: Lemma 4 of seed 001 as the sensitivity claims store it (slices Tt[p], p = 1..p); powers as typeset
+LEMMA4 = lemma4_table(
+    symbols, "checks/sensitivity/_notation.py (LEMMA4)", tensor="Tt", slices="p", elementwise_powers=False
 )
 
 

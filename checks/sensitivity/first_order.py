@@ -26,6 +26,7 @@ from checks.sensitivity._notation import (
     CMB_W,
     FIRST_ORDER_BOUND_U,
     FIRST_ORDER_BOUND_W,
+    PAIRING_TRACE_U,
     by_direction,
 )
 from lemmacheck import Verdict, approximation, identity, inequality
@@ -34,7 +35,6 @@ from lemmacheck import Verdict, approximation, identity, inequality
 claim_symbols = by_direction(
     u=(
         "sens.u_linking",
-        "sens.u_lambda_out_000",
         "sens.u_first_order_000",
     ),
     w=(
@@ -43,8 +43,9 @@ claim_symbols = by_direction(
         "sens.w_first_order_000",
     ),
 )
-#: P_t and Q_t are compared as cᵀ M vec(B), as their checks pair them
+#: P_t and Q_t are compared as cᵀ M vec(B), as their checks pair them; the others as their table says
 claim_symbols |= {
+    "sens.u_lambda_out_000": PAIRING_TRACE_U,
     "sens.u_first_order_bound_000": FIRST_ORDER_BOUND_U,
     "sens.w_first_order_bound_000": FIRST_ORDER_BOUND_W,
     "sens.q_matrix_000": CMB_U,

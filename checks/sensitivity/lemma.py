@@ -19,14 +19,15 @@ from checks.sensitivity._helpers import (
     tangents,
     true_dlam,
 )
-from checks.sensitivity._notation import by_direction
+from checks.sensitivity._notation import EQ19_PROBED, EQ20_ROW_ONE, by_direction
 from lemmacheck import Verdict, identity, inequality
 
 #: each statement read with the table of its direction (checks/sensitivity/_notation.py)
-claim_symbols = by_direction(
-    u=("lemma3.as_written", "lemma3.corrected", "lemma3.eq19"),
-    w=("lemma3.eq20", "lemma3.eq20.corrected"),
-)
+claim_symbols = by_direction(u=("lemma3.as_written", "lemma3.corrected"))
+#: eq. (20)'s free row p is its checks' first row
+claim_symbols |= {"lemma3.eq20": EQ20_ROW_ONE, "lemma3.eq20.corrected": EQ20_ROW_ONE}
+#: eq. (19)'s sides are 3-tensors, named through the check's probe B
+claim_symbols["lemma3.eq19"] = EQ19_PROBED
 
 
 def _lam(xp, U, W, s0, X, act, T, dU, dW):

@@ -16,7 +16,7 @@ it holds, the worst ratio and the looseness per regime.
 import numpy as np
 
 from checks._vocab.activations import SMOOTH, curvature_ratio
-from checks._vocab.linalg import frob, matvec, sinf
+from checks._vocab.linalg import frob, matvec, norm2, s1, sinf
 from checks._vocab.sources import S1_B1, S1_B2, SEED_001
 from checks.sensitivity._helpers import (
     LOSS_K,
@@ -25,11 +25,13 @@ from checks.sensitivity._helpers import (
     lipschitz_W,
     loss_step_inputs,
     row_grad,
+    slice_s1,
     softmax_residual,
     token_losses,
     unit_sinf,
 )
 from checks.sensitivity._mirror import WRT
+from checks.sensitivity._notation import U_DIRECTION
 from checks.sensitivity._notation import symbols as sens_notation
 from lemmacheck import Derived, Plot, Series, Source, StudyResult, Table, Verdict, inequality, numpy_xp, study
 
@@ -71,17 +73,58 @@ def _w_parts(xp, U, W, V, s0, X, y, D, step, act, T):
 
 #: seed 001 §B.2 eq. (32): E_t before and after the step ΔW (the sampled direction D scaled to the sampled
 #: ‖ΔW‖_{S∞}), the pairing ⟨∇_W E_t, ΔW⟩ by the sensitivity recursions, and L_W as eq. (32) writes it
+def _step_terms(name: str, parts) -> dict:
+    """E_t after and before the step Δ = step · D/‖D‖_{S∞} in U or W, ⟨∇E_t, Δ⟩ and Δ itself."""
+    phi, delta = rf"\mathbf{{{name}}}", rf"\Delta\mathbf{{{name}}}"
+    return {
+        rf"E_t({phi}+{delta})": Derived(parts, "new", doc="E_t after the step"),
+        rf"E_t({phi})": Derived(parts, "old", doc="E_t before it"),
+        rf"\langle\nabla_{{{phi}}}E_t,{delta}\rangle": Derived(parts, "pairing"),
+        delta: Derived(parts, "step", doc="step · D/‖D‖_{S∞}"),
+    }
+
+
 L_W_TERMS = sens_notation.extend(
     "checks/sensitivity/lip_constants.py (L_W_TERMS)",
+    {**_step_terms("W", _w_parts), r"L_{\mathbf{W}}": Derived(_w_parts, "L", doc="eq. (32) as written")},
+)
+
+
+def _u_parts(xp, U, W, V, s0, X, y, D, step, act, T):
+    return majorisation_parts(xp, U, W, V, s0, X, y, D, step, act, T, "U")
+
+
+def _rows_of_v(xp, U, W, V, s0, X, act, T):
+    """Eq. (22)'s maxima over the K rows q of V, and the slice norms (‖Q_{t-1:,:,p}‖_{S¹})_p."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    return {
+        "max_row_norm": xp.max(norm2(xp, V), axis=-1),
+        "max_QV_sq": xp.max(s1(xp, xp.einsum("bqk,bkij->bqij", V, fw["Q"][T])), axis=-1) ** 2,
+        "Q_prev_slice_norms": slice_s1(xp, fw["Q"][T - 1]),
+    }
+
+
+#: seed 001 §B.1 eq. (22), read with the U direction's table (λ'_p, λ''_p, Q_{t-1:,:,p} at z_t of the last
+#: step, as eq. (19)-(21) use them): E_t and the pairing as in L_W_TERMS, ΔU = step · D/‖D‖_{S∞}; q runs
+#: over the K rows of V (eq. (13)'s max_p‖Q_tṼ_p‖, renamed q in (22)), which is the sampled V's row count
+#: and not a dim, so the two maxima over q are named whole. Reading recorded: eq. (22) writes
+#: "max_q‖V_q‖₂‖x_t‖₂max_p(…)" — the max is over ‖V_q‖₂ alone (the other factors do not depend on q), not
+#: over the rest of the product, which would take the smallest ‖V_q‖ where max_p(…) is negative.
+L_U_TERMS = U_DIRECTION.extend(
+    "checks/sensitivity/lip_constants.py (L_U_TERMS)",
     {
-        r"E_t(\mathbf{W}+\Delta\mathbf{W})": Derived(_w_parts, "new", doc="E_t after the step"),
-        r"E_t(\mathbf{W})": Derived(_w_parts, "old", doc="E_t before it"),
-        r"\langle\nabla_{\mathbf{W}}E_t,\Delta\mathbf{W}\rangle": Derived(_w_parts, "pairing"),
-        r"L_{\mathbf{W}}": Derived(_w_parts, "L", doc="eq. (32) as written"),
-        r"\Delta\mathbf{W}": Derived(_w_parts, "step", doc="step · D/‖D‖_{S∞}"),
+        **_step_terms("U", _u_parts),
+        r"\max_q\|\mathbf{V}_q\|_2": Derived(_rows_of_v, "max_row_norm", doc="max_q ‖V_q‖₂ over V's rows"),
+        # the square is inside the phrase: max_q ‖·‖² and (max_q ‖·‖)² are one number (norms are ≥ 0)
+        r"\max_q\|\mathbf{Q}_t\tilde{\mathbf{V}}_q\|_{S^1}^2": Derived(
+            _rows_of_v, "max_QV_sq", doc="max_q ‖Σ_k V_qk Q_t[k]‖²_{S¹} over V's rows"
+        ),
+        r"\|\mathbf{Q}_{t-1:,:,*}\|_{S^1}": Derived(
+            _rows_of_v, "Q_prev_slice_norms", doc="(‖Q_{t-1:,:,p}‖_{S¹})_p"
+        ),
     },
 )
-claim_symbols = {"lip.l_w": L_W_TERMS}
+claim_symbols = {"lip.l_w": L_W_TERMS, "lip.l_u": L_U_TERMS}
 
 
 _LU_QUOTE = (

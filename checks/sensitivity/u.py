@@ -29,8 +29,14 @@ from checks.sensitivity._helpers import (
     true_dvs,
 )
 from checks.sensitivity._mirror import WRT, part1_chain
-from checks.sensitivity._notation import INNER_U, SEED001_TRACE_U, U_DIRECTION
-from lemmacheck import Verdict, approximation, identity, inequality
+from checks.sensitivity._notation import (
+    INNER_U,
+    ROW_LAMBDA_V_U,
+    SEED001_TRACE_U,
+    U_DIRECTION,
+    W_DIRECTION,
+)
+from lemmacheck import Derived, Function, Verdict, approximation, identity, inequality
 
 
 @identity(
@@ -65,7 +71,8 @@ def u_grad_mtr(xp, U, W, s0, X, v, B, act, T):
 symbols = U_DIRECTION
 claim_symbols = {
     "sens.eq16_grad.inner": INNER_U,  # V_pᵀ x_t read as typeset, an inner product
-    "sens.eq12_holder": SEED001_TRACE_U,  # tr[∂f/∂U ΔU] the derivative along ΔU
+    "sens.eq12_holder": SEED001_TRACE_U,
+    "sens.u_grad_mtr": ROW_LAMBDA_V_U,  # tr[∂f/∂U ΔU] the derivative along ΔU
 }
 
 # --------------------------------------------------------------------------- gradient and dλ/dt (U)
@@ -258,13 +265,52 @@ def eq12_holder(xp, U, W, s0, X, v, D, act, T):
     return frob(xp, G, D), s1(xp, G) * sinf(xp, D)
 
 
-def _first_order_inf(xp, eps, U, W, V, s0, X, act, T, wrt):
+def _worst_step(xp, U, W, V, s0, X, act, T, wrt):
+    """The rows' gradients G_p = ∂[Vs_t]_p/∂U (or ∂W), max_p ‖G_p‖_{S¹}, and the step direction D: the
+    polar factor of the maximising row's gradient (‖D‖_{S∞} = 1)."""
     fw = forward_sensitivities(xp, U, W, s0, X, act)
     G_all = xp.einsum("bqk,bkij->bqij", V, fw[wrt.sens][T])
     D = polar_direction(xp, _worst_row(xp, G_all))
+    return {"fw": fw, "D": D, "max_s1": xp.max(s1(xp, G_all), axis=-1)}
+
+
+def _first_order_inf(xp, eps, U, W, V, s0, X, act, T, wrt):
+    worst = _worst_step(xp, U, W, V, s0, X, act, T, wrt)
+    D = worst["D"]
     s_new = states_at(xp, U, W, s0, X, act, **wrt.direction(D), e=eps)[T]
-    lhs = inf_norm(xp, matvec(V, s_new) - matvec(V, fw["states"][T]))
-    return lhs, eps * xp.max(s1(xp, G_all), axis=-1) * sinf(xp, D)
+    lhs = inf_norm(xp, matvec(V, s_new) - matvec(V, worst["fw"]["states"][T]))
+    return lhs, eps * worst["max_s1"] * sinf(xp, D)
+
+
+def _first_order_table(wrt):
+    """Eq. (13) (wrt U) and eq. (23) (wrt W) as their checks read them (S1_B1 "We can approximate s_t(U +
+    ΔU) using its first order Taylor expansion", S1_B2 "Like formula 13"): s_t(·) the state at step T as a
+    function of the parameter the statement moves, the other one fixed at the sampled value; Δ the step
+    ε·D in the worst direction of the worst row (the check's `_worst_step`), the step the approximation's
+    dim eps scales; max_p‖Q_tṼ_p‖_{S¹} (‖P_tṼ_p‖_{S¹}) over the K rows p of V, named whole because K is
+    the sampled V's row count, not a dim an index range could name."""
+    name, sens = wrt.name, wrt.sens
+
+    def state(xp, moved, *, U, W, s0, X, act, T):
+        moved_u, moved_w = (moved, W) if name == "U" else (U, moved)
+        return states_at(xp, moved_u, moved_w, s0, X, act)[T]
+
+    def step(xp, U, W, V, s0, X, act, T, eps):
+        return eps * _worst_step(xp, U, W, V, s0, X, act, T, wrt)["D"]
+
+    def max_s1(xp, U, W, V, s0, X, act, T):
+        return _worst_step(xp, U, W, V, s0, X, act, T, wrt)["max_s1"]
+
+    return (U_DIRECTION if name == "U" else W_DIRECTION).extend(
+        f"checks/sensitivity/u.py (FIRST_ORDER_{name})",
+        {
+            r"\mathbf{s}_t": Function(state, doc=f"s_T as a function of {name}"),
+            rf"\Delta\mathbf{{{name}}}": Derived(step, doc=f"Δ{name} = ε D, D the worst row's polar factor"),
+            rf"\max_p\|\mathbf{{{sens}}}_t\tilde{{\mathbf{{V}}}}_p\|_{{S^1}}": Derived(
+                max_s1, doc=f"max_p ‖{sens}_T Ṽ_p‖_{{S¹}} over the K rows of V"
+            ),
+        },
+    )
 
 
 #: eq. (13) and (23), the same first-order step for U and for W, in the worst direction of the worst row
@@ -312,3 +358,9 @@ def eq13_first_order(xp, eps, U, W, V, s0, X, act, T):
 )
 def eq23_first_order(xp, eps, U, W, V, s0, X, act, T):
     return _first_order_inf(xp, eps, U, W, V, s0, X, act, T, WRT["W"])
+
+
+claim_symbols |= {
+    "sens.eq13_first_order": _first_order_table(WRT["U"]),
+    "sens.eq23_first_order": _first_order_table(WRT["W"]),
+}
