@@ -71,8 +71,8 @@ def u_grad_mtr(xp, U, W, s0, X, v, B, act, T):
 symbols = U_DIRECTION
 claim_symbols = {
     "sens.eq16_grad.inner": INNER_U,  # V_pᵀ x_t read as typeset, an inner product
-    "sens.eq12_holder": SEED001_TRACE_U,
-    "sens.u_grad_mtr": ROW_LAMBDA_V_U,  # tr[∂f/∂U ΔU] the derivative along ΔU
+    "sens.eq12_holder": SEED001_TRACE_U,  # tr[∂f/∂U ΔU] the derivative along ΔU
+    "sens.u_grad_mtr": ROW_LAMBDA_V_U,  # (λ_t ⊙ V_{p,:})WQ_{t-1} the row it is in seed 000's formula
 }
 
 # --------------------------------------------------------------------------- gradient and dλ/dt (U)
