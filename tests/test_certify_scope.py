@@ -93,11 +93,12 @@ def test_the_run_prints_and_writes_the_counts_by_scope(registry):
     results = [run_claim(registry[i], CERTIFYING) for i in ("planted.by_parameter", "planted.same")]
     run = RunResult(1, "quick", results, [], "2026-11-27T00:00:00", 1.0)
     counts = run.certificate_counts()
-    assert counts == {"all": 0, "some": 1, "trivial": 1, "certified": 2}
+    assert counts == {"all": 0, "some": 1, "trivial": 1, "certified": 2, "safety_net_fired": 0}
     assert counts == scope_counts(r.certificate for r in results)
     text = summary(run)
     assert "certificates (for the stated sizes only): 2 certified — 0 for every declared value" in text
     assert "1 for some, 1 trivial" in text
+    assert "no safety net fired" in text
     data = run.to_dict()
     assert data["certificate_counts"] == counts
     validate_results(data)
