@@ -89,6 +89,10 @@ def test_the_safety_net_when_it_fires_is_reported(registry, monkeypatch):
     counts = scope_counts([cert])
     assert counts["safety_net_fired"] == 1
     assert "a CPU-time safety net fired for 1" in counts_line(counts)
+    from lemmacheck.report.html import render_html
+
+    html = render_html({"claims": [], "certificate_counts": counts})
+    assert "safety net fired for 1" in html
 
 
 def test_z3s_safety_net_counts_cpu_seconds_and_is_reported(monkeypatch, tmp_path):
