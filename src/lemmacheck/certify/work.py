@@ -47,8 +47,8 @@ __all__ = [
     "uncounted",
 ]
 
-#: Python calls of symbolic work per claim (a few seconds of one core, traced): with the Z3 budget it
-#: keeps a claim's certification inside its wall-clock safety net at a load of twice the cores
+#: Python calls of symbolic work per claim: about 6 CPU seconds traced (vanish.s002.bound_chain,
+#: sens.eq29 and loss.eq7 spend all 6 000 001 in 5.7-6.0 CPU s), a fifth of the claim's 30 CPU-second net
 CLAIM_CALLS = 6_000_000
 #: Python calls per dims combination, so one combination cannot spend the whole claim's budget (the n = 2
 #: certificates of bn.identify_003 and vanish.s002.delta_one_witness take 3.2 and 4.7 million)
