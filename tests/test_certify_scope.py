@@ -150,3 +150,22 @@ def test_a_check_that_discretises_is_not_certified_and_says_why(registry):
     cert = certify_claim(registry["planted.discretises"])
     assert cert["status"] == "not certified"
     assert "xp.discretised" in cert["reason"] and "approximation" in cert["reason"], cert["reason"]
+
+
+def test_the_run_names_the_claims_a_safety_net_stopped(registry, monkeypatch):
+    # issue 33 §4: a net that fires is visible in the run's summary, not only in the certificate
+    from lemmacheck.certify import work
+
+    @identity("planted.same", inputs={"x": Array("n")}, dims={"n": [2]}, **planted_meta())
+    def same(xp, x):
+        return xp.sum(x, axis=-1), xp.sum(x, axis=-1)
+
+    readings = iter(range(0, 10**9, 100))  # 100 CPU seconds per reading: the 30 s net falls at once
+    monkeypatch.setattr(work, "cpu_seconds", lambda: next(readings))
+    run = RunResult(
+        1, "quick", [run_claim(registry["planted.same"], CERTIFYING)], [], "2026-11-27T00:00:00", 1.0
+    )
+    assert run.certificate_counts()["safety_net_fired"] == 1
+    text = summary(run)
+    assert "a CPU-time safety net fired for 1" in text
+    assert "the safety net fired for: planted.same" in text
