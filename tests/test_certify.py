@@ -498,3 +498,17 @@ def test_a_false_transcendental_bound_with_a_branch_is_never_certified(registry)
     pytest.importorskip("flint")
     cert = certify_claim(_tanh_of_relu(registry, 0.5))  # tanh ½ > ¼ + 1/100
     assert cert["status"] == "violation", cert
+
+
+def test_a_transcendental_identity_sympy_leaves_says_why_the_interval_route_is_not_tried(registry):
+    # issue 33 §2: the interval route certified no catalogue claim, and a claim must say why it was not
+    # used; tanh(log t) = (t² − 1)/(t² + 1) is true, SymPy does not decide it, and enclosures cannot
+    # prove an equality
+    @identity("planted.tanh_log", inputs={"x": Array(1, low=0.1, high=1.0)}, dims={}, **planted_meta())
+    def tanh_log(xp, x):
+        t = x[..., 0]
+        return xp.tanh(xp.log(t)), (t * t - 1) / (t * t + 1)
+
+    cert = certify_claim(registry["planted.tanh_log"])
+    assert cert["status"] == "not certified", cert
+    assert "the interval route is not tried" in cert["reason"] and "never an equality" in cert["reason"]

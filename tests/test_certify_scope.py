@@ -93,11 +93,12 @@ def test_the_run_prints_and_writes_the_counts_by_scope(registry):
     results = [run_claim(registry[i], CERTIFYING) for i in ("planted.by_parameter", "planted.same")]
     run = RunResult(1, "quick", results, [], "2026-11-27T00:00:00", 1.0)
     counts = run.certificate_counts()
-    assert counts == {"all": 0, "some": 1, "trivial": 1, "certified": 2}
+    assert counts == {"all": 0, "some": 1, "trivial": 1, "certified": 2, "safety_net_fired": 0}
     assert counts == scope_counts(r.certificate for r in results)
     text = summary(run)
     assert "certificates (for the stated sizes only): 2 certified — 0 for every declared value" in text
     assert "1 for some, 1 trivial" in text
+    assert "no safety net fired" in text
     data = run.to_dict()
     assert data["certificate_counts"] == counts
     validate_results(data)
@@ -149,3 +150,22 @@ def test_a_check_that_discretises_is_not_certified_and_says_why(registry):
     cert = certify_claim(registry["planted.discretises"])
     assert cert["status"] == "not certified"
     assert "xp.discretised" in cert["reason"] and "approximation" in cert["reason"], cert["reason"]
+
+
+def test_the_run_names_the_claims_a_safety_net_stopped(registry, monkeypatch):
+    # issue 33 §4: a net that fires is visible in the run's summary, not only in the certificate
+    from lemmacheck.certify import work
+
+    @identity("planted.same", inputs={"x": Array("n")}, dims={"n": [2]}, **planted_meta())
+    def same(xp, x):
+        return xp.sum(x, axis=-1), xp.sum(x, axis=-1)
+
+    readings = iter(range(0, 10**9, 100))  # 100 CPU seconds per reading: the 30 s net falls at once
+    monkeypatch.setattr(work, "cpu_seconds", lambda: next(readings))
+    run = RunResult(
+        1, "quick", [run_claim(registry["planted.same"], CERTIFYING)], [], "2026-11-27T00:00:00", 1.0
+    )
+    assert run.certificate_counts()["safety_net_fired"] == 1
+    text = summary(run)
+    assert "a CPU-time safety net fired for 1" in text
+    assert "the safety net fired for: planted.same" in text

@@ -123,6 +123,15 @@ def test_default_timeout_is_longer_for_deep_searches():
     assert execution.default_timeout(QUICK) < execution.default_timeout(DEEP)
 
 
+def test_a_certifying_run_gives_a_claim_the_time_its_cpu_net_takes_on_a_loaded_machine():
+    # certification's net is 30 CPU seconds (issue 33 §4), ten times that of the wall clock at load 20 on
+    # two cores: the claim's wall-clock limit must not fall first and make the load an ERROR
+    from lemmacheck.certify import SAFETY_SECONDS
+
+    certifying = dataclasses.replace(QUICK, certify=True)
+    assert execution.default_timeout(certifying) >= execution.default_timeout(QUICK) + 10 * SAFETY_SECONDS
+
+
 @pytest.mark.slow  # a LocalCluster of two worker processes (18-19 s each)
 def test_dask_local_cluster_reproduces_a_serial_run():
     pytest.importorskip("distributed", reason="dask is an optional extra: pip install -e '.[dask]'")

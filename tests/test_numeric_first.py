@@ -132,3 +132,15 @@ def test_sympy_cap_stops_again_a_block_that_swallowed_its_first_stop():
         time.sleep(3)
     assert swallowed and time.perf_counter() - t0 < 2
     assert signal.getitimer(signal.ITIMER_REAL)[0] == 0  # nothing left armed
+
+
+@NEEDS_ALARM
+def test_a_cpu_cap_counts_cpu_seconds_not_the_wall_clock():
+    # certification's safety nets (issue 33 §4): a block that waits spends no CPU and is never stopped
+    # by a CPU cap, whatever the wall clock says; a block that works is stopped once it has spent it
+    with sympy_cap(0.2, cpu=True):
+        time.sleep(0.5)
+    with pytest.raises(SymPyStopped), sympy_cap(0.2, cpu=True):
+        while True:
+            pass
+    assert signal.getitimer(signal.ITIMER_PROF)[0] == 0  # nothing left armed

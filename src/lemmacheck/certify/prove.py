@@ -79,7 +79,10 @@ def _prove_step(st: Statement, step: Step) -> dict[str, Any]:
 
 def _prove_by_boxes(st: Statement, step: Step, m, relation: str) -> dict[str, Any]:
     if relation in ("=", "holds"):
-        raise NotCertifiable(f"{named(step)} is transcendental and SymPy did not decide it")
+        raise NotCertifiable(
+            f"{named(step)} is transcendental and SymPy did not decide it (the interval route is not "
+            "tried: enclosures of its two sides can show an inequality, never an equality)"
+        )
     tree = prove_by_boxes(m, relation, st.constraints, st.domain.box)
     if tree is None:
         raise NotCertifiable(

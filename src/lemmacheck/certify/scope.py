@@ -91,13 +91,19 @@ def scope_text(klass: str, real: list[dict[str, Any]], params: Mapping[str, list
     return head + tail + "; not for every size the statement covers"
 
 
+#: the key of :func:`scope_counts` that counts the certificates a safety net stopped somewhere
+NET_COUNT = "safety_net_fired"
+
+
 def scope_counts(certificates: Iterable[dict[str, Any] | None]) -> dict[str, int]:
     """How many certificates fall in each class (``all``, ``some``, ``trivial``), how many certified in
-    all, and how many were tried and not certified (by status); None certificates are not counted."""
-    counts = dict.fromkeys(SCOPE_CLASSES, 0) | {"certified": 0}
+    all, how many were tried and not certified (by status), and for how many a safety net fired
+    (``safety_net_fired``); None certificates are not counted."""
+    counts = dict.fromkeys(SCOPE_CLASSES, 0) | {"certified": 0, NET_COUNT: 0}
     for cert in certificates:
         if not cert:
             continue
+        counts[NET_COUNT] += bool(cert.get("safety_net_fired"))
         status = cert.get("status", "")
         klass = (cert.get("scope") or {}).get("class")
         if status == "certified" and klass in SCOPE_CLASSES:
@@ -112,10 +118,18 @@ def scope_counts(certificates: Iterable[dict[str, Any] | None]) -> dict[str, int
 def counts_line(counts: dict[str, int]) -> str:
     """The terminal's line: certified by scope, then what was not."""
     rest = ", ".join(
-        f"{v} {k.replace('_', ' ')}" for k, v in counts.items() if k not in (*SCOPE_CLASSES, "certified")
+        f"{v} {k.replace('_', ' ')}"
+        for k, v in counts.items()
+        if k not in (*SCOPE_CLASSES, "certified", NET_COUNT)
+    )
+    fired = counts.get(NET_COUNT, 0)
+    net = (
+        f"; a CPU-time safety net fired for {fired} (those certificates may depend on the machine)"
+        if fired
+        else "; no safety net fired (every certificate was decided by the budgets of work)"
     )
     return (
         f"certificates (for the stated sizes only): {counts['certified']} certified — {counts['all']} for "
         f"every declared value at sizes ≥ 2, {counts['some']} for some, {counts['trivial']} trivial (both "
-        "sides coincide as computed)" + (f"; {rest}" if rest else "")
+        "sides coincide as computed)" + (f"; {rest}" if rest else "") + net
     )

@@ -50,13 +50,13 @@ def _dims_text(entry: dict[str, Any]) -> str:
 def certificate_text(cert: dict[str, Any]) -> str:
     lines = [cert.get("summary") or certificate_summary(cert)]
     fired = (
-        " (it fired: this certificate may depend on the machine's load)"
+        f" (it fired: {'; '.join(cert.get('safety_nets', []))}; this certificate may depend on the machine)"
         if cert.get("safety_net_fired")
         else ""
     )
     lines.append(
         f"{cert['seconds']:.3g} s; budgets by work (Python calls of symbolic work, Z3 rlimit, boxes), a "
-        f"{cert['cap_seconds']:g} s wall-clock safety net{fired}"
+        f"{cert['cap_seconds']:g} CPU-second safety net{fired}"
     )
     if cert.get("unavailable"):
         lines.append("routes unavailable: " + ", ".join(cert["unavailable"]))

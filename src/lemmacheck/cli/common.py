@@ -96,7 +96,7 @@ def add_execution_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="S",
         help=f"seconds per claim before it is an ERROR, in (0, {values.MAX_SECONDS:g}], or 'none' "
-        "(default 120 quick, 3600 deep)",
+        "(default 120 quick, 3600 deep; --certify adds 600)",
     )
     parser.add_argument(
         "--no-cache",

@@ -104,6 +104,9 @@ def _certificates(run) -> list[str]:
         lines.append(
             f"  … and {len(refused) - CERTIFICATE_LINES} more (the report and results.json list every one)"
         )
+    netted = [printable_line(r.id) for r, c in certs if c.get("safety_net_fired")]
+    if netted:  # every one named: these are the certificates a reader cannot expect to reproduce
+        lines.append(f"  the safety net fired for: {', '.join(netted)}")
     return lines
 
 

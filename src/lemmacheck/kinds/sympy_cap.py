@@ -10,6 +10,10 @@ Once up, the cap raises again every :data:`REPEAT_SECONDS` until the block is le
 raised inside a gc callback or a ``__del__`` is only printed by Python, and a one-shot alarm would then
 leave SymPy running with no alarm armed at all, the run's own limit included (seen under ``run
 --certify``: four claims ran on to the worker's 120 s limit and were killed).
+
+With ``cpu=True`` the cap counts the process's CPU seconds (``ITIMER_PROF``, ``SIGPROF``), not the wall
+clock's: a machine loaded many times over stretches the wall clock, not the CPU time a block spends, so a
+CPU cap falls at nearly the same point of the work at any load (certification's safety nets).
 """
 
 from __future__ import annotations
@@ -37,12 +41,15 @@ def capped() -> bool:
 
 
 @contextlib.contextmanager
-def sympy_cap(seconds: float) -> Iterator[None]:
-    """Raise :class:`SymPyStopped` in the block after ``seconds`` (nothing happens when it ends first)."""
+def sympy_cap(seconds: float, *, cpu: bool = False) -> Iterator[None]:
+    """Raise :class:`SymPyStopped` in the block after ``seconds`` of the wall clock, or of the process's
+    CPU time with ``cpu`` (nothing happens when it ends first)."""
     if not capped():
         yield
         return
-    outer_left, outer_interval = signal.getitimer(signal.ITIMER_REAL)
+    timer, signum = (signal.ITIMER_PROF, signal.SIGPROF) if cpu else (signal.ITIMER_REAL, signal.SIGALRM)
+    clock = time.process_time if cpu else time.monotonic
+    outer_left, outer_interval = signal.getitimer(timer)
     if outer_left and outer_left <= seconds:
         yield  # the alarm already set falls first: it is the cap
         return
@@ -52,7 +59,7 @@ def sympy_cap(seconds: float) -> Iterator[None]:
         if armed[0]:  # an alarm landing while the block is being left is not this cap's business
             raise SymPyStopped(f"SymPy stopped after {seconds:g} s")
 
-    previous = signal.signal(signal.SIGALRM, stop)
+    previous = signal.signal(signum, stop)
     previous_hook = sys.unraisablehook
 
     def unraisable(info) -> None:  # a swallowed stop is retried by the next alarm: not a crash to print
@@ -60,17 +67,17 @@ def sympy_cap(seconds: float) -> Iterator[None]:
             previous_hook(info)
 
     sys.unraisablehook = unraisable
-    start = time.monotonic()
-    signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT_SECONDS)
+    start = clock()
+    signal.setitimer(timer, seconds, REPEAT_SECONDS)
     try:
         yield
     finally:
         try:
             armed[0] = False
         finally:  # restored even when the alarm interrupts the line above
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
+            signal.setitimer(timer, 0)
+            signal.signal(signum, previous if previous is not None else signal.SIG_DFL)
             sys.unraisablehook = previous_hook
             if outer_left:
-                left = max(outer_left - (time.monotonic() - start), 1e-3)
-                signal.setitimer(signal.ITIMER_REAL, left, outer_interval)
+                left = max(outer_left - (clock() - start), 1e-3)
+                signal.setitimer(timer, left, outer_interval)

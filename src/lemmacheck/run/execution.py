@@ -49,6 +49,10 @@ __all__ = [
 # raises it in proportion).  Quick claims take 0.1-5 s on this machine; 120 s leaves room for a loaded
 # CI runner and still stops a hung check in two minutes.  Deep searches are ~25x longer.
 _BASE_TIMEOUT = {"quick": 120.0, "deep": 3600.0}
+# Seconds ``run --certify`` adds: certification's safety net counts CPU seconds (30 per claim, its Z3
+# queries' included; lemmacheck.certify.SAFETY_SECONDS), which a machine loaded ten times over stretches
+# to 300 s of the wall clock; the claim's wall-clock limit must not fall first and turn a load into an ERROR.
+_CERTIFY_ALLOWANCE = 600.0
 
 
 def default_jobs() -> int:
@@ -64,7 +68,8 @@ def default_timeout(profile: Profile) -> float:
 
     base = profile_named(profile.name) if profile.name in _BASE_TIMEOUT else None
     scale = max(1.0, profile.instance_budget / base.instance_budget) if base else 1.0
-    return _BASE_TIMEOUT.get(profile.name, _BASE_TIMEOUT["deep"]) * scale
+    certify = _CERTIFY_ALLOWANCE if profile.certify else 0.0
+    return _BASE_TIMEOUT.get(profile.name, _BASE_TIMEOUT["deep"]) * scale + certify
 
 
 class RunInterrupted(KeyboardInterrupt):
