@@ -62,6 +62,15 @@ READ_BY_A_TABLE_ENTRY = [
     "quad.lr_condition_iff_002",  # f̂_{x0}(x1), f(x0) as for quad.change_002
     "quad.lr_condition_iff_spd",
     "quad.lr_condition_corrected",
+    # ... and, this session (lxb3), tables for seeds 002-004's own notation
+    "bn.a_squared_rule_004",  # A² the matrix product A·A, sides probed cᵀ·d
+    "bn.a_squared_rule_symmetric",  # A = B + Bᵀ
+    "normstats.instance_mean",  # μ_instance the computed list of the 8 means
+    "normstats.instance_mean_decimal",
+    "normstats.instance_var",  # σ²_instance the computed variances
+    "ema.first_terms_003",  # v_1, v_2 the recursion from v_0 = 0; g_1, g_2 the sampled rows
+    "wn.jacobian_002",  # ∇_u w the quotient-rule Jacobian, probed cᵀ·c
+    "wn.grad_004",  # ∂L/∂ŷ the sampled dl, ∇_wL = (∂L/∂ŷ)x, ∇_uL through w
     # checks/loss
     "lemma1.eq4",  # ⟨∇_{Vs_t} f_t ∇_Φ Vs_t, ΔΦ⟩ = pᵀ(forward-mode JVP)
     "lemma2.bound_hw",  # the garbled max_{‖r‖∞} r read as ‖r‖∞
@@ -81,6 +90,10 @@ READ_BY_A_TABLE_ENTRY = [
     "loss.f_sum_lse",  # f(V) the sum over tokens, lse_1, s_t under the sum
     # checks/decoding
     "viterbi.max_product",  # f(args), g(args) the sampled values, args over the n of them
+    "viterbi.best_prob",  # max_{w_{1:T}} p(w_{1:T}) by enumeration, δ_T(j) by its definition
+    "viterbi.algorithm1",  # p(Viterbi(P, T)) the likelihood of Algorithm 1's output
+    "viterbi.time_varying_exact",  # the time-varying recursion's sequence and the brute-force maximum
+    "tree.beam_width4",  # w^{(1)}_{1:3} the B = 4 beam's top sequence, w*_{1:3} exhaustive search
 ]
 
 #: compiled, and differing from the check for a reason the module records in ``statement_differs``
