@@ -94,6 +94,8 @@ READ_BY_A_TABLE_ENTRY = [
     "viterbi.algorithm1",  # p(Viterbi(P, T)) the likelihood of Algorithm 1's output
     "viterbi.time_varying_exact",  # the time-varying recursion's sequence and the brute-force maximum
     "tree.beam_width4",  # w^{(1)}_{1:3} the B = 4 beam's top sequence, w*_{1:3} exhaustive search
+    # derivations/decoding: a derivation-only claim's statement against its SymPy chain
+    "tree.greedy_suboptimal",  # log p(w̄_{1:3}) greedy's, log p(w*_{1:3}) exhaustive search's
 ]
 
 #: compiled, and differing from the check for a reason the module records in ``statement_differs``
