@@ -71,6 +71,7 @@ READ_BY_A_TABLE_ENTRY = [
     "ema.first_terms_003",  # v_1, v_2 the recursion from v_0 = 0; g_1, g_2 the sampled rows
     "wn.jacobian_002",  # ∇_u w the quotient-rule Jacobian, probed cᵀ·c
     "wn.grad_004",  # ∂L/∂ŷ the sampled dl, ∇_wL = (∂L/∂ŷ)x, ∇_uL through w
+    "wn.grad_002",  # ∇_wL·g/‖u‖·W* the row vector ∇_wLᵀ times W*, one phrase
     # checks/loss
     "lemma1.eq4",  # ⟨∇_{Vs_t} f_t ∇_Φ Vs_t, ΔΦ⟩ = pᵀ(forward-mode JVP)
     "lemma2.bound_hw",  # the garbled max_{‖r‖∞} r read as ‖r‖∞
