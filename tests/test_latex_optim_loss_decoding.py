@@ -118,3 +118,19 @@ def test_a_recorded_difference_is_found_and_explained(claim_id):
     out = statement_check(REGISTRY[claim_id], {}, seed=1)
     assert out["status"] == "differs", f"{claim_id}: {out}"
     assert out.get("explained"), f"{claim_id} differs without the module's recorded reason: {out}"
+
+
+#: statements compiled per topic, measured on branch lxb3 (2026-11-27, 22:50 UTC; at e046363: decoding 1,
+#: optim 58, derivations 7).  A table change that loses readings fails here even where the lists above
+#: miss it; raise a floor when more compile.
+COMPILED_FLOORS = {"checks.decoding": 5, "checks.optim": 67, "derivations.": 8}
+
+
+@pytest.mark.parametrize("topic", sorted(COMPILED_FLOORS))
+def test_the_topic_compiles_no_fewer_statements_than_measured(topic):
+    ids = [i for i in REGISTRY.ids() if REGISTRY[i].module.startswith(topic)]
+    compiled = [i for i in ids if statement_check(REGISTRY[i], {}, seed=1)["status"] != "not compiled"]
+    assert len(compiled) >= COMPILED_FLOORS[topic], (
+        f"{topic}: {len(compiled)} of {len(ids)} statements compile, fewer than the floor "
+        f"{COMPILED_FLOORS[topic]}; a table lost a reading (statement_check says which and why)"
+    )
