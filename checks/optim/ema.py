@@ -94,33 +94,6 @@ EMA_FREE_I = EMA_EXPECTATION.extend(
 )
 
 
-def _gradient_row(k: int):
-    def g_k(xp, g):
-        return g[:, k - 1, :]
-
-    return g_k
-
-
-def _first_average(xp, g, beta):
-    return (1 - beta[:, None]) * g[:, 0, :]
-
-
-def _second_average(xp, g, beta):
-    b = beta[:, None]
-    return b * ((1 - b) * g[:, 0, :]) + (1 - b) * g[:, 1, :]
-
-
-#: seed 003 Question 3.2's first terms: g_1, g_2 the two sampled gradients; v_2 the recursion
-#: v_t = βv_{t-1} + (1−β)g_t run one and two steps from v_0 = 0
-FIRST_TERMS = optim_notation.extend(
-    "checks/optim/ema.py (FIRST_TERMS)",
-    {
-        "g_1": Derived(_gradient_row(1), doc="the first sampled gradient"),
-        "g_2": Derived(_gradient_row(2), doc="the second sampled gradient"),
-        "v_1": Derived(_first_average, doc="(1−β)g_1, one step from v_0 = 0"),
-        "v_2": Derived(_second_average, doc="β(1−β)g_1 + (1−β)g_2, two steps from v_0 = 0"),
-    },
-)
 #: how the statement compiler reads v_t, v_{t-k} and g_{t-k} (the recursion, run on the claim's inputs)
 claim_symbols = {
     "ema.unroll_002": EMA_UNROLL,
@@ -131,7 +104,6 @@ claim_symbols = {
     "ema.closed_form_zero_init_002": EMA_ZERO,
     "ema.closed_form_003": EMA_ZERO,
     "ema.expectation_chain_003": EMA_EXPECTATION,
-    "ema.first_terms_003": FIRST_TERMS,
 }
 
 _SEQ_INPUTS = {
