@@ -26,6 +26,7 @@ from .approx import as_relation_claim
 from .declare import COMPILED_ATTR
 from .derivation_statement import derivation_statement_check
 from .errors import LatexError
+from .growth import growth_statement_check
 from .instances import check_instances
 from .parse import parse
 from .propcheck import property_check
@@ -70,6 +71,8 @@ def _statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
     if isinstance(check, ApproximationCheck):
         claim = as_relation_claim(claim)
         check = claim.check
+    if isinstance(check, ComplexityCheck):
+        return growth_statement_check(claim)
     if not isinstance(check, NumericCheck):
         return not_compiled(_why_not_numeric(claim))
     if getattr(check.fn, COMPILED_ATTR, None) is not None:
@@ -97,12 +100,6 @@ def _statement_check(claim: Claim, evidence: dict, seed: int) -> dict:
 
 
 def _why_not_numeric(claim: Claim) -> str:
-    if isinstance(claim.check, ComplexityCheck):
-        return (
-            "a complexity claim: O(.) states an order of growth, which its check fits as exponents of a "
-            "cost; "
-            "the compiler compares values, and an order has none to compare"
-        )
     if claim.check is None:
         return (
             f"no check to compare with (kind {claim.kind.value!r}): the claim declares neither a check nor a "

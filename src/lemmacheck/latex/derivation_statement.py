@@ -92,6 +92,8 @@ def _compare(compiled: CompiledStatement, derived: tuple, relations, domain, cla
                     },
                 }
             n += found
+    if n == 0:
+        raise LatexError("no point of the derivation's domain where both sides are numbers to compare")
     how = "equal as SymPy expressions" if proved else f"at {POINTS} points of the derivation's domain each"
     what = "every step" if len(pairs) == len(compiled.relations) and len(pairs) > 1 else "both sides"
     return {"status": "agrees", "instances": n, "compared": f"{what} with the SymPy derivation ({how})"}
@@ -114,6 +116,15 @@ def _same_symbolically(s: tuple, c: tuple, rels: tuple[str, str]) -> bool:
         return False
 
 
+def _mp(e) -> mpmath.mpf:
+    """A side at a point as an mpmath number; SymPy's infinities (a diverging limit) as mpmath's."""
+    if e in (sympy.oo, -sympy.oo):
+        return mpmath.inf if e == sympy.oo else -mpmath.inf
+    if e.has(sympy.zoo, sympy.nan):
+        return mpmath.nan
+    return mpmath.mpf(str(sympy.re(sympy.N(e, REVERIFY_DPS))))
+
+
 def _at_points(s: tuple, c: tuple, rels: tuple[str, str], domain, rng) -> int | dict:
     """How many points they state the same relation at, or the first point where they do not."""
     symbols = sorted(set().union(*(e.free_symbols for e in (*s, *c))), key=str)
@@ -123,11 +134,15 @@ def _at_points(s: tuple, c: tuple, rels: tuple[str, str], domain, rng) -> int | 
         point = {sym: points[sym][k] for sym in symbols}
         with mpmath.workdps(REVERIFY_DPS):
             subs = {sym: sympy.Float(v, REVERIFY_DPS) for sym, v in point.items()}
-            sv = tuple(mpmath.mpf(str(sympy.re(sympy.N(e.subs(subs), REVERIFY_DPS)))) for e in s)
-            cv = tuple(mpmath.mpf(str(sympy.re(sympy.N(e.subs(subs), REVERIFY_DPS)))) for e in c)
-            if not all(mpmath.isfinite(v) for v in sv + cv):
-                continue
-            if not same_relation(sv, cv, rels, 10.0 ** (-REVERIFY_DPS // 2)):
+            sv = tuple(_mp(e.subs(subs)) for e in s)
+            cv = tuple(_mp(e.subs(subs)) for e in c)
+            if any(mpmath.isnan(v) for v in sv + cv):
+                continue  # a pole of one side at the point: nothing is stated there
+            finite = all(mpmath.isfinite(v) for v in sv + cv)
+            # an infinite side (a limit that diverges) is the same only where both write the same infinities
+            if (finite and not same_relation(sv, cv, rels, 10.0 ** (-REVERIFY_DPS // 2))) or (
+                not finite and sv != cv
+            ):
                 return {
                     "status": "differs",
                     "inputs": {str(sym): float(v) for sym, v in point.items()},

@@ -15,7 +15,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .errors import LatexError
 
-__all__ = ["parse", "GRAMMAR"]
+__all__ = ["parse", "parse_growth", "GRAMMAR"]
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 _COMMAND = re.compile(r"\\[A-Za-z]+|\\.|.")
@@ -26,7 +26,11 @@ def _parser() -> Lark:
     # Earley, because juxtaposition is multiplication and a prefix operator takes the rest of a product:
     # LALR would need the symbol table to decide them, and the table's meaning belongs to the compiler.
     return Lark(
-        GRAMMAR.read_text(encoding="utf-8"), parser="earley", lexer="dynamic", propagate_positions=True
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="earley",
+        lexer="dynamic",
+        propagate_positions=True,
+        start=["start", "growth"],
     )
 
 
@@ -39,8 +43,18 @@ def _construct(text: str, column: int) -> str:
 @functools.lru_cache(maxsize=2048)
 def parse(text: str) -> Tree:
     """The parse tree of a statement; :class:`LatexError` with the construct and column where it stops."""
+    return _parse(text, "start")
+
+
+@functools.lru_cache(maxsize=256)
+def parse_growth(text: str) -> Tree:
+    """The parse tree of a complexity claim's statement (``cost = O(f)``), located errors as :func:`parse`."""
+    return _parse(text, "growth")
+
+
+def _parse(text: str, start: str) -> Tree:
     try:
-        return _parser().parse(text)
+        return _parser().parse(text, start=start)
     except UnexpectedEOF as exc:
         raise LatexError(
             "statement ends early", construct="end of statement", column=len(text) + 1, text=text

@@ -105,6 +105,8 @@ def product_of(c: Compiler, factors: list) -> Node:
 def prefixed(c: Compiler, node: Tree) -> Node:
     """``\\log``/``\\exp`` of the rest of the product, or a sum, product, max or min over it."""
     head, body = node.children
+    if head.data == "lim":
+        return HANDLERS["lim"](c, head, body)  # .limits: a limit is taken by SymPy
     phrase = _prefix_phrase(c, head, body)
     if phrase is not None:
         return phrase

@@ -12,6 +12,7 @@ from typing import Any
 
 from lark import Token, Tree
 
+from . import limits as _limits  # noqa: F401  (likewise, for \\lim)
 from . import nodes as _nodes  # noqa: F401  (fills compile.HANDLERS with the rules' meanings)
 from . import products as _products  # noqa: F401  (likewise, for products and scripts)
 from . import values as V
