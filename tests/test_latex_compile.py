@@ -290,3 +290,22 @@ def test_a_range_of_indices_is_a_phrase_the_table_names():
         compile_statement(
             r"p(\mathbf{x}_{1:n}) = 0", TABLE.extend("t", {"p": Function(lambda xp, v: v)})
         ).sides(numpy_xp, INPUTS, {"n": 4})
+
+
+def test_an_index_range_the_table_gives_as_a_number_counts_that_many_terms():
+    table = TABLE.extend("tests (count)", indices={"j": 3, "i": "n"})
+    (three, four) = compile_statement(r"\sum_j x_j = \sum_i x_i", table).sides(numpy_xp, INPUTS, {"n": 4})
+    np.testing.assert_allclose(three, X[:, :3].sum(-1))
+    np.testing.assert_allclose(four, X.sum(-1))
+    assert not np.allclose(three, four)  # the count is the table's 3, not the dim n = 4
+
+
+def test_a_gradient_of_a_sum_is_a_phrase_the_table_names_or_is_refused_with_its_column():
+    text = r"\nabla_x\sum_{j=1}^{n} x_j^2 = 2x^\top y"
+    with pytest.raises(LatexError, match="column 1: \\\\nabla of something the table gives no gradient for"):
+        compile_statement(text, TABLE).sides(numpy_xp, INPUTS, {"n": 4})
+    table = _table_with({r"\nabla_x\sum_{j=1}^{n}x_j^2": lambda xp, x: 2 * x})
+    (lhs, rhs) = compile_statement(r"y^\top\nabla_x\sum_{j=1}^{n} x_j^2 = 2x^\top y", table).sides(
+        numpy_xp, INPUTS, {"n": 4}
+    )
+    np.testing.assert_allclose(lhs, rhs)

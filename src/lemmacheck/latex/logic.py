@@ -331,11 +331,11 @@ def _over_range(c: Compiler, var: str, body) -> T.Truth:
     sub = dataclasses.replace(
         c, defined={**c.defined, var: lambda env: V.const(env.bound[var])}, bound=c.bound | {var}
     )
-    inner, dim = body(sub), c.table.indices[var]
+    inner = body(sub)
 
     def run(env: Env):
         out = T.all_of([])(env)
-        for k in range(1, int(env.dims[dim]) + 1):
+        for k in range(1, c.table.index_count(var, env.dims) + 1):
             out &= inner(dataclasses.replace(env, bound={**env.bound, var: k}))
         return out
 

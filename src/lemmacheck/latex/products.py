@@ -166,14 +166,13 @@ def _bound(c: Compiler, head: Tree, op: str, scripts: list) -> tuple[str | None,
             raise c.refuse(head, f"{op}_{{{var}=...}} without an upper bound")
         return var, compile_node(c, sub.children[1]), compile_node(c, sup)
     var = c.key(sub)
-    dim = c.table.indices.get(var)
-    if dim is None:
+    if var not in c.table.indices:
         raise c.refuse(
             head,
             f"{op}_{var}: the range of {var} is not stated",
             f"give {c.table.where} indices={{{var!r}: 'dim'}}",
         )
-    return var, (lambda env: V.const(1)), (lambda env, d=dim: V.const(int(env.dims[d])))
+    return var, (lambda env: V.const(1)), (lambda env: V.const(c.table.index_count(var, env.dims)))
 
 
 def _bigop(c: Compiler, head: Tree, op: str, scripts: list, body: Tree) -> Node:

@@ -90,7 +90,8 @@ class SymbolTable:
     norm: Callable[..., Any] | None = None  # \|A\| without an index: fn(xp, a, rank)
     matrix_norm: Callable[..., Any] | None = None  # \|M\|_p of a matrix, p a number: fn(xp, M, p)
     transpose_letters: tuple[str, ...] = ()
-    indices: Mapping[str, str] = dataclasses.field(default_factory=dict)  # \sum_j: j runs over 1..dim
+    # \sum_j: j runs over 1..dim, a dim's name, or 1..n where the document writes the count out (d = 3)
+    indices: Mapping[str, str | int] = dataclasses.field(default_factory=dict)
     euler: str = ""  # the letter whose power is exp (``e^{u_j}``), where a document writes one
     probe: str = ""  # the input a check compares vector sides through (c^T lhs = c^T rhs), if any
     probe_fn: Callable[..., Any] | None = None  # fn(xp, side, inputs) -> (batch,): how a check compares
@@ -111,6 +112,11 @@ class SymbolTable:
         """This table with more entries (later ones win) declared in ``where``."""
         merged = {**self.symbols, **(symbols or {})}
         return dataclasses.replace(self, where=where, symbols=merged, **changes)
+
+    def index_count(self, var: str, dims: Mapping[str, Any]) -> int:
+        """How many values the index ``var`` runs over (1..count) on an instance with ``dims``."""
+        spec = self.indices[var]
+        return spec if isinstance(spec, int) else int(dims[spec])
 
     def get(self, key: str) -> Meaning | None:
         return self.symbols.get(normalise(key))
