@@ -13,8 +13,7 @@ import sympy as sp
 from checks._vocab.sources import S4_Q2_4, S4_Q2_4A, S4_Q2_4B, S4_Q2_4D
 from checks.decoding._tree import TREE, tree_children, tree_greedy, tree_joint, tree_paths
 
-from derivations._notation import symbols as shared
-from lemmacheck import Derived, Verdict, derivation
+from lemmacheck import Verdict, derivation
 
 p1, p2 = sp.symbols("p_1 p_2", positive=True)  # p(w_1 | w_0), p(w_2 | w_{0:1})
 P_BOS = sp.Integer(1)  # p(w_0 = <BOS>) = 1
@@ -41,25 +40,6 @@ derivation(
 def _best_ll():
     return max(tree_joint(p) for p in tree_paths(3))
 
-
-def _greedy_ll(xp):
-    return tree_joint(tree_greedy())
-
-
-def _exact_ll(xp):
-    return _best_ll()
-
-
-#: seed 004 Question 2.4.b: w̄_{1:3} the sequence greedy decoding picks on the tree, w*_{1:3} the most
-#: likely sequence of 2.4.a (exhaustive search over the 8 leaves); log p the tree's exact log-joint
-GREEDY_AGAINST_EXACT = shared.extend(
-    "derivations/decoding/worked_tree.py (GREEDY_AGAINST_EXACT)",
-    {
-        r"\log p(\overline{\boldsymbol w}_{1:3})": Derived(_greedy_ll, doc="log p of greedy's sequence"),
-        r"\log p(\boldsymbol w^\star_{1:3})": Derived(_exact_ll, doc="log p of the most likely sequence"),
-    },
-)
-claim_symbols = {"tree.greedy_suboptimal": GREEDY_AGAINST_EXACT}
 
 derivation(
     "tree.greedy_suboptimal",
