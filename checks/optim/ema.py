@@ -92,8 +92,6 @@ EMA_FREE_I = EMA_EXPECTATION.extend(
     "checks/optim/ema.py (EMA_FREE_I)",
     {r"\mathbb{E}[g_i]": Derived(_stationary_mean, doc="μ, the stationary mean of every g_i (i free)")},
 )
-
-
 #: how the statement compiler reads v_t, v_{t-k} and g_{t-k} (the recursion, run on the claim's inputs)
 claim_symbols = {
     "ema.unroll_002": EMA_UNROLL,
