@@ -10,6 +10,8 @@ computes makes it `differs`, and a table change that loses a reading makes it `n
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from lemmacheck import REGISTRY
@@ -62,6 +64,15 @@ READ_BY_A_TABLE_ENTRY = [
     "quad.lr_condition_iff_002",  # f̂_{x0}(x1), f(x0) as for quad.change_002
     "quad.lr_condition_iff_spd",
     "quad.lr_condition_corrected",
+    # ... and, this session (lxb3), tables for seeds 002-004's own notation
+    "bn.a_squared_rule_004",  # A² the matrix product A·A, sides probed cᵀ·d
+    "bn.a_squared_rule_symmetric",  # A = B + Bᵀ
+    "normstats.instance_mean",  # μ_instance the computed list of the 8 means
+    "normstats.instance_mean_decimal",
+    "normstats.instance_var",  # σ²_instance the computed variances
+    "wn.jacobian_002",  # ∇_u w the quotient-rule Jacobian, probed cᵀ·c
+    "wn.grad_004",  # ∂L/∂ŷ the sampled dl, ∇_wL = (∂L/∂ŷ)x, ∇_uL through w
+    "wn.grad_002",  # ∇_wL·g/‖u‖·W* the row vector ∇_wLᵀ times W*, one phrase
     # checks/loss
     "lemma1.eq4",  # ⟨∇_{Vs_t} f_t ∇_Φ Vs_t, ΔΦ⟩ = pᵀ(forward-mode JVP)
     "lemma2.bound_hw",  # the garbled max_{‖r‖∞} r read as ‖r‖∞
@@ -81,6 +92,10 @@ READ_BY_A_TABLE_ENTRY = [
     "loss.f_sum_lse",  # f(V) the sum over tokens, lse_1, s_t under the sum
     # checks/decoding
     "viterbi.max_product",  # f(args), g(args) the sampled values, args over the n of them
+    "viterbi.best_prob",  # max_{w_{1:T}} p(w_{1:T}) by enumeration, δ_T(j) by its definition
+    "viterbi.algorithm1",  # p(Viterbi(P, T)) the likelihood of Algorithm 1's output
+    "viterbi.time_varying_exact",  # the time-varying recursion's sequence and the brute-force maximum
+    "tree.beam_width4",  # w^{(1)}_{1:3} the B = 4 beam's top sequence, w*_{1:3} exhaustive search
 ]
 
 #: compiled, and differing from the check for a reason the module records in ``statement_differs``
@@ -102,3 +117,38 @@ def test_a_recorded_difference_is_found_and_explained(claim_id):
     out = statement_check(REGISTRY[claim_id], {}, seed=1)
     assert out["status"] == "differs", f"{claim_id}: {out}"
     assert out.get("explained"), f"{claim_id} differs without the module's recorded reason: {out}"
+
+
+#: a drift planted in the LaTeX only (a power, a sum for a max, an exponent, a factor) of a statement the new
+#: tables read: the table then reads the drifted statement, which must differ from the unchanged check
+PLANTED_DRIFTS = [
+    ("viterbi.best_prob", r"\max_{w_T}\delta_T(w_T)", r"\max_{w_T}\delta_T(w_T)^2"),
+    ("viterbi.best_prob", r"\max_{w_T}\delta_T(w_T)", r"\sum_{w_T}\delta_T(w_T)"),
+    ("wn.grad_004", r"\frac{\gamma}{\|u\|}W^\perp", r"\frac{\gamma}{\|u\|^2}W^\perp"),
+    ("bn.a_squared_rule_symmetric", r"A^2 = A^\top A", r"A^2 = 2A^\top A"),
+]
+
+
+@pytest.mark.parametrize(("claim_id", "written", "drifted"), PLANTED_DRIFTS)
+def test_a_drift_planted_in_the_statement_only_differs(claim_id, written, drifted):
+    claim = REGISTRY[claim_id]
+    assert written in claim.statement, f"{claim_id}: the planted text is not in {claim.statement!r}"
+    planted = dataclasses.replace(claim, statement=claim.statement.replace(written, drifted))
+    out = statement_check(planted, {}, seed=1)
+    assert out["status"] == "differs", f"{claim_id} with {drifted!r}: {out}"
+
+
+#: statements compiled per topic, measured on branch lxb3 with lxa3's engine merged (2026-11-27, 23:25 UTC;
+#: at e046363: decoding 1, optim 58, derivations 7).  A table change that loses readings fails here even
+#: where the lists above miss it; raise a floor when more compile.
+COMPILED_FLOORS = {"checks.decoding": 15, "checks.optim": 66, "derivations.": 11}
+
+
+@pytest.mark.parametrize("topic", sorted(COMPILED_FLOORS))
+def test_the_topic_compiles_no_fewer_statements_than_measured(topic):
+    ids = [i for i in REGISTRY.ids() if REGISTRY[i].module.startswith(topic)]
+    compiled = [i for i in ids if statement_check(REGISTRY[i], {}, seed=1)["status"] != "not compiled"]
+    assert len(compiled) >= COMPILED_FLOORS[topic], (
+        f"{topic}: {len(compiled)} of {len(ids)} statements compile, fewer than the floor "
+        f"{COMPILED_FLOORS[topic]}; a table lost a reading (statement_check says which and why)"
+    )

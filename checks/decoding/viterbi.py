@@ -12,7 +12,7 @@ import numpy as np
 import checks.decoding._helpers as dec
 from checks._vocab.notation import symbols as shared
 from checks._vocab.sources import S4_Q2_2A, S4_Q2_2B, S4_Q2_2C, S4_Q2_2D, S4_Q2_2F
-from lemmacheck import Array, Function, Verdict, identity, inequality, prop
+from lemmacheck import Array, Derived, Function, Verdict, identity, inequality, prop
 
 CHAIN_DIMS = {"N": [1, 2, 3, 4], "T": [1, 2, 3, 4]}
 P_TIED = Array("N", "N", scale=(0.3, 3.0), transform=dec.row_stochastic_with_ties)
@@ -47,7 +47,59 @@ FUNCTIONS_OF_ARGS = shared.extend(
     },
     indices={r"\mathrm{args}": "n"},
 )
-claim_symbols = {"viterbi.max_product": FUNCTIONS_OF_ARGS}
+
+
+def _delta_by_definition(xp, j, *, P, T):
+    """δ_T(j) as seed 004 Question 2.2.a defines it, max over the prefixes (not by the recurrence)."""
+    return dec.delta_by_definition(xp, P, T, int(j) - 1)
+
+
+def _viterbi_likelihood(xp, P, T):
+    return dec.path_probs(P, dec.viterbi(P, T))
+
+
+def _time_varying(item: int):
+    def side(xp, Ps, N, T):
+        return _time_varying_found_and_best(Ps, N, T)[item]
+
+    return side
+
+
+#: seed 004 Question 2.2 (IFT6135-H2021 A2): P the sampled transition matrix, w_0 = <BOS> (word 0), T the
+#: length; p(w_{1:T}) the chain's probability of a continuation of <BOS>
+VITERBI = shared.extend(
+    "checks/decoding/viterbi.py (VITERBI)",
+    {
+        # 2.2.b: "max_{w_{1:T}} p(w_{1:T})", the most likely continuation's probability, by enumeration
+        r"\max_{\boldsymbol w_{1:T}} p(\boldsymbol w_{1:T})": Derived(
+            lambda xp, P, T: dec.max_sequence_prob(xp, P, T), doc="max over the N^T continuations"
+        ),
+        # 2.2.a: "δ_t(j) = max_{w_{1:t-1}} p(w_{1:t-1}, w_t = j)", at t = T, words numbered 1..N
+        r"\delta_T": Function(_delta_by_definition, doc="δ_T(j) by its definition (max over prefixes)"),
+        # 2.2.d, Algorithm 1: the likelihood of the sequence Viterbi decoding returns
+        r"p(\mathrm{Viterbi}(\mathbf P, T))": Derived(_viterbi_likelihood, doc="p(Algorithm 1's output)"),
+    },
+    indices={"w_T": "N"},  # 2.2.b's max_{w_T} runs over the N words
+)
+#: seed 004 Question 2.2.f, corrected: Viterbi run with a step-dependent P_t (the sampled Ps), the
+#: probability Π_t [P_t]_{w_{t-1}w_t} of the sequence it finds, and its maximum over every w_{1:T}
+TIME_VARYING = shared.extend(
+    "checks/decoding/viterbi.py (TIME_VARYING)",
+    {
+        r"p(\mathrm{Viterbi}(\mathbf P_1,\dots,\mathbf P_T))": Derived(
+            _time_varying(0), doc="p of the sequence the time-varying recursion finds"
+        ),
+        r"\max_{\boldsymbol w_{1:T}} \prod_t [\mathbf P_t]_{w_{t-1}w_t}": Derived(
+            _time_varying(1), doc="the brute-force maximum over the N^T sequences"
+        ),
+    },
+)
+claim_symbols = {
+    "viterbi.max_product": FUNCTIONS_OF_ARGS,
+    "viterbi.best_prob": VITERBI,
+    "viterbi.algorithm1": VITERBI,
+    "viterbi.time_varying_exact": TIME_VARYING,
+}
 
 FG_PAIR = {
     "inputs": {"f": Array("n", low=0.0, high=1.0), "g": Array("n", low=0.0, high=1.0)},

@@ -10,9 +10,10 @@ rationals, so a mismatch is a mismatch. Missing branches are absent (log-probabi
 import sympy as sp
 
 import checks.decoding._helpers as dec
+from checks._vocab.notation import symbols as shared
 from checks._vocab.sources import S4_Q2_4A, S4_Q2_4B, S4_Q2_4C, S4_Q2_4D, SEED_004
 from checks.decoding._tree import tree_children, tree_greedy, tree_joint, tree_paths
-from lemmacheck import Source, Verdict, value
+from lemmacheck import Derived, Input, Source, Verdict, value
 
 R = sp.Rational
 
@@ -372,6 +373,22 @@ value(
     statement=r"B = 4:\ \boldsymbol w^{(1)}_{1:3} = \boldsymbol w^\star_{1:3}",
     expected=Verdict.PROVED,
 )
+
+
+def _exact_best_words(xp):
+    return map_sequence()["sequence"][1:]  # w*_{1:3}: the sequence after <BOS>
+
+
+#: seed 004 Question 2.4.d: w^{(1)}_{1:3} the top sequence of the beam run with B = 4 (the check's computed
+#: value), w*_{1:3} the most likely sequence by exhaustive search (2.4.a's answer, tree.map_sequence)
+BEAM_AGAINST_EXACT = shared.extend(
+    "checks/decoding/worked_tree.py (BEAM_AGAINST_EXACT)",
+    {
+        r"\boldsymbol w^{(1)}_{1:3}": Input("sequence"),
+        r"\boldsymbol w^\star_{1:3}": Derived(_exact_best_words, doc="w*_{1:3} by exhaustive search"),
+    },
+)
+claim_symbols = {"tree.beam_width4": BEAM_AGAINST_EXACT}
 
 
 def min_beam_width():

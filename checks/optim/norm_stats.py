@@ -78,6 +78,10 @@ NORMSTATS = shared.extend(
         r"\sigma^{2(1)}_{batch}": Input("variance"),
         r"\mu_{layer}": Input("means"),
         r"\sigma^2_{layer}": Input("variances"),
+        # seed 004 Question 4.1 (instance normalization) lists the 8 means, then the 8 variances, in the order
+        # (sample 1, channel 0), (sample 1, channel 1), ...: the whole list each check computes
+        r"\mu_{instance}": Input("value"),
+        r"\sigma^2_{instance}": Input("variances"),
     },
 )
 symbols = NORMSTATS

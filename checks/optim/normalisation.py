@@ -595,11 +595,52 @@ WN_MATRICES = WN_UPDATE_STEP.extend(
         "s": Derived(lambda xp, u, gain: gain / xp.sqrt(dot(xp, u, u)), doc="γ/‖u‖"),
     },
 )
+
+
+def _jacobian_w(xp, u, gain):
+    """∂w/∂u of w = g u/‖u‖, column k the quotient-rule directional derivative along e_k (independent of
+    the closed form (g/‖u‖)(I − uuᵀ/‖u‖²) the statement writes)."""
+    columns = []
+    for k in range(u.shape[-1]):
+        e = 0 * u
+        e[:, k] = e[:, k] + 1
+        columns.append(_dw(xp, u, gain, e))
+    return xp.stack(columns, axis=-1)
+
+
+def _probe_c_c(xp, side, inputs):
+    """cᵀMc of a matrix side (cᵀv of a vector): wn.jacobian_002 compares the Jacobian applied to c."""
+    c = inputs["c"]
+    return dot(xp, c, matvec(side, c) if side.ndim == 3 else side)
+
+
+#: seed 002 Question 4.2: ∇_u w is the Jacobian ∂w/∂u of w = g u/‖u‖ ("\nabla_u w = \frac{g}{\|u\|}(I − …)")
+WN_JACOBIAN = WN_MATRICES.extend(
+    "checks/optim/normalisation.py (WN_JACOBIAN)",
+    {r"\nabla_u w": Derived(_jacobian_w, doc="∂w/∂u, column by column by the quotient rule")},
+    probe_fn=_probe_c_c,
+)
+
+
+def _row_times_projector(xp, u, gw, gain):
+    """(∇_wLᵀ · g/‖u‖ · W*)ᵀ: the row vector ∇_wLᵀ times the matrix, written back as a column."""
+    s = gain / xp.sqrt(dot(xp, u, u))
+    return s[:, None] * xp.sum(gw[:, :, None] * orth_projector(xp, u), axis=1)
+
+
+#: seed 002 Question 4.2 writes "∇_u L = ∇_w L · g/‖u‖ · W*", the gradient on the LEFT of W*: a row vector
+#: times the matrix (the compiler refuses a column vector there), named as one phrase; a drift inside the
+#: phrase is therefore not seen, the second form sW*·∇_wL is read symbol by symbol
+WN_GRAD_002 = WN_MATRICES.extend(
+    "checks/optim/normalisation.py (WN_GRAD_002)",
+    {r"\nabla_wL\cdot\frac{g}{\|u\|}\cdot W^*": Derived(_row_times_projector, doc="(∇_wLᵀ s W*)ᵀ")},
+)
 #: the claims below read with the tables above (defined beside the step they use)
 claim_symbols.update(
     {
+        "wn.jacobian_002": WN_JACOBIAN,
         "wn.pythagoras_002": WN_MATRICES,
-        "wn.grad_002": WN_MATRICES,
+        "wn.grad_002": WN_GRAD_002,
         "bn.wn_equivalence_002": WN_BN_002,
         "wn.norm_growth_002": WN_UPDATE_STEP,
     }

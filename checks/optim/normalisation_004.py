@@ -15,17 +15,36 @@ from checks.optim.normalisation import (
     BN_POINT,
     WN_MATRICES,
     _expect,
+    _grad_u,
     _projections,
     _support,
     _support_point,
     _whitening,
 )
 from checks.optim.normalisation_003 import _BN3, BN_WHITENED, bn_mean_003
-from lemmacheck import Array, Scalar, Verdict, identity
+from lemmacheck import Array, Derived, Input, Scalar, Verdict, identity
 
 # ====================================================================== seed 004, Questions 4.2–4.3
 
+
+def _grad_u_004(xp, u, x, gamma, dl):
+    """∇_uL = (∂w/∂u)ᵀ∇_wL with ∇_wL = (∂L/∂ŷ) x, entry by entry by the quotient rule."""
+    return _grad_u(xp, u, dl[:, None] * x, gamma)
+
+
+#: seed 004 Question 4.3 (one-sample loss L(ŷ), ŷ = γuᵀx/‖u‖ + β): ∂L/∂ŷ the sampled dl, ∇_wL = (∂L/∂ŷ)x,
+#: ∇_uL through w = γu/‖u‖; the gain is γ there
+WN_GRAD_004 = WN_MATRICES.extend(
+    "checks/optim/normalisation_004.py (WN_GRAD_004)",
+    {
+        r"\frac{\partial L}{\partial\hat y}": Input("dl"),
+        r"\nabla_wL": Derived(lambda xp, x, dl: dl[:, None] * x, doc="(∂L/∂ŷ) x"),
+        r"\nabla_uL": Derived(_grad_u_004, doc="(∂w/∂u)ᵀ∇_wL by the quotient rule, coordinate by coordinate"),
+        r"\gamma": Input("gamma"),
+    },
+)
 claim_symbols = {
+    "wn.grad_004": WN_GRAD_004,
     "wn.perp_u_zero_004": WN_MATRICES,
     "bn.mean_004": BN_MOMENTS,
     "bn.var_004": BN_MOMENTS,

@@ -8,7 +8,7 @@ import math
 
 import sympy as sp
 
-from checks._vocab.linalg import dot
+from checks._vocab.linalg import dot, matvec
 from checks._vocab.notation import spectral
 from checks._vocab.sources import (
     S2_Q4_2,
@@ -273,7 +273,32 @@ _ADAM_MEANS = optim_symbols.extend(
         r"\beta_1": Input("beta"),
     },
 )
+
+
+def _probe_c_matrix_d(xp, side, inputs):
+    """cᵀMd: a matrix side M compared through the probes c, d, as _a_squared_sides compares the two sides."""
+    return dot(xp, inputs["c"], matvec(side, inputs["d"]))
+
+
+#: seed 004 Question 4.2's step label A² = AᵀA: A² is the matrix product A·A (the label applies it to the
+#: scalar uᵀx, a 1×1 matrix, where the two readings meet); sides compared as cᵀ·d like the checks
+_A_SQUARED = optim_symbols.extend(
+    "checks/optim/remarks.py (_A_SQUARED)",
+    {"A^2": Derived(lambda xp, A: xp.matmul(A, A), doc="A·A")},
+    probe_fn=_probe_c_matrix_d,
+)
+#: the corrected form samples B and builds the symmetric A = B + Bᵀ (bn.a_squared_rule_symmetric's notes)
+_A_SYMMETRIC = optim_symbols.extend(
+    "checks/optim/remarks.py (_A_SYMMETRIC)",
+    {
+        "A": Derived(lambda xp, B: B + xp.transpose(B), doc="B + Bᵀ"),
+        "A^2": Derived(lambda xp, B: xp.matmul(B + xp.transpose(B), B + xp.transpose(B)), doc="A·A"),
+    },
+    probe_fn=_probe_c_matrix_d,
+)
 claim_symbols = {
+    "bn.a_squared_rule_004": _A_SQUARED,
+    "bn.a_squared_rule_symmetric": _A_SYMMETRIC,
     **dict.fromkeys(
         (
             "ema.s003.biased_as_written",
