@@ -199,3 +199,61 @@ def test_sides_that_are_both_zero_up_to_a_residue_of_rounding_agree(scratch):
 
     sc = statement_check(REGISTRY["planted.cancel"], {}, seed=3)
     assert sc["status"] == "agrees", sc
+
+
+def _gram(statement: str, claim_id: str = "planted.gram_eq"):
+    @identity(
+        claim_id,
+        title="t",
+        source=_SOURCE,
+        statement=statement,
+        expected=Verdict.HOLDS,
+        inputs={"x": Array("n")},
+        dims={"n": [1, 3, 8]},
+    )
+    def gram(xp, x):
+        return xp.sum(x * x, axis=-1), xp.vector_norm(x, 2) ** 2
+
+    return REGISTRY[claim_id]
+
+
+def test_a_true_identity_never_passes_for_another_true_identity(scratch):
+    # both margins are 0 wherever both hold: found by an author whose 'T = T' agreed with a Viterbi check
+    unrelated = statement_check(_gram(r"h(\mathbf{x}) = h(\mathbf{x})"), {}, seed=3)
+    assert unrelated["status"] == "differs", unrelated
+    assert unrelated["digits"] >= 50 and unrelated["instance"]["inputs"], unrelated
+
+
+def test_an_identity_written_the_other_way_round_agrees(scratch):
+    sc = statement_check(_gram(r"\|\mathbf{x}\|_2^2 = \mathbf{x}^\top\mathbf{x}"), {}, seed=3)
+    assert sc["status"] == "agrees", sc
+
+
+def _shifted_chain(statement: str):
+    @identity(
+        "planted.shifted",
+        title="t",
+        source=_SOURCE,
+        statement=statement,
+        expected=Verdict.HOLDS,
+        inputs={"x": Array("n")},
+        dims={"n": [2, 3, 5]},
+        relations=("=", "="),
+    )
+    def shifted(xp, x):
+        # the check subtracts h(x) from every member, as the Lemma chains subtract f_t
+        lse, sq = _lse(xp, x), xp.sum(x * x, axis=-1)
+        return sq, xp.vector_norm(x, 2) ** 2, sq + lse - lse
+
+    return REGISTRY["planted.shifted"]
+
+
+def test_a_chain_moved_by_one_common_term_agrees_and_a_member_that_drifts_differs(scratch):
+    faithful = r"h(\mathbf{x}) + \mathbf{x}^\top\mathbf{x} = h(\mathbf{x}) + \|\mathbf{x}\|_2^2 = "
+    faithful += r"\|\mathbf{x}\|_2^2 + h(\mathbf{x})"
+    assert statement_check(_shifted_chain(faithful), {}, seed=3)["status"] == "agrees"
+    with REGISTRY.scratch():
+        drifted = faithful.replace(r"= \|\mathbf{x}\|_2^2 + h", r"= 2\|\mathbf{x}\|_2^2 + h", 1)
+        assert drifted != faithful
+        sc = statement_check(_shifted_chain(drifted), {}, seed=3)
+        assert sc["status"] == "differs", sc

@@ -98,3 +98,14 @@ def test_a_quantity_only_the_statement_writes_is_a_symbol_of_its_own(scratch):
     written = r"d(\mu^2 + \sigma^2) = 1,\ \mu = 0,\ \sigma = 1/\sqrt{%s}"
     assert _declared(written % "d", chain, "tex.as_derived")["status"] == "agrees"
     assert _declared(written % "2d", chain, "tex.drifted")["status"] == "differs"
+
+
+def test_a_true_identity_never_passes_for_another_true_identity(scratch):
+    # 'T = T' holds, as the derivation does: equal margins (both 0) said nothing about what is equated
+    out = _declared(r"T = T", [sp.Product(N, (t, 1, T)).doit(), "=", N**T])
+    assert out["status"] == "differs", out
+
+
+def test_an_identity_written_the_other_way_round_agrees(scratch):
+    out = _declared(r"N^T = \prod_{t=1}^{T} N", [sp.Product(N, (t, 1, T)).doit(), "=", N**T])
+    assert out["status"] == "agrees", out

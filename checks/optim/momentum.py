@@ -47,6 +47,13 @@ claim_symbols = {
     "momentum.eq18_003": AVERAGE,
     "momentum.equivalence_002": IDENTIFIED,
 }
+#: differences the statement check finds and that are kept, with why
+statement_differs = {
+    "momentum.equivalence_002": "the statement equates one step of the two schemes (αΔθ_{t-1} − εg_t and "
+    "βΔθ_{t-1} − (1−β)δg_t, read at the running average's last step); the check equates the whole T-step "
+    "trajectories of the two optimisers through a probe c (the induction the documents leave implicit). "
+    "Both are identities that hold, but they equate different quantities, so the members differ",
+}
 
 
 def _one_step_inputs(rate: str, step: str) -> dict:

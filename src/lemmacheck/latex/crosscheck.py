@@ -30,7 +30,7 @@ from .growth import growth_statement_check
 from .instances import check_instances
 from .parse import parse
 from .propcheck import property_check
-from .relation import chain_relation, family, margin_gap, mismatch, same_relation
+from .relation import chain_relation, family, margin_gap, mismatch, same_equation, same_relation
 from .statement import CompiledStatement, compile_expression, compile_statement
 from .tables import table_for
 from .worked import value_statement_check
@@ -164,13 +164,14 @@ def _compare(claim: Claim, check: NumericCheck, compiled: CompiledStatement, pai
                 continue
             for si, ci in pairs:
                 rels = (chain_relation(compiled.relations, si), chain_relation(check.relations, ci))
-                s = (float(written[si[0]][b]), float(written[si[1]][b]))
-                c = (float(checked[ci[0]][b]), float(checked[ci[1]][b]))
+                sk, ck = _members(pairs, si, written, rels), _members(pairs, ci, checked, rels)
+                s = tuple(float(written[k][b]) for k in sk)
+                c = tuple(float(checked[k][b]) for k in ck)
                 if not all(math.isfinite(v) for v in s + c):
                     continue
-                if not same_relation(s, c, rels, rtol):
+                if not _agree(s, c, rels, rtol):
                     one = {k: v[b : b + 1] for k, v in inputs.items()}
-                    settled = _settle(claim, compiled, one, dims, si, ci, rels)
+                    settled = _settle(claim, compiled, one, dims, (sk, ck, si[1]), rels)
                     if settled is not None:
                         return settled
             n += 1
@@ -187,6 +188,28 @@ def _compare(claim: Claim, check: NumericCheck, compiled: CompiledStatement, pai
     return {"status": "agrees", "instances": n, "compared": compared}
 
 
+def _members(pairs, span: tuple[int, int], chain, rels: tuple[str, str]) -> tuple[int, ...]:
+    """The members compared for one link: for two equalities compared step by step, the whole chain
+    (``same_equation`` compares an equality's members together); else the link's two ends."""
+    if rels == ("=", "=") and len(pairs) == len(chain) - 1:
+        return tuple(range(len(chain)))
+    return span
+
+
+def _agree(s: tuple, c: tuple, rels: tuple[str, str], rtol: float) -> bool:
+    """The same relation on this instance: for two equalities the same members (``same_equation``: an
+    equality that holds has margin 0 whatever it equates), else the same margins or ratios of the link's
+    two sides (``same_relation``)."""
+    return same_equation(s, c, rtol) if rels == ("=", "=") else same_relation(s, c, rels, rtol)
+
+
+def _gap(s: tuple, c: tuple, rels: tuple[str, str]) -> Any:
+    """How far apart the two are, for the vanishing rule: the margins' gap, or an equality's members'."""
+    if rels != ("=", "="):
+        return margin_gap(s, c, rels)
+    return min(max(abs(a - b) for a, b in zip(s, cc, strict=True)) for cc in (c, c[::-1]))
+
+
 def _what(pairs, compiled: CompiledStatement) -> str:
     if len(pairs) == len(compiled.relations):
         return f"every step ({len(pairs)})" if len(pairs) > 1 else "both sides"
@@ -196,20 +219,22 @@ def _what(pairs, compiled: CompiledStatement) -> str:
     return f"step {last} of the statement (the check states that link only)"
 
 
-def _settle(claim, compiled, inputs: dict, dims: dict, si, ci, rels) -> dict | None:
+def _settle(claim, compiled, inputs: dict, dims: dict, link, rels) -> dict | None:
     """The float64 disagreement re-evaluated at ``REVERIFY_DPS`` digits: a difference (None if rounding).
-    One that is still there is evaluated again at twice the digits: a gap between the margins that shrinks
-    with the precision (sides that are both ~0, a residue of cancellation) is rounding, as the settling
-    policy's VANISHING rule says; a true difference stays."""
-    s, c = _mp_sides(claim, compiled, inputs, dims, si, ci, REVERIFY_DPS)
-    if same_relation(s, c, rels, 10.0 ** (-REVERIFY_DPS // 2)):
+    ``link`` is (the statement's members, the check's members, the step).  One that is still there is
+    evaluated again at twice the digits: a gap that shrinks with the precision (sides that are both ~0, a
+    residue of cancellation) is rounding, as the settling policy's VANISHING rule says; a true difference
+    stays."""
+    sk, ck, step = link
+    s, c = _mp_sides(claim, compiled, inputs, dims, sk, ck, REVERIFY_DPS)
+    if _agree(s, c, rels, 10.0 ** (-REVERIFY_DPS // 2)):
         return None
-    s2, c2 = _mp_sides(claim, compiled, inputs, dims, si, ci, 2 * REVERIFY_DPS)
-    if margin_gap(s2, c2, rels) <= margin_gap(s, c, rels) * 10.0 ** (-REVERIFY_DPS // 2):
+    s2, c2 = _mp_sides(claim, compiled, inputs, dims, sk, ck, 2 * REVERIFY_DPS)
+    if _gap(s2, c2, rels) <= _gap(s, c, rels) * 10.0 ** (-REVERIFY_DPS // 2):
         return None
     return {
         "status": "differs",
-        "step": si[1],
+        "step": step,
         "instance": {"dims": dims, "inputs": {k: np.asarray(v)[0].tolist() for k, v in inputs.items()}},
         "statement": [str(v) for v in s],
         "check": [str(v) for v in c],
@@ -218,11 +243,11 @@ def _settle(claim, compiled, inputs: dict, dims: dict, si, ci, rels) -> dict | N
     }
 
 
-def _mp_sides(claim, compiled, inputs: dict, dims: dict, si, ci, digits: int) -> tuple[tuple, tuple]:
+def _mp_sides(claim, compiled, inputs: dict, dims: dict, sk, ck, digits: int) -> tuple[tuple, tuple]:
     with mp_precision(digits):
         exact = exact_mp_inputs(claim.check, inputs)
         written, checked = _sides(claim, compiled, mpmath_xp, exact, dims)
-        return (written[si[0]][0], written[si[1]][0]), (checked[ci[0]][0], checked[ci[1]][0])
+        return tuple(written[k][0] for k in sk), tuple(checked[k][0] for k in ck)
 
 
 def _pair(v: tuple) -> str:

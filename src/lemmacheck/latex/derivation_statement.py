@@ -24,7 +24,7 @@ from ..model.claim import Claim
 from ..model.tolerance import REVERIFY_DPS
 from .errors import LatexError
 from .parse import parse
-from .relation import chain_relation, family, same_relation
+from .relation import chain_relation, family, same_equation, same_relation
 from .scalar_steps import sympy_sides
 from .statement import CompiledStatement, compile_statement
 from .tables import table_for
@@ -104,12 +104,16 @@ def _small_big(lhs, rhs, relation: str) -> tuple:
 
 
 def _same_symbolically(s: tuple, c: tuple, rels: tuple[str, str]) -> bool:
-    """Equal sides, equal margins (terms moved across) or, for an inequality, equal ratios."""
+    """Equal sides; for an inequality also equal margins (terms moved across) or equal ratios.  Two
+    equalities must equate the same sides (in either order): both margins of true identities are 0, so
+    equal margins would let any identity pass for any other."""
     (s0, s1), (c0, c1) = _small_big(s[0], s[1], rels[0]), _small_big(c[0], c[1], rels[1])
-    candidates = [(s1 - s0) - (c1 - c0), s0 * c1 - c0 * s1] if rels[0] != "=" else [(s1 - s0) - (c1 - c0)]
+    candidates = [(s1 - s0) - (c1 - c0), s0 * c1 - c0 * s1] if rels[0] != "=" else []
     try:
         with sympy_cap(SYMPY_SECONDS):
             if sympy.simplify(s0 - c0) == 0 and sympy.simplify(s1 - c1) == 0:
+                return True
+            if rels[0] == "=" and sympy.simplify(s0 - c1) == 0 and sympy.simplify(s1 - c0) == 0:
                 return True
             return any(sympy.simplify(e) == 0 for e in candidates)
     except SymPyStopped:
@@ -140,9 +144,8 @@ def _at_points(s: tuple, c: tuple, rels: tuple[str, str], domain, rng) -> int | 
                 continue  # a pole of one side at the point: nothing is stated there
             finite = all(mpmath.isfinite(v) for v in sv + cv)
             # an infinite side (a limit that diverges) is the same only where both write the same infinities
-            if (finite and not same_relation(sv, cv, rels, 10.0 ** (-REVERIFY_DPS // 2))) or (
-                not finite and sv != cv
-            ):
+            same = same_equation if rels == ("=", "=") else lambda a, b, t: same_relation(a, b, rels, t)
+            if (finite and not same(sv, cv, 10.0 ** (-REVERIFY_DPS // 2))) or (not finite and sv != cv):
                 return {
                     "status": "differs",
                     "inputs": {str(sym): float(v) for sym, v in point.items()},

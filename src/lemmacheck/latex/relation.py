@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["mismatch", "same_relation", "chain_relation", "family", "margin_gap"]
+__all__ = ["mismatch", "same_relation", "same_equation", "chain_relation", "family", "margin_gap"]
 
 _FLIP = {">=": "<=", ">": "<"}
 
@@ -50,3 +50,34 @@ def chain_relation(relations: tuple[str, ...], span: tuple[int, int]) -> str:
     if all(r == "=" for r in links):
         return "="
     return next(r for r in links if r != "=")
+
+
+def same_equation(s: tuple, c: tuple, rtol: float) -> bool:
+    """Whether two chains whose compared link is an equality equate the same quantities, ``s`` and ``c``
+    being their members.  Where an equality holds its margin is 0 whatever it equates, so equal margins
+    (``same_relation``) would let any true identity pass for any other: the members themselves are
+    compared instead -- equal in order or reversed, or, with three members or more, all moved by one
+    common shift (the check subtracted a term from every member) or all scaled by one common factor.
+    With two members a common shift or factor is no constraint, so only equal sides count there (a
+    factor the check scales by is declared with ``statement_scaled_by``)."""
+    return any(_members_match(s, cc, rtol) for cc in (tuple(c), tuple(c)[::-1]))
+
+
+def _members_match(s: tuple, c: tuple, rtol: float) -> bool:
+    scale = max(abs(v) for v in (*s, *c))
+    if not scale:
+        return True
+
+    def close(a: Any, b: Any) -> bool:
+        return bool(abs(a - b) <= rtol * scale)
+
+    if all(close(a, b) for a, b in zip(s, c, strict=True)):
+        return True
+    if len(s) < 3:
+        return False
+    shift = s[0] - c[0]
+    if all(close(a - b, shift) for a, b in zip(s, c, strict=True)):
+        return True
+    k = max(range(len(c)), key=lambda i: abs(c[i]))
+    factor = s[k] / c[k] if c[k] else 0
+    return bool(factor) and all(close(a, factor * b) for a, b in zip(s, c, strict=True))
