@@ -168,7 +168,7 @@ def _connect(stack: contextlib.ExitStack, address: str, jobs: int):
         return stack.enter_context(Client(address))
     import dask.config
 
-    from .localcluster import LOCAL_CLUSTER_CONFIG, LikeAPoolWorker
+    from .localcluster import LOCAL_CLUSTER_CONFIG, LikeAPoolWorker, PoolHashSeedNanny
 
     with dask.config.set(LOCAL_CLUSTER_CONFIG):  # the nannies hand it to the worker processes
         cluster = stack.enter_context(
@@ -176,6 +176,7 @@ def _connect(stack: contextlib.ExitStack, address: str, jobs: int):
                 n_workers=jobs,
                 threads_per_worker=1,
                 processes=True,
+                worker_class=PoolHashSeedNanny,
                 dashboard_address=":0",
                 plugins={LikeAPoolWorker()},
             )
