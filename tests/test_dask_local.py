@@ -16,6 +16,7 @@ import logging
 import os
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -155,3 +156,53 @@ def test_certify_on_a_local_cluster_gives_what_two_local_workers_give(tmp_path, 
         )
     assert [r.certificate and r.certificate["status"] for r in on_dask[1:]] == ["certified", "certified"]
     assert os.environ.get("PYTHONHASHSEED") in (None, "0"), "the run left Dask's hash seed in this process"
+
+
+# One gate per task of the test below, opened by the client as each result arrives: the tasks finish
+# one after the other, one per look of the client, whatever the machine's load.
+_GATES: dict[int, threading.Event] = {}
+
+
+def _gated(i: int) -> int:
+    _GATES[i].wait()
+    return i
+
+
+def _waits_to_collect(distributed, client, n: int, monkeypatch) -> int:
+    """How many times the client waits on a future while :func:`cluster._collect` gathers ``n``
+    results that arrive one at a time."""
+    from lemmacheck.run import cluster
+
+    _GATES.clear()
+    _GATES.update({i: threading.Event() for i in range(n)})
+    waits = []
+    real_wait = distributed.client.FutureState.wait
+
+    def counted(self, timeout=None):
+        waits.append(1)
+        return real_wait(self, timeout)
+
+    got: list[int] = []
+
+    def done(i: int) -> None:
+        got.append(i)
+        if i + 1 < n:
+            _GATES[i + 1].set()
+
+    with monkeypatch.context() as m:
+        m.setattr(distributed.client.FutureState, "wait", counted)
+        running = {client.submit(_gated, i, pure=False): (f"planted.{i}", str(i)) for i in range(n)}
+        _GATES[0].set()
+        cluster._collect(client, running, {}, QUICK, timeout=None, root=None, done=done)
+    assert got == list(range(n))
+    return len(waits)
+
+
+def test_the_clients_work_grows_with_the_claims_not_their_square(monkeypatch):
+    distributed = pytest.importorskip("distributed", reason="dask is an optional extra")
+    # threads, not processes: the gates are this process's; one thread per task, each blocked on its gate
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=16, dashboard_address=":0") as c:
+        few, twice = (_waits_to_collect(distributed, c, n, monkeypatch) for n in (8, 16))
+    # each future is waited on a fixed number of times (its result, its done callback): twice the claims,
+    # twice the waits.  distributed.wait on every future still running, once per result, made 52 and 168
+    assert twice <= 2.5 * few, f"{few} waits for 8 claims, {twice} for 16: the client's work grows as n²"
