@@ -1,5 +1,6 @@
 """What the workers of the LocalCluster that ``lemmacheck run --dask local`` starts do beyond Dask's
-defaults: less of Dask's own background work, and worker processes that behave as the local pool's.
+defaults: less of Dask's own background work, and worker processes that behave as the local pool's
+(the same hash seed, their own session, no finalisation at the end).
 A scheduler given by address keeps its workers' own settings.  Imported only where dask.distributed
 is (an optional extra)."""
 
@@ -11,9 +12,11 @@ import logging
 import os
 import sys
 
-from distributed import WorkerPlugin
+from distributed import Nanny, WorkerPlugin
 
-__all__ = ["LOCAL_CLUSTER_CONFIG", "LikeAPoolWorker"]
+from .worker import HASH_SEED_ENV, pool_hash_seed
+
+__all__ = ["LOCAL_CLUSTER_CONFIG", "LikeAPoolWorker", "PoolHashSeedNanny"]
 
 #: Dask's own background work in the workers of the LocalCluster started here (a scheduler given by
 #: address keeps its workers' own settings).  Its statistical profiler samples every thread's stack
@@ -28,6 +31,22 @@ LOCAL_CLUSTER_CONFIG = {
     "distributed.admin.system-monitor.disk": False,
     "distributed.worker.memory.monitor-interval": "1s",
 }
+
+
+class PoolHashSeedNanny(Nanny):
+    """A nanny whose worker process starts with the hash seed a local pool worker starts with
+    (:func:`lemmacheck.run.worker.pool_hash_seed`).  Dask's nanny replaces an unset or ``0``
+    ``PYTHONHASHSEED`` by its own 6640 before it spawns a worker (and writes it into the client's
+    ``os.environ`` on the way); SymPy's set orders follow the hash seed, and with them the work a
+    certificate's counted budget allows (certify/work.py), so ``--certify --dask local`` certified
+    otherwise than ``-j 2`` at the same seed.  A plugin runs too late for this: the interpreter reads
+    the variable when it starts."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        seed = pool_hash_seed()
+        self.pre_spawn_env[HASH_SEED_ENV] = seed
+        self.env[HASH_SEED_ENV] = seed
 
 
 class LikeAPoolWorker(WorkerPlugin):

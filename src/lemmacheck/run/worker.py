@@ -26,7 +26,9 @@ from .interpreter_state import restore, snapshot
 from .results import ClaimResult
 from .timelimit import run_one
 
-__all__ = ["Worker", "start_worker"]
+__all__ = ["Worker", "start_worker", "HASH_SEED_ENV", "pool_hash_seed"]
+
+HASH_SEED_ENV = "PYTHONHASHSEED"
 
 # After the in-process alarm, how long a worker may take to report before it is killed.
 _GRACE = 5.0
@@ -128,15 +130,21 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, daemon=True, name="lemmacheck-orphan-watch").start()
 
 
+def pool_hash_seed() -> str:
+    """The hash seed every worker process of a run starts with, the pool's and a LocalCluster's alike:
+    the run's own ``PYTHONHASHSEED`` if it has one, else 0.  Fixed, so that set orders (SymPy's among
+    them) do not vary from one worker to the next and certification's counted budgets of work
+    (certify/work.py) end at the same place."""
+    return os.environ.get(HASH_SEED_ENV) or "0"
+
+
 class Worker:
     """One worker process.  A plain ``subprocess`` (not multiprocessing): it never re-imports the
     caller's ``__main__``, and it runs in its own session so Ctrl-C reaches only the parent."""
 
     def __init__(self, root: Path):
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in [str(root), *sys.path] if p))
-        # a fixed hash seed: set orders (SymPy's among them) then do not vary from one worker to the
-        # next, so certification's counted budgets of work (certify/work.py) end at the same place
-        env.setdefault("PYTHONHASHSEED", "0")
+        env[HASH_SEED_ENV] = pool_hash_seed()
         cmd = [
             sys.executable,
             "-c",
