@@ -53,8 +53,6 @@ READ_BY_A_TABLE_ENTRY = [
     # ... and, once premises parse (lxe), a statement's conditions and definitions with them
     "bn.wn_equivalence_002",  # y_WN with g = 1, b_WN = 0; y_BN of w = k u
     "wn.norm_growth_002",  # u_t, u_{t+1} one weight-normalised step; ‖u_t‖² ≤ ‖u_{t+1}‖² a condition
-    "momentum.equivalence_002",  # α, ε the identified β, (1 − β)δ; Δθ_{t-1}, g_t the last step of the run
-    "wd.sgd_equivalence_004",  # θ_i the sampled start, ∇L(θ_i) = Aθ_i − b; λ = −2ηγ defined before ':'
     "adam.hat_estimates_average_004",  # E[m̂_t], E[m_t] under a stationary mean
     # ... and properties, compared as truth values (lxe)
     "ema.s003.biased_as_written",  # E[v_n] the document's first line, E[g] = E[g_n] = μ
@@ -102,6 +100,8 @@ READ_BY_A_TABLE_ENTRY = [
 DIFFERS_EXPLAINED = [
     "lemma2.hw_chain",  # the closing 'max r': max_j r_j for the compiler, ‖r‖∞ for the check
     "wn.growth_in_alpha_003",  # the check compares squared norms
+    "momentum.equivalence_002",  # one step of the two schemes; the check compares whole trajectories
+    "wd.sgd_equivalence_004",  # one update from θ_i; the check compares whole trajectories
 ]
 
 
