@@ -195,3 +195,47 @@ def test_a_cycle_across_modules_indexed_apart_is_found_in_the_complete_catalogue
     assert [(cid, m) for cid, m, _ in problems] == [("doc.a", "checks.a")]
     assert "doc.a -> doc.b -> doc.c -> doc.a" in problems[0][2]
     assert index.with_premises(["doc.b"]) == ["doc.a", "doc.b", "doc.c"]
+
+
+CYCLE = """
+from lemmacheck import value
+
+value("{pkg}.a", computed=lambda: 2, stated=2, uses=("{pkg}.c",), **META)  # a premise declared later
+value("{pkg}.b", computed=lambda: 2, stated=2, uses=("{pkg}.a",), **META)
+value("{pkg}.c", computed=lambda: 2, stated=2, uses=("{pkg}.b",), **META)  # closes a -> c -> b -> a
+"""
+
+
+def test_a_cycle_is_reported_once_and_the_terminal_the_counts_and_results_json_agree(tmp_path):
+    """As the audit found it: after the cycle's last claim was rejected, the first was reported again as
+    ERROR "uses=... names a premise no module declares" in the terminal (4 claims for 3 declared) while
+    results.json also had it PROVED.  A use naming a rejected claim is not a second error: the rejected
+    claim carries the cycle error, once, and the claims resting on it stand on an unchecked premise."""
+    import json
+    import subprocess
+    import sys
+
+    from planted_project import make_project
+
+    pkg = make_project(tmp_path, {"mod": CYCLE})
+    proc = subprocess.run(
+        [sys.executable, "-m", "lemmacheck.cli", "run", "-j", "1", "--out", "rep"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,  # a hang guard, not a measurement
+        check=False,
+    )
+    out = proc.stdout + proc.stderr
+    data = json.loads((tmp_path / "rep" / "results.json").read_text())
+    ids = [c["id"] for c in data["claims"]]
+    assert sorted(ids) == [f"{pkg}.a", f"{pkg}.b", f"{pkg}.c"], (ids, out)
+    verdicts = {c["id"]: c["verdict"] for c in data["claims"]}
+    assert verdicts[f"{pkg}.c"] == "ERROR" and verdicts[f"{pkg}.a"] == verdicts[f"{pkg}.b"] == "PROVED"
+    assert sum(data["counts"].values()) == 3 and data["counts"]["ERROR"] == 1, data["counts"]
+    assert "names a premise no module declares" not in out, out
+    assert out.count("form a cycle") == 1, out
+    assert "3 claims in" in out, out
+    for cid in ("a", "b"):
+        standing = next(c["standing"] for c in data["claims"] if c["id"] == f"{pkg}.{cid}")
+        assert standing["status"] == "rests on unchecked", standing
