@@ -239,3 +239,31 @@ def test_a_cycle_is_reported_once_and_the_terminal_the_counts_and_results_json_a
     for cid in ("a", "b"):
         standing = next(c["standing"] for c in data["claims"] if c["id"] == f"{pkg}.{cid}")
         assert standing["status"] == "rests on unchecked", standing
+
+
+@pytest.mark.parametrize("path", ["index", "registry"])
+def test_a_claim_whose_use_names_no_claim_is_reported_once_as_that_error(tmp_path, path):
+    """The same class as the cycle: a registered claim whose premise names nothing was reported as the
+    declaration error AND checked (ERROR and PROVED under one id, 3 results for 2 claims)."""
+    from lemmacheck import REGISTRY
+    from lemmacheck.project.discovery import discover
+    from lemmacheck.project.index import load_index
+    from planted_project import make_project
+
+    body = CYCLE.replace('uses=("{pkg}.c",)', 'uses=("{pkg}.nowhere",)').replace(
+        '"{pkg}.c", computed', '"{pkg}.d", computed'
+    )
+    pkg = make_project(tmp_path, {"mod": body})
+    with REGISTRY.scratch():
+        if path == "index":
+            run = run_claims(
+                QUICK.with_seed(1), with_studies=False, index=load_index(tmp_path), root=tmp_path
+            )
+        else:
+            discover(tmp_path)
+            run = run_claims(QUICK.with_seed(1), with_studies=False)
+    ids = sorted(r.id for r in run.results)
+    assert ids == [f"{pkg}.a", f"{pkg}.b", f"{pkg}.d"], ids
+    a = next(r for r in run.results if r.id == f"{pkg}.a")
+    assert a.verdict is Verdict.ERROR and f"'{pkg}.nowhere'" in a.message
+    assert sum(run.counts().values()) == 3
