@@ -195,3 +195,75 @@ def test_a_cycle_across_modules_indexed_apart_is_found_in_the_complete_catalogue
     assert [(cid, m) for cid, m, _ in problems] == [("doc.a", "checks.a")]
     assert "doc.a -> doc.b -> doc.c -> doc.a" in problems[0][2]
     assert index.with_premises(["doc.b"]) == ["doc.a", "doc.b", "doc.c"]
+
+
+CYCLE = """
+from lemmacheck import value
+
+value("{pkg}.a", computed=lambda: 2, stated=2, uses=("{pkg}.c",), **META)  # a premise declared later
+value("{pkg}.b", computed=lambda: 2, stated=2, uses=("{pkg}.a",), **META)
+value("{pkg}.c", computed=lambda: 2, stated=2, uses=("{pkg}.b",), **META)  # closes a -> c -> b -> a
+"""
+
+
+def test_a_cycle_is_reported_once_and_the_terminal_the_counts_and_results_json_agree(tmp_path):
+    """As the audit found it: after the cycle's last claim was rejected, the first was reported again as
+    ERROR "uses=... names a premise no module declares" in the terminal (4 claims for 3 declared) while
+    results.json also had it PROVED.  A use naming a rejected claim is not a second error: the rejected
+    claim carries the cycle error, once, and the claims resting on it stand on an unchecked premise."""
+    import json
+    import subprocess
+    import sys
+
+    from planted_project import make_project
+
+    pkg = make_project(tmp_path, {"mod": CYCLE})
+    proc = subprocess.run(
+        [sys.executable, "-m", "lemmacheck.cli", "run", "-j", "1", "--out", "rep"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,  # a hang guard, not a measurement
+        check=False,
+    )
+    out = proc.stdout + proc.stderr
+    data = json.loads((tmp_path / "rep" / "results.json").read_text())
+    ids = [c["id"] for c in data["claims"]]
+    assert sorted(ids) == [f"{pkg}.a", f"{pkg}.b", f"{pkg}.c"], (ids, out)
+    verdicts = {c["id"]: c["verdict"] for c in data["claims"]}
+    assert verdicts[f"{pkg}.c"] == "ERROR" and verdicts[f"{pkg}.a"] == verdicts[f"{pkg}.b"] == "PROVED"
+    assert sum(data["counts"].values()) == 3 and data["counts"]["ERROR"] == 1, data["counts"]
+    assert "names a premise no module declares" not in out, out
+    assert out.count("form a cycle") == 1, out
+    assert "3 claims in" in out, out
+    for cid in ("a", "b"):
+        standing = next(c["standing"] for c in data["claims"] if c["id"] == f"{pkg}.{cid}")
+        assert standing["status"] == "rests on unchecked", standing
+
+
+@pytest.mark.parametrize("path", ["index", "registry"])
+def test_a_claim_whose_use_names_no_claim_is_reported_once_as_that_error(tmp_path, path):
+    """The same class as the cycle: a registered claim whose premise names nothing was reported as the
+    declaration error AND checked (ERROR and PROVED under one id, 3 results for 2 claims)."""
+    from lemmacheck import REGISTRY
+    from lemmacheck.project.discovery import discover
+    from lemmacheck.project.index import load_index
+    from planted_project import make_project
+
+    body = CYCLE.replace('uses=("{pkg}.c",)', 'uses=("{pkg}.nowhere",)').replace(
+        '"{pkg}.c", computed', '"{pkg}.d", computed'
+    )
+    pkg = make_project(tmp_path, {"mod": body})
+    with REGISTRY.scratch():
+        if path == "index":
+            run = run_claims(
+                QUICK.with_seed(1), with_studies=False, index=load_index(tmp_path), root=tmp_path
+            )
+        else:
+            discover(tmp_path)
+            run = run_claims(QUICK.with_seed(1), with_studies=False)
+    ids = sorted(r.id for r in run.results)
+    assert ids == [f"{pkg}.a", f"{pkg}.b", f"{pkg}.d"], ids
+    a = next(r for r in run.results if r.id == f"{pkg}.a")
+    assert a.verdict is Verdict.ERROR and f"'{pkg}.nowhere'" in a.message
+    assert sum(run.counts().values()) == 3

@@ -22,7 +22,8 @@ __all__ = [
 class ExitCode(enum.IntEnum):
     #: every computed verdict matches the catalogue
     OK = 0
-    #: a verdict (or a proof's broken step) differs, a claim is ERROR, or a study failed
+    #: a verdict (or a proof's broken step) differs, a claim is ERROR, or a study failed; for ``list``, a
+    #: module that fails to import or a malformed declaration (as ``pytest --collect-only``)
     TESTS_FAILED = 1
     #: Ctrl-C or SIGTERM: the work done is kept in a partial report marked incomplete
     INTERRUPTED = 2
@@ -45,7 +46,8 @@ NO_TESTS_COLLECTED = ExitCode.NO_TESTS_COLLECTED
 #: the one-line summary the CLI's --help shows
 EPILOG = (
     "exit codes (pytest's): 0 every verdict matches; 1 a verdict differs (or a claim is ERROR, or a "
-    "study failed); 2 interrupted (partial report kept, marked incomplete); 3 internal error; 4 usage "
+    "study failed; for list, a declaration or import error); 2 interrupted (partial report kept, "
+    "marked incomplete); 3 internal error; 4 usage "
     "error (arguments, -k syntax, no project, unreachable cluster, report folder not writable, bad "
     "results file, an optional extra not installed); 5 nothing selected (the existing report is left alone)"
 )

@@ -104,9 +104,12 @@ def cmd_list(args) -> int:
 
     compile_expression(args.keyword)
     project_root()
-    for m, err in discover():
+    failed = discover()
+    for m, err in failed:
         emit(f"IMPORT ERROR {printable_line(m)}: {printable_line(err.splitlines()[0])}")
-    bad = [(cid, m, msg) for cid, m, msg in REGISTRY.definition_errors if matches(args.keyword, str(cid))]
+    # the catalogue is complete once discovered: its link problems are declaration errors, as in `run`
+    declared = REGISTRY.definition_errors + REGISTRY.link_problems()
+    bad = [(cid, m, msg) for cid, m, msg in declared if matches(args.keyword, str(cid))]
     for cid, m, msg in bad:
         emit(f"DECLARATION ERROR {printable_line(cid)} ({m}): {printable_line(msg.splitlines()[0])}")
     claims = select(REGISTRY, args.keyword)
@@ -116,11 +119,12 @@ def cmd_list(args) -> int:
                 f"{c.id:<45} {c.kind.value:<15} {c.expected.value:<12} {c.source.file} {c.source.location}"
             )
         )
-    if not claims and not bad:
+    if not claims and not bad and not failed:
         why = f"no claim selected by -k {args.keyword!r}" if args.keyword else "the catalogue is empty"
         say(f"{why} ({len(REGISTRY)} claims in the catalogue)")
         return ExitCode.NO_TESTS_COLLECTED
-    return ExitCode.OK
+    # as `pytest --collect-only` on a collection error: a script must not read a broken catalogue as whole
+    return ExitCode.TESTS_FAILED if failed or bad else ExitCode.OK
 
 
 def cmd_render(args) -> int:

@@ -318,6 +318,7 @@ class Registry:
             {c.id: c.uses for c in claims},
             {c.id: c.premises for c in claims},
             {c.id: c.module for c in claims},
+            rejected=(str(cid) for cid, _, _ in self.definition_errors),
         )
         return out
 

@@ -81,15 +81,23 @@ def cycle_problem(claim_id: str, premises: Mapping[str, Sequence[str]]) -> Claim
 
 
 def catalogue_problems(
-    uses: Mapping[str, Sequence[str]], premises: Mapping[str, Sequence[str]], modules: Mapping[str, str]
+    uses: Mapping[str, Sequence[str]],
+    premises: Mapping[str, Sequence[str]],
+    modules: Mapping[str, str],
+    rejected: Iterable[str] = (),
 ) -> list[tuple[str, str, str]]:
     """``(claim id, module, message)`` for every declared use naming no claim of the catalogue (a
     ``step_is`` link naming none is reported with the links), and for every cycle the complete catalogue
-    closes (one claim per cycle, the first in catalogue order)."""
+    closes (one claim per cycle, the first in catalogue order).
+
+    A use naming a ``rejected`` claim (declared, but refused with its own declaration error, e.g. the
+    claim that closed a cycle) is no problem of the user's: that claim is reported once, with its own
+    error, and the user's standing says the premise was not checked."""
     out = []
+    declared = set(rejected)
     for cid, used in uses.items():
         for other in used:
-            if other not in premises:
+            if other not in premises and other not in declared:
                 problem = f"uses={other!r} names a premise no module declares"
                 fix = "name a declared claim id (lemmacheck list shows them) or remove it"
                 out.append((cid, modules.get(cid, ""), str(ClaimDefinitionError(cid, problem, fix))))

@@ -178,7 +178,8 @@ class ContentIndex:
         own cannot see them when declared)."""
         uses = {cid: u for rec in self.modules.values() for cid, u in rec.uses.items()}
         modules = {cid: m for m, rec in self.modules.items() for cid in rec.claims}
-        return catalogue_problems(uses, self.premises(), modules)
+        rejected = (cid for rec in self.modules.values() for cid in rec.errors)
+        return catalogue_problems(uses, self.premises(), modules, rejected)
 
     def with_premises(self, ids: Iterable[str]) -> list[str]:
         """``ids`` and everything they rest on, transitively, in catalogue order."""

@@ -190,7 +190,10 @@ class _Plan:
 
 def _registry_plan(keyword: str | None, import_errors, *, with_studies: bool) -> _Plan:
     """The claims already registered (imported content, planted claims), selected by ``keyword``."""
-    claims = select(REGISTRY, keyword)
+    links = REGISTRY.link_problems()
+    # a claim whose links are broken is reported once, as that declaration error, not also checked
+    refused = {cid for cid, _, _ in links}
+    claims = [c for c in select(REGISTRY, keyword) if c.id not in refused]
     corrected_by: dict[str, list[str]] = {}
     for c in REGISTRY:
         if c.corrects:
@@ -199,7 +202,7 @@ def _registry_plan(keyword: str | None, import_errors, *, with_studies: bool) ->
         ids=[c.id for c in claims],
         studies=_select(REGISTRY.studies.values(), keyword) if with_studies else [],
         corrected_by=corrected_by,
-        definition_errors=REGISTRY.definition_errors + REGISTRY.link_problems(),
+        definition_errors=REGISTRY.definition_errors + links,
         orphans=REGISTRY.orphan_derivations(),
         import_errors=list(import_errors),
         claims=claims,
@@ -214,8 +217,10 @@ def _index_plan(
     from ..project.index import import_modules
 
     match = compile_expression(keyword)
+    refused = {cid for cid, _, _ in index.premise_problems()}  # reported once, as in _registry_plan
+    ids = index.claim_ids(match) if claim_ids is None else list(claim_ids)
     plan = _Plan(
-        ids=index.claim_ids(match) if claim_ids is None else list(claim_ids),
+        ids=[i for i in ids if i not in refused],
         studies=[],
         corrected_by=index.corrected_by(),
         definition_errors=index.definition_errors(),
@@ -310,7 +315,9 @@ def _check_indexed(
     judged, a linked claim outside the selection run the same way."""
     checked = execute(ids, profile, **settings, progress=progress, on_result=finished)
     known = set(settings["index"].claim_ids())
-    results += checked + _dangling_links(checked, known)
+    dangling = _dangling_links(checked, known)
+    broken = {d.id for d in dangling}  # one report per claim: the declaration error, not also its check
+    results += [r for r in checked if r.id not in broken] + dangling
     judge_links(results, lambda more: execute([i for i in more if i in known], profile, **settings))
     finished.flush()
 
