@@ -150,16 +150,16 @@ def _batch_by_batch(claim, profile):
     return run
 
 
-@pytest.mark.slow  # 600 chunks of one batch, and schatten.hadamard twice (1-3 min at load 20)
+@pytest.mark.slow  # 600 chunks of one batch, and schatten.holder twice (1-3 min at load 20)
 def test_a_sweep_gives_the_same_result_whether_a_combinations_batches_share_a_call_or_not(tmp_path):
     # issue 35: a chunk evaluates its batches of one dims combination in one call; each batch keeps its
     # own draws and its own rounding estimate, so the figures are those of one call per batch
     pkg = make_project(tmp_path, {"mod": AM_GM + RARELY_FALSE})
     discover()
-    hadamard = REGISTRY["schatten.hadamard"]  # several dims combinations of several batches, wide share
-    serial = run_claim(hadamard, PROFILE)
+    holder = REGISTRY["schatten.holder"]  # 768 combinations of 2 batches of 64 sharing a call, wide share
+    serial = run_claim(holder, PROFILE)
     assert _comparable(serial) == _comparable(
-        run_claim(hadamard, PROFILE, sweep_runner=_batch_by_batch(hadamard, PROFILE))
+        run_claim(holder, PROFILE, sweep_runner=_batch_by_batch(holder, PROFILE))
     )
     with REGISTRY.scratch():
         discover(tmp_path)
@@ -175,15 +175,14 @@ def test_a_chunk_calls_the_check_once_per_dims_combination(monkeypatch):
     from lemmacheck.search import sweep
 
     discover()
-    claim = REGISTRY["schatten.hadamard"]
+    claim = REGISTRY["schatten.holder"]  # 768 combinations of 2 batches of 64
     calls = []
     real = sweep.evaluate_chain
     monkeypatch.setattr(sweep, "evaluate_chain", lambda *a: calls.append(a[4]) or real(*a))
-    (chunk,) = sweep.sweep_plan(claim.check, PROFILE)
+    chunk = sweep.sweep_plan(claim.check, PROFILE)[0]
     run_sweep_chunk(claim, PROFILE, chunk)
-    combos = len(sweep.dims_combinations(claim.check.dims))
-    group = min(sweep._group(claim.check, chunk, d) for d in sweep.dims_combinations(claim.check.dims))
-    assert 1 < chunk.per_combo <= group, (chunk, group)  # one call a combination
+    combos = len({i // chunk.per_combo for i in range(chunk.first, chunk.first + chunk.batches)})
+    assert 1 < chunk.per_combo <= sweep.GROUP_INSTANCES // chunk.batch, chunk  # one call a combination
     assert len(calls) == combos, (chunk, combos, len(calls))
 
 

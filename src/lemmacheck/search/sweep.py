@@ -17,7 +17,6 @@ import numpy as np
 
 from ..errors import CheckError
 from ..model.claim import NumericCheck
-from ..model.inputs import resolve_shape
 from ..xp import numpy_xp
 from .context import CheckContext
 from .draw import dims_combinations, draw_with_raw, where_mask
@@ -28,7 +27,7 @@ from .wide import wide_batch
 
 __all__ = [
     "CHUNK_INSTANCES",
-    "GROUP_ENTRIES",
+    "GROUP_INSTANCES",
     "SweepChunk",
     "SweepPart",
     "SweepRunner",
@@ -62,11 +61,11 @@ def explicit_examples(tracker: Tracker) -> None:
 CHUNK_INSTANCES = 1 << 16
 
 
-#: input entries a chunk evaluates in one call of the check at most (its batches of one dims combination,
-#: 2 MB of float64 inputs): a call per batch spent the check's per-call cost once per 64-512 instances,
-#: while one call per combination of a chunk (up to 65,536 instances) doubled a run's peak memory
-#: (largest process 237 -> 502 MB; 414 MB at 4,096 instances a call, the claims with large inputs)
-GROUP_ENTRIES = 1 << 18
+#: instances a chunk evaluates in one call of the check at most (its batches of one dims combination): the
+#: quick profile's batch, so no call is larger than one the sweep already made.  One call per
+#: combination of a chunk (up to 65,536 instances) raised the catalogue's peak memory from 234-237 MB to
+#: 502 MB, and calls of 2^18 input entries still to 410 MB (a check's intermediates grow with the rows)
+GROUP_INSTANCES = 512
 
 
 @dataclasses.dataclass(frozen=True)
@@ -107,7 +106,7 @@ def sweep_chunk(ctx: CheckContext, seed: int, chunk: SweepChunk) -> SweepPart:
     """Draw and evaluate one chunk of the sweep (on any machine: it needs only its arguments).
 
     The chunk's batches of one dims combination are evaluated in one call of the check (a check's cost
-    is mostly per call; up to GROUP_ENTRIES input entries a call) and counted batch by batch: each batch
+    is mostly per call; up to GROUP_INSTANCES instances a call) and counted batch by batch: each batch
     still draws from its own generator and is its own unit of the rounding estimate, so the figures are
     those of one call per batch."""
     tracker = Tracker(ctx)
@@ -116,21 +115,17 @@ def sweep_chunk(ctx: CheckContext, seed: int, chunk: SweepChunk) -> SweepPart:
     end = chunk.first + chunk.batches
     start = chunk.first
     while start < end:
-        # the combination's batches in this chunk, up to GROUP_ENTRIES input entries a call
+        # the combination's batches in this chunk, up to GROUP_INSTANCES instances a call
         dims = combos[start // chunk.per_combo]
         stop = min(
-            end, (start // chunk.per_combo + 1) * chunk.per_combo, start + _group(ctx.check, chunk, dims)
+            end,
+            (start // chunk.per_combo + 1) * chunk.per_combo,
+            start + max(1, GROUP_INSTANCES // chunk.batch),
         )
         drawn += chunk.batch * (stop - start)
         kept += _sweep_combination(tracker, seed, chunk, dims, range(start, stop))
         start = stop
     return tracker.part(drawn, kept)
-
-
-def _group(check: NumericCheck, chunk: SweepChunk, dims: dict) -> int:
-    """Batches at ``dims`` evaluated in one call: as many as hold GROUP_ENTRIES input entries (at least 1)."""
-    entries = sum(math.prod(resolve_shape(spec.shape, dims)) for spec in check.inputs.values())
-    return max(1, GROUP_ENTRIES // (max(1, entries) * chunk.batch))
 
 
 def _sweep_combination(tracker: Tracker, seed: int, chunk: SweepChunk, dims: dict, batches: range) -> int:
