@@ -132,6 +132,56 @@ def test_a_certifying_run_gives_a_claim_the_time_its_cpu_net_takes_on_a_loaded_m
     assert execution.default_timeout(certifying) >= execution.default_timeout(QUICK) + 10 * SAFETY_SECONDS
 
 
+def _batch_by_batch(claim, profile):
+    """A sweep runner that gives every batch a chunk of its own: one call of the check per batch."""
+
+    def run(chunks):
+        one_each = [
+            dataclasses.replace(c, first=i, batches=1)
+            for c in chunks
+            for i in range(c.first, c.first + c.batches)
+        ]
+        return [run_sweep_chunk(claim, profile, c) for c in one_each]
+
+    return run
+
+
+@pytest.mark.slow  # 600 chunks of one batch, and schatten.holder twice (1-3 min at load 20)
+def test_a_sweep_gives_the_same_result_whether_a_combinations_batches_share_a_call_or_not(tmp_path):
+    # issue 35: a chunk evaluates its batches of one dims combination in one call; each batch keeps its
+    # own draws and its own rounding estimate, so the figures are those of one call per batch
+    pkg = make_project(tmp_path, {"mod": AM_GM + RARELY_FALSE})
+    discover()
+    holder = REGISTRY["schatten.holder"]  # 768 combinations of 2 batches of 64 sharing a call, wide share
+    serial = run_claim(holder, PROFILE)
+    assert _comparable(serial) == _comparable(
+        run_claim(holder, PROFILE, sweep_runner=_batch_by_batch(holder, PROFILE))
+    )
+    with REGISTRY.scratch():
+        discover(tmp_path)
+        for name in ("am_gm", "rarely_false"):
+            claim = REGISTRY[f"{pkg}.{name}"]
+            serial = run_claim(claim, SPLIT)
+            apart = run_claim(claim, SPLIT, sweep_runner=_batch_by_batch(claim, SPLIT))
+            assert _comparable(serial) == _comparable(apart), f"{name}: sharing a call changed the result"
+    assert serial.verdict is Verdict.REFUTED, "the needle is found and certified"
+
+
+def test_a_chunk_calls_the_check_once_per_dims_combination(monkeypatch):
+    from lemmacheck.search import sweep
+
+    discover()
+    claim = REGISTRY["schatten.holder"]  # 768 combinations of 2 batches of 64
+    calls = []
+    real = sweep.evaluate_chain
+    monkeypatch.setattr(sweep, "evaluate_chain", lambda *a: calls.append(a[4]) or real(*a))
+    chunk = sweep.sweep_plan(claim.check, PROFILE)[0]
+    run_sweep_chunk(claim, PROFILE, chunk)
+    combos = len({i // chunk.per_combo for i in range(chunk.first, chunk.first + chunk.batches)})
+    assert 1 < chunk.per_combo <= sweep.GROUP_INSTANCES // chunk.batch, chunk  # one call a combination
+    assert len(calls) == combos, (chunk, combos, len(calls))
+
+
 @pytest.mark.slow  # a LocalCluster of two worker processes (18-19 s each)
 def test_dask_local_cluster_reproduces_a_serial_run():
     pytest.importorskip("distributed", reason="dask is an optional extra: pip install -e '.[dask]'")

@@ -27,6 +27,7 @@ from .wide import wide_batch
 
 __all__ = [
     "CHUNK_INSTANCES",
+    "GROUP_INSTANCES",
     "SweepChunk",
     "SweepPart",
     "SweepRunner",
@@ -58,6 +59,13 @@ def explicit_examples(tracker: Tracker) -> None:
 #: sweep of 10⁷ instances is ~150 tasks, enough to keep many workers busy, and each is ~0.1-1 s of
 #: vectorised work, so a scheduler's ~1 ms per task is noise.
 CHUNK_INSTANCES = 1 << 16
+
+
+#: instances a chunk evaluates in one call of the check at most (its batches of one dims combination): the
+#: quick profile's batch, so no call is larger than one the sweep already made.  One call per
+#: combination of a chunk (up to 65,536 instances) raised the catalogue's peak memory from 234-237 MB to
+#: 502 MB, and calls of 2^18 input entries still to 410 MB (a check's intermediates grow with the rows)
+GROUP_INSTANCES = 512
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,28 +103,61 @@ def sweep_plan(check: NumericCheck, profile: Profile) -> list[SweepChunk]:
 
 
 def sweep_chunk(ctx: CheckContext, seed: int, chunk: SweepChunk) -> SweepPart:
-    """Draw and evaluate one chunk of the sweep (on any machine: it needs only its arguments)."""
+    """Draw and evaluate one chunk of the sweep (on any machine: it needs only its arguments).
+
+    The chunk's batches of one dims combination are evaluated in one call of the check (a check's cost
+    is mostly per call; up to GROUP_INSTANCES instances a call) and counted batch by batch: each batch
+    still draws from its own generator and is its own unit of the rounding estimate, so the figures are
+    those of one call per batch."""
     tracker = Tracker(ctx)
-    claim_id, check = ctx.claim_id, ctx.check
-    combos = dims_combinations(check.dims)
+    combos = dims_combinations(ctx.check.dims)
     drawn = kept = 0
-    for i in range(chunk.first, chunk.first + chunk.batches):
-        dims = combos[i // chunk.per_combo]
-        inputs, raw = draw_with_raw(claim_id, check, np.random.default_rng([seed, i]), chunk.batch, dims)
-        drawn += chunk.batch
-        mask = where_mask(claim_id, check, inputs, dims)
-        if mask is not None:
-            inputs = {k: v[mask] for k, v in inputs.items()}
-            raw = {k: v[mask] for k, v in raw.items()}
-        n = int(mask.sum()) if mask is not None else (chunk.batch if inputs else 0)
-        kept += n
-        if n == 0:
-            continue
-        chain = evaluate_chain(claim_id, check, numpy_xp, inputs, dims, n)
-        tracker.add(chain, inputs, dims, raw=raw)
-        if i % chunk.per_combo == chunk.per_combo - 1:  # the combination's last batch: its wide share
-            wide_batch(tracker, seed, i, chunk.batch * chunk.per_combo, dims)
+    end = chunk.first + chunk.batches
+    start = chunk.first
+    while start < end:
+        # the combination's batches in this chunk, up to GROUP_INSTANCES instances a call
+        dims = combos[start // chunk.per_combo]
+        stop = min(
+            end,
+            (start // chunk.per_combo + 1) * chunk.per_combo,
+            start + max(1, GROUP_INSTANCES // chunk.batch),
+        )
+        drawn += chunk.batch * (stop - start)
+        kept += _sweep_combination(tracker, seed, chunk, dims, range(start, stop))
+        start = stop
     return tracker.part(drawn, kept)
+
+
+def _sweep_combination(tracker: Tracker, seed: int, chunk: SweepChunk, dims: dict, batches: range) -> int:
+    """The sweep batches ``batches`` of one dims combination: the instances kept by ``where``."""
+    claim_id, check = tracker.claim_id, tracker.check
+    draws = [
+        draw_with_raw(claim_id, check, np.random.default_rng([seed, i]), chunk.batch, dims) for i in batches
+    ]
+    inputs = {k: np.concatenate([d[0][k] for d in draws]) for k in draws[0][0]}
+    raw = {k: np.concatenate([d[1][k] for d in draws]) for k in draws[0][1]}
+    mask = where_mask(claim_id, check, inputs, dims)
+    if mask is None:
+        mask = np.full(chunk.batch * len(batches), bool(inputs))
+    n = int(mask.sum())
+    if n:
+        chain = evaluate_chain(claim_id, check, numpy_xp, {k: v[mask] for k, v in inputs.items()}, dims, n)
+    at = 0  # where each batch's kept rows start in the evaluated ones
+    for j, i in enumerate(batches):
+        rows = mask[j * chunk.batch : (j + 1) * chunk.batch]
+        m = int(rows.sum())
+        if m:
+            part = slice(at, at + m)
+            tracker.add(
+                [e[part] for e in chain],
+                {k: v[j * chunk.batch : (j + 1) * chunk.batch][rows] for k, v in inputs.items()},
+                dims,
+                raw={k: v[j * chunk.batch : (j + 1) * chunk.batch][rows] for k, v in raw.items()},
+            )
+            at += m
+        if m and i % chunk.per_combo == chunk.per_combo - 1:  # the combination's last batch: its wide share
+            wide_batch(tracker, seed, i, chunk.batch * chunk.per_combo, dims)
+    return n
 
 
 def run_sweep(tracker: Tracker, profile: Profile, seed: int, runner: SweepRunner | None) -> tuple[int, int]:

@@ -33,7 +33,7 @@ from ..model.returns import validated_chain
 from ..xp import numpy_xp
 from .draw import where_mask
 from .faithful import faithful_rows, native_output_muted
-from .relations import gap, violated
+from .relations import gap, violated_at
 from .tracker import Tracker
 
 __all__ = ["WIDE_SHARE", "WIDE_EXPONENTS", "wide_batch", "unbounded", "discretisation"]
@@ -195,13 +195,8 @@ def _faithful(tracker: Tracker, chain: list, inputs: dict, raw: dict, dims) -> t
     ]
     gaps.append(gap(chain[0], chain[-1], tracker.end.relation, tracker.tol))
     bad = np.zeros(len(chain[0]), dtype=bool)
-    for rel, a, b in zip(
-        [*tracker.check.relations, tracker.end.relation],
-        [*chain[:-1], chain[0]],
-        [*chain[1:], chain[-1]],
-        strict=True,
-    ):
-        bad |= violated(a, b, rel, tracker.tol)
+    for rel, g in zip([*tracker.check.relations, tracker.end.relation], gaps, strict=True):
+        bad |= violated_at(g, rel)
     rows = np.flatnonzero(bad)
     if rows.size == 0:
         return chain, inputs, raw
