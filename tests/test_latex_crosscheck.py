@@ -201,20 +201,25 @@ def test_sides_that_are_both_zero_up_to_a_residue_of_rounding_agree(scratch):
     assert sc["status"] == "agrees", sc
 
 
-def _gram(statement: str, claim_id: str = "planted.gram_eq"):
-    @identity(
+def _on_x(claim_id: str, statement: str, fn, relations: tuple[str, ...] = ("=",)):
+    """An identity on one vector x whose check is ``fn`` and whose statement is given."""
+    identity(
         claim_id,
         title="t",
         source=_SOURCE,
         statement=statement,
         expected=Verdict.HOLDS,
         inputs={"x": Array("n")},
-        dims={"n": [1, 3, 8]},
-    )
-    def gram(xp, x):
-        return xp.sum(x * x, axis=-1), xp.vector_norm(x, 2) ** 2
-
+        dims={"n": [2, 3, 8]},
+        relations=relations,
+    )(fn)
     return REGISTRY[claim_id]
+
+
+def _gram(statement: str):
+    return _on_x(
+        "planted.gram_eq", statement, lambda xp, x: (xp.sum(x * x, axis=-1), xp.vector_norm(x, 2) ** 2)
+    )
 
 
 def test_a_true_identity_never_passes_for_another_true_identity(scratch):
@@ -229,23 +234,14 @@ def test_an_identity_written_the_other_way_round_agrees(scratch):
     assert sc["status"] == "agrees", sc
 
 
-def _shifted_chain(statement: str):
-    @identity(
-        "planted.shifted",
-        title="t",
-        source=_SOURCE,
-        statement=statement,
-        expected=Verdict.HOLDS,
-        inputs={"x": Array("n")},
-        dims={"n": [2, 3, 5]},
-        relations=("=", "="),
-    )
-    def shifted(xp, x):
-        # the check subtracts h(x) from every member, as the Lemma chains subtract f_t
-        lse, sq = _lse(xp, x), xp.sum(x * x, axis=-1)
-        return sq, xp.vector_norm(x, 2) ** 2, sq + lse - lse
+def _shifted(xp, x):
+    # the check subtracts h(x) from every member, as the Lemma chains subtract f_t
+    lse, sq = _lse(xp, x), xp.sum(x * x, axis=-1)
+    return sq, xp.vector_norm(x, 2) ** 2, sq + lse - lse
 
-    return REGISTRY["planted.shifted"]
+
+def _shifted_chain(statement: str):
+    return _on_x("planted.shifted", statement, _shifted, relations=("=", "="))
 
 
 def test_a_chain_moved_by_one_common_term_agrees_and_a_member_that_drifts_differs(scratch):
