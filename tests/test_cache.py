@@ -104,6 +104,24 @@ def test_the_seed_the_profile_and_the_engine_are_part_of_the_key(project, monkey
     assert _cached(_run(root, ids)) == {ids[0]: False}
 
 
+@pytest.mark.parametrize("library", ["z3-solver", "python-flint", "scipy"])
+def test_a_library_installed_or_removed_changes_the_engine_fingerprint(monkeypatch, library):
+    # found as a run --certify answered from results kept by a run whose environment had no Z3: 4 fewer
+    # certificates, with nothing saying why
+    from importlib import metadata
+
+    real = metadata.version
+    before = cache_module.engine_fingerprint.__wrapped__()
+
+    def without(name):
+        if name == library:
+            raise metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(cache_module.metadata, "version", without)
+    assert cache_module.engine_fingerprint.__wrapped__() != before
+
+
 def test_clear_forgets_everything(project):
     root, pkg = project
     ids = [f"{pkg}.beta.square"]

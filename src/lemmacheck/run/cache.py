@@ -38,7 +38,10 @@ from .results import ClaimResult
 
 __all__ = ["ResultCache", "result_from_dict", "engine_fingerprint"]
 
-_NUMERIC_LIBRARIES = ("numpy", "sympy", "mpmath", "hypothesis")
+# every library whose version, or absence, can change a result: SciPy's L-BFGS-B climbs the margin, and
+# python-flint's balls and Z3 decide which certificates a --certify run finds (a result kept by a run
+# without Z3 must not answer a run that has it)
+_NUMERIC_LIBRARIES = ("numpy", "scipy", "sympy", "mpmath", "hypothesis", "python-flint", "z3-solver")
 # An ERROR (a crash, a timeout) is tried again; an INCONCLUSIVE may come from a budget in seconds, which a
 # faster or idler run could complete: neither is a property of the claim alone.
 _NEVER_STORED = ("ERROR", "INCONCLUSIVE")
