@@ -135,20 +135,29 @@ def test_a_quarter_never_passes_for_a_half_because_both_hold():
     assert same_relation((0.6, 0.5 + 0.5), (0.1, 0.5), ("<=", "<="), 1e-9)  # a term moved across
 
 
-def test_an_identity_differing_only_by_rounding_agrees(scratch):
-    @identity(
-        "planted.gram",
+def _on_x(claim_id: str, statement: str, fn, relations=("=",), x=None, n=(2, 3, 8)):
+    """An identity on one vector x (``Array("n")`` unless given) whose check is ``fn`` and whose statement
+    is given."""
+    identity(
+        claim_id,
         title="t",
         source=_SOURCE,
-        statement=r"\|\mathbf{x}\|_2^2 = \mathbf{x}^\top\mathbf{x}",
+        statement=statement,
         expected=Verdict.HOLDS,
-        inputs={"x": Array("n", scale=(1e-3, 1e3))},
-        dims={"n": [1, 3, 8, 16]},
-    )
+        inputs={"x": x or Array("n")},
+        dims={"n": list(n)},
+        relations=relations,
+    )(fn)
+    return REGISTRY[claim_id]
+
+
+def test_an_identity_differing_only_by_rounding_agrees(scratch):
     def gram(xp, x):
         return xp.sum(x * x, axis=-1), xp.vector_norm(x, 2) ** 2  # rounds differently from x^T x
 
-    assert statement_check(REGISTRY["planted.gram"], {}, seed=3)["status"] == "agrees"
+    statement = r"\|\mathbf{x}\|_2^2 = \mathbf{x}^\top\mathbf{x}"
+    claim = _on_x("planted.gram", statement, gram, x=Array("n", scale=(1e-3, 1e3)), n=(1, 3, 8, 16))
+    assert statement_check(claim, {}, seed=3)["status"] == "agrees"
 
 
 def test_the_adversarial_instances_push_the_two_apart_and_stay_in_range(scratch):
@@ -185,35 +194,12 @@ def test_the_adversarial_instances_push_the_two_apart_and_stay_in_range(scratch)
 def test_sides_that_are_both_zero_up_to_a_residue_of_rounding_agree(scratch):
     # the check takes exp(log(x^2)): its zero is a residue of 1e-16 in float64, of 1e-60 at 60
     # digits, of 1e-120 at 120; a residue that shrinks with the precision is rounding, not a difference
-    @identity(
-        "planted.cancel",
-        title="t",
-        source=_SOURCE,
-        statement=r"\mathbf{x}^\top\mathbf{x} - \mathbf{x}^\top\mathbf{x} = 0",
-        expected=Verdict.HOLDS,
-        inputs={"x": Array("n")},
-        dims={"n": [3, 5]},
-    )
     def cancel(xp, x):
         return xp.sum(xp.exp(xp.log(x * x)), axis=-1) - xp.sum(x * x, axis=-1), 0.0
 
-    sc = statement_check(REGISTRY["planted.cancel"], {}, seed=3)
+    statement = r"\mathbf{x}^\top\mathbf{x} - \mathbf{x}^\top\mathbf{x} = 0"
+    sc = statement_check(_on_x("planted.cancel", statement, cancel, n=(3, 5)), {}, seed=3)
     assert sc["status"] == "agrees", sc
-
-
-def _on_x(claim_id: str, statement: str, fn, relations: tuple[str, ...] = ("=",)):
-    """An identity on one vector x whose check is ``fn`` and whose statement is given."""
-    identity(
-        claim_id,
-        title="t",
-        source=_SOURCE,
-        statement=statement,
-        expected=Verdict.HOLDS,
-        inputs={"x": Array("n")},
-        dims={"n": [2, 3, 8]},
-        relations=relations,
-    )(fn)
-    return REGISTRY[claim_id]
 
 
 def _gram(statement: str):

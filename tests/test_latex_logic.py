@@ -68,6 +68,7 @@ def test_connectives_and_intervals():
 
 def test_equality_holds_to_the_tolerance_given():
     assert truth(r"x^\top y = y^\top x").all()
+    # the run's 1e-9: a relative difference of 1e-4 is five orders past it, never absorbed as rounding
     assert not truth(r"x^\top y = 1.0001 y^\top x", rtol=1e-9).any()
 
 

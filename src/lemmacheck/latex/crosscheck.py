@@ -153,6 +153,8 @@ def _compare(claim: Claim, check: NumericCheck, compiled: CompiledStatement, pai
         rels = (chain_relation(compiled.relations, si), chain_relation(check.relations, ci))
         if family(rels[0]) != family(rels[1]):
             return {"status": "differs", "reason": f"the statement states {rels[0]!r}, the check {rels[1]!r}"}
+    # the claim's own tolerance, the one policy (docs/tolerance.md): the two are compared no looser than
+    # the run judges the check, and every float64 disagreement is settled at REVERIFY_DPS digits anyway
     rtol = tolerance_for(override=claim.tol).rtol
     n = outside = 0
     for dims, inputs in instances:

@@ -41,6 +41,7 @@ PAIRS_PER_ATOM = 2  # segments bisected per relation and dims combination
 
 def property_check(claim: Claim, check: NumericCheck, evidence: dict, seed: int) -> dict:
     compiled = compile_property(claim.statement, table_for(claim.module, claim.id))
+    # the claim's own tolerance (docs/tolerance.md): a property's equalities are read as the run reads them
     rtol = tolerance_for(override=claim.tol).rtol
     instances = check_instances(claim, check, evidence, seed, PROPERTY_PER_DIMS)
     boundary = [b for dims, inputs in instances for b in _boundaries(claim, check, compiled, dims, inputs)]

@@ -51,7 +51,8 @@ class CompiledStatement:
     conditions: Truth | None = None  # the statement's conditions (before \\implies or ':', after its chain)
 
     def holds(self, xp, inputs: dict, dims: dict, rtol: float) -> Any:
-        """Where the statement's conditions hold (True everywhere when it states none)."""
+        """Where the statement's conditions hold (True everywhere when it states none); ``rtol`` is the
+        claim's tolerance, given by the caller, so a condition's equality is read as the run reads it."""
         env = Env(xp, dict(inputs), dict(dims), rtol=rtol)
         return condition_truth_or_all(self.conditions, env)
 
