@@ -102,6 +102,28 @@ for _i in range(8):
     value(f"{pkg}.instant_{_i}", computed=lambda: 4, stated=4, **META)
 """
 
+# Counts the engine modules a worker has not imported when the check runs: a claim's time limit starts
+# with its check, so a worker imports them before (PROVED when none is left).
+LAZY_ENGINE = """
+import sys
+
+from lemmacheck import value
+
+ENGINE = tuple(f"lemmacheck.{p}." for p in ("kinds", "settling", "search", "xp", "certify"))
+
+
+def _imported_before_the_check():
+    import lemmacheck, pkgutil
+
+    names = [m.name for m in pkgutil.walk_packages(lemmacheck.__path__, "lemmacheck.")]
+    return len([n for n in names if n.startswith(ENGINE) and n not in sys.modules])
+
+
+PROVED = META | {"expected": Verdict.PROVED}
+value("{pkg}.engine_warm", computed=_imported_before_the_check, stated=0, **PROVED)
+"""
+
+
 # two claims of one check module; the second has its derivation in another module (no metadata there)
 TWO_CHECKS = """
 from lemmacheck import identity

@@ -25,7 +25,7 @@ from lemmacheck.model.verdict import Verdict
 from lemmacheck.run.execution import execute
 from lemmacheck.run.results import TIMING_FIELDS
 from lemmacheck.search.profile import QUICK
-from planted_project import make_project
+from planted_project import LAZY_ENGINE, make_project
 
 INSIDE_A_WORKER = """
 from lemmacheck import value
@@ -206,3 +206,24 @@ def test_the_clients_work_grows_with_the_claims_not_their_square(monkeypatch):
     # each future is waited on a fixed number of times (its result, its done callback): twice the claims,
     # twice the waits.  distributed.wait on every future still running, once per result, made 52 and 168
     assert twice <= 2.5 * few, f"{few} waits for 8 claims, {twice} for 16: the client's work grows as n²"
+
+
+# Content slower to import than the claim's limit, declaring a claim that counts the engine modules not yet
+# imported when its check runs.  The claim task announced its start (the client's clock for the limit)
+# before it imported the content and the engine's lazy modules, so at load 16 a 1.5 s limit fired on
+# claims that take a tenth of it; here the import alone outlasts the limit, whatever the load.
+SLOW_TO_IMPORT = """
+time.sleep(8)  # twice the limit below: a heavy content module on a loaded machine
+"""
+
+
+@pytest.mark.slow  # a LocalCluster of one worker process, and its 8 s import
+def test_on_dask_a_claims_time_limit_starts_with_its_check_not_with_the_workers_imports(tmp_path):
+    pytest.importorskip("distributed", reason="dask is an optional extra: pip install -e '.[dask]'")
+    pkg = make_project(tmp_path, {"mod": SLOW_TO_IMPORT + LAZY_ENGINE})
+    with REGISTRY.scratch():
+        (result,) = execute([f"{pkg}.engine_warm"], QUICK, jobs=1, timeout=4.0, dask="local", root=tmp_path)
+    assert result.verdict is Verdict.PROVED, (
+        f"the 8 s import counted against the 4 s limit, or engine modules were imported inside the check: "
+        f"{result.verdict.value} ({result.message}; {result.evidence})"
+    )

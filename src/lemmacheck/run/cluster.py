@@ -28,7 +28,7 @@ from ..search.profile import Profile
 from ..search.violations import CHUNK_INSTANCES, SweepChunk, SweepPart
 from .claimrun import run_sweep_chunk, unknown_result
 from .results import ClaimResult
-from .timelimit import run_one, timed_out_elsewhere
+from .timelimit import load_claims, run_one, timed_out_elsewhere
 
 __all__ = ["run_on_dask", "SPLIT_INSTANCES"]
 
@@ -57,17 +57,35 @@ def _chunk_task(claim_id: str, profile: Profile, root: str, modules: Sequence[st
     return run_sweep_chunk(REGISTRY[claim_id], profile, chunk)
 
 
+def _ready(claim_id: str, root: Path, modules: Sequence[str]) -> None:
+    """On a worker: import what the claim's check needs, as a pool worker does before it reports a
+    claim's start: the engine's lazily imported modules (once per process) and the content declaring
+    the claim.  A claim's time limit counts from when its check starts: announced before these imports,
+    the first claim of each worker paid for them, and at load 16 a 1.5 s limit fired on claims that
+    take a tenth of it."""
+    from ..model.claim import REGISTRY
+    from ..project.index import import_modules
+    from .worker import warm_up
+
+    warm_up()
+    import_modules(root, modules)
+    if claim_id not in REGISTRY:  # the index is stale: run_one looks further, before its clock too
+        load_claims(root, [claim_id])
+
+
 def _claim_task(
     claim_id: str, profile: Profile, root: str, modules: Sequence[str], token: str
 ) -> ClaimResult:
-    """On a worker: announce the start (the client's clock for the time limit starts now, not when the
-    task was queued), then run the claim, its large sweeps spread over the cluster."""
+    """On a worker: import what the claim needs, announce its start (the client's clock for the time
+    limit starts now, not when the task was queued nor while the worker imports), then run the claim,
+    its large sweeps spread over the cluster."""
     from distributed import get_worker, worker_client
 
     # Dask's own threads touch the global `random` while Hypothesis draws here; Hypothesis reads that as
     # a strategy using `random` and warns once per claim (the suite's filter, pyproject.toml, says why it
     # does not affect the seeded draws).  The same filter, on the worker.
     warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies")
+    _ready(claim_id, Path(root), modules)
     get_worker().log_event(_START_TOPIC, {"claim": claim_id, "token": token})
 
     def on_the_cluster(chunks: Sequence[SweepChunk]) -> Sequence[SweepPart]:

@@ -5,6 +5,7 @@ back over a length-prefixed pickle pipe.  :mod:`.execution` keeps a pool of them
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import math
 import os
@@ -26,7 +27,7 @@ from .interpreter_state import restore, snapshot
 from .results import ClaimResult
 from .timelimit import run_one
 
-__all__ = ["Worker", "start_worker", "HASH_SEED_ENV", "pool_hash_seed"]
+__all__ = ["Worker", "start_worker", "HASH_SEED_ENV", "pool_hash_seed", "warm_up"]
 
 HASH_SEED_ENV = "PYTHONHASHSEED"
 
@@ -78,7 +79,7 @@ def _worker_main() -> None:
     nothing = os.open(os.devnull, os.O_RDONLY)  # content reading stdin must not eat the requests
     os.dup2(nothing, 0)
     os.close(nothing)
-    _warm_up()
+    warm_up()
     from ..model.claim import REGISTRY
     from ..project.index import import_modules
 
@@ -105,10 +106,11 @@ def _worker_main() -> None:
         _send(protocol_out, ("done", claim_id, result))
 
 
-def _warm_up() -> None:
+@functools.cache  # once per process: a Dask worker calls it before each claim
+def warm_up() -> None:
     """Import every engine module a claim may import lazily, before any claim: a claim's time limit
     counts from when its check starts, never from the worker compiling or importing the engine (a 2 s
-    limit on an instant claim used to fire on a loaded machine)."""
+    limit on an instant claim used to fire on a loaded machine).  A pool worker and a Dask worker alike."""
     import lemmacheck.run.claimrun  # noqa: F401
 
     for package in ("kinds", "settling", "search", "xp", "certify"):
