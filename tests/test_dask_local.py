@@ -22,10 +22,12 @@ import pytest
 
 from lemmacheck.model.claim import REGISTRY
 from lemmacheck.model.verdict import Verdict
+from lemmacheck.run import cluster
+from lemmacheck.run.cache import ResultCache
 from lemmacheck.run.execution import execute
 from lemmacheck.run.results import TIMING_FIELDS
 from lemmacheck.search.profile import QUICK
-from planted_project import LAZY_ENGINE, make_project
+from planted_project import INSTANT_VALUES, LAZY_ENGINE, make_project
 
 INSIDE_A_WORKER = """
 from lemmacheck import value
@@ -227,3 +229,20 @@ def test_on_dask_a_claims_time_limit_starts_with_its_check_not_with_the_workers_
         f"the 8 s import counted against the 4 s limit, or engine modules were imported inside the check: "
         f"{result.verdict.value} ({result.message}; {result.evidence})"
     )
+
+
+def test_a_dask_run_answered_wholly_from_the_cache_starts_no_cluster(tmp_path, monkeypatch):
+    # a repeated `run --dask local` started a LocalCluster (three interpreters importing distributed, about
+    # 2 s of CPU) to run no claim; the local pool starts no worker then.  No Dask needed to show it.
+    pkg = make_project(tmp_path, {"mod": INSTANT_VALUES})
+    ids = [f"{pkg}.instant_{i}" for i in range(3)]
+    with REGISTRY.scratch():
+        first = execute(ids, QUICK, jobs=1, cache=ResultCache(tmp_path), root=tmp_path)
+
+        def no_cluster(*args):
+            raise AssertionError(f"a cluster was started with every claim in the cache: {args[1:]}")
+
+        monkeypatch.setattr(cluster, "_connect", no_cluster)
+        again = execute(ids, QUICK, jobs=2, cache=ResultCache(tmp_path), dask="local", root=tmp_path)
+    assert [r.cached for r in again] == [True] * 3, [(r.id, r.cached) for r in again]
+    assert [r.verdict for r in again] == [r.verdict for r in first]

@@ -148,7 +148,12 @@ def run_on_dask(
     index,
 ) -> None:
     """Run ``ids`` on the scheduler at ``address`` (``"local"``: a LocalCluster of ``jobs`` worker
-    processes here), each result passed to ``done`` as it arrives."""
+    processes here), each result passed to ``done`` as it arrives.  Nothing to run (every claim answered
+    from the cache) starts no cluster, as the local pool then starts no worker: a LocalCluster cost
+    about 2 s of CPU for nothing.  (Fewer claims than ``jobs`` still get ``jobs`` workers: a deep
+    sweep spreads its chunks over all of them.)"""
+    if not ids:
+        return
     with contextlib.ExitStack() as stack:
         client = _connect(stack, address, jobs)
         started: dict[str, float] = {}  # token -> when its claim task last started (a restart reruns it)
