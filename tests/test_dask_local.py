@@ -4,8 +4,10 @@ On a loaded machine the LocalCluster took 1.5x the wall time of ``-j 2`` for 1.3
 ended with "Worker process still alive after 4.0 seconds, killing" twice.  The planted claims below run
 inside a LocalCluster worker and report what it is: in a session of its own (as a pool worker, so that a
 kernel sharing the CPU among sessions gives it its own share, and Ctrl-C reaches only the run), without
-Dask's statistical profiler sampling its threads; and the module holds an object whose freeing is slower
-than the 4 s the nanny waits, as the heap of SymPy, Hypothesis and the content was on a loaded machine.
+Dask's statistical profiler sampling its threads, given its next claim only when it is free (as a pool
+worker is: a claim queued behind the one it ran could leave the other worker idle at the end); and the
+module holds an object whose freeing is slower than the 4 s the nanny waits, as the heap of SymPy,
+Hypothesis and the content was on a loaded machine.
 """
 
 from __future__ import annotations
@@ -54,7 +56,15 @@ def _no_profiler():
     return int("profile" not in get_worker().periodic_callbacks)
 
 
+def _nothing_queued_here():
+    from distributed import get_worker
+
+    return len([t for t in get_worker().state.tasks.values() if t.state == "ready"])
+
+
 value("{pkg}.own_session", computed=_own_session, stated=1, **VALUE)
+for _i in range(4):  # four claims on two one-thread workers: each worker's first had one queued behind
+    value(f"{pkg}.one_at_a_time_{_i}", computed=_nothing_queued_here, stated=0, **VALUE)
 value("{pkg}.no_profiler", computed=_no_profiler, stated=1, **VALUE)
 """
 
@@ -78,9 +88,12 @@ def test_local_cluster_workers_run_like_pool_workers_and_end_without_being_kille
     nanny.addHandler(kept)
     try:
         with REGISTRY.scratch():
-            results = execute(
-                [f"{pkg}.own_session", f"{pkg}.no_profiler"], QUICK, jobs=2, dask="local", root=tmp_path
-            )
+            ids = [
+                f"{pkg}.own_session",
+                f"{pkg}.no_profiler",
+                *(f"{pkg}.one_at_a_time_{i}" for i in range(4)),
+            ]
+            results = execute(ids, QUICK, jobs=2, dask="local", root=tmp_path)
     finally:
         nanny.removeHandler(kept)
     for r in results:

@@ -24,7 +24,11 @@ __all__ = ["LOCAL_CLUSTER_CONFIG", "LikeAPoolWorker", "PoolHashSeedNanny"]
 #: times a second: in a worker that spends its time in one claim thread, that was a fifth of its CPU
 #: (py-spy), and none of it is needed for a run (a claim past its limit is found with call_stack,
 #: which reads the running frames and not the profiler).
+#: And its scheduler hands a worker its next claim when it is free, as the local pool does: at Dask's
+#: default saturation (1.1) a one-thread worker holds a second claim queued behind the one it runs, so
+#: at the end of a run one worker can sit idle while the other still has two claims to go.
 LOCAL_CLUSTER_CONFIG = {
+    "distributed.scheduler.worker-saturation": 1.0,
     "distributed.worker.profile.enabled": False,
     "distributed.admin.tick.interval": "1s",
     "distributed.admin.system-monitor.interval": "5s",
