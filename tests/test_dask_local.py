@@ -50,6 +50,12 @@ def _own_session():
     return int(os.getsid(0) != int(os.environ["PLANTED_RUN_SID"]))
 
 
+def _dasks_spawn_variables():
+    # set by Dask's nanny and by no pool worker (the test unsets them in the run)
+    names = ("MALLOC_TRIM_THRESHOLD_", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+    return len([n for n in names if n in os.environ])
+
+
 def _no_profiler():
     from distributed import get_worker
 
@@ -66,6 +72,7 @@ value("{pkg}.own_session", computed=_own_session, stated=1, **VALUE)
 for _i in range(4):  # four claims on two one-thread workers: each worker's first had one queued behind
     value(f"{pkg}.one_at_a_time_{_i}", computed=_nothing_queued_here, stated=0, **VALUE)
 value("{pkg}.no_profiler", computed=_no_profiler, stated=1, **VALUE)
+value("{pkg}.pool_environment", computed=_dasks_spawn_variables, stated=0, **VALUE)
 """
 
 
@@ -83,6 +90,8 @@ def test_local_cluster_workers_run_like_pool_workers_and_end_without_being_kille
     pytest.importorskip("distributed", reason="dask is an optional extra: pip install -e '.[dask]'")
     pkg = make_project(tmp_path, {"mod": INSIDE_A_WORKER})
     monkeypatch.setenv("PLANTED_RUN_SID", str(os.getsid(0)))
+    for name in ("MALLOC_TRIM_THRESHOLD_", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        monkeypatch.delenv(name, raising=False)  # the nanny writes them into this process too
     kept = _Kept()
     nanny = logging.getLogger("distributed.nanny")
     nanny.addHandler(kept)
@@ -91,6 +100,7 @@ def test_local_cluster_workers_run_like_pool_workers_and_end_without_being_kille
             ids = [
                 f"{pkg}.own_session",
                 f"{pkg}.no_profiler",
+                f"{pkg}.pool_environment",
                 *(f"{pkg}.one_at_a_time_{i}" for i in range(4)),
             ]
             results = execute(ids, QUICK, jobs=2, dask="local", root=tmp_path)

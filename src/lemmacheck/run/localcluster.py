@@ -38,17 +38,29 @@ LOCAL_CLUSTER_CONFIG = {
 
 
 class PoolHashSeedNanny(Nanny):
-    """A nanny whose worker process starts with the hash seed a local pool worker starts with
-    (:func:`lemmacheck.run.worker.pool_hash_seed`).  Dask's nanny replaces an unset or ``0``
-    ``PYTHONHASHSEED`` by its own 6640 before it spawns a worker (and writes it into the client's
-    ``os.environ`` on the way); SymPy's set orders follow the hash seed, and with them the work a
-    certificate's counted budget allows (certify/work.py), so ``--certify --dask local`` certified
-    otherwise than ``-j 2`` at the same seed.  A plugin runs too late for this: the interpreter reads
-    the variable when it starts."""
+    """A nanny whose worker process starts with the environment a local pool worker starts with: the
+    run's own, and the pool's hash seed (:func:`lemmacheck.run.worker.pool_hash_seed`).
+
+    Dask's nanny replaces an unset or ``0`` ``PYTHONHASHSEED`` by its own 6640 before it spawns a worker
+    (and writes it into the client's ``os.environ`` on the way); SymPy's set orders follow the hash
+    seed, and with them the work a certificate's counted budget allows (certify/work.py), so
+    ``--certify --dask local`` certified otherwise than ``-j 2`` at the same seed.  It also sets
+    ``MALLOC_TRIM_THRESHOLD_=65536`` (which also fixes glibc's mmap threshold at 128 kB, so every larger
+    array of a sweep is a fresh mmap whose pages fault in again; Dask runs took 3.1 s of system time
+    where the pool took 2.0) and one BLAS/OpenMP thread, where a pool worker has the run's.  A plugin
+    runs too late for this: the interpreter and the allocator read these variables when the process
+    starts."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         seed = pool_hash_seed()
+        # Dask's own pre-spawn variables give way to the run's (absent from the run: absent here too);
+        # the nanny sets them before it spawns the worker and again, from ``env``, once it runs
+        for name in list(self.pre_spawn_env):
+            self.pre_spawn_env.pop(name)
+            self.env.pop(name, None)
+            if name in os.environ:
+                self.pre_spawn_env[name] = self.env[name] = os.environ[name]
         self.pre_spawn_env[HASH_SEED_ENV] = seed
         self.env[HASH_SEED_ENV] = seed
 
