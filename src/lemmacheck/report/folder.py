@@ -155,15 +155,19 @@ def _move_into_place(
 def write_report(
     folder: Path, data: dict, *, html: bool = True, plot_cache: Path | None = None, history: bool = False
 ) -> list[Path]:
-    """Write ``results.json`` (and ``index.html`` rendered from it) into ``folder`` atomically, as a pair.
+    """Write ``results.json`` (and ``index.html`` rendered from it) into ``folder`` atomically, as a pair;
+    :class:`OutputError`, naming the field, for results the shipped schema refuses (nothing is written).
 
     The HTML is rendered before anything is moved, so a failure to render leaves the old pair intact.
     ``history``: the caller writes the folder's ``history.html`` beside it, which the page links to.
     """
+    from ..schema import validate_written
+
     folder = Path(folder)
     problem = folder_problem(folder)
     if problem:
         raise OutputError(problem)
+    validate_written(data)  # here, the one writer of results.json: no caller can ship what render refuses
     if isinstance(data.get("run"), dict):  # the pair's mark: both files carry it (see the module's text)
         data = data | {"run": data["run"] | {"generation": uuid.uuid4().hex}}
     files: dict[str, str | None] = {RESULTS_NAME: json.dumps(data, indent=1, ensure_ascii=False)}
