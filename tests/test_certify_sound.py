@@ -11,7 +11,7 @@ import pytest
 
 from conftest import planted_meta
 from lemmacheck import Verdict, inequality
-from lemmacheck.certify import certify_claim, replay_certificate, scope_counts
+from lemmacheck.certify import certificate_summary, certify_claim, replay_certificate, scope_counts
 from lemmacheck.model.inputs import Array
 from lemmacheck.run.engine import run_claim
 from lemmacheck.search.profile import QUICK
@@ -256,3 +256,33 @@ def test_a_constant_folded_in_a_where_lambda_is_refused_too(registry):
 
     cert = certify_claim(registry["planted.folded_where"])
     assert cert["status"] == "not certified" and "1e-20" in cert["reason"], cert
+
+
+@pytest.mark.parametrize("positive", [False, True])
+def test_a_statement_true_only_on_its_declared_box_is_certified_there_and_never_when_unbounded(
+    registry, positive
+):
+    pytest.importorskip("z3")
+
+    # Audit of issue 32 §2 (aud4): ‖x‖₂² ≤ 1000n + Σx holds for ‖x‖∞ ≤ 30 (900 ≤ 970) and fails once an
+    # entry passes 32.1; declared with bound=30 the certificate is over that box at every dims and says
+    # so, and the same statement over all of ℝⁿ is never certified
+    def both_sides(xp, x):
+        return xp.sum(x * x, axis=-1), 1000 * x.shape[-1] + xp.sum(x, axis=-1)
+
+    box = "[0, 30]" if positive else "[-30, 30]"
+    for claim_id, spec in (
+        ("planted.box30", Array("n", bound=30, positive=positive)),
+        ("planted.all", Array("n")),
+    ):
+        inequality(claim_id, inputs={"x": spec}, dims={"n": [1, 2]}, **planted_meta())(both_sides)
+    bounded, unbounded = registry["planted.box30"], registry["planted.all"]
+    cert = certify_claim(bounded)
+    assert cert["status"] == "certified", cert
+    assert [t["domain"] for t in cert["tried"]] == [f"x ∈ {box}^1", f"x ∈ {box}^2"], cert["tried"]
+    assert f"domain x ∈ {box}^2" in certificate_summary(cert), certificate_summary(cert)
+    assert replay_certificate(cert, bounded) == []
+    assert certify_claim(unbounded)["status"] == "violation"
+    result = run_claim(unbounded, CERTIFYING)
+    assert result.verdict is Verdict.REFUTED and (result.certificate or {}).get("status") != "certified"
+    assert max(abs(float(v)) for v in result.evidence["counterexample"]["inputs"]["x"]) > 32

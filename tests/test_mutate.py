@@ -323,14 +323,34 @@ def test_enumeration_and_sampling_are_deterministic(registry):
     )
 
 
-def test_results_file_is_written_atomically(tmp_path):
-    path = write_json({"a": [1, 2]}, tmp_path / "sub" / "mutation.json")
-    assert json.loads(path.read_text()) == {"a": [1, 2]}
+def test_results_file_is_written_atomically(registry, tmp_path):
+    plant_am_gm()
+    _, data = _run(["planted.am_gm"], operators=("constant",))
+    path = write_json(data, tmp_path / "sub" / "mutation.json")
+    written = json.loads(path.read_text())
+    assert written["claims"][0]["id"] == "planted.am_gm"
     assert [p.name for p in path.parent.iterdir()] == ["mutation.json"]
     with pytest.raises(TypeError):
-        write_json({"bad": object()}, path)
-    assert json.loads(path.read_text()) == {"a": [1, 2]}  # the old file is intact
+        write_json(data | {"run": data["run"] | {"bad": object()}}, path)
+    assert json.loads(path.read_text()) == written  # the old file is intact
     assert [p.name for p in path.parent.iterdir()] == ["mutation.json"]
+
+
+def test_the_mutation_file_is_written_only_as_its_schema_says(registry, tmp_path):
+    # Audit of issue 32 §5 (aud4): results.json was validated against its schema when written, but
+    # mutation.json, which the report's mutation section reads back, had no schema: a class outside the
+    # six (killed, survived, timed out, equivalent, still false, invalid) was written as it came
+    from lemmacheck.errors import OutputError
+
+    plant_am_gm()
+    _, data = _run(["planted.am_gm"], operators=("constant",))
+    mutant = data["claims"][0]["mutants"][0]
+    bad = data | {"claims": [data["claims"][0] | {"mutants": [mutant | {"status": "crashed"}]}]}
+    with pytest.raises(OutputError, match=r"claims\[0\]\.mutants\[0\]\.status"):
+        write_json(bad, tmp_path / "mutation.json")
+    assert not (tmp_path / "mutation.json").exists()
+    with pytest.raises(OutputError, match="'killed' is a required property"):
+        write_json(data | {"counts": {"total": 1}}, tmp_path / "mutation.json")
 
 
 def test_report_section_escapes_mutant_text(registry):

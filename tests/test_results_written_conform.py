@@ -49,3 +49,23 @@ def test_the_writer_refuses_results_that_do_not_conform_naming_the_field(tmp_pat
     main([*RUN, "--out", str(tmp_path)])
     assert not (tmp_path / "results.json").exists()
     assert "claims[0].verdict" in capsys.readouterr().err
+
+
+def test_the_one_writer_of_results_json_refuses_what_render_refuses_whoever_calls_it(tmp_path):
+    # Audit of issue 32 §5 (aud4): `run`, the pytest plugin and `watch` each validated before writing, but
+    # report.folder.write_report, the writer they share, wrote whatever it was given: a new caller (or
+    # one that forgot) could ship a results.json that `render` then refuses
+    from lemmacheck.report.folder import write_report
+
+    good = _fresh_run_results(tmp_path / "good")
+    bad = good | {"claims": [good["claims"][0] | {"verdict": "FINE"}]}
+    with pytest.raises(OutputError, match=r"claims\[0\]\.verdict"):
+        write_report(tmp_path / "bad", bad, html=False)
+    assert not (tmp_path / "bad" / "results.json").exists()
+    write_report(tmp_path / "again", good, html=False)
+    assert load_results(tmp_path / "again" / "results.json")["claims"] == good["claims"]
+
+
+def _fresh_run_results(out) -> dict:
+    assert main([*RUN, "--no-html", "--out", str(out)]) == ExitCode.OK
+    return load_results(out / "results.json")

@@ -145,3 +145,22 @@ def test_a_climb_never_evaluates_a_point_it_could_not_form():
     discover()
     r = run_claim(REGISTRY["norms.power_method_spectral"], DEFAULT)
     assert r.verdict is Verdict.HOLDS, (r.verdict, r.message)
+
+
+def test_every_text_that_prints_a_verdict_prints_the_declared_domain_beside_it(registry):
+    # Audit of issue 32 §2 (aud4): the card and `show` printed "HOLDS for ‖v‖∞ ≤ 30", but the terminal's
+    # line for a verdict that differs and the JUnit failure said "computed HOLDS", a claim about every v;
+    # `show` had the magnitudes explored only inside an evidence dump cut at 3000 characters.
+    from lemmacheck.cli.run_output import mismatch_line
+    from lemmacheck.report.junit import junit_xml
+
+    claim = _clamped(registry, "planted.clamped_expected_false", Verdict.REFUTED, bound=30.0)
+    r = run_claim(claim, DEFAULT)
+    assert r.verdict is Verdict.HOLDS, (r.reason, r.evidence.get("counterexample"))
+    assert "computed HOLDS for ‖v‖∞ ≤ 30, expected REFUTED" in mismatch_line(r)
+    xml = junit_xml({"claims": [r.to_dict()]})
+    assert "computed HOLDS for ‖v‖∞ ≤ 30 (proof" in xml, xml
+    shown = format_claim(claim, r)
+    block = shown.split("magnitudes explored:\n", 1)[-1].split("\n\n")[0]
+    lo, hi = r.evidence["explored"]["magnitudes"]["v"]
+    assert f"v {lo:.2g} to {hi:.2g}" in block and "instances across the float range" in block, shown

@@ -15,7 +15,8 @@ from lemmacheck.cli import main as cli
 from lemmacheck.cli.exitcodes import ExitCode
 from lemmacheck.model.claim import REGISTRY
 from lemmacheck.report import folder as output
-from lemmacheck.report.folder import read_journal, write_html_only, write_report
+from lemmacheck.report.folder import write_html_only, write_report
+from lemmacheck.report.journal import read_journal
 from planted_project import make_project
 
 FOURTEEN = """

@@ -176,3 +176,26 @@ def test_a_claim_read_with_a_lost_transpose_has_its_reading_as_typeset():
         and not readings & set(c.same_as)
     ]
     assert not missing, f"no claim records the passage as typeset beside: {missing}"
+
+
+def test_a_statement_in_words_whose_argument_the_document_gives_has_its_proof_judged():
+    # vanish.s003.not_met_no_explosion: seed 003 says "we showed in (25) that if this condition is not met
+    # … the gradients won't explode", yet its chain ‖∂h_T/∂h_0‖ ≤ δ^T ≤ 1 was `not asserted` (issue 32 §5):
+    # the card told a reader that the document argued nothing, and neither link was judged
+    from lemmacheck.model.verdict import ProofStatus
+
+    _discover(None)
+    claim = REGISTRY["vanish.s003.not_met_no_explosion"]
+    assert not claim.proof_not_asserted and "vanish.s003.eq25" in claim.uses
+    r = run_claim(claim, PROFILE)
+    assert (r.verdict, r.proof.status) == (Verdict.HOLDS, ProofStatus.SOUND), (r.verdict, r.proof)
+    assert [s.status for s in r.steps] == ["holds", "holds"], r.steps
+
+
+def test_no_chain_is_called_the_catalogues_own_where_its_reason_says_the_document_argued_it():
+    # the class of the claim above: a `proof_not_asserted` reason that itself says the document showed
+    # the statement ("showed in (25)", "pointing to (25)") contradicts the status it sets
+    _discover(None)
+    said = re.compile(r"\b(?:show(?:ed|n)|proved|pointing) (?:in|to|by) \(?(?:eq\.? ?)?\(?\d", re.I)
+    contradicted = [c.id for c in REGISTRY if c.proof_not_asserted and said.search(c.proof_not_asserted)]
+    assert not contradicted, f"not asserted, yet the reason says the document argued it: {contradicted}"

@@ -164,11 +164,16 @@ def eq25_003(xp, W, U, b, X, h0, delta, s, act):
     r"h_T}{\partial h_0}\right\| \le \delta^T \le 1",
     expected=Verdict.HOLDS,
     same_as=("vanish.s003.eq25",),
-    # the document says in words that the gradients won't explode, pointing to (25); the chain is ours
-    proof_not_asserted="the catalogue's formalisation: the document says in words 'we are sure that the "
-    "gradients won't explode' (showed in (25)); ‖∂h_T/∂h_0‖ ≤ δ^T ≤ 1 is our reading of it, with δ < 1 as "
-    "the document assumes",
-    steps_claimed=True,  # both links are what the formalisation states
+    # The document gives its argument, "we showed in (25)", with 0 ≤ δ < 1 assumed in part 2: step 1 is
+    # the end of (25), step 2 is δ^T ≤ 1. It was `not asserted`, which told a reader that the document
+    # argued nothing and left both links unjudged (issue 32 §5).
+    uses=("vanish.s003.eq25",),
+    steps_claimed=True,  # both links are what "won't explode" is read as
+    notes="The document states this in words ('if this condition is not met (i.e the largest eigenvalue "
+    "of the weights is smaller than δ²/γ²), we are sure that the gradients won't explode'); the typeset "
+    "statement is the catalogue's reading: 'won't explode' as ‖∂h_T/∂h_0‖ ≤ δ^T ≤ 1 for every T, 'the "
+    "weights' as λ_1(WᵀW), the condition of (25). The proof is the document's: step 1 is what (25) "
+    "shows (vanish.s003.eq25), step 2 is δ^T ≤ 1 from 0 ≤ δ < 1 (part 2).",
 )
 def not_met_no_explosion_003(xp, W, U, b, X, h0, delta, s, act):
     nrm, _ = _hyp_bound(xp, W, U, b, X, h0, delta, s, act, layout="h")

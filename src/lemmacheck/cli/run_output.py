@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 import time
 
+from ..run.results import verdict_text
 from .terminal import printable_line
 
 __all__ = ["Progress", "summary", "format_changes", "mismatch_line", "counterexample_block"]
@@ -70,7 +71,8 @@ def mismatch_line(r) -> str:
         at = f" at step {r.proof.step}" if r.proof.step else ""
         extra += f" (proof {r.proof.status.value}{at}, expected {r.expected_proof})"
     replay = f"   replay: {r.replay}" if r.replay else ""
-    line = f"  {printable_line(r.id)}: computed {r.verdict.value}, expected {r.expected}{extra}{replay}"
+    computed = verdict_text(r.verdict.value, r.evidence)
+    line = f"  {printable_line(r.id)}: computed {computed}, expected {r.expected}{extra}{replay}"
     return "\n".join([line, *counterexample_block(r)])
 
 

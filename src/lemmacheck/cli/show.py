@@ -15,7 +15,7 @@ from pathlib import Path
 from ..latex.crosscheck import statement_check_text
 from ..model.claim import Claim
 from ..model.verdict import ProofStatus
-from ..run.results import ClaimResult
+from ..run.results import ClaimResult, verdict_text
 
 __all__ = ["where_defined", "format_claim", "standing_text"]
 
@@ -105,6 +105,19 @@ def _also_broken(result: ClaimResult) -> str:
     return "\nalso broken: " + "; ".join(f"step {k} ({labels.get(k, '')})" for k in later)
 
 
+def _explored(explored: dict) -> str:
+    """The range of |entry| the search evaluated per input, and the float-range instances (search/wide.py)."""
+    per_input = [f"{k} {lo:.2g} to {hi:.2g}" for k, (lo, hi) in (explored.get("magnitudes") or {}).items()]
+    text = "; ".join(per_input) or "none recorded"
+    wide, dropped = explored.get("wide_instances", 0), explored.get("wide_dropped", 0)
+    text += f"\n{wide} instances across the float range"
+    if dropped:
+        text += f", {dropped} more that float64 could not evaluate, not judged"
+    if explored.get("wide_skipped"):
+        text += f"\nnot explored across the float range: {explored['wide_skipped']}"
+    return text
+
+
 def format_claim(claim: Claim, result: ClaimResult) -> str:
     lines = [f"{result.id} — {result.title}", ""]
     lines += _block("statement", result.statement)
@@ -114,10 +127,7 @@ def format_claim(claim: Claim, result: ClaimResult) -> str:
         f"{src.get('file')} · {src.get('location')}"
         + (f"\n“{src.get('quote')}”" if src.get("quote") else ""),
     )
-    verdict = f"{result.verdict.value} (catalogue expects {result.expected})"
-    domain = (result.evidence or {}).get("domain")
-    if domain:  # a claim that declares a bounded domain holds (or fails) there only
-        verdict = f"{result.verdict.value} for {', '.join(domain)} (catalogue expects {result.expected})"
+    verdict = f"{verdict_text(result.verdict.value, result.evidence)} (catalogue expects {result.expected})"
     if result.reason:
         verdict += f"\nwhy: {result.reason}"
     lines += _block("verdict of the statement", verdict)
@@ -134,10 +144,12 @@ def format_claim(claim: Claim, result: ClaimResult) -> str:
         lines.append(f"  step {s.index} [{s.status}] {s.label}: {s.detail}")
     if result.statement_check:
         lines += _block("statement as compiled", statement_check_text(result.statement_check))
-    shown_apart = ("counterexample", "settlement", "tightness_witness", "nontrivial_witness")
+    shown_apart = ("counterexample", "settlement", "tightness_witness", "nontrivial_witness", "explored")
     ev = {k: v for k, v in result.evidence.items() if k not in shown_apart}
     if ev:
         lines += _block("evidence", json.dumps(ev, indent=1, ensure_ascii=False)[:3000])
+    if result.evidence.get("explored"):  # apart: the evidence above is cut at 3000 characters
+        lines += _block("magnitudes explored", _explored(result.evidence["explored"]))
     if result.evidence.get("tightness_witness"):
         lines += _block("tightness", _tightness(result.evidence))
     settled = result.evidence.get("settlement")

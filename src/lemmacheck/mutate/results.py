@@ -13,7 +13,11 @@ __all__ = ["write_json", "summary_text", "survivors"]
 
 
 def write_json(data: dict, path: Path) -> Path:
-    """Write through a temporary file in the same folder and ``os.replace``: never half-written."""
+    """Write through a temporary file in the same folder and ``os.replace``: never half-written, and never
+    a file the shipped schema refuses."""
+    from ..schema.mutation import validate_mutation_written
+
+    validate_mutation_written(data)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

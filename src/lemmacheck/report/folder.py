@@ -155,15 +155,19 @@ def _move_into_place(
 def write_report(
     folder: Path, data: dict, *, html: bool = True, plot_cache: Path | None = None, history: bool = False
 ) -> list[Path]:
-    """Write ``results.json`` (and ``index.html`` rendered from it) into ``folder`` atomically, as a pair.
+    """Write ``results.json`` (and ``index.html`` rendered from it) into ``folder`` atomically, as a pair;
+    :class:`OutputError`, naming the field, for results the shipped schema refuses (nothing is written).
 
     The HTML is rendered before anything is moved, so a failure to render leaves the old pair intact.
     ``history``: the caller writes the folder's ``history.html`` beside it, which the page links to.
     """
+    from ..schema import validate_written
+
     folder = Path(folder)
     problem = folder_problem(folder)
     if problem:
         raise OutputError(problem)
+    validate_written(data)  # here, the one writer of results.json: no caller can ship what render refuses
     if isinstance(data.get("run"), dict):  # the pair's mark: both files carry it (see the module's text)
         data = data | {"run": data["run"] | {"generation": uuid.uuid4().hex}}
     files: dict[str, str | None] = {RESULTS_NAME: json.dumps(data, indent=1, ensure_ascii=False)}
@@ -346,47 +350,3 @@ class Journal:
     def close(self) -> None:
         with contextlib.suppress(OSError):
             self._fh.close()
-
-
-def _records(text: str) -> tuple[list[dict], int]:
-    """The JSON objects of a journal's lines, and how many lines were torn (a killed run or a full
-    disk can leave its last line half-written)."""
-    records, torn = [], 0
-    for line in text.splitlines():
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError:
-            torn += 1
-            continue
-        if isinstance(record, dict):
-            records.append(record)
-        else:
-            torn += 1
-    return records, torn
-
-
-def read_journal(path: Path) -> dict:
-    """A results dict (marked incomplete) from a journal a killed run left behind: every complete
-    result in it (torn lines are skipped and counted)."""
-    lines, torn = _records(Path(path).read_text(encoding="utf-8", errors="replace"))
-    if not lines or lines[0].get("journal") != 1:
-        raise ValueError("not a lemmacheck journal (its first line is not a journal header)")
-    header = lines[0]
-    claims = [c for c in lines[1:] if isinstance(c.get("id"), str) and isinstance(c.get("verdict"), str)]
-    torn += len(lines) - 1 - len(claims)
-    data = dict(header["data"])
-    data["claims"] = [*data.get("claims", []), *claims]
-    counts = dict.fromkeys(data.get("counts", {}), 0)
-    for c in data["claims"]:
-        counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
-    data["counts"] = counts
-    data["mismatches"] = [c["id"] for c in data["claims"] if not c.get("matches_expectation", True)]
-    data["run"] = dict(
-        data["run"],
-        incomplete=f"recovered from the journal of a run that stopped after "
-        f"{len(claims)} of {header.get('total', '?')} results"
-        + (f" ({torn} torn line{'s' if torn > 1 else ''} skipped)" if torn else ""),
-    )
-    return data

@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from pathlib import Path
 
+from ..run.results import verdict_text
 from .falsifying import counterexample_lines, counterexample_of
 
 __all__ = ["junit_xml", "write_junit"]
@@ -35,7 +36,8 @@ def _case(claim: dict) -> ET.Element:
     elif not claim.get("matches_expectation", True):
         proof = (claim.get("proof") or {}).get("status")
         message = (
-            f"computed {claim.get('verdict')} (proof {proof}), expected {claim.get('expected')} "
+            f"computed {verdict_text(str(claim.get('verdict')), claim.get('evidence'))} (proof {proof}), "
+            f"expected {claim.get('expected')} "
             f"(proof {claim.get('expected_proof')})"
         )
         ET.SubElement(case, "failure", message=message).text = detail

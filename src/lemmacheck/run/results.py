@@ -25,6 +25,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "TIMING_FIELDS",
     "statement_counts",
+    "verdict_text",
 ]
 
 #: 2: INCONCLUSIVE verdict, per-claim ``proof``, settlement statistics in the evidence
@@ -33,6 +34,13 @@ SCHEMA_VERSION = 2
 #: a result's fields that measure time: the only ones two runs of one seed may disagree on, so a comparison
 #: of runs (serial against parallel, a chunk order, a rerun) leaves them out
 TIMING_FIELDS = ("seconds", "phase_seconds")
+
+
+def verdict_text(verdict: str, evidence: dict | None) -> str:
+    """The verdict with the bounded domain its claim declares ("HOLDS for ‖v‖∞ ≤ 30"): a verdict computed
+    on a declared domain printed without it would read as one about every real input (issue 32 §2)."""
+    domain = (evidence or {}).get("domain")
+    return f"{verdict} for {', '.join(domain)}" if domain else verdict
 
 
 @dataclasses.dataclass

@@ -120,7 +120,7 @@ def load_results(path: Path) -> dict:
     if not raw.strip():
         raise ReportInputError(f"{path}: the file is empty (a run that was stopped while writing?)")
     if path.suffix == ".jsonl":  # read whole by read_journal: its last line may be torn mid-character
-        from ..report.folder import read_journal
+        from ..report.journal import read_journal
 
         try:
             data = read_journal(path)
