@@ -10,6 +10,7 @@ import numpy as np
 
 from conftest import planted_meta
 from lemmacheck import Verdict, identity, inequality
+from lemmacheck.model.claim import SymbolicDerivation
 from lemmacheck.model.inputs import Array
 from lemmacheck.model.tolerance import SIGNIFICANCE, tolerance_for
 from lemmacheck.run.engine import run_claim
@@ -392,3 +393,36 @@ def test_a_pool_ranked_when_read_keeps_what_an_eager_pool_keeps(monkeypatch):
         lazy.rank_all()  # its counts are those of the rows estimated so far
         assert _pool_summary(lazy) == _pool_summary(eager), trial
         assert len(calls) == len(set(calls)), "a batch's significance is computed once"
+
+
+def test_a_derivation_checked_again_in_one_process_asks_sympy_nothing_again(monkeypatch):
+    """SymPy's answer on a step (``simplify``, deterministic, most of a derivation's cost) is kept in the
+    process: the same derivation checked again (a benchmark's rounds, the mutation gate's mutants that
+    leave the step as written) proves it without calling ``simplify``, with the same outcome."""
+    import sympy as sp
+
+    from lemmacheck.kinds.symbolic import check_derivation
+
+    x = sp.Symbol("x_cost_memo", real=True)  # a name no other test proves a step about
+    d = SymbolicDerivation(
+        exprs=(sp.sin(x) ** 2 + sp.cos(x) ** 2 + x**2, 1 + x**2, 2 + x**2),
+        relations=("=", "<="),
+        labels=("Pythagoras", "one more"),
+        domain={x: (-3.0, 3.0)},
+    )
+    calls: list = []
+    real = sp.simplify
+    monkeypatch.setattr(sp, "simplify", lambda e, *a, **k: calls.append(e) or real(e, *a, **k))
+
+    def check() -> list:
+        rng = np.random.default_rng(7)
+        outcome = check_derivation("planted.cost_memo", d, 16, rng, tolerance_for())
+        return [(s.status, s.detail) for s in outcome.steps] + [outcome.end_status]
+
+    first = check()
+    asked = len(calls)
+    assert asked > 0, "the first check asks SymPy"
+    assert first[:2] == [("proved", "SymPy"), ("proved", "SymPy")], first
+    again = check()
+    assert again == first
+    assert len(calls) == asked, f"simplify called {len(calls) - asked} more times on the same steps"
