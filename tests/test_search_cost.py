@@ -426,3 +426,36 @@ def test_a_derivation_checked_again_in_one_process_asks_sympy_nothing_again(monk
     again = check()
     assert again == first
     assert len(calls) == asked, f"simplify called {len(calls) - asked} more times on the same steps"
+
+
+def test_a_sampled_step_prints_each_side_once(monkeypatch):
+    """A step SymPy does not prove is evaluated at its points and at the points moved by a few ulps:
+    ``lambdify`` (which prints and compiles the expression) is asked once per side, and not again when
+    the step is sampled again in the process, with the same figures."""
+    import sympy as sp
+
+    from lemmacheck.kinds.symbolic_sampled import numeric_step
+
+    x = sp.Symbol("x_lambdify_memo", positive=True)  # a name no other test samples a step about
+    a, b = sp.log(1 + x), x  # log(1 + x) <= x: SymPy's simplify does not prove it
+    calls: list = []
+    real = sp.lambdify
+    monkeypatch.setattr(sp, "lambdify", lambda *a_, **k: calls.append(a_[1]) or real(*a_, **k))
+
+    def step():
+        return numeric_step(
+            "planted.lambdify_memo",
+            a,
+            b,
+            "<=",
+            {x: (0.1, 5.0)},
+            64,
+            np.random.default_rng(7),
+            tolerance_for(),
+        )
+
+    first = step()
+    assert first[0] == 64 and first[2] is None, first
+    assert sorted(map(str, calls)) == sorted(map(str, [a, b])), f"lambdify asked {len(calls)} times: {calls}"
+    assert step() == first
+    assert len(calls) == 2, f"lambdify asked again: {calls}"
