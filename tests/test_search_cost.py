@@ -7,6 +7,7 @@ import dataclasses
 
 import mpmath
 import numpy as np
+import pytest
 
 from conftest import planted_meta
 from lemmacheck import Verdict, identity, inequality
@@ -459,3 +460,22 @@ def test_a_sampled_step_prints_each_side_once(monkeypatch):
     assert sorted(map(str, calls)) == sorted(map(str, [a, b])), f"lambdify asked {len(calls)} times: {calls}"
     assert step() == first
     assert len(calls) == 2, f"lambdify asked again: {calls}"
+
+
+def test_a_statement_the_grammar_refuses_is_parsed_once(monkeypatch):
+    """A refusal is remembered as a tree is: the statement check of a claim run again in one process does
+    not run the Earley parser again to the same error, and says the same thing about it."""
+    from lemmacheck.latex import parse as parse_module
+    from lemmacheck.latex.errors import LatexError
+
+    calls: list = []
+    real = parse_module._parse
+    monkeypatch.setattr(parse_module, "_parse", lambda t, s: calls.append(t) or real(t, s))
+    text = r"f_{memo}(x) \le \oint_0^1 x \, dx"  # a contour integral: outside the grammar
+    errors = []
+    for _ in range(2):
+        with pytest.raises(LatexError) as exc:
+            parse_module.parse(text)
+        errors.append((str(exc.value), exc.value.reason, exc.value.column))
+    assert errors[0] == errors[1] and r"\oint" in errors[0][1], errors
+    assert calls == [text], f"the parser ran {len(calls)} times"
