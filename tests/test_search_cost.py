@@ -479,3 +479,28 @@ def test_a_statement_the_grammar_refuses_is_parsed_once(monkeypatch):
         errors.append((str(exc.value), exc.value.reason, exc.value.column))
     assert errors[0] == errors[1] and r"\oint" in errors[0][1], errors
     assert calls == [text], f"the parser ran {len(calls)} times"
+
+
+def test_a_one_step_chain_end_to_end_is_its_step_computed_once(registry, monkeypatch):
+    """A one-step chain's end to end is its step (the same sides, the same relation): a batch's gaps,
+    ratios and figures are computed once and counted in both records, with the same figures."""
+    from lemmacheck.search import tracker as tracker_module
+
+    @inequality("planted.one_step_cost", inputs={"x": Array(scale=(0.1, 10.0))}, **planted_meta())
+    def one_step(xp, x):
+        return xp.tanh(x - 5.0) ** 2, 0.5 + 0.0 * x  # fails well away from x = 5
+
+    check = registry["planted.one_step_cost"].check
+    x = np.random.default_rng(3).uniform(0.1, 10.0, 256)
+    chain = evaluate_chain("planted.one_step_cost", check, numpy_xp, {"x": x}, {}, 256)
+    calls: list = []
+    real = tracker_module.gap
+    monkeypatch.setattr(tracker_module, "gap", lambda *a: calls.append(a[2]) or real(*a))
+    tracker = Tracker(CheckContext("planted.one_step_cost", check, tolerance_for()))
+    tracker.add(chain, {"x": x}, {})
+    assert calls == ["<="], f"gap computed {len(calls)} times for one batch of a one-step chain"
+    step, end = tracker.steps[0], tracker.end
+    assert end.violations == step.violations > 0
+    figures = ("checked", "max_ratio_raw", "max_gap", "max_deviation")
+    assert [getattr(end, f) for f in figures] == [getattr(step, f) for f in figures]
+    assert end.max_ratio == step.max_ratio and end.pool.total == step.pool.total
