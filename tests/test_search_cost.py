@@ -7,9 +7,11 @@ import dataclasses
 
 import mpmath
 import numpy as np
+import pytest
 
 from conftest import planted_meta
 from lemmacheck import Verdict, identity, inequality
+from lemmacheck.model.claim import SymbolicDerivation
 from lemmacheck.model.inputs import Array
 from lemmacheck.model.tolerance import SIGNIFICANCE, tolerance_for
 from lemmacheck.run.engine import run_claim
@@ -392,3 +394,113 @@ def test_a_pool_ranked_when_read_keeps_what_an_eager_pool_keeps(monkeypatch):
         lazy.rank_all()  # its counts are those of the rows estimated so far
         assert _pool_summary(lazy) == _pool_summary(eager), trial
         assert len(calls) == len(set(calls)), "a batch's significance is computed once"
+
+
+def test_a_derivation_checked_again_in_one_process_asks_sympy_nothing_again(monkeypatch):
+    """SymPy's answer on a step (``simplify``, deterministic, most of a derivation's cost) is kept in the
+    process: the same derivation checked again (a benchmark's rounds, the mutation gate's mutants that
+    leave the step as written) proves it without calling ``simplify``, with the same outcome."""
+    import sympy as sp
+
+    from lemmacheck.kinds.symbolic import check_derivation
+
+    x = sp.Symbol("x_cost_memo", real=True)  # a name no other test proves a step about
+    d = SymbolicDerivation(
+        exprs=(sp.sin(x) ** 2 + sp.cos(x) ** 2 + x**2, 1 + x**2, 2 + x**2),
+        relations=("=", "<="),
+        labels=("Pythagoras", "one more"),
+        domain={x: (-3.0, 3.0)},
+    )
+    calls: list = []
+    real = sp.simplify
+    monkeypatch.setattr(sp, "simplify", lambda e, *a, **k: calls.append(e) or real(e, *a, **k))
+
+    def check() -> list:
+        rng = np.random.default_rng(7)
+        outcome = check_derivation("planted.cost_memo", d, 16, rng, tolerance_for())
+        return [(s.status, s.detail) for s in outcome.steps] + [outcome.end_status]
+
+    first = check()
+    asked = len(calls)
+    assert asked > 0, "the first check asks SymPy"
+    assert first[:2] == [("proved", "SymPy"), ("proved", "SymPy")], first
+    again = check()
+    assert again == first
+    assert len(calls) == asked, f"simplify called {len(calls) - asked} more times on the same steps"
+
+
+def test_a_sampled_step_prints_each_side_once(monkeypatch):
+    """A step SymPy does not prove is evaluated at its points and at the points moved by a few ulps:
+    ``lambdify`` (which prints and compiles the expression) is asked once per side, and not again when
+    the step is sampled again in the process, with the same figures."""
+    import sympy as sp
+
+    from lemmacheck.kinds.symbolic_sampled import numeric_step
+
+    x = sp.Symbol("x_lambdify_memo", positive=True)  # a name no other test samples a step about
+    a, b = sp.log(1 + x), x  # log(1 + x) <= x: SymPy's simplify does not prove it
+    calls: list = []
+    real = sp.lambdify
+    monkeypatch.setattr(sp, "lambdify", lambda *a_, **k: calls.append(a_[1]) or real(*a_, **k))
+
+    def step():
+        return numeric_step(
+            "planted.lambdify_memo",
+            a,
+            b,
+            "<=",
+            {x: (0.1, 5.0)},
+            64,
+            np.random.default_rng(7),
+            tolerance_for(),
+        )
+
+    first = step()
+    assert first[0] == 64 and first[2] is None, first
+    assert sorted(map(str, calls)) == sorted(map(str, [a, b])), f"lambdify asked {len(calls)} times: {calls}"
+    assert step() == first
+    assert len(calls) == 2, f"lambdify asked again: {calls}"
+
+
+def test_a_statement_the_grammar_refuses_is_parsed_once(monkeypatch):
+    """A refusal is remembered as a tree is: the statement check of a claim run again in one process does
+    not run the Earley parser again to the same error, and says the same thing about it."""
+    from lemmacheck.latex import parse as parse_module
+    from lemmacheck.latex.errors import LatexError
+
+    calls: list = []
+    real = parse_module._parse
+    monkeypatch.setattr(parse_module, "_parse", lambda t, s: calls.append(t) or real(t, s))
+    text = r"f_{memo}(x) \le \oint_0^1 x \, dx"  # a contour integral: outside the grammar
+    errors = []
+    for _ in range(2):
+        with pytest.raises(LatexError) as exc:
+            parse_module.parse(text)
+        errors.append((str(exc.value), exc.value.reason, exc.value.column))
+    assert errors[0] == errors[1] and r"\oint" in errors[0][1], errors
+    assert calls == [text], f"the parser ran {len(calls)} times"
+
+
+def test_a_one_step_chain_end_to_end_is_its_step_computed_once(registry, monkeypatch):
+    """A one-step chain's end to end is its step (the same sides, the same relation): a batch's gaps,
+    ratios and figures are computed once and counted in both records, with the same figures."""
+    from lemmacheck.search import tracker as tracker_module
+
+    @inequality("planted.one_step_cost", inputs={"x": Array(scale=(0.1, 10.0))}, **planted_meta())
+    def one_step(xp, x):
+        return xp.tanh(x - 5.0) ** 2, 0.5 + 0.0 * x  # fails well away from x = 5
+
+    check = registry["planted.one_step_cost"].check
+    x = np.random.default_rng(3).uniform(0.1, 10.0, 256)
+    chain = evaluate_chain("planted.one_step_cost", check, numpy_xp, {"x": x}, {}, 256)
+    calls: list = []
+    real = tracker_module.gap
+    monkeypatch.setattr(tracker_module, "gap", lambda *a: calls.append(a[2]) or real(*a))
+    tracker = Tracker(CheckContext("planted.one_step_cost", check, tolerance_for()))
+    tracker.add(chain, {"x": x}, {})
+    assert calls == ["<="], f"gap computed {len(calls)} times for one batch of a one-step chain"
+    step, end = tracker.steps[0], tracker.end
+    assert end.violations == step.violations > 0
+    figures = ("checked", "max_ratio_raw", "max_gap", "max_deviation")
+    assert [getattr(end, f) for f in figures] == [getattr(step, f) for f in figures]
+    assert end.max_ratio == step.max_ratio and end.pool.total == step.pool.total

@@ -22,6 +22,7 @@ function, named with the counterexample; SymPy keeps it generic.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -83,7 +84,15 @@ def _zero(d) -> bool:
     return False
 
 
+#: steps whose SymPy answer is kept in a process: a claim run again in one process (the mutation gate's
+#: mutants leave most steps as written, a benchmark's rounds, a watch) asks SymPy the same question, and
+#: ``simplify`` is deterministic and most of a derivation's cost (a fifth of ``schatten.hadamard``'s)
+PROOFS_KEPT = 512
+
+
+@functools.lru_cache(maxsize=PROOFS_KEPT)
 def _prove(a, b, relation: str) -> bool:
+    """Whether SymPy proves ``a relation b`` (remembered: a stop by the cap raises, so it is not)."""
     try:
         if relation == "=":
             if a == b:

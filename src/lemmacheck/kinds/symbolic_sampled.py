@@ -7,6 +7,7 @@ confirmed one is simplified (:func:`shrunk`) and confirmed again.
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import mpmath
@@ -51,11 +52,22 @@ def sample_symbols(symbols, domain, n: int, rng) -> dict:
     return values
 
 
+#: expressions whose lambdify'd function is kept in a process: a step is evaluated at its points and again
+#: at the points moved by a few ulps, and a claim run again asks for the same functions; lambdify prints
+#: and compiles the expression each time, and its function keeps no state
+LAMBDIFIED_KEPT = 256
+
+
+@functools.lru_cache(maxsize=LAMBDIFIED_KEPT)
+def _lambdified(syms: tuple, expr):
+    return sp.lambdify(syms, expr, "numpy")  # a failure raises, so it is not remembered
+
+
 def _evaluate(expr, syms, pts, n):
     """Values of ``expr`` at the sampled points: vectorised through lambdify, or point by point with
     ``evalf`` where lambdify cannot print the expression (a ``Sum`` with a symbolic bound, ...)."""
     try:
-        f = sp.lambdify(syms, expr, "numpy")
+        f = _lambdified(tuple(syms), expr)
         return np.broadcast_to(np.asarray(f(*[pts[s] for s in syms]), dtype=complex), (n,))
     except Exception:
         out = np.empty(n, dtype=complex)

@@ -193,8 +193,11 @@ class Tracker:
                     noise[e, todo] = sens[e] if sens is not None else np.inf
             return noise[:, rows]
 
+        figures: dict[int, tuple] = {}  # a one-step chain's end shares its step's arrays, and figures
         for rel in relations:
-            self._count(rel, n)
+            if id(rel.gap) not in figures:
+                figures[id(rel.gap)] = self._figures(rel)
+            self._count(rel.stats, n, *figures[id(rel.gap)])
             self._resolve(rel, noise_on, dims, inst_of)
             sig: np.ndarray | Callable[[], np.ndarray]
             if estimate is None or estimate.made:  # as measured so far, the tightness's rows included
@@ -262,27 +265,30 @@ class Tracker:
             ok = np.asarray(chain[0], dtype=bool)
             n = len(ok)
             return [_Relation(self.end, ~ok, np.where(ok, -1.0, 1.0), np.full(n, np.nan), None, None, None)]
-        out = []
+        out: list[_Relation] = []
         for i, st_, a, b in [
             *zip(range(len(self.steps)), self.steps, chain[:-1], chain[1:], strict=True),
             (None, self.end, chain[0], chain[-1]),
         ]:
+            if i is None and len(out) == 1 and out[0].stats.relation == st_.relation:
+                # a one-step chain end to end is its step: the same sides and relation, the same arrays
+                out.append(dataclasses.replace(out[0], stats=st_, index=None))
+                continue
             g = gap(a, b, st_.relation, self.tol)
             bad = violated_at(g, st_.relation)
             out.append(_Relation(st_, bad, g, ratio(a, b, st_.relation), a, b, i))
         return out
 
-    def _count(self, rel: _Relation, n: int) -> None:
-        st_ = rel.stats
-        st_.checked += n
-        st_.violations += int(np.count_nonzero(rel.bad))
+    def _figures(self, rel: _Relation) -> tuple[int, float, float, float]:
+        """A batch's violations, and its largest float64 lhs/rhs, deviation and gap (-inf: none)."""
+        violations, top_ratio, top_dev = int(np.count_nonzero(rel.bad)), -math.inf, -math.inf
         finite_r = np.isfinite(rel.ratio)
         a, b = rel.a, rel.b
         if self.tol.atol > 0 and a is not None and b is not None:
             # where an override's absolute slack decides, lhs/rhs says nothing about tightness
             finite_r &= self.tol.rtol * (np.abs(a) + np.abs(b)) >= self.tol.atol
         if np.any(finite_r):
-            st_.max_ratio_raw = max(st_.max_ratio_raw, float(np.max(rel.ratio[finite_r])))
+            top_ratio = float(np.max(rel.ratio[finite_r]))
         if a is not None and b is not None:
             with np.errstate(all="ignore"):
                 dev = np.abs(a - b) / (np.abs(a) + np.abs(b))
@@ -295,10 +301,17 @@ class Tracker:
                 kept &= self.tol.rtol * (np.abs(a) + np.abs(b)) >= self.tol.atol
             dev = dev[kept]
             if dev.size:
-                st_.max_deviation = max(st_.max_deviation, float(dev.max()))
+                top_dev = float(dev.max())
         finite_g = rel.gap[np.isfinite(rel.gap)]
-        if finite_g.size:
-            st_.max_gap = max(st_.max_gap, float(finite_g.max()))
+        return violations, top_ratio, top_dev, float(finite_g.max()) if finite_g.size else -math.inf
+
+    @staticmethod
+    def _count(st_: StepStats, n: int, violations: int, top_ratio: float, top_dev: float, top_gap: float):
+        st_.checked += n
+        st_.violations += violations
+        st_.max_ratio_raw = max(st_.max_ratio_raw, top_ratio)
+        st_.max_deviation = max(st_.max_deviation, top_dev)
+        st_.max_gap = max(st_.max_gap, top_gap)
 
     def _resolve(self, rel: _Relation, noise_on, dims, inst_of) -> None:
         """Offer the ratios of the instances that hold to the relation's tightness records, counting only
