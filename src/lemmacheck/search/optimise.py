@@ -14,6 +14,8 @@ end-to-end relation's normalised margin ``(lhs - rhs) / (|lhs| + |rhs|)`` (``(rh
   approached geometrically), scanned again, and polished in linear coordinates (signs may change), each
   within the input's domain (:mod:`.coords`); and last a compass search (:mod:`.pattern`), for a
   supremum on a kink or a box's faces, where L-BFGS-B stops;
+* after the starts, hops from the highest point they reached (:mod:`.hop`), for a supremum among several
+  local maxima, where a compass search stays in the basin it started in;
 * the gradient is a forward difference computed as one vectorised batch of ``size + 1`` instances;
 * ``Profile.optimise_calls`` objective evaluations per start at most (each a batch), a count and never a
   time, so the result replays from the seed.
