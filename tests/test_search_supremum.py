@@ -41,7 +41,10 @@ def _hoeffding(registry, constant: float, expected: Verdict):
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6, 7])
 def test_a_sharp_constant_made_0_08_percent_too_small_near_a_limit_is_refuted(registry, seed):
     # Before the local optimiser: HOLDS at all seven seeds, with tightness 0.993 to 0.9993.
-    claim = _hoeffding(registry, 1 - 8e-4, Verdict.REFUTED)
+    _assert_refuted(_hoeffding(registry, 1 - 8e-4, Verdict.REFUTED), seed)
+
+
+def _assert_refuted(claim, seed: int) -> None:
     r = run_claim(claim, QUICK.with_seed(seed))
     assert r.verdict is Verdict.REFUTED, (r.verdict, r.evidence.get("tightness"), r.reason)
     cx = r.evidence["counterexample"]
@@ -135,9 +138,7 @@ def _one_layer_loss(registry, constant: float, expected: Verdict):
 def test_a_bound_false_by_1e_3_at_a_supremum_among_local_maxima_on_a_box_is_refuted(registry, seed):
     # Before the hops of the compass search (search/hop.py): HOLDS at seeds 1 and 3 (tightness 0.99953 and
     # 0.99930), the strongest start's compass search stopping on a lower local maximum.
-    claim = _one_layer_loss(registry, 1 - 1e-3, Verdict.REFUTED)
-    r = run_claim(claim, QUICK.with_seed(seed))
-    assert r.verdict is Verdict.REFUTED, (r.verdict, r.evidence.get("tightness"), r.reason)
+    _assert_refuted(_one_layer_loss(registry, 1 - 1e-3, Verdict.REFUTED), seed)
 
 
 def test_the_sound_one_layer_bound_holds_near_its_supremum_where_the_climb_plateaued(registry):
