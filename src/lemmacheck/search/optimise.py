@@ -14,6 +14,8 @@ end-to-end relation's normalised margin ``(lhs - rhs) / (|lhs| + |rhs|)`` (``(rh
   approached geometrically), scanned again, and polished in linear coordinates (signs may change), each
   within the input's domain (:mod:`.coords`); and last a compass search (:mod:`.pattern`), for a
   supremum on a kink or a box's faces, where L-BFGS-B stops;
+* after the starts, hops from the highest point they reached (:mod:`.hop`), for a supremum among several
+  local maxima, where a compass search stays in the basin it started in;
 * the gradient is a forward difference computed as one vectorised batch of ``size + 1`` instances;
 * ``Profile.optimise_calls`` objective evaluations per start at most (each a batch), a count and never a
   time, so the result replays from the seed.
@@ -35,6 +37,7 @@ from .candidates import Instance, dims_key, instance_key
 from .climb import Climb
 from .coords import Space
 from .faithful import native_output_muted
+from .hop import HOPS, end_ratio, hop
 from .pattern import pattern
 from .profile import Profile
 from .relations import evaluate_chain, ratio
@@ -198,13 +201,15 @@ def _next_try(better: np.ndarray, m: np.ndarray, failed: int | None) -> int:
     return int(better[np.argmax(m[better])])
 
 
-def optimise(tracker: Tracker, profile: Profile) -> int:
-    """Climb the end-to-end margin of an inequality from its strongest instances; the instances
-    evaluated (every centre point was given to the tracker)."""
+def optimise(tracker: Tracker, profile: Profile, seed: int = 0) -> int:
+    """Climb the end-to-end margin of an inequality from its strongest instances, then hop from the
+    highest point reached (:mod:`.hop`, its generator seeded by ``seed``); the instances evaluated
+    (every centre point was given to the tracker)."""
     check = tracker.check
     if check.is_property or tracker.end.relation not in _INEQUALITIES or profile.optimise_starts < 1:
         return 0
     evaluated, half, started = 0, profile.optimise_calls // 2, 0
+    best: tuple[float, Instance | None] = (-np.inf, None)
     for inst in _starts(tracker, SCREENED * profile.optimise_starts):
         if started == profile.optimise_starts:
             break
@@ -229,6 +234,13 @@ def optimise(tracker: Tracker, profile: Profile) -> int:
             scanned = phase == "scan"
             inst = reached if scanned or reached is inst or _confirmed(tracker, reached) else inst
             evaluated += n
+        r = end_ratio(tracker, inst)
+        best = (r, inst) if r > best[0] else best
+    if best[1] is not None:
+        tracker.confirmations_left = HOPS
+        near = discretisation(check, best[1].inputs, best[1].dims) is not None
+        rounds = profile.optimise_calls // HOPS
+        evaluated += hop(tracker, best[1], rounds, seed, near=near, confirmed=_confirmed)
     return evaluated
 
 

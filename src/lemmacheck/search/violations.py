@@ -126,7 +126,7 @@ def search_numeric(
         with ctx.timed("refine"):
             refine_worst(tracker, profile, rng)
         with ctx.timed("optimise"):
-            optimise(tracker, profile)
+            optimise(tracker, profile, seed)
     return SweepOutcome(
         tracker.steps,
         tracker.end,
