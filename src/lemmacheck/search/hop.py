@@ -4,9 +4,10 @@ The compass search climbs to the top of the basin it starts in.  On a box of 40-
 have several local maxima, on the box's faces, and the strongest start's basin is not always the
 highest: sens.general_bound_000 at seed 3 plateaus at tightness 0.99857, where a second compass search
 from the same point gains 3e-7 and twice the optimiser's budget reaches 0.99955, while seed 1 reaches
-0.999999.  A hop leaves the basin: a random quarter of the coordinates of the best point so far move to
-one end of their domain each (a face of the box, where such a supremum lies; an unbounded coordinate is
-moved by a quarter of its size instead), and the compass search climbs from there.  The result is kept
+0.999999.  A hop leaves the basin: a random share of the coordinates of the best point so far (a half, a
+quarter, a tenth, in turn: SHARES) move to one end of their domain each (a face of the box, where such a
+supremum lies; an unbounded coordinate is moved by that share of its size instead), and the compass
+search climbs from there.  The result is kept
 where it is higher and high precision confirms it, so each hop starts from the best basin found.
 
 The work is spent only where it can change what is reported: from a climb that ended within HOP_FROM of
