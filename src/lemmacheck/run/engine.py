@@ -252,15 +252,12 @@ def run_claims(
     warm: Sequence = (),
 ) -> RunResult:
     """Check the selected claims (and studies); ``on_result`` sees each claim's result as it finishes,
-    so a caller can journal them and keep the work done when the run is interrupted.
-
-    Without ``index`` the claims are those already registered (imported content, planted claims) and run
+    so a caller can journal them and keep the work done when the run is interrupted.  Without ``index`` the claims are those already registered (imported content, planted claims) and run
     here, one after the other.  With a :class:`lemmacheck.project.index.ContentIndex` nothing needs
     importing first: the selection, the catalogue's links and its malformed declarations come from the index,
-    and :func:`lemmacheck.run.execution.execute` runs the claims (``jobs`` workers, ``timeout`` per claim,
-    answers from ``cache``, or on a Dask scheduler; ``warm``: workers started ahead, which its first
-    pool uses or stops).  Either way the per-claim seeds make the results the
-    same.
+    and :func:`lemmacheck.run.execution.execute` runs the claims (``jobs`` workers, the ``warm`` ones
+    started ahead first, ``timeout`` per claim, answers from ``cache``, or on a Dask scheduler).  Either
+    way the per-claim seeds make the results the same.
     """
     started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
@@ -278,9 +275,7 @@ def run_claims(
 
     finished = AwaitingLinks(judged)  # a chain once its links are judged: -x never stops on an unrun link
     if index is None:
-        for w in warm:  # only the index's pool uses workers
-            w.stop()
-        _check_here(results, plan.claims, profile, total, progress, finished)
+        _check_here(results, plan.claims, profile, total, progress, finished, warm)
         studies = _run_studies(plan.studies, profile, cache, progress, first=len(plan.ids), total=total)
     else:  # the workers check the claims, and this process, which only waits on them, the studies
         ahead = StudiesAhead(plan.studies, profile, cache)
@@ -300,8 +295,13 @@ def run_claims(
     )
 
 
-def _check_here(results: list[ClaimResult], claims, profile: Profile, total: int, progress, finished) -> None:
-    """The registered claims, here, one after the other; then their chains' links judged."""
+def _check_here(
+    results: list[ClaimResult], claims, profile: Profile, total: int, progress, finished, warm=()
+) -> None:
+    """The registered claims, here, one after the other; then their chains' links judged.  Workers
+    started ahead (``warm``) are stopped: nothing here uses them."""
+    for w in warm:
+        w.stop()
     for i, c in enumerate(claims):
         if progress:
             progress(c.id, i, total)
