@@ -252,13 +252,13 @@ def run_claims(
     warm: Sequence = (),
 ) -> RunResult:
     """Check the selected claims (and studies); ``on_result`` sees each claim's result as it finishes,
-    so a caller can journal them and keep the work done when the run is interrupted.  Without ``index`` the claims are those already registered (imported content, planted claims) and run
-    here, one after the other.  With a :class:`lemmacheck.project.index.ContentIndex` nothing needs
-    importing first: the selection, the catalogue's links and its malformed declarations come from the index,
-    and :func:`lemmacheck.run.execution.execute` runs the claims (``jobs`` workers, the ``warm`` ones
-    started ahead first, ``timeout`` per claim, answers from ``cache``, or on a Dask scheduler).  Either
-    way the per-claim seeds make the results the same.
-    """
+    so a caller can journal them and keep the work done when the run is interrupted.  Without ``index``
+    the claims are those already registered (imported content, planted claims) and run here, one after
+    the other.  With a :class:`lemmacheck.project.index.ContentIndex` nothing needs importing first: the
+    selection, the catalogue's links and its malformed declarations come from the index, and
+    :func:`lemmacheck.run.execution.execute` runs the claims (``jobs`` workers, the ``warm`` ones started
+    ahead first, ``timeout`` per claim, answers from ``cache``, or on a Dask scheduler).  Either way the
+    per-claim seeds make the results the same."""
     started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     if index is None:
