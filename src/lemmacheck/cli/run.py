@@ -161,13 +161,13 @@ def cmd_run(args) -> int:
     warm = _workers_ahead(args, project_root())
     try:
         return _run(args, warm)
-    finally:  # the session uses them or stops them; here only those an early return or error left
-        for w in warm:
+    finally:  # the pool stops those it took; stopping again costs nothing, and here also stops those
+        for w in warm:  # an early return or an error before the pool (an internal error) left running
             w.stop()
 
 
 def _run(args, warm: list) -> int:
-    """The run, whose RunSession takes ``warm`` (emptied here) once it exists."""
+    """The run, whose RunSession hands ``warm`` to its first pool."""
     from ..project.index import load_index
     from ..project.selection import compile_expression
     from ..report.folder import folder_problem, pair_problem
@@ -207,7 +207,7 @@ def _run(args, warm: list) -> int:
     total = len(first) + len(then)
     journal = None if problem else _journal(out, seed, profile.name, preamble, total, args.keyword or "")
     session = RunSession(args, root, index, profile, out, previous, journal, problem)
-    session.warm, warm[:] = list(warm), []  # the session's now: it hands them to the pool or stops them
+    session.warm = list(warm)  # handed to the first pool; cmd_run stops them all at the end
     from ..search.examples import keeping
 
     with keeping():  # the counterexamples this run finds are replayed by every later one
