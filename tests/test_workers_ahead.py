@@ -53,3 +53,22 @@ def test_a_cache_that_answers_every_claim_starts_no_worker(events):
     assert cli.main(["run", "-j", "2", "--quiet", "--no-html"]) == ExitCode.OK
     assert first[0] == "worker", first  # a fresh checkout has no cache yet: started ahead
     assert "worker" not in events, events  # the rerun is answered from the cache
+
+
+REFUTED_AS_DECLARED = """
+@inequality("{pkg}.off_by_one", inputs={"x": Array()}, title="planted", source=SRC, statement="x + 1 <= x",
+            expected=Verdict.REFUTED)
+def off_by_one(xp, x):
+    return x + 1, x
+"""
+
+
+def test_workers_started_ahead_keep_the_run_s_counterexamples(tmp_path, monkeypatch):
+    """The run keeps the counterexamples it finds (an environment variable its workers inherit when
+    they start): started before it was set, the workers kept none (found by tests/test_cache.py)."""
+    make_project(tmp_path, {"mod": REFUTED_AS_DECLARED})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("LEMMACHECK_EXAMPLES", str(tmp_path / "kept"))
+    with REGISTRY.scratch():
+        assert cli.main(["run", "--no-cache", "-j", "1", "--quiet", "--no-html"]) == ExitCode.OK
+    assert (tmp_path / "kept").is_dir() and any((tmp_path / "kept").iterdir()), "no counterexample kept"

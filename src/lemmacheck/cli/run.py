@@ -158,12 +158,15 @@ def cmd_run(args) -> int:
 
     compile_expression(args.keyword)  # a malformed -k is a usage error before anything runs
     _extras_for(args)
-    warm = _workers_ahead(args, project_root())
-    try:
-        return _run(args, warm)
-    finally:  # the pool stops those it took; stopping again costs nothing, and here also stops those
-        for w in warm:  # an early return or an error before the pool (an internal error) left running
-            w.stop()
+    from ..search.examples import keeping
+
+    with keeping():  # the counterexamples this run finds are kept: the workers inherit it when they start
+        warm = _workers_ahead(args, project_root())
+        try:
+            return _run(args, warm)
+        finally:  # the pool stops those it took; stopping again costs nothing, and here also stops those
+            for w in warm:  # an early return or an error before the pool (an internal error) left running
+                w.stop()
 
 
 def _run(args, warm: list) -> int:
@@ -208,7 +211,4 @@ def _run(args, warm: list) -> int:
     journal = None if problem else _journal(out, seed, profile.name, preamble, total, args.keyword or "")
     session = RunSession(args, root, index, profile, out, previous, journal, problem)
     session.warm = list(warm)  # handed to the first pool; cmd_run stops them all at the end
-    from ..search.examples import keeping
-
-    with keeping():  # the counterexamples this run finds are replayed by every later one
-        return session.execute(first, then, with_studies=bool(studies))
+    return session.execute(first, then, with_studies=bool(studies))
