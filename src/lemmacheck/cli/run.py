@@ -137,8 +137,40 @@ def _extras_for(args) -> None:
         say(f"--certify: the Z3 route is off (z3-solver is not installed: {install_hint('certify')})")
 
 
+def _workers_ahead(args, root: Path) -> list:
+    """The pool's workers, started before the content index is built when no result cache can answer
+    (``--no-cache``, or a fresh checkout without one), so that their imports of the engine overlap the
+    index's imports of the content instead of following them; none for Dask or when a cache may answer
+    every claim (a rerun with nothing changed should not start interpreters it does not use)."""
+    from ..project.index import CACHE_DIR
+    from ..run.execution import default_jobs
+    from ..run.worker import start_worker
+
+    fresh = args.no_cache or not (root / CACHE_DIR / "results.sqlite").exists()
+    if args.dask or not fresh:
+        return []
+    return [start_worker(root) for _ in range(args.jobs or default_jobs())]
+
+
 def cmd_run(args) -> int:
     """Print the seed, plan what to check, and run the plan in a :class:`RunSession`."""
+    from ..project.selection import compile_expression
+
+    compile_expression(args.keyword)  # a malformed -k is a usage error before anything runs
+    _extras_for(args)
+    from ..search.examples import keeping
+
+    with keeping():  # the counterexamples this run finds are kept: the workers inherit it when they start
+        warm = _workers_ahead(args, project_root())
+        try:
+            return _run(args, warm)
+        finally:  # the pool stops those it took; stopping again costs nothing, and here also stops those
+            for w in warm:  # an early return or an error before the pool (an internal error) left running
+                w.stop()
+
+
+def _run(args, warm: list) -> int:
+    """The run, whose RunSession hands ``warm`` to its first pool."""
     from ..project.index import load_index
     from ..project.selection import compile_expression
     from ..report.folder import folder_problem, pair_problem
@@ -147,8 +179,6 @@ def cmd_run(args) -> int:
     from ..search.profile import profile_named
     from ..search.seed import resolve_seed
 
-    compile_expression(args.keyword)  # a malformed -k is a usage error before anything runs
-    _extras_for(args)
     root = project_root()
     seed = resolve_seed(args.seed)
     profile = dataclasses.replace(
@@ -180,7 +210,5 @@ def cmd_run(args) -> int:
     total = len(first) + len(then)
     journal = None if problem else _journal(out, seed, profile.name, preamble, total, args.keyword or "")
     session = RunSession(args, root, index, profile, out, previous, journal, problem)
-    from ..search.examples import keeping
-
-    with keeping():  # the counterexamples this run finds are replayed by every later one
-        return session.execute(first, then, with_studies=bool(studies))
+    session.warm = list(warm)  # handed to the first pool; cmd_run stops them all at the end
+    return session.execute(first, then, with_studies=bool(studies))

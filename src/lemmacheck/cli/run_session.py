@@ -43,6 +43,7 @@ class RunSession:
         self.first_difference = None  # -x: the claim that stopped the run
         self.why = ""
         self.prewarm: Prewarm | None = None  # draws the report's plots and statements as results arrive
+        self.warm: list = []  # workers started before the content index (cli.run._workers_ahead)
 
     def _plots(self) -> Path:
         return self.root / ".lemmacheck-cache" / "plots"
@@ -62,6 +63,7 @@ class RunSession:
         from ..run.engine import run_claims
 
         a = self.args
+        warm, self.warm = self.warm, []  # the first execution's pool takes them (or stops them)
         try:
             return run_claims(
                 self.profile,
@@ -76,6 +78,7 @@ class RunSession:
                 timeout=a.timeout,
                 cache=cache,
                 dask=a.dask,
+                warm=warm,
             )
         except OSError as exc:
             if a.dask:  # an unreachable or refusing scheduler is how lemmacheck was called, not a bug

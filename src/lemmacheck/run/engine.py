@@ -249,17 +249,16 @@ def run_claims(
     cache=None,
     dask: str | None = None,
     claim_ids: Sequence[str] | None = None,
+    warm: Sequence = (),
 ) -> RunResult:
     """Check the selected claims (and studies); ``on_result`` sees each claim's result as it finishes,
-    so a caller can journal them and keep the work done when the run is interrupted.
-
-    Without ``index`` the claims are those already registered (imported content, planted claims) and run
-    here, one after the other.  With a :class:`lemmacheck.project.index.ContentIndex` nothing needs
-    importing first: the selection, the catalogue's links and its malformed declarations come from the index,
-    and :func:`lemmacheck.run.execution.execute` runs the claims (``jobs`` workers, ``timeout`` per claim,
-    answers from ``cache``, or on a Dask scheduler).  Either way the per-claim seeds make the results the
-    same.
-    """
+    so a caller can journal them and keep the work done when the run is interrupted.  Without ``index``
+    the claims are those already registered (imported content, planted claims) and run here, one after
+    the other.  With a :class:`lemmacheck.project.index.ContentIndex` nothing needs importing first: the
+    selection, the catalogue's links and its malformed declarations come from the index, and
+    :func:`lemmacheck.run.execution.execute` runs the claims (``jobs`` workers, the ``warm`` ones started
+    ahead first, ``timeout`` per claim, answers from ``cache``, or on a Dask scheduler).  Either way the
+    per-claim seeds make the results the same."""
     started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     if index is None:
@@ -276,13 +275,13 @@ def run_claims(
 
     finished = AwaitingLinks(judged)  # a chain once its links are judged: -x never stops on an unrun link
     if index is None:
-        _check_here(results, plan.claims, profile, total, progress, finished)
+        _check_here(results, plan.claims, profile, total, progress, finished, warm)
         studies = _run_studies(plan.studies, profile, cache, progress, first=len(plan.ids), total=total)
     else:  # the workers check the claims, and this process, which only waits on them, the studies
         ahead = StudiesAhead(plan.studies, profile, cache)
         settings = dict(jobs=jobs, timeout=timeout, cache=cache, dask=dask, root=root, index=index)
         overall = (lambda cid, i, n: progress(cid, i, total)) if progress else (lambda cid, i, n: None)
-        _check_indexed(results, plan.ids, profile, settings, overall, finished)
+        _check_indexed(results, plan.ids, profile, settings, overall, finished, warm)
         studies = ahead.results(progress, first=len(plan.ids), total=total)
     results += [_orphan_result(orphan) for orphan in plan.orphans]
     return RunResult(
@@ -296,8 +295,13 @@ def run_claims(
     )
 
 
-def _check_here(results: list[ClaimResult], claims, profile: Profile, total: int, progress, finished) -> None:
-    """The registered claims, here, one after the other; then their chains' links judged."""
+def _check_here(
+    results: list[ClaimResult], claims, profile: Profile, total: int, progress, finished, warm=()
+) -> None:
+    """The registered claims, here, one after the other; then their chains' links judged.  Workers
+    started ahead (``warm``) are stopped: nothing here uses them."""
+    for w in warm:
+        w.stop()
     for i, c in enumerate(claims):
         if progress:
             progress(c.id, i, total)
@@ -309,11 +313,11 @@ def _check_here(results: list[ClaimResult], claims, profile: Profile, total: int
 
 
 def _check_indexed(
-    results: list[ClaimResult], ids, profile: Profile, settings: dict, progress, finished
+    results: list[ClaimResult], ids, profile: Profile, settings: dict, progress, finished, warm=()
 ) -> None:
-    """The index's claims through :func:`execute` (workers, cache, Dask); then their chains' links
-    judged, a linked claim outside the selection run the same way."""
-    checked = execute(ids, profile, **settings, progress=progress, on_result=finished)
+    """The index's claims through :func:`execute` (workers, cache, Dask; the ``warm`` workers first);
+    then their chains' links judged, a linked claim outside the selection run the same way."""
+    checked = execute(ids, profile, **settings, progress=progress, on_result=finished, warm=warm)
     known = set(settings["index"].claim_ids())
     dangling = _dangling_links(checked, known)
     broken = {d.id for d in dangling}  # one report per claim: the declaration error, not also its check
