@@ -22,6 +22,7 @@ __all__ = [
     "shipped_text",
     "validate_results",
     "validate_written",
+    "first_refusal",
     "load_results",
     "readable_versions",
 ]
@@ -69,8 +70,6 @@ def readable_versions() -> list[int]:
 
 def validate_results(data: object, *, name: str = "results") -> dict:
     """``data`` if it is a results dict this lemmacheck can render; else :class:`ReportInputError`."""
-    import jsonschema
-
     if not isinstance(data, dict):
         raise ReportInputError(
             f"{name}: not a lemmacheck results file (a JSON {type(data).__name__}, expected an object)"
@@ -82,11 +81,22 @@ def validate_results(data: object, *, name: str = "results") -> dict:
             f"({', '.join(map(str, readable_versions()))}); re-run `lemmacheck run`, or "
             "render it with the lemmacheck version that wrote it"
         )
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema()).iter_errors(data))
-    if error is not None:
-        where = error.json_path if error.json_path != "$" else "the top level"
-        raise ReportInputError(f"{name}: not a valid lemmacheck results file: at {where}: {error.message}")
+    refusal = first_refusal(schema(), data)
+    if refusal:
+        raise ReportInputError(f"{name}: not a valid lemmacheck results file: {refusal}")
     return data
+
+
+def first_refusal(shipped: dict, data: object) -> str | None:
+    """``at <field>: <why>`` for the first part of ``data`` the JSON Schema ``shipped`` refuses; None if it
+    conforms (one wording for every file lemmacheck writes)."""
+    import jsonschema
+
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(shipped).iter_errors(data))
+    if error is None:
+        return None
+    where = error.json_path if error.json_path != "$" else "the top level"
+    return f"at {where}: {error.message}"
 
 
 def validate_written(data: dict) -> None:

@@ -19,14 +19,12 @@ def _schema() -> dict:
 
 def validate_mutation_written(data: dict) -> None:
     """:class:`OutputError` naming the first field of ``data`` the schema refuses (nothing is written)."""
-    import jsonschema
-
     from ..errors import OutputError
+    from . import first_refusal
 
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(_schema()).iter_errors(data))
-    if error is not None:
-        where = error.json_path if error.json_path != "$" else "the top level"
+    refusal = first_refusal(_schema(), data)
+    if refusal:
         raise OutputError(
-            f"mutation results to be written: at {where}: {error.message}; the run's own output does not "
-            "match mutation.schema.json (a lemmacheck bug), so it is not written"
+            f"mutation results to be written: {refusal}; the run's own output does not match "
+            "mutation.schema.json (a lemmacheck bug), so it is not written"
         )

@@ -25,7 +25,7 @@ from ..errors import CheckError
 from ..xp import numpy_xp
 from .candidates import Instance
 from .coords import Space
-from .pattern import FACE, pattern
+from .pattern import faces, pattern
 from .relations import evaluate_chain, ratio
 from .tracker import Tracker
 
@@ -52,16 +52,17 @@ def end_ratio(tracker: Tracker, inst: Instance) -> float:
 def hop(
     tracker: Tracker,
     inst: Instance,
+    best: float,
     rounds: int,
     seed: int,
     *,
     near: bool,
     confirmed: Callable[[Tracker, Instance], bool],
 ) -> int:
-    """HOPS hops from ``inst`` (whose ratio high precision confirmed), each a compass search of at most
-    ``rounds`` rounds; the instances evaluated (every point the searches reached was given to the
-    tracker; ``confirmed`` judges whether a hop's result may be the next one's start)."""
-    best = end_ratio(tracker, inst)
+    """HOPS hops from ``inst`` (whose ratio high precision confirmed; ``best`` is its end_ratio, as the
+    optimiser computed it), each a compass search of at most ``rounds`` rounds; the instances evaluated
+    (every point the searches reached was given to the tracker; ``confirmed`` judges whether a hop's
+    result may be the next one's start)."""
     if not HOP_FROM <= best <= 1.0 or rounds < 1:
         return 0
     rng = np.random.default_rng(seed)
@@ -85,7 +86,7 @@ def _moved(space: Space, rng: np.random.Generator, share: float) -> np.ndarray:
     u = space.start()
     lo, hi = np.array(space.bounds(), dtype=float).reshape(-1, 2).T
     chosen = rng.random(u.size) < share
-    bounded = (np.abs(lo) < FACE) & (np.abs(hi) < FACE)
+    bounded = faces(lo, hi)
     end = np.where(rng.random(u.size) < 0.5, lo, hi)
     size = np.where(u != 0, np.abs(u), np.max(np.abs(u)) if np.any(u) else 1.0)
     shaken = u + share * size * rng.standard_normal(u.size)

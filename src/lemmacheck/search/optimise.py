@@ -240,7 +240,7 @@ def optimise(tracker: Tracker, profile: Profile, seed: int = 0) -> int:
         tracker.confirmations_left = HOPS
         near = discretisation(check, best[1].inputs, best[1].dims) is not None
         rounds = profile.optimise_calls // HOPS
-        evaluated += hop(tracker, best[1], rounds, seed, near=near, confirmed=_confirmed)
+        evaluated += hop(tracker, best[1], best[0], rounds, seed, near=near, confirmed=_confirmed)
     return evaluated
 
 

@@ -30,7 +30,7 @@ from .coords import Space
 from .faithful import native_output_muted
 from .tracker import Tracker
 
-__all__ = ["FACE", "pattern"]
+__all__ = ["faces", "pattern"]
 
 #: the first step of a coordinate, relative to its magnitude (or, for an entry at 0, to the largest)
 _FIRST = 0.1
@@ -41,7 +41,12 @@ _ALONG = np.array([8.0, 4.0, 2.0, 1.0, 0.5, 0.25])
 #: a margin gain below this is float64's rounding of the margin, not a move
 _GAIN = 1e-14
 #: a domain edge beyond this magnitude is no face (the whole real line is clipped to 1e300)
-FACE = 1e15
+_FACE = 1e15
+
+
+def faces(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Which coordinates have a domain with two ends (a box's faces to move to)."""
+    return (np.abs(lo) < _FACE) & (np.abs(hi) < _FACE)
 
 
 def pattern(tracker: Tracker, inst: Instance, rounds: int, *, near: bool) -> tuple[Instance, int]:
@@ -54,7 +59,7 @@ def pattern(tracker: Tracker, inst: Instance, rounds: int, *, near: bool) -> tup
     lo, hi = np.array(space.bounds(), dtype=float).reshape(-1, 2).T
     scale = np.max(np.abs(u)) if np.any(u) else 1.0
     step = _FIRST * np.where(u != 0, np.abs(u), scale)
-    faces = (np.abs(lo) < FACE) & (np.abs(hi) < FACE)
+    on_faces = faces(lo, hi)
     rng = np.random.default_rng(zlib.crc32(u.tobytes()))
     with np.errstate(all="ignore"), native_output_muted():
         here = _best(climb, u[None], -np.inf)
@@ -64,7 +69,7 @@ def pattern(tracker: Tracker, inst: Instance, rounds: int, *, near: bool) -> tup
         for _ in range(rounds):
             if np.all(step <= _FLOOR * np.maximum(np.abs(u), 1e-300)):
                 break
-            u, level, step = _round(climb, u, level, step, lo, hi, faces, rng)
+            u, level, step = _round(climb, u, level, step, lo, hi, on_faces, rng)
     climb.record()
     if not climb.path:
         return inst, climb.evaluated
