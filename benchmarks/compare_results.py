@@ -8,7 +8,8 @@ Run both trees at the same seed, each from a fresh cache (kept counterexamples c
     python benchmarks/compare_results.py before/results.json after/results.json
 
 Prints each claim that differs, by JSON path, and each whose counts alone differ; exit 1 if any
-claim differs beyond them.
+claim differs beyond them. ``--common`` compares only the claims both files hold (a ``-k`` selection
+against a whole catalogue's results).
 """
 
 from __future__ import annotations
@@ -50,13 +51,14 @@ def differences(a, b, path: str = "", *, in_settlement: bool = False) -> tuple[l
     return other, counts
 
 
-def main(before: str, after: str) -> int:
+def main(before: str, after: str, *, common: bool = False) -> int:
     with open(before, encoding="utf-8") as f:
         old = {c["id"]: c for c in json.load(f)["claims"]}
     with open(after, encoding="utf-8") as f:
         new = {c["id"]: c for c in json.load(f)["claims"]}
     differ = counted = 0
-    for cid in sorted(set(old) | set(new)):
+    ids = set(old) & set(new) if common else set(old) | set(new)
+    for cid in sorted(ids):
         if cid not in old or cid not in new:
             print(f"{cid}: only {'before' if cid in old else 'after'}")
             differ += 1
@@ -77,4 +79,5 @@ def main(before: str, after: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(*sys.argv[1:3]))
+    args = [a for a in sys.argv[1:] if a != "--common"]
+    sys.exit(main(*args[:2], common="--common" in sys.argv[1:]))
