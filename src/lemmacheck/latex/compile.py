@@ -5,7 +5,6 @@ compiler has no meaning for raises :class:`LatexError` naming it and its column.
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import math
 import re
 from collections.abc import Callable
@@ -14,7 +13,7 @@ from typing import Any
 
 from lark import Token, Tree
 
-from ..model.inputs import call_with_inputs
+from ..model.inputs import call_with_inputs, parameter_names
 from . import values as V
 from .errors import LatexError
 from .symbols import Derived, Function, Input, SymbolTable, normalise
@@ -140,13 +139,6 @@ def meaning(c: Compiler, node: Tree | Token, key: str | None = None) -> Node | F
     return run
 
 
-def _parameters(fn) -> frozenset:
-    try:
-        return frozenset(inspect.signature(fn).parameters)
-    except (TypeError, ValueError):
-        return frozenset()
-
-
 def _input(env: Env, name: str, key: str) -> V.Value:
     if name in env.inputs:
         return V.Value(env.inputs[name])
@@ -166,7 +158,7 @@ def _derived(env: Env, d: Derived, key: str) -> V.Value:
     """A Derived's value; one that names a variable bound around it (``t`` of ``\\prod_{t=1}^T``) gets its
     current value, and a phrase that mentions a bound variable its Derived does not take is refused (its
     value would silently be the same for every t)."""
-    params = _parameters(d.fn)
+    params = parameter_names(d.fn)
     bound = {k: v for k, v in env.bound.items() if k in params}
     ignored = [
         k

@@ -331,6 +331,15 @@ def _parameters(fn: Callable) -> tuple[frozenset[str], bool]:
     return names, takes_all
 
 
+def parameter_names(fn: Callable) -> frozenset[str]:
+    """The names ``fn`` takes (read once per function, as ``call_with_inputs`` reads them); none for a
+    callable whose signature cannot be read."""
+    try:
+        return _parameters(fn)[0]
+    except (TypeError, ValueError):
+        return frozenset()
+
+
 def call_with_inputs(fn: Callable, xp, inputs: Mapping[str, Any], dims: Mapping[str, Any], *extra) -> Any:
     """Call a check with the inputs and dims it names; ``**inputs`` in its signature takes every input."""
     params, takes_all = _parameters(fn)
