@@ -66,3 +66,18 @@ def test_each_instance_set_is_evaluated_once_in_float64():
     assert len(seen) >= 8, f"the check ran {len(seen)} times: the comparison never evaluated it"
     again = len(seen) - len(set(seen))
     assert again == 0, f"{again} of {len(seen)} float64 evaluations repeated an instance set"
+
+
+def test_the_rows_read_at_once_score_as_each_row_read_alone():
+    from lemmacheck.latex.relation import mismatch, mismatches
+
+    rng = np.random.default_rng(35)
+    edge = [0.0, -0.0, 1.0, -1.0, 1e-300, -1e-300, 1e300, -1e300, 1.7e308, -1.7e308, 3.0]
+    rows = np.array([[a, b, c, d] for a in edge for b in edge[:6] for c in edge[5:] for d in edge[::2]])
+    rows = np.concatenate([rows, rng.normal(size=(500, 4)) * 10.0 ** rng.integers(-5, 6, size=(500, 4))])
+    for rels in (("<=", "<="), (">=", "<="), ("<", ">"), ("~", "~"), ("=", ">=")):
+        at_once = mismatches((rows[:, 0], rows[:, 1]), (rows[:, 2], rows[:, 3]), rels)
+        for r, got in zip(rows, at_once, strict=True):
+            a, b, c, d = (float(v) for v in r)  # as the row loop read them
+            want = mismatch((a, b), (c, d), rels)
+            assert got == want or (np.isnan(got) and np.isnan(want)), (rels, r.tolist(), got, want)

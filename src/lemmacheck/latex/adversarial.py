@@ -12,7 +12,7 @@ import numpy as np
 from ..model.claim import Claim, NumericCheck
 from ..search.draw import apply_where
 from ..xp import numpy_xp
-from .relation import mismatch
+from .relation import float_rows, mismatches
 
 __all__ = ["harder_instances"]
 
@@ -61,17 +61,18 @@ def _perturbed(check: NumericCheck, inst: dict, free: list[str], rng) -> dict:
 
 
 def _scores(sides: Callable, inputs: dict, dims: dict, pairs: list) -> np.ndarray | None:
-    """Per instance, how far the two are from one relation (the largest over the compared pairs)."""
+    """Per instance, how far the two are from one relation (the largest over the compared pairs; a pair
+    with a side that is not finite on the instance does not count there)."""
     try:
         written, checked = sides(numpy_xp, inputs, dims)
     except Exception:  # an instance the check refuses is no candidate
         return None
     batch = len(next(iter(inputs.values())))
     scores = np.zeros(batch)
-    for b in range(batch):
-        for si, ci, rels in pairs:
-            s = (float(written[si[0]][b]), float(written[si[1]][b]))
-            c = (float(checked[ci[0]][b]), float(checked[ci[1]][b]))
-            if all(np.isfinite(s + c)):
-                scores[b] = max(scores[b], mismatch(s, c, rels))
+    for si, ci, rels in pairs:
+        s = tuple(float_rows(written[k], batch) for k in si)
+        c = tuple(float_rows(checked[k], batch) for k in ci)
+        finite = np.logical_and.reduce([np.isfinite(v) for v in s + c])
+        m = mismatches(s, c, rels)
+        scores = np.where(finite & (m > scores), m, scores)  # max(score, m), which a NaN never raises
     return scores

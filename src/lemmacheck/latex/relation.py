@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["mismatch", "same_relation", "same_equation", "chain_relation", "family", "margin_gap"]
+import numpy as np
+
+__all__ = [
+    "mismatch",
+    "mismatches",
+    "float_rows",
+    "same_relation",
+    "same_equation",
+    "chain_relation",
+    "family",
+    "margin_gap",
+]
 
 _FLIP = {">=": "<=", ">": "<"}
 
@@ -30,6 +41,27 @@ def mismatch(s: tuple, c: tuple, rels: tuple[str, str]) -> float:
         return float(margins)
     rs, rc = s0 / s1, c0 / c1
     return float(min(margins, abs(rs - rc) / max(abs(rs), abs(rc), 1)))
+
+
+def mismatches(s: tuple, c: tuple, rels: tuple[str, str]) -> np.ndarray:
+    """:func:`mismatch` of every row of float64 arrays at once, the same arithmetic in the same order (so
+    the same float, NaN included, on every row where the four values are finite; other rows are
+    meaningless): the adversarial search and the comparison read thousands of rows."""
+    (s0, s1), (c0, c1) = _canonical(s[0], s[1], rels[0]), _canonical(c[0], c[1], rels[1])
+    scale = np.maximum(np.maximum(np.abs(s0), np.abs(s1)), np.maximum(np.abs(c0), np.abs(c1)))
+    with np.errstate(all="ignore"):
+        margins = np.where(scale != 0, np.abs((s1 - s0) - (c1 - c0)) / scale, 0.0)
+        rs, rc = s0 / s1, c0 / c1
+        ratios = np.abs(rs - rc) / np.maximum(np.maximum(np.abs(rs), np.abs(rc)), 1)
+    by_ratio = (s1 != 0) & (c1 != 0) & ((s1 > 0) == (c1 > 0))
+    # min(margins, ratios) keeps margins unless ratios is smaller (a NaN never is)
+    return np.where(by_ratio & (ratios < margins), ratios, margins)
+
+
+def float_rows(side: Any, batch: int) -> np.ndarray:
+    """A side's ``batch`` values as float64, each as ``float()`` reads it."""
+    out = np.asarray(side, dtype=float)
+    return out if out.shape == (batch,) else np.array([float(side[b]) for b in range(batch)])
 
 
 def margin_gap(s: tuple, c: tuple, rels: tuple[str, str]) -> float:
