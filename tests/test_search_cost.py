@@ -556,7 +556,7 @@ def _two_inputs(registry, claim_id: str, expected=Verdict.HOLDS):
 
 def test_hypothesis_seeds_the_global_generators_once_a_search_not_once_an_example(registry, monkeypatch):
     """Hypothesis seeds `random` and `numpy.random` around every example and reads `random`'s state around
-    every draw: state copies that cost a sixth of the phase on cheap checks.  Its own choices never come
+    every draw: state copies of about 115 us an example.  Its own choices never come
     from them, so the search seeds them once around the whole search (and restores them after)."""
     tracker = _two_inputs(registry, "planted.global_random")
     copies = [0]

@@ -305,9 +305,8 @@ class ProbVector(Array):
 
 
 def _one_hot_from_raw(a: np.ndarray) -> np.ndarray:
-    return (a == a.max(axis=-1, keepdims=True)).astype(float) * (
-        np.cumsum(a == a.max(axis=-1, keepdims=True), axis=-1) == 1
-    )
+    top = a == a.max(axis=-1, keepdims=True)
+    return top.astype(float) * (np.cumsum(top, axis=-1) == 1)
 
 
 class OneHot(Array):
