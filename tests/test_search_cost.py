@@ -7,9 +7,11 @@ import contextlib
 import dataclasses
 import random
 
+import hypothesis.core
 import mpmath
 import numpy as np
 import pytest
+from hypothesis.internal import entropy
 
 import lemmacheck.model.inputs as inputs_module
 from conftest import planted_meta
@@ -574,6 +576,8 @@ def test_hypothesis_seeds_the_global_generators_once_a_search_not_once_an_exampl
     # at most one copy per registered generator (random's, Hypothesis's own), not four per example
     assert copies[0] <= 4, f"{copies[0]} copies of the global random state for {examples} examples"
     assert random.getstate() == before  # restored after the search
+    # and Hypothesis's own seeding is back for any other use of Hypothesis in the process
+    assert hypothesis.core.deterministic_PRNG is entropy.deterministic_PRNG
 
 
 def test_a_search_draws_what_it_drew_seeding_each_example_with_strategies_of_its_own(registry, monkeypatch):
