@@ -3,16 +3,21 @@ for as few calls as the same answers need, and never asks high precision the sam
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import random
 
+import hypothesis.core
 import mpmath
 import numpy as np
 import pytest
+from hypothesis.internal import entropy
 
+import lemmacheck.model.inputs as inputs_module
 from conftest import planted_meta
 from lemmacheck import Verdict, identity, inequality
 from lemmacheck.model.claim import SymbolicDerivation
-from lemmacheck.model.inputs import Array
+from lemmacheck.model.inputs import Array, ProbVector
 from lemmacheck.model.tolerance import SIGNIFICANCE, tolerance_for
 from lemmacheck.run.engine import run_claim
 from lemmacheck.search import adversarial, candidates
@@ -520,3 +525,92 @@ def test_a_one_step_chain_end_to_end_is_its_step_computed_once(registry, monkeyp
     figures = ("checked", "max_ratio_raw", "max_gap", "max_deviation")
     assert [getattr(end, f) for f in figures] == [getattr(step, f) for f in figures]
     assert end.max_ratio == step.max_ratio and end.pool.total == step.pool.total
+
+
+def _drawn(monkeypatch) -> list:
+    """Every example the adversarial search examines, as (dims, inputs) lists."""
+    seen: list = []
+    examine = adversarial._Search.examine
+
+    def recorded(self, inst):
+        dims, inputs, _ = inst
+        seen.append((sorted(dims.items()), {k: np.asarray(v).tolist() for k, v in sorted(inputs.items())}))
+        return examine(self, inst)
+
+    monkeypatch.setattr(adversarial._Search, "examine", recorded)
+    return seen
+
+
+def _two_inputs(registry, claim_id: str, expected=Verdict.HOLDS):
+    @inequality(
+        claim_id,
+        inputs={"x": Array("n"), "p": ProbVector("n")},
+        dims={"n": [2, 3]},
+        **planted_meta(expected),
+    )
+    def weighted(xp, x, p):
+        # a violation (for the refuted one) from time to time, so the target phase and shrinking run too
+        top = xp.max(xp.abs(x), axis=-1) * (0.5 if expected is Verdict.REFUTED else 1.0)
+        return xp.abs(xp.sum(p * x, axis=-1)), top
+
+    return _tracker(registry, claim_id)
+
+
+def test_hypothesis_seeds_the_global_generators_once_a_search_not_once_an_example(registry, monkeypatch):
+    """Hypothesis seeds `random` and `numpy.random` around every example and reads `random`'s state around
+    every draw: state copies of about 115 us an example.  Its own choices never come
+    from them, so the search seeds them once around the whole search (and restores them after)."""
+    tracker = _two_inputs(registry, "planted.global_random")
+    copies = [0]
+    getstate = random.Random.getstate
+
+    def counted(self):
+        copies[0] += 1
+        return getstate(self)
+
+    monkeypatch.setattr(random.Random, "getstate", counted)
+    before = random.getstate()
+    examples = hypothesis_search(tracker, PROFILE, 7, None)
+    monkeypatch.undo()
+    assert examples == PROFILE.hypothesis_examples
+    # at most one copy per registered generator (random's, Hypothesis's own), not four per example
+    assert copies[0] <= 4, f"{copies[0]} copies of the global random state for {examples} examples"
+    assert random.getstate() == before  # restored after the search
+    # and Hypothesis's own seeding is back for any other use of Hypothesis in the process
+    assert hypothesis.core.deterministic_PRNG is entropy.deterministic_PRNG
+
+
+def test_a_search_draws_what_it_drew_seeding_each_example_with_strategies_of_its_own(registry, monkeypatch):
+    """The savings change no example: seeding the global generators once a search and sharing the
+    strategies across searches draw the same examples in the same order, shrinking included."""
+    for expected in (Verdict.HOLDS, Verdict.REFUTED):
+        claim_id = f"planted.same_draws_{expected.value.lower()}"
+        seen = _drawn(monkeypatch)
+        hypothesis_search(_two_inputs(registry, claim_id, expected), PROFILE, 7, lambda inst: True)
+        monkeypatch.undo()
+        monkeypatch.setattr(adversarial, "seeded_once", contextlib.nullcontext)
+        monkeypatch.setattr(adversarial, "shared_strategy", lambda spec, dims: None)
+        before = _drawn(monkeypatch)
+        tracker = _two_inputs(registry, claim_id + "_before", expected)
+        hypothesis_search(tracker, PROFILE, 7, lambda inst: True)
+        monkeypatch.undo()
+        assert len(seen) >= PROFILE.hypothesis_examples // 2
+        assert seen == before, f"{expected}: the examples differ from the first one on"
+
+
+def test_searches_in_one_process_share_each_inputs_strategy(registry, monkeypatch):
+    """Hypothesis builds and validates a strategy the first time it draws from it: the strategy of an
+    input's raw entries at one shape and range is built once in the process, not once per claim."""
+    built: list[tuple] = []
+    entries = inputs_module._entries_strategy
+
+    def counted(lo, hi, shape):
+        built.append((lo, hi, shape))
+        return entries(lo, hi, shape)
+
+    monkeypatch.setattr(inputs_module, "_entries_strategy", counted)
+    monkeypatch.setattr(inputs_module, "_SHARED", {})
+    for claim_id in ("planted.shared_a", "planted.shared_b"):
+        hypothesis_search(_two_inputs(registry, claim_id), PROFILE, 7, None)
+    # x and p's raw entries at n = 2 and 3: four strategies for the two claims, not eight
+    assert len(built) == len(set(built)) == 4, built

@@ -22,7 +22,17 @@ from hypothesis.extra import numpy as hnp
 
 from .scalars import is_finite_real, is_size
 
-__all__ = ["InputSpec", "Array", "Scalar", "ProbVector", "OneHot", "SPD", "Orthogonal", "resolve_shape"]
+__all__ = [
+    "InputSpec",
+    "Array",
+    "Scalar",
+    "ProbVector",
+    "OneHot",
+    "SPD",
+    "Orthogonal",
+    "resolve_shape",
+    "shared_strategy",
+]
 
 Dim = int | str
 
@@ -171,6 +181,10 @@ class Array(InputSpec):
         return np.abs(out) if self.positive else out
 
     def raw_strategy(self, shape):
+        return _entries_strategy(*self._strategy_bounds(), shape)
+
+    def _strategy_bounds(self) -> tuple[float, float | None]:
+        """The interval Hypothesis draws each raw entry from."""
         if self.low is not None:
             lo, hi = self.low, self.high
         else:
@@ -178,8 +192,45 @@ class Array(InputSpec):
             lo = 0.0 if self.positive else -hi
         if self.positive:
             lo = max(lo, 0.0)
-        elements = st.floats(lo, hi, allow_nan=False, allow_infinity=False, allow_subnormal=False, width=64)
-        return hnp.arrays(np.float64, shape, elements=elements)
+        return lo, hi
+
+
+def _entries_strategy(lo: float, hi: float | None, shape: tuple[int, ...]) -> st.SearchStrategy:
+    elements = st.floats(lo, hi, allow_nan=False, allow_infinity=False, allow_subnormal=False, width=64)
+    return hnp.arrays(np.float64, shape, elements=elements)
+
+
+def _batch_axis(a) -> np.ndarray:
+    return np.asarray(a)[None]
+
+
+#: one instance's raw entries (batch axis of 1) by (low, high, shape), shared by every search in the
+#: process: Hypothesis builds and validates a strategy when it first draws from it, which cost every
+#: claim that much again per input and dims combination.  A strategy keeps no state between draws and
+#: its span labels are its classes', not its arguments', so a shared one draws what a new one would.
+_SHARED: dict[tuple, st.SearchStrategy] = {}
+_SHARED_KEPT = 4096
+
+
+def shared_strategy(spec: InputSpec, dims: Mapping[str, Any]) -> st.SearchStrategy | None:
+    """The adversarial search's strategy for ``spec`` at ``dims``: its raw (untransformed) entries with a
+    batch axis of 1, shared in the process; None for a spec that draws otherwise than an ``Array``
+    (its own ``raw_strategy``, ``strategy`` or ``finish``), which builds its own."""
+    cls = type(spec)
+    if not (
+        isinstance(spec, Array)
+        and cls.raw_strategy is Array.raw_strategy
+        and cls.strategy is InputSpec.strategy
+        and cls.finish is InputSpec.finish
+    ):
+        return None
+    spec._refuse_if_malformed()
+    key = (*spec._strategy_bounds(), resolve_shape(spec.shape, dims))
+    if key not in _SHARED:
+        if len(_SHARED) >= _SHARED_KEPT:
+            _SHARED.clear()
+        _SHARED[key] = _entries_strategy(*key).map(_batch_axis)
+    return _SHARED[key]
 
 
 class Scalar(Array):
@@ -254,9 +305,8 @@ class ProbVector(Array):
 
 
 def _one_hot_from_raw(a: np.ndarray) -> np.ndarray:
-    return (a == a.max(axis=-1, keepdims=True)).astype(float) * (
-        np.cumsum(a == a.max(axis=-1, keepdims=True), axis=-1) == 1
-    )
+    top = a == a.max(axis=-1, keepdims=True)
+    return top.astype(float) * (np.cumsum(top, axis=-1) == 1)
 
 
 class OneHot(Array):

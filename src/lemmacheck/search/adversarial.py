@@ -13,14 +13,14 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from ..errors import CheckError
-from ..model.inputs import resolve_shape
+from ..model.inputs import InputSpec, resolve_shape, shared_strategy
 from ..model.tolerance import SIGNIFICANCE
 from ..xp import numpy_xp
 from .candidates import Instance, instance_key
 from .draw import apply_where, dims_combinations
 from .profile import Profile
 from .relations import evaluate_chain
-from .reproducible import pinned_hypothesis_constants
+from .reproducible import pinned_hypothesis_constants, seeded_once
 from .tracker import Tracker
 
 __all__ = ["HYPOTHESIS_VERIFICATIONS", "hypothesis_search"]
@@ -34,6 +34,16 @@ class _ShrinkCapReached(BaseException):
     """Raised through Hypothesis (which treats an Exception as a failure to shrink, not as a stop) once the
     shrinking phase has spent ``Profile.shrink_calls``: every later draw would cost as much as any other
     and could change nothing."""
+
+
+def _strategy(spec: InputSpec, dims: dict) -> st.SearchStrategy:
+    """One instance of ``spec`` at ``dims`` (batch axis of 1), untransformed."""
+    shared = shared_strategy(spec, dims)
+    if shared is not None:
+        return shared
+    if spec.transform is None:
+        return spec.strategy(dims)
+    return spec.raw_strategy(resolve_shape(spec.shape, dims)).map(lambda a: np.asarray(a)[None])
 
 
 class _Search:
@@ -78,13 +88,7 @@ class _Search:
 
         def strategies_at(index: int) -> dict[str, st.SearchStrategy]:
             if index not in built:
-                dims = combos[index]
-                built[index] = {
-                    k: spec.strategy(dims)
-                    if spec.transform is None
-                    else spec.raw_strategy(resolve_shape(spec.shape, dims)).map(lambda a: np.asarray(a)[None])
-                    for k, spec in self.check.inputs.items()
-                }
+                built[index] = {k: _strategy(spec, combos[index]) for k, spec in self.check.inputs.items()}
             return built[index]
 
         @st.composite
@@ -165,7 +169,7 @@ def hypothesis_search(
         state.examine(inst)
 
     try:
-        with pinned_hypothesis_constants():  # the draws depend on the claim and its seed only
+        with pinned_hypothesis_constants(), seeded_once():  # the draws depend on the claim and its seed only
             search()
     except AssertionError:
         pass  # Hypothesis replays its shrunk example last, so tracker.last_failure is the minimal one

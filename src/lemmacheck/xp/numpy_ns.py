@@ -25,9 +25,10 @@ def _softmax(x, axis=-1):
 
 
 def _sigmoid(x):
-    # Branch-free and overflow-free: exp of a non-positive number only.
+    # Branch-free and overflow-free: exp of a non-positive number only.  1/(1+e) where x >= 0 and
+    # e/(1+e) elsewhere, as one division of the chosen numerator (the same roundings, half the work).
     e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+    return np.where(x >= 0, 1.0, e) / (1.0 + e)
 
 
 def _softplus(x):
