@@ -3,15 +3,11 @@ for as few calls as the same answers need, and never asks high precision the sam
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import random
 
-import hypothesis.core
 import mpmath
 import numpy as np
 import pytest
-from hypothesis.internal import entropy
 
 import lemmacheck.model.inputs as inputs_module
 from conftest import planted_meta
@@ -556,39 +552,14 @@ def _two_inputs(registry, claim_id: str, expected=Verdict.HOLDS):
     return _tracker(registry, claim_id)
 
 
-def test_hypothesis_seeds_the_global_generators_once_a_search_not_once_an_example(registry, monkeypatch):
-    """Hypothesis seeds `random` and `numpy.random` around every example and reads `random`'s state around
-    every draw: state copies of about 115 us an example.  Its own choices never come
-    from them, so the search seeds them once around the whole search (and restores them after)."""
-    tracker = _two_inputs(registry, "planted.global_random")
-    copies = [0]
-    getstate = random.Random.getstate
-
-    def counted(self):
-        copies[0] += 1
-        return getstate(self)
-
-    monkeypatch.setattr(random.Random, "getstate", counted)
-    before = random.getstate()
-    examples = hypothesis_search(tracker, PROFILE, 7, None)
-    monkeypatch.undo()
-    assert examples == PROFILE.hypothesis_examples
-    # at most one copy per registered generator (random's, Hypothesis's own), not four per example
-    assert copies[0] <= 4, f"{copies[0]} copies of the global random state for {examples} examples"
-    assert random.getstate() == before  # restored after the search
-    # and Hypothesis's own seeding is back for any other use of Hypothesis in the process
-    assert hypothesis.core.deterministic_PRNG is entropy.deterministic_PRNG
-
-
-def test_a_search_draws_what_it_drew_seeding_each_example_with_strategies_of_its_own(registry, monkeypatch):
-    """The savings change no example: seeding the global generators once a search and sharing the
-    strategies across searches draw the same examples in the same order, shrinking included."""
+def test_a_search_draws_what_it_drew_with_strategies_of_its_own(registry, monkeypatch):
+    """Sharing the strategies across searches changes no example: the same examples in the same order,
+    shrinking included."""
     for expected in (Verdict.HOLDS, Verdict.REFUTED):
         claim_id = f"planted.same_draws_{expected.value.lower()}"
         seen = _drawn(monkeypatch)
         hypothesis_search(_two_inputs(registry, claim_id, expected), PROFILE, 7, lambda inst: True)
         monkeypatch.undo()
-        monkeypatch.setattr(adversarial, "seeded_once", contextlib.nullcontext)
         monkeypatch.setattr(adversarial, "shared_strategy", lambda spec, dims: None)
         before = _drawn(monkeypatch)
         tracker = _two_inputs(registry, claim_id + "_before", expected)

@@ -20,7 +20,7 @@ from .candidates import Instance, instance_key
 from .draw import apply_where, dims_combinations
 from .profile import Profile
 from .relations import evaluate_chain
-from .reproducible import pinned_hypothesis_constants, seeded_once
+from .reproducible import pinned_hypothesis_constants
 from .tracker import Tracker
 
 __all__ = ["HYPOTHESIS_VERIFICATIONS", "hypothesis_search"]
@@ -169,7 +169,7 @@ def hypothesis_search(
         state.examine(inst)
 
     try:
-        with pinned_hypothesis_constants(), seeded_once():  # the draws depend on the claim and its seed only
+        with pinned_hypothesis_constants():  # the draws depend on the claim and its seed only
             search()
     except AssertionError:
         pass  # Hypothesis replays its shrunk example last, so tracker.last_failure is the minimal one
