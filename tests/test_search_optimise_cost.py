@@ -87,3 +87,16 @@ def test_the_blas_libraries_are_listed_once_for_many_climbs(registry, monkeypatc
     for _ in range(3):
         optimise._climb(tracker, _at_corner(), 8, log=False, near=False)
     assert len(made) == 1, f"the native libraries were listed {len(made)} times for 3 climbs"
+
+
+def test_rows_whose_fingerprints_collide_are_still_told_apart():
+    # two rows of different bits with the same fingerprint (sum of bits times odd multipliers, mod 2^64)
+    mix = (np.arange(1, 3, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)) | np.uint64(1)
+    with np.errstate(over="ignore"):
+        other = np.array([mix[1], np.uint64(0) - mix[0]], dtype=np.uint64)
+    bits = np.vstack([np.zeros(2, dtype=np.uint64), other, np.zeros(2, dtype=np.uint64)])
+    with np.errstate(over="ignore"):
+        prints = (bits * mix).sum(axis=1)
+    assert prints[0] == prints[1], "the rows are built to collide"
+    first, back = climb_module._distinct_rows(bits.view(np.float64))
+    assert first.tolist() == [0, 1] and back is not None and back.tolist() == [0, 1, 0], (first, back)
