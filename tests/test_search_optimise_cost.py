@@ -19,6 +19,8 @@ from lemmacheck.search.coords import Space
 from lemmacheck.search.pattern import pattern
 from lemmacheck.search.relations import evaluate_chain
 from lemmacheck.search.tracker import Tracker
+from lemmacheck.settling import settle as settle_module
+from lemmacheck.settling.settle import Budget
 from lemmacheck.xp import numpy_xp
 
 
@@ -100,3 +102,57 @@ def test_rows_whose_fingerprints_collide_are_still_told_apart():
     assert prints[0] == prints[1], "the rows are built to collide"
     first, back = climb_module._distinct_rows(bits.view(np.float64))
     assert first.tolist() == [0, 1] and back is not None and back.tolist() == [0, 1, 0], (first, back)
+
+
+def _pooled_by_size(registry, seen: list[int]) -> Tracker:
+    """``(x0 + 1e8) - 1e8 + sum(x[1:]^2) <= x0``: at n = 1 rounding only, at n >= 2 false by x1^2;
+    a batch of each n pooled as the sweep pools them."""
+
+    @inequality(
+        "planted.smaller_first",
+        inputs={"x": Array("n", scale=(1e-3, 1e-2))},
+        dims={"n": [1, 2, 3]},
+        **planted_meta(),
+    )
+    def smaller_first(xp, x):
+        if isinstance(x, np.ndarray) and x.dtype == np.float64:
+            seen.append(x.shape[1])
+        return (x[:, 0] + 1e8) - 1e8 + xp.sum(x[:, 1:] ** 2, axis=-1), x[:, 0]
+
+    check = registry["planted.smaller_first"].check
+    tracker = Tracker(CheckContext("planted.smaller_first", check, tolerance_for()))
+    rng = np.random.default_rng(0)
+    for n in (1, 2, 3):
+        x = rng.uniform(1e-3, 1e-2, (64, n))
+        tracker.add(
+            evaluate_chain("planted.smaller_first", check, numpy_xp, {"x": x}, {"n": n}, 64),
+            {"x": x},
+            {"n": n},
+        )
+    return tracker
+
+
+def test_a_counterexample_looks_for_a_smaller_one_without_estimating_the_larger_combinations(
+    registry, monkeypatch
+):
+    seen: list[int] = []
+    tracker = _pooled_by_size(registry, seen)
+    pool = tracker.end.pool
+    assert pool.by_dims["n=1"].count > 0, "(x0 + 1e8) - 1e8 rounds above x0 at some n = 1 instances"
+    seen.clear()
+    out = settle_module.settle(tracker.ctx, pool, None, "<=", Budget(50))
+    assert out.refuted and out.confirmed is not None
+    assert out.confirmed.instance.dims == {"n": 2}, out.confirmed.instance.dims
+    assert out.per_dims["n=1"]["tried"] >= 1 and out.per_dims["n=1"]["rejected"] >= 1, out.per_dims
+    # n = 3 can hold no counterexample smaller than n = 2's: its rounding is never estimated
+    assert 3 not in seen, f"the n = 3 candidates were evaluated for their rounding ({seen})"
+    assert out.per_dims["n=3"]["estimated"] == 0, out.per_dims["n=3"]
+    # and it is the counterexample the whole order gives (read whole, as before: n = 3 estimated too)
+    monkeypatch.setattr(
+        settle_module, "_smaller_ones", lambda pool, first, confirmed, candidates: list(candidates())
+    )
+    again = _pooled_by_size(registry, [])
+    expected = settle_module.settle(again.ctx, again.end.pool, None, "<=", Budget(50))
+    assert expected.per_dims["n=3"]["estimated"] > 0, expected.per_dims["n=3"]
+    assert expected.confirmed is not None and expected.tried == out.tried, (expected.tried, out.tried)
+    assert out.confirmed.instance.inputs["x"].tobytes() == expected.confirmed.instance.inputs["x"].tobytes()
