@@ -29,6 +29,9 @@ outside the domain: the climb backs off it and it is never a candidate.
 
 from __future__ import annotations
 
+import functools
+import sys
+
 import numpy as np
 
 from ..errors import CheckError
@@ -94,20 +97,34 @@ def _climb(tracker: Tracker, inst: Instance, calls: int, *, log: bool, near: boo
     # imported when first needed (most claims never get here); one BLAS thread: L-BFGS-B's steps are
     # on vectors of a few entries, where OpenBLAS's threads cost 30x the work on a loaded machine
     from scipy.optimize import minimize
-    from threadpoolctl import threadpool_limits
 
     space = Space(tracker.check, inst, log=log, near=near)
     if not space.size or calls < 2:
         return inst, 0
     climb = Climb(tracker, space)
     options = {"maxfun": calls, "maxiter": calls, "ftol": 0.0, "gtol": 0.0, "maxls": 10}
-    with np.errstate(all="ignore"), threadpool_limits(1, user_api="blas"), native_output_muted():
+    with np.errstate(all="ignore"), _one_blas_thread(), native_output_muted():
         minimize(climb, space.start(), jac=True, method="L-BFGS-B", bounds=space.bounds(), options=options)
     climb.record()
     if climb.best[1] is None:
         return inst, climb.evaluated
     inputs, raw = space.instances(climb.best[1])
     return Instance(dict(inst.dims), inputs, raw), climb.evaluated
+
+
+def _one_blas_thread():
+    """A context in which BLAS runs on one thread (:func:`_blas_controller`)."""
+    return _blas_controller(len(sys.modules)).limit(limits=1, user_api="blas")
+
+
+@functools.lru_cache(maxsize=1)
+def _blas_controller(modules: int):
+    """The native libraries loaded, listed once per count of loaded modules: listing them made afresh
+    for every climb (``threadpool_limits``) was 5 % of the optimiser's time; a library a check's import
+    loads since is listed as ``threadpool_limits`` would list it."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
 
 
 #: the factors each input is scaled by in a scan: 10^-12 to 10^12 in half decades

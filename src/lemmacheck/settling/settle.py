@@ -10,7 +10,7 @@ INCONCLUSIVE what it could not settle.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..errors import CheckError
 from ..model.tolerance import SETTLE_PER_DIMS, SIGNIFICANCE
@@ -115,13 +115,35 @@ def settle(
             )
             break
         if _settle_one(ctx, cand, step, relation, budget, out):
-            confirmed = size_of(out.confirmed)
-            smaller = pool.smaller_than(confirmed) or (first is not None and first.size() < confirmed)
-            _prefer_smaller(ctx, list(candidates()) if smaller else [], step, relation, budget, out)
+            smaller = _smaller_ones(pool, first, size_of(out.confirmed), candidates)
+            _prefer_smaller(ctx, smaller, step, relation, budget, out)
             break
     _counted(out, pool, len(list(candidates())) if pool.estimated == pool.total else None)
     out.reason = out.reason or _dropped_reason(pool) or budget_reason
     return out
+
+
+def _smaller_ones(
+    pool: CandidatePool,
+    first: Candidate | None,
+    confirmed: int,
+    candidates: Callable[[], Iterator[Candidate]],
+) -> list[Candidate]:
+    """The candidates, in the settling order, among which one smaller than the ``confirmed`` size may be
+    (:func:`_prefer_smaller` keeps those).  Reading the whole order for them ranked every combination,
+    estimating the rounding of instances no smaller than the counterexample (two combinations of 3072
+    rows at H = 2 of a refuted trace claim, 1.5 s of its 1.9 s of settling): only the combinations that
+    hold a smaller instance are read, in the order's round robin, which is the whole order's restricted to
+    them.  The order's rest (the significant candidates the pool keeps) holds one of theirs only where
+    one of them has a significant row; then the whole order is read, as before."""
+    if not (pool.smaller_than(confirmed) or (first is not None and first.size() < confirmed)):
+        return []
+    small = CandidatePool()
+    small.by_dims = {k: rec for k, rec in pool.by_dims.items() if min(rec.sizes, default=0) < confirmed}
+    head = list(small.settling_order())  # ranks each of them, as the whole order's first round would
+    if any(rec.significant for rec in small.by_dims.values()):
+        return list(candidates())
+    return ([] if first is None else [first]) + [c for c in head if c is not first]
 
 
 def _opened(pool: CandidatePool, relation: str) -> Settlement:
