@@ -49,22 +49,10 @@ class Climb:
         self.upper = np.array(space.bounds(), dtype=float).reshape(-1, 2)[:, 1]
 
     def margins(self, u: np.ndarray) -> tuple[np.ndarray, list | None, dict, dict]:
-        """The margins of the rows of coordinates ``u`` (NaN outside the check's domain), the chain,
-        inputs and untransformed values of every row.  A row repeated in the batch is evaluated once:
-        a compass search's moves clip to the point itself at a face it is on, and its sum of moves is
-        the point itself when no move improved; a row's values do not depend on the rows beside it."""
-        self.evaluated += len(u)
-        first, back = _distinct_rows(u)
-        m, chain, inputs, raw = self._evaluated(u if back is None else u[first])
-        if back is None:
-            return m, chain, inputs, raw
-        spread = {k: v[back] for k, v in inputs.items()}, {k: v[back] for k, v in raw.items()}
-        return m[back], None if chain is None else [e[back] for e in chain], *spread
-
-    def _evaluated(self, u: np.ndarray) -> tuple[np.ndarray, list | None, dict, dict]:
         tracker = self.tracker
         inputs, raw = self.space.instances(u)
         n = len(u)
+        self.evaluated += n
         try:
             # where() can fail where the check does (an SVD at 1e280): a point the climb made, not a
             # sampled instance, so both mean "outside the domain", as in the float-range share
@@ -140,29 +128,3 @@ class Climb:
         inputs = {k: np.concatenate([i[k] for _, i, _ in self.path])[rows] for k in self.path[0][1]}
         raw = {k: np.concatenate([r[k] for _, _, r in self.path])[rows] for k in self.path[0][2]}
         self.tracker.add(chain, inputs, self.dims, raw=raw)
-
-
-def _distinct_rows(u: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """The first occurrence of each distinct row of ``u`` (bit for bit: -0.0 is not 0.0), in their order,
-    and each row's index among them; ``None`` for the second when every row is distinct.  Rows are
-    grouped by a fingerprint of their bits (a wrapped sum of them times odd multipliers: equal rows have
-    equal fingerprints), and a grouping is taken only once every row is seen to equal its group's first;
-    sorting the rows themselves cost 50-300 microseconds a batch, as much as it saved."""
-    u = np.ascontiguousarray(u, dtype=float)
-    bits = u.view(np.uint64)
-    with np.errstate(over="ignore"):
-        mix = np.arange(1, u.shape[1] + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)
-        prints = (bits * mix).sum(axis=1)
-    ordered = np.sort(prints)
-    if np.all(ordered[1:] != ordered[:-1]):  # most batches (L-BFGS-B's never repeat a row)
-        return np.arange(len(u)), None
-    _, first, back = np.unique(prints, return_index=True, return_inverse=True)
-    back = back.reshape(-1)
-    if not np.array_equal(bits[first[back]], bits):  # two distinct rows share a fingerprint
-        keys = bits.view(np.dtype((np.void, 8 * u.shape[1]))).ravel()
-        _, first, back = np.unique(keys, return_index=True, return_inverse=True)
-        back = back.reshape(-1)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order))
-    return first[order], rank[back]
