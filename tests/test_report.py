@@ -365,3 +365,22 @@ def test_a_claim_id_with_a_right_to_left_override_reverses_nothing_on_the_page_o
     for text, where in ((page, "index.html"), (out + err, "the terminal")):
         assert RLO not in text, f"a raw U+202E reached {where}"
     assert RLO in (root / "reports" / "results.json").read_text(), "the data keeps the id as written"
+
+
+def test_a_second_render_in_a_process_compiles_no_template_again(monkeypatch, tmp_path):
+    # Compiling the templates was about a tenth of a render (issue 35: the report after the last claim);
+    # `watch` renders again on every save. An edited template is still read again (Jinja's auto_reload).
+    import jinja2
+
+    compiled: list[str] = []
+    original = jinja2.Environment.compile
+
+    def counting(self, source, name=None, *args, **kwargs):
+        compiled.append(name)
+        return original(self, source, name, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    first = render_html(_data())  # compiles what no render before it in this process compiled
+    compiled.clear()
+    assert render_html(_data()) == first
+    assert compiled == [], f"templates compiled again: {compiled}"

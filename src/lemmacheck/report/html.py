@@ -20,6 +20,7 @@ No text from a claim can run in a browser, by three layers:
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 from pathlib import Path
@@ -66,6 +67,7 @@ def render_mutation_section(data: dict | None) -> str:
     return bidi_shown(_environment().get_template("_mutation.jinja2").render(mutation=mutation_section(data)))
 
 
+@functools.cache  # compiling the templates was a tenth of a render; Jinja re-reads a template edited on disk
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(_TEMPLATES)),
