@@ -520,3 +520,59 @@ def test_a_one_step_chain_end_to_end_is_its_step_computed_once(registry, monkeyp
     figures = ("checked", "max_ratio_raw", "max_gap", "max_deviation")
     assert [getattr(end, f) for f in figures] == [getattr(step, f) for f in figures]
     assert end.max_ratio == step.max_ratio and end.pool.total == step.pool.total
+
+
+def _cancelling_batches(registry, claim_id: str, refuse_joint: bool) -> tuple:
+    """A check whose rounding makes candidates ((x + 1e8) - 1e8 against x), three batches of it at one
+    dims combination, and the float64 calls the check receives (``refuse_joint``: it raises on a call
+    holding rows of two batches, which the batches themselves never are)."""
+    calls: list[int] = []
+
+    @identity(claim_id, inputs={"x": Array(scale=(1e-3, 1e-2))}, **planted_meta())
+    def cancellation(xp, x):
+        if isinstance(x, np.ndarray) and x.dtype == np.float64:
+            calls.append(len(x))
+            if refuse_joint and (x < 2.5e-3).any() and (x > 3.5e-3).any():
+                raise ValueError("rows of two batches")
+        return (x + 1e8) - 1e8, x
+
+    check = registry[claim_id].check
+    rng = np.random.default_rng(3)
+    batches = [rng.uniform(lo, lo + 1e-3, 40) for lo in (1e-3, 4e-3, 4e-3)]
+    chains = [evaluate_chain(claim_id, check, numpy_xp, {"x": x}, {}, len(x)) for x in batches]
+    calls.clear()
+    return check, batches, chains, calls
+
+
+def _significances(pool: CandidatePool) -> dict:
+    return {float(c.instance.inputs["x"][0]): c.significance for c in pool.by_dims["(no dims)"].ranked()}
+
+
+@pytest.mark.parametrize("refuse_joint", [False, True])
+def test_a_combinations_rounding_estimates_share_a_call_and_keep_each_batchs_figures(registry, refuse_joint):
+    """Ranking a combination estimates the rounding of all its batches' candidates in one call of the
+    check (before: a call per batch), each batch still perturbed as alone (its signs drawn from its own
+    rows), so every candidate's significance is the one a batch-by-batch estimate gives; a check that
+    refuses the joint call is estimated batch by batch, with the same figures."""
+    claim_id = "planted.joint_estimate_" + ("refused" if refuse_joint else "open")
+    check, batches, chains, calls = _cancelling_batches(registry, claim_id, refuse_joint)
+    ctx = CheckContext(claim_id, check, tolerance_for())
+    alone, joint = Tracker(ctx), Tracker(ctx)
+    for x, chain in zip(batches, chains, strict=True):
+        alone.add(chain, {"x": x}, {})
+        alone.end.pool.rank_all()  # this batch's estimate made before the next batch arrives
+    separate = list(calls)
+    calls.clear()
+    for x, chain in zip(batches, chains, strict=True):
+        joint.add(chain, {"x": x}, {})
+    joint.end.pool.rank_all()
+    together = list(calls)
+    candidates = joint.end.pool.total
+    assert candidates == alone.end.pool.total > 3 * 5, "rounding of (x + 1e8) - 1e8 makes candidates"
+    assert len(separate) == 3, separate
+    if refuse_joint:
+        assert together[1:] == separate, together
+    else:
+        assert together == [2 * candidates], f"one call for the three batches, not {together}"
+    assert _significances(joint.end.pool) == _significances(alone.end.pool)
+    assert joint.end.pool.significant_total == alone.end.pool.significant_total
