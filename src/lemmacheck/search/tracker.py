@@ -180,13 +180,16 @@ class Tracker:
                 rel.stats.pool.add_batch(
                     dims, rel.gap, sig, rel.ratio, np.flatnonzero(rel.bad), batch, estimate
                 )
-        eg = relations[-1].gap
-        if n and np.any(np.isfinite(eg)):
+        self._note_worst(relations[-1].gap, inst_of)
+        return relations[-1].gap
+
+    def _note_worst(self, eg: np.ndarray, inst_of: Callable[[int], Instance]) -> None:
+        """Keep the batch's largest end gap's instance if it is the largest so far (the first of equals)."""
+        if eg.size and np.any(np.isfinite(eg)):
             worst_row = int(np.argmax(np.where(np.isfinite(eg), eg, -np.inf)))  # no NaN left: nanargmax's row
             if eg[worst_row] > self.worst_gap:
                 self.worst_gap = float(eg[worst_row])
                 self.worst = inst_of(worst_row)
-        return eg
 
     def _measure(self, inputs) -> None:
         for k, v in inputs.items():
