@@ -101,6 +101,7 @@ class _Entry:
         if self.sig is None:
             assert self.significance_of is not None
             self.sig, self.significance_of = np.asarray(self.significance_of(), dtype=float), None
+            self.estimate = None  # made: the candidates' instances keep what they need of it
             self.rec.estimated += int(self.rows.size)
             self.rec.significant += int(np.count_nonzero(self.sig > SIGNIFICANCE))
         return self.sig
