@@ -522,7 +522,7 @@ def test_a_one_step_chain_end_to_end_is_its_step_computed_once(registry, monkeyp
     assert end.max_ratio == step.max_ratio and end.pool.total == step.pool.total
 
 
-def _cancelling_batches(registry, claim_id: str, refuse_joint: bool) -> tuple:
+def _cancelling_batches(registry, claim_id: str, *, refuse_joint: bool) -> tuple:
     """A check whose rounding makes candidates ((x + 1e8) - 1e8 against x), three batches of it at one
     dims combination, and the float64 calls the check receives (``refuse_joint``: it raises on a call
     holding rows of two batches, which the batches themselves never are)."""
@@ -555,7 +555,7 @@ def test_a_combinations_rounding_estimates_share_a_call_and_keep_each_batchs_fig
     rows), so every candidate's significance is the one a batch-by-batch estimate gives; a check that
     refuses the joint call is estimated batch by batch, with the same figures."""
     claim_id = "planted.joint_estimate_" + ("refused" if refuse_joint else "open")
-    check, batches, chains, calls = _cancelling_batches(registry, claim_id, refuse_joint)
+    check, batches, chains, calls = _cancelling_batches(registry, claim_id, refuse_joint=refuse_joint)
     ctx = CheckContext(claim_id, check, tolerance_for())
     alone, joint = Tracker(ctx), Tracker(ctx)
     for x, chain in zip(batches, chains, strict=True):
@@ -576,3 +576,76 @@ def test_a_combinations_rounding_estimates_share_a_call_and_keep_each_batchs_fig
         assert together == [2 * candidates], f"one call for the three batches, not {together}"
     assert _significances(joint.end.pool) == _significances(alone.end.pool)
     assert joint.end.pool.significant_total == alone.end.pool.significant_total
+
+
+def _tracker_summary(tracker: Tracker) -> dict:
+    """What a tracker found, as data (each candidate and witness by its inputs)."""
+
+    def inputs(inst: Instance) -> list:
+        return np.asarray(inst.inputs["x"]).tolist()
+
+    def pool(p: CandidatePool) -> dict:
+        return {
+            k: (r.count, r.significant, r.max_gap, [(inputs(c.instance), c.strength) for c in r.ranked()])
+            for k, r in p.by_dims.items()
+        } | {"must_settle": [(s, inputs(c.instance)) for s, _, c in p.must_settle]}
+
+    def record(r) -> tuple:
+        return [(ratio, inputs(inst)) for ratio, inst in r.ranked()], sorted(r.unresolved)
+
+    stats = {
+        st_.relation + str(i): (
+            st_.checked,
+            st_.violations,
+            st_.max_ratio_raw,
+            st_.max_gap,
+            st_.max_deviation,
+            record(st_.tight),
+            record(st_.tight_nontrivial),
+            pool(st_.pool),
+        )
+        for i, st_ in enumerate([*tracker.steps, tracker.end])
+    }
+    worst = inputs(tracker.worst) if tracker.worst is not None else None
+    return stats | {
+        "worst": (tracker.worst_gap, worst),
+        "n": tracker.instances,
+        "explored": tracker.explored(),
+    }
+
+
+def test_a_sweep_groups_batches_counted_at_once_as_if_added_one_by_one(registry, monkeypatch):
+    """The sweep's batches of one combination are counted in one call of the tracker (the counts,
+    extremes, gaps and ratios computed once over them all), each batch still its own unit of the
+    rounding estimate, the tightness's resolution and the pools: every figure is the one that adding
+    them one by one gives (before, a tracker took one batch a call)."""
+
+    @inequality(
+        "planted.grouped_units",
+        inputs={"x": Array("n", scale=(0.3, 3.0))},
+        dims={"n": [2]},
+        **planted_meta(Verdict.REFUTED),
+    )
+    def square_le_abs(xp, x):
+        return xp.sum(x * x, axis=-1) / 3, xp.sum(xp.abs(x), axis=-1) / 2 + (x[..., 0] + 1e8) - 1e8
+
+    check = registry["planted.grouped_units"].check
+    rng = np.random.default_rng(11)
+    batches = [rng.uniform(-4, 4, (m, 2)) for m in (40, 25, 33)]
+    chains = [
+        evaluate_chain("planted.grouped_units", check, numpy_xp, {"x": x}, {"n": 2}, len(x)) for x in batches
+    ]
+    ctx = CheckContext("planted.grouped_units", check, tolerance_for())
+    one, grouped = Tracker(ctx), Tracker(ctx)
+    for x, chain in zip(batches, chains, strict=True):
+        one.add(chain, {"x": x}, {"n": 2})
+    relations_computed: list[int] = []
+    real = Tracker._relations
+    monkeypatch.setattr(
+        Tracker, "_relations", lambda self, chain: relations_computed.append(1) or real(self, chain)
+    )
+    joined = [np.concatenate(es) for es in zip(*chains, strict=True)]
+    grouped.add(joined, {"x": np.concatenate(batches)}, {"n": 2}, units=[40, 25, 33])
+    assert relations_computed == [1], "the gaps and ratios of the group are computed once"
+    assert one.end.pool.total > 5 and one.end.tight.value > 0, "candidates and resolved ratios both"
+    assert _tracker_summary(grouped) == _tracker_summary(one)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -88,6 +88,17 @@ class _Relation:
     b: np.ndarray | None
     index: int | None  # 0-based step, None for the chain end to end
 
+    def rows(self, part: slice) -> _Relation:
+        """The relation on the rows ``part`` of its batch (views, no copy)."""
+        a, b = (None, None) if self.a is None else (self.a[part], self.b[part])  # type: ignore[index]
+        return _Relation(self.stats, self.bad[part], self.gap[part], self.ratio[part], a, b, self.index)
+
+
+def _instances(inputs, raw: Mapping | None, dims, rows: np.ndarray) -> list[Instance]:
+    """The instances of a batch's ``rows``."""
+    raws = take_rows(raw, rows) if raw else [{} for _ in rows]
+    return [Instance(dict(dims), x, r) for x, r in zip(take_rows(inputs, rows), raws, strict=True)]
+
 
 class Tracker:
     """Accumulates step statistics and candidates over batches.
@@ -125,24 +136,46 @@ class Tracker:
         unit = (sub, [np.asarray(e)[rows] for e in chain])
         return sensitivities(self.claim_id, self.check, [unit], dims)[0]
 
-    def add(self, chain, inputs, dims, *, pool: bool = True, raw: Mapping | None = None) -> np.ndarray:
+    def add(
+        self, chain, inputs, dims, *, pool: bool = True, raw: Mapping | None = None, units: Sequence[int] = ()
+    ) -> np.ndarray:
         """Count a batch; with ``pool`` its candidates join the pools (a shrinking search sets it False:
         its calls are variants of one failure, and only the shrunk one is kept).  ``raw``: the
-        untransformed values of the inputs drawn through a transform.  Returns the end gaps."""
+        untransformed values of the inputs drawn through a transform.  ``units``: the sizes of the
+        consecutive batches the rows are (default: one), each counted as if added alone (its own rounding
+        estimate, tightness resolution and candidates), the counts and extremes taken over them all at
+        once.  Returns the end gaps."""
         n = len(chain[0])
-
-        def instances_of(rows: np.ndarray) -> list[Instance]:
-            raws = take_rows(raw, rows) if raw else [{} for _ in rows]
-            return [Instance(dict(dims), x, r) for x, r in zip(take_rows(inputs, rows), raws, strict=True)]
-
-        def inst_of(j: int) -> Instance:
-            return instances_of(np.array([j]))[0]
-
-        batch = BatchRows(instances_of, sum(math.prod(np.shape(v)[1:]) for v in inputs.values()))
-
         self.instances += n
         self._measure(inputs)
         relations = self._relations(chain)
+        figures: dict[int, tuple] = {}  # a one-step chain's end shares its step's arrays, and figures
+        for rel in relations:
+            if id(rel.gap) not in figures:
+                figures[id(rel.gap)] = self._figures(rel)
+            self._count(rel.stats, n, *figures[id(rel.gap)])
+        at = 0
+        for size in units or (n,):
+            part = slice(at, at + size)
+            self._add_unit(
+                [rel.rows(part) for rel in relations],
+                [e[part] for e in chain],
+                {k: v[part] for k, v in inputs.items()},
+                dims,
+                {k: v[part] for k, v in raw.items()} if raw else None,
+                pool=pool,
+            )
+            at += size
+        self._note_worst(relations[-1].gap, lambda j: _instances(inputs, raw, dims, np.array([j]))[0])
+        return relations[-1].gap
+
+    def _add_unit(self, relations: list[_Relation], chain, inputs, dims, raw, *, pool: bool) -> None:
+        """One batch's tightness and candidates (see :meth:`add`)."""
+        n = len(chain[0])
+        batch = BatchRows(
+            functools.partial(_instances, inputs, raw, dims),
+            sum(math.prod(np.shape(v)[1:]) for v in inputs.values()),
+        )
         bad_any = np.logical_or.reduce([rel.bad for rel in relations])
         noise = np.full((len(chain), n), np.nan)  # rounding sensitivity per side, on candidate rows only
         # the candidate rows' estimate, made when a heap first ranks them (or the tightness needs one),
@@ -163,11 +196,8 @@ class Tracker:
                     noise[e, todo] = sens[e] if sens is not None else np.inf
             return noise[:, rows]
 
-        figures: dict[int, tuple] = {}  # a one-step chain's end shares its step's arrays, and figures
+        inst_of = lambda j: _instances(inputs, raw, dims, np.array([j]))[0]  # noqa: E731
         for rel in relations:
-            if id(rel.gap) not in figures:
-                figures[id(rel.gap)] = self._figures(rel)
-            self._count(rel.stats, n, *figures[id(rel.gap)])
             self._resolve(rel, noise_on, dims, inst_of)
             sig: np.ndarray | Callable[[], np.ndarray]
             if estimate is None or estimate.made:  # as measured so far, the tightness's rows included
@@ -180,8 +210,6 @@ class Tracker:
                 rel.stats.pool.add_batch(
                     dims, rel.gap, sig, rel.ratio, np.flatnonzero(rel.bad), batch, estimate
                 )
-        self._note_worst(relations[-1].gap, inst_of)
-        return relations[-1].gap
 
     def _note_worst(self, eg: np.ndarray, inst_of: Callable[[int], Instance]) -> None:
         """Keep the batch's largest end gap's instance if it is the largest so far (the first of equals)."""
