@@ -649,3 +649,37 @@ def test_a_sweep_groups_batches_counted_at_once_as_if_added_one_by_one(registry,
     assert relations_computed == [1], "the gaps and ratios of the group are computed once"
     assert one.end.pool.total > 5 and one.end.tight.value > 0, "candidates and resolved ratios both"
     assert _tracker_summary(grouped) == _tracker_summary(one)
+
+
+def test_the_perturbation_is_the_one_its_definition_draws():
+    """``perturbed`` draws its signs by indexing the generator's 0/1 integers and reads the inputs'
+    bytes in place (cheaper than ``Generator.choice`` and a joined copy): every entry must move exactly
+    as the definition (a CRC-32 of the bytes joined, ``choice((-1.0, 1.0))`` per input) moves it, or every
+    candidate's significance at a seed would change."""
+    import zlib
+
+    from lemmacheck.model.tolerance import NOISE_ULPS
+    from lemmacheck.search.relations import perturbed
+
+    def defined(inputs: dict, repeat: int) -> dict:
+        digest = zlib.crc32(b"".join(np.ascontiguousarray(v).tobytes() for v in inputs.values()))
+        rng = np.random.default_rng([digest, repeat])
+        out = {}
+        for k, v in inputs.items():
+            if v.dtype.kind == "f":
+                v = v * (1.0 + rng.choice((-1.0, 1.0), size=v.shape) * (NOISE_ULPS * np.finfo(v.dtype).eps))
+            out[k] = v
+        return out
+
+    rng = np.random.default_rng(2)
+    for trial in range(300):
+        shapes = [(int(rng.integers(1, 30)), *rng.integers(1, 5, int(rng.integers(0, 3)))) for _ in range(3)]
+        inputs = {
+            "a": rng.standard_normal(shapes[0]),
+            "n": rng.integers(-3, 3, shapes[1]),
+            "f": np.asfortranarray(rng.standard_normal(shapes[2])),
+        }
+        for repeat in (0, 1):
+            got, want = perturbed(inputs, repeat), defined(inputs, repeat)
+            assert all(np.array_equal(got[k], want[k]) for k in inputs), (trial, repeat)
+            assert not np.array_equal(got["a"], inputs["a"]), "the float entries move"
