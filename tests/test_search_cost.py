@@ -585,3 +585,166 @@ def test_searches_in_one_process_share_each_inputs_strategy(registry, monkeypatc
         hypothesis_search(_two_inputs(registry, claim_id), PROFILE, 7, None)
     # x and p's raw entries at n = 2 and 3: four strategies for the two claims, not eight
     assert len(built) == len(set(built)) == 4, built
+
+
+def _cancelling_batches(registry, claim_id: str, *, refuse_joint: bool) -> tuple:
+    """A check whose rounding makes candidates ((x + 1e8) - 1e8 against x), three batches of it at one
+    dims combination, and the float64 calls the check receives (``refuse_joint``: it raises on a call
+    holding rows of two batches, which the batches themselves never are)."""
+    calls: list[int] = []
+
+    @identity(claim_id, inputs={"x": Array(scale=(1e-3, 1e-2))}, **planted_meta())
+    def cancellation(xp, x):
+        if isinstance(x, np.ndarray) and x.dtype == np.float64:
+            calls.append(len(x))
+            if refuse_joint and (x < 2.5e-3).any() and (x > 3.5e-3).any():
+                raise ValueError("rows of two batches")
+        return (x + 1e8) - 1e8, x
+
+    check = registry[claim_id].check
+    rng = np.random.default_rng(3)
+    batches = [rng.uniform(lo, lo + 1e-3, 40) for lo in (1e-3, 4e-3, 4e-3)]
+    chains = [evaluate_chain(claim_id, check, numpy_xp, {"x": x}, {}, len(x)) for x in batches]
+    calls.clear()
+    return check, batches, chains, calls
+
+
+def _significances(pool: CandidatePool) -> dict:
+    return {float(c.instance.inputs["x"][0]): c.significance for c in pool.by_dims["(no dims)"].ranked()}
+
+
+@pytest.mark.parametrize("refuse_joint", [False, True])
+def test_a_combinations_rounding_estimates_share_a_call_and_keep_each_batchs_figures(registry, refuse_joint):
+    """Ranking a combination estimates the rounding of all its batches' candidates in one call of the
+    check (before: a call per batch), each batch still perturbed as alone (its signs drawn from its own
+    rows), so every candidate's significance is the one a batch-by-batch estimate gives; a check that
+    refuses the joint call is estimated batch by batch, with the same figures."""
+    claim_id = "planted.joint_estimate_" + ("refused" if refuse_joint else "open")
+    check, batches, chains, calls = _cancelling_batches(registry, claim_id, refuse_joint=refuse_joint)
+    ctx = CheckContext(claim_id, check, tolerance_for())
+    alone, joint = Tracker(ctx), Tracker(ctx)
+    for x, chain in zip(batches, chains, strict=True):
+        alone.add(chain, {"x": x}, {})
+        alone.end.pool.rank_all()  # this batch's estimate made before the next batch arrives
+    separate = list(calls)
+    calls.clear()
+    for x, chain in zip(batches, chains, strict=True):
+        joint.add(chain, {"x": x}, {})
+    joint.end.pool.rank_all()
+    together = list(calls)
+    candidates = joint.end.pool.total
+    assert candidates == alone.end.pool.total > 3 * 5, "rounding of (x + 1e8) - 1e8 makes candidates"
+    assert len(separate) == 3, separate
+    if refuse_joint:
+        assert together[1:] == separate, together
+    else:
+        assert together == [2 * candidates], f"one call for the three batches, not {together}"
+    assert _significances(joint.end.pool) == _significances(alone.end.pool)
+    assert joint.end.pool.significant_total == alone.end.pool.significant_total
+
+
+def _tracker_summary(tracker: Tracker) -> dict:
+    """What a tracker found, as data (each candidate and witness by its inputs)."""
+
+    def inputs(inst: Instance) -> list:
+        return np.asarray(inst.inputs["x"]).tolist()
+
+    def pool(p: CandidatePool) -> dict:
+        return {
+            k: (r.count, r.significant, r.max_gap, [(inputs(c.instance), c.strength) for c in r.ranked()])
+            for k, r in p.by_dims.items()
+        } | {"must_settle": [(s, inputs(c.instance)) for s, _, c in p.must_settle]}
+
+    def record(r) -> tuple:
+        return [(ratio, inputs(inst)) for ratio, inst in r.ranked()], sorted(r.unresolved)
+
+    stats = {
+        st_.relation + str(i): (
+            st_.checked,
+            st_.violations,
+            st_.max_ratio_raw,
+            st_.max_gap,
+            st_.max_deviation,
+            record(st_.tight),
+            record(st_.tight_nontrivial),
+            pool(st_.pool),
+        )
+        for i, st_ in enumerate([*tracker.steps, tracker.end])
+    }
+    worst = inputs(tracker.worst) if tracker.worst is not None else None
+    return stats | {
+        "worst": (tracker.worst_gap, worst),
+        "n": tracker.instances,
+        "explored": tracker.explored(),
+    }
+
+
+def test_a_sweep_groups_batches_counted_at_once_as_if_added_one_by_one(registry, monkeypatch):
+    """The sweep's batches of one combination are counted in one call of the tracker (the counts,
+    extremes, gaps and ratios computed once over them all), each batch still its own unit of the
+    rounding estimate, the tightness's resolution and the pools: every figure is the one that adding
+    them one by one gives (before, a tracker took one batch a call)."""
+
+    @inequality(
+        "planted.grouped_units",
+        inputs={"x": Array("n", scale=(0.3, 3.0))},
+        dims={"n": [2]},
+        **planted_meta(Verdict.REFUTED),
+    )
+    def square_le_abs(xp, x):
+        return xp.sum(x * x, axis=-1) / 3, xp.sum(xp.abs(x), axis=-1) / 2 + (x[..., 0] + 1e8) - 1e8
+
+    check = registry["planted.grouped_units"].check
+    rng = np.random.default_rng(11)
+    batches = [rng.uniform(-4, 4, (m, 2)) for m in (40, 25, 33)]
+    chains = [
+        evaluate_chain("planted.grouped_units", check, numpy_xp, {"x": x}, {"n": 2}, len(x)) for x in batches
+    ]
+    ctx = CheckContext("planted.grouped_units", check, tolerance_for())
+    one, grouped = Tracker(ctx), Tracker(ctx)
+    for x, chain in zip(batches, chains, strict=True):
+        one.add(chain, {"x": x}, {"n": 2})
+    relations_computed: list[int] = []
+    real = Tracker._relations
+    monkeypatch.setattr(
+        Tracker, "_relations", lambda self, chain: relations_computed.append(1) or real(self, chain)
+    )
+    joined = [np.concatenate(es) for es in zip(*chains, strict=True)]
+    grouped.add(joined, {"x": np.concatenate(batches)}, {"n": 2}, units=[40, 25, 33])
+    assert relations_computed == [1], "the gaps and ratios of the group are computed once"
+    assert one.end.pool.total > 5 and one.end.tight.value > 0, "candidates and resolved ratios both"
+    assert _tracker_summary(grouped) == _tracker_summary(one)
+
+
+def test_the_perturbation_is_the_one_its_definition_draws():
+    """``perturbed`` draws its signs by indexing the generator's 0/1 integers and reads the inputs'
+    bytes in place (cheaper than ``Generator.choice`` and a joined copy): every entry must move exactly
+    as the definition (a CRC-32 of the bytes joined, ``choice((-1.0, 1.0))`` per input) moves it, or every
+    candidate's significance at a seed would change."""
+    import zlib
+
+    from lemmacheck.model.tolerance import NOISE_ULPS
+    from lemmacheck.search.relations import perturbed
+
+    def defined(inputs: dict, repeat: int) -> dict:
+        digest = zlib.crc32(b"".join(np.ascontiguousarray(v).tobytes() for v in inputs.values()))
+        rng = np.random.default_rng([digest, repeat])
+        out = {}
+        for k, v in inputs.items():
+            if v.dtype.kind == "f":
+                v = v * (1.0 + rng.choice((-1.0, 1.0), size=v.shape) * (NOISE_ULPS * np.finfo(v.dtype).eps))
+            out[k] = v
+        return out
+
+    rng = np.random.default_rng(2)
+    for trial in range(300):
+        shapes = [(int(rng.integers(1, 30)), *rng.integers(1, 5, int(rng.integers(0, 3)))) for _ in range(3)]
+        inputs = {
+            "a": rng.standard_normal(shapes[0]),
+            "n": rng.integers(-3, 3, shapes[1]),
+            "f": np.asfortranarray(rng.standard_normal(shapes[2])),
+        }
+        for repeat in (0, 1):
+            got, want = perturbed(inputs, repeat), defined(inputs, repeat)
+            assert all(np.array_equal(got[k], want[k]) for k in inputs), (trial, repeat)
+            assert not np.array_equal(got["a"], inputs["a"]), "the float entries move"

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 
 from ..model.tolerance import SETTLE_PER_DIMS, SIGNIFICANCE
+from .estimate import Estimate, estimate_together
 from .instance import BatchRows, Candidate, Instance, KeptRows, dims_key, instance_key
 
 __all__ = [
@@ -72,11 +73,24 @@ class _Entry:
     offered in the order found, each heap taking its entries in that order, so the heaps are the ones an
     eager offer would have made, ties included."""
 
-    __slots__ = ("rec", "rows", "gap", "ratio", "batch", "significance_of", "sig", "shells", "kept", "size")
+    __slots__ = (
+        "rec",
+        "rows",
+        "gap",
+        "ratio",
+        "batch",
+        "significance_of",
+        "estimate",
+        "sig",
+        "shells",
+        "kept",
+        "size",
+    )
 
-    def __init__(self, rec: DimsRecord, rows, gap, ratio, significance_of, batch: BatchRows):
+    def __init__(self, rec: DimsRecord, rows, gap, ratio, significance_of, batch: BatchRows, estimate):
         self.rec, self.rows, self.gap, self.ratio, self.batch = rec, rows, gap, ratio, batch
         self.significance_of: Callable[[], np.ndarray] | None = significance_of
+        self.estimate: Estimate | None = estimate  # what significance_of waits for, made with others
         self.sig: np.ndarray | None = None
         self.shells: dict[int, Candidate] = {}  # one per row, shared by both heaps (settling_order needs it)
         self.kept: KeptRows | None = None
@@ -87,6 +101,7 @@ class _Entry:
         if self.sig is None:
             assert self.significance_of is not None
             self.sig, self.significance_of = np.asarray(self.significance_of(), dtype=float), None
+            self.estimate = None  # made: the candidates' instances keep what they need of it
             self.rec.estimated += int(self.rows.size)
             self.rec.significant += int(np.count_nonzero(self.sig > SIGNIFICANCE))
         return self.sig
@@ -114,6 +129,12 @@ class _Entry:
                 heapq.heapreplace(heap, (strength, next(_tiebreak), self.shell(i)))
 
 
+def _estimate(entries: list[_Entry]) -> None:
+    """Make the rounding estimates the entries about to be ranked wait for, in as few calls of the check
+    as they can share (each batch still its own unit: the same significance as one call per batch)."""
+    estimate_together([e.estimate for e in entries if e.sig is None and e.estimate is not None])
+
+
 @dataclasses.dataclass
 class DimsRecord:
     """What one dims combination produced: counts, its strongest candidates, and the rows not yet
@@ -133,6 +154,7 @@ class DimsRecord:
 
     def rank(self) -> None:
         """Offer the pending rows to the heap, in the order found (estimating their significance)."""
+        _estimate(self.pending)
         for entry in self.pending:
             entry.offer(self.strongest, SETTLE_PER_DIMS, only_significant=False)
         self.pending = []
@@ -196,12 +218,14 @@ class CandidatePool:
         ratio: np.ndarray,
         rows: np.ndarray,
         batch: BatchRows,
+        estimate: Estimate | None = None,
     ) -> None:
         """:meth:`add` the candidate of each of ``rows`` (a batch's violating rows at ``dims``, in order),
         with the same result once ranked.  ``significance``: the batch's, or a function computing it
-        (called at most once, when a heap first needs these rows ranked).  Counts and extremes are taken
-        over the arrays now; a Candidate is built only for a row that can enter a heap, and its instance
-        from ``batch`` only when it is first asked for."""
+        (called at most once, when a heap first needs these rows ranked); ``estimate``: the rounding
+        estimate that function waits for, made with the other entries' when a heap ranks them.  Counts and
+        extremes are taken over the arrays now; a Candidate is built only for a row that can enter a heap,
+        and its instance from ``batch`` only when it is first asked for."""
         if rows.size == 0:
             return
         rec = self.by_dims.setdefault(dims_key(dims), DimsRecord())
@@ -210,14 +234,15 @@ class CandidatePool:
         rec.max_gap = max(rec.max_gap, float(np.max(gap)))  # a violating row's gap is never NaN
         rec.sizes.add(batch.size)
         if callable(significance):
-            entry = _Entry(rec, rows, gap, ratio[rows], lambda: significance()[rows], batch)
+            entry = _Entry(rec, rows, gap, ratio[rows], lambda: significance()[rows], batch, estimate)
         else:
-            entry = _Entry(rec, rows, gap, ratio[rows], lambda: significance[rows], batch)
+            entry = _Entry(rec, rows, gap, ratio[rows], lambda: significance[rows], batch, None)
             entry.significance()
         rec.pending.append(entry)
         self._unsettled.append(entry)
 
     def _rank_must_settle(self) -> None:
+        _estimate(self._unsettled)
         for entry in self._unsettled:
             entry.offer(self._must_settle, MUST_SETTLE_CAP, only_significant=True)
         self._unsettled = []

@@ -113,17 +113,14 @@ class BatchRows:
 
 
 class KeptRows:
-    """The instances of a batch's kept rows, built together (one gather per input) when the first of them
-    is asked for."""
+    """The instances of a batch's violating rows, each built when it is first asked for: most of them
+    are never asked for (only a candidate a heap keeps and settling reads is), and building every row's
+    instance at the first one's request cost a dict and an Instance per violating row."""
 
     def __init__(self, batch: BatchRows, rows: np.ndarray):
-        self.batch: BatchRows | None = batch
+        self.batch = batch
         self.rows = rows
         self.size = batch.size
-        self.built: list[Instance] | None = None
 
     def instance(self, i: int) -> Instance:
-        if self.built is None:
-            assert self.batch is not None
-            self.built, self.batch = self.batch.instances(self.rows), None  # the batch it held can go
-        return self.built[i]
+        return self.batch.instances(self.rows[i : i + 1])[0]

@@ -131,19 +131,36 @@ def take_rows(inputs: Mapping[str, np.ndarray], rows: np.ndarray) -> list[dict]:
     return [{k: v[i : i + 1] for k, v in gathered.items()} for i in range(len(rows))]
 
 
+#: the signs a perturbation moves an entry by, indexed by the generator's 0/1 draws
+_SIGNS = np.array([-1.0, 1.0])
+
+
 def perturbed(inputs: Mapping[str, np.ndarray], repeat: int) -> dict:
     """The inputs with every float entry moved by NOISE_ULPS ulps (relative, random sign).
 
     The signs are drawn from the inputs' own bytes, so the same instance is always perturbed the same
     way: a candidate's significance is a function of the candidate (Hypothesis replays it identically).
     """
-    digest = zlib.crc32(b"".join(np.ascontiguousarray(v).tobytes() for v in inputs.values()))
+    digest = 0
+    for v in inputs.values():
+        digest = _crc32(np.ascontiguousarray(v), digest)  # of the inputs' bytes end to end
     rng = np.random.default_rng([digest, repeat])
     out = {}
     for k, v in inputs.items():
         v = np.asarray(v)
         if v.dtype.kind == "f":
-            u = rng.choice((-1.0, 1.0), size=v.shape) * (NOISE_ULPS * np.finfo(v.dtype).eps)
+            # Generator.choice((-1.0, 1.0), size) draws integers(0, 2, size) and indexes: the same signs
+            # without its per-call overhead (a third of this function's time in a catalogue run)
+            u = _SIGNS[rng.integers(0, 2, size=v.shape)] * (NOISE_ULPS * np.finfo(v.dtype).eps)
             v = v * (1.0 + u)
         out[k] = v
     return out
+
+
+def _crc32(a: np.ndarray, start: int) -> int:
+    """The CRC-32 of ``a``'s bytes continuing ``start``, read in place (a copy only where the array
+    offers no buffer, as an object array does)."""
+    try:
+        return zlib.crc32(a.data, start)
+    except (TypeError, ValueError, BufferError):
+        return zlib.crc32(a.tobytes(), start)

@@ -106,9 +106,9 @@ def sweep_chunk(ctx: CheckContext, seed: int, chunk: SweepChunk) -> SweepPart:
     """Draw and evaluate one chunk of the sweep (on any machine: it needs only its arguments).
 
     The chunk's batches of one dims combination are evaluated in one call of the check (a check's cost
-    is mostly per call; up to GROUP_INSTANCES instances a call) and counted batch by batch: each batch
-    still draws from its own generator and is its own unit of the rounding estimate, so the figures are
-    those of one call per batch."""
+    is mostly per call; up to GROUP_INSTANCES instances a call) and counted in one call of the tracker:
+    each batch still draws from its own generator and is its own unit of the rounding estimate, the
+    tightness's resolution and the pools, so the figures are those of one call per batch."""
     tracker = Tracker(ctx)
     combos = dims_combinations(ctx.check.dims)
     drawn = kept = 0
@@ -141,22 +141,14 @@ def _sweep_combination(tracker: Tracker, seed: int, chunk: SweepChunk, dims: dic
         mask = np.full(chunk.batch * len(batches), bool(inputs))
     n = int(mask.sum())
     if n:
-        chain = evaluate_chain(claim_id, check, numpy_xp, {k: v[mask] for k, v in inputs.items()}, dims, n)
-    at = 0  # where each batch's kept rows start in the evaluated ones
-    for j, i in enumerate(batches):
-        rows = mask[j * chunk.batch : (j + 1) * chunk.batch]
-        m = int(rows.sum())
-        if m:
-            part = slice(at, at + m)
-            tracker.add(
-                [e[part] for e in chain],
-                {k: v[j * chunk.batch : (j + 1) * chunk.batch][rows] for k, v in inputs.items()},
-                dims,
-                raw={k: v[j * chunk.batch : (j + 1) * chunk.batch][rows] for k, v in raw.items()},
-            )
-            at += m
-        if m and i % chunk.per_combo == chunk.per_combo - 1:  # the combination's last batch: its wide share
-            wide_batch(tracker, seed, i, chunk.batch * chunk.per_combo, dims)
+        # the batches' kept rows counted in one call, each batch its own unit (estimate, tightness, pools)
+        kept_rows = [int(mask[j * chunk.batch : (j + 1) * chunk.batch].sum()) for j in range(len(batches))]
+        evaluated = {k: v[mask] for k, v in inputs.items()}
+        chain = evaluate_chain(claim_id, check, numpy_xp, evaluated, dims, n)
+        units = [m for m in kept_rows if m]
+        tracker.add(chain, evaluated, dims, raw={k: v[mask] for k, v in raw.items()}, units=units)
+        if kept_rows[-1] and batches[-1] % chunk.per_combo == chunk.per_combo - 1:  # the last: its wide share
+            wide_batch(tracker, seed, batches[-1], chunk.batch * chunk.per_combo, dims)
     return n
 
 

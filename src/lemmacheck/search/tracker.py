@@ -11,16 +11,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import CheckError
-from ..model.tolerance import NOISE_REPEATS, SIGNIFICANCE
-from ..xp import numpy_xp
+from ..model.tolerance import SIGNIFICANCE
 from .candidates import BatchRows, CandidatePool, Instance
 from .context import CheckContext
-from .relations import compose, evaluate_chain, excess, gap, perturbed, ratio, take_rows, violated_at
+from .estimate import Estimate, sensitivities
+from .relations import compose, excess, gap, ratio, take_rows, violated_at
 from .tightness import RatioRecord, nontrivial, resolve_batch, sizes_of
 
 __all__ = ["StepStats", "SweepPart", "Tracker"]
@@ -89,6 +88,17 @@ class _Relation:
     b: np.ndarray | None
     index: int | None  # 0-based step, None for the chain end to end
 
+    def rows(self, part: slice) -> _Relation:
+        """The relation on the rows ``part`` of its batch (views, no copy)."""
+        a, b = (None, None) if self.a is None else (self.a[part], self.b[part])  # type: ignore[index]
+        return _Relation(self.stats, self.bad[part], self.gap[part], self.ratio[part], a, b, self.index)
+
+
+def _instances(inputs, raw: Mapping | None, dims, rows: np.ndarray) -> list[Instance]:
+    """The instances of a batch's ``rows``."""
+    raws = take_rows(raw, rows) if raw else [{} for _ in rows]
+    return [Instance(dict(dims), x, r) for x, r in zip(take_rows(inputs, rows), raws, strict=True)]
+
 
 class Tracker:
     """Accumulates step statistics and candidates over batches.
@@ -119,67 +129,60 @@ class Tracker:
         self.confirmations_left = 0  # high-precision confirmations the optimiser's current start may ask
 
     def sensitivity(self, chain, inputs, dims, rows: np.ndarray) -> list[np.ndarray] | None:
-        """Per side of the chain, its observed rounding sensitivity on the given rows (``chain``: the
-        batch's values, from which the rows' own are taken).
-
-        The largest change under NOISE_REPEATS perturbations of the inputs by NOISE_ULPS ulps, and the
-        difference from an evaluation in extended precision (``np.longdouble``) where the check runs in
-        it: a perturbation of the inputs cannot see the rounding of an intermediate (``(x + 1e8) - 1e8``),
-        the wider evaluation does.
-        """
+        """Per side of the chain, its observed rounding sensitivity on the given rows, as one unit
+        (:func:`lemmacheck.search.estimate.sensitivities`; ``chain``: the batch's values, from which the
+        rows' own are taken)."""
         sub = {k: np.asarray(v)[rows] for k, v in inputs.items()}
-        return self._sensitivity_of(sub, [np.asarray(e)[rows] for e in chain], dims)
+        unit = (sub, [np.asarray(e)[rows] for e in chain])
+        return sensitivities(self.claim_id, self.check, [unit], dims)[0]
 
-    def _sensitivity_of(self, sub: dict, base: list[np.ndarray], dims) -> list[np.ndarray] | None:
-        """:meth:`sensitivity` of the rows ``sub`` (their inputs) whose chain values are ``base``."""
-        n = len(base[0])
-        # The NOISE_REPEATS perturbations in one call: a check's cost is mostly per call (Python over a
-        # batch), and each row's values do not depend on the rows beside it, so the rows' own values are
-        # the batch's (evaluating them again cost a third of this call, the most costly part of the sweep of
-        # a refuted claim whose instances are mostly candidates).
-        copies = [perturbed(sub, repeat) for repeat in range(NOISE_REPEATS)]
-        stacked = {k: np.concatenate([c[k] for c in copies]) for k in sub}
-        try:
-            values = evaluate_chain(self.claim_id, self.check, numpy_xp, stacked, dims, n * len(copies))
-        except CheckError:
-            return None  # the perturbation left the domain: no estimate, the candidate must be settled
-        alternatives = [[e[i * n : (i + 1) * n] for e in values] for i in range(len(copies))]
-        if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps:
-            wide = {k: v.astype(np.longdouble) if v.dtype.kind == "f" else v for k, v in sub.items()}
-            try:
-                alternatives.append(evaluate_chain(self.claim_id, self.check, numpy_xp, wide, dims, n))
-            except CheckError:
-                pass  # the check does not run in extended precision (a function of its own refuses it)
-        worst = [np.zeros(n) for _ in base]
-        for alt in alternatives:
-            worst = [np.maximum(w, np.abs(x - y)) for w, x, y in zip(worst, alt, base, strict=True)]
-        return worst
-
-    def add(self, chain, inputs, dims, *, pool: bool = True, raw: Mapping | None = None) -> np.ndarray:
+    def add(
+        self, chain, inputs, dims, *, pool: bool = True, raw: Mapping | None = None, units: Sequence[int] = ()
+    ) -> np.ndarray:
         """Count a batch; with ``pool`` its candidates join the pools (a shrinking search sets it False:
         its calls are variants of one failure, and only the shrunk one is kept).  ``raw``: the
-        untransformed values of the inputs drawn through a transform.  Returns the end gaps."""
+        untransformed values of the inputs drawn through a transform.  ``units``: the sizes of the
+        consecutive batches the rows are (default: one), each counted as if added alone (its own rounding
+        estimate, tightness resolution and candidates), the counts and extremes taken over them all at
+        once.  Returns the end gaps."""
         n = len(chain[0])
-
-        def instances_of(rows: np.ndarray) -> list[Instance]:
-            raws = take_rows(raw, rows) if raw else [{} for _ in rows]
-            return [Instance(dict(dims), x, r) for x, r in zip(take_rows(inputs, rows), raws, strict=True)]
-
-        def inst_of(j: int) -> Instance:
-            return instances_of(np.array([j]))[0]
-
-        batch = BatchRows(instances_of, sum(math.prod(np.shape(v)[1:]) for v in inputs.values()))
-
         self.instances += n
         self._measure(inputs)
         relations = self._relations(chain)
+        figures: dict[int, tuple] = {}  # a one-step chain's end shares its step's arrays, and figures
+        for rel in relations:
+            if id(rel.gap) not in figures:
+                figures[id(rel.gap)] = self._figures(rel)
+            self._count(rel.stats, n, *figures[id(rel.gap)])
+        at = 0
+        for size in units or (n,):
+            part = slice(at, at + size)
+            self._add_unit(
+                [rel.rows(part) for rel in relations],
+                [e[part] for e in chain],
+                {k: v[part] for k, v in inputs.items()},
+                dims,
+                {k: v[part] for k, v in raw.items()} if raw else None,
+                pool=pool,
+            )
+            at += size
+        self._note_worst(relations[-1].gap, lambda j: _instances(inputs, raw, dims, np.array([j]))[0])
+        return relations[-1].gap
+
+    def _add_unit(self, relations: list[_Relation], chain, inputs, dims, raw, *, pool: bool) -> None:
+        """One batch's tightness and candidates (see :meth:`add`)."""
+        n = len(chain[0])
+        batch = BatchRows(
+            functools.partial(_instances, inputs, raw, dims),
+            sum(math.prod(np.shape(v)[1:]) for v in inputs.values()),
+        )
         bad_any = np.logical_or.reduce([rel.bad for rel in relations])
         noise = np.full((len(chain), n), np.nan)  # rounding sensitivity per side, on candidate rows only
         # the candidate rows' estimate, made when a heap first ranks them (or the tightness needs one),
         # always on all of them at once: a row's perturbation depends on the rows measured with it
         estimate = None
         if bad_any.any() and not self.check.is_property:
-            estimate = _Estimate(self, chain, inputs, dims, bad_any, raw)
+            estimate = Estimate(self.claim_id, self.check, chain, inputs, dims, bad_any, raw)
             batch = BatchRows(estimate.instances, batch.size)  # keeps the candidate rows, not the batch
 
         def noise_on(rows: np.ndarray) -> np.ndarray:
@@ -193,11 +196,8 @@ class Tracker:
                     noise[e, todo] = sens[e] if sens is not None else np.inf
             return noise[:, rows]
 
-        figures: dict[int, tuple] = {}  # a one-step chain's end shares its step's arrays, and figures
+        inst_of = lambda j: _instances(inputs, raw, dims, np.array([j]))[0]  # noqa: E731
         for rel in relations:
-            if id(rel.gap) not in figures:
-                figures[id(rel.gap)] = self._figures(rel)
-            self._count(rel.stats, n, *figures[id(rel.gap)])
             self._resolve(rel, noise_on, dims, inst_of)
             sig: np.ndarray | Callable[[], np.ndarray]
             if estimate is None or estimate.made:  # as measured so far, the tightness's rows included
@@ -207,14 +207,17 @@ class Tracker:
             if rel.stats is self.end:
                 self._end_significance = (rel.bad, sig)
             if pool:
-                rel.stats.pool.add_batch(dims, rel.gap, sig, rel.ratio, np.flatnonzero(rel.bad), batch)
-        eg = relations[-1].gap
-        if n and np.any(np.isfinite(eg)):
+                rel.stats.pool.add_batch(
+                    dims, rel.gap, sig, rel.ratio, np.flatnonzero(rel.bad), batch, estimate
+                )
+
+    def _note_worst(self, eg: np.ndarray, inst_of: Callable[[int], Instance]) -> None:
+        """Keep the batch's largest end gap's instance if it is the largest so far (the first of equals)."""
+        if eg.size and np.any(np.isfinite(eg)):
             worst_row = int(np.argmax(np.where(np.isfinite(eg), eg, -np.inf)))  # no NaN left: nanargmax's row
             if eg[worst_row] > self.worst_gap:
                 self.worst_gap = float(eg[worst_row])
                 self.worst = inst_of(worst_row)
-        return eg
 
     def _measure(self, inputs) -> None:
         for k, v in inputs.items():
@@ -342,7 +345,7 @@ class Tracker:
         bad, sig = self._end_significance
         return np.where(bad, sig() if callable(sig) else sig, -np.inf)
 
-    def _lazy_significance(self, rel: _Relation, estimate: _Estimate, n: int) -> np.ndarray:
+    def _lazy_significance(self, rel: _Relation, estimate: Estimate, n: int) -> np.ndarray:
         return self._significance(rel, estimate.value(), n)
 
     def _significance(self, rel: _Relation, noise: np.ndarray, n: int) -> np.ndarray:
@@ -354,40 +357,3 @@ class Tracker:
         v = excess(rel.a, rel.b, rel.stats.relation, self.tol)
         with np.errstate(all="ignore"):
             return np.where(np.isfinite(sens) & (sens > 0), v / np.where(sens > 0, sens, 1.0), np.inf)
-
-
-class _Estimate:
-    """A batch's rounding sensitivity on its candidate rows (:meth:`Tracker.sensitivity`), made once,
-    when first asked for: a refuted claim's settling ranks few combinations, and the others' estimates,
-    two perturbed evaluations and one in extended precision per candidate, are never needed."""
-
-    def __init__(self, tracker: Tracker, chain, inputs, dims, bad: np.ndarray, raw: Mapping | None):
-        self.rows = np.flatnonzero(bad)
-        self._tracker, self._dims, self._shape = tracker, dims, (len(chain), len(bad))
-        # the candidate rows themselves (their inputs also build the candidates' instances), so the
-        # batch's other rows need not be kept while they wait
-        self._sub = {k: np.asarray(v)[self.rows] for k, v in inputs.items()}
-        self._raw = {k: np.asarray(v)[self.rows] for k, v in raw.items()} if raw else {}
-        self._base: list | None = [np.asarray(e)[self.rows] for e in chain]
-        self._noise: np.ndarray | None = None
-
-    def instances(self, rows: np.ndarray) -> list[Instance]:
-        """The instances of the batch's ``rows`` (candidate rows), as :meth:`Tracker.add` builds them."""
-        at = np.searchsorted(self.rows, rows)
-        raws = take_rows(self._raw, at) if self._raw else [{} for _ in at]
-        inputs = take_rows(self._sub, at)
-        return [Instance(dict(self._dims), x, r) for x, r in zip(inputs, raws, strict=True)]
-
-    @property
-    def made(self) -> bool:
-        return self._noise is not None
-
-    def value(self) -> np.ndarray:
-        """Each side's sensitivity, by side and batch row (NaN off the candidate rows, or no estimate)."""
-        if self._noise is None:
-            assert self._base is not None
-            self._noise = np.full(self._shape, np.nan)
-            for e, s_ in enumerate(self._tracker._sensitivity_of(self._sub, self._base, self._dims) or ()):
-                self._noise[e, self.rows] = s_
-            self._base = None
-        return self._noise
