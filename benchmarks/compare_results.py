@@ -9,7 +9,8 @@ Run both trees at the same seed, each from a fresh cache (kept counterexamples c
 
 Prints each claim that differs, by JSON path, and each whose counts alone differ; exit 1 if any
 claim differs beyond them. ``--common`` compares only the claims both files hold (a ``-k`` selection
-against a whole catalogue's results).
+against a whole catalogue's results), and not their ``standing``, which a selection changes: a premise
+left out of it is "not in these results".
 """
 
 from __future__ import annotations
@@ -63,7 +64,10 @@ def main(before: str, after: str, *, common: bool = False) -> int:
             print(f"{cid}: only {'before' if cid in old else 'after'}")
             differ += 1
             continue
-        other, counts = differences(old[cid], new[cid])
+        a, b = old[cid], new[cid]
+        if common:
+            a, b = ({k: v for k, v in c.items() if k != "standing"} for c in (a, b))
+        other, counts = differences(a, b)
         if other:
             differ += 1
             print(f"DIFFERS {cid} [{old[cid]['verdict']}]")
