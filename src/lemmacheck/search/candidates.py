@@ -303,6 +303,13 @@ class CandidatePool:
         """Whether some candidate's instance may have fewer entries than ``size``."""
         return any(min(r.sizes, default=0) < size for r in self.by_dims.values())
 
+    def smaller_part(self, size: int) -> CandidatePool:
+        """A pool of this one's combinations that may hold an instance of fewer entries than ``size``
+        (their records shared, not copied)."""
+        part = CandidatePool()
+        part.by_dims = {k: r for k, r in self.by_dims.items() if min(r.sizes, default=0) < size}
+        return part
+
     def settling_order(self) -> SettlingOrder:
         """Round robin over the dims combinations (smallest instances first within a round), each
         combination's strongest candidate first; then the remaining significant ones, strongest first.

@@ -100,6 +100,11 @@ def _instances(inputs, raw: Mapping | None, dims, rows: np.ndarray) -> list[Inst
     return [Instance(dict(dims), x, r) for x, r in zip(take_rows(inputs, rows), raws, strict=True)]
 
 
+def _instance(inputs, raw: Mapping | None, dims, row: int) -> Instance:
+    """The instance of a batch's ``row``."""
+    return _instances(inputs, raw, dims, np.array([row]))[0]
+
+
 class Tracker:
     """Accumulates step statistics and candidates over batches.
 
@@ -166,7 +171,7 @@ class Tracker:
                 pool=pool,
             )
             at += size
-        self._note_worst(relations[-1].gap, lambda j: _instances(inputs, raw, dims, np.array([j]))[0])
+        self._note_worst(relations[-1].gap, functools.partial(_instance, inputs, raw, dims))
         return relations[-1].gap
 
     def _add_unit(self, relations: list[_Relation], chain, inputs, dims, raw, *, pool: bool) -> None:
@@ -196,7 +201,7 @@ class Tracker:
                     noise[e, todo] = sens[e] if sens is not None else np.inf
             return noise[:, rows]
 
-        inst_of = lambda j: _instances(inputs, raw, dims, np.array([j]))[0]  # noqa: E731
+        inst_of = functools.partial(_instance, inputs, raw, dims)
         for rel in relations:
             self._resolve(rel, noise_on, dims, inst_of)
             sig: np.ndarray | Callable[[], np.ndarray]

@@ -138,8 +138,7 @@ def _smaller_ones(
     one of them has a significant row; then the whole order is read, as before."""
     if not (pool.smaller_than(confirmed) or (first is not None and first.size() < confirmed)):
         return []
-    small = CandidatePool()
-    small.by_dims = {k: rec for k, rec in pool.by_dims.items() if min(rec.sizes, default=0) < confirmed}
+    small = pool.smaller_part(confirmed)
     head = list(small.settling_order())  # ranks each of them, as the whole order's first round would
     if any(rec.significant for rec in small.by_dims.values()):
         return list(candidates())
