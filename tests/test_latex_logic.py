@@ -8,6 +8,7 @@ import pytest
 
 from lemmacheck import Input, LatexError, SymbolTable
 from lemmacheck.latex.statement import compile_property, compile_statement
+from lemmacheck.latex.truth import settled_truth
 from lemmacheck.xp import mp_precision, mpmath_xp, numpy_xp, to_mp
 
 TABLE = SymbolTable(
@@ -197,3 +198,24 @@ def test_compiling_a_statement_leaves_its_cached_parse_as_it_was():
     for _ in range(3):
         compile_statement(claim.statement, table_for(claim.module, claim.id))
     assert parse(claim.statement).pretty() == before
+
+
+def test_an_equality_to_zero_is_settled_by_the_vanishing_rule():
+    """A side that is 0 leaves the other side's rounding, at any precision, and a relative test refuses
+    it (``E[a] = 0`` of a standardised law, init.s003.relu_half_needs_symmetry's condition); settled in
+    high precision the residue is read as settling reads a difference: one that shrinks with the
+    precision is rounding, a true difference stays."""
+    exact = {k: to_mp(v) for k, v in INPUTS.items()}
+
+    def truth_at(text):
+        return lambda rtol, **reading: compile_property(text, TABLE).values(
+            mpmath_xp, exact, {"n": 3}, rtol, **reading
+        )
+
+    zero = r"\|x\|_2^2 - x^\top x = 0"
+    with mp_precision(60):
+        plain = np.asarray(truth_at(zero)(1e-30), dtype=bool)
+    assert not plain.all(), "the planted residue must be one a relative test refuses"
+    assert np.asarray(settled_truth(truth_at(zero), 60), dtype=bool).all()
+    off = np.asarray(settled_truth(truth_at(r"\|x\|_2^2 - 1.0001 x^\top x = 0"), 60), dtype=bool)
+    assert not off.any()

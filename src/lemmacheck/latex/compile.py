@@ -29,6 +29,8 @@ class Env:
     bound: dict = dataclasses.field(default_factory=dict)  # \sum_{t=1}^M: t -> its current value
     memo: dict = dataclasses.field(default_factory=dict)  # a Derived's computation, once per evaluation
     rtol: float = 0.0  # how close the two sides of an '=' clause must be for it to hold (truth.py)
+    residues: list | None = None  # each '=' clause's residue, recorded (truth.settled_truth)
+    finer: list | None = None  # the residues recorded at twice the digits, read in the same order
 
 
 Node = Callable[[Env], V.Value]

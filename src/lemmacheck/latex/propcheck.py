@@ -30,6 +30,7 @@ from .errors import LatexError
 from .instances import check_instances
 from .statement import CompiledProperty, compile_property
 from .tables import table_for
+from .truth import settled_truth
 
 __all__ = ["property_check", "PROPERTY_PER_DIMS"]
 
@@ -77,7 +78,13 @@ def _settle(claim: Claim, compiled: CompiledProperty, inputs: dict, dims: dict) 
     """The float64 disagreement re-evaluated at ``REVERIFY_DPS`` digits: a difference (None if rounding)."""
     with mp_precision(REVERIFY_DPS):
         exact = exact_mp_inputs(claim.check, inputs)
-        stated, checked = _truths(claim, compiled, mpmath_xp, exact, dims, 10.0 ** (-REVERIFY_DPS // 2))
+        _, checked = _truths(claim, compiled, mpmath_xp, exact, dims, 10.0 ** (-REVERIFY_DPS // 2))
+
+    def truth_at(rtol: float, **reading: Any) -> Any:
+        return compiled.values(mpmath_xp, exact_mp_inputs(claim.check, inputs), dims, rtol, **reading)
+
+    # the statement's '=' read by the VANISHING rule, as a settled difference is
+    stated = np.asarray(settled_truth(truth_at, REVERIFY_DPS), dtype=bool).reshape(-1)
     if bool(stated[0]) == bool(checked[0]):
         return None
     return {

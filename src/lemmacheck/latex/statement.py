@@ -50,10 +50,11 @@ class CompiledStatement:
     probe_fn: Any = None  # the table's probe_fn: how sides of rank >= 1 are compared
     conditions: Truth | None = None  # the statement's conditions (before \\implies or ':', after its chain)
 
-    def holds(self, xp, inputs: dict, dims: dict, rtol: float) -> Any:
+    def holds(self, xp, inputs: dict, dims: dict, rtol: float, **reading: Any) -> Any:
         """Where the statement's conditions hold (True everywhere when it states none); ``rtol`` is the
-        claim's tolerance, given by the caller, so a condition's equality is read as the run reads it."""
-        env = Env(xp, dict(inputs), dict(dims), rtol=rtol)
+        claim's tolerance, given by the caller, so a condition's equality is read as the run reads it
+        (``reading``: :func:`.truth.settled_truth`'s, in high precision)."""
+        env = Env(xp, dict(inputs), dict(dims), rtol=rtol, **reading)
         return condition_truth_or_all(self.conditions, env)
 
     def sides(self, xp, inputs: dict, dims: dict) -> tuple[Any, ...]:
@@ -150,8 +151,8 @@ class CompiledProperty:
     truth: Truth
     atoms: tuple = ()  # (a, rel, b) of each relation it compares: where a - b changes sign, its truth may
 
-    def values(self, xp, inputs: dict, dims: dict, rtol: float) -> Any:
-        return self.truth(Env(xp, dict(inputs), dict(dims), rtol=rtol))
+    def values(self, xp, inputs: dict, dims: dict, rtol: float, **reading: Any) -> Any:
+        return self.truth(Env(xp, dict(inputs), dict(dims), rtol=rtol, **reading))
 
 
 def compile_property(text: str, table: SymbolTable) -> CompiledProperty:

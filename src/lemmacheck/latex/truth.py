@@ -33,6 +33,7 @@ __all__ = [
     "whole",
     "shaped",
     "bools_of",
+    "settled_truth",
 ]
 
 Truth = Callable[[Env], np.ndarray]
@@ -69,7 +70,12 @@ def _close(env: Env, x: V.Value, y: V.Value) -> np.ndarray:
         raise LatexError(f"'=' between a rank-{x.rank} and a rank-{y.rank} value")
     a, b = np.asarray(_array(env, x)), np.asarray(_array(env, y))
     diff = _scale(a - b, x.rank)
-    return _bools(env, diff <= env.rtol * (_scale(a, x.rank) + _scale(b, y.rank)))
+    held = diff <= env.rtol * (_scale(a, x.rank) + _scale(b, y.rank))
+    if env.residues is not None:
+        env.residues.append(diff)
+    if env.finer:  # the VANISHING rule: a residue that shrank with the precision is rounding of equal sides
+        held = held | (env.finer.pop(0) <= diff * env.rtol)
+    return _bools(env, held)
 
 
 _ORDER = {
@@ -78,6 +84,25 @@ _ORDER = {
     ">=": lambda a, b: a >= b,
     ">": lambda a, b: a > b,
 }
+
+
+def settled_truth(truth_at: Callable[..., Any], digits: int) -> Any:
+    """A truth value in high precision, its ``=`` clauses read as settling reads a difference.
+
+    A relative test cannot accept an ``=`` one of whose sides is 0 (``E[a] = 0`` of a standardised law):
+    equal sides leave a residue of the precision's rounding, at any precision.  So the truth value is
+    evaluated at twice ``digits`` first, recording each ``=`` residue, then at ``digits`` with the
+    tolerance of that precision, where an ``=`` also holds when its residue shrank by that tolerance
+    between the two (the VANISHING rule of docs/tolerance.md: a true difference stays).
+    ``truth_at(rtol, **reading)`` evaluates it on the exactly converted inputs at the current precision.
+    """
+    from ..xp import mp_precision
+
+    residues: list = []
+    with mp_precision(2 * digits):
+        truth_at(10.0 ** (-digits), residues=residues)
+    with mp_precision(digits):
+        return truth_at(10.0 ** (-digits // 2), finer=residues)
 
 
 def bools_of(env: Env, a: Any) -> np.ndarray:
