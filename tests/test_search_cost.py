@@ -748,3 +748,40 @@ def test_the_perturbation_is_the_one_its_definition_draws():
             got, want = perturbed(inputs, repeat), defined(inputs, repeat)
             assert all(np.array_equal(got[k], want[k]) for k in inputs), (trial, repeat)
             assert not np.array_equal(got["a"], inputs["a"]), "the float entries move"
+
+
+def test_a_one_step_chains_tightness_is_resolved_and_its_candidates_pooled_once(registry, monkeypatch):
+    """A one-step chain's step is its end to end: one record serves both, so each batch's tightness is
+    resolved once (before: the step's rows resolved, then the end's, the same rows, offers and
+    instances again) and its candidates join one pool; every figure is the one two records gave."""
+    from lemmacheck.search import tracker as tracker_module
+    from lemmacheck.search.tracker import StepStats
+
+    @inequality("planted.one_record", inputs={"x": Array(scale=(0.1, 10.0))}, **planted_meta())
+    def one_step(xp, x):
+        return xp.tanh(x - 5.0) ** 2 + (x + 1e8) - 1e8 - x, 0.5 + 0.0 * x  # fails away from x = 5
+
+    check = registry["planted.one_record"].check
+    ctx = CheckContext("planted.one_record", check, tolerance_for())
+    rng = np.random.default_rng(5)
+    batches = [rng.uniform(0.1, 10.0, m) for m in (200, 150, 90)]
+    chains = [evaluate_chain("planted.one_record", check, numpy_xp, {"x": x}, {}, len(x)) for x in batches]
+    resolved: list[int] = []
+    real = tracker_module.resolve_batch
+    monkeypatch.setattr(tracker_module, "resolve_batch", lambda *a: resolved.append(1) or real(*a))
+    one, two = Tracker(ctx), Tracker(ctx)
+    two.steps = [StepStats(check.relations[0])]  # a record of its own for the step, as before
+    for x, chain in zip(batches, chains, strict=True):
+        one.add(chain, {"x": x}, {})
+    assert len(resolved) == len(batches), f"{len(resolved)} resolutions for {len(batches)} batches"
+    for x, chain in zip(batches, chains, strict=True):
+        two.add(chain, {"x": x}, {})
+    assert one.steps == [one.end]
+    assert one.end.pool.total > 5 and one.end.tight.value > 0, "candidates and resolved ratios both"
+    for record in (one.end, *two.steps, two.end):
+        record.pool.rank_all()  # the counts a summary reads are those of the rows ranked
+    summary = _tracker_summary(one)
+    assert summary.pop("<=0") == summary["<=1"]  # the step is the end
+    expected = _tracker_summary(two)
+    assert expected.pop("<=0") == expected["<=1"]
+    assert summary == expected

@@ -100,6 +100,11 @@ def _instances(inputs, raw: Mapping | None, dims, rows: np.ndarray) -> list[Inst
     return [Instance(dict(dims), x, r) for x, r in zip(take_rows(inputs, rows), raws, strict=True)]
 
 
+def _records(steps: list[StepStats], end: StepStats) -> list[StepStats]:
+    """Each record once: a one-step chain's step is its end."""
+    return [end] if steps[0] is end else [*steps, end]
+
+
 def _instance(inputs, raw: Mapping | None, dims, row: int) -> Instance:
     """The instance of a batch's ``row``."""
     return _instances(inputs, raw, dims, np.array([row]))[0]
@@ -116,8 +121,10 @@ class Tracker:
         self.ctx = ctx
         self.claim_id, self.check, self.tol = ctx.claim_id, ctx.check, ctx.tol
         rels = ("=",) if ctx.check.is_property else ctx.check.relations
-        self.steps = [StepStats(r) for r in rels]
         self.end = StepStats("prop" if ctx.check.is_property else compose(rels))
+        # a one-step chain end to end is its step (the same sides, the same relation): one record is
+        # both, so a batch's tightness is resolved and its candidates pooled once, not twice alike
+        self.steps = [self.end] if rels == (self.end.relation,) else [StepStats(r) for r in rels]
         self.instances = 0
         self.worst: Instance | None = None
         self.worst_gap = -math.inf
@@ -154,11 +161,8 @@ class Tracker:
         self.instances += n
         self._measure(inputs)
         relations = self._relations(chain)
-        figures: dict[int, tuple] = {}  # a one-step chain's end shares its step's arrays, and figures
         for rel in relations:
-            if id(rel.gap) not in figures:
-                figures[id(rel.gap)] = self._figures(rel)
-            self._count(rel.stats, n, *figures[id(rel.gap)])
+            self._count(rel.stats, n, *self._figures(rel))
         at = 0
         for size in units or (n,):
             part = slice(at, at + size)
@@ -262,7 +266,7 @@ class Tracker:
         self.wide_dropped += part.explored.get("wide_dropped", 0)
         self.wide_skipped = self.wide_skipped or part.explored.get("wide_skipped")
         self.wide_candidates_dropped += part.explored.get("wide_candidates_dropped", 0)
-        for mine, theirs in zip([*self.steps, self.end], [*part.steps, part.end], strict=True):
+        for mine, theirs in zip(_records(self.steps, self.end), _records(part.steps, part.end), strict=True):
             mine.merge(theirs)
         if part.worst is not None and part.worst_gap > self.worst_gap:
             self.worst, self.worst_gap = part.worst, part.worst_gap
@@ -274,14 +278,9 @@ class Tracker:
             n = len(ok)
             return [_Relation(self.end, ~ok, np.where(ok, -1.0, 1.0), np.full(n, np.nan), None, None, None)]
         out: list[_Relation] = []
-        for i, st_, a, b in [
-            *zip(range(len(self.steps)), self.steps, chain[:-1], chain[1:], strict=True),
-            (None, self.end, chain[0], chain[-1]),
-        ]:
-            if i is None and len(out) == 1 and out[0].stats.relation == st_.relation:
-                # a one-step chain end to end is its step: the same sides and relation, the same arrays
-                out.append(dataclasses.replace(out[0], stats=st_, index=None))
-                continue
+        pairs = zip(range(len(self.steps)), self.steps, chain[:-1], chain[1:], strict=True)
+        steps = [] if self.steps[0] is self.end else list(pairs)  # a one-step chain's step is its end
+        for i, st_, a, b in [*steps, (None, self.end, chain[0], chain[-1])]:
             g = gap(a, b, st_.relation, self.tol)
             bad = violated_at(g, st_.relation)
             out.append(_Relation(st_, bad, g, ratio(a, b, st_.relation), a, b, i))
