@@ -143,3 +143,57 @@ def test_high_precision_path_gradients_are_one_pass_per_node(wrt):
             U2, W2 = param.moved(U, W, D * tau)
             fw = forward_sensitivities(mpmath_xp, U2, W2, s0, X, "softplus", tensors=param.sens)
             assert stacked[k].tolist() == row_grad(mpmath_xp, v, fw[param.sens][2]).tolist()
+
+
+# --------------------------------------------------------------------------- tensors a check does not read
+
+
+def _always_both(fn):
+    """``fn`` with its ``tensors`` keyword ignored: every sensitivity tensor and its tangent computed."""
+
+    def wrapped(*args, **kwargs):
+        kwargs.pop("tensors", None)
+        return fn(*args, **kwargs)
+
+    return wrapped
+
+
+def _checks_spared_tensors():
+    from checks.sensitivity import _helpers, _mirror, _notation, lemma, lemma_w
+
+    U, W, s0, X, v = rnn(8, 6, 3, 3, 3)
+    rng = np.random.default_rng(9)
+    DU, DW = rng.uniform(-1, 1, U.shape), rng.uniform(-1, 1, W.shape)
+    out = {}
+    for act in SMOOTH:
+        out[act, "lemma3"] = lemma.lemma3_as_written(numpy_xp, U, W, s0, X, DU, act, 3)
+        out[act, "lemma3c"] = lemma.lemma3_corrected(numpy_xp, U, W, s0, X, DU, act, 3)
+        out[act, "eq29"] = lemma_w.eq29(numpy_xp, U, W, s0, X, v, DW, act, 3)
+        for corrected in (False, True):
+            out[act, "eq20", corrected] = lemma._eq20(numpy_xp, U, W, s0, X, DW, act, 3, corrected)
+            for wrt, D in (("U", DU), ("W", DW)):
+                args = (numpy_xp, WRT[wrt], U, W, s0, X, v, D, act, 3)
+                out[act, "outer", wrt, corrected] = _mirror.lemma3_outer_part(*args, corrected=corrected)
+                out[act, "tensor", wrt, corrected] = _mirror.lemma3_tensor_part(*args, corrected=corrected)
+        out[act, "wparts"] = _helpers.w_dgrad_parts(numpy_xp, v, U, W, s0, X, act, 3, DW)[0]
+        out[act, "uparts"] = _helpers.u_dgrad_parts(numpy_xp, v, U, W, s0, X, act, 3, DU)[0]
+        out[act, "row1"] = list(_notation._row_one_w(numpy_xp, U, W, s0, X, DW, act, 3).values())
+        out[act, "eq19"] = list(_notation._eq19_through_b(numpy_xp, U, W, s0, X, DU, act, 3).values())
+    return out
+
+
+def test_checks_that_skip_tensors_they_do_not_read_compute_the_same_sides(monkeypatch):
+    """A check asks only for the sensitivity tensors (and tangents) it reads; asking for all of them must
+    give the same bits (each tensor's recursion is independent of the other's, λ̇ of both)."""
+    from checks.sensitivity import _helpers, _mirror, _notation, lemma
+
+    spared = _checks_spared_tensors()
+    for module in (_helpers, _mirror, _notation, lemma):
+        for name in ("forward_sensitivities", "tangents"):
+            if hasattr(module, name):
+                monkeypatch.setattr(module, name, _always_both(getattr(_helpers, name)))
+    full = _checks_spared_tensors()
+    assert spared.keys() == full.keys()
+    for key in spared:
+        for a, b in zip(spared[key], full[key], strict=True):
+            assert identical(a, b), key

@@ -137,11 +137,17 @@ def forward_sensitivities(xp, U, W, s0, X, act, *, sbar="correct", tensors="PQ",
         ("Q", [X[:, t] for t in range(T)], U.shape[2], 0),
     ):
         if name in tensors:
-            if _one_float_dtype(W, *ys, *lam1[1:]):
+            if len(W) >= BATCH_LAST_ROWS and _one_float_dtype(W, *ys, *lam1[1:]):
                 out[name] = _recursion_batch_last(W, lam1, ys, width, shift)
             else:
                 out[name] = _recursion(xp, W, lam1, ys, width, shift)
     return out
+
+
+#: the batch size from which :func:`_recursion_batch_last` is used: it runs about twice the operations of
+#: :func:`_recursion`, so on a few rows (Hypothesis's examples, one at a time) their overhead decides
+#: (H = 3, T = 4, float64: 63 µs against 89 µs at 1 row, parity at 64, 347 µs against 272 µs at 256)
+BATCH_LAST_ROWS = 128
 
 
 def _one_float_dtype(*arrays) -> bool:
@@ -288,8 +294,8 @@ def w_dgrad_parts(xp, v, U, W, s0, X, act, t, dW):
     1. (dλ_t/dt) ⊙ V_pᵀ s_{t-1}ᵀ   2. Λ_t V_pᵀ (d s_{t-1}/dt)ᵀ   3. Mtr(V_p dΛ_t/dt W P_{t-1})
     4. Mtr(V_p Λ_t ΔW P_{t-1})      5. Mtr(V_p Λ_t W dP_{t-1}/dt)  (the part the documents drop)
     """
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    tg = tangents(xp, U, W, s0, X, act, 0 * U, dW, fw)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="P")
+    tg = tangents(xp, U, W, s0, X, act, 0 * U, dW, fw, tensors="P")
     l1, ld = fw["lam1"][t], tg["lamdot"][t]
     s_prev, sd_prev = fw["states"][t - 1], tg["sdot"][t - 1]
     P1, Pd1 = fw["P"][t - 1], tg["Pdot"][t - 1]
@@ -306,8 +312,8 @@ def u_dgrad_parts(xp, v, U, W, s0, X, act, t, dU):
 
     1. (dλ_t/dt) ⊙ V_pᵀ x_tᵀ   2. Mtr((dλ_t/dt) ⊙ V_p W Q_{t-1})   3. Mtr(λ_t ⊙ V_p W dQ_{t-1}/dt) (dropped)
     """
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    tg = tangents(xp, U, W, s0, X, act, dU, 0 * W, fw)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="Q")
+    tg = tangents(xp, U, W, s0, X, act, dU, 0 * W, fw, tensors="Q")
     l1, ld = fw["lam1"][t], tg["lamdot"][t]
     part1 = xp.outer(ld * v, X[:, t - 1])
     part2 = row_grad(xp, v * ld, xp.einsum("bkm,bmij->bkij", W, fw["Q"][t - 1]))

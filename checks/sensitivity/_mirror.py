@@ -285,7 +285,7 @@ def _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected):
     T − 1) or corrected (|σ''/σ'|, the tensor at T)."""
     fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)
     dU, dW = wrt.moved(0 * U, 0 * W, D)
-    lamdot = tangents(xp, U, W, s0, X, act, dU, dW, fw, tensors=wrt.sens)["lamdot"][T]
+    lamdot = tangents(xp, U, W, s0, X, act, dU, dW, fw, tensors="")["lamdot"][T]
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
     if corrected:
         m = xp.max(xp.abs(ratio) * s1(xp, fw[wrt.sens][T]), axis=-1)
