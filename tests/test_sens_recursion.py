@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from checks._vocab.activations import SMOOTH, activation, d1_d2, d1_d2_at
+from checks._vocab.activations import ALL, SMOOTH, activation, d1_d2, d1_d2_at
 from checks._vocab.rnn import preactivations_and_states
 from checks.sensitivity._helpers import (
     _recursion,
@@ -197,3 +197,38 @@ def test_checks_that_skip_tensors_they_do_not_read_compute_the_same_sides(monkey
     for key in spared:
         for a, b in zip(spared[key], full[key], strict=True):
             assert identical(a, b), key
+
+
+def test_the_steps_along_a_path_are_the_products_of_a_loop_over_the_nodes():
+    from checks.sensitivity._mirror import steps
+
+    nodes, _ = gauss_legendre_01(numpy_xp)
+    D = np.random.default_rng(0).uniform(-1, 1, (50, 3, 2))
+    D[0, 0, 0] = -0.0
+    for taus in (nodes, [0.37 * t for t in nodes], [0.0, 1.0]):
+        for d in (D, D.astype(np.longdouble)):
+            assert identical(steps(taus, d), np.stack([d * tau for tau in taus]))
+
+
+@pytest.mark.parametrize("act", ALL)
+def test_the_loss_terms_with_sigma_prime_from_the_states_are_those_from_the_preactivations(act, monkeypatch):
+    """Lemmas 1–2's terms (forward, tangents, two back-propagations) read σ′(a_t) from s_t = σ(a_t)
+    where σ′ is a polynomial of σ: the same bits as evaluating σ′(a_t)."""
+    from checks.loss import _helpers as loss
+
+    rng = np.random.default_rng(12)
+    B, H, N, K, T = 7, 3, 2, 3, 3
+    U, W, V = rng.uniform(-2, 2, (B, H, N)), rng.uniform(-1.2, 1.2, (B, H, H)), rng.uniform(-2, 2, (B, K, H))
+    s0, X = rng.uniform(-1, 1, (B, H)), rng.uniform(-2, 2, (B, T, N))
+    s0[0] = 0.0
+    dU, dW, dV, ds0 = (0.1 * rng.standard_normal(a.shape) for a in (U, W, V, s0))
+    Y = np.eye(K)[rng.integers(0, K, (B, T))]
+    args = (numpy_xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act)
+    fast = loss.lemma_terms(*args)
+    monkeypatch.setattr(loss, "d1_at", lambda xp, name, z, s: activation(xp, name)[1](z))
+    plain = loss.lemma_terms(*args)
+    assert fast.keys() == plain.keys()
+    for key in fast:
+        if key == "forward":
+            continue
+        assert identical(fast[key], plain[key]) if key != "t" else fast[key] == plain[key], key

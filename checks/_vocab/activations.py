@@ -27,6 +27,8 @@ class Activation:
     #: that has s_t = σ(z_t) already is spared evaluating σ(z_t) again (the same function of the same z,
     #: so the same values); None: they need z
     d1_d2_of_value: Callable | None = None
+    #: s -> σ′(z) from the value s = σ(z), where σ′ is a polynomial of σ (as ``d1_d2_of_value``)
+    d1_of_value: Callable | None = None
 
 
 def _polynomial_in_sigma(name: str, *, d1, d2, curvature, sup_d1: float, sup_d2: float) -> Activation:
@@ -51,6 +53,7 @@ def _polynomial_in_sigma(name: str, *, d1, d2, curvature, sup_d1: float, sup_d2:
         curvature=of_sigma(curvature),
         d1_d2=of_sigma(both),
         d1_d2_of_value=both,
+        d1_of_value=d1,
     )
 
 
@@ -146,6 +149,12 @@ def d1_d2(xp, name: str, z):
     if a.d1_d2 is not None:
         return a.d1_d2(xp, z)
     return a.d1(xp, z), None if a.d2 is None else a.d2(xp, z)
+
+
+def d1_at(xp, name: str, z, s):
+    """σ′(z) where s = σ(z) is known, as :func:`d1_d2_at` (from s where σ′ is a polynomial of σ)."""
+    a = _get(name)
+    return a.d1_of_value(s) if a.d1_of_value is not None else a.d1(xp, z)
 
 
 def d1_d2_at(xp, name: str, z, s):
