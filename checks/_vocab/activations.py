@@ -23,30 +23,44 @@ class Activation:
     #: (xp, z) -> (σ′(z), σ″(z)) from one evaluation of the function both are polynomials of (the same
     #: operations as ``d1`` and ``d2``, so the same values); None: each is evaluated on its own
     d1_d2: Callable | None = None
+    #: s -> (σ′(z), σ″(z)) from the value s = σ(z) itself, where both are polynomials of σ: a forward pass
+    #: that has s_t = σ(z_t) already is spared evaluating σ(z_t) again (the same function of the same z,
+    #: so the same values); None: they need z
+    d1_d2_of_value: Callable | None = None
+    #: s -> σ′(z) from the value s = σ(z), where σ′ is a polynomial of σ (as ``d1_d2_of_value``)
+    d1_of_value: Callable | None = None
 
 
 def _polynomial_in_sigma(name: str, *, d1, d2, curvature, sup_d1: float, sup_d2: float) -> Activation:
     """An activation whose derivatives are polynomials of σ itself (tanh, sigmoid): σ = ``xp.<name>``, and
-    ``d1``, ``d2``, ``curvature`` map the value s = σ(z) to σ′(z), σ″(z), σ″/σ′."""
+    ``d1``, ``curvature`` map the value s = σ(z) to σ′(z), σ″/σ′; ``d2`` maps (s, σ′(z)) to σ″(z), a
+    product with σ′ written as one, so that σ′ is formed once when both are wanted (the same operations
+    in the same order as forming it again, so the same values)."""
 
     def of_sigma(p):
         return lambda xp, z: p(getattr(xp, name)(z))
 
+    def both(s):
+        d1s = d1(s)
+        return d1s, d2(s, d1s)
+
     return Activation(
         of_sigma(lambda s: s),
         of_sigma(d1),
-        of_sigma(d2),
+        of_sigma(lambda s: d2(s, d1(s))),
         sup_d1,
         sup_d2,
         curvature=of_sigma(curvature),
-        d1_d2=of_sigma(lambda s: (d1(s), d2(s))),
+        d1_d2=of_sigma(both),
+        d1_d2_of_value=both,
+        d1_of_value=d1,
     )
 
 
 _TANH = _polynomial_in_sigma(
     "tanh",
     d1=lambda t: 1 - t * t,
-    d2=lambda t: -2 * t * (1 - t * t),
+    d2=lambda t, d1: -2 * t * d1,
     curvature=lambda t: -2 * t,
     sup_d1=1.0,
     sup_d2=4 / (3 * math.sqrt(3)),
@@ -61,7 +75,7 @@ def _sigmoid_d1(s):
 _SIGMOID = _polynomial_in_sigma(
     "sigmoid",
     d1=_sigmoid_d1,
-    d2=lambda s: s * (1 - s) * (1 - 2 * s),
+    d2=lambda s, d1: d1 * (1 - 2 * s),
     curvature=lambda s: 1 - 2 * s,
     sup_d1=0.25,
     sup_d2=1 / (6 * math.sqrt(3)),
@@ -135,6 +149,21 @@ def d1_d2(xp, name: str, z):
     if a.d1_d2 is not None:
         return a.d1_d2(xp, z)
     return a.d1(xp, z), None if a.d2 is None else a.d2(xp, z)
+
+
+def d1_at(xp, name: str, z, s):
+    """σ′(z) where s = σ(z) is known, as :func:`d1_d2_at` (from s where σ′ is a polynomial of σ)."""
+    a = _get(name)
+    return a.d1_of_value(s) if a.d1_of_value is not None else a.d1(xp, z)
+
+
+def d1_d2_at(xp, name: str, z, s):
+    """:func:`d1_d2` at z where s = σ(z) is known (a forward pass's state): from s where the derivatives
+    are polynomials of σ, from z otherwise.  ``s`` must be σ(z) as this table computes it."""
+    a = _get(name)
+    if a.d1_d2_of_value is not None:
+        return a.d1_d2_of_value(s)
+    return d1_d2(xp, name, z)
 
 
 def act(xp, name: str, z):

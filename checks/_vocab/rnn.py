@@ -18,12 +18,15 @@ from checks._vocab.activations import activation
 from checks._vocab.linalg import matvec
 
 
-def preactivations_and_states(xp, U, W, s0, X, act: str):
-    """Lists ``z_1..z_T`` and ``s_0..s_T`` with ``z_t = U x_t + W s_{t-1}``, ``s_t = σ(z_t)``."""
+def preactivations_and_states(xp, U, W, s0, X, act: str, *, drive=None):
+    """Lists ``z_1..z_T`` and ``s_0..s_T`` with ``z_t = U x_t + W s_{t-1}``, ``s_t = σ(z_t)``.
+
+    ``drive``: the terms ``U x_t`` (t = 1..T) where the caller has them, e.g. many parameter points that
+    share U (they must be ``matvec(U, X[:, t - 1])``: then every value is the one computed here)."""
     sigma, _, _ = activation(xp, act)
     states, pre = [s0], []
     for t in range(X.shape[1]):
-        z = matvec(U, X[:, t]) + matvec(W, states[-1])
+        z = (matvec(U, X[:, t]) if drive is None else drive[t]) + matvec(W, states[-1])
         pre.append(z)
         states.append(sigma(z))
     return pre, states

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checks._vocab.activations import SMOOTH, activation
+from checks._vocab.activations import SMOOTH, activation, d1_at
 from checks._vocab.linalg import dot, frob, inf_norm, matvec
 from checks._vocab.rnn import hidden_states
 from lemmacheck import Table
@@ -71,7 +71,7 @@ def softmax_rows(raw: np.ndarray) -> np.ndarray:
 
 def states_and_tangents(xp, U, W, s0, X, dU, dW, ds0, act):
     """Pre-activations ``a_1..a_T``, states ``s_0..s_T`` and JVPs ``ṡ_0..ṡ_T`` in direction (ΔU, ΔW, Δs₀)."""
-    sigma, dsigma, _ = activation(xp, act)
+    sigma, _, _ = activation(xp, act)
     pre, states, tangents = [], [s0], [ds0]
     for t in range(X.shape[1]):
         x = X[:, t]
@@ -79,7 +79,7 @@ def states_and_tangents(xp, U, W, s0, X, dU, dW, ds0, act):
         da = matvec(dU, x) + matvec(dW, states[-1]) + matvec(W, tangents[-1])
         pre.append(a)
         states.append(sigma(a))
-        tangents.append(dsigma(a) * da)
+        tangents.append(d1_at(xp, act, a, states[-1]) * da)
     return pre, states, tangents
 
 
@@ -89,7 +89,6 @@ def backprop_logits(xp, U, W, V, s0, X, C, act, forward=None):
     ``C`` is a list of T upstream vectors (B, K) (``None`` for a token that does not contribute);
     ``forward`` optionally passes ``(pre-activations, states)`` already computed for the same Φ.
     """
-    _, dsigma, _ = activation(xp, act)
     pre, ss = (
         forward
         if forward is not None
@@ -103,7 +102,7 @@ def backprop_logits(xp, U, W, V, s0, X, C, act, forward=None):
         if c is not None:
             gV = gV + xp.outer(c, ss[t])
             delta = delta + matvec(xp.transpose(V), c)
-        da = delta * dsigma(pre[t - 1])
+        da = delta * d1_at(xp, act, pre[t - 1], ss[t])
         gU = gU + xp.outer(da, X[:, t - 1])
         gW = gW + xp.outer(da, ss[t - 1])
         delta = matvec(xp.transpose(W), da)

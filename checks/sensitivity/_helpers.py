@@ -22,7 +22,7 @@ import functools
 import mpmath
 import numpy as np
 
-from checks._vocab.activations import SMOOTH, activation, d1_d2
+from checks._vocab.activations import SMOOTH, activation, d1_d2_at
 from checks._vocab.fd import directional
 from checks._vocab.linalg import inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.rnn import preactivations_and_states, token_loss
@@ -115,31 +115,85 @@ def bar_tensor(xp, y, H):
     return _eye_block(xp, H)[None, :, :, None] * y[:, None, None, :]
 
 
-def forward_sensitivities(xp, U, W, s0, X, act, *, sbar="correct", tensors="PQ"):
+def forward_sensitivities(xp, U, W, s0, X, act, *, sbar="correct", tensors="PQ", drive=None):
     r"""Forward pass with ``P_t = Λ_t(S̄_{t-1} + W P_{t-1})`` and ``Q_t = Λ_t(X̄_t + W Q_{t-1})``.
 
     ``sbar="written"`` builds seed 000's S̄ literally, ``S̄(i, (i-1)H + j) = s_j`` read 0-based like
     ``P(k, iH + j)``: row i's entries land in column block i−1 (row 0's fall outside and are dropped).
     ``tensors`` names the sensitivity tensors to compute ("P", "Q" or both): a check that needs one is
     spared the other, the bulk of the work in high precision (H⁴ object products a step).
+    ``drive`` as in :func:`~checks._vocab.rnn.preactivations_and_states`.
     """
-    pre, states = preactivations_and_states(xp, U, W, s0, X, act)
-    B, H, N = U.shape
+    pre, states = preactivations_and_states(xp, U, W, s0, X, act, drive=drive)
     T = X.shape[1]
-    shiftP = -1 if sbar == "written" else 0
-    P = [xp.zeros((B, H, H, H))]
-    Q = [xp.zeros((B, H, H, N))]
     lam1, lam2 = [None], [None]
     for t in range(1, T + 1):
-        l1, l2 = d1_d2(xp, act, pre[t - 1])
+        l1, l2 = d1_d2_at(xp, act, pre[t - 1], states[t])
         lam1.append(l1)
         lam2.append(l2)
-        if "P" in tensors:
-            P.append(_times_lambda(l1, _bar_plus_w_times(xp, W, P[-1], states[t - 1], t, shiftP)))
-        if "Q" in tensors:
-            Q.append(_times_lambda(l1, _bar_plus_w_times(xp, W, Q[-1], X[:, t - 1], t)))
     out = {"pre": pre, "states": states, "lam1": lam1, "lam2": lam2}
-    return out | {name: S for name, S in (("P", P), ("Q", Q)) if name in tensors}
+    for name, ys, width, shift in (
+        ("P", states[:-1], U.shape[1], -1 if sbar == "written" else 0),
+        ("Q", [X[:, t] for t in range(T)], U.shape[2], 0),
+    ):
+        if name in tensors:
+            if len(W) >= BATCH_LAST_ROWS and _one_float_dtype(W, *ys, *lam1[1:]):
+                out[name] = _recursion_batch_last(W, lam1, ys, width, shift)
+            else:
+                out[name] = _recursion(xp, W, lam1, ys, width, shift)
+    return out
+
+
+#: the batch size from which :func:`_recursion_batch_last` is used: it runs about twice the operations of
+#: :func:`_recursion`, so on a few rows (Hypothesis's examples, one at a time) their overhead decides
+#: (H = 3, T = 4, float64: 63 µs against 89 µs at 1 row, parity at 64, 347 µs against 272 µs at 256)
+BATCH_LAST_ROWS = 128
+
+
+def _one_float_dtype(*arrays) -> bool:
+    """Whether the arrays are NumPy float arrays of one dtype (float64, or longdouble for the rounding
+    estimate): what :func:`_recursion_batch_last` takes."""
+    dtypes = {getattr(a, "dtype", None) for a in arrays}
+    return len(dtypes) == 1 and all(isinstance(a, np.ndarray) for a in arrays) and arrays[0].dtype.kind == "f"
+
+
+def _recursion(xp, W, lam1, ys, width, shift):
+    """``[S_0 = 0, S_1, …, S_T]``, ``S_t = Λ_t(Ȳ_t + W S_{t-1})`` with ``Ȳ_t[k, i, j] = δ_{k, i-shift} y_j``
+    (y = ys[t − 1]; width the length of y): P (y = s_{t-1}) or Q (y = x_t), batch axis first."""
+    B, H = W.shape[:2]
+    S = [xp.zeros((B, H, H, width))]
+    for t, y in enumerate(ys, start=1):
+        S.append(_times_lambda(lam1[t], _bar_plus_w_times(xp, W, S[-1], y, t, shift)))
+    return S
+
+
+def _recursion_batch_last(W, lam1, ys, width, shift):
+    """:func:`_recursion` on float arrays of one dtype, computed with the batch axis last and returned
+    batch axis first.
+
+    Each entry is formed by the same operations in the same order (the products W_km S_m summed over m
+    from 0, as ``einsum`` sums them, then + y, then × λ), so the values are bit for bit those of
+    :func:`_recursion` (tests/test_sens_recursion.py).  With H ≤ 4 and the batch axis first every
+    operation's innermost loop is 2–4 long; with it last it is the batch.  A step works in three
+    buffers reused from step to step (an array of a step's size allocated anew each time cost more than
+    the arithmetic on it).
+    """
+    B, H = W.shape[:2]
+    Wt = np.ascontiguousarray(np.moveaxis(W, 0, -1))  # (H, H, B)
+    lo, hi = max(0, -shift), min(H, H - shift)
+    S = [np.zeros((B, H, H, width))]
+    cur, prev, tmp = (np.empty((H, H, width, B), dtype=W.dtype) for _ in range(3))
+    for t, y in enumerate(ys, start=1):
+        cur.fill(0)  # the sum starts from +0, as einsum's does (a sum of -0s is then +0, not -0)
+        if t > 1:
+            for m in range(H):
+                cur += np.multiply(Wt[:, m, None, None, :], prev[None, m], out=tmp)
+        blocks = np.einsum("kkxb->kxb", cur[lo:hi, lo + shift : hi + shift])  # a view: cur[k, k + shift]
+        blocks += y.T
+        cur *= lam1[t].T[:, None, None, :]
+        S.append(np.moveaxis(cur, -1, 0).copy())  # a copy always: the buffers are reused
+        cur, prev = prev, cur
+    return S
 
 
 def _bar_plus_w_times(xp, W, S_prev, y, t, shift=0):
@@ -160,12 +214,15 @@ def plus_bar(M, y, shift=0):
 
     The bar tensor [k, i, j] = δ_{k, i-shift} y_j is zero off one diagonal of blocks, so y is added to
     those blocks only: adding its zeros would change no entry's value, and forming it cost a (B, H, H, ·)
-    product a step, a fifth of the float64 pass.
+    product a step, a fifth of the float64 pass.  The blocks are reached as one view of that diagonal
+    (``einsum``'s repeated index), so y is added by one operation, not one per block (each entry gets the
+    same sum M + y either way).
     """
     H = M.shape[1]
     M = M.astype(np.result_type(M, y), copy=False)  # never round y to M's type (float64 M, longdouble y)
-    for k in range(max(0, -shift), min(H, H - shift)):
-        M[:, k, k + shift] = M[:, k, k + shift] + y
+    lo, hi = max(0, -shift), min(H, H - shift)
+    blocks = np.einsum("bkkx->bkx", M[:, lo:hi, lo + shift : hi + shift])  # a view: M[b, k, k + shift, x]
+    blocks += y[:, None, :]
     return M
 
 
@@ -237,8 +294,8 @@ def w_dgrad_parts(xp, v, U, W, s0, X, act, t, dW):
     1. (dλ_t/dt) ⊙ V_pᵀ s_{t-1}ᵀ   2. Λ_t V_pᵀ (d s_{t-1}/dt)ᵀ   3. Mtr(V_p dΛ_t/dt W P_{t-1})
     4. Mtr(V_p Λ_t ΔW P_{t-1})      5. Mtr(V_p Λ_t W dP_{t-1}/dt)  (the part the documents drop)
     """
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    tg = tangents(xp, U, W, s0, X, act, 0 * U, dW, fw)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="P")
+    tg = tangents(xp, U, W, s0, X, act, 0 * U, dW, fw, tensors="P")
     l1, ld = fw["lam1"][t], tg["lamdot"][t]
     s_prev, sd_prev = fw["states"][t - 1], tg["sdot"][t - 1]
     P1, Pd1 = fw["P"][t - 1], tg["Pdot"][t - 1]
@@ -255,8 +312,8 @@ def u_dgrad_parts(xp, v, U, W, s0, X, act, t, dU):
 
     1. (dλ_t/dt) ⊙ V_pᵀ x_tᵀ   2. Mtr((dλ_t/dt) ⊙ V_p W Q_{t-1})   3. Mtr(λ_t ⊙ V_p W dQ_{t-1}/dt) (dropped)
     """
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    tg = tangents(xp, U, W, s0, X, act, dU, 0 * W, fw)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="Q")
+    tg = tangents(xp, U, W, s0, X, act, dU, 0 * W, fw, tensors="Q")
     l1, ld = fw["lam1"][t], tg["lamdot"][t]
     part1 = xp.outer(ld * v, X[:, t - 1])
     part2 = row_grad(xp, v * ld, xp.einsum("bkm,bmij->bkij", W, fw["Q"][t - 1]))

@@ -164,25 +164,34 @@ def first_order(xp, eps, wrt, U, W, s0, X, v, D, act, T, **_):
     return xp.sum(v * (moved - fw["states"][T]), axis=-1), eps * frob(xp, G, D)
 
 
-#: rows of one stacked forward pass in :func:`path_row_gradients`: the points go through in groups of about
-#: this many rows, so that the (rows, H, H, ·) tensors of a step stay in cache (float64, H = 3, T = 3: 0.12 s
-#: for 87,360 rows in one pass, 0.08 s in groups of 2,048 to 8,192)
-PASS_ROWS = 4096
+#: bytes of one sensitivity tensor (rows, H, H, ·) in a stacked forward pass of :func:`path_row_gradients`:
+#: the points go through in groups whose step tensors stay below glibc's mmap threshold (128 KiB), as an
+#: array above it is mapped afresh on each allocation and its page faults cost more than the arithmetic
+#: (float64, H = 3, T = 4, one pass of P: 6.8 ms per 4,096 rows in groups of 4,000 rows, 3.4 ms in
+#: groups of 600; groups of 4,096 rows were the rule before)
+PASS_BYTES = 2**17
 
 
 def path_row_gradients(xp, wrt, U, W, s0, X, v, D, act, T, taus):
     """G(θ + τD) = ∇V_p s_T from the recursion for every τ in ``taus``, shape (len(taus), B, H, ·): the
-    points are stacked along the batch axis and run through forward passes of about PASS_ROWS rows each
-    (one pass per point cost a Python loop over the time steps for each; one pass for all, memory traffic).
-    Each row is computed by the same operations whatever the grouping, so the values are the same."""
-    group = max(1, PASS_ROWS // len(s0))
+    points are stacked along the batch axis and run through forward passes of at most PASS_BYTES per
+    sensitivity tensor (one pass per point cost a Python loop over the time steps for each; one pass for
+    all, memory traffic).  Each row is computed by the same operations whatever the grouping, so the
+    values are the same.  Along a step in W every point shares U, so the terms U x_t are formed once for
+    the B instances and repeated for the points (each row the product the stacked pass would form)."""
+    entry = np.asarray(D).itemsize * W.shape[-1] ** 2 * D.shape[-1]  # bytes of a row of the tensor
+    group = max(1, PASS_BYTES // (len(s0) * entry))
+    shared = None if wrt.name == "U" else [matvec(U, X[:, t]) for t in range(X.shape[1])]
     G = []
     for first in range(0, len(taus), group):
         part = taus[first : first + group]
         n = len(part)
         moved = wrt.moved(U[None], W[None], steps(part, D))  # (n, B, …) for the moved parameter, (1, B, …)
         U2, W2 = (merge_points(np.broadcast_to(a, (n,) + a.shape[1:])) for a in moved)
-        fw = forward_sensitivities(xp, U2, W2, stack_points(s0, n), stack_points(X, n), act, tensors=wrt.sens)
+        drive = None if shared is None else [stack_points(ux, n) for ux in shared]
+        fw = forward_sensitivities(
+            xp, U2, W2, stack_points(s0, n), stack_points(X, n), act, tensors=wrt.sens, drive=drive
+        )
         G.append(split_points(row_grad(xp, stack_points(v, n), fw[wrt.sens][T]), n))
     return np.concatenate(G)
 
@@ -190,7 +199,10 @@ def path_row_gradients(xp, wrt, U, W, s0, X, v, D, act, T, taus):
 def steps(taus, D):
     """The steps τD, stacked along a new leading axis (each is the product a loop over τ would form; D
     on the left, so that an object array multiplies its entries by τ without mpmath first trying to
-    convert the whole array)."""
+    convert the whole array).  A float D is multiplied by all the τ at once: the same products, one
+    operation instead of one per τ."""
+    if isinstance(D, np.ndarray) and D.dtype.kind == "f" and all(isinstance(t, float) for t in taus):
+        return D[None] * np.asarray(taus, dtype=D.dtype).reshape((len(taus),) + (1,) * D.ndim)
     return np.stack([D * tau for tau in taus])
 
 
@@ -276,7 +288,7 @@ def _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected):
     T − 1) or corrected (|σ''/σ'|, the tensor at T)."""
     fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)
     dU, dW = wrt.moved(0 * U, 0 * W, D)
-    lamdot = tangents(xp, U, W, s0, X, act, dU, dW, fw, tensors=wrt.sens)["lamdot"][T]
+    lamdot = tangents(xp, U, W, s0, X, act, dU, dW, fw, tensors="")["lamdot"][T]
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
     if corrected:
         m = xp.max(xp.abs(ratio) * s1(xp, fw[wrt.sens][T]), axis=-1)

@@ -503,7 +503,7 @@ def _row_one_w(xp, U, W, s0, X, D, act, T):
     """Eq. (20)'s row p = 1 (its check's first entry): λ'_1, λ''_1 at z_T, the slices P_{T-1}[1], and
     ∂λ'_{T,1}/∂W = σ''(z_{T,1}) ∂z_{T,1}/∂W from the forward pass (∂z_{T,1}/∂W_ij = δ_1i s_{T-1,j} +
     Σ_m W_1m P_{T-1}[m, i, j]), transposed: the layout in which tr[· ΔW] is the pairing (eq. (12)'s)."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="P")
     s_prev, P1 = fw["states"][T - 1], fw["P"][T - 1]
     dz = xp.einsum("bm,bmij->bij", W[:, 0], P1) + bar_tensor(xp, s_prev, W.shape[-1])[:, 0]
     return {
@@ -512,7 +512,7 @@ def _row_one_w(xp, U, W, s0, X, D, act, T):
         "P_prev_slice": P1[:, 0],
         "P_slice": fw["P"][T][:, 0],
         "dlam1_dW_T": xp.transpose(fw["lam2"][T][:, 0, None, None] * dz),
-        "lamdot": tangents(xp, U, W, s0, X, act, 0 * U, D, fw)["lamdot"][T][:, 0],
+        "lamdot": tangents(xp, U, W, s0, X, act, 0 * U, D, fw, tensors="")["lamdot"][T][:, 0],
     }
 
 
@@ -540,10 +540,10 @@ EQ20_ROW_ONE = W_DIRECTION.extend(
 def _eq19_through_b(xp, U, W, s0, X, B, act, T):
     """Both sides of eq. (19) contracted with the probe B over U's indices: (⟨∂λ'_{T,q}/∂U, B⟩)_q, the
     tangent of λ'_T along B (forward mode, not eq. (19)), and (λ''_q/λ'_q ⟨Q_T[q], B⟩)_q."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="Q")
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
     return {
-        "dlam": tangents(xp, U, W, s0, X, act, B, 0 * W, fw)["lamdot"][T],
+        "dlam": tangents(xp, U, W, s0, X, act, B, 0 * W, fw, tensors="")["lamdot"][T],
         "rhs": ratio * xp.einsum("bqij,bij->bq", fw["Q"][T], B),
     }
 

@@ -30,10 +30,11 @@ claim_symbols |= {"lemma3.eq20": EQ20_ROW_ONE, "lemma3.eq20.corrected": EQ20_ROW
 claim_symbols["lemma3.eq19"] = EQ19_PROBED
 
 
-def _lam(xp, U, W, s0, X, act, T, dU, dW):
-    """The forward sensitivities, their exact tangents along (ΔU, ΔW) and σ''/σ' at z_t."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    tg = tangents(xp, U, W, s0, X, act, dU, dW, fw)
+def _lam(xp, U, W, s0, X, act, T, dU, dW, tensors):
+    """The forward pass with the sensitivity tensors ``tensors`` ("P", "Q"), the tangents ṡ and λ̇ along
+    (ΔU, ΔW) (not those of the tensors: no caller reads them) and σ''/σ' at z_t."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=tensors)
+    tg = tangents(xp, U, W, s0, X, act, dU, dW, fw, tensors="")
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
     return fw, tg, ratio
 
@@ -60,7 +61,7 @@ _LEMMA3 = dict(inputs=sens_rnn_inputs(direction="U"), dims=SENS_RNN_DIMS)
     "lemma3.corrected.",
 )
 def lemma3_as_written(xp, U, W, s0, X, D, act, T):
-    fw, tg, ratio = _lam(xp, U, W, s0, X, act, T, D, 0 * W)
+    fw, tg, ratio = _lam(xp, U, W, s0, X, act, T, D, 0 * W, "Q")
     return inf_norm(xp, tg["lamdot"][T]), xp.max(ratio * s1(xp, fw["Q"][T]), axis=-1)
 
 
@@ -77,7 +78,7 @@ def lemma3_as_written(xp, U, W, s0, X, D, act, T):
     "then Hölder. Tight when one q dominates and ΔU is the polar factor of Q_{t,:,:,q}.",
 )
 def lemma3_corrected(xp, U, W, s0, X, D, act, T):
-    fw, tg, ratio = _lam(xp, U, W, s0, X, act, T, D, 0 * W)
+    fw, tg, ratio = _lam(xp, U, W, s0, X, act, T, D, 0 * W, "Q")
     return inf_norm(xp, tg["lamdot"][T]), xp.max(xp.abs(ratio) * s1(xp, fw["Q"][T]), axis=-1) * sinf(xp, D)
 
 
@@ -114,8 +115,8 @@ _EQ20 = dict(
 
 
 def _eq20(xp, U, W, s0, X, D, act, T, corrected):
-    fw, _, ratio = _lam(xp, U, W, s0, X, act, T, 0 * U, D)
-    r0 = ratio[:, 0]
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="P")
+    r0 = curvature_ratio(xp, fw["pre"][T - 1], act)[:, 0]
     truth = true_dlam(xp, U, W, s0, X, act, T, dW=D)[:, 0]
     e1 = r0 * frob(xp, fw["P"][T][:, 0], D)
     Pk = fw["P"][T if corrected else T - 1][:, 0]

@@ -48,7 +48,7 @@ _EQ29_QUOTE = (
     "it is s_{t−1} that is differentiated.",
 )
 def eq29(xp, U, W, s0, X, v, D, act, T):
-    fw, tg, _ = _lam(xp, U, W, s0, X, act, T, 0 * U, D)
+    fw, tg, _ = _lam(xp, U, W, s0, X, act, T, 0 * U, D, "P")
     l1, sd = fw["lam1"][T], tg["sdot"][T - 1]
     e0 = s1(xp, xp.outer(l1 * v, sd))
     e1 = norm2(xp, l1 * v) * norm2(xp, sd)
