@@ -74,6 +74,7 @@ class RunSession:
                 with_studies=with_studies,
                 progress=progress,
                 on_result=self.on_result,
+                on_study=self.prewarm.study if self.prewarm is not None else None,
                 index=self.index,
                 root=self.root,
                 jobs=a.jobs,
