@@ -100,6 +100,8 @@ def _shared_text_figure():
     renderer tight_layout measures with and again by the one savefig draws with: 399 parses of 25
     distinct labels for the catalogue's 22 plots, a third of their CPU.  Shared, a label is parsed once
     per process; the parse is a function of the label and its font, so the SVG is the same bytes.
+    The hooks are matplotlib's private names (3.11): should one change, the sharing stops, the SVG stays
+    right, and tests/test_report_plots.py says the labels are parsed again.
     """
     from matplotlib.figure import Figure
     from matplotlib.textpath import TextToPath
