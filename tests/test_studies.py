@@ -75,3 +75,28 @@ def test_a_run_reports_its_studies_as_when_they_ran_in_turn(tmp_path):
         ahead = run_claims(PROFILE, index=load_index(tmp_path), root=tmp_path, jobs=1)
         in_turn = [run_study(REGISTRY.studies[i], PROFILE) for i in ids]
     assert [_without_seconds(s) for s in ahead.studies] == [_without_seconds(s) for s in in_turn]
+
+
+def test_each_study_is_handed_on_as_it_is_read_or_computed(tmp_path):
+    """``on_study`` (the report's prewarm) sees every study while the claims are still checked: the
+    computed ones on the studies' thread, the stored ones at once, each the result the run reports."""
+    import threading
+
+    pkg = make_project(tmp_path, {"studies": STUDIES})
+    ids = [f"{pkg}.studies.draw", f"{pkg}.studies.broken"]
+    with REGISTRY.scratch():
+        import_modules(tmp_path, load_index(tmp_path).declaring_modules(ids))
+        studies = [REGISTRY.studies[i] for i in ids]
+        seen: list[tuple[str, str]] = []
+
+        def on_study(result: dict) -> None:
+            seen.append((result["id"], threading.current_thread().name))
+
+        cache = ResultCache(tmp_path)
+        first = StudiesAhead(studies, PROFILE, cache, on_study).results(None, first=0, total=2)
+        assert seen == [(ids[0], "studies"), (ids[1], "studies")]
+        seen.clear()
+        ahead = StudiesAhead(studies, PROFILE, ResultCache(tmp_path), on_study)
+        again = ahead.results(None, first=0, total=2)
+    assert sorted(seen) == sorted([(ids[0], threading.current_thread().name), (ids[1], "studies")])
+    assert again[0]["conclusion"] == first[0]["conclusion"]

@@ -50,10 +50,12 @@ class RunSession:
 
     def on_result(self, result) -> None:
         self.done.append(result)
+        # converted once (1-1.4 ms a result): the prewarm thread and the journal only read it
+        data = result.to_dict() if self.prewarm is not None or self.journal is not None else {}
         if self.prewarm is not None:
-            self.prewarm.claim(result.to_dict())
+            self.prewarm.claim(data)
         if self.journal is not None:
-            self.journal.append(result.to_dict())
+            self.journal.append(data)
         if self.args.exitfirst and not result.matches_expectation:
             self.stopped_at_failure = True
             self.first_difference = result
@@ -72,6 +74,7 @@ class RunSession:
                 with_studies=with_studies,
                 progress=progress,
                 on_result=self.on_result,
+                on_study=self.prewarm.study if self.prewarm is not None else None,
                 index=self.index,
                 root=self.root,
                 jobs=a.jobs,

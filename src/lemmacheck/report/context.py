@@ -20,7 +20,7 @@ from .plots import approx_plot, svg_plot
 from .premise_pages import COLOURS, premise_pages
 from .summary import by_document, findings, summary_plots
 
-__all__ = ["page_context", "short"]
+__all__ = ["page_context", "short", "draw_study"]
 
 
 def short(v: Any, limit: int = 600) -> str:
@@ -36,7 +36,7 @@ def page_context(data: dict) -> dict:
     for c in claims:
         _prepare_claim(c, data.get("run") or {})
     for s in data.get("studies", []):
-        _draw_study(s)
+        draw_study(s)
     if any("standing" not in c for c in claims):  # results written before standings were computed
         with_standing(data)
     per_doc, per_topic = _counts(claims)
@@ -88,7 +88,8 @@ def _kept_from(claim: dict, run: dict) -> dict | None:
     return checked
 
 
-def _draw_study(s: dict) -> None:
+def draw_study(s: dict) -> None:
+    """A study's plots as SVG, in ``s["svgs"]`` (and any that failed in ``s["plot_errors"]``)."""
     s["svgs"] = []
     for p in s.get("plots", []):
         try:

@@ -6,6 +6,7 @@ each drawn plot is kept in the render cache (:mod:`.render_cache`) under its dat
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 
@@ -79,12 +80,47 @@ def approx_plot(claim: dict) -> Markup | None:
 def _figure(height: float):
     import matplotlib
 
-    matplotlib.use("svg", force=True)
-    import matplotlib.pyplot as plt
-
     # ids in the SVG derived from its content, not drawn at random: the same data gives the same page
     matplotlib.rcParams["svg.hashsalt"] = "lemmacheck"
-    return plt.subplots(figsize=(5.2, height), dpi=96)
+    # a Figure of its own, not pyplot's: no backend is switched and no figure is registered in the
+    # process (a notebook drawing its own plots keeps its backend)
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+
+    fig = _shared_text_figure()(figsize=(5.2, height), dpi=96)
+    FigureCanvasSVG(fig)  # tight_layout measures the text as the SVG will draw it
+    return fig, fig.subplots()
+
+
+@functools.cache
+def _shared_text_figure():
+    """A matplotlib Figure whose renderers share one TextToPath, made once per process.
+
+    matplotlib gives each renderer a TextToPath of its own, and with it its own cache of parsed
+    mathtext, so every log axis's tick labels (``$\\mathdefault{10^{-3}}$``) were parsed again by the
+    renderer tight_layout measures with and again by the one savefig draws with: 399 parses of 25
+    distinct labels for the catalogue's 22 plots, a third of their CPU.  Shared, a label is parsed once
+    per process; the parse is a function of the label and its font, so the SVG is the same bytes.
+    The hooks are matplotlib's private names (3.11): should one change, the sharing stops, the SVG stays
+    right, and tests/test_report_plots.py says the labels are parsed again.
+    """
+    from matplotlib.figure import Figure
+    from matplotlib.textpath import TextToPath
+
+    shared = TextToPath()
+
+    def sharing(renderer):
+        # savefig's SVG renderer comes wrapped in a MixedModeRenderer, which draws with the one inside
+        getattr(renderer, "_vector_renderer", renderer)._text2path = shared
+        return renderer
+
+    class SharedTextFigure(Figure):
+        def _get_renderer(self):  # the renderer tight_layout measures text with
+            return sharing(super()._get_renderer())
+
+        def draw(self, renderer):  # the renderer savefig draws with
+            super().draw(sharing(renderer))
+
+    return SharedTextFigure
 
 
 def _label(ax, title: str, x_label: str, y_label: str) -> None:
@@ -95,12 +131,9 @@ def _label(ax, title: str, x_label: str, y_label: str) -> None:
 
 
 def _sanitized_svg(fig) -> Markup:
-    import matplotlib.pyplot as plt
-
     fig.tight_layout()
     buf = io.StringIO()
     fig.savefig(buf, format="svg")
-    plt.close(fig)
     svg = buf.getvalue()
     return sanitize_svg(svg[svg.index("<svg") :])
 

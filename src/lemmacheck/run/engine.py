@@ -242,6 +242,7 @@ def run_claims(
     with_studies: bool = True,
     progress: Callable[[str, int, int], None] | None = None,
     on_result: Callable[[ClaimResult], None] | None = None,
+    on_study: Callable[[dict], None] | None = None,
     index=None,
     root=None,
     jobs: int | None = 1,
@@ -252,13 +253,13 @@ def run_claims(
     warm: Sequence = (),
 ) -> RunResult:
     """Check the selected claims (and studies); ``on_result`` sees each claim's result as it finishes,
-    so a caller can journal them and keep the work done when the run is interrupted.  Without ``index``
-    the claims are those already registered (imported content, planted claims) and run here, one after
-    the other.  With a :class:`lemmacheck.project.index.ContentIndex` nothing needs importing first: the
-    selection, the catalogue's links and its malformed declarations come from the index, and
-    :func:`lemmacheck.run.execution.execute` runs the claims (``jobs`` workers, the ``warm`` ones started
-    ahead first, ``timeout`` per claim, answers from ``cache``, or on a Dask scheduler).  Either way the
-    per-claim seeds make the results the same."""
+    so a caller can journal them and keep the work done when the run is interrupted (``on_study``, to
+    read only, each study's).  Without ``index`` the claims are those already registered (imported
+    content, planted claims) and run here, one after the other.  With a
+    :class:`lemmacheck.project.index.ContentIndex` the selection, the links and the malformed declarations
+    come from the index, and :func:`lemmacheck.run.execution.execute` runs the claims (``jobs`` workers,
+    the ``warm`` ones first, ``timeout`` per claim, answers from ``cache``, or on a Dask scheduler).
+    Either way the per-claim seeds make the results the same."""
     started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     if index is None:
@@ -278,7 +279,7 @@ def run_claims(
         _check_here(results, plan.claims, profile, total, progress, finished, warm)
         studies = _run_studies(plan.studies, profile, cache, progress, first=len(plan.ids), total=total)
     else:  # the workers check the claims, and this process, which only waits on them, the studies
-        ahead = StudiesAhead(plan.studies, profile, cache)
+        ahead = StudiesAhead(plan.studies, profile, cache, on_study)
         settings = dict(jobs=jobs, timeout=timeout, cache=cache, dask=dask, root=root, index=index)
         overall = (lambda cid, i, n: progress(cid, i, total)) if progress else (lambda cid, i, n: None)
         _check_indexed(results, plan.ids, profile, settings, overall, finished, warm)

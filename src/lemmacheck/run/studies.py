@@ -64,12 +64,17 @@ def run_study(study, profile: Profile) -> dict:
 class StudiesAhead:
     """The studies of a run, started before its claims: those the cache holds are read at once, the
     others computed on a daemon thread (an interrupted run does not wait for it).  The cache is only
-    read and written here, on the calling thread: its connection belongs to it."""
+    read and written here, on the calling thread: its connection belongs to it.  ``on_study`` sees each
+    result as it is read or computed (on that thread), and must only read it."""
 
-    def __init__(self, studies: Sequence, profile: Profile, cache=None):
+    def __init__(self, studies: Sequence, profile: Profile, cache=None, on_study=None):
         self.studies, self.profile, self.cache = list(studies), profile, cache
         self._stored = {s.id: cache.stored_study(s, profile) for s in self.studies} if cache else {}
         self._computed: dict[str, dict] = {}
+        self._on_study: Callable[[dict], None] = on_study or (lambda result: None)
+        for stored in self._stored.values():
+            if stored is not None:
+                self._on_study(stored)
         todo = [s for s in self.studies if self._stored.get(s.id) is None]
         self._thread = threading.Thread(target=self._compute, args=(todo,), name="studies", daemon=True)
         self._thread.start()
@@ -77,6 +82,7 @@ class StudiesAhead:
     def _compute(self, todo: list) -> None:
         for s in todo:
             self._computed[s.id] = run_study(s, self.profile)
+            self._on_study(self._computed[s.id])  # the report's plots drawn now, not after the claims
 
     def results(self, progress: Callable[[str, int, int], None] | None, *, first: int, total: int) -> list:
         """Each study's result, in order, counted on after the ``first`` claims; the computed ones kept

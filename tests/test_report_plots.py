@@ -1,0 +1,49 @@
+"""The report's plots: the same SVG for less work (issue 35, the run's costs outside the claims).
+
+matplotlib gives each renderer its own mathtext parser, so a log axis's tick labels were parsed again
+for every plot, twice (tight_layout's renderer and savefig's): a third of the plots' CPU in a run."""
+
+from __future__ import annotations
+
+import matplotlib
+from matplotlib import mathtext
+
+from lemmacheck.report import plots
+
+LOG_SERIES = [{"label": "measured", "x": [1e-4, 1e-3, 1e-2, 1e-1], "y": [1e-9, 1e-7, 1e-5, 1e-3]}]
+
+
+def _log_plot(title: str):
+    return plots.svg_plot(title, "ε", "median |lhs − rhs|", LOG_SERIES, logx=True, logy=True)
+
+
+def test_a_tick_label_is_parsed_once_per_process_not_once_per_plot():
+    _log_plot("first")
+    before = mathtext.MathTextParser._parse_cached.cache_info()
+    _log_plot("second, the same axes")
+    after = mathtext.MathTextParser._parse_cached.cache_info()
+    assert after.misses == before.misses, (
+        f"{after.misses - before.misses} tick labels parsed again for a plot whose labels were all "
+        f"parsed already ({after.hits - before.hits} found): each renderer has its own parser again"
+    )
+    assert after.hits > before.hits, "the plot drew no mathtext tick label: the test lost its subject"
+
+
+def test_sharing_the_parser_draws_the_same_svg_bytes(monkeypatch):
+    shared = str(_log_plot("bytes"))
+    # a Figure of matplotlib's own, each renderer parsing for itself, as before the sharing
+    from matplotlib.figure import Figure
+
+    monkeypatch.setattr(plots, "_shared_text_figure", lambda: Figure)
+    alone = str(_log_plot("bytes"))
+    assert shared == alone, "sharing the mathtext parser changed the SVG"
+
+
+def test_drawing_a_plot_leaves_the_process_backend_alone():
+    matplotlib.use("agg", force=True)
+    _log_plot("backend")
+    plots.histogram_svg("h", "x", [1.0, 2.0, 2.5], [0.0, 1.0, 2.0, 3.0])
+    assert matplotlib.get_backend().lower() == "agg", (
+        f"drawing the report's plots switched the backend to {matplotlib.get_backend()!r}: a notebook "
+        "rendering a report would lose its own"
+    )
