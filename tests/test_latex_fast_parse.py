@@ -7,37 +7,15 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis.extra.lark import from_lark
-from lark import Lark, Token, Tree
+from lark import Lark, Tree
 
+from lark_trees import difference
 from lemmacheck import REGISTRY
 from lemmacheck.latex import parse as parse_module
 from lemmacheck.latex.fast_parse import bar_roles, fast_parse
 from lemmacheck.project.discovery import discover
 
 GRAMMAR = parse_module.GRAMMAR
-_POSITIONS = ("start_pos", "end_pos", "line", "column", "end_line", "end_column")
-
-
-def _difference(a, b, path: str = "") -> str | None:
-    """Where two trees differ (None if nowhere): what lark's ``==`` compares and the positions it does not."""
-    if type(a) is not type(b):
-        return f"{path}: {type(a).__name__} vs {type(b).__name__}"
-    if isinstance(a, Token):
-        fields = ("type", "value", *_POSITIONS)
-        bad = [f for f in fields if getattr(a, f) != getattr(b, f)]
-        return f"{path}: token {bad}: {a!r} vs {b!r}" if bad else None
-    if a.data != b.data or type(a.data) is not type(b.data) or len(a.children) != len(b.children):
-        return f"{path}: {a.data!r}/{len(a.children)} vs {b.data!r}/{len(b.children)}"
-    if (
-        a.meta.empty != b.meta.empty
-        or not a.meta.empty
-        and any(getattr(a.meta, f) != getattr(b.meta, f) for f in _POSITIONS)
-    ):
-        return f"{path}/{a.data}: positions differ"
-    for i, (x, y) in enumerate(zip(a.children, b.children, strict=True)):
-        if found := _difference(x, y, f"{path}/{a.data}[{i}]"):
-            return found
-    return None
 
 
 def _earley(text: str) -> Tree | None:
@@ -54,7 +32,7 @@ def _assert_same_or_refused(text: str) -> bool:
         return False
     earley = _earley(text)
     assert earley is not None, f"the fast path reads {text!r}, which Earley refuses"
-    assert _difference(earley, fast) is None, f"{text!r}: {_difference(earley, fast)}"
+    assert difference(earley, fast) is None, f"{text!r}: {difference(earley, fast)}"
     return True
 
 
@@ -78,7 +56,7 @@ EARLEY_READS_ITS_OWN_WAY = [
 @pytest.mark.parametrize("text", EARLEY_READS_ITS_OWN_WAY)
 def test_where_earley_resolves_an_ambiguity_the_fast_path_gives_its_tree_or_none(text):
     _assert_same_or_refused(text)
-    assert _difference(_earley(text), parse_module._parse(text, "start")) is None
+    assert difference(_earley(text), parse_module._parse(text, "start")) is None
 
 
 def test_the_fast_path_reads_the_plain_statements():

@@ -1,18 +1,21 @@
 """A fast path for :func:`parse`: lark's LALR parser over a narrowed copy of ``grammar.lark``.
 
-Earley over the whole grammar costs ~40 ms of CPU per statement (16-19 s per catalogue run). The grammar is
-ambiguous on purpose and Earley resolves each ambiguity its own way (``\\|W\\|\\|D\\| c \\|E\\|`` nests the
-last two norms, ``|a|b|c|`` does not; ``\\nabla_V f_t`` puts ``_t`` on the gradient, not on ``f``), so this
-path only answers where the reading is not in doubt, and returns None everywhere else for Earley to decide:
+Earley over the whole grammar costs ~40 ms of CPU per statement (16-19 s per catalogue run), LALR ~2 ms.
+The grammar is ambiguous on purpose and Earley resolves each ambiguity its own way
+(``\\|W\\|\\|D\\| c \\|E\\|`` nests the last two norms, ``|a|b|c|`` does not; ``\\nabla_V f_t`` puts
+``_t`` on the gradient, not on ``f``), so this path only answers where the reading is not in doubt, and
+returns None everywhere else for Earley to decide:
 
-- the LALR grammar leaves out the ambiguous constructs (an expectation without brackets, a bound-variable
-  list after ``\\forall``, scripts on a gradient's operand, the duplicate tuple rule), and any text using
-  them is refused by LALR;
+- the LALR grammar leaves out the ambiguous constructs (an expectation without brackets, a script after a
+  gradient or an expectation, a gradient of a sum, the duplicate tuple rule): a text using them is refused
+  by LALR; a text with ``\\forall`` is not tried (a quantifier's comma may be its own, the next variable's
+  or a separator);
 - a bar (``|`` or ``\\|``) is paired before parsing, and only where its role is forced by its neighbours:
-  after an operator or an opening it opens, before a script, a relation or the end it closes; a bar that
-  could do either gives the text to Earley;
+  after an operator or an opening it opens, before a script, a relation or the end (or with too few bars
+  left to close it) it closes; a bar that could do either gives the text to Earley;
 - the separators, ``:`` and ``=`` are single terminals here (Earley's dynamic lexer tries each overlapping
-  terminal; a contextual lexer picks one), with the same tokens left in the tree.
+  terminal; a contextual lexer picks one), with the same tokens left in the tree; a separator with a space
+  inside, which Earley's one-token separator refuses, is refused here too.
 
 Whatever this path returns is the tree Earley returns (types, values and positions):
 tests/test_latex_fast_parse.py compares them on the catalogue's statements and on generated ones. A
