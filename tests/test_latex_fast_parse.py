@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark, Tree
 
@@ -90,4 +91,45 @@ _GENERATOR = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="earley", lexer="d
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(from_lark(_GENERATOR, start="start"))
 def test_whenever_the_fast_path_answers_its_tree_is_earleys(text):
+    _assert_same_or_refused(text)
+
+
+# Statements composed of the constructs where Earley's tie-breaks live (bars, scripts, gradients,
+# expectations, bounds, separators): from_lark rarely draws a bar pair or a '\text{and}'.
+_ATOM = st.sampled_from(["a", "b", "x", "W", "1", "2", r"\sigma", r"\infty", r"\mathbf{x}", r"\Delta x"])
+_JUXTAPOSED = st.sampled_from(["", " ", r"\,", r"\cdot ", r"\odot ", "/", "+", " - "])
+_SCRIPT = st.sampled_from(["_2", "^2", "'", "_t", "^\\top", "_{S^1}", "^*", "^+", "_\\infty"])
+
+
+def _wrapped(inner):
+    pair = st.tuples(inner, inner)
+    return st.one_of(
+        inner.map(lambda e: f"|{e}|"),
+        inner.map(lambda e: rf"\|{e}\|"),
+        inner.map(lambda e: rf"\left|{e}\right|"),
+        inner.map(lambda e: f"({e})"),
+        inner.map(lambda e: f"[{e}]"),
+        pair.map(lambda p: rf"\frac{{{p[0]}}}{{{p[1]}}}"),
+        pair.map(lambda p: rf"\langle {p[0]}, {p[1]}\rangle"),
+        pair.map(lambda p: f"({p[0]}, {p[1]})"),
+        inner.map(lambda e: rf"\mathbb{{E}}[{e}]"),
+        inner.map(lambda e: rf"\nabla_x {e}"),
+        inner.map(lambda e: rf"\sum_{{t=1}}^T {e}"),
+        inner.map(lambda e: rf"\log {e}"),
+        inner.map(lambda e: f"-{e}"),
+        st.tuples(inner, _SCRIPT).map("".join),
+        st.tuples(inner, _JUXTAPOSED, inner).map("".join),
+    )
+
+
+_EXPR = st.recursive(_ATOM, _wrapped, max_leaves=8)
+_CHAIN = st.tuples(_EXPR, st.sampled_from([" = ", r" \le ", " < "]), _EXPR).map("".join)
+_SEPARATOR = st.sampled_from([r",\quad ", ", ", r", \quad ", r"\ \text{and}\ ", r" \implies ", r" \lor "])
+_JOINED = st.tuples(_CHAIN, _SEPARATOR, _CHAIN).map("".join)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.one_of(_CHAIN, _JOINED))
+def test_whenever_the_fast_path_reads_a_composed_statement_its_tree_is_earleys(text):
     _assert_same_or_refused(text)

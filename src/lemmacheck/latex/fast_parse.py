@@ -147,6 +147,8 @@ def _marked(text: str) -> str | None:
     for (start, first), (end, second) in zip(lex, lex[1:], strict=False):
         if _JOINING.match(first) and _JOINING.match(second) and end != start + len(first):
             return None  # Earley's separator is one token: ", \quad" (a space inside) is two, and refused
+        if _JOINING.match(first) and first.startswith("\\text") and second.startswith("\\text{"):
+            return None  # '\text{and} \text{...}': qualifying the clause before, or joining a prose clause
     for (_, brace), (_, letter), (pos, eq) in zip(lex, lex[1:], lex[2:], strict=False):
         if (brace, eq) == ("{", "=") and letter.isalpha() and len(letter) == 1:
             chars[pos] = _BOUND_EQ  # '{t=1}': a bound, the only '=' of the grammar that is no relation
