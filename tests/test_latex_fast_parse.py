@@ -101,22 +101,20 @@ _JUXTAPOSED = st.sampled_from(["", " ", r"\,", r"\cdot ", r"\odot ", "/", "+", "
 _SCRIPT = st.sampled_from(["_2", "^2", "'", "_t", "^\\top", "_{S^1}", "^*", "^+", "_\\infty"])
 
 
+# '@' is where the inner expression goes (twice: two expressions drawn apart)
+_AROUND = ["|@|", r"\|@\|", r"\left|@\right|", "(@)", "[@]", r"\mathbb{E}[@]", r"\nabla_x @"]
+_AROUND += [r"\sum_{t=1}^T @", r"\log @", "-@", r"\frac{@}{@}", r"\langle @, @\rangle", "(@, @)"]
+
+
+def _filled(template: str, inner):
+    parts = template.split("@")
+    drawn = st.tuples(*[inner] * (len(parts) - 1))
+    return drawn.map(lambda es: parts[0] + "".join(e + rest for e, rest in zip(es, parts[1:], strict=True)))
+
+
 def _wrapped(inner):
-    pair = st.tuples(inner, inner)
     return st.one_of(
-        inner.map(lambda e: f"|{e}|"),
-        inner.map(lambda e: rf"\|{e}\|"),
-        inner.map(lambda e: rf"\left|{e}\right|"),
-        inner.map(lambda e: f"({e})"),
-        inner.map(lambda e: f"[{e}]"),
-        pair.map(lambda p: rf"\frac{{{p[0]}}}{{{p[1]}}}"),
-        pair.map(lambda p: rf"\langle {p[0]}, {p[1]}\rangle"),
-        pair.map(lambda p: f"({p[0]}, {p[1]})"),
-        inner.map(lambda e: rf"\mathbb{{E}}[{e}]"),
-        inner.map(lambda e: rf"\nabla_x {e}"),
-        inner.map(lambda e: rf"\sum_{{t=1}}^T {e}"),
-        inner.map(lambda e: rf"\log {e}"),
-        inner.map(lambda e: f"-{e}"),
+        *[_filled(t, inner) for t in _AROUND],
         st.tuples(inner, _SCRIPT).map("".join),
         st.tuples(inner, _JUXTAPOSED, inner).map("".join),
     )
