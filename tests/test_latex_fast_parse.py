@@ -46,6 +46,8 @@ EARLEY_READS_ITS_OWN_WAY = [
     r"\begin{aligned}\nabla0''&=0\end{aligned}",  # one prime each
     r"\mathbb{E}[x]^2 = 1",
     r"0\text{and}\quad0",  # \text{and} qualifying the 0, then \quad joining
+    r"a\text{and}a\text{and}\text{and}",  # \text{and} joining, then qualifying the a, then prose
+    r"\text{}\quad0\text{and}\text{}",
     r"\forall\emptyset,A:0",  # a list of two bound variables
     r"\mathbf A_{ij} \ge 0\ \forall i,j \Rightarrow a = 1",
     r"x^23 = 1",  # a DIGIT exponent, then a NUMBER
