@@ -99,3 +99,26 @@ def _kept_counterexamples_in_a_scratch_folder(tmp_path_factory):
         os.environ.pop("LEMMACHECK_EXAMPLES", None)
     else:
         os.environ["LEMMACHECK_EXAMPLES"] = saved
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _every_fast_parse_is_earleys():
+    """Every statement a test parses, where the LALR fast path read it, is read by Earley too and the trees
+    compared (tests/lark_trees.py): the fast path checked on the suite's texts, not only the catalogue's."""
+    from lark_trees import difference
+    from lemmacheck.latex import parse as parse_module
+
+    read, differ = parse_module._parse, []
+
+    def cross_checked(text, start):
+        tree = read(text, start)
+        if start == "start" and parse_module.fast_parse(text, parse_module.GRAMMAR) is not None:
+            found = difference(parse_module._parser().parse(text, start="start"), tree)
+            if found:
+                differ.append(f"{text!r}: {found}")
+        return tree
+
+    parse_module._parse = cross_checked
+    yield
+    parse_module._parse = read
+    assert not differ, "the LALR fast path's tree is not Earley's:\n" + "\n".join(differ)

@@ -1,4 +1,5 @@
-"""LaTeX statement -> parse tree, with lark's Earley parser over ``grammar.lark``.
+"""LaTeX statement -> parse tree, with lark's Earley parser over ``grammar.lark`` (a statement whose
+reading is not in doubt is read by the LALR fast path of fast_parse.py, to the same tree).
 
 A statement the grammar does not cover raises :class:`LatexError` naming the construct (the command or
 character where the parse stopped) and its column, never a tree of what happened to parse.
@@ -14,6 +15,7 @@ from lark import Lark, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .errors import LatexError
+from .fast_parse import fast_parse
 
 __all__ = ["parse", "parse_growth", "GRAMMAR"]
 
@@ -71,6 +73,9 @@ def _answer(parsed: Tree | LatexError, text: str) -> Tree:
 
 
 def _parse(text: str, start: str) -> Tree:
+    fast = fast_parse(text, GRAMMAR) if start == "start" else None
+    if fast is not None:
+        return fast
     try:
         return _parser().parse(text, start=start)
     except UnexpectedEOF as exc:
