@@ -106,7 +106,10 @@ def _lexemes(text: str) -> list[tuple[int, str]]:
 def bar_roles(text: str) -> dict[int, bool] | None:
     """Each bar's start position -> True where it opens, False where it closes; None if any bar could do
     either (Earley's reading of such a text is its own tie-break, not a rule this path can follow)."""
-    lex = _lexemes(text)
+    return _bar_roles(_lexemes(text))
+
+
+def _bar_roles(lex: list[tuple[int, str]]) -> dict[int, bool] | None:
     roles: dict[int, bool] = {}
     pending = {"|": 0, "\\|": 0}
     for k, (pos, lexeme) in enumerate(lex):
@@ -136,14 +139,14 @@ _BOUND_EQ = "\x05"
 def _marked(text: str) -> str | None:
     if any(c in text for c in "\x01\x02\x03\x04\x05") or "\\forall" in text:
         return None  # a quantifier's comma may be its own, the next variable's or a separator: Earley decides
-    roles = bar_roles(text)
+    lex = _lexemes(text)
+    roles = _bar_roles(lex)
     if roles is None:
         return None
     chars = list(text)
     for pos, opens in roles.items():
         bar = "\\|" if text.startswith("\\|", pos) else "|"
         chars[pos : pos + len(bar)] = _MARKS[bar, opens]
-    lex = _lexemes(text)
     for (start, first), (end, second) in zip(lex, lex[1:], strict=False):
         if _JOINING.match(first) and _JOINING.match(second) and end != start + len(first):
             return None  # Earley's separator is one token: ", \quad" (a space inside) is two, and refused

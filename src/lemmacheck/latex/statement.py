@@ -152,6 +152,8 @@ class CompiledProperty:
     atoms: tuple = ()  # (a, rel, b) of each relation it compares: where a - b changes sign, its truth may
 
     def values(self, xp, inputs: dict, dims: dict, rtol: float, **reading: Any) -> Any:
+        """One truth value per instance; ``rtol`` is the claim's tolerance from the policy, given by the
+        caller, so an ``=`` is read as the check reads it (``reading``: :func:`.truth.settled_truth`'s)."""
         return self.truth(Env(xp, dict(inputs), dict(dims), rtol=rtol, **reading))
 
 
