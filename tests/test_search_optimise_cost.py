@@ -1,19 +1,22 @@
 """The local optimiser's and the settling's mechanics cost what their algorithm needs and no more (issue 35):
-the BLAS libraries are listed once, and a counterexample looks for a smaller one without estimating the
+the BLAS libraries are listed once, a climb's coordinates become instances without reading the inputs'
+layout again for every batch, and a counterexample looks for a smaller one without estimating the
 combinations that cannot hold one."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import threadpoolctl
 
 from conftest import planted_meta
 from lemmacheck import inequality
-from lemmacheck.model.inputs import Array
+from lemmacheck.model.inputs import Array, OneHot
 from lemmacheck.model.tolerance import tolerance_for
 from lemmacheck.search import optimise
 from lemmacheck.search.candidates import Instance
 from lemmacheck.search.context import CheckContext
+from lemmacheck.search.coords import Space
 from lemmacheck.search.relations import evaluate_chain
 from lemmacheck.search.tracker import Tracker
 from lemmacheck.settling import settle as settle_module
@@ -52,6 +55,53 @@ def test_the_blas_libraries_are_listed_once_for_many_climbs(registry, monkeypatc
     for _ in range(3):
         optimise._climb(tracker, _at_corner(), 8, log=False, near=False)
     assert len(made) == 1, f"the native libraries were listed {len(made)} times for 3 climbs"
+
+
+def _mixed_space(registry, *, log: bool) -> Space:
+    """A space over a moved array, a one-hot input moved in its raw values, and an integer input that
+    is not moved (repeated per row)."""
+
+    @inequality(
+        "planted.mixed_inputs",
+        inputs={"x": Array(2, 3), "Y": OneHot(2, 3), "k": Array(2)},
+        **planted_meta(),
+    )
+    def mixed_inputs(xp, x, Y, k):
+        return xp.sum(x * Y, axis=(-2, -1)), 1.0 + 0 * x[:, 0, 0]
+
+    check = registry["planted.mixed_inputs"].check
+    rng = np.random.default_rng(0)
+    raw = rng.uniform(0.1, 0.9, (1, 2, 3))  # within OneHot's domain, so no entry is clipped
+    x, Y = rng.standard_normal((1, 2, 3)), check.inputs["Y"].finish(raw)
+    inputs = {"x": x, "Y": Y, "k": np.array([[1, 2]])}
+    return Space(check, Instance({}, inputs, {"Y": raw}), log=log)
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_coordinates_become_instances_without_reading_the_layout_again(registry, monkeypatch, log):
+    # the optimiser turns coordinates into instances 600-odd times a claim, and reading each input's
+    # shape and size afresh every time was half of that (a tenth of the optimise phase)
+    space = _mixed_space(registry, log=log)
+    read: list[str] = []
+    real = Space._source
+    monkeypatch.setattr(Space, "_source", lambda self, k: read.append(k) or real(self, k))
+    u = space.start()
+    for _ in range(5):
+        inputs, raw = space.instances(np.vstack([u, u + 0.25]))
+    assert read == [], f"the inputs' layout was read again for each batch: {read}"
+    # the same instances as ever: the start row is the instance itself (bit for bit in linear
+    # coordinates; exp(log(x)) rounds), and the moved inputs are views of one entry array (a check's
+    # BLAS calls see the strides they always saw)
+    inst = space.inst
+    for got, want in [(inputs[k], inst.inputs[k]) for k in ("x", "Y", "k")] + [(raw["Y"], inst.raw["Y"])]:
+        want = np.asarray(want)
+        assert got.dtype == want.dtype and got.shape[1:] == want.shape[1:], (got.dtype, want.dtype)
+        if log:
+            np.testing.assert_allclose(got[:1], want, rtol=1e-15)
+        else:
+            assert got[:1].tobytes() == want.tobytes(), (got[:1], want)
+    for part in (inputs["x"], raw["Y"]):
+        assert part.strides[0] == 8 * space.x0.size, f"not a view of one entry array: strides {part.strides}"
 
 
 def _pooled_by_size(registry, seen: list[int]) -> Tracker:
