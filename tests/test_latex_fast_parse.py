@@ -80,9 +80,18 @@ def test_the_fast_path_reads_scripts_after_a_gradients_or_an_expectations_operan
         r"\mathbb{V}[a] = \mathbb{E}[a^2] - \mathbb{E}[a]^2 + \mathbb{E}_R[a]_i^2",
     ]
     assert all(_assert_same_or_refused(text) for text in scripted)
-    # a gradient of a gradient, or an expectation of a norm, with a script after: Earley's to read
+    # a gradient of a gradient or of an expectation with a script after: Earley's to read
     assert fast_parse(r"\nabla\nabla f_t = 1", GRAMMAR) is None
-    assert fast_parse(r"\mathbb{E}_R\|x\|_2^2 = 1", GRAMMAR) is None
+    assert fast_parse(r"\nabla\mathbb{E}[a]^2 = 1", GRAMMAR) is None
+
+
+def test_the_fast_path_reads_an_expectation_of_anything_and_a_gradient_of_an_expectation():
+    texts = [
+        r"\mathbb{E}_R\|(R\odot X)w - y\|_2^2 = 1",
+        r"\mathbb{E}_R\|a\| = \mathbb{E}\,x y",
+        r"\nabla_w\mathbb{E}_R[L] = 0",
+    ]
+    assert all(_assert_same_or_refused(text) for text in texts)
 
 
 def test_a_bar_that_could_open_or_close_is_left_to_earley():
