@@ -716,15 +716,18 @@ def test_a_sweep_groups_batches_counted_at_once_as_if_added_one_by_one(registry,
     assert _tracker_summary(grouped) == _tracker_summary(one)
 
 
-def test_the_perturbation_is_the_one_its_definition_draws():
+def test_the_perturbation_is_the_one_its_definition_draws(monkeypatch):
     """``perturbed`` draws its signs by indexing the generator's 0/1 integers and reads the inputs'
     bytes in place (cheaper than ``Generator.choice`` and a joined copy): every entry must move exactly
     as the definition (a CRC-32 of the bytes joined, ``choice((-1.0, 1.0))`` per input) moves it, or every
-    candidate's significance at a seed would change."""
+    candidate's significance at a seed would change.  A unit's NOISE_REPEATS copies
+    (``perturbed_copies``) read its bytes once (before: once per copy, the same digest each time) and
+    draw every float input's signs in one call of the generator, float32 inputs included."""
     import zlib
 
-    from lemmacheck.model.tolerance import NOISE_ULPS
-    from lemmacheck.search.relations import perturbed
+    from lemmacheck.model.tolerance import NOISE_REPEATS, NOISE_ULPS
+    from lemmacheck.search import relations
+    from lemmacheck.search.relations import perturbed, perturbed_copies
 
     def defined(inputs: dict, repeat: int) -> dict:
         digest = zlib.crc32(b"".join(np.ascontiguousarray(v).tobytes() for v in inputs.values()))
@@ -736,17 +739,26 @@ def test_the_perturbation_is_the_one_its_definition_draws():
             out[k] = v
         return out
 
+    crcs: list[int] = []
+    real = relations._crc32
+    monkeypatch.setattr(relations, "_crc32", lambda a, start: crcs.append(1) or real(a, start))
     rng = np.random.default_rng(2)
     for trial in range(300):
-        shapes = [(int(rng.integers(1, 30)), *rng.integers(1, 5, int(rng.integers(0, 3)))) for _ in range(3)]
+        shapes = [(int(rng.integers(1, 30)), *rng.integers(1, 5, int(rng.integers(0, 3)))) for _ in range(4)]
         inputs = {
             "a": rng.standard_normal(shapes[0]),
             "n": rng.integers(-3, 3, shapes[1]),
             "f": np.asfortranarray(rng.standard_normal(shapes[2])),
+            "s": rng.standard_normal(shapes[3]).astype(np.float32),
         }
-        for repeat in (0, 1):
+        crcs.clear()
+        copies = perturbed_copies(inputs, NOISE_REPEATS)
+        assert len(crcs) == len(inputs), f"{len(crcs)} reads of {len(inputs)} inputs' bytes"
+        for repeat in range(NOISE_REPEATS):
             got, want = perturbed(inputs, repeat), defined(inputs, repeat)
             assert all(np.array_equal(got[k], want[k]) for k in inputs), (trial, repeat)
+            assert all(np.array_equal(copies[repeat][k], want[k]) for k in inputs), (trial, repeat)
+            assert all(copies[repeat][k].dtype == want[k].dtype for k in inputs), (trial, repeat)
             assert not np.array_equal(got["a"], inputs["a"]), "the float entries move"
 
 

@@ -18,7 +18,7 @@ from ..model.claim import NumericCheck
 from ..model.tolerance import NOISE_REPEATS
 from ..xp import numpy_xp
 from .instance import Instance, dims_key
-from .relations import evaluate_chain, perturbed, take_rows
+from .relations import evaluate_chain, perturbed_copies, take_rows
 
 __all__ = ["ESTIMATE_ROWS", "Estimate", "estimate_together", "sensitivities"]
 
@@ -43,7 +43,7 @@ def sensitivities(
     batch's), and their extended ones in another; where the check refuses a joint call, unit by unit, so
     a unit the check refuses does not take the others' estimates with it.
     """
-    copies = [perturbed(sub, repeat) for sub, _ in units for repeat in range(NOISE_REPEATS)]
+    copies = [copy for sub, _ in units for copy in perturbed_copies(sub, NOISE_REPEATS)]
     try:
         values = _evaluate(
             claim_id, check, copies, [len(b[0]) for _, b in units for _ in range(NOISE_REPEATS)], dims

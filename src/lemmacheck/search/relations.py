@@ -31,6 +31,7 @@ __all__ = [
     "compose",
     "take",
     "perturbed",
+    "perturbed_copies",
 ]
 
 
@@ -66,8 +67,9 @@ def _gap(a, b, relation: str, tol: Tolerance):
         return np.full(np.shape(a), -np.inf)
     strict = relation in ("<", ">")
     scale = np.abs(a) + np.abs(b)
-    num = excess(a, b, relation, tol)
-    out = np.where(scale > 0, num / np.where(scale > 0, scale, 1.0), np.where(num > 0, np.inf, -np.inf))
+    num = _excess(a, b, relation, slack(a, b, tol))
+    positive = scale > 0
+    out = np.where(positive, num / np.where(positive, scale, 1.0), np.where(num > 0, np.inf, -np.inf))
     if strict:
         out = np.where((scale == 0) & (num >= 0), 0.0, out)
     return out
@@ -86,11 +88,18 @@ def excess(a, b, relation: str, tol: Tolerance):
     """The violation beyond the slack, in the sides' own units (what rounding sensitivity is measured in)."""
     with np.errstate(all="ignore"):
         a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-        s = slack(a, b, tol)
-        d = {"<=": a - b, "<": a - b, ">=": b - a, ">": b - a}.get(relation)
-        if d is None:
-            d = np.abs(a - b)
-        return d + s if relation in ("<", ">") else d - s
+        return _excess(a, b, relation, slack(a, b, tol))
+
+
+def _excess(a: np.ndarray, b: np.ndarray, relation: str, s: np.ndarray) -> np.ndarray:
+    """:func:`excess` given the slack ``s`` (only the difference the relation reads is computed)."""
+    if relation in ("<=", "<"):
+        d = a - b
+    elif relation in (">=", ">"):
+        d = b - a
+    else:
+        d = np.abs(a - b)
+    return d + s if relation in ("<", ">") else d - s
 
 
 def ratio(a, b, relation: str):
@@ -141,19 +150,38 @@ def perturbed(inputs: Mapping[str, np.ndarray], repeat: int) -> dict:
     The signs are drawn from the inputs' own bytes, so the same instance is always perturbed the same
     way: a candidate's significance is a function of the candidate (Hypothesis replays it identically).
     """
+    return _perturbed(inputs, _digest(inputs), repeat)
+
+
+def perturbed_copies(inputs: Mapping[str, np.ndarray], repeats: int) -> list[dict]:
+    """``[perturbed(inputs, r) for r in range(repeats)]``, the inputs' bytes read once for all of them."""
+    digest = _digest(inputs)
+    return [_perturbed(inputs, digest, r) for r in range(repeats)]
+
+
+def _digest(inputs: Mapping[str, np.ndarray]) -> int:
     digest = 0
     for v in inputs.values():
         digest = _crc32(np.ascontiguousarray(v), digest)  # of the inputs' bytes end to end
+    return digest
+
+
+def _perturbed(inputs: Mapping[str, np.ndarray], digest: int, repeat: int) -> dict:
+    out = {k: np.asarray(v) for k, v in inputs.items()}
+    floats = [k for k, v in out.items() if v.dtype.kind == "f"]
+    if not floats:
+        return out
     rng = np.random.default_rng([digest, repeat])
-    out = {}
-    for k, v in inputs.items():
-        v = np.asarray(v)
-        if v.dtype.kind == "f":
-            # Generator.choice((-1.0, 1.0), size) draws integers(0, 2, size) and indexes: the same signs
-            # without its per-call overhead (a third of this function's time in a catalogue run)
-            u = _SIGNS[rng.integers(0, 2, size=v.shape)] * (NOISE_ULPS * np.finfo(v.dtype).eps)
-            v = v * (1.0 + u)
-        out[k] = v
+    # Generator.choice((-1.0, 1.0), size) draws integers(0, 2, size) and indexes; each of those draws
+    # takes one 32-bit word of the stream, so one call for every float input gives each input the draws
+    # its own call would (a call per input cost as much as the rest of the perturbation)
+    signs = _SIGNS[rng.integers(0, 2, size=sum(out[k].size for k in floats))]
+    at = 0
+    for k in floats:
+        v = out[k]
+        u = signs[at : at + v.size].reshape(v.shape) * (NOISE_ULPS * np.finfo(v.dtype).eps)
+        out[k] = v * (1.0 + u)
+        at += v.size
     return out
 
 

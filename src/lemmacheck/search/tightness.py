@@ -39,6 +39,7 @@ __all__ = [
     "RESOLVE_ROWS",
     "FAR",
     "is_far",
+    "far_rows",
     "sizes_of",
     "nontrivial",
     "resolve_batch",
@@ -74,6 +75,18 @@ def is_far(inst: Instance) -> bool:
     return False
 
 
+def far_rows(inputs: Mapping[str, np.ndarray], rows: np.ndarray) -> np.ndarray:
+    """:func:`is_far` of the instance of each of a batch's ``rows``, one pass per input instead of one
+    per instance (a resolved row offered to two records was examined twice)."""
+    far = np.zeros(rows.size, dtype=bool)
+    for v in inputs.values():
+        a = np.asarray(v)
+        if a.dtype.kind == "f" and rows.size:
+            a = np.abs(a[rows]).reshape(rows.size, -1)
+            far |= ((a > FAR) | ((a < 1 / FAR) & (a > 0))).any(axis=1)
+    return far
+
+
 @dataclasses.dataclass
 class RatioRecord:
     """The highest resolved ratios of one relation (up to WITNESSES, each with its instance) among the
@@ -100,10 +113,12 @@ class RatioRecord:
         for resolution while that heap is not full, which is most of the time)."""
         return self.top[0][0] if len(self.top) >= WITNESSES else -math.inf
 
-    def offer(self, ratio: float, inst_of: Callable[[], Instance]) -> None:
+    def offer(self, ratio: float, inst_of: Callable[[], Instance], *, far: bool | None = None) -> None:
+        """Keep the instance if its ratio is among the highest (``far``: :func:`is_far` of it, if known)."""
         if ratio > self.threshold:
             inst = inst_of()
-            _push(self.far if is_far(inst) else self.top, (ratio, next(_order), inst))
+            far = is_far(inst) if far is None else far
+            _push(self.far if far else self.top, (ratio, next(_order), inst))
 
     def exclude(self, ratios) -> None:
         self.unresolved.extend(float(r) for r in ratios)
@@ -113,8 +128,9 @@ class RatioRecord:
         _push(self.confirmed, (ratio, next(_order), witness))
 
     def merge(self, other: RatioRecord) -> None:
-        for ratio, _, inst in sorted([*other.top, *other.far], key=lambda t: t[1]):
-            self.offer(ratio, functools.partial(_same, inst))
+        heaps = [(t, False) for t in other.top] + [(t, True) for t in other.far]
+        for (ratio, _, inst), far in sorted(heaps, key=lambda h: h[0][1]):
+            self.offer(ratio, functools.partial(_same, inst), far=far)
         self.exclude(other.unresolved)
         for ratio, _, witness in sorted(other.confirmed, key=lambda t: t[1]):
             self.offer_settled(ratio, witness)
@@ -156,10 +172,12 @@ def resolve_batch(
     eligible: np.ndarray,
     resolved_rows: Callable[[np.ndarray], np.ndarray],
     inst_of: Callable[[int], Instance],
+    far_of: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> None:
     """Offer a batch's ratios (``eligible`` rows) to ``records`` (the overall one, and the non-trivial
     one when the batch's dims are): the rows above the smallest threshold, highest first, in growing
-    groups, each resolved one (``resolved_rows(rows)``, a mask) kept, until WITNESSES are."""
+    groups, each resolved one (``resolved_rows(rows)``, a mask) kept, until WITNESSES are.  ``far_of``:
+    :func:`far_rows` of the batch (default: :func:`is_far` of each instance kept)."""
     rows = np.flatnonzero(eligible & (ratio > min(r.threshold for r in records)))
     if rows.size == 0:
         return
@@ -168,18 +186,36 @@ def resolve_batch(
     while start < min(rows.size, RESOLVE_ROWS) and kept < WITNESSES:
         part = rows[start : min(start + group, RESOLVE_ROWS)]
         ok = resolved_rows(part)
-        for j, good in zip(part.tolist(), ok.tolist(), strict=True):
-            for rec in records:
-                if good:
-                    rec.offer(float(ratio[j]), functools.partial(inst_of, j))
-                else:
+        far = far_of(part).tolist() if far_of is not None and ok.any() else [None] * part.size
+        for j, good, far_j in zip(part.tolist(), ok.tolist(), far, strict=True):
+            if not good:
+                for rec in records:
                     rec.exclude([ratio[j]])
+                continue
+            inst = _Once(functools.partial(inst_of, j))  # one instance for both records, as merge shares
+            for rec in records:
+                rec.offer(float(ratio[j]), inst, far=far_j)
         kept += int(np.count_nonzero(ok))
         start += part.size
         group *= 4
     if kept < WITNESSES:  # the rows past the cap were never examined: not resolved
         for rec in records:
             rec.exclude(ratio[rows[RESOLVE_ROWS:]])
+
+
+class _Once:
+    """``make()``, made on the first call only."""
+
+    __slots__ = ("_make", "_made")
+
+    def __init__(self, make: Callable[[], Instance]):
+        self._make = make
+        self._made: Instance | None = None
+
+    def __call__(self) -> Instance:
+        if self._made is None:
+            self._made = self._make()
+        return self._made
 
 
 def settled_witness(claim_id: str, check: NumericCheck, inst: Instance, relation: str) -> dict | None:

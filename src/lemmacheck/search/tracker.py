@@ -19,10 +19,13 @@ from ..model.tolerance import SIGNIFICANCE
 from .candidates import BatchRows, CandidatePool, Instance
 from .context import CheckContext
 from .estimate import Estimate, sensitivities
-from .relations import compose, excess, gap, ratio, take_rows, violated_at
-from .tightness import RatioRecord, nontrivial, resolve_batch, sizes_of
+from .relations import compose, excess, gap, ratio, take, take_rows, violated_at
+from .tightness import RatioRecord, far_rows, nontrivial, resolve_batch, sizes_of
 
 __all__ = ["StepStats", "SweepPart", "Tracker"]
+
+#: an input of at most this many entries is measured in Python floats (:meth:`Tracker._measure`)
+_FEW = 64
 
 
 @dataclasses.dataclass
@@ -107,6 +110,11 @@ def _records(steps: list[StepStats], end: StepStats) -> list[StepStats]:
 
 def _instance(inputs, raw: Mapping | None, dims, row: int) -> Instance:
     """The instance of a batch's ``row``."""
+    arrays = [*inputs.values(), *(raw or {}).values()]
+    if all(isinstance(v, np.ndarray) and v.flags.c_contiguous for v in arrays):
+        # a slice's copy: the array a gather of the row makes (C order, the same strides), without
+        # the gather's cost (a tightness witness offered is one such instance, thousands a claim)
+        return Instance(dict(dims), take(inputs, row), take(raw, row) if raw else {})
     return _instances(inputs, raw, dims, np.array([row]))[0]
 
 
@@ -206,8 +214,9 @@ class Tracker:
             return noise[:, rows]
 
         inst_of = functools.partial(_instance, inputs, raw, dims)
+        far_of = functools.partial(far_rows, inputs)
         for rel in relations:
-            self._resolve(rel, noise_on, dims, inst_of)
+            self._resolve(rel, noise_on, dims, inst_of, far_of)
             sig: np.ndarray | Callable[[], np.ndarray]
             if estimate is None or estimate.made:  # as measured so far, the tightness's rows included
                 sig = self._significance(rel, noise, n)
@@ -222,15 +231,24 @@ class Tracker:
 
     def _note_worst(self, eg: np.ndarray, inst_of: Callable[[int], Instance]) -> None:
         """Keep the batch's largest end gap's instance if it is the largest so far (the first of equals)."""
-        if eg.size and np.any(np.isfinite(eg)):
-            worst_row = int(np.argmax(np.where(np.isfinite(eg), eg, -np.inf)))  # no NaN left: nanargmax's row
+        finite = np.isfinite(eg)
+        if finite.any():
+            worst_row = int(np.where(finite, eg, -np.inf).argmax())  # no NaN left: nanargmax's row
             if eg[worst_row] > self.worst_gap:
                 self.worst_gap = float(eg[worst_row])
                 self.worst = inst_of(worst_row)
 
     def _measure(self, inputs) -> None:
         for k, v in inputs.items():
-            a = np.abs(np.asarray(v))
+            v = np.asarray(v)
+            if v.dtype == np.float64 and v.size <= _FEW:
+                # a few entries (one instance): Python's min and max of the same floats, without the
+                # half-dozen NumPy calls per input that cost as much as the rest of a one-row add
+                kept = [x for x in map(abs, v.ravel().tolist()) if 0.0 < x < math.inf]
+                if kept:
+                    self._widen(k, min(kept), max(kept))
+                continue
+            a = np.abs(v)
             if a.dtype.kind != "f":
                 continue
             a = a[(a > 0) & np.isfinite(a)]
@@ -294,8 +312,8 @@ class Tracker:
         if self.tol.atol > 0 and a is not None and b is not None:
             # where an override's absolute slack decides, lhs/rhs says nothing about tightness
             finite_r &= self.tol.rtol * (np.abs(a) + np.abs(b)) >= self.tol.atol
-        if np.any(finite_r):
-            top_ratio = float(np.max(rel.ratio[finite_r]))
+        if finite_r.any():
+            top_ratio = float(rel.ratio[finite_r].max())
         if a is not None and b is not None:
             with np.errstate(all="ignore"):
                 dev = np.abs(a - b) / (np.abs(a) + np.abs(b))
@@ -320,7 +338,7 @@ class Tracker:
         st_.max_deviation = max(st_.max_deviation, top_dev)
         st_.max_gap = max(st_.max_gap, top_gap)
 
-    def _resolve(self, rel: _Relation, noise_on, dims, inst_of) -> None:
+    def _resolve(self, rel: _Relation, noise_on, dims, inst_of, far_of) -> None:
         """Offer the ratios of the instances that hold to the relation's tightness records, counting only
         those resolved above their rounding sensitivity (see :mod:`lemmacheck.search.tightness`)."""
         a, b = rel.a, rel.b
@@ -341,7 +359,7 @@ class Tracker:
         records = [rel.stats.tight]
         if nontrivial(dims, self.sizes):
             records.append(rel.stats.tight_nontrivial)
-        resolve_batch(records, rel.ratio, eligible, resolved, inst_of)
+        resolve_batch(records, rel.ratio, eligible, resolved, inst_of, far_of)
 
     @property
     def end_significance(self) -> np.ndarray:
