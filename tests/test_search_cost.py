@@ -797,3 +797,44 @@ def test_a_one_step_chains_tightness_is_resolved_and_its_candidates_pooled_once(
     expected = _tracker_summary(two)
     assert expected.pop("<=0") == expected["<=1"]
     assert summary == expected
+
+
+def test_a_combinations_float_range_share_is_counted_in_its_sweep_groups_call(registry, monkeypatch):
+    """The float-range share of a dims combination is counted in the same call of the tracker as the
+    combination's sweep batches, as one more unit after them (before: a call of its own): every figure,
+    candidate and worst instance is the one that two calls in that order give."""
+    from lemmacheck.search import sweep as sweep_module
+
+    @inequality(
+        "planted.wide_joined",
+        inputs={"x": Array("n", scale=(0.3, 3.0))},
+        dims={"n": [2, 3]},
+        **planted_meta(Verdict.REFUTED),
+    )
+    def entries_below_five(xp, x):  # fails where an entry exceeds 5, across the float range too
+        return xp.max(xp.abs(x), axis=-1), 5.0 + (x[..., 0] + 1e8) - 1e8 - x[..., 0]
+
+    check = registry["planted.wide_joined"].check
+    ctx = CheckContext("planted.wide_joined", check, tolerance_for())
+    (chunk,) = sweep_module.sweep_plan(check, PROFILE)
+    adds: list[int] = []
+    real = Tracker.add
+    monkeypatch.setattr(
+        Tracker, "add", lambda self, chain, *a, **k: adds.append(1) or real(self, chain, *a, **k)
+    )
+    joined = sweep_module.sweep_chunk(ctx, 7, chunk)
+    calls = len(adds)
+    # one call per group of at most GROUP_INSTANCES instances, the share in the combination's last
+    assert calls == chunk.instances // sweep_module.GROUP_INSTANCES, f"{calls} calls of the tracker"
+    monkeypatch.setattr(sweep_module, "_joinable", lambda *a: False)  # the share counted apart, as before
+    apart = sweep_module.sweep_chunk(ctx, 7, chunk)
+    assert len(adds) - calls == calls + 2, "a call more for each combination's share"
+    explored = joined.explored
+    assert explored["wide_instances"] > 0 and explored["wide_candidates_dropped"] > 0, explored
+    summaries = []
+    for part in (joined, apart):
+        tracker = Tracker(ctx)
+        tracker.absorb(part)
+        tracker.end.pool.rank_all()  # the counts a summary reads are those of the rows ranked
+        summaries.append(_tracker_summary(tracker))
+    assert summaries[0] == summaries[1]

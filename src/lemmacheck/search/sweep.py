@@ -137,19 +137,42 @@ def _sweep_combination(tracker: Tracker, seed: int, chunk: SweepChunk, dims: dic
     inputs = {k: np.concatenate([d[0][k] for d in draws]) for k in draws[0][0]}
     raw = {k: np.concatenate([d[1][k] for d in draws]) for k in draws[0][1]}
     mask = where_mask(claim_id, check, inputs, dims)
-    if mask is None:
+    if mask is None:  # every row is kept: the concatenated batches are the rows, no copy of them
         mask = np.full(chunk.batch * len(batches), bool(inputs))
+    else:
+        inputs, raw = {k: v[mask] for k, v in inputs.items()}, {k: v[mask] for k, v in raw.items()}
     n = int(mask.sum())
     if n:
         # the batches' kept rows counted in one call, each batch its own unit (estimate, tightness, pools)
         kept_rows = [int(mask[j * chunk.batch : (j + 1) * chunk.batch].sum()) for j in range(len(batches))]
-        evaluated = {k: v[mask] for k, v in inputs.items()}
-        chain = evaluate_chain(claim_id, check, numpy_xp, evaluated, dims, n)
-        units = [m for m in kept_rows if m]
-        tracker.add(chain, evaluated, dims, raw={k: v[mask] for k, v in raw.items()}, units=units)
+        chain = evaluate_chain(claim_id, check, numpy_xp, inputs, dims, n)
+        rows = (chain, inputs, raw, [m for m in kept_rows if m])
+        wide = None
         if kept_rows[-1] and batches[-1] % chunk.per_combo == chunk.per_combo - 1:  # the last: its wide share
-            wide_batch(tracker, seed, batches[-1], chunk.batch * chunk.per_combo, dims)
+            wide = wide_batch(tracker, seed, batches[-1], chunk.batch * chunk.per_combo, dims)
+        if wide is not None and _joinable(inputs, wide[1]) and _joinable(raw, wide[2]):
+            rows, wide = _joined(rows, wide), None
+        tracker.add(rows[0], rows[1], dims, raw=rows[2], units=rows[3])
+        if wide is not None:
+            tracker.add(wide[0], wide[1], dims, raw=wide[2])
     return n
+
+
+def _joinable(arrays: dict, wide: dict) -> bool:
+    """Whether the wide share's arrays (inputs, raw values) concatenate to the sweep's without a change of
+    type, which would change what the tracker measures of them and the instances it keeps."""
+    return arrays.keys() == wide.keys() and all(v.dtype == wide[k].dtype for k, v in arrays.items())
+
+
+def _joined(rows: tuple, wide: tuple) -> tuple:
+    """The sweep group's rows and, after them, the wide share's as one more unit: one call of the tracker
+    counts the same as two in that order (counts add, extremes take the larger, the worst instance is
+    the first of equals, and each unit keeps its own estimate, tightness resolution and candidates)."""
+    chain, inputs, raw, units = rows
+    joined_chain = [np.concatenate([a, b]) for a, b in zip(chain, wide[0], strict=True)]
+    joined_inputs = {k: np.concatenate([v, wide[1][k]]) for k, v in inputs.items()}
+    joined_raw = {k: np.concatenate([v, wide[2][k]]) for k, v in raw.items()}
+    return joined_chain, joined_inputs, joined_raw, [*units, len(wide[0][0])]
 
 
 def run_sweep(tracker: Tracker, profile: Profile, seed: int, runner: SweepRunner | None) -> tuple[int, int]:

@@ -150,19 +150,21 @@ def discretisation(check, inputs: dict, dims) -> str | None:
     return found[0] if found else None
 
 
-def wide_batch(tracker: Tracker, seed: int, index: int, batch: int, dims) -> None:
+def wide_batch(tracker: Tracker, seed: int, index: int, batch: int, dims) -> tuple[list, dict, dict] | None:
     """Draw and evaluate ``batch * WIDE_SHARE`` wide instances at ``dims``, from the generator stream of
-    sweep batch ``index`` (the sweep calls it once per dims combination, after its last batch)."""
+    sweep batch ``index`` (the sweep calls it once per dims combination, after its last batch).  Counts
+    what it dropped and returns the rows it kept, ``(chain, inputs, raw)``, for the caller to add to the
+    tracker as one unit after its sweep batches (None: nothing to add)."""
     check = tracker.check
     if check.is_property or not any(unbounded(s) for s in check.inputs.values()):
-        return
+        return None
     n = max(1, int(batch * WIDE_SHARE))
     inputs, raw = _draw(check, np.random.default_rng([seed, index, _STREAM]), n, dims)
     if tracker.wide_skipped is None:
         what = discretisation(check, inputs, dims)
         tracker.wide_skipped = "" if what is None else f"the check approximates {what}"
     if tracker.wide_skipped:
-        return
+        return None
     rows = np.flatnonzero(_finite_rows(list(inputs.values())))  # a transform can overflow (A Aᵀ at 1e200)
     dropped = n - rows.size
     if rows.size and check.where is not None:
@@ -180,8 +182,7 @@ def wide_batch(tracker: Tracker, seed: int, index: int, batch: int, dims) -> Non
     evaluated = 0 if got is None else len(got[0][0])
     tracker.wide_instances += evaluated
     tracker.wide_dropped += dropped + int(rows.size) - evaluated - (tracker.wide_candidates_dropped - before)
-    if got is not None and evaluated:
-        tracker.add(got[0], got[1], dims, raw=got[2])
+    return got if evaluated else None
 
 
 def _faithful(tracker: Tracker, chain: list, inputs: dict, raw: dict, dims) -> tuple[list, dict, dict]:
