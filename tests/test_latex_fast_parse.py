@@ -53,6 +53,12 @@ EARLEY_READS_ITS_OWN_WAY = [
     r"x^23 = 1",  # a DIGIT exponent, then a NUMBER
     r"\sum_{t=1}^T a_t = 1",  # '=' of the bound, '=' of the relation
     r"\|x\|_2 \le \|\,\|y\|_1\|_2",
+    # scripts after a gradient's operand: "the last to the gradient, the others to the operand" is not
+    # Earley's rule (a branch that read them so gave another tree for 464 of 798 such texts)
+    r"\begin{aligned}\nabla\infty''''&\le0\end{aligned}",
+    r"\nabla\theta'''_t\le0",
+    r"\nabla_V\theta_t'''\le0",
+    r"\nabla\mathbb{E}[a]^2'''\le0",
 ]
 
 
@@ -71,28 +77,6 @@ def test_the_fast_path_reads_the_plain_statements():
     # the same statement with a space inside its separator is refused by Earley, and so never read here
     assert fast_parse(plain[1].replace(",\\quad", ", \\quad"), GRAMMAR) is None
     assert _earley(plain[1].replace(",\\quad", ", \\quad")) is None
-
-
-# Scripts after a gradient's or an expectation's operand, an expectation of any primary, a gradient of an
-# expectation: each read here, to Earley's tree.
-READ_WITH_SCRIPTS = [
-    r"\nabla_V f_t = 1",
-    r"\langle\nabla_\Phi E_t(\Phi),\Delta\Phi\rangle \le \nabla f''' + \nabla_{\mathbf{U}}V_{p,:}s_t",
-    r"\mathbb{V}[a] = \mathbb{E}[a^2] - \mathbb{E}[a]^2 + \mathbb{E}_R[a]_i^2",
-    r"\mathbb{E}_R\|(R\odot X)w - y\|_2^2 = 1",
-    r"\mathbb{E}_R\|a\| = \mathbb{E}\,x y",
-    r"\nabla_w\mathbb{E}_R[L] = 0",
-]
-
-
-@pytest.mark.parametrize("text", READ_WITH_SCRIPTS)
-def test_the_fast_path_reads_gradients_and_expectations_with_scripts(text):
-    assert _assert_same_or_refused(text), f"{text!r} went to Earley"
-
-
-def test_a_script_after_an_operator_of_an_operator_is_left_to_earley():
-    assert fast_parse(r"\nabla\nabla f_t = 1", GRAMMAR) is None
-    assert fast_parse(r"\nabla\mathbb{E}[a]^2 = 1", GRAMMAR) is None
 
 
 def test_a_bar_that_could_open_or_close_is_left_to_earley():
@@ -155,36 +139,3 @@ _JOINED = st.tuples(_CHAIN, _SEPARATOR, _CHAIN).map("".join)
 @given(st.one_of(_CHAIN, _JOINED))
 def test_whenever_the_fast_path_reads_a_composed_statement_its_tree_is_earleys(text):
     _assert_same_or_refused(text)
-
-
-# A gradient or an expectation with scripts after its operand (\nabla_\Phi E_t(\Phi), \mathbb{E}[a]^2):
-# Earley gives the last script to the operator and the others to the operand, in any context.
-_OPERATOR = st.sampled_from(
-    [r"\nabla", r"\nabla_x", r"\nabla_{\mathbf{W}}", r"\nabla^2_w", r"\nabla_{Vs_t}", r"\mathbb{E}"]
-    + [r"\mathbb{E}_R", r"\mathbb{V}", r"\mathbb{E}_{x}^2"]
-)
-_OPERAND = st.sampled_from(
-    ["f", "E", r"\mathbf{V}", r"\mathbf V", r"\Phi", "(a+b)", "[a]", "[a, b]", r"\|x\|", "|x|"]
-    + [r"\frac{a}{b}", r"\langle a, b\rangle", r"\mathrm{lse}", r"\tilde f", "2", r"\Delta x", r"\infty"]
-    + [r"\sqrt{x}", "{a}"]
-)
-_CONTEXT = st.sampled_from(
-    ["@ = 1", "a @ = 1", r"\langle @, x\rangle \le 1", r"\sum_j @ = 1", r"\frac{@}{2} = 1", "x_{@} = 1"]
-    + [r"\log @ + @ = 1", "(@)^2 = 1", r"\|@\|_\infty \le 1", "@(x) = 1", r"@ \cdot g_s = 1", "@ @ = 1"]
-    + [r"y = @,\quad x = 1", r"@\,@ \le -@", r"\mathbb{E}[@] = 1", r"\nabla_x @ = 1", "@ / 2 = 1"]
-)
-_SCRIPTED = st.tuples(_OPERATOR, _OPERAND, st.lists(_SCRIPT, max_size=3)).map(
-    lambda parts: f"{parts[0]} {parts[1]}{''.join(parts[2])}"
-)
-
-
-@pytest.mark.slow
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
-@given(_CONTEXT, st.lists(_SCRIPTED, min_size=3, max_size=3))
-def test_a_script_after_a_gradients_operand_is_grouped_as_earley_groups_it(context, operators):
-    _assert_same_or_refused(_filled_with(context, operators))
-
-
-def _filled_with(template: str, fills: list[str]) -> str:
-    parts = template.split("@")
-    return parts[0] + "".join(f + rest for f, rest in zip(fills, parts[1:], strict=False))
