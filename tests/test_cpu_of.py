@@ -26,6 +26,7 @@ while time.process_time() < {BURN}:
 """
 
 
+# cpu_of.py adopts orphans with prctl(PR_SET_CHILD_SUBREAPER), a Linux call; elsewhere it cannot see them
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the subreaper is Linux's")
 def test_an_orphaned_descendants_cpu_is_counted():
     done = subprocess.run(

@@ -112,6 +112,8 @@ def test_the_gap_and_excess_are_their_definitions_for_every_relation():
     a = rng.standard_normal(500) * 10.0 ** rng.integers(-300, 300, 500)
     b = a + rng.standard_normal(500) * np.abs(a) * 10.0 ** rng.integers(-20, 0, 500)
     a[:20], b[10:30] = 0.0, 0.0
+    # the policy's tolerance, and an override with an absolute part: both branches of the slack; the
+    # reference below uses the same tolerance, so nothing is loosened, only exact equality is asserted
     for tol in (tolerance_for(), Tolerance(rtol=1e-6, atol=1e-12)):
         for rel in ("<=", "<", ">=", ">", "=", "~"):
             with np.errstate(all="ignore"):
