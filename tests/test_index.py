@@ -232,3 +232,45 @@ def test_a_damaged_index_is_set_aside_with_a_warning_and_rebuilt(project, damage
     assert err.count("\n") == 1 and "lemmacheck: warning:" in err and "set aside as index.json.damaged" in err
     assert path.is_file() and load_index(root).claim_ids(), "rebuilt, and read back next time"
     assert capsys.readouterr().err == ""
+
+
+UNRENDERABLE = """
+@inequality("{pkg}.unrenderable", inputs={"x": Array()}, **{**META, "statement": r"\\left( x \\le x"})
+def unrenderable(xp, x):
+    return x, x
+"""
+
+
+def test_the_statements_the_index_saw_convert_are_not_converted_again_and_no_other_is(project, monkeypatch):
+    """A worker of a run declares every claim the index's interpreter declared; it converted each
+    statement with latex2mathml already (issue 35: 0.3 s a process).  Only those that converted are
+    recorded, so a statement that does not is converted, and refused, wherever it is declared."""
+    import latex2mathml.converter
+
+    from lemmacheck.model import fields
+
+    root, pkg, imported = project
+    header = (root / pkg / "flat.py").read_text().split("\n@")[0]
+    (root / pkg / "unrenderable.py").write_text(header + UNRENDERABLE.replace("{pkg}", pkg))
+    idx = load_index(root)
+    ((cid, _, message),) = idx.definition_errors()
+    assert cid == f"{pkg}.unrenderable" and "latex2mathml cannot convert it" in message, message
+    assert idx.statements() == {r"a \le b"}, "the refused statement is not recorded as converting"
+    assert index_module.known_statements(root) == idx.statements()
+
+    converted: list[str] = []
+    real = latex2mathml.converter.convert
+    counted = lambda t, **kw: converted.append(t) or real(t, **kw)  # noqa: E731
+    monkeypatch.setattr(latex2mathml.converter, "convert", counted)
+    monkeypatch.setattr(fields, "_CONVERTED", set())
+    fields.known_to_convert(index_module.known_statements(root))
+    assert fields.statement_problem(r"a \le b") == "" and converted == []
+    refused = fields.statement_problem(r"\left( x \le x")
+    assert refused.startswith("latex2mathml cannot convert it") and converted == [r"\left( x \le x"]
+    assert fields.statement_problem(r"\frac{a}{b") != "", "braces are counted whatever is known"
+
+    # another converter may refuse what this one took: its index is rebuilt and trusts nothing before
+    monkeypatch.setattr(index_module, "converter_version", lambda: "another")
+    assert index_module.known_statements(root) == set()
+    load_index(root)
+    assert len(imported) == 2

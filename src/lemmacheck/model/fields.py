@@ -7,7 +7,7 @@ instead; the declaring decorator records it as that claim's ERROR, so the module
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ClaimDefinitionError
@@ -24,6 +24,9 @@ __all__ = [
     "check_domain",
     "check_growth",
     "statement_problem",
+    "known_to_convert",
+    "converted_statements",
+    "converter_version",
 ]
 
 # A backslash escape (``\{``, ``\\``, ``\frac``) is one token, so an escaped brace is not a group brace.
@@ -44,6 +47,29 @@ def _brace_problem(latex: str) -> str:
     return ""
 
 
+# Statements latex2mathml has converted, here or in the content index's interpreter (which declares every
+# claim, so converts every statement): without it each worker of a run converts them all again at
+# declaration (0.3 s a process).  Only a text that converted is kept, so one that does not is converted,
+# and refused, wherever it is declared.
+_CONVERTED: set[str] = set()
+
+
+def known_to_convert(texts: Iterable[str]) -> None:
+    """``texts`` converted with this :func:`converter_version` (the content index's record of them)."""
+    _CONVERTED.update(texts)
+
+
+def converted_statements() -> set[str]:
+    return set(_CONVERTED)
+
+
+def converter_version() -> str:
+    """The installed latex2mathml's version: whether a statement converts depends on it."""
+    import latex2mathml
+
+    return str(getattr(latex2mathml, "__version__", "unknown"))
+
+
 def statement_problem(latex: str) -> str:
     """Why ``latex`` will not render as the report renders it ('' when it will).
 
@@ -52,7 +78,7 @@ def statement_problem(latex: str) -> str:
     (``\\frac{a}{b`` renders as a fraction), so braces are counted here first.
     """
     problem = _brace_problem(latex)
-    if problem:
+    if problem or latex in _CONVERTED:
         return problem
     from latex2mathml.converter import convert
 
@@ -60,6 +86,7 @@ def statement_problem(latex: str) -> str:
         convert(latex, display="block")
     except Exception as exc:  # the converter's own error classes vary by version
         return f"latex2mathml cannot convert it ({type(exc).__name__}{': ' + str(exc) if str(exc) else ''})"
+    _CONVERTED.add(latex)
     return ""
 
 

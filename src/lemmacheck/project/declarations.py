@@ -44,6 +44,7 @@ _DECLARED = (
     "uses",
     "premises",
     "import_error",
+    "statements",
 )
 
 
@@ -172,6 +173,9 @@ def main(argv: list[str]) -> None:
 
 def _declared_by(modules: list[str], errors: dict[str, str]) -> dict[str, dict[str, Any]]:
     from ..model.claim import REGISTRY
+    from ..model.fields import converted_statements
+
+    converted = converted_statements()
 
     out: dict[str, dict[str, Any]] = {
         m: {
@@ -184,6 +188,7 @@ def _declared_by(modules: list[str], errors: dict[str, str]) -> dict[str, dict[s
             "uses": {},
             "premises": {},
             "import_error": errors.get(m, ""),
+            "statements": [],
         }
         for m in modules
     }
@@ -196,6 +201,8 @@ def _declared_by(modules: list[str], errors: dict[str, str]) -> dict[str, dict[s
                 out[c.module]["uses"][c.id] = list(c.uses)
             if c.premises:
                 out[c.module]["premises"][c.id] = c.premises
+            if c.statement in converted:
+                out[c.module]["statements"].append(c.statement)
         if c.derivation is not None and c.derivation.module in out:
             out[c.derivation.module]["derivations"].append(c.id)
     # a derivation whose claim lives in a module not imported here waits in the registry's pending list

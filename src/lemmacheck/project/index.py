@@ -23,14 +23,23 @@ import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from ..model.fields import converter_version
 from ..model.premises import catalogue_problems
 from .content import content_files, import_modules
 from .declarations import declarations_into as _declarations_into
 
-__all__ = ["ContentIndex", "CACHE_DIR", "load_index", "import_modules", "write_atomic", "set_aside"]
+__all__ = [
+    "ContentIndex",
+    "CACHE_DIR",
+    "load_index",
+    "import_modules",
+    "write_atomic",
+    "set_aside",
+    "known_statements",
+]
 
 CACHE_DIR = ".lemmacheck-cache"
-_FORMAT = 4  # bump when the index layout changes
+_FORMAT = 5  # bump when the index layout changes
 
 
 @dataclasses.dataclass
@@ -50,6 +59,7 @@ class ModuleRecord:
     uses: dict[str, list[str]] = dataclasses.field(default_factory=dict)  # claim id -> its uses= (if any)
     premises: dict[str, list[str]] = dataclasses.field(default_factory=dict)  # id -> uses= and step_is=
     import_error: str = ""
+    statements: list[str] = dataclasses.field(default_factory=list)  # its claims' that latex2mathml converted
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -166,6 +176,11 @@ class ContentIndex:
                 out.setdefault(target, []).append(cid)
         return out
 
+    def statements(self) -> set[str]:
+        """Every statement the index's interpreter saw latex2mathml convert (with the version installed:
+        an index written with another is rebuilt), so a worker need not convert it again."""
+        return {t for rec in self.modules.values() for t in rec.statements}
+
     def premises(self) -> dict[str, list[str]]:
         """Each claim's premises (``uses=`` and ``step_is=``), every claim of the catalogue a key."""
         out: dict[str, list[str]] = {cid: [] for cid in self.claim_ids()}
@@ -231,14 +246,20 @@ class ContentIndex:
 
     def to_json(self) -> str:
         mods = {m: dataclasses.asdict(r) for m, r in self.modules.items()}
-        return json.dumps({"format": _FORMAT, "python": sys.version_info[:2], "modules": mods}, indent=0)
+        head = {"format": _FORMAT, "python": sys.version_info[:2], "latex2mathml": converter_version()}
+        return json.dumps(head | {"modules": mods}, indent=0)
 
     @classmethod
     def from_json(cls, root: Path, text: str) -> ContentIndex | None:
         """The index ``text`` holds; None when another version wrote it; ValueError when damaged."""
         try:
             data = json.loads(text)
-            if data.get("format") != _FORMAT or tuple(data.get("python", ())) != tuple(sys.version_info[:2]):
+            if (
+                data.get("format") != _FORMAT
+                or tuple(data.get("python", ())) != tuple(sys.version_info[:2])
+                # which statements are refused at declaration depends on the converter's version
+                or data.get("latex2mathml") != converter_version()
+            ):
                 return None
             mods = {m: _record(m, r) for m, r in data["modules"].items()}
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
@@ -246,7 +267,7 @@ class ContentIndex:
         return cls(root, mods)
 
 
-_LISTS = ("imports", "claims", "derivations", "studies", "errors", "error_messages")
+_LISTS = ("imports", "claims", "derivations", "studies", "errors", "error_messages", "statements")
 
 
 def _record(module, r: dict) -> ModuleRecord:
@@ -305,6 +326,17 @@ def load_index(root: Path, *, rebuild: bool = False) -> ContentIndex:
         except OSError:
             pass  # a read-only checkout still works, only without a saved index
     return index
+
+
+def known_statements(root: Path) -> set[str]:
+    """:meth:`ContentIndex.statements` of the index written at ``root``; none when it is missing, damaged
+    or from another version (a worker then converts every statement, as the index's interpreter did).
+    Read only: setting a damaged index aside is for :func:`load_index`."""
+    try:
+        index = ContentIndex.from_json(root, _index_path(root).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return set()
+    return index.statements() if index is not None else set()
 
 
 def _read(root: Path) -> ContentIndex | None:

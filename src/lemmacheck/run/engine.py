@@ -214,6 +214,7 @@ def _index_plan(
 ) -> _Plan:
     """The claims of the content index selected by ``keyword`` (or ``claim_ids``: --lf, --ff), with
     nothing imported but the modules declaring the selected studies."""
+    from ..model.fields import known_to_convert
     from ..project.index import import_modules
 
     match = compile_expression(keyword)
@@ -229,6 +230,7 @@ def _index_plan(
     )
     study_ids = index.study_ids(match) if with_studies else []
     if study_ids:
+        known_to_convert(index.statements())  # converted by the index's interpreter: not again here
         import_modules(index.root, index.declaring_modules(study_ids))
     plan.studies = [REGISTRY.studies[s] for s in study_ids if s in REGISTRY.studies]
     return plan

@@ -92,6 +92,7 @@ def _worker_main() -> None:
             return
         try:
             restore(pristine)  # what the last claim left (cwd, env, precision...) is gone before the next
+            _trust_index(root)
             import_modules(root, modules)  # every time: already imported ones cost a dict lookup
             restore(pristine)  # and what a module set at import
             if claim_id in REGISTRY:
@@ -104,6 +105,15 @@ def _worker_main() -> None:
             )
         end_descendants()  # before the answer: when the run ends, nothing the claim started holds its pipes
         _send(protocol_out, ("done", claim_id, result))
+
+
+@functools.cache  # once per process, at the first claim: the parent has written the index by then
+def _trust_index(root: Path) -> None:
+    """Skip converting again, at declaration, the statements the content index's interpreter converted."""
+    from ..model.fields import known_to_convert
+    from ..project.index import known_statements
+
+    known_to_convert(known_statements(root))
 
 
 @functools.cache  # once per process: a Dask worker calls it before each claim
