@@ -227,6 +227,42 @@ def test_claims_finishing_instantly_are_never_mistaken_for_hung_workers(tmp_path
     assert [r.verdict for r in results if r.verdict is Verdict.ERROR] == [], [r.message for r in results]
 
 
+# Each claim computes how many of the project's content modules its worker has imported (1: only its own).
+IMPORTED_HERE = """
+import sys
+
+from lemmacheck import value
+
+def _imported():
+    return sum(m.startswith("{{pkg}}.") for m in sys.modules)
+
+for _i in range(2):
+    value(f"{{pkg}}.{mod}.c{{_i}}", computed=_imported, stated=1, **META)
+"""
+
+
+def test_each_worker_keeps_to_its_own_run_of_the_catalogue_and_imports_its_modules_only():
+    """Claims went to whichever worker was free, first come first served, so with two workers both
+    imported every content module (issue 35: the whole content, 2 s of CPU, once per worker).  The
+    catalogue is cut into one run per worker; a worker takes from another's run only once its own is
+    done, from the end."""
+    lanes = execution._Lanes([f"a{i}" for i in range(5)] + [f"b{i}" for i in range(5)], 2)
+    assert [lanes.take(0), lanes.take(1), lanes.take(1)] == ["a0", "b0", "b1"]
+    assert [lanes.take(0) for _ in range(4)] == ["a1", "a2", "a3", "a4"]
+    assert [lanes.take(0), lanes.take(1), lanes.take(0)] == ["b4", "b2", "b3"] and len(lanes) == 0
+    one = execution._Lanes(["x", "y", "z"], 1)
+    assert [one.take(3), one.take(0), one.take(1)] == ["x", "y", "z"], "one lane: catalogue order"
+    assert len(execution._Lanes(["x"], 4).lanes) == 1
+
+
+def test_two_workers_each_import_only_the_module_of_their_first_claim(tmp_path):
+    pkg = make_project(tmp_path, {m: IMPORTED_HERE.format(mod=m) for m in ("first", "second")})
+    ids = [f"{pkg}.{m}.c{i}" for m in ("first", "second") for i in range(2)]
+    results = {r.id: r for r in execute(ids, PROFILE, jobs=2, root=tmp_path)}
+    for first in (f"{pkg}.first.c0", f"{pkg}.second.c0"):
+        assert results[first].verdict is Verdict.PROVED, (first, results[first].evidence)
+
+
 def test_a_claims_time_limit_starts_with_its_check_not_with_the_worker_importing_the_engine(tmp_path):
     # a 2 s limit on an instant claim fired on a loaded machine: the first claim of a worker paid for the
     # engine modules imported lazily inside its check (and their bytecode); a worker imports them first

@@ -22,6 +22,7 @@ killed and replaced, and the run goes on.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import math
 import multiprocessing.connection
@@ -90,20 +91,23 @@ def _run_pool(
     done: Callable[[ClaimResult], None],
     index=None,
     warm: Sequence[Worker] = (),
+    in_lanes: bool = False,
 ) -> None:
     from ..project.index import load_index
 
     index = index or load_index(root)
-    pool = _Pool(list(ids), profile, timeout, root, done)
+    pool = _Pool(_Lanes(list(ids), jobs if in_lanes else 1), profile, timeout, root, done)
     pool.idle = list(warm)[: len(pool.todo)]
     for w in list(warm)[len(pool.todo) :]:
         w.stop()
     try:
         pool.idle += [Worker(root) for _ in range(min(jobs, len(pool.todo)) - len(pool.idle))]
+        for lane, w in enumerate(pool.idle):
+            w.lane = lane
         while pool.todo or pool.busy:
             while pool.todo and pool.idle:
                 w = pool.idle.pop()
-                claim_id = pool.todo.pop(0)
+                claim_id = pool.todo.take(w.lane)
                 pool.busy.append(w)  # before it is given work: an interrupt from here on kills it
                 w.give(claim_id, profile, timeout, index.declaring_modules([claim_id]))
             wait_for = max(0.0, min(w.deadline for w in pool.busy) - time.monotonic())
@@ -122,12 +126,34 @@ def _died(w: Worker) -> str:
     return f"the worker process running it died (exit code {w.proc.returncode}); replay it alone to see why"
 
 
+class _Lanes:
+    """The claims still to run, in catalogue order cut into one run per worker (``lanes``).  A worker
+    imports the content modules of the claims it is given, and a module's claims sit together in the
+    catalogue, so a worker keeping to its lane imports about its share of the modules rather than every
+    one (0.3-0.7 s of CPU for some).  A worker whose lane is empty takes the last claim of the longest
+    other lane, walking it backwards, module by module still, until the lanes are empty.  Which worker
+    runs a claim never changes its result (each claim's seed is its own; a worker restores its pristine
+    state before each claim)."""
+
+    def __init__(self, ids: list[str], lanes: int):
+        n = max(1, min(lanes, len(ids)))
+        cuts = [round(k * len(ids) / n) for k in range(n + 1)]
+        self.lanes = [collections.deque(ids[cuts[k] : cuts[k + 1]]) for k in range(n)]
+
+    def __len__(self) -> int:
+        return sum(len(lane) for lane in self.lanes)
+
+    def take(self, lane: int) -> str:
+        own = self.lanes[lane % len(self.lanes)]
+        return own.popleft() if own else max(self.lanes, key=len).pop()
+
+
 @dataclasses.dataclass
 class _Pool:
     """The claims still to run and the workers idle or busy with one; a worker that dies or runs out of
     time is replaced while claims remain."""
 
-    todo: list[str]
+    todo: _Lanes
     profile: Profile
     timeout: float | None
     root: Path
@@ -142,6 +168,7 @@ class _Pool:
         self.done(_lost(w, self.profile, _died(w)) if died else _lost(w, self.profile, None, self.timeout))
         if self.todo:
             self.idle.append(Worker(self.root))
+            self.idle[-1].lane = w.lane  # the replacement goes on where the dead worker was
 
     def take_answers(self, ready: list[Worker]) -> None:
         for w in ready:
@@ -221,17 +248,20 @@ def execute(
             on_result(result)
 
     try:
-        todo = _longest_first(_answer_from_cache(ids, cache, profile, done, texts), cache, profile)
+        todo = _answer_from_cache(ids, cache, profile, done, texts)
+        longest = _longest_first(todo, cache, profile)
+        in_lanes = longest == todo  # no timings known (--no-cache, a fresh checkout): catalogue order
         if dask or not todo:  # warm workers serve only the local pool
             for w in warm:
                 w.stop()
         if dask:
             index = index or load_index(root)
             run_on_dask(
-                todo, profile, address=dask, jobs=jobs, timeout=limit, root=root, done=done, index=index
+                longest, profile, address=dask, jobs=jobs, timeout=limit, root=root, done=done, index=index
             )
         elif todo:
-            _run_pool(todo, profile, jobs=jobs, timeout=limit, root=root, done=done, index=index, warm=warm)
+            settings = dict(jobs=jobs, timeout=limit, root=root, done=done, index=index, warm=warm)
+            _run_pool(longest, profile, **settings, in_lanes=in_lanes)
     except KeyboardInterrupt:
         raise RunInterrupted([results[c] for c in ids if c in results]) from None
     return [results[c] for c in ids]

@@ -178,6 +178,7 @@ class Worker:
         self.template: ClaimResult | None = None
         self.started = 0.0
         self.deadline = math.inf
+        self.lane = 0  # the run of claims of the pool it keeps to (execution._Lanes)
 
     def give(self, claim_id: str, profile: Profile, limit: float | None, modules: list[str]) -> None:
         self.claim_id, self.template, self.started = claim_id, None, time.monotonic()
