@@ -82,7 +82,7 @@ class RunInterrupted(KeyboardInterrupt):
 
 
 def _run_pool(
-    ids: Sequence[str],
+    todo: _Lanes,
     profile: Profile,
     *,
     jobs: int,
@@ -91,12 +91,11 @@ def _run_pool(
     done: Callable[[ClaimResult], None],
     index=None,
     warm: Sequence[Worker] = (),
-    in_lanes: bool = False,
 ) -> None:
     from ..project.index import load_index
 
     index = index or load_index(root)
-    pool = _Pool(_Lanes(list(ids), jobs if in_lanes else 1), profile, timeout, root, done)
+    pool = _Pool(todo, profile, timeout, root, done)
     pool.idle = list(warm)[: len(pool.todo)]
     for w in list(warm)[len(pool.todo) :]:
         w.stop()
@@ -224,8 +223,7 @@ def execute(
     a scheduler address.  ``on_result`` and ``progress`` see each result as it finishes (cached first).
     ``root``: the project whose content workers import (default: found from the working directory).
     ``index``: the content index to read (default: :func:`lemmacheck.project.index.load_index`, refreshed);
-    ``warm``: workers started ahead (:func:`lemmacheck.run.worker.start_worker`) to use first; every
-    worker stops at the end.
+    ``warm``: workers started ahead (:func:`lemmacheck.run.worker.start_worker`), used first; all stop.
     """
     from ..project.discovery import find_root
     from ..project.index import load_index
@@ -249,19 +247,17 @@ def execute(
 
     try:
         todo = _answer_from_cache(ids, cache, profile, done, texts)
-        longest = _longest_first(todo, cache, profile)
-        in_lanes = longest == todo  # no timings known (--no-cache, a fresh checkout): catalogue order
         if dask or not todo:  # warm workers serve only the local pool
             for w in warm:
                 w.stop()
         if dask:
-            index = index or load_index(root)
+            index, todo = index or load_index(root), _longest_first(todo, cache, profile)
             run_on_dask(
-                longest, profile, address=dask, jobs=jobs, timeout=limit, root=root, done=done, index=index
+                todo, profile, address=dask, jobs=jobs, timeout=limit, root=root, done=done, index=index
             )
         elif todo:
-            settings = dict(jobs=jobs, timeout=limit, root=root, done=done, index=index, warm=warm)
-            _run_pool(longest, profile, **settings, in_lanes=in_lanes)
+            pool = dict(jobs=jobs, timeout=limit, root=root, done=done, index=index, warm=warm)
+            _run_pool(_scheduled(todo, cache, profile, jobs), profile, **pool)
     except KeyboardInterrupt:
         raise RunInterrupted([results[c] for c in ids if c in results]) from None
     return [results[c] for c in ids]
@@ -278,6 +274,13 @@ def _answer_from_cache(ids: list[str], cache, profile: Profile, done, texts: dic
             todo.append(cid)
             texts[cid] = cache.texts(cid) if cache is not None else None
     return todo
+
+
+def _scheduled(ids: list[str], cache, profile: Profile, jobs: int) -> _Lanes:
+    """Longest expected first, one queue, when the cache knows the claims' timings; else (``--no-cache``,
+    a fresh checkout) catalogue order, one lane per worker."""
+    longest = _longest_first(ids, cache, profile)
+    return _Lanes(longest, 1 if longest != ids else jobs)
 
 
 def _longest_first(ids: list[str], cache, profile: Profile) -> list[str]:
