@@ -541,8 +541,9 @@ def v_bound_tightness(profile):
     for act in ("tanh", "sigmoid", "softplus"):
         for H, K in ((4, 3), (16, 10)):
             U, W, V, s0, X = _rnn_batch(profile.rng, B, H, N_TIGHT, K, T_TIGHT, weight_gain=1.0)
+            at = _last_token_state(U, W, V, s0, X, act)
             for rel in REL_STEPS:
-                norm_ratio, lse_ratio, total_ratio = _bound_ratios(profile.rng, U, W, V, s0, X, act, rel)
+                norm_ratio, lse_ratio, total_ratio = _bound_ratios(profile.rng, V, at, rel)
                 rows.append(
                     [
                         act,
@@ -572,16 +573,24 @@ N_TIGHT, T_TIGHT = 4, 6
 REL_STEPS = [1e-3, 1e-2, 1e-1, 1.0]
 
 
-def _bound_ratios(rng, U, W, V, s0, X, act, rel):
-    """At a random step of relative size ``rel``: ‖ΔVs‖∞/(‖ΔV‖‖s‖₂), the lse remainder over ½‖ΔVs‖∞² and
-    the remainder over the whole bound ½‖ΔV‖²‖s‖₂², per instance (at the last token)."""
+def _last_token_state(U, W, V, s0, X, act):
+    """What the steps of every size share: the last token's state s, its logits Vs and softmax, and
+    ‖V‖_{S∞} (a batch of SVDs, the study's largest cost), computed once per batch of instances."""
     from lemmacheck import numpy_xp as xp
 
     s = hidden_states(xp, U, W, s0, X, act)[-1]
     z = matvec(V, s)
-    p = xp.softmax(z, axis=-1)
+    return s, z, xp.softmax(z, axis=-1), np.linalg.norm(V, ord=2, axis=(-2, -1))
+
+
+def _bound_ratios(rng, V, at, rel):
+    """At a random step of relative size ``rel``: ‖ΔVs‖∞/(‖ΔV‖‖s‖₂), the lse remainder over ½‖ΔVs‖∞² and
+    the remainder over the whole bound ½‖ΔV‖²‖s‖₂², per instance (at the last token, ``at`` its
+    :func:`_last_token_state`)."""
+    from lemmacheck import numpy_xp as xp
+
+    s, z, p, spec_v = at
     D = rng.standard_normal(V.shape)
-    spec_v = np.linalg.norm(V, ord=2, axis=(-2, -1))
     D *= (rel * spec_v / np.linalg.norm(D, ord=2, axis=(-2, -1)))[:, None, None]
     dz = matvec(D, s)
     rem = xp.logsumexp(z + dz, axis=-1) - xp.logsumexp(z, axis=-1) - (p * dz).sum(-1)

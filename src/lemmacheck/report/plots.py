@@ -10,6 +10,7 @@ import functools
 import io
 import math
 
+import numpy as np
 from markupsafe import Markup
 
 from .render_cache import cached
@@ -123,6 +124,31 @@ def _shared_text_figure():
     return SharedTextFigure
 
 
+@functools.cache
+def _in_view_log_locator():
+    """matplotlib's minor locator of a log axis (base 10, subs 'auto', as ``set_xscale("log")`` sets it)
+    giving only the ticks in the view.
+
+    LogLocator gives the minor ticks of the decades beside the view too, and the axis builds a Tick (two
+    lines, two texts) for each, updates it at every layout pass, and then draws only those in the view:
+    a third of the minor ticks of the catalogue's plots were built for nothing.  The ticks dropped here
+    are farther out of the view than the axis's own test lets a tick be drawn (1e-10 of the view), and
+    a log axis's minor labels do not depend on the other ticks, so the SVG is the same bytes.
+    """
+    from matplotlib.ticker import LogLocator
+
+    class InViewLogLocator(LogLocator):
+        def __call__(self):
+            locs = np.asarray(super().__call__())
+            transform = self.axis.get_transform()
+            lo, hi = sorted(transform.transform(self.axis.get_view_interval()))
+            at = transform.transform(locs)
+            margin = (hi - lo) * 1e-6
+            return locs[(at >= lo - margin) & (at <= hi + margin)]
+
+    return InViewLogLocator
+
+
 def _label(ax, title: str, x_label: str, y_label: str) -> None:
     ax.set_title(title, fontsize=9)
     ax.set_xlabel(x_label, fontsize=8)
@@ -132,6 +158,10 @@ def _label(ax, title: str, x_label: str, y_label: str) -> None:
 
 def _sanitized_svg(fig) -> Markup:
     fig.tight_layout()
+    # tight_layout leaves a placeholder layout engine behind, and with any engine set savefig draws the
+    # whole figure once more, with drawing disabled, before the draw it writes: a third of a plot's CPU
+    # for nothing, the layout being done.  Without it the SVG is the same bytes.
+    fig.set_layout_engine(None)
     buf = io.StringIO()
     fig.savefig(buf, format="svg")
     svg = buf.getvalue()
@@ -159,8 +189,10 @@ def _draw_svg_plot(
         ax.plot(f["x"], f["y"], ls="--", lw=1, color="grey", label=f["label"])
     if logx:
         ax.set_xscale("log")
+        ax.xaxis.set_minor_locator(_in_view_log_locator()(10.0, None))
     if logy:
         ax.set_yscale("log")
+        ax.yaxis.set_minor_locator(_in_view_log_locator()(10.0, None))
     _label(ax, title, x_label, y_label)
     ax.grid(alpha=0.3)
     if len(series) + len(fits or []) > 1:
