@@ -587,6 +587,82 @@ def test_searches_in_one_process_share_each_inputs_strategy(registry, monkeypatc
     assert len(built) == len(set(built)) == 4, built
 
 
+def test_a_search_builds_its_strategy_once_and_nothing_in_an_example(registry, monkeypatch):
+    """Hypothesis runs the example strategy's Python for every example it generates, climbs or shrinks:
+    the dims index's strategy is built once per search (``st.integers`` looked it up in Hypothesis's
+    cache every example) and the composite is decorated once in the process (``st.composite`` parses
+    its function's source each time it decorates one)."""
+    integers, composite = adversarial.st.integers, adversarial.st.composite
+    calls = {"integers": 0, "composite": 0}
+
+    def counted(name, make):
+        def call(*args, **kwargs):
+            calls[name] += 1
+            return make(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(adversarial.st, "integers", counted("integers", integers))
+    monkeypatch.setattr(adversarial.st, "composite", counted("composite", composite))
+    searches = [_two_inputs(registry, f"planted.built_once_{i}", Verdict.REFUTED) for i in range(2)]
+    examples = sum(hypothesis_search(t, PROFILE, 7, lambda inst: True) for t in searches)
+    assert examples > 2
+    assert calls == {"integers": 2, "composite": 0}, f"{calls} for 2 searches, {examples} examples"
+
+
+def _reference_instances(self):
+    """The example strategy as ec4f4c4 wrote it (a composite per search, the dims index's strategy per
+    example): what the search's strategy must draw exactly as."""
+    import hypothesis.strategies as hst
+
+    combos = adversarial.dims_combinations(self.check.dims)
+    built: dict = {}
+
+    @hst.composite
+    def instances(draw):
+        index = draw(hst.integers(0, len(combos) - 1))
+        if index not in built:
+            built[index] = {k: adversarial._strategy(s, combos[index]) for k, s in self.check.inputs.items()}
+        inputs, raw = {}, {}
+        for k, strategy in built[index].items():
+            spec = self.check.inputs[k]
+            if spec.transform is None:
+                inputs[k] = draw(strategy)
+            else:
+                raw[k] = draw(strategy)
+                inputs[k] = spec.finish(raw[k])
+        return combos[index], inputs, raw
+
+    return instances()
+
+
+def test_a_search_draws_what_its_strategy_as_first_written_drew(registry, monkeypatch):
+    """The strategy built once per search makes the same choices as the one built per example: the same
+    examples in the same order, through the target phase and shrinking, with a transformed input, at one
+    dims combination and at several."""
+
+    @inequality("planted.same_strategy_one", inputs={"x": Array(3), "p": ProbVector(3)}, **planted_meta())
+    def one(xp, x, p):
+        return xp.abs(xp.sum(p * x, axis=-1)), xp.max(xp.abs(x), axis=-1)
+
+    trackers = {
+        "one": lambda tag: _tracker(registry, "planted.same_strategy_one"),
+        "holds": lambda tag: _two_inputs(registry, f"planted.same_strategy_holds_{tag}"),
+        "refuted": lambda tag: _two_inputs(registry, f"planted.same_strategy_refuted_{tag}", Verdict.REFUTED),
+    }
+    for name, tracker in trackers.items():
+        seen = _drawn(monkeypatch)
+        hypothesis_search(tracker("new"), PROFILE, 7, lambda inst: True)
+        monkeypatch.undo()
+        monkeypatch.setattr(adversarial._Search, "instances", _reference_instances)
+        before = _drawn(monkeypatch)
+        hypothesis_search(tracker("old"), PROFILE, 7, lambda inst: True)
+        monkeypatch.undo()
+        assert len(seen) >= PROFILE.hypothesis_examples // 2
+        same = next((i for i, (a, b) in enumerate(zip(seen, before, strict=False)) if a != b), None)
+        assert seen == before, f"{name}: {len(seen)} examples against {len(before)}, first differing #{same}"
+
+
 def _cancelling_batches(registry, claim_id: str, *, refuse_joint: bool) -> tuple:
     """A check whose rounding makes candidates ((x + 1e8) - 1e8 against x), three batches of it at one
     dims combination, and the float64 calls the check receives (``refuse_joint``: it raises on a call

@@ -57,6 +57,12 @@ class _Search:
         self.verified: dict[tuple, bool] = {}
         self.shrinking = False
         self.shrink_calls = 0
+        self.combos = dims_combinations(self.check.dims)
+        # Built once for the search, not in each example: ``st.integers`` looked its strategy up in
+        # Hypothesis's cache every example (and ``st.composite``, decorating a closure per search, read and
+        # parsed its source each time).  The same strategies make the same choices: the draws are unchanged.
+        self.index = st.integers(0, len(self.combos) - 1)
+        self.built: dict[int, tuple[tuple[str, st.SearchStrategy, InputSpec | None], ...]] = {}
 
     def certified(self, inst: Instance) -> bool:
         """Whether high precision certifies ``inst`` (remembered, so a replay sees the same answer).
@@ -76,36 +82,23 @@ class _Search:
             self.verified[key] = self.verify(inst)
         return self.verified[key]
 
-    def instances(self):
+    def instances(self) -> st.SearchStrategy:
         """The strategy: a dims combination, then every input at it.  An input drawn through a transform
         is drawn untransformed (the same choices as its strategy, which only maps them): Hypothesis
         shrinks it in those coordinates, and refinement moves them."""
-        combos = dims_combinations(self.check.dims)
-        # One strategy per input and dims combination, built when first drawn and then reused: a strategy
-        # built anew for every example was validated anew each time (a fifth of the search's time over the
-        # catalogue), and the same strategy makes the same choices, so the draws are unchanged.
-        built: dict[int, dict[str, st.SearchStrategy]] = {}
+        return _examples(self)
 
-        def strategies_at(index: int) -> dict[str, st.SearchStrategy]:
-            if index not in built:
-                built[index] = {k: _strategy(spec, combos[index]) for k, spec in self.check.inputs.items()}
-            return built[index]
-
-        @st.composite
-        def instances(draw):
-            index = draw(st.integers(0, len(combos) - 1))
-            dims = combos[index]
-            inputs, raw = {}, {}
-            for k, strategy in strategies_at(index).items():
-                spec = self.check.inputs[k]
-                if spec.transform is None:
-                    inputs[k] = draw(strategy)
-                else:
-                    raw[k] = draw(strategy)
-                    inputs[k] = spec.finish(raw[k])
-            return dims, inputs, raw
-
-        return instances()
+    def strategies_at(self, index: int) -> tuple[tuple[str, st.SearchStrategy, InputSpec | None], ...]:
+        """Each input's name, strategy and (for one drawn through a transform) spec at a dims combination,
+        built when first drawn and then reused: a strategy built anew for every example was validated
+        anew each time (a fifth of the search's time over the catalogue)."""
+        if index not in self.built:
+            dims = self.combos[index]
+            self.built[index] = tuple(
+                (k, _strategy(spec, dims), None if spec.transform is None else spec)
+                for k, spec in self.check.inputs.items()
+            )
+        return self.built[index]
 
     def examine(self, inst) -> None:
         """One Hypothesis example: evaluated and counted; an AssertionError for a certified violation."""
@@ -139,6 +132,21 @@ class _Search:
                 tracker.last_failure = found
                 self.shrinking = True
                 raise AssertionError(f"violation, normalised gap {g:.3g}")
+
+
+@st.composite
+def _examples(draw, search: _Search) -> tuple[dict, dict, dict]:
+    """One example of ``search``: its dims, its inputs and the raw values of those drawn through a transform
+    (:meth:`_Search.instances`)."""
+    index = draw(search.index)
+    inputs, raw = {}, {}
+    for k, strategy, transformed in search.strategies_at(index):
+        if transformed is None:
+            inputs[k] = draw(strategy)
+        else:
+            raw[k] = draw(strategy)
+            inputs[k] = transformed.finish(raw[k])
+    return search.combos[index], inputs, raw
 
 
 def hypothesis_search(
