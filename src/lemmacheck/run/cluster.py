@@ -18,6 +18,7 @@ import contextlib
 import os
 import queue
 import re
+import sys
 import time
 import uuid
 import warnings
@@ -65,10 +66,13 @@ def _ready(claim_id: str, root: Path, modules: Sequence[str]) -> None:
     take a tenth of it."""
     from ..model.claim import REGISTRY
     from ..project.index import import_modules
-    from .worker import warm_up
+    from .worker import keep_out_of_collections, warm_up
 
+    known = len(sys.modules)
     warm_up()
     import_modules(root, modules)
+    if len(sys.modules) != known:  # as a pool worker does: what the worker keeps, no collection walks
+        keep_out_of_collections()
     if claim_id not in REGISTRY:  # the index is stale: run_one looks further, before its clock too
         load_claims(root, [claim_id])
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import importlib
 import math
 import os
@@ -27,7 +28,7 @@ from .interpreter_state import restore, snapshot
 from .results import ClaimResult
 from .timelimit import run_one
 
-__all__ = ["Worker", "start_worker", "HASH_SEED_ENV", "pool_hash_seed", "warm_up"]
+__all__ = ["Worker", "start_worker", "HASH_SEED_ENV", "pool_hash_seed", "warm_up", "keep_out_of_collections"]
 
 HASH_SEED_ENV = "PYTHONHASHSEED"
 
@@ -80,6 +81,7 @@ def _worker_main() -> None:
     os.dup2(nothing, 0)
     os.close(nothing)
     warm_up()
+    keep_out_of_collections()
     from ..model.claim import REGISTRY
     from ..project.index import import_modules
 
@@ -93,8 +95,11 @@ def _worker_main() -> None:
         try:
             restore(pristine)  # what the last claim left (cwd, env, precision...) is gone before the next
             _trust_index(root)
+            known = len(sys.modules)
             import_modules(root, modules)  # every time: already imported ones cost a dict lookup
             restore(pristine)  # and what a module set at import
+            if len(sys.modules) != known:
+                keep_out_of_collections()
             if claim_id in REGISTRY:
                 _send(protocol_out, ("start", claim_id, blank_result(REGISTRY[claim_id], profile)))
             result = run_one(claim_id, profile, timeout, root)
@@ -127,6 +132,16 @@ def warm_up() -> None:
         parent = importlib.import_module(f"lemmacheck.{package}")
         for info in pkgutil.walk_packages(parent.__path__, f"{parent.__name__}."):
             importlib.import_module(info.name)
+
+
+def keep_out_of_collections() -> None:
+    """Move what is alive now (the engine, the libraries, the content's modules and their SymPy
+    expressions) out of the cyclic collector's reach: they live as long as the worker, yet every full
+    collection a claim triggers walked them all again (about 150,000 objects once the content is
+    imported; 1.31 s of 25.3 s of CPU over 87 claims, 0.63 s when frozen).  The collection first means
+    only live objects are frozen, never a claim's leftover garbage; it walks only what is not frozen yet."""
+    gc.collect()
+    gc.freeze()
 
 
 def _exit_with_parent() -> None:
