@@ -257,6 +257,23 @@ def test_each_worker_keeps_to_its_own_run_of_the_catalogue_and_imports_its_modul
     assert len(execution._Lanes(["x"], 4).lanes) == 1
 
 
+def test_claims_run_longest_first_in_one_queue_only_when_the_cache_knows_timings():
+    class Timings:
+        def __init__(self, seconds):
+            self.seconds = seconds
+
+        def timings(self, profile_name):
+            return self.seconds
+
+    ids = ["a", "b", "c", "d"]
+    known = execution._scheduled(ids, Timings({"b": 2.0, "d": 5.0, "elsewhere": 9.0}), PROFILE, 2)
+    # a and c are unknown and count as the mean of the known (3.5); ties keep catalogue order
+    assert [list(lane) for lane in known.lanes] == [["d", "a", "c", "b"]]
+    for unknown in (Timings({"elsewhere": 9.0}), None):
+        lanes = execution._scheduled(ids, unknown, PROFILE, 2)
+        assert [list(lane) for lane in lanes.lanes] == [["a", "b"], ["c", "d"]]
+
+
 def test_two_workers_each_import_only_the_module_of_their_first_claim(tmp_path):
     pkg = make_project(tmp_path, {m: IMPORTED_HERE.format(mod=m) for m in ("first", "second")})
     ids = [f"{pkg}.{m}.c{i}" for m in ("first", "second") for i in range(2)]

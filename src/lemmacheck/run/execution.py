@@ -251,7 +251,7 @@ def execute(
             for w in warm:
                 w.stop()
         if dask:
-            index, todo = index or load_index(root), _longest_first(todo, cache, profile)
+            index, todo = index or load_index(root), _longest_first(todo, _timings(todo, cache, profile))
             run_on_dask(
                 todo, profile, address=dask, jobs=jobs, timeout=limit, root=root, done=done, index=index
             )
@@ -279,16 +279,20 @@ def _answer_from_cache(ids: list[str], cache, profile: Profile, done, texts: dic
 def _scheduled(ids: list[str], cache, profile: Profile, jobs: int) -> _Lanes:
     """Longest expected first, one queue, when the cache knows the claims' timings; else (``--no-cache``,
     a fresh checkout) catalogue order, one lane per worker."""
-    longest = _longest_first(ids, cache, profile)
-    return _Lanes(longest, 1 if longest != ids else jobs)
+    timings = _timings(ids, cache, profile)
+    return _Lanes(_longest_first(ids, timings), 1) if timings else _Lanes(ids, jobs)
 
 
-def _longest_first(ids: list[str], cache, profile: Profile) -> list[str]:
+def _timings(ids: list[str], cache, profile: Profile) -> dict[str, float]:
+    """The seconds the cache remembers each of ``ids`` taking (those it knows)."""
+    timings = cache.timings(profile.name) if cache is not None else {}
+    return {c: timings[c] for c in ids if c in timings}
+
+
+def _longest_first(ids: list[str], timings: dict[str, float]) -> list[str]:
     """Longest expected first (the last claims to finish are then short ones); unknown claims count as
     the mean; ties keep catalogue order."""
-    timings = cache.timings(profile.name) if cache is not None else {}
-    known = [timings[c] for c in ids if c in timings]
-    if not known:
+    if not timings:
         return ids
-    mean = sum(known) / len(known)
+    mean = sum(timings.values()) / len(timings)
     return sorted(ids, key=lambda c: -timings.get(c, mean))
