@@ -104,13 +104,16 @@ def test_the_seed_the_profile_and_the_engine_are_part_of_the_key(project, monkey
     assert _cached(_run(root, ids)) == {ids[0]: False}
 
 
-@pytest.mark.parametrize("library", ["z3-solver", "python-flint", "scipy"])
+@pytest.mark.parametrize("library", ["z3-solver", "python-flint", "scipy", "lark", "latex2mathml"])
 def test_a_library_installed_or_removed_changes_the_engine_fingerprint(monkeypatch, library):
     # found as a run --certify answered from results kept by a run whose environment had no Z3: 4 fewer
-    # certificates, with nothing saying why
+    # certificates, with nothing saying why; lark and latex2mathml parse the statement compared with the check
     from importlib import metadata
 
+    from lemmacheck.run import libraries
+
     real = metadata.version
+    libraries.library_versions.cache_clear()
     before = cache_module.engine_fingerprint.__wrapped__()
 
     def without(name):
@@ -118,8 +121,13 @@ def test_a_library_installed_or_removed_changes_the_engine_fingerprint(monkeypat
             raise metadata.PackageNotFoundError(name)
         return real(name)
 
-    monkeypatch.setattr(cache_module.metadata, "version", without)
-    assert cache_module.engine_fingerprint.__wrapped__() != before
+    monkeypatch.setattr(libraries.metadata, "version", without)
+    libraries.library_versions.cache_clear()
+    try:
+        assert libraries.library_versions()[library] is None
+        assert cache_module.engine_fingerprint.__wrapped__() != before
+    finally:
+        libraries.library_versions.cache_clear()
 
 
 def test_clear_forgets_everything(project):

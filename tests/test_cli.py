@@ -133,6 +133,11 @@ def test_all_match_exits_0_and_writes_a_valid_pair(in_project, capsys):
     assert cli.main(["run", "--seed", "2", "--quiet", "-j", "1"]) == ExitCode.OK
     data = json.loads((in_project / "reports" / "results.json").read_text())
     validate_results(data)
+    # a seed replays a run only with the same libraries: the file says which ones it was made with
+    from importlib import metadata
+
+    assert data["tool"]["libraries"]["hypothesis"] == metadata.version("hypothesis")
+    assert data["tool"]["libraries"]["lark"] == metadata.version("lark")
     assert "seed 2 ·" in (in_project / "reports" / "index.html").read_text()
     assert not list((in_project / "reports").glob(".journal-*")), "the journal is removed once written"
     assert not list((in_project / "reports").glob("*.tmp"))

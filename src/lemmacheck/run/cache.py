@@ -6,7 +6,7 @@ A result is stored under a key hashing everything it depends on:
 - the text of every project file reached from the modules that declare the claim (its check, its
   derivation, the content helpers they import, transitively; from :mod:`lemmacheck.project.index`);
 - the engine's own source (every ``.py`` of the ``lemmacheck`` package except the report renderer), and
-  the versions of Python and of the numerical libraries.
+  the versions of Python and of the libraries a result depends on (:mod:`lemmacheck.run.libraries`).
 
 The store is SQLite in ``<root>/.lemmacheck-cache/results.sqlite`` (WAL mode, one transaction per write,
 so concurrent runs never see half a result).  ERROR results are never stored: a timeout or a crash is
@@ -27,21 +27,17 @@ import time
 import types
 import typing
 from collections.abc import Callable
-from importlib import metadata
 from pathlib import Path
 from typing import TypeVar
 
 from ..project.index import CACHE_DIR, ContentIndex, load_index, set_aside
 from ..search.examples import fingerprint as examples_fingerprint
 from ..search.profile import Profile
+from .libraries import library_versions
 from .results import ClaimResult
 
 __all__ = ["ResultCache", "result_from_dict", "engine_fingerprint"]
 
-# every library whose version, or absence, can change a result: SciPy's L-BFGS-B climbs the margin, and
-# python-flint's balls and Z3 decide which certificates a --certify run finds (a result kept by a run
-# without Z3 must not answer a run that has it)
-_NUMERIC_LIBRARIES = ("numpy", "scipy", "sympy", "mpmath", "hypothesis", "python-flint", "z3-solver")
 # An ERROR (a crash, a timeout) is tried again; an INCONCLUSIVE may come from a budget in seconds, which a
 # faster or idler run could complete: neither is a property of the claim alone.
 _NEVER_STORED = ("ERROR", "INCONCLUSIVE")
@@ -83,11 +79,9 @@ def engine_fingerprint() -> str:
             continue
         h.update(rel.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     h.update(f"python {sys.version_info[:3]}".encode())
-    for lib in _NUMERIC_LIBRARIES:
-        try:
-            h.update(f"{lib} {metadata.version(lib)}".encode())
-        except metadata.PackageNotFoundError:
-            h.update(f"{lib} absent".encode())
+    # a result kept by a run without Z3 must not answer a run that has it: an absent library counts too
+    for lib, version in library_versions().items():
+        h.update(f"{lib} {version or 'absent'}".encode())
     return h.hexdigest()
 
 

@@ -19,6 +19,7 @@ from ..search.profile import Profile
 from ..version import __version__
 from .claimrun import blank_result, replay_claim, run_claim, run_sweep_chunk
 from .execution import execute
+from .libraries import library_versions
 from .replay import replay_command
 from .results import SCHEMA_VERSION, ClaimResult, statement_counts
 from .standing import with_standing
@@ -93,6 +94,7 @@ class RunResult:
                     "version": __version__,
                     "python": platform.python_version(),
                     "numpy": np.__version__,
+                    "libraries": library_versions(),
                 },
                 "run": {
                     "seed": self.seed,
