@@ -16,6 +16,8 @@ Everything is written once against ``xp`` (float64 batches and mpmath object arr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from checks._vocab.activations import SMOOTH, activation, d1_at
@@ -149,16 +151,46 @@ def regime_table(title: str, measured: list, rows: list) -> Table:
     return Table(title=title, columns=["activation", "H", "K", *measured], rows=rows)
 
 
+def float_errors_raise() -> bool:
+    """Whether NumPy raises on floating-point errors, as when the search asks which rows float64 evaluates
+    faithfully (lemmacheck's search/faithful.py): a row whose evaluation raises anywhere, even in a term
+    the check does not read, is dropped. Where it does, a check computes the terms it used to compute and
+    no longer reads, so the rows dropped, and every figure after them, stay the same."""
+    return "raise" in np.geterr().values()
+
+
+class _Terms(Mapping):
+    """The terms of :func:`lemma_terms`, the back-propagated pairings computed when first read, each once:
+    most checks read one of ⟨∇_Φ f_t, ΔΦ⟩ and ⟨∇_Φ g_t, ΔΦ⟩ or neither, and a back-propagation is about a
+    quarter of the terms' cost."""
+
+    def __init__(self, values: dict, lazy: dict):
+        self._values, self._lazy = values, lazy
+
+    def __getitem__(self, key):
+        if key not in self._values:
+            self._values[key] = self._lazy.pop(key)()
+        return self._values[key]
+
+    def __iter__(self):
+        return iter([*self._values, *self._lazy])
+
+    def __len__(self) -> int:
+        return len(self._values) + len(self._lazy)
+
+
 def lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
     """Everything Lemma 1/2 talk about, for the last token (y = its one-hot label)."""
     tt = token_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, act)
     y = Y[:, -1]
     p = xp.softmax(tt["z"], axis=-1)
     fw = tt["forward"]
-    grad_f = pair_grad(xp, token_gradient(xp, U, W, V, s0, X, p, act, forward=fw), dU, dW, dV, ds0)
-    grad_g = pair_grad(xp, token_gradient(xp, U, W, V, s0, X, -y, act, forward=fw), dU, dW, dV, ds0)
+
+    def pairing(c):
+        return pair_grad(xp, token_gradient(xp, U, W, V, s0, X, c, act, forward=fw), dU, dW, dV, ds0)
+
     dz = tt["z_new"] - tt["z"]
-    return {
+    values = {
         **tt,
         "y": y,
         "p": p,
@@ -167,11 +199,11 @@ def lemma_terms(xp, U, W, V, s0, X, dU, dW, dV, ds0, Y, act):
         "f_new": xp.logsumexp(tt["z_new"], axis=-1),
         "g": -dot(xp, y, tt["z"]),
         "g_new": -dot(xp, y, tt["z_new"]),
-        "grad_f": grad_f,
-        "grad_g": grad_g,
         "half_sq": 0.5 * inf_norm(xp, dz) ** 2,
         "r_inf": inf_norm(xp, tt["r"]),
     }
+    terms = _Terms(values, {"grad_f": lambda: pairing(p), "grad_g": lambda: pairing(-y)})
+    return dict(terms) if float_errors_raise() else terms
 
 
 def on_terms(sides):

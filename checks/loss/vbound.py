@@ -14,12 +14,13 @@ import numpy as np
 
 from checks._vocab.linalg import dot, frob, inf_norm, matvec
 from checks._vocab.notation import symbols as shared
-from checks._vocab.rnn import hidden_states
+from checks._vocab.rnn import hidden_states, preactivations_and_states
 from checks._vocab.sources import S0_APPENDIX, S0_LOSS_V
 from checks.loss._helpers import (
     LOSS_RNN_DIMS,
     LOSS_RNN_DIMS_SMALL,
     backprop_logits,
+    float_errors_raise,
     loss_rnn_inputs,
     regime_table,
     token_gradient,
@@ -47,16 +48,21 @@ ON_SMALL_V = dict(inputs=VIN, dims=LOSS_RNN_DIMS_SMALL)
 
 
 def _per_token(xp, U, W, V, s0, X, act):
-    """States s_1..s_T, logits V s_t and softmax p_t."""
-    ss = hidden_states(xp, U, W, s0, X, act)[1:]
-    zs = [matvec(V, s) for s in ss]
-    return ss, zs, [xp.softmax(z, axis=-1) for z in zs]
+    """The forward pass, pre-activations and states s_0..s_T (what back-propagation takes, so that it does not
+    run the pass again), and the logits V s_1..V s_T."""
+    forward = preactivations_and_states(xp, U, W, s0, X, act)
+    zs = [matvec(V, s) for s in forward[1][1:]]
+    if float_errors_raise():  # every token's softmax, as this function computed them for every caller
+        for z in zs:
+            xp.softmax(z, axis=-1)
+    return forward, zs
 
 
 def _last_token(xp, U, W, V, s0, X, dV, act):
     """The quantities seed 000's V-bound names, at the last token t = T (the statement compiler's table)."""
-    ss, zs, ps = _per_token(xp, U, W, V, s0, X, act)
-    s, z, p = ss[-1], zs[-1], ps[-1]
+    forward, zs = _per_token(xp, U, W, V, s0, X, act)
+    s, z = forward[1][-1], zs[-1]
+    p = xp.softmax(z, axis=-1)
     return {
         "s": s,
         "f": xp.logsumexp(z, axis=-1),
@@ -68,9 +74,10 @@ def _last_token(xp, U, W, V, s0, X, dV, act):
 def _linear_part(xp, U, W, V, s0, X, Y, dV, act):
     """Seed 000's linear part g(V) = Σ_t y_tᵀ V s_t at V^k and V^k + ΔV, and ⟨∇_V g(V^k), ΔV⟩ with the
     gradient by back-propagation."""
-    ss = hidden_states(xp, U, W, s0, X, act)[1:]
+    forward = preactivations_and_states(xp, U, W, s0, X, act)
+    ss = forward[1][1:]
     T = X.shape[1]
-    grad = _grad_v(xp, U, W, V, s0, X, [Y[:, t] for t in range(T)], act)
+    grad = _grad_v(xp, U, W, V, s0, X, [Y[:, t] for t in range(T)], act, forward)
     return {
         "g": sum(dot(xp, Y[:, t], matvec(V, ss[t])) for t in range(T)),
         "g_new": sum(dot(xp, Y[:, t], matvec(V + dV, ss[t])) for t in range(T)),
@@ -101,8 +108,9 @@ symbols = shared.extend(
 
 def _token_pullback(xp, U, W, V, s0, X, act):
     """softmax(Vs_T) and ∇_V f_T back-propagated: the two gradients of item 2's last step, at t = T."""
-    _, _, ps = _per_token(xp, U, W, V, s0, X, act)
-    return {"p": ps[-1], "grad_v": token_gradient(xp, U, W, V, s0, X, ps[-1], act)[2]}
+    forward, zs = _per_token(xp, U, W, V, s0, X, act)
+    p = xp.softmax(zs[-1], axis=-1)
+    return {"p": p, "grad_v": token_gradient(xp, U, W, V, s0, X, p, act, forward=forward)[2]}
 
 
 def _token_f(xp, U, W, V, s0, X, dV, act):
@@ -140,7 +148,7 @@ PER_TOKEN = symbols.extend(
 
 
 def _f_all_tokens(xp, U, W, V, s0, X, act):
-    _, zs, _ = _per_token(xp, U, W, V, s0, X, act)
+    _, zs = _per_token(xp, U, W, V, s0, X, act)
     return sum(xp.logsumexp(z, axis=-1) for z in zs)
 
 
@@ -161,11 +169,7 @@ def _vec(xp, M):
 
 
 def _sequence_loss(xp, U, W, V, s0, X, Y, dV, act):
-    E, E_new, _, ss = _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act)
-    T = X.shape[1]
-    grad = _grad_v(
-        xp, U, W, V, s0, X, [(xp.softmax(matvec(V, s), axis=-1) - Y[:, t]) / T for t, s in enumerate(ss)], act
-    )
+    E, E_new, _, ss, grad = _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act)
     least = ss[0]
     for s in ss[1:]:  # the state of least norm: t free read 'for every t', which binds at the smallest
         smaller = (dot(xp, s, s) < dot(xp, least, least))[:, None]
@@ -237,9 +241,9 @@ claim_symbols = {
 }
 
 
-def _grad_v(xp, U, W, V, s0, X, C, act):
-    """∇_V Σ_t c_tᵀ V s_t by back-propagation (only the V block is used here)."""
-    return backprop_logits(xp, U, W, V, s0, X, C, act)[2]
+def _grad_v(xp, U, W, V, s0, X, C, act, forward):
+    """∇_V Σ_t c_tᵀ V s_t by back-propagation (only the V block is used here) from the caller's forward."""
+    return backprop_logits(xp, U, W, V, s0, X, C, act, forward)[2]
 
 
 @identity(
@@ -274,7 +278,7 @@ def loss_g_linear_in_v(xp, U, W, V, s0, X, Y, dV, act):
     "f as the per-token f_t. Corrected: loss.f_sum_lse.",
 )
 def loss_f_single_lse(xp, U, W, V, s0, X, act):
-    _, zs, _ = _per_token(xp, U, W, V, s0, X, act)
+    _, zs = _per_token(xp, U, W, V, s0, X, act)
     f = sum(xp.logsumexp(z, axis=-1) for z in zs)
     return f, xp.logsumexp(zs[-1], axis=-1)
 
@@ -296,7 +300,7 @@ def weighted_lse(xp, w, u):
     **ON_V,
 )
 def loss_f_sum_lse(xp, U, W, V, s0, X, act):
-    _, zs, _ = _per_token(xp, U, W, V, s0, X, act)
+    _, zs = _per_token(xp, U, W, V, s0, X, act)
     ones = zs[0] * 0 + 1
     f = sum(xp.logsumexp(z, axis=-1) for z in zs)
     return f, sum(weighted_lse(xp, ones, z) for z in zs)
@@ -334,18 +338,21 @@ def loss_f_sum_lse(xp, U, W, V, s0, X, act):
     "measured in loss.v_bound_token and the study loss.v_bound_tightness.",
 )
 def loss_v_bound_chain(xp, U, W, V, s0, X, dV, act):
-    ss, zs, ps = _per_token(xp, U, W, V, s0, X, act)
-    s, z, p = ss[-1], zs[-1], ps[-1]
+    forward, zs = _per_token(xp, U, W, V, s0, X, act)
+    s, z = forward[1][-1], zs[-1]
+    p = xp.softmax(z, axis=-1)
     dz = matvec(dV, s)
     f = xp.logsumexp(z, axis=-1)
     half = 0.5 * inf_norm(xp, dz) ** 2
-    gV = token_gradient(xp, U, W, V, s0, X, p, act)[2]  # ∇_V f_t, back-propagated
+    gV = token_gradient(xp, U, W, V, s0, X, p, act, forward=forward)[2]  # ∇_V f_t, back-propagated
+    # ∇lse_1(V s_t) and ∇_{Vs_t} f_t are the one softmax p: step 3's '=' compares a value with itself
+    linear = dot(xp, p, dz) + half
     # f_t(V) subtracted from every element (same chain, no cancellation of large common terms)
     return (
         xp.logsumexp(matvec(V + dV, s), axis=-1) - f,
         xp.logsumexp(z + dz, axis=-1) - f,
-        dot(xp, xp.softmax(z, axis=-1), dz) + half,
-        dot(xp, p, dz) + half,
+        linear,
+        linear,
         frob(xp, gV, dV) + 0.5 * xp.schatten_norm(dV, math.inf) ** 2 * dot(xp, s, s),
     )
 
@@ -364,9 +371,10 @@ def loss_v_bound_chain(xp, U, W, V, s0, X, dV, act):
     "Numerically: softmax pairing vs back-propagated ∇_V f_t; SymPy: H = K = 2.",
 )
 def loss_v_grad_pullback(xp, U, W, V, s0, X, dV, act):
-    ss, zs, ps = _per_token(xp, U, W, V, s0, X, act)
-    gV = token_gradient(xp, U, W, V, s0, X, ps[-1], act)[2]
-    return dot(xp, ps[-1], matvec(dV, ss[-1])), frob(xp, gV, dV)
+    forward, zs = _per_token(xp, U, W, V, s0, X, act)
+    p = xp.softmax(zs[-1], axis=-1)
+    gV = token_gradient(xp, U, W, V, s0, X, p, act, forward=forward)[2]
+    return dot(xp, p, matvec(dV, forward[1][-1])), frob(xp, gV, dV)
 
 
 @inequality(
@@ -405,15 +413,17 @@ def loss_v_norm_step(xp, U, W, s0, X, dV, act):
     "— incompatible, so ½ could be ¼ (loss.v_bound_token.quarter, tightness → 1).",
 )
 def loss_v_bound_token(xp, U, W, V, s0, X, dV, act):
-    ss, zs, ps = _per_token(xp, U, W, V, s0, X, act)
-    s, z, p = ss[-1], zs[-1], ps[-1]
+    forward, zs = _per_token(xp, U, W, V, s0, X, act)
+    s, z = forward[1][-1], zs[-1]
+    p = xp.softmax(z, axis=-1)
     rem = xp.logsumexp(matvec(V + dV, s), axis=-1) - xp.logsumexp(z, axis=-1) - dot(xp, p, matvec(dV, s))
     return rem, 0.5 * xp.schatten_norm(dV, math.inf) ** 2 * dot(xp, s, s)
 
 
 def _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act):
-    """E(V), E(V + ΔV), ⟨∇_V E, ΔV⟩ and the states, for the mean-over-tokens loss."""
-    ss, zs, ps = _per_token(xp, U, W, V, s0, X, act)
+    """E(V), E(V + ΔV), ⟨∇_V E, ΔV⟩, the states s_1..s_T and ∇_V E, for the mean-over-tokens loss."""
+    forward, zs = _per_token(xp, U, W, V, s0, X, act)
+    ss, ps = forward[1][1:], [xp.softmax(z, axis=-1) for z in zs]
     T = X.shape[1]
     E = sum(xp.logsumexp(zs[t], axis=-1) - dot(xp, Y[:, t], zs[t]) for t in range(T)) / T
     E_new = (
@@ -423,8 +433,8 @@ def _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act):
         )
         / T
     )
-    gV = _grad_v(xp, U, W, V, s0, X, [(ps[t] - Y[:, t]) / T for t in range(T)], act)
-    return E, E_new, frob(xp, gV, dV), ss
+    gV = _grad_v(xp, U, W, V, s0, X, [(ps[t] - Y[:, t]) / T for t in range(T)], act, forward)
+    return E, E_new, frob(xp, gV, dV), ss, gV
 
 
 @inequality(
@@ -445,7 +455,7 @@ def _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act):
     "loss.v_bound_token. Corrected: the mean (1/M)Σ_t ‖s_t‖₂² (loss.v_bound_e.mean).",
 )
 def loss_v_bound_e(xp, U, W, V, s0, X, Y, dV, act):
-    E, E_new, pair, ss = _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act)
+    E, E_new, pair, ss, _ = _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act)
     norms = xp.stack([dot(xp, s, s) for s in ss], axis=-1)
     return E_new - E - pair, 0.5 * xp.schatten_norm(dV, math.inf) ** 2 * xp.min(norms, axis=-1)
 
@@ -464,7 +474,7 @@ def loss_v_bound_e(xp, U, W, V, s0, X, Y, dV, act):
     "looser.",
 )
 def loss_v_bound_e_mean(xp, U, W, V, s0, X, Y, dV, act):
-    E, E_new, pair, ss = _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act)
+    E, E_new, pair, ss, _ = _loss_and_grad_pair(xp, U, W, V, s0, X, Y, dV, act)
     T = X.shape[1]
     mean_sq = sum(dot(xp, s, s) for s in ss) / T
     return E_new - E - pair, 0.5 * xp.schatten_norm(dV, math.inf) ** 2 * mean_sq
