@@ -199,3 +199,57 @@ def test_a_proof_of_a_check_that_discretises_says_it_covers_the_check_as_compute
         assert (
             "for the check as computed: a derivative by a planted difference" in words["certified_by"]
         ) == bool(said)
+
+
+def _outward_reference(man: int, exp: int, *, up: bool, digits: int) -> str:
+    """The endpoint written from its exact Decimal (the quotient at a precision that holds it whole)."""
+    import decimal
+
+    if exp >= 0:
+        value = decimal.Decimal(man << exp)
+    else:
+        with decimal.localcontext() as c:
+            c.prec = len(str(abs(man))) - exp + 8
+            value = decimal.Decimal(man) / decimal.Decimal(2) ** -exp
+    with decimal.localcontext() as c:
+        c.prec, c.rounding = digits, (decimal.ROUND_CEILING if up else decimal.ROUND_FLOOR)
+        return str(+value)
+
+
+def test_an_integer_endpoint_of_more_than_28_digits_is_written_outward():
+    from fractions import Fraction
+
+    from flint import arb
+
+    from lemmacheck.settling.enclosure import interval_of
+    from lemmacheck.xp import Ball, ball_precision
+
+    exact = 10**40 * 2**20 + 1  # its 13th to 47th digits are 0 but the last: to nearest at 28 digits drops it
+    with ball_precision(400):
+        lo, hi = interval_of(Ball(arb(exact)))
+    assert Fraction(lo) <= exact <= Fraction(hi), (lo, hi, exact)
+    assert hi == "1.04857600001E+46", hi
+
+
+def test_an_endpoint_is_written_as_its_exact_decimal_rounds_outward():
+    """The endpoints are cut to a few digits before the outward rounding: the same strings as rounding
+    the exact quotient, at every size of mantissa and exponent, with exact ties and trailing zeros."""
+    import random
+
+    from flint import arb
+
+    from lemmacheck.settling.enclosure import _decimal
+
+    rng = random.Random(7)
+    pairs = [(0, 0), (1, 0), (-1, 0), (5, -3), (10, -1), (-6, -1), (2**93, 0), (2**94 + 1, 0)]
+    for _ in range(3000):
+        bits = rng.choice([1, 3, 20, 53, 64, 200, 1200, 3000])
+        man = rng.getrandbits(bits) * rng.choice([1, -1]) * 2 ** rng.choice([0, 1, 5])
+        pairs.append((man, rng.randint(-4000, 90)))
+    for man, exp in pairs:
+        x = arb((man, exp))
+        m, e = (int(v) for v in x.mid().man_exp())
+        for up in (False, True):
+            for digits in (12, 20):
+                want = _outward_reference(m, e, up=up, digits=digits)
+                assert _decimal(x, up=up, digits=digits) == want, (man, exp, up, digits)
