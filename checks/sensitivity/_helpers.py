@@ -22,7 +22,7 @@ import functools
 import mpmath
 import numpy as np
 
-from checks._vocab.activations import SMOOTH, activation, d1_d2_at
+from checks._vocab.activations import SMOOTH, activation, d1_at, d1_d2_at
 from checks._vocab.fd import directional
 from checks._vocab.linalg import inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.rnn import preactivations_and_states, token_loss
@@ -137,11 +137,32 @@ def forward_sensitivities(xp, U, W, s0, X, act, *, sbar="correct", tensors="PQ",
         ("Q", [X[:, t] for t in range(T)], U.shape[2], 0),
     ):
         if name in tensors:
-            if len(W) >= BATCH_LAST_ROWS and _one_float_dtype(W, *ys, *lam1[1:]):
-                out[name] = _recursion_batch_last(W, lam1, ys, width, shift)
-            else:
-                out[name] = _recursion(xp, W, lam1, ys, width, shift)
+            out[name] = _recursion_of(xp, W, lam1, ys, width, shift)
     return out
+
+
+def last_row_gradient(xp, v, U, W, s0, X, act, T, sens, *, drive=None):
+    """``row_grad(xp, v, S_T)`` for S = ``sens`` ("P" or "Q") of :func:`forward_sensitivities` with the
+    same arguments: ∇V_p s_T alone, the integrand of the path integrals (the steps after T are not run).
+
+    Nothing else of the pass is kept: σ″ is not formed, and where the batch-last recursion runs only its
+    last step is read, in its buffer, where v is contracted with it as ``einsum`` contracts the batch-first
+    copy (the products v_k S_k summed over k from +0), so every value is the same bit for bit
+    (tests/test_sens_recursion.py).  Copying each step's tensor out of the buffers was a fifth of the
+    recursion's time, and the last one is only ever contracted with v."""
+    X, drive = X[:, :T], None if drive is None else drive[:T]
+    pre, states = preactivations_and_states(xp, U, W, s0, X, act, drive=drive)
+    lam1 = [None] + [d1_at(xp, act, pre[t - 1], states[t]) for t in range(1, T + 1)]
+    ys, width = (states[:-1], U.shape[1]) if sens == "P" else ([X[:, t] for t in range(T)], U.shape[2])
+    if T == 0 or len(W) < BATCH_LAST_ROWS or not _one_float_dtype(W, v, *ys, *lam1[1:]):
+        return row_grad(xp, v, _recursion_of(xp, W, lam1, ys, width, 0)[T])
+    *_, S = _batch_last_steps(W, lam1, ys, width, 0)
+    vt = np.ascontiguousarray(v.T)
+    G, tmp = np.multiply(S[0], vt[0]), np.empty(S.shape[1:], dtype=S.dtype)
+    G += 0.0
+    for k in range(1, S.shape[0]):
+        G += np.multiply(S[k], vt[k], out=tmp)
+    return np.moveaxis(G, -1, 0)
 
 
 #: the batch size from which :func:`_recursion_batch_last` is used: it runs about twice the operations of
@@ -157,6 +178,13 @@ def _one_float_dtype(*arrays) -> bool:
     return len(dtypes) == 1 and all(isinstance(a, np.ndarray) for a in arrays) and arrays[0].dtype.kind == "f"
 
 
+def _recursion_of(xp, W, lam1, ys, width, shift):
+    """:func:`_recursion`, by :func:`_recursion_batch_last` where that runs (the same values)."""
+    if len(W) >= BATCH_LAST_ROWS and _one_float_dtype(W, *ys, *lam1[1:]):
+        return _recursion_batch_last(W, lam1, ys, width, shift)
+    return _recursion(xp, W, lam1, ys, width, shift)
+
+
 def _recursion(xp, W, lam1, ys, width, shift):
     """``[S_0 = 0, S_1, …, S_T]``, ``S_t = Λ_t(Ȳ_t + W S_{t-1})`` with ``Ȳ_t[k, i, j] = δ_{k, i-shift} y_j``
     (y = ys[t − 1]; width the length of y): P (y = s_{t-1}) or Q (y = x_t), batch axis first."""
@@ -169,31 +197,43 @@ def _recursion(xp, W, lam1, ys, width, shift):
 
 def _recursion_batch_last(W, lam1, ys, width, shift):
     """:func:`_recursion` on float arrays of one dtype, computed with the batch axis last and returned
-    batch axis first.
+    batch axis first (the steps of :func:`_batch_last_steps`, each copied out of its buffer)."""
+    B, H = W.shape[:2]
+    S = [np.zeros((B, H, H, width))]
+    S += [np.moveaxis(cur, -1, 0).copy() for cur in _batch_last_steps(W, lam1, ys, width, shift)]
+    return S
+
+
+def _batch_last_steps(W, lam1, ys, width, shift):
+    """S_1, …, S_T of :func:`_recursion` with the batch axis last, (H, H, width, B), each in a buffer that
+    the step after next overwrites.
 
     Each entry is formed by the same operations in the same order (the products W_km S_m summed over m
     from 0, as ``einsum`` sums them, then + y, then × λ), so the values are bit for bit those of
     :func:`_recursion` (tests/test_sens_recursion.py).  With H ≤ 4 and the batch axis first every
     operation's innermost loop is 2–4 long; with it last it is the batch.  A step works in three
     buffers reused from step to step (an array of a step's size allocated anew each time cost more than
-    the arithmetic on it).
+    the arithmetic on it).  The sum starts from the product for m = 0 plus +0, which is +0 plus that
+    product (IEEE addition commutes), as ``einsum`` starts it: a sum of -0s is then +0, not -0.  y and λ
+    are made contiguous batch-last first (adding a strided transpose cost twice the copy).
     """
-    B, H = W.shape[:2]
+    H = W.shape[1]
     Wt = np.ascontiguousarray(np.moveaxis(W, 0, -1))  # (H, H, B)
     lo, hi = max(0, -shift), min(H, H - shift)
-    S = [np.zeros((B, H, H, width))]
-    cur, prev, tmp = (np.empty((H, H, width, B), dtype=W.dtype) for _ in range(3))
+    cur, prev, tmp = (np.empty((H, H, width, len(W)), dtype=W.dtype) for _ in range(3))
     for t, y in enumerate(ys, start=1):
-        cur.fill(0)  # the sum starts from +0, as einsum's does (a sum of -0s is then +0, not -0)
         if t > 1:
-            for m in range(H):
+            np.multiply(Wt[:, 0, None, None, :], prev[None, 0], out=cur)
+            cur += 0.0
+            for m in range(1, H):
                 cur += np.multiply(Wt[:, m, None, None, :], prev[None, m], out=tmp)
+        else:
+            cur.fill(0)
         blocks = np.einsum("kkxb->kxb", cur[lo:hi, lo + shift : hi + shift])  # a view: cur[k, k + shift]
-        blocks += y.T
-        cur *= lam1[t].T[:, None, None, :]
-        S.append(np.moveaxis(cur, -1, 0).copy())  # a copy always: the buffers are reused
+        blocks += np.ascontiguousarray(y.T)
+        cur *= np.ascontiguousarray(lam1[t].T)[:, None, None, :]
+        yield cur
         cur, prev = prev, cur
-    return S
 
 
 def _bar_plus_w_times(xp, W, S_prev, y, t, shift=0):

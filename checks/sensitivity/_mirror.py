@@ -21,6 +21,7 @@ from checks._vocab.rnn import merge_points, preactivations_and_states, split_poi
 from checks.sensitivity._helpers import (
     forward_sensitivities,
     gauss_legendre_01,
+    last_row_gradient,
     lemma4_steps,
     polar_direction,
     row_grad,
@@ -189,10 +190,8 @@ def path_row_gradients(xp, wrt, U, W, s0, X, v, D, act, T, taus):
         moved = wrt.moved(U[None], W[None], steps(part, D))  # (n, B, …) for the moved parameter, (1, B, …)
         U2, W2 = (merge_points(np.broadcast_to(a, (n,) + a.shape[1:])) for a in moved)
         drive = None if shared is None else [stack_points(ux, n) for ux in shared]
-        fw = forward_sensitivities(
-            xp, U2, W2, stack_points(s0, n), stack_points(X, n), act, tensors=wrt.sens, drive=drive
-        )
-        G.append(split_points(row_grad(xp, stack_points(v, n), fw[wrt.sens][T]), n))
+        args = (stack_points(v, n), U2, W2, stack_points(s0, n), stack_points(X, n), act, T, wrt.sens)
+        G.append(split_points(last_row_gradient(xp, *args, drive=drive), n))
     return np.concatenate(G)
 
 
@@ -234,7 +233,7 @@ def gradient_change_integral(xp, wrt, U, W, s0, X, v, D, act, T, G0, *, rule=(),
 
 def remainder_chain(xp, wrt, U, W, s0, X, v, D, act, T, **_):
     """r_p = ∫⟨G(θ+τD) − G(θ), D⟩dτ ≤ ‖D‖_{S∞}‖∫(G(θ+τD) − G(θ))dτ‖_{S¹}, G = ∇V_p s_T, by quadrature."""
-    G0 = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)[wrt.sens][T])
+    G0 = last_row_gradient(xp, v, U, W, s0, X, act, T, wrt.sens)
     integral = gradient_change_integral(xp, wrt, U, W, s0, X, v, D, act, T, G0)
     r = change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0) - frob(xp, G0, D)
     return r, frob(xp, integral, D), sinf(xp, D) * s1(xp, integral)
