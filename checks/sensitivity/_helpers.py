@@ -380,6 +380,23 @@ def gauss_legendre_01(xp, n=16, panels=4):
     return [num(xp, a) for a in nodes], [num(xp, wi) for wi in weights]
 
 
+def quadrature_sum(values, weights):
+    """Σ_k w_k values[k] (the values stacked along the first axis, one per node), summed from 0 in the
+    order of the nodes, as the loop ``total = total + values[k] * w_k`` sums it.
+
+    On a float array the products are formed at once and summed by ``np.add.accumulate``, which adds them
+    one after another whatever the layout (``np.sum`` pairs them where the nodes' axis ends up innermost,
+    e.g. for one instance), and + 0.0 turns a sum of -0s, which the loop starts from +0, into +0: the
+    same bits (tests/test_sens_recursion.py).  64 nodes cost the loop 64 × 3 NumPy calls per integral."""
+    if isinstance(values, np.ndarray) and values.dtype.kind == "f":
+        w = np.asarray(weights, dtype=values.dtype).reshape((len(weights),) + (1,) * (values.ndim - 1))
+        return np.add.accumulate(values * w, axis=0)[-1] + 0.0
+    total = 0
+    for value, w in zip(values, weights, strict=True):
+        total = total + value * w
+    return total
+
+
 @functools.cache
 def _gauss_legendre_01_float(n: int, panels: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """The float64 nodes and weights of :func:`gauss_legendre_01` (computed once per rule: leggauss costs
@@ -417,17 +434,19 @@ def _lipschitz_parts(xp, V, S, t, curvature, lemma3_at_t):
     return Vn, first, sn, m
 
 
-def lemma4_steps(xp, S, M, lam, v):
+def lemma4_steps(xp, S, M, lam, v, *, slice_norms=None, M_norm=None):
     """‖S Mᵀ(λ ⊙ v)‖_{S¹} (the tensor S contracted with a vector) down Lemma 4, ‖Mᵀa‖₂ ≤ ‖M‖_{S∞}‖a‖₂ and
-    eq. (11): the four sides of the chain of eq. (18)/(30)/(31)."""
+    eq. (11): the four sides of the chain of eq. (18)/(30)/(31).  ``slice_norms`` (``slice_s1(xp, S)``)
+    and ``M_norm`` (``sinf(xp, M)``) where the caller has them: each is then not formed again."""
     a = lam * v
     ma = matvec(xp.transpose(M), a)
-    sn = norm2(xp, s1(xp, S))
+    sn = norm2(xp, s1(xp, S) if slice_norms is None else slice_norms)
+    m_norm = sinf(xp, M) if M_norm is None else M_norm
     return (
         s1(xp, row_grad(xp, ma, S)),
         sn * norm2(xp, ma),
-        sn * sinf(xp, M) * norm2(xp, a),
-        sn * sinf(xp, M) * inf_norm(xp, lam) * norm2(xp, v),
+        sn * m_norm * norm2(xp, a),
+        sn * m_norm * inf_norm(xp, lam) * norm2(xp, v),
     )
 
 

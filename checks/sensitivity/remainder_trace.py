@@ -9,6 +9,7 @@ from checks.sensitivity._helpers import (
     QUAD_TOL,
     gauss_legendre_01,
     last_row_gradient,
+    quadrature_sum,
     sens_rnn_inputs,
 )
 from checks.sensitivity._mirror import WRT, change_of_row, path_row_gradients
@@ -64,10 +65,9 @@ def _remainder(xp, U, W, s0, X, v, D, act, T, *, wrt, literal):
     nodes, weights = gauss_legendre_01(xp)
     change = path_row_gradients(xp, param, U, W, s0, X, v, D, act, T, nodes) - G0
     paired = xp.trace(xp.matmul(change, D)) if literal else frob(xp, change, D)
-    total = 0
-    for value, w in zip(paired, weights, strict=True):
-        total = total + value * w
-    return change_of_row(xp, param, U, W, s0, X, v, D, act, T, 1.0) - frob(xp, G0, D), total
+    return change_of_row(xp, param, U, W, s0, X, v, D, act, T, 1.0) - frob(xp, G0, D), quadrature_sum(
+        paired, weights
+    )
 
 
 def _declare(stem, seed, location, quote, wrt, chain):
