@@ -16,6 +16,7 @@ from checks._vocab.activations import ALL, SMOOTH, activation, d1_d2, d1_d2_at
 from checks._vocab.rnn import preactivations_and_states
 from checks.sensitivity._helpers import (
     BATCH_LAST_ROWS,
+    LAST_ROW_BATCH_LAST_ROWS,
     _recursion,
     _recursion_batch_last,
     forward_sensitivities,
@@ -128,7 +129,7 @@ def test_the_last_row_gradient_is_the_one_read_from_the_whole_pass(dtype, H, act
     """∇V_p s_T alone (σ″ not formed, the last step contracted with v in the batch-last buffer) has the
     bits of row_grad on the whole pass's S_T: on a batch that runs batch-last and one that does not, at T
     and at an earlier step, with v's sign of zero planted."""
-    for B in (BATCH_LAST_ROWS, 5):
+    for B in (LAST_ROW_BATCH_LAST_ROWS, BATCH_LAST_ROWS, 5):
         U, W, s0, X, v = rnn(H + 20, B, H, 2, 4, dtype)
         v[0], v[3, 0] = -0.0, 0.0
         for sens in "PQ":
@@ -137,7 +138,7 @@ def test_the_last_row_gradient_is_the_one_read_from_the_whole_pass(dtype, H, act
                 got = last_row_gradient(numpy_xp, v, U, W, s0, X, act, T, sens)
                 assert identical(got, row_grad(numpy_xp, v, fw[sens][T])), f"{sens}_{T}, B={B}"
     # v of another dtype than the pass: not contracted in the buffer, still the same bits
-    U, W, s0, X, v = rnn(H, BATCH_LAST_ROWS, H, 2, 3, dtype)
+    U, W, s0, X, v = rnn(H, LAST_ROW_BATCH_LAST_ROWS, H, 2, 3, dtype)
     fw = forward_sensitivities(numpy_xp, U, W, s0, X, act, tensors="P")
     v32 = v.astype(np.float32)
     assert identical(

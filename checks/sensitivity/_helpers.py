@@ -154,8 +154,9 @@ def last_row_gradient(xp, v, U, W, s0, X, act, T, sens, *, drive=None):
     pre, states = preactivations_and_states(xp, U, W, s0, X, act, drive=drive)
     lam1 = [None] + [d1_at(xp, act, pre[t - 1], states[t]) for t in range(1, T + 1)]
     ys, width = (states[:-1], U.shape[1]) if sens == "P" else ([X[:, t] for t in range(T)], U.shape[2])
-    if T == 0 or len(W) < BATCH_LAST_ROWS or not _one_float_dtype(W, v, *ys, *lam1[1:]):
-        return row_grad(xp, v, _recursion_of(xp, W, lam1, ys, width, 0)[T])
+    batch_last = T > 0 and W.shape[1] > 1 and len(W) >= LAST_ROW_BATCH_LAST_ROWS
+    if not (batch_last and _one_float_dtype(W, v, *ys, *lam1[1:])):
+        return row_grad(xp, v, _recursion(xp, W, lam1, ys, width, 0)[T])
     *_, S = _batch_last_steps(W, lam1, ys, width, 0)
     vt = np.ascontiguousarray(v.T)
     G, tmp = np.multiply(S[0], vt[0]), np.empty(S.shape[1:], dtype=S.dtype)
@@ -164,6 +165,14 @@ def last_row_gradient(xp, v, U, W, s0, X, act, T, sens, *, drive=None):
         G += np.multiply(S[k], vt[k], out=tmp)
     return np.moveaxis(G, -1, 0)
 
+
+#: the batch size from which :func:`last_row_gradient` runs the recursion batch-last, where H ≥ 2: with no
+#: step copied out of the buffers it overtakes the plain form sooner than :func:`forward_sensitivities`
+#: does (T = 4, tanh, µs per pass of P, plain against batch-last: H = 2, 32 rows 86.8/87.4, 64 rows
+#: 117.5/100.0; H = 3, 64 rows 134.2/127.2, 128 rows 205.4/159.0; H = 4, 96 rows 219.3/205.4; at H = 1
+#: the plain form is the faster up to 128 rows and beyond, 56.4 against 65.4 µs there).  A path integral
+#: of one instance is one pass of its 64 nodes.
+LAST_ROW_BATCH_LAST_ROWS = 64
 
 #: the batch size from which :func:`_recursion_batch_last` is used: it runs about twice the operations of
 #: :func:`_recursion`, so on a few rows (Hypothesis's examples, one at a time) their overhead decides
