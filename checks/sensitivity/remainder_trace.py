@@ -65,9 +65,8 @@ def _remainder(xp, U, W, s0, X, v, D, act, T, *, wrt, literal):
     nodes, weights = gauss_legendre_01(xp)
     change = path_row_gradients(xp, param, U, W, s0, X, v, D, act, T, nodes) - G0
     paired = xp.trace(xp.matmul(change, D)) if literal else frob(xp, change, D)
-    return change_of_row(xp, param, U, W, s0, X, v, D, act, T, 1.0) - frob(xp, G0, D), quadrature_sum(
-        paired, weights
-    )
+    total = quadrature_sum(paired, weights)
+    return change_of_row(xp, param, U, W, s0, X, v, D, act, T, 1.0) - frob(xp, G0, D), total
 
 
 def _declare(stem, seed, location, quote, wrt, chain):
