@@ -15,10 +15,13 @@ import pytest
 from checks._vocab.activations import ALL, SMOOTH, activation, d1_d2, d1_d2_at
 from checks._vocab.rnn import preactivations_and_states
 from checks.sensitivity._helpers import (
+    BATCH_LAST_ROWS,
+    LAST_ROW_BATCH_LAST_ROWS,
     _recursion,
     _recursion_batch_last,
     forward_sensitivities,
     gauss_legendre_01,
+    last_row_gradient,
     plus_bar,
     row_grad,
 )
@@ -119,6 +122,30 @@ def test_stacked_path_gradients_are_one_pass_per_node(wrt, dtype):
         assert identical(stacked[k], row_grad(numpy_xp, v, fw[param.sens][3])), f"node {k} ({tau})"
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("H", [1, 2, 3, 4])
+@pytest.mark.parametrize("act", SMOOTH)
+def test_the_last_row_gradient_is_the_one_read_from_the_whole_pass(dtype, H, act):
+    """∇V_p s_T alone (σ″ not formed, the last step contracted with v in the batch-last buffer) has the
+    bits of row_grad on the whole pass's S_T: on a batch that runs batch-last and one that does not, at T
+    and at an earlier step, with v's sign of zero planted."""
+    for B in (LAST_ROW_BATCH_LAST_ROWS, BATCH_LAST_ROWS, 5):
+        U, W, s0, X, v = rnn(H + 20, B, H, 2, 4, dtype)
+        v[0], v[3, 0] = -0.0, 0.0
+        for sens in "PQ":
+            fw = forward_sensitivities(numpy_xp, U, W, s0, X, act, tensors=sens)
+            for T in (4, 2):
+                got = last_row_gradient(numpy_xp, v, U, W, s0, X, act, T, sens)
+                assert identical(got, row_grad(numpy_xp, v, fw[sens][T])), f"{sens}_{T}, B={B}"
+    # v of another dtype than the pass: not contracted in the buffer, still the same bits
+    U, W, s0, X, v = rnn(H, LAST_ROW_BATCH_LAST_ROWS, H, 2, 3, dtype)
+    fw = forward_sensitivities(numpy_xp, U, W, s0, X, act, tensors="P")
+    v32 = v.astype(np.float32)
+    assert identical(
+        last_row_gradient(numpy_xp, v32, U, W, s0, X, act, 3, "P"), row_grad(numpy_xp, v32, fw["P"][3])
+    )
+
+
 def test_a_shared_drive_gives_the_states_computed_without_it():
     U, W, s0, X, _ = rnn(4, 12, 3, 2, 4)
     drive = [(U @ X[:, t][..., None])[..., 0] for t in range(4)]
@@ -159,7 +186,7 @@ def _always_both(fn):
 
 
 def _checks_spared_tensors():
-    from checks.sensitivity import _helpers, _mirror, _notation, lemma, lemma_w
+    from checks.sensitivity import _helpers, _mirror, _notation, lemma, lemma_w, remarks, u, w, w_parts
 
     U, W, s0, X, v = rnn(8, 6, 3, 3, 3)
     rng = np.random.default_rng(9)
@@ -175,20 +202,38 @@ def _checks_spared_tensors():
                 args = (numpy_xp, WRT[wrt], U, W, s0, X, v, D, act, 3)
                 out[act, "outer", wrt, corrected] = _mirror.lemma3_outer_part(*args, corrected=corrected)
                 out[act, "tensor", wrt, corrected] = _mirror.lemma3_tensor_part(*args, corrected=corrected)
+                out[act, "inner", wrt] = _mirror.lemma3_outer_inner(*args)
         out[act, "wparts"] = _helpers.w_dgrad_parts(numpy_xp, v, U, W, s0, X, act, 3, DW)[0]
         out[act, "uparts"] = _helpers.u_dgrad_parts(numpy_xp, v, U, W, s0, X, act, 3, DU)[0]
         out[act, "row1"] = list(_notation._row_one_w(numpy_xp, U, W, s0, X, DW, act, 3).values())
         out[act, "eq19"] = list(_notation._eq19_through_b(numpy_xp, U, W, s0, X, DU, act, 3).values())
+        c, BU, BW = v / 2, DU / 2, DW / 2
+        out[act, "ugrad"] = u.u_grad_mtr(numpy_xp, U, W, s0, X, v, BU, act, 3)[1:]  # [0] finite differences
+        out[act, "eq16"] = u.eq16_grad(numpy_xp, U, W, s0, X, v, BU, act, 3)[1:]
+        out[act, "udlam"] = u.u_dlambda_000(numpy_xp, U, W, s0, X, DU, c, act, 3)[1:]
+        out[act, "leq19"] = lemma.lemma3_eq19(numpy_xp, U, W, s0, X, c, BU, act, 3)[1:]
+        out[act, "wgrad"] = w.w_grad_mtr(numpy_xp, U, W, s0, X, v, BW, act, 3)[1:]
+        out[act, "wchain"] = w.w_chain_000(numpy_xp, U, W, s0, X, v, DW, act, 3)
+        out[act, "eq26"] = w.eq26_grad(numpy_xp, U, W, s0, X, v, BW, act, 3)[1:]
+        out[act, "eq30"] = lemma_w.eq30(numpy_xp, U, W, s0, X, v, DW, act, 3)
+        out[act, "elem"] = w_parts.w_trace_elem_000(numpy_xp, U, W, s0, X, DW, act, 3)
+        out[act, "part2"] = w_parts.w_part2_000(numpy_xp, U, W, s0, X, v, DW, act, 3)
+        out[act, "tensor"] = remarks.tensor_bound_000(numpy_xp, U, W, s0, X, DW, act, 3)
+        out[act, "lammax"] = remarks.lambda_below_max_000(numpy_xp, U, W, s0, X, act, 3)
+        for wrt in "UW":
+            out[act, "worst", wrt] = list(
+                _notation._worst_first_order(numpy_xp, U, W, s0, X, v, act, 3, wrt).values()
+            )
     return out
 
 
 def test_checks_that_skip_tensors_they_do_not_read_compute_the_same_sides(monkeypatch):
     """A check asks only for the sensitivity tensors (and tangents) it reads; asking for all of them must
     give the same bits (each tensor's recursion is independent of the other's, λ̇ of both)."""
-    from checks.sensitivity import _helpers, _mirror, _notation, lemma
+    from checks.sensitivity import _helpers, _mirror, _notation, lemma, lemma_w, remarks, u, w, w_parts
 
     spared = _checks_spared_tensors()
-    for module in (_helpers, _mirror, _notation, lemma):
+    for module in (_helpers, _mirror, _notation, lemma, lemma_w, remarks, u, w, w_parts):
         for name in ("forward_sensitivities", "tangents"):
             if hasattr(module, name):
                 monkeypatch.setattr(module, name, _always_both(getattr(_helpers, name)))
@@ -232,3 +277,96 @@ def test_the_loss_terms_with_sigma_prime_from_the_states_are_those_from_the_prea
         if key == "forward":
             continue
         assert identical(fast[key], plain[key]) if key != "t" else fast[key] == plain[key], key
+
+
+# --------------------------------------------------------------------------- passes shared between sides
+
+
+def _loss_instance(seed, B=9, H=3, T=3):
+    U, W, s0, X, _ = rnn(seed, B, H, 2, T)
+    rng = np.random.default_rng(seed + 1)
+    V = rng.uniform(-2, 2, (B, 3, H))
+    y = np.eye(3)[rng.integers(0, 3, B)]
+    DW, DU = rng.uniform(-1, 1, W.shape), rng.uniform(-1, 1, U.shape)
+    DW[0, 0] = -0.0
+    step = np.exp(rng.uniform(np.log(1e-2), np.log(30.0), B))
+    return U, W, V, s0, X, y, DW, DU, step
+
+
+@pytest.mark.parametrize("act", SMOOTH)
+def test_the_w_parts_from_one_pass_are_those_of_the_passes_they_replaced(act):
+    """lip.w_parts_* and lip.l_u/l_w read one forward pass at Φ (with the one tensor they read) and one
+    after the step: the same bits as the passes each side ran before (both tensors, E_t(Φ) from a pass
+    of its own, the logits from a third pass, L_W formed and dropped)."""
+    from checks._vocab.activations import curvature_ratio
+    from checks._vocab.linalg import frob, matvec
+    from checks.sensitivity import remarks
+    from checks.sensitivity._helpers import (
+        lipschitz_U,
+        lipschitz_W,
+        softmax_residual,
+        states_at,
+        token_losses,
+        unit_sinf,
+    )
+    from checks.sensitivity.lip_constants import majorisation_parts
+
+    xp, T = numpy_xp, 3
+    U, W, V, s0, X, y, DW, DU, step = _loss_instance(3, T=T)
+    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    curvature = curvature_ratio(xp, fw["pre"][T - 1], act)
+    residual = matvec(xp.transpose(V), softmax_residual(xp, V, fw["states"][T], y))
+    plains = {}
+    for wrt, D in (("W", DW), ("U", DU)):
+        Dn = unit_sinf(xp, D) * step[:, None, None]
+        if wrt == "U":
+            L = lipschitz_U(xp, V, X, W, fw, T, curvature=curvature)
+        else:
+            L = lipschitz_W(xp, V, W, fw, T, curvature=curvature)
+        plain = {
+            "new": token_losses(xp, *WRT[wrt].moved(U, W, Dn), V, s0, X, y, act, T),
+            "old": token_losses(xp, U, W, V, s0, X, y, act, T),
+            "pairing": frob(xp, row_grad(xp, residual, fw[WRT[wrt].sens][T]), Dn),
+            "L": L,
+            "step": Dn,
+        }
+        got = majorisation_parts(xp, U, W, V, s0, X, y, D, step, act, T, wrt)
+        for key, value in plain.items():
+            assert identical(got[key], value), (wrt, key)
+        plains[wrt] = plain
+    remainder = plains["W"]["new"] - plains["W"]["old"] - plains["W"]["pairing"]
+    Dn = unit_sinf(xp, DW) * step[:, None, None]
+    z_new = matvec(V, states_at(xp, U, W + Dn, s0, X, act)[T])
+    dz = z_new - matvec(V, fw["states"][T])
+    r = dz - matvec(V, xp.einsum("bkij,bij->bk", fw["P"][T], Dn))
+    inf = lambda a: xp.max(xp.abs(a), axis=-1)  # noqa: E731
+    got = remarks._w_parts(xp, U, W, V, s0, X, y, DW, step, act, T)
+    for a, b in zip(got, (remainder, 0.5 * inf(dz) ** 2, inf(dz), inf(r)), strict=True):
+        assert identical(a, b)
+    logits = remarks._logit_change(xp, U, W, V, s0, X, y, DW, step, act, T)
+    assert identical(logits["z_new"], z_new) and identical(logits["r"], r)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_the_quadrature_sum_adds_the_nodes_as_the_loop_over_them(dtype):
+    """One accumulate over the nodes' axis, then + 0.0: the bits of ``total = total + value * w`` from 0,
+    for one instance (the nodes' axis innermost, where np.sum would pair the terms) and for many, with a
+    column of -0s (the loop's sum is +0) and an exact zero weight."""
+    from checks.sensitivity._helpers import quadrature_sum
+
+    nodes, weights = gauss_legendre_01(numpy_xp)
+    weights = list(weights)
+    weights[5] = 0.0
+    rng = np.random.default_rng(4)
+    for shape in ((64,), (64, 1), (64, 7), (64, 1, 3, 2), (64, 40, 3, 2)):
+        values = rng.standard_normal(shape).astype(dtype)
+        values[(slice(None), 0) if values.ndim > 1 else 10] = -0.0
+        loop = 0
+        for value, w in zip(values, weights, strict=True):
+            loop = loop + value * w
+        assert identical(quadrature_sum(values, weights), loop), shape
+    import mpmath
+
+    objects = np.array([[mpmath.mpf(k) / 3] for k in range(64)], dtype=object)  # mpmath: the loop itself
+    expected = sum((o * w for o, w in zip(objects, weights, strict=True)), 0)
+    assert quadrature_sum(objects, weights).tolist() == expected.tolist()

@@ -22,7 +22,7 @@ import functools
 import mpmath
 import numpy as np
 
-from checks._vocab.activations import SMOOTH, activation, d1_d2_at
+from checks._vocab.activations import SMOOTH, activation, d1_at, d1_d2_at
 from checks._vocab.fd import directional
 from checks._vocab.linalg import inf_norm, matvec, norm2, s1, sinf
 from checks._vocab.rnn import preactivations_and_states, token_loss
@@ -137,12 +137,42 @@ def forward_sensitivities(xp, U, W, s0, X, act, *, sbar="correct", tensors="PQ",
         ("Q", [X[:, t] for t in range(T)], U.shape[2], 0),
     ):
         if name in tensors:
-            if len(W) >= BATCH_LAST_ROWS and _one_float_dtype(W, *ys, *lam1[1:]):
-                out[name] = _recursion_batch_last(W, lam1, ys, width, shift)
-            else:
-                out[name] = _recursion(xp, W, lam1, ys, width, shift)
+            out[name] = _recursion_of(xp, W, lam1, ys, width, shift)
     return out
 
+
+def last_row_gradient(xp, v, U, W, s0, X, act, T, sens, *, drive=None):
+    """``row_grad(xp, v, S_T)`` for S = ``sens`` ("P" or "Q") of :func:`forward_sensitivities` with the
+    same arguments: ∇V_p s_T alone, the integrand of the path integrals (the steps after T are not run).
+
+    Nothing else of the pass is kept: σ″ is not formed, and where the batch-last recursion runs only its
+    last step is read, in its buffer, where v is contracted with it as ``einsum`` contracts the batch-first
+    copy (the products v_k S_k summed over k from +0), so every value is the same bit for bit
+    (tests/test_sens_recursion.py).  Copying each step's tensor out of the buffers was a fifth of the
+    recursion's time, and the last one is only ever contracted with v."""
+    X, drive = X[:, :T], None if drive is None else drive[:T]
+    pre, states = preactivations_and_states(xp, U, W, s0, X, act, drive=drive)
+    lam1 = [None] + [d1_at(xp, act, pre[t - 1], states[t]) for t in range(1, T + 1)]
+    ys, width = (states[:-1], U.shape[1]) if sens == "P" else ([X[:, t] for t in range(T)], U.shape[2])
+    batch_last = T > 0 and W.shape[1] > 1 and len(W) >= LAST_ROW_BATCH_LAST_ROWS
+    if not (batch_last and _one_float_dtype(W, v, *ys, *lam1[1:])):
+        return row_grad(xp, v, _recursion(xp, W, lam1, ys, width, 0)[T])
+    *_, S = _batch_last_steps(W, lam1, ys, width, 0)
+    vt = np.ascontiguousarray(v.T)
+    G, tmp = np.multiply(S[0], vt[0]), np.empty(S.shape[1:], dtype=S.dtype)
+    G += 0.0
+    for k in range(1, S.shape[0]):
+        G += np.multiply(S[k], vt[k], out=tmp)
+    return np.moveaxis(G, -1, 0)
+
+
+#: the batch size from which :func:`last_row_gradient` runs the recursion batch-last, where H ≥ 2: with no
+#: step copied out of the buffers it overtakes the plain form sooner than :func:`forward_sensitivities`
+#: does (T = 4, tanh, µs per pass of P, plain against batch-last: H = 2, 32 rows 86.8/87.4, 64 rows
+#: 117.5/100.0; H = 3, 64 rows 134.2/127.2, 128 rows 205.4/159.0; H = 4, 96 rows 219.3/205.4; at H = 1
+#: the plain form is the faster up to 128 rows and beyond, 56.4 against 65.4 µs there).  A path integral
+#: of one instance is one pass of its 64 nodes.
+LAST_ROW_BATCH_LAST_ROWS = 64
 
 #: the batch size from which :func:`_recursion_batch_last` is used: it runs about twice the operations of
 #: :func:`_recursion`, so on a few rows (Hypothesis's examples, one at a time) their overhead decides
@@ -157,6 +187,13 @@ def _one_float_dtype(*arrays) -> bool:
     return len(dtypes) == 1 and all(isinstance(a, np.ndarray) for a in arrays) and arrays[0].dtype.kind == "f"
 
 
+def _recursion_of(xp, W, lam1, ys, width, shift):
+    """:func:`_recursion`, by :func:`_recursion_batch_last` where that runs (the same values)."""
+    if len(W) >= BATCH_LAST_ROWS and _one_float_dtype(W, *ys, *lam1[1:]):
+        return _recursion_batch_last(W, lam1, ys, width, shift)
+    return _recursion(xp, W, lam1, ys, width, shift)
+
+
 def _recursion(xp, W, lam1, ys, width, shift):
     """``[S_0 = 0, S_1, …, S_T]``, ``S_t = Λ_t(Ȳ_t + W S_{t-1})`` with ``Ȳ_t[k, i, j] = δ_{k, i-shift} y_j``
     (y = ys[t − 1]; width the length of y): P (y = s_{t-1}) or Q (y = x_t), batch axis first."""
@@ -169,31 +206,43 @@ def _recursion(xp, W, lam1, ys, width, shift):
 
 def _recursion_batch_last(W, lam1, ys, width, shift):
     """:func:`_recursion` on float arrays of one dtype, computed with the batch axis last and returned
-    batch axis first.
+    batch axis first (the steps of :func:`_batch_last_steps`, each copied out of its buffer)."""
+    B, H = W.shape[:2]
+    S = [np.zeros((B, H, H, width))]
+    S += [np.moveaxis(cur, -1, 0).copy() for cur in _batch_last_steps(W, lam1, ys, width, shift)]
+    return S
+
+
+def _batch_last_steps(W, lam1, ys, width, shift):
+    """S_1, …, S_T of :func:`_recursion` with the batch axis last, (H, H, width, B), each in a buffer that
+    the step after next overwrites.
 
     Each entry is formed by the same operations in the same order (the products W_km S_m summed over m
     from 0, as ``einsum`` sums them, then + y, then × λ), so the values are bit for bit those of
     :func:`_recursion` (tests/test_sens_recursion.py).  With H ≤ 4 and the batch axis first every
     operation's innermost loop is 2–4 long; with it last it is the batch.  A step works in three
     buffers reused from step to step (an array of a step's size allocated anew each time cost more than
-    the arithmetic on it).
+    the arithmetic on it).  The sum starts from the product for m = 0 plus +0, which is +0 plus that
+    product (IEEE addition commutes), as ``einsum`` starts it: a sum of -0s is then +0, not -0.  y and λ
+    are made contiguous batch-last first (adding a strided transpose cost twice the copy).
     """
-    B, H = W.shape[:2]
+    H = W.shape[1]
     Wt = np.ascontiguousarray(np.moveaxis(W, 0, -1))  # (H, H, B)
     lo, hi = max(0, -shift), min(H, H - shift)
-    S = [np.zeros((B, H, H, width))]
-    cur, prev, tmp = (np.empty((H, H, width, B), dtype=W.dtype) for _ in range(3))
+    cur, prev, tmp = (np.empty((H, H, width, len(W)), dtype=W.dtype) for _ in range(3))
     for t, y in enumerate(ys, start=1):
-        cur.fill(0)  # the sum starts from +0, as einsum's does (a sum of -0s is then +0, not -0)
         if t > 1:
-            for m in range(H):
+            np.multiply(Wt[:, 0, None, None, :], prev[None, 0], out=cur)
+            cur += 0.0
+            for m in range(1, H):
                 cur += np.multiply(Wt[:, m, None, None, :], prev[None, m], out=tmp)
+        else:
+            cur.fill(0)
         blocks = np.einsum("kkxb->kxb", cur[lo:hi, lo + shift : hi + shift])  # a view: cur[k, k + shift]
-        blocks += y.T
-        cur *= lam1[t].T[:, None, None, :]
-        S.append(np.moveaxis(cur, -1, 0).copy())  # a copy always: the buffers are reused
+        blocks += np.ascontiguousarray(y.T)
+        cur *= np.ascontiguousarray(lam1[t].T)[:, None, None, :]
+        yield cur
         cur, prev = prev, cur
-    return S
 
 
 def _bar_plus_w_times(xp, W, S_prev, y, t, shift=0):
@@ -340,6 +389,23 @@ def gauss_legendre_01(xp, n=16, panels=4):
     return [num(xp, a) for a in nodes], [num(xp, wi) for wi in weights]
 
 
+def quadrature_sum(values, weights):
+    """Σ_k w_k values[k] (the values stacked along the first axis, one per node), summed from 0 in the
+    order of the nodes, as the loop ``total = total + values[k] * w_k`` sums it.
+
+    On a float array the products are formed at once and summed by ``np.add.accumulate``, which adds them
+    one after another whatever the layout (``np.sum`` pairs them where the nodes' axis ends up innermost,
+    e.g. for one instance), and + 0.0 turns a sum of -0s, which the loop starts from +0, into +0: the
+    same bits (tests/test_sens_recursion.py).  64 nodes cost the loop 64 × 3 NumPy calls per integral."""
+    if isinstance(values, np.ndarray) and values.dtype.kind == "f":
+        w = np.asarray(weights, dtype=values.dtype).reshape((len(weights),) + (1,) * (values.ndim - 1))
+        return np.add.accumulate(values * w, axis=0)[-1] + 0.0
+    total = 0
+    for value, w in zip(values, weights, strict=True):
+        total = total + value * w
+    return total
+
+
 @functools.cache
 def _gauss_legendre_01_float(n: int, panels: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """The float64 nodes and weights of :func:`gauss_legendre_01` (computed once per rule: leggauss costs
@@ -377,17 +443,19 @@ def _lipschitz_parts(xp, V, S, t, curvature, lemma3_at_t):
     return Vn, first, sn, m
 
 
-def lemma4_steps(xp, S, M, lam, v):
+def lemma4_steps(xp, S, M, lam, v, *, slice_norms=None, M_norm=None):
     """‖S Mᵀ(λ ⊙ v)‖_{S¹} (the tensor S contracted with a vector) down Lemma 4, ‖Mᵀa‖₂ ≤ ‖M‖_{S∞}‖a‖₂ and
-    eq. (11): the four sides of the chain of eq. (18)/(30)/(31)."""
+    eq. (11): the four sides of the chain of eq. (18)/(30)/(31).  ``slice_norms`` (``slice_s1(xp, S)``)
+    and ``M_norm`` (``sinf(xp, M)``) where the caller has them: each is then not formed again."""
     a = lam * v
     ma = matvec(xp.transpose(M), a)
-    sn = norm2(xp, s1(xp, S))
+    sn = norm2(xp, s1(xp, S) if slice_norms is None else slice_norms)
+    m_norm = sinf(xp, M) if M_norm is None else M_norm
     return (
         s1(xp, row_grad(xp, ma, S)),
         sn * norm2(xp, ma),
-        sn * sinf(xp, M) * norm2(xp, a),
-        sn * sinf(xp, M) * inf_norm(xp, lam) * norm2(xp, v),
+        sn * m_norm * norm2(xp, a),
+        sn * m_norm * inf_norm(xp, lam) * norm2(xp, v),
     )
 
 

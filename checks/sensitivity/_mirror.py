@@ -21,8 +21,10 @@ from checks._vocab.rnn import merge_points, preactivations_and_states, split_poi
 from checks.sensitivity._helpers import (
     forward_sensitivities,
     gauss_legendre_01,
+    last_row_gradient,
     lemma4_steps,
     polar_direction,
+    quadrature_sum,
     row_grad,
     states_at,
     tangents,
@@ -189,10 +191,8 @@ def path_row_gradients(xp, wrt, U, W, s0, X, v, D, act, T, taus):
         moved = wrt.moved(U[None], W[None], steps(part, D))  # (n, B, …) for the moved parameter, (1, B, …)
         U2, W2 = (merge_points(np.broadcast_to(a, (n,) + a.shape[1:])) for a in moved)
         drive = None if shared is None else [stack_points(ux, n) for ux in shared]
-        fw = forward_sensitivities(
-            xp, U2, W2, stack_points(s0, n), stack_points(X, n), act, tensors=wrt.sens, drive=drive
-        )
-        G.append(split_points(row_grad(xp, stack_points(v, n), fw[wrt.sens][T]), n))
+        args = (stack_points(v, n), U2, W2, stack_points(s0, n), stack_points(X, n), act, T, wrt.sens)
+        G.append(split_points(last_row_gradient(xp, *args, drive=drive), n))
     return np.concatenate(G)
 
 
@@ -212,10 +212,7 @@ def integral_form(xp, wrt, U, W, s0, X, v, D, act, T, *, literal, **_):
     nodes, weights = gauss_legendre_01(xp)
     G = path_row_gradients(xp, wrt, U, W, s0, X, v, D, act, T, nodes)
     paired = xp.trace(xp.matmul(G, D)) if literal else frob(xp, G, D)
-    total = 0
-    for value, w in zip(paired, weights, strict=True):
-        total = total + value * w
-    return change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0), total
+    return change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0), quadrature_sum(paired, weights)
 
 
 # --------------------------------------------------------------------------- remainder and ½ d/dt
@@ -226,15 +223,12 @@ def gradient_change_integral(xp, wrt, U, W, s0, X, v, D, act, T, G0, *, rule=(),
     ``gauss_legendre_01(xp, *rule)``."""
     nodes, weights = gauss_legendre_01(xp, *rule)
     G = path_row_gradients(xp, wrt, U, W, s0, X, v, D, act, T, [tau * scale for tau in nodes])
-    integral = 0
-    for Gk, w in zip(G, weights, strict=True):
-        integral = integral + (Gk - G0) * w
-    return integral
+    return quadrature_sum(G - G0, weights)
 
 
 def remainder_chain(xp, wrt, U, W, s0, X, v, D, act, T, **_):
     """r_p = ∫⟨G(θ+τD) − G(θ), D⟩dτ ≤ ‖D‖_{S∞}‖∫(G(θ+τD) − G(θ))dτ‖_{S¹}, G = ∇V_p s_T, by quadrature."""
-    G0 = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)[wrt.sens][T])
+    G0 = last_row_gradient(xp, v, U, W, s0, X, act, T, wrt.sens)
     integral = gradient_change_integral(xp, wrt, U, W, s0, X, v, D, act, T, G0)
     r = change_of_row(xp, wrt, U, W, s0, X, v, D, act, T, 1.0) - frob(xp, G0, D)
     return r, frob(xp, integral, D), sinf(xp, D) * s1(xp, integral)
@@ -283,23 +277,23 @@ def part1_chain(xp, wrt, U, W, s0, X, v, D, act, T, *, step3, **_):
 # --------------------------------------------------------------------------- Lemma 3 inside the bounds
 
 
-def _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected):
-    """(fw, dλ'_T/dt along D, max_q of the Lemma 3 factor): as written (signed σ''/σ', the tensor at
-    T − 1) or corrected (|σ''/σ'|, the tensor at T)."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)
+def _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected, *, tensors=None):
+    """(fw, dλ'_T/dt along D, max_q of the Lemma 3 factor, the slice norms ‖S[q]‖_{S¹} it took): as
+    written (signed σ''/σ', the tensor S at T − 1) or corrected (|σ''/σ'|, S at T).  ``tensors=""``: the
+    forward pass and dλ'_T/dt alone (no factor, None in its places)."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens if tensors is None else tensors)
     dU, dW = wrt.moved(0 * U, 0 * W, D)
     lamdot = tangents(xp, U, W, s0, X, act, dU, dW, fw, tensors="")["lamdot"][T]
+    if tensors == "":
+        return fw, lamdot, None, None
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
-    if corrected:
-        m = xp.max(xp.abs(ratio) * s1(xp, fw[wrt.sens][T]), axis=-1)
-    else:
-        m = xp.max(ratio * s1(xp, fw[wrt.sens][T - 1]), axis=-1)
-    return fw, lamdot, m
+    norms = s1(xp, fw[wrt.sens][T if corrected else T - 1])
+    return fw, lamdot, xp.max((xp.abs(ratio) if corrected else ratio) * norms, axis=-1), norms
 
 
 def lemma3_outer_part(xp, wrt, U, W, s0, X, v, D, act, T, *, corrected, **_):
     """‖(dλ'/dt ⊙ V_pᵀ) yᵀ‖_{S¹} (y = x_T or s_{T−1}) down the written chain to the Lemma 3 bound."""
-    fw, lamdot, m = _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected)
+    fw, lamdot, m, _ = _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected)
     y = wrt.input_at(fw["states"], X, T)
     e0 = s1(xp, xp.outer(lamdot * v, y))
     e1 = norm2(xp, lamdot * v) * norm2(xp, y)
@@ -310,17 +304,19 @@ def lemma3_outer_part(xp, wrt, U, W, s0, X, v, D, act, T, *, corrected, **_):
 def lemma3_outer_inner(xp, wrt, U, W, s0, X, v, D, act, T, **_):
     """The first step of eq. (17)/(28) with V_pᵀy as typeset, an inner product: ‖(dλ'/dt)(V_p·y)‖_{S¹} =
     |V_p·y|‖dλ'/dt‖₁ against ‖dλ'/dt ⊙ V_pᵀ‖₂‖y‖₂ (y = x_T, needing N = H, or s_{T−1})."""
-    fw, lamdot, _ = _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected=False)
+    fw, lamdot, _, _ = _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected=False, tensors="")
     y = wrt.input_at(fw["states"], X, T)
     return xp.abs(dot(xp, v, y)) * xp.sum(xp.abs(lamdot), axis=-1), norm2(xp, lamdot * v) * norm2(xp, y)
 
 
 def lemma3_tensor_part(xp, wrt, U, W, s0, X, v, D, act, T, *, corrected, **_):
     """‖S_{T−1} W̃ᵀ (dλ'/dt ⊙ V_pᵀ)‖_{S¹} (S = Q or P) down the written chain to the Lemma 3 bound."""
-    fw, lamdot, m = _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected)
+    fw, lamdot, m, norms = _lemma3_factor(xp, wrt, U, W, s0, X, D, act, T, corrected)
     S1 = fw[wrt.sens][T - 1]
-    sn = norm2(xp, s1(xp, S1))
+    # the slice norms of S_{T−1} and ‖W‖_{S∞} enter three sides each: one SVD each (the same values)
+    slice_norms, w_norm = s1(xp, S1) if corrected else norms, sinf(xp, W)
+    sn = norm2(xp, slice_norms)
     return (
-        *lemma4_steps(xp, S1, W, lamdot, v),  # with W̃ᵀ (dλ' ⊙ V_pᵀ)
-        sn * sinf(xp, W) * m * sinf(xp, D) * norm2(xp, v),
+        *lemma4_steps(xp, S1, W, lamdot, v, slice_norms=slice_norms, M_norm=w_norm),  # W̃ᵀ (dλ' ⊙ V_pᵀ)
+        sn * w_norm * m * sinf(xp, D) * norm2(xp, v),
     )

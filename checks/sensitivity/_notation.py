@@ -636,7 +636,7 @@ LEMMA4 = lemma4_table(
 def _worst_first_order(xp, U, W, s0, X, v, act, T, wrt: str):
     """The first-order change of v·s_T in the worst direction Δ = polar factor of G = ∇ v·s_T (‖Δ‖_{S∞} = 1,
     ⟨G, Δ⟩ = ‖G‖_{S¹}), where '≲' (to first order) compares it."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="Q" if wrt == "U" else "P")
     G = xp.einsum("bk,bkij->bij", v, fw["Q" if wrt == "U" else "P"][T])
     D = polar_direction(xp, G)
     return {"D": D, "first_order": xp.sum(xp.sum(G * D, axis=-1), axis=-1)}

@@ -95,7 +95,7 @@ def lemma3_corrected(xp, U, W, s0, X, D, act, T):
     "against finite differences of σ'(z_t) contracted with probes c, B.",
 )
 def lemma3_eq19(xp, U, W, s0, X, c, B, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="Q")
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
     truth = xp.sum(c * true_dlam(xp, U, W, s0, X, act, T, dU=B), axis=-1)
     rec = xp.sum(c * ratio * frob(xp, fw["Q"][T], B[:, None]), axis=-1)

@@ -79,7 +79,7 @@ _EQ30_QUOTE = (
     labels=("Lemma 4", "‖ΔWᵀy‖ ≤ ‖ΔW‖_{S∞}‖y‖", "eq. (11)"),
 )
 def eq30(xp, U, W, s0, X, v, D, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="P")
     return lemma4_steps(xp, fw["P"][T - 1], D, fw["lam1"][T], v)
 
 

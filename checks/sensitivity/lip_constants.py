@@ -17,6 +17,7 @@ import numpy as np
 
 from checks._vocab.activations import SMOOTH, curvature_ratio
 from checks._vocab.linalg import frob, matvec, norm2, s1, sinf
+from checks._vocab.rnn import preactivations_and_states, token_loss
 from checks._vocab.sources import S1_B1, S1_B2, SEED_001
 from checks.sensitivity._helpers import (
     LOSS_K,
@@ -41,23 +42,32 @@ LIP_DIMS = {"H": [1, 2, 3], "T": [1, 3], "act": SMOOTH}
 def majorisation_parts(xp, U, W, V, s0, X, y, D, step, act, T, wrt, *, lemma3_fixed=False) -> dict:
     """The quantities eq. (22)/(32) names, with Δ = step · D/‖D‖_{S∞}: E_t after and before the step, the
     pairing ⟨∇E_t, Δ⟩, L as written (or with Lemma 3's defects fixed: |λ''/λ'|, Q_t/P_t in max_p) and Δ."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    Dn = unit_sinf(xp, D) * step[:, None, None]
-    r = softmax_residual(xp, V, fw["states"][T], y)
-    rV = matvec(xp.transpose(V), r)  # ∇_{s_t}E_t = Vᵀ(softmax − y)
-    grad = row_grad(xp, rV, fw[WRT[wrt].sens][T])
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=WRT[wrt].sens)
+    parts = step_parts(xp, fw, U, W, V, s0, X, y, D, step, act, T, wrt)
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
     lemma3 = dict(curvature=xp.abs(ratio), lemma3_at_t=True) if lemma3_fixed else dict(curvature=ratio)
     if wrt == "U":
         L = lipschitz_U(xp, V, X, W, fw, T, **lemma3)
     else:
         L = lipschitz_W(xp, V, W, fw, T, **lemma3)
+    return parts | {"L": L}
+
+
+def step_parts(xp, fw, U, W, V, s0, X, y, D, step, act, T, wrt) -> dict:
+    """E_t after and before the step Δ = step · D/‖D‖_{S∞} in ``wrt``, ⟨∇E_t, Δ⟩, Δ and s_T after the step,
+    from the forward pass ``fw`` at Φ (with wrt's sensitivity tensor): what majorisation_parts and
+    lip.w_parts share without the constant L (its SVDs were half of lip.w_parts_corrected's time)."""
+    Dn = unit_sinf(xp, D) * step[:, None, None]
+    moved = preactivations_and_states(xp, *WRT[wrt].moved(U, W, Dn), s0, X, act)[1][T]
+    r = softmax_residual(xp, V, fw["states"][T], y)
+    rV = matvec(xp.transpose(V), r)  # ∇_{s_t}E_t = Vᵀ(softmax − y)
+    grad = row_grad(xp, rV, fw[WRT[wrt].sens][T])
     return {
-        "new": token_losses(xp, *WRT[wrt].moved(U, W, Dn), V, s0, X, y, act, T),
-        "old": token_losses(xp, U, W, V, s0, X, y, act, T),
+        "new": token_loss(xp, V, moved, y),
+        "old": token_loss(xp, V, fw["states"][T], y),
         "pairing": frob(xp, grad, Dn),
-        "L": L,
         "step": Dn,
+        "moved": moved,
     }
 
 
@@ -96,7 +106,7 @@ def _u_parts(xp, U, W, V, s0, X, y, D, step, act, T):
 
 def _rows_of_v(xp, U, W, V, s0, X, act, T):
     """Eq. (22)'s maxima over the K rows q of V, and the slice norms (‖Q_{t-1:,:,p}‖_{S¹})_p."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="Q")
     return {
         "max_row_norm": xp.max(norm2(xp, V), axis=-1),
         "max_QV_sq": xp.max(s1(xp, xp.einsum("bqk,bkij->bqij", V, fw["Q"][T])), axis=-1) ** 2,
@@ -219,7 +229,7 @@ def _draw(rng, n, H, N, T, wnorm):
 
 def _lip_variants(xp, U, W, V, s0, X, y, act, T, wrt):
     """L as written, and with the Lemma-3 defects fixed (|λ''/λ'|, Q_t/P_t in the max_p factor)."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=WRT[wrt].sens)
     ratio = curvature_ratio(xp, fw["pre"][T - 1], act)
     if wrt == "U":
         L = lipschitz_U(xp, V, X, W, fw, T, curvature=ratio)

@@ -7,9 +7,9 @@ from checks._vocab.linalg import frob
 from checks._vocab.sources import SEED_000, SEED_001
 from checks.sensitivity._helpers import (
     QUAD_TOL,
-    forward_sensitivities,
     gauss_legendre_01,
-    row_grad,
+    last_row_gradient,
+    quadrature_sum,
     sens_rnn_inputs,
 )
 from checks.sensitivity._mirror import WRT, change_of_row, path_row_gradients
@@ -61,13 +61,11 @@ DISPLAYS = [
 def _remainder(xp, U, W, s0, X, v, D, act, T, *, wrt, literal):
     """(v·Δs_T − ⟨G(0), Δ⟩, ∫_0^1 tr((G(τ) − G(0))Δ) or ⟨G(τ) − G(0), Δ⟩ dτ), G the gradient of v·s_T."""
     param = WRT[wrt]
-    G0 = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act, tensors=param.sens)[param.sens][T])
+    G0 = last_row_gradient(xp, v, U, W, s0, X, act, T, param.sens)
     nodes, weights = gauss_legendre_01(xp)
     change = path_row_gradients(xp, param, U, W, s0, X, v, D, act, T, nodes) - G0
     paired = xp.trace(xp.matmul(change, D)) if literal else frob(xp, change, D)
-    total = 0
-    for value, w in zip(paired, weights, strict=True):
-        total = total + value * w
+    total = quadrature_sum(paired, weights)
     return change_of_row(xp, param, U, W, s0, X, v, D, act, T, 1.0) - frob(xp, G0, D), total
 
 

@@ -16,13 +16,11 @@ from checks.sensitivity._helpers import (
     forward_sensitivities,
     loss_step_inputs,
     sens_rnn_inputs,
-    states_at,
     true_ds,
-    unit_sinf,
 )
 from checks.sensitivity._mirror import WRT, integral_form
 from checks.sensitivity._notation import W_DIRECTION, by_direction
-from checks.sensitivity.lip_constants import L_W_TERMS, majorisation_sides
+from checks.sensitivity.lip_constants import L_W_TERMS, majorisation_sides, step_parts
 from lemmacheck import Array, Derived, Verdict, identity, inequality
 
 #: an instance of the study lip.majorisation (tanh, ‖W‖_{S∞} = 2, ‖ΔU‖_{S∞} = 1, remainder/(L‖Δ‖²) = 1.66)
@@ -103,20 +101,27 @@ _B2 = (
 def _logit_change(xp, U, W, V, s0, X, y, D, step, act, T) -> dict:
     """The logits Vs_t after and before the step ΔW = step·D/‖D‖_{S∞}, their change Δz and its nonlinear
     part r = Δz − ⟨V∇_W s_t, ΔW⟩."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
-    Dn = unit_sinf(xp, D) * step[:, None, None]
-    z_new = matvec(V, states_at(xp, U, W + Dn, s0, X, act)[T])
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="P")
+    return _logits(xp, V, fw, step_parts(xp, fw, U, W, V, s0, X, y, D, step, act, T, "W"), T)
+
+
+def _logits(xp, V, fw, parts, T) -> dict:
+    """:func:`_logit_change` from the pass ``fw`` at W and the step's :func:`step_parts`."""
+    z_new = matvec(V, parts["moved"])
     z_old = matvec(V, fw["states"][T])
     dz = z_new - z_old
-    r = dz - matvec(V, xp.einsum("bkij,bij->bk", fw["P"][T], Dn))
+    r = dz - matvec(V, xp.einsum("bkij,bij->bk", fw["P"][T], parts["step"]))
     return {"z_new": z_new, "z_old": z_old, "dz": dz, "r": r}
 
 
 def _w_parts(xp, U, W, V, s0, X, y, D, step, act, T):
-    """(E_t remainder along ΔW, ½‖Δz‖∞², ‖Δz‖∞, ‖r‖∞) with Δz the change of the logits, r its "
-    "nonlinear part."""
-    rem, _ = majorisation_sides(xp, U, W, V, s0, X, y, D, step, act, T, "W")
-    z = _logit_change(xp, U, W, V, s0, X, y, D, step, act, T)
+    """(E_t remainder along ΔW, ½‖Δz‖∞², ‖Δz‖∞, ‖r‖∞) with Δz the change of the logits, r its nonlinear
+    part: one forward pass at W and one after the step serve both (the constant L_W, which
+    majorisation_sides would add and these claims do not read, is not formed)."""
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="P")
+    parts = step_parts(xp, fw, U, W, V, s0, X, y, D, step, act, T, "W")
+    rem = parts["new"] - parts["old"] - parts["pairing"]
+    z = _logits(xp, V, fw, parts, T)
     inf = lambda a: xp.max(xp.abs(a), axis=-1)  # noqa: E731
     return rem, 0.5 * inf(z["dz"]) ** 2, inf(z["dz"]), inf(z["r"])
 
@@ -294,7 +299,7 @@ _GUESS = (
     "takes. The second step is tight only when all rows have the same S¹ norm.",
 )
 def tensor_bound_000(xp, U, W, s0, X, D, act, T):
-    P = forward_sensitivities(xp, U, W, s0, X, act)["P"][T - 1]
+    P = forward_sensitivities(xp, U, W, s0, X, act, tensors="P")["P"][T - 1]
     rows = s1(xp, xp.einsum("bpk,bkij->bpij", W, P))
     dn = sinf(xp, D)
     lhs = norm2(xp, xp.einsum("bpk,bkij,bij->bp", W, P, D))
@@ -362,5 +367,5 @@ _LAMBDA = (
     "and 1/4 (sigmoid), the table SUP_D1.",
 )
 def lambda_below_max_000(xp, U, W, s0, X, act, T):
-    lam = forward_sensitivities(xp, U, W, s0, X, act)["lam1"][T]
+    lam = forward_sensitivities(xp, U, W, s0, X, act, tensors="")["lam1"][T]
     return xp.max(lam, axis=-1), 0 * lam[:, 0] + SUP_D1[act]

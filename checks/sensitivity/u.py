@@ -21,6 +21,7 @@ from checks.sensitivity._helpers import (
     bar_tensor,
     entrywise_excess,
     forward_sensitivities,
+    last_row_gradient,
     polar_direction,
     row_grad,
     sens_rnn_inputs,
@@ -59,7 +60,7 @@ from lemmacheck import Derived, Function, Verdict, approximation, identity, ineq
 )
 def u_grad_mtr(xp, U, W, s0, X, v, B, act, T):
     """⟨∇_U V_p s_t, B⟩ two ways against finite differences."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="Q")
     l1 = fw["lam1"][T]
     vs = true_dvs(xp, U, W, s0, X, v, act, T, dU=B)
     g1 = row_grad(xp, v, fw["Q"][T])
@@ -98,7 +99,7 @@ _EQ16_GRAD_QUOTE = (
     "sens.eq16_grad.inner.",
 )
 def eq16_grad(xp, U, W, s0, X, v, B, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="Q")
     u = fw["lam1"][T] * v
     g = xp.outer(u, X[:, T - 1]) + row_grad(xp, matvec(xp.transpose(W), u), fw["Q"][T - 1])
     vs = true_dvs(xp, U, W, s0, X, v, act, T, dU=B)
@@ -126,7 +127,7 @@ def eq16_grad(xp, U, W, s0, X, v, B, act, T):
     "as the outer product at H = 1, a different matrix from H = 2 on.",
 )
 def eq16_grad_inner(xp, U, W, s0, X, v, B, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="Q")
     l1 = fw["lam1"][T]
     inner = xp.sum(v * X[:, T - 1], axis=-1)
     tensor_part = row_grad(xp, matvec(xp.transpose(W), l1 * v), fw["Q"][T - 1])
@@ -153,7 +154,7 @@ def eq16_grad_inner(xp, U, W, s0, X, v, B, act, T):
     notes="Here the pre-activation index is right (compare sens.dlambda_000 in the W section).",
 )
 def u_dlambda_000(xp, U, W, s0, X, D, c, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="Q")
     l2, x, Q1 = fw["lam2"][T], X[:, T - 1], fw["Q"][T - 1]
     Xbar = bar_tensor(xp, x, U.shape[1])
     form1 = l2 * xp.einsum("bkij,bij->bk", Xbar + xp.einsum("bkm,bmij->bkij", W, Q1), D)
@@ -261,14 +262,14 @@ def _worst_row(xp, G_all):
     "(10); the trace is read as the pairing ⟨·, ΔU⟩. Tight (ratio 1) in the polar direction.",
 )
 def eq12_holder(xp, U, W, s0, X, v, D, act, T):
-    G = row_grad(xp, v, forward_sensitivities(xp, U, W, s0, X, act, tensors="Q")["Q"][T])
+    G = last_row_gradient(xp, v, U, W, s0, X, act, T, "Q")
     return frob(xp, G, D), s1(xp, G) * sinf(xp, D)
 
 
 def _worst_step(xp, U, W, V, s0, X, act, T, wrt):
     """The rows' gradients G_p = ∂[Vs_t]_p/∂U (or ∂W), max_p ‖G_p‖_{S¹}, and the step direction D: the
     polar factor of the maximising row's gradient (‖D‖_{S∞} = 1)."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors=wrt.sens)
     G_all = xp.einsum("bqk,bkij->bqij", V, fw[wrt.sens][T])
     D = polar_direction(xp, _worst_row(xp, G_all))
     return {"fw": fw, "D": D, "max_s1": xp.max(s1(xp, G_all), axis=-1)}

@@ -61,7 +61,7 @@ claim_symbols = {"sens.eq26_grad.inner": INNER_W}  # V_pᵀ y read as typeset, a
 )
 def w_grad_mtr(xp, U, W, s0, X, v, B, act, T):
     """⟨∇_W V_p s_t, B⟩ three ways against finite differences."""
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="P")
     truth = true_dvs(xp, U, W, s0, X, v, act, T, dW=B)
     l1, s_prev, P1 = fw["lam1"][T], fw["states"][T - 1], fw["P"][T - 1]
     Sbar = bar_tensor(xp, s_prev, W.shape[-1])
@@ -148,7 +148,7 @@ def w_integral_000_corrected(xp, U, W, s0, X, v, D, act, T):
     "tr[Mtr(V_p W P_{t−1}) ΔW] ≠ tr[Mtr(V_p W P_{t−1}) ΔWᵀ] once H ≥ 2.",
 )
 def w_chain_000(xp, U, W, s0, X, v, D, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="P")
     s_prev, P1 = fw["states"][T - 1], fw["P"][T - 1]
     m = SUP_D1[act]
     A2 = row_grad(xp, v, xp.einsum("bkm,bmij->bkij", W, P1))
@@ -191,7 +191,7 @@ def w_chain_000(xp, U, W, s0, X, v, D, act, T):
     "statement read with the outer product holds.",
 )
 def eq26_grad(xp, U, W, s0, X, v, B, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="P")
     truth = true_dvs(xp, U, W, s0, X, v, act, T, dW=B)
     l1, s_prev, P1 = fw["lam1"][T], fw["states"][T - 1], fw["P"][T - 1]
     u = l1 * v  # Λ̃'_t Ṽ_pᵀ
@@ -220,7 +220,7 @@ def eq26_grad(xp, U, W, s0, X, v, B, act, T):
     "(V_p·s_{t−1}) diag(λ'_t): the same as the outer product at H = 1, a different matrix from H = 2 on.",
 )
 def eq26_grad_inner(xp, U, W, s0, X, v, B, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="P")
     truth = true_dvs(xp, U, W, s0, X, v, act, T, dW=B)
     l1, s_prev, P1 = fw["lam1"][T], fw["states"][T - 1], fw["P"][T - 1]
     PWt = xp.einsum("bqij,bkq->bkij", P1, W)

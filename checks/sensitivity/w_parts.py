@@ -30,7 +30,7 @@ claim_symbols = {"sens.w_part3_s1_000": W_PART3_M, "sens.w_trace_elem_000": W_RO
 
 def _dlambda(xp, U, W, s0, X, D, c, act, T, at_state):
 
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="P")
     _, _, d2 = activation(xp, act)
     states = fw["states"]
     z = matvec(U, X[:, T - 1]) + matvec(W, states[at_state])
@@ -98,7 +98,7 @@ TRACE_ELEM_SOURCE = S0_LOSS_W.at("item 3.3.1 (second bullet)").quote(
     notes="Row p = 1 (first row). The equality needs tr[Mtr(·)ΔWᵀ]; the end-to-end bound is true either way.",
 )
 def w_trace_elem_000(xp, U, W, s0, X, D, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="P")
     M = xp.einsum("bm,bmij->bij", W[:, 0], fw["P"][T - 1])
     return frob(xp, M, D), xp.trace(xp.matmul(M, D)), s1(xp, M) * sinf(xp, D)
 
@@ -107,7 +107,7 @@ def w_trace_elem_000(xp, U, W, s0, X, D, act, T):
 
 
 def _part_quantities(xp, U, W, s0, X, v, D, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="P")
     l1, l2 = fw["lam1"][T], fw["lam2"][T]
     s_prev, P1 = fw["states"][T - 1], fw["P"][T - 1]
     Ds = matvec(D, s_prev)
@@ -216,7 +216,7 @@ def w_part1_chain_000_corrected(xp, U, W, s0, X, v, D, act, T):
     "so the first step also checks the claim d s_{t−1}/dt = P_{t−1}vec(ΔW) (it is an equality).",
 )
 def w_part2_000(xp, U, W, s0, X, v, D, act, T):
-    fw = forward_sensitivities(xp, U, W, s0, X, act)
+    fw = forward_sensitivities(xp, U, W, s0, X, act, tensors="P")
     l1, P1 = fw["lam1"][T], fw["P"][T - 1]
     ds = true_ds(xp, U, W, s0, X, act, T - 1, dW=D)
     e0 = s1(xp, xp.outer(l1 * v, ds))
