@@ -320,12 +320,24 @@ def _check_indexed(
 ) -> None:
     """The index's claims through :func:`execute` (workers, cache, Dask; the ``warm`` workers first);
     then their chains' links judged, a linked claim outside the selection run the same way."""
-    checked = execute(ids, profile, **settings, progress=progress, on_result=finished, warm=warm)
-    known = set(settings["index"].claim_ids())
-    dangling = _dangling_links(checked, known)
-    broken = {d.id for d in dangling}  # one report per claim: the declaration error, not also its check
-    results += [r for r in checked if r.id not in broken] + dangling
-    judge_links(results, lambda more: execute([i for i in more if i in known], profile, **settings))
+    spare: list = []  # the pool's workers, for the links' run: a new pool would import the engine again
+
+    def run_links(more: list[str]) -> list[ClaimResult]:
+        ready, spare[:] = list(spare), []  # that execute stops them when it is done
+        return execute([i for i in more if i in known], profile, **settings, warm=ready)
+
+    try:
+        checked = execute(
+            ids, profile, **settings, progress=progress, on_result=finished, warm=warm, keep=spare
+        )
+        known = set(settings["index"].claim_ids())
+        dangling = _dangling_links(checked, known)
+        broken = {d.id for d in dangling}  # one report per claim: the declaration error, not also its check
+        results += [r for r in checked if r.id not in broken] + dangling
+        judge_links(results, run_links)
+    finally:
+        for w in spare:
+            w.stop()
     finished.flush()
 
 

@@ -91,6 +91,7 @@ def _run_pool(
     done: Callable[[ClaimResult], None],
     index=None,
     warm: Sequence[Worker] = (),
+    keep: list[Worker] | None = None,
 ) -> None:
     from ..project.index import load_index
 
@@ -114,6 +115,9 @@ def _run_pool(
             ready = multiprocessing.connection.wait(pipes, timeout=None if wait_for == math.inf else wait_for)
             pool.take_answers([w for w in pool.busy if w.stdout in ready])
             pool.kill_overdue()
+        if keep is not None:  # alive, idle, with the engine and content imported: the run's next pool
+            keep += pool.idle
+            pool.idle = []
     finally:
         for w in pool.idle:
             w.stop()
@@ -214,6 +218,7 @@ def execute(
     progress: Callable[[str, int, int], None] | None = None,
     index=None,
     warm: Sequence[Worker] = (),
+    keep: list[Worker] | None = None,
 ) -> list[ClaimResult]:
     """Check ``claim_ids`` under ``profile``; return their results in the order given.
 
@@ -223,7 +228,9 @@ def execute(
     a scheduler address.  ``on_result`` and ``progress`` see each result as it finishes (cached first).
     ``root``: the project whose content workers import (default: found from the working directory).
     ``index``: the content index to read (default: :func:`lemmacheck.project.index.load_index`, refreshed);
-    ``warm``: workers started ahead (:func:`lemmacheck.run.worker.start_worker`), used first; all stop.
+    ``warm``: workers started ahead (:func:`lemmacheck.run.worker.start_worker`), used first; all stop,
+    but into ``keep``, when given, go the pool's workers still alive at the end, for the caller's next
+    ``execute`` (as its ``warm``) or to stop: a second pool would import the engine again in each worker.
     """
     from ..project.discovery import find_root
     from ..project.index import load_index
@@ -256,7 +263,7 @@ def execute(
                 todo, profile, address=dask, jobs=jobs, timeout=limit, root=root, done=done, index=index
             )
         elif todo:
-            pool = dict(jobs=jobs, timeout=limit, root=root, done=done, index=index, warm=warm)
+            pool = dict(jobs=jobs, timeout=limit, root=root, done=done, index=index, warm=warm, keep=keep)
             _run_pool(_scheduled(todo, cache, profile, jobs), profile, **pool)
     except KeyboardInterrupt:
         raise RunInterrupted([results[c] for c in ids if c in results]) from None
