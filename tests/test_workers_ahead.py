@@ -90,3 +90,14 @@ def test_a_link_outside_the_selection_runs_on_the_pool_s_workers(events, tmp_pat
     assert events == ["worker", "index"], events  # one worker, the link's claim run on it
     (chain,) = json.loads((out / "results.json").read_text())["claims"]
     assert chain["id"].endswith(".chain") and chain["proof"]["status"] != "unsettled", chain["proof"]
+
+
+def test_failed_first_runs_both_halves_on_one_pool(events, tmp_path):
+    # the same for --ff: the claims that differed last time, then the others, were two pools
+    from test_exitfirst import WRONG_EXPECTATION
+
+    make_project(tmp_path, {"mod": AM_GM + WRONG_EXPECTATION})
+    assert cli.main(["run", "--no-cache", "-j", "1", "--quiet", "--no-html"]) == ExitCode.TESTS_FAILED
+    events.clear()
+    assert cli.main(["run", "--no-cache", "-j", "1", "--quiet", "--no-html", "--ff"]) == ExitCode.TESTS_FAILED
+    assert events == ["worker", "index"], events

@@ -253,6 +253,7 @@ def run_claims(
     dask: str | None = None,
     claim_ids: Sequence[str] | None = None,
     warm: Sequence = (),
+    keep: list | None = None,
 ) -> RunResult:
     """Check the selected claims (and studies); ``on_result`` sees each claim's result as it finishes,
     so a caller can journal them and keep the work done when the run is interrupted (``on_study``, to
@@ -260,8 +261,9 @@ def run_claims(
     content, planted claims) and run here, one after the other.  With a
     :class:`lemmacheck.project.index.ContentIndex` the selection, the links and the malformed declarations
     come from the index, and :func:`lemmacheck.run.execution.execute` runs the claims (``jobs`` workers,
-    the ``warm`` ones first, ``timeout`` per claim, answers from ``cache``, or on a Dask scheduler).
-    Either way the per-claim seeds make the results the same."""
+    the ``warm`` ones first, ``timeout`` per claim, answers from ``cache``, or on a Dask scheduler; into
+    ``keep``, when given, go the workers still alive at the end, for the caller's next run as its ``warm``
+    or to stop).  Either way the per-claim seeds make the results the same."""
     started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     if index is None:
@@ -284,7 +286,7 @@ def run_claims(
         ahead = StudiesAhead(plan.studies, profile, cache, on_study)
         settings = dict(jobs=jobs, timeout=timeout, cache=cache, dask=dask, root=root, index=index)
         overall = (lambda cid, i, n: progress(cid, i, total)) if progress else (lambda cid, i, n: None)
-        _check_indexed(results, plan.ids, profile, settings, overall, finished, warm)
+        _check_indexed(results, plan.ids, profile, settings, overall, finished, warm, keep)
         studies = ahead.results(progress, first=len(plan.ids), total=total)
     results += [_orphan_result(orphan) for orphan in plan.orphans]
     return RunResult(
@@ -316,15 +318,16 @@ def _check_here(
 
 
 def _check_indexed(
-    results: list[ClaimResult], ids, profile: Profile, settings: dict, progress, finished, warm=()
+    results: list[ClaimResult], ids, profile: Profile, settings: dict, progress, finished, warm=(), keep=None
 ) -> None:
     """The index's claims through :func:`execute` (workers, cache, Dask; the ``warm`` workers first);
-    then their chains' links judged, a linked claim outside the selection run the same way."""
-    spare: list = []  # the pool's workers, for the links' run: a new pool would import the engine again
+    then their chains' links judged, a linked claim outside the selection run the same way, on the same
+    workers (a new pool would import the engine again); those left go into ``keep``, or stop."""
+    spare: list = [] if keep is None else keep
 
     def run_links(more: list[str]) -> list[ClaimResult]:
-        ready, spare[:] = list(spare), []  # that execute stops them when it is done
-        return execute([i for i in more if i in known], profile, **settings, warm=ready)
+        ready, spare[:] = list(spare), []
+        return execute([i for i in more if i in known], profile, **settings, warm=ready, keep=spare)
 
     try:
         checked = execute(
@@ -336,8 +339,9 @@ def _check_indexed(
         results += [r for r in checked if r.id not in broken] + dangling
         judge_links(results, run_links)
     finally:
-        for w in spare:
-            w.stop()
+        if keep is None:
+            for w in spare:
+                w.stop()
     finished.flush()
 
 
