@@ -255,15 +255,13 @@ def run_claims(
     warm: Sequence = (),
     keep: list | None = None,
 ) -> RunResult:
-    """Check the selected claims (and studies); ``on_result`` sees each claim's result as it finishes,
-    so a caller can journal them and keep the work done when the run is interrupted (``on_study``, to
-    read only, each study's).  Without ``index`` the claims are those already registered (imported
-    content, planted claims) and run here, one after the other.  With a
-    :class:`lemmacheck.project.index.ContentIndex` the selection, the links and the malformed declarations
-    come from the index, and :func:`lemmacheck.run.execution.execute` runs the claims (``jobs`` workers,
-    the ``warm`` ones first, ``timeout`` per claim, answers from ``cache``, or on a Dask scheduler; into
-    ``keep``, when given, go the workers still alive at the end, for the caller's next run as its ``warm``
-    or to stop).  Either way the per-claim seeds make the results the same."""
+    """Check the selected claims and studies; ``on_result`` sees each claim's result as it finishes (a
+    caller's journal keeps the work done if the run is interrupted), ``on_study``, to read only, each
+    study's.  Without ``index`` the claims are those registered (imported content, planted claims), run here
+    one after the other; with a :class:`lemmacheck.project.index.ContentIndex` the selection, the links and
+    the malformed declarations come from the index, and :func:`.execution.execute` runs the claims (``jobs``
+    workers, ``warm`` ones first, those alive at the end into ``keep``; ``timeout`` per claim; answers from
+    ``cache``; or on a Dask scheduler).  Either way the per-claim seeds make the results the same."""
     started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     if index is None:

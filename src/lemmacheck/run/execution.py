@@ -228,9 +228,8 @@ def execute(
     a scheduler address.  ``on_result`` and ``progress`` see each result as it finishes (cached first).
     ``root``: the project whose content workers import (default: found from the working directory).
     ``index``: the content index to read (default: :func:`lemmacheck.project.index.load_index`, refreshed);
-    ``warm``: workers started ahead (:func:`lemmacheck.run.worker.start_worker`), used first; all stop,
-    but into ``keep``, when given, go the pool's workers still alive at the end, for the caller's next
-    ``execute`` (as its ``warm``) or to stop: a second pool would import the engine again in each worker.
+    ``warm``: workers started ahead (:func:`lemmacheck.run.worker.start_worker`), used first; all stop, but
+    those alive at the end go into ``keep`` if given (for a next ``execute``'s ``warm``).
     """
     from ..project.discovery import find_root
     from ..project.index import load_index
@@ -257,14 +256,12 @@ def execute(
         if dask or not todo:  # warm workers serve only the local pool
             for w in warm:
                 w.stop()
+        pool = dict(jobs=jobs, timeout=limit, root=root, done=done, index=index)
         if dask:
-            index, todo = index or load_index(root), _longest_first(todo, _timings(todo, cache, profile))
-            run_on_dask(
-                todo, profile, address=dask, jobs=jobs, timeout=limit, root=root, done=done, index=index
-            )
+            pool["index"] = index or load_index(root)
+            run_on_dask(_longest_first(todo, _timings(todo, cache, profile)), profile, address=dask, **pool)
         elif todo:
-            pool = dict(jobs=jobs, timeout=limit, root=root, done=done, index=index, warm=warm, keep=keep)
-            _run_pool(_scheduled(todo, cache, profile, jobs), profile, **pool)
+            _run_pool(_scheduled(todo, cache, profile, jobs), profile, **pool, warm=warm, keep=keep)
     except KeyboardInterrupt:
         raise RunInterrupted([results[c] for c in ids if c in results]) from None
     return [results[c] for c in ids]
