@@ -101,3 +101,12 @@ def test_failed_first_runs_both_halves_on_one_pool(events, tmp_path):
     events.clear()
     assert cli.main(["run", "--no-cache", "-j", "1", "--quiet", "--no-html", "--ff"]) == ExitCode.TESTS_FAILED
     assert events == ["worker", "index"], events
+
+
+def test_show_checks_a_claim_its_links_and_its_premises_on_one_worker(events, tmp_path):
+    # and for show, which ran up to four executions (the claim, its links, its premises, theirs)
+    from test_exitfirst import CHAIN_BEFORE_ITS_LINK
+
+    pkg = make_project(tmp_path, {"mod": CHAIN_BEFORE_ITS_LINK})
+    assert cli.main(["show", f"{pkg}.chain"]) == ExitCode.OK
+    assert events == ["index", "worker"], events

@@ -18,7 +18,7 @@ from ..project.selection import select as _select
 from ..search.profile import Profile
 from ..version import __version__
 from .claimrun import blank_result, replay_claim, run_claim, run_sweep_chunk
-from .execution import execute
+from .execution import execute, handing_on
 from .replay import replay_command
 from .results import SCHEMA_VERSION, ClaimResult, statement_counts
 from .standing import with_standing
@@ -324,8 +324,7 @@ def _check_indexed(
     spare: list = [] if keep is None else keep
 
     def run_links(more: list[str]) -> list[ClaimResult]:
-        ready, spare[:] = list(spare), []
-        return execute([i for i in more if i in known], profile, **settings, warm=ready, keep=spare)
+        return execute([i for i in more if i in known], profile, **settings, **handing_on(spare))
 
     try:
         checked = execute(

@@ -41,6 +41,7 @@ from .worker import Worker
 
 __all__ = [
     "execute",
+    "handing_on",
     "default_jobs",
     "default_timeout",
     "RunInterrupted",
@@ -265,6 +266,14 @@ def execute(
     except KeyboardInterrupt:
         raise RunInterrupted([results[c] for c in ids if c in results]) from None
     return [results[c] for c in ids]
+
+
+def handing_on(workers: list[Worker]) -> dict:
+    """``execute``'s ``warm`` and ``keep`` for one of several executions on the same workers: those the
+    last one left alive (taken out of ``workers``), and ``workers`` to receive those this one leaves.  A
+    new pool would import the engine again in each worker; the caller stops what is left at the end."""
+    ready, workers[:] = list(workers), []
+    return {"warm": ready, "keep": workers}
 
 
 def _answer_from_cache(ids: list[str], cache, profile: Profile, done, texts: dict) -> list[str]:
