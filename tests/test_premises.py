@@ -267,3 +267,21 @@ def test_a_claim_whose_use_names_no_claim_is_reported_once_as_that_error(tmp_pat
     a = next(r for r in run.results if r.id == f"{pkg}.a")
     assert a.verdict is Verdict.ERROR and f"'{pkg}.nowhere'" in a.message
     assert sum(run.counts().values()) == 3
+
+
+def test_declaring_a_catalogue_computes_each_claims_premises_once(registry, monkeypatch):
+    # issue 35: each declaration computed the premises of every claim declared before it, for the cycle
+    # check (92,000 computations for the 434 claims, in every process importing the content)
+    from lemmacheck.model import claim as claim_module
+
+    calls = []
+    plain = claim_module.premises_of
+    monkeypatch.setattr(claim_module, "premises_of", lambda *a: calls.append(1) or plain(*a))
+    _bound("planted.c0", 2.0, uses=("planted.c60",))  # a premise declared later, closing a cycle at the end
+    for k in range(1, 61):
+        _bound(f"planted.c{k}", 2.0, uses=(f"planted.c{k - 1}",))
+    assert len(calls) <= 2 * 61, f"{len(calls)} premises computed declaring 61 claims"
+    assert "planted.c60" not in registry and "planted.c59" in registry
+    (msg,) = [m for cid, _, m in registry.definition_errors if cid == "planted.c60"]
+    cycle = " -> ".join(f"planted.c{k}" for k in [60, *range(59, -1, -1), 60])
+    assert cycle in msg, msg  # the cycle through all 61 is still found, and named

@@ -8,6 +8,8 @@ idle meanwhile.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from lemmacheck.cli import main as cli
@@ -72,3 +74,39 @@ def test_workers_started_ahead_keep_the_run_s_counterexamples(tmp_path, monkeypa
     with REGISTRY.scratch():
         assert cli.main(["run", "--no-cache", "-j", "1", "--quiet", "--no-html"]) == ExitCode.OK
     assert (tmp_path / "kept").is_dir() and any((tmp_path / "kept").iterdir()), "no counterexample kept"
+
+
+def test_a_link_outside_the_selection_runs_on_the_pool_s_workers(events, tmp_path):
+    # issue 35: the claims a selection's chains link to were run by a second pool, whose workers each
+    # imported the engine (and the content) again after the first pool had stopped its own
+    from test_exitfirst import CHAIN_BEFORE_ITS_LINK
+
+    make_project(tmp_path, {"mod": CHAIN_BEFORE_ITS_LINK})
+    out = tmp_path / "reports"
+    assert (
+        cli.main(["run", "--no-cache", "-j", "1", "--quiet", "--no-html", "-k", "chain", "--out", str(out)])
+        == ExitCode.OK
+    )
+    assert events == ["worker", "index"], events  # one worker, the link's claim run on it
+    (chain,) = json.loads((out / "results.json").read_text())["claims"]
+    assert chain["id"].endswith(".chain") and chain["proof"]["status"] != "unsettled", chain["proof"]
+
+
+def test_failed_first_runs_both_halves_on_one_pool(events, tmp_path):
+    # the same for --ff: the claims that differed last time, then the others, were two pools
+    from test_exitfirst import WRONG_EXPECTATION
+
+    make_project(tmp_path, {"mod": AM_GM + WRONG_EXPECTATION})
+    assert cli.main(["run", "--no-cache", "-j", "1", "--quiet", "--no-html"]) == ExitCode.TESTS_FAILED
+    events.clear()
+    assert cli.main(["run", "--no-cache", "-j", "1", "--quiet", "--no-html", "--ff"]) == ExitCode.TESTS_FAILED
+    assert events == ["worker", "index"], events
+
+
+def test_show_checks_a_claim_its_links_and_its_premises_on_one_worker(events, tmp_path):
+    # and for show, which ran up to four executions (the claim, its links, its premises, theirs)
+    from test_exitfirst import CHAIN_BEFORE_ITS_LINK
+
+    pkg = make_project(tmp_path, {"mod": CHAIN_BEFORE_ITS_LINK})
+    assert cli.main(["show", f"{pkg}.chain"]) == ExitCode.OK
+    assert events == ["index", "worker"], events

@@ -180,7 +180,7 @@ def cmd_show(args) -> int:
     from ..model.links import judge_links
     from ..project.index import import_modules, load_index
     from ..run.cache import ResultCache
-    from ..run.execution import execute
+    from ..run.execution import execute, handing_on
     from ..run.standing import standings
     from ..search.examples import keeping
     from ..search.profile import profile_named
@@ -204,19 +204,26 @@ def cmd_show(args) -> int:
         profile_named("deep" if args.deep else "quick").with_seed(seed), certify=True
     )
     known = set(index.claim_ids())
+    worker: list = []  # one for the claim, its links and its premises (each new one imports the engine)
 
     def in_a_worker(ids):  # a check's sys.exit, hang or crash costs its claim only: see execution
-        return execute([i for i in ids if i in known], profile, jobs=1, root=root, index=index)
+        settings = dict(jobs=1, root=root, index=index, **handing_on(worker))
+        return execute([i for i in ids if i in known], profile, **settings)
 
     def as_run(ids):  # what it rests on, as `run` checks it (answered from the result cache when it can)
         plain = dataclasses.replace(profile, certify=False)
-        return execute([i for i in ids if i in known], plain, jobs=1, root=root, index=index, cache=cache)
+        settings = dict(jobs=1, root=root, index=index, cache=cache, **handing_on(worker))
+        return execute([i for i in ids if i in known], plain, **settings)
 
     with keeping(), ResultCache(root, index=index) as cache:
-        (result,) = in_a_worker([claim.id])
-        judge_links([result], in_a_worker)  # a chain's linked steps are judged, as in a run
-        premises = as_run([i for i in index.with_premises([claim.id]) if i != claim.id])
-        judge_links(premises, as_run)
+        try:
+            (result,) = in_a_worker([claim.id])
+            judge_links([result], in_a_worker)  # a chain's linked steps are judged, as in a run
+            premises = as_run([i for i in index.with_premises([claim.id]) if i != claim.id])
+            judge_links(premises, as_run)
+        finally:
+            for w in worker:
+                w.stop()
     standing = standings([r.to_dict() for r in [result, *premises]])[claim.id]
     standing["dependents"] = [c for c, ps in index.premises().items() if claim.id in ps]
     emit(printable(format_claim(claim, result) + "\n" + standing_text(standing, premises)))

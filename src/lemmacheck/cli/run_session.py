@@ -43,7 +43,9 @@ class RunSession:
         self.first_difference = None  # -x: the claim that stopped the run
         self.why = ""
         self.prewarm: Prewarm | None = None  # draws the report's plots and statements as results arrive
-        self.warm: list = []  # workers started before the content index (cli.run._workers_ahead)
+        # workers started before the content index (cli.run._workers_ahead), then those an execution's
+        # pool leaves running, for the next (--ff's second half)
+        self.warm: list = []
 
     def _plots(self) -> Path:
         return self.root / ".lemmacheck-cache" / "plots"
@@ -65,7 +67,7 @@ class RunSession:
         from ..run.engine import run_claims
 
         a = self.args
-        warm, self.warm = self.warm, []  # the first execution's pool takes them (or stops them)
+        warm, self.warm = self.warm, []  # this execution's pool takes them, and leaves its own in self.warm
         try:
             return run_claims(
                 self.profile,
@@ -82,6 +84,7 @@ class RunSession:
                 cache=cache,
                 dask=a.dask,
                 warm=warm,
+                keep=self.warm,  # for --ff's second execution: a new pool would import the engine again
             )
         except OSError as exc:
             if a.dask:  # an unreachable or refusing scheduler is how lemmacheck was called, not a bug
@@ -117,6 +120,9 @@ class RunSession:
                 self.journal.close()  # kept on disk: the results that finished before the failure
             raise
         finally:
+            for w in self.warm:  # what the last execution's pool left running
+                w.stop()
+            self.warm = []
             if old_term is not None:
                 signal.signal(signal.SIGTERM, old_term)
             if cache is not None:

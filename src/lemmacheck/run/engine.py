@@ -18,7 +18,7 @@ from ..project.selection import select as _select
 from ..search.profile import Profile
 from ..version import __version__
 from .claimrun import blank_result, replay_claim, run_claim, run_sweep_chunk
-from .execution import execute
+from .execution import execute, handing_on
 from .libraries import library_versions
 from .replay import replay_command
 from .results import SCHEMA_VERSION, ClaimResult, statement_counts
@@ -255,15 +255,15 @@ def run_claims(
     dask: str | None = None,
     claim_ids: Sequence[str] | None = None,
     warm: Sequence = (),
+    keep: list | None = None,
 ) -> RunResult:
-    """Check the selected claims (and studies); ``on_result`` sees each claim's result as it finishes,
-    so a caller can journal them and keep the work done when the run is interrupted (``on_study``, to
-    read only, each study's).  Without ``index`` the claims are those already registered (imported
-    content, planted claims) and run here, one after the other.  With a
-    :class:`lemmacheck.project.index.ContentIndex` the selection, the links and the malformed declarations
-    come from the index, and :func:`lemmacheck.run.execution.execute` runs the claims (``jobs`` workers,
-    the ``warm`` ones first, ``timeout`` per claim, answers from ``cache``, or on a Dask scheduler).
-    Either way the per-claim seeds make the results the same."""
+    """Check the selected claims and studies; ``on_result`` sees each claim's result as it finishes (a
+    caller's journal keeps the work done if the run is interrupted), ``on_study``, to read only, each
+    study's.  Without ``index`` the claims are those registered (imported content, planted claims), run here
+    one after the other; with a :class:`lemmacheck.project.index.ContentIndex` the selection, the links and
+    the malformed declarations come from the index, and :func:`.execution.execute` runs the claims (``jobs``
+    workers, ``warm`` ones first, those alive at the end into ``keep``; ``timeout`` per claim; answers from
+    ``cache``; or on a Dask scheduler).  Either way the per-claim seeds make the results the same."""
     started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     if index is None:
@@ -286,7 +286,7 @@ def run_claims(
         ahead = StudiesAhead(plan.studies, profile, cache, on_study)
         settings = dict(jobs=jobs, timeout=timeout, cache=cache, dask=dask, root=root, index=index)
         overall = (lambda cid, i, n: progress(cid, i, total)) if progress else (lambda cid, i, n: None)
-        _check_indexed(results, plan.ids, profile, settings, overall, finished, warm)
+        _check_indexed(results, plan.ids, profile, settings, overall, finished, warm, keep)
         studies = ahead.results(progress, first=len(plan.ids), total=total)
     results += [_orphan_result(orphan) for orphan in plan.orphans]
     return RunResult(
@@ -318,16 +318,29 @@ def _check_here(
 
 
 def _check_indexed(
-    results: list[ClaimResult], ids, profile: Profile, settings: dict, progress, finished, warm=()
+    results: list[ClaimResult], ids, profile: Profile, settings: dict, progress, finished, warm=(), keep=None
 ) -> None:
     """The index's claims through :func:`execute` (workers, cache, Dask; the ``warm`` workers first);
-    then their chains' links judged, a linked claim outside the selection run the same way."""
-    checked = execute(ids, profile, **settings, progress=progress, on_result=finished, warm=warm)
-    known = set(settings["index"].claim_ids())
-    dangling = _dangling_links(checked, known)
-    broken = {d.id for d in dangling}  # one report per claim: the declaration error, not also its check
-    results += [r for r in checked if r.id not in broken] + dangling
-    judge_links(results, lambda more: execute([i for i in more if i in known], profile, **settings))
+    then their chains' links judged, a linked claim outside the selection run the same way, on the same
+    workers (a new pool would import the engine again); those left go into ``keep``, or stop."""
+    spare: list = [] if keep is None else keep
+
+    def run_links(more: list[str]) -> list[ClaimResult]:
+        return execute([i for i in more if i in known], profile, **settings, **handing_on(spare))
+
+    try:
+        checked = execute(
+            ids, profile, **settings, progress=progress, on_result=finished, warm=warm, keep=spare
+        )
+        known = set(settings["index"].claim_ids())
+        dangling = _dangling_links(checked, known)
+        broken = {d.id for d in dangling}  # one report per claim: the declaration error, not also its check
+        results += [r for r in checked if r.id not in broken] + dangling
+        judge_links(results, run_links)
+    finally:
+        if keep is None:
+            for w in spare:
+                w.stop()
     finished.flush()
 
 

@@ -41,6 +41,7 @@ from .worker import Worker
 
 __all__ = [
     "execute",
+    "handing_on",
     "default_jobs",
     "default_timeout",
     "RunInterrupted",
@@ -91,6 +92,7 @@ def _run_pool(
     done: Callable[[ClaimResult], None],
     index=None,
     warm: Sequence[Worker] = (),
+    keep: list[Worker] | None = None,
 ) -> None:
     from ..project.index import load_index
 
@@ -114,6 +116,9 @@ def _run_pool(
             ready = multiprocessing.connection.wait(pipes, timeout=None if wait_for == math.inf else wait_for)
             pool.take_answers([w for w in pool.busy if w.stdout in ready])
             pool.kill_overdue()
+        if keep is not None:  # alive, idle, with the engine and content imported: the run's next pool
+            keep += pool.idle
+            pool.idle = []
     finally:
         for w in pool.idle:
             w.stop()
@@ -214,6 +219,7 @@ def execute(
     progress: Callable[[str, int, int], None] | None = None,
     index=None,
     warm: Sequence[Worker] = (),
+    keep: list[Worker] | None = None,
 ) -> list[ClaimResult]:
     """Check ``claim_ids`` under ``profile``; return their results in the order given.
 
@@ -223,7 +229,8 @@ def execute(
     a scheduler address.  ``on_result`` and ``progress`` see each result as it finishes (cached first).
     ``root``: the project whose content workers import (default: found from the working directory).
     ``index``: the content index to read (default: :func:`lemmacheck.project.index.load_index`, refreshed);
-    ``warm``: workers started ahead (:func:`lemmacheck.run.worker.start_worker`), used first; all stop.
+    ``warm``: workers started ahead (:func:`lemmacheck.run.worker.start_worker`), used first; all stop, but
+    those alive at the end go into ``keep`` if given (for a next ``execute``'s ``warm``).
     """
     from ..project.discovery import find_root
     from ..project.index import load_index
@@ -250,17 +257,23 @@ def execute(
         if dask or not todo:  # warm workers serve only the local pool
             for w in warm:
                 w.stop()
+        pool = dict(jobs=jobs, timeout=limit, root=root, done=done, index=index)
         if dask:
-            index, todo = index or load_index(root), _longest_first(todo, _timings(todo, cache, profile))
-            run_on_dask(
-                todo, profile, address=dask, jobs=jobs, timeout=limit, root=root, done=done, index=index
-            )
+            pool["index"] = index or load_index(root)
+            run_on_dask(_longest_first(todo, _timings(todo, cache, profile)), profile, address=dask, **pool)
         elif todo:
-            pool = dict(jobs=jobs, timeout=limit, root=root, done=done, index=index, warm=warm)
-            _run_pool(_scheduled(todo, cache, profile, jobs), profile, **pool)
+            _run_pool(_scheduled(todo, cache, profile, jobs), profile, **pool, warm=warm, keep=keep)
     except KeyboardInterrupt:
         raise RunInterrupted([results[c] for c in ids if c in results]) from None
     return [results[c] for c in ids]
+
+
+def handing_on(workers: list[Worker]) -> dict:
+    """``execute``'s ``warm`` and ``keep`` for one of several executions on the same workers: those the
+    last one left alive (taken out of ``workers``), and ``workers`` to receive those this one leaves.  A
+    new pool would import the engine again in each worker; the caller stops what is left at the end."""
+    ready, workers[:] = list(workers), []
+    return {"warm": ready, "keep": workers}
 
 
 def _answer_from_cache(ids: list[str], cache, profile: Profile, done, texts: dict) -> list[str]:
