@@ -153,9 +153,9 @@ def regime_table(title: str, measured: list, rows: list) -> Table:
 
 def float_errors_raise() -> bool:
     """Whether NumPy raises on floating-point errors, as when the search asks which rows float64 evaluates
-    faithfully (lemmacheck's search/faithful.py): a row whose evaluation raises anywhere, even in a term
-    the check does not read, is dropped. Where it does, a check computes the terms it used to compute and
-    no longer reads, so the rows dropped, and every figure after them, stay the same."""
+    faithfully (docs/search.md, "Rounding is no way up"): a row whose evaluation raises anywhere, even in a
+    term the check does not read, is dropped. Where it does, a check computes the terms it used to compute
+    and no longer reads, so the rows dropped, and every figure after them, stay the same."""
     return "raise" in np.geterr().values()
 
 
