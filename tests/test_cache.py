@@ -110,7 +110,7 @@ def test_a_library_installed_or_removed_changes_the_engine_fingerprint(monkeypat
     # certificates, with nothing saying why; lark and latex2mathml parse the statement compared with the check
     from importlib import metadata
 
-    from lemmacheck.run import libraries
+    from lemmacheck import libraries
 
     real = metadata.version
     libraries.library_versions.cache_clear()

@@ -270,7 +270,7 @@ def test_the_statements_the_index_saw_convert_are_not_converted_again_and_no_oth
     assert fields.statement_problem(r"\frac{a}{b") != "", "braces are counted whatever is known"
 
     # another converter may refuse what this one took: its index is rebuilt and trusts nothing before
-    monkeypatch.setattr(index_module, "converter_version", lambda: "another")
+    monkeypatch.setattr(index_module, "library_versions", lambda: {"latex2mathml": "another"})
     assert index_module.known_statements(root) == set()
     load_index(root)
     assert len(imported) == 2

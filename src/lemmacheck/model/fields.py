@@ -26,7 +26,6 @@ __all__ = [
     "statement_problem",
     "known_to_convert",
     "converted_statements",
-    "converter_version",
 ]
 
 # A backslash escape (``\{``, ``\\``, ``\frac``) is one token, so an escaped brace is not a group brace.
@@ -55,19 +54,12 @@ _CONVERTED: set[str] = set()
 
 
 def known_to_convert(texts: Iterable[str]) -> None:
-    """``texts`` converted with this :func:`converter_version` (the content index's record of them)."""
+    """``texts`` converted by the installed latex2mathml (the content index's record of them)."""
     _CONVERTED.update(texts)
 
 
 def converted_statements() -> set[str]:
     return set(_CONVERTED)
-
-
-def converter_version() -> str:
-    """The installed latex2mathml's version: whether a statement converts depends on it."""
-    import latex2mathml
-
-    return str(getattr(latex2mathml, "__version__", "unknown"))
 
 
 def statement_problem(latex: str) -> str:

@@ -23,7 +23,7 @@ import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ..model.fields import converter_version
+from ..libraries import library_versions
 from ..model.premises import catalogue_problems
 from .content import content_files, import_modules
 from .declarations import declarations_into as _declarations_into
@@ -246,7 +246,8 @@ class ContentIndex:
 
     def to_json(self) -> str:
         mods = {m: dataclasses.asdict(r) for m, r in self.modules.items()}
-        head = {"format": _FORMAT, "python": sys.version_info[:2], "latex2mathml": converter_version()}
+        converter = library_versions()["latex2mathml"]
+        head = {"format": _FORMAT, "python": sys.version_info[:2], "latex2mathml": converter}
         return json.dumps(head | {"modules": mods}, indent=0)
 
     @classmethod
@@ -258,7 +259,7 @@ class ContentIndex:
                 data.get("format") != _FORMAT
                 or tuple(data.get("python", ())) != tuple(sys.version_info[:2])
                 # which statements are refused at declaration depends on the converter's version
-                or data.get("latex2mathml") != converter_version()
+                or data.get("latex2mathml") != library_versions()["latex2mathml"]
             ):
                 return None
             mods = {m: _record(m, r) for m, r in data["modules"].items()}

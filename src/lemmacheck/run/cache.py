@@ -6,7 +6,7 @@ A result is stored under a key hashing everything it depends on:
 - the text of every project file reached from the modules that declare the claim (its check, its
   derivation, the content helpers they import, transitively; from :mod:`lemmacheck.project.index`);
 - the engine's own source (every ``.py`` of the ``lemmacheck`` package except the report renderer), and
-  the versions of Python and of the libraries a result depends on (:mod:`lemmacheck.run.libraries`).
+  the versions of Python and of the libraries a result depends on (:mod:`lemmacheck.libraries`).
 
 The store is SQLite in ``<root>/.lemmacheck-cache/results.sqlite`` (WAL mode, one transaction per write,
 so concurrent runs never see half a result).  ERROR results are never stored: a timeout or a crash is
@@ -30,10 +30,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from ..libraries import library_versions
 from ..project.index import CACHE_DIR, ContentIndex, load_index, set_aside
 from ..search.examples import fingerprint as examples_fingerprint
 from ..search.profile import Profile
-from .libraries import library_versions
 from .results import ClaimResult
 
 __all__ = ["ResultCache", "result_from_dict", "engine_fingerprint"]

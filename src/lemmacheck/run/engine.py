@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
+from ..libraries import library_versions
 from ..model.claim import REGISTRY, Claim
 from ..model.links import AwaitingLinks, judge_links
 from ..model.verdict import ProofStatus, Verdict
@@ -19,7 +20,6 @@ from ..search.profile import Profile
 from ..version import __version__
 from .claimrun import blank_result, replay_claim, run_claim, run_sweep_chunk
 from .execution import execute, handing_on
-from .libraries import library_versions
 from .replay import replay_command
 from .results import SCHEMA_VERSION, ClaimResult, statement_counts
 from .standing import with_standing

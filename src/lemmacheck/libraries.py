@@ -3,8 +3,8 @@
 A seed replays a run only with the same libraries: Hypothesis draws other examples from one version to
 the next, SciPy's L-BFGS-B climbs the margin, lark parses the statement that is compared with the check,
 python-flint's balls and Z3 decide which certificates a ``--certify`` run finds.  The result cache keys on
-these versions, and ``results.json`` records them, so that a run whose figures differ from another's can
-be told apart by its libraries before anything else is suspected.
+these versions (the content index on latex2mathml's), and ``results.json`` records them, so that a run
+whose figures differ from another's can be told apart by its libraries before anything else is suspected.
 """
 
 from __future__ import annotations
